@@ -1,0 +1,106 @@
+# Quire: build, test, install.
+#
+#   make            release build: build/lib/libquire.so (self-contained), build/include,
+#                   build/lib/pkgconfig/quire.pc, build/bin/quire
+#   make demo       build, then run the examples on examples/sample.pdf
+#   make test       every test: Swift, C (with the ABI check and the libffi harness under
+#                   valgrind), Python
+#   make install PREFIX=/usr/local
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+PYTHON ?= python3
+
+MAJOR   := $(shell sed -n 's/^\#define QUIRE_VERSION_MAJOR \([0-9]*\).*/\1/p' include/quire.h)
+VERSION := $(shell sed -n 's/^\#define QUIRE_VERSION_STRING "\(.*\)"/\1/p' include/quire.h)
+SONAME  := libquire.so.$(MAJOR)
+
+# The toolchain's static Swift runtime, linked into libquire.so so that C and Python users
+# need no Swift toolchain. lld (shipped with the toolchain) links it: gold and bfd leave
+# local Swift metadata symbols in .dynsym for cross-module GOT relocations.
+SWIFT_BIN    := $(shell readlink -f "$$(command -v $(SWIFT))")
+SWIFT_STATIC := $(abspath $(dir $(SWIFT_BIN))../lib/swift_static/linux)
+
+RELEASE_FLAGS := -c release \
+	-Xswiftc -static-stdlib -Xlinker -L$(SWIFT_STATIC) -Xswiftc -use-ld=lld \
+	-Xlinker --version-script=$(CURDIR)/quire.map \
+	-Xlinker -soname=$(SONAME)
+
+SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
+BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+
+.PHONY: all demo test test-swift test-c test-python install uninstall clean
+
+all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
+     build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so
+
+build/.stamp: $(SOURCES)
+	$(SWIFT) build $(RELEASE_FLAGS)
+	@mkdir -p build
+	@touch $@
+
+build/lib/$(SONAME): build/.stamp
+	@mkdir -p build/lib
+	cp $(BIN_DIR)/libquire.so $@
+
+build/lib/libquire.so: build/lib/$(SONAME)
+	ln -sf $(SONAME) $@
+
+build/bin/quire: build/.stamp
+	@mkdir -p build/bin
+	cp $(BIN_DIR)/quire-cli $@
+
+build/include/quire.h: include/quire.h
+	@mkdir -p build/include
+	cp $< $@
+
+# pkg-config for using the library from the build tree; `make install` writes its own.
+build/lib/pkgconfig/quire.pc: bindings/c/quire.pc.in include/quire.h
+	@mkdir -p build/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(CURDIR)/build|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# The Python package carries the library next to its modules, as pypdfium2 does: this
+# makes PYTHONPATH=bindings/python work from the repository and `pip install
+# ./bindings/python` self-contained.
+bindings/python/quire/libquire.so: build/lib/$(SONAME)
+	cp $< $@
+
+demo: all
+	@echo "== quire info examples/sample.pdf"
+	build/bin/quire info examples/sample.pdf
+	@echo
+	@echo "== Python: examples/python/pdfinfo.py examples/sample.pdf"
+	PYTHONPATH=bindings/python $(PYTHON) examples/python/pdfinfo.py examples/sample.pdf
+	@echo
+	@echo "== C: examples/c/pdfinfo examples/sample.pdf"
+	$(MAKE) -s -C examples/c ROOT=$(CURDIR)
+	examples/c/pdfinfo examples/sample.pdf
+
+test: test-swift test-c test-python
+
+test-swift:
+	$(SWIFT) test
+
+test-c: all
+	$(MAKE) -C Tests/c ROOT=$(CURDIR) test valgrind
+
+test-python: all
+	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 755 build/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so
+	install -m 644 include/quire.h $(DESTDIR)$(PREFIX)/include/quire.h
+	install -m 755 build/bin/quire $(DESTDIR)$(PREFIX)/bin/quire
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/quire.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
+	      $(DESTDIR)$(PREFIX)/include/quire.h $(DESTDIR)$(PREFIX)/bin/quire \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc
+
+clean:
+	rm -rf build .build bindings/python/quire/libquire.so
+	-$(MAKE) -C Tests/c ROOT=$(CURDIR) clean 2>/dev/null

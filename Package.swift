@@ -1,0 +1,30 @@
+// swift-tools-version: 6.2
+//
+// Quire's Swift modules, bottom up:
+//   QuireSyntax   bytes to PDF objects: lexer, parser, cross-reference, filters
+//   QuireDocument the document model: pages, metadata (annotations, bookmarks, ... later)
+//   Quire         the C layer: implements include/quire.h with @c @implementation and
+//                 holds no logic beyond converting types and errors
+// The `quire` library product is libquire.so; `make` links it with the Swift runtime
+// statically and a version script that exports only quire_* (see the Makefile).
+import PackageDescription
+
+let package = Package(
+    name: "Quire",
+    products: [
+        .library(name: "quire", type: .dynamic, targets: ["Quire"]),
+        .executable(name: "quire-cli", targets: ["QuireCLI"]),
+    ],
+    targets: [
+        // The system zlib, for Flate streams.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // include/quire.h, through include/module.modulemap.
+        .systemLibrary(name: "CQuire", path: "include"),
+        .target(name: "QuireSyntax", dependencies: ["CZlib"]),
+        .target(name: "QuireDocument", dependencies: ["QuireSyntax"]),
+        .target(name: "Quire", dependencies: ["QuireDocument", "CQuire"]),
+        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument"]),
+        .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax"]),
+        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument"]),
+    ]
+)

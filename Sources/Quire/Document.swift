@@ -1,0 +1,205 @@
+// The document and page functions of include/quire.h: argument checks and conversions
+// only; the logic lives in QuireDocument.
+import CQuire
+import QuireDocument
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The literal must equal QUIRE_VERSION_STRING; the C tests compare the two.
+@c @implementation
+public func quire_version() -> UnsafePointer<CChar>? {
+    cString("0.1.0")
+}
+
+@c @implementation
+public func quire_version_number() -> Int32 {
+    QUIRE_VERSION_MAJOR * 1_000_000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH
+}
+
+/// The open options from the C struct: version checked, 0 meaning the default.
+func openOptions(_ pointer: UnsafePointer<quire_open_options>?) throws -> OpenOptions {
+    var options = OpenOptions()
+    guard let c = pointer?.pointee else { return options }
+    guard c.version == 1 else {
+        throw CallError(code: QUIRE_EINVAL, message: "options.version is \(c.version); this library knows version 1 (use QUIRE_OPEN_OPTIONS_INIT)")
+    }
+    if let password = c.password { options.password = String(cString: password) }
+    func set(_ value: some BinaryInteger, _ field: WritableKeyPath<PDFLimits, Int>) {
+        if value != 0 { options.limits[keyPath: field] = Int(clamping: value) }
+    }
+    set(c.max_nesting_depth, \.maxNestingDepth)
+    set(c.max_page_tree_depth, \.maxPageTreeDepth)
+    set(c.max_xref_chain, \.maxXRefChain)
+    set(c.max_objects, \.maxObjects)
+    set(c.max_stream_bytes, \.maxStreamBytes)
+    set(c.max_total_decoded_bytes, \.maxTotalDecodedBytes)
+    set(c.max_decompression_ratio, \.maxDecompressionRatio)
+    return options
+}
+
+/// The Document behind a handle.
+@inline(__always)
+func document(_ handle: OpaquePointer?) throws -> Document {
+    let handle = try required(handle, "doc")
+    return Unmanaged<Document>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+func handle(_ document: Document) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(document).toOpaque())
+}
+
+@c @implementation
+public func quire_document_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ path: UnsafePointer<CChar>?,
+                                _ options: UnsafePointer<quire_open_options>?) -> Int32 {
+    guarded("quire_document_open") {
+        let out = try required(out, "out")
+        let path = try required(path, "path")
+        let opts = try openOptions(options)
+        out.pointee = handle(try Document(buffer: ByteBuffer.read(cPath: path), options: opts))
+    }
+}
+
+@c @implementation
+public func quire_document_open_memory(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ data: UnsafeRawPointer?,
+                                       _ size: Int, _ options: UnsafePointer<quire_open_options>?) -> Int32 {
+    guarded("quire_document_open_memory") {
+        let out = try required(out, "out")
+        guard data != nil || size == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but size is \(size)") }
+        let opts = try openOptions(options)
+        let buffer = data.map { ByteBuffer(copying: $0, count: size) } ?? ByteBuffer(copying: [UInt8]())
+        out.pointee = handle(try Document(buffer: buffer, options: opts))
+    }
+}
+
+@c @implementation
+public func quire_document_close(_ doc: OpaquePointer?) {
+    guard let doc else { return }
+    Unmanaged<Document>.fromOpaque(UnsafeRawPointer(doc)).release()
+}
+
+@c @implementation
+public func quire_document_page_count(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_page_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try document(doc).pageCount())
+    }
+}
+
+@c @implementation
+public func quire_document_pdf_version(_ outMajor: UnsafeMutablePointer<Int32>?, _ outMinor: UnsafeMutablePointer<Int32>?,
+                                       _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_pdf_version") {
+        let major = try required(outMajor, "out_major")
+        let minor = try required(outMinor, "out_minor")
+        let version = try document(doc).pdfVersion()
+        major.pointee = Int32(clamping: version.major)
+        minor.pointee = Int32(clamping: version.minor)
+    }
+}
+
+@c @implementation
+public func quire_document_is_encrypted(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_is_encrypted") {
+        let out = try required(out, "out")
+        out.pointee = try document(doc).isEncrypted ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_document_is_repaired(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_is_repaired") {
+        let out = try required(out, "out")
+        out.pointee = try document(doc).isRepaired ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_document_warning_count(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_warning_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try document(doc).warnings.count)
+    }
+}
+
+/// `list[index]`, or an ERANGE error.
+func element<T>(_ list: [T], _ index: Int32, _ what: String) throws -> T {
+    guard index >= 0 && Int(index) < list.count else {
+        throw CallError(code: QUIRE_ERANGE, message: "\(what) index \(index) is out of range (there are \(list.count))")
+    }
+    return list[Int(index)]
+}
+
+@c @implementation
+public func quire_document_warning(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                   _ doc: OpaquePointer?, _ index: Int32) -> Int32 {
+    guarded("quire_document_warning") {
+        _ = try required(outLen, "out_len")
+        try copyOut(element(document(doc).warnings, index, "warning"), buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_document_metadata_count(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_metadata_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try document(doc).metadata().count)
+    }
+}
+
+@c @implementation
+public func quire_document_metadata_key(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                        _ doc: OpaquePointer?, _ index: Int32) -> Int32 {
+    guarded("quire_document_metadata_key") {
+        _ = try required(outLen, "out_len")
+        try copyOut(element(document(doc).metadata(), index, "metadata").key, buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_document_metadata(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                    _ doc: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_document_metadata") {
+        _ = try required(outLen, "out_len")
+        let d = try document(doc)
+        let key = String(cString: try required(key, "key"))
+        guard let entry = try d.metadata().last(where: { $0.key == key }) else {
+            throw CallError(code: QUIRE_ENOTFOUND, message: "the document has no metadata entry '\(key)'")
+        }
+        try copyOut(entry.value, buf, bufSize, outLen)
+    }
+}
+
+/// The page at `index` of the document behind `handle`.
+func page(_ handle: OpaquePointer?, _ index: Int32) throws -> Page {
+    try document(handle).page(at: Int(index))
+}
+
+@c @implementation
+public func quire_page_box(_ out: UnsafeMutablePointer<quire_rect>?, _ doc: OpaquePointer?, _ pageIndex: Int32,
+                           _ box: Int32) -> Int32 {
+    guarded("quire_page_box") {
+        let out = try required(out, "out")
+        guard let kind = PageBox(rawValue: Int(box)) else {
+            throw CallError(code: QUIRE_EINVAL, message: "box \(box) is not one of the QUIRE_BOX_* values")
+        }
+        let r = try page(doc, pageIndex).box(kind)
+        out.pointee = quire_rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top)
+    }
+}
+
+@c @implementation
+public func quire_page_rotation(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?, _ pageIndex: Int32) -> Int32 {
+    guarded("quire_page_rotation") {
+        let out = try required(out, "out")
+        out.pointee = Int32(try page(doc, pageIndex).rotation())
+    }
+}
+
+@c @implementation
+public func quire_page_annotation_count(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?, _ pageIndex: Int32) -> Int32 {
+    guarded("quire_page_annotation_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try page(doc, pageIndex).annotationCount())
+    }
+}

@@ -1,0 +1,156 @@
+// Status codes and the per-thread last error of include/quire.h.
+import CQuire
+import QuireDocument
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The last error of one thread: its code and its message as a C string we own.
+final class ErrorSlot {
+    var code: Int32 = QUIRE_OK
+    var message: UnsafeMutablePointer<CChar>? = nil
+    deinit { free(message) }
+}
+
+/// One key for every thread's slot; the destructor releases a thread's slot when it exits.
+let errorKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { raw in
+        if let raw { Unmanaged<ErrorSlot>.fromOpaque(raw).release() }
+    }
+    return key
+}()
+
+func currentErrorSlot(create: Bool) -> ErrorSlot? {
+    if let raw = pthread_getspecific(errorKey) {
+        return Unmanaged<ErrorSlot>.fromOpaque(raw).takeUnretainedValue()
+    }
+    guard create else { return nil }
+    let slot = ErrorSlot()
+    pthread_setspecific(errorKey, Unmanaged.passRetained(slot).toOpaque())
+    return slot
+}
+
+/// Records `message` as the calling thread's last error and returns `code`.
+@discardableResult
+func fail(_ code: Int32, _ message: String) -> Int32 {
+    guard let slot = currentErrorSlot(create: true) else { return code }
+    free(slot.message)
+    slot.message = strdup(message)
+    slot.code = code
+    return code
+}
+
+func status(of kind: PDFErrorKind) -> Int32 {
+    switch kind {
+    case .invalidArgument: return QUIRE_EINVAL
+    case .io: return QUIRE_EIO
+    case .notFound: return QUIRE_ENOTFOUND
+    case .format: return QUIRE_EFORMAT
+    case .password: return QUIRE_EPASSWORD
+    case .unsupported: return QUIRE_EUNSUPPORTED
+    case .limit: return QUIRE_ELIMIT
+    case .range: return QUIRE_ERANGE
+    case .state: return QUIRE_ESTATE
+    case .internal: return QUIRE_EINTERNAL
+    }
+}
+
+/// An error of the C layer itself: a status and a message.
+struct CallError: Error {
+    let code: Int32
+    let message: String
+}
+
+/// Runs `body`, turning every thrown error into a status and the last error message, so
+/// no Swift error crosses the C boundary. `function` prefixes the message.
+@inline(__always)
+func guarded(_ function: StaticString, _ body: () throws -> Void) -> Int32 {
+    do {
+        try body()
+        return QUIRE_OK
+    } catch let e as PDFError {
+        return fail(status(of: e.kind), "\(function): \(e.message)")
+    } catch let e as CallError {
+        return fail(e.code, "\(function): \(e.message)")
+    } catch {
+        return fail(QUIRE_EINTERNAL, "\(function): unexpected error: \(error)")
+    }
+}
+
+/// `pointer`, or an EINVAL error naming the argument.
+@inline(__always)
+func required<T>(_ pointer: T?, _ name: StaticString) throws -> T {
+    guard let pointer else { throw CallError(code: QUIRE_EINVAL, message: "\(name) is NULL") }
+    return pointer
+}
+
+/// A static C string from a string literal (literals are NUL-terminated and immortal).
+@inline(__always)
+func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+/// Copies `text` to the caller through the length-query pattern of the header.
+func copyOut(_ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
+             _ outLen: UnsafeMutablePointer<Int>?) throws {
+    let outLen = try required(outLen, "out_len")
+    var text = text
+    let length = text.withUTF8 { $0.count }
+    guard let buf else {
+        guard bufSize == 0 else { throw CallError(code: QUIRE_EINVAL, message: "buf is NULL but buf_size is \(bufSize)") }
+        outLen.pointee = length
+        return
+    }
+    guard bufSize > length else {
+        outLen.pointee = length
+        throw CallError(code: QUIRE_EBUFS, message: "buffer of \(bufSize) bytes is too small; \(length + 1) are needed")
+    }
+    text.withUTF8 { utf8 in
+        if let base = utf8.baseAddress, length > 0 {
+            UnsafeMutableRawPointer(buf).copyMemory(from: base, byteCount: length)
+        }
+    }
+    buf[length] = 0
+    outLen.pointee = length
+}
+
+@c @implementation
+public func quire_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
+    switch status {
+    case QUIRE_OK: return cString("ok")
+    case QUIRE_EINVAL: return cString("invalid argument")
+    case QUIRE_ENOMEM: return cString("out of memory")
+    case QUIRE_EIO: return cString("input/output error")
+    case QUIRE_ENOTFOUND: return cString("not found")
+    case QUIRE_EFORMAT: return cString("not a PDF or damaged beyond repair")
+    case QUIRE_EPASSWORD: return cString("wrong password")
+    case QUIRE_EUNSUPPORTED: return cString("unsupported feature")
+    case QUIRE_ELIMIT: return cString("safety limit exceeded")
+    case QUIRE_ERANGE: return cString("index out of range")
+    case QUIRE_EBUFS: return cString("buffer too small")
+    case QUIRE_EUSER: return cString("aborted by callback")
+    case QUIRE_ESTATE: return cString("invalid state")
+    case QUIRE_EINTERNAL: return cString("internal error")
+    default: return cString("unknown status")
+    }
+}
+
+@c @implementation
+public func quire_last_error_message() -> UnsafePointer<CChar>? {
+    if let message = currentErrorSlot(create: false)?.message { return UnsafePointer(message) }
+    return cString("")
+}
+
+@c @implementation
+public func quire_last_error_code() -> Int32 {
+    currentErrorSlot(create: false)?.code ?? QUIRE_OK
+}
+
+@c @implementation
+public func quire_clear_error() {
+    guard let slot = currentErrorSlot(create: false) else { return }
+    free(slot.message)
+    slot.message = nil
+    slot.code = QUIRE_OK
+}

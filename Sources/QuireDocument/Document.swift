@@ -1,0 +1,273 @@
+@_exported import QuireSyntax
+
+/// How to open a document.
+public struct OpenOptions: Sendable {
+    /// The user or owner password; nil is the empty password.
+    public var password: String?
+    /// The limits that bound what any input can cost.
+    public var limits: PDFLimits
+
+    public init(password: String? = nil, limits: PDFLimits = .default) {
+        self.password = password
+        self.limits = limits
+    }
+}
+
+/// A rectangle in user space units, normalised so that left <= right and bottom <= top.
+public struct Rect: Sendable, Equatable, CustomStringConvertible {
+    public var left, bottom, right, top: Double
+
+    public init(left: Double, bottom: Double, right: Double, top: Double) {
+        self.left = Swift.min(left, right)
+        self.right = Swift.max(left, right)
+        self.bottom = Swift.min(bottom, top)
+        self.top = Swift.max(bottom, top)
+    }
+
+    public var width: Double { right - left }
+    public var height: Double { top - bottom }
+    public var description: String { "[\(left) \(bottom) \(right) \(top)]" }
+
+    /// US Letter, the default when a page has no usable /MediaBox.
+    public static let letter = Rect(left: 0, bottom: 0, right: 612, top: 792)
+}
+
+/// The page boxes of ISO 32000-2 §14.11.2.
+public enum PageBox: Int, Sendable, CaseIterable {
+    case media = 0, crop, bleed, trim, art
+
+    var key: PDFName {
+        switch self {
+        case .media: return "MediaBox"
+        case .crop: return "CropBox"
+        case .bleed: return "BleedBox"
+        case .trim: return "TrimBox"
+        case .art: return "ArtBox"
+        }
+    }
+}
+
+/// A PDF document: the file and the model built on it.
+///
+/// Not thread-safe: use one document from one thread at a time. Different documents are
+/// independent.
+public final class Document {
+    /// The file underneath, for object-level access.
+    public let file: PDFFile
+    public let options: OpenOptions
+    private var pageList: [Page]? = nil
+
+    /// Opens the file at `path`.
+    public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {
+        try self.init(buffer: ByteBuffer.read(path: path), options: options)
+    }
+
+    /// Opens a PDF from bytes in memory (copied).
+    public convenience init<C: Collection>(data: C, options: OpenOptions = OpenOptions()) throws where C.Element == UInt8 {
+        try self.init(buffer: ByteBuffer(copying: data), options: options)
+    }
+
+    public init(buffer: ByteBuffer, options: OpenOptions = OpenOptions()) throws {
+        guard buffer.count > 0 else { throw PDFError(.format, "not a PDF file: no data") }
+        self.options = options
+        file = try PDFFile(buffer: buffer, limits: options.limits)
+        if file.isEncrypted {
+            file.warn("the document is encrypted; decrypting strings and streams is not supported yet, so text metadata and compressed objects are unavailable")
+        }
+    }
+
+    /// The document catalog (§7.7.2).
+    public func catalog() throws -> PDFDictionary {
+        guard let root = try file.dictionary(file.trailer["Root"]) else {
+            throw PDFError(.format, "the trailer's /Root is not a dictionary")
+        }
+        return root
+    }
+
+    public var isEncrypted: Bool { file.isEncrypted }
+    public var isRepaired: Bool { file.isRepaired }
+    public var warnings: [String] { file.warnings }
+
+    /// The version declared by the header, raised by the catalog's /Version (§7.2.2).
+    public func pdfVersion() -> (major: Int, minor: Int) {
+        var version = file.headerVersion ?? (1, 0)
+        if let name = (try? catalog())?["Version"]?.name?.value {
+            let parts = name.split(separator: ".").compactMap { Int($0) }
+            if parts.count == 2, (parts[0], parts[1]) > version, parts[0] < 100, parts[1] < 100 {
+                version = (parts[0], parts[1])
+            }
+        }
+        return version
+    }
+
+    // MARK: Pages
+
+    /// The number of pages.
+    public func pageCount() throws -> Int { try pages().count }
+
+    /// The page at `index`.
+    public func page(at index: Int) throws -> Page {
+        let all = try pages()
+        guard index >= 0 && index < all.count else {
+            throw PDFError(.range, "page index \(index) is out of range (the document has \(all.count) pages)")
+        }
+        return all[index]
+    }
+
+    /// All pages, in order: the page tree flattened once, with inherited attributes
+    /// resolved (§7.7.3.4), cycles skipped and the depth bounded.
+    public func pages() throws -> [Page] {
+        if let pageList { return pageList }
+        let list = try flattenPageTree()
+        pageList = list
+        return list
+    }
+
+    private struct Inherited {
+        var mediaBox: PDFObject?
+        var cropBox: PDFObject?
+        var rotate: PDFObject?
+        var resources: PDFObject?
+    }
+
+    private func flattenPageTree() throws -> [Page] {
+        let root = try catalog()
+        guard let top = root["Pages"] else {
+            file.warn("the catalog has no /Pages; the document has no pages")
+            return []
+        }
+        var result: [Page] = []
+        var visited: Set<Int> = []
+        // Depth-first, children in order: a stack of (node, inherited, depth), kids pushed
+        // in reverse.
+        var stack: [(PDFObject, Inherited, Int)] = [(top, Inherited(), 0)]
+        while let (node, parentInherited, depth) = stack.popLast() {
+            if depth > options.limits.maxPageTreeDepth {
+                throw PDFError(.limit, "page tree deeper than the limit max_page_tree_depth=\(options.limits.maxPageTreeDepth)")
+            }
+            var id: ObjectID? = nil
+            if case .reference(let r) = node {
+                if visited.contains(r.number) {
+                    file.warn("page tree node \(r) is reached twice (a cycle or a shared node); skipped")
+                    continue
+                }
+                visited.insert(r.number)
+                id = r
+            }
+            guard let dict = try file.dictionary(node) else {
+                file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") is not a dictionary; skipped")
+                continue
+            }
+            var inherited = parentInherited
+            if let v = dict["MediaBox"] { inherited.mediaBox = v }
+            if let v = dict["CropBox"] { inherited.cropBox = v }
+            if let v = dict["Rotate"] { inherited.rotate = v }
+            if let v = dict["Resources"] { inherited.resources = v }
+            let type = dict["Type"]?.name?.value
+            let kids = try dict["Kids"].map(file.object(for:))?.array
+            if let kids, type != "Page" {
+                for kid in kids.reversed() { stack.append((kid, inherited, depth + 1)) }
+            } else if type == "Pages" {
+                file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") has no /Kids array; skipped")
+            } else {
+                result.append(Page(document: self, index: result.count, id: id, dictionary: dict,
+                                   inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
+                                   inheritedRotate: inherited.rotate, inheritedResources: inherited.resources))
+            }
+        }
+        return result
+    }
+
+    /// A rectangle from a PDF array of four numbers (references resolved); nil if it is not one.
+    func rect(_ value: PDFObject?) throws -> Rect? {
+        guard let value, let array = try file.object(for: value).array, array.count == 4 else { return nil }
+        var numbers: [Double] = []
+        for item in array {
+            guard let n = try file.object(for: item).number, n.isFinite else { return nil }
+            numbers.append(n)
+        }
+        return Rect(left: numbers[0], bottom: numbers[1], right: numbers[2], top: numbers[3])
+    }
+
+    // MARK: Metadata
+
+    /// The entries of the document information dictionary (§14.3.3) that are text
+    /// strings, names, numbers or booleans, in file order, with text decoded.
+    public func metadata() throws -> [(key: String, value: String)] {
+        guard let info = try file.dictionary(file.trailer["Info"]) else { return [] }
+        var out: [(key: String, value: String)] = []
+        for (key, raw) in info {
+            let value: String
+            switch try file.object(for: raw) {
+            case .string(let s):
+                if file.isEncrypted { continue }  // still encrypted: not text
+                value = s.text
+            case .name(let n): value = n.value
+            case .integer(let i): value = String(i)
+            case .real(let r): value = String(r)
+            case .bool(let b): value = b ? "true" : "false"
+            default: continue
+            }
+            out.append((key.value, value))
+        }
+        return out
+    }
+}
+
+/// A page of a document. A value: it refers to its document, which must stay open.
+public struct Page {
+    public unowned let document: Document
+    /// The 0-based index in the document.
+    public let index: Int
+    /// The page object's id, if it is an indirect object (it always is in valid files).
+    public let id: ObjectID?
+    /// The page dictionary.
+    public let dictionary: PDFDictionary
+    let inheritedMediaBox: PDFObject?
+    let inheritedCropBox: PDFObject?
+    let inheritedRotate: PDFObject?
+    let inheritedResources: PDFObject?
+
+    /// A page box with inheritance and defaults applied: a missing or malformed media box
+    /// is US Letter (with a warning), a missing crop box is the media box, and a missing
+    /// bleed, trim or art box is the crop box.
+    public func box(_ box: PageBox) throws -> Rect {
+        switch box {
+        case .media:
+            if let r = try document.rect(inheritedMediaBox) { return r }
+            document.file.warn("page \(index + 1) has no valid /MediaBox; US Letter assumed")
+            return .letter
+        case .crop:
+            if let r = try document.rect(inheritedCropBox) { return r }
+            return try self.box(.media)
+        case .bleed, .trim, .art:
+            if let r = try document.rect(dictionary[box.key]) { return r }
+            return try self.box(.crop)
+        }
+    }
+
+    /// The rotation in degrees clockwise: 0, 90, 180 or 270.
+    public func rotation() throws -> Int {
+        guard let value = try inheritedRotate.map(document.file.object(for:)) else { return 0 }
+        guard let r = value.integer, r % 90 == 0 else {
+            document.file.warn("page \(index + 1) has an invalid /Rotate; 0 assumed")
+            return 0
+        }
+        return Int(((r % 360) + 360) % 360)
+    }
+
+    /// The annotation dictionaries of the page, as (reference if indirect, dictionary).
+    public func annotationDictionaries() throws -> [(ObjectID?, PDFDictionary)] {
+        guard let value = dictionary["Annots"], let array = try document.file.object(for: value).array else {
+            return []
+        }
+        var out: [(ObjectID?, PDFDictionary)] = []
+        for item in array {
+            if let d = try document.file.dictionary(item) { out.append((item.reference, d)) }
+        }
+        return out
+    }
+
+    /// The number of annotation dictionaries in /Annots.
+    public func annotationCount() throws -> Int { try annotationDictionaries().count }
+}

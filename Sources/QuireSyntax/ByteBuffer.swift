@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes of a PDF file, held in memory the buffer owns. Reads go through bounds-checked
+/// accessors; the parser never indexes past `count`.
+///
+/// The file is read rather than memory-mapped: a mapped file that another process
+/// truncates raises SIGBUS in the host, and Quire must not take its host down.
+public final class ByteBuffer: @unchecked Sendable {
+    /// Immutable after init; shared read-only, hence `@unchecked Sendable`.
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    public var count: Int { bytes.count }
+
+    /// Copies `data`.
+    public init<C: Collection>(copying data: C) where C.Element == UInt8 {
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(data.count, 1))
+        _ = storage.initialize(from: data)
+        bytes = UnsafeBufferPointer(rebasing: storage[0..<data.count])
+    }
+
+    /// Copies `count` bytes from `pointer`.
+    public init(copying pointer: UnsafeRawPointer, count: Int) {
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(count, 1))
+        if count > 0 {
+            storage.baseAddress!.initialize(from: pointer.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+        bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
+    }
+
+    private init(adopting storage: UnsafeMutableBufferPointer<UInt8>, count: Int) {
+        bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate()
+    }
+
+    /// Reads the whole file at `path`.
+    public static func read(path: String) throws -> ByteBuffer {
+        try path.withCString { try read(cPath: $0) }
+    }
+
+    /// Reads the whole file at the C string `cPath`, whose bytes are passed to the system
+    /// as they are (a path need not be valid UTF-8).
+    public static func read(cPath: UnsafePointer<CChar>) throws -> ByteBuffer {
+        let path = String(decoding: UnsafeRawBufferPointer(start: cPath, count: strlen(cPath)), as: UTF8.self)
+        let fd = open(cPath, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let err = errno
+            let kind: PDFErrorKind = (err == ENOENT || err == ENOTDIR) ? .notFound : .io
+            throw PDFError(kind, "cannot open '\(path)': \(String(cString: strerror(err)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            throw PDFError(.io, "cannot stat '\(path)': \(String(cString: strerror(errno)))")
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw PDFError(.io, "cannot read '\(path)': it is a directory")
+        }
+        // The size is a hint: a file that grows or shrinks while it is read is handled by
+        // reading until end of file.
+        var capacity = Swift.max(Int(st.st_size), 0) + 1
+        var storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        var used = 0
+        while true {
+            if used == capacity {
+                let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity * 2)
+                bigger.baseAddress!.moveInitialize(from: storage.baseAddress!, count: used)
+                storage.deallocate()
+                storage = bigger
+                capacity *= 2
+            }
+            let n = Glibc.read(fd, storage.baseAddress! + used, capacity - used)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let message = String(cString: strerror(errno))
+                storage.deallocate()
+                throw PDFError(.io, "cannot read '\(path)': \(message)")
+            }
+            if n == 0 { break }
+            used += n
+        }
+        return ByteBuffer(adopting: storage, count: used)
+    }
+
+    /// The byte at `index`, or nil past either end.
+    @inline(__always)
+    public subscript(checked index: Int) -> UInt8? {
+        index >= 0 && index < bytes.count ? bytes[index] : nil
+    }
+
+    /// A copy of the bytes in `range`, clamped to the buffer.
+    public func slice(_ range: Range<Int>) -> [UInt8] {
+        let lower = Swift.min(Swift.max(range.lowerBound, 0), bytes.count)
+        let upper = Swift.min(Swift.max(range.upperBound, lower), bytes.count)
+        return Array(bytes[lower..<upper])
+    }
+
+    /// The offset of the last occurrence of `needle` that starts at or after `from` and ends
+    /// at or before `to`, or nil.
+    public func lastIndex(of needle: [UInt8], from: Int = 0, to: Int? = nil) -> Int? {
+        let end = Swift.min(to ?? bytes.count, bytes.count)
+        guard !needle.isEmpty, end - needle.count >= Swift.max(from, 0) else { return nil }
+        var i = end - needle.count
+        while i >= Swift.max(from, 0) {
+            if bytes[i] == needle[0] && matches(needle, at: i) { return i }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The offset of the first occurrence of `needle` at or after `from`, before `to`.
+    public func firstIndex(of needle: [UInt8], from: Int, to: Int? = nil) -> Int? {
+        let end = Swift.min(to ?? bytes.count, bytes.count)
+        guard !needle.isEmpty else { return nil }
+        var i = Swift.max(from, 0)
+        let first = needle[0]
+        while i + needle.count <= end {
+            if bytes[i] == first && matches(needle, at: i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether `needle` stands at `offset`.
+    @inline(__always)
+    public func matches(_ needle: [UInt8], at offset: Int) -> Bool {
+        guard offset >= 0, offset + needle.count <= bytes.count else { return false }
+        for (k, b) in needle.enumerated() where bytes[offset + k] != b { return false }
+        return true
+    }
+}

@@ -1,0 +1,265 @@
+/// Character classes of ISO 32000-2 §7.2.3.
+@usableFromInline
+enum CharClass {
+    @inline(__always)
+    static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x0C || b == 0x00
+    }
+
+    @inline(__always)
+    static func isDelimiter(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+             UInt8(ascii: "/"), UInt8(ascii: "%"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    @inline(__always)
+    static func isRegular(_ b: UInt8) -> Bool { !isWhitespace(b) && !isDelimiter(b) }
+
+    @inline(__always)
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    @inline(__always)
+    static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        case 0x61...0x66: return b - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// A token of the PDF syntax.
+public enum Token: Equatable, Sendable {
+    case integer(Int64)
+    case real(Double)
+    case string(PDFString)
+    case name(PDFName)
+    /// A run of regular characters that is not a number: `true`, `obj`, `R`, ...
+    case keyword(String)
+    case arrayStart, arrayEnd, dictStart, dictEnd
+    /// `{` or `}` (PostScript calculator functions); kept so the parser can skip them.
+    case brace(UInt8)
+    case eof
+}
+
+/// Splits bytes into tokens (ISO 32000-2 §7.2), tolerant of what real writers get wrong:
+/// a stray `)` or `>` is skipped, numbers with several signs read as the sign they end with.
+public struct Lexer {
+    public let buffer: ByteBuffer
+    public var position: Int
+    /// Where the token last returned by ``next()`` started.
+    public private(set) var tokenStart: Int = 0
+
+    public init(_ buffer: ByteBuffer, at position: Int = 0) {
+        self.buffer = buffer
+        self.position = position
+    }
+
+    @inline(__always)
+    func peek(_ ahead: Int = 0) -> UInt8? { buffer[checked: position + ahead] }
+
+    /// Skips white space and comments.
+    public mutating func skipWhitespace() {
+        let bytes = buffer.bytes
+        while position < bytes.count {
+            let b = bytes[position]
+            if CharClass.isWhitespace(b) {
+                position += 1
+            } else if b == UInt8(ascii: "%") {
+                while position < bytes.count && bytes[position] != 0x0A && bytes[position] != 0x0D {
+                    position += 1
+                }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The next token.
+    public mutating func next() throws -> Token {
+        let bytes = buffer.bytes
+        while true {
+            skipWhitespace()
+            tokenStart = position
+            guard position < bytes.count else { return .eof }
+            let b = bytes[position]
+            switch b {
+            case UInt8(ascii: "["): position += 1; return .arrayStart
+            case UInt8(ascii: "]"): position += 1; return .arrayEnd
+            case UInt8(ascii: "{"), UInt8(ascii: "}"): position += 1; return .brace(b)
+            case UInt8(ascii: "("): return .string(try literalString())
+            case UInt8(ascii: "/"): return .name(name())
+            case UInt8(ascii: "<"):
+                if peek(1) == UInt8(ascii: "<") { position += 2; return .dictStart }
+                return .string(hexString())
+            case UInt8(ascii: ">"):
+                if peek(1) == UInt8(ascii: ">") { position += 2; return .dictEnd }
+                position += 1  // a stray '>': skip it
+                continue
+            case UInt8(ascii: ")"):
+                position += 1  // a stray ')': skip it
+                continue
+            default:
+                return regularRun()
+            }
+        }
+    }
+
+    /// A run of regular characters: a number or a keyword.
+    mutating func regularRun() -> Token {
+        let bytes = buffer.bytes
+        let start = position
+        while position < bytes.count && CharClass.isRegular(bytes[position]) { position += 1 }
+        if position == start {
+            // Cannot happen for a non-delimiter byte, but never loop without progress.
+            position += 1
+            return .keyword(String(decoding: [bytes[start]], as: UTF8.self))
+        }
+        if let number = Lexer.number(bytes, start, position) { return number }
+        return .keyword(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+    }
+
+    /// Parses `bytes[start..<end]` as a number (§7.3.3), or nil if it is not one.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Token? {
+        var i = start
+        var negative = false
+        var sawSign = false
+        while i < end && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+            negative = bytes[i] == UInt8(ascii: "-")
+            sawSign = true
+            i += 1
+        }
+        var intPart: Int64 = 0
+        var overflow = false
+        var digits = 0
+        var value = 0.0
+        while i < end && CharClass.isDigit(bytes[i]) {
+            let d = Int64(bytes[i] - 0x30)
+            let (m, o1) = intPart.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(d)
+            if o1 || o2 { overflow = true }
+            intPart = s
+            value = value * 10 + Double(d)
+            digits += 1
+            i += 1
+        }
+        if i == end {
+            if digits == 0 { return sawSign && end > start ? .integer(0) : nil }
+            if overflow { return .real(negative ? -value : value) }
+            return .integer(negative ? -intPart : intPart)
+        }
+        guard bytes[i] == UInt8(ascii: ".") else { return nil }
+        i += 1
+        var scale = 0.1
+        var fraction = 0.0
+        while i < end && CharClass.isDigit(bytes[i]) {
+            fraction += Double(bytes[i] - 0x30) * scale
+            scale /= 10
+            digits += 1
+            i += 1
+        }
+        guard digits > 0, i == end else { return nil }
+        let v = value + fraction
+        return .real(negative ? -v : v)
+    }
+
+    /// A name after its `/` (§7.3.5), with `#xx` decoded.
+    mutating func name() -> PDFName {
+        let bytes = buffer.bytes
+        position += 1
+        var out: [UInt8] = []
+        while position < bytes.count && CharClass.isRegular(bytes[position]) {
+            let b = bytes[position]
+            if b == UInt8(ascii: "#"), let h = peek(1).flatMap(CharClass.hexValue),
+               let l = peek(2).flatMap(CharClass.hexValue) {
+                out.append(h << 4 | l)
+                position += 3
+            } else {
+                out.append(b)
+                position += 1
+            }
+        }
+        return PDFName(bytes: out)
+    }
+
+    /// A hexadecimal string `<...>` (§7.3.4.3); an odd final digit counts as followed by 0,
+    /// bytes that are not hex digits are skipped.
+    mutating func hexString() -> PDFString {
+        let bytes = buffer.bytes
+        position += 1
+        var out: [UInt8] = []
+        var high: UInt8? = nil
+        while position < bytes.count {
+            let b = bytes[position]
+            position += 1
+            if b == UInt8(ascii: ">") { break }
+            guard let v = CharClass.hexValue(b) else { continue }
+            if let h = high {
+                out.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
+        }
+        if let h = high { out.append(h << 4) }
+        return PDFString(bytes: out, isHex: true)
+    }
+
+    /// A literal string `(...)` (§7.3.4.2): balanced parentheses, escapes, end-of-line
+    /// markers normalised to LF.
+    mutating func literalString() throws -> PDFString {
+        let bytes = buffer.bytes
+        let start = position
+        position += 1
+        var out: [UInt8] = []
+        var depth = 1
+        while position < bytes.count {
+            let b = bytes[position]
+            position += 1
+            switch b {
+            case UInt8(ascii: "("):
+                depth += 1
+                out.append(b)
+            case UInt8(ascii: ")"):
+                depth -= 1
+                if depth == 0 { return PDFString(bytes: out) }
+                out.append(b)
+            case 0x0D:
+                if peek() == 0x0A { position += 1 }
+                out.append(0x0A)
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { break }
+                let e = bytes[position]
+                position += 1
+                switch e {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case 0x0D: if peek() == 0x0A { position += 1 }  // line continuation
+                case 0x0A: break
+                case 0x30...0x37:
+                    var v = Int(e - 0x30)
+                    for _ in 0..<2 {
+                        guard let d = peek(), d >= 0x30 && d <= 0x37 else { break }
+                        v = v * 8 + Int(d - 0x30)
+                        position += 1
+                    }
+                    out.append(UInt8(truncatingIfNeeded: v))
+                default: out.append(e)  // \( \) \\ and unknown escapes: the character itself
+                }
+            default:
+                out.append(b)
+            }
+        }
+        throw PDFError.format("unterminated string", at: start)
+    }
+}

@@ -1,0 +1,206 @@
+/// The number and generation of an indirect object (ISO 32000-2 §7.3.10).
+public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let number: Int
+    public let generation: Int
+
+    public init(_ number: Int, _ generation: Int = 0) {
+        self.number = number
+        self.generation = generation
+    }
+
+    public var description: String { "\(number) \(generation) R" }
+
+    public static func < (a: ObjectID, b: ObjectID) -> Bool {
+        (a.number, a.generation) < (b.number, b.generation)
+    }
+}
+
+/// A PDF name (§7.3.5), without its slash and with `#xx` escapes decoded.
+///
+/// Names are byte sequences; each byte is kept as the Unicode scalar of the same value
+/// (Latin-1), so that every name round-trips exactly and ASCII names read as themselves.
+public struct PDFName: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let value: String
+
+    public init(_ value: String) { self.value = value }
+    public init(stringLiteral value: String) { self.value = value }
+
+    /// Decodes raw name bytes (after `#xx` unescaping).
+    public init(bytes: [UInt8]) {
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(bytes.count)
+        for b in bytes { scalars.append(Unicode.Scalar(b)) }
+        value = String(scalars)
+    }
+
+    /// The raw bytes of the name.
+    public var bytes: [UInt8] {
+        value.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
+    }
+
+    public var description: String { "/" + value }
+}
+
+/// A PDF string (§7.3.4): bytes, with the form it was written in.
+public struct PDFString: Hashable, Sendable {
+    public var bytes: [UInt8]
+    /// Written as `<...>` rather than `(...)`.
+    public var isHex: Bool
+
+    public init(bytes: [UInt8], isHex: Bool = false) {
+        self.bytes = bytes
+        self.isHex = isHex
+    }
+
+    /// A string holding `text` as a PDF text string (§7.9.2.2): PDFDocEncoding when it
+    /// can, else UTF-16BE with a byte order mark.
+    public init(text: String) {
+        bytes = TextString.encode(text)
+        isHex = false
+    }
+
+    /// The string decoded as a PDF text string.
+    public var text: String { TextString.decode(bytes) }
+}
+
+/// A dictionary (§7.3.7) that keeps its entries in file order.
+///
+/// Lookup scans the entries: dictionaries in PDF files are small, and order matters for
+/// faithful output. A key written twice keeps its last value.
+public struct PDFDictionary: Sendable, Equatable, Sequence {
+    public private(set) var entries: [(key: PDFName, value: PDFObject)] = []
+
+    public init() {}
+
+    public init(_ entries: [(PDFName, PDFObject)]) {
+        for (k, v) in entries { self[k] = v }
+    }
+
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+    public var keys: [PDFName] { entries.map(\.key) }
+
+    /// The value for `key`; nil when absent. Setting nil or `.null` removes the entry
+    /// (a null value and an absent key mean the same, §7.3.7).
+    public subscript(key: PDFName) -> PDFObject? {
+        get {
+            for e in entries where e.key == key { return e.value }
+            return nil
+        }
+        set {
+            let index = entries.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case (let i?, .some(let v)) where v != .null: entries[i].value = v
+            case (let i?, _): entries.remove(at: i)
+            case (nil, .some(let v)) where v != .null: entries.append((key, v))
+            default: break
+            }
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(key: PDFName, value: PDFObject)]> {
+        entries.makeIterator()
+    }
+
+    public static func == (a: PDFDictionary, b: PDFDictionary) -> Bool {
+        a.entries.count == b.entries.count
+            && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+/// Where a stream's encoded bytes are.
+public enum StreamData: Sendable, Equatable {
+    /// `length` bytes at `offset` of the file's bytes.
+    case file(offset: Int, length: Int)
+    /// Bytes held in memory (a stream created or changed by Quire).
+    case bytes([UInt8])
+}
+
+/// A stream (§7.3.8): its dictionary and where its encoded data is.
+public struct PDFStream: Sendable, Equatable {
+    public var dictionary: PDFDictionary
+    public var data: StreamData
+
+    public init(dictionary: PDFDictionary, data: StreamData) {
+        self.dictionary = dictionary
+        self.data = data
+    }
+}
+
+/// A PDF object (§7.3).
+public indirect enum PDFObject: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case real(Double)
+    case string(PDFString)
+    case name(PDFName)
+    case array([PDFObject])
+    case dictionary(PDFDictionary)
+    case stream(PDFStream)
+    case reference(ObjectID)
+
+    public var dictionary: PDFDictionary? {
+        switch self {
+        case .dictionary(let d): return d
+        case .stream(let s): return s.dictionary
+        default: return nil
+        }
+    }
+
+    public var array: [PDFObject]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var name: PDFName? {
+        if case .name(let n) = self { return n }
+        return nil
+    }
+
+    public var string: PDFString? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var reference: ObjectID? {
+        if case .reference(let r) = self { return r }
+        return nil
+    }
+
+    /// An integer, or a real with an integral value that fits.
+    public var integer: Int64? {
+        switch self {
+        case .integer(let i): return i
+        case .real(let r) where r.rounded() == r && abs(r) < 9.0e15: return Int64(r)
+        default: return nil
+        }
+    }
+
+    /// An integer or a real, as a Double.
+    public var number: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .real(let r): return r
+        default: return nil
+        }
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// A short name of the type, for messages.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .string: return "string"
+        case .name: return "name"
+        case .array: return "array"
+        case .dictionary: return "dictionary"
+        case .stream: return "stream"
+        case .reference: return "reference"
+        }
+    }
+}

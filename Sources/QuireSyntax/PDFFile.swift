@@ -1,0 +1,488 @@
+/// A PDF file at the level of its syntax: bytes, cross-reference, trailer, and objects that
+/// resolve lazily and are cached.
+///
+/// Opening reads only the header, the cross-reference chain and the trailer; objects are
+/// parsed when first asked for. When the cross-reference is missing or wrong, the file is
+/// repaired by scanning for `N G obj`, trailers and cross-reference streams, and
+/// ``isRepaired`` and ``warnings`` say so. A reference cycle resolves to null.
+///
+/// Not thread-safe: one thread at a time (resolution fills caches).
+public final class PDFFile {
+    public let buffer: ByteBuffer
+    public let limits: PDFLimits
+    /// The version in the `%PDF-M.m` header, if there is one.
+    public private(set) var headerVersion: (major: Int, minor: Int)?
+    /// The trailer of the newest revision, with keys missing there taken from older ones.
+    public private(set) var trailer = PDFDictionary()
+    /// The form of the newest cross-reference section.
+    public private(set) var xrefForm: XRefForm = .table
+    /// Set when the cross-reference had to be rebuilt or objects were found elsewhere than
+    /// where it said.
+    public private(set) var isRepaired = false
+    /// Damage recovered from, in the order found.
+    public private(set) var warnings: [String] = []
+
+    private var entries: [Int: XRefEntry] = [:]
+    private var cache: [Int: PDFObject] = [:]
+    private var resolving: Set<Int> = []
+    private var objectStreams: [Int: [Int: PDFObject]] = [:]
+    private var scanIndex: [Int: XRefEntry]? = nil
+    private var headerOffset = 0
+    private var totalDecoded = 0
+    private static let maxWarnings = 1000
+
+    /// Opens the bytes of a PDF file.
+    public init(buffer: ByteBuffer, limits: PDFLimits = .default) throws {
+        self.buffer = buffer
+        self.limits = limits
+        readHeader()
+        do {
+            try loadCrossReference()
+        } catch let e as PDFError where e.kind == .limit {
+            throw e
+        } catch let e as PDFError {
+            warn("cross-reference is damaged (\(e.message)); rebuilt by scanning the file")
+            try rebuild()
+        }
+    }
+
+    /// Whether the trailer has an /Encrypt entry.
+    public var isEncrypted: Bool { trailer["Encrypt"] != nil }
+
+    /// The number of objects the cross-reference knows, free ones included.
+    public var objectCount: Int { entries.count }
+
+    /// Records a warning (deduplicated, bounded).
+    public func warn(_ message: String) {
+        guard warnings.count < PDFFile.maxWarnings else { return }
+        if warnings.last != message { warnings.append(message) }
+    }
+
+    // MARK: Header and cross-reference
+
+    private func readHeader() {
+        let marker = Array("%PDF-".utf8)
+        guard let at = buffer.firstIndex(of: marker, from: 0, to: Swift.min(buffer.count, 1024 * 1024)) else {
+            return
+        }
+        if at > 0 { warn("\(at) bytes of junk before the %PDF header") }
+        headerOffset = at
+        var p = at + marker.count
+        var major = 0, minor = 0
+        while let b = buffer[checked: p], CharClass.isDigit(b) { major = major * 10 + Int(b - 0x30); p += 1; if major > 99 { return } }
+        guard buffer[checked: p] == UInt8(ascii: ".") else { return }
+        p += 1
+        while let b = buffer[checked: p], CharClass.isDigit(b) { minor = minor * 10 + Int(b - 0x30); p += 1; if minor > 99 { return } }
+        headerVersion = (major, minor)
+    }
+
+    private func reader() -> XRefReader {
+        XRefReader(buffer: buffer, limits: limits, decode: { [unowned self] in try self.decodedData($0) })
+    }
+
+    /// Follows `startxref` and the /Prev chain.
+    private func loadCrossReference() throws {
+        let keyword = Array("startxref".utf8)
+        guard let at = buffer.lastIndex(of: keyword) else {
+            throw PDFError.format("no 'startxref'")
+        }
+        var lexer = Lexer(buffer, at: at + keyword.count)
+        guard case .integer(let start) = try lexer.next(), start >= 0 else {
+            throw PDFError.format("'startxref' is not followed by an offset", at: at)
+        }
+        let reader = reader()
+        var offset: Int? = Int(start)
+        var visited: Set<Int> = []
+        var first = true
+        while let off = offset {
+            if visited.contains(off) {
+                warn("cross-reference /Prev chain loops back to byte \(off); stopped there")
+                break
+            }
+            visited.insert(off)
+            if visited.count > limits.maxXRefChain {
+                throw PDFError(.limit, "more cross-reference sections than the limit max_xref_chain=\(limits.maxXRefChain)")
+            }
+            var section: XRefSection
+            do {
+                section = try reader.section(at: off)
+            } catch let e as PDFError where e.kind != .limit && off + headerOffset < buffer.count && headerOffset > 0 {
+                // Offsets counted from the %PDF header rather than the start of the file.
+                section = try reader.section(at: off + headerOffset)
+                _ = e
+            }
+            if first { xrefForm = section.form }
+            // Hybrid files: the table's free entries yield to the /XRefStm stream (§7.5.8.4).
+            var stmEntries: [(Int, XRefEntry)] = []
+            if section.form == .table, let stm = section.trailer["XRefStm"]?.integer, stm >= 0 {
+                if let s = try? reader.section(at: Int(stm)) {
+                    stmEntries = s.entries
+                    if first { xrefForm = .hybrid }
+                } else {
+                    warn("/XRefStm at byte \(stm) is unreadable; ignored")
+                }
+            }
+            for (n, e) in section.entries where e != .free && entries[n] == nil { entries[n] = e }
+            for (n, e) in stmEntries where entries[n] == nil { entries[n] = e }
+            for (n, e) in section.entries where e == .free && entries[n] == nil { entries[n] = e }
+            for (key, value) in section.trailer where trailer[key] == nil {
+                if ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"].contains(key.value) { continue }
+                trailer[key] = value
+            }
+            first = false
+            if let prev = section.trailer["Prev"]?.integer, prev >= 0, prev < buffer.count {
+                offset = Int(prev)
+            } else {
+                offset = nil
+            }
+        }
+        guard trailer["Root"] != nil else {
+            throw PDFError.format("trailer has no /Root")
+        }
+        guard case .dictionary = try object(for: trailer["Root"]!) else {
+            throw PDFError.format("/Root does not resolve to a dictionary")
+        }
+    }
+
+    // MARK: Repair
+
+    /// Finds every `N G obj`, `trailer` and cross-reference stream by scanning the bytes.
+    private func scan() -> (entries: [Int: XRefEntry], trailers: [PDFDictionary], catalogs: [Int]) {
+        if let index = scanIndex { return (index, [], []) }
+        var found: [Int: XRefEntry] = [:]
+        var trailers: [PDFDictionary] = []
+        var catalogs: [Int] = []
+        var objectStreamNumbers: [Int] = []
+        var xrefStreams: [Int] = []
+        let b = buffer.bytes
+        let trailerKeyword = Array("trailer".utf8)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            let boundary = i == 0 || !CharClass.isRegular(b[i - 1])
+            if boundary && CharClass.isDigit(c), let (n, g, end) = objectHeader(at: i) {
+                found[n] = .inFile(offset: i, generation: g)
+                // Peek at the start of the object to find catalogs and special streams.
+                let peekEnd = Swift.min(end + 512, b.count)
+                let head = UnsafeBufferPointer(rebasing: b[end..<peekEnd])
+                if contains(head, "/Catalog") { catalogs.append(n) }
+                if contains(head, "/ObjStm") { objectStreamNumbers.append(n) }
+                if contains(head, "/XRef") { xrefStreams.append(i) }
+                i = end
+                continue
+            }
+            if boundary && c == UInt8(ascii: "t") && buffer.matches(trailerKeyword, at: i) {
+                var parser = ObjectParser(buffer, at: i + trailerKeyword.count, limits: limits)
+                if case .dictionary(let d)? = try? parser.parseObject() { trailers.append(d) }
+                i += trailerKeyword.count
+                continue
+            }
+            i += 1
+        }
+        scanIndex = found
+        let reader = reader()
+        for offset in xrefStreams {
+            if let s = try? reader.stream(at: offset) {
+                trailers.append(s.trailer)
+                for (n, e) in s.entries {
+                    if case .compressed = e, found[n] == nil { found[n] = e }
+                }
+            }
+        }
+        scanIndex = found
+        for n in objectStreamNumbers {
+            for (index, number) in (try? objectStreamHeader(n)) ?? [] where found[number] == nil {
+                found[number] = .compressed(stream: n, index: index)
+            }
+        }
+        scanIndex = found
+        return (found, trailers, catalogs)
+    }
+
+    private func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard haystack.count >= n.count else { return false }
+        var i = 0
+        while i + n.count <= haystack.count {
+            if haystack[i] == n[0] {
+                var k = 1
+                while k < n.count && haystack[i + k] == n[k] { k += 1 }
+                if k == n.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// `N G obj` at `p`: the numbers and the offset after `obj`.
+    private func objectHeader(at p: Int) -> (Int, Int, Int)? {
+        let b = buffer.bytes
+        var i = p
+        func integer() -> Int? {
+            let s = i
+            var v = 0
+            while i < b.count && CharClass.isDigit(b[i]) && i - s < 10 { v = v * 10 + Int(b[i] - 0x30); i += 1 }
+            return i > s && (i >= b.count || !CharClass.isDigit(b[i])) ? v : nil
+        }
+        func spaces() -> Bool {
+            let s = i
+            while i < b.count && CharClass.isWhitespace(b[i]) { i += 1 }
+            return i > s
+        }
+        guard let n = integer(), spaces(), let g = integer() else { return nil }
+        _ = spaces()
+        guard i + 3 <= b.count, b[i] == UInt8(ascii: "o"), b[i + 1] == UInt8(ascii: "b"), b[i + 2] == UInt8(ascii: "j"),
+              i + 3 == b.count || !CharClass.isRegular(b[i + 3]), n <= limits.maxObjects else { return nil }
+        return (n, g, i + 3)
+    }
+
+    /// Rebuilds the cross-reference and the trailer by scanning.
+    private func rebuild() throws {
+        isRepaired = true
+        xrefForm = .rebuilt
+        cache.removeAll()
+        objectStreams.removeAll()
+        let (found, trailers, catalogs) = scan()
+        entries = found
+        guard !found.isEmpty else {
+            throw PDFError.format(headerVersion == nil ? "not a PDF file (no %PDF header and no objects)"
+                                                       : "no objects found in the file")
+        }
+        let saved = trailer
+        trailer = PDFDictionary()
+        // The last trailer whose /Root is a dictionary wins; keys it lacks come from the
+        // earlier trailers and the damaged chain.
+        for candidate in trailers.reversed() {
+            guard let root = candidate["Root"], case .dictionary = try object(for: root) else { continue }
+            for (k, v) in candidate where trailer[k] == nil { trailer[k] = v }
+        }
+        if trailer["Root"] == nil {
+            for n in catalogs.reversed() {
+                if case .dictionary(let d) = try object(n), d["Type"] == .name("Catalog") {
+                    trailer["Root"] = .reference(ObjectID(n, 0))
+                    warn("no usable trailer; the catalog was found by scanning (object \(n))")
+                    break
+                }
+            }
+        }
+        for (k, v) in saved where trailer[k] == nil && !["Prev", "XRefStm", "Root"].contains(k.value) {
+            trailer[k] = v
+        }
+        guard trailer["Root"] != nil else {
+            throw PDFError.format("no document catalog found, even by scanning the file")
+        }
+    }
+
+    // MARK: Objects
+
+    /// The value of indirect object `number`. A missing, free or unreadable object is
+    /// null (with a warning for the unreadable); a cycle is null. Limits still throw.
+    public func object(_ number: Int) throws -> PDFObject {
+        if let cached = cache[number] { return cached }
+        if resolving.contains(number) {
+            warn("reference cycle through object \(number); resolved as null")
+            return .null
+        }
+        resolving.insert(number)
+        defer { resolving.remove(number) }
+        let value: PDFObject
+        do {
+            value = try load(number)
+        } catch let e as PDFError where e.kind == .limit {
+            throw e
+        } catch let e as PDFError {
+            warn("object \(number) is unreadable (\(e.message)); treated as null")
+            value = .null
+        }
+        cache[number] = value
+        return value
+    }
+
+    /// Follows `value` while it is a reference.
+    public func object(for value: PDFObject) throws -> PDFObject {
+        if case .reference(let id) = value { return try object(id.number) }
+        return value
+    }
+
+    /// `value` resolved, as a dictionary (a stream's dictionary counts), or nil.
+    public func dictionary(_ value: PDFObject?) throws -> PDFDictionary? {
+        guard let value else { return nil }
+        return try object(for: value).dictionary
+    }
+
+    private func load(_ number: Int) throws -> PDFObject {
+        var entry = entries[number]
+        if entry == nil, isRepaired { entry = scanIndex?[number] }
+        switch entry {
+        case nil, .free?:
+            return .null
+        case .inFile(let offset, _)?:
+            if let value = try parse(number, at: offset) ?? (headerOffset > 0 ? try parse(number, at: offset + headerOffset) : nil) {
+                return value
+            }
+            // The cross-reference points at the wrong bytes: look the object up by scanning.
+            let index = scan().entries
+            if case .inFile(let real, _)? = index[number], real != offset, let value = try parse(number, at: real) {
+                isRepaired = true
+                warn("cross-reference offset of object \(number) is wrong; found at byte \(real) by scanning")
+                return value
+            }
+            if case .compressed? = index[number] {
+                isRepaired = true
+                entries[number] = index[number]
+                return try load(number)
+            }
+            throw PDFError.format("no object \(number) at byte \(offset)")
+        case .compressed(let stream, let index)?:
+            return try compressedObject(number, stream: stream, index: index)
+        }
+    }
+
+    /// The object at `offset` if it is object `number`; nil if something else is there.
+    private func parse(_ number: Int, at offset: Int) throws -> PDFObject? {
+        guard offset > 0 || (offset == 0 && headerOffset == 0 && buffer[checked: 0].map(CharClass.isDigit) == true),
+              offset < buffer.count else { return nil }
+        var parser = ObjectParser(buffer, at: offset, limits: limits)
+        parser.resolveLength = { [unowned self] id in
+            guard id.number != number, let l = try? self.object(id.number).integer else { return nil }
+            return Int(exactly: l)
+        }
+        parser.onWarning = { [unowned self] in self.warn($0) }
+        do {
+            let (id, value) = try parser.parseIndirectObject()
+            return id.number == number ? value : nil
+        } catch let e as PDFError where e.kind == .format {
+            return nil
+        }
+    }
+
+    /// The (index, number) pairs at the start of object stream `number` (§7.5.7).
+    private func objectStreamHeader(_ number: Int) throws -> [(Int, Int)] {
+        guard case .stream(let stream) = try object(number) else { return [] }
+        let data = try decodedData(stream)
+        let n = Int(stream.dictionary["N"]?.integer ?? 0)
+        let scratch = ByteBuffer(copying: data)
+        var lexer = Lexer(scratch)
+        var pairs: [(Int, Int)] = []
+        for k in 0..<Swift.max(0, Swift.min(n, data.count / 2)) {
+            guard case .integer(let num) = try lexer.next(), case .integer = try lexer.next() else { break }
+            pairs.append((k, Int(num)))
+        }
+        return pairs
+    }
+
+    private func compressedObject(_ number: Int, stream: Int, index: Int) throws -> PDFObject {
+        if objectStreams[stream] == nil {
+            objectStreams[stream] = try parseObjectStream(stream)
+        }
+        return objectStreams[stream]?[number] ?? .null
+    }
+
+    /// Parses all objects of object stream `number`, following /Extends for nothing: the
+    /// cross-reference names the stream of every object directly.
+    private func parseObjectStream(_ number: Int) throws -> [Int: PDFObject] {
+        guard case .stream(let stream) = try object(number) else {
+            throw PDFError.format("object stream \(number) is not a stream")
+        }
+        let data = try decodedData(stream)
+        let n = Int(clamping: stream.dictionary["N"]?.integer ?? 0)
+        let first = Int(clamping: stream.dictionary["First"]?.integer ?? 0)
+        guard n >= 0, first >= 0, first <= data.count else {
+            throw PDFError.format("object stream \(number) has an invalid /N or /First")
+        }
+        let scratch = ByteBuffer(copying: data)
+        var lexer = Lexer(scratch)
+        var offsets: [(Int, Int)] = []
+        for _ in 0..<Swift.min(n, data.count / 2) {
+            guard case .integer(let num) = try lexer.next(), case .integer(let off) = try lexer.next(),
+                  num >= 0, off >= 0 else { break }
+            offsets.append((Int(num), Int(off)))
+        }
+        var objects: [Int: PDFObject] = [:]
+        var parser = ObjectParser(scratch, limits: limits)
+        for (num, off) in offsets where objects[num] == nil {
+            parser.position = first + off
+            if let value = try? parser.parseObject() { objects[num] = value }
+        }
+        return objects
+    }
+
+    // MARK: Streams
+
+    /// The stream's encoded bytes, as stored in the file.
+    public func rawData(_ stream: PDFStream) -> [UInt8] {
+        switch stream.data {
+        case .bytes(let b): return b
+        case .file(let offset, let length): return buffer.slice(offset..<(offset + length))
+        }
+    }
+
+    /// The stream's data with its filters undone (ISO 32000-2 §7.4). Image codecs (DCT,
+    /// JPX, CCITT, JBIG2) are left encoded: the result stops before them.
+    public func decodedData(_ stream: PDFStream) throws -> [UInt8] {
+        if isEncrypted && stream.dictionary["Type"] != .name("XRef") {
+            throw PDFError(.unsupported, "this document is encrypted, and decrypting its streams is not supported yet")
+        }
+        var filters: [PDFObject] = []
+        var parms: [PDFObject] = []
+        switch try stream.dictionary["Filter"].map(object(for:)) {
+        case .name(let n)?: filters = [.name(n)]
+        case .array(let a)?: filters = try a.map(object(for:))
+        default: break
+        }
+        switch try stream.dictionary["DecodeParms"].map(object(for:)) {
+        case .dictionary(let d)?: parms = [.dictionary(d)]
+        case .array(let a)?: parms = try a.map(object(for:))
+        default: break
+        }
+        var data = rawData(stream)
+        let encodedSize = data.count
+        for (k, filter) in filters.enumerated() {
+            guard case .name(let name) = filter else { throw PDFError.format("stream filter is not a name") }
+            let parm = k < parms.count ? try dictionary(parms[k]) : nil
+            let budget = DecodeBudget(maxBytes: Swift.min(limits.maxStreamBytes, limits.maxTotalDecodedBytes - totalDecoded),
+                                      maxRatio: limits.maxDecompressionRatio)
+            let warnFilter: (String) -> Void = { [unowned self] in self.warn($0) }
+            switch name.value {
+            case "FlateDecode", "Fl":
+                data = try data.withUnsafeBufferPointer { try Filters.inflate($0, budget: budget, warning: warnFilter) }
+                data = try predict(data, parm)
+            case "LZWDecode", "LZW":
+                let early = (parm?["EarlyChange"]?.integer ?? 1) != 0
+                data = try data.withUnsafeBufferPointer { try Filters.lzw($0, earlyChange: early, budget: budget) }
+                data = try predict(data, parm)
+            case "ASCIIHexDecode", "AHx":
+                data = data.withUnsafeBufferPointer { Filters.asciiHex($0) }
+            case "ASCII85Decode", "A85":
+                data = try data.withUnsafeBufferPointer { try Filters.ascii85($0) }
+            case "RunLengthDecode", "RL":
+                data = try data.withUnsafeBufferPointer { try Filters.runLength($0, budget: budget) }
+            case "DCTDecode", "DCT", "JPXDecode", "CCITTFaxDecode", "CCF", "JBIG2Decode":
+                return data  // image codecs: passed through undecoded
+            case "Crypt":
+                continue  // the Identity crypt filter; others need decryption
+            default:
+                throw PDFError(.unsupported, "unknown stream filter /\(name.value)")
+            }
+            if data.count > limits.maxStreamBytes {
+                throw PDFError(.limit, "decoded stream exceeds the limit max_stream_bytes=\(limits.maxStreamBytes)")
+            }
+        }
+        if data.count > (1 << 20) && data.count / Swift.max(encodedSize, 1) > limits.maxDecompressionRatio {
+            throw PDFError(.limit, "decompression ratio exceeds the limit max_decompression_ratio=\(limits.maxDecompressionRatio)")
+        }
+        totalDecoded += data.count
+        if totalDecoded > limits.maxTotalDecodedBytes {
+            throw PDFError(.limit, "decoded streams exceed the limit max_total_decoded_bytes=\(limits.maxTotalDecodedBytes)")
+        }
+        return data
+    }
+
+    private func predict(_ data: [UInt8], _ parm: PDFDictionary?) throws -> [UInt8] {
+        guard let parm, let predictor = parm["Predictor"]?.integer, predictor > 1 else { return data }
+        return try Filters.unpredict(data, predictor: Int(clamping: predictor),
+                                     colors: Int(clamping: parm["Colors"]?.integer ?? 1),
+                                     bitsPerComponent: Int(clamping: parm["BitsPerComponent"]?.integer ?? 8),
+                                     columns: Int(clamping: parm["Columns"]?.integer ?? 1))
+    }
+}

@@ -1,0 +1,159 @@
+/// Parses PDF objects (ISO 32000-2 §7.3) from a ``ByteBuffer``, with the nesting limit of
+/// ``PDFLimits``.
+public struct ObjectParser {
+    public var lexer: Lexer
+    public let limits: PDFLimits
+    /// Resolves an indirect `/Length` of a stream; nil when it cannot.
+    public var resolveLength: ((ObjectID) -> Int?)?
+    /// Told about damage the parser recovered from.
+    public var onWarning: ((String) -> Void)?
+
+    public init(_ buffer: ByteBuffer, at position: Int = 0, limits: PDFLimits = .default) {
+        lexer = Lexer(buffer, at: position)
+        self.limits = limits
+    }
+
+    public var position: Int {
+        get { lexer.position }
+        set { lexer.position = newValue }
+    }
+
+    /// The next object. Throws at end of input or on a token that cannot start one.
+    public mutating func parseObject() throws -> PDFObject {
+        try parseObject(token: lexer.next(), depth: 0)
+    }
+
+    mutating func parseObject(token: Token, depth: Int) throws -> PDFObject {
+        switch token {
+        case .integer(let n):
+            // `N G R` is a reference: look two tokens ahead, and step back if it is not.
+            let save = lexer.position
+            if n >= 0, case .integer(let g) = try lexer.next(), g >= 0,
+               case .keyword("R") = try lexer.next() {
+                guard n <= limits.maxObjects, g <= 65535 else {
+                    return .null  // an impossible reference is a null (§7.3.10)
+                }
+                return .reference(ObjectID(Int(n), Int(g)))
+            }
+            lexer.position = save
+            return .integer(n)
+        case .real(let r): return .real(r)
+        case .string(let s): return .string(s)
+        case .name(let n): return .name(n)
+        case .arrayStart: return .array(try parseArray(depth: depth + 1))
+        case .dictStart: return .dictionary(try parseDictionary(depth: depth + 1))
+        case .keyword("true"): return .bool(true)
+        case .keyword("false"): return .bool(false)
+        case .keyword("null"): return .null
+        case .eof: throw PDFError.format("unexpected end of file", at: lexer.tokenStart)
+        case .keyword(let k):
+            throw PDFError.format("unexpected keyword '\(k.prefix(32))'", at: lexer.tokenStart)
+        case .arrayEnd, .dictEnd, .brace:
+            throw PDFError.format("unexpected delimiter", at: lexer.tokenStart)
+        }
+    }
+
+    mutating func checkDepth(_ depth: Int) throws {
+        if depth > limits.maxNestingDepth {
+            throw PDFError(.limit, "objects nested deeper than the limit max_nesting_depth=\(limits.maxNestingDepth) (at byte \(lexer.tokenStart))")
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws -> [PDFObject] {
+        try checkDepth(depth)
+        var items: [PDFObject] = []
+        while true {
+            let t = try lexer.next()
+            switch t {
+            case .arrayEnd: return items
+            case .brace: continue
+            case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
+            default: items.append(try parseObject(token: t, depth: depth))
+            }
+        }
+    }
+
+    mutating func parseDictionary(depth: Int) throws -> PDFDictionary {
+        try checkDepth(depth)
+        var dict = PDFDictionary()
+        while true {
+            let t = try lexer.next()
+            switch t {
+            case .dictEnd:
+                return dict
+            case .name(let key):
+                let vt = try lexer.next()
+                if vt == .dictEnd { return dict }  // a key without a value: dropped
+                dict[key] = try parseObject(token: vt, depth: depth)
+            case .eof:
+                throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
+            case .keyword("endobj"), .keyword("stream"):
+                // A dictionary missing its `>>`: end it here, like other readers do.
+                lexer.position = lexer.tokenStart
+                return dict
+            default:
+                // A key that is not a name: skip the token (and its value, if it has one).
+                _ = try parseObject(token: t, depth: depth)
+            }
+        }
+    }
+
+    /// Parses the indirect object at the current position: `N G obj <object> endobj`,
+    /// where the object may be a stream. Returns its id and value.
+    public mutating func parseIndirectObject() throws -> (ObjectID, PDFObject) {
+        let start = lexer.position
+        guard case .integer(let n) = try lexer.next(), case .integer(let g) = try lexer.next(),
+              case .keyword("obj") = try lexer.next(), n >= 0, g >= 0 else {
+            throw PDFError.format("expected 'N G obj'", at: start)
+        }
+        let id = ObjectID(Int(n), Int(truncatingIfNeeded: g))
+        let t = try lexer.next()
+        if case .keyword("endobj") = t { return (id, .null) }  // empty object: null
+        let value = try parseObject(token: t, depth: 0)
+        if case .dictionary(let dict) = value {
+            let save = lexer.position
+            if case .keyword("stream") = try lexer.next() {
+                return (id, .stream(try parseStreamBody(dict)))
+            }
+            lexer.position = save
+        }
+        return (id, value)
+    }
+
+    /// After the `stream` keyword: finds the data using /Length, and when /Length is wrong
+    /// or missing, by scanning for `endstream`.
+    mutating func parseStreamBody(_ dict: PDFDictionary) throws -> PDFStream {
+        let buffer = lexer.buffer
+        var start = lexer.position
+        // The keyword is followed by CRLF or LF (§7.3.8.1); tolerate a lone CR or spaces.
+        while buffer[checked: start] == 0x20 { start += 1 }
+        if buffer[checked: start] == 0x0D { start += 1 }
+        if buffer[checked: start] == 0x0A { start += 1 }
+        var length: Int? = nil
+        switch dict["Length"] {
+        case .integer(let l)?: length = Int(exactly: l)
+        case .reference(let r)?: length = resolveLength?(r)
+        default: break
+        }
+        let endstream = Array("endstream".utf8)
+        if let l = length, l >= 0, l <= buffer.count - start {
+            var after = Lexer(buffer, at: start + l)
+            after.skipWhitespace()
+            if buffer.matches(endstream, at: after.position) {
+                lexer.position = after.position + endstream.count
+                return PDFStream(dictionary: dict, data: .file(offset: start, length: l))
+            }
+        }
+        // /Length is wrong or missing: the data ends at the next `endstream`, without the
+        // end-of-line marker before it.
+        guard let end = buffer.firstIndex(of: endstream, from: start) else {
+            throw PDFError.format("stream without 'endstream'", at: start)
+        }
+        onWarning?("stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'")
+        var dataEnd = end
+        if dataEnd > start && buffer[checked: dataEnd - 1] == 0x0A { dataEnd -= 1 }
+        if dataEnd > start && buffer[checked: dataEnd - 1] == 0x0D { dataEnd -= 1 }
+        lexer.position = end + endstream.count
+        return PDFStream(dictionary: dict, data: .file(offset: start, length: dataEnd - start))
+    }
+}

@@ -1,0 +1,165 @@
+/// Where an object lives, per the cross-reference (ISO 32000-2 §7.5.4, §7.5.8).
+public enum XRefEntry: Sendable, Equatable {
+    case free
+    /// An object written at byte `offset`.
+    case inFile(offset: Int, generation: Int)
+    /// Object number `index` of the object stream `stream`.
+    case compressed(stream: Int, index: Int)
+}
+
+/// The form of the cross-reference of the newest revision.
+public enum XRefForm: String, Sendable {
+    case table, stream, hybrid
+    /// No usable cross-reference: rebuilt by scanning the file.
+    case rebuilt
+}
+
+/// One parsed cross-reference section: entries and trailer.
+struct XRefSection {
+    var entries: [(Int, XRefEntry)] = []
+    var trailer = PDFDictionary()
+    var form: XRefForm = .table
+}
+
+/// Reads cross-reference sections. Entries are reported in section order; the caller
+/// decides precedence.
+struct XRefReader {
+    let buffer: ByteBuffer
+    let limits: PDFLimits
+    /// Decodes the data of an xref stream.
+    let decode: (PDFStream) throws -> [UInt8]
+
+    /// The section at `offset`: a table (`xref`) or a stream (`N G obj`).
+    func section(at offset: Int) throws -> XRefSection {
+        guard offset >= 0 && offset < buffer.count else {
+            throw PDFError.format("cross-reference offset \(offset) is outside the file")
+        }
+        var lexer = Lexer(buffer, at: offset)
+        lexer.skipWhitespace()
+        if buffer.matches(Array("xref".utf8), at: lexer.position) {
+            return try table(at: lexer.position + 4)
+        }
+        return try stream(at: lexer.position)
+    }
+
+    /// A classic table (§7.5.4) starting after the `xref` keyword, and its trailer.
+    func table(at start: Int) throws -> XRefSection {
+        var section = XRefSection()
+        var lexer = Lexer(buffer, at: start)
+        while true {
+            let t = try lexer.next()
+            if case .keyword("trailer") = t { break }
+            guard case .integer(let first) = t, case .integer(let count) = try lexer.next(),
+                  first >= 0, count >= 0 else {
+                throw PDFError.format("malformed cross-reference subsection header", at: lexer.tokenStart)
+            }
+            guard first + count <= Int64(limits.maxObjects) else {
+                throw PDFError(.limit, "cross-reference section names object \(first + count), past the limit max_objects=\(limits.maxObjects)")
+            }
+            for k in 0..<Int(count) {
+                let number = Int(first) + k
+                lexer.skipWhitespace()
+                if let (entry, next) = fastEntry(at: lexer.position) {
+                    section.entries.append((number, entry))
+                    lexer.position = next
+                    continue
+                }
+                guard case .integer(let off) = try lexer.next(), case .integer(let gen) = try lexer.next(),
+                      case .keyword(let kind) = try lexer.next() else {
+                    throw PDFError.format("malformed cross-reference entry for object \(number)", at: lexer.tokenStart)
+                }
+                switch kind {
+                case "n": section.entries.append((number, .inFile(offset: Int(off), generation: Int(clamping: gen))))
+                case "f": section.entries.append((number, .free))
+                default: throw PDFError.format("cross-reference entry of unknown type '\(kind.prefix(8))'", at: lexer.tokenStart)
+                }
+            }
+        }
+        var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
+        guard case .dictionary(let trailer) = try parser.parseObject() else {
+            throw PDFError.format("trailer is not a dictionary", at: lexer.position)
+        }
+        section.trailer = trailer
+        return section
+    }
+
+    /// The common 20-byte entry `oooooooooo ggggg n` without the lexer; nil otherwise.
+    @inline(__always)
+    func fastEntry(at p: Int) -> (XRefEntry, Int)? {
+        let b = buffer.bytes
+        guard p + 18 <= b.count, b[p + 10] == 0x20, b[p + 16] == 0x20 else { return nil }
+        var off = 0, gen = 0
+        for k in 0..<10 { let d = b[p + k]; guard CharClass.isDigit(d) else { return nil }; off = off * 10 + Int(d - 0x30) }
+        for k in 11..<16 { let d = b[p + k]; guard CharClass.isDigit(d) else { return nil }; gen = gen * 10 + Int(d - 0x30) }
+        let next = p + 18
+        guard next >= b.count || !CharClass.isRegular(b[next]) else { return nil }
+        switch b[p + 17] {
+        case UInt8(ascii: "n"): return (.inFile(offset: off, generation: gen), next)
+        case UInt8(ascii: "f"): return (.free, next)
+        default: return nil
+        }
+    }
+
+    /// A cross-reference stream (§7.5.8) at `offset`.
+    func stream(at offset: Int) throws -> XRefSection {
+        var parser = ObjectParser(buffer, at: offset, limits: limits)
+        let (_, object) = try parser.parseIndirectObject()
+        guard case .stream(let stream) = object else {
+            throw PDFError.format("cross-reference offset does not point at 'xref' or a stream", at: offset)
+        }
+        var section = try streamEntries(stream)
+        section.form = .stream
+        return section
+    }
+
+    /// The entries of an xref stream, given its parsed stream object.
+    func streamEntries(_ stream: PDFStream) throws -> XRefSection {
+        let dict = stream.dictionary
+        guard let w = dict["W"]?.array?.compactMap({ $0.integer.map(Int.init) }), w.count == 3,
+              w.allSatisfy({ $0 >= 0 && $0 <= 8 }) else {
+            throw PDFError.format("cross-reference stream without a valid /W")
+        }
+        let size = dict["Size"]?.integer.map(Int.init) ?? 0
+        var index: [Int] = [0, size]
+        if let i = dict["Index"]?.array {
+            index = i.compactMap { $0.integer.map(Int.init) }
+        }
+        guard index.count % 2 == 0, index.allSatisfy({ $0 >= 0 }) else {
+            throw PDFError.format("cross-reference stream with a malformed /Index")
+        }
+        let data = try decode(stream)
+        let rowSize = w[0] + w[1] + w[2]
+        guard rowSize > 0 else { throw PDFError.format("cross-reference stream with /W [0 0 0]") }
+        var section = XRefSection()
+        section.trailer = dict
+        var row = 0
+        func field(_ start: Int, _ width: Int) -> Int {
+            var v = 0
+            for k in 0..<width { v = (v << 8) | Int(data[start + k]) }
+            return v
+        }
+        var pair = 0
+        while pair < index.count {
+            let first = index[pair], count = index[pair + 1]
+            pair += 2
+            guard first + count <= limits.maxObjects else {
+                throw PDFError(.limit, "cross-reference stream names object \(first + count), past the limit max_objects=\(limits.maxObjects)")
+            }
+            for k in 0..<count {
+                let at = row * rowSize
+                guard at + rowSize <= data.count else { return section }  // short data: keep what is there
+                row += 1
+                let type = w[0] == 0 ? 1 : field(at, w[0])
+                let f2 = field(at + w[0], w[1])
+                let f3 = field(at + w[0] + w[1], w[2])
+                switch type {
+                case 0: section.entries.append((first + k, .free))
+                case 1: section.entries.append((first + k, .inFile(offset: f2, generation: f3)))
+                case 2: section.entries.append((first + k, .compressed(stream: f2, index: f3)))
+                default: break  // unknown types are references to null (§7.5.8.3)
+                }
+            }
+        }
+        return section
+    }
+}
