@@ -24,7 +24,8 @@ let package = Package(
         .target(name: "QuireDocument", dependencies: ["QuireSyntax"]),
         .target(name: "Quire", dependencies: ["QuireDocument", "CQuire"]),
         .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument"]),
-        .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax"]),
-        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument"]),
+        .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport"),
+        .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"]),
+        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireTestSupport"]),
     ]
 )

@@ -167,9 +167,9 @@ typedef struct quire_open_options {
     /** The user or owner password, UTF-8, NUL-terminated; NULL means the empty password.
      *  The string is only read during the call. */
     const char *password;
-    /** Deepest nesting of arrays and dictionaries in one object. Default 256. */
+    /** Deepest nesting of arrays and dictionaries in one object. Default 256, at most 4096. */
     uint32_t max_nesting_depth;
-    /** Deepest page tree. Default 64. */
+    /** Deepest page tree. Default 64, at most 4096. */
     uint32_t max_page_tree_depth;
     /** Most cross-reference sections followed through /Prev. Default 1024. */
     uint32_t max_xref_chain;

@@ -137,28 +137,26 @@ public final class Document {
             return []
         }
         var result: [Page] = []
-        var visited: Set<Int> = []
-        // Depth-first, children in order: a stack of (node, inherited, depth), kids pushed
-        // in reverse.
-        var stack: [(PDFObject, Inherited, Int)] = [(top, Inherited(), 0)]
-        while let (node, parentInherited, depth) = stack.popLast() {
-            if depth > options.limits.maxPageTreeDepth {
+        var path: [Int] = []  // object numbers of the nodes from the root to the current one
+        func visit(_ node: PDFObject, _ parent: Inherited, _ depth: Int) throws {
+            if depth > options.limits.effectivePageTreeDepth {
                 throw PDFError(.limit, "page tree deeper than the limit max_page_tree_depth=\(options.limits.maxPageTreeDepth)")
             }
             var id: ObjectID? = nil
             if case .reference(let r) = node {
-                if visited.contains(r.number) {
-                    file.warn("page tree node \(r) is reached twice (a cycle or a shared node); skipped")
-                    continue
+                // A node on its own ancestor path is a cycle. A node reached again in
+                // another branch is not: viewers show it once per branch.
+                if path.contains(r.number) {
+                    file.warn("page tree cycle through \(r); the repeated node is skipped")
+                    return
                 }
-                visited.insert(r.number)
                 id = r
             }
             guard let dict = try file.dictionary(node) else {
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") is not a dictionary; skipped")
-                continue
+                return
             }
-            var inherited = parentInherited
+            var inherited = parent
             if let v = dict["MediaBox"] { inherited.mediaBox = v }
             if let v = dict["CropBox"] { inherited.cropBox = v }
             if let v = dict["Rotate"] { inherited.rotate = v }
@@ -166,14 +164,25 @@ public final class Document {
             let type = dict["Type"]?.name?.value
             let kids = try dict["Kids"].map(file.object(for:))?.array
             if let kids, type != "Page" {
-                for kid in kids.reversed() { stack.append((kid, inherited, depth + 1)) }
+                if let id { path.append(id.number) }
+                defer { if id != nil { path.removeLast() } }
+                for kid in kids { try visit(kid, inherited, depth + 1) }
             } else if type == "Pages" {
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") has no /Kids array; skipped")
             } else {
+                guard result.count < options.limits.maxPages else {
+                    throw PDFError(.limit, "page tree expands to more pages than the limit max_pages=\(options.limits.maxPages)")
+                }
                 result.append(Page(document: self, index: result.count, id: id, dictionary: dict,
                                    inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
                                    inheritedRotate: inherited.rotate, inheritedResources: inherited.resources))
             }
+        }
+        try visit(top, Inherited(), 0)
+        // Some viewers report the root's /Count even when the tree holds fewer pages;
+        // Quire lists the pages that exist, so that every index below the count loads.
+        if let count = try file.dictionary(top)?["Count"]?.integer, count != result.count {
+            file.warn("the page tree's /Count says \(count) pages, but it holds \(result.count); the pages that exist are used")
         }
         return result
     }

@@ -5,6 +5,10 @@ public struct PDFLimits: Sendable, Equatable {
     public var maxNestingDepth: Int = 256
     /// Deepest page tree.
     public var maxPageTreeDepth: Int = 64
+    /// Most pages a page tree may expand to. A node may appear in several branches
+    /// (viewers show it once per branch), so a small file could otherwise expand to an
+    /// exponential number of pages. PDFium's bound.
+    public var maxPages: Int = 1_048_575
     /// Most cross-reference sections followed through `/Prev` and `/XRefStm`.
     public var maxXRefChain: Int = 1024
     /// Highest object number accepted.
@@ -18,6 +22,12 @@ public struct PDFLimits: Sendable, Equatable {
     public var maxDecompressionRatio: Int = 1000
 
     public init() {}
+
+    /// Recursion happens on the caller's stack, which may be small (a thread of a Python
+    /// or server host): the nesting limits are capped here whatever their setting.
+    public static let recursionCap = 4096
+    var effectiveNestingDepth: Int { Swift.min(maxNestingDepth, PDFLimits.recursionCap) }
+    public var effectivePageTreeDepth: Int { Swift.min(maxPageTreeDepth, PDFLimits.recursionCap) }
 
     /// The defaults.
     public static let `default` = PDFLimits()

@@ -47,6 +47,9 @@ public struct ObjectParser {
         case .keyword("null"): return .null
         case .eof: throw PDFError.format("unexpected end of file", at: lexer.tokenStart)
         case .keyword(let k):
+            // Inside an array or a dictionary, a stray keyword (`1 0 R 0 R`) reads as null,
+            // as in other readers; at the top it is an error.
+            if depth > 0 && k != "endobj" && k != "stream" && k != "obj" { return .null }
             throw PDFError.format("unexpected keyword '\(k.prefix(32))'", at: lexer.tokenStart)
         case .arrayEnd, .dictEnd, .brace:
             throw PDFError.format("unexpected delimiter", at: lexer.tokenStart)
@@ -54,7 +57,7 @@ public struct ObjectParser {
     }
 
     mutating func checkDepth(_ depth: Int) throws {
-        if depth > limits.maxNestingDepth {
+        if depth > limits.effectiveNestingDepth {
             throw PDFError(.limit, "objects nested deeper than the limit max_nesting_depth=\(limits.maxNestingDepth) (at byte \(lexer.tokenStart))")
         }
     }

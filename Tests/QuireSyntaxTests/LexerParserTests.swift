@@ -1,0 +1,113 @@
+import Testing
+@testable import QuireSyntax
+import QuireTestSupport
+
+@Suite("Lexer and parser (ISO 32000-2 §7.2-7.3)")
+struct LexerParserTests {
+    @Test func numbers() throws {
+        #expect(try parse("42") == .integer(42))
+        #expect(try parse("-17") == .integer(-17))
+        #expect(try parse("+5") == .integer(5))
+        #expect(try parse("3.25") == .real(3.25))
+        #expect(try parse("-.5") == .real(-0.5))
+        #expect(try parse("4.") == .real(4))
+        // Too large for Int64: read as a real, not a trap.
+        #expect(try parse("100000000000000000000") == .real(1e20))
+    }
+
+    @Test func literalStrings() throws {
+        #expect(try parse("(a (nested) string)") == .string(PDFString(bytes: Array("a (nested) string".utf8))))
+        #expect(try parse(#"(\n\r\t\b\f\(\)\\)"#) == .string(PDFString(bytes: [10, 13, 9, 8, 12, 40, 41, 92])))
+        #expect(try parse(#"(\101\0533\7)"#) == .string(PDFString(bytes: [65, 43, 51, 7])))
+        #expect(try parse("(line\\\ncontinued)") == .string(PDFString(bytes: Array("linecontinued".utf8))))
+        #expect(try parse("(a\r\nb)") == .string(PDFString(bytes: Array("a\nb".utf8))))
+        #expect(throws: PDFError.self) { try parse("(unterminated") }
+    }
+
+    @Test func hexStrings() throws {
+        #expect(try parse("<48 65 6c6C6f>") == .string(PDFString(bytes: Array("Hello".utf8), isHex: true)))
+        #expect(try parse("<901FA>") == .string(PDFString(bytes: [0x90, 0x1F, 0xA0], isHex: true)))
+    }
+
+    @Test func names() throws {
+        #expect(try parse("/Name1") == .name("Name1"))
+        #expect(try parse("/A#20B") == .name("A B"))
+        #expect(try parse("/#2Fslash") == .name("/slash"))
+        #expect(try parse("/") == .name(""))
+        #expect(PDFName(bytes: [0xE9]).bytes == [0xE9])
+    }
+
+    @Test func arraysDictionariesReferences() throws {
+        let obj = try parse("<< /Type /Page /Kids [1 0 R 2 0 R] /N 3 /B true /Z null % comment\n /S (x) >>")
+        let d = try #require(obj.dictionary)
+        #expect(d["Type"] == .name("Page"))
+        #expect(d["Kids"] == .array([.reference(ObjectID(1)), .reference(ObjectID(2))]))
+        #expect(d["N"] == .integer(3))
+        #expect(d["B"] == .bool(true))
+        #expect(d["Z"] == nil)  // null values are absent (§7.3.7)
+        #expect(d.keys == ["Type", "Kids", "N", "B", "S"])
+        #expect(try parse("[1 2 R]") == .array([.reference(ObjectID(1, 2))]))
+        #expect(try parse("[1 R]") == .array([.integer(1), .null]))
+        #expect(try parse("[1 0 R 0 R]") == .array([.reference(ObjectID(1)), .integer(0), .null]))
+    }
+
+    @Test func missingWhitespace() throws {
+        #expect(try parse("[/A/B(c)<64>1 2]") == .array([.name("A"), .name("B"),
+            .string(PDFString(bytes: [99])), .string(PDFString(bytes: [100], isHex: true)), .integer(1), .integer(2)]))
+        #expect(try parse("<</A 1/B[2]>>").dictionary?["B"] == .array([.integer(2)]))
+    }
+
+    @Test func nestingLimit() throws {
+        var limits = PDFLimits()
+        limits.maxNestingDepth = 10
+        let deep = String(repeating: "[", count: 11) + String(repeating: "]", count: 11)
+        let error = #expect(throws: PDFError.self) { try parse(deep, limits: limits) }
+        #expect(error?.kind == .limit)
+        #expect(error?.message.contains("max_nesting_depth") == true)
+        let ok = String(repeating: "[", count: 10) + String(repeating: "]", count: 10)
+        #expect(throws: Never.self) { try parse(ok, limits: limits) }
+        // A setting above the cap is capped, so a deep input cannot exhaust the stack.
+        limits.maxNestingDepth = 1 << 30
+        let abyss = String(repeating: "[", count: 100_000)
+        #expect((#expect(throws: PDFError.self) { try parse(abyss, limits: limits) })?.kind == .limit)
+    }
+
+    @Test func unterminated() throws {
+        #expect(throws: PDFError.self) { try parse("[1 2") }
+        #expect(throws: PDFError.self) { try parse("<< /A 1") }
+        #expect(throws: PDFError.self) { try parse("") }
+    }
+
+    @Test func streamWithWrongLength() throws {
+        let text = "7 0 obj\n<< /Length 3 >>\nstream\nHello, world\nendstream\nendobj\n"
+        let buffer = ByteBuffer(copying: Array(text.utf8))
+        var parser = ObjectParser(buffer)
+        var warnings: [String] = []
+        parser.onWarning = { warnings.append($0) }
+        let (id, obj) = try parser.parseIndirectObject()
+        #expect(id == ObjectID(7))
+        guard case .stream(let s) = obj, case .file(let offset, let length) = s.data else {
+            Issue.record("not a stream"); return
+        }
+        #expect(buffer.slice(offset..<(offset + length)) == Array("Hello, world".utf8))
+        #expect(warnings.count == 1)
+    }
+}
+
+@Suite("Text strings (§7.9.2.2)")
+struct TextStringTests {
+    @Test func decoding() {
+        #expect(TextString.decode(Array("plain".utf8)) == "plain")
+        #expect(TextString.decode([0xFE, 0xFF, 0x00, 0x41, 0x26, 0x3A]) == "A\u{263A}")
+        #expect(TextString.decode([0xEF, 0xBB, 0xBF, 0xC3, 0xA9]) == "é")
+        #expect(TextString.decode([0x80, 0x92, 0xA0, 0xE9]) == "\u{2022}\u{2122}\u{20AC}é")
+        #expect(TextString.decode([0xFE, 0xFF, 0xD8, 0x00]) == "\u{FFFD}")  // lone surrogate
+    }
+
+    @Test func roundTrip() {
+        for text in ["Hello", "caf\u{E9} \u{2022} \u{20AC}", "\u{65E5}\u{672C}", ""] {
+            #expect(TextString.decode(TextString.encode(text)) == text)
+        }
+        #expect(TextString.encode("\u{65E5}").prefix(2) == [0xFE, 0xFF])
+    }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Runs `quire info --json` on every file of the shared corpus and compares with the peers.
+
+For each file in ../shared/corpus/manifest.jsonl it runs the CLI in a child process with a
+wall-clock limit, so that a crash or a hang is seen as such and cannot take the sweep down.
+It reports, per group of files, how many open and how many give the page count that PDFium
+gives (and the majority of the peers).
+
+    python3 Tests/corpus/sweep.py [--cli build/bin/quire] [--corpus DIR] [--only ordinary]
+                                  [--known Tests/corpus/known-differences.txt] [--show N]
+
+Groups: "ordinary" is the skeleton's contract (unencrypted files with a classic xref table,
+no object streams, no damage, that PDFium opens); "all" is every file.
+Exit status: 1 if any file crashes or hangs, or a file of the --only group gives a page
+count other than PDFium's and is not listed, with its reason, in the --known file; else 0.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def ordinary(row):
+    c = row["consensus"]
+    return (c.get("is_encrypted") is False and c.get("xref_stream") is False
+            and c.get("object_streams") is False and not c.get("damaged_any")
+            and row["pdfium"].get("opens"))
+
+
+def run(cli, path, timeout):
+    try:
+        p = subprocess.run([cli, "info", "--json", path], capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"outcome": "hang"}
+    if p.returncode < 0:
+        return {"outcome": "crash", "signal": -p.returncode, "stderr": p.stderr.decode(errors="replace")[-300:]}
+    if p.returncode != 0:
+        return {"outcome": "error", "stderr": p.stderr.decode(errors="replace").strip()[:300]}
+    try:
+        return {"outcome": "ok", "info": json.loads(p.stdout)}
+    except ValueError:
+        return {"outcome": "crash", "stderr": "invalid JSON on stdout"}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "bin", "quire"))
+    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(ROOT), "shared", "corpus"))
+    ap.add_argument("--only", choices=["ordinary", "all"], default="ordinary")
+    ap.add_argument("--known", default=os.path.join(ROOT, "Tests", "corpus", "known-differences.txt"))
+    ap.add_argument("--timeout", type=float, default=5.0)
+    ap.add_argument("--show", type=int, default=20)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    args = ap.parse_args()
+
+    manifest = os.path.join(args.corpus, "manifest.jsonl")
+    if not os.path.exists(manifest):
+        print(f"corpus not found at {args.corpus}", file=sys.stderr)
+        return 2
+    rows = [json.loads(line) for line in open(manifest)]
+    known = {}
+    if os.path.exists(args.known):
+        for line in open(args.known):
+            if line.strip() and not line.startswith("#"):
+                path, _, reason = line.rstrip("\n").partition("\t")
+                known[path] = reason
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda r: run(args.cli, os.path.join(args.corpus, r["path"]), args.timeout), rows))
+
+    groups = {"ordinary": [], "all": []}
+    for row, res in zip(rows, results):
+        groups["all"].append((row, res))
+        if ordinary(row):
+            groups["ordinary"].append((row, res))
+
+    failed = False
+    for name, items in groups.items():
+        crashes = [(r, s) for r, s in items if s["outcome"] in ("crash", "hang")]
+        opened_by_peer = [(r, s) for r, s in items if r["pdfium"].get("opens") or r["pikepdf"].get("opens")]
+        same = [(r, s) for r, s in opened_by_peer
+                if s["outcome"] == "ok" and s["info"]["pages"] == r["pdfium"].get("page_count")]
+        majority = [(r, s) for r, s in opened_by_peer
+                    if s["outcome"] == "ok" and s["info"]["pages"] == r["consensus"].get("page_count_majority")]
+        opened = sum(1 for _, s in items if s["outcome"] == "ok")
+        n = len(opened_by_peer)
+        print(f"[{name}] files {len(items)}; quire opens {opened}; crashes or hangs {len(crashes)}; "
+              f"peer-opened {n}: same pages as PDFium {len(same)} ({100.0 * len(same) / max(n, 1):.2f}%), "
+              f"as the peers' majority {len(majority)} ({100.0 * len(majority) / max(n, 1):.2f}%)")
+        if crashes:
+            failed = True
+            for r, s in crashes[: args.show]:
+                print(f"  {s['outcome'].upper()}: {r['path']} {s.get('stderr', '')}")
+        if name == args.only:
+            same_ids = {id(r) for r, _ in same}
+            shown = 0
+            for r, s in opened_by_peer:
+                if id(r) in same_ids:
+                    continue
+                expected = r["path"] in known
+                failed = failed or not expected
+                if shown >= args.show:
+                    continue
+                shown += 1
+                got = s["info"]["pages"] if s["outcome"] == "ok" else s.get("stderr", s["outcome"])
+                label = "known" if expected else "DIFFERS"
+                print(f"  {label}: {r['path']}: pdfium {r['pdfium'].get('page_count')}, "
+                      f"majority {r['consensus'].get('page_count_majority')}, quire {got}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
