@@ -4,7 +4,7 @@
 #                   build/lib/pkgconfig/quire.pc, build/bin/quire
 #   make demo       build, then run the examples on examples/sample.pdf
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
-#                   valgrind), Python
+#                   valgrind), Python, and the corpus sweep
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -29,7 +29,7 @@ RELEASE_FLAGS := -c release \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-c test-python install uninstall clean
+.PHONY: all demo test test-swift test-c test-python test-corpus install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so
@@ -76,7 +76,7 @@ demo: all
 	$(MAKE) -s -C examples/c ROOT=$(CURDIR)
 	examples/c/pdfinfo examples/sample.pdf
 
-test: test-swift test-c test-python
+test: test-swift test-c test-python test-corpus
 
 test-swift:
 	$(SWIFT) test
@@ -86,6 +86,13 @@ test-c: all
 
 test-python: all
 	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python
+
+# Every corpus file through the CLI, in child processes with a time limit: no crash, no
+# hang, and PDFium's page count on the ordinary files (known differences are listed).
+test-corpus: all
+	@if [ -f ../shared/corpus/manifest.jsonl ]; then \
+		$(PYTHON) Tests/corpus/sweep.py --only ordinary; \
+	else echo "test-corpus: skipped: ../shared/corpus is not there"; fi
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
