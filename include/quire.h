@@ -15,11 +15,12 @@
  *    its own `_close`/`_free` (passing NULL to it is a no-op). Strings returned as
  *    `const char *` are owned by the library; each function says how long they live.
  *  - Strings: UTF-8. Strings come back through the length-query pattern: pass `buf` NULL and
- *    `buf_size` 0 to learn the length in `*out_len` (bytes, without the terminating NUL);
- *    then pass a buffer of at least `*out_len + 1` bytes. A buffer that is too small gives
- *    QUIRE_EBUFS, sets `*out_len`, and leaves the buffer untouched. On success the buffer
- *    holds the string and a terminating NUL. Text taken from a PDF may contain NUL bytes;
- *    `*out_len` counts them, so the buffer is binary-safe.
+ *    `buf_size` 0 to learn the length in `*out_len` (bytes, without the terminating NUL;
+ *    the call returns QUIRE_OK); then pass a buffer of at least `*out_len + 1` bytes. A
+ *    buffer that is too small gives QUIRE_EBUFS, sets `*out_len`, and leaves the buffer
+ *    untouched. On success the buffer holds the string and a terminating NUL. Text taken
+ *    from a PDF may contain NUL bytes; `*out_len` counts them, so the buffer is binary-safe.
+ *    A NULL `out_len`, or a NULL `buf` with a non-zero `buf_size`, gives QUIRE_EINVAL.
  *  - Indices: page and list indices are zero-based `int32_t`; an index out of range gives
  *    QUIRE_ERANGE.
  *  - Versioned structs start with `uint32_t version` and have an `_INIT` macro; always
@@ -167,9 +168,10 @@ typedef struct quire_open_options {
     /** The user or owner password, UTF-8, NUL-terminated; NULL means the empty password.
      *  The string is only read during the call. */
     const char *password;
-    /** Deepest nesting of arrays and dictionaries in one object. Default 256, at most 4096. */
+    /** Deepest nesting of arrays and dictionaries in one object. Default 256, at most 4096.
+     *  An object nested deeper reads as null, with a warning (as in qpdf). */
     uint32_t max_nesting_depth;
-    /** Deepest page tree. Default 64, at most 4096. */
+    /** Deepest page tree. Default 1024 (PDFium's bound). */
     uint32_t max_page_tree_depth;
     /** Most cross-reference sections followed through /Prev. Default 1024. */
     uint32_t max_xref_chain;
@@ -280,8 +282,8 @@ int quire_document_metadata_key(char *buf, size_t buf_size, size_t *out_len,
 /**
  * The value of the metadata entry `key` (such as "Title", "Author", "CreationDate"), as
  * UTF-8 through the length-query pattern. Text strings are decoded from PDFDocEncoding,
- * UTF-16BE or UTF-8; dates are returned as written (`D:YYYYMMDDHHmmSSOHH'mm`); names,
- * numbers and booleans as their PDF text.
+ * UTF-16BE or UTF-8; dates are returned as written (`D:YYYYMMDDHHmmSSOHH'mm`); names
+ * without their slash (`/False` gives "False"), numbers and booleans as their PDF text.
  * key:     NUL-terminated, case-sensitive, without the leading slash.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (the key is not set); QUIRE_EBUFS.
  */

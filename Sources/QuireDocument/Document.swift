@@ -84,6 +84,18 @@ public final class Document {
         return root
     }
 
+    /// Resolves `value` if it is a reference. Model code resolves through the document,
+    /// not the file, so that it sees unsaved changes.
+    public func resolve(_ value: PDFObject) throws -> PDFObject {
+        try file.object(for: value)
+    }
+
+    /// `value` resolved, as a dictionary (a stream's dictionary counts), or nil.
+    public func dictionary(_ value: PDFObject?) throws -> PDFDictionary? {
+        guard let value else { return nil }
+        return try resolve(value).dictionary
+    }
+
     public var isEncrypted: Bool { file.isEncrypted }
     public var isRepaired: Bool { file.isRepaired }
     public var warnings: [String] { file.warnings }
@@ -137,10 +149,18 @@ public final class Document {
             return []
         }
         var result: [Page] = []
+        // An explicit stack instead of recursion, so that the depth limit, not the host's
+        // thread stack, bounds the walk. `.leave` pops a node off the ancestor path.
+        enum Step { case visit(PDFObject, Inherited, Int), leave }
+        var stack: [Step] = [.visit(top, Inherited(), 0)]
         var path: [Int] = []  // object numbers of the nodes from the root to the current one
-        func visit(_ node: PDFObject, _ parent: Inherited, _ depth: Int) throws {
-            if depth > options.limits.effectivePageTreeDepth {
-                throw PDFError(.limit, "page tree deeper than the limit max_page_tree_depth=\(options.limits.maxPageTreeDepth)")
+        while let step = stack.popLast() {
+            guard case .visit(let node, let parent, let depth) = step else {
+                path.removeLast()
+                continue
+            }
+            if depth > options.limits.maxPageTreeDepth {
+                throw PDFError(limit: "max_page_tree_depth", options.limits.maxPageTreeDepth, "the depth of the page tree")
             }
             var id: ObjectID? = nil
             if case .reference(let r) = node {
@@ -148,13 +168,13 @@ public final class Document {
                 // another branch is not: viewers show it once per branch.
                 if path.contains(r.number) {
                     file.warn("page tree cycle through \(r); the repeated node is skipped")
-                    return
+                    continue
                 }
                 id = r
             }
             guard let dict = try file.dictionary(node) else {
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") is not a dictionary; skipped")
-                return
+                continue
             }
             var inherited = parent
             if let v = dict["MediaBox"] { inherited.mediaBox = v }
@@ -164,21 +184,22 @@ public final class Document {
             let type = dict["Type"]?.name?.value
             let kids = try dict["Kids"].map(file.object(for:))?.array
             if let kids, type != "Page" {
-                if let id { path.append(id.number) }
-                defer { if id != nil { path.removeLast() } }
-                for kid in kids { try visit(kid, inherited, depth + 1) }
+                if let id {
+                    path.append(id.number)
+                    stack.append(.leave)
+                }
+                for kid in kids.reversed() { stack.append(.visit(kid, inherited, depth + 1)) }
             } else if type == "Pages" {
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") has no /Kids array; skipped")
             } else {
                 guard result.count < options.limits.maxPages else {
-                    throw PDFError(.limit, "page tree expands to more pages than the limit max_pages=\(options.limits.maxPages)")
+                    throw PDFError(limit: "max_pages", options.limits.maxPages, "the number of pages the page tree expands to")
                 }
                 result.append(Page(document: self, index: result.count, id: id, dictionary: dict,
                                    inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
                                    inheritedRotate: inherited.rotate, inheritedResources: inherited.resources))
             }
         }
-        try visit(top, Inherited(), 0)
         // Some viewers report the root's /Count even when the tree holds fewer pages;
         // Quire lists the pages that exist, so that every index below the count loads.
         if let count = try file.dictionary(top)?["Count"]?.integer, count != result.count {

@@ -44,10 +44,21 @@ public enum PDFErrorKind: Sendable, Equatable {
 public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: PDFErrorKind
     public let message: String
+    /// For a ``PDFErrorKind/limit`` error: the limit's name, as in the C options
+    /// (`max_nesting_depth`, ...).
+    public let limitName: String?
 
     public init(_ kind: PDFErrorKind, _ message: String) {
         self.kind = kind
         self.message = message
+        self.limitName = nil
+    }
+
+    /// A limit error naming the limit and its value.
+    public init(limit name: String, _ value: Int, _ what: String) {
+        kind = .limit
+        message = "\(what) exceeds the limit \(name)=\(value)"
+        limitName = name
     }
 
     public var description: String { message }

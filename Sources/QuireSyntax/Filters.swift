@@ -8,12 +8,12 @@ public struct DecodeBudget: Sendable {
     /// Throws when `produced` bytes from `consumed` input exceed the budget.
     func check(produced: Int, consumed: Int, what: String) throws {
         if produced > maxBytes {
-            throw PDFError(.limit, "\(what): decoded size exceeds the limit max_stream_bytes=\(maxBytes)")
+            throw PDFError(limit: "max_stream_bytes", maxBytes, "\(what): the decoded size")
         }
         // The ratio is checked past 1 MiB only: small streams of one repeated byte are
         // legitimate and harmless.
         if produced > (1 << 20) && produced / Swift.max(consumed, 1) > maxRatio {
-            throw PDFError(.limit, "\(what): decompression ratio exceeds the limit max_decompression_ratio=\(maxRatio)")
+            throw PDFError(limit: "max_decompression_ratio", maxRatio, "\(what): the decompression ratio")
         }
     }
 }

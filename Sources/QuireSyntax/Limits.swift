@@ -3,8 +3,8 @@
 public struct PDFLimits: Sendable, Equatable {
     /// Deepest nesting of arrays and dictionaries inside one object.
     public var maxNestingDepth: Int = 256
-    /// Deepest page tree.
-    public var maxPageTreeDepth: Int = 64
+    /// Deepest page tree (PDFium's bound; the tree is walked without recursion).
+    public var maxPageTreeDepth: Int = 1024
     /// Most pages a page tree may expand to. A node may appear in several branches
     /// (viewers show it once per branch), so a small file could otherwise expand to an
     /// exponential number of pages. PDFium's bound.
@@ -23,11 +23,10 @@ public struct PDFLimits: Sendable, Equatable {
 
     public init() {}
 
-    /// Recursion happens on the caller's stack, which may be small (a thread of a Python
-    /// or server host): the nesting limits are capped here whatever their setting.
+    /// The parser recurses on the caller's stack, which may be small (a thread of a
+    /// Python or server host): the nesting limit is capped here whatever its setting.
     public static let recursionCap = 4096
     var effectiveNestingDepth: Int { Swift.min(maxNestingDepth, PDFLimits.recursionCap) }
-    public var effectivePageTreeDepth: Int { Swift.min(maxPageTreeDepth, PDFLimits.recursionCap) }
 
     /// The defaults.
     public static let `default` = PDFLimits()

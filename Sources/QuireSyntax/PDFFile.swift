@@ -38,9 +38,10 @@ public final class PDFFile {
         readHeader()
         do {
             try loadCrossReference()
-        } catch let e as PDFError where e.kind == .limit {
+        } catch let e as PDFError where e.kind == .limit && e.limitName != "max_nesting_depth" {
             throw e
         } catch let e as PDFError {
+            // Damage, including a trailer nested past the limit: rebuild by scanning.
             warn("cross-reference is damaged (\(e.message)); rebuilt by scanning the file")
             try rebuild()
         }
@@ -101,7 +102,7 @@ public final class PDFFile {
             }
             visited.insert(off)
             if visited.count > limits.maxXRefChain {
-                throw PDFError(.limit, "more cross-reference sections than the limit max_xref_chain=\(limits.maxXRefChain)")
+                throw PDFError(limit: "max_xref_chain", limits.maxXRefChain, "the number of cross-reference sections")
             }
             var section: XRefSection
             do {
@@ -288,7 +289,9 @@ public final class PDFFile {
         let value: PDFObject
         do {
             value = try load(number)
-        } catch let e as PDFError where e.kind == .limit {
+        } catch let e as PDFError where e.kind == .limit && e.limitName != "max_nesting_depth" {
+            // Document-wide limits stop the call; an object nested too deep is only that
+            // object's problem and reads as null below, as in qpdf.
             throw e
         } catch let e as PDFError {
             warn("object \(number) is unreadable (\(e.message)); treated as null")
@@ -465,15 +468,15 @@ public final class PDFFile {
                 throw PDFError(.unsupported, "unknown stream filter /\(name.value)")
             }
             if data.count > limits.maxStreamBytes {
-                throw PDFError(.limit, "decoded stream exceeds the limit max_stream_bytes=\(limits.maxStreamBytes)")
+                throw PDFError(limit: "max_stream_bytes", limits.maxStreamBytes, "the decoded size of a stream")
             }
         }
         if data.count > (1 << 20) && data.count / Swift.max(encodedSize, 1) > limits.maxDecompressionRatio {
-            throw PDFError(.limit, "decompression ratio exceeds the limit max_decompression_ratio=\(limits.maxDecompressionRatio)")
+            throw PDFError(limit: "max_decompression_ratio", limits.maxDecompressionRatio, "the decompression ratio of a stream")
         }
         totalDecoded += data.count
         if totalDecoded > limits.maxTotalDecodedBytes {
-            throw PDFError(.limit, "decoded streams exceed the limit max_total_decoded_bytes=\(limits.maxTotalDecodedBytes)")
+            throw PDFError(limit: "max_total_decoded_bytes", limits.maxTotalDecodedBytes, "the decoded size of all streams")
         }
         return data
     }

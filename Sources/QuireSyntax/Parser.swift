@@ -58,7 +58,7 @@ public struct ObjectParser {
 
     mutating func checkDepth(_ depth: Int) throws {
         if depth > limits.effectiveNestingDepth {
-            throw PDFError(.limit, "objects nested deeper than the limit max_nesting_depth=\(limits.maxNestingDepth) (at byte \(lexer.tokenStart))")
+            throw PDFError(limit: "max_nesting_depth", limits.effectiveNestingDepth, "nesting of the object at byte \(lexer.tokenStart)")
         }
     }
 

@@ -54,7 +54,7 @@ struct XRefReader {
                 throw PDFError.format("malformed cross-reference subsection header", at: lexer.tokenStart)
             }
             guard first + count <= Int64(limits.maxObjects) else {
-                throw PDFError(.limit, "cross-reference section names object \(first + count), past the limit max_objects=\(limits.maxObjects)")
+                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first + count) in a cross-reference section")
             }
             for k in 0..<Int(count) {
                 let number = Int(first) + k
@@ -143,7 +143,7 @@ struct XRefReader {
             let first = index[pair], count = index[pair + 1]
             pair += 2
             guard first + count <= limits.maxObjects else {
-                throw PDFError(.limit, "cross-reference stream names object \(first + count), past the limit max_objects=\(limits.maxObjects)")
+                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first + count) in a cross-reference stream")
             }
             for k in 0..<count {
                 let at = row * rowSize
