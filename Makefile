@@ -39,16 +39,18 @@ build/.stamp: $(SOURCES)
 	@mkdir -p build
 	@touch $@
 
+# Libraries and programs are replaced by rename, never rewritten in place: a process that
+# has the old file mapped keeps it intact instead of dying with SIGBUS.
 build/lib/$(SONAME): build/.stamp
 	@mkdir -p build/lib
-	cp $(BIN_DIR)/libquire.so $@
+	cp $(BIN_DIR)/libquire.so $@.tmp && mv -f $@.tmp $@
 
 build/lib/libquire.so: build/lib/$(SONAME)
 	ln -sf $(SONAME) $@
 
 build/bin/quire: build/.stamp
 	@mkdir -p build/bin
-	cp $(BIN_DIR)/quire-cli $@
+	cp $(BIN_DIR)/quire-cli $@.tmp && mv -f $@.tmp $@
 
 build/include/quire.h: include/quire.h
 	@mkdir -p build/include
@@ -63,7 +65,7 @@ build/lib/pkgconfig/quire.pc: bindings/c/quire.pc.in include/quire.h
 # makes PYTHONPATH=bindings/python work from the repository and `pip install
 # ./bindings/python` self-contained.
 bindings/python/quire/libquire.so: build/lib/$(SONAME)
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 demo: all
 	@echo "== quire info examples/sample.pdf"

@@ -1,0 +1,843 @@
+/*
+ * ffi_harness.c: calls every function of libquire through libffi with NULL, zero and
+ * garbage arguments, and checks that each one answers with an error status (or, for the
+ * functions documented to return a value, the documented value) and never crashes.
+ *
+ * Usage: ffi_harness LIBRARY SYMBOLS PDF...
+ *   LIBRARY  the libquire.so to dlopen
+ *   SYMBOLS  a file with the library's exported symbols, one a line (the Makefile writes it
+ *            with `nm -D --defined-only`); it must equal the set of functions in the table
+ *   PDF      real PDF files; phase 3 runs once for each, on a valid handle opened from it
+ *            (so indices that exist in one file and not in another are both tried)
+ *
+ * The signature table, out/ffi_table.h, is generated from include/quire.h by
+ * gen_ffi_table.py, so a function added to the header is called here without editing this
+ * file (unless it has a parameter type or a return convention the harness does not know, in
+ * which case the generator or this harness stops with a message saying what to add).
+ *
+ * Phases:
+ *   1. every argument NULL or zero;
+ *   2. every pointer NULL, every integer garbage (-1, INT32_MIN, INT32_MAX, SIZE_MAX, ...);
+ *   3. every combination of: a valid document handle or NULL in handle positions, NULL or a
+ *      real buffer of adequate size in pointer positions (`char *buf, size_t buf_size`
+ *      pairs get a real buffer with its true size, or NULL with 0, 1 or SIZE_MAX), real
+ *      strings (empty, missing file, 8 KiB long, invalid UTF-8, the PDF's path), options
+ *      with good and bad versions, and garbage and plain integers;
+ *      quire_document_close is called last, with the valid handle.
+ *   A garbage non-NULL pointer is never passed: that would test the caller, not Quire.
+ *
+ * For every call of a status-returning function it checks:
+ *   - the status is QUIRE_OK or a known negative code, never QUIRE_EINTERNAL;
+ *   - a call with a required pointer NULL, an out-of-range index or box (-1, INT32_MIN,
+ *     INT32_MAX), a bad options version, or data that is not a PDF fails;
+ *   - on failure, quire_last_error_code() is the status and the message is not empty;
+ *     out-parameters are untouched (except `*out_len` on QUIRE_EBUFS, which must then be
+ *     at least buf_size), and so is the caller's buffer;
+ *   - on success, no error is recorded, nothing is written past an out-parameter, a string
+ *     buffer holds `*out_len` bytes and a NUL, and a returned document is non-NULL (it is
+ *     closed at once).
+ * The functions that return values (quire_version, quire_version_number,
+ * quire_status_string, quire_last_error_message, quire_last_error_code, quire_clear_error,
+ * quire_document_close) are checked against their documentation; strings are never NULL.
+ *
+ * It prints each failure, then `N passed, M failed` (N and M count calls), and exits
+ * non-zero if anything failed.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dlfcn.h>
+#include <ffi.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "quire.h"
+
+#include "ffi_table.h"
+
+typedef char size_t_is_64_bits[sizeof(size_t) == 8 ? 1 : -1]; /* size_t maps to uint64 */
+
+#define MAX_ARGS 16
+#define SCRATCH 64
+#define BUF_CAP 4096
+#define SENTINEL_BYTE 0xA5
+#define LEN_SENTINEL ((size_t)0xA5A5A5A5A5A5A5A5u)
+
+/* ---- results --------------------------------------------------------------------------- */
+
+static unsigned long calls_passed;
+static unsigned long calls_failed;
+static unsigned long failures_printed;
+static int call_failed; /* the current call has failed a check */
+static unsigned long status_counts[1 - QUIRE_EINTERNAL]; /* by -status, for the summary */
+static char call_desc[1024];
+
+#if defined(__GNUC__)
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#endif
+static void fail(const char *fmt, ...) {
+    va_list ap;
+    call_failed = 1;
+    if (failures_printed < 200) {
+        fprintf(stderr, "FAIL: %s: ", call_desc);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    } else if (failures_printed == 200) {
+        fprintf(stderr, "(further failures not printed)\n");
+    }
+    failures_printed++;
+}
+
+static void end_call(void) {
+    if (call_failed)
+        calls_failed++;
+    else
+        calls_passed++;
+    call_failed = 0;
+}
+
+/* A crash inside the library: say which call it was (write() is async-signal-safe). */
+static void on_crash(int sig) {
+    const char *head = "\nffi_harness: CRASH (signal) in call: ";
+    ssize_t r;
+    r = write(2, head, strlen(head));
+    r = write(2, call_desc, strlen(call_desc));
+    r = write(2, "\n", 1);
+    (void)r;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* ---- the library ----------------------------------------------------------------------- */
+
+static void *lib;
+static void (*native_clear_error)(void);
+static int (*native_last_error_code)(void);
+static const char *(*native_last_error_message)(void);
+static int (*native_open)(quire_document **, const char *, const quire_open_options *);
+static void (*native_close)(quire_document *);
+
+/* dlsym into a function pointer without the object-to-function-pointer cast that ISO C
+ * (and -pedantic) forbids. */
+static int load(void *fnptr, size_t size, const char *name) {
+    void *sym = dlsym(lib, name);
+    if (!sym) {
+        fprintf(stderr, "ffi_harness: dlsym(%s): %s\n", name, dlerror());
+        return 0;
+    }
+    memcpy(fnptr, &sym, size);
+    return 1;
+}
+
+/* ---- argument values ------------------------------------------------------------------- */
+
+typedef union {
+    unsigned char bytes[SCRATCH];
+    double d;
+    uint64_t u;
+    void *p;
+} scratch_t;
+
+/* Everything one call uses; reset before each call. */
+struct call {
+    const struct ffi_function *fn;
+    union {
+        void *p;
+        int32_t i32;
+        uint32_t u32;
+        uint64_t u64;
+        int64_t i64;
+        double d;
+    } values[MAX_ARGS];
+    void *avalues[MAX_ARGS];
+    int must_fail;                /* some argument makes success impossible */
+    scratch_t scratch[MAX_ARGS];  /* out-parameters */
+    char buf[BUF_CAP];            /* the string buffer of a buf/buf_size pair */
+    quire_open_options options;
+};
+
+static quire_document *valid_doc;
+static const char *pdf_path;
+static unsigned char *pdf_bytes;
+static size_t pdf_size;
+static char long_string[8193];
+static const unsigned char garbage_data[] = "\x00\x01\x02GARBAGE%PDF-?\xff\xfe\xfd not a pdf";
+static const char invalid_utf8[] = "\xff\xfe\xc3(\xa0";
+static unsigned char handle_sentinel_target; /* a real address, never dereferenced */
+
+static const int32_t int_garbage[] = {-1, INT32_MIN, INT32_MAX, -2, 1000000};
+static const uint32_t uint_garbage[] = {UINT32_MAX, 0x80000000u, 999u, 1u, 0u};
+static const uint64_t size_garbage[] = {SIZE_MAX, (uint64_t)1 << 62, 0x80000000u, 1u,
+                                        SIZE_MAX - 1};
+static const int64_t int64_garbage[] = {-1, INT64_MIN, INT64_MAX, 1, 0};
+#define N_GARBAGE 5
+
+/* Choices for phase 3, per kind. */
+enum { BUF_NULL_0, BUF_NULL_1, BUF_NULL_MAX, BUF_REAL_0, BUF_REAL_1, BUF_REAL_FULL, N_BUF };
+enum { DATA_NULL_0, DATA_NULL_1, DATA_NULL_MAX, DATA_GARBAGE, DATA_GARBAGE_0, DATA_PDF, N_DATA };
+enum { STR_NULL, STR_EMPTY, STR_TITLE, STR_MISSING, STR_LONG, STR_BAD_UTF8, STR_PDF, N_STR };
+enum { OPT_NULL, OPT_INIT, OPT_V0, OPT_V999, OPT_VMAX, OPT_PASSWORD, N_OPT };
+static const int32_t int_choices[] = {0, 1, -1, INT32_MIN, INT32_MAX};
+static const uint32_t uint_choices[] = {0, 1, UINT32_MAX, 0x80000000u};
+static const uint64_t size_choices[] = {0, 1, SIZE_MAX, (uint64_t)1 << 62};
+static const int64_t int64_choices[] = {0, 1, -1, INT64_MIN, INT64_MAX};
+#define N_DOUBLE_CHOICES 6
+
+static int n_choices(enum ffi_arg_kind kind) {
+    switch (kind) {
+    case ARG_HANDLE: return 2;      /* valid, NULL */
+    case ARG_OUT_HANDLE:
+    case ARG_OUT:
+    case ARG_OUT_LEN: return 2;     /* scratch, NULL */
+    case ARG_BUF: return N_BUF;
+    case ARG_DATA: return N_DATA;
+    case ARG_CSTR: return N_STR;
+    case ARG_OPTIONS: return N_OPT;
+    case ARG_INPTR:
+    case ARG_FNPTR: return 1;       /* NULL */
+    case ARG_BUF_SIZE:
+    case ARG_DATA_SIZE: return 1;   /* follows its pointer */
+    case ARG_INT: return (int)(sizeof int_choices / sizeof int_choices[0]);
+    case ARG_UINT: return (int)(sizeof uint_choices / sizeof uint_choices[0]);
+    case ARG_SIZE: return (int)(sizeof size_choices / sizeof size_choices[0]);
+    case ARG_INT64: return (int)(sizeof int64_choices / sizeof int64_choices[0]);
+    case ARG_DOUBLE: return N_DOUBLE_CHOICES;
+    }
+    return 1;
+}
+
+static double double_choice(int c) {
+    switch (c) {
+    case 0: return 0.0;
+    case 1: return -1.0;
+    case 2: return NAN;
+    case 3: return INFINITY;
+    case 4: return -INFINITY;
+    default: return 1e308;
+    }
+}
+
+static const char *string_choice(int c) {
+    switch (c) {
+    case STR_EMPTY: return "";
+    case STR_TITLE: return "Title";
+    case STR_MISSING: return "/nonexistent/quire-ffi-harness/missing.pdf";
+    case STR_LONG: return long_string;
+    case STR_BAD_UTF8: return invalid_utf8;
+    case STR_PDF: return pdf_path;
+    default: return NULL;
+    }
+}
+
+/* Appends "name=value" to call_desc. */
+static void describe(const char *name, const char *value) {
+    size_t len = strlen(call_desc);
+    snprintf(call_desc + len, sizeof call_desc - len, "%s%s=%s",
+             call_desc[len - 1] == '(' ? "" : ", ", name, value);
+}
+
+static void reset_call(struct call *c, const struct ffi_function *fn) {
+    unsigned i;
+    memset(c, 0, sizeof *c);
+    c->fn = fn;
+    for (i = 0; i < MAX_ARGS; i++)
+        memset(c->scratch[i].bytes, SENTINEL_BYTE, SCRATCH);
+    memset(c->buf, SENTINEL_BYTE, BUF_CAP);
+    snprintf(call_desc, sizeof call_desc, "%s(", fn->name);
+}
+
+/* Sets argument i for phase 3 to choice `choice`; scalar phases use set_scalar. */
+static void set_choice(struct call *c, unsigned i, int choice) {
+    const struct ffi_function *fn = c->fn;
+    const char *name = fn->arg_names[i];
+    char text[64];
+    void **p = &c->values[i].p;
+    switch (fn->arg_kinds[i]) {
+    case ARG_HANDLE:
+        *p = choice == 0 ? (void *)valid_doc : NULL;
+        if (!*p) c->must_fail = 1;
+        describe(name, choice == 0 ? "<valid document>" : "NULL");
+        break;
+    case ARG_OUT_HANDLE:
+    case ARG_OUT:
+    case ARG_OUT_LEN:
+        if (choice == 0) {
+            *p = c->scratch[i].bytes;
+            if (fn->arg_kinds[i] == ARG_OUT_HANDLE) {
+                void *sentinel = &handle_sentinel_target;
+                memcpy(c->scratch[i].bytes, &sentinel, sizeof sentinel);
+            } else if (fn->arg_kinds[i] == ARG_OUT_LEN) {
+                size_t s = LEN_SENTINEL;
+                memcpy(c->scratch[i].bytes, &s, sizeof s);
+            }
+            describe(name, "<scratch>");
+        } else {
+            *p = NULL;
+            c->must_fail = 1;
+            describe(name, "NULL");
+        }
+        break;
+    case ARG_BUF: {
+        static const char *const names[N_BUF] = {"NULL/0", "NULL/1", "NULL/SIZE_MAX",
+                                                 "buf/0", "buf/1", "buf/4096"};
+        static const uint64_t sizes[N_BUF] = {0, 1, SIZE_MAX, 0, 1, BUF_CAP};
+        *p = choice >= BUF_REAL_0 ? c->buf : NULL;
+        c->values[i + 1].u64 = sizes[choice];
+        /* NULL with a size, and a real buffer of size 0 (no room for the NUL), cannot
+         * succeed; NULL/0 is the length query. */
+        if (choice == BUF_NULL_1 || choice == BUF_NULL_MAX || choice == BUF_REAL_0)
+            c->must_fail = 1;
+        describe(name, names[choice]);
+        break;
+    }
+    case ARG_DATA: {
+        static const char *const names[N_DATA] = {"NULL/0", "NULL/1", "NULL/SIZE_MAX",
+                                                  "garbage", "garbage/0", "<pdf bytes>"};
+        switch (choice) {
+        case DATA_NULL_0: *p = NULL; c->values[i + 1].u64 = 0; break;
+        case DATA_NULL_1: *p = NULL; c->values[i + 1].u64 = 1; break;
+        case DATA_NULL_MAX: *p = NULL; c->values[i + 1].u64 = SIZE_MAX; break;
+        case DATA_GARBAGE:
+            *p = (void *)garbage_data;
+            c->values[i + 1].u64 = sizeof garbage_data - 1;
+            break;
+        case DATA_GARBAGE_0: *p = (void *)garbage_data; c->values[i + 1].u64 = 0; break;
+        default: *p = pdf_bytes; c->values[i + 1].u64 = pdf_size; break;
+        }
+        if (choice != DATA_PDF) c->must_fail = 1;
+        describe(name, names[choice]);
+        break;
+    }
+    case ARG_CSTR: {
+        static const char *const names[N_STR] = {"NULL", "\"\"", "\"Title\"",
+                                                 "<missing file>", "<8 KiB string>",
+                                                 "<invalid UTF-8>", "<pdf path>"};
+        *p = (void *)string_choice(choice);
+        /* Of these strings only "Title" (a key that may be set) and the PDF's path (a file
+         * that opens) can succeed, as a key or as a path. */
+        if (choice != STR_TITLE && choice != STR_PDF) c->must_fail = 1;
+        describe(name, names[choice]);
+        break;
+    }
+    case ARG_OPTIONS: {
+        static const char *const names[N_OPT] = {"NULL", "INIT", "version 0", "version 999",
+                                                 "version UINT32_MAX", "INIT+password"};
+        quire_open_options init = QUIRE_OPEN_OPTIONS_INIT;
+        c->options = init;
+        *p = &c->options;
+        switch (choice) {
+        case OPT_NULL: *p = NULL; break;
+        case OPT_V0: c->options.version = 0; c->must_fail = 1; break;
+        case OPT_V999: c->options.version = 999; c->must_fail = 1; break;
+        case OPT_VMAX: c->options.version = UINT32_MAX; c->must_fail = 1; break;
+        case OPT_PASSWORD: c->options.password = "not the password"; break;
+        default: break;
+        }
+        describe(name, names[choice]);
+        break;
+    }
+    case ARG_INPTR:
+    case ARG_FNPTR:
+        *p = NULL;
+        describe(name, "NULL");
+        break;
+    case ARG_BUF_SIZE:
+    case ARG_DATA_SIZE:
+        snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
+        describe(name, text);
+        break;
+    case ARG_INT:
+        c->values[i].i32 = int_choices[choice];
+        /* Every int parameter of quire.h is an index or an enum value: 0 and 1 may be
+         * valid, the others are out of range for the test document. */
+        if (choice >= 2) c->must_fail = 1;
+        snprintf(text, sizeof text, "%ld", (long)c->values[i].i32);
+        describe(name, text);
+        break;
+    case ARG_UINT:
+        c->values[i].u32 = uint_choices[choice];
+        snprintf(text, sizeof text, "%lu", (unsigned long)c->values[i].u32);
+        describe(name, text);
+        break;
+    case ARG_SIZE:
+        c->values[i].u64 = size_choices[choice];
+        snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
+        describe(name, text);
+        break;
+    case ARG_INT64:
+        c->values[i].i64 = int64_choices[choice];
+        snprintf(text, sizeof text, "%lld", (long long)c->values[i].i64);
+        describe(name, text);
+        break;
+    case ARG_DOUBLE:
+        c->values[i].d = double_choice(choice);
+        snprintf(text, sizeof text, "%g", c->values[i].d);
+        describe(name, text);
+        break;
+    }
+}
+
+/* Phases 1 and 2: every pointer NULL; scalars zero (g < 0) or garbage number g. */
+static void set_scalar_phase(struct call *c, int g) {
+    const struct ffi_function *fn = c->fn;
+    unsigned i;
+    char text[64];
+    for (i = 0; i < fn->nargs; i++) {
+        switch (fn->arg_kinds[i]) {
+        case ARG_INT:
+            c->values[i].i32 = g < 0 ? 0 : int_garbage[g];
+            snprintf(text, sizeof text, "%ld", (long)c->values[i].i32);
+            break;
+        case ARG_UINT:
+            c->values[i].u32 = g < 0 ? 0 : uint_garbage[g];
+            snprintf(text, sizeof text, "%lu", (unsigned long)c->values[i].u32);
+            break;
+        case ARG_SIZE:
+        case ARG_BUF_SIZE:
+        case ARG_DATA_SIZE:
+            c->values[i].u64 = g < 0 ? 0 : size_garbage[g];
+            snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
+            break;
+        case ARG_INT64:
+            c->values[i].i64 = g < 0 ? 0 : int64_garbage[g];
+            snprintf(text, sizeof text, "%lld", (long long)c->values[i].i64);
+            break;
+        case ARG_DOUBLE:
+            c->values[i].d = g < 0 ? 0.0 : double_choice(g + 1);
+            snprintf(text, sizeof text, "%g", c->values[i].d);
+            break;
+        default:
+            c->values[i].p = NULL;
+            c->must_fail = 1; /* a required pointer is NULL */
+            snprintf(text, sizeof text, "NULL");
+            break;
+        }
+        describe(fn->arg_names[i], text);
+    }
+}
+
+/* ---- calling and checking -------------------------------------------------------------- */
+
+static int is_status_function(const struct ffi_function *fn) {
+    return strcmp(fn->return_ctype, "int") == 0 &&
+           strcmp(fn->name, "quire_last_error_code") != 0;
+}
+
+static int known_status(long long s) { return s <= QUIRE_OK && s >= QUIRE_EINTERNAL; }
+
+static void check_error_recorded(int status) {
+    int code = native_last_error_code();
+    const char *msg = native_last_error_message();
+    if (code != status)
+        fail("quire_last_error_code() after the failure is %lld, not the status", (long long)code);
+    if (msg == NULL)
+        fail("quire_last_error_message() is NULL");
+    else if (msg[0] == '\0')
+        fail("the status is an error but quire_last_error_message() is empty");
+}
+
+static int untouched(const unsigned char *p, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != SENTINEL_BYTE) return 0;
+    return 1;
+}
+
+static void check_status_call(struct call *c, int status) {
+    const struct ffi_function *fn = c->fn;
+    unsigned i;
+    size_t buf_size = 0, *out_len = NULL;
+    char *buf = NULL;
+    int have_buf = 0;
+
+    if (known_status(status)) status_counts[-status]++;
+    if (!known_status(status)) fail("returned %lld, which is not a status code", (long long)status);
+    if (status == QUIRE_EINTERNAL)
+        fail("QUIRE_EINTERNAL (a bug in Quire, says the header): %s", native_last_error_message());
+    if (c->must_fail && status == QUIRE_OK)
+        fail("returned QUIRE_OK for arguments that cannot succeed");
+    if (status < 0)
+        check_error_recorded(status);
+    else if (native_last_error_code() != QUIRE_OK)
+        fail("succeeded but recorded an error: %s", native_last_error_message());
+
+    for (i = 0; i < fn->nargs; i++) {
+        enum ffi_arg_kind k = fn->arg_kinds[i];
+        if (k == ARG_BUF) {
+            buf = c->values[i].p;
+            buf_size = (size_t)c->values[i + 1].u64;
+            have_buf = 1;
+        } else if (k == ARG_OUT_LEN && c->values[i].p) {
+            out_len = c->values[i].p;
+        }
+    }
+
+    for (i = 0; i < fn->nargs; i++) {
+        enum ffi_arg_kind k = fn->arg_kinds[i];
+        unsigned char *s = c->scratch[i].bytes;
+        size_t pointee = fn->arg_pointee_sizes[i];
+        if (!c->values[i].p) continue;
+        if (k == ARG_OUT) {
+            if (status < 0 && !untouched(s, SCRATCH))
+                fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
+            if (status == 0 && untouched(s, pointee))
+                fail("succeeded without writing its out-parameter %s", fn->arg_names[i]);
+            if (status == 0 && !untouched(s + pointee, SCRATCH - pointee))
+                fail("wrote past the end of its out-parameter %s", fn->arg_names[i]);
+        } else if (k == ARG_OUT_HANDLE) {
+            void *h;
+            memcpy(&h, s, sizeof h);
+            if (status < 0 && h != (void *)&handle_sentinel_target)
+                fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
+            if (status == 0) {
+                if (h == NULL || h == (void *)&handle_sentinel_target)
+                    fail("succeeded without writing a handle to %s", fn->arg_names[i]);
+                else
+                    native_close((quire_document *)h);
+            }
+            if (!untouched(s + sizeof h, SCRATCH - sizeof h))
+                fail("wrote past the end of %s", fn->arg_names[i]);
+        } else if (k == ARG_OUT_LEN) {
+            size_t len;
+            memcpy(&len, s, sizeof len);
+            if (status < 0 && status != QUIRE_EBUFS && len != LEN_SENTINEL)
+                fail("failed (not QUIRE_EBUFS) but wrote %s", fn->arg_names[i]);
+            if ((status == QUIRE_EBUFS || status == 0) && len == LEN_SENTINEL)
+                fail("did not write %s", fn->arg_names[i]);
+            if (status == QUIRE_EBUFS && len != LEN_SENTINEL && have_buf && buf &&
+                len + 1 <= buf_size)
+                fail("QUIRE_EBUFS, yet the buffer has room for *out_len + 1 (%lld)",
+                         (long long)len + 1);
+            if (!untouched(s + sizeof len, SCRATCH - sizeof len))
+                fail("wrote past the end of %s", fn->arg_names[i]);
+        }
+    }
+
+    if (have_buf && buf) {
+        if (status < 0 && !untouched((unsigned char *)buf, BUF_CAP))
+            fail("failed but wrote the caller's buffer");
+        if (status == 0 && out_len) {
+            size_t len = *out_len;
+            if (len == LEN_SENTINEL) {
+                /* reported above */
+            } else if (buf_size > 0 && len + 1 > buf_size) {
+                fail("QUIRE_OK, but *out_len + 1 (%lld) exceeds buf_size",
+                         (long long)len + 1);
+            } else if (buf_size > 0) {
+                if (buf[len] != '\0') fail("QUIRE_OK, but no NUL at buf[*out_len]");
+                if (!untouched((unsigned char *)buf + len + 1, BUF_CAP - len - 1))
+                    fail("wrote past the NUL at buf[*out_len]");
+            }
+        }
+        if (status == 0 && buf_size == 0 && !untouched((unsigned char *)buf, BUF_CAP))
+            fail("wrote to a buffer of size 0");
+    }
+}
+
+static const char *quire_status_name(int status) {
+    static const char *const names[] = {"QUIRE_OK",        "QUIRE_EINVAL",   "QUIRE_ENOMEM",
+                                        "QUIRE_EIO",       "QUIRE_ENOTFOUND", "QUIRE_EFORMAT",
+                                        "QUIRE_EPASSWORD", "QUIRE_EUNSUPPORTED",
+                                        "QUIRE_ELIMIT",    "QUIRE_ERANGE",   "QUIRE_EBUFS",
+                                        "QUIRE_EUSER",     "QUIRE_ESTATE",   "QUIRE_EINTERNAL"};
+    return known_status(status) ? names[-status] : "?";
+}
+
+static int is_known_code(int32_t code) { return code <= QUIRE_OK && code >= QUIRE_EINTERNAL; }
+
+/* Checks a function that is documented to return a value rather than a status. */
+static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
+    const struct ffi_function *fn = c->fn;
+    const char *name = fn->name;
+    int32_t ival = (int32_t)(ffi_sarg)raw_int;
+    if (strcmp(name, "quire_version") == 0) {
+        if (!raw_ptr)
+            fail("returned NULL");
+        else if (strcmp(raw_ptr, QUIRE_VERSION_STRING) != 0)
+            fail("returned \"%s\", not QUIRE_VERSION_STRING", (const char *)raw_ptr);
+    } else if (strcmp(name, "quire_version_number") == 0) {
+        if (ival != QUIRE_VERSION_NUMBER)
+            fail("returned %lld, not QUIRE_VERSION_NUMBER", (long long)ival);
+    } else if (strcmp(name, "quire_status_string") == 0) {
+        int32_t code = c->values[0].i32;
+        if (!raw_ptr)
+            fail("returned NULL");
+        else if (((const char *)raw_ptr)[0] == '\0')
+            fail("returned an empty string");
+        else if (!is_known_code(code) && strcmp(raw_ptr, "unknown status") != 0)
+            fail("returned \"%s\" for an unknown code, not \"unknown status\"",
+                 (const char *)raw_ptr);
+        else if (is_known_code(code) && strcmp(raw_ptr, "unknown status") == 0)
+            fail("returned \"unknown status\" for a known code");
+    } else if (strcmp(name, "quire_last_error_message") == 0) {
+        if (!raw_ptr)
+            fail("returned NULL");
+        else if (((const char *)raw_ptr)[0] != '\0')
+            fail("returned \"%s\" right after quire_clear_error()", (const char *)raw_ptr);
+    } else if (strcmp(name, "quire_last_error_code") == 0) {
+        if (ival != QUIRE_OK) fail("returned %lld right after quire_clear_error()", (long long)ival);
+    } else if (strcmp(name, "quire_clear_error") == 0) {
+        if (native_last_error_code() != QUIRE_OK) fail("did not clear the error code");
+    } else if (strcmp(name, "quire_document_close") == 0) {
+        /* void; NULL is a no-op, the valid handle is closed last */
+    } else {
+        fail("has no rule in ffi_harness.c for a function returning %s: add one",
+             fn->return_ctype);
+    }
+    /* None of these may record an error. */
+    if (strcmp(name, "quire_clear_error") != 0 && native_last_error_code() != QUIRE_OK)
+        fail("recorded an error: %s", native_last_error_message());
+}
+
+static void invoke(struct call *c) {
+    const struct ffi_function *fn = c->fn;
+    ffi_cif cif;
+    void (*entry)(void);
+    void *sym;
+    union {
+        ffi_arg i;
+        ffi_sarg s;
+        void *p;
+        double d;
+        uint64_t u;
+    } rv;
+    unsigned i;
+    size_t len = strlen(call_desc);
+
+    snprintf(call_desc + len, sizeof call_desc - len, ")");
+    for (i = 0; i < fn->nargs; i++) c->avalues[i] = &c->values[i];
+    if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, fn->nargs, fn->return_type, fn->arg_types) !=
+        FFI_OK) {
+        fail("ffi_prep_cif failed");
+        end_call();
+        return;
+    }
+    sym = dlsym(lib, fn->name);
+    if (!sym) {
+        fail("dlsym found no such symbol");
+        end_call();
+        return;
+    }
+    memcpy(&entry, &sym, sizeof entry);
+    native_clear_error();
+    memset(&rv, 0, sizeof rv);
+    ffi_call(&cif, entry, &rv, fn->nargs ? c->avalues : NULL);
+
+    if (is_status_function(fn))
+        check_status_call(c, (int)(int32_t)rv.s);
+    else if (fn->return_type == &ffi_type_pointer)
+        check_value_call(c, 0, rv.p);
+    else
+        check_value_call(c, rv.i, NULL);
+    end_call();
+}
+
+/* ---- phases ---------------------------------------------------------------------------- */
+
+static void phase_null_and_garbage(void) {
+    unsigned f;
+    int g;
+    for (f = 0; f < FFI_FUNCTION_COUNT; f++) {
+        const struct ffi_function *fn = &FFI_FUNCTIONS[f];
+        if (fn->nargs > MAX_ARGS) {
+            snprintf(call_desc, sizeof call_desc, "%s", fn->name);
+            fail("has more than MAX_ARGS parameters");
+            end_call();
+            continue;
+        }
+        for (g = -1; g < N_GARBAGE; g++) { /* g == -1: phase 1, all NULL/zero */
+            struct call c;
+            reset_call(&c, fn);
+            set_scalar_phase(&c, g);
+            if (is_status_function(fn) && fn->nargs > 0 && !c.must_fail) {
+                /* No pointer among the parameters: nothing makes it fail for sure. */
+                fail("takes no pointer; the harness has no rule for its garbage calls");
+            }
+            invoke(&c);
+        }
+    }
+}
+
+static unsigned long phase_combinations(void) {
+    unsigned f, i;
+    unsigned long before = calls_passed + calls_failed;
+    for (f = 0; f < FFI_FUNCTION_COUNT; f++) {
+        const struct ffi_function *fn = &FFI_FUNCTIONS[f];
+        int choice[MAX_ARGS];
+        if (fn->nargs == 0 || fn->nargs > MAX_ARGS) continue;
+        if (strcmp(fn->name, "quire_document_close") == 0) continue; /* last, below */
+        for (i = 0; i < fn->nargs; i++) choice[i] = 0;
+        for (;;) {
+            struct call c;
+            reset_call(&c, fn);
+            for (i = 0; i < fn->nargs; i++) set_choice(&c, i, choice[i]);
+            invoke(&c);
+            /* next combination (an odometer) */
+            for (i = 0; i < fn->nargs; i++) {
+                if (++choice[i] < n_choices(fn->arg_kinds[i])) break;
+                choice[i] = 0;
+            }
+            if (i == fn->nargs) break;
+        }
+    }
+    return calls_passed + calls_failed - before;
+}
+
+static void close_valid_handle_last(void) {
+    unsigned f;
+    for (f = 0; f < FFI_FUNCTION_COUNT; f++) {
+        const struct ffi_function *fn = &FFI_FUNCTIONS[f];
+        if (strcmp(fn->name, "quire_document_close") == 0) {
+            struct call c;
+            reset_call(&c, fn);
+            set_choice(&c, 0, 0); /* the valid handle */
+            invoke(&c);
+            valid_doc = NULL;
+        }
+    }
+}
+
+/* ---- the exported symbols equal the table ---------------------------------------------- */
+
+static int check_symbols(const char *path) {
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int ok = 1;
+    unsigned n_exported = 0, i;
+    int seen[FFI_FUNCTION_COUNT];
+    if (!f) {
+        perror(path);
+        return 0;
+    }
+    memset(seen, 0, sizeof seen);
+    while (fgets(line, sizeof line, f)) {
+        int found = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0]) continue;
+        n_exported++;
+        for (i = 0; i < FFI_FUNCTION_COUNT; i++)
+            if (strcmp(line, FFI_FUNCTIONS[i].name) == 0) {
+                seen[i] = 1;
+                found = 1;
+            }
+        if (!found) {
+            fprintf(stderr, "FAIL: exported symbol %s is not declared in quire.h\n", line);
+            ok = 0;
+        }
+    }
+    fclose(f);
+    for (i = 0; i < FFI_FUNCTION_COUNT; i++) {
+        if (!seen[i]) {
+            fprintf(stderr, "FAIL: %s is declared in quire.h but not exported\n",
+                    FFI_FUNCTIONS[i].name);
+            ok = 0;
+        }
+        if (!dlsym(lib, FFI_FUNCTIONS[i].name)) {
+            fprintf(stderr, "FAIL: dlsym(%s): %s\n", FFI_FUNCTIONS[i].name, dlerror());
+            ok = 0;
+        }
+    }
+    printf("ffi_harness: %u exported symbols, %u declared functions: %s\n", n_exported,
+           (unsigned)FFI_FUNCTION_COUNT, ok ? "the same set" : "DIFFERENT");
+    return ok;
+}
+
+static int read_file(const char *path, unsigned char **data, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    long n;
+    if (!f) return 0;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return 0;
+    }
+    *data = malloc((size_t)n + 1);
+    if (!*data || fread(*data, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(*data);
+        return 0;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    int symbols_ok, status, a;
+    unsigned long combos = 0;
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s LIBRARY SYMBOLS PDF...\n", argv[0]);
+        return 2;
+    }
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
+    signal(SIGILL, on_crash);
+    signal(SIGABRT, on_crash);
+    signal(SIGFPE, on_crash);
+    signal(SIGTRAP, on_crash);
+    snprintf(call_desc, sizeof call_desc, "(setup)");
+
+    lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        fprintf(stderr, "ffi_harness: dlopen(%s): %s\n", argv[1], dlerror());
+        return 2;
+    }
+    if (!load(&native_clear_error, sizeof native_clear_error, "quire_clear_error") ||
+        !load(&native_last_error_code, sizeof native_last_error_code, "quire_last_error_code") ||
+        !load(&native_last_error_message, sizeof native_last_error_message,
+              "quire_last_error_message") ||
+        !load(&native_open, sizeof native_open, "quire_document_open") ||
+        !load(&native_close, sizeof native_close, "quire_document_close"))
+        return 2;
+
+    symbols_ok = check_symbols(argv[2]);
+    memset(long_string, 'A', sizeof long_string - 1);
+    long_string[sizeof long_string - 1] = '\0';
+
+    phase_null_and_garbage();
+    printf("ffi_harness: phases 1-2 (NULL/zero, NULL + garbage integers): %lu calls\n",
+           calls_passed + calls_failed);
+
+    for (a = 3; a < argc; a++) {
+        unsigned long n;
+        pdf_path = argv[a];
+        if (!read_file(pdf_path, &pdf_bytes, &pdf_size)) {
+            fprintf(stderr, "ffi_harness: cannot read %s\n", pdf_path);
+            return 2;
+        }
+        snprintf(call_desc, sizeof call_desc, "(opening %s)", pdf_path);
+        status = native_open(&valid_doc, pdf_path, NULL);
+        if (status != QUIRE_OK || !valid_doc) {
+            fprintf(stderr, "ffi_harness: quire_document_open(%s) failed: %d %s\n", pdf_path,
+                    status, native_last_error_message());
+            return 2;
+        }
+        n = phase_combinations();
+        close_valid_handle_last();
+        combos += n + 1;
+        printf("ffi_harness: phase 3 on %s: %lu calls\n", pdf_path, n + 1);
+        free(pdf_bytes);
+        pdf_bytes = NULL;
+    }
+
+    /* No dlclose: a library with the Swift runtime in it is not meant to be unloaded. */
+    if (!symbols_ok) calls_failed++;
+    {
+        int k;
+        printf("ffi_harness: statuses returned:");
+        for (k = 0; k <= -QUIRE_EINTERNAL; k++)
+            if (status_counts[k]) printf(" %s %lu;", quire_status_name(-k), status_counts[k]);
+        printf("\n");
+    }
+    printf("ffi_harness: %u functions, %lu calls (%lu in phase 3)\n",
+           (unsigned)FFI_FUNCTION_COUNT, calls_passed + calls_failed, combos);
+    printf("%lu passed, %lu failed\n", calls_passed, calls_failed);
+    return calls_failed ? 1 : 0;
+}

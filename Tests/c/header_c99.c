@@ -1,0 +1,199 @@
+/*
+ * header_c99.c: include/quire.h compiles on its own, as C99 (this file) and as C++11
+ * (header_cxx.cpp includes this file), with -Wall -Wextra -Werror -pedantic, and every
+ * function and macro it declares can be used.
+ *
+ * - quire.h is included first, so it must be self-contained, and twice, so its include
+ *   guard must work.
+ * - Every declared function is put into `quire_header_api_table` through a member of the
+ *   exact type this file expects: a signature that changes in the header fails to compile
+ *   here, which is the point (a changed signature is an ABI change: see abi_check.sh).
+ * - The Makefile checks that the table covers the header: `nm -u` of the object must list
+ *   exactly the functions that header_functions.py reads from quire.h (for the C++ object
+ *   this also proves the extern "C" guard: without it the names would be mangled), and
+ *   `header_functions.py --check-uses` checks that every function and macro occurs here.
+ * - Every macro is used, in constant expressions where the C standard allows it; the
+ *   versioned-struct initialiser is used at file scope (a constant initialiser) and on the
+ *   stack, and -Wextra's -Wmissing-field-initializers proves it names every field.
+ * - When linked against libquire and run, main() checks the macros' values at run time.
+ *
+ * Only the common subset of C99 and C++11 is used here (no designated initialisers, no
+ * casts, so that the C++ build can add -Wold-style-cast).
+ */
+#include "quire.h"
+#include "quire.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Every function of quire.h with the signature these tests expect:
+ * X(name, return type, parameter list). */
+#define QUIRE_API_FUNCTIONS(X)                                                            \
+    X(quire_version, const char *, (void))                                                \
+    X(quire_version_number, int32_t, (void))                                              \
+    X(quire_status_string, const char *, (int))                                           \
+    X(quire_last_error_message, const char *, (void))                                     \
+    X(quire_last_error_code, int, (void))                                                 \
+    X(quire_clear_error, void, (void))                                                    \
+    X(quire_document_open, int,                                                           \
+      (quire_document **, const char *, const quire_open_options *))                      \
+    X(quire_document_open_memory, int,                                                    \
+      (quire_document **, const void *, size_t, const quire_open_options *))              \
+    X(quire_document_close, void, (quire_document *))                                     \
+    X(quire_document_page_count, int, (int32_t *, quire_document *))                      \
+    X(quire_document_pdf_version, int, (int32_t *, int32_t *, quire_document *))          \
+    X(quire_document_is_encrypted, int, (int32_t *, quire_document *))                    \
+    X(quire_document_is_repaired, int, (int32_t *, quire_document *))                     \
+    X(quire_document_warning_count, int, (int32_t *, quire_document *))                   \
+    X(quire_document_warning, int,                                                        \
+      (char *, size_t, size_t *, quire_document *, int32_t))                              \
+    X(quire_document_metadata_count, int, (int32_t *, quire_document *))                  \
+    X(quire_document_metadata_key, int,                                                   \
+      (char *, size_t, size_t *, quire_document *, int32_t))                              \
+    X(quire_document_metadata, int,                                                       \
+      (char *, size_t, size_t *, quire_document *, const char *))                         \
+    X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, int32_t))            \
+    X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                   \
+    X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))
+
+#define HEADER_MEMBER(name, ret, params) ret(*name) params;
+#define HEADER_ADDRESS(name, ret, params) name,
+#define HEADER_NAME(name, ret, params) #name,
+
+struct quire_header_api {
+    QUIRE_API_FUNCTIONS(HEADER_MEMBER)
+};
+
+/* External linkage (also in C++, through the extern declaration), so the compiler keeps
+ * the table and the object file references every function. */
+extern const struct quire_header_api quire_header_api_table;
+const struct quire_header_api quire_header_api_table = {QUIRE_API_FUNCTIONS(HEADER_ADDRESS)};
+
+static const char *const header_function_names[] = {QUIRE_API_FUNCTIONS(HEADER_NAME)};
+
+/* ---- compile-time checks: a false condition makes an array of negative size ---------- */
+#define HEADER_ASSERT(tag, cond) typedef char header_assert_##tag[(cond) ? 1 : -1]
+
+HEADER_ASSERT(version_number,
+              QUIRE_VERSION_NUMBER ==
+                  QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 +
+                      QUIRE_VERSION_PATCH);
+HEADER_ASSERT(version_parts, QUIRE_VERSION_MAJOR >= 0 && QUIRE_VERSION_MINOR >= 0 &&
+                                 QUIRE_VERSION_MINOR < 1000 && QUIRE_VERSION_PATCH >= 0 &&
+                                 QUIRE_VERSION_PATCH < 1000);
+/* Usable in #if, as a binding's configure step would. */
+#if QUIRE_VERSION_NUMBER < 1000 || QUIRE_VERSION_MAJOR != QUIRE_VERSION_NUMBER / 1000000
+#error "QUIRE_VERSION_NUMBER is not MAJOR * 1000000 + MINOR * 1000 + PATCH"
+#endif
+
+HEADER_ASSERT(ok_is_zero, QUIRE_OK == 0);
+HEADER_ASSERT(errors_are_negative,
+              QUIRE_EINVAL < 0 && QUIRE_ENOMEM < 0 && QUIRE_EIO < 0 && QUIRE_ENOTFOUND < 0 &&
+                  QUIRE_EFORMAT < 0 && QUIRE_EPASSWORD < 0 && QUIRE_EUNSUPPORTED < 0 &&
+                  QUIRE_ELIMIT < 0 && QUIRE_ERANGE < 0 && QUIRE_EBUFS < 0 &&
+                  QUIRE_EUSER < 0 && QUIRE_ESTATE < 0 && QUIRE_EINTERNAL < 0);
+/* The codes are stable numbers: bindings hard-code them. */
+HEADER_ASSERT(error_values,
+              QUIRE_EINVAL == -1 && QUIRE_ENOMEM == -2 && QUIRE_EIO == -3 &&
+                  QUIRE_ENOTFOUND == -4 && QUIRE_EFORMAT == -5 && QUIRE_EPASSWORD == -6 &&
+                  QUIRE_EUNSUPPORTED == -7 && QUIRE_ELIMIT == -8 && QUIRE_ERANGE == -9 &&
+                  QUIRE_EBUFS == -10 && QUIRE_EUSER == -11 && QUIRE_ESTATE == -12 &&
+                  QUIRE_EINTERNAL == -13);
+HEADER_ASSERT(box_values, QUIRE_BOX_MEDIA == 0 && QUIRE_BOX_CROP == 1 &&
+                              QUIRE_BOX_BLEED == 2 && QUIRE_BOX_TRIM == 3 &&
+                              QUIRE_BOX_ART == 4);
+HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
+
+/* Struct layouts are part of the ABI. These offsets are those of the LP64 ABIs (x86-64 and
+ * aarch64 Linux, macOS); a change here is an ABI change. */
+HEADER_ASSERT(rect_size, sizeof(quire_rect) == 4 * sizeof(double));
+HEADER_ASSERT(rect_left, offsetof(quire_rect, left) == 0);
+HEADER_ASSERT(rect_bottom, offsetof(quire_rect, bottom) == sizeof(double));
+HEADER_ASSERT(rect_right, offsetof(quire_rect, right) == 2 * sizeof(double));
+HEADER_ASSERT(rect_top, offsetof(quire_rect, top) == 3 * sizeof(double));
+HEADER_ASSERT(options_version_first, offsetof(quire_open_options, version) == 0);
+#if UINTPTR_MAX == 0xffffffffffffffffu
+HEADER_ASSERT(options_password, offsetof(quire_open_options, password) == 8);
+HEADER_ASSERT(options_nesting, offsetof(quire_open_options, max_nesting_depth) == 16);
+HEADER_ASSERT(options_page_tree, offsetof(quire_open_options, max_page_tree_depth) == 20);
+HEADER_ASSERT(options_xref_chain, offsetof(quire_open_options, max_xref_chain) == 24);
+HEADER_ASSERT(options_objects, offsetof(quire_open_options, max_objects) == 32);
+HEADER_ASSERT(options_stream, offsetof(quire_open_options, max_stream_bytes) == 40);
+HEADER_ASSERT(options_total, offsetof(quire_open_options, max_total_decoded_bytes) == 48);
+HEADER_ASSERT(options_ratio, offsetof(quire_open_options, max_decompression_ratio) == 56);
+HEADER_ASSERT(options_size, sizeof(quire_open_options) == 64);
+#endif
+
+/* The initialiser is a constant expression: usable for objects of static duration. */
+static const quire_open_options header_static_options = QUIRE_OPEN_OPTIONS_INIT;
+
+/* The version string is "MAJOR.MINOR.PATCH" of the numeric macros. */
+#define HEADER_STR2(x) #x
+#define HEADER_STR(x) HEADER_STR2(x)
+static const char header_version_from_parts[] = HEADER_STR(QUIRE_VERSION_MAJOR) "." HEADER_STR(
+    QUIRE_VERSION_MINOR) "." HEADER_STR(QUIRE_VERSION_PATCH);
+
+static int header_failures = 0;
+
+static void header_check(int ok, const char *what) {
+    if (!ok) {
+        fprintf(stderr, "header_c99: FAILED: %s\n", what);
+        header_failures++;
+    }
+}
+
+int main(void) {
+    const int codes[] = {QUIRE_OK,        QUIRE_EINVAL,      QUIRE_ENOMEM,    QUIRE_EIO,
+                         QUIRE_ENOTFOUND, QUIRE_EFORMAT,     QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED,
+                         QUIRE_ELIMIT,    QUIRE_ERANGE,      QUIRE_EBUFS,     QUIRE_EUSER,
+                         QUIRE_ESTATE,    QUIRE_EINTERNAL};
+    const int32_t boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED, QUIRE_BOX_TRIM,
+                             QUIRE_BOX_ART};
+    const size_t n_codes = sizeof codes / sizeof codes[0];
+    const size_t n_boxes = sizeof boxes / sizeof boxes[0];
+    const size_t n_functions = sizeof header_function_names / sizeof header_function_names[0];
+    quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
+    size_t i, j;
+
+    for (i = 0; i < n_codes; i++)
+        for (j = i + 1; j < n_codes; j++)
+            header_check(codes[i] != codes[j], "status codes are distinct");
+    for (i = 0; i < n_boxes; i++)
+        for (j = i + 1; j < n_boxes; j++)
+            header_check(boxes[i] != boxes[j], "box values are distinct");
+
+    header_check(strcmp(QUIRE_VERSION_STRING, header_version_from_parts) == 0,
+                 "QUIRE_VERSION_STRING is MAJOR.MINOR.PATCH");
+    header_check(options.version == QUIRE_OPEN_OPTIONS_VERSION,
+                 "QUIRE_OPEN_OPTIONS_INIT sets the version");
+    header_check(options.password == NULL, "QUIRE_OPEN_OPTIONS_INIT: NULL password");
+    header_check(options.max_nesting_depth == 0 && options.max_page_tree_depth == 0 &&
+                     options.max_xref_chain == 0 && options.max_objects == 0 &&
+                     options.max_stream_bytes == 0 && options.max_total_decoded_bytes == 0 &&
+                     options.max_decompression_ratio == 0,
+                 "QUIRE_OPEN_OPTIONS_INIT: every limit is 0 (the default)");
+    header_check(header_static_options.version == QUIRE_OPEN_OPTIONS_VERSION &&
+                     header_static_options.password == NULL &&
+                     header_static_options.max_objects == 0,
+                 "QUIRE_OPEN_OPTIONS_INIT at file scope");
+    for (i = 0; i < n_functions; i++) {
+        header_check(strncmp(header_function_names[i], "quire_", 6) == 0,
+                     "functions are named quire_*");
+        for (j = i + 1; j < n_functions; j++)
+            header_check(strcmp(header_function_names[i], header_function_names[j]) != 0,
+                         "each function is listed once");
+    }
+    header_check(sizeof(struct quire_header_api) ==
+                     n_functions * sizeof quire_header_api_table.quire_version,
+                 "one table entry per function name");
+
+    if (header_failures) {
+        printf("header_c99: %d check(s) failed\n", header_failures);
+        return 1;
+    }
+    printf("header_c99: quire.h %s: %zu functions referenced, %zu status codes, %zu boxes: ok\n",
+           QUIRE_VERSION_STRING, n_functions, n_codes, n_boxes);
+    return 0;
+}

@@ -1,0 +1,101 @@
+"""Shared fixtures of the Python binding's tests.
+
+Run from the repository root, after `make`:
+
+    PYTHONPATH=bindings/python python3 -m pytest -q Tests/python
+
+The tests use real PDFs from the shared corpus at ``<repo>/../shared/corpus`` (tests that
+need it are skipped, with the reason, when it is absent) and ``examples/sample.pdf`` when
+the repository ships it. Expected values were checked against the corpus manifest (the
+consensus of pikepdf, PDFium and MuPDF) and, for boxes and metadata that the manifest does
+not record, against pypdfium2 and pypdf; test_corpus.py re-checks the page counts against
+the manifest on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+HEADER = REPO / "include" / "quire.h"
+BINDING_DIR = REPO / "bindings" / "python"
+CORPUS = REPO.parent / "shared" / "corpus"
+MANIFEST = CORPUS / "manifest.jsonl"
+SAMPLE = REPO / "examples" / "sample.pdf"
+
+# The package under test is the one in the repository, unless PYTHONPATH or an install
+# already provides one (then that one is tested, which is what an installed check wants).
+if str(BINDING_DIR) not in sys.path:
+    sys.path.append(str(BINDING_DIR))
+
+import quire  # noqa: E402,F401  (a missing library fails here, once, with the loader's message)
+
+# The corpus files the tests use (paths relative to the corpus).
+ANNOTS = "pdfium/testing/resources/annots.pdf"  # 2 pages, 9 + 3 annotations, PDF 1.7
+OUTLINE = "pypdf/resources/outline-without-title.pdf"  # 4 pages, A4, PDF 1.5
+BOXES = "qpdf/qpdf/qtest/qpdf/boxes.pdf"  # 8 pages with crop, bleed and trim boxes
+ROTATIONS = "qpdf/qpdf/qtest/qpdf/fxo-red-rotate.pdf"  # 16 pages, /Rotate 540, -450, 990...
+INHERITED_ROTATE = "qpdf/qpdf/qtest/qpdf/inherited-rotate.pdf"  # page /Rotate 90 over 270
+NEGATIVE_ROTATE = "pdfium/testing/resources/bug_713197.pdf"  # /Rotate -90, inherited 600x800
+NO_MEDIABOX = "pdfium/testing/resources/viewer_pref_types.pdf"  # a page without /MediaBox
+REPORTLAB = "pypdf/resources/reportlab-inline-image.pdf"  # /Info with 9 entries
+UTF16_METADATA = "pypdf/resources/metadata.pdf"  # /Info in UTF-16BE
+UTF8_METADATA = "pdfium/testing/resources/utf-8.pdf"  # /Producer in UTF-8 with a BOM
+ESCAPED_METADATA = "qpdf/qpdf/qtest/qpdf/empty-stream-uncompressed.pdf"  # \( \) in /Creator
+DAMAGED = "qpdf/qpdf/qtest/qpdf/bad2.pdf"  # "farbage" instead of startxref: must be repaired
+ENCRYPTED = "qpdf/qpdf/qtest/qpdf/enc-R3,V2,U=view,O=master.pdf"  # RC4 128, 30 pages
+
+
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Callable[[str], Path]:
+    """``corpus(relative_path)`` -> the absolute path of a corpus file; skips the test
+    when the corpus, or that file, is absent."""
+    if not CORPUS.is_dir():
+        pytest.skip("the PDF corpus is not at %s (it ships beside the repository as shared/corpus)" % CORPUS)
+
+    def resolve(relative: str) -> Path:
+        path = CORPUS / relative
+        if not path.is_file():
+            pytest.skip("corpus file %s is missing" % path)
+        return path
+
+    return resolve
+
+
+@pytest.fixture(scope="session")
+def manifest() -> Dict[str, Dict[str, Any]]:
+    """The corpus manifest, by path."""
+    if not MANIFEST.is_file():
+        pytest.skip("the corpus manifest is not at %s" % MANIFEST)
+    rows: Dict[str, Dict[str, Any]] = {}
+    with MANIFEST.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                row = json.loads(line)
+                rows[row["path"]] = row
+    return rows
+
+
+@pytest.fixture(scope="session")
+def annots_pdf(corpus: Callable[[str], Path]) -> Path:
+    """annots.pdf: 2 pages of 612x792, with 9 and 3 annotations, PDF 1.7, no /Info."""
+    return corpus(ANNOTS)
+
+
+@pytest.fixture(scope="session")
+def sample_pdf() -> Path:
+    """examples/sample.pdf (a copy of annots.pdf) when the repository ships it, else
+    annots.pdf from the corpus."""
+    if SAMPLE.is_file():
+        return SAMPLE
+    fallback = CORPUS / ANNOTS
+    if not fallback.is_file():
+        pytest.skip("neither %s nor %s exists" % (SAMPLE, fallback))
+    return fallback

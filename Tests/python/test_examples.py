@@ -1,0 +1,99 @@
+"""examples/python/pdfinfo.py, run as a user runs it: PYTHONPATH=bindings/python."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+import quire
+
+from conftest import ENCRYPTED, REPO, REPORTLAB
+
+PDFINFO = REPO / "examples" / "python" / "pdfinfo.py"
+
+
+def run_pdfinfo(arguments: List[str]) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("QUIRE_LIBRARY", None)
+    # The package under test, wherever it was imported from (the repository by default).
+    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    return subprocess.run(
+        [sys.executable, str(PDFINFO)] + arguments, env=env, capture_output=True, text=True, cwd=str(REPO)
+    )
+
+
+def fields(output: str) -> Dict[str, List[str]]:
+    """{label: [values]} of pdfinfo's "Label:   value" lines."""
+    result: Dict[str, List[str]] = {}
+    for line in output.splitlines():
+        label, _, value = line.partition(":")
+        result.setdefault(label, []).append(value.strip())
+    return result
+
+
+def test_pdfinfo_on_annots(annots_pdf: Path):
+    result = run_pdfinfo([str(annots_pdf)])
+    assert result.returncode == 0, result.stderr
+    info = fields(result.stdout)
+    assert info["Pages"] == ["2"]
+    assert info["PDF version"] == ["1.7"]
+    assert info["Encrypted"] == ["no"]
+    assert info["Repaired"] == ["no"]
+    assert info["Page 1 size"] == ["612 x 792 pts (216 x 279 mm), rotated 0 degrees, 9 annotations"]
+    assert info["Page 2 size"] == ["612 x 792 pts (216 x 279 mm), rotated 0 degrees, 3 annotations"]
+    assert "Warning" not in info
+    assert result.stderr == ""
+
+
+def test_pdfinfo_on_the_sample(sample_pdf: Path):
+    result = run_pdfinfo([str(sample_pdf.relative_to(REPO)) if REPO in sample_pdf.parents else str(sample_pdf)])
+    assert result.returncode == 0, result.stderr
+    assert "Pages:" in result.stdout
+
+
+def test_pdfinfo_prints_metadata(corpus):
+    result = run_pdfinfo([str(corpus(REPORTLAB))])
+    assert result.returncode == 0, result.stderr
+    info = fields(result.stdout)
+    assert info["Title"] == ["untitled"] and info["Author"] == ["anonymous"]
+    assert result.stdout.splitlines()[0].startswith("Author:")  # metadata first, in file order
+
+
+def test_pdfinfo_without_password(corpus):
+    result = run_pdfinfo([str(corpus(ENCRYPTED))])
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1 and "password" in result.stderr
+
+
+def test_pdfinfo_with_password(corpus):
+    path = str(corpus(ENCRYPTED))
+    result = run_pdfinfo([path, "--password", "view"])
+    assert result.returncode == 0, result.stderr
+    info = fields(result.stdout)
+    assert info["Pages"] == ["30"] and info["Encrypted"] == ["yes"]
+
+
+def test_pdfinfo_errors_are_one_line(tmp_path: Path):
+    result = run_pdfinfo([str(tmp_path / "missing.pdf")])
+    assert result.returncode == 1 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith("pdfinfo: %s: " % (tmp_path / "missing.pdf"))
+    garbage = tmp_path / "garbage.pdf"
+    garbage.write_bytes(b"not a pdf\n" * 50)
+    result = run_pdfinfo([str(garbage)])
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+    result = run_pdfinfo([])
+    assert result.returncode == 2  # usage error, from argparse
+
+
+def test_pdfinfo_on_a_repaired_file(corpus):
+    from conftest import DAMAGED
+
+    result = run_pdfinfo([str(corpus(DAMAGED))])
+    assert result.returncode == 0, result.stderr
+    info = fields(result.stdout)
+    assert info["Repaired"] == ["yes"] and info["Pages"] == ["1"]
+    assert info["Warning"] and all(info["Warning"])

@@ -1,0 +1,375 @@
+"""The raw ctypes layer against include/quire.h: the same functions with the same types,
+the same structures (field by field, and byte by byte when a C compiler is at hand), the
+same constants; the library lookup order and the version check at load."""
+
+from __future__ import annotations
+
+import ast
+import ctypes
+import ctypes.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from ctypes import POINTER, byref, c_char, c_char_p, c_double, c_int, c_int32, c_size_t, c_uint32, c_uint64, c_void_p
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+import quire
+from quire import _raw
+
+from conftest import BINDING_DIR, HEADER
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", text)
+
+
+def _without_preprocessor(text: str) -> str:
+    return re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
+
+
+def _normalise_type(text: str) -> str:
+    text = re.sub(r"\s*(\*+)\s*", r" \1", text.strip())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# One declaration per statement, possibly spanning lines: `int quire_x(int32_t *out,\n ...);`
+_DECLARATION = re.compile(
+    r"^(?P<ret>\w[\w\s\*]*?)\s*\b(?P<name>quire_\w+)\s*\((?P<params>[^)]*)\)\s*;", re.M
+)
+
+
+def header_functions() -> Dict[str, Tuple[str, List[str]]]:
+    """{name: (return type, [parameter types])} of every function the header declares."""
+    text = _without_preprocessor(_strip_comments(HEADER.read_text(encoding="utf-8")))
+    functions: Dict[str, Tuple[str, List[str]]] = {}
+    for match in _DECLARATION.finditer(text):
+        params = match.group("params").strip()
+        types: List[str] = []
+        if params != "void":
+            for param in params.split(","):
+                declarator = re.match(r"^(?P<type>.*?)\b\w+\s*$", param.strip(), flags=re.S)
+                assert declarator, "cannot parse parameter %r of %s" % (param, match.group("name"))
+                types.append(_normalise_type(declarator.group("type")))
+        name = match.group("name")
+        assert name not in functions, "%s is declared twice" % name
+        functions[name] = (_normalise_type(match.group("ret")), types)
+    return functions
+
+
+def header_structs() -> Dict[str, List[Tuple[str, str]]]:
+    """{struct name: [(field type, field name)]} of the header's typedef'd structs."""
+    text = _strip_comments(HEADER.read_text(encoding="utf-8"))
+    structs: Dict[str, List[Tuple[str, str]]] = {}
+    for match in re.finditer(r"typedef struct (\w+) \{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):
+        assert match.group(1) == match.group(3)
+        fields = []
+        for statement in match.group(2).split(";"):
+            if statement.strip():
+                field = re.match(r"^(?P<type>.*?)\b(?P<name>\w+)$", statement.strip(), flags=re.S)
+                assert field
+                fields.append((_normalise_type(field.group("type")), field.group("name")))
+        structs[match.group(1)] = fields
+    return structs
+
+
+def header_macros() -> Dict[str, str]:
+    """{name: replacement text} of the header's `#define QUIRE_*` macros."""
+    text = _strip_comments(HEADER.read_text(encoding="utf-8")).replace("\\\n", " ")
+    return {
+        match.group(1): match.group(2).strip()
+        for match in re.finditer(r"^[ \t]*#define[ \t]+(QUIRE_\w+)[ \t]*(.*)$", text, flags=re.M)
+    }
+
+
+# The ctypes type the raw layer must use for each C type of the header.
+C_TO_CTYPES = {
+    "void": None,
+    "int": c_int,
+    "int32_t": c_int32,
+    "size_t": c_size_t,
+    "const char *": c_char_p,
+    "char *": POINTER(c_char),
+    "const void *": c_void_p,
+    "int32_t *": POINTER(c_int32),
+    "size_t *": POINTER(c_size_t),
+    "quire_document *": _raw.quire_document_p,
+    "quire_document **": POINTER(_raw.quire_document_p),
+    "const quire_open_options *": POINTER(_raw.quire_open_options),
+    "quire_rect *": POINTER(_raw.quire_rect),
+}
+
+C_FIELD_TO_CTYPES = {
+    "uint32_t": c_uint32,
+    "uint64_t": c_uint64,
+    "const char *": c_char_p,
+    "double": c_double,
+}
+
+
+def test_the_header_parser_finds_every_declaration():
+    functions = header_functions()
+    # Every `quire_xxx(` that the header mentions outside comments is a declaration.
+    text = _without_preprocessor(_strip_comments(HEADER.read_text(encoding="utf-8")))
+    assert set(re.findall(r"\b(quire_\w+)\s*\(", text)) == set(functions)
+    assert "quire_version" in functions and "quire_page_annotation_count" in functions
+
+
+def test_declared_functions_are_exactly_the_header_functions():
+    declared = _raw.declared_functions()
+    assert len(declared) == len(set(declared)), "a function is declared twice"
+    header = header_functions()
+    assert sorted(declared) == sorted(header), (
+        "missing from _raw: %s; not in the header: %s"
+        % (sorted(set(header) - set(declared)), sorted(set(declared) - set(header)))
+    )
+    # Same order as the header, so that the two read side by side.
+    assert declared == list(header)
+
+
+@pytest.mark.parametrize("name", sorted(header_functions()))
+def test_function_types_match_the_header(name: str):
+    return_type, parameter_types = header_functions()[name]
+    restype, argtypes = _raw.function_signatures()[name]
+    assert restype is C_TO_CTYPES[return_type], "%s returns %s" % (name, return_type)
+    assert list(argtypes) == [C_TO_CTYPES[t] for t in parameter_types], "%s takes %s" % (name, parameter_types)
+    # And they are what the loaded library's function objects carry.
+    function = getattr(_raw.lib, name)
+    assert function.restype is restype
+    assert list(function.argtypes) == list(argtypes)
+    assert getattr(_raw, name) is function
+
+
+@pytest.mark.parametrize("struct", ["quire_open_options", "quire_rect"])
+def test_structures_match_the_header(struct: str):
+    fields = header_structs()[struct]
+    cls = getattr(_raw, struct)
+    assert [(name, C_FIELD_TO_CTYPES[ctype]) for ctype, name in fields] == list(cls._fields_)
+
+
+def test_constants_match_the_header():
+    macros = header_macros()
+    known: Dict[str, object] = {}
+    checked = []
+    for name, value in macros.items():
+        if name == "QUIRE_H" or name.endswith("_INIT"):
+            continue
+        if re.fullmatch(r"[\w\s()*+\-]+", value) and not value.startswith('"'):
+            assert not re.search(r"\b(?!QUIRE_)[A-Za-z_]\w*", value), "%s = %s" % (name, value)
+            expected = eval(value, {"__builtins__": {}}, dict(known))  # integer expressions only
+        else:
+            expected = ast.literal_eval(value)
+        known[name] = expected
+        assert getattr(_raw, name) == expected, name
+        checked.append(name)
+    assert {"QUIRE_OK", "QUIRE_EINTERNAL", "QUIRE_BOX_ART", "QUIRE_VERSION_NUMBER"} <= set(checked)
+    # Every QUIRE_* constant of the raw layer comes from the header.
+    raw_constants = {n for n in dir(_raw) if re.fullmatch(r"QUIRE_[A-Z0-9_]+", n)}
+    assert raw_constants == set(checked)
+
+
+def test_open_options_init_matches_the_macro():
+    initialiser = header_macros()["QUIRE_OPEN_OPTIONS_INIT"]
+    values = [v.strip() for v in initialiser.strip("{} ").split(",")]
+    options = _raw.open_options_init()
+    assert len(values) == len(options._fields_)
+    assert values[0] == "QUIRE_OPEN_OPTIONS_VERSION" and options.version == _raw.QUIRE_OPEN_OPTIONS_VERSION
+    for (name, _), value in zip(options._fields_[1:], values[1:]):
+        assert value in ("NULL", "0")
+        assert getattr(options, name) in (None, 0), name
+
+
+def test_structure_layout_matches_the_c_compiler(tmp_path: Path):
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not compiler:
+        pytest.skip("no C compiler to compare the structure layouts with")
+    lines = []
+    for struct, fields in header_structs().items():
+        lines.append('printf("%s %%zu %%zu\\n", sizeof(%s), _Alignof(%s));' % (struct, struct, struct))
+        for _, field in fields:
+            lines.append('printf("%s.%s %%zu\\n", offsetof(%s, %s));' % (struct, field, struct, field))
+    source = tmp_path / "layout.c"
+    source.write_text(
+        "#include <stddef.h>\n#include <stdio.h>\n#include \"quire.h\"\nint main(void) {\n%s\nreturn 0;\n}\n"
+        % "\n".join(lines)
+    )
+    program = tmp_path / "layout"
+    subprocess.run([compiler, "-std=c11", "-I", str(HEADER.parent), str(source), "-o", str(program)], check=True)
+    output = subprocess.run([str(program)], check=True, capture_output=True, text=True).stdout.split("\n")
+    for line in filter(None, output):
+        parts = line.split()
+        if "." in parts[0]:
+            struct, field = parts[0].split(".")
+            assert getattr(getattr(_raw, struct), field).offset == int(parts[1]), parts[0]
+        else:
+            cls = getattr(_raw, parts[0])
+            assert (ctypes.sizeof(cls), ctypes.alignment(cls)) == (int(parts[1]), int(parts[2])), parts[0]
+
+
+def test_version_check_refuses_another_major():
+    _raw.check_version(_raw.QUIRE_VERSION_NUMBER)
+    _raw.check_version(999)  # 0.0.999: same major
+    with pytest.raises(ImportError, match="major version 0"):
+        _raw.check_version(1000000)
+    with pytest.raises(ImportError, match=r"2\.3\.4"):
+        _raw.check_version(2003004)
+
+
+def test_loaded_library_has_the_known_major():
+    assert _raw.lib.quire_version_number() // 1000000 == _raw.QUIRE_VERSION_MAJOR
+
+
+def test_raw_null_arguments_give_einval_not_a_crash():
+    out = c_int32(-7)
+    assert _raw.quire_document_page_count(None, None) == _raw.QUIRE_EINVAL
+    assert _raw.quire_document_page_count(byref(out), None) == _raw.QUIRE_EINVAL
+    assert out.value == -7, "an out-parameter is written only on success"
+    assert _raw.quire_last_error_code() == _raw.QUIRE_EINVAL
+    assert _raw.quire_last_error_message() != b""
+    _raw.quire_clear_error()
+    assert _raw.quire_last_error_code() == _raw.QUIRE_OK
+    assert _raw.quire_last_error_message() == b""
+    _raw.quire_document_close(None)  # a no-op
+
+
+def test_raw_open_options_version_is_checked(annots_pdf: Path):
+    document = _raw.quire_document_p()
+    options = _raw.open_options_init()
+    options.version = 999
+    status = _raw.quire_document_open(byref(document), os.fsencode(annots_pdf), byref(options))
+    assert status == _raw.QUIRE_EINVAL and not document
+    options = _raw.open_options_init()
+    status = _raw.quire_document_open(byref(document), os.fsencode(annots_pdf), byref(options))
+    assert status == _raw.QUIRE_OK and document
+    _raw.quire_document_close(document)
+    status = _raw.quire_document_open_memory(byref(document), None, 0, None)
+    assert status == _raw.QUIRE_EFORMAT
+
+
+def test_raw_range_and_invalid_box(annots_pdf: Path):
+    document = _raw.quire_document_p()
+    assert _raw.quire_document_open(byref(document), os.fsencode(annots_pdf), None) == _raw.QUIRE_OK
+    try:
+        length = c_size_t(12345)
+        assert _raw.quire_document_warning(None, 0, byref(length), document, 0) == _raw.QUIRE_ERANGE
+        rect = _raw.quire_rect()
+        assert _raw.quire_page_box(byref(rect), document, 0, 99) == _raw.QUIRE_EINVAL
+        assert _raw.quire_page_box(byref(rect), document, 2, 0) == _raw.QUIRE_ERANGE
+        assert _raw.quire_page_box(byref(rect), document, -1, 0) == _raw.QUIRE_ERANGE
+        out = c_int32(-7)
+        assert _raw.quire_page_rotation(byref(out), document, 2) == _raw.QUIRE_ERANGE
+        assert _raw.quire_page_annotation_count(byref(out), document, -1) == _raw.QUIRE_ERANGE
+        assert out.value == -7
+    finally:
+        _raw.quire_document_close(document)
+
+
+def test_raw_length_query_pattern(corpus):
+    from conftest import REPORTLAB
+
+    document = _raw.quire_document_p()
+    assert _raw.quire_document_open(byref(document), os.fsencode(corpus(REPORTLAB)), None) == _raw.QUIRE_OK
+    try:
+        # 1. NULL/0 asks for the length (the status may be OK or EBUFS).
+        length = c_size_t(12345)
+        status = _raw.quire_document_metadata_key(None, 0, byref(length), document, 0)
+        assert status in (_raw.QUIRE_OK, _raw.QUIRE_EBUFS)
+        assert length.value == len("Author")
+        # 2. Too small a buffer: EBUFS, the length, and the buffer untouched.
+        small = ctypes.create_string_buffer(b"XXXXXX", 6)
+        length = c_size_t(0)
+        assert _raw.quire_document_metadata_key(small, 6, byref(length), document, 0) == _raw.QUIRE_EBUFS
+        assert length.value == 6 and small.raw == b"XXXXXX"
+        # 3. length + 1 bytes: the string and its NUL.
+        exact = ctypes.create_string_buffer(b"X" * 7, 7)
+        assert _raw.quire_document_metadata_key(exact, 7, byref(length), document, 0) == _raw.QUIRE_OK
+        assert length.value == 6 and exact.raw == b"Author\0"
+        # The value by key, and a key that is not set.
+        value = ctypes.create_string_buffer(64)
+        assert _raw.quire_document_metadata(value, 64, byref(length), document, b"Title") == _raw.QUIRE_OK
+        assert value.raw[: length.value] == b"untitled"
+        status = _raw.quire_document_metadata(value, 64, byref(length), document, b"NoSuchKey")
+        assert status == _raw.QUIRE_ENOTFOUND
+        assert _raw.quire_last_error_code() == _raw.QUIRE_ENOTFOUND
+    finally:
+        _raw.quire_document_close(document)
+
+
+def _package_copy_without_library(tmp_path: Path) -> Path:
+    """A copy of the quire package without libquire, so that lookup must go elsewhere."""
+    source = Path(quire.__file__).resolve().parent
+    target = tmp_path / "site" / "quire"
+    target.mkdir(parents=True)
+    for file in source.iterdir():
+        if file.suffix in (".py", ".typed"):
+            shutil.copy(file, target / file.name)
+    return target.parent
+
+
+def _run_python(code: str, pythonpath: Path, env_updates: Dict[str, str]) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "QUIRE_LIBRARY")}
+    env.update(env_updates)
+    env["PYTHONPATH"] = str(pythonpath)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True, cwd=str(pythonpath)
+    )
+
+
+def test_library_next_to_the_package_wins_over_quire_library(tmp_path: Path):
+    package_library = Path(quire.__file__).resolve().parent / _raw.LIBRARY_FILENAME
+    if not package_library.is_file():
+        pytest.skip("this quire package has no bundled library")
+    result = _run_python(
+        "import quire; print(quire.library_path())",
+        Path(quire.__file__).resolve().parent.parent,
+        {"QUIRE_LIBRARY": str(tmp_path / "does-not-exist.so")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert Path(result.stdout.strip()) == package_library
+
+
+def test_quire_library_env_var_is_used_when_the_package_has_no_library(tmp_path: Path):
+    site = _package_copy_without_library(tmp_path)
+    library = Path(_raw.library_path()).resolve()
+    result = _run_python(
+        "import quire; print(quire.library_path()); print(quire.version())",
+        site,
+        {"QUIRE_LIBRARY": str(library)},
+    )
+    assert result.returncode == 0, result.stderr
+    path, version = result.stdout.split()
+    assert Path(path) == library
+    assert version == quire.version()
+
+
+def test_missing_library_fails_the_import_with_a_clear_message(tmp_path: Path):
+    if ctypes.util.find_library("quire"):
+        pytest.skip("a libquire is installed system-wide, so the lookup would find it")
+    site = _package_copy_without_library(tmp_path)
+    result = _run_python("import quire", site, {"QUIRE_LIBRARY": str(tmp_path / "nope.so")})
+    assert result.returncode != 0
+    last_line = result.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("ImportError: quire: cannot find libquire")
+    assert "make" in last_line and "QUIRE_LIBRARY" in last_line and "nope.so" in last_line
+
+
+def test_setup_py_refuses_to_build_without_the_library(tmp_path: Path):
+    project = tmp_path / "python"
+    shutil.copytree(BINDING_DIR, project, ignore=shutil.ignore_patterns("libquire*", "build", "dist", "*.egg-info", "__pycache__"))
+    result = subprocess.run(
+        [sys.executable, "setup.py", "--version"], cwd=str(project), capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert "Run `make`" in result.stderr and "libquire" in result.stderr
+
+
+def test_pyproject_version_is_the_header_version():
+    text = (BINDING_DIR / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'^version\s*=\s*"([^"]+)"', text, flags=re.M)
+    assert match and match.group(1) == _raw.QUIRE_VERSION_STRING == quire.__version__

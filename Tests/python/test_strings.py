@@ -1,0 +1,74 @@
+"""The length-query helper that every string getter goes through, driven by a stand-in for
+a C function, to reach the paths real files rarely take: a string that grows between the
+two calls, NUL bytes inside a string, invalid UTF-8, an error status."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, List
+
+import pytest
+
+import quire
+from quire import _raw
+from quire._document import _query_bytes, _text
+
+
+class FakeStringFunction:
+    """Behaves like `int f(char *buf, size_t buf_size, size_t *out_len, ...)` over a list of
+    successive values (the string may change between calls)."""
+
+    def __init__(self, values: List[bytes], status: int = _raw.QUIRE_OK) -> None:
+        self.values = values
+        self.status = status
+        self.calls: List[int] = []
+
+    def __call__(self, buf: Any, buf_size: int, out_len: Any, *args: Any) -> int:
+        self.calls.append(buf_size)
+        if self.status != _raw.QUIRE_OK:
+            return self.status
+        value = self.values[min(len(self.calls) - 1, len(self.values) - 1)]
+        out_len._obj.value = len(value)  # out_len is byref(c_size_t)
+        if buf is None or buf_size < len(value) + 1:
+            return _raw.QUIRE_EBUFS
+        ctypes.memmove(buf, value + b"\0", len(value) + 1)
+        return _raw.QUIRE_OK
+
+
+def test_query_asks_the_length_then_reads():
+    function = FakeStringFunction([b"Title"])
+    assert _query_bytes(function) == b"Title"
+    assert function.calls == [0, 6]
+
+
+def test_query_empty_string():
+    function = FakeStringFunction([b""])
+    assert _query_bytes(function) == b""
+    assert function.calls == [0, 1]
+
+
+def test_query_retries_when_the_string_grows():
+    function = FakeStringFunction([b"ab", b"abcdef", b"abcdef"])
+    assert _query_bytes(function) == b"abcdef"
+    assert function.calls == [0, 3, 7]
+
+
+def test_query_gives_up_on_a_string_that_never_stops_growing():
+    function = FakeStringFunction([b"x" * n for n in range(1, 20)])
+    with pytest.raises(quire.BufferTooSmallError):
+        _query_bytes(function)
+
+
+def test_query_is_binary_safe_and_decoding_is_lenient():
+    function = FakeStringFunction([b"a\0b\xff"])
+    data = _query_bytes(function)
+    assert data == b"a\0b\xff"
+    assert _text(data) == "a\0b\ufffd"
+
+
+def test_query_raises_the_status():
+    _raw.quire_clear_error()
+    with pytest.raises(quire.IndexOutOfRangeError) as info:
+        _query_bytes(FakeStringFunction([], status=_raw.QUIRE_ERANGE))
+    # No library message on this thread: the status string stands in.
+    assert info.value.message == quire.status_string(_raw.QUIRE_ERANGE)

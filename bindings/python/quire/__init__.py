@@ -1,0 +1,89 @@
+"""Quire: read PDF documents from Python.
+
+The Python binding of Quire, a PDF annotation and collaboration engine written in Swift
+and shipped as a C library (``libquire``). Two layers, after pypdfium2:
+
+- :mod:`quire._raw`, a ctypes declaration of every function of ``quire.h``;
+- this package, the Pythonic layer: :class:`Document`, :class:`Page`, :class:`Rect`, and
+  exceptions derived from :class:`QuireError`.
+
+Example::
+
+    import quire
+
+    with quire.Document("file.pdf") as doc:
+        print(doc.page_count, doc.pdf_version, doc.metadata.get("Title"))
+        for page in doc.pages:
+            print(page.index, page.media_box.width, page.media_box.height, page.rotation)
+
+Importing the package loads the library (see :mod:`quire._raw` for where it is looked for)
+and raises :class:`ImportError` if it is missing or of a major version this binding does
+not know.
+"""
+
+from __future__ import annotations
+
+from . import _raw
+from ._document import Box, Document, Page, PageList, Rect
+from ._errors import (
+    BufferTooSmallError,
+    FormatError,
+    IndexOutOfRangeError,
+    InternalError,
+    InvalidArgumentError,
+    LimitError,
+    NotFoundError,
+    OutOfMemoryError,
+    PasswordError,
+    QuireError,
+    QuireIOError,
+    StateError,
+    UnsupportedError,
+    UserAbortError,
+    status_string,
+)
+
+#: The version of this binding, which is the version of the header it was written for.
+__version__ = _raw.QUIRE_VERSION_STRING
+
+
+def version() -> str:
+    """The version of the loaded library, as ``"MAJOR.MINOR.PATCH"`` (``quire_version``)."""
+    return (_raw.lib.quire_version() or b"").decode("utf-8", errors="replace")
+
+
+def version_number() -> int:
+    """The version of the loaded library as ``MAJOR * 1000000 + MINOR * 1000 + PATCH``."""
+    return int(_raw.lib.quire_version_number())
+
+
+def library_path() -> str:
+    """The path (or loader name) of the ``libquire`` that was loaded."""
+    return _raw.library_path()
+
+
+__all__ = [
+    "Box",
+    "BufferTooSmallError",
+    "Document",
+    "FormatError",
+    "IndexOutOfRangeError",
+    "InternalError",
+    "InvalidArgumentError",
+    "LimitError",
+    "NotFoundError",
+    "OutOfMemoryError",
+    "Page",
+    "PageList",
+    "PasswordError",
+    "QuireError",
+    "QuireIOError",
+    "Rect",
+    "StateError",
+    "UnsupportedError",
+    "UserAbortError",
+    "library_path",
+    "status_string",
+    "version",
+    "version_number",
+]

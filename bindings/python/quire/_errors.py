@@ -1,0 +1,208 @@
+"""Exceptions of the Quire binding: one class per ``QUIRE_E*`` status code.
+
+Every non-OK status of the library raises a subclass of :class:`QuireError` that carries
+the status (``code``) and the library's message for it (``message``, from
+``quire_last_error_message()``). Where a builtin exception means the same thing, the class
+also derives from it, so idiomatic ``except`` clauses work:
+
+=========================  ==================  ===================================
+class                      status              also a
+=========================  ==================  ===================================
+InvalidArgumentError       QUIRE_EINVAL        ValueError
+OutOfMemoryError           QUIRE_ENOMEM        MemoryError
+QuireIOError               QUIRE_EIO           OSError
+NotFoundError              QUIRE_ENOTFOUND     FileNotFoundError
+FormatError                QUIRE_EFORMAT
+PasswordError              QUIRE_EPASSWORD
+UnsupportedError           QUIRE_EUNSUPPORTED
+LimitError                 QUIRE_ELIMIT
+IndexOutOfRangeError       QUIRE_ERANGE        IndexError
+BufferTooSmallError        QUIRE_EBUFS
+UserAbortError             QUIRE_EUSER
+StateError                 QUIRE_ESTATE        ValueError
+InternalError              QUIRE_EINTERNAL
+=========================  ==================  ===================================
+
+``NotFoundError`` is a ``FileNotFoundError`` because, through this binding, the only thing
+that can be "not found" is the file given to :class:`quire.Document` (metadata is read as a
+whole dict, so a missing key never reaches the C layer).
+
+``StateError`` is also what the binding itself raises when a closed
+:class:`quire.Document`, or a :class:`quire.Page` of one, is used; like operations on a
+closed Python file, it is a ``ValueError``.
+
+A status this version of the binding does not know raises :class:`QuireError` itself.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, NoReturn, Optional, Type
+
+from . import _raw
+
+
+class QuireError(Exception):
+    """A Quire call failed.
+
+    Attributes:
+        code: the ``QUIRE_E*`` status (a negative ``int``).
+        message: the library's description of what failed (``quire_last_error_message()``),
+            or the status string when the library gave none.
+    """
+
+    #: The status this class stands for (``None`` for the base class).
+    status: Optional[int] = None
+
+    code: int
+    message: str
+
+    def __init__(self, code: int, message: str) -> None:
+        # One positional argument, so that the OSError-derived subclasses do not read the
+        # arguments as (errno, strerror).
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return "%s(code=%d, message=%r)" % (type(self).__name__, self.code, self.message)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.code, self.message))
+
+
+class InvalidArgumentError(QuireError, ValueError):
+    """QUIRE_EINVAL: an argument is invalid."""
+
+    status = _raw.QUIRE_EINVAL
+
+
+class OutOfMemoryError(QuireError, MemoryError):
+    """QUIRE_ENOMEM: memory could not be allocated."""
+
+    status = _raw.QUIRE_ENOMEM
+
+
+class QuireIOError(QuireError, OSError):
+    """QUIRE_EIO: the operating system failed a read or a write."""
+
+    status = _raw.QUIRE_EIO
+
+
+class NotFoundError(QuireError, FileNotFoundError):
+    """QUIRE_ENOTFOUND: what was asked for does not exist, such as the file to open."""
+
+    status = _raw.QUIRE_ENOTFOUND
+
+
+class FormatError(QuireError):
+    """QUIRE_EFORMAT: the data is not a PDF, or is damaged beyond repair."""
+
+    status = _raw.QUIRE_EFORMAT
+
+
+class PasswordError(QuireError):
+    """QUIRE_EPASSWORD: the document is encrypted and the password does not open it."""
+
+    status = _raw.QUIRE_EPASSWORD
+
+
+class UnsupportedError(QuireError):
+    """QUIRE_EUNSUPPORTED: the document uses a feature Quire does not support."""
+
+    status = _raw.QUIRE_EUNSUPPORTED
+
+
+class LimitError(QuireError):
+    """QUIRE_ELIMIT: a safety limit was exceeded (see the limits of :class:`Document`)."""
+
+    status = _raw.QUIRE_ELIMIT
+
+
+class IndexOutOfRangeError(QuireError, IndexError):
+    """QUIRE_ERANGE: an index is out of range."""
+
+    status = _raw.QUIRE_ERANGE
+
+
+class BufferTooSmallError(QuireError):
+    """QUIRE_EBUFS: a buffer is too small. The binding sizes its buffers itself, so this
+    only escapes when a string keeps growing between calls."""
+
+    status = _raw.QUIRE_EBUFS
+
+
+class UserAbortError(QuireError):
+    """QUIRE_EUSER: a callback aborted the operation."""
+
+    status = _raw.QUIRE_EUSER
+
+
+class StateError(QuireError, ValueError):
+    """QUIRE_ESTATE: the object is in a state that does not allow the call; raised by the
+    binding when a closed document, or a page of one, is used."""
+
+    status = _raw.QUIRE_ESTATE
+
+
+class InternalError(QuireError):
+    """QUIRE_EINTERNAL: a bug in Quire; please report it with the message."""
+
+    status = _raw.QUIRE_EINTERNAL
+
+
+_BY_STATUS: Dict[int, Type[QuireError]] = {
+    cls.status: cls
+    for cls in (
+        InvalidArgumentError,
+        OutOfMemoryError,
+        QuireIOError,
+        NotFoundError,
+        FormatError,
+        PasswordError,
+        UnsupportedError,
+        LimitError,
+        IndexOutOfRangeError,
+        BufferTooSmallError,
+        UserAbortError,
+        StateError,
+        InternalError,
+    )
+    if cls.status is not None
+}
+
+
+def status_string(code: int) -> str:
+    """The library's short English description of a status code, such as
+    ``"invalid argument"`` (``quire_status_string``)."""
+    return _decode(_raw.lib.quire_status_string(code))
+
+
+def error_class(code: int) -> Type[QuireError]:
+    """The exception class for a status code; :class:`QuireError` for an unknown one."""
+    return _BY_STATUS.get(code, QuireError)
+
+
+def make_error(code: int, message: str) -> QuireError:
+    """An exception for ``code`` with ``message`` (the status string when empty)."""
+    if not message:
+        message = status_string(code)
+    return error_class(code)(code, message)
+
+
+def raise_status(code: int) -> NoReturn:
+    """Raises the exception for the non-OK ``code`` just returned by a call on this thread,
+    with the thread's last error message."""
+    raise make_error(code, _decode(_raw.lib.quire_last_error_message()))
+
+
+def check(code: int) -> None:
+    """Raises the exception for ``code`` unless it is QUIRE_OK."""
+    if code != _raw.QUIRE_OK:
+        raise_status(code)
+
+
+def _decode(value: Optional[bytes]) -> str:
+    return (value or b"").decode("utf-8", errors="replace")
