@@ -15,12 +15,20 @@ let package = Package(
         .library(name: "quire", type: .dynamic, targets: ["Quire"]),
         .executable(name: "quire-cli", targets: ["QuireCLI"]),
     ],
+    dependencies: [
+        // MD5, SHA-2 and AES for the standard security handler (ISO 32000-2 §7.6).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
     targets: [
         // The system zlib, for Flate streams.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // include/quire.h, through include/module.modulemap.
         .systemLibrary(name: "CQuire", path: "include"),
-        .target(name: "QuireSyntax", dependencies: ["CZlib"]),
+        .target(name: "QuireSyntax", dependencies: [
+            "CZlib",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax"]),
         .target(name: "Quire", dependencies: ["QuireDocument", "CQuire"]),
         .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument"]),

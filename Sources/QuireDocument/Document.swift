@@ -70,10 +70,7 @@ public final class Document {
     public init(buffer: ByteBuffer, options: OpenOptions = OpenOptions()) throws {
         guard buffer.count > 0 else { throw PDFError(.format, "not a PDF file: no data") }
         self.options = options
-        file = try PDFFile(buffer: buffer, limits: options.limits)
-        if file.isEncrypted {
-            file.warn("the document is encrypted; decrypting strings and streams is not supported yet, so text metadata and compressed objects are unavailable")
-        }
+        file = try PDFFile(buffer: buffer, limits: options.limits, password: options.password.map { Array($0.utf8) })
     }
 
     /// The document catalog (§7.7.2).
@@ -230,7 +227,6 @@ public final class Document {
             let value: String
             switch try file.object(for: raw) {
             case .string(let s):
-                if file.isEncrypted { continue }  // still encrypted: not text
                 value = s.text
             case .name(let n): value = n.value
             case .integer(let i): value = String(i)

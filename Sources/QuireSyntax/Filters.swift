@@ -249,3 +249,18 @@ public enum Filters {
         }
     }
 }
+
+extension Filters {
+    /// FlateDecode's encoder: zlib-wrapped deflate at the default level.
+    public static func deflate(_ input: [UInt8]) throws -> [UInt8] {
+        var size = compressBound(UInt(input.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let status = out.withUnsafeMutableBufferPointer { o in
+            input.withUnsafeBufferPointer { i in
+                compress2(o.baseAddress, &size, i.baseAddress, UInt(input.count), Z_DEFAULT_COMPRESSION)
+            }
+        }
+        guard status == Z_OK else { throw PDFError(.internal, "zlib compress2 failed with status \(status)") }
+        return Array(out[0..<Int(size)])
+    }
+}

@@ -120,10 +120,14 @@ public enum StreamData: Sendable, Equatable {
 public struct PDFStream: Sendable, Equatable {
     public var dictionary: PDFDictionary
     public var data: StreamData
+    /// The indirect object the stream was parsed from; nil for a stream made in memory.
+    /// The data of an encrypted document's stream is decrypted with this id.
+    public var objectID: ObjectID?
 
-    public init(dictionary: PDFDictionary, data: StreamData) {
+    public init(dictionary: PDFDictionary, data: StreamData, objectID: ObjectID? = nil) {
         self.dictionary = dictionary
         self.data = data
+        self.objectID = objectID
     }
 }
 

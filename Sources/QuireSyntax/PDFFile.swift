@@ -16,11 +16,18 @@ public final class PDFFile {
     public private(set) var trailer = PDFDictionary()
     /// The form of the newest cross-reference section.
     public private(set) var xrefForm: XRefForm = .table
+    /// The offset of the newest cross-reference section (`startxref`); nil when it was
+    /// rebuilt by scanning.
+    public private(set) var startXRef: Int?
     /// Set when the cross-reference had to be rebuilt or objects were found elsewhere than
     /// where it said.
     public private(set) var isRepaired = false
     /// Damage recovered from, in the order found.
     public private(set) var warnings: [String] = []
+    /// The standard security handler of an encrypted document (nil when the trailer has
+    /// no /Encrypt). Strings of indirect objects are decrypted as they are parsed, stream
+    /// data in ``decodedData(_:)``; ``rawData(_:)`` stays encrypted.
+    public private(set) var security: StandardSecurityHandler?
 
     private var entries: [Int: XRefEntry] = [:]
     private var cache: [Int: PDFObject] = [:]
@@ -29,10 +36,13 @@ public final class PDFFile {
     private var scanIndex: [Int: XRefEntry]? = nil
     private var headerOffset = 0
     private var totalDecoded = 0
+    /// Objects whose strings are never decrypted: the /Encrypt dictionary, an indirect /ID.
+    private var notEncrypted: Set<Int> = []
     private static let maxWarnings = 1000
 
-    /// Opens the bytes of a PDF file.
-    public init(buffer: ByteBuffer, limits: PDFLimits = .default) throws {
+    /// Opens the bytes of a PDF file. `password` opens an encrypted file (as its user or
+    /// its owner password); nil is the empty password.
+    public init(buffer: ByteBuffer, limits: PDFLimits = .default, password: [UInt8]? = nil) throws {
         self.buffer = buffer
         self.limits = limits
         readHeader()
@@ -45,6 +55,7 @@ public final class PDFFile {
             warn("cross-reference is damaged (\(e.message)); rebuilt by scanning the file")
             try rebuild()
         }
+        try setUpSecurity(password: password ?? [])
     }
 
     /// Whether the trailer has an /Encrypt entry.
@@ -140,9 +151,10 @@ public final class PDFFile {
         guard trailer["Root"] != nil else {
             throw PDFError.format("trailer has no /Root")
         }
-        guard case .dictionary = try object(for: trailer["Root"]!) else {
+        guard case .dictionary = try object(for: trailer["Root"] ?? .null) else {
             throw PDFError.format("/Root does not resolve to a dictionary")
         }
+        startXRef = Int(start)
     }
 
     // MARK: Repair
@@ -241,6 +253,7 @@ public final class PDFFile {
     private func rebuild() throws {
         isRepaired = true
         xrefForm = .rebuilt
+        startXRef = nil
         cache.removeAll()
         objectStreams.removeAll()
         let (found, trailers, catalogs) = scan()
@@ -272,6 +285,100 @@ public final class PDFFile {
         guard trailer["Root"] != nil else {
             throw PDFError.format("no document catalog found, even by scanning the file")
         }
+    }
+
+    // MARK: Security
+
+    /// Builds the security handler when the trailer has /Encrypt (ISO 32000-2 §7.6). The
+    /// /Encrypt dictionary is read with decryption off; objects read before (the catalog,
+    /// while the cross-reference was checked or rebuilt) are read again, decrypted.
+    private func setUpSecurity(password: [UInt8]) throws {
+        guard let value = trailer["Encrypt"] else { return }
+        if case .reference(let id) = value { notEncrypted.insert(id.number) }
+        if case .reference(let id)? = trailer["ID"] { notEncrypted.insert(id.number) }
+        guard case .dictionary(let dict) = try resolvedForSecurity(value, depth: 3) else {
+            warn("the trailer's /Encrypt is not a dictionary; the document is read as not encrypted")
+            return
+        }
+        var documentID: [UInt8] = []
+        if let ids = try trailer["ID"].map(object(for:))?.array, let first = ids.first,
+           case .string(let s) = try object(for: first) {
+            documentID = s.bytes
+        }
+        security = try StandardSecurityHandler(encryptDictionary: dict, documentID: documentID, password: password)
+        cache.removeAll()
+        objectStreams.removeAll()
+        if xrefForm == .rebuilt {
+            // The scan read the headers of object streams still encrypted: scan again.
+            scanIndex = nil
+            entries = scan().entries
+            cache.removeAll()
+            objectStreams.removeAll()
+        }
+    }
+
+    /// `value` with references resolved, inside dictionaries and arrays down to `depth`
+    /// levels (the /Encrypt dictionary's /CF holds dictionaries that may be indirect).
+    private func resolvedForSecurity(_ value: PDFObject, depth: Int) throws -> PDFObject {
+        let resolved = try object(for: value)
+        guard depth > 0 else { return resolved }
+        switch resolved {
+        case .dictionary(let d):
+            var out = PDFDictionary()
+            for (k, v) in d { out[k] = try resolvedForSecurity(v, depth: depth - 1) }
+            return .dictionary(out)
+        case .array(let a):
+            return .array(try a.map { try resolvedForSecurity($0, depth: depth - 1) })
+        default:
+            return resolved
+        }
+    }
+
+    /// Indirect object `id` as parsed from the file, with its strings decrypted (§7.6.2):
+    /// recursively through arrays and dictionaries, except in the /Encrypt dictionary, in
+    /// cross-reference streams, and in the /Contents of signature dictionaries (which
+    /// writers leave unencrypted, as PDFium and qpdf expect). A stream remembers its id,
+    /// for the decryption of its data.
+    private func decrypted(_ value: PDFObject, _ id: ObjectID) -> PDFObject {
+        var value = value
+        if case .stream(var s) = value {
+            s.objectID = id
+            value = .stream(s)
+        }
+        guard let security, !notEncrypted.contains(id.number) else { return value }
+        if case .stream(let s) = value, s.dictionary["Type"] == .name("XRef") { return value }
+        return decryptStrings(value, id, security)
+    }
+
+    private func decryptStrings(_ value: PDFObject, _ id: ObjectID, _ security: StandardSecurityHandler) -> PDFObject {
+        switch value {
+        case .string(var s):
+            s.bytes = security.decryptString(s.bytes, object: id)
+            return .string(s)
+        case .array(let a):
+            return .array(a.map { decryptStrings($0, id, security) })
+        case .dictionary(let d):
+            return .dictionary(decryptStrings(d, id, security))
+        case .stream(var s):
+            s.dictionary = decryptStrings(s.dictionary, id, security)
+            return .stream(s)
+        default:
+            return value
+        }
+    }
+
+    private func decryptStrings(_ d: PDFDictionary, _ id: ObjectID, _ security: StandardSecurityHandler) -> PDFDictionary {
+        let type = d["Type"]?.name?.value
+        let isSignature = type == "Sig" || type == "DocTimeStamp"
+        var out = d
+        for (k, v) in d {
+            if isSignature && k.value == "Contents" { continue }
+            switch v {
+            case .string, .array, .dictionary: out[k] = decryptStrings(v, id, security)
+            default: break
+            }
+        }
+        return out
     }
 
     // MARK: Objects
@@ -353,7 +460,7 @@ public final class PDFFile {
         parser.onWarning = { [unowned self] in self.warn($0) }
         do {
             let (id, value) = try parser.parseIndirectObject()
-            return id.number == number ? value : nil
+            return id.number == number ? decrypted(value, id) : nil
         } catch let e as PDFError where e.kind == .format {
             return nil
         }
@@ -423,9 +530,6 @@ public final class PDFFile {
     /// The stream's data with its filters undone (ISO 32000-2 §7.4). Image codecs (DCT,
     /// JPX, CCITT, JBIG2) are left encoded: the result stops before them.
     public func decodedData(_ stream: PDFStream) throws -> [UInt8] {
-        if isEncrypted && stream.dictionary["Type"] != .name("XRef") {
-            throw PDFError(.unsupported, "this document is encrypted, and decrypting its streams is not supported yet")
-        }
         var filters: [PDFObject] = []
         var parms: [PDFObject] = []
         switch try stream.dictionary["Filter"].map(object(for:)) {
@@ -439,6 +543,9 @@ public final class PDFFile {
         default: break
         }
         var data = rawData(stream)
+        if let security, let id = stream.objectID, case .file = stream.data {
+            data = try decrypt(data, stream, id, security, filters: filters, parms: parms)
+        }
         let encodedSize = data.count
         for (k, filter) in filters.enumerated() {
             guard case .name(let name) = filter else { throw PDFError.format("stream filter is not a name") }
@@ -463,7 +570,7 @@ public final class PDFFile {
             case "DCTDecode", "DCT", "JPXDecode", "CCITTFaxDecode", "CCF", "JBIG2Decode":
                 return data  // image codecs: passed through undecoded
             case "Crypt":
-                continue  // the Identity crypt filter; others need decryption
+                continue  // applied before the other filters, by decrypt(_:_:_:_:filters:parms:)
             default:
                 throw PDFError(.unsupported, "unknown stream filter /\(name.value)")
             }
@@ -479,6 +586,26 @@ public final class PDFFile {
             throw PDFError(limit: "max_total_decoded_bytes", limits.maxTotalDecodedBytes, "the decoded size of all streams")
         }
         return data
+    }
+
+    /// The data of stream `id` decrypted (§7.6.2), unless it is not encrypted: a
+    /// cross-reference stream, or the metadata stream when /EncryptMetadata is false. A
+    /// /Crypt filter (§7.4.10), which comes first in /Filter, names the crypt filter in its
+    /// /DecodeParms /Name (default /Identity); an embedded file uses /EFF.
+    private func decrypt(_ data: [UInt8], _ stream: PDFStream, _ id: ObjectID, _ security: StandardSecurityHandler,
+                         filters: [PDFObject], parms: [PDFObject]) throws -> [UInt8] {
+        let type = stream.dictionary["Type"]?.name?.value
+        if type == "XRef" || notEncrypted.contains(id.number) { return data }
+        var cryptFilter: PDFName? = nil
+        if let k = filters.firstIndex(of: .name("Crypt")) {
+            let parm = k < parms.count ? try dictionary(parms[k]) : nil
+            cryptFilter = parm?["Name"]?.name ?? "Identity"
+        } else if type == "Metadata" && !security.encryptMetadata {
+            return data
+        } else if type == "EmbeddedFile" {
+            cryptFilter = security.embeddedFileFilter
+        }
+        return try security.decryptStream(data, object: id, cryptFilter: cryptFilter)
     }
 
     private func predict(_ data: [UInt8], _ parm: PDFDictionary?) throws -> [UInt8] {
