@@ -3,7 +3,7 @@ import Testing
 import QuireTestSupport
 
 /// A catalog, a page tree and one page: objects 1-3.
-func minimalPages(_ b: inout PDFBuilder) {
+public func minimalPages(_ b: inout PDFBuilder) {
     b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
     b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
     b.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] >>")

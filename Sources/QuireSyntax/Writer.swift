@@ -1,0 +1,305 @@
+/// How a writer gets what it writes, supplied by the layer that knows about unsaved changes
+/// and encryption (the document).
+public struct WriterSource {
+    /// The current value of indirect object `number` (with unsaved changes applied).
+    public var object: (Int) throws -> PDFObject
+    /// The bytes to write for a stream that will be written as object `target`: its
+    /// encoded data, encrypted for `target` if the output is encrypted.
+    public var streamData: (PDFStream, ObjectID) throws -> [UInt8]
+    /// `object` with its strings prepared for object `target` (encrypted if the output is
+    /// encrypted); identity otherwise.
+    public var prepareStrings: (PDFObject, ObjectID) throws -> PDFObject
+
+    public init(object: @escaping (Int) throws -> PDFObject,
+                streamData: @escaping (PDFStream, ObjectID) throws -> [UInt8],
+                prepareStrings: @escaping (PDFObject, ObjectID) throws -> PDFObject) {
+        self.object = object
+        self.streamData = streamData
+        self.prepareStrings = prepareStrings
+    }
+}
+
+/// Writes PDF files: incremental updates appended to an existing file (ISO 32000-2
+/// §7.5.6), and full rewrites.
+public enum Writer {
+    /// The objects of an incremental update.
+    public struct Update {
+        /// Changed and new objects, with the generation to write them with.
+        public var objects: [(ObjectID, PDFObject)] = []
+        /// Deleted objects: written as free entries with the next generation.
+        public var freed: [ObjectID] = []
+        /// Trailer entries to set (/Root, /Info); /Size, /Prev and the rest are computed.
+        public var trailer = PDFDictionary()
+
+        public init() {}
+    }
+
+    /// The bytes to append to `file`'s bytes for `update`: the objects, then a
+    /// cross-reference section of the same form as the file's newest (a table after a
+    /// table, a stream after a stream), with /Prev pointing at it. Earlier bytes are never
+    /// touched, so signatures and earlier revisions survive.
+    public static func incrementalUpdate(of file: PDFFile, _ update: Update, source: WriterSource) throws -> [UInt8] {
+        guard let previous = file.startXRef else {
+            throw PDFError(.unsupported, "the file has no usable cross-reference to append an update to; save it in full instead")
+        }
+        let base = file.buffer.count
+        var out: [UInt8] = []
+        if let last = file.buffer[checked: base - 1], last != 0x0A && last != 0x0D { out.append(0x0A) }
+        var entries: [Int: XRefEntry] = [:]
+        for (id, value) in update.objects.sorted(by: { $0.0 < $1.0 }) {
+            entries[id.number] = .inFile(offset: base + out.count, generation: id.generation)
+            try writeIndirect(id, value, source: source, to: &out)
+        }
+        for id in update.freed where entries[id.number] == nil {
+            entries[id.number] = .free
+        }
+        let freedGenerations = Dictionary(update.freed.map { ($0.number, Swift.min($0.generation + 1, 65535)) },
+                                          uniquingKeysWith: { a, _ in a })
+        var size = Swift.max(Int(file.trailer["Size"]?.integer ?? 0), (entries.keys.max() ?? 0) + 1)
+        var trailer = PDFDictionary()
+        for key: PDFName in ["Root", "Info", "ID", "Encrypt"] {
+            if let v = file.trailer[key] { trailer[key] = v }
+        }
+        for (k, v) in update.trailer { trailer[k] = v }
+        trailer["Prev"] = .integer(Int64(previous))
+        let xrefOffset = base + out.count
+        switch file.xrefForm {
+        case .stream:
+            let number = size
+            size += 1
+            entries[number] = .inFile(offset: xrefOffset, generation: 0)
+            trailer["Size"] = .integer(Int64(size))
+            try writeXRefStream(number: number, entries: entries, freedGenerations: freedGenerations,
+                                trailer: trailer, to: &out)
+        case .table, .hybrid, .rebuilt:
+            trailer["Size"] = .integer(Int64(size))
+            writeXRefTable(entries: entries, freedGenerations: freedGenerations, trailer: trailer, to: &out)
+        }
+        out += Array("startxref\n\(xrefOffset)\n%%EOF\n".utf8)
+        return out
+    }
+
+    /// Options of a full rewrite.
+    public struct RewriteOptions: Sendable {
+        /// Pack objects into object streams, with a cross-reference stream (PDF 1.5).
+        public var objectStreams = false
+        /// Objects per object stream.
+        public var objectsPerStream = 100
+        /// The version to write in the header.
+        public var version = (major: 1, minor: 7)
+
+        public init() {}
+    }
+
+    /// A complete new file: objects reachable from `trailer` renumbered from 1 in the order
+    /// they are reached, unreachable ones dropped, and a fresh cross-reference.
+    /// `exempt` names an object written as it is, strings untouched (the /Encrypt dictionary).
+    public static func rewrite(trailer original: PDFDictionary, source: WriterSource, exempt: Int? = nil,
+                               options: RewriteOptions = RewriteOptions()) throws -> [UInt8] {
+        // Number the reachable objects breadth-first from the trailer.
+        var renumber: [Int: Int] = [:]
+        var order: [Int] = []
+        var queue: [Int] = []
+        var values: [Int: PDFObject] = [:]
+        func collect(_ value: PDFObject) {
+            switch value {
+            case .reference(let id):
+                if renumber[id.number] == nil {
+                    renumber[id.number] = order.count + 1
+                    order.append(id.number)
+                    queue.append(id.number)
+                }
+            case .array(let items): items.forEach(collect)
+            case .dictionary(let d): d.entries.forEach { collect($0.value) }
+            case .stream(let s): s.dictionary.entries.forEach { collect($0.value) }
+            default: break
+            }
+        }
+        var trailer = PDFDictionary()
+        for key: PDFName in ["Root", "Info", "Encrypt", "ID"] {
+            if let v = original[key] { trailer[key] = v }
+        }
+        collect(.dictionary(trailer))
+        var head = 0
+        while head < queue.count {
+            let number = queue[head]
+            head += 1
+            let value = try source.object(number)
+            values[number] = value
+            collect(value)
+        }
+        func remap(_ value: PDFObject) -> PDFObject {
+            switch value {
+            case .reference(let id):
+                guard let n = renumber[id.number], values[id.number] != .null else { return .null }
+                return .reference(ObjectID(n, 0))
+            case .array(let items): return .array(items.map(remap))
+            case .dictionary(let d): return .dictionary(PDFDictionary(d.entries.map { ($0.key, remap($0.value)) }))
+            case .stream(var s):
+                s.dictionary = PDFDictionary(s.dictionary.entries.map { ($0.key, remap($0.value)) })
+                return .stream(s)
+            default: return value
+            }
+        }
+        // The second line holds bytes >= 128 so that transfer tools treat the file as binary.
+        var out: [UInt8] = Array("%PDF-\(options.version.major).\(options.version.minor)\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]
+        var entries: [Int: XRefEntry] = [0: .free]
+        let packable: (Int) -> Bool = { old in
+            guard options.objectStreams, old != exempt, let v = values[old] else { return false }
+            if case .stream = v { return false }
+            return true
+        }
+        var packed: [(Int, PDFObject)] = []
+        for old in order {
+            guard let value = values[old], let new = renumber[old] else { continue }
+            let id = ObjectID(new, 0)
+            let mapped = remap(value)
+            if packable(old) {
+                packed.append((new, old == exempt ? mapped : try source.prepareStrings(mapped, id)))
+                continue
+            }
+            entries[new] = .inFile(offset: out.count, generation: 0)
+            if old == exempt {
+                out += Array("\(new) 0 obj\n".utf8)
+                Serializer.write(mapped, to: &out)
+                out += Array("\nendobj\n".utf8)
+            } else {
+                try writeIndirect(id, mapped, source: source, to: &out)
+            }
+        }
+        var size = order.count + 1
+        var newTrailer = PDFDictionary(trailer.entries.map { ($0.key, remap($0.value)) })
+        if options.objectStreams {
+            // Object streams hold objects already prepared (strings encrypted for their own
+            // numbers); the stream itself is encrypted as a whole like any stream.
+            var start = 0
+            while start < packed.count {
+                let chunk = packed[start..<Swift.min(start + options.objectsPerStream, packed.count)]
+                start += chunk.count
+                var offsets: [UInt8] = []
+                var body: [UInt8] = []
+                for (index, (number, value)) in chunk.enumerated() {
+                    offsets += Array("\(number) \(body.count) ".utf8)
+                    Serializer.write(value, to: &body)
+                    body.append(0x0A)
+                    entries[number] = .compressed(stream: size, index: index)
+                }
+                let data = try Filters.deflate(offsets + body)
+                let streamID = ObjectID(size, 0)
+                var dict = PDFDictionary()
+                dict["Type"] = .name("ObjStm")
+                dict["N"] = .integer(Int64(chunk.count))
+                dict["First"] = .integer(Int64(offsets.count))
+                dict["Filter"] = .name("FlateDecode")
+                entries[size] = .inFile(offset: out.count, generation: 0)
+                let stream = PDFStream(dictionary: dict, data: .bytes(data))
+                try writeIndirect(streamID, .stream(stream), source: source, to: &out)
+                size += 1
+            }
+            let xrefNumber = size
+            size += 1
+            entries[xrefNumber] = .inFile(offset: out.count, generation: 0)
+            newTrailer["Size"] = .integer(Int64(size))
+            let xrefOffset = out.count
+            try writeXRefStream(number: xrefNumber, entries: entries, freedGenerations: [0: 65535],
+                                trailer: newTrailer, to: &out)
+            out += Array("startxref\n\(xrefOffset)\n%%EOF\n".utf8)
+        } else {
+            newTrailer["Size"] = .integer(Int64(size))
+            let xrefOffset = out.count
+            writeXRefTable(entries: entries, freedGenerations: [0: 65535], trailer: newTrailer, to: &out)
+            out += Array("startxref\n\(xrefOffset)\n%%EOF\n".utf8)
+        }
+        return out
+    }
+
+    // MARK: Pieces
+
+    /// `N G obj ... endobj` for `value`, strings and stream data prepared through `source`.
+    static func writeIndirect(_ id: ObjectID, _ value: PDFObject, source: WriterSource, to out: inout [UInt8]) throws {
+        out += Array("\(id.number) \(id.generation) obj\n".utf8)
+        let prepared = try source.prepareStrings(value, id)
+        if case .stream(let s) = prepared {
+            let data: [UInt8]
+            if case .stream(let original) = value { data = try source.streamData(original, id) } else { data = [] }
+            Serializer.stream(s.dictionary, data: data, to: &out)
+        } else {
+            Serializer.write(prepared, to: &out)
+        }
+        out += Array("\nendobj\n".utf8)
+    }
+
+    /// Consecutive runs of the sorted object numbers.
+    static func runs(_ numbers: [Int]) -> [(first: Int, count: Int)] {
+        var result: [(Int, Int)] = []
+        for n in numbers.sorted() {
+            if let last = result.last, last.0 + last.1 == n {
+                result[result.count - 1].1 += 1
+            } else {
+                result.append((n, 1))
+            }
+        }
+        return result
+    }
+
+    static func writeXRefTable(entries: [Int: XRefEntry], freedGenerations: [Int: Int], trailer: PDFDictionary,
+                               to out: inout [UInt8]) {
+        out += Array("xref\n".utf8)
+        for run in runs(Array(entries.keys)) {
+            out += Array("\(run.first) \(run.count)\n".utf8)
+            for n in run.first..<(run.first + run.count) {
+                switch entries[n] {
+                case .inFile(let offset, let generation)?:
+                    out += Array((pad(offset, 10) + " " + pad(generation, 5) + " n \n").utf8)
+                default:
+                    out += Array(("0000000000 " + pad(freedGenerations[n] ?? 65535, 5) + " f \n").utf8)
+                }
+            }
+        }
+        out += Array("trailer\n".utf8)
+        Serializer.write(.dictionary(trailer), to: &out)
+        out.append(0x0A)
+    }
+
+    static func writeXRefStream(number: Int, entries: [Int: XRefEntry], freedGenerations: [Int: Int],
+                                trailer: PDFDictionary, to out: inout [UInt8]) throws {
+        let maxOffset = entries.values.reduce(0) { m, e in
+            if case .inFile(let o, _) = e { return Swift.max(m, o) }
+            if case .compressed(let s, _) = e { return Swift.max(m, s) }
+            return m
+        }
+        var width = 1
+        while width < 8 && maxOffset >> (8 * width) != 0 { width += 1 }
+        var data: [UInt8] = []
+        var index: [PDFObject] = []
+        for run in runs(Array(entries.keys)) {
+            index += [.integer(Int64(run.first)), .integer(Int64(run.count))]
+            for n in run.first..<(run.first + run.count) {
+                let (type, f2, f3): (UInt8, Int, Int)
+                switch entries[n] {
+                case .inFile(let offset, let generation)?: (type, f2, f3) = (1, offset, generation)
+                case .compressed(let stream, let i)?: (type, f2, f3) = (2, stream, i)
+                default: (type, f2, f3) = (0, 0, freedGenerations[n] ?? 0)
+                }
+                data.append(type)
+                for k in stride(from: width - 1, through: 0, by: -1) { data.append(UInt8(truncatingIfNeeded: f2 >> (8 * k))) }
+                data.append(UInt8(truncatingIfNeeded: f3 >> 8))
+                data.append(UInt8(truncatingIfNeeded: f3))
+            }
+        }
+        var dict = trailer
+        dict["Type"] = .name("XRef")
+        dict["W"] = .array([.integer(1), .integer(Int64(width)), .integer(2)])
+        dict["Index"] = .array(index)
+        dict["Filter"] = .name("FlateDecode")
+        out += Array("\(number) 0 obj\n".utf8)
+        // Cross-reference streams are never encrypted (§7.6.3).
+        Serializer.stream(dict, data: try Filters.deflate(data), to: &out)
+        out += Array("\nendobj\n".utf8)
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let s = String(value)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
