@@ -52,9 +52,12 @@ public enum PageBox: Int, Sendable, CaseIterable {
 /// Not thread-safe: use one document from one thread at a time. Different documents are
 /// independent.
 public final class Document {
-    /// The file underneath, for object-level access.
-    public let file: PDFFile
+    /// The file underneath, for object-level access. Replaced when the document is saved
+    /// (the document continues from the saved bytes).
+    public internal(set) var file: PDFFile
     public let options: OpenOptions
+    /// Unsaved changes (see Editing.swift).
+    var changes: ChangeSet
     private var pageList: [Page]? = nil
 
     /// Opens the file at `path`.
@@ -71,11 +74,17 @@ public final class Document {
         guard buffer.count > 0 else { throw PDFError(.format, "not a PDF file: no data") }
         self.options = options
         file = try PDFFile(buffer: buffer, limits: options.limits, password: options.password.map { Array($0.utf8) })
+        changes = ChangeSet(nextNumber: file.nextObjectNumber)
+    }
+
+    /// Drops what the model derived from the objects (the page list), after a change.
+    func invalidateModel() {
+        pageList = nil
     }
 
     /// The document catalog (§7.7.2).
     public func catalog() throws -> PDFDictionary {
-        guard let root = try file.dictionary(file.trailer["Root"]) else {
+        guard let root = try dictionary(trailer["Root"]) else {
             throw PDFError(.format, "the trailer's /Root is not a dictionary")
         }
         return root
@@ -84,7 +93,17 @@ public final class Document {
     /// Resolves `value` if it is a reference. Model code resolves through the document,
     /// not the file, so that it sees unsaved changes.
     public func resolve(_ value: PDFObject) throws -> PDFObject {
-        try file.object(for: value)
+        var value = value
+        var hops = 0
+        while case .reference(let id) = value {
+            hops += 1
+            if hops > 32 {
+                file.warn("a chain of more than 32 references starting at \(id); resolved as null")
+                return .null
+            }
+            value = try object(id.number)
+        }
+        return value
     }
 
     /// `value` resolved, as a dictionary (a stream's dictionary counts), or nil.
@@ -169,7 +188,7 @@ public final class Document {
                 }
                 id = r
             }
-            guard let dict = try file.dictionary(node) else {
+            guard let dict = try dictionary(node) else {
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") is not a dictionary; skipped")
                 continue
             }
@@ -179,7 +198,7 @@ public final class Document {
             if let v = dict["Rotate"] { inherited.rotate = v }
             if let v = dict["Resources"] { inherited.resources = v }
             let type = dict["Type"]?.name?.value
-            let kids = try dict["Kids"].map(file.object(for:))?.array
+            let kids = try dict["Kids"].map(resolve)?.array
             if let kids, type != "Page" {
                 if let id {
                     path.append(id.number)
@@ -199,7 +218,7 @@ public final class Document {
         }
         // Some viewers report the root's /Count even when the tree holds fewer pages;
         // Quire lists the pages that exist, so that every index below the count loads.
-        if let count = try file.dictionary(top)?["Count"]?.integer, count != result.count {
+        if let count = try dictionary(top)?["Count"]?.integer, count != result.count {
             file.warn("the page tree's /Count says \(count) pages, but it holds \(result.count); the pages that exist are used")
         }
         return result
@@ -207,10 +226,10 @@ public final class Document {
 
     /// A rectangle from a PDF array of four numbers (references resolved); nil if it is not one.
     func rect(_ value: PDFObject?) throws -> Rect? {
-        guard let value, let array = try file.object(for: value).array, array.count == 4 else { return nil }
+        guard let value, let array = try resolve(value).array, array.count == 4 else { return nil }
         var numbers: [Double] = []
         for item in array {
-            guard let n = try file.object(for: item).number, n.isFinite else { return nil }
+            guard let n = try resolve(item).number, n.isFinite else { return nil }
             numbers.append(n)
         }
         return Rect(left: numbers[0], bottom: numbers[1], right: numbers[2], top: numbers[3])
@@ -221,11 +240,11 @@ public final class Document {
     /// The entries of the document information dictionary (§14.3.3) that are text
     /// strings, names, numbers or booleans, in file order, with text decoded.
     public func metadata() throws -> [(key: String, value: String)] {
-        guard let info = try file.dictionary(file.trailer["Info"]) else { return [] }
+        guard let info = try dictionary(trailer["Info"]) else { return [] }
         var out: [(key: String, value: String)] = []
         for (key, raw) in info {
             let value: String
-            switch try file.object(for: raw) {
+            switch try resolve(raw) {
             case .string(let s):
                 value = s.text
             case .name(let n): value = n.value
@@ -274,7 +293,7 @@ public struct Page {
 
     /// The rotation in degrees clockwise: 0, 90, 180 or 270.
     public func rotation() throws -> Int {
-        guard let value = try inheritedRotate.map(document.file.object(for:)) else { return 0 }
+        guard let value = try inheritedRotate.map(document.resolve) else { return 0 }
         guard let r = value.integer, r % 90 == 0 else {
             document.file.warn("page \(index + 1) has an invalid /Rotate; 0 assumed")
             return 0
@@ -284,12 +303,12 @@ public struct Page {
 
     /// The annotation dictionaries of the page, as (reference if indirect, dictionary).
     public func annotationDictionaries() throws -> [(ObjectID?, PDFDictionary)] {
-        guard let value = dictionary["Annots"], let array = try document.file.object(for: value).array else {
+        guard let value = dictionary["Annots"], let array = try document.resolve(value).array else {
             return []
         }
         var out: [(ObjectID?, PDFDictionary)] = []
         for item in array {
-            if let d = try document.file.dictionary(item) { out.append((item.reference, d)) }
+            if let d = try document.dictionary(item) { out.append((item.reference, d)) }
         }
         return out
     }

@@ -48,14 +48,39 @@ public final class PDFFile {
         readHeader()
         do {
             try loadCrossReference()
-        } catch let e as PDFError where e.kind == .limit && e.limitName != "max_nesting_depth" {
-            throw e
-        } catch let e as PDFError {
+            // Security comes before the catalog check: the catalog may sit in an encrypted
+            // object stream. A wrong password is not damage: it propagates.
+            try setUpSecurity(password: password ?? [])
+            try requireCatalog()
+        } catch let e as PDFError where e.kind == .format || e.limitName == "max_nesting_depth" {
             // Damage, including a trailer nested past the limit: rebuild by scanning.
             warn("cross-reference is damaged (\(e.message)); rebuilt by scanning the file")
-            try rebuild()
+            security = nil
+            notEncrypted.removeAll()
+            let catalogs = try rebuild()
+            try setUpSecurity(password: password ?? [])
+            if (try? requireCatalog()) == nil { try findCatalog(among: catalogs) }
         }
-        try setUpSecurity(password: password ?? [])
+    }
+
+    /// Throws unless the trailer's /Root resolves to a dictionary.
+    private func requireCatalog() throws {
+        guard let root = trailer["Root"] else { throw PDFError.format("trailer has no /Root") }
+        guard case .dictionary = try object(for: root) else {
+            throw PDFError.format("/Root does not resolve to a dictionary")
+        }
+    }
+
+    /// Makes the last of `numbers` that is a /Catalog dictionary the /Root.
+    private func findCatalog(among numbers: [Int]) throws {
+        for n in numbers.reversed() {
+            if case .dictionary(let d) = try object(n), d["Type"] == .name("Catalog") {
+                trailer["Root"] = .reference(ObjectID(n, 0))
+                warn("no usable trailer; the catalog was found by scanning (object \(n))")
+                return
+            }
+        }
+        throw PDFError.format("no document catalog found, even by scanning the file")
     }
 
     /// Whether the trailer has an /Encrypt entry.
@@ -63,6 +88,27 @@ public final class PDFFile {
 
     /// The number of objects the cross-reference knows, free ones included.
     public var objectCount: Int { entries.count }
+
+    /// Where object `number` is, per the cross-reference (nil when it does not say).
+    public func entry(_ number: Int) -> XRefEntry? { entries[number] }
+
+    /// One more than the highest object number in use or named by /Size: the number a new
+    /// object gets.
+    public var nextObjectNumber: Int {
+        Swift.max((entries.keys.max() ?? 0) + 1, Int(clamping: trailer["Size"]?.integer ?? 0))
+    }
+
+    /// Whether the file is linearized: the first object after the header is a dictionary
+    /// with /Linearized (ISO 32000-2 Annex F).
+    public var isLinearized: Bool {
+        var lexer = Lexer(buffer, at: headerOffset)
+        _ = try? lexer.next()  // %PDF-x.y is a comment: skipped as white space
+        lexer.skipWhitespace()
+        var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
+        guard lexer.position < Swift.min(buffer.count, headerOffset + 1024),
+              let (_, value) = try? parser.parseIndirectObject() else { return false }
+        return value.dictionary?["Linearized"] != nil
+    }
 
     /// Records a warning (deduplicated, bounded).
     public func warn(_ message: String) {
@@ -147,12 +193,6 @@ public final class PDFFile {
             } else {
                 offset = nil
             }
-        }
-        guard trailer["Root"] != nil else {
-            throw PDFError.format("trailer has no /Root")
-        }
-        guard case .dictionary = try object(for: trailer["Root"] ?? .null) else {
-            throw PDFError.format("/Root does not resolve to a dictionary")
         }
         startXRef = Int(start)
     }
@@ -249,13 +289,15 @@ public final class PDFFile {
         return (n, g, i + 3)
     }
 
-    /// Rebuilds the cross-reference and the trailer by scanning.
-    private func rebuild() throws {
+    /// Rebuilds the cross-reference and the trailer by scanning. Returns the objects that
+    /// look like catalogs, for when no trailer names a usable one.
+    private func rebuild() throws -> [Int] {
         isRepaired = true
         xrefForm = .rebuilt
         startXRef = nil
         cache.removeAll()
         objectStreams.removeAll()
+        scanIndex = nil
         let (found, trailers, catalogs) = scan()
         entries = found
         guard !found.isEmpty else {
@@ -265,26 +307,21 @@ public final class PDFFile {
         let saved = trailer
         trailer = PDFDictionary()
         // The last trailer whose /Root is a dictionary wins; keys it lacks come from the
-        // earlier trailers and the damaged chain.
+        // earlier trailers and the damaged chain. An encrypted file's catalog may not read
+        // before its security is set up: then the last trailer with a /Root is taken, and
+        // checked afterwards.
         for candidate in trailers.reversed() {
             guard let root = candidate["Root"], case .dictionary = try object(for: root) else { continue }
             for (k, v) in candidate where trailer[k] == nil { trailer[k] = v }
         }
-        if trailer["Root"] == nil {
-            for n in catalogs.reversed() {
-                if case .dictionary(let d) = try object(n), d["Type"] == .name("Catalog") {
-                    trailer["Root"] = .reference(ObjectID(n, 0))
-                    warn("no usable trailer; the catalog was found by scanning (object \(n))")
-                    break
-                }
-            }
+        if trailer["Root"] == nil, let candidate = trailers.last(where: { $0["Root"] != nil && $0["Encrypt"] != nil }) {
+            trailer = candidate
         }
         for (k, v) in saved where trailer[k] == nil && !["Prev", "XRefStm", "Root"].contains(k.value) {
             trailer[k] = v
         }
-        guard trailer["Root"] != nil else {
-            throw PDFError.format("no document catalog found, even by scanning the file")
-        }
+        cache.removeAll()
+        return catalogs
     }
 
     // MARK: Security
@@ -347,38 +384,49 @@ public final class PDFFile {
         }
         guard let security, !notEncrypted.contains(id.number) else { return value }
         if case .stream(let s) = value, s.dictionary["Type"] == .name("XRef") { return value }
-        return decryptStrings(value, id, security)
+        return PDFFile.mapStrings(value) { security.decryptString($0, object: id) }
     }
 
-    private func decryptStrings(_ value: PDFObject, _ id: ObjectID, _ security: StandardSecurityHandler) -> PDFObject {
+    /// `value` with every string passed through `transform`, recursively through arrays,
+    /// dictionaries and stream dictionaries, except the /Contents of a signature
+    /// dictionary, which writers leave unencrypted (as PDFium and qpdf expect).
+    static func mapStrings(_ value: PDFObject, _ transform: ([UInt8]) -> [UInt8]) -> PDFObject {
         switch value {
         case .string(var s):
-            s.bytes = security.decryptString(s.bytes, object: id)
+            s.bytes = transform(s.bytes)
             return .string(s)
         case .array(let a):
-            return .array(a.map { decryptStrings($0, id, security) })
+            return .array(a.map { mapStrings($0, transform) })
         case .dictionary(let d):
-            return .dictionary(decryptStrings(d, id, security))
+            return .dictionary(mapStrings(d, transform))
         case .stream(var s):
-            s.dictionary = decryptStrings(s.dictionary, id, security)
+            s.dictionary = mapStrings(s.dictionary, transform)
             return .stream(s)
         default:
             return value
         }
     }
 
-    private func decryptStrings(_ d: PDFDictionary, _ id: ObjectID, _ security: StandardSecurityHandler) -> PDFDictionary {
+    static func mapStrings(_ d: PDFDictionary, _ transform: ([UInt8]) -> [UInt8]) -> PDFDictionary {
         let type = d["Type"]?.name?.value
         let isSignature = type == "Sig" || type == "DocTimeStamp"
         var out = d
         for (k, v) in d {
             if isSignature && k.value == "Contents" { continue }
             switch v {
-            case .string, .array, .dictionary: out[k] = decryptStrings(v, id, security)
+            case .string, .array, .dictionary: out[k] = mapStrings(v, transform)
             default: break
             }
         }
         return out
+    }
+
+    /// `value`, about to be written as object `id` of this (encrypted) document, with its
+    /// strings encrypted for `id`; unchanged when the document is not encrypted.
+    public func encryptingStrings(_ value: PDFObject, for id: ObjectID) -> PDFObject {
+        guard let security else { return value }
+        if case .stream(let s) = value, s.dictionary["Type"] == .name("XRef") { return value }
+        return PDFFile.mapStrings(value) { security.encryptString($0, object: id) }
     }
 
     // MARK: Objects
@@ -530,22 +578,8 @@ public final class PDFFile {
     /// The stream's data with its filters undone (ISO 32000-2 §7.4). Image codecs (DCT,
     /// JPX, CCITT, JBIG2) are left encoded: the result stops before them.
     public func decodedData(_ stream: PDFStream) throws -> [UInt8] {
-        var filters: [PDFObject] = []
-        var parms: [PDFObject] = []
-        switch try stream.dictionary["Filter"].map(object(for:)) {
-        case .name(let n)?: filters = [.name(n)]
-        case .array(let a)?: filters = try a.map(object(for:))
-        default: break
-        }
-        switch try stream.dictionary["DecodeParms"].map(object(for:)) {
-        case .dictionary(let d)?: parms = [.dictionary(d)]
-        case .array(let a)?: parms = try a.map(object(for:))
-        default: break
-        }
-        var data = rawData(stream)
-        if let security, let id = stream.objectID, case .file = stream.data {
-            data = try decrypt(data, stream, id, security, filters: filters, parms: parms)
-        }
+        let (filters, parms) = try filterChain(stream)
+        var data = try decryptedRawData(stream)
         let encodedSize = data.count
         for (k, filter) in filters.enumerated() {
             guard case .name(let name) = filter else { throw PDFError.format("stream filter is not a name") }
@@ -570,7 +604,7 @@ public final class PDFFile {
             case "DCTDecode", "DCT", "JPXDecode", "CCITTFaxDecode", "CCF", "JBIG2Decode":
                 return data  // image codecs: passed through undecoded
             case "Crypt":
-                continue  // applied before the other filters, by decrypt(_:_:_:_:filters:parms:)
+                continue  // applied before the other filters, by decryptedRawData(_:)
             default:
                 throw PDFError(.unsupported, "unknown stream filter /\(name.value)")
             }
@@ -588,24 +622,59 @@ public final class PDFFile {
         return data
     }
 
-    /// The data of stream `id` decrypted (§7.6.2), unless it is not encrypted: a
-    /// cross-reference stream, or the metadata stream when /EncryptMetadata is false. A
-    /// /Crypt filter (§7.4.10), which comes first in /Filter, names the crypt filter in its
-    /// /DecodeParms /Name (default /Identity); an embedded file uses /EFF.
-    private func decrypt(_ data: [UInt8], _ stream: PDFStream, _ id: ObjectID, _ security: StandardSecurityHandler,
-                         filters: [PDFObject], parms: [PDFObject]) throws -> [UInt8] {
+    /// Which crypt filter applies to a stream (§7.6.2, §7.4.10): nil when the stream is
+    /// not encrypted (a cross-reference stream, the metadata stream when /EncryptMetadata
+    /// is false, or the /Encrypt or /ID object); else the crypt filter's name, where nil
+    /// inside means the default /StmF. A /Crypt filter, first in /Filter, names its filter
+    /// in its /DecodeParms /Name (default /Identity); an embedded file uses /EFF.
+    func cryptFilter(_ stream: PDFStream, _ id: ObjectID, _ security: StandardSecurityHandler) throws -> PDFName?? {
         let type = stream.dictionary["Type"]?.name?.value
-        if type == "XRef" || notEncrypted.contains(id.number) { return data }
-        var cryptFilter: PDFName? = nil
+        if type == "XRef" || notEncrypted.contains(id.number) { return .none }
+        let (filters, parms) = try filterChain(stream)
         if let k = filters.firstIndex(of: .name("Crypt")) {
             let parm = k < parms.count ? try dictionary(parms[k]) : nil
-            cryptFilter = parm?["Name"]?.name ?? "Identity"
-        } else if type == "Metadata" && !security.encryptMetadata {
-            return data
-        } else if type == "EmbeddedFile" {
-            cryptFilter = security.embeddedFileFilter
+            return .some(parm?["Name"]?.name ?? "Identity")
         }
-        return try security.decryptStream(data, object: id, cryptFilter: cryptFilter)
+        if type == "Metadata" && !security.encryptMetadata { return .none }
+        if type == "EmbeddedFile" { return .some(security.embeddedFileFilter) }
+        return .some(nil)
+    }
+
+    /// The stream's /Filter and /DecodeParms as arrays, references resolved.
+    func filterChain(_ stream: PDFStream) throws -> (filters: [PDFObject], parms: [PDFObject]) {
+        var filters: [PDFObject] = []
+        var parms: [PDFObject] = []
+        switch try stream.dictionary["Filter"].map(object(for:)) {
+        case .name(let n)?: filters = [.name(n)]
+        case .array(let a)?: filters = try a.map(object(for:))
+        default: break
+        }
+        switch try stream.dictionary["DecodeParms"].map(object(for:)) {
+        case .dictionary(let d)?: parms = [.dictionary(d)]
+        case .array(let a)?: parms = try a.map(object(for:))
+        default: break
+        }
+        return (filters, parms)
+    }
+
+    /// The stream's data as stored, decrypted if the document is encrypted: still encoded
+    /// with its filters. Data held in memory (`.bytes`) is plain already.
+    public func decryptedRawData(_ stream: PDFStream) throws -> [UInt8] {
+        let data = rawData(stream)
+        guard let security, let id = stream.objectID, case .file = stream.data,
+              case .some(let filter) = try cryptFilter(stream, id, security) else { return data }
+        return try security.decryptStream(data, object: id, cryptFilter: filter)
+    }
+
+    /// The bytes to write for `stream` as object `target` of this document: its encoded
+    /// data, encrypted for `target` when the document is encrypted. Data still encrypted
+    /// for the same object is copied as it is.
+    public func streamDataForWriting(_ stream: PDFStream, as target: ObjectID) throws -> [UInt8] {
+        guard let security, case .some(let filter) = try cryptFilter(stream, target, security) else {
+            return try decryptedRawData(stream)
+        }
+        if case .file = stream.data, stream.objectID == target { return rawData(stream) }
+        return try security.encryptStream(decryptedRawData(stream), object: target, cryptFilter: filter)
     }
 
     private func predict(_ data: [UInt8], _ parm: PDFDictionary?) throws -> [UInt8] {

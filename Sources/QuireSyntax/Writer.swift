@@ -155,7 +155,9 @@ public enum Writer {
             let id = ObjectID(new, 0)
             let mapped = remap(value)
             if packable(old) {
-                packed.append((new, old == exempt ? mapped : try source.prepareStrings(mapped, id)))
+                // Strings inside an object stream are not encrypted one by one: the
+                // stream is encrypted as a whole (ISO 32000-2 §7.6.2).
+                packed.append((new, mapped))
                 continue
             }
             entries[new] = .inFile(offset: out.count, generation: 0)
@@ -170,8 +172,8 @@ public enum Writer {
         var size = order.count + 1
         var newTrailer = PDFDictionary(trailer.entries.map { ($0.key, remap($0.value)) })
         if options.objectStreams {
-            // Object streams hold objects already prepared (strings encrypted for their own
-            // numbers); the stream itself is encrypted as a whole like any stream.
+            // Object streams hold their objects' plain text; each stream is encrypted as
+            // a whole like any stream.
             var start = 0
             while start < packed.count {
                 let chunk = packed[start..<Swift.min(start + options.objectsPerStream, packed.count)]

@@ -1,0 +1,229 @@
+/// One unsaved change, in the order it was made.
+///
+/// The document's change log is the one journal of unsaved changes: saving writes the
+/// current state it leads to, and the checkpointer and sync (to come) consume the log
+/// itself, each from the position it last read (``Document/changeLog``).
+public enum Change: Sendable, Equatable {
+    /// Object `id` now has `value` (a new object, or a replaced one).
+    case setObject(ObjectID, PDFObject)
+    /// Object `id` was deleted.
+    case deleteObject(ObjectID)
+}
+
+/// The unsaved changes of a document: the current value of every changed object, and the
+/// log of changes that led there.
+final class ChangeSet {
+    /// Changed and new objects; `.null` for a deleted one.
+    private(set) var objects: [Int: PDFObject] = [:]
+    /// The generation to write each changed object with.
+    private(set) var generations: [Int: Int] = [:]
+    private(set) var deleted: Set<Int> = []
+    private(set) var log: [Change] = []
+    var nextNumber: Int
+
+    init(nextNumber: Int) { self.nextNumber = nextNumber }
+
+    var isEmpty: Bool { log.isEmpty }
+
+    func value(_ number: Int) -> PDFObject? { objects[number] }
+
+    func set(_ id: ObjectID, _ value: PDFObject) {
+        objects[id.number] = value
+        generations[id.number] = id.generation
+        deleted.remove(id.number)
+        nextNumber = Swift.max(nextNumber, id.number + 1)
+        log.append(.setObject(id, value))
+    }
+
+    func delete(_ id: ObjectID) {
+        objects[id.number] = .null
+        generations[id.number] = id.generation
+        deleted.insert(id.number)
+        log.append(.deleteObject(id))
+    }
+}
+
+/// How to save.
+public enum SaveMode: Sendable, Equatable {
+    /// Append the changed objects and a new cross-reference section: earlier bytes,
+    /// signatures and revisions stay as they were.
+    case incremental
+    /// Rewrite the file: renumber, drop unreachable objects; `objectStreams` packs objects
+    /// into object streams with a cross-reference stream.
+    case full(objectStreams: Bool)
+}
+
+extension Document {
+    // MARK: Objects
+
+    /// The current value of indirect object `number`: with unsaved changes, null when free,
+    /// missing or deleted.
+    public func object(_ number: Int) throws -> PDFObject {
+        if let changed = changes.value(number) { return changed }
+        return try file.object(number)
+    }
+
+    /// Whether object `number` is in use (in the file or added, and not deleted).
+    public func isInUse(_ number: Int) -> Bool {
+        if changes.deleted.contains(number) { return false }
+        if changes.value(number) != nil { return true }
+        switch file.entry(number) {
+        case .inFile?, .compressed?: return true
+        default: return false
+        }
+    }
+
+    /// The trailer (the newest revision's, keys from older ones filled in).
+    public var trailer: PDFDictionary { file.trailer }
+
+    /// Whether there are changes that are not saved.
+    public var hasUnsavedChanges: Bool { !changes.isEmpty }
+
+    /// The unsaved changes, in the order they were made (the journal).
+    public var changeLog: [Change] { changes.log }
+
+    private func checkEditable(_ number: Int) throws {
+        guard isInUse(number) else {
+            throw PDFError(.range, "object \(number) is not in use")
+        }
+        if case .reference(let id)? = file.trailer["Encrypt"], id.number == number {
+            throw PDFError(.invalidArgument, "the /Encrypt dictionary (object \(number)) cannot be changed")
+        }
+    }
+
+    private func generation(_ number: Int) -> Int {
+        if case .inFile(_, let g)? = file.entry(number) { return g }
+        return 0
+    }
+
+    /// Replaces object `number` with `value`.
+    public func setObject(_ number: Int, _ value: PDFObject) throws {
+        try checkEditable(number)
+        changes.set(ObjectID(number, generation(number)), value)
+        invalidateModel()
+    }
+
+    /// Sets `key` of the dictionary or stream that is object `number`; nil removes it.
+    public func setValue(_ value: PDFObject?, forKey key: PDFName, inObject number: Int) throws {
+        try checkEditable(number)
+        switch try object(number) {
+        case .dictionary(var d):
+            d[key] = value
+            try setObject(number, .dictionary(d))
+        case .stream(var s):
+            s.dictionary[key] = value
+            try setObject(number, .stream(s))
+        case let other:
+            throw PDFError(.invalidArgument, "object \(number) is a \(other.typeName), not a dictionary or stream")
+        }
+    }
+
+    /// Adds `value` as a new object and returns its id.
+    @discardableResult
+    public func addObject(_ value: PDFObject) throws -> ObjectID {
+        let number = changes.nextNumber
+        guard number <= options.limits.maxObjects else {
+            throw PDFError(limit: "max_objects", options.limits.maxObjects, "the object number of a new object")
+        }
+        let id = ObjectID(number, 0)
+        changes.set(id, value)
+        invalidateModel()
+        return id
+    }
+
+    /// Adds a stream with `dictionary` and `data` (already encoded for its filters).
+    @discardableResult
+    public func addStream(_ dictionary: PDFDictionary, data: [UInt8]) throws -> ObjectID {
+        try addObject(.stream(PDFStream(dictionary: dictionary, data: .bytes(data))))
+    }
+
+    /// Deletes object `number`: references to it read as null.
+    public func deleteObject(_ number: Int) throws {
+        try checkEditable(number)
+        if number == 0 || file.trailer["Root"]?.reference?.number == number {
+            throw PDFError(.invalidArgument, "object \(number) is the catalog and cannot be deleted")
+        }
+        changes.delete(ObjectID(number, generation(number)))
+        invalidateModel()
+    }
+
+    /// The data of a stream of this document: decoded (filters undone) or raw (as stored,
+    /// decrypted).
+    public func streamData(_ stream: PDFStream, decoded: Bool) throws -> [UInt8] {
+        decoded ? try file.decodedData(stream) : try file.decryptedRawData(stream)
+    }
+
+    // MARK: Saving
+
+    /// How the writer reads this document: unsaved changes applied, strings and streams
+    /// encrypted for the objects they are written as.
+    private var writerSource: WriterSource {
+        WriterSource(object: { [unowned self] in try self.object($0) },
+                     streamData: { [unowned self] in try self.file.streamDataForWriting($0, as: $1) },
+                     prepareStrings: { [unowned self] in self.file.encryptingStrings($0, for: $1) })
+    }
+
+    /// The bytes of the saved file. For an incremental save: the original bytes followed by
+    /// the update (the update alone is `incrementalUpdate()`).
+    public func saved(_ mode: SaveMode) throws -> [UInt8] {
+        switch mode {
+        case .incremental:
+            return Array(file.buffer.bytes) + (try incrementalUpdate())
+        case .full(let objectStreams):
+            var options = Writer.RewriteOptions()
+            options.objectStreams = objectStreams
+            let version = pdfVersion()
+            options.version = objectStreams && (version.major, version.minor) < (1, 5) ? (1, 5) : version
+            return try Writer.rewrite(trailer: file.trailer, source: writerSource,
+                                      exempt: file.trailer["Encrypt"]?.reference?.number, options: options)
+        }
+    }
+
+    /// The bytes an incremental save appends to the file: the changed objects and a new
+    /// cross-reference section.
+    public func incrementalUpdate() throws -> [UInt8] {
+        guard !changes.isEmpty else { return [] }  // nothing to append
+        var update = Writer.Update()
+        for number in changes.objects.keys.sorted() {
+            let id = ObjectID(number, changes.generations[number] ?? 0)
+            if changes.deleted.contains(number) {
+                update.freed.append(id)
+            } else if let value = changes.value(number) {
+                update.objects.append((id, value))
+            }
+        }
+        return try Writer.incrementalUpdate(of: file, update, source: writerSource)
+    }
+
+    /// Saves to `path` atomically (a temporary file beside it, fsync, rename), then
+    /// continues from the saved file.
+    public func save(to path: String, mode: SaveMode = .incremental) throws {
+        let bytes = try saved(mode)
+        try AtomicFile.write(bytes, to: path)
+        try reload(from: bytes)
+    }
+
+    /// Saves through `write`, called with consecutive pieces of the file, then continues
+    /// from the saved bytes. If `write` throws, the document keeps its unsaved changes.
+    public func save(mode: SaveMode = .incremental, through write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let bytes = try saved(mode)
+        let chunk = 1 << 20
+        try bytes.withUnsafeBytes { raw in
+            var start = 0
+            while start < raw.count {
+                let end = Swift.min(start + chunk, raw.count)
+                try write(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                start = end
+            }
+        }
+        try reload(from: bytes)
+    }
+
+    /// Continues from `bytes`, a saved state of this document: unsaved changes are gone.
+    func reload(from bytes: [UInt8]) throws {
+        let password = options.password.map { Array($0.utf8) }
+        file = try PDFFile(buffer: ByteBuffer(copying: bytes), limits: options.limits, password: password)
+        changes = ChangeSet(nextNumber: file.nextObjectNumber)
+        invalidateModel()
+    }
+}
