@@ -49,14 +49,14 @@ extern "C" {
 /** Major version: bumped when the ABI changes incompatibly. Part of the soname. */
 #define QUIRE_VERSION_MAJOR 0
 /** Minor version: bumped when functions or struct fields are added compatibly. */
-#define QUIRE_VERSION_MINOR 1
+#define QUIRE_VERSION_MINOR 2
 /** Patch version: bumped for fixes that change no interface. */
 #define QUIRE_VERSION_PATCH 0
 /** The version as one number: MAJOR * 1000000 + MINOR * 1000 + PATCH. */
 #define QUIRE_VERSION_NUMBER \
     (QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH)
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define QUIRE_VERSION_STRING "0.1.0"
+#define QUIRE_VERSION_STRING "0.2.0"
 
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH".
@@ -182,12 +182,16 @@ typedef struct quire_open_options {
     uint64_t max_stream_bytes;
     /** Most bytes all streams of the document together may decode to. Default 2 GiB. */
     uint64_t max_total_decoded_bytes;
-    /** Largest ratio of decoded to encoded size of one stream. Default 1000. */
+    /** Largest ratio of decoded to encoded size of one stream, checked once a stream has
+     *  decoded past 1 MiB. Default 1000. */
     uint32_t max_decompression_ratio;
+    /** Most pages the page tree may expand to (a node reached through several branches
+     *  counts once per branch). Default 1048575. */
+    uint32_t max_pages;
 } quire_open_options;
 
 /** Initialiser for `quire_open_options`: the current version, empty password, defaults. */
-#define QUIRE_OPEN_OPTIONS_INIT { QUIRE_OPEN_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 0, 0 }
+#define QUIRE_OPEN_OPTIONS_INIT { QUIRE_OPEN_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Opens the PDF file at `path`.
@@ -290,6 +294,365 @@ int quire_document_metadata_key(char *buf, size_t buf_size, size_t *out_len,
  */
 int quire_document_metadata(char *buf, size_t buf_size, size_t *out_len,
                             quire_document *doc, const char *key);
+
+/** Forms of the cross-reference (ISO 32000-2 §7.5.4, §7.5.8). */
+#define QUIRE_XREF_TABLE 0   /**< a classic `xref` table */
+#define QUIRE_XREF_STREAM 1  /**< a cross-reference stream */
+#define QUIRE_XREF_HYBRID 2  /**< a table with an /XRefStm stream (hybrid file) */
+#define QUIRE_XREF_REBUILT 3 /**< none usable: rebuilt by scanning the file */
+
+/**
+ * The form of the newest cross-reference section: one of the QUIRE_XREF_* values.
+ * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
+ */
+int quire_document_xref_form(int32_t *out, quire_document *doc);
+
+/**
+ * The number of objects the cross-reference lists (in use and free), plus objects added
+ * since opening.
+ * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
+ */
+int quire_document_object_count(int32_t *out, quire_document *doc);
+
+/**
+ * Whether the file is linearized ("fast web view": its first object has /Linearized): 1 or
+ * 0. Quire reads a linearized file like any other; saving incrementally keeps the flag's
+ * object, a full save drops linearization.
+ * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
+ */
+int quire_document_is_linearized(int32_t *out, quire_document *doc);
+
+/** Encryption methods (standard security handler, ISO 32000-2 §7.6.4). */
+#define QUIRE_ENCRYPTION_NONE 0
+#define QUIRE_ENCRYPTION_RC4_40 1
+#define QUIRE_ENCRYPTION_RC4_128 2
+#define QUIRE_ENCRYPTION_AES_128 3
+#define QUIRE_ENCRYPTION_AES_256 4
+#define QUIRE_ENCRYPTION_IDENTITY 5 /**< crypt filters that leave the data as it is */
+
+/**
+ * How the document is encrypted: the method (QUIRE_ENCRYPTION_*) used for streams, the
+ * security handler's revision (/R: 2 to 6, or 0 when not encrypted), the permission bits
+ * (/P, ISO 32000-2 Table 22; all bits set when not encrypted) and whether the password
+ * given was the owner password (1) rather than the user password (0). Any out-pointer may
+ * be NULL when that value is not wanted.
+ * Returns: QUIRE_OK; QUIRE_EINVAL when `doc` is NULL.
+ */
+int quire_document_encryption(int32_t *out_method, int32_t *out_revision,
+                              uint32_t *out_permissions, int32_t *out_is_owner,
+                              quire_document *doc);
+
+/* ------------------------------------------------------------------------------------ */
+/* Outline (table of contents) and page labels                                           */
+/* ------------------------------------------------------------------------------------ */
+
+/** What an outline item does when activated (ISO 32000-2 §12.6.4). */
+#define QUIRE_ACTION_NONE 0   /**< no destination and no action */
+#define QUIRE_ACTION_GOTO 1   /**< go to a page of this document (a /Dest or a GoTo action) */
+#define QUIRE_ACTION_GOTOR 2  /**< go to a page of another file; the target is its path */
+#define QUIRE_ACTION_URI 3    /**< open a URI; the target is the URI */
+#define QUIRE_ACTION_NAMED 4  /**< a named action such as NextPage; the target is the name */
+#define QUIRE_ACTION_LAUNCH 5 /**< launch an application or file; the target is its path */
+#define QUIRE_ACTION_OTHER 6  /**< another action type; the target is its /S name */
+
+/**
+ * The number of items of the outline, all levels together (0 when there is none). Items
+ * are numbered 0 to count-1 in reading order (depth-first, parents before children). A
+ * cycle in the outline is cut, with a warning.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT past 100000 items or 256 levels.
+ */
+int quire_document_outline_count(int32_t *out, quire_document *doc);
+
+/**
+ * The structure of outline item `index`: its depth (0 for top-level items), the index of
+ * its parent (-1 for top-level items), its number of children, whether it is open (1) or
+ * closed (0), what it does (QUIRE_ACTION_*) and, for QUIRE_ACTION_GOTO and
+ * QUIRE_ACTION_GOTOR, the 0-based target page (-1 when the destination does not resolve to
+ * a page). Any out-pointer may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+int quire_document_outline_item(int32_t *out_depth, int32_t *out_parent,
+                                int32_t *out_child_count, int32_t *out_is_open,
+                                int32_t *out_action, int32_t *out_page_index,
+                                quire_document *doc, int32_t index);
+
+/**
+ * The title of outline item `index`, decoded to UTF-8, through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+int quire_document_outline_title(char *buf, size_t buf_size, size_t *out_len,
+                                 quire_document *doc, int32_t index);
+
+/**
+ * The target of outline item `index` as text, through the length-query pattern: the URI,
+ * the file of a GoToR or Launch action, the name of a named action, or the /S name of
+ * another action. QUIRE_ENOTFOUND for items without one (GoTo and none).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND; QUIRE_EBUFS.
+ */
+int quire_document_outline_target(char *buf, size_t buf_size, size_t *out_len,
+                                  quire_document *doc, int32_t index);
+
+/**
+ * The label of page `page_index` from the document's /PageLabels (ISO 32000-2 §12.4.2),
+ * such as "iii" or "A-4", through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND when the document has no
+ * page labels; QUIRE_EBUFS.
+ */
+int quire_page_label(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
+                     int32_t page_index);
+
+/* ------------------------------------------------------------------------------------ */
+/* Low-level objects: the escape hatch for what the typed interface lacks                */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * A PDF value (ISO 32000-2 §7.3): a copy, owned by the caller and released with
+ * `quire_value_free`, independent of the document's lifetime. A reference stays a
+ * reference until resolved with `quire_document_resolve`. Thread safety: a value may be
+ * used by one thread at a time.
+ */
+typedef struct quire_value quire_value;
+
+/** Types of values. */
+#define QUIRE_VALUE_NULL 0
+#define QUIRE_VALUE_BOOL 1
+#define QUIRE_VALUE_INTEGER 2
+#define QUIRE_VALUE_REAL 3
+#define QUIRE_VALUE_STRING 4
+#define QUIRE_VALUE_NAME 5
+#define QUIRE_VALUE_ARRAY 6
+#define QUIRE_VALUE_DICTIONARY 7
+#define QUIRE_VALUE_STREAM 8
+#define QUIRE_VALUE_REFERENCE 9
+
+/** Releases a value. NULL is a no-op. */
+void quire_value_free(quire_value *value);
+
+/**
+ * The trailer dictionary (of the newest revision, with unsaved changes).
+ * out: receives a new value owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_document_trailer(quire_value **out, quire_document *doc);
+
+/**
+ * Indirect object `number` (its generation is the current one), with unsaved changes. A
+ * free or missing object is a null value.
+ * out: receives a new value owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE for a negative number; QUIRE_ELIMIT.
+ */
+int quire_document_object(quire_value **out, quire_document *doc, int32_t number);
+
+/**
+ * `value` resolved: a reference becomes the object it names (a chain of references is
+ * followed; a cycle gives null); any other value is copied.
+ * out: receives a new value owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT.
+ */
+int quire_document_resolve(quire_value **out, quire_document *doc, const quire_value *value);
+
+/**
+ * The type of `value`: one of the QUIRE_VALUE_* values.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_value_type(int32_t *out, const quire_value *value);
+
+/**
+ * A boolean as 1 or 0, an integer, or a number (integer or real) as a double.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or a value of another type).
+ */
+int quire_value_bool(int32_t *out, const quire_value *value);
+int quire_value_integer(int64_t *out, const quire_value *value);
+int quire_value_number(double *out, const quire_value *value);
+
+/**
+ * The object number and generation of a reference.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or not a reference).
+ */
+int quire_value_reference(int32_t *out_number, int32_t *out_generation, const quire_value *value);
+
+/**
+ * The raw bytes of a string, or the bytes of a name (without the slash), through the
+ * length-query pattern (binary-safe: strings may hold any byte).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or another type); QUIRE_EBUFS.
+ */
+int quire_value_bytes(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
+
+/**
+ * A string decoded as a PDF text string (PDFDocEncoding, UTF-16BE or UTF-8) into UTF-8,
+ * through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or not a string); QUIRE_EBUFS.
+ */
+int quire_value_text(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
+
+/**
+ * The number of elements of an array, or of entries of a dictionary or a stream's
+ * dictionary.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or another type).
+ */
+int quire_value_count(int32_t *out, const quire_value *value);
+
+/**
+ * Element `index` of an array (not resolved).
+ * out: receives a new value owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (not an array); QUIRE_ERANGE.
+ */
+int quire_value_array_get(quire_value **out, const quire_value *value, int32_t index);
+
+/**
+ * The key of entry `index` of a dictionary or stream dictionary, in file order, without
+ * the slash, through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (not a dictionary or stream); QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+int quire_value_dict_key(char *buf, size_t buf_size, size_t *out_len, const quire_value *value,
+                         int32_t index);
+
+/**
+ * The value of `key` (without the slash) in a dictionary or stream dictionary (not
+ * resolved).
+ * out: receives a new value owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (not a dictionary or stream); QUIRE_ENOTFOUND.
+ */
+int quire_value_dict_get(quire_value **out, const quire_value *value, const char *key);
+
+/**
+ * `value` written in PDF syntax, such as `<< /Type /Page /MediaBox [0 0 612 792] >>`,
+ * through the length-query pattern. A stream is written as its dictionary.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+int quire_value_to_pdf(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
+
+/**
+ * Parses one value from PDF syntax (`[0 0 612 792]`, `/Name`, `(text)`, `12 0 R`, ...).
+ * out: receives a new value owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments); QUIRE_EFORMAT (not one complete
+ * value); QUIRE_ELIMIT.
+ */
+int quire_value_parse(quire_value **out, const char *pdf_syntax, size_t length);
+
+/** Stream data forms for `quire_document_stream_data`. */
+#define QUIRE_STREAM_DECODED 0 /**< filters undone (image codecs stay encoded) */
+#define QUIRE_STREAM_RAW 1     /**< as stored in the file (decrypted if the file is encrypted) */
+
+/**
+ * The data of a stream value taken from this document, through the length-query pattern
+ * (binary-safe). The data is computed on each call; a caller that queries the length
+ * first pays for it twice, so pass a generous buffer when the size is roughly known.
+ * form: QUIRE_STREAM_DECODED or QUIRE_STREAM_RAW.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (not a stream, unknown form); QUIRE_EUNSUPPORTED (an
+ * unknown filter); QUIRE_ELIMIT (a decode limit); QUIRE_EBUFS.
+ */
+int quire_document_stream_data(char *buf, size_t buf_size, size_t *out_len,
+                               quire_document *doc, const quire_value *stream, int32_t form);
+
+/* ------------------------------------------------------------------------------------ */
+/* Editing                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * Replaces indirect object `number` with `value` (copied). The change is unsaved until
+ * the document is saved. A stream value keeps its data.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments; `number` 0 or the /Encrypt dictionary);
+ * QUIRE_ERANGE (a number that is not in use).
+ */
+int quire_document_set_object(quire_document *doc, int32_t number, const quire_value *value);
+
+/**
+ * Sets `key` (without the slash) of the dictionary or stream that is indirect object
+ * `number` to `value` (copied); a NULL value, or a null value, removes the key.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL doc or key; the object is not a dictionary or
+ * stream); QUIRE_ERANGE (a number that is not in use).
+ */
+int quire_document_set_dict_value(quire_document *doc, int32_t number, const char *key,
+                                  const quire_value *value);
+
+/**
+ * Adds `value` (copied) as a new indirect object.
+ * out_number: receives its object number (its generation is 0).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT (past `max_objects`).
+ */
+int quire_document_add_object(int32_t *out_number, quire_document *doc, const quire_value *value);
+
+/**
+ * Adds a new stream object with the dictionary `dict` (a dictionary value, copied; NULL
+ * for an empty one) and `size` bytes of data (copied; already encoded for the filters the
+ * dictionary names).
+ * out_number: receives its object number.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT.
+ */
+int quire_document_add_stream(int32_t *out_number, quire_document *doc, const quire_value *dict,
+                              const void *data, size_t size);
+
+/**
+ * Deletes indirect object `number`: references to it read as null. Saving writes it as a
+ * free entry.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL doc; object 0, the catalog or /Encrypt);
+ * QUIRE_ERANGE.
+ */
+int quire_document_delete_object(quire_document *doc, int32_t number);
+
+/**
+ * Whether the document has changes that are not saved: 1 or 0.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_document_has_unsaved_changes(int32_t *out, quire_document *doc);
+
+/* ------------------------------------------------------------------------------------ */
+/* Saving                                                                                */
+/* ------------------------------------------------------------------------------------ */
+
+/** Save modes. */
+#define QUIRE_SAVE_INCREMENTAL 0 /**< append the changed objects: earlier bytes, signatures
+                                      and revisions stay as they were */
+#define QUIRE_SAVE_FULL 1        /**< rewrite: renumber, drop unreachable objects */
+
+/** The current version of `quire_save_options`. */
+#define QUIRE_SAVE_OPTIONS_VERSION 1
+
+/** Options for saving. Initialise with QUIRE_SAVE_OPTIONS_INIT. */
+typedef struct quire_save_options {
+    /** Must be QUIRE_SAVE_OPTIONS_VERSION. */
+    uint32_t version;
+    /** QUIRE_SAVE_INCREMENTAL (the default) or QUIRE_SAVE_FULL. */
+    int32_t mode;
+    /** For QUIRE_SAVE_FULL: 1 packs objects into object streams with a cross-reference
+     *  stream (smaller files, PDF 1.5 and later); 0 writes a classic table. */
+    int32_t object_streams;
+} quire_save_options;
+
+/** Initialiser for `quire_save_options`: incremental. */
+#define QUIRE_SAVE_OPTIONS_INIT { QUIRE_SAVE_OPTIONS_VERSION, QUIRE_SAVE_INCREMENTAL, 0 }
+
+/**
+ * Saves the document to `path`, atomically: it writes a temporary file beside it, flushes
+ * it to disk (fsync), then renames it over `path`, so `path` holds either the old or the
+ * new file even if the process dies. `path` may be the file the document was opened from.
+ * An encrypted document stays encrypted with its own key and password. After a successful
+ * save the document continues from the saved file: it has no unsaved changes, and a later
+ * incremental save appends to what was written.
+ * options: NULL for an incremental save.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO (the file could not be written; `path` is
+ * unchanged); QUIRE_EUNSUPPORTED (an incremental save of a file whose cross-reference was
+ * rebuilt by repair: save in full).
+ */
+int quire_document_save(quire_document *doc, const char *path, const quire_save_options *options);
+
+/**
+ * Called by `quire_document_save_to_callback` with consecutive pieces of the file.
+ * Return 0 to continue, non-zero to abort the save with QUIRE_EUSER.
+ */
+typedef int (*quire_write_fn)(const void *data, size_t size, void *payload);
+
+/**
+ * Saves the document through `write`, called one or more times on the calling thread with
+ * consecutive pieces of the file. For an incremental save, the pieces are the whole file:
+ * the original bytes, then the update. On success the document continues from the saved
+ * bytes, as with `quire_document_save`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EUSER (the callback aborted: the document keeps
+ * its unsaved changes); QUIRE_EUNSUPPORTED.
+ */
+int quire_document_save_to_callback(quire_document *doc, const quire_save_options *options,
+                                    quire_write_fn write, void *payload);
 
 /* ------------------------------------------------------------------------------------ */
 /* Pages                                                                                 */

@@ -9,7 +9,7 @@ import Glibc
 // The literal must equal QUIRE_VERSION_STRING; the C tests compare the two.
 @c @implementation
 public func quire_version() -> UnsafePointer<CChar>? {
-    cString("0.1.0")
+    cString("0.2.0")
 }
 
 @c @implementation
@@ -35,6 +35,7 @@ func openOptions(_ pointer: UnsafePointer<quire_open_options>?) throws -> OpenOp
     set(c.max_stream_bytes, \.maxStreamBytes)
     set(c.max_total_decoded_bytes, \.maxTotalDecodedBytes)
     set(c.max_decompression_ratio, \.maxDecompressionRatio)
+    set(c.max_pages, \.maxPages)
     return options
 }
 

@@ -91,28 +91,32 @@ func cString(_ s: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-/// Copies `text` to the caller through the length-query pattern of the header.
+/// Copies `text`, as UTF-8, to the caller through the length-query pattern of the header.
 func copyOut(_ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
              _ outLen: UnsafeMutablePointer<Int>?) throws {
+    try copyOut(bytes: Array(text.utf8), buf, bufSize, outLen)
+}
+
+/// Copies `bytes` (binary-safe) to the caller through the length-query pattern: a NULL
+/// buffer of size 0 asks for the length; a buffer too small gives QUIRE_EBUFS and is left
+/// untouched; otherwise the bytes and a terminating NUL are written.
+func copyOut(bytes: [UInt8], _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
+             _ outLen: UnsafeMutablePointer<Int>?) throws {
     let outLen = try required(outLen, "out_len")
-    var text = text
-    let length = text.withUTF8 { $0.count }
     guard let buf else {
         guard bufSize == 0 else { throw CallError(code: QUIRE_EINVAL, message: "buf is NULL but buf_size is \(bufSize)") }
-        outLen.pointee = length
+        outLen.pointee = bytes.count
         return
     }
-    guard bufSize > length else {
-        outLen.pointee = length
-        throw CallError(code: QUIRE_EBUFS, message: "buffer of \(bufSize) bytes is too small; \(length + 1) are needed")
+    guard bufSize > bytes.count else {
+        outLen.pointee = bytes.count
+        throw CallError(code: QUIRE_EBUFS, message: "buffer of \(bufSize) bytes is too small; \(bytes.count + 1) are needed")
     }
-    text.withUTF8 { utf8 in
-        if let base = utf8.baseAddress, length > 0 {
-            UnsafeMutableRawPointer(buf).copyMemory(from: base, byteCount: length)
-        }
+    bytes.withUnsafeBytes { raw in
+        if let base = raw.baseAddress, !raw.isEmpty { UnsafeMutableRawPointer(buf).copyMemory(from: base, byteCount: raw.count) }
     }
-    buf[length] = 0
-    outLen.pointee = length
+    buf[bytes.count] = 0
+    outLen.pointee = bytes.count
 }
 
 @c @implementation

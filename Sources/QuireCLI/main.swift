@@ -1,6 +1,7 @@
 // quire: the command-line tool.
 //
 //   quire info [--json] [--password PW] FILE
+//   quire check [--password PW] FILE
 //
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
 // with at least pages, pdf_version, encrypted, repaired, warnings, annotations, metadata.
@@ -12,10 +13,13 @@ import Glibc
 
 let usage = """
     usage: quire info [--json] [--password PW] FILE
+           quire check [--password PW] FILE
            quire --version
 
     commands:
       info    print what the document is: pages, version, encryption, repair, metadata
+      check   read every object and stream, and report damage and warnings, like
+              qpdf --check; exit 0 when clean, 3 with warnings only, 2 with errors
     """
 
 func standardError(_ line: String) {
@@ -25,17 +29,18 @@ func standardError(_ line: String) {
 
 struct UsageError: Error { let message: String }
 
-struct InfoCommand {
+/// The options every command that opens a file takes.
+struct FileArguments {
     var json = false
     var password: String?
     var path: String = ""
 
-    init(arguments: ArraySlice<String>) throws {
+    init(arguments: ArraySlice<String>, command: String, allowJSON: Bool) throws {
         var args = arguments
         var paths: [String] = []
         while let arg = args.popFirst() {
             switch arg {
-            case "--json": json = true
+            case "--json" where allowJSON: json = true
             case "--password":
                 guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value") }
                 password = pw
@@ -46,18 +51,33 @@ struct InfoCommand {
                 paths.append(arg)
             }
         }
-        guard paths.count == 1 else { throw UsageError(message: "info takes exactly one FILE") }
+        guard paths.count == 1 else { throw UsageError(message: "\(command) takes exactly one FILE") }
         path = paths[0]
     }
 
+    func open() throws -> Document {
+        try Document(path: path, options: OpenOptions(password: password))
+    }
+}
+
+struct InfoCommand {
+    let arguments: FileArguments
+    var json: Bool { arguments.json }
+    var path: String { arguments.path }
+
+    init(arguments: ArraySlice<String>) throws {
+        self.arguments = try FileArguments(arguments: arguments, command: "info", allowJSON: true)
+    }
+
     func run() throws {
-        let document = try Document(path: path, options: OpenOptions(password: password))
+        let document = try arguments.open()
         let pages = try document.pages()
         var annotationsPerPage: [Int] = []
         for page in pages { annotationsPerPage.append(try page.annotationCount()) }
         let version = document.pdfVersion()
         let metadata = try document.metadata()
         let firstBox = try pages.first.map { try $0.box(.media) }
+        let outlineItems = try document.outlineItemCount()
         if json {
             let object = JSON.object([
                 ("pages", .int(pages.count)),
@@ -67,6 +87,12 @@ struct InfoCommand {
                 ("warnings", .int(document.warnings.count)),
                 ("annotations", .int(annotationsPerPage.reduce(0, +))),
                 ("metadata", .object(metadata.map { ($0.key, JSON.string($0.value)) })),
+                ("xref", .string(xrefName(document.file.xrefForm))),
+                ("objects", .int(document.objectCount)),
+                ("linearized", .bool(document.file.isLinearized)),
+                ("outline_items", .int(outlineItems)),
+                ("annotations_per_page", .array(annotationsPerPage.map(JSON.int))),
+                ("encryption", encryption(document)),
                 ("warning_messages", .array(document.warnings.map(JSON.string))),
             ])
             print(object.text)
@@ -78,9 +104,79 @@ struct InfoCommand {
         print("Encrypted:    \(document.isEncrypted ? "yes" : "no")")
         print("Repaired:     \(document.isRepaired ? "yes" : "no")")
         print("Annotations:  \(annotationsPerPage.reduce(0, +))")
+        print("Outline:      \(outlineItems) items")
+        print("Xref:         \(xrefName(document.file.xrefForm)), \(document.objectCount) objects\(document.file.isLinearized ? ", linearized" : "")")
+        if let security = document.file.security {
+            print("Encryption:   \(security.method), revision \(security.revision), \(security.authenticatedAsOwner ? "owner" : "user") password")
+        }
         if let box = firstBox { print("Page 1 size:  \(box.width) x \(box.height) pt") }
         for (key, value) in metadata { print("\(key + ":")\(String(repeating: " ", count: max(1, 14 - key.count - 1)))\(value)") }
         for warning in document.warnings { print("Warning:      \(warning)") }
+    }
+}
+
+func xrefName(_ form: XRefForm) -> String {
+    switch form {
+    case .table: return "table"
+    case .stream: return "stream"
+    case .hybrid: return "hybrid"
+    case .rebuilt: return "rebuilt"
+    }
+}
+
+func encryption(_ document: Document) -> JSON {
+    guard let security = document.file.security else { return .null }
+    return .object([("method", .string(security.method)), ("revision", .int(security.revision)),
+                    ("permissions", .int(Int(UInt32(bitPattern: security.permissions)))),
+                    ("owner", .bool(security.authenticatedAsOwner))])
+}
+
+/// `quire check`: reads every object and decodes every stream, like `qpdf --check`.
+struct CheckCommand {
+    let arguments: FileArguments
+
+    init(arguments: ArraySlice<String>) throws {
+        self.arguments = try FileArguments(arguments: arguments, command: "check", allowJSON: false)
+    }
+
+    /// The exit status: 0 clean, 3 warnings only, 2 errors (qpdf's convention).
+    func run() throws -> Int32 {
+        let document = try arguments.open()
+        let file = document.file
+        let version = document.pdfVersion()
+        print("checking \(arguments.path)")
+        print("PDF Version: \(version.major).\(version.minor)")
+        if let security = file.security {
+            print("File is encrypted: \(security.method), revision \(security.revision)")
+        } else {
+            print("File is not encrypted")
+        }
+        print("File is \(file.isLinearized ? "" : "not ")linearized")
+        print("Cross-reference: \(xrefName(file.xrefForm)), \(document.objectCount) objects")
+        var errors: [String] = []
+        do {
+            print("Pages: \(try document.pageCount())")
+        } catch let e as PDFError {
+            errors.append("page tree: \(e.message)")
+        }
+        for number in file.objectNumbers {
+            do {
+                if case .stream(let stream) = try file.object(number) {
+                    _ = try file.decodedData(stream)
+                }
+            } catch let e as PDFError where e.kind == .unsupported {
+                file.warn("object \(number): \(e.message)")
+            } catch let e as PDFError {
+                errors.append("object \(number): \(e.message)")
+            }
+        }
+        for warning in file.warnings { print("WARNING: \(warning)") }
+        for error in errors { print("ERROR: \(error)") }
+        if errors.isEmpty && file.warnings.isEmpty {
+            print("No syntax or stream encoding errors found; the file appears to be valid")
+            return 0
+        }
+        return errors.isEmpty ? 3 : 2
     }
 }
 
@@ -94,8 +190,10 @@ func main() -> Int32 {
         switch command {
         case "info":
             try InfoCommand(arguments: arguments.dropFirst()).run()
+        case "check":
+            return try CheckCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":
-            print("quire 0.1.0")
+            print("quire 0.2.0")
         case "-h", "--help", "help":
             print(usage)
         default:

@@ -59,6 +59,8 @@ public final class Document {
     /// Unsaved changes (see Editing.swift).
     var changes: ChangeSet
     private var pageList: [Page]? = nil
+    /// The flat outline, once computed (see Outline.swift).
+    var outlineCache: [FlatOutlineItem]? = nil
 
     /// Opens the file at `path`.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {
@@ -80,6 +82,7 @@ public final class Document {
     /// Drops what the model derived from the objects (the page list), after a change.
     func invalidateModel() {
         pageList = nil
+        outlineCache = nil
     }
 
     /// The document catalog (§7.7.2).

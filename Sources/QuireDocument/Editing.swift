@@ -73,6 +73,12 @@ extension Document {
         }
     }
 
+    /// The number of objects the cross-reference lists (in use and free), plus the objects
+    /// added since the document was opened or last saved.
+    public var objectCount: Int {
+        file.objectCount + changes.objects.keys.filter { file.entry($0) == nil }.count
+    }
+
     /// The trailer (the newest revision's, keys from older ones filled in).
     public var trailer: PDFDictionary { file.trailer }
 
@@ -168,7 +174,7 @@ extension Document {
     public func saved(_ mode: SaveMode) throws -> [UInt8] {
         switch mode {
         case .incremental:
-            return Array(file.buffer.bytes) + (try incrementalUpdate())
+            return file.buffer.copyBytes() + (try incrementalUpdate())
         case .full(let objectStreams):
             var options = Writer.RewriteOptions()
             options.objectStreams = objectStreams

@@ -10,8 +10,18 @@ import Darwin
 /// The file is read rather than memory-mapped: a mapped file that another process
 /// truncates raises SIGBUS in the host, and Quire must not take its host down.
 public final class ByteBuffer: @unchecked Sendable {
-    /// Immutable after init; shared read-only, hence `@unchecked Sendable`.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    /// Immutable after init; shared read-only, hence `@unchecked Sendable`. Not public: a
+    /// pointer that outlives its buffer is a use-after-free; other modules use
+    /// ``copyBytes()`` or ``withBytes(_:)``.
+    package let bytes: UnsafeBufferPointer<UInt8>
+
+    /// A copy of all the bytes.
+    public func copyBytes() -> [UInt8] { withBytes { Array($0) } }
+
+    /// Calls `body` with the bytes, keeping the buffer alive meanwhile.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(bytes) }
+    }
 
     public var count: Int { bytes.count }
 

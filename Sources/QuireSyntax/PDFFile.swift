@@ -89,6 +89,11 @@ public final class PDFFile {
     /// The number of objects the cross-reference knows, free ones included.
     public var objectCount: Int { entries.count }
 
+    /// The numbers of the objects in use, ascending.
+    public var objectNumbers: [Int] {
+        entries.compactMap { $0.value == .free ? nil : $0.key }.sorted()
+    }
+
     /// Where object `number` is, per the cross-reference (nil when it does not say).
     public func entry(_ number: Int) -> XRefEntry? { entries[number] }
 

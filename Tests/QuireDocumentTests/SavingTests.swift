@@ -61,7 +61,7 @@ struct SavingTests {
 
     @Test func incrementalSaveAppendsOnlyTheChange() throws {
         let doc = try sample()
-        let original = Array(doc.file.buffer.bytes)
+        let original = doc.file.buffer.copyBytes()
         #expect(try doc.saved(.incremental) == original)  // no change, nothing appended
         try addSquare(doc, page: 0, contents: "note")
         let saved = try doc.saved(.incremental)

@@ -41,7 +41,7 @@ struct EncryptedDocumentTests {
     /// the object streams decrypted. (pikepdf, on the intact file: 30 pages, this /ModDate.)
     @Test func rebuiltWithObjectStreams() throws {
         let buffer = try ByteBuffer.read(path: corpusDirectory! + "/qpdf/qpdf/qtest/qpdf/enc-XI-R6,V5,O=master.pdf")
-        var bytes = Array(buffer.bytes)
+        var bytes = buffer.copyBytes()
         let keyword = Array("startxref".utf8)
         let at = try #require((0...(bytes.count - keyword.count)).last { Array(bytes[$0..<($0 + keyword.count)]) == keyword })
         bytes = Array(bytes[..<at]) + Array("startxref\n999999999\n%%EOF\n".utf8)
