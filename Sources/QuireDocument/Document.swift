@@ -208,9 +208,12 @@ public final class Document {
                     stack.append(.leave)
                 }
                 for kid in kids.reversed() { stack.append(.visit(kid, inherited, depth + 1)) }
-            } else if type == "Pages" {
-                file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") has no /Kids array; skipped")
             } else {
+                if type == "Pages" {
+                    // qpdf's rule, which the peers' majority follows: a node without /Kids
+                    // is a page, whatever its /Type says.
+                    file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") has no /Kids array; read as a page")
+                }
                 guard result.count < options.limits.maxPages else {
                     throw PDFError(limit: "max_pages", options.limits.maxPages, "the number of pages the page tree expands to")
                 }

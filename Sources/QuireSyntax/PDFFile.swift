@@ -34,6 +34,9 @@ public final class PDFFile {
     private var resolving: Set<Int> = []
     private var objectStreams: [Int: [Int: PDFObject]] = [:]
     private var scanIndex: [Int: XRefEntry]? = nil
+    /// The /Prev chain loops: sections it should have reached may be missing, so objects
+    /// it does not name are looked up by scanning.
+    private var chainBroken = false
     private var headerOffset = 0
     private var totalDecoded = 0
     /// Objects whose strings are never decrypted: the /Encrypt dictionary, an indirect /ID.
@@ -66,7 +69,8 @@ public final class PDFFile {
     /// Throws unless the trailer's /Root resolves to a dictionary.
     private func requireCatalog() throws {
         guard let root = trailer["Root"] else { throw PDFError.format("trailer has no /Root") }
-        guard case .dictionary = try object(for: root) else {
+        // A stream's dictionary serves too (PDFium reads such files).
+        guard try object(for: root).dictionary != nil else {
             throw PDFError.format("/Root does not resolve to a dictionary")
         }
     }
@@ -159,7 +163,8 @@ public final class PDFFile {
         var first = true
         while let off = offset {
             if visited.contains(off) {
-                warn("cross-reference /Prev chain loops back to byte \(off); stopped there")
+                warn("cross-reference /Prev chain loops back to byte \(off); objects it does not reach are found by scanning")
+                chainBroken = true
                 break
             }
             visited.insert(off)
@@ -169,7 +174,7 @@ public final class PDFFile {
             var section: XRefSection
             do {
                 section = try reader.section(at: off)
-            } catch let e as PDFError where e.kind != .limit && off + headerOffset < buffer.count && headerOffset > 0 {
+            } catch let e as PDFError where e.kind != .limit && headerOffset > 0 && off < buffer.count - headerOffset {
                 // Offsets counted from the %PDF header rather than the start of the file.
                 section = try reader.section(at: off + headerOffset)
                 _ = e
@@ -316,7 +321,7 @@ public final class PDFFile {
         // before its security is set up: then the last trailer with a /Root is taken, and
         // checked afterwards.
         for candidate in trailers.reversed() {
-            guard let root = candidate["Root"], case .dictionary = try object(for: root) else { continue }
+            guard let root = candidate["Root"], try object(for: root).dictionary != nil else { continue }
             for (k, v) in candidate where trailer[k] == nil { trailer[k] = v }
         }
         if trailer["Root"] == nil, let candidate = trailers.last(where: { $0["Root"] != nil && $0["Encrypt"] != nil }) {
@@ -476,11 +481,18 @@ public final class PDFFile {
     private func load(_ number: Int) throws -> PDFObject {
         var entry = entries[number]
         if entry == nil, isRepaired { entry = scanIndex?[number] }
+        if entry == nil, chainBroken, let found = scan().entries[number] {
+            isRepaired = true
+            warn("object \(number) is not in the cross-reference; found by scanning")
+            entry = found
+        }
         switch entry {
         case nil, .free?:
             return .null
         case .inFile(let offset, _)?:
-            if let value = try parse(number, at: offset) ?? (headerOffset > 0 ? try parse(number, at: offset + headerOffset) : nil) {
+            // Offsets come from the file: compare before adding, so a huge one cannot overflow.
+            let shifted = headerOffset > 0 && offset >= 0 && offset < buffer.count - headerOffset
+            if let value = try parse(number, at: offset) ?? (shifted ? try parse(number, at: offset + headerOffset) : nil) {
                 return value
             }
             // The cross-reference points at the wrong bytes: look the object up by scanning.
@@ -563,7 +575,7 @@ public final class PDFFile {
         }
         var objects: [Int: PDFObject] = [:]
         var parser = ObjectParser(scratch, limits: limits)
-        for (num, off) in offsets where objects[num] == nil {
+        for (num, off) in offsets where objects[num] == nil && off <= data.count - first {
             parser.position = first + off
             if let value = try? parser.parseObject() { objects[num] = value }
         }

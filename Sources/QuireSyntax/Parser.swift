@@ -71,6 +71,15 @@ public struct ObjectParser {
             case .arrayEnd: return items
             case .brace: continue
             case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
+            case .keyword("endobj"), .keyword("obj"), .keyword("stream"):
+                // An array cut short by the end of its object: end it here, as PDFium does.
+                // Before `obj`, the last two integers are the next object's `N G`.
+                if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
+                   case .integer = items[items.count - 2] {
+                    items.removeLast(2)
+                }
+                lexer.position = lexer.tokenStart
+                return items
             default: items.append(try parseObject(token: t, depth: depth))
             }
         }
@@ -90,8 +99,9 @@ public struct ObjectParser {
                 dict[key] = try parseObject(token: vt, depth: depth)
             case .eof:
                 throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("stream"):
-                // A dictionary missing its `>>`: end it here, like other readers do.
+            case .keyword("endobj"), .keyword("stream"), .keyword("obj"):
+                // A dictionary missing its `>>` (cut short by the end of its object, or
+                // running into the next `N G obj`): end it here, like other readers do.
                 lexer.position = lexer.tokenStart
                 return dict
             default:
@@ -150,7 +160,12 @@ public struct ObjectParser {
         // /Length is wrong or missing: the data ends at the next `endstream`, without the
         // end-of-line marker before it.
         guard let end = buffer.firstIndex(of: endstream, from: start) else {
-            throw PDFError.format("stream without 'endstream'", at: start)
+            // No `endstream` at all: the data ends at `endobj`, or at the end of the file,
+            // as PDFium reads it.
+            let end = buffer.firstIndex(of: Array("endobj".utf8), from: start) ?? buffer.count
+            onWarning?("stream at byte \(start) has no 'endstream'; its data ends at byte \(end)")
+            lexer.position = end
+            return PDFStream(dictionary: dict, data: .file(offset: start, length: end - start))
         }
         onWarning?("stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'")
         var dataEnd = end

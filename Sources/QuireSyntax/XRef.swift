@@ -46,6 +46,7 @@ struct XRefReader {
     func table(at start: Int) throws -> XRefSection {
         var section = XRefSection()
         var lexer = Lexer(buffer, at: start)
+        var firstSubsection = true
         while true {
             let t = try lexer.next()
             if case .keyword("trailer") = t { break }
@@ -53,9 +54,11 @@ struct XRefReader {
                   first >= 0, count >= 0 else {
                 throw PDFError.format("malformed cross-reference subsection header", at: lexer.tokenStart)
             }
-            guard first + count <= Int64(limits.maxObjects) else {
-                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first + count) in a cross-reference section")
+            let (end, overflow) = first.addingReportingOverflow(count)
+            guard !overflow, end <= Int64(limits.maxObjects) else {
+                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference section")
             }
+            let subsectionStart = section.entries.count
             for k in 0..<Int(count) {
                 let number = Int(first) + k
                 lexer.skipWhitespace()
@@ -73,6 +76,10 @@ struct XRefReader {
                 case "f": section.entries.append((number, .free))
                 default: throw PDFError.format("cross-reference entry of unknown type '\(kind.prefix(8))'", at: lexer.tokenStart)
                 }
+            }
+            if firstSubsection {
+                XRefReader.fixOffByOne(&section.entries, subsectionStart..<section.entries.count, first: Int(first))
+                firstSubsection = false
             }
         }
         var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
@@ -98,6 +105,15 @@ struct XRefReader {
         case UInt8(ascii: "f"): return (.free, next)
         default: return nil
         }
+    }
+
+    /// A writer bug seen in the wild (pdf.js and PDFium correct it too): a first
+    /// subsection that says it starts at object 1 but begins with object 0's free entry.
+    /// Its entries are then shifted down by one.
+    static func fixOffByOne(_ entries: inout [(Int, XRefEntry)], _ range: Range<Int>, first: Int) {
+        let range = range.clamped(to: entries.indices)
+        guard first == 1, let start = range.first, entries[start].1 == .free else { return }
+        for k in range { entries[k].0 -= 1 }
     }
 
     /// A cross-reference stream (§7.5.8) at `offset`.
@@ -139,15 +155,16 @@ struct XRefReader {
             return v
         }
         var pair = 0
-        while pair < index.count {
+        rows: while pair < index.count {
             let first = index[pair], count = index[pair + 1]
             pair += 2
-            guard first + count <= limits.maxObjects else {
-                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first + count) in a cross-reference stream")
+            let (end, overflow) = first.addingReportingOverflow(count)
+            guard !overflow, end <= limits.maxObjects else {
+                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference stream")
             }
             for k in 0..<count {
                 let at = row * rowSize
-                guard at + rowSize <= data.count else { return section }  // short data: keep what is there
+                guard at + rowSize <= data.count else { break rows }  // short data: keep what is there
                 row += 1
                 let type = w[0] == 0 ? 1 : field(at, w[0])
                 let f2 = field(at + w[0], w[1])
@@ -160,6 +177,7 @@ struct XRefReader {
                 }
             }
         }
+        if index.count >= 2 { XRefReader.fixOffByOne(&section.entries, 0..<index[1], first: index[0]) }
         return section
     }
 }
