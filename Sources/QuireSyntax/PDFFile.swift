@@ -108,15 +108,18 @@ public final class PDFFile {
     }
 
     /// Whether the file is linearized: the first object after the header is a dictionary
-    /// with /Linearized (ISO 32000-2 Annex F).
+    /// with /Linearized whose /L is the file's length (ISO 32000-2 Annex F).
     public var isLinearized: Bool {
         var lexer = Lexer(buffer, at: headerOffset)
-        _ = try? lexer.next()  // %PDF-x.y is a comment: skipped as white space
-        lexer.skipWhitespace()
+        lexer.skipWhitespace()  // the %PDF-x.y header and the binary line are comments
         var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
         guard lexer.position < Swift.min(buffer.count, headerOffset + 1024),
               let (_, value) = try? parser.parseIndirectObject() else { return false }
-        return value.dictionary?["Linearized"] != nil
+        // A file changed after it was linearized (an incremental update) is not linearized
+        // any more: /L no longer equals its length (Annex F.2.2, qpdf's rule).
+        guard let dict = value.dictionary, dict["Linearized"] != nil else { return false }
+        let length = dict["L"]?.integer
+        return length == Int64(buffer.count) || length == Int64(buffer.count - headerOffset)
     }
 
     /// Records a warning (deduplicated, bounded).

@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -48,10 +49,19 @@ def majority_counts(row):
 
 
 def run(cli, path, timeout):
+    started = time.monotonic()
     try:
         p = subprocess.run([cli, "info", "--json", path], capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"outcome": "hang"}
+        return {"outcome": "hang", "seconds": timeout}
+    finally:
+        elapsed = time.monotonic() - started
+    result = _outcome(p)
+    result["seconds"] = elapsed
+    return result
+
+
+def _outcome(p):
     if p.returncode < 0:
         return {"outcome": "crash", "signal": -p.returncode, "stderr": p.stderr.decode(errors="replace")[-300:]}
     if p.returncode != 0:
@@ -93,6 +103,9 @@ def main():
         if ordinary(row):
             groups["ordinary"].append((row, res))
 
+    slowest = max(zip(rows, results), key=lambda rs: rs[1].get("seconds", 0))
+    print(f"slowest file: {slowest[0]['path']} in {slowest[1].get('seconds', 0):.2f} s "
+          f"(limit {args.timeout:.0f} s, CLI process start included)")
     failed = False
     for name, items in groups.items():
         crashes = [(r, s) for r, s in items if s["outcome"] in ("crash", "hang")]
