@@ -4,11 +4,19 @@ import CZlib
 public struct DecodeBudget: Sendable {
     public var maxBytes: Int
     public var maxRatio: Int
+    /// The limit `maxBytes` comes from, and its value, for the error.
+    public var bytesLimit: (name: String, value: Int)
+
+    public init(maxBytes: Int, maxRatio: Int, bytesLimit: (name: String, value: Int)? = nil) {
+        self.maxBytes = maxBytes
+        self.maxRatio = maxRatio
+        self.bytesLimit = bytesLimit ?? ("max_stream_bytes", maxBytes)
+    }
 
     /// Throws when `produced` bytes from `consumed` input exceed the budget.
     func check(produced: Int, consumed: Int, what: String) throws {
         if produced > maxBytes {
-            throw PDFError(limit: "max_stream_bytes", maxBytes, "\(what): the decoded size")
+            throw PDFError(limit: bytesLimit.name, bytesLimit.value, "\(what): the decoded size")
         }
         // The ratio is checked past 1 MiB only: small streams of one repeated byte are
         // legitimate and harmless.

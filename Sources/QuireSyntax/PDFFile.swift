@@ -604,8 +604,12 @@ public final class PDFFile {
         for (k, filter) in filters.enumerated() {
             guard case .name(let name) = filter else { throw PDFError.format("stream filter is not a name") }
             let parm = k < parms.count ? try dictionary(parms[k]) : nil
-            let budget = DecodeBudget(maxBytes: Swift.min(limits.maxStreamBytes, limits.maxTotalDecodedBytes - totalDecoded),
-                                      maxRatio: limits.maxDecompressionRatio)
+            let remaining = limits.maxTotalDecodedBytes - totalDecoded
+            let budget = remaining < limits.maxStreamBytes
+                ? DecodeBudget(maxBytes: remaining, maxRatio: limits.maxDecompressionRatio,
+                               bytesLimit: ("max_total_decoded_bytes", limits.maxTotalDecodedBytes))
+                : DecodeBudget(maxBytes: limits.maxStreamBytes, maxRatio: limits.maxDecompressionRatio,
+                               bytesLimit: ("max_stream_bytes", limits.maxStreamBytes))
             let warnFilter: (String) -> Void = { [unowned self] in self.warn($0) }
             switch name.value {
             case "FlateDecode", "Fl":

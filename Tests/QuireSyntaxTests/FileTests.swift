@@ -158,3 +158,56 @@ struct FileTests {
         #expect(error?.kind == .limit)
     }
 }
+
+@Suite("Hybrid files and the document-wide decode limit")
+struct HybridAndTotalLimitTests {
+    @Test func hybridTableWithXRefStm() throws {
+        // A table that lists the classic objects, and an /XRefStm stream that holds the
+        // objects of an object stream (ISO 32000-2 §7.5.8.4). The table marks object 3,
+        // which lives in the object stream, as free: the stream's entry wins.
+        var b = PDFBuilder()
+        b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        let body = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 7 7] >>"
+        let header = "3 0 "
+        b.stream(4, "/Type /ObjStm /N 1 /First \(header.utf8.count) /Filter /FlateDecode",
+                 PDFBuilder.deflate(Array((header + body).utf8)))
+        // The xref stream, as an object of its own, naming object 3 in stream 4.
+        let xrefStm = b.bytes.count
+        let row: [UInt8] = [2] + [0, 0, 0, 4] + [0, 0]  // type 2: stream 4, index 0
+        let data = PDFBuilder.deflate(row)
+        b.offsets[5] = xrefStm
+        b.append("5 0 obj\n<< /Type /XRef /Size 6 /W [1 4 2] /Index [3 1] /Filter /FlateDecode /Length \(data.count) >>\nstream\n")
+        b.bytes += data
+        b.append("\nendstream\nendobj\n")
+        let table = b.bytes.count
+        b.append("xref\n0 6\n0000000000 65535 f \n")
+        for n in 1...2 { b.append(String(repeating: "0", count: 10 - String(b.offsets[n]!).count) + "\(b.offsets[n]!) 00000 n \n") }
+        b.append("0000000000 00000 f \n")
+        for n in 4...5 { b.append(String(repeating: "0", count: 10 - String(b.offsets[n]!).count) + "\(b.offsets[n]!) 00000 n \n") }
+        b.append("trailer\n<< /Size 6 /Root 1 0 R /XRefStm \(xrefStm) >>\nstartxref\n\(table)\n%%EOF\n")
+        let file = try PDFFile(buffer: b.buffer)
+        #expect(file.xrefForm == .hybrid)
+        #expect(!file.isRepaired)
+        #expect(try file.object(3).dictionary?["MediaBox"] == .array([.integer(0), .integer(0), .integer(7), .integer(7)]))
+    }
+
+    @Test func totalDecodedBytesLimit() throws {
+        // Three streams of 400 KB each, under a document-wide budget of 1 MB.
+        var b = PDFBuilder()
+        minimalPages(&b)
+        let zeros = PDFBuilder.deflate([UInt8](repeating: 0x41, count: 400_000))
+        for n in 4...6 { b.stream(n, "/Filter /FlateDecode", zeros) }
+        b.finishWithTable()
+        var limits = PDFLimits()
+        limits.maxTotalDecodedBytes = 1_000_000
+        let file = try PDFFile(buffer: b.buffer, limits: limits)
+        for n in 4...5 {
+            guard case .stream(let s) = try file.object(n) else { Issue.record("not a stream"); return }
+            #expect(try file.decodedData(s).count == 400_000)
+        }
+        guard case .stream(let third) = try file.object(6) else { Issue.record("not a stream"); return }
+        let error = #expect(throws: PDFError.self) { try file.decodedData(third) }
+        #expect(error?.limitName == "max_total_decoded_bytes")
+    }
+}
