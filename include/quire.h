@@ -107,6 +107,9 @@ int32_t quire_version_number(void);
 #define QUIRE_ESTATE (-12)
 /** An internal error: a bug in Quire. Please report it with the message. */
 #define QUIRE_EINTERNAL (-13)
+/** The feature is turned off for this document (replies and review states, when the
+ *  document's replies switch is off). */
+#define QUIRE_EDISABLED (-14)
 
 /**
  * A short English description of a status code, such as "invalid argument".
@@ -315,9 +318,10 @@ int quire_document_xref_form(int32_t *out, quire_document *doc);
 int quire_document_object_count(int32_t *out, quire_document *doc);
 
 /**
- * Whether the file is linearized ("fast web view": its first object has /Linearized): 1 or
- * 0. Quire reads a linearized file like any other; saving incrementally keeps the flag's
- * object, a full save drops linearization.
+ * Whether the file is linearized ("fast web view"): its first object has /Linearized and
+ * the /L there equals the file's length (ISO 32000-2 Annex F; qpdf's rule). Quire reads a
+ * linearized file like any other; any save ends linearization (an incremental save changes
+ * the length, a full save does not linearize), so a saved document reports 0.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
 int quire_document_is_linearized(int32_t *out, quire_document *doc);
@@ -516,7 +520,7 @@ int quire_value_dict_key(char *buf, size_t buf_size, size_t *out_len, const quir
 int quire_value_dict_get(quire_value **out, const quire_value *value, const char *key);
 
 /**
- * `value` written in PDF syntax, such as `<< /Type /Page /MediaBox [0 0 612 792] >>`,
+ * `value` written in PDF syntax, such as `<</Type /Page /MediaBox [0 0 612 792] >>`,
  * through the length-query pattern. A stream is written as its dictionary.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
  */
@@ -524,9 +528,11 @@ int quire_value_to_pdf(char *buf, size_t buf_size, size_t *out_len, const quire_
 
 /**
  * Parses one value from PDF syntax (`[0 0 612 792]`, `/Name`, `(text)`, `12 0 R`, ...).
+ * Unlike the reading of files, nothing is repaired: an unterminated or malformed string,
+ * a key without a value, a key that is not a name, or text after the value is an error.
  * out: receives a new value owned by the caller.
- * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments); QUIRE_EFORMAT (not one complete
- * value); QUIRE_ELIMIT.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments); QUIRE_EFORMAT (not one complete,
+ * well-formed value); QUIRE_ELIMIT.
  */
 int quire_value_parse(quire_value **out, const char *pdf_syntax, size_t length);
 
@@ -631,9 +637,11 @@ typedef struct quire_save_options {
  * save the document continues from the saved file: it has no unsaved changes, and a later
  * incremental save appends to what was written.
  * options: NULL for an incremental save.
+ * An incremental save with no unsaved changes writes the file's bytes as they are.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO (the file could not be written; `path` is
- * unchanged); QUIRE_EUNSUPPORTED (an incremental save of a file whose cross-reference was
- * rebuilt by repair: save in full).
+ * unchanged); QUIRE_EUNSUPPORTED (an incremental save with changes of a file whose
+ * cross-reference was rebuilt by repair: there is no sound section to append to; save in
+ * full).
  */
 int quire_document_save(quire_document *doc, const char *path, const quire_save_options *options);
 
@@ -648,6 +656,7 @@ typedef int (*quire_write_fn)(const void *data, size_t size, void *payload);
  * consecutive pieces of the file. For an incremental save, the pieces are the whole file:
  * the original bytes, then the update. On success the document continues from the saved
  * bytes, as with `quire_document_save`.
+ * options: NULL for an incremental save.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EUSER (the callback aborted: the document keeps
  * its unsaved changes); QUIRE_EUNSUPPORTED.
  */

@@ -53,6 +53,7 @@ func status(of kind: PDFErrorKind) -> Int32 {
     case .range: return QUIRE_ERANGE
     case .state: return QUIRE_ESTATE
     case .internal: return QUIRE_EINTERNAL
+    case .disabled: return QUIRE_EDISABLED
     }
 }
 
@@ -136,6 +137,7 @@ public func quire_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
     case QUIRE_EUSER: return cString("aborted by callback")
     case QUIRE_ESTATE: return cString("invalid state")
     case QUIRE_EINTERNAL: return cString("internal error")
+    case QUIRE_EDISABLED: return cString("feature disabled for this document")
     default: return cString("unknown status")
     }
 }

@@ -281,6 +281,7 @@ public func quire_value_parse(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ sy
         guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length is negative") }
         let buffer = ByteBuffer(copying: UnsafeRawPointer(syntax), count: length)
         var parser = ObjectParser(buffer)
+        parser.lexer.strict = true  // a program's input: nothing is repaired silently
         let parsed = try parser.parseObject()
         var rest = parser.lexer
         rest.skipWhitespace()

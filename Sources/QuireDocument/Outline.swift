@@ -92,6 +92,10 @@ extension Document {
             var item = OutlineItem(id: id, title: try text(dict["Title"]) ?? "")
             if let d = dict["Dest"] { item.destination = try resolver.destination(d) }
             if let a = dict["A"] { item.action = try resolver.action(a) }
+            if dict["Dest"] != nil && item.destination == nil && item.action == nil {
+                // A /Dest that does not resolve is still a go-to, to no page.
+                item.action = Action(kind: .goTo(nil))
+            }
             if let count = try dict["Count"].map(resolve)?.integer { item.isOpen = count > 0 }
             item.color = try outlineColor(dict["C"])
             if let f = try dict["F"].map(resolve)?.integer { item.flags = OutlineItem.Flags(rawValue: Int(clamping: f)) }

@@ -21,6 +21,9 @@ public enum PDFErrorKind: Sendable, Equatable {
     case state
     /// A bug in Quire.
     case `internal`
+    /// The feature is turned off for this document (replies, when the document's feature
+    /// switch says so).
+    case disabled
 
     /// The name of the C status this kind becomes, for messages of the command-line tool.
     public var statusName: String {
@@ -35,6 +38,7 @@ public enum PDFErrorKind: Sendable, Equatable {
         case .range: return "QUIRE_ERANGE"
         case .state: return "QUIRE_ESTATE"
         case .internal: return "QUIRE_EINTERNAL"
+        case .disabled: return "QUIRE_EDISABLED"
         }
     }
 }

@@ -56,6 +56,9 @@ public struct Lexer {
     public var position: Int
     /// Where the token last returned by ``next()`` started.
     public private(set) var tokenStart: Int = 0
+    /// Reject what the lenient reading of files repairs (for input from a program rather
+    /// than a file): hex strings with bad digits or no `>`, stray `)` and `>`.
+    public var strict = false
 
     public init(_ buffer: ByteBuffer, at position: Int = 0) {
         self.buffer = buffer
@@ -98,12 +101,14 @@ public struct Lexer {
             case UInt8(ascii: "/"): return .name(name())
             case UInt8(ascii: "<"):
                 if peek(1) == UInt8(ascii: "<") { position += 2; return .dictStart }
-                return .string(hexString())
+                return .string(try hexString())
             case UInt8(ascii: ">"):
                 if peek(1) == UInt8(ascii: ">") { position += 2; return .dictEnd }
+                if strict { throw PDFError.format("stray '>'", at: position) }
                 position += 1  // a stray '>': skip it
                 continue
             case UInt8(ascii: ")"):
+                if strict { throw PDFError.format("stray ')'", at: position) }
                 position += 1  // a stray ')': skip it
                 continue
             default:
@@ -191,16 +196,21 @@ public struct Lexer {
 
     /// A hexadecimal string `<...>` (§7.3.4.3); an odd final digit counts as followed by 0,
     /// bytes that are not hex digits are skipped.
-    mutating func hexString() -> PDFString {
+    mutating func hexString() throws -> PDFString {
         let bytes = buffer.bytes
+        let start = position
         position += 1
         var out: [UInt8] = []
         var high: UInt8? = nil
+        var closed = false
         while position < bytes.count {
             let b = bytes[position]
             position += 1
-            if b == UInt8(ascii: ">") { break }
-            guard let v = CharClass.hexValue(b) else { continue }
+            if b == UInt8(ascii: ">") { closed = true; break }
+            guard let v = CharClass.hexValue(b) else {
+                if strict && !CharClass.isWhitespace(b) { throw PDFError.format("'\(Character(Unicode.Scalar(b)))' in a hexadecimal string", at: position - 1) }
+                continue
+            }
             if let h = high {
                 out.append(h << 4 | v)
                 high = nil
@@ -208,6 +218,7 @@ public struct Lexer {
                 high = v
             }
         }
+        if strict && !closed { throw PDFError.format("unterminated hexadecimal string", at: start) }
         if let h = high { out.append(h << 4) }
         return PDFString(bytes: out, isHex: true)
     }

@@ -49,7 +49,7 @@ public struct ObjectParser {
         case .keyword(let k):
             // Inside an array or a dictionary, a stray keyword (`1 0 R 0 R`) reads as null,
             // as in other readers; at the top it is an error.
-            if depth > 0 && k != "endobj" && k != "stream" && k != "obj" { return .null }
+            if depth > 0 && !lexer.strict && k != "endobj" && k != "stream" && k != "obj" { return .null }
             throw PDFError.format("unexpected keyword '\(k.prefix(32))'", at: lexer.tokenStart)
         case .arrayEnd, .dictEnd, .brace:
             throw PDFError.format("unexpected delimiter", at: lexer.tokenStart)
@@ -71,7 +71,7 @@ public struct ObjectParser {
             case .arrayEnd: return items
             case .brace: continue
             case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("obj"), .keyword("stream"):
+            case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
                 // An array cut short by the end of its object: end it here, as PDFium does.
                 // Before `obj`, the last two integers are the next object's `N G`.
                 if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
@@ -95,16 +95,20 @@ public struct ObjectParser {
                 return dict
             case .name(let key):
                 let vt = try lexer.next()
-                if vt == .dictEnd { return dict }  // a key without a value: dropped
+                if vt == .dictEnd {
+                    if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
+                    return dict  // a key without a value: dropped
+                }
                 dict[key] = try parseObject(token: vt, depth: depth)
             case .eof:
                 throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("stream"), .keyword("obj"):
+            case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
                 // A dictionary missing its `>>` (cut short by the end of its object, or
                 // running into the next `N G obj`): end it here, like other readers do.
                 lexer.position = lexer.tokenStart
                 return dict
             default:
+                if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
                 // A key that is not a name: skip the token (and its value, if it has one).
                 _ = try parseObject(token: t, depth: depth)
             }

@@ -55,7 +55,7 @@ struct XRefReader {
                 throw PDFError.format("malformed cross-reference subsection header", at: lexer.tokenStart)
             }
             let (end, overflow) = first.addingReportingOverflow(count)
-            guard !overflow, end <= Int64(limits.maxObjects) else {
+            guard !overflow, end - 1 <= Int64(limits.maxObjects) else {  // names first ... end-1
                 throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference section")
             }
             let subsectionStart = section.entries.count
@@ -159,7 +159,7 @@ struct XRefReader {
             let first = index[pair], count = index[pair + 1]
             pair += 2
             let (end, overflow) = first.addingReportingOverflow(count)
-            guard !overflow, end <= limits.maxObjects else {
+            guard !overflow, end - 1 <= limits.maxObjects else {  // names first ... end-1
                 throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference stream")
             }
             for k in 0..<count {

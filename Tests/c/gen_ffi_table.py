@@ -11,12 +11,25 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   C type                              ffi type           kind
   quire_document *                    pointer            ARG_HANDLE    (NULL or a valid document)
   quire_document **                   pointer            ARG_OUT_HANDLE
+  const quire_value *                 pointer            ARG_VALUE     (NULL or a valid value)
+  quire_value **                      pointer            ARG_OUT_VALUE (the result is freed)
+  quire_value * (of a *_free)         pointer            ARG_FREE_VALUE (NULL or a fresh value)
   char *buf, then size_t              pointer, uint64    ARG_BUF, ARG_BUF_SIZE (a real buffer)
   size_t *                            pointer            ARG_OUT_LEN
   any other non-const T *             pointer            ARG_OUT       (scratch of sizeof(T))
+  const char *, then size_t           pointer, uint64    ARG_TEXT, ARG_TEXT_LEN (real text and
+                                                         its true length, or NULL)
+  const char * (a path a function     pointer            ARG_WRITE_PATH (NULL or a path in the
+    writes to: WRITES_FILES)                              harness's temporary directory)
   const char *                        pointer            ARG_CSTR      (NULL or a real string)
-  const void *, then size_t           pointer, uint64    ARG_DATA, ARG_DATA_SIZE
+  const void *, then size_t           pointer, uint64    ARG_DATA, ARG_DATA_SIZE (PDF bytes or
+    (a function that opens a document)                    garbage, for functions that parse it)
+  const void *, then size_t           pointer, uint64    ARG_BYTES, ARG_BYTES_SIZE (any bytes)
   const quire_open_options *          pointer            ARG_OPTIONS
+  const quire_save_options *          pointer            ARG_SAVE_OPTIONS
+  quire_write_fn                      pointer            ARG_WRITEFN   (NULL or a real callback)
+  void *payload                       pointer            ARG_PAYLOAD   (NULL or what the
+                                                         harness's callbacks expect)
   any other const T *, void *         pointer            ARG_INPTR     (NULL only)
   a function pointer                  pointer            ARG_FNPTR     (NULL only)
   int, int32_t                        sint32             ARG_INT
@@ -25,11 +38,17 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   int64_t                             sint64             ARG_INT64
   double                              double             ARG_DOUBLE
 
+Per parameter it also emits whether the header allows NULL there (OPTIONAL below, checked
+against the function's doc comment), and per function whether it changes the document
+(MUTATING: the harness gives it a document of its own, so that the read-only functions keep
+seeing the file as it is).
+
 A type it does not know stops the build with a message, so that a new kind of parameter is
 thought about (and added here and to ffi_harness.c) rather than called with wrong values.
 """
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -56,10 +75,82 @@ RETURNS = {
 }
 
 
+# Functions that change the document or write it out. The harness calls them on a document
+# of their own. A function whose name looks like one of these and is not listed stops the
+# generator, so that a new editing or saving function is thought about before the harness
+# calls it with arbitrary arguments.
+MUTATING = {
+    "quire_document_set_object",
+    "quire_document_set_dict_value",
+    "quire_document_add_object",
+    "quire_document_add_stream",
+    "quire_document_delete_object",
+    "quire_document_save",
+    "quire_document_save_to_callback",
+}
+MUTATING_NAME = re.compile(r"_(set|add|delete|remove|insert|replace|update|edit|save|write|"
+                           r"export|flatten|append|move|rename)(_|$)")
+
+# Parameters naming a file that the function writes: the harness passes NULL or a path in its
+# own temporary directory, never the corpus file's path or a relative one. A function that
+# looks like it writes files and has a `const char *` parameter not listed here stops the
+# generator.
+WRITES_FILES = {
+    ("quire_document_save", "path"),
+}
+WRITES_NAME = re.compile(r"_(save|write|export)(_|$)")
+
+# Pointer parameters that the header says may be NULL (each is checked against the function's
+# doc comment, which must mention NULL): the harness does not expect a failure for NULL there.
+OPTIONAL = {
+    # "Any out-pointer may be NULL when that value is not wanted."
+    ("quire_document_encryption", "out_method"),
+    ("quire_document_encryption", "out_revision"),
+    ("quire_document_encryption", "out_permissions"),
+    ("quire_document_encryption", "out_is_owner"),
+    # "Any out-pointer may be NULL."
+    ("quire_document_outline_item", "out_depth"),
+    ("quire_document_outline_item", "out_parent"),
+    ("quire_document_outline_item", "out_child_count"),
+    ("quire_document_outline_item", "out_is_open"),
+    ("quire_document_outline_item", "out_action"),
+    ("quire_document_outline_item", "out_page_index"),
+    # "a NULL value, or a null value, removes the key"
+    ("quire_document_set_dict_value", "value"),
+    # "(a dictionary value, copied; NULL for an empty one)"
+    ("quire_document_add_stream", "dict"),
+    # "options: NULL for the defaults" / "NULL for an incremental save"
+    ("quire_document_open", "options"),
+    ("quire_document_open_memory", "options"),
+    ("quire_document_save", "options"),
+    # (quire_document_save_to_callback's doc comment does not say that options may be NULL,
+    # so it is not listed; the harness passes NULL there without expecting either outcome.)
+    # the payload is the caller's, passed through to its callback
+    ("quire_document_save_to_callback", "payload"),
+}
+
+
+def doc_comment(header_text, name):
+    """The /** ... */ comment nearest before the declaration of `name`."""
+    text = header_text
+    m = re.search(r"^[^\n*/]*\b%s\s*\(" % re.escape(name), text, re.M)
+    if not m:
+        return ""
+    before = text[:m.start()]
+    start = before.rfind("/**")
+    end = before.rfind("*/")
+    return before[start:end] if start >= 0 and end > start else ""
+
+
 def classify(fn):
     params = fn["params"]
     out = []
     i = 0
+    opens_document = any(p["type"] == "quire_document **" for p in params)
+    if MUTATING_NAME.search(fn["name"]) and fn["name"] not in MUTATING:
+        raise SystemExit("gen_ffi_table.py: %s looks like it changes or writes the document: "
+                         "add it to MUTATING in gen_ffi_table.py (the harness then gives it a "
+                         "document of its own) after checking what it does" % fn["name"])
     while i < len(params):
         p = params[i]
         t = p["type"]
@@ -67,23 +158,53 @@ def classify(fn):
         pointee = "0"
         if t == "function pointer":
             kinds = [("ffi_type_pointer", "ARG_FNPTR")]
+        elif t == "quire_write_fn":
+            kinds = [("ffi_type_pointer", "ARG_WRITEFN")]
+        elif t == "void *" and p["name"] == "payload":
+            kinds = [("ffi_type_pointer", "ARG_PAYLOAD")]
         elif t == "quire_document *":
             kinds = [("ffi_type_pointer", "ARG_HANDLE")]
         elif t == "quire_document **":
             kinds = [("ffi_type_pointer", "ARG_OUT_HANDLE")]
             pointee = "sizeof(quire_document *)"
+        elif t == "const quire_value *":
+            kinds = [("ffi_type_pointer", "ARG_VALUE")]
+        elif t == "quire_value **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_VALUE")]
+            pointee = "sizeof(quire_value *)"
+        elif t == "quire_value *":
+            if not fn["name"].endswith("_free"):
+                raise SystemExit("gen_ffi_table.py: %s takes a non-const quire_value *: the "
+                                 "harness only knows it as the argument of a _free" % fn["name"])
+            kinds = [("ffi_type_pointer", "ARG_FREE_VALUE")]
         elif t == "char *" and nxt == "size_t":
             kinds = [("ffi_type_pointer", "ARG_BUF"), ("ffi_type_uint64", "ARG_BUF_SIZE")]
         elif t == "const void *" and nxt == "size_t":
-            kinds = [("ffi_type_pointer", "ARG_DATA"), ("ffi_type_uint64", "ARG_DATA_SIZE")]
+            if opens_document:
+                kinds = [("ffi_type_pointer", "ARG_DATA"), ("ffi_type_uint64", "ARG_DATA_SIZE")]
+            else:
+                kinds = [("ffi_type_pointer", "ARG_BYTES"),
+                         ("ffi_type_uint64", "ARG_BYTES_SIZE")]
         elif t == "size_t *":
             kinds = [("ffi_type_pointer", "ARG_OUT_LEN")]
             pointee = "sizeof(size_t)"
+        elif t == "const char *" and (fn["name"], p["name"]) in WRITES_FILES:
+            kinds = [("ffi_type_pointer", "ARG_WRITE_PATH")]
+        elif t == "const char *" and WRITES_NAME.search(fn["name"]):
+            raise SystemExit("gen_ffi_table.py: %s looks like it writes files and takes the "
+                             "string %s: if it is a path, add it to WRITES_FILES (the harness "
+                             "then passes only paths in its temporary directory)"
+                             % (fn["name"], p["name"]))
+        elif t == "const char *" and nxt == "size_t":
+            kinds = [("ffi_type_pointer", "ARG_TEXT"), ("ffi_type_uint64", "ARG_TEXT_LEN")]
         elif t == "const char *":
             kinds = [("ffi_type_pointer", "ARG_CSTR")]
         elif t == "const quire_open_options *":
             kinds = [("ffi_type_pointer", "ARG_OPTIONS")]
             pointee = "sizeof(quire_open_options)"
+        elif t == "const quire_save_options *":
+            kinds = [("ffi_type_pointer", "ARG_SAVE_OPTIONS")]
+            pointee = "sizeof(quire_save_options)"
         elif t.endswith("*") and (t.startswith("const ") or t == "void *"):
             # Input pointers and opaque `void *payload`s: the harness passes NULL.
             kinds = [("ffi_type_pointer", "ARG_INPTR")]
@@ -100,9 +221,28 @@ def classify(fn):
         for k, (ffi, kind) in enumerate(kinds):
             q = params[i + k]
             out.append({"ffi": ffi, "kind": kind, "name": q["name"], "type": q["type"],
-                        "pointee": pointee if k == 0 else "0"})
+                        "pointee": pointee if k == 0 else "0",
+                        "optional": (fn["name"], q["name"]) in OPTIONAL})
         i += len(kinds)
     return out
+
+
+def check_tables(functions, header_text):
+    """Every entry of the hand-written tables names a real parameter, and the header's doc
+    comment of each OPTIONAL one says that NULL is allowed."""
+    params = {(f["name"], p["name"]) for f in functions for p in f["params"]}
+    names = {f["name"] for f in functions}
+    for fname in MUTATING:
+        if fname not in names:
+            raise SystemExit("gen_ffi_table.py: MUTATING names %s, which quire.h does not "
+                             "declare" % fname)
+    for entry in sorted(WRITES_FILES | OPTIONAL):
+        if entry not in params:
+            raise SystemExit("gen_ffi_table.py: %s has no parameter %s" % entry)
+    for fname, pname in sorted(OPTIONAL):
+        if "NULL" not in doc_comment(header_text, fname) and pname != "payload":
+            raise SystemExit("gen_ffi_table.py: OPTIONAL lists %s(%s), but its doc comment in "
+                             "quire.h does not mention NULL" % (fname, pname))
 
 
 def c_string(s):
@@ -118,7 +258,9 @@ def generate(functions, header_path):
         "enum ffi_arg_kind {",
         "    ARG_HANDLE, ARG_OUT_HANDLE, ARG_OUT, ARG_BUF, ARG_BUF_SIZE, ARG_OUT_LEN, ARG_CSTR,",
         "    ARG_DATA, ARG_DATA_SIZE, ARG_OPTIONS, ARG_INPTR, ARG_FNPTR, ARG_INT, ARG_UINT,",
-        "    ARG_SIZE, ARG_INT64, ARG_DOUBLE",
+        "    ARG_SIZE, ARG_INT64, ARG_DOUBLE, ARG_VALUE, ARG_OUT_VALUE, ARG_FREE_VALUE,",
+        "    ARG_TEXT, ARG_TEXT_LEN, ARG_BYTES, ARG_BYTES_SIZE, ARG_WRITE_PATH,",
+        "    ARG_SAVE_OPTIONS, ARG_WRITEFN, ARG_PAYLOAD",
         "};",
         "",
         "struct ffi_function {",
@@ -131,6 +273,8 @@ def generate(functions, header_path):
         "    const char *const *arg_names;",
         "    const char *const *arg_ctypes;",
         "    const size_t *arg_pointee_sizes; /* for out-parameters; 0 otherwise */",
+        "    const unsigned char *arg_optional; /* 1: the header allows NULL here */",
+        "    int mutates; /* changes or writes the document (MUTATING) */",
         "};",
         "",
     ]
@@ -157,13 +301,15 @@ def generate(functions, header_path):
                 name, ", ".join(c_string(a["type"]) for a in args)))
             lines.append("static const size_t ffi_pointees_%s[] = {%s};" % (
                 name, ", ".join(a["pointee"] for a in args)))
+            lines.append("static const unsigned char ffi_optional_%s[] = {%s};" % (
+                name, ", ".join("1" if a["optional"] else "0" for a in args)))
             entries.append("    {%s, %s, &%s, %d, ffi_args_%s, ffi_kinds_%s, ffi_names_%s, "
-                           "ffi_ctypes_%s, ffi_pointees_%s}," % (
+                           "ffi_ctypes_%s, ffi_pointees_%s, ffi_optional_%s, %d}," % (
                                c_string(name), c_string(ret), rtype, len(args), name, name,
-                               name, name, name))
+                               name, name, name, name, 1 if name in MUTATING else 0))
         else:
-            entries.append("    {%s, %s, &%s, 0, NULL, NULL, NULL, NULL, NULL}," % (
-                c_string(name), c_string(ret), rtype))
+            entries.append("    {%s, %s, &%s, 0, NULL, NULL, NULL, NULL, NULL, NULL, %d}," % (
+                c_string(name), c_string(ret), rtype, 1 if name in MUTATING else 0))
     lines.append("")
     lines.append("static const struct ffi_function FFI_FUNCTIONS[] = {")
     lines.extend(entries)
@@ -179,7 +325,9 @@ def main(argv):
         raise SystemExit("usage: gen_ffi_table.py HEADER OUTPUT")
     header, output = argv[1], argv[2]
     with open(header, encoding="utf-8") as f:
-        functions = header_functions.parse(f.read())
+        header_text = f.read()
+    functions = header_functions.parse(header_text)
+    check_tables(functions, header_text)
     text = generate(functions, os.path.basename(header))
     tmp = output + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

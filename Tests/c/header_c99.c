@@ -11,10 +11,14 @@
  * - The Makefile checks that the table covers the header: `nm -u` of the object must list
  *   exactly the functions that header_functions.py reads from quire.h (for the C++ object
  *   this also proves the extern "C" guard: without it the names would be mangled), and
- *   `header_functions.py --check-uses` checks that every function and macro occurs here.
+ *   `header_functions.py --check-uses` checks that every function, macro and typedef
+ *   occurs here.
  * - Every macro is used, in constant expressions where the C standard allows it; the
- *   versioned-struct initialiser is used at file scope (a constant initialiser) and on the
- *   stack, and -Wextra's -Wmissing-field-initializers proves it names every field.
+ *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT) are
+ *   used at file scope (constant initialisers) and on the stack, and -Wextra's
+ *   -Wmissing-field-initializers proves they name every field.
+ * - The layouts of the structs (quire_rect, quire_open_options, quire_save_options) and the
+ *   exact type of the callback typedef quire_write_fn are pinned at compile time.
  * - When linked against libquire and run, main() checks the macros' values at run time.
  *
  * Only the common subset of C99 and C++11 is used here (no designated initialisers, no
@@ -54,6 +58,51 @@
       (char *, size_t, size_t *, quire_document *, int32_t))                              \
     X(quire_document_metadata, int,                                                       \
       (char *, size_t, size_t *, quire_document *, const char *))                         \
+    X(quire_document_xref_form, int, (int32_t *, quire_document *))                       \
+    X(quire_document_object_count, int, (int32_t *, quire_document *))                    \
+    X(quire_document_is_linearized, int, (int32_t *, quire_document *))                   \
+    X(quire_document_encryption, int,                                                     \
+      (int32_t *, int32_t *, uint32_t *, int32_t *, quire_document *))                    \
+    X(quire_document_outline_count, int, (int32_t *, quire_document *))                   \
+    X(quire_document_outline_item, int,                                                   \
+      (int32_t *, int32_t *, int32_t *, int32_t *, int32_t *, int32_t *, quire_document *, \
+       int32_t))                                                                          \
+    X(quire_document_outline_title, int,                                                  \
+      (char *, size_t, size_t *, quire_document *, int32_t))                              \
+    X(quire_document_outline_target, int,                                                 \
+      (char *, size_t, size_t *, quire_document *, int32_t))                              \
+    X(quire_page_label, int, (char *, size_t, size_t *, quire_document *, int32_t))       \
+    X(quire_value_free, void, (quire_value *))                                            \
+    X(quire_document_trailer, int, (quire_value **, quire_document *))                    \
+    X(quire_document_object, int, (quire_value **, quire_document *, int32_t))            \
+    X(quire_document_resolve, int, (quire_value **, quire_document *, const quire_value *)) \
+    X(quire_value_type, int, (int32_t *, const quire_value *))                            \
+    X(quire_value_bool, int, (int32_t *, const quire_value *))                            \
+    X(quire_value_integer, int, (int64_t *, const quire_value *))                         \
+    X(quire_value_number, int, (double *, const quire_value *))                           \
+    X(quire_value_reference, int, (int32_t *, int32_t *, const quire_value *))            \
+    X(quire_value_bytes, int, (char *, size_t, size_t *, const quire_value *))            \
+    X(quire_value_text, int, (char *, size_t, size_t *, const quire_value *))             \
+    X(quire_value_count, int, (int32_t *, const quire_value *))                           \
+    X(quire_value_array_get, int, (quire_value **, const quire_value *, int32_t))         \
+    X(quire_value_dict_key, int, (char *, size_t, size_t *, const quire_value *, int32_t)) \
+    X(quire_value_dict_get, int, (quire_value **, const quire_value *, const char *))     \
+    X(quire_value_to_pdf, int, (char *, size_t, size_t *, const quire_value *))           \
+    X(quire_value_parse, int, (quire_value **, const char *, size_t))                     \
+    X(quire_document_stream_data, int,                                                    \
+      (char *, size_t, size_t *, quire_document *, const quire_value *, int32_t))         \
+    X(quire_document_set_object, int, (quire_document *, int32_t, const quire_value *))   \
+    X(quire_document_set_dict_value, int,                                                 \
+      (quire_document *, int32_t, const char *, const quire_value *))                     \
+    X(quire_document_add_object, int, (int32_t *, quire_document *, const quire_value *)) \
+    X(quire_document_add_stream, int,                                                     \
+      (int32_t *, quire_document *, const quire_value *, const void *, size_t))           \
+    X(quire_document_delete_object, int, (quire_document *, int32_t))                     \
+    X(quire_document_has_unsaved_changes, int, (int32_t *, quire_document *))             \
+    X(quire_document_save, int,                                                           \
+      (quire_document *, const char *, const quire_save_options *))                       \
+    X(quire_document_save_to_callback, int,                                               \
+      (quire_document *, const quire_save_options *, quire_write_fn, void *))             \
     X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, int32_t))            \
     X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                   \
     X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))
@@ -93,18 +142,39 @@ HEADER_ASSERT(errors_are_negative,
               QUIRE_EINVAL < 0 && QUIRE_ENOMEM < 0 && QUIRE_EIO < 0 && QUIRE_ENOTFOUND < 0 &&
                   QUIRE_EFORMAT < 0 && QUIRE_EPASSWORD < 0 && QUIRE_EUNSUPPORTED < 0 &&
                   QUIRE_ELIMIT < 0 && QUIRE_ERANGE < 0 && QUIRE_EBUFS < 0 &&
-                  QUIRE_EUSER < 0 && QUIRE_ESTATE < 0 && QUIRE_EINTERNAL < 0);
+                  QUIRE_EUSER < 0 && QUIRE_ESTATE < 0 && QUIRE_EINTERNAL < 0 &&
+                  QUIRE_EDISABLED < 0);
 /* The codes are stable numbers: bindings hard-code them. */
 HEADER_ASSERT(error_values,
               QUIRE_EINVAL == -1 && QUIRE_ENOMEM == -2 && QUIRE_EIO == -3 &&
                   QUIRE_ENOTFOUND == -4 && QUIRE_EFORMAT == -5 && QUIRE_EPASSWORD == -6 &&
                   QUIRE_EUNSUPPORTED == -7 && QUIRE_ELIMIT == -8 && QUIRE_ERANGE == -9 &&
                   QUIRE_EBUFS == -10 && QUIRE_EUSER == -11 && QUIRE_ESTATE == -12 &&
-                  QUIRE_EINTERNAL == -13);
+                  QUIRE_EINTERNAL == -13 && QUIRE_EDISABLED == -14);
 HEADER_ASSERT(box_values, QUIRE_BOX_MEDIA == 0 && QUIRE_BOX_CROP == 1 &&
                               QUIRE_BOX_BLEED == 2 && QUIRE_BOX_TRIM == 3 &&
                               QUIRE_BOX_ART == 4);
 HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
+/* The 0.2 enumerations: stable numbers too (bindings hard-code them), as the header
+ * defines them. */
+HEADER_ASSERT(xref_values, QUIRE_XREF_TABLE == 0 && QUIRE_XREF_STREAM == 1 &&
+                               QUIRE_XREF_HYBRID == 2 && QUIRE_XREF_REBUILT == 3);
+HEADER_ASSERT(encryption_values,
+              QUIRE_ENCRYPTION_NONE == 0 && QUIRE_ENCRYPTION_RC4_40 == 1 &&
+                  QUIRE_ENCRYPTION_RC4_128 == 2 && QUIRE_ENCRYPTION_AES_128 == 3 &&
+                  QUIRE_ENCRYPTION_AES_256 == 4 && QUIRE_ENCRYPTION_IDENTITY == 5);
+HEADER_ASSERT(action_values, QUIRE_ACTION_NONE == 0 && QUIRE_ACTION_GOTO == 1 &&
+                                 QUIRE_ACTION_GOTOR == 2 && QUIRE_ACTION_URI == 3 &&
+                                 QUIRE_ACTION_NAMED == 4 && QUIRE_ACTION_LAUNCH == 5 &&
+                                 QUIRE_ACTION_OTHER == 6);
+HEADER_ASSERT(value_type_values,
+              QUIRE_VALUE_NULL == 0 && QUIRE_VALUE_BOOL == 1 && QUIRE_VALUE_INTEGER == 2 &&
+                  QUIRE_VALUE_REAL == 3 && QUIRE_VALUE_STRING == 4 && QUIRE_VALUE_NAME == 5 &&
+                  QUIRE_VALUE_ARRAY == 6 && QUIRE_VALUE_DICTIONARY == 7 &&
+                  QUIRE_VALUE_STREAM == 8 && QUIRE_VALUE_REFERENCE == 9);
+HEADER_ASSERT(stream_form_values, QUIRE_STREAM_DECODED == 0 && QUIRE_STREAM_RAW == 1);
+HEADER_ASSERT(save_mode_values, QUIRE_SAVE_INCREMENTAL == 0 && QUIRE_SAVE_FULL == 1);
+HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
 
 /* Struct layouts are part of the ABI. These offsets are those of the LP64 ABIs (x86-64 and
  * aarch64 Linux, macOS); a change here is an ABI change. */
@@ -123,11 +193,31 @@ HEADER_ASSERT(options_objects, offsetof(quire_open_options, max_objects) == 32);
 HEADER_ASSERT(options_stream, offsetof(quire_open_options, max_stream_bytes) == 40);
 HEADER_ASSERT(options_total, offsetof(quire_open_options, max_total_decoded_bytes) == 48);
 HEADER_ASSERT(options_ratio, offsetof(quire_open_options, max_decompression_ratio) == 56);
+HEADER_ASSERT(options_pages, offsetof(quire_open_options, max_pages) == 60);
 HEADER_ASSERT(options_size, sizeof(quire_open_options) == 64);
 #endif
+/* quire_save_options holds only 32-bit fields: the same layout on every ABI. */
+HEADER_ASSERT(save_options_version_first, offsetof(quire_save_options, version) == 0);
+HEADER_ASSERT(save_options_mode, offsetof(quire_save_options, mode) == 4);
+HEADER_ASSERT(save_options_object_streams, offsetof(quire_save_options, object_streams) == 8);
+HEADER_ASSERT(save_options_size, sizeof(quire_save_options) == 12);
 
-/* The initialiser is a constant expression: usable for objects of static duration. */
+/* The initialisers are constant expressions: usable for objects of static duration. */
 static const quire_open_options header_static_options = QUIRE_OPEN_OPTIONS_INIT;
+static const quire_save_options header_static_save_options = QUIRE_SAVE_OPTIONS_INIT;
+
+/* quire_write_fn is exactly `int (*)(const void *, size_t, void *)`: a function of that type
+ * converts to it without a cast (in C++ any other signature fails to compile; in C the
+ * incompatible-pointer warning is an error here). */
+static int header_write(const void *data, size_t size, void *payload);
+static size_t header_written;
+static int header_write(const void *data, size_t size, void *payload) {
+    (void)data;
+    (void)payload;
+    header_written += size;
+    return 0;
+}
+static const quire_write_fn header_write_fn = header_write;
 
 /* The version string is "MAJOR.MINOR.PATCH" of the numeric macros. */
 #define HEADER_STR2(x) #x
@@ -148,13 +238,15 @@ int main(void) {
     const int codes[] = {QUIRE_OK,        QUIRE_EINVAL,      QUIRE_ENOMEM,    QUIRE_EIO,
                          QUIRE_ENOTFOUND, QUIRE_EFORMAT,     QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED,
                          QUIRE_ELIMIT,    QUIRE_ERANGE,      QUIRE_EBUFS,     QUIRE_EUSER,
-                         QUIRE_ESTATE,    QUIRE_EINTERNAL};
+                         QUIRE_ESTATE,    QUIRE_EINTERNAL,   QUIRE_EDISABLED};
     const int32_t boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED, QUIRE_BOX_TRIM,
                              QUIRE_BOX_ART};
     const size_t n_codes = sizeof codes / sizeof codes[0];
     const size_t n_boxes = sizeof boxes / sizeof boxes[0];
     const size_t n_functions = sizeof header_function_names / sizeof header_function_names[0];
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
+    quire_save_options save_options = QUIRE_SAVE_OPTIONS_INIT;
+    quire_write_fn write_fn = header_write;
     size_t i, j;
 
     for (i = 0; i < n_codes; i++)
@@ -172,12 +264,25 @@ int main(void) {
     header_check(options.max_nesting_depth == 0 && options.max_page_tree_depth == 0 &&
                      options.max_xref_chain == 0 && options.max_objects == 0 &&
                      options.max_stream_bytes == 0 && options.max_total_decoded_bytes == 0 &&
-                     options.max_decompression_ratio == 0,
+                     options.max_decompression_ratio == 0 && options.max_pages == 0,
                  "QUIRE_OPEN_OPTIONS_INIT: every limit is 0 (the default)");
     header_check(header_static_options.version == QUIRE_OPEN_OPTIONS_VERSION &&
                      header_static_options.password == NULL &&
-                     header_static_options.max_objects == 0,
+                     header_static_options.max_objects == 0 &&
+                     header_static_options.max_pages == 0,
                  "QUIRE_OPEN_OPTIONS_INIT at file scope");
+    header_check(save_options.version == QUIRE_SAVE_OPTIONS_VERSION,
+                 "QUIRE_SAVE_OPTIONS_INIT sets the version");
+    header_check(save_options.mode == QUIRE_SAVE_INCREMENTAL && save_options.object_streams == 0,
+                 "QUIRE_SAVE_OPTIONS_INIT: an incremental save without object streams");
+    header_check(header_static_save_options.version == QUIRE_SAVE_OPTIONS_VERSION &&
+                     header_static_save_options.mode == QUIRE_SAVE_INCREMENTAL &&
+                     header_static_save_options.object_streams == 0,
+                 "QUIRE_SAVE_OPTIONS_INIT at file scope");
+    header_check(write_fn(header_version_from_parts, 3, NULL) == 0 &&
+                     header_write_fn(header_version_from_parts, 2, &header_written) == 0 &&
+                     header_written == 5,
+                 "a quire_write_fn can be called through the typedef");
     for (i = 0; i < n_functions; i++) {
         header_check(strncmp(header_function_names[i], "quire_", 6) == 0,
                      "functions are named quire_*");

@@ -20,15 +20,16 @@ the return type (a macro in front of it would be too, and gen_ffi_table.py would
 on a return type it does not know).
 
 Usage:
-    header_functions.py [--names | --json | --macros] [HEADER]
+    header_functions.py [--names | --json | --macros | --typedefs] [HEADER]
     header_functions.py --check-uses SOURCE [HEADER]
 
 --names (the default) prints one function name a line, sorted; --json prints, in header
 order, [{"name", "return", "params": [{"type", "name"}]}] with types normalised to single
 spaces and `*` written as ` *` (e.g. "const char *", "quire_document **"); --macros prints
-the QUIRE_* macros the header defines (not its include guard), sorted.
---check-uses exits non-zero, naming them, if some declared function or macro does not occur
-in SOURCE as an identifier (comments and string literals do not count).
+the QUIRE_* macros the header defines (not its include guard), sorted; --typedefs prints the
+names its typedefs introduce (handles, structs, callback types such as quire_write_fn).
+--check-uses exits non-zero, naming them, if some declared function, macro or typedef does
+not occur in SOURCE as an identifier (comments and string literals do not count).
 """
 
 import json
@@ -159,6 +160,25 @@ def parse(header_text):
     return functions
 
 
+def typedefs(header_text):
+    """The names the header's typedefs introduce (quire_document, quire_write_fn, ...)."""
+    text = strip_preprocessor(strip_comments(header_text))
+    text = re.sub(r'extern\s+"C"\s*\{', "", text)
+    names = []
+    for st in statements(text):
+        if not st.startswith("typedef "):
+            continue
+        fp = re.search(r"\(\s*\*\s*(%s)\s*\)\s*\(" % IDENT, st)
+        if fp:  # typedef R (*name)(...)
+            names.append(fp.group(1))
+            continue
+        m = re.search(r"(%s)\s*$" % IDENT, st)
+        if not m:
+            raise SystemExit("header_functions.py: cannot read the name of %r" % st)
+        names.append(m.group(1))
+    return sorted(set(names))
+
+
 def macros(header_text):
     text = strip_comments(header_text)
     names = set(re.findall(r"^\s*#\s*define\s+(QUIRE_\w+)", text, re.M))
@@ -179,7 +199,7 @@ def main(argv):
     mode = "--names"
     args = []
     for a in argv[1:]:
-        if a in ("--names", "--json", "--macros", "--check-uses"):
+        if a in ("--names", "--json", "--macros", "--typedefs", "--check-uses"):
             mode = a
         elif a in ("-h", "--help"):
             print(__doc__)
@@ -197,18 +217,23 @@ def main(argv):
     if mode == "--check-uses":
         with open(source, encoding="utf-8") as f:
             used = identifiers_used(f.read())
-        wanted = [fn["name"] for fn in functions] + macros(header_text)
+        wanted = ([fn["name"] for fn in functions] + macros(header_text) +
+                  typedefs(header_text))
         missing = sorted(n for n in wanted if n not in used)
         if missing:
             print("%s does not use these declarations of %s:" % (source, path))
             for n in missing:
                 print("  " + n)
             return 1
-        print("%s uses all %d functions and %d macros of %s"
-              % (source, len(functions), len(macros(header_text)), path))
+        print("%s uses all %d functions, %d macros and %d typedefs of %s"
+              % (source, len(functions), len(macros(header_text)),
+                 len(typedefs(header_text)), path))
         return 0
     if mode == "--macros":
         for name in macros(header_text):
+            print(name)
+    elif mode == "--typedefs":
+        for name in typedefs(header_text):
             print(name)
     elif mode == "--json":
         json.dump(functions, sys.stdout, indent=1)

@@ -16,12 +16,15 @@
  *  - "the header" is include/quire.h: the contract (status codes, the length-query pattern,
  *    defaults).
  *
- * A tiny framework: CHECK* count checks; the last line is `N passed, M failed`, and the
+ * This file holds main() and the tests of the 0.1 interface; the 0.2 interface (document
+ * structure, outline, page labels, values, editing, saving) is tested in test_structure.c,
+ * test_values.c and test_editing.c, linked into the same program. The framework (CHECK*,
+ * which count checks) is in test_support.c; the last line is `N passed, M failed`, and the
  * exit status is non-zero if any check failed.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "quire.h"
+#include "test_support.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -34,113 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- the framework --------------------------------------------------------------------- */
-
-static int g_passed, g_failed;
-static const char *g_test = "";
-
-static void report(int ok, const char *file, int line, const char *fmt, ...) {
-    va_list ap;
-    if (ok) {
-        g_passed++;
-        return;
-    }
-    g_failed++;
-    fprintf(stderr, "%s:%d: [%s] FAILED: ", file, line, g_test);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
-#define CHECK(cond) report(!!(cond), __FILE__, __LINE__, "%s", #cond)
-
-#define CHECK_INT(actual, expected)                                                        \
-    do {                                                                                   \
-        long long a_ = (long long)(actual), e_ = (long long)(expected);                    \
-        report(a_ == e_, __FILE__, __LINE__, "%s is %lld, expected %lld", #actual, a_, e_); \
-    } while (0)
-
-#define CHECK_STR(actual, expected)                                                        \
-    do {                                                                                   \
-        const char *a_ = (actual), *e_ = (expected);                                       \
-        report(a_ != NULL && strcmp(a_, e_) == 0, __FILE__, __LINE__,                      \
-               "%s is \"%s\", expected \"%s\"", #actual, a_ ? a_ : "(null)", e_);           \
-    } while (0)
-
-/* The call returns `expected`; when that is an error, the last error of this thread is
- * that code with a non-empty message. On a mismatch, the message is printed. */
-#define CHECK_STATUS(call, expected) check_status((call), (expected), #call, __FILE__, __LINE__)
-
-static void check_status(int got, int expected, const char *what, const char *file, int line) {
-    const char *msg = got < 0 ? quire_last_error_message() : "";
-    report(got == expected, file, line, "%s returned %d (%s), expected %d (%s)%s%s", what, got,
-           quire_status_string(got), expected, quire_status_string(expected),
-           msg && msg[0] ? ": " : "", msg ? msg : "(null)");
-    if (expected < 0 && got == expected) {
-        int code = quire_last_error_code();
-        msg = quire_last_error_message();
-        report(code == expected, file, line, "after %s, quire_last_error_code() is %d", what,
-               code);
-        report(msg != NULL && msg[0] != '\0', file, line,
-               "after %s failed, quire_last_error_message() is empty", what);
-    }
-}
-
-static int near(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }
-
-#define CHECK_RECT(r, l, b, rt, t)                                                          \
-    report(near((r).left, l) && near((r).bottom, b) && near((r).right, rt) &&              \
-               near((r).top, t),                                                           \
-           __FILE__, __LINE__, "%s is [%g %g %g %g], expected [%g %g %g %g]", #r, (r).left, \
-           (r).bottom, (r).right, (r).top, (double)(l), (double)(b), (double)(rt),          \
-           (double)(t))
-
-/* ---- helpers --------------------------------------------------------------------------- */
-
-static const char *g_corpus;
-
-/* CORPUS_DIR/rel, in one of 8 rotating buffers. */
-static const char *corpus(const char *rel) {
-    static char bufs[8][4096];
-    static int next;
-    char *b = bufs[next++ % 8];
-    snprintf(b, sizeof bufs[0], "%s/%s", g_corpus, rel);
-    return b;
-}
-
-static unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    data = malloc((size_t)n + 1);
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
-
-/* Opens CORPUS_DIR/rel (a check); NULL on failure. */
-static quire_document *open_corpus(const char *rel, const char *password) {
-    quire_document *doc = NULL;
-    quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
-    int status;
-    options.password = password;
-    status = quire_document_open(&doc, corpus(rel), &options);
-    report(status == QUIRE_OK && doc != NULL, __FILE__, __LINE__,
-           "quire_document_open(%s) returned %d (%s): %s", rel, status,
-           quire_status_string(status), quire_last_error_message());
-    return status == QUIRE_OK ? doc : NULL;
-}
-
 enum string_kind { S_WARNING, S_METADATA_KEY, S_METADATA };
 
 static int get_string_raw(enum string_kind kind, char *buf, size_t size, size_t *len,
@@ -150,12 +46,6 @@ static int get_string_raw(enum string_kind kind, char *buf, size_t size, size_t 
     case S_METADATA_KEY: return quire_document_metadata_key(buf, size, len, doc, index);
     default: return quire_document_metadata(buf, size, len, doc, key);
     }
-}
-
-/* The NULL/0 length query: the header says it returns QUIRE_OK with the length in *out_len. */
-static void check_query_status(int status, const char *file, int line) {
-    report(status == QUIRE_OK, file, line, "the NULL/0 length query returned %d (%s): %s",
-           status, quire_status_string(status), quire_last_error_message());
 }
 
 /* Reads one string through the length-query pattern; returns a malloc'd, NUL-terminated
@@ -224,8 +114,8 @@ static void test_status_strings(void) {
                                 QUIRE_EIO,       QUIRE_ENOTFOUND, QUIRE_EFORMAT,
                                 QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,
                                 QUIRE_ERANGE,    QUIRE_EBUFS,    QUIRE_EUSER,
-                                QUIRE_ESTATE,    QUIRE_EINTERNAL};
-    static const int unknown[] = {1, 2, -14, -100, 42, INT_MIN, INT_MAX};
+                                QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED};
+    static const int unknown[] = {1, 2, -15, -100, 42, INT_MIN, INT_MAX};
     const size_t n = sizeof codes / sizeof codes[0];
     size_t i, j;
     g_test = "status strings";
@@ -1135,6 +1025,11 @@ int main(int argc, char **argv) {
     test_repaired();
     test_encrypted();
     test_parallel_documents();
+
+    /* The 0.2 interface: test_structure.c, test_values.c, test_editing.c. */
+    run_structure_tests();
+    run_value_tests();
+    run_editing_tests();
 
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
