@@ -61,6 +61,11 @@ public final class Document {
     private var pageList: [Page]? = nil
     /// The flat outline, once computed (see Outline.swift).
     var outlineCache: [FlatOutlineItem]? = nil
+    /// Annotations read so far and the reverse index of replies (see Annotations).
+    var annotationIndex = AnnotationIndex()
+    /// Whether replies and review states may be created and changed (PSPDFKit's features
+    /// switch). Reading annotations and whether they are replies works either way.
+    public var repliesEnabled = true
 
     /// Opens the file at `path`.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {
@@ -83,6 +88,7 @@ public final class Document {
     func invalidateModel() {
         pageList = nil
         outlineCache = nil
+        annotationIndex = AnnotationIndex()
     }
 
     /// The document catalog (§7.7.2).

@@ -1,0 +1,247 @@
+/// How a reply relates to the annotation it answers (/RT, ISO 32000-2 Table 170).
+public enum ReplyType: String, Sendable, Equatable {
+    /// /R: a reply in a comment thread (the default when /IRT is present).
+    case reply = "R"
+    /// /Group: grouped with the annotation it points at, shown as one.
+    case group = "Group"
+}
+
+/// The state models of state replies (ISO 32000-2 §12.5.6.3, Table 172) and their states.
+public enum StateModel: String, Sendable, Equatable, CaseIterable {
+    case marked = "Marked"
+    case review = "Review"
+
+    /// The states of this model.
+    public var states: [String] {
+        switch self {
+        case .marked: return ["Marked", "Unmarked"]
+        case .review: return ["Accepted", "Rejected", "Cancelled", "Completed", "None"]
+        }
+    }
+}
+
+/// An annotation (ISO 32000-2 §12.5) as a value: what Quire reads of every subtype, and what
+/// it writes for the subtypes it creates. Unknown subtypes read as generic annotations
+/// (their subtype name and the common entries).
+///
+/// To change an annotation, change a copy and pass it to ``Document/updateAnnotation(_:)``:
+/// only the entries this type models are rewritten, the others are kept as they were.
+public struct Annotation: Sendable, Equatable {
+    /// The subtypes Quire creates (with a generated appearance).
+    public static let creatableSubtypes: Set<String> = [
+        "Text", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine",
+        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp",
+    ]
+    /// Annotation flags (Table 167).
+    public enum Flag {
+        public static let invisible = 1, hidden = 2, print = 4, noZoom = 8, noRotate = 16, noView = 32, readOnly = 64, locked = 128
+    }
+
+    /// The annotation's object; nil for a new annotation, or one written directly (not by
+    /// reference) in the page's /Annots.
+    public var id: ObjectID?
+    /// The page it is on (0-based).
+    public var pageIndex: Int
+    /// /Subtype: Text, FreeText, Line, Square, ..., or any other name.
+    public var subtype: String
+    /// /Rect.
+    public var rect: Rect
+    /// /Contents: the text.
+    public var contents: String?
+    /// /T: the author.
+    public var author: String?
+    /// /Subj.
+    public var subject: String?
+    /// /NM: the unique name (a UUID for annotations Quire creates).
+    public var name: String?
+    /// /CreationDate.
+    public var creationDate: PDFDate?
+    /// /M: the last modification.
+    public var modificationDate: PDFDate?
+    /// /F (see ``Flag``).
+    public var flags: Int = 0
+    /// /C: 0 (transparent), 1 (gray), 3 (RGB) or 4 (CMYK) components in 0...1.
+    public var color: [Double]?
+    /// /IC: the interior colour.
+    public var interiorColor: [Double]?
+    /// /CA: opacity, 0...1.
+    public var opacity: Double = 1
+    /// The border width: /BS /W, else the third element of /Border.
+    public var borderWidth: Double?
+    /// /Popup.
+    public var popup: ObjectID?
+    /// /IRT: the annotation this one replies to.
+    public var inReplyTo: ObjectID?
+    /// /RT (meaningful with /IRT; absent means ``ReplyType/reply``).
+    public var replyType: ReplyType?
+    /// /State and /StateModel of a state reply.
+    public var state: String?
+    public var stateModel: String?
+    /// /QuadPoints of text markup (and links): 8 numbers per quadrilateral.
+    public var quadPoints: [Double] = []
+    /// /InkList of ink annotations: one list of x, y pairs per stroke.
+    public var inkList: [[Double]] = []
+    /// /L of lines: x1 y1 x2 y2.
+    public var linePoints: [Double] = []
+    /// /LE of lines, polylines and free text callouts: the two line ending names.
+    public var lineEndings: [String] = []
+    /// /Vertices of polygons and polylines: x, y pairs.
+    public var vertices: [Double] = []
+    /// /DA of free text: the default appearance string (`/Helv 12 Tf 0 g`).
+    public var defaultAppearance: String?
+    /// The font size of free text, from /DA.
+    public var fontSize: Double?
+    /// /Name: the icon of a note (Comment, Note, Help, ...) or the name of a stamp
+    /// (Approved, Draft, ...).
+    public var iconName: String?
+    /// /A of links (and others): the action.
+    public var action: Action?
+    /// /Dest of links.
+    public var destination: Destination?
+    /// Private data for the application (Instant JSON's `customData`), kept as JSON text in
+    /// a private entry other viewers ignore.
+    public var customData: String?
+
+    public init(subtype: String, pageIndex: Int, rect: Rect) {
+        self.subtype = subtype
+        self.pageIndex = pageIndex
+        self.rect = rect
+    }
+
+    /// Whether it replies to another annotation (has /IRT).
+    public var isReply: Bool { inReplyTo != nil }
+
+    /// Whether it is a state reply (a reply with /State).
+    public var isStateReply: Bool { inReplyTo != nil && state != nil }
+
+    /// The private catalog-ignored key for ``customData``.
+    static let customDataKey: PDFName = "QuireCustomData"
+}
+
+// MARK: Reading
+
+extension Annotation {
+    /// Reads an annotation dictionary.
+    init(_ dict: PDFDictionary, id: ObjectID?, pageIndex: Int, document: Document) throws {
+        func text(_ key: PDFName) throws -> String? {
+            guard let v = dict[key], case .string(let s) = try document.resolve(v) else { return nil }
+            return s.text
+        }
+        func numbers(_ key: PDFName) throws -> [Double]? {
+            guard let v = dict[key], let array = try document.resolve(v).array else { return nil }
+            var out: [Double] = []
+            for item in array {
+                guard let n = try document.resolve(item).number, n.isFinite else { return nil }
+                out.append(n)
+            }
+            return out
+        }
+        func nameValue(_ key: PDFName) throws -> String? {
+            guard let v = dict[key] else { return nil }
+            return try document.resolve(v).name?.value
+        }
+        self.init(subtype: try nameValue("Subtype") ?? "Unknown", pageIndex: pageIndex, rect: .letter)
+        self.id = id
+        if let r = try numbers("Rect"), r.count == 4 {
+            rect = Rect(left: r[0], bottom: r[1], right: r[2], top: r[3])
+        } else {
+            rect = Rect(left: 0, bottom: 0, right: 0, top: 0)
+        }
+        contents = try text("Contents")
+        author = try text("T")
+        subject = try text("Subj")
+        name = try text("NM")
+        creationDate = try text("CreationDate").flatMap { PDFDate($0) }
+        modificationDate = try text("M").flatMap { PDFDate($0) }
+        flags = Int(clamping: try dict["F"].map(document.resolve)?.integer ?? 0)
+        color = try numbers("C")
+        interiorColor = try numbers("IC")
+        if let ca = try dict["CA"].map(document.resolve)?.number, ca.isFinite { opacity = Swift.min(Swift.max(ca, 0), 1) }
+        if let bs = try document.dictionary(dict["BS"]), let w = try bs["W"].map(document.resolve)?.number {
+            borderWidth = w
+        } else if let border = try numbers("Border"), border.count >= 3 {
+            borderWidth = border[2]
+        }
+        popup = dict["Popup"]?.reference
+        inReplyTo = dict["IRT"]?.reference
+        if let rt = try nameValue("RT") { replyType = ReplyType(rawValue: rt) }
+        state = try text("State") ?? nameValue("State")
+        stateModel = try text("StateModel") ?? nameValue("StateModel")
+        quadPoints = try numbers("QuadPoints") ?? []
+        if let ink = try dict["InkList"].map(document.resolve)?.array {
+            inkList = try ink.compactMap { stroke in
+                try document.resolve(stroke).array?.compactMap { try document.resolve($0).number }
+            }
+        }
+        linePoints = try numbers("L") ?? []
+        if let le = try dict["LE"].map(document.resolve)?.array {
+            lineEndings = try le.compactMap { try document.resolve($0).name?.value }
+        }
+        vertices = try numbers("Vertices") ?? []
+        defaultAppearance = try text("DA")
+        fontSize = defaultAppearance.flatMap(Annotation.fontSize(in:))
+        iconName = try nameValue("Name")
+        if let a = dict["A"] { action = try document.action(a) }
+        if let d = dict["Dest"] { destination = try document.destination(d) }
+        customData = try text(Annotation.customDataKey)
+    }
+
+    /// The size operand of the `Tf` operator in a default appearance string.
+    static func fontSize(in da: String) -> Double? {
+        let tokens = da.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
+        guard let tf = tokens.lastIndex(of: "Tf"), tf >= 1 else { return nil }
+        return Double(tokens[tf - 1])
+    }
+}
+
+// MARK: Writing
+
+extension Annotation {
+    /// `dict` with the entries this type models set from it; other entries are kept.
+    func written(into original: PDFDictionary, pageObject: ObjectID?) -> PDFDictionary {
+        var d = original
+        func text(_ key: PDFName, _ value: String?) { d[key] = value.map { .string(PDFString(text: $0)) } }
+        func numbers(_ key: PDFName, _ value: [Double]?) {
+            d[key] = value.flatMap { $0.isEmpty ? nil : .array($0.map(Annotation.number)) }
+        }
+        d["Type"] = .name("Annot")
+        d["Subtype"] = .name(PDFName(subtype))
+        d["Rect"] = .array([rect.left, rect.bottom, rect.right, rect.top].map(Annotation.number))
+        if let pageObject { d["P"] = .reference(pageObject) }
+        text("Contents", contents)
+        text("T", author)
+        text("Subj", subject)
+        text("NM", name)
+        text("CreationDate", creationDate?.description)
+        text("M", modificationDate?.description)
+        d["F"] = flags == 0 ? nil : .integer(Int64(flags))
+        numbers("C", color)
+        numbers("IC", interiorColor)
+        d["CA"] = opacity < 1 ? Annotation.number(opacity) : nil
+        if let w = borderWidth {
+            var bs = d["BS"]?.dictionary ?? PDFDictionary()
+            bs["W"] = Annotation.number(w)
+            d["BS"] = .dictionary(bs)
+            d["Border"] = nil
+        }
+        d["Popup"] = popup.map { .reference($0) }
+        d["IRT"] = inReplyTo.map { .reference($0) }
+        d["RT"] = inReplyTo == nil ? nil : replyType.map { .name(PDFName($0.rawValue)) }
+        text("State", state)
+        text("StateModel", stateModel)
+        numbers("QuadPoints", quadPoints)
+        d["InkList"] = inkList.isEmpty ? nil : .array(inkList.map { .array($0.map(Annotation.number)) })
+        numbers("L", linePoints)
+        d["LE"] = lineEndings.isEmpty ? nil : .array(lineEndings.map { .name(PDFName($0)) })
+        numbers("Vertices", vertices)
+        text("DA", defaultAppearance)
+        d["Name"] = iconName.map { .name(PDFName($0)) }
+        text(Annotation.customDataKey, customData)
+        return d
+    }
+
+    /// An integer when the value is integral, else a real.
+    static func number(_ v: Double) -> PDFObject {
+        v == v.rounded() && abs(v) < 1e15 ? .integer(Int64(v)) : .real(v)
+    }
+}

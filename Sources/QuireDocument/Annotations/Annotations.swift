@@ -1,0 +1,318 @@
+/// What the document has read of its annotations: each page's annotations, the page of
+/// each annotation object, and the replies to each annotation. Built once per page and
+/// dropped on any change.
+final class AnnotationIndex {
+    var pages: [Int: [Annotation]] = [:]
+    /// Object number of an annotation -> its page.
+    var pageOf: [Int: Int] = [:]
+    /// Object number of an annotation -> the annotations that reply to it (/IRT), in
+    /// /Annots order.
+    var replies: [Int: [Annotation]] = [:]
+}
+
+/// A thread's review state: the current state of each author (the state of that author's
+/// latest state reply) and every state reply in order.
+public struct ReviewSummary: Sendable, Equatable {
+    /// Each author's latest state reply, in the order the authors first appear.
+    public var current: [Annotation]
+    /// Every state reply, oldest first.
+    public var history: [Annotation]
+}
+
+extension Document {
+    // MARK: Reading
+
+    /// The annotations of page `index`, in /Annots order (entries that are not
+    /// dictionaries are skipped).
+    public func annotations(onPage index: Int) throws -> [Annotation] {
+        if let cached = annotationIndex.pages[index] { return cached }
+        let page = try self.page(at: index)
+        var list: [Annotation] = []
+        for (id, dict) in try page.annotationDictionaries() {
+            let annotation = try Annotation(dict, id: id, pageIndex: index, document: self)
+            list.append(annotation)
+            if let id { annotationIndex.pageOf[id.number] = index }
+        }
+        for annotation in list {
+            if let target = annotation.inReplyTo { annotationIndex.replies[target.number, default: []].append(annotation) }
+        }
+        annotationIndex.pages[index] = list
+        return list
+    }
+
+    /// Every annotation of the document, page by page.
+    public func allAnnotations() throws -> [Annotation] {
+        try (0..<pageCount()).flatMap { try annotations(onPage: $0) }
+    }
+
+    /// The annotation that is object `id`, or nil when no page lists it.
+    public func annotation(_ id: ObjectID) throws -> Annotation? {
+        if annotationIndex.pageOf[id.number] == nil {
+            // Read pages until the annotation shows up: each page is read once.
+            for index in 0..<(try pageCount()) where annotationIndex.pages[index] == nil {
+                _ = try annotations(onPage: index)
+                if annotationIndex.pageOf[id.number] != nil { break }
+            }
+        }
+        guard let page = annotationIndex.pageOf[id.number] else { return nil }
+        return try annotations(onPage: page).first { $0.id?.number == id.number }
+    }
+
+    /// The annotations that reply directly to `id` (whose /IRT is `id`), in page order.
+    public func replies(to id: ObjectID) throws -> [Annotation] {
+        guard let target = try annotation(id) else { return [] }
+        _ = try annotations(onPage: target.pageIndex)
+        return annotationIndex.replies[id.number] ?? []
+    }
+
+    // MARK: Threads
+
+    /// `id` and every reply below it, depth first (a cycle of /IRT is cut).
+    private func thread(_ id: ObjectID) throws -> [Annotation] {
+        guard let root = try annotation(id) else {
+            throw PDFError(.notFound, "no annotation is object \(id)")
+        }
+        var out = [root]
+        var seen: Set<Int> = [id.number]
+        var stack = try replies(to: id).reversed().map { $0 }
+        while let next = stack.popLast() {
+            guard let nid = next.id, seen.insert(nid.number).inserted else { continue }
+            out.append(next)
+            stack.append(contentsOf: try replies(to: nid).reversed())
+        }
+        return out
+    }
+
+    /// The comments of annotation `id` (PSPDFKit's model): the annotation and every text
+    /// reply below it, nested replies flattened, sorted by creation date; annotations
+    /// without a date, and ties, keep the order of the thread.
+    public func comments(for id: ObjectID) throws -> [Annotation] {
+        let all = try thread(id)
+        let root = all[0]
+        let replies = all.dropFirst().filter { !$0.isStateReply }
+        let ordered = replies.enumerated().sorted { a, b in
+            switch (a.element.creationDate, b.element.creationDate) {
+            case let (x?, y?) where x != y: return x < y
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
+        return [root] + ordered
+    }
+
+    /// The review summary of annotation `id`: the state replies below it.
+    public func reviewSummary(for id: ObjectID) throws -> ReviewSummary {
+        let states = try thread(id).dropFirst().filter(\.isStateReply).enumerated().sorted { a, b in
+            switch (a.element.creationDate, b.element.creationDate) {
+            case let (x?, y?) where x != y: return x < y
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
+        var authors: [String] = []
+        var latest: [String: Annotation] = [:]
+        for reply in states {
+            let author = reply.author ?? ""
+            if latest[author] == nil { authors.append(author) }
+            latest[author] = reply
+        }
+        return ReviewSummary(current: authors.compactMap { latest[$0] }, history: states)
+    }
+
+    /// Annotations and replies whose contents contain `text`, ignoring case, over all pages.
+    public func searchAnnotations(_ text: String) throws -> [Annotation] {
+        let needle = text.lowercased()
+        guard !needle.isEmpty else { return [] }
+        return try allAnnotations().filter { ($0.contents ?? "").lowercased().contains(needle) }
+    }
+
+    // MARK: Creating, changing, deleting
+
+    /// Adds `annotation` to its page: a new object with a unique name, dates and a
+    /// generated appearance. Returns it as stored (with its id).
+    @discardableResult
+    public func addAnnotation(_ annotation: Annotation) throws -> Annotation {
+        guard Annotation.creatableSubtypes.contains(annotation.subtype) else {
+            throw PDFError(.unsupported, "Quire creates \(Annotation.creatableSubtypes.sorted().joined(separator: ", ")) annotations, not \(annotation.subtype)")
+        }
+        if annotation.isReply { try checkReplies() }
+        let page = try self.page(at: annotation.pageIndex)
+        var a = annotation
+        if let target = a.inReplyTo { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
+        try a.validateState()
+        let now = PDFDate.now()
+        a.name = a.name ?? UUIDString.make()
+        a.creationDate = a.creationDate ?? now
+        a.modificationDate = now
+        if a.flags == 0 && !a.isStateReply { a.flags = Annotation.Flag.print }
+        var dict = a.written(into: PDFDictionary(), pageObject: page.id)
+        dict = try withAppearance(a, dict)
+        let id = try addObject(.dictionary(dict))
+        try appendToAnnots(page, .reference(id))
+        a.id = id
+        return a
+    }
+
+    /// Writes the changed copy `annotation` back to its object, with a new modification
+    /// date and appearance.
+    public func updateAnnotation(_ annotation: Annotation) throws {
+        guard let id = annotation.id, let current = try self.annotation(id) else {
+            throw PDFError(.notFound, "the annotation is not in the document (add it first)")
+        }
+        if annotation.inReplyTo != current.inReplyTo || annotation.state != current.state
+            || annotation.stateModel != current.stateModel || annotation.replyType != current.replyType {
+            try checkReplies()
+        }
+        guard annotation.pageIndex == current.pageIndex else {
+            throw PDFError(.invalidArgument, "an annotation cannot move to another page; delete it and add it there")
+        }
+        if let target = annotation.inReplyTo, target != current.inReplyTo {
+            try checkReplyTarget(target, from: id, page: annotation.pageIndex)
+        }
+        try annotation.validateState()
+        var a = annotation
+        a.modificationDate = PDFDate.now()
+        guard case .dictionary(let original) = try object(id.number) else {
+            throw PDFError(.format, "annotation \(id) is not a dictionary")
+        }
+        var dict = a.written(into: original, pageObject: try page(at: a.pageIndex).id)
+        if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict) }
+        try setObject(id.number, .dictionary(dict))
+    }
+
+    /// Deletes annotation `id` and its popup: they leave the page's /Annots and are freed.
+    public func deleteAnnotation(_ id: ObjectID) throws {
+        guard let annotation = try annotation(id) else {
+            throw PDFError(.notFound, "no annotation is object \(id)")
+        }
+        let page = try self.page(at: annotation.pageIndex)
+        var remove: Set<Int> = [id.number]
+        if let popup = annotation.popup { remove.insert(popup.number) }
+        let annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
+        let kept = annots.filter { !($0.reference.map { remove.contains($0.number) } ?? false) }
+        try setAnnots(page, kept)
+        for number in remove where isInUse(number) { try deleteObject(number) }
+    }
+
+    // MARK: Replies
+
+    /// Adds a text reply by `author` to annotation `target`.
+    @discardableResult
+    public func addReply(to target: ObjectID, author: String?, contents: String) throws -> Annotation {
+        try checkReplies()
+        guard let parent = try annotation(target) else { throw PDFError(.notFound, "no annotation is object \(target)") }
+        var reply = Annotation(subtype: "Text", pageIndex: parent.pageIndex, rect: Annotation.replyRect(parent.rect))
+        reply.inReplyTo = target
+        reply.replyType = .reply
+        reply.author = author
+        reply.contents = contents
+        reply.iconName = "Comment"
+        reply.flags = Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
+        return try addAnnotation(reply)
+    }
+
+    /// Adds a state reply: `author` sets `state` in `model` on annotation `target`.
+    @discardableResult
+    public func addStateReply(to target: ObjectID, author: String?, model: StateModel, state: String) throws -> Annotation {
+        try checkReplies()
+        guard let parent = try annotation(target) else { throw PDFError(.notFound, "no annotation is object \(target)") }
+        var reply = Annotation(subtype: "Text", pageIndex: parent.pageIndex, rect: Annotation.replyRect(parent.rect))
+        reply.inReplyTo = target
+        reply.replyType = .reply
+        reply.author = author
+        reply.stateModel = model.rawValue
+        reply.state = state
+        reply.contents = "\(author ?? "") set the state to \(state)"
+        // State replies are hidden: viewers list them in the thread, not on the page.
+        reply.flags = Annotation.Flag.hidden | Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
+        return try addAnnotation(reply)
+    }
+
+    /// Makes annotation `id` reply to `target` (nil: no longer a reply).
+    public func setInReplyTo(_ id: ObjectID, _ target: ObjectID?) throws {
+        try checkReplies()
+        guard var a = try annotation(id) else { throw PDFError(.notFound, "no annotation is object \(id)") }
+        a.inReplyTo = target
+        if target == nil { a.replyType = nil; a.state = nil; a.stateModel = nil }
+        try updateAnnotation(a)
+    }
+
+    private func checkReplies() throws {
+        guard repliesEnabled else {
+            throw PDFError(.disabled, "replies and review states are turned off for this document")
+        }
+    }
+
+    /// A reply's target must be an annotation of the same page, and must not reply, at any
+    /// depth, to the annotation being changed (no cycles).
+    private func checkReplyTarget(_ target: ObjectID, from id: ObjectID?, page: Int) throws {
+        guard let t = try annotation(target) else {
+            throw PDFError(.invalidArgument, "the reply target \(target) is not an annotation of the document")
+        }
+        guard t.pageIndex == page else {
+            throw PDFError(.invalidArgument, "the reply target \(target) is on page \(t.pageIndex + 1), not page \(page + 1)")
+        }
+        guard let id else { return }
+        var seen: Set<Int> = []
+        var cursor: Annotation? = t
+        while let c = cursor, let cid = c.id, seen.insert(cid.number).inserted {
+            if cid.number == id.number {
+                throw PDFError(.invalidArgument, "annotation \(id) cannot reply to \(target): that would make a cycle")
+            }
+            cursor = try c.inReplyTo.flatMap { try annotation($0) }
+        }
+    }
+
+    // MARK: Pages' /Annots
+
+    private func appendToAnnots(_ page: Page, _ entry: PDFObject) throws {
+        var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
+        annots.append(entry)
+        try setAnnots(page, annots)
+    }
+
+    /// Replaces the page's /Annots, in place when it is an indirect array.
+    private func setAnnots(_ page: Page, _ annots: [PDFObject]) throws {
+        guard let pageID = page.id else {
+            throw PDFError(.unsupported, "page \(page.index + 1) is a direct object; its annotations cannot be changed")
+        }
+        if case .reference(let arrayID)? = page.dictionary["Annots"], isInUse(arrayID.number) {
+            try setObject(arrayID.number, .array(annots))
+        } else {
+            try setValue(annots.isEmpty ? nil : .array(annots), forKey: "Annots", inObject: pageID.number)
+        }
+    }
+
+    /// `dict` with a new normal appearance stream generated for `annotation`.
+    private func withAppearance(_ annotation: Annotation, _ dict: PDFDictionary) throws -> PDFDictionary {
+        let appearance = Appearance.make(for: annotation)
+        var d = dict
+        let stream = try addStream(appearance.dictionary, data: appearance.content)
+        d["AP"] = .dictionary(PDFDictionary([("N", .reference(stream))]))
+        return d
+    }
+}
+
+extension Annotation {
+    /// Model and state set together, and the state one of its model's.
+    func validateState() throws {
+        switch (state, stateModel) {
+        case (nil, nil): return
+        case (nil, _?), (_?, nil):
+            throw PDFError(.invalidArgument, "/State and /StateModel must be set together")
+        case (let s?, let m?):
+            guard let model = StateModel(rawValue: m) else {
+                throw PDFError(.invalidArgument, "unknown state model \(m) (Marked or Review)")
+            }
+            guard model.states.contains(s) else {
+                throw PDFError(.invalidArgument, "\(s) is not a state of the \(m) model (\(model.states.joined(separator: ", ")))")
+            }
+            guard inReplyTo != nil else {
+                throw PDFError(.invalidArgument, "a state must be set on a reply (/IRT)")
+            }
+        }
+    }
+
+    /// The rectangle of a reply: a note-sized square at the top-left of its parent.
+    static func replyRect(_ parent: Rect) -> Rect {
+        Rect(left: parent.left, bottom: parent.top - 20, right: parent.left + 20, top: parent.top)
+    }
+}

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PDF date (ISO 32000-2 §7.9.4): `D:YYYYMMDDHHmmSSOHH'mm`, with its time zone.
+///
+/// Parsing is lenient as in other readers: every field after the year is optional, the
+/// `D:` prefix and the apostrophes may be missing, and out-of-range fields are clamped.
+public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible {
+    public var year, month, day, hour, minute, second: Int
+    /// Offset from UTC in minutes (east positive); nil when the string gives no zone.
+    public var utcOffsetMinutes: Int?
+
+    public init(year: Int, month: Int = 1, day: Int = 1, hour: Int = 0, minute: Int = 0, second: Int = 0,
+                utcOffsetMinutes: Int? = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.utcOffsetMinutes = utcOffsetMinutes
+    }
+
+    /// Parses a PDF date string; nil when it does not start with a year.
+    public init?(_ text: String) {
+        var chars = Array(text.utf8)
+        if chars.starts(with: Array("D:".utf8)) { chars.removeFirst(2) }
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= chars.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let c = chars[i + k]
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                v = v * 10 + Int(c - 0x30)
+            }
+            i += n
+            return v
+        }
+        guard let y = digits(4) else { return nil }
+        year = y
+        month = Swift.min(Swift.max(digits(2) ?? 1, 1), 12)
+        day = Swift.min(Swift.max(digits(2) ?? 1, 1), 31)
+        hour = Swift.min(digits(2) ?? 0, 23)
+        minute = Swift.min(digits(2) ?? 0, 59)
+        second = Swift.min(digits(2) ?? 0, 59)
+        utcOffsetMinutes = nil
+        guard i < chars.count else { return }
+        switch chars[i] {
+        case UInt8(ascii: "Z"):
+            utcOffsetMinutes = 0
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = chars[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            let h = Swift.min(digits(2) ?? 0, 23)
+            if i < chars.count && chars[i] == UInt8(ascii: "'") { i += 1 }
+            let m = Swift.min(digits(2) ?? 0, 59)
+            utcOffsetMinutes = sign * (h * 60 + m)
+        default:
+            break
+        }
+    }
+
+    /// The current time, in UTC.
+    public static func now() -> PDFDate {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return PDFDate(secondsSinceEpoch: Int(ts.tv_sec))
+    }
+
+    /// The UTC date of a Unix time.
+    public init(secondsSinceEpoch t: Int) {
+        let days = t >= 0 ? t / 86400 : (t - 86399) / 86400
+        let rest = t - days * 86400
+        // Civil from days (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d,
+                  hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60, utcOffsetMinutes: 0)
+    }
+
+    /// Seconds since the Unix epoch (a date without a zone counts as UTC).
+    public var secondsSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return days * 86400 + hour * 3600 + minute * 60 + second - (utcOffsetMinutes ?? 0) * 60
+    }
+
+    static func pad(_ v: Int, _ n: Int) -> String {
+        let s = String(abs(v))
+        return (v < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, n - s.count)) + s
+    }
+
+    /// The PDF form, `D:YYYYMMDDHHmmSS` plus `Z` or `+HH'mm'`.
+    public var description: String {
+        var s = "D:" + PDFDate.pad(year, 4) + PDFDate.pad(month, 2) + PDFDate.pad(day, 2)
+            + PDFDate.pad(hour, 2) + PDFDate.pad(minute, 2) + PDFDate.pad(second, 2)
+        if let offset = utcOffsetMinutes {
+            if offset == 0 {
+                s += "Z"
+            } else {
+                s += (offset < 0 ? "-" : "+") + PDFDate.pad(abs(offset) / 60, 2) + "'" + PDFDate.pad(abs(offset) % 60, 2) + "'"
+            }
+        }
+        return s
+    }
+
+    /// ISO 8601, as in Instant JSON: `2026-11-21T14:09:00Z` or with `+02:00`.
+    public var iso8601: String {
+        var s = PDFDate.pad(year, 4) + "-" + PDFDate.pad(month, 2) + "-" + PDFDate.pad(day, 2) + "T"
+            + PDFDate.pad(hour, 2) + ":" + PDFDate.pad(minute, 2) + ":" + PDFDate.pad(second, 2)
+        let offset = utcOffsetMinutes ?? 0
+        s += offset == 0 ? "Z" : (offset < 0 ? "-" : "+") + PDFDate.pad(abs(offset) / 60, 2) + ":" + PDFDate.pad(abs(offset) % 60, 2)
+        return s
+    }
+
+    /// Parses ISO 8601 as Instant JSON writes it: `YYYY-MM-DDTHH:MM:SS`, an optional
+    /// fraction (ignored), then `Z` or `±HH:MM` (none counts as UTC).
+    public init?(iso8601 text: String) {
+        let c = Array(text.utf8)
+        func number(_ at: Int, _ n: Int) -> Int? {
+            guard at + n <= c.count else { return nil }
+            var v = 0
+            for k in at..<(at + n) {
+                guard c[k] >= 0x30 && c[k] <= 0x39 else { return nil }
+                v = v * 10 + Int(c[k] - 0x30)
+            }
+            return v
+        }
+        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2),
+              let h = number(11, 2), let mi = number(14, 2), let s = number(17, 2),
+              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        self.init(year: y, month: mo, day: d, hour: h, minute: mi, second: Swift.min(s, 59))
+        var i = 19
+        if i < c.count && c[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < c.count && c[i] >= 0x30 && c[i] <= 0x39 { i += 1 }
+        }
+        guard i < c.count else { return }
+        if c[i] == UInt8(ascii: "Z") { return }
+        guard c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-"), let zh = number(i + 1, 2), let zm = number(i + 4, 2) else {
+            return nil
+        }
+        utcOffsetMinutes = (c[i] == UInt8(ascii: "-") ? -1 : 1) * (zh * 60 + zm)
+    }
+
+    public static func < (a: PDFDate, b: PDFDate) -> Bool { a.secondsSinceEpoch < b.secondsSinceEpoch }
+}
+
+/// Random identifiers for new annotations' /NM: version 4 UUIDs, lowercase.
+public enum UUIDString {
+    public static func make() -> String {
+        var rng = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { b -> String in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined()
+        let h = Array(hex)
+        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+    }
+}
