@@ -49,14 +49,14 @@ extern "C" {
 /** Major version: bumped when the ABI changes incompatibly. Part of the soname. */
 #define QUIRE_VERSION_MAJOR 0
 /** Minor version: bumped when functions or struct fields are added compatibly. */
-#define QUIRE_VERSION_MINOR 2
+#define QUIRE_VERSION_MINOR 3
 /** Patch version: bumped for fixes that change no interface. */
 #define QUIRE_VERSION_PATCH 0
 /** The version as one number: MAJOR * 1000000 + MINOR * 1000 + PATCH. */
 #define QUIRE_VERSION_NUMBER \
     (QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH)
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define QUIRE_VERSION_STRING "0.2.0"
+#define QUIRE_VERSION_STRING "0.3.0"
 
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH".
@@ -706,6 +706,291 @@ int quire_page_rotation(int32_t *out, quire_document *doc, int32_t page_index);
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
  */
 int quire_page_annotation_count(int32_t *out, quire_document *doc, int32_t page_index);
+
+/* ------------------------------------------------------------------------------------ */
+/* Annotations, replies and review states                                                */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * An annotation (ISO 32000-2 §12.5) as a value: a snapshot owned by the caller, released
+ * with `quire_annotation_free`, independent of the document's lifetime. Read one from a
+ * page, change it with the setters, and write it back with
+ * `quire_document_update_annotation`; or make one with `quire_annotation_new` and add it
+ * with `quire_document_add_annotation`. Thread safety: one thread at a time per value.
+ */
+typedef struct quire_annotation quire_annotation;
+
+/**
+ * A list of annotations (a thread, a review history, search results), owned by the caller
+ * and released with `quire_annotation_list_free`.
+ */
+typedef struct quire_annotation_list quire_annotation_list;
+
+/** Text fields of an annotation, for `quire_annotation_string` and its setter. */
+#define QUIRE_ANNOT_CONTENTS 0          /**< /Contents: the text */
+#define QUIRE_ANNOT_AUTHOR 1            /**< /T */
+#define QUIRE_ANNOT_SUBJECT 2           /**< /Subj */
+#define QUIRE_ANNOT_NAME 3              /**< /NM: the unique name (a UUID for new ones) */
+#define QUIRE_ANNOT_CREATION_DATE 4     /**< /CreationDate, a PDF date: D:YYYYMMDDHHmmSSOHH'mm */
+#define QUIRE_ANNOT_MODIFICATION_DATE 5 /**< /M, a PDF date */
+#define QUIRE_ANNOT_STATE 6             /**< /State of a state reply (see the state models) */
+#define QUIRE_ANNOT_STATE_MODEL 7       /**< /StateModel: "Marked" or "Review" */
+#define QUIRE_ANNOT_REPLY_TYPE 8        /**< /RT: "R" (reply) or "Group" */
+#define QUIRE_ANNOT_DEFAULT_APPEARANCE 9 /**< /DA of free text, such as "/Helv 12 Tf 0 g" */
+#define QUIRE_ANNOT_ICON 10             /**< /Name: a note's icon or a stamp's name */
+#define QUIRE_ANNOT_LINE_START 11       /**< the first /LE line ending (OpenArrow, ...) */
+#define QUIRE_ANNOT_LINE_END 12         /**< the second /LE line ending */
+#define QUIRE_ANNOT_CUSTOM_DATA 13      /**< the application's own data (JSON text) */
+
+/** Number fields of an annotation, for `quire_annotation_number` and its setter. */
+#define QUIRE_ANNOT_OPACITY 0      /**< /CA, 0 to 1 */
+#define QUIRE_ANNOT_BORDER_WIDTH 1 /**< /BS /W */
+#define QUIRE_ANNOT_FONT_SIZE 2    /**< the size in /DA of free text (read-only) */
+#define QUIRE_ANNOT_FLAGS 3        /**< /F, ISO 32000-2 Table 167 (an integer) */
+
+/** Colours of an annotation. */
+#define QUIRE_ANNOT_COLOR 0          /**< /C */
+#define QUIRE_ANNOT_INTERIOR_COLOR 1 /**< /IC */
+
+/** Point lists of an annotation: x, y pairs in PDF user space. */
+#define QUIRE_ANNOT_QUAD_POINTS 0 /**< /QuadPoints of text markup: 8 numbers per quadrilateral */
+#define QUIRE_ANNOT_LINE 1        /**< /L of a line: x1 y1 x2 y2 */
+#define QUIRE_ANNOT_VERTICES 2    /**< /Vertices of polygons and polylines */
+
+/**
+ * Makes a new annotation of `subtype` ("Text", "FreeText", "Line", "Square", "Circle",
+ * "Polygon", "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink" or
+ * "Stamp") for page `page_index` at `rect`. It is not in any document until added.
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_annotation_new(quire_annotation **out, const char *subtype, int32_t page_index,
+                         const quire_rect *rect);
+
+/** Releases an annotation. NULL is a no-op. */
+void quire_annotation_free(quire_annotation *annotation);
+
+/**
+ * Annotation `index` of page `page_index`, in /Annots order.
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (page or index).
+ */
+int quire_page_annotation(quire_annotation **out, quire_document *doc, int32_t page_index,
+                          int32_t index);
+
+/**
+ * The annotation that is indirect object `number`, wherever its page is.
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (no page lists that object).
+ */
+int quire_document_annotation(quire_annotation **out, quire_document *doc, int32_t number);
+
+/**
+ * The object number of an annotation of a document (what the reply and thread functions
+ * take). QUIRE_ENOTFOUND for an annotation not added yet, or one written directly in a
+ * page's /Annots (such an annotation can be read but not replied to).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+int quire_annotation_id(int32_t *out_number, const quire_annotation *annotation);
+
+/**
+ * The page of an annotation (0-based).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_annotation_page_index(int32_t *out, const quire_annotation *annotation);
+
+/**
+ * The subtype of an annotation, such as "Square", through the length-query pattern. Any
+ * subtype reads, including those Quire does not create.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+int quire_annotation_subtype(char *buf, size_t buf_size, size_t *out_len,
+                             const quire_annotation *annotation);
+
+/**
+ * The rectangle (/Rect) of an annotation, and its setter.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_annotation_rect(quire_rect *out, const quire_annotation *annotation);
+int quire_annotation_set_rect(quire_annotation *annotation, const quire_rect *rect);
+
+/**
+ * A text field (QUIRE_ANNOT_CONTENTS, ...) as UTF-8, through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown field); QUIRE_ENOTFOUND (the field is not set);
+ * QUIRE_EBUFS.
+ */
+int quire_annotation_string(char *buf, size_t buf_size, size_t *out_len,
+                            const quire_annotation *annotation, int32_t field);
+
+/**
+ * Sets a text field from NUL-terminated UTF-8; NULL clears it. Dates must be PDF dates.
+ * State and state model are checked together when the annotation is written to a document.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown field, a malformed date or reply type).
+ */
+int quire_annotation_set_string(quire_annotation *annotation, int32_t field, const char *value);
+
+/**
+ * A number field (QUIRE_ANNOT_OPACITY, ...) and its setter.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown or read-only field, a value out of range);
+ * QUIRE_ENOTFOUND (the field is not set).
+ */
+int quire_annotation_number(double *out, const quire_annotation *annotation, int32_t field);
+int quire_annotation_set_number(quire_annotation *annotation, int32_t field, double value);
+
+/**
+ * A colour (QUIRE_ANNOT_COLOR or QUIRE_ANNOT_INTERIOR_COLOR): its components (0 to 4: none,
+ * gray, RGB or CMYK, each 0 to 1) into `out`, which must have room for 4, and their number
+ * into `*out_count`.
+ * Returns: QUIRE_OK (a count of 0 when unset); QUIRE_EINVAL.
+ */
+int quire_annotation_color(double *out, int32_t *out_count, const quire_annotation *annotation,
+                           int32_t which);
+
+/**
+ * Sets a colour from `count` components (0 clears it; 1, 3 or 4).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_annotation_set_color(quire_annotation *annotation, int32_t which,
+                               const double *components, int32_t count);
+
+/**
+ * A point list (QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES), through the
+ * length-query pattern for numbers: `buf` NULL and `capacity` 0 give the count in
+ * `*out_count`; a buffer too small gives QUIRE_EBUFS.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+int quire_annotation_points(double *buf, size_t capacity, size_t *out_count,
+                            const quire_annotation *annotation, int32_t kind);
+
+/**
+ * Sets a point list from `count` numbers (an even count; 0 clears it).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_annotation_set_points(quire_annotation *annotation, int32_t kind, const double *points,
+                                size_t count);
+
+/**
+ * The ink strokes (/InkList): their number, and stroke `stroke` as x, y pairs through the
+ * length-query pattern for numbers.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+int quire_annotation_ink_stroke_count(int32_t *out, const quire_annotation *annotation);
+int quire_annotation_ink_stroke(double *buf, size_t capacity, size_t *out_count,
+                                const quire_annotation *annotation, int32_t stroke);
+
+/**
+ * Appends an ink stroke of `count` numbers (x, y pairs), or removes all strokes when
+ * `points` is NULL and `count` is 0.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_annotation_add_ink_stroke(quire_annotation *annotation, const double *points, size_t count);
+
+/**
+ * Whether the annotation replies to another (has /IRT): 1 or 0; and the object number of
+ * the annotation it replies to.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (for the target: not a reply).
+ */
+int quire_annotation_is_reply(int32_t *out, const quire_annotation *annotation);
+int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *annotation);
+
+/**
+ * Adds `annotation` to the document, on its page: a new object with a unique name
+ * (/NM), creation and modification dates, and a generated appearance stream. On success
+ * `annotation` is updated to what was stored (its id, name and dates).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (an invalid reply target or state); QUIRE_ERANGE (page);
+ * QUIRE_EUNSUPPORTED (a subtype Quire does not create); QUIRE_EDISABLED (a reply while
+ * replies are off).
+ */
+int quire_document_add_annotation(quire_document *doc, quire_annotation *annotation);
+
+/**
+ * Writes the changed `annotation` back to its object: the fields the model knows are
+ * rewritten (other entries are kept), the modification date and the appearance renewed.
+ * On success `annotation` is updated to what was stored.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (not in the document);
+ * QUIRE_EDISABLED (a change of its reply or state while replies are off).
+ */
+int quire_document_update_annotation(quire_document *doc, quire_annotation *annotation);
+
+/**
+ * Deletes annotation `number` and its popup from the page's /Annots and the document.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+int quire_document_delete_annotation(quire_document *doc, int32_t number);
+
+/**
+ * Adds a text reply by `author` (NULL for none) with `contents` to annotation `target`.
+ * out: receives the new reply, owned by the caller; may be NULL when not wanted.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ */
+int quire_document_add_reply(quire_annotation **out, quire_document *doc, int32_t target,
+                             const char *author, const char *contents);
+
+/**
+ * Adds a state reply: `author` sets `state` in `model` ("Marked": Marked, Unmarked;
+ * "Review": Accepted, Rejected, Cancelled, Completed, None) on annotation `target`.
+ * out: receives the new reply, owned by the caller; may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown model, or a state of another model);
+ * QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ */
+int quire_document_add_state_reply(quire_annotation **out, quire_document *doc, int32_t target,
+                                   const char *author, const char *model, const char *state);
+
+/**
+ * Makes annotation `number` reply to `target`, or to nothing when `target` is -1 (then its
+ * state is cleared too). The target must be on the same page, and the change may not make
+ * a cycle of replies.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (another page, a cycle); QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ */
+int quire_document_set_in_reply_to(quire_document *doc, int32_t number, int32_t target);
+
+/**
+ * Turns replies and review states on (1, the default) or off (0) for this document, as
+ * PSPDFKit's features switch does: while off, the calls that create or change replies and
+ * states return QUIRE_EDISABLED; reading annotations and `quire_annotation_is_reply` work.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_document_set_replies_enabled(quire_document *doc, int32_t enabled);
+int quire_document_replies_enabled(int32_t *out, quire_document *doc);
+
+/**
+ * The comments of annotation `number` (PSPDFKit's model): the annotation itself, then every
+ * text reply below it (nested replies flattened), sorted by creation date, stable on ties.
+ * out: receives a new list owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+int quire_document_comments(quire_annotation_list **out, quire_document *doc, int32_t number);
+
+/**
+ * The review summary of annotation `number`: in `out_current`, each author's latest state
+ * reply (authors in the order they first appear); in `out_history`, every state reply
+ * below it, oldest first. Either out-pointer may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+int quire_document_review_summary(quire_annotation_list **out_current,
+                                  quire_annotation_list **out_history, quire_document *doc,
+                                  int32_t number);
+
+/**
+ * The annotations and replies of all pages whose contents contain `text` (UTF-8), ignoring
+ * case, in page order.
+ * out: receives a new list owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_document_search_annotations(quire_annotation_list **out, quire_document *doc,
+                                      const char *text);
+
+/**
+ * The number of annotations in a list, and annotation `index` of it (a new copy, owned by
+ * the caller).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+int quire_annotation_list_count(int32_t *out, const quire_annotation_list *list);
+int quire_annotation_list_get(quire_annotation **out, const quire_annotation_list *list,
+                              int32_t index);
+
+/** Releases a list (the annotations taken from it stay valid). NULL is a no-op. */
+void quire_annotation_list_free(quire_annotation_list *list);
 
 #ifdef __cplusplus
 }

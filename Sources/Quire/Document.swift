@@ -9,7 +9,7 @@ import Glibc
 // The literal must equal QUIRE_VERSION_STRING; the C tests compare the two.
 @c @implementation
 public func quire_version() -> UnsafePointer<CChar>? {
-    cString("0.2.0")
+    cString("0.3.0")
 }
 
 @c @implementation

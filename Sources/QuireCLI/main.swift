@@ -2,6 +2,8 @@
 //
 //   quire info [--json] [--password PW] FILE
 //   quire check [--password PW] FILE
+//   quire annots [--json] [--password PW] FILE
+//   quire thread [--password PW] FILE PAGE NM
 //
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
 // with at least pages, pdf_version, encrypted, repaired, warnings, annotations, metadata.
@@ -14,12 +16,17 @@ import Glibc
 let usage = """
     usage: quire info [--json] [--password PW] FILE
            quire check [--password PW] FILE
+           quire annots [--json] [--password PW] FILE
+           quire thread [--password PW] FILE PAGE NM
            quire --version
 
     commands:
       info    print what the document is: pages, version, encryption, repair, metadata
       check   read every object and stream, and report damage and warnings, like
               qpdf --check; exit 0 when clean, 3 with warnings only, 2 with errors
+      annots  list every annotation: page, subtype, rect, author, contents, reply parent
+      thread  print the comments and review summary of the annotation whose /NM is NM
+              on page PAGE (1-based)
     """
 
 func standardError(_ line: String) {
@@ -35,7 +42,10 @@ struct FileArguments {
     var password: String?
     var path: String = ""
 
-    init(arguments: ArraySlice<String>, command: String, allowJSON: Bool) throws {
+    /// The positional arguments after FILE.
+    var rest: [String] = []
+
+    init(arguments: ArraySlice<String>, command: String, allowJSON: Bool, extra: Int = 0) throws {
         var args = arguments
         var paths: [String] = []
         while let arg = args.popFirst() {
@@ -51,8 +61,11 @@ struct FileArguments {
                 paths.append(arg)
             }
         }
-        guard paths.count == 1 else { throw UsageError(message: "\(command) takes exactly one FILE") }
+        guard paths.count == 1 + extra else {
+            throw UsageError(message: extra == 0 ? "\(command) takes exactly one FILE" : "\(command) takes FILE and \(extra) more arguments")
+        }
         path = paths[0]
+        rest = Array(paths.dropFirst())
     }
 
     func open() throws -> Document {
@@ -78,6 +91,9 @@ struct InfoCommand {
         let metadata = try document.metadata()
         let firstBox = try pages.first.map { try $0.box(.media) }
         let outlineItems = try document.outlineItemCount()
+        let annotations = try document.allAnnotations()
+        let replies = annotations.filter(\.isReply).count
+        let states = annotations.filter { $0.state != nil }.count
         if json {
             let object = JSON.object([
                 ("pages", .int(pages.count)),
@@ -92,6 +108,8 @@ struct InfoCommand {
                 ("linearized", .bool(document.file.isLinearized)),
                 ("outline_items", .int(outlineItems)),
                 ("annotations_per_page", .array(annotationsPerPage.map(JSON.int))),
+                ("replies", .int(replies)),
+                ("states", .int(states)),
                 ("encryption", encryption(document)),
                 ("warning_messages", .array(document.warnings.map(JSON.string))),
             ])
@@ -104,6 +122,7 @@ struct InfoCommand {
         print("Encrypted:    \(document.isEncrypted ? "yes" : "no")")
         print("Repaired:     \(document.isRepaired ? "yes" : "no")")
         print("Annotations:  \(annotationsPerPage.reduce(0, +))")
+        print("Replies:      \(replies) (\(states) with a review state)")
         print("Outline:      \(outlineItems) items")
         print("Xref:         \(xrefName(document.file.xrefForm)), \(document.objectCount) objects\(document.file.isLinearized ? ", linearized" : "")")
         if let security = document.file.security {
@@ -180,6 +199,87 @@ struct CheckCommand {
     }
 }
 
+/// One annotation as JSON, for `quire annots --json`.
+func json(_ a: Annotation) -> JSON {
+    func text(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
+    func number(_ id: ObjectID?) -> JSON { id.map { JSON.int($0.number) } ?? .null }
+    let rect: [JSON] = [a.rect.left, a.rect.bottom, a.rect.right, a.rect.top].map(JSON.double)
+    var entries: [(String, JSON)] = []
+    entries.append(("page", .int(a.pageIndex + 1)))
+    entries.append(("id", number(a.id)))
+    entries.append(("subtype", .string(a.subtype)))
+    entries.append(("rect", .array(rect)))
+    entries.append(("name", text(a.name)))
+    entries.append(("author", text(a.author)))
+    entries.append(("contents", text(a.contents)))
+    entries.append(("created", text(a.creationDate?.description)))
+    entries.append(("in_reply_to", number(a.inReplyTo)))
+    entries.append(("state", text(a.state)))
+    entries.append(("state_model", text(a.stateModel)))
+    return .object(entries)
+}
+
+/// `quire annots`: every annotation, with its page, subtype, rect, author, contents and
+/// reply parent.
+struct AnnotsCommand {
+    let arguments: FileArguments
+
+    init(arguments: ArraySlice<String>) throws {
+        self.arguments = try FileArguments(arguments: arguments, command: "annots", allowJSON: true)
+    }
+
+    func run() throws {
+        let document = try arguments.open()
+        let all = try document.allAnnotations()
+        if arguments.json {
+            print(JSON.array(all.map(json)).text)
+            return
+        }
+        for a in all {
+            let r = a.rect
+            var line = "page \(a.pageIndex + 1)  \(a.id.map { "\($0.number)" } ?? "-")  \(a.subtype)  [\(r.left) \(r.bottom) \(r.right) \(r.top)]"
+            if let author = a.author { line += "  by \(author)" }
+            if let target = a.inReplyTo { line += "  replies to \(target.number)" }
+            if let state = a.state { line += "  state \(a.stateModel ?? "?")/\(state)" }
+            if let contents = a.contents, !contents.isEmpty { line += "  \"" + contents.split(separator: "\n").joined(separator: " ") + "\"" }
+            print(line)
+        }
+    }
+}
+
+/// `quire thread FILE PAGE NM`: an annotation's comments and review summary.
+struct ThreadCommand {
+    let arguments: FileArguments
+
+    init(arguments: ArraySlice<String>) throws {
+        self.arguments = try FileArguments(arguments: arguments, command: "thread", allowJSON: false, extra: 2)
+    }
+
+    func run() throws {
+        let document = try arguments.open()
+        guard let page = Int(arguments.rest[0]), page >= 1 else {
+            throw UsageError(message: "PAGE must be a page number from 1")
+        }
+        let name = arguments.rest[1]
+        guard let root = try document.annotations(onPage: page - 1).first(where: { $0.name == name }), let id = root.id else {
+            throw PDFError(.notFound, "page \(page) has no annotation named \(name)")
+        }
+        print("Comments:")
+        for (k, c) in try document.comments(for: id).enumerated() {
+            let indent = k == 0 ? "  " : "    "
+            print("\(indent)\(c.creationDate?.description ?? "(no date)")  \(c.author ?? "(no author)"): \(c.contents ?? "")")
+        }
+        let summary = try document.reviewSummary(for: id)
+        print("Review:")
+        if summary.current.isEmpty { print("  (no review states)") }
+        for s in summary.current { print("  \(s.author ?? "(no author)"): \(s.state ?? "") (\(s.stateModel ?? ""))") }
+        print("History:")
+        for s in summary.history {
+            print("  \(s.creationDate?.description ?? "(no date)")  \(s.author ?? "(no author)") set \(s.stateModel ?? "")/\(s.state ?? "")")
+        }
+    }
+}
+
 func main() -> Int32 {
     let arguments = CommandLine.arguments.dropFirst()
     guard let command = arguments.first else {
@@ -192,8 +292,12 @@ func main() -> Int32 {
             try InfoCommand(arguments: arguments.dropFirst()).run()
         case "check":
             return try CheckCommand(arguments: arguments.dropFirst()).run()
+        case "annots":
+            try AnnotsCommand(arguments: arguments.dropFirst()).run()
+        case "thread":
+            try ThreadCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":
-            print("quire 0.2.0")
+            print("quire 0.3.0")
         case "-h", "--help", "help":
             print(usage)
         default:

@@ -13,7 +13,8 @@ Groups: "ordinary" is the skeleton's contract (unencrypted files with a classic 
 no object streams, no damage, that PDFium opens), measured against PDFium; "all" is every
 file, measured against the majority of the peers (PDFium, qpdf, MuPDF) that open it.
 Exit status: 1 if any file crashes or hangs, or a file of the --only group gives a page
-count other than PDFium's and is not listed, with its reason, in the --known file; else 0.
+count other than PDFium's, or any opened file gives annotation, reply or state counts other
+than the peers' majority, and is not listed, with its reason, in the --known file; else 0.
 """
 import argparse
 import concurrent.futures
@@ -138,6 +139,30 @@ def main():
                 label = "known" if expected else "DIFFERS"
                 print(f"  {label}: {r['path']}: pdfium {r['pdfium'].get('page_count')}, "
                       f"peers {peer_answers(r)}, quire {got}")
+    # Annotations: totals, replies (/IRT) and review states (/State) against the majority
+    # of the peers, and the per-page counts where the totals agree, on every file Quire opens.
+    checked = 0
+    for row, res in zip(rows, results):
+        c = row["consensus"]
+        if res["outcome"] != "ok" or c.get("annots_total_majority") is None:
+            continue
+        checked += 1
+        info = res["info"]
+        problems = []
+        for key, field in (("annotations", "annots_total_majority"), ("replies", "annots_irt_majority"),
+                           ("states", "annots_state_majority")):
+            if c.get(field) is not None and info.get(key) != c[field]:
+                problems.append(f"{key} {info.get(key)} vs {c[field]}")
+        per_page = row["pdfium"].get("annots_per_page") or row["pikepdf"].get("annots_per_page")
+        if not problems and per_page is not None:
+            mine = {str(k): v for k, v in enumerate(info["annotations_per_page"]) if v}
+            if mine != {str(k): v for k, v in per_page.items() if v}:
+                problems.append("annotations per page differ")
+        if problems:
+            expected = row["path"] in known
+            failed = failed or not expected
+            print(f"  {'known' if expected else 'DIFFERS'}: {row['path']}: {'; '.join(problems)}")
+    print(f"[annotations] {checked} files checked against the peers' majority")
     return 1 if failed else 0
 
 

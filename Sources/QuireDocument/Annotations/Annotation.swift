@@ -163,7 +163,8 @@ extension Annotation {
             borderWidth = border[2]
         }
         popup = dict["Popup"]?.reference
-        inReplyTo = dict["IRT"]?.reference
+        // A reference to a missing or free object is null (§7.3.10), as qpdf and MuPDF read it.
+        inReplyTo = dict["IRT"]?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
         if let rt = try nameValue("RT") { replyType = ReplyType(rawValue: rt) }
         state = try text("State") ?? nameValue("State")
         stateModel = try text("StateModel") ?? nameValue("StateModel")
@@ -187,7 +188,7 @@ extension Annotation {
     }
 
     /// The size operand of the `Tf` operator in a default appearance string.
-    static func fontSize(in da: String) -> Double? {
+    public static func fontSize(in da: String) -> Double? {
         let tokens = da.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
         guard let tf = tokens.lastIndex(of: "Tf"), tf >= 1 else { return nil }
         return Double(tokens[tf - 1])

@@ -1,0 +1,532 @@
+// Annotations, replies and review states of include/quire.h: conversions only; the model
+// lives in QuireDocument/Annotations.
+import CQuire
+import QuireDocument
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a `quire_annotation *` points at: a snapshot the caller owns and may change.
+final class AnnotationBox {
+    var annotation: Annotation
+    init(_ annotation: Annotation) { self.annotation = annotation }
+}
+
+/// What a `quire_annotation_list *` points at.
+final class AnnotationListBox {
+    let items: [Annotation]
+    init(_ items: [Annotation]) { self.items = items }
+}
+
+func box(_ handle: OpaquePointer?) throws -> AnnotationBox {
+    let handle = try required(handle, "annotation")
+    return Unmanaged<AnnotationBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+func give(_ annotation: Annotation, _ out: UnsafeMutablePointer<OpaquePointer?>?) {
+    out?.pointee = OpaquePointer(Unmanaged.passRetained(AnnotationBox(annotation)).toOpaque())
+}
+
+func giveList(_ items: [Annotation], _ out: UnsafeMutablePointer<OpaquePointer?>?) {
+    out?.pointee = OpaquePointer(Unmanaged.passRetained(AnnotationListBox(items)).toOpaque())
+}
+
+func list(_ handle: OpaquePointer?) throws -> AnnotationListBox {
+    let handle = try required(handle, "list")
+    return Unmanaged<AnnotationListBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+func cText(_ s: UnsafePointer<CChar>?) -> String? { s.map { String(cString: $0) } }
+
+/// An object number argument that names an annotation.
+func annotationID(_ doc: Document, _ number: Int32) throws -> ObjectID {
+    guard number > 0, let annotation = try doc.annotation(ObjectID(Int(number))), let id = annotation.id else {
+        throw CallError(code: QUIRE_ENOTFOUND, message: "no annotation is object \(number)")
+    }
+    return id
+}
+
+/// Copies numbers to the caller with the length-query pattern for numbers.
+func copyOut(numbers: [Double], _ buf: UnsafeMutablePointer<Double>?, _ capacity: Int,
+             _ outCount: UnsafeMutablePointer<Int>?) throws {
+    let outCount = try required(outCount, "out_count")
+    guard let buf else {
+        guard capacity == 0 else { throw CallError(code: QUIRE_EINVAL, message: "buf is NULL but capacity is \(capacity)") }
+        outCount.pointee = numbers.count
+        return
+    }
+    guard capacity >= numbers.count else {
+        outCount.pointee = numbers.count
+        throw CallError(code: QUIRE_EBUFS, message: "room for \(capacity) numbers; \(numbers.count) are needed")
+    }
+    for (k, v) in numbers.enumerated() { buf[k] = v }
+    outCount.pointee = numbers.count
+}
+
+func numbersArgument(_ pointer: UnsafePointer<Double>?, _ count: Int, even: Bool = true) throws -> [Double] {
+    guard count >= 0, pointer != nil || count == 0 else { throw CallError(code: QUIRE_EINVAL, message: "points is NULL but count is \(count)") }
+    guard !even || count % 2 == 0 else { throw CallError(code: QUIRE_EINVAL, message: "\(count) numbers: x, y pairs need an even count") }
+    let values = pointer.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    guard values.allSatisfy(\.isFinite) else { throw CallError(code: QUIRE_EINVAL, message: "a point is not a finite number") }
+    return values
+}
+
+// MARK: Values
+
+@c @implementation
+public func quire_annotation_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ subtype: UnsafePointer<CChar>?,
+                                 _ pageIndex: Int32, _ rect: UnsafePointer<quire_rect>?) -> Int32 {
+    guarded("quire_annotation_new") {
+        let out = try required(out, "out")
+        let subtype = String(cString: try required(subtype, "subtype"))
+        let r = try required(rect, "rect").pointee
+        guard pageIndex >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "page_index \(pageIndex) is negative") }
+        guard [r.left, r.bottom, r.right, r.top].allSatisfy(\.isFinite) else {
+            throw CallError(code: QUIRE_EINVAL, message: "rect has a coordinate that is not finite")
+        }
+        give(Annotation(subtype: subtype, pageIndex: Int(pageIndex), rect: Rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top)), out)
+    }
+}
+
+@c @implementation
+public func quire_annotation_free(_ annotation: OpaquePointer?) {
+    guard let annotation else { return }
+    Unmanaged<AnnotationBox>.fromOpaque(UnsafeRawPointer(annotation)).release()
+}
+
+@c @implementation
+public func quire_page_annotation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?, _ pageIndex: Int32,
+                                  _ index: Int32) -> Int32 {
+    guarded("quire_page_annotation") {
+        let out = try required(out, "out")
+        let d = try document(doc)
+        _ = try d.page(at: Int(pageIndex))
+        give(try element(try d.annotations(onPage: Int(pageIndex)), index, "annotation"), out)
+    }
+}
+
+@c @implementation
+public func quire_document_annotation(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?, _ number: Int32) -> Int32 {
+    guarded("quire_document_annotation") {
+        let out = try required(out, "out")
+        let d = try document(doc)
+        guard let a = try d.annotation(try annotationID(d, number)) else {
+            throw CallError(code: QUIRE_ENOTFOUND, message: "no annotation is object \(number)")
+        }
+        give(a, out)
+    }
+}
+
+@c @implementation
+public func quire_annotation_id(_ outNumber: UnsafeMutablePointer<Int32>?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_id") {
+        let out = try required(outNumber, "out_number")
+        guard let id = try box(annotation).annotation.id else {
+            throw CallError(code: QUIRE_ENOTFOUND, message: "the annotation is not an object of a document (not added yet, or written directly in /Annots)")
+        }
+        out.pointee = Int32(clamping: id.number)
+    }
+}
+
+@c @implementation
+public func quire_annotation_page_index(_ out: UnsafeMutablePointer<Int32>?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_page_index") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try box(annotation).annotation.pageIndex)
+    }
+}
+
+@c @implementation
+public func quire_annotation_subtype(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                     _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_subtype") {
+        _ = try required(outLen, "out_len")
+        try copyOut(try box(annotation).annotation.subtype, buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_annotation_rect(_ out: UnsafeMutablePointer<quire_rect>?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_rect") {
+        let out = try required(out, "out")
+        let r = try box(annotation).annotation.rect
+        out.pointee = quire_rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top)
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_rect(_ annotation: OpaquePointer?, _ rect: UnsafePointer<quire_rect>?) -> Int32 {
+    guarded("quire_annotation_set_rect") {
+        let b = try box(annotation)
+        let r = try required(rect, "rect").pointee
+        guard [r.left, r.bottom, r.right, r.top].allSatisfy(\.isFinite) else {
+            throw CallError(code: QUIRE_EINVAL, message: "rect has a coordinate that is not finite")
+        }
+        b.annotation.rect = Rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top)
+    }
+}
+
+func unknownField(_ field: Int32) -> CallError {
+    CallError(code: QUIRE_EINVAL, message: "field \(field) is not one of the QUIRE_ANNOT_* values for this call")
+}
+
+@c @implementation
+public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                    _ annotation: OpaquePointer?, _ field: Int32) -> Int32 {
+    guarded("quire_annotation_string") {
+        _ = try required(outLen, "out_len")
+        let a = try box(annotation).annotation
+        let value: String?
+        switch field {
+        case QUIRE_ANNOT_CONTENTS: value = a.contents
+        case QUIRE_ANNOT_AUTHOR: value = a.author
+        case QUIRE_ANNOT_SUBJECT: value = a.subject
+        case QUIRE_ANNOT_NAME: value = a.name
+        case QUIRE_ANNOT_CREATION_DATE: value = a.creationDate?.description
+        case QUIRE_ANNOT_MODIFICATION_DATE: value = a.modificationDate?.description
+        case QUIRE_ANNOT_STATE: value = a.state
+        case QUIRE_ANNOT_STATE_MODEL: value = a.stateModel
+        case QUIRE_ANNOT_REPLY_TYPE: value = a.isReply ? (a.replyType ?? .reply).rawValue : nil
+        case QUIRE_ANNOT_DEFAULT_APPEARANCE: value = a.defaultAppearance
+        case QUIRE_ANNOT_ICON: value = a.iconName
+        case QUIRE_ANNOT_LINE_START: value = a.lineEndings.first
+        case QUIRE_ANNOT_LINE_END: value = a.lineEndings.count > 1 ? a.lineEndings[1] : nil
+        case QUIRE_ANNOT_CUSTOM_DATA: value = a.customData
+        default: throw unknownField(field)
+        }
+        guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field \(field) is not set") }
+        try copyOut(value, buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: Int32, _ text: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_annotation_set_string") {
+        let b = try box(annotation)
+        let value = cText(text)
+        func date() throws -> PDFDate? {
+            guard let value else { return nil }
+            guard let d = PDFDate(value) else { throw CallError(code: QUIRE_EINVAL, message: "'\(value)' is not a PDF date (D:YYYYMMDDHHmmSSOHH'mm)") }
+            return d
+        }
+        func ending(_ k: Int) {
+            var le = b.annotation.lineEndings
+            while le.count < 2 { le.append("None") }
+            le[k] = value ?? "None"
+            b.annotation.lineEndings = le.allSatisfy { $0 == "None" } ? [] : le
+        }
+        switch field {
+        case QUIRE_ANNOT_CONTENTS: b.annotation.contents = value
+        case QUIRE_ANNOT_AUTHOR: b.annotation.author = value
+        case QUIRE_ANNOT_SUBJECT: b.annotation.subject = value
+        case QUIRE_ANNOT_NAME: b.annotation.name = value
+        case QUIRE_ANNOT_CREATION_DATE: b.annotation.creationDate = try date()
+        case QUIRE_ANNOT_MODIFICATION_DATE: b.annotation.modificationDate = try date()
+        case QUIRE_ANNOT_STATE: b.annotation.state = value
+        case QUIRE_ANNOT_STATE_MODEL: b.annotation.stateModel = value
+        case QUIRE_ANNOT_REPLY_TYPE:
+            guard let value else { b.annotation.replyType = nil; return }
+            guard let rt = ReplyType(rawValue: value) else { throw CallError(code: QUIRE_EINVAL, message: "reply type '\(value)' is not R or Group") }
+            b.annotation.replyType = rt
+        case QUIRE_ANNOT_DEFAULT_APPEARANCE:
+            b.annotation.defaultAppearance = value
+            b.annotation.fontSize = value.flatMap(Annotation.fontSize(in:))
+        case QUIRE_ANNOT_ICON: b.annotation.iconName = value
+        case QUIRE_ANNOT_LINE_START: ending(0)
+        case QUIRE_ANNOT_LINE_END: ending(1)
+        case QUIRE_ANNOT_CUSTOM_DATA: b.annotation.customData = value
+        default: throw unknownField(field)
+        }
+    }
+}
+
+@c @implementation
+public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ annotation: OpaquePointer?, _ field: Int32) -> Int32 {
+    guarded("quire_annotation_number") {
+        let out = try required(out, "out")
+        let a = try box(annotation).annotation
+        let value: Double?
+        switch field {
+        case QUIRE_ANNOT_OPACITY: value = a.opacity
+        case QUIRE_ANNOT_BORDER_WIDTH: value = a.borderWidth
+        case QUIRE_ANNOT_FONT_SIZE: value = a.fontSize
+        case QUIRE_ANNOT_FLAGS: value = Double(a.flags)
+        default: throw unknownField(field)
+        }
+        guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field \(field) is not set") }
+        out.pointee = value
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: Int32, _ value: Double) -> Int32 {
+    guarded("quire_annotation_set_number") {
+        let b = try box(annotation)
+        guard value.isFinite else { throw CallError(code: QUIRE_EINVAL, message: "the value is not a finite number") }
+        switch field {
+        case QUIRE_ANNOT_OPACITY:
+            guard (0...1).contains(value) else { throw CallError(code: QUIRE_EINVAL, message: "opacity \(value) is not between 0 and 1") }
+            b.annotation.opacity = value
+        case QUIRE_ANNOT_BORDER_WIDTH:
+            guard value >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "border width \(value) is negative") }
+            b.annotation.borderWidth = value
+        case QUIRE_ANNOT_FLAGS:
+            guard value >= 0, value <= Double(UInt32.max), value == value.rounded() else {
+                throw CallError(code: QUIRE_EINVAL, message: "flags \(value) is not an unsigned 32-bit integer")
+            }
+            b.annotation.flags = Int(value)
+        case QUIRE_ANNOT_FONT_SIZE:
+            throw CallError(code: QUIRE_EINVAL, message: "the font size is read from the default appearance: set QUIRE_ANNOT_DEFAULT_APPEARANCE")
+        default: throw unknownField(field)
+        }
+    }
+}
+
+@c @implementation
+public func quire_annotation_color(_ out: UnsafeMutablePointer<Double>?, _ outCount: UnsafeMutablePointer<Int32>?,
+                                   _ annotation: OpaquePointer?, _ which: Int32) -> Int32 {
+    guarded("quire_annotation_color") {
+        let out = try required(out, "out")
+        let count = try required(outCount, "out_count")
+        let a = try box(annotation).annotation
+        let color: [Double]
+        switch which {
+        case QUIRE_ANNOT_COLOR: color = a.color ?? []
+        case QUIRE_ANNOT_INTERIOR_COLOR: color = a.interiorColor ?? []
+        default: throw unknownField(which)
+        }
+        let c = color.count <= 4 ? color : []
+        for (k, v) in c.enumerated() { out[k] = v }
+        count.pointee = Int32(c.count)
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_color(_ annotation: OpaquePointer?, _ which: Int32, _ components: UnsafePointer<Double>?,
+                                       _ count: Int32) -> Int32 {
+    guarded("quire_annotation_set_color") {
+        let b = try box(annotation)
+        guard [0, 1, 3, 4].contains(count) else { throw CallError(code: QUIRE_EINVAL, message: "a colour has 0, 1, 3 or 4 components, not \(count)") }
+        let c = try numbersArgument(components, Int(count), even: false)
+        guard c.allSatisfy({ (0...1).contains($0) }) else { throw CallError(code: QUIRE_EINVAL, message: "colour components are between 0 and 1") }
+        switch which {
+        case QUIRE_ANNOT_COLOR: b.annotation.color = c.isEmpty ? nil : c
+        case QUIRE_ANNOT_INTERIOR_COLOR: b.annotation.interiorColor = c.isEmpty ? nil : c
+        default: throw unknownField(which)
+        }
+    }
+}
+
+@c @implementation
+public func quire_annotation_points(_ buf: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?,
+                                    _ annotation: OpaquePointer?, _ kind: Int32) -> Int32 {
+    guarded("quire_annotation_points") {
+        _ = try required(outCount, "out_count")
+        let a = try box(annotation).annotation
+        switch kind {
+        case QUIRE_ANNOT_QUAD_POINTS: try copyOut(numbers: a.quadPoints, buf, capacity, outCount)
+        case QUIRE_ANNOT_LINE: try copyOut(numbers: a.linePoints, buf, capacity, outCount)
+        case QUIRE_ANNOT_VERTICES: try copyOut(numbers: a.vertices, buf, capacity, outCount)
+        default: throw unknownField(kind)
+        }
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: Int32, _ points: UnsafePointer<Double>?,
+                                        _ count: Int) -> Int32 {
+    guarded("quire_annotation_set_points") {
+        let b = try box(annotation)
+        let values = try numbersArgument(points, count)
+        switch kind {
+        case QUIRE_ANNOT_QUAD_POINTS:
+            guard values.count % 8 == 0 else { throw CallError(code: QUIRE_EINVAL, message: "quad points come in groups of 8 numbers") }
+            b.annotation.quadPoints = values
+        case QUIRE_ANNOT_LINE:
+            guard values.isEmpty || values.count == 4 else { throw CallError(code: QUIRE_EINVAL, message: "a line is 4 numbers: x1 y1 x2 y2") }
+            b.annotation.linePoints = values
+        case QUIRE_ANNOT_VERTICES: b.annotation.vertices = values
+        default: throw unknownField(kind)
+        }
+    }
+}
+
+@c @implementation
+public func quire_annotation_ink_stroke_count(_ out: UnsafeMutablePointer<Int32>?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_ink_stroke_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try box(annotation).annotation.inkList.count)
+    }
+}
+
+@c @implementation
+public func quire_annotation_ink_stroke(_ buf: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?,
+                                        _ annotation: OpaquePointer?, _ stroke: Int32) -> Int32 {
+    guarded("quire_annotation_ink_stroke") {
+        _ = try required(outCount, "out_count")
+        try copyOut(numbers: try element(try box(annotation).annotation.inkList, stroke, "ink stroke"), buf, capacity, outCount)
+    }
+}
+
+@c @implementation
+public func quire_annotation_add_ink_stroke(_ annotation: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int) -> Int32 {
+    guarded("quire_annotation_add_ink_stroke") {
+        let b = try box(annotation)
+        if points == nil && count == 0 { b.annotation.inkList = []; return }
+        let values = try numbersArgument(points, count)
+        guard !values.isEmpty else { throw CallError(code: QUIRE_EINVAL, message: "a stroke needs at least one point") }
+        b.annotation.inkList.append(values)
+    }
+}
+
+@c @implementation
+public func quire_annotation_is_reply(_ out: UnsafeMutablePointer<Int32>?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_is_reply") {
+        let out = try required(out, "out")
+        out.pointee = try box(annotation).annotation.isReply ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_annotation_in_reply_to(_ outNumber: UnsafeMutablePointer<Int32>?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_in_reply_to") {
+        let out = try required(outNumber, "out_number")
+        guard let target = try box(annotation).annotation.inReplyTo else {
+            throw CallError(code: QUIRE_ENOTFOUND, message: "the annotation is not a reply")
+        }
+        out.pointee = Int32(clamping: target.number)
+    }
+}
+
+// MARK: Document operations
+
+@c @implementation
+public func quire_document_add_annotation(_ doc: OpaquePointer?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_document_add_annotation") {
+        let d = try document(doc)
+        let b = try box(annotation)
+        b.annotation = try d.addAnnotation(b.annotation)
+    }
+}
+
+@c @implementation
+public func quire_document_update_annotation(_ doc: OpaquePointer?, _ annotation: OpaquePointer?) -> Int32 {
+    guarded("quire_document_update_annotation") {
+        let d = try document(doc)
+        let b = try box(annotation)
+        try d.updateAnnotation(b.annotation)
+        if let id = b.annotation.id, let stored = try d.annotation(id) { b.annotation = stored }
+    }
+}
+
+@c @implementation
+public func quire_document_delete_annotation(_ doc: OpaquePointer?, _ number: Int32) -> Int32 {
+    guarded("quire_document_delete_annotation") {
+        let d = try document(doc)
+        try d.deleteAnnotation(try annotationID(d, number))
+    }
+}
+
+@c @implementation
+public func quire_document_add_reply(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?, _ target: Int32,
+                                     _ author: UnsafePointer<CChar>?, _ contents: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_document_add_reply") {
+        let d = try document(doc)
+        let contents = String(cString: try required(contents, "contents"))
+        let reply = try d.addReply(to: try annotationID(d, target), author: cText(author), contents: contents)
+        give(reply, out)
+    }
+}
+
+@c @implementation
+public func quire_document_add_state_reply(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?, _ target: Int32,
+                                           _ author: UnsafePointer<CChar>?, _ model: UnsafePointer<CChar>?,
+                                           _ state: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_document_add_state_reply") {
+        let d = try document(doc)
+        let modelName = String(cString: try required(model, "model"))
+        let state = String(cString: try required(state, "state"))
+        guard let m = StateModel(rawValue: modelName) else {
+            throw CallError(code: QUIRE_EINVAL, message: "state model '\(modelName)' is not Marked or Review")
+        }
+        let reply = try d.addStateReply(to: try annotationID(d, target), author: cText(author), model: m, state: state)
+        give(reply, out)
+    }
+}
+
+@c @implementation
+public func quire_document_set_in_reply_to(_ doc: OpaquePointer?, _ number: Int32, _ target: Int32) -> Int32 {
+    guarded("quire_document_set_in_reply_to") {
+        let d = try document(doc)
+        let id = try annotationID(d, number)
+        try d.setInReplyTo(id, target == -1 ? nil : try annotationID(d, target))
+    }
+}
+
+@c @implementation
+public func quire_document_set_replies_enabled(_ doc: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    guarded("quire_document_set_replies_enabled") {
+        try document(doc).repliesEnabled = enabled != 0
+    }
+}
+
+@c @implementation
+public func quire_document_replies_enabled(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_replies_enabled") {
+        let out = try required(out, "out")
+        out.pointee = try document(doc).repliesEnabled ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_document_comments(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?, _ number: Int32) -> Int32 {
+    guarded("quire_document_comments") {
+        let out = try required(out, "out")
+        let d = try document(doc)
+        giveList(try d.comments(for: try annotationID(d, number)), out)
+    }
+}
+
+@c @implementation
+public func quire_document_review_summary(_ outCurrent: UnsafeMutablePointer<OpaquePointer?>?,
+                                          _ outHistory: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?,
+                                          _ number: Int32) -> Int32 {
+    guarded("quire_document_review_summary") {
+        let d = try document(doc)
+        let summary = try d.reviewSummary(for: try annotationID(d, number))
+        if let outCurrent { giveList(summary.current, outCurrent) }
+        if let outHistory { giveList(summary.history, outHistory) }
+    }
+}
+
+@c @implementation
+public func quire_document_search_annotations(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?,
+                                              _ text: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_document_search_annotations") {
+        let out = try required(out, "out")
+        let d = try document(doc)
+        giveList(try d.searchAnnotations(String(cString: try required(text, "text"))), out)
+    }
+}
+
+@c @implementation
+public func quire_annotation_list_count(_ out: UnsafeMutablePointer<Int32>?, _ handle: OpaquePointer?) -> Int32 {
+    guarded("quire_annotation_list_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try list(handle).items.count)
+    }
+}
+
+@c @implementation
+public func quire_annotation_list_get(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ handle: OpaquePointer?, _ index: Int32) -> Int32 {
+    guarded("quire_annotation_list_get") {
+        let out = try required(out, "out")
+        give(try element(try list(handle).items, index, "list"), out)
+    }
+}
+
+@c @implementation
+public func quire_annotation_list_free(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<AnnotationListBox>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
