@@ -49,18 +49,7 @@ func annotationID(_ doc: Document, _ number: Int32) throws -> ObjectID {
 /// Copies numbers to the caller with the length-query pattern for numbers.
 func copyOut(numbers: [Double], _ buf: UnsafeMutablePointer<Double>?, _ capacity: Int,
              _ outCount: UnsafeMutablePointer<Int>?) throws {
-    let outCount = try required(outCount, "out_count")
-    guard let buf else {
-        guard capacity == 0 else { throw CallError(code: QUIRE_EINVAL, message: "buf is NULL but capacity is \(capacity)") }
-        outCount.pointee = numbers.count
-        return
-    }
-    guard capacity >= numbers.count else {
-        outCount.pointee = numbers.count
-        throw CallError(code: QUIRE_EBUFS, message: "room for \(capacity) numbers; \(numbers.count) are needed")
-    }
-    for (k, v) in numbers.enumerated() { buf[k] = v }
-    outCount.pointee = numbers.count
+    try copyOut(numbers, buf, capacity, outCount, terminator: nil, unit: "numbers")
 }
 
 func numbersArgument(_ pointer: UnsafePointer<Double>?, _ count: Int, even: Bool = true) throws -> [Double] {

@@ -103,21 +103,28 @@ func copyOut(_ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int
 /// untouched; otherwise the bytes and a terminating NUL are written.
 func copyOut(bytes: [UInt8], _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
              _ outLen: UnsafeMutablePointer<Int>?) throws {
-    let outLen = try required(outLen, "out_len")
+    try copyOut(bytes.map { CChar(bitPattern: $0) }, buf, bufSize, outLen, terminator: 0, unit: "bytes")
+}
+
+/// The length-query pattern for any element type: `buf` NULL and `capacity` 0 report the
+/// count in `*outCount`; too small a buffer gives QUIRE_EBUFS (with the count) and stays
+/// untouched; otherwise the elements, then `terminator` if there is one, are written.
+func copyOut<T>(_ elements: [T], _ buf: UnsafeMutablePointer<T>?, _ capacity: Int,
+                _ outCount: UnsafeMutablePointer<Int>?, terminator: T?, unit: String) throws {
+    let outCount = try required(outCount, "out_len")
+    let needed = elements.count + (terminator == nil ? 0 : 1)
     guard let buf else {
-        guard bufSize == 0 else { throw CallError(code: QUIRE_EINVAL, message: "buf is NULL but buf_size is \(bufSize)") }
-        outLen.pointee = bytes.count
+        guard capacity == 0 else { throw CallError(code: QUIRE_EINVAL, message: "the buffer is NULL but its size is \(capacity)") }
+        outCount.pointee = elements.count
         return
     }
-    guard bufSize > bytes.count else {
-        outLen.pointee = bytes.count
-        throw CallError(code: QUIRE_EBUFS, message: "buffer of \(bufSize) bytes is too small; \(bytes.count + 1) are needed")
+    guard capacity >= needed else {
+        outCount.pointee = elements.count
+        throw CallError(code: QUIRE_EBUFS, message: "a buffer of \(capacity) \(unit) is too small; \(needed) are needed")
     }
-    bytes.withUnsafeBytes { raw in
-        if let base = raw.baseAddress, !raw.isEmpty { UnsafeMutableRawPointer(buf).copyMemory(from: base, byteCount: raw.count) }
-    }
-    buf[bytes.count] = 0
-    outLen.pointee = bytes.count
+    for (k, v) in elements.enumerated() { buf[k] = v }
+    if let terminator { buf[elements.count] = terminator }
+    outCount.pointee = elements.count
 }
 
 @c @implementation

@@ -197,33 +197,34 @@ extension Document {
     /// Adds a text reply by `author` to annotation `target`.
     @discardableResult
     public func addReply(to target: ObjectID, author: String?, contents: String) throws -> Annotation {
-        try checkReplies()
-        guard let parent = try annotation(target) else { throw PDFError(.notFound, "no annotation is object \(target)") }
-        var reply = Annotation(subtype: "Text", pageIndex: parent.pageIndex, rect: Annotation.replyRect(parent.rect))
-        reply.inReplyTo = target
-        reply.replyType = .reply
-        reply.author = author
+        var reply = try newReply(to: target, author: author)
         reply.contents = contents
         reply.iconName = "Comment"
-        reply.flags = Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
         return try addAnnotation(reply)
     }
 
     /// Adds a state reply: `author` sets `state` in `model` on annotation `target`.
     @discardableResult
     public func addStateReply(to target: ObjectID, author: String?, model: StateModel, state: String) throws -> Annotation {
+        var reply = try newReply(to: target, author: author)
+        reply.stateModel = model.rawValue
+        reply.state = state
+        reply.contents = "\(author ?? "") set the state to \(state)"
+        // State replies are hidden: viewers list them in the thread, not on the page.
+        reply.flags |= Annotation.Flag.hidden
+        return try addAnnotation(reply)
+    }
+
+    /// A note that replies to `target`, on its page, not yet added.
+    private func newReply(to target: ObjectID, author: String?) throws -> Annotation {
         try checkReplies()
         guard let parent = try annotation(target) else { throw PDFError(.notFound, "no annotation is object \(target)") }
         var reply = Annotation(subtype: "Text", pageIndex: parent.pageIndex, rect: Annotation.replyRect(parent.rect))
         reply.inReplyTo = target
         reply.replyType = .reply
         reply.author = author
-        reply.stateModel = model.rawValue
-        reply.state = state
-        reply.contents = "\(author ?? "") set the state to \(state)"
-        // State replies are hidden: viewers list them in the thread, not on the page.
-        reply.flags = Annotation.Flag.hidden | Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
-        return try addAnnotation(reply)
+        reply.flags = Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
+        return reply
     }
 
     /// Makes annotation `id` reply to `target` (nil: no longer a reply).
