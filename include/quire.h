@@ -992,6 +992,30 @@ int quire_annotation_list_get(quire_annotation **out, const quire_annotation_lis
 /** Releases a list (the annotations taken from it stay valid). NULL is a no-op. */
 void quire_annotation_list_free(quire_annotation_list *list);
 
+/**
+ * The annotations of page `page_index` (or of every page when it is -1) as JSON shaped
+ * after PSPDFKit's Instant JSON, extended with replies and review states
+ * (docs/annotation-json.md), through the length-query pattern. The output is
+ * deterministic: the same annotations always give the same bytes. It is computed on each
+ * call.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
+                                           quire_document *doc, int32_t page_index);
+
+/**
+ * Imports `length` bytes of annotation JSON (the format `quire_document_export_annotations_json`
+ * writes, or plain Instant JSON): an annotation whose name (/NM) is already on its page is
+ * updated, any other is created; replies are linked by name. Everything is checked before
+ * the document changes: on an error, nothing was imported.
+ * out_count: receives the number of annotations created or updated; may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (malformed JSON, an unknown annotation
+ * type, a reply whose parent is missing: the message names the field); QUIRE_EDISABLED
+ * (replies while replies are off).
+ */
+int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,
+                                           const char *json, size_t length);
+
 #ifdef __cplusplus
 }
 #endif

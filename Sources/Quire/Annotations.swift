@@ -519,3 +519,30 @@ public func quire_annotation_list_free(_ handle: OpaquePointer?) {
     guard let handle else { return }
     Unmanaged<AnnotationListBox>.fromOpaque(UnsafeRawPointer(handle)).release()
 }
+
+// MARK: JSON
+
+@c @implementation
+public func quire_document_export_annotations_json(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
+                                                   _ outLen: UnsafeMutablePointer<Int>?, _ doc: OpaquePointer?,
+                                                   _ pageIndex: Int32) -> Int32 {
+    guarded("quire_document_export_annotations_json") {
+        _ = try required(outLen, "out_len")
+        let d = try document(doc)
+        if pageIndex != -1 { _ = try d.page(at: Int(pageIndex)) }
+        try copyOut(bytes: try d.exportAnnotationsJSON(page: pageIndex == -1 ? nil : Int(pageIndex)), buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_document_import_annotations_json(_ outCount: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?,
+                                                   _ json: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    guarded("quire_document_import_annotations_json") {
+        let d = try document(doc)
+        let json = try required(json, "json")
+        guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length is negative") }
+        let bytes = Array(UnsafeRawBufferPointer(start: json, count: length))
+        let imported = try d.importAnnotationsJSON(bytes)
+        outCount?.pointee = Int32(clamping: imported.count)
+    }
+}

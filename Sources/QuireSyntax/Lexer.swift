@@ -161,17 +161,19 @@ public struct Lexer {
             return .integer(negative ? -intPart : intPart)
         }
         guard bytes[i] == UInt8(ascii: ".") else { return nil }
+        let digitsStart = i - (digits > 0 ? digits : 0)
         i += 1
-        var scale = 0.1
-        var fraction = 0.0
         while i < end && CharClass.isDigit(bytes[i]) {
-            fraction += Double(bytes[i] - 0x30) * scale
-            scale /= 10
             digits += 1
             i += 1
         }
         guard digits > 0, i == end else { return nil }
-        let v = value + fraction
+        // Parse the digits as text: summing scaled digits is not exact (0.3 would read as
+        // 0.30000000000000004), and writing a number must give back the same number.
+        var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[digitsStart..<end]), as: UTF8.self)
+        if text.hasPrefix(".") { text = "0" + text }
+        if text.hasSuffix(".") { text += "0" }
+        guard let v = Double(text) else { return nil }
         return .real(negative ? -v : v)
     }
 

@@ -11,6 +11,10 @@ struct LexerParserTests {
         #expect(try parse("3.25") == .real(3.25))
         #expect(try parse("-.5") == .real(-0.5))
         #expect(try parse("4.") == .real(4))
+        // Exact: the decimal text, not a sum of scaled digits.
+        #expect(try parse("0.3") == .real(0.3))
+        #expect(try parse("-123.456") == .real(-123.456))
+        #expect(try parse("595.276") == .real(595.276))
         // Too large for Int64: read as a real, not a trap.
         #expect(try parse("100000000000000000000") == .real(1e20))
     }
