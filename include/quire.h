@@ -543,10 +543,13 @@ int quire_value_parse(quire_value **out, const char *pdf_syntax, size_t length);
 /**
  * The data of a stream value taken from this document, through the length-query pattern
  * (binary-safe). The data is computed on each call; a caller that queries the length
- * first pays for it twice, so pass a generous buffer when the size is roughly known.
+ * first pays for it twice, so pass a generous buffer when the size is roughly known. A
+ * stream value keeps its bytes: it stays readable after the document is saved, except
+ * the stream of an encrypted document after a full save (which renumbers, and so changes
+ * the keys): that gives QUIRE_ESTATE; read the stream again from the document.
  * form: QUIRE_STREAM_DECODED or QUIRE_STREAM_RAW.
  * Returns: QUIRE_OK; QUIRE_EINVAL (not a stream, unknown form); QUIRE_EUNSUPPORTED (an
- * unknown filter); QUIRE_ELIMIT (a decode limit); QUIRE_EBUFS.
+ * unknown filter); QUIRE_ELIMIT (a decode limit); QUIRE_ESTATE; QUIRE_EBUFS.
  */
 int quire_document_stream_data(char *buf, size_t buf_size, size_t *out_len,
                                quire_document *doc, const quire_value *stream, int32_t form);
@@ -640,8 +643,11 @@ typedef struct quire_save_options {
  * An incremental save with no unsaved changes writes the file's bytes as they are.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO (the file could not be written; `path` is
  * unchanged); QUIRE_EUNSUPPORTED (an incremental save with changes of a file whose
- * cross-reference was rebuilt by repair: there is no sound section to append to; save in
- * full).
+ * cross-reference was rebuilt by repair, or whose /Prev chain loops: there is no sound
+ * section to append to; save in full); QUIRE_EPASSWORD (a full save of a document opened
+ * without the password that some of its streams, such as encrypted attachments, need);
+ * QUIRE_ESTATE (a stream value read before an earlier full save of an encrypted document
+ * was set as an object).
  */
 int quire_document_save(quire_document *doc, const char *path, const quire_save_options *options);
 
@@ -658,7 +664,8 @@ typedef int (*quire_write_fn)(const void *data, size_t size, void *payload);
  * bytes, as with `quire_document_save`.
  * options: NULL for an incremental save.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EUSER (the callback aborted: the document keeps
- * its unsaved changes); QUIRE_EUNSUPPORTED.
+ * its unsaved changes); QUIRE_EUNSUPPORTED, QUIRE_EPASSWORD and QUIRE_ESTATE as for
+ * `quire_document_save`.
  */
 int quire_document_save_to_callback(quire_document *doc, const quire_save_options *options,
                                     quire_write_fn write, void *payload);
@@ -895,8 +902,11 @@ int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *an
 
 /**
  * Adds `annotation` to the document, on its page: a new object with a unique name
- * (/NM), creation and modification dates, and a generated appearance stream. On success
- * `annotation` is updated to what was stored (its id, name and dates).
+ * (/NM: the annotation's own, unless that name is already on the page or unset, then a
+ * new UUID), creation and modification dates, and a generated appearance stream. A copy
+ * of another annotation does not take over that annotation's popup. Flags 0 become Print
+ * (4), except for state replies. On success `annotation` is updated to what was stored
+ * (its id, name and dates).
  * Returns: QUIRE_OK; QUIRE_EINVAL (an invalid reply target or state); QUIRE_ERANGE (page);
  * QUIRE_EUNSUPPORTED (a subtype Quire does not create); QUIRE_EDISABLED (a reply while
  * replies are off).
@@ -904,8 +914,9 @@ int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *an
 int quire_document_add_annotation(quire_document *doc, quire_annotation *annotation);
 
 /**
- * Writes the changed `annotation` back to its object: the fields the model knows are
- * rewritten (other entries are kept), the modification date and the appearance renewed.
+ * Writes the changed `annotation` back to its object: the fields that differ from what is
+ * stored are rewritten (other entries are kept, including ones the model could not read),
+ * the modification date and the appearance renewed.
  * On success `annotation` is updated to what was stored.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (not in the document);
  * QUIRE_EDISABLED (a change of its reply or state while replies are off).
@@ -927,8 +938,9 @@ int quire_document_add_reply(quire_annotation **out, quire_document *doc, int32_
                              const char *author, const char *contents);
 
 /**
- * Adds a state reply: `author` sets `state` in `model` ("Marked": Marked, Unmarked;
- * "Review": Accepted, Rejected, Cancelled, Completed, None) on annotation `target`.
+ * Adds a state reply: `author` (NULL for none) sets `state` in `model` ("Marked": Marked,
+ * Unmarked; "Review": Accepted, Rejected, Cancelled, Completed, None) on annotation
+ * `target`. The reply is hidden (flag 2): viewers list it in the thread, not on the page.
  * out: receives the new reply, owned by the caller; may be NULL.
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown model, or a state of another model);
  * QUIRE_ENOTFOUND; QUIRE_EDISABLED.
@@ -945,7 +957,7 @@ int quire_document_add_state_reply(quire_annotation **out, quire_document *doc, 
 int quire_document_set_in_reply_to(quire_document *doc, int32_t number, int32_t target);
 
 /**
- * Turns replies and review states on (1, the default) or off (0) for this document, as
+ * Turns replies and review states on (non-zero, the default) or off (0) for this document, as
  * PSPDFKit's features switch does: while off, the calls that create or change replies and
  * states return QUIRE_EDISABLED; reading annotations and `quire_annotation_is_reply` work.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
@@ -955,7 +967,8 @@ int quire_document_replies_enabled(int32_t *out, quire_document *doc);
 
 /**
  * The comments of annotation `number` (PSPDFKit's model): the annotation itself, then every
- * text reply below it (nested replies flattened), sorted by creation date, stable on ties.
+ * reply below it that is not a state reply (text replies, and /RT /Group replies), nested
+ * replies flattened, sorted by creation date, stable on ties.
  * out: receives a new list owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
  */
@@ -973,7 +986,7 @@ int quire_document_review_summary(quire_annotation_list **out_current,
 
 /**
  * The annotations and replies of all pages whose contents contain `text` (UTF-8), ignoring
- * case, in page order.
+ * case, in page order. An empty `text` finds nothing.
  * out: receives a new list owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */

@@ -195,7 +195,7 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: I
         let value = cText(text)
         func date() throws -> PDFDate? {
             guard let value else { return nil }
-            guard let d = PDFDate(value) else { throw CallError(code: QUIRE_EINVAL, message: "'\(value)' is not a PDF date (D:YYYYMMDDHHmmSSOHH'mm)") }
+            guard let d = PDFDate.strict(value) else { throw CallError(code: QUIRE_EINVAL, message: "'\(value)' is not a PDF date (D:YYYYMMDDHHmmSSOHH'mm)") }
             return d
         }
         func ending(_ k: Int) {

@@ -157,6 +157,9 @@ public struct Lexer {
         }
         if i == end {
             if digits == 0 { return sawSign && end > start ? .integer(0) : nil }
+            // -9223372036854775808 overflows as a magnitude but is an Int64. With 19 digits
+            // the sum wraps to exactly Int64.min only for 2^63.
+            if overflow && negative && digits == 19 && intPart == Int64.min { return .integer(.min) }
             if overflow { return .real(negative ? -value : value) }
             return .integer(negative ? -intPart : intPart)
         }

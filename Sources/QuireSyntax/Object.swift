@@ -123,11 +123,19 @@ public struct PDFStream: Sendable, Equatable {
     /// The indirect object the stream was parsed from; nil for a stream made in memory.
     /// The data of an encrypted document's stream is decrypted with this id.
     public var objectID: ObjectID?
+    /// The bytes that `.file` data points into. A stream keeps them alive, so its data
+    /// stays right even after its document has been saved and continues from other bytes.
+    public var source: ByteBuffer?
 
-    public init(dictionary: PDFDictionary, data: StreamData, objectID: ObjectID? = nil) {
+    public init(dictionary: PDFDictionary, data: StreamData, objectID: ObjectID? = nil, source: ByteBuffer? = nil) {
         self.dictionary = dictionary
         self.data = data
         self.objectID = objectID
+        self.source = source
+    }
+
+    public static func == (a: PDFStream, b: PDFStream) -> Bool {
+        a.dictionary == b.dictionary && a.data == b.data && a.objectID == b.objectID && a.source === b.source
     }
 }
 

@@ -168,6 +168,7 @@ public final class PDFFile {
             if visited.contains(off) {
                 warn("cross-reference /Prev chain loops back to byte \(off); objects it does not reach are found by scanning")
                 chainBroken = true
+                isRepaired = true
                 break
             }
             visited.insert(off)
@@ -207,7 +208,8 @@ public final class PDFFile {
                 offset = nil
             }
         }
-        startXRef = Int(start)
+        // A chain that loops has no sound section to append an update to.
+        startXRef = chainBroken ? nil : Int(start)
     }
 
     // MARK: Repair
@@ -487,6 +489,7 @@ public final class PDFFile {
         if entry == nil, chainBroken, let found = scan().entries[number] {
             isRepaired = true
             warn("object \(number) is not in the cross-reference; found by scanning")
+            entries[number] = found  // known from now on: it can be edited like any other
             entry = found
         }
         switch entry {
@@ -591,7 +594,7 @@ public final class PDFFile {
     public func rawData(_ stream: PDFStream) -> [UInt8] {
         switch stream.data {
         case .bytes(let b): return b
-        case .file(let offset, let length): return buffer.slice(offset..<(offset + length))
+        case .file(let offset, let length): return (stream.source ?? buffer).slice(offset..<(offset + length))
         }
     }
 
@@ -651,9 +654,12 @@ public final class PDFFile {
     /// is false, or the /Encrypt or /ID object); else the crypt filter's name, where nil
     /// inside means the default /StmF. A /Crypt filter, first in /Filter, names its filter
     /// in its /DecodeParms /Name (default /Identity); an embedded file uses /EFF.
-    func cryptFilter(_ stream: PDFStream, _ id: ObjectID, _ security: StandardSecurityHandler) throws -> PDFName?? {
+    func cryptFilter(_ stream: PDFStream, _ id: ObjectID, _ security: StandardSecurityHandler,
+                     writing: Bool = false) throws -> PDFName?? {
         let type = stream.dictionary["Type"]?.name?.value
-        if type == "XRef" || notEncrypted.contains(id.number) { return .none }
+        // When writing, `id` is the number in the new file: the original file's exempt
+        // numbers (its /Encrypt and /ID objects) say nothing about it.
+        if type == "XRef" || (!writing && notEncrypted.contains(id.number)) { return .none }
         let (filters, parms) = try filterChain(stream)
         if let k = filters.firstIndex(of: .name("Crypt")) {
             let parm = k < parms.count ? try dictionary(parms[k]) : nil
@@ -687,17 +693,28 @@ public final class PDFFile {
         let data = rawData(stream)
         guard let security, let id = stream.objectID, case .file = stream.data,
               case .some(let filter) = try cryptFilter(stream, id, security) else { return data }
+        try checkOwnBytes(stream)
         return try security.decryptStream(data, object: id, cryptFilter: filter)
+    }
+
+    /// Encrypted data is decrypted with the key of its object in this file: a stream read
+    /// from other bytes (before the document was saved in full and renumbered) cannot be.
+    private func checkOwnBytes(_ stream: PDFStream) throws {
+        if let source = stream.source, source !== buffer {
+            throw PDFError(.state, "this stream was read before the document was saved; read it again from the document")
+        }
     }
 
     /// The bytes to write for `stream` as object `target` of this document: its encoded
     /// data, encrypted for `target` when the document is encrypted. Data still encrypted
     /// for the same object is copied as it is.
     public func streamDataForWriting(_ stream: PDFStream, as target: ObjectID) throws -> [UInt8] {
-        guard let security, case .some(let filter) = try cryptFilter(stream, target, security) else {
+        guard let security, case .some(let filter) = try cryptFilter(stream, target, security, writing: true) else {
             return try decryptedRawData(stream)
         }
-        if case .file = stream.data, stream.objectID == target { return rawData(stream) }
+        if case .file = stream.data, stream.objectID == target, stream.source == nil || stream.source === buffer {
+            return rawData(stream)
+        }
         return try security.encryptStream(decryptedRawData(stream), object: target, cryptFilter: filter)
     }
 

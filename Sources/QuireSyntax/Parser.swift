@@ -158,7 +158,7 @@ public struct ObjectParser {
             after.skipWhitespace()
             if buffer.matches(endstream, at: after.position) {
                 lexer.position = after.position + endstream.count
-                return PDFStream(dictionary: dict, data: .file(offset: start, length: l))
+                return PDFStream(dictionary: dict, data: .file(offset: start, length: l), source: buffer)
             }
         }
         // /Length is wrong or missing: the data ends at the next `endstream`, without the
@@ -169,13 +169,13 @@ public struct ObjectParser {
             let end = buffer.firstIndex(of: Array("endobj".utf8), from: start) ?? buffer.count
             onWarning?("stream at byte \(start) has no 'endstream'; its data ends at byte \(end)")
             lexer.position = end
-            return PDFStream(dictionary: dict, data: .file(offset: start, length: end - start))
+            return PDFStream(dictionary: dict, data: .file(offset: start, length: end - start), source: buffer)
         }
         onWarning?("stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'")
         var dataEnd = end
         if dataEnd > start && buffer[checked: dataEnd - 1] == 0x0A { dataEnd -= 1 }
         if dataEnd > start && buffer[checked: dataEnd - 1] == 0x0D { dataEnd -= 1 }
         lexer.position = end + endstream.count
-        return PDFStream(dictionary: dict, data: .file(offset: start, length: dataEnd - start))
+        return PDFStream(dictionary: dict, data: .file(offset: start, length: dataEnd - start), source: buffer)
     }
 }

@@ -131,7 +131,9 @@ public enum Writer {
         func remap(_ value: PDFObject) -> PDFObject {
             switch value {
             case .reference(let id):
-                guard let n = renumber[id.number], values[id.number] != .null else { return .null }
+                // A reference to a missing object stays a reference, to a free entry: it
+                // still reads as null, and other tools see what the original said.
+                guard let n = renumber[id.number] else { return .null }
                 return .reference(ObjectID(n, 0))
             case .array(let items): return .array(items.map(remap))
             case .dictionary(let d): return .dictionary(PDFDictionary(d.entries.map { ($0.key, remap($0.value)) }))
@@ -152,6 +154,10 @@ public enum Writer {
         var packed: [(Int, PDFObject)] = []
         for old in order {
             guard let value = values[old], let new = renumber[old] else { continue }
+            if value == .null {
+                entries[new] = .free  // missing in the original: not written
+                continue
+            }
             let id = ObjectID(new, 0)
             let mapped = remap(value)
             if packable(old) {

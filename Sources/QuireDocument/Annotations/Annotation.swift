@@ -198,9 +198,15 @@ extension Annotation {
 // MARK: Writing
 
 extension Annotation {
-    /// `dict` with the entries this type models set from it; other entries are kept.
-    func written(into original: PDFDictionary, pageObject: ObjectID?) -> PDFDictionary {
+    /// `dict` with the entries this type models set from it; other entries are kept. With
+    /// `previous` (the annotation as read), only the fields that changed are written, so an
+    /// entry the model could not read (a malformed date, a /T written as a name) survives
+    /// an unrelated change.
+    func written(into original: PDFDictionary, pageObject: ObjectID?, previous: Annotation? = nil) -> PDFDictionary {
         var d = original
+        func changed<T: Equatable>(_ field: KeyPath<Annotation, T>) -> Bool {
+            previous.map { $0[keyPath: field] != self[keyPath: field] } ?? true
+        }
         func text(_ key: PDFName, _ value: String?) { d[key] = value.map { .string(PDFString(text: $0)) } }
         func numbers(_ key: PDFName, _ value: [Double]?) {
             d[key] = value.flatMap { $0.isEmpty ? nil : .array($0.map(Annotation.number)) }
@@ -209,35 +215,37 @@ extension Annotation {
         d["Subtype"] = .name(PDFName(subtype))
         d["Rect"] = .array([rect.left, rect.bottom, rect.right, rect.top].map(Annotation.number))
         if let pageObject { d["P"] = .reference(pageObject) }
-        text("Contents", contents)
-        text("T", author)
-        text("Subj", subject)
-        text("NM", name)
-        text("CreationDate", creationDate?.description)
-        text("M", modificationDate?.description)
-        d["F"] = flags == 0 ? nil : .integer(Int64(flags))
-        numbers("C", color)
-        numbers("IC", interiorColor)
-        d["CA"] = opacity < 1 ? Annotation.number(opacity) : nil
-        if let w = borderWidth {
+        if changed(\.contents) { text("Contents", contents) }
+        if changed(\.author) { text("T", author) }
+        if changed(\.subject) { text("Subj", subject) }
+        if changed(\.name) { text("NM", name) }
+        if changed(\.creationDate) { text("CreationDate", creationDate?.description) }
+        if changed(\.modificationDate) { text("M", modificationDate?.description) }
+        if changed(\.flags) { d["F"] = flags == 0 ? nil : .integer(Int64(flags)) }
+        if changed(\.color) { numbers("C", color) }
+        if changed(\.interiorColor) { numbers("IC", interiorColor) }
+        if changed(\.opacity) { d["CA"] = opacity < 1 ? Annotation.number(opacity) : nil }
+        if changed(\.borderWidth), let w = borderWidth {
             var bs = d["BS"]?.dictionary ?? PDFDictionary()
             bs["W"] = Annotation.number(w)
             d["BS"] = .dictionary(bs)
             d["Border"] = nil
         }
-        d["Popup"] = popup.map { .reference($0) }
-        d["IRT"] = inReplyTo.map { .reference($0) }
-        d["RT"] = inReplyTo == nil ? nil : replyType.map { .name(PDFName($0.rawValue)) }
-        text("State", state)
-        text("StateModel", stateModel)
-        numbers("QuadPoints", quadPoints)
-        d["InkList"] = inkList.isEmpty ? nil : .array(inkList.map { .array($0.map(Annotation.number)) })
-        numbers("L", linePoints)
-        d["LE"] = lineEndings.isEmpty ? nil : .array(lineEndings.map { .name(PDFName($0)) })
-        numbers("Vertices", vertices)
-        text("DA", defaultAppearance)
-        d["Name"] = iconName.map { .name(PDFName($0)) }
-        text(Annotation.customDataKey, customData)
+        if changed(\.popup) { d["Popup"] = popup.map { .reference($0) } }
+        if changed(\.inReplyTo) { d["IRT"] = inReplyTo.map { .reference($0) } }
+        if changed(\.inReplyTo) || changed(\.replyType) {
+            d["RT"] = inReplyTo == nil ? nil : replyType.map { .name(PDFName($0.rawValue)) }
+        }
+        if changed(\.state) { text("State", state) }
+        if changed(\.stateModel) { text("StateModel", stateModel) }
+        if changed(\.quadPoints) { numbers("QuadPoints", quadPoints) }
+        if changed(\.inkList) { d["InkList"] = inkList.isEmpty ? nil : .array(inkList.map { .array($0.map(Annotation.number)) }) }
+        if changed(\.linePoints) { numbers("L", linePoints) }
+        if changed(\.lineEndings) { d["LE"] = lineEndings.isEmpty ? nil : .array(lineEndings.map { .name(PDFName($0)) }) }
+        if changed(\.vertices) { numbers("Vertices", vertices) }
+        if changed(\.defaultAppearance) { text("DA", defaultAppearance) }
+        if changed(\.iconName) { d["Name"] = iconName.map { .name(PDFName($0)) } }
+        if changed(\.customData) { text(Annotation.customDataKey, customData) }
         return d
     }
 

@@ -139,7 +139,13 @@ extension Document {
         if let target = a.inReplyTo { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
         let now = PDFDate.now()
+        // A copy of an annotation is a new annotation: it gets its own name when its name
+        // is taken on the page (/NM is unique per page), and does not take over the
+        // original's popup.
+        a.id = nil
+        if let name = a.name, try annotations(onPage: a.pageIndex).contains(where: { $0.name == name }) { a.name = nil }
         a.name = a.name ?? UUIDString.make()
+        if let popup = a.popup, try ownerOfPopup(popup) != nil { a.popup = nil }
         a.creationDate = a.creationDate ?? now
         a.modificationDate = now
         if a.flags == 0 && !a.isStateReply { a.flags = Annotation.Flag.print }
@@ -173,7 +179,7 @@ extension Document {
         guard case .dictionary(let original) = try object(id.number) else {
             throw PDFError(.format, "annotation \(id) is not a dictionary")
         }
-        var dict = a.written(into: original, pageObject: try page(at: a.pageIndex).id)
+        var dict = a.written(into: original, pageObject: try page(at: a.pageIndex).id, previous: current)
         if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict) }
         try setObject(id.number, .dictionary(dict))
     }
@@ -185,7 +191,10 @@ extension Document {
         }
         let page = try self.page(at: annotation.pageIndex)
         var remove: Set<Int> = [id.number]
-        if let popup = annotation.popup { remove.insert(popup.number) }
+        // The popup goes too, unless it belongs to another annotation.
+        if let popup = annotation.popup, (try ownerOfPopup(popup)).map({ $0.number == id.number }) ?? true {
+            remove.insert(popup.number)
+        }
         let annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
         let kept = annots.filter { !($0.reference.map { remove.contains($0.number) } ?? false) }
         try setAnnots(page, kept)
@@ -262,6 +271,12 @@ extension Document {
         }
     }
 
+    /// The annotation a popup belongs to (its /Parent), when that is an annotation in use.
+    private func ownerOfPopup(_ popup: ObjectID) throws -> ObjectID? {
+        guard let parent = try dictionary(.reference(popup))?["Parent"]?.reference, isInUse(parent.number) else { return nil }
+        return parent
+    }
+
     // MARK: Pages' /Annots
 
     private func appendToAnnots(_ page: Page, _ entry: PDFObject) throws {
@@ -306,9 +321,8 @@ extension Annotation {
             guard model.states.contains(s) else {
                 throw PDFError(.invalidArgument, "\(s) is not a state of the \(m) model (\(model.states.joined(separator: ", ")))")
             }
-            guard inReplyTo != nil else {
-                throw PDFError(.invalidArgument, "a state must be set on a reply (/IRT)")
-            }
+            // A state on an annotation that is not a reply is unusual but written by real
+            // tools (iText); it reads and round-trips.
         }
     }
 

@@ -1382,7 +1382,8 @@ enum InstantJSON {
             guard model.states.contains(s) else {
                 throw fail("quire.state", "\"\(s.prefix(40))\" is not a state of the \(m) model (\(model.states.joined(separator: ", ")))")
             }
-            guard q.inReplyTo != nil else { throw fail("quire.state", "a state is set on a reply: quire.inReplyTo is missing") }
+            // A state without a reply target is unusual but real (iText writes it): the
+            // model reads it, so it must round-trip (Annotation.validateState).
         }
         // Actions: /A, or a goTo stored as the link's /Dest.
         if let action = r.action {

@@ -62,6 +62,52 @@ public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible 
         }
     }
 
+    /// Parses a PDF date strictly, for input from a program: `D:` then the year, then
+    /// optional month, day, hour, minute and second (two digits each, in range), then
+    /// optionally `Z` or `+HH'mm'` / `-HH'mm'` (the minutes optional), and nothing more.
+    public static func strict(_ text: String) -> PDFDate? {
+        var c = Array(text.utf8)
+        if c.starts(with: Array("D:".utf8)) { c.removeFirst(2) }
+        func two(_ at: Int) -> Int? {
+            guard at + 2 <= c.count, (0x30...0x39).contains(c[at]), (0x30...0x39).contains(c[at + 1]) else { return nil }
+            return Int(c[at] - 0x30) * 10 + Int(c[at + 1] - 0x30)
+        }
+        var i = 0
+        while i < c.count && (0x30...0x39).contains(c[i]) { i += 1 }
+        let numeric = i
+        // 4 to 14 digits, in whole fields.
+        guard numeric >= 4, numeric <= 14, numeric % 2 == 0 else { return nil }
+        let ranges = [1...12, 1...31, 0...23, 0...59, 0...59]
+        var fields: [Int] = []
+        var at = 4
+        for range in ranges where at < numeric {
+            guard let v = two(at), range.contains(v) else { return nil }
+            fields.append(v)
+            at += 2
+        }
+        guard var date = PDFDate(String(decoding: c[0..<numeric], as: UTF8.self)) else { return nil }
+        date.utcOffsetMinutes = nil
+        guard i < c.count else { return date }
+        if c[i] == UInt8(ascii: "Z") {
+            guard i + 1 == c.count || (i + 3 == c.count && c[i + 1] == 0x30 && c[i + 2] == 0x30) else { return nil }
+            date.utcOffsetMinutes = 0
+            return date
+        }
+        guard c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-"), let h = two(i + 1), h <= 23 else { return nil }
+        let sign = c[i] == UInt8(ascii: "-") ? -1 : 1
+        var j = i + 3
+        var m = 0
+        if j < c.count {
+            guard c[j] == UInt8(ascii: "'"), let mm = two(j + 1), mm <= 59 else { return nil }
+            m = mm
+            j += 3
+            if j < c.count && c[j] == UInt8(ascii: "'") { j += 1 }
+        }
+        guard j == c.count else { return nil }
+        date.utcOffsetMinutes = sign * (h * 60 + m)
+        return date
+    }
+
     /// The current time, in UTC.
     public static func now() -> PDFDate {
         var ts = timespec()
