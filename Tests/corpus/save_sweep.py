@@ -173,6 +173,8 @@ def child(path: str) -> None:
             try:
                 peers.add_text_annotation(document)
             except LookupError as error:
+                if isinstance(error, quire.QuireError):  # IndexOutOfRangeError is a LookupError
+                    raise
                 emit(check="incremental/edit+save", ok=None, reason="no page to edit: %s" % error)
                 return
             added = peers.quire_counts(document)[1] - counts[1]

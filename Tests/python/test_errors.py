@@ -4,6 +4,7 @@ library's message; hostile input gives an exception, never a crash."""
 from __future__ import annotations
 
 import pickle
+import re
 import threading
 from pathlib import Path
 from typing import Dict, List
@@ -30,7 +31,13 @@ EXPECTED_CLASSES = {
     _raw.QUIRE_EUSER: (quire.UserAbortError, quire.QuireError),
     _raw.QUIRE_ESTATE: (quire.StateError, ValueError),
     _raw.QUIRE_EINTERNAL: (quire.InternalError, quire.QuireError),
+    _raw.QUIRE_EDISABLED: (quire.DisabledError, quire.QuireError),
 }
+
+
+def test_every_status_of_the_header_has_a_class():
+    codes = {value for name, value in vars(_raw).items() if re.fullmatch(r"QUIRE_E[A-Z]+", name)}
+    assert codes == set(EXPECTED_CLASSES)
 
 
 @pytest.mark.parametrize("code", sorted(EXPECTED_CLASSES))

@@ -97,3 +97,54 @@ def test_pdfinfo_on_a_repaired_file(corpus):
     info = fields(result.stdout)
     assert info["Repaired"] == ["yes"] and info["Pages"] == ["1"]
     assert info["Warning"] and all(info["Warning"])
+
+
+ANNOTATE = REPO / "examples" / "python" / "annotate.py"
+
+
+def run_annotate(arguments: List[str]) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("QUIRE_LIBRARY", None)
+    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    return subprocess.run(
+        [sys.executable, str(ANNOTATE)] + arguments, env=env, capture_output=True, text=True, cwd=str(REPO)
+    )
+
+
+def test_annotate_adds_a_note_in_place(annots_pdf: Path, tmp_path: Path):
+    import shutil
+
+    from pdfpeers import PeerMissing, pdfium_counts, pikepdf_counts
+
+    file = tmp_path / "annots.pdf"
+    shutil.copyfile(annots_pdf, file)
+    original = file.read_bytes()
+    result = run_annotate([str(file), "Checked", "--page", "2", "--at", "100", "700"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "page 2 now has 4 annotations"
+    saved = file.read_bytes()
+    assert saved.startswith(original) and len(saved) - len(original) < 16 * 1024
+    with quire.Document(file) as document:
+        assert [page.annotation_count for page in document.pages] == [9, 4]
+    try:
+        assert pikepdf_counts(saved) == pdfium_counts(saved) == (2, 13)
+    except PeerMissing:
+        pass  # Quire's own reading above is the check then
+
+
+def test_annotate_to_another_file_in_full(corpus, tmp_path: Path):
+    source = corpus(ENCRYPTED)
+    output = tmp_path / "out.pdf"
+    result = run_annotate([str(source), "Note", "--password", "view", "--output", str(output), "--full"])
+    assert result.returncode == 0, result.stderr
+    with quire.Document(output, "view") as document:
+        assert document.is_encrypted and document.pages[0].annotation_count == 1
+
+
+def test_annotate_errors_are_one_line(annots_pdf: Path, corpus, tmp_path: Path):
+    result = run_annotate([str(annots_pdf), "x", "--page", "3", "--output", str(tmp_path / "o.pdf")])
+    assert result.returncode == 1 and "no page 3" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    result = run_annotate([str(corpus(ENCRYPTED)), "x"])
+    assert result.returncode == 1 and "password" in result.stderr
+    assert not (tmp_path / "o.pdf").exists()

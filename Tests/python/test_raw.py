@@ -13,7 +13,20 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from ctypes import POINTER, byref, c_char, c_char_p, c_double, c_int, c_int32, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import (
+    POINTER,
+    byref,
+    c_char,
+    c_char_p,
+    c_double,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -94,6 +107,7 @@ C_TO_CTYPES = {
     "int": c_int,
     "int32_t": c_int32,
     "size_t": c_size_t,
+    "double": c_double,
     "const char *": c_char_p,
     "char *": POINTER(c_char),
     "const void *": c_void_p,
@@ -103,10 +117,28 @@ C_TO_CTYPES = {
     "quire_document **": POINTER(_raw.quire_document_p),
     "const quire_open_options *": POINTER(_raw.quire_open_options),
     "quire_rect *": POINTER(_raw.quire_rect),
+    "int64_t *": POINTER(c_int64),
+    "uint32_t *": POINTER(c_uint32),
+    "double *": POINTER(c_double),
+    "quire_value *": _raw.quire_value_p,
+    "const quire_value *": _raw.quire_value_p,
+    "quire_value **": POINTER(_raw.quire_value_p),
+    "const quire_save_options *": POINTER(_raw.quire_save_options),
+    "quire_write_fn": _raw.quire_write_fn,
+    "void *": c_void_p,
+    "const quire_rect *": POINTER(_raw.quire_rect),
+    "const double *": POINTER(c_double),
+    "quire_annotation *": _raw.quire_annotation_p,
+    "const quire_annotation *": _raw.quire_annotation_p,
+    "quire_annotation **": POINTER(_raw.quire_annotation_p),
+    "quire_annotation_list *": _raw.quire_annotation_list_p,
+    "const quire_annotation_list *": _raw.quire_annotation_list_p,
+    "quire_annotation_list **": POINTER(_raw.quire_annotation_list_p),
 }
 
 C_FIELD_TO_CTYPES = {
     "uint32_t": c_uint32,
+    "int32_t": c_int32,
     "uint64_t": c_uint64,
     "const char *": c_char_p,
     "double": c_double,
@@ -146,7 +178,11 @@ def test_function_types_match_the_header(name: str):
     assert getattr(_raw, name) is function
 
 
-@pytest.mark.parametrize("struct", ["quire_open_options", "quire_rect"])
+def test_every_header_struct_is_checked():
+    assert sorted(header_structs()) == ["quire_open_options", "quire_rect", "quire_save_options"]
+
+
+@pytest.mark.parametrize("struct", ["quire_open_options", "quire_rect", "quire_save_options"])
 def test_structures_match_the_header(struct: str):
     fields = header_structs()[struct]
     cls = getattr(_raw, struct)
@@ -210,6 +246,28 @@ def test_structure_layout_matches_the_c_compiler(tmp_path: Path):
         else:
             cls = getattr(_raw, parts[0])
             assert (ctypes.sizeof(cls), ctypes.alignment(cls)) == (int(parts[1]), int(parts[2])), parts[0]
+
+
+def test_save_options_init_matches_the_macro():
+    initialiser = header_macros()["QUIRE_SAVE_OPTIONS_INIT"]
+    values = [v.strip() for v in initialiser.strip("{} ").split(",")]
+    options = _raw.save_options_init()
+    assert len(values) == len(options._fields_)
+    macros = {"QUIRE_SAVE_OPTIONS_VERSION": _raw.QUIRE_SAVE_OPTIONS_VERSION,
+              "QUIRE_SAVE_INCREMENTAL": _raw.QUIRE_SAVE_INCREMENTAL}
+    for (name, _), value in zip(options._fields_, values):
+        expected = macros[value] if value in macros else int(value)
+        assert getattr(options, name) == expected, name
+
+
+def test_write_fn_matches_the_header_typedef():
+    text = _strip_comments(HEADER.read_text(encoding="utf-8"))
+    match = re.search(r"typedef\s+int\s*\(\s*\*\s*quire_write_fn\s*\)\s*\(([^)]*)\)\s*;", text)
+    assert match, "quire_write_fn typedef not found"
+    params = [_normalise_type(re.match(r"^(.*?)\b\w+\s*$", p.strip()).group(1)) for p in match.group(1).split(",")]
+    assert params == ["const void *", "size_t", "void *"]
+    assert _raw.quire_write_fn._restype_ is c_int
+    assert list(_raw.quire_write_fn._argtypes_) == [c_void_p, c_size_t, c_void_p]
 
 
 def test_version_check_refuses_another_major():

@@ -1,11 +1,13 @@
-"""Quire: read PDF documents from Python.
+"""Quire: read, edit and save PDF documents from Python.
 
 The Python binding of Quire, a PDF annotation and collaboration engine written in Swift
 and shipped as a C library (``libquire``). Two layers, after pypdfium2:
 
 - :mod:`quire._raw`, a ctypes declaration of every function of ``quire.h``;
-- this package, the Pythonic layer: :class:`Document`, :class:`Page`, :class:`Rect`, and
-  exceptions derived from :class:`QuireError`.
+- this package, the Pythonic layer: :class:`Document`, :class:`Page`, :class:`Rect`,
+  :class:`OutlineItem`, the low-level values (:class:`Name`, :class:`String`,
+  :class:`Reference`, :class:`Stream`; see :mod:`quire._objects`), and exceptions derived
+  from :class:`QuireError`.
 
 Example::
 
@@ -14,7 +16,21 @@ Example::
     with quire.Document("file.pdf") as doc:
         print(doc.page_count, doc.pdf_version, doc.metadata.get("Title"))
         for page in doc.pages:
-            print(page.index, page.media_box.width, page.media_box.height, page.rotation)
+            print(page.index, page.label, page.media_box.width, page.media_box.height, page.rotation)
+        for item in doc.outline_items:
+            print("  " * item.depth + item.title, item.page_index)
+
+Editing through the low-level objects, then saving incrementally::
+
+    from quire import Name, String
+
+    with quire.Document("file.pdf") as doc:
+        page = doc.resolve(doc.resolve(doc.trailer["Root"])["Pages"])["Kids"][0]
+        note = doc.add_object({"Type": Name("Annot"), "Subtype": Name("Text"),
+                               "Rect": [72, 720, 96, 744], "Contents": String.from_text("Hi")})
+        annots = doc.resolve(page).get("Annots") or []
+        doc.set_dict_value(page, "Annots", doc.resolve(annots) + [note])
+        doc.save("file.pdf")  # atomic; appends the changes
 
 Importing the package loads the library (see :mod:`quire._raw` for where it is looked for)
 and raises :class:`ImportError` if it is missing or of a major version this binding does
@@ -24,9 +40,11 @@ not know.
 from __future__ import annotations
 
 from . import _raw
-from ._document import Box, Document, Page, PageList, Rect
+from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Rect
+from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
     BufferTooSmallError,
+    DisabledError,
     FormatError,
     IndexOutOfRangeError,
     InternalError,
@@ -63,15 +81,21 @@ def library_path() -> str:
 
 
 __all__ = [
+    "Action",
     "Box",
     "BufferTooSmallError",
+    "DisabledError",
     "Document",
+    "Encryption",
     "FormatError",
     "IndexOutOfRangeError",
     "InternalError",
     "InvalidArgumentError",
     "LimitError",
+    "MAX_NESTING_DEPTH",
+    "Name",
     "NotFoundError",
+    "OutlineItem",
     "OutOfMemoryError",
     "Page",
     "PageList",
@@ -79,10 +103,16 @@ __all__ = [
     "QuireError",
     "QuireIOError",
     "Rect",
+    "Reference",
     "StateError",
+    "Stream",
+    "String",
     "UnsupportedError",
     "UserAbortError",
+    "Value",
     "library_path",
+    "parse",
+    "unparse",
     "status_string",
     "version",
     "version_number",

@@ -20,45 +20,38 @@ import operator
 import os
 import threading
 import weakref
-from ctypes import byref, c_int32, c_size_t
+from ctypes import byref, c_int32
 from enum import IntEnum
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union, overload
+from typing import (
+    Any,
+    BinaryIO,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Union,
+    overload,
+)
 
 from . import _raw
-from ._errors import IndexOutOfRangeError, InternalError, InvalidArgumentError, StateError, check, raise_status
+from ._errors import (
+    IndexOutOfRangeError,
+    InternalError,
+    InvalidArgumentError,
+    NotFoundError,
+    StateError,
+    check,
+    make_error,
+)
+from ._objects import Reference, Stream, Value, _parsed, _query_bytes, _take
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
 PathType = Union[str, "os.PathLike[str]"]
 BytesType = Union[bytes, bytearray, memoryview]
-
-# How many times the length-query helper re-asks when a string grows between its calls.
-_MAX_QUERY_ATTEMPTS = 4
-
-
-def _query_bytes(function: Callable[..., int], *args: Any) -> bytes:
-    """Reads a string through the header's length-query pattern; the one helper every
-    string getter goes through.
-
-    ``function`` has the signature ``(char *buf, size_t buf_size, size_t *out_len, ...)``
-    and ``args`` are its arguments after ``out_len``. It is called with a NULL buffer to
-    learn the length, then with a buffer of ``length + 1`` bytes. The result is the raw
-    bytes (binary-safe: a NUL inside the string is kept); decode them with :func:`_text`.
-    Raises the :class:`QuireError` for any status other than QUIRE_OK or QUIRE_EBUFS.
-    """
-    length = c_size_t(0)
-    status = function(None, 0, byref(length), *args)
-    if status not in (_raw.QUIRE_OK, _raw.QUIRE_EBUFS):
-        raise_status(status)
-    for _ in range(_MAX_QUERY_ATTEMPTS):
-        size = length.value + 1
-        buffer = ctypes.create_string_buffer(size)
-        status = function(buffer, size, byref(length), *args)
-        if status == _raw.QUIRE_OK:
-            return buffer.raw[: min(length.value, size - 1)]
-        if status != _raw.QUIRE_EBUFS:
-            raise_status(status)
-    raise_status(status)
-
 
 def _text(data: bytes) -> str:
     """UTF-8 from the library, decoded leniently: invalid bytes become U+FFFD."""
@@ -100,6 +93,147 @@ class Box(IntEnum):
     """/ArtBox; defaults to the crop box."""
 
 
+class Action(IntEnum):
+    """What an outline item does when activated (ISO 32000-2 §12.6.4; ``QUIRE_ACTION_*``)."""
+
+    NONE = _raw.QUIRE_ACTION_NONE
+    """No destination and no action."""
+    GOTO = _raw.QUIRE_ACTION_GOTO
+    """Go to a page of this document (a /Dest or a GoTo action)."""
+    GOTOR = _raw.QUIRE_ACTION_GOTOR
+    """Go to a page of another file; the target is its path."""
+    URI = _raw.QUIRE_ACTION_URI
+    """Open a URI; the target is the URI."""
+    NAMED = _raw.QUIRE_ACTION_NAMED
+    """A named action such as NextPage; the target is the name."""
+    LAUNCH = _raw.QUIRE_ACTION_LAUNCH
+    """Launch an application or file; the target is its path."""
+    OTHER = _raw.QUIRE_ACTION_OTHER
+    """Another action type; the target is its /S name."""
+
+
+class Encryption(NamedTuple):
+    """How a document is encrypted (the standard security handler, ISO 32000-2 §7.6.4)."""
+
+    method: str
+    """The method used for streams: ``"RC4-40"``, ``"RC4-128"``, ``"AES-128"``,
+    ``"AES-256"``, or ``"Identity"`` (crypt filters that leave the data as it is)."""
+    revision: int
+    """The security handler's revision, /R: 2 to 6."""
+    permissions: int
+    """The permission bits, /P (ISO 32000-2 Table 22), as an unsigned 32-bit number."""
+    is_owner: bool
+    """Whether the password given was the owner password rather than the user password."""
+
+
+_XREF_FORMS = {
+    _raw.QUIRE_XREF_TABLE: "table",
+    _raw.QUIRE_XREF_STREAM: "stream",
+    _raw.QUIRE_XREF_HYBRID: "hybrid",
+    _raw.QUIRE_XREF_REBUILT: "rebuilt",
+}
+
+_ENCRYPTION_METHODS = {
+    _raw.QUIRE_ENCRYPTION_RC4_40: "RC4-40",
+    _raw.QUIRE_ENCRYPTION_RC4_128: "RC4-128",
+    _raw.QUIRE_ENCRYPTION_AES_128: "AES-128",
+    _raw.QUIRE_ENCRYPTION_AES_256: "AES-256",
+    _raw.QUIRE_ENCRYPTION_IDENTITY: "Identity",
+}
+
+
+class OutlineItem:
+    """An item of the document outline (the bookmarks, ISO 32000-2 §12.3.3).
+
+    :attr:`Document.outline` gives the top-level items, each with its :attr:`children`;
+    :attr:`Document.outline_items` gives every item in reading order (depth first, parents
+    before children), where :attr:`index` is the item's position. Items are snapshots:
+    they do not change when the document does.
+    """
+
+    __slots__ = (
+        "index",
+        "title",
+        "depth",
+        "parent_index",
+        "parent",
+        "children",
+        "is_open",
+        "action",
+        "page_index",
+        "target",
+        "__weakref__",
+    )
+
+    index: int
+    """The position of the item in :attr:`Document.outline_items`."""
+    title: str
+    """The title, decoded (``""`` for an item without one)."""
+    depth: int
+    """0 for a top-level item, 1 for its children, and so on."""
+    parent_index: Optional[int]
+    """The :attr:`index` of the parent item; ``None`` for a top-level item."""
+    parent: Optional["OutlineItem"]
+    """The parent item; ``None`` for a top-level item."""
+    children: List["OutlineItem"]
+    """The child items, in order."""
+    is_open: bool
+    """Whether the item shows its children when the outline is first displayed."""
+    action: Action
+    """What the item does when activated."""
+    page_index: Optional[int]
+    """For :attr:`Action.GOTO` and :attr:`Action.GOTOR`, the zero-based target page;
+    ``None`` otherwise, or when the destination does not resolve to a page."""
+    target: Optional[str]
+    """The URI (:attr:`Action.URI`), the file (:attr:`Action.GOTOR`,
+    :attr:`Action.LAUNCH`), the action name (:attr:`Action.NAMED`) or the /S name
+    (:attr:`Action.OTHER`); ``None`` for GoTo and for items without an action."""
+
+    def __init__(
+        self,
+        index: int,
+        title: str,
+        depth: int,
+        parent: Optional["OutlineItem"],
+        is_open: bool,
+        action: Action,
+        page_index: Optional[int],
+        target: Optional[str],
+    ) -> None:
+        self.index = index
+        self.title = title
+        self.depth = depth
+        self.parent = parent
+        self.parent_index = parent.index if parent is not None else None
+        self.children = []
+        self.is_open = is_open
+        self.action = action
+        self.page_index = page_index
+        self.target = target
+
+    def walk(self) -> Iterator["OutlineItem"]:
+        """This item, then its descendants, depth first."""
+        stack = [self]
+        while stack:
+            item = stack.pop()
+            yield item
+            stack.extend(reversed(item.children))
+
+    def __repr__(self) -> str:
+        where = ""
+        if self.page_index is not None:
+            where = " page %d" % self.page_index
+        elif self.target is not None:
+            where = " %r" % self.target
+        return "<quire.OutlineItem %d %r depth %d %s%s>" % (
+            self.index,
+            self.title,
+            self.depth,
+            self.action.name,
+            where,
+        )
+
+
 # The limit fields of quire_open_options, with their widths in bits.
 _LIMIT_FIELDS: Dict[str, int] = {
     field[0]: ctypes.sizeof(field[1]) * 8
@@ -133,6 +267,26 @@ def _build_options(password: Optional[Union[str, bytes]], limits: Dict[str, int]
     return options
 
 
+def _object_number(number: int) -> int:
+    """An object number for the C layer (int32); a negative one is passed on, for the
+    library to refuse with QUIRE_ERANGE."""
+    value = operator.index(number)
+    if not -(1 << 31) <= value < (1 << 31):
+        raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "object number %d is out of range" % value)
+    return value
+
+
+def _save_options(full: bool, object_streams: bool) -> _raw.quire_save_options:
+    if object_streams and not full:
+        raise InvalidArgumentError(
+            _raw.QUIRE_EINVAL, "object_streams=True needs full=True: an incremental save appends to the file as it is"
+        )
+    options = _raw.save_options_init()
+    options.mode = _raw.QUIRE_SAVE_FULL if full else _raw.QUIRE_SAVE_INCREMENTAL
+    options.object_streams = 1 if object_streams else 0
+    return options
+
+
 class Document:
     """An open PDF document.
 
@@ -141,6 +295,28 @@ class Document:
     them). ``password`` is the user or owner password of an encrypted document. The
     keyword arguments are safety limits (``quire_open_options``); 0, the default, means
     the library's default. Past a limit, opening or reading raises :class:`LimitError`.
+
+    ==========================  =========================================================
+    limit                       what it bounds (library default)
+    ==========================  =========================================================
+    max_nesting_depth           nesting of arrays and dictionaries in one object (256;
+                                capped at 4096); deeper objects read as null, with a
+                                warning
+    max_page_tree_depth         depth of the page tree (1024)
+    max_xref_chain              cross-reference sections followed through /Prev (1024)
+    max_objects                 highest object number (10000000)
+    max_stream_bytes            bytes one stream may decode to (256 MiB)
+    max_total_decoded_bytes     bytes all streams together may decode to (2 GiB)
+    max_decompression_ratio     decoded/encoded size of one stream past 1 MiB (1000)
+    max_pages                   pages the page tree may expand to (1048575)
+    ==========================  =========================================================
+
+    Besides reading (pages, metadata, :attr:`outline`, :attr:`encryption`), a document
+    gives access to its objects (:attr:`trailer`, :meth:`get_object`, :meth:`resolve`,
+    :meth:`stream_data`; see :mod:`quire._objects` for how PDF values map to Python),
+    edits them (:meth:`set_object`, :meth:`set_dict_value`, :meth:`add_object`,
+    :meth:`add_stream`, :meth:`delete_object`) and saves the result (:meth:`save`,
+    :meth:`save_to_bytes`), incrementally by default.
 
     Use it as a context manager, or call :meth:`close`; a document that is neither is
     closed when it is garbage collected. After :meth:`close`, every method and property
@@ -167,11 +343,14 @@ class Document:
         max_stream_bytes: int = 0,
         max_total_decoded_bytes: int = 0,
         max_decompression_ratio: int = 0,
+        max_pages: int = 0,
     ) -> None:
         self._lock = threading.RLock()
         self._handle: Optional[Any] = None  # a _raw.quire_document_p while open
         self._finalizer: Optional[weakref.finalize[[Any], Document]] = None
         self._name: Optional[str] = None
+        # Incremented by each full save, after which streams read before it are stale.
+        self._epoch = 0
 
         options = _build_options(
             password,
@@ -183,6 +362,7 @@ class Document:
                 "max_stream_bytes": max_stream_bytes,
                 "max_total_decoded_bytes": max_total_decoded_bytes,
                 "max_decompression_ratio": max_decompression_ratio,
+                "max_pages": max_pages,
             },
         )
         out = _raw.quire_document_p()
@@ -325,6 +505,392 @@ class Document:
         self._live_handle()
         return PageList(self)
 
+    # -- document structure --------------------------------------------------------------
+
+    @property
+    def xref_form(self) -> str:
+        """The form of the newest cross-reference section: ``"table"`` (a classic ``xref``
+        table), ``"stream"`` (a cross-reference stream), ``"hybrid"`` (a table with an
+        /XRefStm stream) or ``"rebuilt"`` (none was usable: rebuilt by scanning)."""
+        form = self._get_int(_raw.lib.quire_document_xref_form)
+        try:
+            return _XREF_FORMS[form]
+        except KeyError:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_document_xref_form gave an unknown form %d" % form) from None
+
+    @property
+    def object_count(self) -> int:
+        """The number of objects the cross-reference lists (in use and free), plus objects
+        added since opening. Object numbers run from 0 to ``object_count - 1``."""
+        return self._get_int(_raw.lib.quire_document_object_count)
+
+    @property
+    def is_linearized(self) -> bool:
+        """Whether the file is linearized ("fast web view"). An incremental save keeps the
+        flag's object; a full save drops linearization."""
+        return self._get_int(_raw.lib.quire_document_is_linearized) != 0
+
+    @property
+    def encryption(self) -> Optional[Encryption]:
+        """How the document is encrypted, or ``None`` when it is not."""
+        method = c_int32()
+        revision = c_int32()
+        permissions = ctypes.c_uint32()
+        is_owner = c_int32()
+        with self._lock:
+            check(
+                _raw.lib.quire_document_encryption(
+                    byref(method), byref(revision), byref(permissions), byref(is_owner), self._live_handle()
+                )
+            )
+        if method.value == _raw.QUIRE_ENCRYPTION_NONE:
+            return None
+        name = _ENCRYPTION_METHODS.get(method.value)
+        if name is None:
+            raise InternalError(
+                _raw.QUIRE_EINTERNAL, "quire_document_encryption gave an unknown method %d" % method.value
+            )
+        return Encryption(name, revision.value, permissions.value, is_owner.value != 0)
+
+    # -- outline -------------------------------------------------------------------------
+
+    @property
+    def outline_items(self) -> List[OutlineItem]:
+        """Every outline item, all levels, in reading order (depth first, parents before
+        children); empty when the document has no outline. A cycle in the outline is cut,
+        with a warning. Each access reads the outline anew."""
+        lib = _raw.lib
+        items: List[OutlineItem] = []
+        depth = c_int32()
+        parent = c_int32()
+        child_count = c_int32()
+        is_open = c_int32()
+        action = c_int32()
+        page_index = c_int32()
+        with self._lock:
+            handle = self._live_handle()
+            count = self._get_int(lib.quire_document_outline_count)
+            for index in range(count):
+                check(
+                    lib.quire_document_outline_item(
+                        byref(depth),
+                        byref(parent),
+                        byref(child_count),
+                        byref(is_open),
+                        byref(action),
+                        byref(page_index),
+                        handle,
+                        index,
+                    )
+                )
+                title = _text(_query_bytes(lib.quire_document_outline_title, handle, index))
+                try:
+                    target: Optional[str] = _text(_query_bytes(lib.quire_document_outline_target, handle, index))
+                except NotFoundError:
+                    target = None
+                parent_item: Optional[OutlineItem] = None
+                if parent.value >= 0:
+                    if parent.value >= index:
+                        raise InternalError(
+                            _raw.QUIRE_EINTERNAL,
+                            "outline item %d names item %d as its parent, which does not come before it"
+                            % (index, parent.value),
+                        )
+                    parent_item = items[parent.value]
+                try:
+                    kind = Action(action.value)
+                except ValueError:
+                    kind = Action.OTHER
+                has_page = kind in (Action.GOTO, Action.GOTOR) and page_index.value >= 0
+                item = OutlineItem(
+                    index,
+                    title,
+                    depth.value,
+                    parent_item,
+                    is_open.value != 0,
+                    kind,
+                    page_index.value if has_page else None,
+                    target,
+                )
+                if parent_item is not None:
+                    parent_item.children.append(item)
+                items.append(item)
+        return items
+
+    @property
+    def outline(self) -> List[OutlineItem]:
+        """The top-level outline items, each with its :attr:`OutlineItem.children` (the
+        tree of :attr:`outline_items`); empty when the document has no outline."""
+        return [item for item in self.outline_items if item.parent is None]
+
+    # -- low-level objects ---------------------------------------------------------------
+
+    def _get_value(self, function: Callable[..., int], *args: Any) -> Value:
+        """Calls ``function(quire_value **out, doc, *args)`` and converts the new value."""
+        out = _raw.quire_value_p()
+        with self._lock:
+            check(function(byref(out), self._live_handle(), *args))
+            return _take(out, self, self._epoch)
+
+    @property
+    def trailer(self) -> Dict[str, Value]:
+        """The trailer dictionary of the newest revision, with unsaved changes, such as
+        ``{"Root": Reference(1, 0), "Size": 12, ...}``. Each access returns a new dict."""
+        value = self._get_value(_raw.lib.quire_document_trailer)
+        if not isinstance(value, dict):
+            raise InternalError(_raw.QUIRE_EINTERNAL, "the trailer is not a dictionary")
+        return value
+
+    def get_object(self, number: Union[int, Reference]) -> Value:
+        """Indirect object ``number`` (or the object a :class:`Reference` names, by number),
+        with unsaved changes; ``None`` for a free or missing object. References inside it
+        are not resolved.
+
+        Raises:
+            IndexOutOfRangeError: a negative number.
+        """
+        if isinstance(number, Reference):
+            number = number.number
+        return self._get_value(_raw.lib.quire_document_object, _object_number(number))
+
+    def resolve(self, value: Value) -> Value:
+        """``value`` resolved: a :class:`Reference` becomes the object it names (a chain of
+        references is followed; a cycle, or a free object, gives ``None``); any other value
+        comes back as the library reads it. Only the outer value is resolved, not the
+        references inside an array or a dictionary."""
+        out = _raw.quire_value_p()
+        with self._lock:
+            handle = self._live_handle()
+            with _parsed(value, self) as c_value:
+                check(_raw.lib.quire_document_resolve(byref(out), handle, c_value))
+            return _take(out, self, self._epoch)
+
+    def stream_data(self, stream: Stream, decoded: bool = True) -> bytes:
+        """The data of ``stream``, a :class:`Stream` read from this document: decoded
+        (filters undone; image codecs such as DCT or JPX stay encoded) or, with
+        ``decoded=False``, as stored in the file (decrypted if the file is encrypted).
+
+        Raises:
+            UnsupportedError: a filter Quire does not know.
+            LimitError: a decode limit (``max_stream_bytes``, ...).
+            InvalidArgumentError: a stream of another document.
+            TypeError: not a :class:`Stream`.
+        """
+        if not isinstance(stream, Stream):
+            raise TypeError("stream_data takes a quire.Stream, not %s" % type(stream).__name__)
+        form = _raw.QUIRE_STREAM_DECODED if decoded else _raw.QUIRE_STREAM_RAW
+        # The library computes the data on every call, so a buffer that is probably large
+        # enough is tried first: /DL (the decoded length) or /Length (the stored one).
+        hint = 0
+        for key in (("DL", "Length") if decoded else ("Length",)):
+            length = stream.get(key)
+            if isinstance(length, int) and not isinstance(length, bool) and 0 < length <= (64 << 20):
+                hint = length * (1 if key == "DL" or not decoded else 4) + 16
+                break
+        with self._lock:
+            handle = self._live_handle()
+            return _query_bytes(
+                _raw.lib.quire_document_stream_data,
+                handle,
+                stream._handle_for(self),
+                form,
+                size_hint=hint,
+            )
+
+    # -- editing -------------------------------------------------------------------------
+
+    def set_object(self, number: Union[int, Reference], value: Value) -> None:
+        """Replaces indirect object ``number`` with ``value`` (unsaved until :meth:`save`).
+        A :class:`Stream` of this document is copied with its data.
+
+        Raises:
+            InvalidArgumentError: object 0, or the /Encrypt dictionary.
+            IndexOutOfRangeError: a number that is not in use.
+        """
+        if isinstance(number, Reference):
+            number = number.number
+        number = _object_number(number)
+        with self._lock:
+            handle = self._live_handle()
+            with _parsed(value, self) as c_value:
+                check(_raw.lib.quire_document_set_object(handle, number, c_value))
+
+    def set_dict_value(self, number: Union[int, Reference], key: str, value: Value) -> None:
+        """Sets ``key`` (a name without its slash, such as ``"Annots"``) of the dictionary
+        or stream that is indirect object ``number`` to ``value``; ``None`` removes the key.
+
+        Raises:
+            InvalidArgumentError: the object is not a dictionary or a stream.
+            IndexOutOfRangeError: a number that is not in use.
+        """
+        if isinstance(number, Reference):
+            number = number.number
+        number = _object_number(number)
+        if not isinstance(key, str):
+            raise TypeError("key is a str (a name without the slash), not %s" % type(key).__name__)
+        encoded = _encode_c_string(key.encode("utf-8", "surrogateescape"), "the key")
+        with self._lock:
+            handle = self._live_handle()
+            if value is None:
+                check(_raw.lib.quire_document_set_dict_value(handle, number, encoded, None))
+                return
+            if isinstance(value, Stream):
+                raise TypeError("a stream cannot be a dictionary value: refer to it with its quire.Reference")
+            with _parsed(value, self) as c_value:
+                check(_raw.lib.quire_document_set_dict_value(handle, number, encoded, c_value))
+
+    def add_object(self, value: Value) -> Reference:
+        """Adds ``value`` as a new indirect object and returns a reference to it
+        (generation 0).
+
+        Raises:
+            LimitError: past ``max_objects``.
+        """
+        out = c_int32()
+        with self._lock:
+            handle = self._live_handle()
+            with _parsed(value, self) as c_value:
+                check(_raw.lib.quire_document_add_object(byref(out), handle, c_value))
+        return Reference(out.value, 0)
+
+    def add_stream(self, dictionary: Optional[Mapping[str, Value]] = None, data: BytesType = b"") -> Reference:
+        """Adds a new stream object with ``dictionary`` (``None`` for an empty one) and
+        ``data``, already encoded for the filters the dictionary names (for example
+        ``{"Filter": Name("FlateDecode")}`` and ``zlib.compress(...)``); the library writes
+        /Length itself. Returns a reference to it.
+
+        Raises:
+            LimitError: past ``max_objects``.
+        """
+        if dictionary is not None and not isinstance(dictionary, Mapping):
+            raise TypeError("dictionary is a mapping or None, not %s" % type(dictionary).__name__)
+        if isinstance(dictionary, Stream):
+            raise TypeError("dictionary is a plain mapping; use set_object to copy a stream")
+        payload = bytes(data)
+        out = c_int32()
+        with self._lock:
+            handle = self._live_handle()
+            if dictionary is None:
+                check(_raw.lib.quire_document_add_stream(byref(out), handle, None, payload, len(payload)))
+            else:
+                with _parsed(dict(dictionary), self) as c_value:
+                    check(_raw.lib.quire_document_add_stream(byref(out), handle, c_value, payload, len(payload)))
+        return Reference(out.value, 0)
+
+    def delete_object(self, number: Union[int, Reference]) -> None:
+        """Deletes indirect object ``number``: references to it read as null, and saving
+        writes it as a free entry.
+
+        Raises:
+            InvalidArgumentError: object 0, the catalog or the /Encrypt dictionary.
+            IndexOutOfRangeError: a number that is not in use.
+        """
+        if isinstance(number, Reference):
+            number = number.number
+        number = _object_number(number)
+        with self._lock:
+            check(_raw.lib.quire_document_delete_object(self._live_handle(), number))
+
+    @property
+    def has_unsaved_changes(self) -> bool:
+        """Whether the document has edits that no save has written yet."""
+        return self._get_int(_raw.lib.quire_document_has_unsaved_changes) != 0
+
+    # -- saving --------------------------------------------------------------------------
+
+    def save(self, target: Union[PathType, BinaryIO], *, full: bool = False, object_streams: bool = False) -> None:
+        """Saves the document.
+
+        ``target`` is a path (``str`` or :class:`os.PathLike`), written atomically: the
+        library writes a temporary file beside it, flushes it to disk and renames it over
+        ``target``, so ``target`` holds either the old or the new file, even if the
+        process dies; it may be the file the document was opened from. ``target`` may
+        also be a binary file object (anything with ``write(bytes)``), which receives the
+        file in pieces (not atomically).
+
+        By default the save is incremental: the changed objects are appended to the
+        original bytes, which stay as they were (signatures and earlier revisions stay
+        valid). ``full=True`` rewrites the file: objects are renumbered and unreachable
+        ones dropped (so :class:`Reference` values and :class:`Stream` objects read before
+        are stale afterwards), and ``object_streams=True`` packs objects into object
+        streams with a cross-reference stream (PDF 1.5). An encrypted document stays
+        encrypted with its own key and passwords.
+
+        After a successful save the document continues from the saved file: it has no
+        unsaved changes, and a later incremental save appends to what was written.
+
+        Raises:
+            QuireIOError: the file could not be written (``target`` is unchanged).
+            UnsupportedError: an incremental save of a file whose cross-reference was
+                rebuilt by repair: save with ``full=True``.
+            UserAbortError: ``target.write`` raised; the exception it raised is chained
+                (``__cause__``), and the document keeps its unsaved changes.
+            InvalidArgumentError: ``object_streams`` without ``full``; a NUL in the path.
+        """
+        options = _save_options(full, object_streams)
+        if isinstance(target, (str, os.PathLike)):
+            path = _encode_c_string(os.fsencode(os.fspath(target)), "the path")
+            with self._lock:
+                check(_raw.lib.quire_document_save(self._live_handle(), path, byref(options)))
+                if full:
+                    self._epoch += 1
+            return
+        write = getattr(target, "write", None)
+        if not callable(write):
+            raise TypeError(
+                "save takes a path (str or os.PathLike) or a binary file object, not %s" % type(target).__name__
+            )
+        self._save_through(write, options, full)
+
+    def save_to_bytes(self, *, full: bool = False, object_streams: bool = False) -> bytes:
+        """The saved file as bytes (through ``quire_document_save_to_callback``); the
+        arguments, the continuation from the saved bytes and the errors are as for
+        :meth:`save`. For an incremental save the bytes are the whole file: the original
+        bytes, then the update."""
+        pieces: List[bytes] = []
+        self._save_through(pieces.append, _save_options(full, object_streams), full)
+        return b"".join(pieces)
+
+    def _save_through(self, write: Callable[[bytes], Any], options: _raw.quire_save_options, full: bool) -> None:
+        """Saves through ``write``, called with consecutive pieces of the file. An
+        exception raised by ``write`` aborts the save (the callback returns non-zero, the
+        library returns QUIRE_EUSER) and is chained to the :class:`UserAbortError`;
+        ``KeyboardInterrupt`` and other non-``Exception`` exceptions are raised as they
+        are, once the library has returned."""
+        failures: List[BaseException] = []
+
+        def callback(data: Optional[int], size: int, payload: Optional[int]) -> int:
+            # Runs inside the library's call: nothing may escape, or ctypes would print it
+            # and return 0, which the library reads as "continue".
+            try:
+                if size:
+                    if not data:
+                        raise InternalError(_raw.QUIRE_EINTERNAL, "the write callback got NULL data of %d bytes" % size)
+                    write(ctypes.string_at(data, size))
+                return 0
+            except BaseException as error:  # noqa: B902 - every exception becomes QUIRE_EUSER
+                failures.append(error)
+                return 1
+
+        c_callback = _raw.quire_write_fn(callback)  # alive until the call returns
+        with self._lock:
+            status = _raw.lib.quire_document_save_to_callback(self._live_handle(), byref(options), c_callback, None)
+            if status == _raw.QUIRE_OK and full:
+                self._epoch += 1
+        if failures:
+            original = failures[0]
+            if not isinstance(original, Exception):
+                raise original
+            message = _text(_raw.lib.quire_last_error_message() or b"")
+            if status == _raw.QUIRE_OK:
+                raise InternalError(
+                    _raw.QUIRE_EINTERNAL,
+                    "the write callback failed but the library reported success",
+                ) from original
+            error = make_error(status, message)
+            raise error from original
+        check(status)
+
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"
         source = repr(self._name) if self._name is not None else "<bytes>"
@@ -449,6 +1015,15 @@ class Page:
     def annotation_count(self) -> int:
         """The number of annotations: the dictionaries of the page's /Annots array."""
         return self._document._get_int(_raw.lib.quire_page_annotation_count, self._index)
+
+    @property
+    def label(self) -> Optional[str]:
+        """The page label from the document's /PageLabels (ISO 32000-2 §12.4.2), such as
+        ``"iii"`` or ``"A-4"``; ``None`` when the document has no page labels."""
+        try:
+            return _text(self._document._get_string(_raw.lib.quire_page_label, self._index))
+        except NotFoundError:
+            return None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Page):

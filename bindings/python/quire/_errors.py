@@ -21,11 +21,17 @@ BufferTooSmallError        QUIRE_EBUFS
 UserAbortError             QUIRE_EUSER
 StateError                 QUIRE_ESTATE        ValueError
 InternalError              QUIRE_EINTERNAL
+DisabledError              QUIRE_EDISABLED
 =========================  ==================  ===================================
 
 ``NotFoundError`` is a ``FileNotFoundError`` because, through this binding, the only thing
-that can be "not found" is the file given to :class:`quire.Document` (metadata is read as a
-whole dict, so a missing key never reaches the C layer).
+that can be "not found" is the file given to :class:`quire.Document`: what else the library
+reports as not found (a metadata key, an outline item's target, page labels, a dictionary
+key) the binding turns into ``None`` or leaves out, and never raises.
+
+``UserAbortError`` is raised when a Python callback given to the library (the writer of
+:meth:`quire.Document.save`) raised: the callback returned non-zero, the library aborted
+with QUIRE_EUSER, and the callback's exception is chained as ``__cause__``.
 
 ``StateError`` is also what the binding itself raises when a closed
 :class:`quire.Document`, or a :class:`quire.Page` of one, is used; like operations on a
@@ -153,6 +159,13 @@ class InternalError(QuireError):
     status = _raw.QUIRE_EINTERNAL
 
 
+class DisabledError(QuireError):
+    """QUIRE_EDISABLED: the feature is turned off for this document (replies and review
+    states, while the document's replies switch is off)."""
+
+    status = _raw.QUIRE_EDISABLED
+
+
 _BY_STATUS: Dict[int, Type[QuireError]] = {
     cls.status: cls
     for cls in (
@@ -169,6 +182,7 @@ _BY_STATUS: Dict[int, Type[QuireError]] = {
         UserAbortError,
         StateError,
         InternalError,
+        DisabledError,
     )
     if cls.status is not None
 }

@@ -36,6 +36,7 @@ from ctypes import (
     c_double,
     c_int,
     c_int32,
+    c_int64,
     c_size_t,
     c_uint32,
     c_uint64,
@@ -49,10 +50,10 @@ from typing import Any, Dict, Iterator, List, Sequence, Tuple
 # ----------------------------------------------------------------------------------------
 
 QUIRE_VERSION_MAJOR = 0
-QUIRE_VERSION_MINOR = 1
+QUIRE_VERSION_MINOR = 3
 QUIRE_VERSION_PATCH = 0
 QUIRE_VERSION_NUMBER = QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH
-QUIRE_VERSION_STRING = "0.1.0"
+QUIRE_VERSION_STRING = "0.3.0"
 
 # ----------------------------------------------------------------------------------------
 # Status codes (QUIRE_OK, QUIRE_E*)
@@ -72,12 +73,68 @@ QUIRE_EBUFS = -10
 QUIRE_EUSER = -11
 QUIRE_ESTATE = -12
 QUIRE_EINTERNAL = -13
+QUIRE_EDISABLED = -14
 
 # ----------------------------------------------------------------------------------------
 # Open options (quire_open_options)
 # ----------------------------------------------------------------------------------------
 
 QUIRE_OPEN_OPTIONS_VERSION = 1
+
+# ----------------------------------------------------------------------------------------
+# Document structure: cross-reference forms (QUIRE_XREF_*) and encryption methods
+# (QUIRE_ENCRYPTION_*)
+# ----------------------------------------------------------------------------------------
+
+QUIRE_XREF_TABLE = 0
+QUIRE_XREF_STREAM = 1
+QUIRE_XREF_HYBRID = 2
+QUIRE_XREF_REBUILT = 3
+
+QUIRE_ENCRYPTION_NONE = 0
+QUIRE_ENCRYPTION_RC4_40 = 1
+QUIRE_ENCRYPTION_RC4_128 = 2
+QUIRE_ENCRYPTION_AES_128 = 3
+QUIRE_ENCRYPTION_AES_256 = 4
+QUIRE_ENCRYPTION_IDENTITY = 5
+
+# ----------------------------------------------------------------------------------------
+# Outline actions (QUIRE_ACTION_*)
+# ----------------------------------------------------------------------------------------
+
+QUIRE_ACTION_NONE = 0
+QUIRE_ACTION_GOTO = 1
+QUIRE_ACTION_GOTOR = 2
+QUIRE_ACTION_URI = 3
+QUIRE_ACTION_NAMED = 4
+QUIRE_ACTION_LAUNCH = 5
+QUIRE_ACTION_OTHER = 6
+
+# ----------------------------------------------------------------------------------------
+# Low-level values (QUIRE_VALUE_*) and stream data forms (QUIRE_STREAM_*)
+# ----------------------------------------------------------------------------------------
+
+QUIRE_VALUE_NULL = 0
+QUIRE_VALUE_BOOL = 1
+QUIRE_VALUE_INTEGER = 2
+QUIRE_VALUE_REAL = 3
+QUIRE_VALUE_STRING = 4
+QUIRE_VALUE_NAME = 5
+QUIRE_VALUE_ARRAY = 6
+QUIRE_VALUE_DICTIONARY = 7
+QUIRE_VALUE_STREAM = 8
+QUIRE_VALUE_REFERENCE = 9
+
+QUIRE_STREAM_DECODED = 0
+QUIRE_STREAM_RAW = 1
+
+# ----------------------------------------------------------------------------------------
+# Saving (QUIRE_SAVE_*, quire_save_options)
+# ----------------------------------------------------------------------------------------
+
+QUIRE_SAVE_INCREMENTAL = 0
+QUIRE_SAVE_FULL = 1
+QUIRE_SAVE_OPTIONS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Page boxes (QUIRE_BOX_*)
@@ -88,6 +145,38 @@ QUIRE_BOX_CROP = 1
 QUIRE_BOX_BLEED = 2
 QUIRE_BOX_TRIM = 3
 QUIRE_BOX_ART = 4
+
+# ----------------------------------------------------------------------------------------
+# Annotation fields: text (QUIRE_ANNOT_CONTENTS...), numbers (QUIRE_ANNOT_OPACITY...),
+# colours (QUIRE_ANNOT_COLOR...) and point lists (QUIRE_ANNOT_QUAD_POINTS...)
+# ----------------------------------------------------------------------------------------
+
+QUIRE_ANNOT_CONTENTS = 0
+QUIRE_ANNOT_AUTHOR = 1
+QUIRE_ANNOT_SUBJECT = 2
+QUIRE_ANNOT_NAME = 3
+QUIRE_ANNOT_CREATION_DATE = 4
+QUIRE_ANNOT_MODIFICATION_DATE = 5
+QUIRE_ANNOT_STATE = 6
+QUIRE_ANNOT_STATE_MODEL = 7
+QUIRE_ANNOT_REPLY_TYPE = 8
+QUIRE_ANNOT_DEFAULT_APPEARANCE = 9
+QUIRE_ANNOT_ICON = 10
+QUIRE_ANNOT_LINE_START = 11
+QUIRE_ANNOT_LINE_END = 12
+QUIRE_ANNOT_CUSTOM_DATA = 13
+
+QUIRE_ANNOT_OPACITY = 0
+QUIRE_ANNOT_BORDER_WIDTH = 1
+QUIRE_ANNOT_FONT_SIZE = 2
+QUIRE_ANNOT_FLAGS = 3
+
+QUIRE_ANNOT_COLOR = 0
+QUIRE_ANNOT_INTERIOR_COLOR = 1
+
+QUIRE_ANNOT_QUAD_POINTS = 0
+QUIRE_ANNOT_LINE = 1
+QUIRE_ANNOT_VERTICES = 2
 
 # ----------------------------------------------------------------------------------------
 # Types
@@ -116,6 +205,7 @@ class quire_open_options(Structure):
         ("max_stream_bytes", c_uint64),
         ("max_total_decoded_bytes", c_uint64),
         ("max_decompression_ratio", c_uint32),
+        ("max_pages", c_uint32),
     ]
 
 
@@ -123,6 +213,53 @@ def open_options_init() -> quire_open_options:
     """A ``quire_open_options`` as ``QUIRE_OPEN_OPTIONS_INIT`` gives it: the current
     version, no password, every limit 0 (the library's default)."""
     return quire_open_options(version=QUIRE_OPEN_OPTIONS_VERSION)
+
+
+class quire_value(Structure):
+    """The opaque ``struct quire_value``; only ever used through a pointer."""
+
+
+#: ``quire_value *``.
+quire_value_p = POINTER(quire_value)
+
+
+class quire_annotation(Structure):
+    """The opaque ``struct quire_annotation``; only ever used through a pointer."""
+
+
+#: ``quire_annotation *``.
+quire_annotation_p = POINTER(quire_annotation)
+
+
+class quire_annotation_list(Structure):
+    """The opaque ``struct quire_annotation_list``; only ever used through a pointer."""
+
+
+#: ``quire_annotation_list *``.
+quire_annotation_list_p = POINTER(quire_annotation_list)
+
+
+class quire_save_options(Structure):
+    """``quire_save_options``. Build it with :func:`save_options_init`, the equivalent of
+    ``QUIRE_SAVE_OPTIONS_INIT`` (an incremental save)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("mode", c_int32),
+        ("object_streams", c_int32),
+    ]
+
+
+def save_options_init() -> quire_save_options:
+    """A ``quire_save_options`` as ``QUIRE_SAVE_OPTIONS_INIT`` gives it: the current
+    version, an incremental save, no object streams."""
+    return quire_save_options(version=QUIRE_SAVE_OPTIONS_VERSION, mode=QUIRE_SAVE_INCREMENTAL, object_streams=0)
+
+
+#: ``quire_write_fn``: ``int (*)(const void *data, size_t size, void *payload)``. A Python
+#: function wrapped in it must be kept alive for as long as the library may call it, and
+#: must not let an exception escape (ctypes would print it and return 0, "continue").
+quire_write_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 
 
 class quire_rect(Structure):
@@ -188,10 +325,169 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         c_int,
         (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_char_p),
     ),
+    ("quire_document_xref_form", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_object_count", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_is_linearized", c_int, (POINTER(c_int32), quire_document_p)),
+    (
+        "quire_document_encryption",
+        c_int,
+        (POINTER(c_int32), POINTER(c_int32), POINTER(c_uint32), POINTER(c_int32), quire_document_p),
+    ),
+    # Outline and page labels
+    ("quire_document_outline_count", c_int, (POINTER(c_int32), quire_document_p)),
+    (
+        "quire_document_outline_item",
+        c_int,
+        (
+            POINTER(c_int32),
+            POINTER(c_int32),
+            POINTER(c_int32),
+            POINTER(c_int32),
+            POINTER(c_int32),
+            POINTER(c_int32),
+            quire_document_p,
+            c_int32,
+        ),
+    ),
+    (
+        "quire_document_outline_title",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
+    ),
+    (
+        "quire_document_outline_target",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
+    ),
+    (
+        "quire_page_label",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
+    ),
+    # Low-level objects
+    ("quire_value_free", None, (quire_value_p,)),
+    ("quire_document_trailer", c_int, (POINTER(quire_value_p), quire_document_p)),
+    ("quire_document_object", c_int, (POINTER(quire_value_p), quire_document_p, c_int32)),
+    ("quire_document_resolve", c_int, (POINTER(quire_value_p), quire_document_p, quire_value_p)),
+    ("quire_value_type", c_int, (POINTER(c_int32), quire_value_p)),
+    ("quire_value_bool", c_int, (POINTER(c_int32), quire_value_p)),
+    ("quire_value_integer", c_int, (POINTER(c_int64), quire_value_p)),
+    ("quire_value_number", c_int, (POINTER(c_double), quire_value_p)),
+    ("quire_value_reference", c_int, (POINTER(c_int32), POINTER(c_int32), quire_value_p)),
+    ("quire_value_bytes", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p)),
+    ("quire_value_text", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p)),
+    ("quire_value_count", c_int, (POINTER(c_int32), quire_value_p)),
+    ("quire_value_array_get", c_int, (POINTER(quire_value_p), quire_value_p, c_int32)),
+    (
+        "quire_value_dict_key",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p, c_int32),
+    ),
+    ("quire_value_dict_get", c_int, (POINTER(quire_value_p), quire_value_p, c_char_p)),
+    ("quire_value_to_pdf", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p)),
+    ("quire_value_parse", c_int, (POINTER(quire_value_p), c_char_p, c_size_t)),
+    (
+        "quire_document_stream_data",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, quire_value_p, c_int32),
+    ),
+    # Editing
+    ("quire_document_set_object", c_int, (quire_document_p, c_int32, quire_value_p)),
+    ("quire_document_set_dict_value", c_int, (quire_document_p, c_int32, c_char_p, quire_value_p)),
+    ("quire_document_add_object", c_int, (POINTER(c_int32), quire_document_p, quire_value_p)),
+    (
+        "quire_document_add_stream",
+        c_int,
+        (POINTER(c_int32), quire_document_p, quire_value_p, c_void_p, c_size_t),
+    ),
+    ("quire_document_delete_object", c_int, (quire_document_p, c_int32)),
+    ("quire_document_has_unsaved_changes", c_int, (POINTER(c_int32), quire_document_p)),
+    # Saving
+    ("quire_document_save", c_int, (quire_document_p, c_char_p, POINTER(quire_save_options))),
+    (
+        "quire_document_save_to_callback",
+        c_int,
+        (quire_document_p, POINTER(quire_save_options), quire_write_fn, c_void_p),
+    ),
     # Pages
     ("quire_page_box", c_int, (POINTER(quire_rect), quire_document_p, c_int32, c_int32)),
     ("quire_page_rotation", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
     ("quire_page_annotation_count", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    # Annotations, replies and review states
+    ("quire_annotation_new", c_int, (POINTER(quire_annotation_p), c_char_p, c_int32, POINTER(quire_rect))),
+    ("quire_annotation_free", None, (quire_annotation_p,)),
+    ("quire_page_annotation", c_int, (POINTER(quire_annotation_p), quire_document_p, c_int32, c_int32)),
+    ("quire_document_annotation", c_int, (POINTER(quire_annotation_p), quire_document_p, c_int32)),
+    ("quire_annotation_id", c_int, (POINTER(c_int32), quire_annotation_p)),
+    ("quire_annotation_page_index", c_int, (POINTER(c_int32), quire_annotation_p)),
+    ("quire_annotation_subtype", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_annotation_p)),
+    ("quire_annotation_rect", c_int, (POINTER(quire_rect), quire_annotation_p)),
+    ("quire_annotation_set_rect", c_int, (quire_annotation_p, POINTER(quire_rect))),
+    (
+        "quire_annotation_string",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_annotation_p, c_int32),
+    ),
+    ("quire_annotation_set_string", c_int, (quire_annotation_p, c_int32, c_char_p)),
+    ("quire_annotation_number", c_int, (POINTER(c_double), quire_annotation_p, c_int32)),
+    ("quire_annotation_set_number", c_int, (quire_annotation_p, c_int32, c_double)),
+    ("quire_annotation_color", c_int, (POINTER(c_double), POINTER(c_int32), quire_annotation_p, c_int32)),
+    ("quire_annotation_set_color", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_int32)),
+    (
+        "quire_annotation_points",
+        c_int,
+        (POINTER(c_double), c_size_t, POINTER(c_size_t), quire_annotation_p, c_int32),
+    ),
+    ("quire_annotation_set_points", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_size_t)),
+    ("quire_annotation_ink_stroke_count", c_int, (POINTER(c_int32), quire_annotation_p)),
+    (
+        "quire_annotation_ink_stroke",
+        c_int,
+        (POINTER(c_double), c_size_t, POINTER(c_size_t), quire_annotation_p, c_int32),
+    ),
+    ("quire_annotation_add_ink_stroke", c_int, (quire_annotation_p, POINTER(c_double), c_size_t)),
+    ("quire_annotation_is_reply", c_int, (POINTER(c_int32), quire_annotation_p)),
+    ("quire_annotation_in_reply_to", c_int, (POINTER(c_int32), quire_annotation_p)),
+    ("quire_document_add_annotation", c_int, (quire_document_p, quire_annotation_p)),
+    ("quire_document_update_annotation", c_int, (quire_document_p, quire_annotation_p)),
+    ("quire_document_delete_annotation", c_int, (quire_document_p, c_int32)),
+    (
+        "quire_document_add_reply",
+        c_int,
+        (POINTER(quire_annotation_p), quire_document_p, c_int32, c_char_p, c_char_p),
+    ),
+    (
+        "quire_document_add_state_reply",
+        c_int,
+        (POINTER(quire_annotation_p), quire_document_p, c_int32, c_char_p, c_char_p, c_char_p),
+    ),
+    ("quire_document_set_in_reply_to", c_int, (quire_document_p, c_int32, c_int32)),
+    ("quire_document_set_replies_enabled", c_int, (quire_document_p, c_int32)),
+    ("quire_document_replies_enabled", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_comments", c_int, (POINTER(quire_annotation_list_p), quire_document_p, c_int32)),
+    (
+        "quire_document_review_summary",
+        c_int,
+        (POINTER(quire_annotation_list_p), POINTER(quire_annotation_list_p), quire_document_p, c_int32),
+    ),
+    (
+        "quire_document_search_annotations",
+        c_int,
+        (POINTER(quire_annotation_list_p), quire_document_p, c_char_p),
+    ),
+    ("quire_annotation_list_count", c_int, (POINTER(c_int32), quire_annotation_list_p)),
+    ("quire_annotation_list_get", c_int, (POINTER(quire_annotation_p), quire_annotation_list_p, c_int32)),
+    ("quire_annotation_list_free", None, (quire_annotation_list_p,)),
+    (
+        "quire_document_export_annotations_json",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
+    ),
+    (
+        "quire_document_import_annotations_json",
+        c_int,
+        (POINTER(c_int32), quire_document_p, c_char_p, c_size_t),
+    ),
 )
 
 
@@ -314,6 +610,7 @@ __all__: Sequence[str] = [
     "declared_functions",
     "function_signatures",
     "open_options_init",
+    "save_options_init",
     "check_version",
     "library_path",
     "lib",

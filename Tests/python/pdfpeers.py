@@ -1,0 +1,203 @@
+"""What the peers (pikepdf over qpdf, pypdfium2 over PDFium, pypdf, the qpdf program) see in
+a PDF, and the one edit the save tests make through Quire's low-level API.
+
+No pytest here: the corpus save sweep (Tests/corpus/save_sweep.py) imports this module
+too. A peer that is not installed raises :class:`PeerMissing` (an ``ImportError``); the
+tests turn that into a skip with the reason.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any, List, Optional, Tuple, Union
+
+import quire
+from quire import Name, Reference, String
+
+Source = Union[bytes, str, Path]
+
+
+class PeerMissing(ImportError):
+    """A peer library or program is not installed."""
+
+
+def _import(name: str) -> Any:
+    try:
+        return __import__(name)
+    except ImportError as error:
+        raise PeerMissing("%s is not installed (pip install -r Tests/python/requirements.txt): %s" % (name, error))
+
+
+def pikepdf_module() -> Any:
+    return _import("pikepdf")
+
+
+def pdfium_module() -> Any:
+    module = _import("pypdfium2")
+    __import__("pypdfium2.raw")
+    return module
+
+
+def pypdf_module() -> Any:
+    return _import("pypdf")
+
+
+def qpdf_program() -> str:
+    program = shutil.which("qpdf")
+    if not program:
+        raise PeerMissing("the qpdf program is not installed (apt-get install qpdf)")
+    return program
+
+
+# ----------------------------------------------------------------------------------------
+# Counts
+# ----------------------------------------------------------------------------------------
+
+
+def pikepdf_counts(source: Source, password: Optional[str] = None) -> Tuple[int, int]:
+    """(pages, annotations) as pikepdf sees them: the entries of each page's /Annots that
+    are dictionaries, the same rule as ``quire_page_annotation_count``."""
+    pikepdf = pikepdf_module()
+    opened = pikepdf.open(io.BytesIO(source) if isinstance(source, bytes) else source, password=password or "")
+    with opened as pdf:
+        total = 0
+        for page in pdf.pages:
+            annots = page.obj.get("/Annots")
+            if isinstance(annots, pikepdf.Array):
+                total += sum(1 for entry in annots if isinstance(entry, pikepdf.Dictionary))
+        return len(pdf.pages), total
+
+
+def pdfium_counts(source: Source, password: Optional[str] = None) -> Tuple[int, int]:
+    """(pages, annotations) as PDFium sees them: the annotations ``FPDFPage_GetAnnot`` gives
+    (it gives none for an /Annots entry that is not a dictionary)."""
+    pdfium = pdfium_module()
+    raw = pdfium.raw
+    data: Any = source if isinstance(source, bytes) else str(source)
+    document = pdfium.PdfDocument(data, password=password)
+    try:
+        total = 0
+        for index in range(len(document)):
+            page = document[index]
+            try:
+                for i in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+                    annot = raw.FPDFPage_GetAnnot(page.raw, i)
+                    if annot:
+                        total += 1
+                        raw.FPDFPage_CloseAnnot(annot)
+            finally:
+                page.close()
+        return len(document), total
+    finally:
+        document.close()
+
+
+def quire_counts(document: quire.Document) -> Tuple[int, int]:
+    """(pages, annotations) as Quire reads them."""
+    pages = document.page_count
+    return pages, sum(document.pages[i].annotation_count for i in range(pages))
+
+
+def qpdf_check(source: Source, password: Optional[str] = None, timeout: float = 120) -> Tuple[int, str]:
+    """Runs ``qpdf --check``: (exit status, output). qpdf exits with 0 for a clean file,
+    3 for warnings only (such as a cross-reference it had to reconstruct) and 2 for
+    errors."""
+    program = qpdf_program()
+    with tempfile.TemporaryDirectory() as directory:
+        if isinstance(source, bytes):
+            path = Path(directory) / "check.pdf"
+            path.write_bytes(source)
+        else:
+            path = Path(source)
+        command = [program, "--check"]
+        if password:
+            command.append("--password=%s" % password)
+        command.append(str(path))
+        result = subprocess.run(command, capture_output=True, timeout=timeout)
+    output = (result.stdout + result.stderr).decode("utf-8", errors="replace")
+    return result.returncode, output.strip()
+
+
+# ----------------------------------------------------------------------------------------
+# The edit: one annotation, through the low-level API
+# ----------------------------------------------------------------------------------------
+
+
+def first_page_reference(document: quire.Document) -> Reference:
+    """The reference of the first page object: the first leaf of the page tree, depth
+    first, found by walking /Root /Pages /Kids with :meth:`quire.Document.resolve`.
+    Nodes that are not indirect dictionaries, and cycles, are passed over. Raises
+    :class:`LookupError` when there is no such page."""
+    root = document.resolve(document.trailer.get("Root"))
+    if not isinstance(root, dict):
+        raise LookupError("the trailer has no /Root dictionary")
+    seen = set()
+    # A stack of node references still to visit, first kid on top.
+    stack: List[Any] = [root.get("Pages")]
+    while stack:
+        node_ref = stack.pop()
+        if not isinstance(node_ref, Reference) or node_ref in seen or len(seen) > 100000:
+            continue
+        seen.add(node_ref)
+        node = document.resolve(node_ref)
+        if not isinstance(node, dict):
+            continue
+        kids = document.resolve(node.get("Kids"))
+        if node.get("Type") == "Page" or (node.get("Type") != "Pages" and not isinstance(kids, list)):
+            return node_ref
+        if isinstance(kids, list):
+            stack.extend(reversed(kids))
+    raise LookupError("no page object is reachable through /Root /Pages /Kids as indirect dictionaries")
+
+
+def add_text_annotation(document: quire.Document, contents: str = "Added by Quire") -> Reference:
+    """Adds a Text annotation (a note) to the first page, through the low-level API: a new
+    /Annot dictionary, appended to the page's /Annots (a new array when it has none; the
+    array object itself when /Annots is a reference). Returns the page's reference."""
+    page_ref = first_page_reference(document)
+    annotation = document.add_object(
+        {
+            "Type": Name("Annot"),
+            "Subtype": Name("Text"),
+            "Rect": [36, 36, 60, 60],
+            "Contents": String.from_text(contents),
+            "F": 4,
+            "P": page_ref,
+        }
+    )
+    page = document.resolve(page_ref)
+    annots = page.get("Annots") if isinstance(page, (dict, quire.Stream)) else None
+    if isinstance(annots, Reference):
+        existing = document.resolve(annots)
+        if isinstance(existing, list):
+            document.set_object(annots, existing + [annotation])
+            return page_ref
+    elif isinstance(annots, list):
+        document.set_dict_value(page_ref, "Annots", annots + [annotation])
+        return page_ref
+    document.set_dict_value(page_ref, "Annots", [annotation])
+    return page_ref
+
+
+def outline_pypdf(source: Source, password: Optional[str] = None) -> List[Tuple[int, str, Optional[int]]]:
+    """[(depth, title, page index or None)] of the outline as pypdf reads it, depth first."""
+    pypdf = pypdf_module()
+    reader = pypdf.PdfReader(io.BytesIO(source) if isinstance(source, bytes) else str(source))
+    if password:
+        reader.decrypt(password)
+    items: List[Tuple[int, str, Optional[int]]] = []
+
+    def walk(entries: List[Any], depth: int) -> None:
+        for entry in entries:
+            if isinstance(entry, list):
+                walk(entry, depth + 1)
+            else:
+                page = reader.get_destination_page_number(entry)
+                items.append((depth, str(entry.title or ""), page if page is not None and page >= 0 else None))
+
+    walk(reader.outline, 0)
+    return items
