@@ -28,12 +28,25 @@
  *      syntax with its true length (valid, cut short, trailing garbage, too deep); save
  *      options of both modes and bad versions and modes; a real write callback, one that
  *      aborts, or NULL;
+ *      in annotation positions NULL or a valid annotation (read from the document: the first
+ *      and last of a page, a reply, an item of a comments list; or made with
+ *      quire_annotation_new and the setters: a note with a state, ink with two strokes, a
+ *      line with endings, a polygon, a highlight with quad points; a function that changes
+ *      its annotation gets a fresh one in each call, freed after it); in list positions NULL
+ *      or a valid list (comments, a review history, search results, an empty list); where
+ *      an annotation's object number goes, real numbers (an annotation, a reply, its
+ *      target) and garbage; rectangles finite, inverted, NaN or infinite; `const double *`
+ *      arrays NULL with a count, or real arrays (plain, or with a NaN or an infinity) with a
+ *      count they hold; `double *buf, size_t capacity` pairs NULL with 0, 1 or SIZE_MAX or
+ *      a real array of that capacity; quire_document_import_annotations_json gets the
+ *      document's own JSON (quire_document_export_annotations_json) in place of the
+ *      dictionary syntax, so that it can succeed;
  *      functions that edit or save (MUTATING in gen_ffi_table.py) get a second document
  *      opened from the same file, so that the others keep reading the file as it is; paths
  *      to save to are NULL or inside a temporary directory that the harness makes and
  *      removes (it checks at the end that no temporary file was left there);
- *      the valid values are freed, then quire_document_close is called last, with the
- *      valid handles.
+ *      the valid values, annotations and lists are freed (through libffi), then
+ *      quire_document_close is called last, with the valid handles.
  *   A garbage non-NULL pointer is never passed: that would test the caller, not Quire.
  *
  * For every call of a status-returning function it checks:
@@ -47,11 +60,18 @@
  *     buffer holds `*out_len` bytes and a NUL, and a returned document or value is non-NULL
  *     (it is closed or freed at once);
  *   - a value getter given a value of a type it does not take fails (the header: EINVAL);
+ *   - a returned annotation has a page and a returned list a count (both are then freed);
+ *     numbers come back through the length-query pattern for numbers (QUIRE_EBUFS only
+ *     when the count exceeds the capacity, nothing written past the count), and a colour
+ *     has 0 to 4 components, nothing written past them;
+ *   - a setter given a number, rectangle or point that is not finite, an odd number of
+ *     coordinates or a colour of 2 or more than 4 components fails;
  *   - QUIRE_EUSER comes only from a callback that returned non-zero, and a callback that
  *     returned non-zero gives QUIRE_EUSER; callbacks get data != NULL when size > 0.
  * The functions that return values (quire_version, quire_version_number,
  * quire_status_string, quire_last_error_message, quire_last_error_code, quire_clear_error,
- * quire_document_close, quire_value_free) are checked against their documentation; strings
+ * quire_document_close, quire_value_free, quire_annotation_free, quire_annotation_list_free)
+ * are checked against their documentation; strings
  * are never NULL.
  *
  * It prints each failure, then `N passed, M failed` (N and M count calls), and exits
@@ -82,6 +102,7 @@ typedef char size_t_is_64_bits[sizeof(size_t) == 8 ? 1 : -1]; /* size_t maps to 
 #define MAX_ARGS 16
 #define SCRATCH 64
 #define BUF_CAP 4096
+#define DBUF_CAP 512
 #define SENTINEL_BYTE 0xA5
 #define LEN_SENTINEL ((size_t)0xA5A5A5A5A5A5A5A5u)
 
@@ -149,6 +170,28 @@ static int (*native_object)(quire_value **, quire_document *, int32_t);
 static int (*native_object_count)(int32_t *, quire_document *);
 static int (*native_dict_get)(quire_value **, const quire_value *, const char *);
 static int (*native_add_object)(int32_t *, quire_document *, const quire_value *);
+/* The 0.3 annotation functions the harness uses to make its annotations and lists. */
+static int (*native_annotation_new)(quire_annotation **, const char *, int32_t, const quire_rect *);
+static void (*native_annotation_free)(quire_annotation *);
+static int (*native_page_annotation)(quire_annotation **, quire_document *, int32_t, int32_t);
+static int (*native_page_annotation_count)(int32_t *, quire_document *, int32_t);
+static int (*native_page_count)(int32_t *, quire_document *);
+static int (*native_annotation_id)(int32_t *, const quire_annotation *);
+static int (*native_annotation_page_index)(int32_t *, const quire_annotation *);
+static int (*native_annotation_is_reply)(int32_t *, const quire_annotation *);
+static int (*native_annotation_in_reply_to)(int32_t *, const quire_annotation *);
+static int (*native_annotation_set_string)(quire_annotation *, int32_t, const char *);
+static int (*native_annotation_set_color)(quire_annotation *, int32_t, const double *, int32_t);
+static int (*native_annotation_set_points)(quire_annotation *, int32_t, const double *, size_t);
+static int (*native_annotation_add_ink_stroke)(quire_annotation *, const double *, size_t);
+static int (*native_comments)(quire_annotation_list **, quire_document *, int32_t);
+static int (*native_review_summary)(quire_annotation_list **, quire_annotation_list **,
+                                    quire_document *, int32_t);
+static int (*native_search)(quire_annotation_list **, quire_document *, const char *);
+static int (*native_list_count)(int32_t *, const quire_annotation_list *);
+static int (*native_list_get)(quire_annotation **, const quire_annotation_list *, int32_t);
+static void (*native_list_free)(quire_annotation_list *);
+static int (*native_export_json)(char *, size_t, size_t *, quire_document *, int32_t);
 
 /* dlsym into a function pointer without the object-to-function-pointer cast that ISO C
  * (and -pedantic) forbids. */
@@ -191,6 +234,9 @@ struct call {
     int32_t value_type;           /* the type of the value passed, or -1 (none or NULL) */
     int uses_aborter;             /* the aborting write callback is passed */
     quire_value *fresh_value;     /* a value made for quire_value_free to consume */
+    quire_annotation *mut_annot;  /* a fresh annotation for a setter, add or update: freed */
+    double dbuf[DBUF_CAP];        /* the number buffer of a double buf/capacity pair */
+    quire_rect rect;
 };
 
 static quire_document *valid_doc;
@@ -260,6 +306,67 @@ static const struct {
     {"quire_document_add_stream", T(DICTIONARY)},
 };
 #undef T
+
+/* ---- annotations, lists, rectangles and numbers for the 0.3 functions ---------------------- */
+
+/* The annotations passed in annotation positions, made for each PDF in phase 3: read from
+ * the valid document, or made with quire_annotation_new and the setters. Each recipe can be
+ * made again: a function that changes its annotation (a setter, add, update) gets a fresh
+ * one in each call, freed after it. A recipe the PDF has nothing for (no annotations, no
+ * reply) is NULL. */
+enum {
+    AN_NULL,         /* a NULL pointer */
+    AN_PAGE_FIRST,   /* annotation 0 of the first page that has annotations */
+    AN_PAGE_LAST,    /* the last annotation of that page */
+    AN_REPLY,        /* the first annotation with /IRT */
+    AN_LIST_ITEM,    /* the last item of the comments of the reply's target (or of the first) */
+    AN_NEW_TEXT,     /* new, then the setters: a note with text fields and a state */
+    AN_NEW_INK,      /* an ink annotation with two strokes */
+    AN_NEW_LINE,     /* a line with its points, line endings, colours */
+    AN_NEW_POLYGON,  /* a polygon with vertices */
+    AN_NEW_MARKUP,   /* a highlight with quad points */
+    N_AN
+};
+static const char *const annotation_names[N_AN] = {
+    "NULL", "<first annotation>", "<last annotation>", "<a reply>", "<comments item>",
+    "<new Text>", "<new Ink>", "<new Line>", "<new Polygon>", "<new Highlight>"};
+static quire_annotation *valid_annots[N_AN];
+/* The valid document's annotations as JSON (quire_document_export_annotations_json of every
+ * page): what quire_document_import_annotations_json gets instead of the PDF dictionary
+ * syntax, so that it can succeed. */
+static char *export_json;
+static size_t export_json_len;
+
+/* Lists passed in list positions. */
+enum { LS_NULL, LS_COMMENTS, LS_HISTORY, LS_SEARCH_EMPTY, LS_SEARCH_E, N_LS };
+static const char *const list_names[N_LS] = {"NULL", "<comments>", "<review history>",
+                                             "<search \"\">", "<search \"e\">"};
+static quire_annotation_list *valid_lists[N_LS];
+
+/* Object numbers passed where an annotation's number is expected. */
+enum { NUM_ZERO, NUM_FIRST, NUM_REPLY, NUM_TARGET, NUM_MINUS1, NUM_MIN, NUM_MAX, N_NUM };
+static const char *const number_names[N_NUM] = {"0", "<first annotation>", "<a reply>",
+                                                "<the reply's target>", "-1", "INT32_MIN",
+                                                "INT32_MAX"};
+static int32_t valid_numbers[N_NUM];
+
+/* Rectangles for `const quire_rect *`. */
+enum { RC_NULL, RC_PLAIN, RC_INVERTED, RC_NAN, RC_INF, N_RC };
+static const char *const rect_names[N_RC] = {"NULL", "[10 20 110 70]", "[110 70 10 20]",
+                                             "[NaN 0 1 1]", "[0 0 inf 1]"};
+
+/* Arrays of doubles with a count, for `const double *, count` pairs: NULL with counts, and
+ * real arrays (of 16 numbers in 0..1, or with a NaN or an infinity in them) passed with a
+ * count no larger than the array. */
+enum { DB_NULL_0, DB_NULL_1, DB_NULL_BIG, DB_REAL_0, DB_REAL_1, DB_REAL_3, DB_REAL_4,
+       DB_REAL_8, DB_REAL_16, DB_NAN_4, DB_INF_8, N_DB };
+static const double plain_numbers[16] = {0.25, 0.5,  0.75, 1,   0,   0.125, 0.375, 0.625,
+                                         0.875, 0.5, 0.25, 0.75, 1,  0.5,   0.0625, 0.9375};
+static double nan_numbers[4], inf_numbers[8];
+
+/* Number buffers for `double *buf, size_t capacity` pairs (DBUF_CAP doubles). */
+enum { DBUF_NULL_0, DBUF_NULL_1, DBUF_NULL_MAX, DBUF_REAL_0, DBUF_REAL_1, DBUF_REAL_FULL,
+       N_DBUF };
 
 /* PDF syntax with its length, for `const char *, size_t` pairs. */
 enum { TXT_NULL_0, TXT_NULL_1, TXT_NULL_MAX, TXT_EMPTY, TXT_INT, TXT_DICT, TXT_NUL_STRING,
@@ -342,6 +449,21 @@ static int n_choices(enum ffi_arg_kind kind) {
     case ARG_SIZE: return (int)(sizeof size_choices / sizeof size_choices[0]);
     case ARG_INT64: return (int)(sizeof int64_choices / sizeof int64_choices[0]);
     case ARG_DOUBLE: return N_DOUBLE_CHOICES;
+    case ARG_ANNOT:
+    case ARG_MUT_ANNOT: return N_AN;
+    case ARG_FREE_ANNOT:
+    case ARG_FREE_LIST: return 2;  /* NULL, a fresh one */
+    case ARG_OUT_ANNOT:
+    case ARG_OUT_LIST:
+    case ARG_OUT_ARRAY: return 2;  /* scratch, NULL */
+    case ARG_LIST: return N_LS;
+    case ARG_RECT: return N_RC;
+    case ARG_DOUBLES: return N_DB;
+    case ARG_DBUF: return N_DBUF;
+    case ARG_DOUBLES_COUNT:
+    case ARG_DOUBLES_COUNT32:
+    case ARG_DBUF_CAP: return 1;   /* follows its pointer */
+    case ARG_ANNOT_NUMBER: return N_NUM;
     }
     return 1;
 }
@@ -384,7 +506,198 @@ static void reset_call(struct call *c, const struct ffi_function *fn) {
     for (i = 0; i < MAX_ARGS; i++)
         memset(c->scratch[i].bytes, SENTINEL_BYTE, SCRATCH);
     memset(c->buf, SENTINEL_BYTE, BUF_CAP);
+    memset(c->dbuf, SENTINEL_BYTE, sizeof c->dbuf);
     snprintf(call_desc, sizeof call_desc, "%s(", fn->name);
+}
+
+/* ---- making the annotations and lists (with the library's functions, called directly) ---- */
+
+static quire_annotation *new_annotation(const char *subtype) {
+    quire_rect r = {100, 500, 300, 600};
+    quire_annotation *a = NULL;
+    return native_annotation_new(&a, subtype, 0, &r) == QUIRE_OK ? a : NULL;
+}
+
+/* Annotation `index` of the first page of valid_doc that has annotations (index -1: the
+ * last one), or NULL. */
+static quire_annotation *page_annotation(int index) {
+    int32_t pages = 0, p, n = 0;
+    quire_annotation *a = NULL;
+    if (native_page_count(&pages, valid_doc) != QUIRE_OK) return NULL;
+    for (p = 0; p < pages && p < 200; p++) {
+        if (native_page_annotation_count(&n, valid_doc, p) != QUIRE_OK || n == 0) continue;
+        if (native_page_annotation(&a, valid_doc, p, index < 0 ? n - 1 : index) != QUIRE_OK)
+            return NULL;
+        return a;
+    }
+    return NULL;
+}
+
+/* The first annotation of valid_doc that is a reply (scanning the first 200 pages), or
+ * NULL. */
+static quire_annotation *first_reply(void) {
+    int32_t pages = 0, p, n = 0, k, is_reply;
+    if (native_page_count(&pages, valid_doc) != QUIRE_OK) return NULL;
+    for (p = 0; p < pages && p < 200; p++) {
+        if (native_page_annotation_count(&n, valid_doc, p) != QUIRE_OK) continue;
+        for (k = 0; k < n && k < 1000; k++) {
+            quire_annotation *a = NULL;
+            if (native_page_annotation(&a, valid_doc, p, k) != QUIRE_OK) continue;
+            is_reply = 0;
+            if (native_annotation_is_reply(&is_reply, a) == QUIRE_OK && is_reply) return a;
+            native_annotation_free(a);
+        }
+    }
+    return NULL;
+}
+
+static quire_annotation_list *make_list(int recipe) {
+    quire_annotation_list *list = NULL, *other = NULL;
+    int32_t target = valid_numbers[NUM_TARGET] > 0 ? valid_numbers[NUM_TARGET]
+                                                   : valid_numbers[NUM_FIRST];
+    switch (recipe) {
+    case LS_COMMENTS:
+        if (target <= 0 || native_comments(&list, valid_doc, target) != QUIRE_OK) return NULL;
+        return list;
+    case LS_HISTORY:
+        if (target <= 0 || native_review_summary(&other, &list, valid_doc, target) != QUIRE_OK)
+            return NULL;
+        native_list_free(other);
+        return list;
+    case LS_SEARCH_EMPTY:
+        return native_search(&list, valid_doc, "") == QUIRE_OK ? list : NULL;
+    case LS_SEARCH_E:
+        return native_search(&list, valid_doc, "e") == QUIRE_OK ? list : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* A fresh annotation made by `recipe`, or NULL (AN_NULL, or nothing of the kind). */
+static quire_annotation *make_annotation(int recipe) {
+    static const double ink1[] = {110, 510, 150, 550, 190, 520};
+    static const double ink2[] = {200, 580};
+    static const double line[] = {100, 500, 300, 600};
+    static const double red[] = {1, 0, 0}, gray[] = {0.5};
+    static const double vertices[] = {100, 500, 300, 500, 200, 600};
+    static const double quads[] = {100, 600, 300, 600, 100, 500, 300, 500};
+    quire_annotation *a = NULL;
+    switch (recipe) {
+    case AN_PAGE_FIRST: return page_annotation(0);
+    case AN_PAGE_LAST: return page_annotation(-1);
+    case AN_REPLY: return first_reply();
+    case AN_LIST_ITEM: {
+        quire_annotation_list *list = make_list(LS_COMMENTS);
+        int32_t n = 0;
+        if (list && native_list_count(&n, list) == QUIRE_OK && n > 0 &&
+            native_list_get(&a, list, n - 1) != QUIRE_OK)
+            a = NULL;
+        native_list_free(list);
+        return a;
+    }
+    case AN_NEW_TEXT:
+        a = new_annotation("Text");
+        if (a && (native_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "Title") != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_AUTHOR, "ffi") != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_ICON, "Note") != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE,
+                                               "D:20240102030405Z") != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_STATE_MODEL, "Review") != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_STATE, "Accepted") != QUIRE_OK ||
+                  native_annotation_set_color(a, QUIRE_ANNOT_COLOR, red, 3) != QUIRE_OK))
+            break;
+        return a;
+    case AN_NEW_INK:
+        a = new_annotation("Ink");
+        if (a && (native_annotation_add_ink_stroke(a, ink1, 6) != QUIRE_OK ||
+                  native_annotation_add_ink_stroke(a, ink2, 2) != QUIRE_OK))
+            break;
+        return a;
+    case AN_NEW_LINE:
+        a = new_annotation("Line");
+        if (a && (native_annotation_set_points(a, QUIRE_ANNOT_LINE, line, 4) != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_LINE_START, "OpenArrow") != QUIRE_OK ||
+                  native_annotation_set_string(a, QUIRE_ANNOT_LINE_END, "Circle") != QUIRE_OK ||
+                  native_annotation_set_color(a, QUIRE_ANNOT_INTERIOR_COLOR, gray, 1) != QUIRE_OK))
+            break;
+        return a;
+    case AN_NEW_POLYGON:
+        a = new_annotation("Polygon");
+        if (a && native_annotation_set_points(a, QUIRE_ANNOT_VERTICES, vertices, 6) != QUIRE_OK)
+            break;
+        return a;
+    case AN_NEW_MARKUP:
+        a = new_annotation("Highlight");
+        if (a && native_annotation_set_points(a, QUIRE_ANNOT_QUAD_POINTS, quads, 8) != QUIRE_OK)
+            break;
+        return a;
+    default:
+        return NULL;
+    }
+    native_annotation_free(a);
+    return NULL;
+}
+
+/* The annotations, lists and numbers of phase 3 for valid_doc. Returns 0 if the library
+ * failed to make one that it should (the new ones); a PDF without annotations or replies
+ * leaves those NULL. */
+static int make_annotations(void) {
+    int k;
+    quire_annotation *reply;
+    memset(valid_annots, 0, sizeof valid_annots);
+    memset(valid_lists, 0, sizeof valid_lists);
+    valid_numbers[NUM_ZERO] = 0;
+    valid_numbers[NUM_FIRST] = 0;
+    valid_numbers[NUM_REPLY] = 0;
+    valid_numbers[NUM_TARGET] = 0;
+    valid_numbers[NUM_MINUS1] = -1;
+    valid_numbers[NUM_MIN] = INT32_MIN;
+    valid_numbers[NUM_MAX] = INT32_MAX;
+    {
+        quire_annotation *first = page_annotation(0);
+        if (first && native_annotation_id(&valid_numbers[NUM_FIRST], first) != QUIRE_OK)
+            valid_numbers[NUM_FIRST] = 0;
+        native_annotation_free(first);
+    }
+    reply = first_reply();
+    if (reply) {
+        if (native_annotation_id(&valid_numbers[NUM_REPLY], reply) != QUIRE_OK)
+            valid_numbers[NUM_REPLY] = 0;
+        if (native_annotation_in_reply_to(&valid_numbers[NUM_TARGET], reply) != QUIRE_OK)
+            valid_numbers[NUM_TARGET] = 0;
+        native_annotation_free(reply);
+    }
+    free(export_json);
+    export_json = NULL;
+    export_json_len = 0;
+    if (native_export_json(NULL, 0, &export_json_len, valid_doc, -1) == QUIRE_OK &&
+        (export_json = malloc(export_json_len + 1)) != NULL &&
+        native_export_json(export_json, export_json_len + 1, &export_json_len, valid_doc, -1) !=
+            QUIRE_OK) {
+        free(export_json);
+        export_json = NULL;
+    }
+    if (!export_json) return 0;
+    for (k = 0; k < N_LS; k++) valid_lists[k] = make_list(k);
+    if (!valid_lists[LS_SEARCH_EMPTY] || !valid_lists[LS_SEARCH_E]) return 0;
+    for (k = 0; k < N_AN; k++) {
+        valid_annots[k] = make_annotation(k);
+        if (k >= AN_NEW_TEXT && !valid_annots[k]) return 0;
+    }
+    return 1;
+}
+
+/* Whether the ARG_CSTR parameter takes any string (text, not a key or a path). */
+static int any_string(const struct ffi_function *fn, const char *name) {
+    static const char *const params[][2] = {
+        {"quire_annotation_new", "subtype"},   /* any subtype (adding it may fail) */
+        {"quire_annotation_set_string", "value"},
+        {"quire_document_search_annotations", "text"},
+    };
+    size_t k;
+    for (k = 0; k < sizeof params / sizeof params[0]; k++)
+        if (strcmp(fn->name, params[k][0]) == 0 && strcmp(name, params[k][1]) == 0) return 1;
+    return 0;
 }
 
 /* Sets argument i for phase 3 to choice `choice`; scalar phases use set_scalar. */
@@ -445,7 +758,15 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         case TXT_NULL_MAX: n = SIZE_MAX; break;
         case TXT_EMPTY: t = ""; break;
         case TXT_INT: t = "42"; n = 2; break;
-        case TXT_DICT: t = "<< /A [1 (x)] /B << /C 2 0 R >> >>"; n = strlen(t); break;
+        case TXT_DICT:
+            if (strcmp(fn->name, "quire_document_import_annotations_json") == 0 && export_json) {
+                t = export_json;
+                n = export_json_len;
+            } else {
+                t = "<< /A [1 (x)] /B << /C 2 0 R >> >>";
+                n = strlen(t);
+            }
+            break;
         case TXT_NUL_STRING: t = "(a\0b)"; n = 5; break;
         case TXT_CUT: t = "[1 2"; n = 4; break;
         case TXT_TRAILING: t = "42 43"; n = 5; break;
@@ -457,7 +778,8 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         /* Only the three complete values can succeed (the header: "not one complete value"
          * is QUIRE_EFORMAT, a NULL pointer QUIRE_EINVAL, too deep QUIRE_ELIMIT). */
         if (choice != TXT_INT && choice != TXT_DICT && choice != TXT_NUL_STRING) c->must_fail = 1;
-        describe(name, names[choice]);
+        describe(name, choice == TXT_DICT && t == export_json ? "<the document's JSON>"
+                                                               : names[choice]);
         break;
     }
     case ARG_BYTES: {
@@ -570,10 +892,21 @@ static void set_choice(struct call *c, unsigned i, int choice) {
                                                  "<missing file>", "<8 KiB string>",
                                                  "<invalid UTF-8>", "<pdf path>"};
         *p = (void *)string_choice(choice);
+        /* A state reply's model and state: instead of "Title", a real one (Review,
+         * Accepted), so that the call can succeed. */
+        if (choice == STR_TITLE && strcmp(fn->name, "quire_document_add_state_reply") == 0 &&
+            (strcmp(name, "model") == 0 || strcmp(name, "state") == 0)) {
+            *p = (void *)(strcmp(name, "model") == 0 ? "Review" : "Accepted");
+            describe(name, *(const char **)p);
+            break;
+        }
         /* Of these strings only "Title" (a key that may be set) and the PDF's path (a file
          * that opens) can succeed, as a key or as a path. A function that edits may set a
-         * key of any name. */
-        if (choice != STR_TITLE && choice != STR_PDF && !(fn->mutates && choice != STR_NULL))
+         * key of any name, and a parameter that is text (any_string) takes any string. NULL
+         * fails, unless the header allows it (OPTIONAL). */
+        if (choice == STR_NULL ? !fn->arg_optional[i]
+                               : choice != STR_TITLE && choice != STR_PDF && !fn->mutates &&
+                                     !any_string(fn, name))
             c->must_fail = 1;
         describe(name, names[choice]);
         break;
@@ -600,6 +933,118 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         *p = NULL;
         describe(name, "NULL");
         break;
+    case ARG_ANNOT:
+        *p = valid_annots[choice];
+        if (!*p) c->must_fail = 1;
+        describe(name, *p || choice == AN_NULL ? annotation_names[choice] : "NULL (none)");
+        break;
+    case ARG_MUT_ANNOT:
+        c->mut_annot = make_annotation(choice);
+        *p = c->mut_annot;
+        if (!*p) c->must_fail = 1;
+        describe(name, *p || choice == AN_NULL ? annotation_names[choice] : "NULL (none)");
+        break;
+    case ARG_FREE_ANNOT:
+        *p = choice == 1 ? (void *)new_annotation("Square") : NULL; /* consumed by the call */
+        describe(name, *p ? "<a fresh annotation>" : "NULL");
+        break;
+    case ARG_FREE_LIST:
+        *p = choice == 1 ? (void *)make_list(LS_SEARCH_E) : NULL; /* consumed by the call */
+        describe(name, *p ? "<a fresh list>" : "NULL");
+        break;
+    case ARG_OUT_ANNOT:
+    case ARG_OUT_LIST:
+        if (choice == 0) {
+            void *sentinel = &handle_sentinel_target;
+            *p = c->scratch[i].bytes;
+            memcpy(c->scratch[i].bytes, &sentinel, sizeof sentinel);
+            describe(name, "<scratch>");
+        } else {
+            *p = NULL;
+            if (!fn->arg_optional[i]) c->must_fail = 1;
+            describe(name, "NULL");
+        }
+        break;
+    case ARG_OUT_ARRAY:
+        *p = choice == 0 ? (void *)c->scratch[i].bytes : NULL;
+        if (!*p) c->must_fail = 1;
+        describe(name, *p ? "<scratch>" : "NULL");
+        break;
+    case ARG_LIST:
+        *p = valid_lists[choice];
+        if (!*p) c->must_fail = 1;
+        describe(name, *p || choice == LS_NULL ? list_names[choice] : "NULL (none)");
+        break;
+    case ARG_RECT: {
+        quire_rect plain = {10, 20, 110, 70}, inverted = {110, 70, 10, 20};
+        c->rect = choice == RC_INVERTED ? inverted : plain;
+        if (choice == RC_NAN) c->rect.left = NAN;
+        if (choice == RC_INF) c->rect.right = INFINITY;
+        *p = choice == RC_NULL ? NULL : &c->rect;
+        if (choice == RC_NULL || choice == RC_NAN || choice == RC_INF) c->must_fail = 1;
+        describe(name, rect_names[choice]);
+        break;
+    }
+    case ARG_DOUBLES: {
+        static const char *const names[N_DB] = {"NULL/0", "NULL/1", "NULL/<big>", "[...]/0",
+                                                "[...]/1", "[...]/3", "[...]/4", "[...]/8",
+                                                "[...]/16", "[..NaN..]/4", "[..inf..]/8"};
+        static const int counts[N_DB] = {0, 1, -1, 0, 1, 3, 4, 8, 16, 4, 8};
+        int is32 = fn->arg_kinds[i + 1] == ARG_DOUBLES_COUNT32;
+        int count = counts[choice];
+        const double *array = choice == DB_NAN_4 ? nan_numbers
+                              : choice == DB_INF_8 ? inf_numbers
+                              : choice >= DB_REAL_0 ? plain_numbers : NULL;
+        *p = (void *)array;
+        if (is32)
+            c->values[i + 1].i32 = count < 0 ? INT32_MIN : count;
+        else
+            c->values[i + 1].u64 = count < 0 ? SIZE_MAX : (uint64_t)count;
+        /* NULL with a count, or a number that is not finite, cannot succeed. A colour has
+         * 0, 1, 3 or 4 components; points are x, y pairs (an even count). */
+        if ((!array && count != 0) || choice == DB_NAN_4 || choice == DB_INF_8) c->must_fail = 1;
+        if (strcmp(fn->name, "quire_annotation_set_color") == 0) {
+            if (count != 0 && count != 1 && count != 3 && count != 4) c->must_fail = 1;
+        } else if (count % 2 != 0) {
+            c->must_fail = 1;
+        }
+        describe(name, names[choice]);
+        break;
+    }
+    case ARG_DBUF: {
+        static const char *const names[N_DBUF] = {"NULL/0", "NULL/1", "NULL/SIZE_MAX",
+                                                  "numbers/0", "numbers/1", "numbers/512"};
+        static const uint64_t caps[N_DBUF] = {0, 1, SIZE_MAX, 0, 1, DBUF_CAP};
+        *p = choice >= DBUF_REAL_0 ? (void *)c->dbuf : NULL;
+        c->values[i + 1].u64 = caps[choice];
+        if (choice == DBUF_NULL_1 || choice == DBUF_NULL_MAX) c->must_fail = 1;
+        describe(name, names[choice]);
+        break;
+    }
+    case ARG_ANNOT_NUMBER:
+        c->values[i].i32 = valid_numbers[choice];
+        /* No annotation is object 0 or a negative number, except that set_in_reply_to's
+         * target -1 means "no longer a reply". */
+        if (c->values[i].i32 <= 0 &&
+            !(c->values[i].i32 == -1 && strcmp(name, "target") == 0 &&
+              strcmp(fn->name, "quire_document_set_in_reply_to") == 0))
+            c->must_fail = 1;
+        if (choice >= NUM_FIRST && choice <= NUM_TARGET) {
+            snprintf(text, sizeof text, "%s %ld", number_names[choice], (long)c->values[i].i32);
+            describe(name, text);
+        } else {
+            describe(name, number_names[choice]);
+        }
+        break;
+    case ARG_DOUBLES_COUNT:
+    case ARG_DBUF_CAP:
+        snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
+        describe(name, text);
+        break;
+    case ARG_DOUBLES_COUNT32:
+        snprintf(text, sizeof text, "%ld", (long)c->values[i].i32);
+        describe(name, text);
+        break;
     case ARG_BUF_SIZE:
     case ARG_DATA_SIZE:
     case ARG_TEXT_LEN:
@@ -613,8 +1058,19 @@ static void set_choice(struct call *c, unsigned i, int choice) {
          * valid, the others are out of range for the test document. Except object numbers:
          * a number past the last object is a missing object, which reads as null (the
          * header), so only a negative one must fail. */
-        if (strcmp(name, "number") == 0 ? c->values[i].i32 < 0 : choice >= 2)
+        if (strcmp(fn->name, "quire_document_set_replies_enabled") == 0) {
+            /* "on (1) or off (0)": any other number is taken as on (the C convention). */
+        } else if (strcmp(fn->name, "quire_document_export_annotations_json") == 0 &&
+                   strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {
+            /* -1: every page (the header). */
+        } else if (strcmp(name, "number") == 0 ||
+                   strcmp(fn->name, "quire_annotation_new") == 0) {
+            /* A page index of a new annotation is checked when it is added (QUIRE_ERANGE
+             * there): only a negative one fails here. */
+            if (c->values[i].i32 < 0) c->must_fail = 1;
+        } else if (choice >= 2) {
             c->must_fail = 1;
+        }
         snprintf(text, sizeof text, "%ld", (long)c->values[i].i32);
         describe(name, text);
         break;
@@ -635,6 +1091,7 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         break;
     case ARG_DOUBLE:
         c->values[i].d = double_choice(choice);
+        if (!isfinite(c->values[i].d)) c->must_fail = 1; /* no field is NaN or infinite */
         snprintf(text, sizeof text, "%g", c->values[i].d);
         describe(name, text);
         break;
@@ -649,6 +1106,8 @@ static void set_scalar_phase(struct call *c, int g) {
     for (i = 0; i < fn->nargs; i++) {
         switch (fn->arg_kinds[i]) {
         case ARG_INT:
+        case ARG_ANNOT_NUMBER:
+        case ARG_DOUBLES_COUNT32:
             c->values[i].i32 = g < 0 ? 0 : int_garbage[g];
             snprintf(text, sizeof text, "%ld", (long)c->values[i].i32);
             break;
@@ -661,6 +1120,8 @@ static void set_scalar_phase(struct call *c, int g) {
         case ARG_DATA_SIZE:
         case ARG_TEXT_LEN:
         case ARG_BYTES_SIZE:
+        case ARG_DOUBLES_COUNT:
+        case ARG_DBUF_CAP:
             c->values[i].u64 = g < 0 ? 0 : size_garbage[g];
             snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
             break;
@@ -715,6 +1176,10 @@ static void check_status_call(struct call *c, int status) {
     size_t buf_size = 0, *out_len = NULL;
     char *buf = NULL;
     int have_buf = 0;
+    double *dbuf = NULL;
+    size_t dbuf_cap = 0;
+    int have_dbuf = 0;
+    int32_t *color_count = NULL;
 
     if (known_status(status)) status_counts[-status]++;
     if (status == QUIRE_OK) ok_counts[fn - FFI_FUNCTIONS]++;
@@ -743,6 +1208,13 @@ static void check_status_call(struct call *c, int status) {
             buf = c->values[i].p;
             buf_size = (size_t)c->values[i + 1].u64;
             have_buf = 1;
+        } else if (k == ARG_DBUF) {
+            dbuf = c->values[i].p;
+            dbuf_cap = (size_t)c->values[i + 1].u64;
+            have_dbuf = 1;
+        } else if (k == ARG_OUT && c->values[i].p && i > 0 &&
+                   fn->arg_kinds[i - 1] == ARG_OUT_ARRAY) {
+            color_count = c->values[i].p; /* the count of the array before it */
         } else if (k == ARG_OUT_LEN && c->values[i].p) {
             out_len = c->values[i].p;
         }
@@ -781,6 +1253,35 @@ static void check_status_call(struct call *c, int status) {
             }
             if (!untouched(s + sizeof h, SCRATCH - sizeof h))
                 fail("wrote past the end of %s", fn->arg_names[i]);
+        } else if (k == ARG_OUT_ANNOT || k == ARG_OUT_LIST) {
+            void *h;
+            memcpy(&h, s, sizeof h);
+            if (status < 0 && h != (void *)&handle_sentinel_target)
+                fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
+            if (status == 0) {
+                if (h == NULL || h == (void *)&handle_sentinel_target) {
+                    fail("succeeded without writing a handle to %s", fn->arg_names[i]);
+                } else if (k == ARG_OUT_ANNOT) {
+                    /* A real annotation: it has a page; then it is freed. */
+                    int32_t page = -1;
+                    if (native_annotation_page_index(&page, (quire_annotation *)h) != QUIRE_OK ||
+                        page < 0)
+                        fail("returned an annotation without a page (%ld)", (long)page);
+                    native_annotation_free((quire_annotation *)h);
+                } else {
+                    int32_t n = -1;
+                    if (native_list_count(&n, (quire_annotation_list *)h) != QUIRE_OK || n < 0)
+                        fail("returned a list without a count (%ld)", (long)n);
+                    native_list_free((quire_annotation_list *)h);
+                }
+            }
+            if (!untouched(s + sizeof h, SCRATCH - sizeof h))
+                fail("wrote past the end of %s", fn->arg_names[i]);
+        } else if (k == ARG_OUT_ARRAY) {
+            if (status < 0 && !untouched(s, SCRATCH))
+                fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
+            if (status == 0 && !untouched(s + pointee, SCRATCH - pointee))
+                fail("wrote past the %lu bytes of %s", (unsigned long)pointee, fn->arg_names[i]);
         } else if (k == ARG_OUT_HANDLE) {
             void *h;
             memcpy(&h, s, sizeof h);
@@ -828,6 +1329,39 @@ static void check_status_call(struct call *c, int status) {
         }
         if (status == 0 && buf_size == 0 && !untouched((unsigned char *)buf, BUF_CAP))
             fail("wrote to a buffer of size 0");
+    }
+
+    /* Numbers through the length-query pattern for numbers: QUIRE_EBUFS means the count
+     * is more than the capacity; on success the count fits and nothing after it is
+     * written; on failure nothing is. */
+    if (have_dbuf && out_len && *out_len != LEN_SENTINEL) {
+        size_t n = *out_len;
+        if (status == QUIRE_EBUFS && dbuf && n <= dbuf_cap)
+            fail("QUIRE_EBUFS, yet the capacity %lu holds the %lu numbers",
+                 (unsigned long)dbuf_cap, (unsigned long)n);
+        if (status == QUIRE_EBUFS && !dbuf)
+            fail("QUIRE_EBUFS for the NULL/0 count query");
+        if (status == 0 && dbuf && n > dbuf_cap)
+            fail("QUIRE_OK, but the count %lu exceeds the capacity %lu", (unsigned long)n,
+                 (unsigned long)dbuf_cap);
+        if (status == 0 && dbuf && n <= DBUF_CAP &&
+            !untouched((unsigned char *)(c->dbuf + n), sizeof c->dbuf - n * sizeof(double)))
+            fail("wrote past the %lu numbers it counted", (unsigned long)n);
+    }
+    if (have_dbuf && dbuf && status < 0 && !untouched((unsigned char *)c->dbuf, sizeof c->dbuf))
+        fail("failed but wrote the caller's numbers");
+    /* A colour has 0 to 4 components, and only they are written. */
+    if (color_count && status == 0) {
+        int32_t n = *color_count;
+        unsigned j;
+        for (j = 0; j < fn->nargs; j++)
+            if (fn->arg_kinds[j] == ARG_OUT_ARRAY && c->values[j].p) {
+                if (n < 0 || n > 4)
+                    fail("a colour of %ld components", (long)n);
+                else if (!untouched(c->scratch[j].bytes + (size_t)n * sizeof(double),
+                                    SCRATCH - (size_t)n * sizeof(double)))
+                    fail("wrote more than the %ld components it counted", (long)n);
+            }
     }
 }
 
@@ -878,8 +1412,11 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
         if (native_last_error_code() != QUIRE_OK) fail("did not clear the error code");
     } else if (strcmp(name, "quire_document_close") == 0) {
         /* void; NULL is a no-op, the valid handle is closed last */
-    } else if (strcmp(name, "quire_value_free") == 0) {
-        /* void; NULL is a no-op, a fresh value is released (valgrind sees a leak if not) */
+    } else if (strcmp(name, "quire_value_free") == 0 ||
+               strcmp(name, "quire_annotation_free") == 0 ||
+               strcmp(name, "quire_annotation_list_free") == 0) {
+        /* void; NULL is a no-op, a fresh value, annotation or list is released (valgrind
+         * sees a leak if not) */
     } else {
         fail("has no rule in ffi_harness.c for a function returning %s: add one",
              fn->return_ctype);
@@ -939,6 +1476,9 @@ static void invoke(struct call *c) {
         check_value_call(c, 0, rv.p);
     else
         check_value_call(c, rv.i, NULL);
+    /* The fresh annotation a setter, add or update changed is the caller's: freed. */
+    if (c->mut_annot) native_annotation_free(c->mut_annot);
+    c->mut_annot = NULL;
     end_call();
 }
 
@@ -1037,8 +1577,9 @@ static void invoke_with_pointer(const char *name, void *ptr, const char *what) {
     end_call();
 }
 
-/* Last: the valid values are freed with quire_value_free, then the document to edit and the
- * valid document are closed with quire_document_close (all through libffi). */
+/* Last: the valid values are freed with quire_value_free, the valid annotations with
+ * quire_annotation_free and the lists with quire_annotation_list_free, then the document to
+ * edit and the valid document are closed with quire_document_close (all through libffi). */
 static unsigned long free_and_close_last(void) {
     unsigned long before = calls_passed + calls_failed;
     int v;
@@ -1046,6 +1587,16 @@ static unsigned long free_and_close_last(void) {
         if (!valid_values[v]) continue;
         invoke_with_pointer("quire_value_free", valid_values[v], value_names[v]);
         valid_values[v] = NULL;
+    }
+    for (v = 0; v < N_AN; v++) {
+        if (!valid_annots[v]) continue;
+        invoke_with_pointer("quire_annotation_free", valid_annots[v], annotation_names[v]);
+        valid_annots[v] = NULL;
+    }
+    for (v = 0; v < N_LS; v++) {
+        if (!valid_lists[v]) continue;
+        invoke_with_pointer("quire_annotation_list_free", valid_lists[v], list_names[v]);
+        valid_lists[v] = NULL;
     }
     invoke_with_pointer("quire_document_close", edit_doc, "<document to edit>");
     edit_doc = NULL;
@@ -1234,7 +1785,37 @@ int main(int argc, char **argv) {
         !load(&native_object, sizeof native_object, "quire_document_object") ||
         !load(&native_object_count, sizeof native_object_count, "quire_document_object_count") ||
         !load(&native_dict_get, sizeof native_dict_get, "quire_value_dict_get") ||
-        !load(&native_add_object, sizeof native_add_object, "quire_document_add_object"))
+        !load(&native_add_object, sizeof native_add_object, "quire_document_add_object") ||
+        !load(&native_annotation_new, sizeof native_annotation_new, "quire_annotation_new") ||
+        !load(&native_annotation_free, sizeof native_annotation_free, "quire_annotation_free") ||
+        !load(&native_page_annotation, sizeof native_page_annotation, "quire_page_annotation") ||
+        !load(&native_page_annotation_count, sizeof native_page_annotation_count,
+              "quire_page_annotation_count") ||
+        !load(&native_page_count, sizeof native_page_count, "quire_document_page_count") ||
+        !load(&native_annotation_id, sizeof native_annotation_id, "quire_annotation_id") ||
+        !load(&native_annotation_page_index, sizeof native_annotation_page_index,
+              "quire_annotation_page_index") ||
+        !load(&native_annotation_is_reply, sizeof native_annotation_is_reply,
+              "quire_annotation_is_reply") ||
+        !load(&native_annotation_in_reply_to, sizeof native_annotation_in_reply_to,
+              "quire_annotation_in_reply_to") ||
+        !load(&native_annotation_set_string, sizeof native_annotation_set_string,
+              "quire_annotation_set_string") ||
+        !load(&native_annotation_set_color, sizeof native_annotation_set_color,
+              "quire_annotation_set_color") ||
+        !load(&native_annotation_set_points, sizeof native_annotation_set_points,
+              "quire_annotation_set_points") ||
+        !load(&native_annotation_add_ink_stroke, sizeof native_annotation_add_ink_stroke,
+              "quire_annotation_add_ink_stroke") ||
+        !load(&native_comments, sizeof native_comments, "quire_document_comments") ||
+        !load(&native_review_summary, sizeof native_review_summary,
+              "quire_document_review_summary") ||
+        !load(&native_search, sizeof native_search, "quire_document_search_annotations") ||
+        !load(&native_list_count, sizeof native_list_count, "quire_annotation_list_count") ||
+        !load(&native_list_get, sizeof native_list_get, "quire_annotation_list_get") ||
+        !load(&native_list_free, sizeof native_list_free, "quire_annotation_list_free") ||
+        !load(&native_export_json, sizeof native_export_json,
+              "quire_document_export_annotations_json"))
         return 2;
 
     symbols_ok = check_symbols(argv[2]);
@@ -1243,6 +1824,10 @@ int main(int argc, char **argv) {
     memset(deep_syntax, '[', 5000);
     memset(deep_syntax + 5000, ']', 5000);
     deep_syntax[10000] = '\0';
+    memcpy(nan_numbers, plain_numbers, sizeof nan_numbers);
+    nan_numbers[2] = NAN;
+    memcpy(inf_numbers, plain_numbers, sizeof inf_numbers);
+    inf_numbers[5] = INFINITY;
     if (!make_temp_dir()) {
         fprintf(stderr, "ffi_harness: cannot make a temporary directory in /tmp\n");
         return 2;
@@ -1254,7 +1839,7 @@ int main(int argc, char **argv) {
 
     for (a = 3; a < argc; a++) {
         unsigned long n;
-        int has_stream;
+        int has_stream, has_annots, has_reply;
         pdf_path = argv[a];
         if (!read_file(pdf_path, &pdf_bytes, &pdf_size)) {
             fprintf(stderr, "ffi_harness: cannot read %s\n", pdf_path);
@@ -1273,17 +1858,28 @@ int main(int argc, char **argv) {
                     native_last_error_message());
             return 2;
         }
+        if (!make_annotations()) {
+            fprintf(stderr, "ffi_harness: cannot make the annotations and lists for %s: %s\n",
+                    pdf_path, native_last_error_message());
+            return 2;
+        }
         has_stream = valid_values[VAL_STREAM] != NULL;
+        has_annots = valid_annots[AN_PAGE_FIRST] != NULL;
+        has_reply = valid_annots[AN_REPLY] != NULL;
         n = phase_combinations();
         n += free_and_close_last();
         combos += n;
-        printf("ffi_harness: phase 3 on %s: %lu calls%s\n", pdf_path, n,
-               has_stream ? "" : " (no stream object in it)");
+        printf("ffi_harness: phase 3 on %s: %lu calls%s%s%s\n", pdf_path, n,
+               has_stream ? "" : " (no stream object in it)",
+               has_annots ? "" : " (no annotations)",
+               has_annots && !has_reply ? " (no reply)" : "");
         free(pdf_bytes);
         pdf_bytes = NULL;
     }
 
     check_and_remove_temp_dir();
+    free(export_json);
+    export_json = NULL;
 
     /* No dlclose: a library with the Swift runtime in it is not meant to be unloaded. */
     if (!symbols_ok) calls_failed++;

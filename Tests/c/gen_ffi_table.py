@@ -30,6 +30,25 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   quire_write_fn                      pointer            ARG_WRITEFN   (NULL or a real callback)
   void *payload                       pointer            ARG_PAYLOAD   (NULL or what the
                                                          harness's callbacks expect)
+  const quire_annotation *            pointer            ARG_ANNOT     (NULL or a valid annotation)
+  quire_annotation * (a setter's,     pointer            ARG_MUT_ANNOT (NULL or a fresh annotation,
+    add or update's)                                      freed after the call)
+  quire_annotation * (of a *_free)    pointer            ARG_FREE_ANNOT (NULL or a fresh one)
+  quire_annotation **                 pointer            ARG_OUT_ANNOT (the result is freed)
+  const quire_annotation_list *       pointer            ARG_LIST      (NULL or a valid list)
+  quire_annotation_list * (_free)     pointer            ARG_FREE_LIST (NULL or a fresh list)
+  quire_annotation_list **            pointer            ARG_OUT_LIST  (the result is freed)
+  const quire_rect *                  pointer            ARG_RECT      (NULL or a real rectangle,
+                                                         finite or not)
+  const double *, then size_t         pointer, uint64    ARG_DOUBLES, ARG_DOUBLES_COUNT (NULL or a
+                                                         real array of at least that many)
+  const double *, then int32_t        pointer, sint32    ARG_DOUBLES, ARG_DOUBLES_COUNT32
+  double *buf, then size_t            pointer, uint64    ARG_DBUF, ARG_DBUF_CAP (NULL or a real
+                                                         array of that many doubles)
+  T *out with room for N (ARRAY_OUT)  pointer            ARG_OUT_ARRAY (scratch of N elements,
+                                                         written in part or not at all)
+  int32_t number/target of an         sint32             ARG_ANNOT_NUMBER (real annotation object
+    annotation (ANNOTATION_NUMBERS)                       numbers of the document, and garbage)
   any other const T *, void *         pointer            ARG_INPTR     (NULL only)
   a function pointer                  pointer            ARG_FNPTR     (NULL only)
   int, int32_t                        sint32             ARG_INT
@@ -39,9 +58,10 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   double                              double             ARG_DOUBLE
 
 Per parameter it also emits whether the header allows NULL there (OPTIONAL below, checked
-against the function's doc comment), and per function whether it changes the document
-(MUTATING: the harness gives it a document of its own, so that the read-only functions keep
-seeing the file as it is).
+against the function's doc comment; UNSPECIFIED_NULL where the header does not say), and per
+function whether it changes the document (MUTATING: the harness gives it a document of its
+own, so that the read-only functions keep seeing the file as it is). Functions that change
+only the caller's annotation (ANNOTATION_SETTERS) get a fresh annotation in each call.
 
 A type it does not know stops the build with a message, so that a new kind of parameter is
 thought about (and added here and to ffi_harness.c) rather than called with wrong values.
@@ -87,6 +107,29 @@ MUTATING = {
     "quire_document_delete_object",
     "quire_document_save",
     "quire_document_save_to_callback",
+    "quire_document_add_annotation",
+    "quire_document_update_annotation",
+    "quire_document_delete_annotation",
+    "quire_document_add_reply",
+    "quire_document_add_state_reply",
+    "quire_document_set_in_reply_to",
+    "quire_document_set_replies_enabled",
+    "quire_document_import_annotations_json",
+}
+# Functions whose names look like editing or writing but that only read the document (an
+# export into the caller's buffer, no file): they get the valid document like any reader.
+READ_ONLY = {
+    "quire_document_export_annotations_json",
+}
+# Functions that change only the caller's annotation value (no document): they look like
+# editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).
+ANNOTATION_SETTERS = {
+    "quire_annotation_set_rect",
+    "quire_annotation_set_string",
+    "quire_annotation_set_number",
+    "quire_annotation_set_color",
+    "quire_annotation_set_points",
+    "quire_annotation_add_ink_stroke",
 }
 MUTATING_NAME = re.compile(r"_(set|add|delete|remove|insert|replace|update|edit|save|write|"
                            r"export|flatten|append|move|rename)(_|$)")
@@ -99,6 +142,26 @@ WRITES_FILES = {
     ("quire_document_save", "path"),
 }
 WRITES_NAME = re.compile(r"_(save|write|export)(_|$)")
+
+# Out-parameters that are arrays of a fixed size, which the header states ("must have room
+# for 4"): the harness passes scratch of that size; the function writes some or none of it.
+ARRAY_OUT = {
+    ("quire_annotation_color", "out"): ("4 * sizeof(double)", "room for 4"),
+}
+
+# int32_t parameters that are object numbers of annotations: the harness passes the real
+# numbers of annotations of the document (an annotation, a reply, the target of a reply) as
+# well as 0 and garbage.
+ANNOTATION_NUMBERS = {
+    ("quire_document_annotation", "number"),
+    ("quire_document_delete_annotation", "number"),
+    ("quire_document_add_reply", "target"),
+    ("quire_document_add_state_reply", "target"),
+    ("quire_document_set_in_reply_to", "number"),
+    ("quire_document_set_in_reply_to", "target"),
+    ("quire_document_comments", "number"),
+    ("quire_document_review_summary", "number"),
+}
 
 # Pointer parameters that the header says may be NULL (each is checked against the function's
 # doc comment, which must mention NULL): the harness does not expect a failure for NULL there.
@@ -127,6 +190,27 @@ OPTIONAL = {
     # so it is not listed; the harness passes NULL there without expecting either outcome.)
     # the payload is the caller's, passed through to its callback
     ("quire_document_save_to_callback", "payload"),
+    # "out: receives the new reply, owned by the caller; may be NULL when not wanted."
+    ("quire_document_add_reply", "out"),
+    ("quire_document_add_state_reply", "out"),
+    # "Adds a text reply by `author` (NULL for none)"
+    ("quire_document_add_reply", "author"),
+    # "Sets a text field from NUL-terminated UTF-8; NULL clears it."
+    ("quire_annotation_set_string", "value"),
+    # "out_count: receives the number of annotations created or updated; may be NULL."
+    ("quire_document_import_annotations_json", "out_count"),
+    # "Either out-pointer may be NULL."
+    ("quire_document_review_summary", "out_current"),
+    ("quire_document_review_summary", "out_history"),
+}
+
+
+# Pointer parameters where the header does not say whether NULL is allowed, and the
+# harness passes NULL without expecting either outcome (emitted as optional = 2).
+UNSPECIFIED_NULL = {
+    # quire_document_add_reply says "`author` (NULL for none)"; add_state_reply's doc
+    # comment says nothing of a NULL author (the library takes it as none).
+    ("quire_document_add_state_reply", "author"),
 }
 
 
@@ -147,7 +231,8 @@ def classify(fn):
     out = []
     i = 0
     opens_document = any(p["type"] == "quire_document **" for p in params)
-    if MUTATING_NAME.search(fn["name"]) and fn["name"] not in MUTATING:
+    if (MUTATING_NAME.search(fn["name"]) and fn["name"] not in MUTATING
+            and fn["name"] not in ANNOTATION_SETTERS and fn["name"] not in READ_ONLY):
         raise SystemExit("gen_ffi_table.py: %s looks like it changes or writes the document: "
                          "add it to MUTATING in gen_ffi_table.py (the harness then gives it a "
                          "document of its own) after checking what it does" % fn["name"])
@@ -169,6 +254,44 @@ def classify(fn):
             pointee = "sizeof(quire_document *)"
         elif t == "const quire_value *":
             kinds = [("ffi_type_pointer", "ARG_VALUE")]
+        elif t == "const quire_annotation *":
+            kinds = [("ffi_type_pointer", "ARG_ANNOT")]
+        elif t == "quire_annotation *":
+            if fn["name"].endswith("_free"):
+                kinds = [("ffi_type_pointer", "ARG_FREE_ANNOT")]
+            elif fn["name"] in ANNOTATION_SETTERS or fn["name"] in MUTATING:
+                kinds = [("ffi_type_pointer", "ARG_MUT_ANNOT")]
+            else:
+                raise SystemExit("gen_ffi_table.py: %s takes a non-const quire_annotation *: "
+                                 "add it to ANNOTATION_SETTERS or MUTATING" % fn["name"])
+        elif t == "quire_annotation **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_ANNOT")]
+            pointee = "sizeof(quire_annotation *)"
+        elif t == "const quire_annotation_list *":
+            kinds = [("ffi_type_pointer", "ARG_LIST")]
+        elif t == "quire_annotation_list *":
+            if not fn["name"].endswith("_free"):
+                raise SystemExit("gen_ffi_table.py: %s takes a non-const quire_annotation_list *:"
+                                 " the harness only knows it as the argument of a _free"
+                                 % fn["name"])
+            kinds = [("ffi_type_pointer", "ARG_FREE_LIST")]
+        elif t == "quire_annotation_list **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_LIST")]
+            pointee = "sizeof(quire_annotation_list *)"
+        elif t == "const quire_rect *":
+            kinds = [("ffi_type_pointer", "ARG_RECT")]
+        elif t == "const double *" and nxt == "size_t":
+            kinds = [("ffi_type_pointer", "ARG_DOUBLES"), ("ffi_type_uint64", "ARG_DOUBLES_COUNT")]
+        elif t == "const double *" and nxt == "int32_t":
+            kinds = [("ffi_type_pointer", "ARG_DOUBLES"),
+                     ("ffi_type_sint32", "ARG_DOUBLES_COUNT32")]
+        elif t == "double *" and nxt == "size_t":
+            kinds = [("ffi_type_pointer", "ARG_DBUF"), ("ffi_type_uint64", "ARG_DBUF_CAP")]
+        elif (fn["name"], p["name"]) in ARRAY_OUT:
+            kinds = [("ffi_type_pointer", "ARG_OUT_ARRAY")]
+            pointee = ARRAY_OUT[(fn["name"], p["name"])][0]
+        elif t == "int32_t" and (fn["name"], p["name"]) in ANNOTATION_NUMBERS:
+            kinds = [("ffi_type_sint32", "ARG_ANNOT_NUMBER")]
         elif t == "quire_value **":
             kinds = [("ffi_type_pointer", "ARG_OUT_VALUE")]
             pointee = "sizeof(quire_value *)"
@@ -222,7 +345,8 @@ def classify(fn):
             q = params[i + k]
             out.append({"ffi": ffi, "kind": kind, "name": q["name"], "type": q["type"],
                         "pointee": pointee if k == 0 else "0",
-                        "optional": (fn["name"], q["name"]) in OPTIONAL})
+                        "optional": 1 if (fn["name"], q["name"]) in OPTIONAL else
+                                    2 if (fn["name"], q["name"]) in UNSPECIFIED_NULL else 0})
         i += len(kinds)
     return out
 
@@ -232,17 +356,22 @@ def check_tables(functions, header_text):
     comment of each OPTIONAL one says that NULL is allowed."""
     params = {(f["name"], p["name"]) for f in functions for p in f["params"]}
     names = {f["name"] for f in functions}
-    for fname in MUTATING:
+    for fname in MUTATING | ANNOTATION_SETTERS | READ_ONLY:
         if fname not in names:
             raise SystemExit("gen_ffi_table.py: MUTATING names %s, which quire.h does not "
                              "declare" % fname)
-    for entry in sorted(WRITES_FILES | OPTIONAL):
+    for entry in sorted(WRITES_FILES | OPTIONAL | UNSPECIFIED_NULL | set(ARRAY_OUT) |
+                        ANNOTATION_NUMBERS):
         if entry not in params:
             raise SystemExit("gen_ffi_table.py: %s has no parameter %s" % entry)
     for fname, pname in sorted(OPTIONAL):
         if "NULL" not in doc_comment(header_text, fname) and pname != "payload":
             raise SystemExit("gen_ffi_table.py: OPTIONAL lists %s(%s), but its doc comment in "
                              "quire.h does not mention NULL" % (fname, pname))
+    for (fname, pname), (_, words) in sorted(ARRAY_OUT.items()):
+        if words not in " ".join(doc_comment(header_text, fname).split()):
+            raise SystemExit("gen_ffi_table.py: ARRAY_OUT gives %s(%s) a size, but its doc "
+                             "comment in quire.h does not say %r" % (fname, pname, words))
 
 
 def c_string(s):
@@ -260,7 +389,10 @@ def generate(functions, header_path):
         "    ARG_DATA, ARG_DATA_SIZE, ARG_OPTIONS, ARG_INPTR, ARG_FNPTR, ARG_INT, ARG_UINT,",
         "    ARG_SIZE, ARG_INT64, ARG_DOUBLE, ARG_VALUE, ARG_OUT_VALUE, ARG_FREE_VALUE,",
         "    ARG_TEXT, ARG_TEXT_LEN, ARG_BYTES, ARG_BYTES_SIZE, ARG_WRITE_PATH,",
-        "    ARG_SAVE_OPTIONS, ARG_WRITEFN, ARG_PAYLOAD",
+        "    ARG_SAVE_OPTIONS, ARG_WRITEFN, ARG_PAYLOAD, ARG_ANNOT, ARG_MUT_ANNOT,",
+        "    ARG_FREE_ANNOT, ARG_OUT_ANNOT, ARG_LIST, ARG_FREE_LIST, ARG_OUT_LIST, ARG_RECT,",
+        "    ARG_DOUBLES, ARG_DOUBLES_COUNT, ARG_DOUBLES_COUNT32, ARG_DBUF, ARG_DBUF_CAP,",
+        "    ARG_OUT_ARRAY, ARG_ANNOT_NUMBER",
         "};",
         "",
         "struct ffi_function {",
@@ -273,7 +405,8 @@ def generate(functions, header_path):
         "    const char *const *arg_names;",
         "    const char *const *arg_ctypes;",
         "    const size_t *arg_pointee_sizes; /* for out-parameters; 0 otherwise */",
-        "    const unsigned char *arg_optional; /* 1: the header allows NULL here */",
+        "    const unsigned char *arg_optional; /* 1: the header allows NULL here; 2: it does",
+        "                                          not say (no outcome expected) */",
         "    int mutates; /* changes or writes the document (MUTATING) */",
         "};",
         "",
@@ -302,7 +435,7 @@ def generate(functions, header_path):
             lines.append("static const size_t ffi_pointees_%s[] = {%s};" % (
                 name, ", ".join(a["pointee"] for a in args)))
             lines.append("static const unsigned char ffi_optional_%s[] = {%s};" % (
-                name, ", ".join("1" if a["optional"] else "0" for a in args)))
+                name, ", ".join(str(a["optional"]) for a in args)))
             entries.append("    {%s, %s, &%s, %d, ffi_args_%s, ffi_kinds_%s, ffi_names_%s, "
                            "ffi_ctypes_%s, ffi_pointees_%s, ffi_optional_%s, %d}," % (
                                c_string(name), c_string(ret), rtype, len(args), name, name,

@@ -105,7 +105,58 @@
       (quire_document *, const quire_save_options *, quire_write_fn, void *))             \
     X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, int32_t))            \
     X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                   \
-    X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))
+    X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))          \
+    X(quire_annotation_new, int,                                                          \
+      (quire_annotation **, const char *, int32_t, const quire_rect *))                   \
+    X(quire_annotation_free, void, (quire_annotation *))                                  \
+    X(quire_page_annotation, int, (quire_annotation **, quire_document *, int32_t, int32_t)) \
+    X(quire_document_annotation, int, (quire_annotation **, quire_document *, int32_t))   \
+    X(quire_annotation_id, int, (int32_t *, const quire_annotation *))                    \
+    X(quire_annotation_page_index, int, (int32_t *, const quire_annotation *))            \
+    X(quire_annotation_subtype, int, (char *, size_t, size_t *, const quire_annotation *)) \
+    X(quire_annotation_rect, int, (quire_rect *, const quire_annotation *))               \
+    X(quire_annotation_set_rect, int, (quire_annotation *, const quire_rect *))           \
+    X(quire_annotation_string, int,                                                       \
+      (char *, size_t, size_t *, const quire_annotation *, int32_t))                      \
+    X(quire_annotation_set_string, int, (quire_annotation *, int32_t, const char *))      \
+    X(quire_annotation_number, int, (double *, const quire_annotation *, int32_t))        \
+    X(quire_annotation_set_number, int, (quire_annotation *, int32_t, double))            \
+    X(quire_annotation_color, int, (double *, int32_t *, const quire_annotation *, int32_t)) \
+    X(quire_annotation_set_color, int,                                                    \
+      (quire_annotation *, int32_t, const double *, int32_t))                             \
+    X(quire_annotation_points, int,                                                       \
+      (double *, size_t, size_t *, const quire_annotation *, int32_t))                    \
+    X(quire_annotation_set_points, int, (quire_annotation *, int32_t, const double *, size_t)) \
+    X(quire_annotation_ink_stroke_count, int, (int32_t *, const quire_annotation *))      \
+    X(quire_annotation_ink_stroke, int,                                                   \
+      (double *, size_t, size_t *, const quire_annotation *, int32_t))                    \
+    X(quire_annotation_add_ink_stroke, int, (quire_annotation *, const double *, size_t)) \
+    X(quire_annotation_is_reply, int, (int32_t *, const quire_annotation *))              \
+    X(quire_annotation_in_reply_to, int, (int32_t *, const quire_annotation *))           \
+    X(quire_document_add_annotation, int, (quire_document *, quire_annotation *))         \
+    X(quire_document_update_annotation, int, (quire_document *, quire_annotation *))      \
+    X(quire_document_delete_annotation, int, (quire_document *, int32_t))                 \
+    X(quire_document_add_reply, int,                                                      \
+      (quire_annotation **, quire_document *, int32_t, const char *, const char *))       \
+    X(quire_document_add_state_reply, int,                                                \
+      (quire_annotation **, quire_document *, int32_t, const char *, const char *,        \
+       const char *))                                                                     \
+    X(quire_document_set_in_reply_to, int, (quire_document *, int32_t, int32_t))          \
+    X(quire_document_set_replies_enabled, int, (quire_document *, int32_t))               \
+    X(quire_document_replies_enabled, int, (int32_t *, quire_document *))                 \
+    X(quire_document_comments, int, (quire_annotation_list **, quire_document *, int32_t)) \
+    X(quire_document_review_summary, int,                                                 \
+      (quire_annotation_list **, quire_annotation_list **, quire_document *, int32_t))    \
+    X(quire_document_search_annotations, int,                                             \
+      (quire_annotation_list **, quire_document *, const char *))                         \
+    X(quire_annotation_list_count, int, (int32_t *, const quire_annotation_list *))       \
+    X(quire_annotation_list_get, int,                                                     \
+      (quire_annotation **, const quire_annotation_list *, int32_t))                      \
+    X(quire_annotation_list_free, void, (quire_annotation_list *))                        \
+    X(quire_document_export_annotations_json, int,                                        \
+      (char *, size_t, size_t *, quire_document *, int32_t))                              \
+    X(quire_document_import_annotations_json, int,                                        \
+      (int32_t *, quire_document *, const char *, size_t))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -175,6 +226,21 @@ HEADER_ASSERT(value_type_values,
 HEADER_ASSERT(stream_form_values, QUIRE_STREAM_DECODED == 0 && QUIRE_STREAM_RAW == 1);
 HEADER_ASSERT(save_mode_values, QUIRE_SAVE_INCREMENTAL == 0 && QUIRE_SAVE_FULL == 1);
 HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
+/* The 0.3 annotation fields: stable numbers too, as the header defines them. Each family
+ * (strings, numbers, colours, point lists) is numbered from 0 without gaps. */
+HEADER_ASSERT(annot_string_fields,
+              QUIRE_ANNOT_CONTENTS == 0 && QUIRE_ANNOT_AUTHOR == 1 && QUIRE_ANNOT_SUBJECT == 2 &&
+                  QUIRE_ANNOT_NAME == 3 && QUIRE_ANNOT_CREATION_DATE == 4 &&
+                  QUIRE_ANNOT_MODIFICATION_DATE == 5 && QUIRE_ANNOT_STATE == 6 &&
+                  QUIRE_ANNOT_STATE_MODEL == 7 && QUIRE_ANNOT_REPLY_TYPE == 8 &&
+                  QUIRE_ANNOT_DEFAULT_APPEARANCE == 9 && QUIRE_ANNOT_ICON == 10 &&
+                  QUIRE_ANNOT_LINE_START == 11 && QUIRE_ANNOT_LINE_END == 12 &&
+                  QUIRE_ANNOT_CUSTOM_DATA == 13);
+HEADER_ASSERT(annot_number_fields, QUIRE_ANNOT_OPACITY == 0 && QUIRE_ANNOT_BORDER_WIDTH == 1 &&
+                                       QUIRE_ANNOT_FONT_SIZE == 2 && QUIRE_ANNOT_FLAGS == 3);
+HEADER_ASSERT(annot_colors, QUIRE_ANNOT_COLOR == 0 && QUIRE_ANNOT_INTERIOR_COLOR == 1);
+HEADER_ASSERT(annot_point_lists, QUIRE_ANNOT_QUAD_POINTS == 0 && QUIRE_ANNOT_LINE == 1 &&
+                                     QUIRE_ANNOT_VERTICES == 2);
 
 /* Struct layouts are part of the ABI. These offsets are those of the LP64 ABIs (x86-64 and
  * aarch64 Linux, macOS); a change here is an ABI change. */
@@ -201,6 +267,11 @@ HEADER_ASSERT(save_options_version_first, offsetof(quire_save_options, version) 
 HEADER_ASSERT(save_options_mode, offsetof(quire_save_options, mode) == 4);
 HEADER_ASSERT(save_options_object_streams, offsetof(quire_save_options, object_streams) == 8);
 HEADER_ASSERT(save_options_size, sizeof(quire_save_options) == 12);
+
+/* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
+ * and from `const` pointers as the functions' parameters need. */
+static quire_annotation *const header_no_annotation = NULL;
+static const quire_annotation_list *const header_no_list = NULL;
 
 /* The initialisers are constant expressions: usable for objects of static duration. */
 static const quire_open_options header_static_options = QUIRE_OPEN_OPTIONS_INIT;
@@ -289,6 +360,22 @@ int main(void) {
         for (j = i + 1; j < n_functions; j++)
             header_check(strcmp(header_function_names[i], header_function_names[j]) != 0,
                          "each function is listed once");
+    }
+    {
+        /* Every status code, 0.3's QUIRE_EDISABLED too, and the annotation field numbers as
+         * int32_t arguments (no conversion warning). */
+        const int32_t fields[] = {QUIRE_ANNOT_CONTENTS, QUIRE_ANNOT_AUTHOR,
+                                  QUIRE_ANNOT_SUBJECT, QUIRE_ANNOT_NAME,
+                                  QUIRE_ANNOT_CREATION_DATE, QUIRE_ANNOT_MODIFICATION_DATE,
+                                  QUIRE_ANNOT_STATE, QUIRE_ANNOT_STATE_MODEL,
+                                  QUIRE_ANNOT_REPLY_TYPE, QUIRE_ANNOT_DEFAULT_APPEARANCE,
+                                  QUIRE_ANNOT_ICON, QUIRE_ANNOT_LINE_START,
+                                  QUIRE_ANNOT_LINE_END, QUIRE_ANNOT_CUSTOM_DATA};
+        int32_t k = 0;
+        for (i = 0; i < sizeof fields / sizeof fields[0]; i++, k++)
+            header_check(fields[i] == k, "string fields are numbered 0, 1, 2, ...");
+        header_check(header_no_annotation == NULL && header_no_list == NULL,
+                     "annotation handles are pointers");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,
