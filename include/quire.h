@@ -765,11 +765,14 @@ typedef struct quire_annotation_list quire_annotation_list;
 #define QUIRE_ANNOT_VERTICES 2    /**< /Vertices of polygons and polylines */
 
 /**
- * Makes a new annotation of `subtype` ("Text", "FreeText", "Line", "Square", "Circle",
- * "Polygon", "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink" or
- * "Stamp") for page `page_index` at `rect`. It is not in any document until added.
+ * Makes a new annotation of `subtype` for page `page_index` at `rect`. It is not in any
+ * document until added, and only "Text", "FreeText", "Line", "Square", "Circle", "Polygon",
+ * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink" and "Stamp" can be
+ * added (another name makes a value that `quire_document_add_annotation` refuses with
+ * QUIRE_EUNSUPPORTED).
  * out: receives a new annotation owned by the caller.
- * Returns: QUIRE_OK; QUIRE_EINVAL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty subtype, a negative page, a
+ * rectangle that is not finite).
  */
 int quire_annotation_new(quire_annotation **out, const char *subtype, int32_t page_index,
                          const quire_rect *rect);

@@ -68,6 +68,7 @@ public func quire_annotation_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _
     guarded("quire_annotation_new") {
         let out = try required(out, "out")
         let subtype = String(cString: try required(subtype, "subtype"))
+        guard !subtype.isEmpty else { throw CallError(code: QUIRE_EINVAL, message: "subtype is empty") }
         let r = try required(rect, "rect").pointee
         guard pageIndex >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "page_index \(pageIndex) is negative") }
         guard [r.left, r.bottom, r.right, r.top].allSatisfy(\.isFinite) else {

@@ -1727,18 +1727,26 @@ extension Document {
         for (i, a) in wanted.enumerated() {
             guard let name = a.name, let candidates = existingByName[name] else { continue }
             let free = candidates.filter { !claimed.contains($0.id!.number) }
-            if let same = free.first(where: { $0.pageIndex == a.pageIndex }) {
-                target[i] = same.id
-                claimed.insert(same.id!.number)
-                recordOfObject[same.id!.number] = i
+            if let same = free.first(where: { $0.pageIndex == a.pageIndex }), let sameID = same.id {
+                target[i] = sameID
+                claimed.insert(sameID.number)
+                recordOfObject[sameID.number] = i
             } else if let other = free.first {
                 throw PDFError(.invalidArgument, "annotation JSON: annotations[\(i)].pageIndex: the annotation \"\(name.prefix(60))\" is on page \(other.pageIndex + 1) of the document, not page \(a.pageIndex + 1); annotations do not move between pages (delete it first)")
             }
         }
-        enum Ref: Equatable { case record(Int), existing(Annotation) }
+        // What a reference in the JSON points at: another record, or an annotation already
+        // in the document (just what the checks below need of it).
+        struct Existing: Equatable { let id: ObjectID; let page: Int; let inReplyTo: ObjectID? }
+        enum Ref: Equatable { case record(Int), existing(Existing) }
+        func existingRef(_ a: Annotation) -> Ref? {
+            a.id.map { .existing(Existing(id: $0, page: a.pageIndex, inReplyTo: a.inReplyTo)) }
+        }
         func resolve(_ ref: String, _ field: String, _ i: Int) throws -> Ref {
             if let j = recordOf[ref] { return .record(j) }
-            if let e = existingByName[ref]?.first { return recordOfObject[e.id!.number].map(Ref.record) ?? .existing(e) }
+            if let e = existingByName[ref]?.first, let eid = e.id, let r = recordOfObject[eid.number].map(Ref.record) ?? existingRef(e) {
+                return r
+            }
             throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.\(field): no annotation \"\(ref.prefix(60))\" in the JSON or the document")
         }
         var parent: [Ref?] = Array(repeating: nil, count: records.count)
@@ -1751,7 +1759,7 @@ extension Document {
                 case .record(let j):
                     guard j != i else { throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: an annotation cannot reply to itself") }
                     page = wanted[j].pageIndex
-                case .existing(let e): page = e.pageIndex
+                case .existing(let e): page = e.page
                 }
                 guard page == wanted[i].pageIndex else {
                     throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: \"\(ref.prefix(60))\" is on page \(page), not page \(wanted[i].pageIndex); a reply is on the page of the annotation it answers")
@@ -1776,10 +1784,10 @@ extension Document {
                     }
                     cursor = parent[j]
                 case .existing(let e):
-                    guard seenObjects.insert(e.id!.number).inserted else { cursor = nil; break }
+                    guard seenObjects.insert(e.id.number).inserted else { cursor = nil; break }
                     if let next = e.inReplyTo {
                         if let j = recordOfObject[next.number] { cursor = .record(j) }
-                        else { cursor = try annotation(next).map(Ref.existing) }
+                        else { cursor = try annotation(next).flatMap(existingRef) }
                     } else {
                         cursor = nil
                     }
