@@ -5,7 +5,8 @@ and shipped as a C library (``libquire``). Two layers, after pypdfium2:
 
 - :mod:`quire._raw`, a ctypes declaration of every function of ``quire.h``;
 - this package, the Pythonic layer: :class:`Document`, :class:`Page`, :class:`Rect`,
-  :class:`OutlineItem`, the low-level values (:class:`Name`, :class:`String`,
+  :class:`OutlineItem`, :class:`Annotation` (annotations, replies and review states; see
+  :mod:`quire._annotations`), the low-level values (:class:`Name`, :class:`String`,
   :class:`Reference`, :class:`Stream`; see :mod:`quire._objects`), and exceptions derived
   from :class:`QuireError`.
 
@@ -40,6 +41,7 @@ not know.
 from __future__ import annotations
 
 from . import _raw
+from ._annotations import SUBTYPES, STATE_MODELS, Annotation, format_pdf_date, parse_pdf_date
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
@@ -82,6 +84,7 @@ def library_path() -> str:
 
 __all__ = [
     "Action",
+    "Annotation",
     "Box",
     "BufferTooSmallError",
     "DisabledError",
@@ -106,12 +109,16 @@ __all__ = [
     "Reference",
     "StateError",
     "Stream",
+    "STATE_MODELS",
     "String",
+    "SUBTYPES",
     "UnsupportedError",
     "UserAbortError",
     "Value",
     "library_path",
+    "format_pdf_date",
     "parse",
+    "parse_pdf_date",
     "unparse",
     "status_string",
     "version",

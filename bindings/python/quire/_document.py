@@ -33,6 +33,7 @@ from typing import (
     NamedTuple,
     Optional,
     Sequence,
+    Tuple,
     Union,
     overload,
 )
@@ -47,6 +48,7 @@ from ._errors import (
     check,
     make_error,
 )
+from ._annotations import Annotation, take_annotation, take_list
 from ._objects import Reference, Stream, Value, _parsed, _query_bytes, _take
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
@@ -796,6 +798,256 @@ class Document:
         """Whether the document has edits that no save has written yet."""
         return self._get_int(_raw.lib.quire_document_has_unsaved_changes) != 0
 
+    # -- annotations, replies and review states -------------------------------------------
+
+    def _annotation_number(self, target: Union[int, "Annotation", Reference], what: str = "the annotation") -> int:
+        """The object number of ``target``: an ``int``, a :class:`Reference` or an
+        :class:`Annotation` of this document (one not added yet raises)."""
+        if isinstance(target, Annotation):
+            number = target.id
+            if number is None:
+                raise InvalidArgumentError(
+                    _raw.QUIRE_EINVAL,
+                    "%s is not in a document (add it first, or it is written directly in a page's /Annots)" % what,
+                )
+            return number
+        if isinstance(target, Reference):
+            return _object_number(target.number)
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise TypeError("%s is an object number (int) or a quire.Annotation, not %s" % (what, type(target).__name__))
+        return _object_number(target)
+
+    def _new_annotation(self, function: Callable[..., int], *args: Any) -> Annotation:
+        out = _raw.quire_annotation_p()
+        with self._lock:
+            check(function(byref(out), self._live_handle(), *args))
+        return take_annotation(out)
+
+    def _new_list(self, function: Callable[..., int], *args: Any) -> List[Annotation]:
+        out = _raw.quire_annotation_list_p()
+        with self._lock:
+            check(function(byref(out), self._live_handle(), *args))
+        return take_list(out)
+
+    def _refresh(self, annotation: Annotation) -> None:
+        """Re-reads ``annotation`` from the document, in place."""
+        number = annotation.id
+        if number is None:
+            return
+        out = _raw.quire_annotation_p()
+        with self._lock:
+            check(_raw.lib.quire_document_annotation(byref(out), self._live_handle(), number))
+        if not out:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL annotation")
+        annotation._replace(out)
+
+    def annotation(self, number: Union[int, Reference]) -> Annotation:
+        """The annotation that is indirect object ``number``, wherever its page is (a new
+        :class:`Annotation`, independent of the document).
+
+        Raises:
+            NotFoundError: no page lists that object as an annotation.
+        """
+        return self._new_annotation(_raw.lib.quire_document_annotation, self._annotation_number(number))
+
+    def add_annotation(self, annotation: Annotation) -> Annotation:
+        """Adds ``annotation`` (from :meth:`Annotation.new`, or a copy read from any document)
+        to its page: a new object with a unique name (/NM), creation and modification dates
+        and a generated appearance stream; flags 0 become Print (4), except for state
+        replies. ``annotation`` is updated to what was stored (its :attr:`~Annotation.id`,
+        name and dates) and returned.
+
+        Raises:
+            InvalidArgumentError: an invalid reply target or state.
+            IndexOutOfRangeError: its page is not in the document.
+            UnsupportedError: a subtype Quire does not create.
+            DisabledError: a reply while :attr:`replies_enabled` is off.
+        """
+        if not isinstance(annotation, Annotation):
+            raise TypeError("add_annotation takes a quire.Annotation, not %s" % type(annotation).__name__)
+        with self._lock, annotation._lock:
+            check(_raw.lib.quire_document_add_annotation(self._live_handle(), annotation._live()))
+        return annotation
+
+    def update_annotation(self, annotation: Annotation) -> Annotation:
+        """Writes the changed ``annotation`` back to its object: the fields that differ from
+        what is stored are rewritten (other entries are kept), the modification date and
+        the appearance renewed. ``annotation`` is updated to what was stored and returned.
+
+        Raises:
+            NotFoundError: it is not in the document.
+            DisabledError: a change of its reply or state while :attr:`replies_enabled` is off.
+        """
+        if not isinstance(annotation, Annotation):
+            raise TypeError("update_annotation takes a quire.Annotation, not %s" % type(annotation).__name__)
+        with self._lock, annotation._lock:
+            check(_raw.lib.quire_document_update_annotation(self._live_handle(), annotation._live()))
+        return annotation
+
+    def delete_annotation(self, annotation: Union[int, Annotation, Reference]) -> None:
+        """Deletes an annotation (an object number or an :class:`Annotation` of this
+        document) and its popup from its page and the document.
+
+        Raises:
+            NotFoundError: no such annotation.
+        """
+        number = self._annotation_number(annotation)
+        with self._lock:
+            check(_raw.lib.quire_document_delete_annotation(self._live_handle(), number))
+
+    def add_reply(
+        self, target: Union[int, Annotation, Reference], author: Optional[str], contents: str
+    ) -> Annotation:
+        """Adds a text reply by ``author`` (``None`` for none) with ``contents`` to
+        ``target`` (an object number or an :class:`Annotation`); returns the new reply.
+
+        Raises:
+            NotFoundError: no such target.
+            DisabledError: :attr:`replies_enabled` is off.
+        """
+        number = self._annotation_number(target, "the target")
+        return self._new_annotation(
+            _raw.lib.quire_document_add_reply,
+            number,
+            None if author is None else _encode_c_string(author, "the author"),
+            _encode_c_string(contents, "the contents"),
+        )
+
+    def add_state_reply(
+        self, target: Union[int, Annotation, Reference], author: Optional[str], model: str, state: str
+    ) -> Annotation:
+        """Adds a state reply: ``author`` (``None`` for none) sets ``state`` in ``model``
+        (``"Marked"``: Marked, Unmarked; ``"Review"``: Accepted, Rejected, Cancelled,
+        Completed, None) on ``target``. The reply is hidden (flag 2): viewers list it in
+        the thread, not on the page. Returns the new reply.
+
+        Raises:
+            InvalidArgumentError: an unknown model, or a state of another model.
+            NotFoundError: no such target.
+            DisabledError: :attr:`replies_enabled` is off.
+        """
+        number = self._annotation_number(target, "the target")
+        return self._new_annotation(
+            _raw.lib.quire_document_add_state_reply,
+            number,
+            None if author is None else _encode_c_string(author, "the author"),
+            _encode_c_string(model, "the model"),
+            _encode_c_string(state, "the state"),
+        )
+
+    def set_in_reply_to(
+        self,
+        annotation: Union[int, Annotation, Reference],
+        target: Optional[Union[int, Annotation, Reference]],
+    ) -> None:
+        """Makes ``annotation`` reply to ``target``, or to nothing when ``target`` is
+        ``None`` (then its state is cleared too). The target must be on the same page and
+        the change may not make a cycle. An :class:`Annotation` given as ``annotation`` is
+        re-read, so that it shows the change.
+
+        Raises:
+            InvalidArgumentError: another page, a cycle.
+            NotFoundError: no such annotation or target.
+            DisabledError: :attr:`replies_enabled` is off.
+        """
+        number = self._annotation_number(annotation)
+        target_number = -1 if target is None else self._annotation_number(target, "the target")
+        with self._lock:
+            check(_raw.lib.quire_document_set_in_reply_to(self._live_handle(), number, target_number))
+            if isinstance(annotation, Annotation):
+                self._refresh(annotation)
+
+    @property
+    def replies_enabled(self) -> bool:
+        """Whether replies and review states are on for this document (the default). While
+        off, the methods that create or change replies and states raise
+        :class:`DisabledError`; reading annotations works."""
+        return self._get_int(_raw.lib.quire_document_replies_enabled) != 0
+
+    @replies_enabled.setter
+    def replies_enabled(self, enabled: bool) -> None:
+        with self._lock:
+            check(_raw.lib.quire_document_set_replies_enabled(self._live_handle(), 1 if enabled else 0))
+
+    def comments(self, target: Union[int, Annotation, Reference]) -> List[Annotation]:
+        """The comments of ``target`` (PSPDFKit's model): the annotation itself, then every
+        reply below it that is not a state reply, nested replies flattened, sorted by
+        creation date (stable on ties).
+
+        Raises:
+            NotFoundError: no such annotation.
+        """
+        return self._new_list(_raw.lib.quire_document_comments, self._annotation_number(target))
+
+    def review_summary(
+        self, target: Union[int, Annotation, Reference]
+    ) -> Tuple[List[Annotation], List[Annotation]]:
+        """The review of ``target`` as ``(current, history)``: ``current`` holds each
+        author's latest state reply (authors in the order they first appear), ``history``
+        every state reply below it, oldest first.
+
+        Raises:
+            NotFoundError: no such annotation.
+        """
+        number = self._annotation_number(target)
+        current = _raw.quire_annotation_list_p()
+        history = _raw.quire_annotation_list_p()
+        with self._lock:
+            status = _raw.lib.quire_document_review_summary(byref(current), byref(history), self._live_handle(), number)
+        try:
+            check(status)
+        finally:
+            if status != _raw.QUIRE_OK:
+                _raw.lib.quire_annotation_list_free(current)
+                _raw.lib.quire_annotation_list_free(history)
+        try:
+            current_items = take_list(current)
+        except BaseException:
+            _raw.lib.quire_annotation_list_free(history)
+            raise
+        return current_items, take_list(history)
+
+    def search_annotations(self, text: str) -> List[Annotation]:
+        """The annotations and replies of all pages whose contents contain ``text``, ignoring
+        case, in page order; an empty ``text`` finds nothing."""
+        return self._new_list(_raw.lib.quire_document_search_annotations, _encode_c_string(text, "the text"))
+
+    def export_annotations_json(self, page: Optional[Union[int, "Page"]] = None) -> str:
+        """The annotations of page ``page`` (an index or a :class:`Page`; ``None`` for every
+        page) as JSON shaped after PSPDFKit's Instant JSON, extended with replies and review
+        states (docs/annotation-json.md). Deterministic: the same annotations give the same
+        text.
+
+        Raises:
+            IndexOutOfRangeError: no such page.
+        """
+        if isinstance(page, Page):
+            index = page.index
+        elif page is None:
+            index = -1
+        else:
+            index = operator.index(page)
+            if index < 0:
+                raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "page index %d is out of range" % index)
+        return _text(self._get_string(_raw.lib.quire_document_export_annotations_json, index))
+
+    def import_annotations_json(self, data: Union[str, BytesType]) -> int:
+        """Imports annotation JSON (what :meth:`export_annotations_json` writes, or plain
+        Instant JSON): an annotation whose name (/NM) is already on its page is updated, any
+        other is created; replies are linked by name. All or nothing: on an error, nothing
+        was imported. Returns the number of annotations created or updated.
+
+        Raises:
+            FormatError: malformed JSON, an unknown annotation type, a reply whose parent is
+                missing (the message names the field).
+            DisabledError: replies while :attr:`replies_enabled` is off.
+        """
+        payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        out = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_document_import_annotations_json(byref(out), self._live_handle(), payload, len(payload)))
+        return out.value
+
     # -- saving --------------------------------------------------------------------------
 
     def save(self, target: Union[PathType, BinaryIO], *, full: bool = False, object_streams: bool = False) -> None:
@@ -1015,6 +1267,20 @@ class Page:
     def annotation_count(self) -> int:
         """The number of annotations: the dictionaries of the page's /Annots array."""
         return self._document._get_int(_raw.lib.quire_page_annotation_count, self._index)
+
+    @property
+    def annotations(self) -> List[Annotation]:
+        """The annotations of the page, in /Annots order, as independent
+        :class:`Annotation` values (a new list on each access)."""
+        document = self._document
+        items: List[Annotation] = []
+        with document._lock:
+            count = document._get_int(_raw.lib.quire_page_annotation_count, self._index)
+            for i in range(count):
+                out = _raw.quire_annotation_p()
+                check(_raw.lib.quire_page_annotation(byref(out), document._live_handle(), self._index, i))
+                items.append(take_annotation(out))
+        return items
 
     @property
     def label(self) -> Optional[str]:

@@ -27,7 +27,9 @@ DisabledError              QUIRE_EDISABLED
 ``NotFoundError`` is a ``FileNotFoundError`` because, through this binding, the only thing
 that can be "not found" is the file given to :class:`quire.Document`: what else the library
 reports as not found (a metadata key, an outline item's target, page labels, a dictionary
-key) the binding turns into ``None`` or leaves out, and never raises.
+key) the binding turns into ``None`` or leaves out, and never raises. The one exception is
+an annotation object number that names no annotation (:meth:`quire.Document.annotation`,
+the reply, thread and delete methods), which raises it as the library reports it.
 
 ``UserAbortError`` is raised when a Python callback given to the library (the writer of
 :meth:`quire.Document.save`) raised: the callback returned non-zero, the library aborted

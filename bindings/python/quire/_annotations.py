@@ -1,0 +1,584 @@
+"""Annotations, replies and review states (ISO 32000-2 §12.5): :class:`Annotation`.
+
+An :class:`Annotation` is a *value*: a snapshot of one annotation that owns its
+``quire_annotation *`` handle and is independent of the document it was read from (the
+library copies the annotation out). It stays valid, and readable, after its document is
+closed; changing it changes nothing in a document until it is written back with
+:meth:`quire.Document.update_annotation` (or added with
+:meth:`quire.Document.add_annotation`). Lists the library returns (a thread, a review
+history, search results) are turned into Python lists of independent annotations at once.
+
+Lifetimes follow the rest of the binding: :meth:`Annotation.close` (or the end of a
+``with`` block, or garbage collection through :func:`weakref.finalize`) releases the
+handle; afterwards every property raises :class:`quire.StateError`.
+
+Example, the PSPDFKit review scenario::
+
+    import quire
+
+    with quire.Document("file.pdf") as doc:
+        note = doc.add_annotation(quire.Annotation.new("Text", 0, (72, 700, 96, 724)))
+        doc.add_reply(note, "Bob", "Looks good")
+        doc.add_state_reply(note, "Ada", "Review", "Accepted")
+        for comment in doc.comments(note):
+            print(comment.author, comment.contents)
+        current, history = doc.review_summary(note)
+        doc.save("file.pdf")
+
+Thread safety: each annotation has its own lock, so one may be shared between threads.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import operator
+import re
+import threading
+import weakref
+from ctypes import byref, c_double, c_int32, c_size_t
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import _raw
+from ._errors import InternalError, InvalidArgumentError, NotFoundError, StateError, check, raise_status
+from ._objects import _query_bytes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._document import Rect
+
+#: A rectangle as :class:`quire.Rect` or any ``(left, bottom, right, top)`` sequence.
+RectLike = Union["Rect", Sequence[float]]
+
+#: What a PDF date string field accepts: the PDF date text, or a :class:`datetime.datetime`.
+DateLike = Union[str, _dt.datetime]
+
+#: The subtypes :meth:`Annotation.new` makes (and :meth:`quire.Document.add_annotation`
+#: writes, with an appearance stream).
+SUBTYPES: Tuple[str, ...] = (
+    "Text",
+    "FreeText",
+    "Line",
+    "Square",
+    "Circle",
+    "Polygon",
+    "PolyLine",
+    "Highlight",
+    "Underline",
+    "Squiggly",
+    "StrikeOut",
+    "Ink",
+    "Stamp",
+)
+
+#: The state models and their states (``quire_document_add_state_reply``).
+STATE_MODELS = {
+    "Marked": ("Marked", "Unmarked"),
+    "Review": ("Accepted", "Rejected", "Cancelled", "Completed", "None"),
+}
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _c_string(value: Union[str, bytes], what: str) -> bytes:
+    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    if b"\0" in data:
+        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "%s contains a NUL character" % what)
+    return data
+
+
+def _optional_c_string(value: Optional[Union[str, bytes]], what: str) -> Optional[bytes]:
+    if value is None:
+        return None
+    if not isinstance(value, (str, bytes)):
+        raise TypeError("%s is a str or None, not %s" % (what, type(value).__name__))
+    return _c_string(value, what)
+
+
+def _c_rect(rect: RectLike) -> _raw.quire_rect:
+    values = [float(v) for v in rect]
+    if len(values) != 4:
+        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a rectangle has 4 numbers (left, bottom, right, top)")
+    out = _raw.quire_rect()
+    out.left, out.bottom, out.right, out.top = values
+    return out
+
+
+def _doubles(values: Iterable[float]) -> Tuple[Any, int]:
+    numbers = [float(v) for v in values]
+    array = (c_double * max(len(numbers), 1))(*numbers)
+    return array, len(numbers)
+
+
+def _query_doubles(function: Any, *args: Any) -> List[float]:
+    """Reads numbers through the length-query pattern for numbers:
+    ``function(double *buf, size_t capacity, size_t *out_count, *args)``."""
+    count = c_size_t(0)
+    status = function(None, 0, byref(count), *args)
+    if status not in (_raw.QUIRE_OK, _raw.QUIRE_EBUFS):
+        raise_status(status)
+    for _ in range(4):
+        capacity = count.value
+        if capacity == 0:
+            return []
+        buffer = (c_double * capacity)()
+        status = function(buffer, capacity, byref(count), *args)
+        if status == _raw.QUIRE_OK:
+            return list(buffer[: min(count.value, capacity)])
+        if status != _raw.QUIRE_EBUFS:
+            raise_status(status)
+    raise_status(status)
+
+
+# -- PDF dates -------------------------------------------------------------------------------
+
+_PDF_DATE = re.compile(
+    r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+\-])(?:(\d{2})'?(\d{2})?'?)?)?$"
+)
+
+
+def parse_pdf_date(text: str) -> Optional[_dt.datetime]:
+    """A PDF date (``D:YYYYMMDDHHmmSSOHH'mm``, ISO 32000-2 §7.9.4) as a
+    :class:`datetime.datetime`: timezone-aware when the date has a zone, naive otherwise;
+    ``None`` when the text is not a PDF date."""
+    match = _PDF_DATE.match(text.strip())
+    if not match:
+        return None
+    year, month, day, hour, minute, second, sign, tz_hour, tz_minute = match.groups()
+    try:
+        tzinfo: Optional[_dt.tzinfo] = None
+        if sign in ("Z", "z"):
+            tzinfo = _dt.timezone.utc
+        elif sign in ("+", "-"):
+            offset = _dt.timedelta(hours=int(tz_hour or 0), minutes=int(tz_minute or 0))
+            tzinfo = _dt.timezone(-offset if sign == "-" else offset)
+        return _dt.datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            tzinfo=tzinfo,
+        )
+    except ValueError:
+        return None
+
+
+def format_pdf_date(moment: _dt.datetime) -> str:
+    """A :class:`datetime.datetime` as a PDF date, ``D:YYYYMMDDHHmmSS+HH'mm'``; a naive
+    datetime is taken as UTC (written with ``Z``)."""
+    text = moment.strftime("D:%Y%m%d%H%M%S")
+    offset = moment.utcoffset()
+    if offset is None or offset == _dt.timedelta(0):
+        return text + "Z"
+    sign = "+" if offset >= _dt.timedelta(0) else "-"
+    minutes = abs(int(offset.total_seconds())) // 60
+    return text + "%s%02d'%02d'" % (sign, minutes // 60, minutes % 60)
+
+
+def _string_field(field: int, doc: str, settable: bool = True) -> property:
+    def getter(self: "Annotation") -> Optional[str]:
+        return self._get_string(field)
+
+    def setter(self: "Annotation", value: Optional[str]) -> None:
+        self._set_string(field, value)
+
+    return property(getter, setter if settable else None, doc=doc)
+
+
+def _number_field(field: int, doc: str, settable: bool = True) -> property:
+    def getter(self: "Annotation") -> Optional[float]:
+        return self._get_number(field)
+
+    def setter(self: "Annotation", value: float) -> None:
+        self._set_number(field, value)
+
+    return property(getter, setter if settable else None, doc=doc)
+
+
+def _color_field(which: int, doc: str) -> property:
+    def getter(self: "Annotation") -> Tuple[float, ...]:
+        out = (c_double * 4)()
+        count = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_annotation_color(out, byref(count), self._live(), which))
+        if not 0 <= count.value <= 4:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_color gave %d components" % count.value)
+        return tuple(out[: count.value])
+
+    def setter(self: "Annotation", value: Optional[Sequence[float]]) -> None:
+        array, count = _doubles(value or ())
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_color(self._live(), which, array, count))
+
+    return property(getter, setter, doc=doc)
+
+
+def _points_field(kind: int, doc: str) -> property:
+    def getter(self: "Annotation") -> List[float]:
+        with self._lock:
+            return _query_doubles(_raw.lib.quire_annotation_points, self._live(), kind)
+
+    def setter(self: "Annotation", value: Optional[Sequence[float]]) -> None:
+        array, count = _doubles(value or ())
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_points(self._live(), kind, array, count))
+
+    return property(getter, setter, doc=doc)
+
+
+class Annotation:
+    """One annotation, as a value owned by Python (``quire_annotation``).
+
+    Read them from :attr:`quire.Page.annotations`, :meth:`quire.Document.annotation` and the
+    thread functions of :class:`quire.Document`, or make one with :meth:`new`. Text fields
+    read as ``None`` when unset and are cleared by assigning ``None``; number fields read as
+    ``None`` when unset. An annotation is independent of its document: it outlives it, and
+    setting its properties only changes the value until it is written back with
+    :meth:`quire.Document.update_annotation`.
+
+    Use it as a context manager or call :meth:`close` to release it early; closing twice
+    does nothing. After :meth:`close` every property raises :class:`quire.StateError`.
+    """
+
+    __slots__ = ("_handle", "_finalizer", "_lock", "__weakref__")
+
+    _handle: Any  # a _raw.quire_annotation_p, None once closed
+    _finalizer: Any  # weakref.finalize releasing the handle
+    _lock: Any  # threading.RLock
+
+    def __init__(self) -> None:
+        raise TypeError("make annotations with quire.Annotation.new(subtype, page_index, rect)")
+
+    @classmethod
+    def _adopt(cls, handle: Any) -> "Annotation":
+        """Wraps a new ``quire_annotation *`` that this object now owns."""
+        if not handle:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL annotation")
+        self = object.__new__(cls)
+        self._lock = threading.RLock()
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, handle)
+        return self
+
+    @classmethod
+    def new(cls, subtype: str, page_index: int, rect: RectLike) -> "Annotation":
+        """A new annotation of ``subtype`` (one of :data:`SUBTYPES`, such as ``"Square"``) for
+        page ``page_index`` (0-based) at ``rect``; it is in no document until
+        :meth:`quire.Document.add_annotation` adds it.
+
+        Raises:
+            InvalidArgumentError: an unknown subtype, a malformed rectangle.
+        """
+        if not isinstance(subtype, str):
+            raise TypeError("subtype is a str such as 'Square', not %s" % type(subtype).__name__)
+        out = _raw.quire_annotation_p()
+        c_rect = _c_rect(rect)
+        check(_raw.lib.quire_annotation_new(byref(out), _c_string(subtype, "the subtype"), operator.index(page_index), byref(c_rect)))
+        return cls._adopt(out)
+
+    # -- lifetime ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Releases the handle. Calling it again does nothing."""
+        with self._lock:
+            self._handle = None
+            self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._handle is None
+
+    def __enter__(self) -> "Annotation":
+        self._live()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _live(self) -> Any:
+        """The handle; raises :class:`StateError` once closed. Use with the lock held."""
+        handle = self._handle
+        if handle is None:
+            raise StateError(_raw.QUIRE_ESTATE, "the annotation is closed")
+        return handle
+
+    def _replace(self, handle: Any) -> None:
+        """Takes ``handle`` (a fresh read of the same annotation) in place of the current one."""
+        with self._lock:
+            self._live()
+            self._finalizer()
+            self._handle = handle
+            self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, handle)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _get_int(self, function: Any) -> int:
+        out = c_int32()
+        with self._lock:
+            check(function(byref(out), self._live()))
+        return out.value
+
+    def _get_string(self, field: int) -> Optional[str]:
+        with self._lock:
+            try:
+                return _text(_query_bytes(_raw.lib.quire_annotation_string, self._live(), field))
+            except NotFoundError:
+                return None
+
+    def _set_string(self, field: int, value: Optional[Union[str, bytes]]) -> None:
+        data = _optional_c_string(value, "the value")
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_string(self._live(), field, data))
+
+    def _get_number(self, field: int) -> Optional[float]:
+        out = c_double()
+        with self._lock:
+            status = _raw.lib.quire_annotation_number(byref(out), self._live(), field)
+        if status == _raw.QUIRE_ENOTFOUND:
+            return None
+        check(status)
+        return out.value
+
+    def _set_number(self, field: int, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError("a number field takes an int or a float, not %s" % type(value).__name__)
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_number(self._live(), field, float(value)))
+
+    # -- identity ----------------------------------------------------------------------------
+
+    @property
+    def id(self) -> Optional[int]:
+        """The object number of the annotation in its document (what the reply and thread
+        methods take); ``None`` for one not added yet, or one written directly in a page's
+        /Annots (it can be read but not replied to)."""
+        out = c_int32()
+        with self._lock:
+            status = _raw.lib.quire_annotation_id(byref(out), self._live())
+        if status == _raw.QUIRE_ENOTFOUND:
+            return None
+        check(status)
+        return out.value
+
+    @property
+    def page_index(self) -> int:
+        """The page of the annotation (0-based)."""
+        return self._get_int(_raw.lib.quire_annotation_page_index)
+
+    @property
+    def subtype(self) -> str:
+        """/Subtype, such as ``"Square"``; any subtype reads, including those Quire does not
+        create."""
+        with self._lock:
+            return _text(_query_bytes(_raw.lib.quire_annotation_subtype, self._live()))
+
+    @property
+    def rect(self) -> "Rect":
+        """/Rect, as a :class:`quire.Rect`; assign any ``(left, bottom, right, top)``."""
+        from ._document import Rect
+
+        out = _raw.quire_rect()
+        with self._lock:
+            check(_raw.lib.quire_annotation_rect(byref(out), self._live()))
+        return Rect(out.left, out.bottom, out.right, out.top)
+
+    @rect.setter
+    def rect(self, value: RectLike) -> None:
+        c_rect = _c_rect(value)
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_rect(self._live(), byref(c_rect)))
+
+    # -- text fields -------------------------------------------------------------------------
+
+    contents = _string_field(_raw.QUIRE_ANNOT_CONTENTS, "/Contents: the text.")
+    author = _string_field(_raw.QUIRE_ANNOT_AUTHOR, "/T: the author.")
+    subject = _string_field(_raw.QUIRE_ANNOT_SUBJECT, "/Subj: the subject.")
+    name = _string_field(_raw.QUIRE_ANNOT_NAME, "/NM: the unique name (a UUID for new annotations).")
+    state = _string_field(
+        _raw.QUIRE_ANNOT_STATE,
+        "/State of a state reply, such as ``'Accepted'`` (checked with :attr:`state_model` when "
+        "written to a document).",
+    )
+    state_model = _string_field(_raw.QUIRE_ANNOT_STATE_MODEL, "/StateModel: ``'Marked'`` or ``'Review'``.")
+    reply_type = _string_field(_raw.QUIRE_ANNOT_REPLY_TYPE, "/RT: ``'R'`` (a reply) or ``'Group'``.")
+    default_appearance = _string_field(
+        _raw.QUIRE_ANNOT_DEFAULT_APPEARANCE, "/DA of free text, such as ``'/Helv 12 Tf 0 g'``."
+    )
+    icon = _string_field(_raw.QUIRE_ANNOT_ICON, "/Name: a note's icon or a stamp's name.")
+    custom_data = _string_field(_raw.QUIRE_ANNOT_CUSTOM_DATA, "The application's own data (JSON text).")
+
+    @property
+    def created(self) -> Optional[str]:
+        """/CreationDate as written, a PDF date (``D:YYYYMMDDHHmmSSOHH'mm``); assign a PDF
+        date string, a :class:`datetime.datetime`, or ``None``."""
+        return self._get_string(_raw.QUIRE_ANNOT_CREATION_DATE)
+
+    @created.setter
+    def created(self, value: Optional[DateLike]) -> None:
+        self._set_string(_raw.QUIRE_ANNOT_CREATION_DATE, _date_text(value))
+
+    @property
+    def modified(self) -> Optional[str]:
+        """/M as written, a PDF date; assign a PDF date string, a :class:`datetime.datetime`,
+        or ``None``."""
+        return self._get_string(_raw.QUIRE_ANNOT_MODIFICATION_DATE)
+
+    @modified.setter
+    def modified(self, value: Optional[DateLike]) -> None:
+        self._set_string(_raw.QUIRE_ANNOT_MODIFICATION_DATE, _date_text(value))
+
+    @property
+    def created_datetime(self) -> Optional[_dt.datetime]:
+        """:attr:`created` as a :class:`datetime.datetime` (``None`` when unset or malformed)."""
+        text = self.created
+        return parse_pdf_date(text) if text is not None else None
+
+    @property
+    def modified_datetime(self) -> Optional[_dt.datetime]:
+        """:attr:`modified` as a :class:`datetime.datetime` (``None`` when unset or malformed)."""
+        text = self.modified
+        return parse_pdf_date(text) if text is not None else None
+
+    @property
+    def line_endings(self) -> Tuple[Optional[str], Optional[str]]:
+        """The two /LE line endings (start, end), such as ``('None', 'OpenArrow')``; each
+        ``None`` when unset. Assign a pair."""
+        return (self._get_string(_raw.QUIRE_ANNOT_LINE_START), self._get_string(_raw.QUIRE_ANNOT_LINE_END))
+
+    @line_endings.setter
+    def line_endings(self, value: Optional[Tuple[Optional[str], Optional[str]]]) -> None:
+        start, end = value if value is not None else (None, None)
+        with self._lock:
+            self._set_string(_raw.QUIRE_ANNOT_LINE_START, start)
+            self._set_string(_raw.QUIRE_ANNOT_LINE_END, end)
+
+    # -- number fields -----------------------------------------------------------------------
+
+    opacity = _number_field(_raw.QUIRE_ANNOT_OPACITY, "/CA, 0 to 1 (``None`` when unset).")
+    border_width = _number_field(_raw.QUIRE_ANNOT_BORDER_WIDTH, "/BS /W (``None`` when unset).")
+    font_size = _number_field(
+        _raw.QUIRE_ANNOT_FONT_SIZE, "The font size in /DA of free text (read-only; ``None`` when unset).", False
+    )
+
+    @property
+    def flags(self) -> int:
+        """/F, ISO 32000-2 Table 167 (0 when unset): 2 is Hidden, 4 is Print."""
+        value = self._get_number(_raw.QUIRE_ANNOT_FLAGS)
+        return int(value) if value is not None else 0
+
+    @flags.setter
+    def flags(self, value: int) -> None:
+        self._set_number(_raw.QUIRE_ANNOT_FLAGS, operator.index(value))
+
+    # -- colours and geometry ----------------------------------------------------------------
+
+    color = _color_field(
+        _raw.QUIRE_ANNOT_COLOR,
+        "/C as a tuple of 0 (unset), 1 (gray), 3 (RGB) or 4 (CMYK) components from 0 to 1; "
+        "assign such a sequence, or ``None`` or ``()`` to clear it.",
+    )
+    interior_color = _color_field(_raw.QUIRE_ANNOT_INTERIOR_COLOR, "/IC, as :attr:`color`.")
+    quad_points = _points_field(
+        _raw.QUIRE_ANNOT_QUAD_POINTS, "/QuadPoints of text markup: 8 numbers per quadrilateral ([] when unset)."
+    )
+    line = _points_field(_raw.QUIRE_ANNOT_LINE, "/L of a line: ``[x1, y1, x2, y2]`` ([] when unset).")
+    vertices = _points_field(
+        _raw.QUIRE_ANNOT_VERTICES, "/Vertices of polygons and polylines: x, y pairs ([] when unset)."
+    )
+
+    @property
+    def ink(self) -> List[List[float]]:
+        """/InkList: the strokes, each a list of x, y pairs; assign a list of strokes (it
+        replaces them all; ``[]`` or ``None`` removes them)."""
+        with self._lock:
+            handle = self._live()
+            count = self._get_int(_raw.lib.quire_annotation_ink_stroke_count)
+            return [_query_doubles(_raw.lib.quire_annotation_ink_stroke, handle, i) for i in range(count)]
+
+    @ink.setter
+    def ink(self, strokes: Optional[Sequence[Sequence[float]]]) -> None:
+        arrays = [_doubles(stroke) for stroke in (strokes or ())]
+        with self._lock:
+            handle = self._live()
+            check(_raw.lib.quire_annotation_add_ink_stroke(handle, None, 0))
+            for array, count in arrays:
+                check(_raw.lib.quire_annotation_add_ink_stroke(handle, array, count))
+
+    def add_ink_stroke(self, points: Sequence[float]) -> None:
+        """Appends an ink stroke of x, y pairs."""
+        array, count = _doubles(points)
+        if count == 0:
+            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "an ink stroke has at least one point")
+        with self._lock:
+            check(_raw.lib.quire_annotation_add_ink_stroke(self._live(), array, count))
+
+    # -- replies -----------------------------------------------------------------------------
+
+    @property
+    def is_reply(self) -> bool:
+        """Whether the annotation replies to another (has /IRT)."""
+        return self._get_int(_raw.lib.quire_annotation_is_reply) != 0
+
+    @property
+    def in_reply_to(self) -> Optional[int]:
+        """The object number of the annotation this one replies to; ``None`` when it is not
+        a reply. Change it with :meth:`quire.Document.set_in_reply_to`."""
+        out = c_int32()
+        with self._lock:
+            status = _raw.lib.quire_annotation_in_reply_to(byref(out), self._live())
+        if status == _raw.QUIRE_ENOTFOUND:
+            return None
+        check(status)
+        return out.value
+
+    @property
+    def is_state_reply(self) -> bool:
+        """Whether the annotation is a reply that sets a review or marked state."""
+        return self.is_reply and self.state is not None
+
+    def __repr__(self) -> str:
+        if self._handle is None:
+            return "<quire.Annotation closed>"
+        try:
+            number = self.id
+            where = " %d" % number if number is not None else ""
+            reply = " in reply to %d" % self.in_reply_to if self.in_reply_to is not None else ""
+            state = " %s:%s" % (self.state_model, self.state) if self.state is not None else ""
+            return "<quire.Annotation%s %s page %d%s%s>" % (where, self.subtype, self.page_index, reply, state)
+        except Exception:  # pragma: no cover - repr must not raise
+            return "<quire.Annotation>"
+
+
+def _date_text(value: Optional[DateLike]) -> Optional[str]:
+    if isinstance(value, _dt.datetime):
+        return format_pdf_date(value)
+    return value
+
+
+def take_annotation(out: Any) -> Annotation:
+    """Wraps a ``quire_annotation *`` that a call just returned (owned by the caller)."""
+    return Annotation._adopt(out)
+
+
+def take_list(handle: Any) -> List[Annotation]:
+    """The annotations of a new ``quire_annotation_list *``, as independent copies; the list
+    is released before returning (its items stay valid)."""
+    if not handle:
+        return []
+    try:
+        count = c_int32()
+        check(_raw.lib.quire_annotation_list_count(byref(count), handle))
+        items: List[Annotation] = []
+        for index in range(count.value):
+            out = _raw.quire_annotation_p()
+            check(_raw.lib.quire_annotation_list_get(byref(out), handle, index))
+            items.append(Annotation._adopt(out))
+        return items
+    finally:
+        _raw.lib.quire_annotation_list_free(handle)
+
+
+__all__ = ["Annotation", "SUBTYPES", "STATE_MODELS", "parse_pdf_date", "format_pdf_date"]
