@@ -77,6 +77,9 @@ demo: all
 	@echo "== C: examples/c/pdfinfo examples/sample.pdf"
 	$(MAKE) -s -C examples/c ROOT=$(CURDIR)
 	examples/c/pdfinfo examples/sample.pdf
+	@echo
+	@echo "== Python: a note, replies and review states, saved incrementally to build/reviewed.pdf"
+	PYTHONPATH=bindings/python $(PYTHON) examples/python/review.py examples/sample.pdf build/reviewed.pdf
 
 test: test-swift test-c test-python test-corpus
 
