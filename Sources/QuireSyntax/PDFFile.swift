@@ -98,8 +98,14 @@ public final class PDFFile {
         entries.compactMap { $0.value == .free ? nil : $0.key }.sorted()
     }
 
-    /// Where object `number` is, per the cross-reference (nil when it does not say).
-    public func entry(_ number: Int) -> XRefEntry? { entries[number] }
+    /// Where object `number` is, per the cross-reference (nil when it does not say). When
+    /// the /Prev chain loops, objects it does not name are looked up by scanning, as they
+    /// are when read.
+    public func entry(_ number: Int) -> XRefEntry? {
+        if let e = entries[number] { return e }
+        guard chainBroken, let found = scan().entries[number] else { return nil }
+        return found
+    }
 
     /// One more than the highest object number in use or named by /Size: the number a new
     /// object gets.

@@ -78,9 +78,12 @@ struct RepairTests {
         b.append("xref\n4 1\n" + String(repeating: "0", count: 10 - String(at).count) + "\(at) 00000 n \n")
         b.append("trailer\n<< /Size 5 /Root 1 0 R /Prev \(xref) >>\nstartxref\n\(xref)\n%%EOF\n")
         let file = try PDFFile(buffer: b.buffer)
+        // Known before it is read, so it can be edited like any other object.
+        if case .inFile? = file.entry(2) {} else { Issue.record("object 2 has no entry") }
         #expect(try file.object(4) == .string(PDFString(bytes: Array("new".utf8))))
         #expect(try file.object(3).dictionary?["Type"] == .name("Page"))
         #expect(file.isRepaired)
+        #expect(file.startXRef == nil)  // nothing sound to append an update to
     }
 
     @Test(arguments: ["9223372036854775807", "-9223372036854775808", "99999999999999999999"])

@@ -181,10 +181,12 @@ def child(path: str) -> None:
             try:
                 updated = document.save_to_bytes()
             except quire.UnsupportedError as error:
-                if xref_form != "rebuilt":
+                # Documented: no sound section to append to when the cross-reference was
+                # rebuilt by scanning, or its /Prev chain loops (the document is repaired).
+                if xref_form != "rebuilt" and not document.is_repaired:
                     raise
                 emit(check="incremental/edit+save", ok=None,
-                     reason="refused as documented (cross-reference rebuilt by scanning): %s" % error.message)
+                     reason="refused as documented (cross-reference rebuilt or /Prev chain looping): %s" % error.message)
                 return
         emit(check="incremental/edit+save", ok=True, appended=len(updated) - len(original), added=added)
     except Exception as error:
