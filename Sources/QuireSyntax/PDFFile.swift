@@ -547,13 +547,19 @@ public final class PDFFile {
     private func objectStreamHeader(_ number: Int) throws -> [(Int, Int)] {
         guard case .stream(let stream) = try object(number) else { return [] }
         let data = try decodedData(stream)
-        let n = Int(stream.dictionary["N"]?.integer ?? 0)
-        let scratch = ByteBuffer(copying: data)
-        var lexer = Lexer(scratch)
-        var pairs: [(Int, Int)] = []
-        for k in 0..<Swift.max(0, Swift.min(n, data.count / 2)) {
-            guard case .integer(let num) = try lexer.next(), case .integer = try lexer.next() else { break }
-            pairs.append((k, Int(num)))
+        return try objectStreamOffsets(stream, ByteBuffer(copying: data)).enumerated().map { ($0.offset, $0.element.number) }
+    }
+
+    /// The header of an object stream whose decoded data is `data`: up to /N pairs of
+    /// object number and offset (relative to /First), stopping at the first malformed pair.
+    private func objectStreamOffsets(_ stream: PDFStream, _ data: ByteBuffer) throws -> [(number: Int, offset: Int)] {
+        let n = Int(clamping: stream.dictionary["N"]?.integer ?? 0)
+        var lexer = Lexer(data)
+        var pairs: [(number: Int, offset: Int)] = []
+        for _ in 0..<Swift.max(0, Swift.min(n, data.count / 2)) {
+            guard case .integer(let num) = try lexer.next(), case .integer(let off) = try lexer.next(),
+                  num >= 0, off >= 0 else { break }
+            pairs.append((Int(num), Int(off)))
         }
         return pairs
     }
@@ -578,13 +584,7 @@ public final class PDFFile {
             throw PDFError.format("object stream \(number) has an invalid /N or /First")
         }
         let scratch = ByteBuffer(copying: data)
-        var lexer = Lexer(scratch)
-        var offsets: [(Int, Int)] = []
-        for _ in 0..<Swift.min(n, data.count / 2) {
-            guard case .integer(let num) = try lexer.next(), case .integer(let off) = try lexer.next(),
-                  num >= 0, off >= 0 else { break }
-            offsets.append((Int(num), Int(off)))
-        }
+        let offsets = try objectStreamOffsets(stream, scratch)
         var objects: [Int: PDFObject] = [:]
         var parser = ObjectParser(scratch, limits: limits)
         for (num, off) in offsets where objects[num] == nil && off <= data.count - first {
