@@ -66,6 +66,8 @@ public final class Document {
     /// Whether replies and review states may be created and changed (PSPDFKit's features
     /// switch). Reading annotations and whether they are replies works either way.
     public var repliesEnabled = true
+    /// The bookmark manager, once made (see ``bookmarks``).
+    var bookmarkManager: BookmarkManager? = nil
 
     /// Opens the file at `path`.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {

@@ -169,13 +169,15 @@ extension Document {
                      prepareStrings: { [unowned self] in self.file.encryptingStrings($0, for: $1) })
     }
 
-    /// The bytes of the saved file. For an incremental save: the original bytes followed by
+    /// The bytes of the saved file, after every bookmark provider is asked to persist.
+    /// For an incremental save: the original bytes followed by
     /// the update (the update alone is `incrementalUpdate()`).
     public func saved(_ mode: SaveMode) throws -> [UInt8] {
         switch mode {
         case .incremental:
             return file.buffer.copyBytes() + (try incrementalUpdate())
         case .full(let objectStreams):
+            try bookmarkManager?.save()
             var options = Writer.RewriteOptions()
             options.objectStreams = objectStreams
             let version = pdfVersion()
@@ -187,7 +189,9 @@ extension Document {
 
     /// The bytes an incremental save appends to the file: the changed objects and a new
     /// cross-reference section.
+    /// Every bookmark provider is asked to persist first (see ``BookmarkManager/save()``).
     public func incrementalUpdate() throws -> [UInt8] {
+        try bookmarkManager?.save()
         guard !changes.isEmpty else { return [] }  // nothing to append
         var update = Writer.Update()
         for number in changes.objects.keys.sorted() {
