@@ -133,7 +133,7 @@ struct BookmarkTests {
         let stored = Bookmark(identifier: "csv-1", action: .goTo(pageIndex: 2), name: "from csv", sortKey: 0)
         let gotoOnly = RecordingProvider([stored]) { $0.pageIndex != nil }
         let builtIn = try doc.bookmarks.builtInProvider()
-        doc.bookmarks.providers = [gotoOnly, builtIn]
+        try doc.bookmarks.setProviders([gotoOnly, builtIn])
         #expect(gotoOnly.calls.isEmpty)  // providers load on first use
         #expect(ids(try doc.bookmarks.bookmarks()) == ["csv-1"])
         #expect(gotoOnly.calls == ["load"])
@@ -168,7 +168,7 @@ struct BookmarkTests {
     @Test func noProviderAcceptingAndProviderErrorsAreErrors() throws {
         let doc = try documentWithPages(1)
         let picky = RecordingProvider { _ in false }
-        doc.bookmarks.providers = [picky]
+        try doc.bookmarks.setProviders([picky])
         #expect(throws: PDFError.self) { try doc.bookmarks.add(Bookmark(pageIndex: 0)) }
         picky.failOnAdd = PDFError(.io, "the disk is full")
         #expect(throws: PDFError(.io, "the disk is full")) { try doc.bookmarks.add(Bookmark(pageIndex: 0)) }
@@ -190,7 +190,7 @@ struct BookmarkTests {
         }
         let provider = Reentrant()
         provider.doc = doc
-        doc.bookmarks.providers = [provider]
+        try doc.bookmarks.setProviders([provider])
         try doc.bookmarks.add(Bookmark(pageIndex: 0))
         #expect(provider.error?.kind == .state)
         #expect(try doc.bookmarks.bookmarks().count == 1)

@@ -32,15 +32,18 @@ public final class BookmarkManager {
         chain = [BuiltInBookmarkProvider(document: document)]
     }
 
-    /// The chain of providers, in order. Setting it drops what the manager had read: the
-    /// new providers are asked for their bookmarks on next use.
-    public var providers: [BookmarkProvider] {
-        get { chain }
-        set {
-            chain = newValue
+    /// The chain of providers, in order.
+    public var providers: [BookmarkProvider] { chain }
+
+    /// Replaces the chain of providers. What the manager had read is dropped: the new
+    /// providers are asked for their bookmarks on next use. Throws a state error when
+    /// called from inside a provider.
+    public func setProviders(_ providers: [BookmarkProvider]) throws {
+        try guardReentry {
+            chain = providers
             slots = nil
-            onChange?(self)
         }
+        onChange?(self)
     }
 
     /// The built-in provider of this document, to put in a chain of providers.
