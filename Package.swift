@@ -31,7 +31,7 @@ let package = Package(
         ]),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax"]),
         .target(name: "Quire", dependencies: ["QuireDocument", "CQuire"]),
-        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument"]),
+        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "CQuire"]),
         .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport"),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"]),
         .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireTestSupport"]),

@@ -9,8 +9,12 @@ import Glibc
 // The literal must equal QUIRE_VERSION_STRING; the C tests compare the two.
 @c @implementation
 public func quire_version() -> UnsafePointer<CChar>? {
-    cString("0.3.0")
+    UnsafePointer(versionString)
 }
+
+/// QUIRE_VERSION_STRING of the header this library was built with, as a C string made
+/// once and never freed.
+nonisolated(unsafe) private let versionString = strdup(QUIRE_VERSION_STRING)  // immutable after its one-time initialisation
 
 @c @implementation
 public func quire_version_number() -> Int32 {

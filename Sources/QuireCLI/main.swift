@@ -8,6 +8,7 @@
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
 // with at least pages, pdf_version, encrypted, repaired, warnings, annotations, metadata.
 // On a file it cannot open, it prints one line naming the status and exits 1.
+import CQuire
 import QuireDocument
 #if canImport(Glibc)
 import Glibc
@@ -297,7 +298,7 @@ func main() -> Int32 {
         case "thread":
             try ThreadCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":
-            print("quire 0.3.0")
+            print("quire \(QUIRE_VERSION_STRING)")
         case "-h", "--help", "help":
             print(usage)
         default:

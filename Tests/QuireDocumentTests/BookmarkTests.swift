@@ -118,12 +118,17 @@ struct BookmarkTests {
     @Test func removeAndChangeCallback() throws {
         let doc = try documentWithPages(2)
         var changes = 0
-        doc.bookmarks.onChange = { _ in changes += 1 }
+        var counts: [Int] = []
+        doc.bookmarks.onChange = { manager in
+            changes += 1
+            counts.append((try? manager.bookmarks().count) ?? -1)  // the callback sees the change
+        }
         let b = Bookmark(pageIndex: 0)
         try doc.bookmarks.add(b)
         try doc.bookmarks.remove(identifier: b.identifier)
         #expect(try doc.bookmarks.bookmarks().isEmpty)
         #expect(changes == 2)
+        #expect(counts == [1, 0])
         #expect(throws: PDFError.self) { try doc.bookmarks.remove(identifier: b.identifier) }
         #expect(changes == 2)  // a failed change is not a change
     }

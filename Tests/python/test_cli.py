@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import quire as quire_module
+
 from conftest import CORPUS, MANIFEST, REPO
 
 CLI = REPO / "build" / "bin" / "quire"
@@ -113,3 +115,10 @@ def test_check_exit_codes() -> None:
     assert damaged.returncode in (2, 3)
     assert "WARNING:" in damaged.stdout or "ERROR:" in damaged.stdout
     assert quire("check", str(CORPUS / "nonexistent.pdf")).returncode == 1
+
+
+def test_version_is_the_library_version():
+    # Both come from QUIRE_VERSION_STRING of the header, never from a copy of it.
+    result = quire("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == "quire " + quire_module.version()

@@ -84,10 +84,23 @@ def header_structs() -> Dict[str, List[Tuple[str, str]]]:
         assert match.group(1) == match.group(3)
         fields = []
         for statement in match.group(2).split(";"):
-            if statement.strip():
-                field = re.match(r"^(?P<type>.*?)\b(?P<name>\w+)$", statement.strip(), flags=re.S)
-                assert field
-                fields.append((_normalise_type(field.group("type")), field.group("name")))
+            if not statement.strip():
+                continue
+            # A function pointer member, `int (*load)(quire_bookmark_sink *sink, void *payload)`:
+            # its type is written `int (*)(quire_bookmark_sink *, void *)`.
+            pointer = re.match(r"^(?P<ret>.*?)\(\s*\*\s*(?P<name>\w+)\s*\)\s*\((?P<params>.*)\)$",
+                               statement.strip(), flags=re.S)
+            if pointer:
+                params = [
+                    _normalise_type(re.match(r"^(.*?)\b\w+\s*$", p.strip(), flags=re.S).group(1))
+                    for p in pointer.group("params").split(",")
+                ]
+                ctype = "%s (*)(%s)" % (_normalise_type(pointer.group("ret")), ", ".join(params))
+                fields.append((ctype, pointer.group("name")))
+                continue
+            field = re.match(r"^(?P<type>.*?)\b(?P<name>\w+)$", statement.strip(), flags=re.S)
+            assert field
+            fields.append((_normalise_type(field.group("type")), field.group("name")))
         structs[match.group(1)] = fields
     return structs
 
@@ -134,6 +147,13 @@ C_TO_CTYPES = {
     "quire_annotation_list *": _raw.quire_annotation_list_p,
     "const quire_annotation_list *": _raw.quire_annotation_list_p,
     "quire_annotation_list **": POINTER(_raw.quire_annotation_list_p),
+    "quire_bookmark *": _raw.quire_bookmark_p,
+    "const quire_bookmark *": _raw.quire_bookmark_p,
+    "quire_bookmark **": POINTER(_raw.quire_bookmark_p),
+    "quire_bookmark_sink *": _raw.quire_bookmark_sink_p,
+    "const quire_bookmark_provider *": POINTER(_raw.quire_bookmark_provider),
+    "const int64_t *": POINTER(c_int64),
+    "quire_bookmark_change_fn": _raw.quire_bookmark_change_fn,
 }
 
 C_FIELD_TO_CTYPES = {
@@ -142,6 +162,11 @@ C_FIELD_TO_CTYPES = {
     "uint64_t": c_uint64,
     "const char *": c_char_p,
     "double": c_double,
+    "void *": c_void_p,
+    "int (*)(quire_bookmark_sink *, void *)": _raw.quire_bookmark_load_fn,
+    "int (*)(int32_t *, const quire_bookmark *, void *)": _raw.quire_bookmark_decide_fn,
+    "int (*)(void *)": _raw.quire_bookmark_save_fn,
+    "void (*)(void *)": _raw.quire_bookmark_release_fn,
 }
 
 
@@ -179,10 +204,10 @@ def test_function_types_match_the_header(name: str):
 
 
 def test_every_header_struct_is_checked():
-    assert sorted(header_structs()) == ["quire_open_options", "quire_rect", "quire_save_options"]
+    assert sorted(header_structs()) == ["quire_bookmark_provider", "quire_open_options", "quire_rect", "quire_save_options"]
 
 
-@pytest.mark.parametrize("struct", ["quire_open_options", "quire_rect", "quire_save_options"])
+@pytest.mark.parametrize("struct", ["quire_bookmark_provider", "quire_open_options", "quire_rect", "quire_save_options"])
 def test_structures_match_the_header(struct: str):
     fields = header_structs()[struct]
     cls = getattr(_raw, struct)
@@ -431,3 +456,15 @@ def test_pyproject_version_is_the_header_version():
     text = (BINDING_DIR / "pyproject.toml").read_text(encoding="utf-8")
     match = re.search(r'^version\s*=\s*"([^"]+)"', text, flags=re.M)
     assert match and match.group(1) == _raw.QUIRE_VERSION_STRING == quire.__version__
+
+
+@pytest.mark.parametrize("macro,make", [("QUIRE_BOOKMARK_PROVIDER_INIT", _raw.bookmark_provider_init),
+                                        ("QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT", _raw.bookmark_provider_builtin)])
+def test_bookmark_provider_inits_match_the_macros(macro, make):
+    values = [v.strip() for v in header_macros()[macro].strip("{} ").split(",")]
+    provider = make()
+    assert len(values) == len(provider._fields_)
+    assert values[0] == "QUIRE_BOOKMARK_PROVIDER_VERSION" and provider.version == _raw.QUIRE_BOOKMARK_PROVIDER_VERSION
+    assert int(values[1]) == provider.builtin
+    for (name, _), value in zip(provider._fields_[2:], values[2:]):
+        assert value == "NULL" and not getattr(provider, name), name

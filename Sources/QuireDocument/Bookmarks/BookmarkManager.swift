@@ -212,8 +212,13 @@ public final class BookmarkManager {
     /// state is theirs), and the manager's view is kept in step with it.
     private func withProviders(_ body: (inout [Slot]) throws -> Void) throws {
         var working = try loaded()
-        defer { slots = working }
-        try guardReentry { try body(&working) }
+        do {
+            try guardReentry { try body(&working) }
+        } catch {
+            slots = working
+            throw error
+        }
+        slots = working  // before the callback, which may read the bookmarks
         onChange?(self)
     }
 

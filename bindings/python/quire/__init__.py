@@ -41,6 +41,7 @@ not know.
 from __future__ import annotations
 
 from . import _raw
+from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
 from ._annotations import SUBTYPES, STATE_MODELS, Annotation, format_pdf_date, parse_pdf_date
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
@@ -85,6 +86,12 @@ def library_path() -> str:
 __all__ = [
     "Action",
     "Annotation",
+    "BUILTIN_PROVIDER",
+    "Bookmark",
+    "BookmarkKind",
+    "BookmarkManager",
+    "BookmarkProvider",
+    "BookmarkSortOrder",
     "Box",
     "BufferTooSmallError",
     "DisabledError",

@@ -49,6 +49,7 @@ from ._errors import (
     make_error,
 )
 from ._annotations import Annotation, take_annotation, take_list
+from ._bookmarks import BookmarkManager
 from ._objects import Reference, Stream, Value, _parsed, _query_bytes, _take
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
@@ -289,6 +290,12 @@ def _save_options(full: bool, object_streams: bool) -> _raw.quire_save_options:
     return options
 
 
+def _close_document(handle: Any, keepalive: Dict[str, Any]) -> None:
+    """Closes a document handle; the callbacks in ``keepalive`` live until it returns."""
+    _raw.lib.quire_document_close(handle)
+    keepalive.clear()
+
+
 class Document:
     """An open PDF document.
 
@@ -384,7 +391,12 @@ class Document:
         if not out:
             raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL document")
         self._handle = out
-        self._finalizer = weakref.finalize(self, _raw.lib.quire_document_close, out)
+        # What the library may call back until the document is closed (bookmark providers,
+        # the change callback): kept alive by the finalizer itself, so that garbage
+        # collection cannot free a callback before the close that releases it.
+        self._keepalive: Dict[str, Any] = {}
+        self._bookmarks: Optional[BookmarkManager] = None
+        self._finalizer = weakref.finalize(self, _close_document, out, self._keepalive)
 
     @classmethod
     def open(cls, path: PathType, password: Optional[Union[str, bytes]] = None, **limits: int) -> "Document":
@@ -794,6 +806,15 @@ class Document:
             check(_raw.lib.quire_document_delete_object(self._live_handle(), number))
 
     @property
+    def bookmarks(self) -> BookmarkManager:
+        """The user bookmarks of this document (:class:`quire.BookmarkManager`): add,
+        remove, move, list in an order, and the chain of providers that store them."""
+        self._live_handle()
+        if self._bookmarks is None:
+            self._bookmarks = BookmarkManager(self)
+        return self._bookmarks
+
+    @property
     def has_unsaved_changes(self) -> bool:
         """Whether the document has edits that no save has written yet."""
         return self._get_int(_raw.lib.quire_document_has_unsaved_changes) != 0
@@ -1083,9 +1104,11 @@ class Document:
         if isinstance(target, (str, os.PathLike)):
             path = _encode_c_string(os.fsencode(os.fspath(target)), "the path")
             with self._lock:
-                check(_raw.lib.quire_document_save(self._live_handle(), path, byref(options)))
-                if full:
+                self._before_save()
+                status = _raw.lib.quire_document_save(self._live_handle(), path, byref(options))
+                if status == _raw.QUIRE_OK and full:
                     self._epoch += 1
+            self._check_save(status)
             return
         write = getattr(target, "write", None)
         if not callable(write):
@@ -1126,6 +1149,7 @@ class Document:
 
         c_callback = _raw.quire_write_fn(callback)  # alive until the call returns
         with self._lock:
+            self._before_save()
             status = _raw.lib.quire_document_save_to_callback(self._live_handle(), byref(options), c_callback, None)
             if status == _raw.QUIRE_OK and full:
                 self._epoch += 1
@@ -1141,7 +1165,19 @@ class Document:
                 ) from original
             error = make_error(status, message)
             raise error from original
-        check(status)
+        self._check_save(status)
+
+    def _before_save(self) -> None:
+        if self._bookmarks is not None:
+            self._bookmarks._calls.reset()
+
+    def _check_save(self, status: int) -> None:
+        """Raises for a save's status; an exception a bookmark provider raised while
+        persisting is chained."""
+        if self._bookmarks is not None:
+            self._bookmarks._calls.run(status)
+        else:
+            check(status)
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"

@@ -50,10 +50,10 @@ from typing import Any, Dict, Iterator, List, Sequence, Tuple
 # ----------------------------------------------------------------------------------------
 
 QUIRE_VERSION_MAJOR = 0
-QUIRE_VERSION_MINOR = 3
+QUIRE_VERSION_MINOR = 4
 QUIRE_VERSION_PATCH = 0
 QUIRE_VERSION_NUMBER = QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH
-QUIRE_VERSION_STRING = "0.3.0"
+QUIRE_VERSION_STRING = "0.4.0"
 
 # ----------------------------------------------------------------------------------------
 # Status codes (QUIRE_OK, QUIRE_E*)
@@ -178,6 +178,15 @@ QUIRE_ANNOT_QUAD_POINTS = 0
 QUIRE_ANNOT_LINE = 1
 QUIRE_ANNOT_VERTICES = 2
 
+# Bookmark actions and sort orders
+QUIRE_BOOKMARK_GOTO = 0
+QUIRE_BOOKMARK_URI = 1
+QUIRE_BOOKMARK_NAMED = 2
+QUIRE_BOOKMARK_OTHER = 3
+QUIRE_BOOKMARK_SORT_CUSTOM = 0
+QUIRE_BOOKMARK_SORT_PAGE = 1
+QUIRE_BOOKMARK_PROVIDER_VERSION = 1
+
 # ----------------------------------------------------------------------------------------
 # Types
 # ----------------------------------------------------------------------------------------
@@ -260,6 +269,60 @@ def save_options_init() -> quire_save_options:
 #: function wrapped in it must be kept alive for as long as the library may call it, and
 #: must not let an exception escape (ctypes would print it and return 0, "continue").
 quire_write_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+
+
+class quire_bookmark(Structure):
+    """The opaque ``struct quire_bookmark``; only ever used through a pointer."""
+
+
+#: ``quire_bookmark *``.
+quire_bookmark_p = POINTER(quire_bookmark)
+
+
+class quire_bookmark_sink(Structure):
+    """The opaque ``struct quire_bookmark_sink``; only ever used through a pointer."""
+
+
+#: ``quire_bookmark_sink *``.
+quire_bookmark_sink_p = POINTER(quire_bookmark_sink)
+
+#: The callbacks of ``quire_bookmark_provider``. A Python function wrapped in one must stay
+#: alive until the provider's ``release`` has been called, and must not let an exception
+#: escape (ctypes would print it and return 0, which the library reads as success).
+quire_bookmark_load_fn = ctypes.CFUNCTYPE(c_int, quire_bookmark_sink_p, c_void_p)
+#: ``add`` and ``remove``: ``int (*)(int32_t *out, const quire_bookmark *bookmark, void *payload)``.
+quire_bookmark_decide_fn = ctypes.CFUNCTYPE(c_int, POINTER(c_int32), quire_bookmark_p, c_void_p)
+quire_bookmark_save_fn = ctypes.CFUNCTYPE(c_int, c_void_p)
+quire_bookmark_release_fn = ctypes.CFUNCTYPE(None, c_void_p)
+#: ``quire_bookmark_change_fn``: ``void (*)(quire_document *doc, void *payload)``.
+quire_bookmark_change_fn = ctypes.CFUNCTYPE(None, quire_document_p, c_void_p)
+
+
+class quire_bookmark_provider(Structure):
+    """``quire_bookmark_provider``: a provider's callbacks, or (``builtin`` non-zero) the
+    built-in provider. Build it with :func:`bookmark_provider_init` or
+    :func:`bookmark_provider_builtin`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("builtin", c_int32),
+        ("load", quire_bookmark_load_fn),
+        ("add", quire_bookmark_decide_fn),
+        ("remove", quire_bookmark_decide_fn),
+        ("save", quire_bookmark_save_fn),
+        ("release", quire_bookmark_release_fn),
+        ("payload", c_void_p),
+    ]
+
+
+def bookmark_provider_init() -> quire_bookmark_provider:
+    """``QUIRE_BOOKMARK_PROVIDER_INIT``: the current version, no callbacks."""
+    return quire_bookmark_provider(version=QUIRE_BOOKMARK_PROVIDER_VERSION)
+
+
+def bookmark_provider_builtin() -> quire_bookmark_provider:
+    """``QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT``: the built-in provider."""
+    return quire_bookmark_provider(version=QUIRE_BOOKMARK_PROVIDER_VERSION, builtin=1)
 
 
 class quire_rect(Structure):
@@ -488,6 +551,39 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         c_int,
         (POINTER(c_int32), quire_document_p, c_char_p, c_size_t),
     ),
+    # Bookmarks
+    ("quire_bookmark_new", c_int, (POINTER(quire_bookmark_p), c_int32, c_int32, c_char_p)),
+    ("quire_bookmark_copy", c_int, (POINTER(quire_bookmark_p), quire_bookmark_p)),
+    ("quire_bookmark_free", None, (quire_bookmark_p,)),
+    ("quire_bookmark_identifier", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
+    ("quire_bookmark_set_identifier", c_int, (quire_bookmark_p, c_char_p)),
+    ("quire_bookmark_name", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
+    ("quire_bookmark_set_name", c_int, (quire_bookmark_p, c_char_p)),
+    ("quire_bookmark_action_kind", c_int, (POINTER(c_int32), quire_bookmark_p)),
+    ("quire_bookmark_page_index", c_int, (POINTER(c_int32), quire_bookmark_p)),
+    ("quire_bookmark_action_text", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
+    ("quire_bookmark_sort_key", c_int, (POINTER(c_int64), quire_bookmark_p)),
+    ("quire_bookmark_set_sort_key", c_int, (quire_bookmark_p, POINTER(c_int64))),
+    ("quire_bookmark_sink_add", c_int, (quire_bookmark_sink_p, quire_bookmark_p)),
+    (
+        "quire_document_set_bookmark_providers",
+        c_int,
+        (quire_document_p, POINTER(quire_bookmark_provider), c_size_t),
+    ),
+    ("quire_document_bookmark_count", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_bookmark", c_int, (POINTER(quire_bookmark_p), quire_document_p, c_int32, c_int32)),
+    ("quire_document_find_bookmark", c_int, (POINTER(quire_bookmark_p), quire_document_p, c_char_p)),
+    ("quire_document_add_bookmark", c_int, (quire_document_p, quire_bookmark_p)),
+    ("quire_document_remove_bookmark", c_int, (quire_document_p, c_char_p)),
+    ("quire_document_move_bookmark", c_int, (quire_document_p, c_char_p, c_int32)),
+    ("quire_document_bookmark_sort_order", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_set_bookmark_sort_order", c_int, (quire_document_p, c_int32)),
+    (
+        "quire_document_set_bookmark_change_callback",
+        c_int,
+        (quire_document_p, quire_bookmark_change_fn, c_void_p),
+    ),
+    ("quire_document_export_bookmarks_to_outline", c_int, (POINTER(c_int32), quire_document_p)),
 )
 
 
