@@ -78,6 +78,10 @@ demo: all
 	$(MAKE) -s -C examples/c ROOT=$(CURDIR)
 	examples/c/pdfinfo examples/sample.pdf
 	@echo
+	@echo "== C: examples/c/bookmarks: go-to bookmarks kept in build/bookmarks-c.csv, the others in the PDF"
+	rm -f build/bookmarks-c.csv
+	examples/c/bookmarks examples/sample.pdf build/bookmarked-c.pdf build/bookmarks-c.csv
+	@echo
 	@echo "== Python: a note, replies and review states, saved incrementally to build/reviewed.pdf"
 	PYTHONPATH=bindings/python $(PYTHON) examples/python/review.py examples/sample.pdf build/reviewed.pdf
 

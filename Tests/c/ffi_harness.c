@@ -41,6 +41,26 @@
  *      a real array of that capacity; quire_document_import_annotations_json gets the
  *      document's own JSON (quire_document_export_annotations_json) in place of the
  *      dictionary syntax, so that it can succeed;
+ *      in bookmark positions NULL or a valid bookmark (new ones of every action: go to page 0
+ *      with a name and a sort key, page 1, page 100000, a URI, a named action, a JavaScript
+ *      action; and the stored bookmark "Title" found in the valid document); a bookmark setter
+ *      gets a fresh one in each call; a getter of what the bookmark lacks (its name, sort key,
+ *      page or action text) and the addition of a go-to past the last page must fail;
+ *      `quire_bookmark_sink *` only NULL (a real sink exists only inside a provider's load
+ *      callback: the harness's own provider uses it there); `const int64_t *` NULL or a real
+ *      value (0, -1, INT64_MAX, INT64_MIN); the change callback NULL or a real one (after
+ *      setting it, one more bookmark must call it exactly once, with the document and the
+ *      payload given, or not at all once it is removed); provider arrays NULL with 0, 1 or
+ *      SIZE_MAX, the built-in entry, the harness's custom provider (alone, before the built-in
+ *      one, or a minimal one without save and release), and invalid ones (versions 0 and 999,
+ *      no load, add or remove, a built-in entry with a callback, a good entry then a bad one);
+ *      the valid document, and the document to edit of each bookmark function, get the chain
+ *      [the harness's provider, the built-in provider], whose provider loads two bookmarks
+ *      ("Title", a go-to, and a URI) through the sink, takes URI bookmarks and those it holds,
+ *      and keeps a malloc'd store as its payload that its `release` frees: after a failed
+ *      call no provider may have been released (the harness then frees the stores), and
+ *      after both documents are closed every provider taken has been released exactly once
+ *      (valgrind sees a leak or an invalid access otherwise);
  *      functions that edit or save (MUTATING in gen_ffi_table.py) get a second document
  *      opened from the same file, so that the others keep reading the file as it is; paths
  *      to save to are NULL or inside a temporary directory that the harness makes and
@@ -67,10 +87,14 @@
  *   - a setter given a number, rectangle or point that is not finite, an odd number of
  *     coordinates or a colour of 2 or more than 4 components fails;
  *   - QUIRE_EUSER comes only from a callback that returned non-zero, and a callback that
- *     returned non-zero gives QUIRE_EUSER; callbacks get data != NULL when size > 0.
+ *     returned non-zero gives QUIRE_EUSER; callbacks get data != NULL when size > 0;
+ *   - a returned bookmark has a known action kind and an identifier (then it is freed); the
+ *     provider callbacks get their own payload and non-NULL out-pointers, bookmarks and sinks,
+ *     and their own calls into the library succeed.
  * The functions that return values (quire_version, quire_version_number,
  * quire_status_string, quire_last_error_message, quire_last_error_code, quire_clear_error,
- * quire_document_close, quire_value_free, quire_annotation_free, quire_annotation_list_free)
+ * quire_document_close, quire_value_free, quire_annotation_free, quire_annotation_list_free,
+ * quire_bookmark_free)
  * are checked against their documentation; strings
  * are never NULL.
  *
@@ -192,6 +216,19 @@ static int (*native_list_count)(int32_t *, const quire_annotation_list *);
 static int (*native_list_get)(quire_annotation **, const quire_annotation_list *, int32_t);
 static void (*native_list_free)(quire_annotation_list *);
 static int (*native_export_json)(char *, size_t, size_t *, quire_document *, int32_t);
+/* The 0.4 bookmark functions the harness uses to make its bookmarks, its providers' work and
+ * its checks. */
+static int (*native_bookmark_new)(quire_bookmark **, int32_t, int32_t, const char *);
+static void (*native_bookmark_free)(quire_bookmark *);
+static int (*native_bookmark_set_identifier)(quire_bookmark *, const char *);
+static int (*native_bookmark_set_name)(quire_bookmark *, const char *);
+static int (*native_bookmark_set_sort_key)(quire_bookmark *, const int64_t *);
+static int (*native_bookmark_identifier)(char *, size_t, size_t *, const quire_bookmark *);
+static int (*native_bookmark_action_kind)(int32_t *, const quire_bookmark *);
+static int (*native_sink_add)(quire_bookmark_sink *, const quire_bookmark *);
+static int (*native_set_providers)(quire_document *, const quire_bookmark_provider *, size_t);
+static int (*native_find_bookmark)(quire_bookmark **, quire_document *, const char *);
+static int (*native_add_bookmark)(quire_document *, const quire_bookmark *);
 
 /* dlsym into a function pointer without the object-to-function-pointer cast that ISO C
  * (and -pedantic) forbids. */
@@ -237,6 +274,18 @@ struct call {
     quire_annotation *mut_annot;  /* a fresh annotation for a setter, add or update: freed */
     double dbuf[DBUF_CAP];        /* the number buffer of a double buf/capacity pair */
     quire_rect rect;
+    quire_bookmark *mut_bookmark; /* a fresh bookmark for a setter: freed after the call */
+    int32_t bookmark_recipe;      /* the BM_* passed as `const quire_bookmark *`, or -1 */
+    int64_t int64_in;             /* what a `const int64_t *` points at */
+    /* The providers passed to quire_document_set_bookmark_providers, and the payloads of
+     * the harness's custom ones among them (malloc'd for this call: the library frees them
+     * through `release` if it takes them, the harness after a failed call). */
+    quire_bookmark_provider providers[2];
+    struct harness_store *stores[2];
+    int provider_choice;          /* the PR_* passed, or -1 */
+    int uses_change_fn;           /* the bookmark change callback is passed (not NULL) */
+    void *change_payload;         /* the payload passed with it */
+    int status;                   /* what the call returned (status functions) */
 };
 
 static quire_document *valid_doc;
@@ -408,6 +457,317 @@ static int harness_abort(const void *data, size_t size, void *payload) {
     return 1;
 }
 
+/* ---- bookmarks, providers and callbacks for the 0.4 functions ------------------------------ */
+
+/* The bookmarks passed in `const quire_bookmark *` positions (and, made fresh for each call,
+ * in the `quire_bookmark *` of the setters), made for each PDF in phase 3 with the
+ * library's functions, called directly. */
+enum {
+    BM_NULL,     /* a NULL pointer */
+    BM_GOTO0,    /* go to page 0, named "Chapter", sort key 7 */
+    BM_GOTO1,    /* go to page 1 (past the last page of a one-page file) */
+    BM_GOTO_FAR, /* go to page 100000: past the last page of every harness PDF */
+    BM_URI,      /* a URI, no name, no sort key */
+    BM_NAMED,    /* the named action LastPage */
+    BM_OTHER,    /* a JavaScript action, as its dictionary */
+    BM_STORED,   /* the valid document's stored bookmark "Title" (quire_document_find_bookmark) */
+    N_BM
+};
+static const char *const bookmark_names[N_BM] = {
+    "NULL", "<go to page 0>", "<go to page 1>", "<go to page 100000>", "<URI>",
+    "<named LastPage>", "<JavaScript action>", "<stored \"Title\">"};
+/* What each recipe has, for the getters' rules: its kind, a name, a sort key, its page. */
+static const struct {
+    int32_t kind, has_name, has_key, page;
+} bookmark_props[N_BM] = {
+    {-1, 0, 0, -1},
+    {QUIRE_BOOKMARK_GOTO, 1, 1, 0},
+    {QUIRE_BOOKMARK_GOTO, 0, 0, 1},
+    {QUIRE_BOOKMARK_GOTO, 0, 0, 100000},
+    {QUIRE_BOOKMARK_URI, 0, 0, -1},
+    {QUIRE_BOOKMARK_NAMED, 0, 0, -1},
+    {QUIRE_BOOKMARK_OTHER, 0, 0, -1},
+    {QUIRE_BOOKMARK_GOTO, 1, 1, 0}, /* as the harness's provider loads it */
+};
+static quire_bookmark *valid_bookmarks[N_BM];
+static int32_t valid_page_count; /* of the valid document: a go-to past it cannot be added */
+
+/* The harness's custom provider. Its payload is a store, malloc'd for each chain that takes
+ * it and freed by its `release` (valgrind reports a leak if release is never called, and an
+ * invalid access if it is called twice or a callback comes after it). Its `load` gives two
+ * stored bookmarks through the real sink: "Title" (go to page 0, named "Title", sort key 5)
+ * and "ffi-stored-uri" (a URI, no sort key); `add` takes URI bookmarks and those it holds,
+ * and declines the others (so that they go to the built-in provider after it); `remove`
+ * removes those it holds. A "minimal" provider (load, add and remove only, a static payload,
+ * no release) loads nothing and declines everything. */
+#define STORE_MAGIC 0x51554952u
+#define STORE_IDS 32
+#define STORE_ID_LEN 128
+struct harness_store {
+    uint32_t magic;
+    int n;
+    char ids[STORE_IDS][STORE_ID_LEN];
+};
+static struct harness_store minimal_store = {STORE_MAGIC, 0, {{0}}};
+static unsigned long providers_taken;    /* custom providers with a release the library took */
+static unsigned long providers_released; /* calls of the harness's release */
+static unsigned long bad_provider_calls; /* callbacks called with wrong arguments */
+static unsigned long provider_callback_calls;
+
+/* Whether `payload` is a live store (checked before anything else is done with it). */
+static struct harness_store *store_of(void *payload) {
+    struct harness_store *store = payload;
+    if (!store || store->magic != STORE_MAGIC) {
+        bad_provider_calls++;
+        return NULL;
+    }
+    return store;
+}
+
+/* The identifier of `bookmark` into `buf` (STORE_ID_LEN bytes); 0 if it does not fit. Only
+ * calls that succeed: a failing call would record an error during the document's call. */
+static int bookmark_id(char *buf, const quire_bookmark *bookmark) {
+    size_t len = 0;
+    if (native_bookmark_identifier(NULL, 0, &len, bookmark) != QUIRE_OK) {
+        bad_provider_calls++;
+        return 0;
+    }
+    if (len + 1 > STORE_ID_LEN) return 0;
+    if (native_bookmark_identifier(buf, STORE_ID_LEN, &len, bookmark) != QUIRE_OK) {
+        bad_provider_calls++;
+        return 0;
+    }
+    return 1;
+}
+
+static int store_find(const struct harness_store *store, const char *id) {
+    int k;
+    for (k = 0; k < store->n; k++)
+        if (strcmp(store->ids[k], id) == 0) return k;
+    return -1;
+}
+
+static void store_put(struct harness_store *store, const char *id) {
+    if (store_find(store, id) < 0 && store->n < STORE_IDS) {
+        snprintf(store->ids[store->n], STORE_ID_LEN, "%s", id);
+        store->n++;
+    }
+}
+
+static int hp_load(quire_bookmark_sink *sink, void *payload) {
+    struct harness_store *store = store_of(payload);
+    quire_bookmark *b = NULL;
+    int64_t key = 5;
+    provider_callback_calls++;
+    if (!store) return 0;
+    if (!sink) {
+        bad_provider_calls++;
+        return 0;
+    }
+    if (native_bookmark_new(&b, QUIRE_BOOKMARK_GOTO, 0, NULL) != QUIRE_OK ||
+        native_bookmark_set_identifier(b, "Title") != QUIRE_OK ||
+        native_bookmark_set_name(b, "Title") != QUIRE_OK ||
+        native_bookmark_set_sort_key(b, &key) != QUIRE_OK || native_sink_add(sink, b) != QUIRE_OK)
+        bad_provider_calls++;
+    else
+        store_put(store, "Title");
+    native_bookmark_free(b);
+    b = NULL;
+    if (native_bookmark_new(&b, QUIRE_BOOKMARK_URI, 0, "https://example.org/ffi") != QUIRE_OK ||
+        native_bookmark_set_identifier(b, "ffi-stored-uri") != QUIRE_OK ||
+        native_sink_add(sink, b) != QUIRE_OK)
+        bad_provider_calls++;
+    else
+        store_put(store, "ffi-stored-uri");
+    native_bookmark_free(b);
+    return 0;
+}
+
+static int hp_add(int32_t *accepted, const quire_bookmark *bookmark, void *payload) {
+    struct harness_store *store = store_of(payload);
+    char id[STORE_ID_LEN];
+    int32_t kind = -1;
+    provider_callback_calls++;
+    if (!store) return 0;
+    if (!accepted || !bookmark || native_bookmark_action_kind(&kind, bookmark) != QUIRE_OK) {
+        bad_provider_calls++;
+        return 0;
+    }
+    *accepted = 0;
+    if (!bookmark_id(id, bookmark)) return 0;
+    if (kind == QUIRE_BOOKMARK_URI || store_find(store, id) >= 0) {
+        if (store_find(store, id) < 0 && store->n >= STORE_IDS) return 0; /* full */
+        store_put(store, id);
+        *accepted = 1;
+    }
+    return 0;
+}
+
+static int hp_remove(int32_t *removed, const quire_bookmark *bookmark, void *payload) {
+    struct harness_store *store = store_of(payload);
+    char id[STORE_ID_LEN];
+    int k;
+    provider_callback_calls++;
+    if (!store) return 0;
+    if (!removed || !bookmark) {
+        bad_provider_calls++;
+        return 0;
+    }
+    *removed = 0;
+    if (!bookmark_id(id, bookmark) || (k = store_find(store, id)) < 0) return 0;
+    store->n--;
+    memmove(store->ids[k], store->ids[k + 1], (size_t)(store->n - k) * STORE_ID_LEN);
+    *removed = 1;
+    return 0;
+}
+
+static int hp_save(void *payload) {
+    provider_callback_calls++;
+    store_of(payload);
+    return 0;
+}
+
+static void hp_release(void *payload) {
+    struct harness_store *store = store_of(payload);
+    providers_released++;
+    if (!store) return;
+    store->magic = 0;
+    free(store);
+}
+
+static int hp_min_load(quire_bookmark_sink *sink, void *payload) {
+    provider_callback_calls++;
+    if (!sink || payload != &minimal_store) bad_provider_calls++;
+    return 0;
+}
+
+static int hp_min_add(int32_t *accepted, const quire_bookmark *bookmark, void *payload) {
+    provider_callback_calls++;
+    if (!accepted || !bookmark || payload != &minimal_store) {
+        bad_provider_calls++;
+        return 0;
+    }
+    *accepted = 0;
+    return 0;
+}
+
+static int hp_min_remove(int32_t *removed, const quire_bookmark *bookmark, void *payload) {
+    provider_callback_calls++;
+    if (!removed || !bookmark || payload != &minimal_store) {
+        bad_provider_calls++;
+        return 0;
+    }
+    *removed = 0;
+    return 0;
+}
+
+/* A custom provider with the harness's callbacks and a new store (NULL if malloc fails). */
+static quire_bookmark_provider harness_provider(struct harness_store **store_out) {
+    quire_bookmark_provider p = QUIRE_BOOKMARK_PROVIDER_INIT;
+    struct harness_store *store = calloc(1, sizeof *store);
+    if (store) store->magic = STORE_MAGIC;
+    p.load = hp_load;
+    p.add = hp_add;
+    p.remove = hp_remove;
+    p.save = hp_save;
+    p.release = hp_release;
+    p.payload = store;
+    *store_out = store;
+    return p;
+}
+
+static quire_bookmark_provider minimal_provider(void) {
+    quire_bookmark_provider p = QUIRE_BOOKMARK_PROVIDER_INIT;
+    p.load = hp_min_load;
+    p.add = hp_min_add;
+    p.remove = hp_min_remove;
+    p.payload = &minimal_store;
+    return p;
+}
+
+/* Gives `doc` the chain [the harness's provider, the built-in provider] (natively). */
+static int install_harness_chain(quire_document *doc) {
+    quire_bookmark_provider chain[2], builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+    struct harness_store *store = NULL;
+    chain[0] = harness_provider(&store);
+    chain[1] = builtin;
+    if (!store) return 0;
+    if (native_set_providers(doc, chain, 2) != QUIRE_OK) {
+        free(store);
+        return 0;
+    }
+    providers_taken++;
+    return 1;
+}
+
+/* The provider arrays passed to quire_document_set_bookmark_providers. */
+enum { PR_NULL_0, PR_NULL_1, PR_NULL_MAX, PR_BUILTIN, PR_CUSTOM, PR_CUSTOM_BUILTIN,
+       PR_MINIMAL_BUILTIN, PR_V0, PR_V999, PR_NO_LOAD, PR_NO_ADD, PR_NO_REMOVE,
+       PR_BUILTIN_CALLBACKS, PR_CUSTOM_THEN_BAD, N_PR };
+static const char *const provider_names[N_PR] = {
+    "NULL/0", "NULL/1", "NULL/SIZE_MAX", "[builtin]/1", "[custom]/1", "[custom, builtin]/2",
+    "[minimal, builtin]/2", "[version 0]/1", "[version 999]/1", "[no load]/1", "[no add]/1",
+    "[no remove]/1", "[builtin with a save callback]/1", "[custom, version 999]/2"};
+
+/* The bookmark change callback: counts its calls and checks its arguments. */
+static unsigned long change_calls, bad_change_calls;
+static quire_document *change_expected_doc;
+static void *change_expected_payload;
+
+static void harness_bookmarks_changed(quire_document *doc, void *payload) {
+    change_calls++;
+    if (doc != change_expected_doc || payload != change_expected_payload) bad_change_calls++;
+}
+
+static const int64_t int64_in_choices[] = {0, -1, INT64_MAX, INT64_MIN};
+#define N_INT64_IN 5 /* NULL, then the four */
+
+/* A fresh bookmark made by `recipe`, or NULL (BM_NULL, or a failure: reported by the
+ * caller). */
+static quire_bookmark *make_bookmark(int recipe) {
+    quire_bookmark *b = NULL;
+    int64_t key = 7;
+    int ok = 1;
+    switch (recipe) {
+    case BM_GOTO0:
+        ok = native_bookmark_new(&b, QUIRE_BOOKMARK_GOTO, 0, NULL) == QUIRE_OK &&
+             native_bookmark_set_name(b, "Chapter") == QUIRE_OK &&
+             native_bookmark_set_sort_key(b, &key) == QUIRE_OK;
+        break;
+    case BM_GOTO1: ok = native_bookmark_new(&b, QUIRE_BOOKMARK_GOTO, 1, NULL) == QUIRE_OK; break;
+    case BM_GOTO_FAR:
+        ok = native_bookmark_new(&b, QUIRE_BOOKMARK_GOTO, 100000, NULL) == QUIRE_OK;
+        break;
+    case BM_URI:
+        ok = native_bookmark_new(&b, QUIRE_BOOKMARK_URI, 0, "https://example.org/a?b=c") ==
+             QUIRE_OK;
+        break;
+    case BM_NAMED: ok = native_bookmark_new(&b, QUIRE_BOOKMARK_NAMED, 0, "LastPage") == QUIRE_OK; break;
+    case BM_OTHER:
+        ok = native_bookmark_new(&b, QUIRE_BOOKMARK_OTHER, 0,
+                                 "<< /S /JavaScript /JS (app.alert(1)) >>") == QUIRE_OK;
+        break;
+    case BM_STORED: ok = native_find_bookmark(&b, valid_doc, "Title") == QUIRE_OK; break;
+    default: return NULL;
+    }
+    if (ok) return b;
+    native_bookmark_free(b);
+    return NULL;
+}
+
+/* The bookmarks of phase 3 for valid_doc, which first gets the harness's chain (so that it
+ * has stored bookmarks to list, find and copy). Returns 0 if one could not be made. */
+static int make_bookmarks(void) {
+    int k;
+    memset(valid_bookmarks, 0, sizeof valid_bookmarks);
+    valid_page_count = 0;
+    if (native_page_count(&valid_page_count, valid_doc) != QUIRE_OK) return 0;
+    if (!install_harness_chain(valid_doc)) return 0;
+    for (k = BM_NULL + 1; k < N_BM; k++)
+        if (!(valid_bookmarks[k] = make_bookmark(k))) return 0;
+    return 1;
+}
+
 /* Choices for phase 3, per kind. */
 enum { BUF_NULL_0, BUF_NULL_1, BUF_NULL_MAX, BUF_REAL_0, BUF_REAL_1, BUF_REAL_FULL, N_BUF };
 enum { DATA_NULL_0, DATA_NULL_1, DATA_NULL_MAX, DATA_GARBAGE, DATA_GARBAGE_0, DATA_PDF, N_DATA };
@@ -464,6 +824,15 @@ static int n_choices(enum ffi_arg_kind kind) {
     case ARG_DOUBLES_COUNT32:
     case ARG_DBUF_CAP: return 1;   /* follows its pointer */
     case ARG_ANNOT_NUMBER: return N_NUM;
+    case ARG_BOOKMARK:
+    case ARG_MUT_BOOKMARK: return N_BM;
+    case ARG_FREE_BOOKMARK: return 2; /* NULL, a fresh one */
+    case ARG_OUT_BOOKMARK: return 2;  /* scratch, NULL */
+    case ARG_SINK: return 1;          /* NULL */
+    case ARG_PROVIDERS: return N_PR;
+    case ARG_PROVIDERS_COUNT: return 1; /* follows its pointer */
+    case ARG_INT64_IN: return N_INT64_IN;
+    case ARG_CHANGEFN: return 2;      /* NULL, the harness's callback */
     }
     return 1;
 }
@@ -503,6 +872,8 @@ static void reset_call(struct call *c, const struct ffi_function *fn) {
     memset(c, 0, sizeof *c);
     c->fn = fn;
     c->value_type = -1;
+    c->bookmark_recipe = -1;
+    c->provider_choice = -1;
     for (i = 0; i < MAX_ARGS; i++)
         memset(c->scratch[i].bytes, SENTINEL_BYTE, SCRATCH);
     memset(c->buf, SENTINEL_BYTE, BUF_CAP);
@@ -693,6 +1064,9 @@ static int any_string(const struct ffi_function *fn, const char *name) {
         {"quire_annotation_new", "subtype"},   /* any subtype (adding it may fail) */
         {"quire_annotation_set_string", "value"},
         {"quire_document_search_annotations", "text"},
+        {"quire_bookmark_new", "text"},              /* a URI or a name (kind-dependent) */
+        {"quire_bookmark_set_identifier", "identifier"},
+        {"quire_bookmark_set_name", "name"},
     };
     size_t k;
     for (k = 0; k < sizeof params / sizeof params[0]; k++)
@@ -854,6 +1228,7 @@ static void set_choice(struct call *c, unsigned i, int choice) {
     }
     case ARG_PAYLOAD:
         *p = choice == PL_REAL ? (void *)&payload_counts : NULL;
+        c->change_payload = *p;
         describe(name, choice == PL_REAL ? "<counts>" : "NULL");
         break;
     case ARG_BUF: {
@@ -1036,8 +1411,137 @@ static void set_choice(struct call *c, unsigned i, int choice) {
             describe(name, number_names[choice]);
         }
         break;
+    case ARG_BOOKMARK: {
+        const char *f = fn->name;
+        *p = valid_bookmarks[choice];
+        c->bookmark_recipe = choice;
+        if (!*p) {
+            c->must_fail = 1;
+        } else {
+            /* The getters of what the bookmark does not have fail (the header:
+             * QUIRE_ENOTFOUND), and a go-to past the last page cannot be added
+             * (QUIRE_ERANGE). */
+            int32_t kind = bookmark_props[choice].kind;
+            if ((strcmp(f, "quire_bookmark_name") == 0 && !bookmark_props[choice].has_name) ||
+                (strcmp(f, "quire_bookmark_sort_key") == 0 && !bookmark_props[choice].has_key) ||
+                (strcmp(f, "quire_bookmark_page_index") == 0 && kind != QUIRE_BOOKMARK_GOTO) ||
+                (strcmp(f, "quire_bookmark_action_text") == 0 && kind == QUIRE_BOOKMARK_GOTO) ||
+                (strcmp(f, "quire_document_add_bookmark") == 0 && kind == QUIRE_BOOKMARK_GOTO &&
+                 bookmark_props[choice].page >= valid_page_count))
+                c->must_fail = 1;
+        }
+        describe(name, *p || choice == BM_NULL ? bookmark_names[choice] : "NULL (none)");
+        break;
+    }
+    case ARG_MUT_BOOKMARK:
+        c->mut_bookmark = make_bookmark(choice);
+        *p = c->mut_bookmark;
+        if (!*p) c->must_fail = 1;
+        describe(name, *p || choice == BM_NULL ? bookmark_names[choice] : "NULL (none)");
+        break;
+    case ARG_FREE_BOOKMARK:
+        *p = choice == 1 ? (void *)make_bookmark(BM_URI) : NULL; /* consumed by the call */
+        describe(name, *p ? "<a fresh bookmark>" : "NULL");
+        break;
+    case ARG_OUT_BOOKMARK:
+        if (choice == 0) {
+            void *sentinel = &handle_sentinel_target;
+            *p = c->scratch[i].bytes;
+            memcpy(c->scratch[i].bytes, &sentinel, sizeof sentinel);
+            describe(name, "<scratch>");
+        } else {
+            *p = NULL;
+            if (!fn->arg_optional[i]) c->must_fail = 1;
+            describe(name, "NULL");
+        }
+        break;
+    case ARG_SINK:
+        /* A real sink exists only inside a provider's load callback and is valid only
+         * during that call (the header): the harness's own load callback (hp_load) calls
+         * quire_bookmark_sink_add with it; here only NULL can be passed. */
+        *p = NULL;
+        c->must_fail = 1;
+        describe(name, "NULL");
+        break;
+    case ARG_PROVIDERS: {
+        quire_bookmark_provider builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+        uint64_t n = 0;
+        c->provider_choice = choice;
+        *p = c->providers;
+        switch (choice) {
+        case PR_NULL_0: *p = NULL; break;
+        case PR_NULL_1: *p = NULL; n = 1; c->must_fail = 1; break;
+        case PR_NULL_MAX: *p = NULL; n = SIZE_MAX; c->must_fail = 1; break;
+        case PR_BUILTIN: c->providers[0] = builtin; n = 1; break;
+        case PR_CUSTOM: c->providers[0] = harness_provider(&c->stores[0]); n = 1; break;
+        case PR_CUSTOM_BUILTIN:
+            c->providers[0] = harness_provider(&c->stores[0]);
+            c->providers[1] = builtin;
+            n = 2;
+            break;
+        case PR_MINIMAL_BUILTIN:
+            c->providers[0] = minimal_provider();
+            c->providers[1] = builtin;
+            n = 2;
+            break;
+        case PR_V0:
+        case PR_V999:
+            c->providers[0] = harness_provider(&c->stores[0]);
+            c->providers[0].version = choice == PR_V0 ? 0 : 999;
+            n = 1;
+            c->must_fail = 1;
+            break;
+        case PR_NO_LOAD:
+        case PR_NO_ADD:
+        case PR_NO_REMOVE:
+            c->providers[0] = harness_provider(&c->stores[0]);
+            if (choice == PR_NO_LOAD) c->providers[0].load = NULL;
+            if (choice == PR_NO_ADD) c->providers[0].add = NULL;
+            if (choice == PR_NO_REMOVE) c->providers[0].remove = NULL;
+            n = 1;
+            c->must_fail = 1;
+            break;
+        case PR_BUILTIN_CALLBACKS:
+            c->providers[0] = builtin;
+            c->providers[0].save = hp_save;
+            n = 1;
+            c->must_fail = 1;
+            break;
+        default: /* PR_CUSTOM_THEN_BAD: a good entry, then a bad one: nothing is taken */
+            c->providers[0] = harness_provider(&c->stores[0]);
+            c->providers[1] = harness_provider(&c->stores[1]);
+            c->providers[1].version = 999;
+            n = 2;
+            c->must_fail = 1;
+            break;
+        }
+        c->values[i + 1].u64 = n;
+        describe(name, provider_names[choice]);
+        break;
+    }
+    case ARG_INT64_IN:
+        if (choice == 0) {
+            *p = NULL;
+            if (!fn->arg_optional[i]) c->must_fail = 1;
+            describe(name, "NULL");
+        } else {
+            c->int64_in = int64_in_choices[choice - 1];
+            *p = &c->int64_in;
+            snprintf(text, sizeof text, "&%lld", (long long)c->int64_in);
+            describe(name, text);
+        }
+        break;
+    case ARG_CHANGEFN: {
+        quire_bookmark_change_fn f = choice == 1 ? harness_bookmarks_changed : NULL;
+        memcpy(p, &f, sizeof f); /* a function pointer passed as a pointer argument */
+        c->uses_change_fn = choice == 1;
+        if (!f && !fn->arg_optional[i]) c->must_fail = 1;
+        describe(name, f ? "<counts changes>" : "NULL");
+        break;
+    }
     case ARG_DOUBLES_COUNT:
     case ARG_DBUF_CAP:
+    case ARG_PROVIDERS_COUNT:
         snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
         describe(name, text);
         break;
@@ -1063,6 +1567,10 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         } else if (strcmp(fn->name, "quire_document_export_annotations_json") == 0 &&
                    strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {
             /* -1: every page (the header). */
+        } else if (strcmp(fn->name, "quire_bookmark_new") == 0 &&
+                   strcmp(name, "page_index") == 0) {
+            /* Negative only fails for a go-to bookmark ("ignored" for the others): decided
+             * in finish_choices, once the kind is known. */
         } else if (strcmp(name, "number") == 0 ||
                    strcmp(fn->name, "quire_annotation_new") == 0) {
             /* A page index of a new annotation is checked when it is added (QUIRE_ERANGE
@@ -1098,6 +1606,73 @@ static void set_choice(struct call *c, unsigned i, int choice) {
     }
 }
 
+/* Rules that depend on several arguments, once all of them are chosen. */
+static void finish_choices(struct call *c) {
+    const struct ffi_function *fn = c->fn;
+    if (strcmp(fn->name, "quire_bookmark_new") == 0) {
+        /* (out, kind, page_index, text): a go-to takes a page >= 0 and no text; the other
+         * kinds take text (the header). Kinds 2 and 3 are not among the int choices. */
+        int32_t kind = c->values[1].i32, page = c->values[2].i32;
+        const char *text = c->values[3].p;
+        if (kind == QUIRE_BOOKMARK_GOTO && (page < 0 || text != NULL)) c->must_fail = 1;
+        if (kind != QUIRE_BOOKMARK_GOTO && (text == NULL || text[0] == '\0')) c->must_fail = 1;
+    } else if (strcmp(fn->name, "quire_bookmark_set_identifier") == 0) {
+        /* "non-empty UTF-8": QUIRE_EINVAL for NULL or empty */
+        const char *id = c->values[1].p;
+        if (!id || !id[0]) c->must_fail = 1;
+    }
+}
+
+/* After quire_document_set_bookmark_providers: the library owns the payloads of the custom
+ * providers it took (it frees them through `release`); after a failure it took none and
+ * released none (the header: "the chain is unchanged and no new provider's release is
+ * called"), and the harness frees them. */
+static void after_set_providers(struct call *c, unsigned long released_before) {
+    int k;
+    unsigned long released = providers_released - released_before;
+    if (c->status == QUIRE_OK) {
+        for (k = 0; k < 2; k++)
+            if (c->stores[k]) providers_taken++;
+        return;
+    }
+    if (released > 0) {
+        /* The released payloads are already freed: freeing the others could free one
+         * twice, so they are left (a leak valgrind reports, beside this failure). */
+        fail("failed, yet %lu provider(s) were released during the call", released);
+        return;
+    }
+    for (k = 0; k < 2; k++) {
+        free(c->stores[k]);
+        c->stores[k] = NULL;
+    }
+}
+
+/* After a successful quire_document_set_bookmark_change_callback (on the document to edit,
+ * which has the harness's chain, whose provider takes URI bookmarks): one more bookmark
+ * makes one call of the callback with the document and the payload given, or none if the
+ * callback was removed (NULL). */
+static void after_set_change_callback(struct call *c) {
+    quire_bookmark *b = make_bookmark(BM_URI);
+    unsigned long expected = c->uses_change_fn ? 1 : 0;
+    int status;
+    change_calls = 0;
+    bad_change_calls = 0;
+    change_expected_doc = edit_doc;
+    change_expected_payload = c->change_payload;
+    status = b ? native_add_bookmark(edit_doc, b) : QUIRE_ENOMEM;
+    native_bookmark_free(b);
+    if (status != QUIRE_OK) {
+        fail("then adding a URI bookmark failed: %d %s", status, native_last_error_message());
+        native_clear_error();
+        return;
+    }
+    if (change_calls != expected)
+        fail("then adding a bookmark called the change callback %lu times, not %lu",
+             change_calls, expected);
+    if (bad_change_calls)
+        fail("the change callback got another document or payload than it was set with");
+}
+
 /* Phases 1 and 2: every pointer NULL; scalars zero (g < 0) or garbage number g. */
 static void set_scalar_phase(struct call *c, int g) {
     const struct ffi_function *fn = c->fn;
@@ -1122,6 +1697,7 @@ static void set_scalar_phase(struct call *c, int g) {
         case ARG_BYTES_SIZE:
         case ARG_DOUBLES_COUNT:
         case ARG_DBUF_CAP:
+        case ARG_PROVIDERS_COUNT:
             c->values[i].u64 = g < 0 ? 0 : size_garbage[g];
             snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
             break;
@@ -1197,6 +1773,9 @@ static void check_status_call(struct call *c, int status) {
         fail("the callback was called again after it returned non-zero (%lu calls)",
              aborter_calls);
     if (bad_write_arguments > 0) fail("the write callback got data NULL with a size > 0");
+    if (bad_provider_calls > 0)
+        fail("a bookmark provider callback was called with wrong arguments, a dead payload, "
+             "or its own calls into the library failed (%lu times)", bad_provider_calls);
     if (status < 0)
         check_error_recorded(status);
     else if (native_last_error_code() != QUIRE_OK)
@@ -1273,6 +1852,30 @@ static void check_status_call(struct call *c, int status) {
                     if (native_list_count(&n, (quire_annotation_list *)h) != QUIRE_OK || n < 0)
                         fail("returned a list without a count (%ld)", (long)n);
                     native_list_free((quire_annotation_list *)h);
+                }
+            }
+            if (!untouched(s + sizeof h, SCRATCH - sizeof h))
+                fail("wrote past the end of %s", fn->arg_names[i]);
+        } else if (k == ARG_OUT_BOOKMARK) {
+            void *h;
+            memcpy(&h, s, sizeof h);
+            if (status < 0 && h != (void *)&handle_sentinel_target)
+                fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
+            if (status == 0) {
+                if (h == NULL || h == (void *)&handle_sentinel_target) {
+                    fail("succeeded without writing a bookmark to %s", fn->arg_names[i]);
+                } else {
+                    /* A real bookmark: a known kind and an identifier; then it is freed. */
+                    int32_t kind = -1;
+                    size_t id_len = 0;
+                    if (native_bookmark_action_kind(&kind, (quire_bookmark *)h) != QUIRE_OK ||
+                        kind < QUIRE_BOOKMARK_GOTO || kind > QUIRE_BOOKMARK_OTHER)
+                        fail("returned a bookmark of no known kind (%ld)", (long)kind);
+                    if (native_bookmark_identifier(NULL, 0, &id_len, (quire_bookmark *)h) !=
+                            QUIRE_OK ||
+                        id_len == 0)
+                        fail("returned a bookmark without an identifier");
+                    native_bookmark_free((quire_bookmark *)h);
                 }
             }
             if (!untouched(s + sizeof h, SCRATCH - sizeof h))
@@ -1414,9 +2017,10 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
         /* void; NULL is a no-op, the valid handle is closed last */
     } else if (strcmp(name, "quire_value_free") == 0 ||
                strcmp(name, "quire_annotation_free") == 0 ||
-               strcmp(name, "quire_annotation_list_free") == 0) {
-        /* void; NULL is a no-op, a fresh value, annotation or list is released (valgrind
-         * sees a leak if not) */
+               strcmp(name, "quire_annotation_list_free") == 0 ||
+               strcmp(name, "quire_bookmark_free") == 0) {
+        /* void; NULL is a no-op, a fresh value, annotation, list or bookmark is released
+         * (valgrind sees a leak if not) */
     } else {
         fail("has no rule in ffi_harness.c for a function returning %s: add one",
              fn->return_ctype);
@@ -1440,6 +2044,7 @@ static void invoke(struct call *c) {
     } rv;
     unsigned i;
     size_t len = strlen(call_desc);
+    unsigned long released_before;
 
     snprintf(call_desc + len, sizeof call_desc - len, ")");
     for (i = 0; i < fn->nargs; i++) c->avalues[i] = &c->values[i];
@@ -1453,6 +2058,8 @@ static void invoke(struct call *c) {
     }
     aborter_calls = 0;
     bad_write_arguments = 0;
+    bad_provider_calls = 0;
+    released_before = providers_released;
     if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, fn->nargs, fn->return_type, fn->arg_types) !=
         FFI_OK) {
         fail("ffi_prep_cif failed");
@@ -1470,8 +2077,9 @@ static void invoke(struct call *c) {
     memset(&rv, 0, sizeof rv);
     ffi_call(&cif, entry, &rv, fn->nargs ? c->avalues : NULL);
 
+    c->status = (int)(int32_t)rv.s;
     if (is_status_function(fn))
-        check_status_call(c, (int)(int32_t)rv.s);
+        check_status_call(c, c->status);
     else if (fn->return_type == &ffi_type_pointer)
         check_value_call(c, 0, rv.p);
     else
@@ -1479,6 +2087,13 @@ static void invoke(struct call *c) {
     /* The fresh annotation a setter, add or update changed is the caller's: freed. */
     if (c->mut_annot) native_annotation_free(c->mut_annot);
     c->mut_annot = NULL;
+    /* So is the fresh bookmark of a bookmark setter. */
+    if (c->mut_bookmark) native_bookmark_free(c->mut_bookmark);
+    c->mut_bookmark = NULL;
+    if (c->provider_choice >= 0) after_set_providers(c, released_before);
+    if (strcmp(fn->name, "quire_document_set_bookmark_change_callback") == 0 &&
+        c->status == QUIRE_OK)
+        after_set_change_callback(c);
     end_call();
 }
 
@@ -1529,6 +2144,16 @@ static unsigned long phase_combinations(void) {
                 end_call();
                 continue;
             }
+            /* The bookmark functions get the harness's chain of providers (its provider, then
+             * the built-in one), with two stored bookmarks ("Title" and a URI), so that
+             * removing, moving and replacing can succeed, and replacing the chain releases
+             * a provider. */
+            if (strstr(fn->name, "bookmark") && !install_harness_chain(edit_doc)) {
+                snprintf(call_desc, sizeof call_desc, "(the bookmark providers of %s for %s)",
+                         pdf_path, fn->name);
+                fail("cannot set the harness's chain: %s", native_last_error_message());
+                end_call();
+            }
             /* The saving functions get a document with a change, so that an incremental
              * save has an update to write. */
             if (strstr(fn->name, "_save")) {
@@ -1546,6 +2171,7 @@ static unsigned long phase_combinations(void) {
             struct call c;
             reset_call(&c, fn);
             for (i = 0; i < fn->nargs; i++) set_choice(&c, i, choice[i]);
+            finish_choices(&c);
             invoke(&c);
             /* next combination (an odometer) */
             for (i = 0; i < fn->nargs; i++) {
@@ -1598,10 +2224,23 @@ static unsigned long free_and_close_last(void) {
         invoke_with_pointer("quire_annotation_list_free", valid_lists[v], list_names[v]);
         valid_lists[v] = NULL;
     }
+    for (v = 0; v < N_BM; v++) {
+        if (!valid_bookmarks[v]) continue;
+        invoke_with_pointer("quire_bookmark_free", valid_bookmarks[v], bookmark_names[v]);
+        valid_bookmarks[v] = NULL;
+    }
     invoke_with_pointer("quire_document_close", edit_doc, "<document to edit>");
     edit_doc = NULL;
     invoke_with_pointer("quire_document_close", valid_doc, "<valid document>");
     valid_doc = NULL;
+    /* Both documents are closed: every custom provider with a release that a document took
+     * has been released, exactly once (the header: "called once when the document no longer
+     * uses the provider (its chain is replaced, or the document is closed)"). */
+    snprintf(call_desc, sizeof call_desc, "(the bookmark providers, after closing %s)", pdf_path);
+    bad_provider_calls = 0;
+    if (providers_released != providers_taken)
+        fail("%lu providers were taken and %lu released", providers_taken, providers_released);
+    end_call();
     return calls_passed + calls_failed - before;
 }
 
@@ -1815,7 +2454,25 @@ int main(int argc, char **argv) {
         !load(&native_list_get, sizeof native_list_get, "quire_annotation_list_get") ||
         !load(&native_list_free, sizeof native_list_free, "quire_annotation_list_free") ||
         !load(&native_export_json, sizeof native_export_json,
-              "quire_document_export_annotations_json"))
+              "quire_document_export_annotations_json") ||
+        !load(&native_bookmark_new, sizeof native_bookmark_new, "quire_bookmark_new") ||
+        !load(&native_bookmark_free, sizeof native_bookmark_free, "quire_bookmark_free") ||
+        !load(&native_bookmark_set_identifier, sizeof native_bookmark_set_identifier,
+              "quire_bookmark_set_identifier") ||
+        !load(&native_bookmark_set_name, sizeof native_bookmark_set_name,
+              "quire_bookmark_set_name") ||
+        !load(&native_bookmark_set_sort_key, sizeof native_bookmark_set_sort_key,
+              "quire_bookmark_set_sort_key") ||
+        !load(&native_bookmark_identifier, sizeof native_bookmark_identifier,
+              "quire_bookmark_identifier") ||
+        !load(&native_bookmark_action_kind, sizeof native_bookmark_action_kind,
+              "quire_bookmark_action_kind") ||
+        !load(&native_sink_add, sizeof native_sink_add, "quire_bookmark_sink_add") ||
+        !load(&native_set_providers, sizeof native_set_providers,
+              "quire_document_set_bookmark_providers") ||
+        !load(&native_find_bookmark, sizeof native_find_bookmark,
+              "quire_document_find_bookmark") ||
+        !load(&native_add_bookmark, sizeof native_add_bookmark, "quire_document_add_bookmark"))
         return 2;
 
     symbols_ok = check_symbols(argv[2]);
@@ -1863,6 +2520,11 @@ int main(int argc, char **argv) {
                     pdf_path, native_last_error_message());
             return 2;
         }
+        if (!make_bookmarks()) {
+            fprintf(stderr, "ffi_harness: cannot make the bookmarks and providers for %s: %s\n",
+                    pdf_path, native_last_error_message());
+            return 2;
+        }
         has_stream = valid_values[VAL_STREAM] != NULL;
         has_annots = valid_annots[AN_PAGE_FIRST] != NULL;
         has_reply = valid_annots[AN_REPLY] != NULL;
@@ -1902,6 +2564,8 @@ int main(int argc, char **argv) {
             }
         printf("%s\n", never ? "" : " none");
     }
+    printf("ffi_harness: bookmark providers: %lu taken, %lu released; %lu provider callback "
+           "calls\n", providers_taken, providers_released, provider_callback_calls);
     printf("ffi_harness: %u functions, %lu calls (%lu in phase 3)\n",
            (unsigned)FFI_FUNCTION_COUNT, calls_passed + calls_failed, combos);
     printf("%lu passed, %lu failed\n", calls_passed, calls_failed);

@@ -49,6 +49,25 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          written in part or not at all)
   int32_t number/target of an         sint32             ARG_ANNOT_NUMBER (real annotation object
     annotation (ANNOTATION_NUMBERS)                       numbers of the document, and garbage)
+  const quire_bookmark *              pointer            ARG_BOOKMARK  (NULL or a valid bookmark)
+  quire_bookmark * (a setter's:       pointer            ARG_MUT_BOOKMARK (NULL or a fresh bookmark,
+    BOOKMARK_SETTERS)                                     freed after the call)
+  quire_bookmark * (of a *_free)      pointer            ARG_FREE_BOOKMARK (NULL or a fresh one)
+  quire_bookmark **                   pointer            ARG_OUT_BOOKMARK (the result is freed)
+  quire_bookmark_sink *               pointer            ARG_SINK      (NULL only: a real sink
+                                                         exists only inside a provider's load
+                                                         callback, valid during that call; the
+                                                         harness's own load callback uses it)
+  const quire_bookmark_provider *,    pointer, uint64    ARG_PROVIDERS, ARG_PROVIDERS_COUNT
+    then size_t                                          (NULL with 0, 1 or SIZE_MAX; or a real
+                                                         array with the count it holds: the
+                                                         built-in entry, custom providers with
+                                                         the harness's callbacks, and invalid
+                                                         entries: bad versions, missing
+                                                         callbacks, a built-in one with
+                                                         callbacks)
+  const int64_t *                     pointer            ARG_INT64_IN  (NULL or a real int64_t)
+  quire_bookmark_change_fn            pointer            ARG_CHANGEFN  (NULL or a real callback)
   any other const T *, void *         pointer            ARG_INPTR     (NULL only)
   a function pointer                  pointer            ARG_FNPTR     (NULL only)
   int, int32_t                        sint32             ARG_INT
@@ -61,7 +80,8 @@ Per parameter it also emits whether the header allows NULL there (OPTIONAL below
 against the function's doc comment; UNSPECIFIED_NULL where the header does not say), and per
 function whether it changes the document (MUTATING: the harness gives it a document of its
 own, so that the read-only functions keep seeing the file as it is). Functions that change
-only the caller's annotation (ANNOTATION_SETTERS) get a fresh annotation in each call.
+only the caller's annotation (ANNOTATION_SETTERS) get a fresh annotation in each call, and
+those that change only the caller's bookmark (BOOKMARK_SETTERS) a fresh bookmark.
 
 A type it does not know stops the build with a message, so that a new kind of parameter is
 thought about (and added here and to ffi_harness.c) rather than called with wrong values.
@@ -115,6 +135,17 @@ MUTATING = {
     "quire_document_set_in_reply_to",
     "quire_document_set_replies_enabled",
     "quire_document_import_annotations_json",
+    # 0.4: bookmarks. The sort order and the change callback are not stored in the file,
+    # but they change what the document's later calls see or do, so they get a document of
+    # their own too; the providers' chain likewise (the harness's chain on the valid
+    # document must stay as it is set up).
+    "quire_document_set_bookmark_providers",
+    "quire_document_add_bookmark",
+    "quire_document_remove_bookmark",
+    "quire_document_move_bookmark",
+    "quire_document_set_bookmark_sort_order",
+    "quire_document_set_bookmark_change_callback",
+    "quire_document_export_bookmarks_to_outline",
 }
 # Functions whose names look like editing or writing but that only read the document (an
 # export into the caller's buffer, no file): they get the valid document like any reader.
@@ -130,6 +161,19 @@ ANNOTATION_SETTERS = {
     "quire_annotation_set_color",
     "quire_annotation_set_points",
     "quire_annotation_add_ink_stroke",
+}
+# Functions that change only the caller's bookmark value (no document): a fresh bookmark of
+# their own in each call (ARG_MUT_BOOKMARK).
+BOOKMARK_SETTERS = {
+    "quire_bookmark_set_identifier",
+    "quire_bookmark_set_name",
+    "quire_bookmark_set_sort_key",
+}
+# Functions that change only a provider's load sink (quire_bookmark_sink_add): a sink exists
+# only during a load callback, so the table passes NULL there (ARG_SINK); the harness's own
+# provider calls it with the real sink inside its load callback.
+SINK_FUNCTIONS = {
+    "quire_bookmark_sink_add",
 }
 MUTATING_NAME = re.compile(r"_(set|add|delete|remove|insert|replace|update|edit|save|write|"
                            r"export|flatten|append|move|rename)(_|$)")
@@ -202,6 +246,21 @@ OPTIONAL = {
     # "Either out-pointer may be NULL."
     ("quire_document_review_summary", "out_current"),
     ("quire_document_review_summary", "out_history"),
+    # 0.4, bookmarks.
+    # "for QUIRE_BOOKMARK_GOTO, ... `text` must be NULL" (the other kinds fail with NULL)
+    ("quire_bookmark_new", "text"),
+    # "Sets the name from UTF-8; NULL clears it."
+    ("quire_bookmark_set_name", "name"),
+    # "Sets the sort key; NULL clears it."
+    ("quire_bookmark_set_sort_key", "sort_key"),
+    # "An empty chain (count 0) keeps no bookmarks" and "NULL providers with a count" is an
+    # error: NULL with 0 is the empty chain.
+    ("quire_document_set_bookmark_providers", "providers"),
+    # "...; NULL removes it." (the callback), and the payload is the caller's
+    ("quire_document_set_bookmark_change_callback", "callback"),
+    ("quire_document_set_bookmark_change_callback", "payload"),
+    # "out_count: receives the number of items written; may be NULL."
+    ("quire_document_export_bookmarks_to_outline", "out_count"),
 }
 
 
@@ -232,7 +291,8 @@ def classify(fn):
     i = 0
     opens_document = any(p["type"] == "quire_document **" for p in params)
     if (MUTATING_NAME.search(fn["name"]) and fn["name"] not in MUTATING
-            and fn["name"] not in ANNOTATION_SETTERS and fn["name"] not in READ_ONLY):
+            and fn["name"] not in ANNOTATION_SETTERS and fn["name"] not in BOOKMARK_SETTERS
+            and fn["name"] not in SINK_FUNCTIONS and fn["name"] not in READ_ONLY):
         raise SystemExit("gen_ffi_table.py: %s looks like it changes or writes the document: "
                          "add it to MUTATING in gen_ffi_table.py (the harness then gives it a "
                          "document of its own) after checking what it does" % fn["name"])
@@ -278,6 +338,35 @@ def classify(fn):
         elif t == "quire_annotation_list **":
             kinds = [("ffi_type_pointer", "ARG_OUT_LIST")]
             pointee = "sizeof(quire_annotation_list *)"
+        elif t == "const quire_bookmark *":
+            kinds = [("ffi_type_pointer", "ARG_BOOKMARK")]
+        elif t == "quire_bookmark *":
+            if fn["name"].endswith("_free"):
+                kinds = [("ffi_type_pointer", "ARG_FREE_BOOKMARK")]
+            elif fn["name"] in BOOKMARK_SETTERS:
+                kinds = [("ffi_type_pointer", "ARG_MUT_BOOKMARK")]
+            else:
+                raise SystemExit("gen_ffi_table.py: %s takes a non-const quire_bookmark *: "
+                                 "add it to BOOKMARK_SETTERS (and ffi_harness.c)" % fn["name"])
+        elif t == "quire_bookmark **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_BOOKMARK")]
+            pointee = "sizeof(quire_bookmark *)"
+        elif t == "quire_bookmark_sink *":
+            if fn["name"] not in SINK_FUNCTIONS:
+                raise SystemExit("gen_ffi_table.py: %s takes a quire_bookmark_sink *: add it to "
+                                 "SINK_FUNCTIONS after checking what it does" % fn["name"])
+            kinds = [("ffi_type_pointer", "ARG_SINK")]
+        elif t == "const quire_bookmark_provider *":
+            if nxt != "size_t":
+                raise SystemExit("gen_ffi_table.py: %s takes providers without a size_t count "
+                                 "after them: the harness does not know how many to pass"
+                                 % fn["name"])
+            kinds = [("ffi_type_pointer", "ARG_PROVIDERS"),
+                     ("ffi_type_uint64", "ARG_PROVIDERS_COUNT")]
+        elif t == "const int64_t *":
+            kinds = [("ffi_type_pointer", "ARG_INT64_IN")]
+        elif t == "quire_bookmark_change_fn":
+            kinds = [("ffi_type_pointer", "ARG_CHANGEFN")]
         elif t == "const quire_rect *":
             kinds = [("ffi_type_pointer", "ARG_RECT")]
         elif t == "const double *" and nxt == "size_t":
@@ -356,7 +445,7 @@ def check_tables(functions, header_text):
     comment of each OPTIONAL one says that NULL is allowed."""
     params = {(f["name"], p["name"]) for f in functions for p in f["params"]}
     names = {f["name"] for f in functions}
-    for fname in MUTATING | ANNOTATION_SETTERS | READ_ONLY:
+    for fname in MUTATING | ANNOTATION_SETTERS | BOOKMARK_SETTERS | SINK_FUNCTIONS | READ_ONLY:
         if fname not in names:
             raise SystemExit("gen_ffi_table.py: MUTATING names %s, which quire.h does not "
                              "declare" % fname)
@@ -392,7 +481,9 @@ def generate(functions, header_path):
         "    ARG_SAVE_OPTIONS, ARG_WRITEFN, ARG_PAYLOAD, ARG_ANNOT, ARG_MUT_ANNOT,",
         "    ARG_FREE_ANNOT, ARG_OUT_ANNOT, ARG_LIST, ARG_FREE_LIST, ARG_OUT_LIST, ARG_RECT,",
         "    ARG_DOUBLES, ARG_DOUBLES_COUNT, ARG_DOUBLES_COUNT32, ARG_DBUF, ARG_DBUF_CAP,",
-        "    ARG_OUT_ARRAY, ARG_ANNOT_NUMBER",
+        "    ARG_OUT_ARRAY, ARG_ANNOT_NUMBER, ARG_BOOKMARK, ARG_MUT_BOOKMARK, ARG_FREE_BOOKMARK,",
+        "    ARG_OUT_BOOKMARK, ARG_SINK, ARG_PROVIDERS, ARG_PROVIDERS_COUNT, ARG_INT64_IN,",
+        "    ARG_CHANGEFN",
         "};",
         "",
         "struct ffi_function {",

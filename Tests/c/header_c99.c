@@ -14,11 +14,13 @@
  *   `header_functions.py --check-uses` checks that every function, macro and typedef
  *   occurs here.
  * - Every macro is used, in constant expressions where the C standard allows it; the
- *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT) are
+ *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT,
+ *   QUIRE_BOOKMARK_PROVIDER_INIT, QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT) are
  *   used at file scope (constant initialisers) and on the stack, and -Wextra's
  *   -Wmissing-field-initializers proves they name every field.
- * - The layouts of the structs (quire_rect, quire_open_options, quire_save_options) and the
- *   exact type of the callback typedef quire_write_fn are pinned at compile time.
+ * - The layouts of the structs (quire_rect, quire_open_options, quire_save_options,
+ *   quire_bookmark_provider) and the exact types of the callback typedefs (quire_write_fn,
+ *   quire_bookmark_change_fn, the provider's members) are pinned at compile time.
  * - When linked against libquire and run, main() checks the macros' values at run time.
  *
  * Only the common subset of C99 and C++11 is used here (no designated initialisers, no
@@ -156,7 +158,33 @@
     X(quire_document_export_annotations_json, int,                                        \
       (char *, size_t, size_t *, quire_document *, int32_t))                              \
     X(quire_document_import_annotations_json, int,                                        \
-      (int32_t *, quire_document *, const char *, size_t))
+      (int32_t *, quire_document *, const char *, size_t))                                \
+    X(quire_bookmark_new, int, (quire_bookmark **, int32_t, int32_t, const char *))      \
+    X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))              \
+    X(quire_bookmark_free, void, (quire_bookmark *))                                      \
+    X(quire_bookmark_identifier, int, (char *, size_t, size_t *, const quire_bookmark *)) \
+    X(quire_bookmark_set_identifier, int, (quire_bookmark *, const char *))               \
+    X(quire_bookmark_name, int, (char *, size_t, size_t *, const quire_bookmark *))       \
+    X(quire_bookmark_set_name, int, (quire_bookmark *, const char *))                     \
+    X(quire_bookmark_action_kind, int, (int32_t *, const quire_bookmark *))               \
+    X(quire_bookmark_page_index, int, (int32_t *, const quire_bookmark *))                \
+    X(quire_bookmark_action_text, int, (char *, size_t, size_t *, const quire_bookmark *)) \
+    X(quire_bookmark_sort_key, int, (int64_t *, const quire_bookmark *))                  \
+    X(quire_bookmark_set_sort_key, int, (quire_bookmark *, const int64_t *))              \
+    X(quire_bookmark_sink_add, int, (quire_bookmark_sink *, const quire_bookmark *))      \
+    X(quire_document_set_bookmark_providers, int,                                         \
+      (quire_document *, const quire_bookmark_provider *, size_t))                        \
+    X(quire_document_bookmark_count, int, (int32_t *, quire_document *))                  \
+    X(quire_document_bookmark, int, (quire_bookmark **, quire_document *, int32_t, int32_t)) \
+    X(quire_document_find_bookmark, int, (quire_bookmark **, quire_document *, const char *)) \
+    X(quire_document_add_bookmark, int, (quire_document *, const quire_bookmark *))       \
+    X(quire_document_remove_bookmark, int, (quire_document *, const char *))              \
+    X(quire_document_move_bookmark, int, (quire_document *, const char *, int32_t))       \
+    X(quire_document_bookmark_sort_order, int, (int32_t *, quire_document *))             \
+    X(quire_document_set_bookmark_sort_order, int, (quire_document *, int32_t))           \
+    X(quire_document_set_bookmark_change_callback, int,                                   \
+      (quire_document *, quire_bookmark_change_fn, void *))                               \
+    X(quire_document_export_bookmarks_to_outline, int, (int32_t *, quire_document *))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -241,6 +269,12 @@ HEADER_ASSERT(annot_number_fields, QUIRE_ANNOT_OPACITY == 0 && QUIRE_ANNOT_BORDE
 HEADER_ASSERT(annot_colors, QUIRE_ANNOT_COLOR == 0 && QUIRE_ANNOT_INTERIOR_COLOR == 1);
 HEADER_ASSERT(annot_point_lists, QUIRE_ANNOT_QUAD_POINTS == 0 && QUIRE_ANNOT_LINE == 1 &&
                                      QUIRE_ANNOT_VERTICES == 2);
+/* The 0.4 bookmark actions and sort orders: stable numbers too, as the header defines them. */
+HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == 0 && QUIRE_BOOKMARK_URI == 1 &&
+                                    QUIRE_BOOKMARK_NAMED == 2 && QUIRE_BOOKMARK_OTHER == 3);
+HEADER_ASSERT(bookmark_sort_orders,
+              QUIRE_BOOKMARK_SORT_CUSTOM == 0 && QUIRE_BOOKMARK_SORT_PAGE == 1);
+HEADER_ASSERT(bookmark_provider_version, QUIRE_BOOKMARK_PROVIDER_VERSION >= 1);
 
 /* Struct layouts are part of the ABI. These offsets are those of the LP64 ABIs (x86-64 and
  * aarch64 Linux, macOS); a change here is an ABI change. */
@@ -267,6 +301,19 @@ HEADER_ASSERT(save_options_version_first, offsetof(quire_save_options, version) 
 HEADER_ASSERT(save_options_mode, offsetof(quire_save_options, mode) == 4);
 HEADER_ASSERT(save_options_object_streams, offsetof(quire_save_options, object_streams) == 8);
 HEADER_ASSERT(save_options_size, sizeof(quire_save_options) == 12);
+/* quire_bookmark_provider: the version and the built-in flag, then six pointers (five
+ * callbacks and the payload), each at its pointer-aligned offset. */
+HEADER_ASSERT(provider_version_first, offsetof(quire_bookmark_provider, version) == 0);
+HEADER_ASSERT(provider_builtin, offsetof(quire_bookmark_provider, builtin) == 4);
+#if UINTPTR_MAX == 0xffffffffffffffffu
+HEADER_ASSERT(provider_load, offsetof(quire_bookmark_provider, load) == 8);
+HEADER_ASSERT(provider_add, offsetof(quire_bookmark_provider, add) == 16);
+HEADER_ASSERT(provider_remove, offsetof(quire_bookmark_provider, remove) == 24);
+HEADER_ASSERT(provider_save, offsetof(quire_bookmark_provider, save) == 32);
+HEADER_ASSERT(provider_release, offsetof(quire_bookmark_provider, release) == 40);
+HEADER_ASSERT(provider_payload, offsetof(quire_bookmark_provider, payload) == 48);
+HEADER_ASSERT(provider_size, sizeof(quire_bookmark_provider) == 56);
+#endif
 
 /* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
  * and from `const` pointers as the functions' parameters need. */
@@ -289,6 +336,46 @@ static int header_write(const void *data, size_t size, void *payload) {
     return 0;
 }
 static const quire_write_fn header_write_fn = header_write;
+
+/* The 0.4 callbacks have exactly the types the header gives them: functions of these
+ * signatures go into a quire_bookmark_provider and a quire_bookmark_change_fn without a
+ * cast (as for quire_write_fn above). */
+static int header_load(quire_bookmark_sink *sink, void *payload);
+static int header_add(int32_t *accepted, const quire_bookmark *bookmark, void *payload);
+static int header_remove(int32_t *removed, const quire_bookmark *bookmark, void *payload);
+static int header_save(void *payload);
+static void header_release(void *payload);
+static void header_changed(quire_document *doc, void *payload);
+static int header_load(quire_bookmark_sink *sink, void *payload) {
+    (void)sink;
+    (void)payload;
+    return 0;
+}
+static int header_add(int32_t *accepted, const quire_bookmark *bookmark, void *payload) {
+    (void)bookmark;
+    (void)payload;
+    *accepted = 0;
+    return 0;
+}
+static int header_remove(int32_t *removed, const quire_bookmark *bookmark, void *payload) {
+    (void)bookmark;
+    (void)payload;
+    *removed = 0;
+    return 0;
+}
+static int header_save(void *payload) {
+    (void)payload;
+    return 0;
+}
+static void header_release(void *payload) { (void)payload; }
+static void header_changed(quire_document *doc, void *payload) {
+    (void)doc;
+    (void)payload;
+}
+static const quire_bookmark_change_fn header_changed_fn = header_changed;
+static quire_bookmark *const header_no_bookmark = NULL;
+static const quire_bookmark_provider header_static_provider = QUIRE_BOOKMARK_PROVIDER_INIT;
+static const quire_bookmark_provider header_static_builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
 
 /* The version string is "MAJOR.MINOR.PATCH" of the numeric macros. */
 #define HEADER_STR2(x) #x
@@ -376,6 +463,46 @@ int main(void) {
             header_check(fields[i] == k, "string fields are numbered 0, 1, 2, ...");
         header_check(header_no_annotation == NULL && header_no_list == NULL,
                      "annotation handles are pointers");
+    }
+    {
+        /* The 0.4 provider struct: the initialisers set the version and leave every
+         * callback NULL; the built-in one sets `builtin`; the callbacks can be set. */
+        quire_bookmark_provider custom = QUIRE_BOOKMARK_PROVIDER_INIT;
+        quire_bookmark_provider builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+        int32_t flag = 1;
+        header_check(custom.version == QUIRE_BOOKMARK_PROVIDER_VERSION && custom.builtin == 0 &&
+                         custom.load == NULL && custom.add == NULL && custom.remove == NULL &&
+                         custom.save == NULL && custom.release == NULL &&
+                         custom.payload == NULL,
+                     "QUIRE_BOOKMARK_PROVIDER_INIT: the version, no callbacks");
+        header_check(builtin.version == QUIRE_BOOKMARK_PROVIDER_VERSION && builtin.builtin != 0 &&
+                         builtin.load == NULL && builtin.add == NULL &&
+                         builtin.remove == NULL && builtin.save == NULL &&
+                         builtin.release == NULL && builtin.payload == NULL,
+                     "QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT: the version, builtin, no callbacks");
+        header_check(header_static_provider.version == QUIRE_BOOKMARK_PROVIDER_VERSION &&
+                         header_static_provider.builtin == 0 &&
+                         header_static_builtin.builtin != 0,
+                     "the provider initialisers at file scope");
+        custom.load = header_load;
+        custom.add = header_add;
+        custom.remove = header_remove;
+        custom.save = header_save;
+        custom.release = header_release;
+        custom.payload = &flag;
+        header_check(custom.load(NULL, custom.payload) == 0 && custom.save(custom.payload) == 0 &&
+                         custom.add(&flag, header_no_bookmark, custom.payload) == 0 &&
+                         flag == 0 && custom.remove(&flag, header_no_bookmark, NULL) == 0,
+                     "the provider callbacks can be called through the struct");
+        custom.release(custom.payload);
+        header_changed_fn(NULL, &flag);
+        {
+            const int32_t kinds[] = {QUIRE_BOOKMARK_GOTO, QUIRE_BOOKMARK_URI,
+                                     QUIRE_BOOKMARK_NAMED, QUIRE_BOOKMARK_OTHER};
+            const int32_t orders[] = {QUIRE_BOOKMARK_SORT_CUSTOM, QUIRE_BOOKMARK_SORT_PAGE};
+            header_check(kinds[3] == 3 && orders[1] == 1,
+                         "bookmark kinds and sort orders as int32_t arguments");
+        }
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,

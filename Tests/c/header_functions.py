@@ -168,6 +168,13 @@ def typedefs(header_text):
     for st in statements(text):
         if not st.startswith("typedef "):
             continue
+        # A struct's body goes first: its members (function pointers such as
+        # quire_bookmark_provider's `int (*load)(...)`) are not names the typedef introduces.
+        while "{" in st:
+            body = re.sub(r"\{[^{}]*\}", " ", st)
+            if body == st:
+                raise SystemExit("header_functions.py: unbalanced braces in %r" % st)
+            st = body
         fp = re.search(r"\(\s*\*\s*(%s)\s*\)\s*\(" % IDENT, st)
         if fp:  # typedef R (*name)(...)
             names.append(fp.group(1))

@@ -18,8 +18,9 @@
  *
  * This file holds main() and the tests of the 0.1 interface; the 0.2 interface (document
  * structure, outline, page labels, values, editing, saving) is tested in test_structure.c,
- * test_values.c and test_editing.c, and the 0.3 interface (annotations, replies, review
- * states) in test_annotations.c, all linked into the same program. The framework (CHECK*,
+ * test_values.c and test_editing.c, the 0.3 interface (annotations, replies, review
+ * states) in test_annotations.c, and the 0.4 interface (bookmarks and their providers) in
+ * test_bookmarks.c, all linked into the same program. The framework (CHECK*,
  * which count checks) is in test_support.c; the last line is `N passed, M failed`, and the
  * exit status is non-zero if any check failed.
  */
@@ -1034,6 +1035,9 @@ int main(int argc, char **argv) {
 
     /* The 0.3 interface: annotations, replies and review states (test_annotations.c). */
     run_annotation_tests();
+
+    /* The 0.4 interface: bookmarks and their providers (test_bookmarks.c). */
+    run_bookmark_tests();
 
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
