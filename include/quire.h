@@ -110,6 +110,10 @@ int32_t quire_version_number(void);
 /** The feature is turned off for this document (replies and review states, when the
  *  document's replies switch is off). */
 #define QUIRE_EDISABLED (-14)
+/** A checkpoint is in use (locked) by another open document, in this process or another. */
+#define QUIRE_EBUSY (-15)
+/** A checkpoint was taken against a different version of the file, and is not applied. */
+#define QUIRE_ESTALE (-16)
 
 /**
  * A short English description of a status code, such as "invalid argument".
@@ -1068,8 +1072,8 @@ typedef struct quire_bookmark quire_bookmark;
  * QUIRE_BOOKMARK_OTHER, `text` is an action dictionary in PDF syntax, such as
  * "<< /S /JavaScript /JS (app.alert(1)) >>", parsed strictly.
  * out: receives a new bookmark owned by the caller.
- * Returns: QUIRE_OK; QUIRE_EINVAL (unknown kind, a negative page, missing or unexpected
- * text, an empty name); QUIRE_EFORMAT (text of QUIRE_BOOKMARK_OTHER that is not one
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown kind, a negative page, missing, empty or
+ * unexpected text); QUIRE_EFORMAT (text of QUIRE_BOOKMARK_OTHER that is not one
  * dictionary with an /S name).
  */
 int quire_bookmark_new(quire_bookmark **out, int32_t kind, int32_t page_index, const char *text);
@@ -1144,8 +1148,9 @@ int quire_bookmark_sort_key(int64_t *out, const quire_bookmark *bookmark);
 int quire_bookmark_set_sort_key(quire_bookmark *bookmark, const int64_t *sort_key);
 
 /**
- * Given to a provider's `load` callback: add each stored bookmark to it. Valid only during
- * that call.
+ * Given to a provider's `load` callback: add each stored bookmark to it. Use it only
+ * during that call: afterwards `quire_bookmark_sink_add` returns QUIRE_ESTATE while the
+ * provider is in use, and once the provider is released the pointer is invalid.
  */
 typedef struct quire_bookmark_sink quire_bookmark_sink;
 
@@ -1162,8 +1167,10 @@ int quire_bookmark_sink_add(quire_bookmark_sink *sink, const quire_bookmark *boo
  * providers (`quire_document_set_bookmark_providers`): it offers a new bookmark to each in
  * order until one accepts it, asks each in order to remove a bookmark until the one that
  * holds it does, lists the union of their bookmarks, and asks every provider to persist
- * (`save`) when the document is saved. Providers are asked for their bookmarks once, on
- * first use.
+ * (`save`) when the document is saved, before the file is written: a provider whose
+ * `save` fails stops the save (QUIRE_EUSER, the file untouched), while a file that then
+ * fails to write leaves the providers' storage ahead of it. A chain not used since it was
+ * set is not asked to save. Providers are asked for their bookmarks once, on first use.
  *
  * Each callback returns 0, or non-zero to fail: the document's call then returns
  * QUIRE_EUSER with a message naming the provider and the callback. Callbacks are called on
@@ -1293,6 +1300,96 @@ int quire_document_set_bookmark_change_callback(quire_document *doc,
  * nothing is changed); QUIRE_EUSER.
  */
 int quire_document_export_bookmarks_to_outline(int32_t *out_count, quire_document *doc);
+
+/* ------------------------------------------------------------------------------------ */
+/* Checkpoints: crash recovery of unsaved changes                                       */
+/* ------------------------------------------------------------------------------------ */
+
+/** Checkpoint strategies. */
+#define QUIRE_CHECKPOINT_MANUAL 0    /**< only when `quire_document_checkpoint` is called */
+#define QUIRE_CHECKPOINT_TIMED 1     /**< every `interval_seconds`, on a background thread */
+#define QUIRE_CHECKPOINT_IMMEDIATE 2 /**< on every change, before the call returns */
+
+/**
+ * Options for `quire_document_start_checkpoints`. Initialise with
+ * QUIRE_CHECKPOINT_OPTIONS_INIT, then set the fields you need.
+ */
+typedef struct quire_checkpoint_options {
+    uint32_t version;        /**< QUIRE_CHECKPOINT_OPTIONS_VERSION */
+    int32_t strategy;        /**< QUIRE_CHECKPOINT_MANUAL (default), _TIMED or _IMMEDIATE */
+    double interval_seconds; /**< for QUIRE_CHECKPOINT_TIMED: 0.01 to 86400 (default 10) */
+    /** The directory of checkpoint files; NULL for $XDG_STATE_HOME/quire/checkpoints, else
+     *  ~/.local/state/quire/checkpoints. Created if missing. */
+    const char *directory;
+    /** The checkpoint's name (a file name, no "/"); NULL to derive it from the path the
+     *  document was opened from. Required for documents opened from memory; the caller
+     *  keeps it unique. */
+    const char *uid;
+    /** Non-zero: apply an existing checkpoint as unsaved changes. */
+    int32_t load_if_available;
+} quire_checkpoint_options;
+
+#define QUIRE_CHECKPOINT_OPTIONS_VERSION 1
+#define QUIRE_CHECKPOINT_OPTIONS_INIT { QUIRE_CHECKPOINT_OPTIONS_VERSION, QUIRE_CHECKPOINT_MANUAL, 10.0, NULL, NULL, 0 }
+
+/**
+ * Starts keeping checkpoints of the document's unsaved changes (annotations, replies,
+ * review states, bookmarks of the built-in provider, any object), so that a crash loses
+ * nothing the library acknowledged. The checkpoint is an append-only journal, one file
+ * per UID, with a CRC-32 per record; each operation's changes form one group, and
+ * recovery drops a torn last record or an unfinished group. It is compacted on a
+ * background thread. The file is locked while the document is open. For an encrypted
+ * document the records are sealed with AES-256-GCM under a key derived from its file key.
+ * Checkpoint files older than a week are removed from the directory.
+ *
+ * Saving the document (`quire_document_save`) writes the changes into the PDF and starts
+ * an empty checkpoint only after the saved file is durable (a crash in between is
+ * recognised on the next load: the changes are not applied twice).
+ *
+ * out_loaded: set to 1 when an existing checkpoint was applied, else 0; may be NULL.
+ * options: NULL for the defaults (manual, default directory, UID from the path).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (a document opened from memory without a UID, a UID that
+ * is not a file name, an unknown strategy or version, an interval out of range);
+ * QUIRE_EBUSY (another open document, in any process, holds this UID); QUIRE_ESTALE (the
+ * checkpoint was taken against another version of the file: nothing is applied, and
+ * checkpointing did not start; start again without load_if_available to discard it);
+ * QUIRE_ESTATE (already started); QUIRE_EIO; QUIRE_EFORMAT (not a checkpoint file).
+ */
+int quire_document_start_checkpoints(int32_t *out_loaded, quire_document *doc,
+                                     const quire_checkpoint_options *options);
+
+/**
+ * Stops keeping checkpoints. The checkpoint file stays for a later open to recover,
+ * unless `remove` is non-zero. Closing the document stops them too (and keeps the file:
+ * for the timed strategy, what was pending is written first).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+int quire_document_stop_checkpoints(quire_document *doc, int32_t remove);
+
+/**
+ * Writes a checkpoint of every unsaved change now and waits until it is on disk.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (checkpointing has not started); QUIRE_EIO.
+ */
+int quire_document_checkpoint(quire_document *doc);
+
+/** Called when a checkpoint started by `quire_document_checkpoint_async` is written (status
+ *  QUIRE_OK) or has failed, on a background thread. */
+typedef void (*quire_checkpoint_done_fn)(int status, void *payload);
+
+/**
+ * Writes a checkpoint on a background thread, and calls `done` (if not NULL) there when it
+ * is on disk. The changes it holds are taken before the call returns.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (checkpointing has not started).
+ */
+int quire_document_checkpoint_async(quire_document *doc, quire_checkpoint_done_fn done,
+                                    void *payload);
+
+/**
+ * The path of the checkpoint file, through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS; QUIRE_ESTATE (checkpointing has not started).
+ */
+int quire_document_checkpoint_path(char *buf, size_t buf_size, size_t *out_len,
+                                   quire_document *doc);
 
 #ifdef __cplusplus
 }

@@ -61,7 +61,9 @@ public func quire_document_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
         let out = try required(out, "out")
         let path = try required(path, "path")
         let opts = try openOptions(options)
-        out.pointee = handle(try Document(buffer: ByteBuffer.read(cPath: path), options: opts))
+        let d = try Document(buffer: ByteBuffer.read(cPath: path), options: opts)
+        d.sourcePath = String(cString: path)
+        out.pointee = handle(d)
     }
 }
 

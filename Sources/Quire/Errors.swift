@@ -54,6 +54,8 @@ func status(of kind: PDFErrorKind) -> Int32 {
     case .state: return QUIRE_ESTATE
     case .internal: return QUIRE_EINTERNAL
     case .disabled: return QUIRE_EDISABLED
+    case .busy: return QUIRE_EBUSY
+    case .stale: return QUIRE_ESTALE
     }
 }
 
@@ -145,6 +147,8 @@ public func quire_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
     case QUIRE_ESTATE: return cString("invalid state")
     case QUIRE_EINTERNAL: return cString("internal error")
     case QUIRE_EDISABLED: return cString("feature disabled for this document")
+    case QUIRE_EBUSY: return cString("in use by another document")
+    case QUIRE_ESTALE: return cString("saved state of a different version of the file")
     default: return cString("unknown status")
     }
 }

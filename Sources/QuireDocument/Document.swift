@@ -68,10 +68,18 @@ public final class Document {
     public var repliesEnabled = true
     /// The bookmark manager, once made (see ``bookmarks``).
     var bookmarkManager: BookmarkManager? = nil
+    /// The path the document was opened from, from which the default checkpoint UID is
+    /// derived; nil for a document opened from memory.
+    public var sourcePath: String? = nil
+    /// The checkpointer, once checkpointing has started (see Checkpoints).
+    var checkpointer: Checkpointer? = nil
+    /// How many ``batch(_:)`` calls are running.
+    var batchDepth = 0
 
     /// Opens the file at `path`.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {
         try self.init(buffer: ByteBuffer.read(path: path), options: options)
+        sourcePath = path
     }
 
     /// Opens a PDF from bytes in memory (copied).

@@ -41,6 +41,11 @@ final class ChangeSet {
         deleted.insert(id.number)
         log.append(.deleteObject(id))
     }
+
+    /// Every changed object with its generation and current value (nil: deleted), by number.
+    func currentState() -> [(number: Int, generation: Int, value: PDFObject?)] {
+        objects.keys.sorted().map { n in (n, generations[n] ?? 0, deleted.contains(n) ? nil : objects[n]) }
+    }
 }
 
 /// How to save.
@@ -107,6 +112,7 @@ extension Document {
         try checkEditable(number)
         changes.set(ObjectID(number, generation(number)), value)
         invalidateModel()
+        try journalChanges()
     }
 
     /// Sets `key` of the dictionary or stream that is object `number`; nil removes it.
@@ -134,6 +140,7 @@ extension Document {
         let id = ObjectID(number, 0)
         changes.set(id, value)
         invalidateModel()
+        try journalChanges()
         return id
     }
 
@@ -151,6 +158,33 @@ extension Document {
         }
         changes.delete(ObjectID(number, generation(number)))
         invalidateModel()
+        try journalChanges()
+    }
+
+    // MARK: Batches and the checkpoint journal
+
+    /// Runs `body` as one operation: the changes it makes reach the checkpoint journal as
+    /// one group when the outermost batch ends (also when it throws: changes already made
+    /// are unsaved changes like any other).
+    public func batch<T>(_ body: () throws -> T) throws -> T {
+        batchDepth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            batchDepth -= 1
+            try? journalChanges()
+            throw error
+        }
+        batchDepth -= 1
+        try journalChanges()
+        return result
+    }
+
+    /// Hands the new entries of the change log to the checkpointer, outside batches.
+    func journalChanges() throws {
+        guard batchDepth == 0, let checkpointer else { return }
+        try checkpointer.changesMade(changes.log, in: self)
     }
 
     /// The data of a stream of this document: decoded (filters undone) or raw (as stored,
@@ -207,10 +241,17 @@ extension Document {
 
     /// Saves to `path` atomically (a temporary file beside it, fsync, rename), then
     /// continues from the saved file.
+    ///
+    /// With checkpointing on, the identity of the new bytes is recorded in the checkpoint
+    /// before the rename, and the checkpoint is replaced by an empty one only after the
+    /// saved file is durable: a crash at any point leaves either the old file and its
+    /// checkpoint, or the new file (and a checkpoint that says it is already saved).
     public func save(to path: String, mode: SaveMode = .incremental) throws {
         let bytes = try saved(mode)
+        try checkpointer?.willSave(bytes)
         try AtomicFile.write(bytes, to: path)
         try reload(from: bytes)
+        try checkpointer?.didSave(bytes)
     }
 
     /// Saves through `write`, called with consecutive pieces of the file, then continues
@@ -226,7 +267,9 @@ extension Document {
                 start = end
             }
         }
+        try checkpointer?.willSave(bytes)
         try reload(from: bytes)
+        try checkpointer?.didSave(bytes)
     }
 
     /// Continues from `bytes`, a saved state of this document: unsaved changes are gone.

@@ -24,6 +24,12 @@ public enum PDFErrorKind: Sendable, Equatable {
     /// The feature is turned off for this document (replies, when the document's feature
     /// switch says so).
     case disabled
+    /// Something the call needs is held by another user (a checkpoint locked by another
+    /// open document).
+    case busy
+    /// Saved state belongs to a different version of the file (a checkpoint taken before
+    /// the file changed).
+    case stale
 
     /// The name of the C status this kind becomes, for messages of the command-line tool.
     public var statusName: String {
@@ -39,6 +45,8 @@ public enum PDFErrorKind: Sendable, Equatable {
         case .state: return "QUIRE_ESTATE"
         case .internal: return "QUIRE_EINTERNAL"
         case .disabled: return "QUIRE_EDISABLED"
+        case .busy: return "QUIRE_EBUSY"
+        case .stale: return "QUIRE_ESTALE"
         }
     }
 }

@@ -32,6 +32,8 @@ EXPECTED_CLASSES = {
     _raw.QUIRE_ESTATE: (quire.StateError, ValueError),
     _raw.QUIRE_EINTERNAL: (quire.InternalError, quire.QuireError),
     _raw.QUIRE_EDISABLED: (quire.DisabledError, quire.QuireError),
+    _raw.QUIRE_EBUSY: (quire.BusyError, quire.QuireError),
+    _raw.QUIRE_ESTALE: (quire.StaleError, quire.QuireError),
 }
 
 

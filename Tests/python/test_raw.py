@@ -154,6 +154,8 @@ C_TO_CTYPES = {
     "const quire_bookmark_provider *": POINTER(_raw.quire_bookmark_provider),
     "const int64_t *": POINTER(c_int64),
     "quire_bookmark_change_fn": _raw.quire_bookmark_change_fn,
+    "const quire_checkpoint_options *": POINTER(_raw.quire_checkpoint_options),
+    "quire_checkpoint_done_fn": _raw.quire_checkpoint_done_fn,
 }
 
 C_FIELD_TO_CTYPES = {
@@ -204,10 +206,10 @@ def test_function_types_match_the_header(name: str):
 
 
 def test_every_header_struct_is_checked():
-    assert sorted(header_structs()) == ["quire_bookmark_provider", "quire_open_options", "quire_rect", "quire_save_options"]
+    assert sorted(header_structs()) == ["quire_bookmark_provider", "quire_checkpoint_options", "quire_open_options", "quire_rect", "quire_save_options"]
 
 
-@pytest.mark.parametrize("struct", ["quire_bookmark_provider", "quire_open_options", "quire_rect", "quire_save_options"])
+@pytest.mark.parametrize("struct", ["quire_bookmark_provider", "quire_checkpoint_options", "quire_open_options", "quire_rect", "quire_save_options"])
 def test_structures_match_the_header(struct: str):
     fields = header_structs()[struct]
     cls = getattr(_raw, struct)
@@ -468,3 +470,13 @@ def test_bookmark_provider_inits_match_the_macros(macro, make):
     assert int(values[1]) == provider.builtin
     for (name, _), value in zip(provider._fields_[2:], values[2:]):
         assert value == "NULL" and not getattr(provider, name), name
+
+
+def test_checkpoint_options_init_matches_the_macro():
+    values = [v.strip() for v in header_macros()["QUIRE_CHECKPOINT_OPTIONS_INIT"].strip("{} ").split(",")]
+    options = _raw.checkpoint_options_init()
+    assert len(values) == len(options._fields_)
+    assert values[:2] == ["QUIRE_CHECKPOINT_OPTIONS_VERSION", "QUIRE_CHECKPOINT_MANUAL"]
+    assert (options.version, options.strategy) == (_raw.QUIRE_CHECKPOINT_OPTIONS_VERSION, _raw.QUIRE_CHECKPOINT_MANUAL)
+    assert float(values[2]) == options.interval_seconds
+    assert values[3:] == ["NULL", "NULL", "0"] and not options.directory and not options.uid and not options.load_if_available

@@ -129,7 +129,7 @@ extension Document {
     /// Adds `annotation` to its page: a new object with a unique name, dates and a
     /// generated appearance. Returns it as stored (with its id).
     @discardableResult
-    public func addAnnotation(_ annotation: Annotation) throws -> Annotation {
+    func addAnnotationUnbatched(_ annotation: Annotation) throws -> Annotation {
         guard Annotation.creatableSubtypes.contains(annotation.subtype) else {
             throw PDFError(.unsupported, "Quire creates \(Annotation.creatableSubtypes.sorted().joined(separator: ", ")) annotations, not \(annotation.subtype)")
         }
@@ -159,7 +159,7 @@ extension Document {
 
     /// Writes the changed copy `annotation` back to its object, with a new modification
     /// date and appearance.
-    public func updateAnnotation(_ annotation: Annotation) throws {
+    func updateAnnotationUnbatched(_ annotation: Annotation) throws {
         guard let id = annotation.id, let current = try self.annotation(id) else {
             throw PDFError(.notFound, "the annotation is not in the document (add it first)")
         }
@@ -185,7 +185,7 @@ extension Document {
     }
 
     /// Deletes annotation `id` and its popup: they leave the page's /Annots and are freed.
-    public func deleteAnnotation(_ id: ObjectID) throws {
+    func deleteAnnotationUnbatched(_ id: ObjectID) throws {
         guard let annotation = try annotation(id) else {
             throw PDFError(.notFound, "no annotation is object \(id)")
         }
@@ -205,7 +205,7 @@ extension Document {
 
     /// Adds a text reply by `author` to annotation `target`.
     @discardableResult
-    public func addReply(to target: ObjectID, author: String?, contents: String) throws -> Annotation {
+    func addReplyUnbatched(to target: ObjectID, author: String?, contents: String) throws -> Annotation {
         var reply = try newReply(to: target, author: author)
         reply.contents = contents
         reply.iconName = "Comment"
@@ -214,7 +214,7 @@ extension Document {
 
     /// Adds a state reply: `author` sets `state` in `model` on annotation `target`.
     @discardableResult
-    public func addStateReply(to target: ObjectID, author: String?, model: StateModel, state: String) throws -> Annotation {
+    func addStateReplyUnbatched(to target: ObjectID, author: String?, model: StateModel, state: String) throws -> Annotation {
         var reply = try newReply(to: target, author: author)
         reply.stateModel = model.rawValue
         reply.state = state
@@ -237,7 +237,7 @@ extension Document {
     }
 
     /// Makes annotation `id` reply to `target` (nil: no longer a reply).
-    public func setInReplyTo(_ id: ObjectID, _ target: ObjectID?) throws {
+    func setInReplyToUnbatched(_ id: ObjectID, _ target: ObjectID?) throws {
         try checkReplies()
         guard var a = try annotation(id) else { throw PDFError(.notFound, "no annotation is object \(id)") }
         a.inReplyTo = target

@@ -1676,7 +1676,7 @@ extension Document {
     }
 
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
-    public func importAnnotations(_ json: InstantJSONDocument) throws -> [Annotation] {
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
         let count = try pageCount()
         let records = json.annotations
         // 1. Every record to an annotation, checked.

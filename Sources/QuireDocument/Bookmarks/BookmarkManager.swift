@@ -182,7 +182,8 @@ public final class BookmarkManager {
     }
 
     /// Asks every provider to persist its bookmarks; the document calls this when it is
-    /// saved. Providers that were never used are not asked.
+    /// saved, before it writes the file (so a provider that fails stops the save). Providers
+    /// of a chain that was never used since it was set are not asked: they have nothing new.
     public func save() throws {
         guard slots != nil else { return }
         try guardReentry {
@@ -193,6 +194,9 @@ public final class BookmarkManager {
     // MARK: Plumbing
 
     private func loaded() throws -> [Slot] {
+        guard !busy else {
+            throw PDFError(.state, "the bookmark manager was called from inside a bookmark provider")
+        }
         if let slots { return slots }
         var result: [Slot] = []
         var seen: Set<String> = []
@@ -213,7 +217,14 @@ public final class BookmarkManager {
     private func withProviders(_ body: (inout [Slot]) throws -> Void) throws {
         var working = try loaded()
         do {
-            try guardReentry { try body(&working) }
+            // One batch: the built-in provider's writes reach the checkpoint as one group.
+            try guardReentry {
+                if let document {
+                    try document.batch { try body(&working) }
+                } else {
+                    try body(&working)
+                }
+            }
         } catch {
             slots = working
             throw error

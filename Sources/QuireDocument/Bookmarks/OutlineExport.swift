@@ -17,6 +17,10 @@ extension Document {
     /// dictionary).
     @discardableResult
     public func exportBookmarksToOutline(order: BookmarkSortOrder? = nil) throws -> Int {
+        try batch { try exportBookmarksToOutlineUnbatched(order: order) }
+    }
+
+    private func exportBookmarksToOutlineUnbatched(order: BookmarkSortOrder?) throws -> Int {
         let list = try bookmarks.bookmarks(sortedBy: order ?? bookmarks.sortOrder)
         guard let rootID = trailer["Root"]?.reference else {
             throw PDFError(.unsupported, "the catalog is not an indirect object, so no outline can be added to it")

@@ -66,6 +66,7 @@ public final class StandardSecurityHandler: Sendable {
     public let embeddedFileFilter: PDFName?
 
     private let fileKey: [UInt8]?
+    var fileKeyForDerivation: [UInt8]? { fileKey }
     private let streamFilter: CryptFilter
     private let stringFilter: CryptFilter
     private let filters: [String: CryptFilter]

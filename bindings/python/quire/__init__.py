@@ -47,6 +47,7 @@ from ._document import Action, Box, Document, Encryption, OutlineItem, Page, Pag
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
     BufferTooSmallError,
+    BusyError,
     DisabledError,
     FormatError,
     IndexOutOfRangeError,
@@ -58,6 +59,7 @@ from ._errors import (
     PasswordError,
     QuireError,
     QuireIOError,
+    StaleError,
     StateError,
     UnsupportedError,
     UserAbortError,
@@ -94,6 +96,7 @@ __all__ = [
     "BookmarkSortOrder",
     "Box",
     "BufferTooSmallError",
+    "BusyError",
     "DisabledError",
     "Document",
     "Encryption",
@@ -114,6 +117,7 @@ __all__ = [
     "QuireIOError",
     "Rect",
     "Reference",
+    "StaleError",
     "StateError",
     "Stream",
     "STATE_MODELS",

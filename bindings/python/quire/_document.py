@@ -1117,6 +1117,92 @@ class Document:
             )
         self._save_through(write, options, full)
 
+    # -- checkpoints ---------------------------------------------------------------------
+
+    _STRATEGIES = {
+        "manual": _raw.QUIRE_CHECKPOINT_MANUAL,
+        "timed": _raw.QUIRE_CHECKPOINT_TIMED,
+        "immediate": _raw.QUIRE_CHECKPOINT_IMMEDIATE,
+    }
+
+    def start_checkpoints(
+        self,
+        strategy: str = "manual",
+        *,
+        interval: float = 10.0,
+        directory: Optional[PathType] = None,
+        uid: Optional[str] = None,
+        load: bool = False,
+    ) -> bool:
+        """Starts keeping checkpoints of the unsaved changes, for crash recovery
+        (``quire_document_start_checkpoints``): ``strategy`` is ``"manual"`` (only
+        :meth:`checkpoint` writes one), ``"timed"`` (every ``interval`` seconds, in the
+        background) or ``"immediate"`` (every change is on disk before its call returns).
+        ``directory`` defaults to ``$XDG_STATE_HOME/quire/checkpoints``; ``uid`` names the
+        checkpoint (by default derived from the path; required for documents opened from
+        bytes). With ``load=True`` an existing checkpoint is applied as unsaved changes.
+        Returns whether one was applied. Saving the document writes the changes and empties
+        the checkpoint once the file is durable.
+
+        Raises:
+            BusyError: another open document, in any process, holds this checkpoint.
+            StaleError: the checkpoint was taken against another version of the file
+                (nothing is applied; start again without ``load`` to discard it).
+            InvalidArgumentError: an unknown strategy, a bad interval, no ``uid`` for a
+                document opened from bytes.
+        """
+        if strategy not in self._STRATEGIES:
+            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "strategy is 'manual', 'timed' or 'immediate', not %r" % (strategy,))
+        options = _raw.checkpoint_options_init()
+        options.strategy = self._STRATEGIES[strategy]
+        options.interval_seconds = float(interval)
+        if directory is not None:
+            options.directory = _encode_c_string(os.fsencode(os.fspath(directory)), "the directory")
+        if uid is not None:
+            options.uid = _encode_c_string(uid, "the uid")
+        options.load_if_available = 1 if load else 0
+        loaded = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_document_start_checkpoints(byref(loaded), self._live_handle(), byref(options)))
+        return bool(loaded.value)
+
+    def stop_checkpoints(self, remove: bool = False) -> None:
+        """Stops keeping checkpoints; the checkpoint file stays for recovery unless
+        ``remove``."""
+        with self._lock:
+            check(_raw.lib.quire_document_stop_checkpoints(self._live_handle(), 1 if remove else 0))
+
+    def checkpoint(self, *, wait: bool = True, done: Optional[Callable[[int], Any]] = None) -> None:
+        """Writes a checkpoint of every unsaved change. With ``wait`` (the default) it
+        returns once the checkpoint is on disk; otherwise it is written on a background
+        thread, which calls ``done(status)`` when it is (an exception in ``done`` is
+        ignored, as it has nowhere to go)."""
+        with self._lock:
+            if wait:
+                check(_raw.lib.quire_document_checkpoint(self._live_handle()))
+                return
+
+            def finished(status: int, payload: Any) -> None:
+                if done is not None:
+                    try:
+                        done(status)
+                    except Exception:  # noqa: BLE001 - a background thread has no caller to raise to
+                        pass
+
+            callback = _raw.quire_checkpoint_done_fn(finished)
+            # Kept until the document is closed: the library may call it at any time before.
+            self._keepalive.setdefault("checkpoint callbacks", []).append(callback)
+            check(_raw.lib.quire_document_checkpoint_async(self._live_handle(), callback, None))
+
+    @property
+    def checkpoint_path(self) -> Optional[str]:
+        """The checkpoint file while checkpoints are kept, else ``None``."""
+        try:
+            return os.fsdecode(self._get_string(_raw.lib.quire_document_checkpoint_path))
+        except StateError:
+            self._live_handle()
+            return None
+
     def save_to_bytes(self, *, full: bool = False, object_streams: bool = False) -> bytes:
         """The saved file as bytes (through ``quire_document_save_to_callback``); the
         arguments, the continuation from the saved bytes and the errors are as for

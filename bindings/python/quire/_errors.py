@@ -22,6 +22,8 @@ UserAbortError             QUIRE_EUSER
 StateError                 QUIRE_ESTATE        ValueError
 InternalError              QUIRE_EINTERNAL
 DisabledError              QUIRE_EDISABLED
+BusyError                  QUIRE_EBUSY
+StaleError                 QUIRE_ESTALE
 =========================  ==================  ===================================
 
 ``NotFoundError`` is a ``FileNotFoundError`` because, through this binding, the only thing
@@ -168,6 +170,20 @@ class DisabledError(QuireError):
     status = _raw.QUIRE_EDISABLED
 
 
+class BusyError(QuireError):
+    """QUIRE_EBUSY: a checkpoint is in use by another open document (in this process or
+    another)."""
+
+    status = _raw.QUIRE_EBUSY
+
+
+class StaleError(QuireError):
+    """QUIRE_ESTALE: a checkpoint was taken against a different version of the file, and
+    is not applied."""
+
+    status = _raw.QUIRE_ESTALE
+
+
 _BY_STATUS: Dict[int, Type[QuireError]] = {
     cls.status: cls
     for cls in (
@@ -185,6 +201,8 @@ _BY_STATUS: Dict[int, Type[QuireError]] = {
         StateError,
         InternalError,
         DisabledError,
+        BusyError,
+        StaleError,
     )
     if cls.status is not None
 }

@@ -74,6 +74,8 @@ QUIRE_EUSER = -11
 QUIRE_ESTATE = -12
 QUIRE_EINTERNAL = -13
 QUIRE_EDISABLED = -14
+QUIRE_EBUSY = -15
+QUIRE_ESTALE = -16
 
 # ----------------------------------------------------------------------------------------
 # Open options (quire_open_options)
@@ -186,6 +188,12 @@ QUIRE_BOOKMARK_OTHER = 3
 QUIRE_BOOKMARK_SORT_CUSTOM = 0
 QUIRE_BOOKMARK_SORT_PAGE = 1
 QUIRE_BOOKMARK_PROVIDER_VERSION = 1
+
+# Checkpoint strategies
+QUIRE_CHECKPOINT_MANUAL = 0
+QUIRE_CHECKPOINT_TIMED = 1
+QUIRE_CHECKPOINT_IMMEDIATE = 2
+QUIRE_CHECKPOINT_OPTIONS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Types
@@ -323,6 +331,32 @@ def bookmark_provider_init() -> quire_bookmark_provider:
 def bookmark_provider_builtin() -> quire_bookmark_provider:
     """``QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT``: the built-in provider."""
     return quire_bookmark_provider(version=QUIRE_BOOKMARK_PROVIDER_VERSION, builtin=1)
+
+
+class quire_checkpoint_options(Structure):
+    """``quire_checkpoint_options``. Build it with :func:`checkpoint_options_init`, the
+    equivalent of ``QUIRE_CHECKPOINT_OPTIONS_INIT``."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("strategy", c_int32),
+        ("interval_seconds", c_double),
+        ("directory", c_char_p),
+        ("uid", c_char_p),
+        ("load_if_available", c_int32),
+    ]
+
+
+def checkpoint_options_init() -> quire_checkpoint_options:
+    """``QUIRE_CHECKPOINT_OPTIONS_INIT``: manual, every 10 s when timed, the default
+    directory, the UID from the path, no loading."""
+    return quire_checkpoint_options(version=QUIRE_CHECKPOINT_OPTIONS_VERSION, strategy=QUIRE_CHECKPOINT_MANUAL,
+                                    interval_seconds=10.0)
+
+
+#: ``quire_checkpoint_done_fn``: ``void (*)(int status, void *payload)``, called on a
+#: background thread.
+quire_checkpoint_done_fn = ctypes.CFUNCTYPE(None, c_int, c_void_p)
 
 
 class quire_rect(Structure):
@@ -584,6 +618,20 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         (quire_document_p, quire_bookmark_change_fn, c_void_p),
     ),
     ("quire_document_export_bookmarks_to_outline", c_int, (POINTER(c_int32), quire_document_p)),
+    # Checkpoints
+    (
+        "quire_document_start_checkpoints",
+        c_int,
+        (POINTER(c_int32), quire_document_p, POINTER(quire_checkpoint_options)),
+    ),
+    ("quire_document_stop_checkpoints", c_int, (quire_document_p, c_int32)),
+    ("quire_document_checkpoint", c_int, (quire_document_p,)),
+    ("quire_document_checkpoint_async", c_int, (quire_document_p, quire_checkpoint_done_fn, c_void_p)),
+    (
+        "quire_document_checkpoint_path",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p),
+    ),
 )
 
 

@@ -1,0 +1,45 @@
+// The document's changing operations, each one batch: the changes an operation makes
+// reach the checkpoint journal as one group, so that recovery never applies half of one
+// (an annotation without its place in the page's /Annots, say).
+
+extension Document {
+    /// Adds `annotation` to its page: a new object with a unique name, dates and a
+    /// generated appearance. Returns it as stored (with its id).
+    @discardableResult
+    public func addAnnotation(_ annotation: Annotation) throws -> Annotation {
+        try batch { try addAnnotationUnbatched(annotation) }
+    }
+
+    /// Writes the changed copy `annotation` back to its object, with a new modification
+    /// date and appearance.
+    public func updateAnnotation(_ annotation: Annotation) throws {
+        try batch { try updateAnnotationUnbatched(annotation) }
+    }
+
+    /// Deletes annotation `id` and its popup: they leave the page's /Annots and are freed.
+    public func deleteAnnotation(_ id: ObjectID) throws {
+        try batch { try deleteAnnotationUnbatched(id) }
+    }
+
+    /// Adds a text reply by `author` to annotation `target`.
+    @discardableResult
+    public func addReply(to target: ObjectID, author: String?, contents: String) throws -> Annotation {
+        try batch { try addReplyUnbatched(to: target, author: author, contents: contents) }
+    }
+
+    /// Adds a state reply to annotation `target` in `model`.
+    @discardableResult
+    public func addStateReply(to target: ObjectID, author: String?, model: StateModel, state: String) throws -> Annotation {
+        try batch { try addStateReplyUnbatched(to: target, author: author, model: model, state: state) }
+    }
+
+    /// Sets or clears the /IRT of annotation `id`.
+    public func setInReplyTo(_ id: ObjectID, _ target: ObjectID?) throws {
+        try batch { try setInReplyToUnbatched(id, target) }
+    }
+
+    /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
+    public func importAnnotations(_ json: InstantJSONDocument) throws -> [Annotation] {
+        try batch { try importAnnotationsUnbatched(json) }
+    }
+}

@@ -1,0 +1,711 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How and where a document keeps checkpoints of its unsaved changes.
+public struct CheckpointOptions: Sendable, Equatable {
+    /// When checkpoints are written.
+    public enum Strategy: Sendable, Equatable {
+        /// Only when ``Document/checkpoint()`` is called.
+        case manual
+        /// Every `seconds` while there are unsaved changes, on a background thread.
+        case timed(seconds: Double)
+        /// On every change, before the call that made it returns.
+        case immediate
+    }
+
+    public var strategy: Strategy
+    /// The directory of the checkpoint files; nil for the default,
+    /// `$XDG_STATE_HOME/quire/checkpoints`, else `~/.local/state/quire/checkpoints`.
+    public var directory: String?
+    /// The name of the checkpoint: nil to derive it from the path the document was opened
+    /// from. Required for a document opened from memory; the caller keeps it unique.
+    public var uid: String?
+    /// Apply an existing checkpoint as unsaved changes when checkpointing starts.
+    public var loadIfAvailable: Bool
+    /// Checkpoint files older than this many seconds are removed from the directory when
+    /// checkpointing starts (a week by default).
+    public var maxAge: Double
+
+    public init(strategy: Strategy = .manual, directory: String? = nil, uid: String? = nil,
+                loadIfAvailable: Bool = false, maxAge: Double = 7 * 24 * 3600) {
+        self.strategy = strategy
+        self.directory = directory
+        self.uid = uid
+        self.loadIfAvailable = loadIfAvailable
+        self.maxAge = maxAge
+    }
+
+    /// The default directory, from the environment.
+    public static func defaultDirectory() -> String {
+        if let state = getenv("XDG_STATE_HOME"), state.pointee != 0 {
+            return String(cString: state) + "/quire/checkpoints"
+        }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "."
+        return home + "/.local/state/quire/checkpoints"
+    }
+}
+
+/// The checkpoint file of one document: an append-only journal of its unsaved changes.
+///
+/// Every change of the document's journal (``Document/changeLog``) becomes a record,
+/// serialized on the caller's thread when the change is made (a cost in proportion to the
+/// change). The immediate strategy writes the records of each operation at once, as one
+/// group closed by a commit record; the timed and manual strategies keep them in memory
+/// until a checkpoint writes them. Each record carries a CRC-32; on recovery, a torn last
+/// record and an unfinished group are dropped. When the file holds much more than the
+/// changes it describes, it is rewritten with the current state only (compaction).
+///
+/// The file is named after the document's UID and locked (`flock`) while the document is
+/// open, so that a second document with the same UID is refused. Encrypted documents get
+/// their records sealed with AES-256-GCM under a key derived from the file key.
+public final class Checkpointer {
+    /// The journal file.
+    public let path: String
+    public let options: CheckpointOptions
+    /// Whether starting applied an existing checkpoint.
+    public private(set) var loadedCheckpoint = false
+
+    private weak var document: Document?
+    private let lockFD: Int32
+    private let key: [UInt8]?
+    private var identity: [UInt8]
+    /// How many entries of the document's change log are serialized.
+    private var logged = 0
+    /// The length of the journal once what is pending is written.
+    private var journalBytes = 0
+    /// Where the last record of each changed object is in the journal (what the current
+    /// state needs), and the sum of their lengths, to decide on compaction.
+    private var liveRecords: [Int: Span] = [:]
+    private var liveTotal = 0
+    /// The compaction running in the background, if any, and the records appended since it
+    /// took its snapshot.
+    private var compaction: Compaction? = nil
+    private var sinceSnapshot: [(number: Int, span: Span)] = []
+
+    struct Span: Sendable {
+        var offset: Int
+        var length: Int
+    }
+
+    /// A compaction's result, filled in by the background thread.
+    private final class Compaction: @unchecked Sendable {
+        let cutoff: Int
+        let lock = Mutex(false)
+        var temporary = ""
+        var records: [Int: Span] = [:]
+        var length = 0
+        var total = 0
+        var error: PDFError? = nil
+        init(cutoff: Int) { self.cutoff = cutoff }
+        var isDone: Bool { lock.withLock { $0 } }
+    }
+
+    /// The file and what is waiting to be written, shared with the timer's thread.
+    private struct Shared: Sendable {
+        var fd: Int32 = -1
+        var pending: [UInt8] = []
+        var error: PDFError? = nil
+    }
+    private final class Locked: Sendable {
+        let state = Mutex(Shared())
+        func withLock<R>(_ body: (inout Shared) throws -> R) rethrows -> R { try state.withLock { try body(&$0) } }
+    }
+    private let shared = Locked()
+    private var timer: DispatchSourceTimer? = nil
+    private let queue = DispatchQueue(label: "quire.checkpoint")
+
+    static let magic = Array("QUIRECKP1\n".utf8)
+
+    init(document: Document, options: CheckpointOptions) throws {
+        self.document = document
+        self.options = options
+        let directory = options.directory ?? CheckpointOptions.defaultDirectory()
+        guard let uid = try options.uid ?? document.sourcePath.map(Self.uid(forPath:)) else {
+            throw PDFError(.invalidArgument, "a document opened from memory needs a checkpoint uid")
+        }
+        guard !uid.isEmpty, !uid.contains("/"), uid != ".", uid != ".." else {
+            throw PDFError(.invalidArgument, "the checkpoint uid '\(uid)' is not a file name")
+        }
+        try Self.makeDirectories(directory)
+        path = directory + "/" + uid + ".qcheckpoint"
+        lockFD = try Self.lock(directory + "/" + uid + ".lock")
+        key = document.file.security?.derivedJournalKey
+        identity = document.file.buffer.withBytes(JournalCodec.sha256)
+        let preexisting = document.hasUnsavedChanges
+        // Every stored property is set: if what follows throws, deinit releases the lock.
+        Self.clean(directory, olderThan: options.maxAge, except: uid)
+        if options.loadIfAvailable, let existing = try Self.readFile(path) {
+            loadedCheckpoint = try load(existing, into: document)
+        }
+        let unjournaled = document.hasUnsavedChanges && !loadedCheckpoint || document.changeLog.count > 0 && loadedCheckpoint && preexisting
+        if !loadedCheckpoint { try startJournal() }
+        logged = document.changeLog.count
+        // Changes made before checkpointing started are written now, as the current state.
+        if unjournaled { try compact(document) }
+        if case .timed(let seconds) = options.strategy {
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            let interval = DispatchTimeInterval.milliseconds(Int(Swift.max(0.01, Swift.min(seconds, 86_400)) * 1000))
+            source.schedule(deadline: .now() + interval, repeating: interval)
+            source.setEventHandler { [shared] in _ = try? Self.flush(shared, sync: true) }  // an error is kept for the next call
+            source.resume()
+            timer = source
+        }
+    }
+
+    deinit {
+        if let job = compaction {
+            queue.sync {}  // let it end, then drop its file
+            if !job.temporary.isEmpty { unlink(job.temporary) }
+        }
+        timer?.cancel()
+        if options.strategy != .manual { _ = try? Self.flush(shared, sync: true) }
+        shared.withLock { s in
+            if s.fd >= 0 { close(s.fd) }
+            s.fd = -1
+        }
+        flock(lockFD, LOCK_UN)
+        close(lockFD)
+    }
+
+    /// The default UID of a file: a digest of its absolute path.
+    static func uid(forPath path: String) throws -> String {
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let absolute = realpath(path, &resolved) != nil
+            ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : path
+        return JournalCodec.sha256(Array(absolute.utf8)).prefix(16).map { b in
+            let hex = Array("0123456789abcdef".utf8)
+            return String(decoding: [hex[Int(b >> 4)], hex[Int(b & 15)]], as: UTF8.self)
+        }.joined()
+    }
+
+    // MARK: Recording changes
+
+    /// Called by the document after each change outside a batch, and at the end of each
+    /// batch: serializes the new entries of the change log as one group and, for the
+    /// immediate strategy, writes them before returning.
+    func changesMade(_ log: [Change], in document: Document) throws {
+        guard logged < log.count else { return }
+        try finishCompaction()
+        var out: [UInt8] = []
+        for change in log[logged...] {
+            let payload = try record(change, document)
+            let before = out.count
+            try frame(payload, to: &out)
+            let number: Int
+            switch change {
+            case .setObject(let id, _): number = id.number
+            case .deleteObject(let id): number = id.number
+            }
+            noteRecord(number, Span(offset: journalBytes + before, length: out.count - before))
+        }
+        try frame([UInt8(ascii: "G")], to: &out)
+        logged = log.count
+        journalBytes += out.count
+        shared.withLock { $0.pending += out }
+        if options.strategy == .immediate {
+            try Self.flush(shared, sync: true)  // durable before the call returns: a power cut loses nothing acknowledged either
+            startCompactionIfWorthIt()
+        }
+    }
+
+    private func noteRecord(_ number: Int, _ span: Span) {
+        liveTotal += span.length - (liveRecords[number]?.length ?? 0)
+        liveRecords[number] = span
+        if compaction != nil { sinceSnapshot.append((number, span)) }
+    }
+
+    /// Writes what is pending: a checkpoint of every change made so far.
+    public func checkpoint() throws {
+        try finishCompaction()
+        try Self.flush(shared, sync: true)
+        startCompactionIfWorthIt()
+    }
+
+    /// Writes what is pending on a background thread, then calls `completion` there with
+    /// nil or the error.
+    public func checkpoint(completion: @escaping @Sendable (PDFError?) -> Void) {
+        queue.async { [shared] in
+            do {
+                try Self.flush(shared, sync: true)
+                completion(nil)
+            } catch let e as PDFError {
+                completion(e)
+            } catch {
+                completion(PDFError(.internal, "\(error)"))
+            }
+        }
+    }
+
+    /// Appends the pending bytes to the journal; `sync` also flushes them to disk.
+    @discardableResult
+    private static func flush(_ shared: Locked, sync: Bool) throws -> Int {
+        try shared.withLock { s in
+            if let e = s.error { throw e }
+            guard !s.pending.isEmpty, s.fd >= 0 else { return 0 }
+            do {
+                try writeAll(s.fd, s.pending)
+                if sync { _ = fdatasync(s.fd) }
+            } catch let e as PDFError {
+                s.error = e
+                throw e
+            }
+            let n = s.pending.count
+            s.pending.removeAll(keepingCapacity: true)
+            return n
+        }
+    }
+
+    /// The payload of one change: `S` with the object, or `D`.
+    private func record(_ change: Change, _ document: Document) throws -> [UInt8] {
+        var payload: [UInt8]
+        switch change {
+        case .setObject(let id, let value):
+            payload = [UInt8(ascii: "S")] + Self.u32(id.number) + Self.u32(id.generation)
+            if case .stream(let stream) = value {
+                let data = try document.file.decryptedRawData(stream)
+                var dict: [UInt8] = []
+                Serializer.write(.dictionary(stream.dictionary), to: &dict)
+                payload += [1] + Self.u32(dict.count) + dict + data
+            } else {
+                payload += [0] + Serializer.bytes(value)
+            }
+        case .deleteObject(let id):
+            payload = [UInt8(ascii: "D")] + Self.u32(id.number) + Self.u32(id.generation)
+        }
+        return payload
+    }
+
+    /// Frames `payload`, sealed first for an encrypted document (the header stays clear).
+    private func frame(_ payload: [UInt8], to out: inout [UInt8]) throws {
+        if let key, payload.first != UInt8(ascii: "H") {
+            JournalCodec.frame([UInt8(ascii: "E")] + (try JournalCodec.seal(payload, key: key)), to: &out)
+        } else {
+            JournalCodec.frame(payload, to: &out)
+        }
+    }
+
+    // MARK: The journal file
+
+    /// Starts a new journal for the current state of the document: its header (the file's
+    /// identity) and, if there are unsaved changes, a group with the current value of
+    /// every changed object. Written to a temporary file and renamed over the old journal.
+    private func startJournal(with state: [UInt8] = []) throws {
+        var out = Self.magic
+        try frame([UInt8(ascii: "H")] + identity, to: &out)
+        out += state
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.ioError("cannot create '\(temporary)'") }
+        do {
+            try Self.writeAll(fd, out)
+            guard fsync(fd) == 0 else { throw Self.ioError("cannot flush '\(temporary)'") }
+            guard rename(temporary, path) == 0 else { throw Self.ioError("cannot rename '\(temporary)'") }
+            Self.syncDirectory(of: path)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        _ = lseek(fd, 0, SEEK_END)
+        shared.withLock { s in
+            if s.fd >= 0 { close(s.fd) }
+            s.fd = fd
+            s.pending.removeAll()
+            s.error = nil
+        }
+        journalBytes = out.count
+    }
+
+    // MARK: Compaction
+
+    /// Starts rewriting the journal with the current state alone, on the background
+    /// thread, once it has grown past 1 MiB and four times what that state needs: each
+    /// change pays a constant share, and the caller never waits for the copy.
+    private func startCompactionIfWorthIt() {
+        guard compaction == nil, journalBytes > 1 << 20, journalBytes > 4 * liveTotal else { return }
+        guard shared.withLock({ $0.pending.isEmpty && $0.error == nil }) else { return }
+        let job = Compaction(cutoff: journalBytes)
+        compaction = job
+        sinceSnapshot = []
+        let spans = liveRecords  // a copy-on-write snapshot: O(1) here
+        let path = self.path, identity = self.identity
+        queue.async {
+            Self.compact(job, journal: path, header: identity, spans: spans)
+        }
+    }
+
+    /// The background half: copies the live records, unchanged, into a new file.
+    private static func compact(_ job: Compaction, journal: String, header: [UInt8], spans: [Int: Span]) {
+        let temporary = journal + ".compact"
+        var result: [Int: Span] = [:]
+        var out = magic
+        JournalCodec.frame([UInt8(ascii: "H")] + header, to: &out)
+        let source = open(journal, O_RDONLY | O_CLOEXEC)
+        let target = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            if source >= 0 { close(source) }
+            if target >= 0 { close(target) }
+        }
+        do {
+            guard source >= 0, target >= 0 else { throw ioError("cannot open '\(journal)' for compaction") }
+            for (number, span) in spans.sorted(by: { $0.value.offset < $1.value.offset }) {
+                let bytes = try readRange(source, span.offset, span.length)
+                result[number] = Span(offset: job.length + out.count, length: span.length)
+                out += bytes
+                if out.count > 1 << 22 {  // write as it goes, in 4 MiB pieces
+                    try writeAll(target, out)
+                    job.length += out.count
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+            JournalCodec.frame([UInt8(ascii: "G")], to: &out)
+            try writeAll(target, out)
+            job.length += out.count
+            guard fsync(target) == 0 else { throw ioError("cannot flush '\(temporary)'") }
+            job.temporary = temporary
+            job.records = result
+            job.total = result.values.reduce(0) { $0 + $1.length }
+        } catch let e as PDFError {
+            job.error = e
+            unlink(temporary)
+        } catch {
+            job.error = PDFError(.io, "\(error)")
+            unlink(temporary)
+        }
+        job.lock.withLock { $0 = true }
+    }
+
+    /// On the caller's thread: if a compaction has finished, appends what was written
+    /// since its snapshot and puts the new file in place of the journal.
+    private func finishCompaction() throws {
+        guard let job = compaction, job.isDone else { return }
+        compaction = nil
+        defer { sinceSnapshot = [] }
+        if job.error != nil { return }  // the journal is still whole; try again later
+        try shared.withLock { s in
+            if !s.pending.isEmpty {
+                try Self.writeAll(s.fd, s.pending)
+                s.pending.removeAll(keepingCapacity: true)
+            }
+            let tail = try Self.readRange(s.fd, job.cutoff, journalBytes - job.cutoff, reopen: path)
+            let target = open(job.temporary, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard target >= 0 else { throw Self.ioError("cannot open '\(job.temporary)'") }
+            do {
+                try Self.writeAll(target, tail)
+                guard fsync(target) == 0 else { throw Self.ioError("cannot flush '\(job.temporary)'") }
+                guard rename(job.temporary, path) == 0 else { throw Self.ioError("cannot rename '\(job.temporary)'") }
+            } catch {
+                close(target)
+                unlink(job.temporary)
+                throw error
+            }
+            Self.syncDirectory(of: path)
+            if s.fd >= 0 { close(s.fd) }
+            s.fd = target
+        }
+        let shift = job.length - job.cutoff
+        var records = job.records
+        var total = job.total
+        for (number, span) in sinceSnapshot {
+            total += span.length - (records[number]?.length ?? 0)
+            records[number] = Span(offset: span.offset + shift, length: span.length)
+        }
+        liveRecords = records
+        liveTotal = total
+        journalBytes += shift
+    }
+
+    /// Replaces the journal, now, by one group holding the current value of every changed
+    /// object (re-serialized from the document).
+    func compact(_ document: Document) throws {
+        try Self.flush(shared, sync: false)
+        var state: [UInt8] = []
+        var spans: [Int: Span] = [:]
+        let base = Self.magic.count + 8 + 1 + identity.count
+        for (number, generation, value) in document.changes.currentState() {
+            let change: Change = value.map { .setObject(ObjectID(number, generation), $0) } ?? .deleteObject(ObjectID(number, generation))
+            let before = state.count
+            try frame(try record(change, document), to: &state)
+            spans[number] = Span(offset: base + before, length: state.count - before)
+        }
+        if !state.isEmpty { try frame([UInt8(ascii: "G")], to: &state) }
+        try startJournal(with: state)
+        liveRecords = spans
+        liveTotal = spans.values.reduce(0) { $0 + $1.length }
+    }
+
+    /// Before a save replaces the file: records the identity of the new bytes, durably, so
+    /// that recovery knows the changes are in the file if the process dies after the rename.
+    func willSave(_ bytes: [UInt8]) throws {
+        try Self.flush(shared, sync: false)
+        var out: [UInt8] = []
+        try frame([UInt8(ascii: "V")] + JournalCodec.sha256(bytes), to: &out)
+        journalBytes += out.count
+        shared.withLock { $0.pending += out }
+        try Self.flush(shared, sync: true)
+    }
+
+    /// After a save is durable: the old checkpoint is removed, and a new journal starts
+    /// from the saved bytes.
+    func didSave(_ bytes: [UInt8]) throws {
+        identity = JournalCodec.sha256(bytes)
+        abandonCompaction()
+        liveRecords = [:]
+        liveTotal = 0
+        logged = 0
+        try startJournal()
+    }
+
+    /// Forgets a running compaction (its file is removed when it ends).
+    private func abandonCompaction() {
+        guard let job = compaction else { return }
+        compaction = nil
+        sinceSnapshot = []
+        queue.async {
+            if !job.temporary.isEmpty { unlink(job.temporary) }
+        }
+    }
+
+    /// Stops checkpointing and removes the checkpoint file (after a save, or to discard).
+    func remove() {
+        abandonCompaction()
+        timer?.cancel()
+        timer = nil
+        shared.withLock { s in
+            if s.fd >= 0 { close(s.fd) }
+            s.fd = -1
+            s.pending.removeAll()
+        }
+        unlink(path)
+        Self.syncDirectory(of: path)
+    }
+
+    // MARK: Recovery
+
+    /// Applies the checkpoint `bytes` to `document` as unsaved changes. Returns false when
+    /// there is nothing to apply (an empty checkpoint, or one whose changes a completed save
+    /// already holds); throws a stale error for a checkpoint of another version of the file.
+    private func load(_ bytes: [UInt8], into document: Document) throws -> Bool {
+        guard bytes.starts(with: Self.magic) else {
+            throw PDFError(.format, "'\(path)' is not a Quire checkpoint")
+        }
+        let framed = JournalCodec.framedRecords(bytes, from: Self.magic.count)
+        guard let header = framed.first?.payload, header.first == UInt8(ascii: "H"), header.count == 33 else {
+            throw PDFError(.format, "the checkpoint '\(path)' has no header")
+        }
+        // Decrypted records, each with the offset just past it; a record that does not
+        // authenticate ends the journal like a torn one.
+        var records: [(payload: [UInt8], end: Int, span: Span)] = []
+        for (payload, end) in framed.dropFirst() {
+            let span = Span(offset: end - 8 - payload.count, length: 8 + payload.count)
+            if payload.first == UInt8(ascii: "E") {
+                guard let key, let plain = JournalCodec.open(Array(payload.dropFirst()), key: key) else { break }
+                records.append((plain, end, span))
+            } else {
+                records.append((payload, end, span))
+            }
+        }
+        if Array(header.dropFirst()) != identity {
+            let saved = records.contains { $0.payload.first == UInt8(ascii: "V") && Array($0.payload.dropFirst()) == identity }
+            if saved { return false }  // the save completed; its changes are in the file
+            throw PDFError(.stale, "the checkpoint '\(path)' was taken against a different version of the file; it is not applied")
+        }
+        // Whole groups only: what follows the last commit record is an unfinished operation.
+        var group: [(Change, Span)] = []
+        var applied = 0
+        var validEnd = framed[0].end
+        for (record, end, span) in records {
+            switch record.first {
+            case UInt8(ascii: "S"), UInt8(ascii: "D"):
+                guard let change = try Self.change(record) else {
+                    throw PDFError(.format, "the checkpoint '\(path)' holds a damaged record")
+                }
+                group.append((change, span))
+            case UInt8(ascii: "G"):
+                for (change, span) in group {
+                    switch change {
+                    case .setObject(let id, let value):
+                        document.changes.set(id, value)
+                        noteRecord(id.number, span)
+                    case .deleteObject(let id):
+                        document.changes.delete(id)
+                        noteRecord(id.number, span)
+                    }
+                    applied += 1
+                }
+                group = []
+                validEnd = end
+            default:
+                if group.isEmpty { validEnd = end }  // a save marker between groups
+            }
+        }
+        document.invalidateModel()
+        // Continue the same journal, without the torn or unfinished tail.
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.ioError("cannot open '\(path)'") }
+        guard ftruncate(fd, off_t(validEnd)) == 0 else {
+            close(fd)
+            throw Self.ioError("cannot truncate '\(path)'")
+        }
+        _ = lseek(fd, 0, SEEK_END)
+        shared.withLock { $0.fd = fd }
+        journalBytes = validEnd
+        return applied > 0
+    }
+
+    private static func change(_ record: [UInt8]) throws -> Change? {
+        guard record.count >= 10 else { return nil }
+        let number = u32(record, 1), generation = u32(record, 5)
+        let id = ObjectID(number, generation)
+        if record[0] == UInt8(ascii: "D") { return .deleteObject(id) }
+        let body = Array(record[10...])
+        if record[9] == 1 {
+            guard body.count >= 4 else { return nil }
+            let length = u32(body, 0)
+            guard length <= body.count - 4 else { return nil }
+            var parser = ObjectParser(ByteBuffer(copying: Array(body[4..<(4 + length)])))
+            guard let dict = try parser.parseObject().dictionary else { return nil }
+            return .setObject(id, .stream(PDFStream(dictionary: dict, data: .bytes(Array(body[(4 + length)...])))))
+        }
+        var parser = ObjectParser(ByteBuffer(copying: body))
+        return .setObject(id, try parser.parseObject())
+    }
+
+    // MARK: Files
+
+    private static func readFile(_ path: String) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ioError("cannot open '\(path)'")
+        }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read '\(path)'")
+            }
+            if n == 0 { break }
+            out += chunk[0..<n]
+        }
+        return out
+    }
+
+    /// `length` bytes at `offset` of `fd` (with `reopen`, of a new read-only descriptor of
+    /// that path, for a descriptor opened for appending only).
+    private static func readRange(_ fd: Int32, _ offset: Int, _ length: Int, reopen: String? = nil) throws -> [UInt8] {
+        guard length > 0 else { return [] }
+        var source = fd
+        if let reopen {
+            source = open(reopen, O_RDONLY | O_CLOEXEC)
+            guard source >= 0 else { throw ioError("cannot open '\(reopen)'") }
+        }
+        defer { if reopen != nil { close(source) } }
+        var out = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let n = out.withUnsafeMutableBytes { raw in
+                pread(source, raw.baseAddress.map { $0 + done }, length - done, off_t(offset + done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read the checkpoint")
+            }
+            guard n > 0 else { throw PDFError(.io, "the checkpoint ended before its byte \(offset + length)") }
+            done += n
+        }
+        return out
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var written = 0
+            while written < raw.count {
+                let n = write(fd, base + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError("cannot write the checkpoint")
+                }
+                written += n
+            }
+        }
+    }
+
+    private static func lock(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError("cannot open the lock '\(path)'") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            close(fd)
+            if busy {
+                throw PDFError(.busy, "the checkpoint '\(path)' is in use by another open document")
+            }
+            throw ioError("cannot lock '\(path)'")
+        }
+        return fd
+    }
+
+    /// Removes checkpoints older than `age` seconds that no open document holds.
+    private static func clean(_ directory: String, olderThan age: Double, except uid: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
+                guard let base = raw.baseAddress else { return "" }
+                return String(cString: base.assumingMemoryBound(to: CChar.self))
+            }
+            guard name.hasSuffix(".qcheckpoint"), name != uid + ".qcheckpoint" else { continue }
+            let file = directory + "/" + name
+            var st = stat()
+            guard stat(file, &st) == 0, Double(now.tv_sec - st.st_mtim.tv_sec) > age else { continue }
+            let stem = String(name.dropLast(".qcheckpoint".count))
+            guard let fd = try? lock(directory + "/" + stem + ".lock") else { continue }  // in use
+            unlink(file)
+            unlink(directory + "/" + stem + ".lock")
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+
+    private static func makeDirectories(_ path: String) throws {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0 && errno != EEXIST {
+                throw ioError("cannot create the checkpoint directory '\(current)'")
+            }
+        }
+    }
+
+    private static func syncDirectory(of path: String) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+    }
+
+    private static func ioError(_ what: String) -> PDFError {
+        PDFError(.io, "\(what): \(String(cString: strerror(errno)))")
+    }
+
+    private static func u32(_ v: Int) -> [UInt8] {
+        let x = UInt32(truncatingIfNeeded: v)
+        return [UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: x >> 8),
+                UInt8(truncatingIfNeeded: x >> 16), UInt8(truncatingIfNeeded: x >> 24)]
+    }
+
+    private static func u32(_ b: [UInt8], _ at: Int) -> Int {
+        Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+    }
+}
