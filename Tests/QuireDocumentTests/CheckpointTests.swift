@@ -277,4 +277,24 @@ struct CheckpointTests {
         try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
         #expect(try contents(reopened) == ["after", "before"])
     }
+
+    @Test func timedCheckpointsAreCompactedToo() throws {
+        let (pdf, dir) = try setup()
+        let doc = try Document(path: pdf)
+        try doc.startCheckpointing(CheckpointOptions(strategy: .timed(seconds: 0.01), directory: dir))
+        var a = try doc.addAnnotation(note("timed"))
+        let padding = String(repeating: "y", count: 2_000)
+        for k in 0..<2_000 {
+            a.contents = "timed \(k) \(padding)"
+            try doc.updateAnnotation(a)
+        }
+        try doc.checkpoint()
+        let path = try #require(doc.checkpointPath)
+        let size = try #require(fileBytes(path)).count
+        #expect(size < 2 << 20, "the journal is \(size) bytes after 2,000 edits of one annotation")
+        doc.stopCheckpointing()
+        let reopened = try Document(path: pdf)
+        try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+        #expect(try contents(reopened) == ["timed 1999 \(padding)"])
+    }
 }

@@ -208,6 +208,11 @@ public final class Checkpointer {
         if options.strategy == .immediate {
             try Self.flush(shared, sync: true)  // durable before the call returns: a power cut loses nothing acknowledged either
             startCompactionIfWorthIt()
+        } else if options.strategy != .manual, compaction == nil, journalBytes > 1 << 20, journalBytes > 4 * liveTotal {
+            // Timed: compaction needs what is pending in the file first (a
+            // write, without waiting for the disk).
+            try Self.flush(shared, sync: false)
+            startCompactionIfWorthIt()
         }
     }
 
