@@ -1344,12 +1344,18 @@ typedef struct quire_checkpoint_options {
  *
  * Saving the document (`quire_document_save`) writes the changes into the PDF and starts
  * an empty checkpoint only after the saved file is durable (a crash in between is
- * recognised on the next load: the changes are not applied twice).
+ * recognised on the next load: the changes are not applied twice). Saved to another path,
+ * the document continues as that file: a UID derived from the path moves to the new path
+ * (the old checkpoint is removed, its changes being in the saved copy); a UID of the
+ * caller's then belongs to the saved bytes. `quire_document_save_to_callback` counts as a
+ * save of the document's file: write the bytes there, or reopening that file with its
+ * checkpoint gives QUIRE_ESTALE. Lock files (UID.lock, empty) stay in the directory.
  *
  * out_loaded: set to 1 when an existing checkpoint was applied, else 0; may be NULL.
  * options: NULL for the defaults (manual, default directory, UID from the path).
  * Returns: QUIRE_OK; QUIRE_EINVAL (a document opened from memory without a UID, a UID that
- * is not a file name, an unknown strategy or version, an interval out of range);
+ * is not a file name, an empty directory, an unknown strategy or version, an interval out
+ * of range for the timed strategy);
  * QUIRE_EBUSY (another open document, in any process, holds this UID); QUIRE_ESTALE (the
  * checkpoint was taken against another version of the file: nothing is applied, and
  * checkpointing did not start; start again without load_if_available to discard it);
@@ -1359,9 +1365,10 @@ int quire_document_start_checkpoints(int32_t *out_loaded, quire_document *doc,
                                      const quire_checkpoint_options *options);
 
 /**
- * Stops keeping checkpoints. The checkpoint file stays for a later open to recover,
- * unless `remove` is non-zero. Closing the document stops them too (and keeps the file:
- * for the timed strategy, what was pending is written first).
+ * Stops keeping checkpoints (a no-op when they were not kept). The checkpoint file stays
+ * for a later open to recover, unless `remove` is non-zero. Closing the document stops
+ * them too (and keeps the file: for the timed strategy, what was pending is written first).
+ * Both wait for asynchronous checkpoints still running.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
 int quire_document_stop_checkpoints(quire_document *doc, int32_t remove);
@@ -1373,7 +1380,8 @@ int quire_document_stop_checkpoints(quire_document *doc, int32_t remove);
 int quire_document_checkpoint(quire_document *doc);
 
 /** Called when a checkpoint started by `quire_document_checkpoint_async` is written (status
- *  QUIRE_OK) or has failed, on a background thread. */
+ *  QUIRE_OK) or has failed, on a background thread. It must not call the document (closing
+ *  or stopping checkpoints waits for it). */
 typedef void (*quire_checkpoint_done_fn)(int status, void *payload);
 
 /**

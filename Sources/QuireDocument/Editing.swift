@@ -246,12 +246,28 @@ extension Document {
     /// before the rename, and the checkpoint is replaced by an empty one only after the
     /// saved file is durable: a crash at any point leaves either the old file and its
     /// checkpoint, or the new file (and a checkpoint that says it is already saved).
+    ///
+    /// Saved to another path, the document continues as that file: with a checkpoint UID
+    /// derived from the path, the checkpoint moves to the new path's UID (the old one is
+    /// removed: its changes are in the saved copy); with a UID of the caller's, the
+    /// checkpoint now belongs to the saved bytes.
     public func save(to path: String, mode: SaveMode = .incremental) throws {
         let bytes = try saved(mode)
+        let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
         try checkpointer?.willSave(bytes)
         try AtomicFile.write(bytes, to: path)
         try reload(from: bytes)
-        try checkpointer?.didSave(bytes)
+        sourcePath = path
+        guard let current = checkpointer else { return }
+        if !sameFile && current.options.uid == nil {
+            current.remove()
+            checkpointer = nil
+            var options = current.options
+            options.loadIfAvailable = false
+            checkpointer = try Checkpointer(document: self, options: options)
+        } else {
+            try current.didSave(bytes)
+        }
     }
 
     /// Saves through `write`, called with consecutive pieces of the file, then continues

@@ -297,4 +297,42 @@ struct CheckpointTests {
         try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
         #expect(try contents(reopened) == ["timed 1999 \(padding)"])
     }
+
+    @Test func saveAsMovesAPathCheckpointToTheNewFile() throws {
+        let (pdf, dir) = try setup()
+        let copy = pdf + ".copy.pdf"
+        let doc = try Document(path: pdf)
+        try doc.startCheckpointing(CheckpointOptions(strategy: .immediate, directory: dir))
+        try doc.addAnnotation(note("before save-as"))
+        let oldPath = try #require(doc.checkpointPath)
+        try doc.save(to: copy, mode: .incremental)
+        let newPath = try #require(doc.checkpointPath)
+        #expect(newPath != oldPath)
+        #expect(fileBytes(oldPath) == nil)  // its changes are in the copy
+        try doc.addAnnotation(note("after save-as"))
+        doc.stopCheckpointing()
+        let reopened = try Document(path: copy)
+        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
+        #expect(try contents(reopened) == ["after save-as", "before save-as"])
+        let original = try Document(path: pdf)
+        #expect(try original.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)) == false)
+        #expect(try contents(original).isEmpty)
+        #expect(throws: PDFError.self) { try Document(path: pdf).startCheckpointing(CheckpointOptions(directory: "")) }
+    }
+
+    @Test func anAsynchronousCheckpointEndsBeforeTheDocumentCloses() throws {
+        let (pdf, dir) = try setup()
+        final class Outcome: @unchecked Sendable { var errors: [PDFError?] = [] }
+        let outcome = Outcome()
+        do {
+            let doc = try Document(path: pdf)
+            try doc.startCheckpointing(CheckpointOptions(strategy: .manual, directory: dir))
+            try doc.addAnnotation(note("async"))
+            try doc.checkpoint { outcome.errors.append($0) }
+        }  // closed at once: the checkpoint still completes
+        #expect(outcome.errors.count == 1 && outcome.errors[0] == nil)
+        let reopened = try Document(path: pdf)
+        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
+        #expect(try contents(reopened) == ["async"])
+    }
 }

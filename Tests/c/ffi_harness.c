@@ -61,6 +61,27 @@
  *      call no provider may have been released (the harness then frees the stores), and
  *      after both documents are closed every provider taken has been released exactly once
  *      (valgrind sees a leak or an invalid access otherwise);
+ *      checkpoint options NULL (the default directory: the harness points $XDG_STATE_HOME
+ *      and $HOME into its temporary directory first), or options in its temporary directory
+ *      with a UID of its own (one per PDF): each strategy, loading on and off, a UID
+ *      derived from the path, a missing nested directory (created), a regular file as the
+ *      directory, bad versions, strategies, intervals (0, NaN, 1e9 s) and UIDs ("a/b", "",
+ *      ".."), the UID that the valid document holds (busy), and loading the checkpoint of
+ *      the previous PDF's valid document (stale); after a successful start the checkpoint file must be in the temporary
+ *      directory, and checkpointing is stopped so that the next call can start it again;
+ *      the valid document keeps checkpoints (manual: nothing changes for the readers), so
+ *      that quire_document_checkpoint_path can succeed, and its path must be in the
+ *      temporary directory; before each call of quire_document_stop_checkpoints,
+ *      quire_document_checkpoint and quire_document_checkpoint_async the document to edit
+ *      has checkpointing started and one more unsaved change: a successful checkpoint must
+ *      make the file grow, a stop must remove the file if and only if asked to; the
+ *      `done` callback is NULL or the harness's (payload NULL or a slot of its own, never
+ *      freed): after each successful asynchronous call with it the harness waits (up to
+ *      120 s) for it to be called, on another thread, with QUIRE_OK, and at the end it
+ *      checks that each successful call called it exactly once and no failed call did;
+ *      at the end the temporary directory may hold only checkpoints and their locks besides
+ *      what the saves wrote, $HOME in it must be empty, and the real default checkpoint
+ *      directory must not have changed;
  *      functions that edit or save (MUTATING in gen_ffi_table.py) get a second document
  *      opened from the same file, so that the others keep reading the file as it is; paths
  *      to save to are NULL or inside a temporary directory that the harness makes and
@@ -104,9 +125,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <ffi.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -115,6 +138,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "quire.h"
@@ -129,6 +153,8 @@ typedef char size_t_is_64_bits[sizeof(size_t) == 8 ? 1 : -1]; /* size_t maps to 
 #define DBUF_CAP 512
 #define SENTINEL_BYTE 0xA5
 #define LEN_SENTINEL ((size_t)0xA5A5A5A5A5A5A5A5u)
+/* The last status code of the header: the known codes are QUIRE_OK down to it. */
+#define LAST_STATUS QUIRE_ESTALE
 
 /* ---- results --------------------------------------------------------------------------- */
 
@@ -136,7 +162,7 @@ static unsigned long calls_passed;
 static unsigned long calls_failed;
 static unsigned long failures_printed;
 static int call_failed; /* the current call has failed a check */
-static unsigned long status_counts[1 - QUIRE_EDISABLED]; /* by -status, for the summary */
+static unsigned long status_counts[1 - LAST_STATUS]; /* by -status, for the summary */
 static unsigned long ok_counts[FFI_FUNCTION_COUNT];      /* QUIRE_OK calls per function */
 static char call_desc[1024];
 
@@ -229,6 +255,12 @@ static int (*native_sink_add)(quire_bookmark_sink *, const quire_bookmark *);
 static int (*native_set_providers)(quire_document *, const quire_bookmark_provider *, size_t);
 static int (*native_find_bookmark)(quire_bookmark **, quire_document *, const char *);
 static int (*native_add_bookmark)(quire_document *, const quire_bookmark *);
+/* The 0.5 checkpoint functions the harness uses to start checkpointing before the calls that
+ * need it, to stop it after a successful start, and to find the checkpoint file. */
+static int (*native_start_checkpoints)(int32_t *, quire_document *,
+                                       const quire_checkpoint_options *);
+static int (*native_stop_checkpoints)(quire_document *, int32_t);
+static int (*native_checkpoint_path)(char *, size_t, size_t *, quire_document *);
 
 /* dlsym into a function pointer without the object-to-function-pointer cast that ISO C
  * (and -pedantic) forbids. */
@@ -285,6 +317,12 @@ struct call {
     int provider_choice;          /* the PR_* passed, or -1 */
     int uses_change_fn;           /* the bookmark change callback is passed (not NULL) */
     void *change_payload;         /* the payload passed with it */
+    /* 0.5, checkpoints. */
+    quire_checkpoint_options checkpoint_options;
+    int checkpoint_choice;        /* the CO_* passed to quire_document_start_checkpoints, or -1 */
+    int uses_done_fn;             /* quire_document_checkpoint_async gets the harness's `done` */
+    int done_slot;                /* the done_slots entry passed as its payload, or -1 (NULL) */
+    long long journal_size;       /* the checkpoint file's size before the call, or -1 */
     int status;                   /* what the call returned (status functions) */
 };
 
@@ -768,6 +806,229 @@ static int make_bookmarks(void) {
     return 1;
 }
 
+/* ---- checkpoints, for the 0.5 functions ------------------------------------------------------ */
+
+/* Where checkpoints go. Every checkpoint the harness makes is in its temporary directory:
+ * options name CHECKPOINT_SUBDIR there, and NULL options (the default directory,
+ * $XDG_STATE_HOME/quire/checkpoints, else ~/.local/state/quire/checkpoints) find
+ * $XDG_STATE_HOME and $HOME pointed into it (STATE_SUBDIR and HOME_SUBDIR) before the first
+ * call. At the end the harness checks that the real default directory gained nothing. */
+#define CHECKPOINT_SUBDIR "checkpoints"
+#define STATE_SUBDIR "state"
+#define HOME_SUBDIR "home"
+#define NOT_A_DIR "not-a-directory" /* a regular file, given as a checkpoint directory */
+static char cp_dir[128], cp_nested_dir[160], cp_file_dir[128];
+/* The UIDs of this PDF: for the start calls (ffi-N), for the calls that need checkpointing
+ * started first (ffi-setup-N) and for the valid document (ffi-valid-N). One per PDF, so
+ * that a checkpoint of one file is never loaded into another (that would be QUIRE_ESTALE). */
+static char cp_uid[32], cp_setup_uid[32], cp_valid_uid[32], cp_previous_uid[32];
+static int pdf_index;
+/* The real default directory (from the environment before the harness changed it), and the
+ * names it held before. */
+static char real_default_dir[512];
+static char *real_default_names; /* "\n"-joined, sorted; NULL if the directory did not exist */
+
+/* The options passed as `const quire_checkpoint_options *`. */
+enum {
+    CO_NULL,         /* NULL: the defaults (manual, the default directory, UID from the path) */
+    CO_MANUAL,       /* INIT, the harness's directory and UID */
+    CO_IMMEDIATE,    /* the immediate strategy */
+    CO_TIMED,        /* the timed strategy, every 0.05 s */
+    CO_LOAD,         /* manual, load_if_available */
+    CO_PATH_UID,     /* the harness's directory, no UID (derived from the path), loading */
+    CO_NESTED,       /* a directory two levels below the harness's, missing: created */
+    CO_FILE_DIR,     /* a regular file as the directory: QUIRE_EIO */
+    CO_V0,           /* version 0 */
+    CO_V999,         /* version 999 */
+    CO_STRATEGY_3,   /* strategy 3 */
+    CO_STRATEGY_NEG, /* strategy -1 */
+    CO_INTERVAL_0,   /* timed, interval 0 */
+    CO_INTERVAL_NAN, /* timed, interval NaN */
+    CO_INTERVAL_BIG, /* timed, interval 1e9 s */
+    CO_UID_SLASH,    /* UID "a/b": not a file name */
+    CO_UID_EMPTY,    /* UID "" */
+    CO_UID_DOTDOT,   /* UID ".." */
+    CO_BUSY,         /* the valid document's UID, which it holds: QUIRE_EBUSY */
+    CO_STALE,        /* loading the previous PDF's checkpoint: QUIRE_ESTALE (but for the first) */
+    N_CO
+};
+static const char *const checkpoint_option_names[N_CO] = {
+    "NULL", "<manual>", "<immediate>", "<timed 0.05 s>", "<manual, load>",
+    "<UID from the path, load>", "<missing nested directory>", "<a file as directory>",
+    "version 0", "version 999", "strategy 3", "strategy -1", "<timed 0 s>", "<timed NaN s>",
+    "<timed 1e9 s>", "uid \"a/b\"", "uid \"\"", "uid \"..\"", "<the valid document's UID>",
+    "<the previous PDF's UID, load>"};
+
+/* The options of `choice` into *o; returns whether they are valid (the header: a bad
+ * version, strategy, interval or UID is QUIRE_EINVAL, a directory that cannot be made is
+ * QUIRE_EIO). */
+static int checkpoint_options_for(quire_checkpoint_options *o, int choice) {
+    quire_checkpoint_options init = QUIRE_CHECKPOINT_OPTIONS_INIT;
+    *o = init;
+    o->directory = cp_dir;
+    o->uid = cp_uid;
+    switch (choice) {
+    case CO_IMMEDIATE: o->strategy = QUIRE_CHECKPOINT_IMMEDIATE; return 1;
+    case CO_TIMED:
+        o->strategy = QUIRE_CHECKPOINT_TIMED;
+        o->interval_seconds = 0.05;
+        return 1;
+    case CO_LOAD: o->load_if_available = 1; return 1;
+    case CO_PATH_UID:
+        o->uid = NULL;
+        o->load_if_available = 1;
+        return 1;
+    case CO_NESTED: o->directory = cp_nested_dir; return 1;
+    case CO_FILE_DIR: o->directory = cp_file_dir; return 0;
+    case CO_V0: o->version = 0; return 0;
+    case CO_V999: o->version = 999; return 0;
+    case CO_STRATEGY_3: o->strategy = 3; return 0;
+    case CO_STRATEGY_NEG: o->strategy = -1; return 0;
+    case CO_INTERVAL_0:
+    case CO_INTERVAL_NAN:
+    case CO_INTERVAL_BIG:
+        o->strategy = QUIRE_CHECKPOINT_TIMED;
+        o->interval_seconds = choice == CO_INTERVAL_0 ? 0.0 : choice == CO_INTERVAL_NAN ? NAN : 1e9;
+        return 0;
+    case CO_UID_SLASH: o->uid = "a/b"; return 0;
+    case CO_UID_EMPTY: o->uid = ""; return 0;
+    case CO_UID_DOTDOT: o->uid = ".."; return 0;
+    case CO_BUSY: o->uid = cp_valid_uid; return 0;
+    case CO_STALE:
+        /* The previous PDF's valid document left its checkpoint (closing keeps it): taken
+         * against another file. For the first PDF there is none: nothing to load. */
+        o->uid = cp_previous_uid;
+        o->load_if_available = 1;
+        return pdf_index == 0;
+    default: return 1; /* CO_MANUAL (CO_NULL passes NULL) */
+    }
+}
+
+/* The `done` callback of quire_document_checkpoint_async, called on a background thread.
+ * Its payload is NULL or an entry of done_slots (one per call, never reused or freed, so
+ * that a late or second call is counted instead of touching freed memory). It only records,
+ * under done_mutex; the main thread waits on done_cond and checks. */
+#define DONE_SLOTS 4096
+#define DONE_MAGIC 0x444f4e45u
+struct done_slot {
+    uint32_t magic;
+    unsigned long calls;
+    int status;
+    int expected; /* calls expected: 1 after a successful call with `done`, else 0 */
+};
+static struct done_slot done_slots[DONE_SLOTS];
+static int done_slots_used;
+static pthread_mutex_t done_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t main_thread;
+static unsigned long done_calls;           /* every call of the callback */
+static unsigned long done_null_calls;      /* with a NULL payload */
+static int done_null_last_status;
+static unsigned long done_null_expected;   /* successful calls with `done` and NULL payload */
+static unsigned long done_bad_payloads;    /* a payload that is no slot */
+static unsigned long done_on_caller;       /* calls on the thread that called the library */
+static unsigned long done_bad_status;      /* a status that is not a known code */
+static unsigned long async_ok_with_done;   /* successful calls that passed `done` */
+
+static void harness_checkpoint_done(int status, void *payload) {
+    pthread_mutex_lock(&done_mutex);
+    done_calls++;
+    if (pthread_equal(pthread_self(), main_thread)) done_on_caller++;
+    if (!(status <= QUIRE_OK && status >= LAST_STATUS)) done_bad_status++;
+    if (!payload) {
+        done_null_calls++;
+        done_null_last_status = status;
+    } else if ((struct done_slot *)payload >= done_slots &&
+               (struct done_slot *)payload < done_slots + DONE_SLOTS &&
+               ((struct done_slot *)payload)->magic == DONE_MAGIC) {
+        struct done_slot *slot = payload;
+        slot->calls++;
+        slot->status = status;
+    } else {
+        done_bad_payloads++;
+    }
+    pthread_cond_broadcast(&done_cond);
+    pthread_mutex_unlock(&done_mutex);
+}
+
+/* Waits (up to DONE_TIMEOUT seconds: valgrind is slow) until *counter reaches `target`;
+ * returns whether it did. */
+#define DONE_TIMEOUT 120
+static int wait_for_done(const unsigned long *counter, unsigned long target) {
+    struct timespec deadline;
+    int ok = 1;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += DONE_TIMEOUT;
+    pthread_mutex_lock(&done_mutex);
+    while (*counter < target) {
+        if (pthread_cond_timedwait(&done_cond, &done_mutex, &deadline) == ETIMEDOUT) {
+            ok = *counter >= target;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&done_mutex);
+    return ok;
+}
+
+/* The size of a file, or -1 if it does not exist. */
+static long long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Whether checkpointing is started on edit_doc (by prepare_checkpoint_call). */
+static int edit_checkpointing;
+/* The checkpoint file of edit_doc while prepare_checkpoint_call's checkpointing runs. */
+static char cp_setup_file[256];
+
+/* Starts checkpointing on `doc` (natively): manual, the harness's directory, `uid`. */
+static int start_checkpoints_natively(quire_document *doc, const char *uid) {
+    quire_checkpoint_options o = QUIRE_CHECKPOINT_OPTIONS_INIT;
+    int32_t loaded = -1;
+    o.directory = cp_dir;
+    o.uid = uid;
+    return native_start_checkpoints(&loaded, doc, &o) == QUIRE_OK;
+}
+
+/* The names in a directory, sorted and "\n"-joined (malloc'd), or NULL if it cannot be
+ * read. */
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+static char *directory_names(const char *path) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    char **names = NULL, *out;
+    size_t n = 0, cap = 0, total = 1, k;
+    if (!d) return NULL;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (n == cap) {
+            char **grown = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names);
+            if (!grown) break;
+            names = grown;
+        }
+        names[n] = malloc(strlen(e->d_name) + 1);
+        if (!names[n]) break;
+        strcpy(names[n], e->d_name);
+        total += strlen(e->d_name) + 1;
+        n++;
+    }
+    closedir(d);
+    if (n) qsort(names, n, sizeof *names, compare_names);
+    out = malloc(total);
+    if (out) {
+        out[0] = '\0';
+        for (k = 0; k < n; k++) {
+            strcat(out, names[k]);
+            strcat(out, "\n");
+        }
+    }
+    for (k = 0; k < n; k++) free(names[k]);
+    free(names);
+    return out;
+}
+
 /* Choices for phase 3, per kind. */
 enum { BUF_NULL_0, BUF_NULL_1, BUF_NULL_MAX, BUF_REAL_0, BUF_REAL_1, BUF_REAL_FULL, N_BUF };
 enum { DATA_NULL_0, DATA_NULL_1, DATA_NULL_MAX, DATA_GARBAGE, DATA_GARBAGE_0, DATA_PDF, N_DATA };
@@ -833,6 +1094,8 @@ static int n_choices(enum ffi_arg_kind kind) {
     case ARG_PROVIDERS_COUNT: return 1; /* follows its pointer */
     case ARG_INT64_IN: return N_INT64_IN;
     case ARG_CHANGEFN: return 2;      /* NULL, the harness's callback */
+    case ARG_CHECKPOINT_OPTIONS: return N_CO;
+    case ARG_DONEFN: return 2;        /* NULL, the harness's callback */
     }
     return 1;
 }
@@ -874,6 +1137,9 @@ static void reset_call(struct call *c, const struct ffi_function *fn) {
     c->value_type = -1;
     c->bookmark_recipe = -1;
     c->provider_choice = -1;
+    c->checkpoint_choice = -1;
+    c->done_slot = -1;
+    c->journal_size = -1;
     for (i = 0; i < MAX_ARGS; i++)
         memset(c->scratch[i].bytes, SENTINEL_BYTE, SCRATCH);
     memset(c->buf, SENTINEL_BYTE, BUF_CAP);
@@ -1227,6 +1493,17 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         break;
     }
     case ARG_PAYLOAD:
+        if (strcmp(fn->name, "quire_document_checkpoint_async") == 0) {
+            /* A slot of its own for the `done` callback to record in (never reused). */
+            *p = NULL;
+            if (choice == PL_REAL && done_slots_used < DONE_SLOTS) {
+                c->done_slot = done_slots_used++;
+                done_slots[c->done_slot].magic = DONE_MAGIC;
+                *p = &done_slots[c->done_slot];
+            }
+            describe(name, *p ? "<a done slot>" : "NULL");
+            break;
+        }
         *p = choice == PL_REAL ? (void *)&payload_counts : NULL;
         c->change_payload = *p;
         describe(name, choice == PL_REAL ? "<counts>" : "NULL");
@@ -1539,6 +1816,25 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         describe(name, f ? "<counts changes>" : "NULL");
         break;
     }
+    case ARG_CHECKPOINT_OPTIONS:
+        c->checkpoint_choice = choice;
+        if (choice == CO_NULL) {
+            *p = NULL;
+            if (!fn->arg_optional[i]) c->must_fail = 1;
+        } else {
+            if (!checkpoint_options_for(&c->checkpoint_options, choice)) c->must_fail = 1;
+            *p = &c->checkpoint_options;
+        }
+        describe(name, checkpoint_option_names[choice]);
+        break;
+    case ARG_DONEFN: {
+        quire_checkpoint_done_fn f = choice == 1 ? harness_checkpoint_done : NULL;
+        memcpy(p, &f, sizeof f); /* a function pointer passed as a pointer argument */
+        c->uses_done_fn = choice == 1;
+        if (!f && !fn->arg_optional[i]) c->must_fail = 1;
+        describe(name, f ? "<records the status>" : "NULL");
+        break;
+    }
     case ARG_DOUBLES_COUNT:
     case ARG_DBUF_CAP:
     case ARG_PROVIDERS_COUNT:
@@ -1562,8 +1858,10 @@ static void set_choice(struct call *c, unsigned i, int choice) {
          * valid, the others are out of range for the test document. Except object numbers:
          * a number past the last object is a missing object, which reads as null (the
          * header), so only a negative one must fail. */
-        if (strcmp(fn->name, "quire_document_set_replies_enabled") == 0) {
-            /* "on (1) or off (0)": any other number is taken as on (the C convention). */
+        if (strcmp(fn->name, "quire_document_set_replies_enabled") == 0 ||
+            strcmp(fn->name, "quire_document_stop_checkpoints") == 0) {
+            /* "on (1) or off (0)", and stop's `remove` ("unless `remove` is non-zero"):
+             * any other number is taken as on (the C convention). */
         } else if (strcmp(fn->name, "quire_document_export_annotations_json") == 0 &&
                    strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {
             /* -1: every page (the header). */
@@ -1726,7 +2024,7 @@ static int is_status_function(const struct ffi_function *fn) {
            strcmp(fn->name, "quire_last_error_code") != 0;
 }
 
-static int known_status(long long s) { return s <= QUIRE_OK && s >= QUIRE_EDISABLED; }
+static int known_status(long long s) { return s <= QUIRE_OK && s >= LAST_STATUS; }
 
 static void check_error_recorded(int status) {
     int code = native_last_error_code();
@@ -1974,11 +2272,11 @@ static const char *quire_status_name(int status) {
                                         "QUIRE_EPASSWORD", "QUIRE_EUNSUPPORTED",
                                         "QUIRE_ELIMIT",    "QUIRE_ERANGE",   "QUIRE_EBUFS",
                                         "QUIRE_EUSER",     "QUIRE_ESTATE",   "QUIRE_EINTERNAL",
-                                        "QUIRE_EDISABLED"};
+                                        "QUIRE_EDISABLED", "QUIRE_EBUSY",    "QUIRE_ESTALE"};
     return known_status(status) ? names[-status] : "?";
 }
 
-static int is_known_code(int32_t code) { return code <= QUIRE_OK && code >= QUIRE_EDISABLED; }
+static int is_known_code(int32_t code) { return code <= QUIRE_OK && code >= LAST_STATUS; }
 
 /* Checks a function that is documented to return a value rather than a status. */
 static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
@@ -2028,6 +2326,169 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
     /* None of these may record an error. */
     if (strcmp(name, "quire_clear_error") != 0 && native_last_error_code() != QUIRE_OK)
         fail("recorded an error: %s", native_last_error_message());
+}
+
+/* ---- checkpoints: before and after the calls -------------------------------------------- */
+
+static int is_fn(const struct call *c, const char *name) { return strcmp(c->fn->name, name) == 0; }
+
+/* The path of `doc`'s checkpoint file (natively) into buf (of `size` bytes); 0 on failure. */
+static int checkpoint_file_of(quire_document *doc, char *buf, size_t size) {
+    size_t len = 0;
+    return native_checkpoint_path(buf, size, &len, doc) == QUIRE_OK && len + 1 <= size;
+}
+
+/* Whether `path` is inside the harness's temporary directory. */
+static int in_temp_dir(const char *path) {
+    size_t n = strlen(temp_dir);
+    return strncmp(path, temp_dir, n) == 0 && path[n] == '/';
+}
+
+/* Before a call of quire_document_stop_checkpoints, quire_document_checkpoint or
+ * quire_document_checkpoint_async (phase 3): the document to edit has checkpointing started
+ * (manual, the harness's directory, the setup UID) and one more unsaved change, which the
+ * checkpoint must write; the checkpoint file's size is noted. */
+static void prepare_checkpoint_call(struct call *c) {
+    int32_t number = 0;
+    if (!is_fn(c, "quire_document_stop_checkpoints") && !is_fn(c, "quire_document_checkpoint") &&
+        !is_fn(c, "quire_document_checkpoint_async"))
+        return;
+    if (!edit_checkpointing) {
+        if (!start_checkpoints_natively(edit_doc, cp_setup_uid) ||
+            !checkpoint_file_of(edit_doc, cp_setup_file, sizeof cp_setup_file)) {
+            fail("could not start checkpointing on the document to edit first: %s",
+                 native_last_error_message());
+            native_clear_error();
+            return;
+        }
+        if (!in_temp_dir(cp_setup_file))
+            fail("the checkpoint file %s is not in the harness's directory", cp_setup_file);
+        edit_checkpointing = 1;
+    }
+    if (native_add_object(&number, edit_doc, valid_values[VAL_P_DICT]) != QUIRE_OK) {
+        fail("could not add an object to checkpoint: %s", native_last_error_message());
+        native_clear_error();
+    }
+    c->journal_size = file_size(cp_setup_file);
+}
+
+/* After a call of a checkpoint function: what its success must have done. */
+static void after_checkpoint_call(struct call *c) {
+    if (c->status != QUIRE_OK) return; /* a failure is checked by check_status_call */
+    if (is_fn(c, "quire_document_start_checkpoints")) {
+        /* (out_loaded, doc, options): out_loaded is 0 or 1; the checkpoint file is in the
+         * harness's directory (even for NULL options: the default directory is there); then
+         * checkpointing is stopped, so that the next call can start it again. */
+        char path[1024];
+        quire_document *doc = c->values[1].p;
+        if (c->values[0].p) {
+            int32_t loaded;
+            memcpy(&loaded, c->values[0].p, sizeof loaded);
+            if (loaded != 0 && loaded != 1) fail("*out_loaded is %ld, not 0 or 1", (long)loaded);
+        }
+        if (!checkpoint_file_of(doc, path, sizeof path)) {
+            fail("then quire_document_checkpoint_path failed: %s", native_last_error_message());
+        } else {
+            if (!in_temp_dir(path))
+                fail("the checkpoint file %s is outside the harness's directory %s", path,
+                     temp_dir);
+            if (file_size(path) < 0) fail("the checkpoint file %s does not exist", path);
+        }
+        if (native_stop_checkpoints(doc, 0) != QUIRE_OK)
+            fail("then quire_document_stop_checkpoints failed: %s", native_last_error_message());
+        native_clear_error();
+    } else if (is_fn(c, "quire_document_stop_checkpoints")) {
+        /* (doc, remove): the file is removed only with remove non-zero. */
+        if (c->values[0].p == edit_doc && edit_checkpointing) {
+            edit_checkpointing = 0;
+            if (c->values[1].i32 != 0 && file_size(cp_setup_file) >= 0)
+                fail("stopped with remove, yet %s still exists", cp_setup_file);
+            if (c->values[1].i32 == 0 && file_size(cp_setup_file) < 0)
+                fail("stopped without remove, yet %s is gone", cp_setup_file);
+        }
+    } else if (is_fn(c, "quire_document_checkpoint")) {
+        /* "waits until it is on disk": the change made before the call is in the file. */
+        long long after = file_size(cp_setup_file);
+        if (c->journal_size >= 0 && after <= c->journal_size)
+            fail("QUIRE_OK, but the checkpoint file did not grow (%lld bytes, then %lld)",
+                 c->journal_size, after);
+    } else if (is_fn(c, "quire_document_checkpoint_async")) {
+        /* (doc, done, payload): `done` is called once, on a background thread, with
+         * QUIRE_OK (the document is valid and checkpointing is started), and the change is
+         * then in the file. The harness waits for it before going on (the payload must
+         * outlive the call; the document is closed after it). */
+        int status = QUIRE_OK, called;
+        if (!c->uses_done_fn) return;
+        async_ok_with_done++;
+        if (c->done_slot >= 0) {
+            struct done_slot *slot = &done_slots[c->done_slot];
+            pthread_mutex_lock(&done_mutex);
+            slot->expected = 1;
+            pthread_mutex_unlock(&done_mutex);
+            called = wait_for_done(&slot->calls, 1);
+            pthread_mutex_lock(&done_mutex);
+            status = slot->status;
+            pthread_mutex_unlock(&done_mutex);
+        } else {
+            pthread_mutex_lock(&done_mutex);
+            done_null_expected++;
+            pthread_mutex_unlock(&done_mutex);
+            called = wait_for_done(&done_null_calls, done_null_expected);
+            pthread_mutex_lock(&done_mutex);
+            status = done_null_last_status;
+            pthread_mutex_unlock(&done_mutex);
+        }
+        if (!called) {
+            fail("QUIRE_OK, but `done` was not called within %d s", DONE_TIMEOUT);
+        } else {
+            long long after = file_size(cp_setup_file);
+            if (status != QUIRE_OK)
+                fail("`done` got %d (%s), not QUIRE_OK", status, quire_status_name(status));
+            if (c->journal_size >= 0 && after <= c->journal_size)
+                fail("`done` said QUIRE_OK, but the checkpoint file did not grow (%lld bytes, "
+                     "then %lld)", c->journal_size, after);
+        }
+    } else if (is_fn(c, "quire_document_checkpoint_path")) {
+        /* (buf, buf_size, out_len, doc): a path in the harness's directory. */
+        const char *buf = c->values[0].p;
+        if (buf && c->values[1].u64 == BUF_CAP && !in_temp_dir(buf))
+            fail("the checkpoint path %s is outside the harness's directory %s", buf, temp_dir);
+    }
+}
+
+/* At the end, with every document closed: every successful quire_document_checkpoint_async
+ * with `done` called it exactly once, and no other call did (a late or second call would
+ * be counted here); every call came on a background thread, with a known status and a
+ * payload the harness gave. */
+static void check_done_calls(void) {
+    int k;
+    unsigned long slot_calls = 0;
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* time for a late call to arrive */
+    snprintf(call_desc, sizeof call_desc,
+             "(quire_document_checkpoint_async's `done` callback, at the end)");
+    pthread_mutex_lock(&done_mutex);
+    for (k = 0; k < done_slots_used; k++) {
+        slot_calls += done_slots[k].calls;
+        if (done_slots[k].calls != (unsigned long)done_slots[k].expected)
+            fail("the call with slot %d called `done` %lu times, not %d", k, done_slots[k].calls,
+                 done_slots[k].expected);
+    }
+    if (done_null_calls != done_null_expected)
+        fail("with a NULL payload, `done` was called %lu times for %lu successful calls",
+             done_null_calls, done_null_expected);
+    if (done_bad_payloads) fail("`done` got a payload the harness did not pass (%lu times)",
+                                done_bad_payloads);
+    if (done_on_caller)
+        fail("`done` was called on the calling thread (%lu times), not a background thread",
+             done_on_caller);
+    if (done_bad_status) fail("`done` got a status that is no status code (%lu times)",
+                              done_bad_status);
+    if (done_calls != slot_calls + done_null_calls)
+        fail("`done` calls do not add up (%lu, %lu with slots, %lu without)", done_calls,
+             slot_calls, done_null_calls);
+    pthread_mutex_unlock(&done_mutex);
+    end_call();
 }
 
 static void invoke(struct call *c) {
@@ -2094,6 +2555,7 @@ static void invoke(struct call *c) {
     if (strcmp(fn->name, "quire_document_set_bookmark_change_callback") == 0 &&
         c->status == QUIRE_OK)
         after_set_change_callback(c);
+    if (strstr(fn->name, "checkpoint")) after_checkpoint_call(c);
     end_call();
 }
 
@@ -2137,6 +2599,7 @@ static unsigned long phase_combinations(void) {
              * number). */
             native_close(edit_doc);
             edit_doc = NULL;
+            edit_checkpointing = 0;
             if (native_open(&edit_doc, pdf_path, NULL) != QUIRE_OK || !edit_doc) {
                 snprintf(call_desc, sizeof call_desc, "(reopening %s for %s)", pdf_path,
                          fn->name);
@@ -2172,6 +2635,7 @@ static unsigned long phase_combinations(void) {
             reset_call(&c, fn);
             for (i = 0; i < fn->nargs; i++) set_choice(&c, i, choice[i]);
             finish_choices(&c);
+            prepare_checkpoint_call(&c);
             invoke(&c);
             /* next combination (an odometer) */
             for (i = 0; i < fn->nargs; i++) {
@@ -2278,21 +2742,81 @@ static int make_values(void) {
 /* ---- the temporary directory that saves go to -------------------------------------------- */
 
 static int make_temp_dir(void) {
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char value[256];
+    FILE *f;
     snprintf(temp_dir, sizeof temp_dir, "/tmp/quire-ffi-harness-XXXXXX");
     if (!mkdtemp(temp_dir)) return 0;
     snprintf(wp_file, sizeof wp_file, "%s/out.pdf", temp_dir);
     snprintf(wp_missing, sizeof wp_missing, "%s/missing/out.pdf", temp_dir);
     snprintf(wp_directory, sizeof wp_directory, "%s/sub", temp_dir);
     snprintf(wp_long, sizeof wp_long, "%s/%0300d.pdf", temp_dir, 0);
-    return mkdir(wp_directory, 0700) == 0;
+    if (mkdir(wp_directory, 0700) != 0) return 0;
+    /* Checkpoints: the options' directory, one below it that does not exist yet, and a
+     * regular file given as a directory. */
+    snprintf(cp_dir, sizeof cp_dir, "%s/" CHECKPOINT_SUBDIR, temp_dir);
+    snprintf(cp_nested_dir, sizeof cp_nested_dir, "%s/new/deeper", cp_dir);
+    snprintf(cp_file_dir, sizeof cp_file_dir, "%s/" NOT_A_DIR, temp_dir);
+    if (!(f = fopen(cp_file_dir, "w"))) return 0;
+    fclose(f);
+    /* The default checkpoint directory, as the header defines it, before the harness
+     * points the environment into its temporary directory: it must gain nothing. */
+    if (state && state[0])
+        snprintf(real_default_dir, sizeof real_default_dir, "%s/quire/checkpoints", state);
+    else
+        snprintf(real_default_dir, sizeof real_default_dir, "%s/.local/state/quire/checkpoints",
+                 home ? home : ".");
+    real_default_names = directory_names(real_default_dir);
+    snprintf(value, sizeof value, "%s/" STATE_SUBDIR, temp_dir);
+    if (setenv("XDG_STATE_HOME", value, 1) != 0) return 0;
+    snprintf(value, sizeof value, "%s/" HOME_SUBDIR, temp_dir);
+    return setenv("HOME", value, 1) == 0;
 }
 
-/* Everything in the directory is what the harness asked for: out.pdf and the empty sub/;
- * anything else is a temporary file that a save left behind. Then it is removed. */
+/* Removes the directory tree `path` of checkpoints: checkpoint files and their locks (any
+ * name ending in .qcheckpoint or .lock) and directories; any other file is one that the
+ * library left behind (a temporary file of a checkpoint or a compaction) and fails.
+ * Counts the files in *n_files. */
+static void remove_checkpoint_tree(const char *path, const char *label, unsigned long *n_files) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    char inner[2048];
+    if (!d) {
+        fail("%s cannot be read", label);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        size_t n = strlen(e->d_name);
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(inner, sizeof inner, "%s/%s", path, e->d_name);
+        if (lstat(inner, &st) == 0 && S_ISDIR(st.st_mode)) {
+            remove_checkpoint_tree(inner, label, n_files);
+            continue;
+        }
+        if (!((n > 12 && strcmp(e->d_name + n - 12, ".qcheckpoint") == 0) ||
+              (n > 5 && strcmp(e->d_name + n - 5, ".lock") == 0)))
+            fail("%s holds %s, which is neither a checkpoint nor its lock (left behind?)", label,
+                 inner + strlen(temp_dir) + 1);
+        (*n_files)++;
+        unlink(inner);
+    }
+    closedir(d);
+    if (rmdir(path) != 0) fail("%s could not be removed", path);
+}
+
+static unsigned long checkpoint_files_left;
+
+/* Everything in the directory is what the harness asked for: out.pdf and the empty sub/, the
+ * file not-a-directory, and checkpoints (with their locks) in checkpoints/ and in state/ (the
+ * default directory while the harness runs); home/ holds nothing. Anything else is a
+ * temporary file that a save left behind. Then it is removed. The real default directory
+ * of checkpoints has gained nothing. */
 static void check_and_remove_temp_dir(void) {
     DIR *d = opendir(temp_dir);
     struct dirent *e;
     char path[1024];
+    char *after;
     snprintf(call_desc, sizeof call_desc, "(the temporary directory %s at the end)", temp_dir);
     if (!d) {
         fail("cannot be read");
@@ -2314,8 +2838,15 @@ static void check_and_remove_temp_dir(void) {
             }
             if (sub) closedir(sub);
             rmdir(path);
-        } else if (strcmp(e->d_name, "out.pdf") == 0) {
+        } else if (strcmp(e->d_name, "out.pdf") == 0 || strcmp(e->d_name, NOT_A_DIR) == 0) {
             unlink(path);
+        } else if (strcmp(e->d_name, CHECKPOINT_SUBDIR) == 0 ||
+                   strcmp(e->d_name, STATE_SUBDIR) == 0) {
+            remove_checkpoint_tree(path, e->d_name, &checkpoint_files_left);
+        } else if (strcmp(e->d_name, HOME_SUBDIR) == 0) {
+            unsigned long n = 0;
+            fail("$HOME (%s) was written to, though $XDG_STATE_HOME was set", path);
+            remove_checkpoint_tree(path, e->d_name, &n);
         } else {
             fail("holds %s, which no call asked for (a temporary file left by a save?)",
                  e->d_name);
@@ -2324,6 +2855,18 @@ static void check_and_remove_temp_dir(void) {
     }
     closedir(d);
     if (rmdir(temp_dir) != 0) fail("could not be removed");
+    end_call();
+
+    snprintf(call_desc, sizeof call_desc, "(the real default checkpoint directory %s at the end)",
+             real_default_dir);
+    after = directory_names(real_default_dir);
+    if (!real_default_names && after)
+        fail("was created (holding: %s)", after);
+    else if (real_default_names && after && strcmp(real_default_names, after) != 0)
+        fail("changed: it held\n%s and now holds\n%s", real_default_names, after);
+    free(after);
+    free(real_default_names);
+    real_default_names = NULL;
     end_call();
 }
 
@@ -2472,8 +3015,15 @@ int main(int argc, char **argv) {
               "quire_document_set_bookmark_providers") ||
         !load(&native_find_bookmark, sizeof native_find_bookmark,
               "quire_document_find_bookmark") ||
-        !load(&native_add_bookmark, sizeof native_add_bookmark, "quire_document_add_bookmark"))
+        !load(&native_add_bookmark, sizeof native_add_bookmark, "quire_document_add_bookmark") ||
+        !load(&native_start_checkpoints, sizeof native_start_checkpoints,
+              "quire_document_start_checkpoints") ||
+        !load(&native_stop_checkpoints, sizeof native_stop_checkpoints,
+              "quire_document_stop_checkpoints") ||
+        !load(&native_checkpoint_path, sizeof native_checkpoint_path,
+              "quire_document_checkpoint_path"))
         return 2;
+    main_thread = pthread_self();
 
     symbols_ok = check_symbols(argv[2]);
     memset(long_string, 'A', sizeof long_string - 1);
@@ -2498,6 +3048,11 @@ int main(int argc, char **argv) {
         unsigned long n;
         int has_stream, has_annots, has_reply;
         pdf_path = argv[a];
+        pdf_index = a - 3;
+        snprintf(cp_uid, sizeof cp_uid, "ffi-%d", pdf_index);
+        snprintf(cp_setup_uid, sizeof cp_setup_uid, "ffi-setup-%d", pdf_index);
+        snprintf(cp_valid_uid, sizeof cp_valid_uid, "ffi-valid-%d", pdf_index);
+        snprintf(cp_previous_uid, sizeof cp_previous_uid, "ffi-valid-%d", pdf_index - 1);
         if (!read_file(pdf_path, &pdf_bytes, &pdf_size)) {
             fprintf(stderr, "ffi_harness: cannot read %s\n", pdf_path);
             return 2;
@@ -2508,6 +3063,13 @@ int main(int argc, char **argv) {
         if (status != QUIRE_OK || !valid_doc || !edit_doc) {
             fprintf(stderr, "ffi_harness: quire_document_open(%s) failed: %d %s\n", pdf_path,
                     status, native_last_error_message());
+            return 2;
+        }
+        /* The valid document keeps checkpoints (manual: the read-only functions see no
+         * difference), so that quire_document_checkpoint_path can succeed on it. */
+        if (!start_checkpoints_natively(valid_doc, cp_valid_uid)) {
+            fprintf(stderr, "ffi_harness: cannot start checkpointing on %s: %s\n", pdf_path,
+                    native_last_error_message());
             return 2;
         }
         if (!make_values()) {
@@ -2539,6 +3101,7 @@ int main(int argc, char **argv) {
         pdf_bytes = NULL;
     }
 
+    check_done_calls();
     check_and_remove_temp_dir();
     free(export_json);
     export_json = NULL;
@@ -2548,7 +3111,7 @@ int main(int argc, char **argv) {
     {
         int k;
         printf("ffi_harness: statuses returned:");
-        for (k = 0; k <= -QUIRE_EDISABLED; k++)
+        for (k = 0; k <= -LAST_STATUS; k++)
             if (status_counts[k]) printf(" %s %lu;", quire_status_name(-k), status_counts[k]);
         printf("\n");
     }
@@ -2566,6 +3129,17 @@ int main(int argc, char **argv) {
     }
     printf("ffi_harness: bookmark providers: %lu taken, %lu released; %lu provider callback "
            "calls\n", providers_taken, providers_released, provider_callback_calls);
+    {
+        unsigned f;
+        printf("ffi_harness: checkpoint functions, calls that returned QUIRE_OK:");
+        for (f = 0; f < FFI_FUNCTION_COUNT; f++)
+            if (strstr(FFI_FUNCTIONS[f].name, "checkpoint"))
+                printf(" %s %lu;", FFI_FUNCTIONS[f].name + strlen("quire_document_"), ok_counts[f]);
+        printf("\n");
+    }
+    printf("ffi_harness: checkpoints: %lu successful asynchronous checkpoints with `done`, "
+           "%lu calls of `done` (each waited for); %lu checkpoint and lock files left in the "
+           "temporary directory\n", async_ok_with_done, done_calls, checkpoint_files_left);
     printf("ffi_harness: %u functions, %lu calls (%lu in phase 3)\n",
            (unsigned)FFI_FUNCTION_COUNT, calls_passed + calls_failed, combos);
     printf("%lu passed, %lu failed\n", calls_passed, calls_failed);

@@ -68,6 +68,17 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          callbacks)
   const int64_t *                     pointer            ARG_INT64_IN  (NULL or a real int64_t)
   quire_bookmark_change_fn            pointer            ARG_CHANGEFN  (NULL or a real callback)
+  const quire_checkpoint_options *    pointer            ARG_CHECKPOINT_OPTIONS (NULL, which
+                                                         means the default directory: the
+                                                         harness points $XDG_STATE_HOME and
+                                                         $HOME into its temporary directory;
+                                                         options in its temporary directory
+                                                         with its UID, each strategy, loading
+                                                         on and off; a bad version, strategy,
+                                                         interval or UID)
+  quire_checkpoint_done_fn            pointer            ARG_DONEFN    (NULL or a real callback,
+                                                         called on a background thread: the
+                                                         harness waits for it)
   any other const T *, void *         pointer            ARG_INPTR     (NULL only)
   a function pointer                  pointer            ARG_FNPTR     (NULL only)
   int, int32_t                        sint32             ARG_INT
@@ -146,11 +157,22 @@ MUTATING = {
     "quire_document_set_bookmark_sort_order",
     "quire_document_set_bookmark_change_callback",
     "quire_document_export_bookmarks_to_outline",
+    # 0.5: checkpoints. Starting and stopping change what the document's later calls do
+    # (and hold a lock on the checkpoint's UID); a checkpoint writes the checkpoint file
+    # (in the harness's temporary directory). The harness gives them a document of its
+    # own, with checkpointing started before each call of stop/checkpoint/checkpoint_async.
+    "quire_document_start_checkpoints",
+    "quire_document_stop_checkpoints",
+    "quire_document_checkpoint",
+    "quire_document_checkpoint_async",
 }
 # Functions whose names look like editing or writing but that only read the document (an
 # export into the caller's buffer, no file): they get the valid document like any reader.
 READ_ONLY = {
     "quire_document_export_annotations_json",
+    # The path of the checkpoint file, into the caller's buffer (the valid document has
+    # checkpointing started, so that it can succeed).
+    "quire_document_checkpoint_path",
 }
 # Functions that change only the caller's annotation value (no document): they look like
 # editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).
@@ -176,7 +198,7 @@ SINK_FUNCTIONS = {
     "quire_bookmark_sink_add",
 }
 MUTATING_NAME = re.compile(r"_(set|add|delete|remove|insert|replace|update|edit|save|write|"
-                           r"export|flatten|append|move|rename)(_|$)")
+                           r"export|flatten|append|move|rename|start|stop|checkpoint)(_|$)")
 
 # Parameters naming a file that the function writes: the harness passes NULL or a path in its
 # own temporary directory, never the corpus file's path or a relative one. A function that
@@ -261,6 +283,13 @@ OPTIONAL = {
     ("quire_document_set_bookmark_change_callback", "payload"),
     # "out_count: receives the number of items written; may be NULL."
     ("quire_document_export_bookmarks_to_outline", "out_count"),
+    # 0.5, checkpoints.
+    # "out_loaded: ...; may be NULL." and "options: NULL for the defaults"
+    ("quire_document_start_checkpoints", "out_loaded"),
+    ("quire_document_start_checkpoints", "options"),
+    # "calls `done` (if not NULL)", and the payload is the caller's
+    ("quire_document_checkpoint_async", "done"),
+    ("quire_document_checkpoint_async", "payload"),
 }
 
 
@@ -367,6 +396,11 @@ def classify(fn):
             kinds = [("ffi_type_pointer", "ARG_INT64_IN")]
         elif t == "quire_bookmark_change_fn":
             kinds = [("ffi_type_pointer", "ARG_CHANGEFN")]
+        elif t == "const quire_checkpoint_options *":
+            kinds = [("ffi_type_pointer", "ARG_CHECKPOINT_OPTIONS")]
+            pointee = "sizeof(quire_checkpoint_options)"
+        elif t == "quire_checkpoint_done_fn":
+            kinds = [("ffi_type_pointer", "ARG_DONEFN")]
         elif t == "const quire_rect *":
             kinds = [("ffi_type_pointer", "ARG_RECT")]
         elif t == "const double *" and nxt == "size_t":
@@ -483,7 +517,7 @@ def generate(functions, header_path):
         "    ARG_DOUBLES, ARG_DOUBLES_COUNT, ARG_DOUBLES_COUNT32, ARG_DBUF, ARG_DBUF_CAP,",
         "    ARG_OUT_ARRAY, ARG_ANNOT_NUMBER, ARG_BOOKMARK, ARG_MUT_BOOKMARK, ARG_FREE_BOOKMARK,",
         "    ARG_OUT_BOOKMARK, ARG_SINK, ARG_PROVIDERS, ARG_PROVIDERS_COUNT, ARG_INT64_IN,",
-        "    ARG_CHANGEFN",
+        "    ARG_CHANGEFN, ARG_CHECKPOINT_OPTIONS, ARG_DONEFN",
         "};",
         "",
         "struct ffi_function {",

@@ -15,12 +15,14 @@
  *   occurs here.
  * - Every macro is used, in constant expressions where the C standard allows it; the
  *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT,
- *   QUIRE_BOOKMARK_PROVIDER_INIT, QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT) are
+ *   QUIRE_BOOKMARK_PROVIDER_INIT, QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT,
+ *   QUIRE_CHECKPOINT_OPTIONS_INIT) are
  *   used at file scope (constant initialisers) and on the stack, and -Wextra's
  *   -Wmissing-field-initializers proves they name every field.
  * - The layouts of the structs (quire_rect, quire_open_options, quire_save_options,
- *   quire_bookmark_provider) and the exact types of the callback typedefs (quire_write_fn,
- *   quire_bookmark_change_fn, the provider's members) are pinned at compile time.
+ *   quire_bookmark_provider, quire_checkpoint_options) and the exact types of the callback
+ *   typedefs (quire_write_fn, quire_bookmark_change_fn, the provider's members,
+ *   quire_checkpoint_done_fn) are pinned at compile time.
  * - When linked against libquire and run, main() checks the macros' values at run time.
  *
  * Only the common subset of C99 and C++11 is used here (no designated initialisers, no
@@ -184,7 +186,14 @@
     X(quire_document_set_bookmark_sort_order, int, (quire_document *, int32_t))           \
     X(quire_document_set_bookmark_change_callback, int,                                   \
       (quire_document *, quire_bookmark_change_fn, void *))                               \
-    X(quire_document_export_bookmarks_to_outline, int, (int32_t *, quire_document *))
+    X(quire_document_export_bookmarks_to_outline, int, (int32_t *, quire_document *))     \
+    X(quire_document_start_checkpoints, int,                                              \
+      (int32_t *, quire_document *, const quire_checkpoint_options *))                    \
+    X(quire_document_stop_checkpoints, int, (quire_document *, int32_t))                  \
+    X(quire_document_checkpoint, int, (quire_document *))                                 \
+    X(quire_document_checkpoint_async, int,                                               \
+      (quire_document *, quire_checkpoint_done_fn, void *))                               \
+    X(quire_document_checkpoint_path, int, (char *, size_t, size_t *, quire_document *))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -222,14 +231,15 @@ HEADER_ASSERT(errors_are_negative,
                   QUIRE_EFORMAT < 0 && QUIRE_EPASSWORD < 0 && QUIRE_EUNSUPPORTED < 0 &&
                   QUIRE_ELIMIT < 0 && QUIRE_ERANGE < 0 && QUIRE_EBUFS < 0 &&
                   QUIRE_EUSER < 0 && QUIRE_ESTATE < 0 && QUIRE_EINTERNAL < 0 &&
-                  QUIRE_EDISABLED < 0);
+                  QUIRE_EDISABLED < 0 && QUIRE_EBUSY < 0 && QUIRE_ESTALE < 0);
 /* The codes are stable numbers: bindings hard-code them. */
 HEADER_ASSERT(error_values,
               QUIRE_EINVAL == -1 && QUIRE_ENOMEM == -2 && QUIRE_EIO == -3 &&
                   QUIRE_ENOTFOUND == -4 && QUIRE_EFORMAT == -5 && QUIRE_EPASSWORD == -6 &&
                   QUIRE_EUNSUPPORTED == -7 && QUIRE_ELIMIT == -8 && QUIRE_ERANGE == -9 &&
                   QUIRE_EBUFS == -10 && QUIRE_EUSER == -11 && QUIRE_ESTATE == -12 &&
-                  QUIRE_EINTERNAL == -13 && QUIRE_EDISABLED == -14);
+                  QUIRE_EINTERNAL == -13 && QUIRE_EDISABLED == -14 && QUIRE_EBUSY == -15 &&
+                  QUIRE_ESTALE == -16);
 HEADER_ASSERT(box_values, QUIRE_BOX_MEDIA == 0 && QUIRE_BOX_CROP == 1 &&
                               QUIRE_BOX_BLEED == 2 && QUIRE_BOX_TRIM == 3 &&
                               QUIRE_BOX_ART == 4);
@@ -275,6 +285,11 @@ HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == 0 && QUIRE_BOOKMARK_URI =
 HEADER_ASSERT(bookmark_sort_orders,
               QUIRE_BOOKMARK_SORT_CUSTOM == 0 && QUIRE_BOOKMARK_SORT_PAGE == 1);
 HEADER_ASSERT(bookmark_provider_version, QUIRE_BOOKMARK_PROVIDER_VERSION >= 1);
+/* The checkpoint strategies: stable numbers too, as the header defines them. */
+HEADER_ASSERT(checkpoint_strategies, QUIRE_CHECKPOINT_MANUAL == 0 &&
+                                         QUIRE_CHECKPOINT_TIMED == 1 &&
+                                         QUIRE_CHECKPOINT_IMMEDIATE == 2);
+HEADER_ASSERT(checkpoint_options_version, QUIRE_CHECKPOINT_OPTIONS_VERSION >= 1);
 
 /* Struct layouts are part of the ABI. These offsets are those of the LP64 ABIs (x86-64 and
  * aarch64 Linux, macOS); a change here is an ABI change. */
@@ -313,6 +328,17 @@ HEADER_ASSERT(provider_save, offsetof(quire_bookmark_provider, save) == 32);
 HEADER_ASSERT(provider_release, offsetof(quire_bookmark_provider, release) == 40);
 HEADER_ASSERT(provider_payload, offsetof(quire_bookmark_provider, payload) == 48);
 HEADER_ASSERT(provider_size, sizeof(quire_bookmark_provider) == 56);
+#endif
+/* quire_checkpoint_options: the version and the strategy, the interval (a double, 8-aligned),
+ * two string pointers, then the load flag (padded to the struct's 8-byte alignment). */
+HEADER_ASSERT(checkpoint_version_first, offsetof(quire_checkpoint_options, version) == 0);
+HEADER_ASSERT(checkpoint_strategy, offsetof(quire_checkpoint_options, strategy) == 4);
+HEADER_ASSERT(checkpoint_interval, offsetof(quire_checkpoint_options, interval_seconds) == 8);
+#if UINTPTR_MAX == 0xffffffffffffffffu
+HEADER_ASSERT(checkpoint_directory, offsetof(quire_checkpoint_options, directory) == 16);
+HEADER_ASSERT(checkpoint_uid, offsetof(quire_checkpoint_options, uid) == 24);
+HEADER_ASSERT(checkpoint_load, offsetof(quire_checkpoint_options, load_if_available) == 32);
+HEADER_ASSERT(checkpoint_size, sizeof(quire_checkpoint_options) == 40);
 #endif
 
 /* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
@@ -377,6 +403,16 @@ static quire_bookmark *const header_no_bookmark = NULL;
 static const quire_bookmark_provider header_static_provider = QUIRE_BOOKMARK_PROVIDER_INIT;
 static const quire_bookmark_provider header_static_builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
 
+/* The checkpoint callback has exactly the header's type, and the options' initialiser is a
+ * constant expression. */
+static void header_checkpoint_done(int status, void *payload);
+static void header_checkpoint_done(int status, void *payload) {
+    if (payload) memcpy(payload, &status, sizeof status);
+}
+static const quire_checkpoint_done_fn header_checkpoint_done_fn = header_checkpoint_done;
+static const quire_checkpoint_options header_static_checkpoint_options =
+    QUIRE_CHECKPOINT_OPTIONS_INIT;
+
 /* The version string is "MAJOR.MINOR.PATCH" of the numeric macros. */
 #define HEADER_STR2(x) #x
 #define HEADER_STR(x) HEADER_STR2(x)
@@ -396,7 +432,8 @@ int main(void) {
     const int codes[] = {QUIRE_OK,        QUIRE_EINVAL,      QUIRE_ENOMEM,    QUIRE_EIO,
                          QUIRE_ENOTFOUND, QUIRE_EFORMAT,     QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED,
                          QUIRE_ELIMIT,    QUIRE_ERANGE,      QUIRE_EBUFS,     QUIRE_EUSER,
-                         QUIRE_ESTATE,    QUIRE_EINTERNAL,   QUIRE_EDISABLED};
+                         QUIRE_ESTATE,    QUIRE_EINTERNAL,   QUIRE_EDISABLED, QUIRE_EBUSY,
+                         QUIRE_ESTALE};
     const int32_t boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED, QUIRE_BOX_TRIM,
                              QUIRE_BOX_ART};
     const size_t n_codes = sizeof codes / sizeof codes[0];
@@ -503,6 +540,36 @@ int main(void) {
             header_check(kinds[3] == 3 && orders[1] == 1,
                          "bookmark kinds and sort orders as int32_t arguments");
         }
+    }
+    {
+        /* The checkpoint options: the initialiser sets the version, the manual strategy, an
+         * interval of 10 seconds (the header's default), no directory, no UID, no loading;
+         * the strategies go into the int32_t field; the callback can be called through its
+         * typedef. */
+        quire_checkpoint_options checkpoint = QUIRE_CHECKPOINT_OPTIONS_INIT;
+        const int32_t strategies[] = {QUIRE_CHECKPOINT_MANUAL, QUIRE_CHECKPOINT_TIMED,
+                                      QUIRE_CHECKPOINT_IMMEDIATE};
+        int done_status = 1;
+        header_check(checkpoint.version == QUIRE_CHECKPOINT_OPTIONS_VERSION &&
+                         checkpoint.strategy == QUIRE_CHECKPOINT_MANUAL &&
+                         checkpoint.interval_seconds == 10.0 && checkpoint.directory == NULL &&
+                         checkpoint.uid == NULL && checkpoint.load_if_available == 0,
+                     "QUIRE_CHECKPOINT_OPTIONS_INIT: the version and the defaults");
+        header_check(header_static_checkpoint_options.version ==
+                             QUIRE_CHECKPOINT_OPTIONS_VERSION &&
+                         header_static_checkpoint_options.strategy == QUIRE_CHECKPOINT_MANUAL &&
+                         header_static_checkpoint_options.uid == NULL,
+                     "QUIRE_CHECKPOINT_OPTIONS_INIT at file scope");
+        checkpoint.strategy = strategies[2];
+        checkpoint.directory = "checkpoints";
+        checkpoint.uid = "uid";
+        checkpoint.load_if_available = 1;
+        header_check(checkpoint.strategy == QUIRE_CHECKPOINT_IMMEDIATE &&
+                         strategies[1] == QUIRE_CHECKPOINT_TIMED,
+                     "checkpoint strategies as int32_t values");
+        header_checkpoint_done_fn(QUIRE_EBUSY, &done_status);
+        header_check(done_status == QUIRE_EBUSY,
+                     "a quire_checkpoint_done_fn can be called through the typedef");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,

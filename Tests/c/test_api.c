@@ -19,8 +19,9 @@
  * This file holds main() and the tests of the 0.1 interface; the 0.2 interface (document
  * structure, outline, page labels, values, editing, saving) is tested in test_structure.c,
  * test_values.c and test_editing.c, the 0.3 interface (annotations, replies, review
- * states) in test_annotations.c, and the 0.4 interface (bookmarks and their providers) in
- * test_bookmarks.c, all linked into the same program. The framework (CHECK*,
+ * states) in test_annotations.c, the 0.4 interface (bookmarks and their providers) in
+ * test_bookmarks.c, and checkpoints (crash recovery of unsaved changes) in
+ * test_checkpoints.c, all linked into the same program. The framework (CHECK*,
  * which count checks) is in test_support.c; the last line is `N passed, M failed`, and the
  * exit status is non-zero if any check failed.
  */
@@ -116,8 +117,9 @@ static void test_status_strings(void) {
                                 QUIRE_EIO,       QUIRE_ENOTFOUND, QUIRE_EFORMAT,
                                 QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,
                                 QUIRE_ERANGE,    QUIRE_EBUFS,    QUIRE_EUSER,
-                                QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED};
-    static const int unknown[] = {1, 2, -15, -100, 42, INT_MIN, INT_MAX};
+                                QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED,
+                                QUIRE_EBUSY,     QUIRE_ESTALE};
+    static const int unknown[] = {1, 2, -17, -100, 42, INT_MIN, INT_MAX};
     const size_t n = sizeof codes / sizeof codes[0];
     size_t i, j;
     g_test = "status strings";
@@ -1038,6 +1040,9 @@ int main(int argc, char **argv) {
 
     /* The 0.4 interface: bookmarks and their providers (test_bookmarks.c). */
     run_bookmark_tests();
+
+    /* Checkpoints: crash recovery of unsaved changes (test_checkpoints.c). */
+    run_checkpoint_tests();
 
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;

@@ -1,7 +1,7 @@
 /*
  * test_support.h: the small test framework and helpers shared by the API test files
  * (test_api.c, test_structure.c, test_values.c, test_editing.c, test_annotations.c,
- * test_bookmarks.c), which
+ * test_bookmarks.c, test_checkpoints.c), which
  * are linked into one program, out/test_api.
  *
  * CHECK* count checks; the program's last line is `N passed, M failed`, and its exit
@@ -176,5 +176,6 @@ void run_value_tests(void);     /* test_values.c */
 void run_editing_tests(void);   /* test_editing.c */
 void run_annotation_tests(void); /* test_annotations.c */
 void run_bookmark_tests(void);   /* test_bookmarks.c */
+void run_checkpoint_tests(void); /* test_checkpoints.c */
 
 #endif

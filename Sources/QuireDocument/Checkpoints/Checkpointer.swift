@@ -122,6 +122,9 @@ public final class Checkpointer {
     init(document: Document, options: CheckpointOptions) throws {
         self.document = document
         self.options = options
+        guard options.directory != "" else {
+            throw PDFError(.invalidArgument, "the checkpoint directory is empty (nil means the default)")
+        }
         let directory = options.directory ?? CheckpointOptions.defaultDirectory()
         guard let uid = try options.uid ?? document.sourcePath.map(Self.uid(forPath:)) else {
             throw PDFError(.invalidArgument, "a document opened from memory needs a checkpoint uid")
@@ -156,11 +159,10 @@ public final class Checkpointer {
     }
 
     deinit {
-        if let job = compaction {
-            queue.sync {}  // let it end, then drop its file
-            if !job.temporary.isEmpty { unlink(job.temporary) }
-        }
         timer?.cancel()
+        // Let queued work end (asynchronous checkpoints, a compaction) before the file closes.
+        queue.sync {}
+        if let job = compaction, !job.temporary.isEmpty { unlink(job.temporary) }
         if options.strategy != .manual { _ = try? Self.flush(shared, sync: true) }
         shared.withLock { s in
             if s.fd >= 0 { close(s.fd) }
@@ -168,6 +170,13 @@ public final class Checkpointer {
         }
         flock(lockFD, LOCK_UN)
         close(lockFD)
+    }
+
+    /// Whether two paths name the same file (or, for files that do not exist, are equal).
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        var sa = stat(), sb = stat()
+        if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
+        return a == b
     }
 
     /// The default UID of a file: a digest of its absolute path.
@@ -249,7 +258,10 @@ public final class Checkpointer {
     private static func flush(_ shared: Locked, sync: Bool) throws -> Int {
         try shared.withLock { s in
             if let e = s.error { throw e }
-            guard !s.pending.isEmpty, s.fd >= 0 else { return 0 }
+            guard !s.pending.isEmpty else { return 0 }
+            guard s.fd >= 0 else {
+                throw PDFError(.state, "checkpointing stopped before the checkpoint was written")
+            }
             do {
                 try writeAll(s.fd, s.pending)
                 if sync { _ = fdatasync(s.fd) }
@@ -478,6 +490,7 @@ public final class Checkpointer {
     func remove() {
         abandonCompaction()
         timer?.cancel()
+        queue.sync {}  // queued asynchronous checkpoints end first
         timer = nil
         shared.withLock { s in
             if s.fd >= 0 { close(s.fd) }
