@@ -201,20 +201,31 @@ extension Document {
         return try Writer.incrementalUpdate(of: file, update, source: writerSource)
     }
 
+    /// The saved file in the buffer the document continues from. An incremental save
+    /// copies the original bytes once, into that buffer, rather than into an array that
+    /// is then concatenated and copied again (three copies of a 100 MB file before).
+    private func savedBuffer(_ mode: SaveMode) throws -> ByteBuffer {
+        switch mode {
+        case .incremental: return file.buffer.appending(try incrementalUpdate())
+        case .full: return ByteBuffer(copying: try saved(mode))
+        }
+    }
+
     /// Saves to `path` atomically (a temporary file beside it, fsync, rename), then
     /// continues from the saved file.
     public func save(to path: String, mode: SaveMode = .incremental) throws {
-        let bytes = try saved(mode)
-        try AtomicFile.write(bytes, to: path)
-        try reload(from: bytes)
+        let buffer = try savedBuffer(mode)
+        try buffer.withBytes { try AtomicFile.write(UnsafeRawBufferPointer($0), to: path) }
+        try reload(from: buffer)
     }
 
     /// Saves through `write`, called with consecutive pieces of the file, then continues
     /// from the saved bytes. If `write` throws, the document keeps its unsaved changes.
     public func save(mode: SaveMode = .incremental, through write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let bytes = try saved(mode)
+        let buffer = try savedBuffer(mode)
         let chunk = 1 << 20
-        try bytes.withUnsafeBytes { raw in
+        try buffer.withBytes { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
             var start = 0
             while start < raw.count {
                 let end = Swift.min(start + chunk, raw.count)
@@ -222,13 +233,13 @@ extension Document {
                 start = end
             }
         }
-        try reload(from: bytes)
+        try reload(from: buffer)
     }
 
-    /// Continues from `bytes`, a saved state of this document: unsaved changes are gone.
-    func reload(from bytes: [UInt8]) throws {
+    /// Continues from `buffer`, a saved state of this document: unsaved changes are gone.
+    func reload(from buffer: ByteBuffer) throws {
         let password = options.password.map { Array($0.utf8) }
-        file = try PDFFile(buffer: ByteBuffer(copying: bytes), limits: options.limits, password: password)
+        file = try PDFFile(buffer: buffer, limits: options.limits, password: password)
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
         invalidateModel()
     }
