@@ -2,7 +2,8 @@
 """Quire side by side with PDFium (pypdfium2), MuPDF (pymupdf), qpdf (pikepdf) and pypdf.
 
     python3 bench/run.py            the quick run (`make bench`): a quarter of the corpus,
-                                    3 repetitions; writes build/bench/RESULTS.md and .png
+                                    3 repetitions (1 for a run over 10 s); writes
+                                    build/bench/RESULTS.md and results.png
     python3 bench/run.py --full     the complete run: the whole corpus, 5 repetitions;
                                     writes bench/RESULTS.md and bench/results.png
 
@@ -35,7 +36,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +61,7 @@ NOTES = {
     ("incremental", "pypdf"): "PdfWriter(incremental=True) to a file object",
     ("read", "mupdf"): "MuPDF's annotation list leaves out /Popup annotations",
     ("read", "pdfium"): "FPDF_LoadPage also parses each page's content",
+    ("rewrite", "qpdf"): "keeps the object streams (the others write every object plainly)",
 }
 
 
@@ -181,8 +182,10 @@ def measure(peer, workload, args, timeout):
     return json.loads(lines[-1])
 
 
-def run_case(case, peers, reps, timeout):
-    """Runs `case` (name, workload, args builder) `reps` times per peer, alternating."""
+def run_case(case, peers, reps, timeout, once_after=None):
+    """Runs `case` (name, workload, args builder) `reps` times per peer, alternating. With
+    `once_after` (the quick run), a peer whose first run took longer than that many
+    seconds is not repeated (the table's runs column says so)."""
     name, workload, make_args = case
     samples = {p: [] for p in peers}
     errors = {}
@@ -190,6 +193,8 @@ def run_case(case, peers, reps, timeout):
         order = peers[rep % len(peers):] + peers[: rep % len(peers)]
         for peer in order:
             if peer in errors:
+                continue
+            if once_after is not None and samples[peer] and samples[peer][0]["seconds"] > once_after:
                 continue
             args = make_args(peer)
             r = measure(peer, workload, args, timeout)
@@ -263,7 +268,8 @@ def table(results, peers, labels):
                 continue
             s = summary[peer]
             ratio = "%.2f" % (s["median_s"] / base) if base else "–"
-            note = NOTES.get((case["workload"], peer.split("-")[0]), "")
+            key = ("incremental-stream", "quire") if peer == "quire-stream" else (case["workload"], peer)
+            note = NOTES.get(key, "")
             work = s["work"]
             if "annots" in work:
                 note = ("%d pages, %d annotations, %d with /IRT%s. " % (
@@ -283,7 +289,7 @@ def fmt_seconds(s):
 
 def plot(results, labels, path, install):
     try:
-        import matplotlib  # noqa: F401
+        importlib.import_module("matplotlib")
     except Exception:  # noqa: BLE001
         if install:
             log("installing matplotlib with pip, for the plot")
@@ -319,6 +325,46 @@ def plot(results, labels, path, install):
     return True
 
 
+def write_report(raw, report, install):
+    """RESULTS.md and results.png beside it, from the measurements `raw`."""
+    labels = {p: PEERS[p][2] for p in PEERS}
+    labels["quire-stream"] = "Quire, to a file object"
+    results, info, vers, skipped = raw["results"], raw["machine"], raw["versions"], raw["skipped"]
+    peers = [p for p in PEERS if p in vers]
+    started = datetime.datetime.fromisoformat(raw["date"])
+    load_before, load_after = raw["load"]
+    reps = raw["reps"]
+    full = raw["full"]
+    png = report.with_name("results.png")
+    md = ["# Quire benchmark results", ""]
+    md.append("%s run of `bench/run.py%s`, %s (UTC). Every number is the median of %d runs, each in a fresh "
+              "process, alternating between the libraries; *ratio to Quire* is the peer's median time over "
+              "Quire's (above 1: Quire is faster). Peak memory is the process's peak resident set "
+              "(VmHWM, which is ru_maxrss without what a child inherits from its parent): the Python "
+              "interpreter and the library's import included (about 10 MB for Python alone; pymupdf's import "
+              "alone is over 100 MB)." % (
+                  "The full" if full else "A quick", " --full" if full else "",
+                  started.strftime("%Y-%m-%d %H:%M"), reps))
+    md.append("")
+    md.append("Machine: %s, %d cores, %s RAM; %s; Python %s. Load average %.1f before, %.1f after (the machine "
+              "is shared: alternation spreads the load over all libraries)." % (
+                  info["cpu"], info["cores"], info["memory"], info["system"], info["python"], load_before[0], load_after[0]))
+    md.append("")
+    md.append("Libraries: " + "; ".join("%s %s" % (labels[p].split(" (")[0], vers[p]) for p in peers) + ".")
+    for peer, reason in skipped.items():
+        md.append("")
+        md.append("Skipped: %s: %s." % (labels[peer], reason))
+    md.append("")
+    md.append(table(results, peers, labels))
+    if plot(results, labels, png, install):
+        md.append("![ratio of each peer's time to Quire's](%s)" % png.name)
+        md.append("")
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text("\n".join(md))
+    log("wrote %s" % report)
+    print("\n".join(md))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
@@ -327,18 +373,24 @@ def main():
     parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite the report and plot from build/bench/results.json without measuring")
     parser.add_argument("--out", help="the Markdown report (default bench/RESULTS.md with --full, else build/bench/RESULTS.md)")
     args = parser.parse_args()
     reps = args.reps or (5 if args.full else 3)
     WORK.mkdir(parents=True, exist_ok=True)
     report = Path(args.out) if args.out else (BENCH / "RESULTS.md" if args.full else WORK / "RESULTS.md")
-    png = report.with_name("results.png")
 
+    if args.report_only:
+        source = WORK / "results.json" if (WORK / "results.json").exists() else BENCH / "results.json"
+        raw = json.loads(source.read_text())
+        report = Path(args.out) if args.out else (BENCH / "RESULTS.md" if raw["full"] else WORK / "RESULTS.md")
+        write_report(raw, report, not args.no_install)
+        return 0
     if not (ROOT / "bindings" / "python" / "quire" / "libquire.so").exists():
         log("bindings/python/quire/libquire.so is missing: run `make` first")
         return 2
     peers, skipped = ensure_peers(args.peers.split(","), not args.no_install)
-    labels = {p: PEERS[p][2] for p in PEERS}
     large, big = ensure_data(peers)
     files = corpus_files(Path(args.corpus), quick=not args.full)
     file_list = WORK / "corpus-files.txt"
@@ -393,7 +445,8 @@ def main():
         timeout = 1800 if name == "read-corpus" else 600
         log("%s (%d repetitions)" % (title, reps))
         case_peers = list(peers)
-        samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout)
+        once_after = None if args.full else 10.0
+        samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout, once_after)
         if name == "incremental" and "quire" in peers:
             # The same save without fsync: what durability costs.
             extra, extra_errors = run_case((name, "incremental-stream", incremental_args), ["quire"], reps, timeout)
@@ -403,12 +456,6 @@ def main():
         results.append({"case": name, "workload": workload, "short": "%s %s" % (short, name), "title": title,
                         "what": what, "peers": case_peers, "summary": summarize(samples), "errors": errors})
     load_after = os.getloadavg()
-    labels["quire-stream"] = "Quire, to a file object"
-    NOTES[("incremental", "quire")] = NOTES[("incremental", "quire")]
-    NOTES[("incremental-stream", "quire")] = NOTES[("incremental-stream", "quire")]
-    for c in results:
-        if c["case"] == "incremental":
-            c["workload"] = "incremental"
     vers = versions(peers)
     if results:
         results[0]["quire_version"] = vers.get("quire", "")
@@ -416,34 +463,10 @@ def main():
     raw = {"date": started.isoformat(), "machine": info, "versions": vers, "skipped": skipped,
            "reps": reps, "full": args.full, "load": [load_before, load_after], "results": results}
     (WORK / "results.json").write_text(json.dumps(raw, indent=1))
+    if args.full:
+        (BENCH / "results.json").write_text(json.dumps(raw, indent=1))  # what RESULTS.md was made from
 
-    md = ["# Quire benchmark results", ""]
-    md.append("%s run of `bench/run.py%s`, %s (UTC). Every number is the median of %d runs, each in a fresh "
-              "process, alternating between the libraries; *ratio to Quire* is the peer's median time over "
-              "Quire's (above 1: Quire is faster). Peak memory is the process's peak resident set "
-              "(VmHWM, which is ru_maxrss without what a child inherits from its parent): the Python "
-              "interpreter and the library's import included (about 10 MB for Python alone; pymupdf's import "
-              "alone is over 100 MB)." % (
-                  "The full" if args.full else "A quick", " --full" if args.full else "",
-                  started.strftime("%Y-%m-%d %H:%M"), reps))
-    md.append("")
-    md.append("Machine: %s, %d cores, %s RAM; %s; Python %s. Load average %.1f before, %.1f after (the machine "
-              "is shared: alternation spreads the load over all libraries)." % (
-                  info["cpu"], info["cores"], info["memory"], info["system"], info["python"], load_before[0], load_after[0]))
-    md.append("")
-    md.append("Libraries: " + "; ".join("%s %s" % (labels[p].split(" (")[0], vers[p]) for p in peers) + ".")
-    for peer, reason in skipped.items():
-        md.append("")
-        md.append("Skipped: %s: %s." % (labels[peer], reason))
-    md.append("")
-    md.append(table(results, peers, labels))
-    if plot(results, labels, png, not args.no_install):
-        md.append("![ratio of each peer's time to Quire's](%s)" % png.name)
-        md.append("")
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text("\n".join(md))
-    log("wrote %s" % report)
-    print("\n".join(md))
+    write_report(raw, report, not args.no_install)
     return 0
 
 

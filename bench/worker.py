@@ -300,7 +300,7 @@ def qpdf_open(path):
 def pypdf_read(paths):
     import logging
     import pypdf
-    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
+    from pypdf.generic import ArrayObject, DictionaryObject
     logging.getLogger("pypdf").setLevel(logging.CRITICAL)
     pages = annots = irt = chars = errors = 0
     for path in paths:
