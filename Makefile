@@ -5,6 +5,9 @@
 #   make demo       build, then run the examples on examples/sample.pdf
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
 #                   valgrind), Python, and the corpus sweep
+#   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
+#                   (installs them with pip if needed; build/bench/RESULTS.md); make
+#                   bench-full runs the complete one (bench/RESULTS.md)
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -29,7 +32,7 @@ RELEASE_FLAGS := -c release \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-c test-python test-corpus install uninstall clean
+.PHONY: all demo test test-swift test-c test-python test-corpus bench bench-full install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so
@@ -102,6 +105,13 @@ test-corpus: all
 	@if [ -f ../shared/corpus/manifest.jsonl ]; then \
 		$(PYTHON) Tests/corpus/sweep.py --only ordinary; \
 	else echo "test-corpus: skipped: ../shared/corpus is not there"; fi
+
+# Benchmarks (bench/run.py): each measurement in a fresh process, alternating libraries.
+bench: all
+	$(PYTHON) bench/run.py
+
+bench-full: all
+	$(PYTHON) bench/run.py --full
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin

@@ -105,13 +105,24 @@ func copyOut(_ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int
 /// untouched; otherwise the bytes and a terminating NUL are written.
 func copyOut(bytes: [UInt8], _ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
              _ outLen: UnsafeMutablePointer<Int>?) throws {
-    try copyOut(bytes.map { CChar(bitPattern: $0) }, buf, bufSize, outLen, terminator: 0, unit: "bytes")
+    // The same bytes seen as CChar: no converted copy (a 50 MB image's data was mapped to
+    // a new array, then copied an element at a time).
+    try bytes.withUnsafeBufferPointer { b in
+        try b.withMemoryRebound(to: CChar.self) { c in
+            try copyOut(c, buf, bufSize, outLen, terminator: 0, unit: "bytes")
+        }
+    }
 }
 
 /// The length-query pattern for any element type: `buf` NULL and `capacity` 0 report the
 /// count in `*outCount`; too small a buffer gives QUIRE_EBUFS (with the count) and stays
 /// untouched; otherwise the elements, then `terminator` if there is one, are written.
 func copyOut<T>(_ elements: [T], _ buf: UnsafeMutablePointer<T>?, _ capacity: Int,
+                _ outCount: UnsafeMutablePointer<Int>?, terminator: T?, unit: String) throws {
+    try elements.withUnsafeBufferPointer { try copyOut($0, buf, capacity, outCount, terminator: terminator, unit: unit) }
+}
+
+func copyOut<T>(_ elements: UnsafeBufferPointer<T>, _ buf: UnsafeMutablePointer<T>?, _ capacity: Int,
                 _ outCount: UnsafeMutablePointer<Int>?, terminator: T?, unit: String) throws {
     let outCount = try required(outCount, "out_len")
     let needed = elements.count + (terminator == nil ? 0 : 1)
@@ -124,7 +135,7 @@ func copyOut<T>(_ elements: [T], _ buf: UnsafeMutablePointer<T>?, _ capacity: In
         outCount.pointee = elements.count
         throw CallError(code: QUIRE_EBUFS, message: "a buffer of \(capacity) \(unit) is too small; \(needed) are needed")
     }
-    for (k, v) in elements.enumerated() { buf[k] = v }
+    if let base = elements.baseAddress, elements.count > 0 { buf.update(from: base, count: elements.count) }
     if let terminator { buf[elements.count] = terminator }
     outCount.pointee = elements.count
 }

@@ -239,6 +239,16 @@ extension Document {
         return try Writer.incrementalUpdate(of: file, update, source: writerSource)
     }
 
+    /// The saved file in the buffer the document continues from. An incremental save
+    /// copies the original bytes once, into that buffer, rather than into an array that
+    /// is then concatenated and copied again (three copies of a 100 MB file before).
+    private func savedBuffer(_ mode: SaveMode) throws -> ByteBuffer {
+        switch mode {
+        case .incremental: return file.buffer.appending(try incrementalUpdate())
+        case .full: return ByteBuffer(copying: try saved(mode))
+        }
+    }
+
     /// Saves to `path` atomically (a temporary file beside it, fsync, rename), then
     /// continues from the saved file.
     ///
@@ -252,11 +262,11 @@ extension Document {
     /// removed: its changes are in the saved copy); with a UID of the caller's, the
     /// checkpoint now belongs to the saved bytes.
     public func save(to path: String, mode: SaveMode = .incremental) throws {
-        let bytes = try saved(mode)
+        let buffer = try savedBuffer(mode)
         let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
-        try checkpointer?.willSave(bytes)
-        try AtomicFile.write(bytes, to: path)
-        try reload(from: bytes)
+        try checkpointer?.willSave(buffer)
+        try buffer.withBytes { try AtomicFile.write(UnsafeRawBufferPointer($0), to: path) }
+        try reload(from: buffer)
         sourcePath = path
         guard let current = checkpointer else { return }
         if !sameFile && current.options.uid == nil {
@@ -266,16 +276,17 @@ extension Document {
             options.loadIfAvailable = false
             checkpointer = try Checkpointer(document: self, options: options)
         } else {
-            try current.didSave(bytes)
+            try current.didSave(buffer)
         }
     }
 
     /// Saves through `write`, called with consecutive pieces of the file, then continues
     /// from the saved bytes. If `write` throws, the document keeps its unsaved changes.
     public func save(mode: SaveMode = .incremental, through write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let bytes = try saved(mode)
+        let buffer = try savedBuffer(mode)
         let chunk = 1 << 20
-        try bytes.withUnsafeBytes { raw in
+        try buffer.withBytes { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
             var start = 0
             while start < raw.count {
                 let end = Swift.min(start + chunk, raw.count)
@@ -283,15 +294,15 @@ extension Document {
                 start = end
             }
         }
-        try checkpointer?.willSave(bytes)
-        try reload(from: bytes)
-        try checkpointer?.didSave(bytes)
+        try checkpointer?.willSave(buffer)
+        try reload(from: buffer)
+        try checkpointer?.didSave(buffer)
     }
 
-    /// Continues from `bytes`, a saved state of this document: unsaved changes are gone.
-    func reload(from bytes: [UInt8]) throws {
+    /// Continues from `buffer`, a saved state of this document: unsaved changes are gone.
+    func reload(from buffer: ByteBuffer) throws {
         let password = options.password.map { Array($0.utf8) }
-        file = try PDFFile(buffer: ByteBuffer(copying: bytes), limits: options.limits, password: password)
+        file = try PDFFile(buffer: buffer, limits: options.limits, password: password)
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
         invalidateModel()
     }

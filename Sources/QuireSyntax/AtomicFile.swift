@@ -7,6 +7,13 @@ import Glibc
 /// flushed, so that after a crash the target holds either the old bytes or the new ones.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) throws {
+        try bytes.withUnsafeBytes { try write($0, to: path) }
+    }
+
+    /// Writes `bytes` to `path` as ``write(_:to:)-([UInt8],_)`` does, from memory the caller
+    /// keeps alive (a ``ByteBuffer``'s, so that a 100 MB file is not copied to an array
+    /// first).
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
         let directory: String
         if let slash = path.lastIndex(of: "/") {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -27,8 +34,8 @@ public enum AtomicFile {
             // Keep the permissions of the file being replaced, if there is one.
             var st = stat()
             if stat(path, &st) == 0 { fchmod(fd, st.st_mode & 0o7777) } else { fchmod(fd, 0o644) }
-            try bytes.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return }
+            if let base = bytes.baseAddress {
+                let raw = bytes
                 var written = 0
                 while written < raw.count {
                     let n = Glibc.write(fd, base + written, raw.count - written)

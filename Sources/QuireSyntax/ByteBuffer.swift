@@ -41,6 +41,20 @@ public final class ByteBuffer: @unchecked Sendable {
         bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
     }
 
+    /// These bytes followed by `tail`, in a new buffer: one copy (an incremental save
+    /// continues from the saved file without copying the original twice more).
+    public func appending(_ tail: [UInt8]) -> ByteBuffer {
+        let total = bytes.count + tail.count
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(total, 1))
+        if let base = storage.baseAddress {
+            if let from = bytes.baseAddress, bytes.count > 0 { base.initialize(from: from, count: bytes.count) }
+            tail.withUnsafeBufferPointer { t in
+                if let from = t.baseAddress, t.count > 0 { (base + bytes.count).initialize(from: from, count: t.count) }
+            }
+        }
+        return withExtendedLifetime(self) { ByteBuffer(adopting: storage, count: total) }
+    }
+
     private init(adopting storage: UnsafeMutableBufferPointer<UInt8>, count: Int) {
         bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
     }

@@ -53,41 +53,73 @@ public enum Filters {
             throw PDFError(.internal, "zlib inflateInit2 failed")
         }
         defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        output.reserveCapacity(Swift.min(Swift.max(input.count * 4, 1024), budget.maxBytes))
-        let chunk = 64 * 1024
-        var scratch = [UInt8](repeating: 0, count: chunk)
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.avail_in = UInt32(truncatingIfNeeded: Swift.min(input.count, Int(UInt32.max)))
-        while true {
-            let status: Int32 = scratch.withUnsafeMutableBufferPointer { buf in
-                stream.next_out = buf.baseAddress
-                stream.avail_out = UInt32(chunk)
-                return CZlib.inflate(&stream, Z_NO_FLUSH)
-            }
-            let produced = chunk - Int(stream.avail_out)
-            output.append(contentsOf: scratch[0..<produced])
-            try budget.check(produced: output.count, consumed: Int(stream.total_in), what: "FlateDecode")
-            switch status {
-            case Z_STREAM_END:
-                return output
-            case Z_OK:
-                if stream.avail_in == 0 && produced == 0 {
-                    if output.isEmpty { throw PDFError.format("FlateDecode: no data") }
-                    warning("FlateDecode stream ends early; \(output.count) bytes decoded")
-                    return output
+        // zlib writes straight into the result's storage; when it is full, the storage
+        // doubles (one copy of what is decoded so far). Before, every byte went through a
+        // 64 KiB scratch buffer and was appended from there: a second copy of everything,
+        // and inflating a large image took twice as long as qpdf. The capacity stops one
+        // byte past the budget, so that going over it is seen.
+        let cap = budget.maxBytes == Int.max ? Int.max : budget.maxBytes + 1
+        var capacity = Swift.min(Swift.max(input.count * 4, 4096), cap)
+        var output: [UInt8] = []
+        var outcome: Int32? = nil  // the status that ended decoding
+        while outcome == nil {
+            let previous = output
+            var thrown: Error? = nil
+            output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = 0
+                guard let base = buffer.baseAddress else { return }
+                previous.withUnsafeBufferPointer { p in
+                    if let from = p.baseAddress, p.count > 0 { base.initialize(from: from, count: p.count) }
                 }
-            case Z_BUF_ERROR:
-                if output.isEmpty { throw PDFError.format("FlateDecode: truncated data") }
-                warning("FlateDecode stream is truncated; \(output.count) bytes decoded")
-                return output
-            default:
-                if output.isEmpty {
-                    throw PDFError.format("FlateDecode: corrupt data (zlib status \(status))")
+                count = previous.count
+                while count < capacity {
+                    let room = Swift.min(capacity - count, Int(UInt32.max))
+                    stream.next_out = base + count
+                    stream.avail_out = UInt32(room)
+                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    let produced = room - Int(stream.avail_out)
+                    count += produced
+                    do {
+                        try budget.check(produced: count, consumed: Int(stream.total_in), what: "FlateDecode")
+                    } catch {
+                        thrown = error
+                        return
+                    }
+                    if status == Z_OK && (produced > 0 || stream.avail_in > 0) {
+                        continue  // room left: call again; no room left: the loop ends, and grows
+                    }
+                    outcome = status
+                    return
                 }
-                warning("FlateDecode stream is corrupt after \(output.count) decoded bytes; the rest is dropped")
-                return output
             }
+            if let thrown { throw thrown }
+            if outcome == nil {
+                guard capacity < cap else {
+                    throw PDFError(limit: budget.bytesLimit.name, budget.bytesLimit.value, "FlateDecode: the decoded size")
+                }
+                capacity = capacity > cap / 2 ? cap : capacity * 2
+            }
+        }
+        switch outcome {
+        case Z_STREAM_END?:
+            return output
+        case Z_OK?:
+            // No input left and nothing produced: the data ends before the end marker.
+            if output.isEmpty { throw PDFError.format("FlateDecode: no data") }
+            warning("FlateDecode stream ends early; \(output.count) bytes decoded")
+            return output
+        case Z_BUF_ERROR?:
+            if output.isEmpty { throw PDFError.format("FlateDecode: truncated data") }
+            warning("FlateDecode stream is truncated; \(output.count) bytes decoded")
+            return output
+        default:
+            if output.isEmpty {
+                throw PDFError.format("FlateDecode: corrupt data (zlib status \(outcome ?? 0))")
+            }
+            warning("FlateDecode stream is corrupt after \(output.count) decoded bytes; the rest is dropped")
+            return output
         }
     }
 

@@ -171,6 +171,26 @@ public struct Lexer {
             i += 1
         }
         guard digits > 0, i == end else { return nil }
+        // Digits that make an integer below 2^53 and up to 22 decimals (nearly every real
+        // in a PDF file):
+        // the digits as an integer and the power of ten are both exact doubles, so one
+        // division is correctly rounded, the same double strtod gives (Clinger's fast
+        // path), without making a string.
+        var mantissa: UInt64 = 0
+        var fraction = 0
+        var afterPoint = false
+        var exact = true
+        for k in digitsStart..<end {
+            let c = bytes[k]
+            if c == UInt8(ascii: ".") { afterPoint = true; continue }
+            mantissa = mantissa &* 10 &+ UInt64(c - 0x30)
+            if afterPoint { fraction += 1 }
+            if mantissa >= (1 << 53) || fraction > 22 { exact = false; break }
+        }
+        if exact {
+            let v = Double(mantissa) / Lexer.powersOfTen[fraction]
+            return .real(negative ? -v : v)
+        }
         // Parse the digits as text: summing scaled digits is not exact (0.3 would read as
         // 0.30000000000000004), and writing a number must give back the same number.
         var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[digitsStart..<end]), as: UTF8.self)
@@ -180,10 +200,21 @@ public struct Lexer {
         return .real(negative ? -v : v)
     }
 
+    /// 10^0 ... 10^22, each exact in a Double.
+    static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
     /// A name after its `/` (§7.3.5), with `#xx` decoded.
     mutating func name() -> PDFName {
         let bytes = buffer.bytes
         position += 1
+        // Most names have no `#` escape: made straight from the file's bytes, no copy.
+        let start = position
+        var end = start
+        while end < bytes.count && CharClass.isRegular(bytes[end]) && bytes[end] != UInt8(ascii: "#") { end += 1 }
+        if end == bytes.count || !CharClass.isRegular(bytes[end]) {
+            position = end
+            return PDFName(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
         var out: [UInt8] = []
         while position < bytes.count && CharClass.isRegular(bytes[position]) {
             let b = bytes[position]
@@ -234,6 +265,18 @@ public struct Lexer {
         let bytes = buffer.bytes
         let start = position
         position += 1
+        // Most strings have no escape, no nested parenthesis and no CR: copied at once.
+        var end = position
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: ")") || b == UInt8(ascii: "(") || b == UInt8(ascii: "\\") || b == 0x0D { break }
+            end += 1
+        }
+        if end < bytes.count && bytes[end] == UInt8(ascii: ")") {
+            let string = PDFString(bytes: Array(UnsafeBufferPointer(rebasing: bytes[position..<end])))
+            position = end + 1
+            return string
+        }
         var out: [UInt8] = []
         var depth = 1
         while position < bytes.count {

@@ -33,6 +33,8 @@ public final class PDFFile {
     private var cache: [Int: PDFObject] = [:]
     private var resolving: Set<Int> = []
     private var objectStreams: [Int: [Int: PDFObject]] = [:]
+    /// Object streams the scan decoded, until their objects are parsed.
+    private var decodedObjectStreams: [Int: ByteBuffer] = [:]
     private var scanIndex: [Int: XRefEntry]? = nil
     /// The /Prev chain loops: sections it should have reached may be missing, so objects
     /// it does not name are looked up by scanning.
@@ -318,6 +320,7 @@ public final class PDFFile {
         startXRef = nil
         cache.removeAll()
         objectStreams.removeAll()
+        decodedObjectStreams.removeAll()
         scanIndex = nil
         let (found, trailers, catalogs) = scan()
         entries = found
@@ -366,12 +369,14 @@ public final class PDFFile {
         security = try StandardSecurityHandler(encryptDictionary: dict, documentID: documentID, password: password)
         cache.removeAll()
         objectStreams.removeAll()
+        decodedObjectStreams.removeAll()
         if xrefForm == .rebuilt {
             // The scan read the headers of object streams still encrypted: scan again.
             scanIndex = nil
             entries = scan().entries
             cache.removeAll()
             objectStreams.removeAll()
+            decodedObjectStreams.removeAll()
         }
     }
 
@@ -543,11 +548,15 @@ public final class PDFFile {
         }
     }
 
-    /// The (index, number) pairs at the start of object stream `number` (§7.5.7).
+    /// The (index, number) pairs at the start of object stream `number` (§7.5.7), for the
+    /// scan. The decoded data is kept for ``parseObjectStream(_:)``, so that repairing a
+    /// file decodes each object stream once, not twice (nor counts it twice against
+    /// `max_total_decoded_bytes`); its objects are still parsed only when asked for.
     private func objectStreamHeader(_ number: Int) throws -> [(Int, Int)] {
         guard case .stream(let stream) = try object(number) else { return [] }
-        let data = try decodedData(stream)
-        return try objectStreamOffsets(stream, ByteBuffer(copying: data)).enumerated().map { ($0.offset, $0.element.number) }
+        let data = ByteBuffer(copying: try decodedData(stream))
+        if objectStreams[number] == nil { decodedObjectStreams[number] = data }
+        return try objectStreamOffsets(stream, data).enumerated().map { ($0.offset, $0.element.number) }
     }
 
     /// The header of an object stream whose decoded data is `data`: up to /N pairs of
@@ -577,16 +586,22 @@ public final class PDFFile {
         guard case .stream(let stream) = try object(number) else {
             throw PDFError.format("object stream \(number) is not a stream")
         }
-        let data = try decodedData(stream)
+        let data = try decodedObjectStreams.removeValue(forKey: number) ?? ByteBuffer(copying: decodedData(stream))
+        return try objectStreamObjects(number, stream, data, try objectStreamOffsets(stream, data))
+    }
+
+    /// The objects of object stream `number`, whose decoded data is `data` and header
+    /// `offsets`.
+    private func objectStreamObjects(_ number: Int, _ stream: PDFStream, _ data: ByteBuffer,
+                                     _ offsets: [(number: Int, offset: Int)]) throws -> [Int: PDFObject] {
         let n = Int(clamping: stream.dictionary["N"]?.integer ?? 0)
         let first = Int(clamping: stream.dictionary["First"]?.integer ?? 0)
         guard n >= 0, first >= 0, first <= data.count else {
             throw PDFError.format("object stream \(number) has an invalid /N or /First")
         }
-        let scratch = ByteBuffer(copying: data)
-        let offsets = try objectStreamOffsets(stream, scratch)
         var objects: [Int: PDFObject] = [:]
-        var parser = ObjectParser(scratch, limits: limits)
+        objects.reserveCapacity(offsets.count)
+        var parser = ObjectParser(data, limits: limits)
         for (num, off) in offsets where objects[num] == nil && off <= data.count - first {
             parser.position = first + off
             if let value = try? parser.parseObject() { objects[num] = value }

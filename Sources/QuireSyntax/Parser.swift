@@ -23,12 +23,32 @@ public struct ObjectParser {
         try parseObject(token: lexer.next(), depth: 0)
     }
 
+    /// The object that `token` starts, at `depth` (0 at the top, n inside n containers).
+    /// Arrays and dictionaries are parsed with an explicit stack rather than by recursion,
+    /// so that the nesting limit, not the caller's thread stack, bounds what any input
+    /// costs: a recursive parser took about 2 KB of stack per level in a debug build and
+    /// 260 bytes in a release build, more than a 1 MiB thread has at the 4096 cap.
     mutating func parseObject(token: Token, depth: Int) throws -> PDFObject {
+        switch token {
+        case .arrayStart, .dictStart: return try parseContainer(token, depth: depth)
+        default: return try parseScalar(token: token, depth: depth)
+        }
+    }
+
+    /// An object that is not an array or a dictionary.
+    mutating func parseScalar(token: Token, depth: Int) throws -> PDFObject {
         switch token {
         case .integer(let n):
             // `N G R` is a reference: look two tokens ahead, and step back if it is not.
+            // A reference's next byte is a digit: anything else (the next number in an
+            // array of reals, a `]`, a `/Key`) ends the look-ahead without lexing a token.
             let save = lexer.position
-            if n >= 0, case .integer(let g) = try lexer.next(), g >= 0,
+            lexer.skipWhitespace()
+            guard n >= 0, let b = lexer.peek(), CharClass.isDigit(b) else {
+                lexer.position = save
+                return .integer(n)
+            }
+            if case .integer(let g) = try lexer.next(), g >= 0,
                case .keyword("R") = try lexer.next() {
                 guard n <= limits.maxObjects, g <= 65535 else {
                     return .null  // an impossible reference is a null (§7.3.10)
@@ -40,8 +60,6 @@ public struct ObjectParser {
         case .real(let r): return .real(r)
         case .string(let s): return .string(s)
         case .name(let n): return .name(n)
-        case .arrayStart: return .array(try parseArray(depth: depth + 1))
-        case .dictStart: return .dictionary(try parseDictionary(depth: depth + 1))
         case .keyword("true"): return .bool(true)
         case .keyword("false"): return .bool(false)
         case .keyword("null"): return .null
@@ -53,6 +71,8 @@ public struct ObjectParser {
             throw PDFError.format("unexpected keyword '\(k.prefix(32))'", at: lexer.tokenStart)
         case .arrayEnd, .dictEnd, .brace:
             throw PDFError.format("unexpected delimiter", at: lexer.tokenStart)
+        case .arrayStart, .dictStart:
+            return try parseContainer(token, depth: depth)
         }
     }
 
@@ -62,55 +82,100 @@ public struct ObjectParser {
         }
     }
 
-    mutating func parseArray(depth: Int) throws -> [PDFObject] {
-        try checkDepth(depth)
+    /// An array or dictionary being parsed: its items or entries so far, and for a
+    /// dictionary, what the value being parsed is for.
+    private struct Open {
+        enum Pending { case key, value(PDFName), discard }
+        var isArray: Bool
         var items: [PDFObject] = []
-        while true {
-            let t = try lexer.next()
-            switch t {
-            case .arrayEnd: return items
-            case .brace: continue
-            case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
-                // An array cut short by the end of its object: end it here, as PDFium does.
-                // Before `obj`, the last two integers are the next object's `N G`.
-                if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
-                   case .integer = items[items.count - 2] {
-                    items.removeLast(2)
-                }
-                lexer.position = lexer.tokenStart
-                return items
-            default: items.append(try parseObject(token: t, depth: depth))
-            }
-        }
+        var dictionary = PDFDictionary()
+        var pending = Pending.key
     }
 
-    mutating func parseDictionary(depth: Int) throws -> PDFDictionary {
-        try checkDepth(depth)
-        var dict = PDFDictionary()
+    /// The array or dictionary that `first` (`[` or `<<`) opens, with everything nested in
+    /// it. Damage is read as other readers do: an array or dictionary cut short by the
+    /// end of its object (`endobj`, `stream`, the next `N G obj`) ends there, a key
+    /// without a value is dropped, and a key that is not a name is skipped with its value.
+    mutating func parseContainer(_ first: Token, depth start: Int) throws -> PDFObject {
+        var stack: [Open] = []
+        var depth = start
+        var finished: PDFObject? = nil  // a value complete, to go into the innermost container
+        var next: Token? = first        // a token that starts a value
         while true {
-            let t = try lexer.next()
-            switch t {
-            case .dictEnd:
-                return dict
-            case .name(let key):
-                let vt = try lexer.next()
-                if vt == .dictEnd {
-                    if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
-                    return dict  // a key without a value: dropped
+            if let token = next {
+                next = nil
+                switch token {
+                case .arrayStart, .dictStart:
+                    depth += 1
+                    try checkDepth(depth)
+                    stack.append(Open(isArray: token == .arrayStart))
+                default:
+                    finished = try parseScalar(token: token, depth: depth)
                 }
-                dict[key] = try parseObject(token: vt, depth: depth)
-            case .eof:
-                throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
-                // A dictionary missing its `>>` (cut short by the end of its object, or
-                // running into the next `N G obj`): end it here, like other readers do.
-                lexer.position = lexer.tokenStart
-                return dict
-            default:
-                if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
-                // A key that is not a name: skip the token (and its value, if it has one).
-                _ = try parseObject(token: t, depth: depth)
+            }
+            if let value = finished {
+                finished = nil
+                guard !stack.isEmpty else { return value }
+                let top = stack.count - 1
+                if stack[top].isArray {
+                    stack[top].items.append(value)
+                } else {
+                    if case .value(let key) = stack[top].pending { stack[top].dictionary[key] = value }
+                    stack[top].pending = .key
+                }
+            }
+            // The innermost container's next token: the end of it, or the start of a value.
+            let top = stack.count - 1
+            let t = try lexer.next()
+            var ends = false
+            if stack[top].isArray {
+                switch t {
+                case .arrayEnd: ends = true
+                case .brace: continue
+                case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
+                case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
+                    // An array cut short by the end of its object: end it here, as PDFium
+                    // does. Before `obj`, the last two integers are the next object's `N G`.
+                    let items = stack[top].items
+                    if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
+                       case .integer = items[items.count - 2] {
+                        stack[top].items.removeLast(2)
+                    }
+                    lexer.position = lexer.tokenStart
+                    ends = true
+                default: next = t
+                }
+            } else {
+                switch t {
+                case .dictEnd:
+                    ends = true
+                case .name(let key):
+                    let vt = try lexer.next()
+                    if vt == .dictEnd {
+                        if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
+                        ends = true  // a key without a value: dropped
+                    } else {
+                        stack[top].pending = .value(key)
+                        next = vt
+                    }
+                case .eof:
+                    throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
+                case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
+                    // A dictionary missing its `>>` (cut short by the end of its object, or
+                    // running into the next `N G obj`): end it here, like other readers do.
+                    lexer.position = lexer.tokenStart
+                    ends = true
+                default:
+                    if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
+                    // A key that is not a name: skip the token (and its value, if it has one).
+                    stack[top].pending = .discard
+                    next = t
+                }
+            }
+            if ends {
+                let closed = stack.removeLast()
+                depth -= 1
+                finished = closed.isArray ? .array(closed.items) : .dictionary(closed.dictionary)
             }
         }
     }

@@ -38,6 +38,11 @@ public enum TextString {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             return String(decoding: bytes.dropFirst(3), as: UTF8.self)
         }
+        // ASCII without the codes 0x18...0x1F (nearly every text string): PDFDocEncoding
+        // agrees with UTF-8 there, and one validated copy replaces a scalar at a time.
+        if bytes.allSatisfy({ $0 < 0x80 && ($0 < 0x18 || $0 > 0x1F) }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
         scalars.reserveCapacity(bytes.count)
         for b in bytes { scalars.append(scalar(b)) }

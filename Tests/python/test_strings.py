@@ -12,6 +12,7 @@ import pytest
 import quire
 from quire import _raw
 from quire._document import _query_bytes, _text
+from quire._objects import _query_short_bytes
 
 
 class FakeStringFunction:
@@ -72,3 +73,39 @@ def test_query_raises_the_status():
         _query_bytes(FakeStringFunction([], status=_raw.QUIRE_ERANGE))
     # No library message on this thread: the status string stands in.
     assert info.value.message == quire.status_string(_raw.QUIRE_ERANGE)
+
+
+# The one-call variant for short, often-read values (annotation subtypes and text fields).
+
+
+def test_short_query_reads_in_one_call_when_the_value_fits():
+    function = FakeStringFunction([b"Highlight"])
+    assert _query_short_bytes(function) == b"Highlight"
+    assert len(function.calls) == 1
+
+
+def test_short_query_falls_back_for_a_long_value():
+    value = b"x" * 5000
+    function = FakeStringFunction([value])
+    assert _query_short_bytes(function) == value
+    assert len(function.calls) == 2 and function.calls[1] == len(value) + 1
+
+
+def test_short_query_retries_when_the_value_grows():
+    function = FakeStringFunction([b"y" * 600, b"y" * 700, b"y" * 700])
+    assert _query_short_bytes(function) == b"y" * 700
+
+
+def test_short_query_gives_none_for_an_unset_field():
+    assert _query_short_bytes(FakeStringFunction([], status=_raw.QUIRE_ENOTFOUND)) is None
+
+
+def test_short_query_raises_other_statuses():
+    with pytest.raises(quire.IndexOutOfRangeError):
+        _query_short_bytes(FakeStringFunction([], status=_raw.QUIRE_ERANGE))
+
+
+def test_short_query_result_is_a_copy():
+    first = _query_short_bytes(FakeStringFunction([b"first"]))
+    _query_short_bytes(FakeStringFunction([b"second value"]))
+    assert first == b"first"

@@ -456,10 +456,10 @@ public final class Checkpointer {
 
     /// Before a save replaces the file: records the identity of the new bytes, durably, so
     /// that recovery knows the changes are in the file if the process dies after the rename.
-    func willSave(_ bytes: [UInt8]) throws {
+    func willSave(_ saved: ByteBuffer) throws {
         try Self.flush(shared, sync: false)
         var out: [UInt8] = []
-        try frame([UInt8(ascii: "V")] + JournalCodec.sha256(bytes), to: &out)
+        try frame([UInt8(ascii: "V")] + saved.withBytes(JournalCodec.sha256), to: &out)
         journalBytes += out.count
         shared.withLock { $0.pending += out }
         try Self.flush(shared, sync: true)
@@ -467,8 +467,8 @@ public final class Checkpointer {
 
     /// After a save is durable: the old checkpoint is removed, and a new journal starts
     /// from the saved bytes.
-    func didSave(_ bytes: [UInt8]) throws {
-        identity = JournalCodec.sha256(bytes)
+    func didSave(_ saved: ByteBuffer) throws {
+        identity = saved.withBytes(JournalCodec.sha256)
         abandonCompaction()
         liveRecords = [:]
         liveTotal = 0

@@ -39,8 +39,8 @@ from ctypes import byref, c_double, c_int32, c_size_t
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
-from ._errors import InternalError, InvalidArgumentError, NotFoundError, StateError, check, raise_status
-from ._objects import _query_bytes
+from ._errors import InternalError, InvalidArgumentError, StateError, check, raise_status
+from ._objects import _query_short_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Rect
@@ -323,10 +323,8 @@ class Annotation:
 
     def _get_string(self, field: int) -> Optional[str]:
         with self._lock:
-            try:
-                return _text(_query_bytes(_raw.lib.quire_annotation_string, self._live(), field))
-            except NotFoundError:
-                return None
+            data = _query_short_bytes(_raw.lib.quire_annotation_string, self._live(), field)
+        return None if data is None else _text(data)
 
     def _set_string(self, field: int, value: Optional[Union[str, bytes]]) -> None:
         data = _optional_c_string(value, "the value")
@@ -373,7 +371,10 @@ class Annotation:
         """/Subtype, such as ``"Square"``; any subtype reads, including those Quire does not
         create."""
         with self._lock:
-            return _text(_query_bytes(_raw.lib.quire_annotation_subtype, self._live()))
+            data = _query_short_bytes(_raw.lib.quire_annotation_subtype, self._live())
+        if data is None:  # pragma: no cover - every annotation has a subtype
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_subtype found no subtype")
+        return _text(data)
 
     @property
     def rect(self) -> "Rect":

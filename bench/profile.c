@@ -1,0 +1,81 @@
+/* The benchmark's workloads through the C interface, without Python: what
+ * bench/profile.sh runs under callgrind (instruction counts, repeatable on a busy machine)
+ * or perf, to see where Quire itself spends its time.
+ *
+ *   profile read FILE...        open, pages, every annotation's subtype, rect, contents, /IRT
+ *   profile incremental SRC OUT add one square annotation, save incrementally to OUT
+ *   profile rewrite SRC OUT     full save to OUT
+ *   profile open FILE           open and close
+ */
+#include <quire.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(const char *what, int rc) {
+    fprintf(stderr, "%s: %s: %s\n", what, quire_status_string(rc), quire_last_error_message());
+    return 1;
+}
+
+static int read_file(const char *path, long *pages, long *annots, long *irt) {
+    quire_document *doc = NULL;
+    quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
+    int rc = quire_document_open(&doc, path, &options);
+    if (rc != QUIRE_OK) return fail(path, rc);
+    int32_t count = 0;
+    quire_document_page_count(&count, doc);
+    char buf[4096];
+    for (int32_t p = 0; p < count; p++) {
+        int32_t n = 0;
+        (*pages)++;
+        if (quire_page_annotation_count(&n, doc, p) != QUIRE_OK) continue;
+        for (int32_t i = 0; i < n; i++) {
+            quire_annotation *a = NULL;
+            if (quire_page_annotation(&a, doc, p, i) != QUIRE_OK) continue;
+            size_t len = 0;
+            quire_rect rect;
+            int32_t target = 0;
+            (*annots)++;
+            quire_annotation_subtype(buf, sizeof buf, &len, a);
+            quire_annotation_rect(&rect, a);
+            quire_annotation_string(buf, sizeof buf, &len, a, QUIRE_ANNOT_CONTENTS);
+            if (quire_annotation_in_reply_to(&target, a) == QUIRE_OK) (*irt)++;
+            quire_annotation_free(a);
+        }
+    }
+    quire_document_close(doc);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: profile read|incremental|rewrite|open FILE [OUT]\n");
+        return 2;
+    }
+    quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
+    quire_document *doc = NULL;
+    int rc;
+    if (strcmp(argv[1], "read") == 0) {
+        long pages = 0, annots = 0, irt = 0;
+        for (int k = 2; k < argc; k++) read_file(argv[k], &pages, &annots, &irt);
+        printf("%ld pages, %ld annotations, %ld replies\n", pages, annots, irt);
+        return 0;
+    }
+    if ((rc = quire_document_open(&doc, argv[2], &options)) != QUIRE_OK) return fail(argv[2], rc);
+    if (strcmp(argv[1], "incremental") == 0 || strcmp(argv[1], "rewrite") == 0) {
+        quire_save_options save = QUIRE_SAVE_OPTIONS_INIT;
+        if (argc < 4) return 2;
+        if (argv[1][0] == 'i') {
+            quire_annotation *a = NULL;
+            quire_rect rect = {100, 100, 200, 200};
+            if ((rc = quire_annotation_new(&a, "Square", 0, &rect)) != QUIRE_OK) return fail("new", rc);
+            quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "benchmark");
+            if ((rc = quire_document_add_annotation(doc, a)) != QUIRE_OK) return fail("add", rc);
+            quire_annotation_free(a);
+        } else {
+            save.mode = QUIRE_SAVE_FULL;
+        }
+        if ((rc = quire_document_save(doc, argv[3], &save)) != QUIRE_OK) return fail("save", rc);
+    }
+    quire_document_close(doc);
+    return 0;
+}

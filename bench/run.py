@@ -1,0 +1,474 @@
+#!/usr/bin/env python3
+"""Quire side by side with PDFium (pypdfium2), MuPDF (pymupdf), qpdf (pikepdf) and pypdf.
+
+    python3 bench/run.py            the quick run (`make bench`): a quarter of the corpus,
+                                    3 repetitions (1 for a run over 10 s); writes
+                                    build/bench/RESULTS.md and results.png
+    python3 bench/run.py --full     the complete run: the whole corpus, 5 repetitions;
+                                    writes bench/RESULTS.md and bench/results.png
+
+Every measurement runs in a fresh process (bench/worker.py), so that its peak memory
+(VmHWM: the ru_maxrss of that process alone) is that of one library doing one workload.
+Repetitions alternate between the libraries (in a rotating order), so that a background load slows all of them alike; the
+table gives the median time, its ratio to Quire's (above 1: Quire is faster), and the
+median peak memory. The peers are installed with pip when they are missing; a peer that
+cannot be installed is skipped, and the report says so.
+
+Workloads (see bench/worker.py):
+  1a read, corpus    open, count pages, read every annotation's subtype, rect, contents
+                     and /IRT, over the corpus files that every peer opens (not encrypted)
+  1b read, large     the same on build/bench/large.pdf (3000 pages, 36000 annotations)
+  2  incremental     add one annotation to build/bench/big.pdf (~100 MB) and save it
+                     incrementally (qpdf cannot: it rewrites)
+  3  rewrite         full save of large.pdf
+  4  open            open alone, on big.pdf and on large.pdf
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+WORK = ROOT / "build" / "bench"
+WORKER = BENCH / "worker.py"
+
+# peer -> (module to import, pip requirement, label in the table)
+PEERS = {
+    "quire": (None, None, "Quire"),
+    "pdfium": ("pypdfium2", "pypdfium2>=4", "PDFium (pypdfium2)"),
+    "mupdf": ("pymupdf", "pymupdf>=1.24", "MuPDF (pymupdf)"),
+    "qpdf": ("pikepdf", "pikepdf>=8", "qpdf (pikepdf)"),
+    "pypdf": ("pypdf", "pypdf>=4", "pypdf"),
+}
+
+NOTES = {
+    ("incremental", "qpdf"): "rewrites the whole file: qpdf has no incremental save",
+    ("incremental", "mupdf"): "appends in place to the file it opened (saveIncr); no fsync",
+    ("incremental", "quire"): "new file beside the target, fsync, rename (atomic, durable)",
+    ("incremental-stream", "quire"): "the same bytes written to a Python file object: no fsync, no rename",
+    ("incremental", "pdfium"): "FPDF_SaveAsCopy with FPDF_INCREMENTAL to a Python file object",
+    ("incremental", "pypdf"): "PdfWriter(incremental=True) to a file object",
+    ("read", "mupdf"): "MuPDF's annotation list leaves out /Popup annotations",
+    ("read", "pdfium"): "FPDF_LoadPage also parses each page's content",
+    ("rewrite", "qpdf"): "keeps the object streams (the others write every object plainly)",
+}
+
+
+def log(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+# -- setup ----------------------------------------------------------------------------------
+
+def ensure_peers(wanted, install: bool):
+    """The peers that import (after installing the missing ones with pip), and a note for
+    each skipped one."""
+    available, skipped = [], {}
+    for peer in wanted:
+        module, requirement, _ = PEERS[peer]
+        if module is None:
+            available.append(peer)
+            continue
+        try:
+            importlib.import_module(module)
+            available.append(peer)
+            continue
+        except Exception as e:  # noqa: BLE001 - any import failure means "not usable"
+            reason = "%s does not import (%s)" % (module, e)
+        if install:
+            log("installing %s with pip" % requirement)
+            result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement],
+                                    capture_output=True, text=True)
+            importlib.invalidate_caches()
+            if result.returncode == 0:
+                try:
+                    importlib.import_module(module)
+                    available.append(peer)
+                    continue
+                except Exception as e:  # noqa: BLE001
+                    reason = "%s installed but does not import (%s)" % (requirement, e)
+            else:
+                reason = "pip could not install %s: %s" % (requirement, (result.stderr.strip().splitlines() or ["?"])[-1])
+        log("skipped %s: %s" % (PEERS[peer][2], reason))
+        skipped[peer] = reason
+    return available, skipped
+
+
+def versions(peers):
+    out = {}
+    for peer in peers:
+        try:
+            if peer == "quire":
+                sys.path.insert(0, str(ROOT / "bindings" / "python"))
+                import quire
+                out[peer] = quire.version()
+            elif peer == "pdfium":
+                import pypdfium2
+                out[peer] = "pypdfium2 %s, PDFium %s" % (pypdfium2.version.PYPDFIUM_INFO, pypdfium2.version.PDFIUM_INFO)
+            elif peer == "mupdf":
+                import pymupdf
+                out[peer] = "pymupdf %s, MuPDF %s" % (pymupdf.VersionBind, pymupdf.VersionFitz)
+            elif peer == "qpdf":
+                import pikepdf
+                out[peer] = "pikepdf %s, qpdf %s" % (pikepdf.__version__, pikepdf.__libqpdf_version__)
+            elif peer == "pypdf":
+                import pypdf
+                out[peer] = "pypdf %s" % pypdf.__version__
+        except Exception as e:  # noqa: BLE001
+            out[peer] = "? (%s)" % e
+    return out
+
+
+def ensure_data(available):
+    """build/bench/large.pdf and big.pdf, generated when missing or older than the script."""
+    large, big = WORK / "large.pdf", WORK / "big.pdf"
+    script = BENCH / "make_data.py"
+    fresh = all(p.exists() and p.stat().st_mtime >= script.stat().st_mtime for p in (large, big))
+    if not fresh:
+        if "qpdf" not in available:
+            log("cannot generate the large documents: make_data.py needs pikepdf")
+            return None, None
+        log("generating %s and %s" % (large, big))
+        subprocess.run([sys.executable, str(script), "--out", str(WORK)], check=True)
+    return large, big
+
+
+def corpus_files(corpus: Path, quick: bool):
+    """Corpus files that all four peers open (per the manifest) and that are not
+    encrypted; the quick run takes every fourth."""
+    manifest = corpus / "manifest.jsonl"
+    if not manifest.exists():
+        return []
+    files = []
+    with open(manifest) as f:
+        for line in f:
+            row = json.loads(line)
+            if row.get("duplicate_of"):
+                continue
+            if not all((row.get(p) or {}).get("opens") for p in ("pikepdf", "pdfium", "mupdf", "pypdf")):
+                continue
+            if row["consensus"].get("is_encrypted"):
+                continue
+            files.append(str(corpus / row["path"]))
+    files.sort()
+    return files[::4] if quick else files
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+def measure(peer, workload, args, timeout):
+    command = [sys.executable, str(WORKER), peer, workload] + [str(a) for a in args]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                env=dict(os.environ, PYTHONWARNINGS="ignore"))
+    except subprocess.TimeoutExpired:
+        return {"error": "timed out after %d s" % timeout}
+    lines = [l for l in result.stdout.splitlines() if l.startswith("{")]
+    if result.returncode != 0 or not lines:
+        tail = (result.stderr.strip().splitlines() or ["exit %d" % result.returncode])[-1]
+        return {"error": tail[:200]}
+    return json.loads(lines[-1])
+
+
+def run_case(case, peers, reps, timeout, once_after=None):
+    """Runs `case` (name, workload, args builder) `reps` times per peer, alternating. With
+    `once_after` (the quick run), a peer whose first run took longer than that many
+    seconds is not repeated (the table's runs column says so)."""
+    name, workload, make_args = case
+    samples = {p: [] for p in peers}
+    errors = {}
+    for rep in range(reps):
+        order = peers[rep % len(peers):] + peers[: rep % len(peers)]
+        for peer in order:
+            if peer in errors:
+                continue
+            if once_after is not None and samples[peer] and samples[peer][0]["seconds"] > once_after:
+                continue
+            args = make_args(peer)
+            r = measure(peer, workload, args, timeout)
+            if "error" in r:
+                errors[peer] = r["error"]
+                log("  %-8s %s: %s" % (peer, name, r["error"]))
+                continue
+            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite") else None
+            if out is not None and Path(out).exists():
+                r["output_bytes"] = Path(out).stat().st_size
+            samples[peer].append(r)
+            log("  %-8s %-22s %8.3f s  %6.0f MB" % (peer, name, r["seconds"], r["maxrss_kb"] / 1024))
+    return samples, errors
+
+
+def summarize(samples):
+    out = {}
+    for peer, runs in samples.items():
+        if not runs:
+            continue
+        out[peer] = {
+            "median_s": statistics.median(r["seconds"] for r in runs),
+            "min_s": min(r["seconds"] for r in runs),
+            "max_s": max(r["seconds"] for r in runs),
+            "maxrss_mb": statistics.median(r["maxrss_kb"] for r in runs) / 1024,
+            "runs": len(runs),
+            "work": {k: runs[-1][k] for k in ("pages", "annots", "irt", "errors", "output_bytes") if k in runs[-1]},
+        }
+    return out
+
+
+# -- report ---------------------------------------------------------------------------------
+
+def machine():
+    cpu = platform.processor() or "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    memory = "?"
+    try:
+        with open("/proc/meminfo") as f:
+            memory = "%.0f GB" % (int(f.readline().split()[1]) / 1024 / 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory, "system": platform.platform(),
+            "python": platform.python_version()}
+
+
+def table(results, peers, labels):
+    lines = []
+    for case in results:
+        summary = case["summary"]
+        lines.append("### %s" % case["title"])
+        lines.append("")
+        lines.append(case["what"])
+        lines.append("")
+        lines.append("| library | median time | ratio to Quire | peak memory | runs | notes |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | --- |")
+        base = summary.get("quire", {}).get("median_s")
+        for peer in case["peers"]:
+            label = labels.get(peer, peer)
+            if peer in case["errors"] and peer not in summary:
+                lines.append("| %s | failed | | | | %s |" % (label, case["errors"][peer]))
+                continue
+            if peer not in summary:
+                continue
+            s = summary[peer]
+            ratio = "%.2f" % (s["median_s"] / base) if base else "–"
+            key = ("incremental-stream", "quire") if peer == "quire-stream" else (case["workload"], peer)
+            note = NOTES.get(key, "")
+            work = s["work"]
+            if "annots" in work:
+                note = ("%d pages, %d annotations, %d with /IRT%s. " % (
+                    work["pages"], work["annots"], work["irt"],
+                    ", %d files failed" % work["errors"] if work.get("errors") else "") + note).strip()
+            if "output_bytes" in work:
+                note = ("output %.1f MB. " % (work["output_bytes"] / 1e6) + note).strip()
+            lines.append("| %s | %s | %s | %.0f MB | %d | %s |" % (
+                label, fmt_seconds(s["median_s"]), ratio, s["maxrss_mb"], s["runs"], note))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def fmt_seconds(s):
+    return "%.1f ms" % (s * 1000) if s < 1 else "%.2f s" % s
+
+
+def plot(results, labels, path, install):
+    try:
+        importlib.import_module("matplotlib")
+    except Exception:  # noqa: BLE001
+        if install:
+            log("installing matplotlib with pip, for the plot")
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"], capture_output=True)
+            importlib.invalidate_caches()
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:  # noqa: BLE001
+        log("no plot: matplotlib is not available (%s)" % e)
+        return False
+    cases = [c for c in results if "quire" in c["summary"]]
+    peers = [p for p in ("pdfium", "mupdf", "qpdf", "pypdf") if any(p in c["summary"] for c in cases)]
+    fig, ax = plt.subplots(figsize=(10, 4.8))
+    width = 0.8 / max(len(peers), 1)
+    for k, peer in enumerate(peers):
+        xs, ys = [], []
+        for i, c in enumerate(cases):
+            if peer in c["summary"]:
+                xs.append(i + (k - (len(peers) - 1) / 2) * width)
+                ys.append(c["summary"][peer]["median_s"] / c["summary"]["quire"]["median_s"])
+        ax.bar(xs, ys, width, label=labels[peer])
+    ax.axhline(1, color="black", linewidth=1)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels([c["short"] for c in cases], fontsize=8)
+    ax.set_ylabel("peer time / Quire time (log; above 1: Quire is faster)")
+    ax.set_title("Quire %s vs. its peers: median of alternating runs" % results[0].get("quire_version", ""))
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def write_report(raw, report, install):
+    """RESULTS.md and results.png beside it, from the measurements `raw`."""
+    labels = {p: PEERS[p][2] for p in PEERS}
+    labels["quire-stream"] = "Quire, to a file object"
+    results, info, vers, skipped = raw["results"], raw["machine"], raw["versions"], raw["skipped"]
+    peers = [p for p in PEERS if p in vers]
+    started = datetime.datetime.fromisoformat(raw["date"])
+    load_before, load_after = raw["load"]
+    reps = raw["reps"]
+    full = raw["full"]
+    png = report.with_name("results.png")
+    md = ["# Quire benchmark results", ""]
+    md.append("%s run of `bench/run.py%s`, %s (UTC). Every number is the median of %d runs, each in a fresh "
+              "process, alternating between the libraries; *ratio to Quire* is the peer's median time over "
+              "Quire's (above 1: Quire is faster). Peak memory is the process's peak resident set "
+              "(VmHWM, which is ru_maxrss without what a child inherits from its parent): the Python "
+              "interpreter and the library's import included (about 10 MB for Python alone; pymupdf's import "
+              "alone is over 100 MB)." % (
+                  "The full" if full else "A quick", " --full" if full else "",
+                  started.strftime("%Y-%m-%d %H:%M"), reps))
+    md.append("")
+    md.append("Machine: %s, %d cores, %s RAM; %s; Python %s. Load average %.1f before, %.1f after (the machine "
+              "is shared: alternation spreads the load over all libraries)." % (
+                  info["cpu"], info["cores"], info["memory"], info["system"], info["python"], load_before[0], load_after[0]))
+    md.append("")
+    md.append("Libraries: " + "; ".join("%s %s" % (labels[p].split(" (")[0], vers[p]) for p in peers) + ".")
+    for peer, reason in skipped.items():
+        md.append("")
+        md.append("Skipped: %s: %s." % (labels[peer], reason))
+    md.append("")
+    md.append(table(results, peers, labels))
+    if plot(results, labels, png, install):
+        md.append("![ratio of each peer's time to Quire's](%s)" % png.name)
+        md.append("")
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text("\n".join(md))
+    log("wrote %s" % report)
+    print("\n".join(md))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
+    parser.add_argument("--reps", type=int, help="repetitions (default 3, --full 5)")
+    parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
+    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large)")
+    parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
+    parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite the report and plot from build/bench/results.json without measuring")
+    parser.add_argument("--out", help="the Markdown report (default bench/RESULTS.md with --full, else build/bench/RESULTS.md)")
+    args = parser.parse_args()
+    reps = args.reps or (5 if args.full else 3)
+    WORK.mkdir(parents=True, exist_ok=True)
+    report = Path(args.out) if args.out else (BENCH / "RESULTS.md" if args.full else WORK / "RESULTS.md")
+
+    if args.report_only:
+        source = WORK / "results.json" if (WORK / "results.json").exists() else BENCH / "results.json"
+        raw = json.loads(source.read_text())
+        report = Path(args.out) if args.out else (BENCH / "RESULTS.md" if raw["full"] else WORK / "RESULTS.md")
+        write_report(raw, report, not args.no_install)
+        return 0
+    if not (ROOT / "bindings" / "python" / "quire" / "libquire.so").exists():
+        log("bindings/python/quire/libquire.so is missing: run `make` first")
+        return 2
+    peers, skipped = ensure_peers(args.peers.split(","), not args.no_install)
+    large, big = ensure_data(peers)
+    files = corpus_files(Path(args.corpus), quick=not args.full)
+    file_list = WORK / "corpus-files.txt"
+    file_list.write_text("\n".join(files) + "\n")
+    scratch = WORK / "tmp"
+    scratch.mkdir(exist_ok=True)
+
+    def incremental_args(peer):
+        source = scratch / ("%s-in.pdf" % peer)
+        shutil.copyfile(big, source)  # MuPDF appends to the file it opened: a fresh copy each run
+        target = source if peer == "mupdf" else scratch / ("%s-out.pdf" % peer)
+        return [source, target]
+
+    cases = []
+    if files:
+        cases.append(("read-corpus", "read", lambda p: ["@%s" % file_list], "1a",
+                      "Workload 1: read annotations, corpus",
+                      "Open, count pages, read every annotation's subtype, rect, contents and /IRT, close: "
+                      "%d corpus files that all four peers open and that are not encrypted (%s), one process for all of them." % (
+                          len(files), "every fourth: the quick run" if not args.full else "all of them")))
+    else:
+        log("no corpus at %s: workload 1a skipped" % args.corpus)
+    if large:
+        cases += [
+            ("read-large", "read", lambda p: [large], "1b", "Workload 1: read annotations, large document",
+             "The same on large.pdf (%.1f MB): 3000 pages, 36000 annotations, 9000 of them replies (/IRT), in "
+             "object streams; generated by bench/make_data.py from the corpus file pdfannots/tests/caret.pdf." % (large.stat().st_size / 1e6)),
+            ("incremental", "incremental", incremental_args, "2", "Workload 2: add one annotation, save incrementally",
+             "Open big.pdf (%.0f MB: large.pdf plus 96 MiB of images), add one square annotation to page 1, save "
+             "incrementally, close." % (big.stat().st_size / 1e6)),
+            ("rewrite", "rewrite", lambda p: [large, scratch / ("%s-full.pdf" % p)], "3", "Workload 3: full save",
+             "Open large.pdf and save a complete rewrite of it."),
+            ("open-big", "open", lambda p: [big], "4a", "Workload 4: open alone, 100 MB file",
+             "Open big.pdf and close it: nothing else is asked for."),
+            ("open-large", "open", lambda p: [large], "4b", "Workload 4: open alone, large document",
+             "Open large.pdf and close it."),
+        ]
+    if args.only:
+        wanted = set(args.only.split(","))
+        cases = [c for c in cases if c[0] in wanted]
+
+    # Warm the page cache, so that the first library measured does not pay for the disk.
+    for path in files + ([str(large), str(big)] if large else []):
+        with open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass
+
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load_before = os.getloadavg()
+    results = []
+    for name, workload, make_args, short, title, what in cases:
+        timeout = 1800 if name == "read-corpus" else 600
+        log("%s (%d repetitions)" % (title, reps))
+        case_peers = list(peers)
+        once_after = None if args.full else 10.0
+        samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout, once_after)
+        if name == "incremental" and "quire" in peers:
+            # The same save without fsync: what durability costs.
+            extra, extra_errors = run_case((name, "incremental-stream", incremental_args), ["quire"], reps, timeout)
+            samples["quire-stream"] = extra["quire"]
+            errors.update({"quire-stream": e for e in extra_errors.values()})
+            case_peers.insert(1, "quire-stream")
+        results.append({"case": name, "workload": workload, "short": "%s %s" % (short, name), "title": title,
+                        "what": what, "peers": case_peers, "summary": summarize(samples), "errors": errors})
+    load_after = os.getloadavg()
+    vers = versions(peers)
+    if results:
+        results[0]["quire_version"] = vers.get("quire", "")
+    info = machine()
+    raw = {"date": started.isoformat(), "machine": info, "versions": vers, "skipped": skipped,
+           "reps": reps, "full": args.full, "load": [load_before, load_after], "results": results}
+    (WORK / "results.json").write_text(json.dumps(raw, indent=1))
+    if args.full:
+        (BENCH / "results.json").write_text(json.dumps(raw, indent=1))  # what RESULTS.md was made from
+
+    write_report(raw, report, not args.no_install)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""One measurement, in its own process: ``worker.py PEER WORKLOAD ARGS...`` imports one
+library, runs one workload once, and prints one JSON line: the seconds the workload took
+(the import and the interpreter's start are not counted), the process's peak resident
+memory (VmHWM, like ``ru_maxrss`` but without what the parent had: the interpreter and
+the library included, which is why every measurement runs in a fresh process), and what it read, so that the harness can check
+that every peer did the same work.
+
+Workloads:
+    read FILE...      open, count pages, read every annotation's subtype, rect, contents
+                      and /IRT on every page, close; over all FILEs (a file list may be
+                      given as @LIST)
+    incremental SRC OUT
+                      open SRC, add one square annotation to page 1, save incrementally
+                      (OUT is a scratch copy of SRC made by the harness: the peers that
+                      only append in place, MuPDF, save into it)
+    rewrite SRC OUT   open SRC, save a full rewrite to OUT
+    open FILE         open FILE and close it (lazy parsing: nothing else is asked for)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# -- Quire --------------------------------------------------------------------------------
+
+def quire_read(paths):
+    import quire
+    pages = annots = irt = chars = errors = 0
+    for path in paths:
+        try:
+            with quire.Document(path) as doc:
+                for page in doc.pages:
+                    pages += 1
+                    for a in page.annotations:
+                        annots += 1
+                        subtype = a.subtype
+                        rect = a.rect
+                        contents = a.contents
+                        target = a.in_reply_to
+                        chars += len(subtype) + len(contents or "")
+                        if target is not None:
+                            irt += 1
+        except Exception:  # noqa: BLE001 - counted: every peer reads the same files
+            errors += 1
+    return {"pages": pages, "annots": annots, "irt": irt, "chars": chars, "errors": errors}
+
+
+def quire_incremental(src, out):
+    import quire
+    with quire.Document(src) as doc:
+        note = quire.Annotation.new("Square", 0, (100, 100, 200, 200))
+        note.contents = "benchmark"
+        doc.add_annotation(note)
+        doc.save(out)
+    return {}
+
+
+def quire_incremental_stream(src, out):
+    """The same save through a Python file object: no fsync, no rename."""
+    import quire
+    with quire.Document(src) as doc:
+        note = quire.Annotation.new("Square", 0, (100, 100, 200, 200))
+        note.contents = "benchmark"
+        doc.add_annotation(note)
+        with open(out, "wb") as f:
+            doc.save(f)
+    return {}
+
+
+def quire_rewrite(src, out):
+    import quire
+    with quire.Document(src) as doc:
+        doc.save(out, full=True)
+    return {}
+
+
+def quire_open(path):
+    import quire
+    with quire.Document(path):
+        pass
+    return {}
+
+
+# -- PDFium (pypdfium2) -------------------------------------------------------------------
+
+def pdfium_read(paths):
+    import ctypes
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as r
+    pages = annots = irt = chars = errors = 0
+    rect = r.FS_RECTF()
+    buf = ctypes.create_string_buffer(4096)
+    for path in paths:
+        try:
+            pdf = pdfium.PdfDocument(path)
+            try:
+                n = r.FPDF_GetPageCount(pdf.raw)
+                for i in range(n):
+                    page = r.FPDF_LoadPage(pdf.raw, i)
+                    pages += 1
+                    if not page:
+                        continue
+                    for k in range(r.FPDFPage_GetAnnotCount(page)):
+                        annot = r.FPDFPage_GetAnnot(page, k)
+                        if not annot:
+                            continue
+                        annots += 1
+                        subtype = r.FPDFAnnot_GetSubtype(annot)
+                        r.FPDFAnnot_GetRect(annot, rect)
+                        size = r.FPDFAnnot_GetStringValue(annot, b"Contents", None, 0)
+                        if size > len(buf):
+                            buf = ctypes.create_string_buffer(size)
+                        r.FPDFAnnot_GetStringValue(annot, b"Contents", ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+                        contents = buf.raw[: max(size - 2, 0)].decode("utf-16-le", errors="replace")
+                        chars += len(contents) + 1  # subtypes are numbers here: count them as one
+                        linked = r.FPDFAnnot_GetLinkedAnnot(annot, b"IRT")
+                        if linked:
+                            irt += 1
+                            r.FPDFPage_CloseAnnot(linked)
+                        r.FPDFPage_CloseAnnot(annot)
+                    r.FPDF_ClosePage(page)
+            finally:
+                pdf.close()
+        except Exception:  # noqa: BLE001 - counted: every peer reads the same files
+            errors += 1
+    return {"pages": pages, "annots": annots, "irt": irt, "chars": chars, "errors": errors}
+
+
+def pdfium_incremental(src, out):
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as r
+    pdf = pdfium.PdfDocument(src)
+    page = r.FPDF_LoadPage(pdf.raw, 0)
+    annot = r.FPDFPage_CreateAnnot(page, r.FPDF_ANNOT_SQUARE)
+    rect = r.FS_RECTF(100, 200, 200, 100)
+    r.FPDFAnnot_SetRect(annot, rect)
+    text = "benchmark".encode("utf-16-le") + b"\0\0"
+    r.FPDFAnnot_SetStringValue(annot, b"Contents", ctypes_wide(text))
+    r.FPDFPage_CloseAnnot(annot)
+    r.FPDF_ClosePage(page)
+    with open(out, "wb") as f:
+        pdf.save(f, flags=r.FPDF_INCREMENTAL)
+    pdf.close()
+    return {}
+
+
+def ctypes_wide(data):
+    import ctypes
+    import pypdfium2.raw as r
+    return ctypes.cast(ctypes.create_string_buffer(data, len(data)), ctypes.POINTER(r.FPDF_WCHAR))
+
+
+def pdfium_rewrite(src, out):
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as r
+    pdf = pdfium.PdfDocument(src)
+    with open(out, "wb") as f:
+        pdf.save(f, flags=r.FPDF_NO_INCREMENTAL)
+    pdf.close()
+    return {}
+
+
+def pdfium_open(path):
+    import pypdfium2 as pdfium
+    pdf = pdfium.PdfDocument(path)
+    pdf.close()
+    return {}
+
+
+# -- MuPDF (pymupdf) ----------------------------------------------------------------------
+
+def _fitz():
+    import pymupdf
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+    return pymupdf
+
+
+def mupdf_read(paths):
+    pymupdf = _fitz()
+    pages = annots = irt = chars = errors = 0
+    for path in paths:
+        try:
+            doc = pymupdf.open(path)
+            try:
+                for page in doc:
+                    pages += 1
+                    for a in page.annots():  # MuPDF's list leaves out /Popup annotations
+                        annots += 1
+                        subtype = a.type[1]
+                        rect = a.rect
+                        contents = a.info["content"]
+                        chars += len(subtype) + len(contents)
+                        if a.irt_xref:
+                            irt += 1
+            finally:
+                doc.close()
+        except Exception:  # noqa: BLE001 - counted: every peer reads the same files
+            errors += 1
+    return {"pages": pages, "annots": annots, "irt": irt, "chars": chars, "errors": errors}
+
+
+def mupdf_incremental(src, out):
+    pymupdf = _fitz()
+    doc = pymupdf.open(out)  # MuPDF appends in place: `out` is a fresh copy of `src`
+    annot = doc[0].add_rect_annot(pymupdf.Rect(100, 100, 200, 200))
+    annot.set_info(content="benchmark")
+    annot.update()
+    doc.saveIncr()
+    doc.close()
+    return {}
+
+
+def mupdf_rewrite(src, out):
+    pymupdf = _fitz()
+    doc = pymupdf.open(src)
+    doc.save(out)
+    doc.close()
+    return {}
+
+
+def mupdf_open(path):
+    pymupdf = _fitz()
+    doc = pymupdf.open(path)
+    doc.close()
+    return {}
+
+
+# -- qpdf (pikepdf) -----------------------------------------------------------------------
+
+def qpdf_read(paths):
+    import pikepdf
+    pages = annots = irt = chars = errors = 0
+    for path in paths:
+        try:
+            with pikepdf.open(path) as pdf:
+                for page in pdf.pages:
+                    pages += 1
+                    obj = page.obj
+                    arr = obj.get("/Annots")
+                    if not isinstance(arr, pikepdf.Array):
+                        continue
+                    for a in arr:
+                        if not isinstance(a, pikepdf.Dictionary):
+                            continue
+                        annots += 1
+                        subtype = str(a.get("/Subtype", ""))
+                        r = a.get("/Rect")
+                        rect = [float(x) for x in r] if isinstance(r, pikepdf.Array) else None
+                        c = a.get("/Contents")
+                        contents = str(c) if isinstance(c, pikepdf.String) else ""
+                        chars += len(subtype) - 1 + len(contents)
+                        t = a.get("/IRT")
+                        if isinstance(t, pikepdf.Dictionary):
+                            irt += 1
+        except Exception:  # noqa: BLE001 - counted: every peer reads the same files
+            errors += 1
+    return {"pages": pages, "annots": annots, "irt": irt, "chars": chars, "errors": errors}
+
+
+def qpdf_incremental(src, out):
+    """qpdf has no incremental save: this is a full rewrite (said so in the table)."""
+    import pikepdf
+    with pikepdf.open(src) as pdf:
+        page = pdf.pages[0]
+        annot = pdf.make_indirect(pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Square, Rect=[100, 100, 200, 200],
+            Contents=pikepdf.String("benchmark"), P=page.obj))
+        if "/Annots" in page.obj:
+            page.obj.Annots.append(annot)
+        else:
+            page.obj.Annots = pikepdf.Array([annot])
+        pdf.save(out)
+    return {}
+
+
+def qpdf_rewrite(src, out):
+    import pikepdf
+    with pikepdf.open(src) as pdf:
+        pdf.save(out)
+    return {}
+
+
+def qpdf_open(path):
+    import pikepdf
+    pikepdf.open(path).close()
+    return {}
+
+
+# -- pypdf --------------------------------------------------------------------------------
+
+def pypdf_read(paths):
+    import logging
+    import pypdf
+    from pypdf.generic import ArrayObject, DictionaryObject
+    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
+    pages = annots = irt = chars = errors = 0
+    for path in paths:
+        try:
+            reader = pypdf.PdfReader(path)
+            for page in reader.pages:
+                pages += 1
+                arr = page.get("/Annots")
+                arr = arr.get_object() if arr is not None else None
+                if not isinstance(arr, ArrayObject):
+                    continue
+                for item in arr:
+                    a = item.get_object()
+                    if not isinstance(a, DictionaryObject):
+                        continue
+                    annots += 1
+                    subtype = str(a.get("/Subtype", ""))
+                    r = a.get("/Rect")
+                    r = r.get_object() if r is not None else None
+                    rect = [float(x.get_object()) for x in r] if isinstance(r, ArrayObject) else None
+                    c = a.get("/Contents")
+                    contents = str(c.get_object()) if c is not None else ""
+                    chars += len(subtype) - 1 + len(contents)
+                    t = a.get("/IRT")
+                    if t is not None and isinstance(t.get_object(), DictionaryObject):
+                        irt += 1
+            reader.stream.close() if hasattr(reader, "stream") else None
+        except Exception:  # noqa: BLE001 - counted: every peer reads the same files
+            errors += 1
+    return {"pages": pages, "annots": annots, "irt": irt, "chars": chars, "errors": errors}
+
+
+def pypdf_incremental(src, out):
+    import logging
+    import pypdf
+    from pypdf.annotations import Rectangle
+    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
+    writer = pypdf.PdfWriter(src, incremental=True)
+    annot = Rectangle(rect=(100, 100, 200, 200))
+    annot[pypdf.generic.NameObject("/Contents")] = pypdf.generic.TextStringObject("benchmark")
+    writer.add_annotation(page_number=0, annotation=annot)
+    with open(out, "wb") as f:
+        writer.write(f)
+    return {}
+
+
+def pypdf_rewrite(src, out):
+    import logging
+    import pypdf
+    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
+    writer = pypdf.PdfWriter(clone_from=src)
+    with open(out, "wb") as f:
+        writer.write(f)
+    return {}
+
+
+def pypdf_open(path):
+    import pypdf
+    reader = pypdf.PdfReader(path)
+    reader.stream.close()
+    return {}
+
+
+# -----------------------------------------------------------------------------------------
+
+def peak_rss_kb():
+    """This process's peak resident memory. VmHWM is that of this program's memory since
+    exec; ru_maxrss would also count the parent's, which a child inherits across
+    fork and exec on Linux (the harness, with every peer imported, would dominate)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+IMPORTS = {
+    "quire": "quire",
+    "pdfium": "pypdfium2",
+    "mupdf": "pymupdf",
+    "qpdf": "pikepdf",
+    "pypdf": "pypdf",
+}
+
+
+def main(argv):
+    peer, workload, *args = argv
+    function = globals()["%s_%s" % (peer, workload.replace("-", "_"))]
+    if workload == "read":
+        paths = []
+        for a in args:
+            if a.startswith("@"):
+                with open(a[1:]) as f:
+                    paths += [line.rstrip("\n") for line in f if line.strip()]
+            else:
+                paths.append(a)
+        args = [paths]
+    __import__(IMPORTS[peer])  # the import is not part of the measurement
+    if peer == "mupdf":
+        _fitz()
+    start = time.perf_counter()
+    result = function(*args)
+    seconds = time.perf_counter() - start
+    result["seconds"] = seconds
+    result["maxrss_kb"] = peak_rss_kb()
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    # QUIRE_BENCH_BINDING: another copy of the quire package (with its library), to
+    # compare builds (bench/compare.py).
+    sys.path.insert(0, os.environ.get("QUIRE_BENCH_BINDING") or os.path.join(ROOT, "bindings", "python"))
+    sys.exit(main(sys.argv[1:]))
