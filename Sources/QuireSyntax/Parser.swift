@@ -7,6 +7,8 @@ public struct ObjectParser {
     public var resolveLength: ((ObjectID) -> Int?)?
     /// Told about damage the parser recovered from.
     public var onWarning: ((String) -> Void)?
+    /// The first token of the next object of the innermost container being read.
+    private var pending: Token? = nil
 
     public init(_ buffer: ByteBuffer, at position: Int = 0, limits: PDFLimits = .default) {
         lexer = Lexer(buffer, at: position)
@@ -23,7 +25,137 @@ public struct ObjectParser {
         try parseObject(token: lexer.next(), depth: 0)
     }
 
-    mutating func parseObject(token: Token, depth: Int) throws -> PDFObject {
+    /// An array or dictionary being read, innermost last (see ``parseObject(token:depth:)``).
+    private enum Container {
+        case array([PDFObject])
+        /// `key`: the key whose value comes next; nil outside a key-value pair; `skip`:
+        /// the next object is the value of a key that was not a name, dropped.
+        case dictionary(PDFDictionary, key: PDFName?, skip: Bool)
+    }
+
+    /// The object that starts with `token`, `depth` containers deep.
+    ///
+    /// Without recursion: arrays and dictionaries being read are kept on a stack of our
+    /// own, so that nesting costs heap (bounded by the nesting limit), never the caller's
+    /// stack, which may be a small one (a thread of a Python or server host). Before
+    /// 0.4 the parser recursed, and an object at the recursion cap overflowed an 8 MiB
+    /// stack in a debug build.
+    mutating func parseObject(token first: Token, depth: Int) throws -> PDFObject {
+        var stack: [Container] = []
+        var token = first
+        while true {
+            // 1. The object that starts with `token`: a scalar, or a new container.
+            var value: PDFObject
+            switch token {
+            case .arrayStart:
+                try checkDepth(depth + stack.count + 1)
+                stack.append(.array([]))
+                guard let done = try continueContainer(&stack) else {
+                    token = try takePending()
+                    continue
+                }
+                value = done
+            case .dictStart:
+                try checkDepth(depth + stack.count + 1)
+                stack.append(.dictionary(PDFDictionary(), key: nil, skip: false))
+                guard let done = try continueContainer(&stack) else {
+                    token = try takePending()
+                    continue
+                }
+                value = done
+            default:
+                value = try parseScalar(token: token, depth: depth + stack.count)
+            }
+            // 2. Give it to the container it is in, and read on until a container needs
+            // the next object (or the outermost object is complete).
+            while true {
+                guard var top = stack.popLast() else { return value }
+                switch top {
+                case .array(var items):
+                    items.append(value)
+                    top = .array(items)
+                case .dictionary(var dict, let key, let skip):
+                    if let key, !skip { dict[key] = value }
+                    top = .dictionary(dict, key: nil, skip: false)
+                }
+                stack.append(top)
+                guard let done = try continueContainer(&stack) else { break }
+                value = done
+            }
+            token = try takePending()
+        }
+    }
+
+    /// The token that starts the next object of the innermost container, which
+    /// ``continueContainer(_:)`` read.
+    private mutating func takePending() throws -> Token {
+        guard let t = pending else { throw PDFError(.internal, "parser: no pending token") }
+        pending = nil
+        return t
+    }
+
+    /// Reads the innermost container on: returns it (popped) when it ends, or nil when
+    /// the next object of it starts (its first token kept in `pending`).
+    private mutating func continueContainer(_ stack: inout [Container]) throws -> PDFObject? {
+        guard let top = stack.popLast() else { throw PDFError(.internal, "parser: no container") }
+        switch top {
+        case .array(var items):
+            while true {
+                let t = try lexer.next()
+                switch t {
+                case .arrayEnd: return .array(items)
+                case .brace: continue
+                case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
+                case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
+                    // An array cut short by the end of its object: end it here, as PDFium
+                    // does. Before `obj`, the last two integers are the next object's `N G`.
+                    if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
+                       case .integer = items[items.count - 2] {
+                        items.removeLast(2)
+                    }
+                    lexer.position = lexer.tokenStart
+                    return .array(items)
+                default:
+                    stack.append(.array(items))
+                    pending = t
+                    return nil
+                }
+            }
+        case .dictionary(let dict, _, _):
+            while true {
+                let t = try lexer.next()
+                switch t {
+                case .dictEnd:
+                    return .dictionary(dict)
+                case .name(let key):
+                    let vt = try lexer.next()
+                    if vt == .dictEnd {
+                        if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
+                        return .dictionary(dict)  // a key without a value: dropped
+                    }
+                    stack.append(.dictionary(dict, key: key, skip: false))
+                    pending = vt
+                    return nil
+                case .eof:
+                    throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
+                case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
+                    // A dictionary missing its `>>` (cut short by the end of its object, or
+                    // running into the next `N G obj`): end it here, like other readers do.
+                    lexer.position = lexer.tokenStart
+                    return .dictionary(dict)
+                default:
+                    if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
+                    // A key that is not a name: skip the token (and its value, if it has one).
+                    stack.append(.dictionary(dict, key: nil, skip: true))
+                    pending = t
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// An object that is not an array or a dictionary, starting with `token`.
+    mutating func parseScalar(token: Token, depth: Int) throws -> PDFObject {
         switch token {
         case .integer(let n):
             // `N G R` is a reference: look two tokens ahead, and step back if it is not.
@@ -40,8 +172,6 @@ public struct ObjectParser {
         case .real(let r): return .real(r)
         case .string(let s): return .string(s)
         case .name(let n): return .name(n)
-        case .arrayStart: return .array(try parseArray(depth: depth + 1))
-        case .dictStart: return .dictionary(try parseDictionary(depth: depth + 1))
         case .keyword("true"): return .bool(true)
         case .keyword("false"): return .bool(false)
         case .keyword("null"): return .null
@@ -51,7 +181,7 @@ public struct ObjectParser {
             // as in other readers; at the top it is an error.
             if depth > 0 && !lexer.strict && k != "endobj" && k != "stream" && k != "obj" { return .null }
             throw PDFError.format("unexpected keyword '\(k.prefix(32))'", at: lexer.tokenStart)
-        case .arrayEnd, .dictEnd, .brace:
+        case .arrayStart, .dictStart, .arrayEnd, .dictEnd, .brace:
             throw PDFError.format("unexpected delimiter", at: lexer.tokenStart)
         }
     }
@@ -59,59 +189,6 @@ public struct ObjectParser {
     mutating func checkDepth(_ depth: Int) throws {
         if depth > limits.effectiveNestingDepth {
             throw PDFError(limit: "max_nesting_depth", limits.effectiveNestingDepth, "nesting of the object at byte \(lexer.tokenStart)")
-        }
-    }
-
-    mutating func parseArray(depth: Int) throws -> [PDFObject] {
-        try checkDepth(depth)
-        var items: [PDFObject] = []
-        while true {
-            let t = try lexer.next()
-            switch t {
-            case .arrayEnd: return items
-            case .brace: continue
-            case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
-                // An array cut short by the end of its object: end it here, as PDFium does.
-                // Before `obj`, the last two integers are the next object's `N G`.
-                if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
-                   case .integer = items[items.count - 2] {
-                    items.removeLast(2)
-                }
-                lexer.position = lexer.tokenStart
-                return items
-            default: items.append(try parseObject(token: t, depth: depth))
-            }
-        }
-    }
-
-    mutating func parseDictionary(depth: Int) throws -> PDFDictionary {
-        try checkDepth(depth)
-        var dict = PDFDictionary()
-        while true {
-            let t = try lexer.next()
-            switch t {
-            case .dictEnd:
-                return dict
-            case .name(let key):
-                let vt = try lexer.next()
-                if vt == .dictEnd {
-                    if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
-                    return dict  // a key without a value: dropped
-                }
-                dict[key] = try parseObject(token: vt, depth: depth)
-            case .eof:
-                throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
-            case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
-                // A dictionary missing its `>>` (cut short by the end of its object, or
-                // running into the next `N G obj`): end it here, like other readers do.
-                lexer.position = lexer.tokenStart
-                return dict
-            default:
-                if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
-                // A key that is not a name: skip the token (and its value, if it has one).
-                _ = try parseObject(token: t, depth: depth)
-            }
         }
     }
 
