@@ -26,11 +26,16 @@ public struct ObjectParser {
     }
 
     /// An array or dictionary being read, innermost last (see ``parseObject(token:depth:)``).
-    private enum Container {
-        case array([PDFObject])
-        /// `key`: the key whose value comes next; nil outside a key-value pair; `skip`:
-        /// the next object is the value of a key that was not a name, dropped.
-        case dictionary(PDFDictionary, key: PDFName?, skip: Bool)
+    /// Mutated in place through the stack's last element, so that appending to it never
+    /// copies it (an enum with the array as its payload did, once per element: quadratic).
+    private struct Container {
+        let isArray: Bool
+        var items: [PDFObject] = []
+        var dictionary = PDFDictionary()
+        /// The key whose value comes next; nil outside a key-value pair.
+        var key: PDFName? = nil
+        /// The next object is the value of a key that was not a name: dropped.
+        var skip = false
     }
 
     /// The object that starts with `token`, `depth` containers deep.
@@ -47,17 +52,9 @@ public struct ObjectParser {
             // 1. The object that starts with `token`: a scalar, or a new container.
             var value: PDFObject
             switch token {
-            case .arrayStart:
+            case .arrayStart, .dictStart:
                 try checkDepth(depth + stack.count + 1)
-                stack.append(.array([]))
-                guard let done = try continueContainer(&stack) else {
-                    token = try takePending()
-                    continue
-                }
-                value = done
-            case .dictStart:
-                try checkDepth(depth + stack.count + 1)
-                stack.append(.dictionary(PDFDictionary(), key: nil, skip: false))
+                stack.append(Container(isArray: token == .arrayStart))
                 guard let done = try continueContainer(&stack) else {
                     token = try takePending()
                     continue
@@ -69,16 +66,15 @@ public struct ObjectParser {
             // 2. Give it to the container it is in, and read on until a container needs
             // the next object (or the outermost object is complete).
             while true {
-                guard var top = stack.popLast() else { return value }
-                switch top {
-                case .array(var items):
-                    items.append(value)
-                    top = .array(items)
-                case .dictionary(var dict, let key, let skip):
-                    if let key, !skip { dict[key] = value }
-                    top = .dictionary(dict, key: nil, skip: false)
+                guard !stack.isEmpty else { return value }
+                let last = stack.count - 1
+                if stack[last].isArray {
+                    stack[last].items.append(value)
+                } else {
+                    if let key = stack[last].key, !stack[last].skip { stack[last].dictionary[key] = value }
+                    stack[last].key = nil
+                    stack[last].skip = false
                 }
-                stack.append(top)
                 guard let done = try continueContainer(&stack) else { break }
                 value = done
             }
@@ -97,18 +93,19 @@ public struct ObjectParser {
     /// Reads the innermost container on: returns it (popped) when it ends, or nil when
     /// the next object of it starts (its first token kept in `pending`).
     private mutating func continueContainer(_ stack: inout [Container]) throws -> PDFObject? {
-        guard let top = stack.popLast() else { throw PDFError(.internal, "parser: no container") }
-        switch top {
-        case .array(var items):
+        guard !stack.isEmpty else { throw PDFError(.internal, "parser: no container") }
+        let last = stack.count - 1
+        if stack[last].isArray {
             while true {
                 let t = try lexer.next()
                 switch t {
-                case .arrayEnd: return .array(items)
+                case .arrayEnd: return .array(stack.removeLast().items)
                 case .brace: continue
                 case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
                 case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
                     // An array cut short by the end of its object: end it here, as PDFium
                     // does. Before `obj`, the last two integers are the next object's `N G`.
+                    var items = stack.removeLast().items
                     if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
                        case .integer = items[items.count - 2] {
                         items.removeLast(2)
@@ -116,40 +113,38 @@ public struct ObjectParser {
                     lexer.position = lexer.tokenStart
                     return .array(items)
                 default:
-                    stack.append(.array(items))
                     pending = t
                     return nil
                 }
             }
-        case .dictionary(let dict, _, _):
-            while true {
-                let t = try lexer.next()
-                switch t {
-                case .dictEnd:
-                    return .dictionary(dict)
-                case .name(let key):
-                    let vt = try lexer.next()
-                    if vt == .dictEnd {
-                        if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
-                        return .dictionary(dict)  // a key without a value: dropped
-                    }
-                    stack.append(.dictionary(dict, key: key, skip: false))
-                    pending = vt
-                    return nil
-                case .eof:
-                    throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
-                case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
-                    // A dictionary missing its `>>` (cut short by the end of its object, or
-                    // running into the next `N G obj`): end it here, like other readers do.
-                    lexer.position = lexer.tokenStart
-                    return .dictionary(dict)
-                default:
-                    if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
-                    // A key that is not a name: skip the token (and its value, if it has one).
-                    stack.append(.dictionary(dict, key: nil, skip: true))
-                    pending = t
-                    return nil
+        }
+        while true {
+            let t = try lexer.next()
+            switch t {
+            case .dictEnd:
+                return .dictionary(stack.removeLast().dictionary)
+            case .name(let key):
+                let vt = try lexer.next()
+                if vt == .dictEnd {
+                    if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
+                    return .dictionary(stack.removeLast().dictionary)  // a key without a value: dropped
                 }
+                stack[last].key = key
+                pending = vt
+                return nil
+            case .eof:
+                throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
+            case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
+                // A dictionary missing its `>>` (cut short by the end of its object, or
+                // running into the next `N G obj`): end it here, like other readers do.
+                lexer.position = lexer.tokenStart
+                return .dictionary(stack.removeLast().dictionary)
+            default:
+                if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
+                // A key that is not a name: skip the token (and its value, if it has one).
+                stack[last].skip = true
+                pending = t
+                return nil
             }
         }
     }
