@@ -9,6 +9,9 @@
 # (run-long.sh) merge back into the committed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# A Swift trap is reported by libFuzzer's handler (stack, input saved); the Swift runtime's
+# own backtracer would first spend a long time symbolizing every crash.
+export SWIFT_BACKTRACE=enable=no
 SECONDS_EACH=${FUZZ_SECONDS:-40}
 BIN=$(Tests/fuzz/build.sh)
 SEEDS=.build/fuzz-seeds
