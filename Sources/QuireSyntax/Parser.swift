@@ -31,11 +31,35 @@ public struct ObjectParser {
     private struct Container {
         let isArray: Bool
         var items: [PDFObject] = []
-        var dictionary = PDFDictionary()
+        /// A dictionary's entries so far; nil for an entry a later null removed.
+        var entries: [(key: PDFName, value: PDFObject?)] = []
+        /// Where each key is in `entries`: PDFDictionary's own setter searches its entries,
+        /// and a dictionary of 100,000 keys (1.4 MB) took 56 s to read that way.
+        var index: [PDFName: Int] = [:]
         /// The key whose value comes next; nil outside a key-value pair.
         var key: PDFName? = nil
         /// The next object is the value of a key that was not a name: dropped.
         var skip = false
+
+        /// As PDFDictionary's setter: a later value of a key replaces the earlier one in
+        /// place, and a null removes the entry (§7.3.7).
+        mutating func set(_ key: PDFName, _ value: PDFObject) {
+            if let i = index[key] {
+                if value == .null {
+                    entries[i].value = nil
+                    index[key] = nil
+                } else {
+                    entries[i].value = value
+                }
+            } else if value != .null {
+                index[key] = entries.count
+                entries.append((key, value))
+            }
+        }
+
+        var dictionary: PDFDictionary {
+            PDFDictionary(uniqueEntries: entries.compactMap { e in e.value.map { (key: e.key, value: $0) } })
+        }
     }
 
     /// The object that starts with `token`, `depth` containers deep.
@@ -71,7 +95,7 @@ public struct ObjectParser {
                 if stack[last].isArray {
                     stack[last].items.append(value)
                 } else {
-                    if let key = stack[last].key, !stack[last].skip { stack[last].dictionary[key] = value }
+                    if let key = stack[last].key, !stack[last].skip { stack[last].set(key, value) }
                     stack[last].key = nil
                     stack[last].skip = false
                 }

@@ -92,6 +92,21 @@ struct LimitTests {
         #expect(try doc.object(5).array?.count == 300_000)
     }
 
+    @Test func bigDictionariesParseInLinearTime() throws {
+        // 100,000 distinct keys (1.4 MB) took 56 s to read: each key searched the entries
+        // before it. Duplicate keys keep the PDFDictionary setter's meaning: a later value
+        // replaces the earlier in place, a null removes the entry, and a key set again
+        // after its removal comes last.
+        let keys = (0..<100_000).map { "/K\($0) \($0)" }.joined(separator: " ")
+        let doc = try open(file([(4, "<< " + keys + " >>"), (5, "<< /A 1 /B 2 /C 5 /A 3 /B null /B 4 /D null >>")]))
+        let big = try #require(try doc.object(4).dictionary)
+        #expect(big.count == 100_000)
+        #expect(big["K99999"] == .integer(99_999))
+        let dup = try #require(try doc.object(5).dictionary)
+        #expect(dup.keys == ["A", "C", "B"])
+        #expect(dup["A"] == .integer(3) && dup["B"] == .integer(4) && dup["D"] == nil)
+    }
+
     // MARK: Flate bombs
 
     /// 64 MiB of zeros in about 64 KB.
