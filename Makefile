@@ -8,6 +8,8 @@
 #   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
 #                   bench-full runs the complete one (bench/RESULTS.md)
+#   make test-asan  the Swift tests under AddressSanitizer (in .build/asan)
+#   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -32,7 +34,7 @@ RELEASE_FLAGS := -c release \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-c test-python test-corpus bench bench-full install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-python test-corpus bench bench-full fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so
@@ -92,6 +94,19 @@ test: test-swift test-c test-python test-corpus
 
 test-swift:
 	$(SWIFT) test
+
+# AddressSanitizer over the Swift tests, in a scratch directory of its own so that the
+# instrumented objects never mix with the ordinary debug build. Leak detection is off:
+# XCTest's runner leaks a few objects of its own at exit (368 bytes in 6 allocations, all
+# from libXCTest), which LeakSanitizer reports as a failure; leaks are checked by valgrind
+# over the C tests and the libffi harness instead.
+test-asan:
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+# The fuzz targets, briefly (Tests/fuzz/README.md): CI's smoke run. Tests/fuzz/run-long.sh
+# runs them for hours.
+fuzz:
+	Tests/fuzz/run.sh
 
 test-c: all
 	$(MAKE) -C Tests/c ROOT=$(CURDIR) test valgrind

@@ -33,7 +33,23 @@ let package = Package(
         .target(name: "Quire", dependencies: ["QuireDocument", "CQuire"]),
         .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "CQuire"]),
         .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport"),
+        // What the fuzz targets do with one input, shared with the regression tests.
+        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument"], path: "Tests/fuzz/Support"),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"]),
-        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireTestSupport"]),
+        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireTestSupport", "QuireFuzzSupport"]),
     ]
 )
+
+// The libFuzzer targets (Tests/fuzz/Targets), only when QUIRE_FUZZ is set: their main()
+// calls libFuzzer's driver, which only -sanitize=fuzzer links, so they cannot link in an
+// ordinary `swift build`. `make fuzz` sets QUIRE_FUZZ=1 and builds them
+// in their own scratch directory (.build/fuzz), so that their sanitizer flags never mix
+// with the objects of the ordinary build. A separate package in Tests/fuzz would need the
+// document module as a public product of this one, which it is not.
+if Context.environment["QUIRE_FUZZ"] != nil {
+    package.targets.append(.target(name: "CLibFuzzer", path: "Tests/fuzz/CLibFuzzer"))
+    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON"] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)"))
+    }
+}

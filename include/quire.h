@@ -176,8 +176,9 @@ typedef struct quire_open_options {
      *  The string is only read during the call. */
     const char *password;
     /** Deepest nesting of arrays and dictionaries in one object. Default 256; a larger
-     *  setting is accepted but capped at 4096, because the parser recurses on the caller's
-     *  stack. An object nested deeper reads as null, with a warning (as in qpdf). */
+     *  setting is accepted but capped at 1024, because walking a nested object (to save
+     *  or convert it) recurses on the caller's stack. An object nested deeper reads as
+     *  null, with a warning (as in qpdf). */
     uint32_t max_nesting_depth;
     /** Deepest page tree. Default 1024 (PDFium's bound). */
     uint32_t max_page_tree_depth;

@@ -145,17 +145,21 @@ public enum Filters {
             }
             return out
         }
-        // PNG: each row starts with its own filter type byte.
+        // PNG: each row starts with its own filter type byte. The row buffers are no
+        // longer than the data: /Columns 16777216 /Colors 32 /BitsPerComponent 16 claims
+        // rows of 1 GiB, and a few bytes of data would otherwise allocate two of them and
+        // loop over them, past every decode limit. Such a row is the only, partial, row.
+        let width = Swift.min(rowBytes, data.count)
         var out: [UInt8] = []
         out.reserveCapacity(data.count)
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var row = [UInt8](repeating: 0, count: rowBytes)
+        var previous = [UInt8](repeating: 0, count: width)
+        var row = [UInt8](repeating: 0, count: width)
         var i = 0
         while i < data.count {
             let type = data[i]
             let available = Swift.min(rowBytes, data.count - i - 1)
-            for k in 0..<rowBytes { row[k] = k < available ? data[i + 1 + k] : 0 }
-            for k in 0..<rowBytes {
+            for k in 0..<width { row[k] = k < available ? data[i + 1 + k] : 0 }
+            for k in 0..<width {
                 let left: UInt8 = k >= bpp ? row[k - bpp] : 0
                 let up = previous[k]
                 let upLeft: UInt8 = k >= bpp ? previous[k - bpp] : 0

@@ -23,9 +23,14 @@ public struct PDFLimits: Sendable, Equatable {
 
     public init() {}
 
-    /// The parser recurses on the caller's stack, which may be small (a thread of a
-    /// Python or server host): the nesting limit is capped here whatever its setting.
-    public static let recursionCap = 4096
+    /// The nesting limit is capped here whatever its setting. The parser keeps its own
+    /// stack, but the code that walks a parsed object's nesting (comparing, remapping and
+    /// serializing it for a save, converting it for the C interface, releasing it) recurses
+    /// on the caller's stack, which may be small (a thread of a Python or server host). At
+    /// 4096, a full save of an object nested that deep overflowed an 8 MiB stack under
+    /// AddressSanitizer (2.5 KiB per level); 1024 keeps the worst case near 2.5 MiB there
+    /// and far less in a release build. qpdf stops at 500.
+    public static let recursionCap = 1024
     var effectiveNestingDepth: Int { Swift.min(maxNestingDepth, PDFLimits.recursionCap) }
 
     /// The defaults.

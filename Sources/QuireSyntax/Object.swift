@@ -96,6 +96,12 @@ public struct PDFDictionary: Sendable, Equatable, Sequence {
         for (k, v) in entries { self[k] = v }
     }
 
+    /// A dictionary of entries whose keys are distinct and whose values are not null (the
+    /// parser checks both as it reads, in constant time per entry).
+    init(uniqueEntries: [(key: PDFName, value: PDFObject)]) {
+        entries = uniqueEntries
+    }
+
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
     public var keys: [PDFName] { entries.map(\.key) }

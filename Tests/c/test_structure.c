@@ -234,6 +234,95 @@ static void test_max_pages(void) {
     quire_document_close(doc);
 }
 
+/* ---- limits named in the status message --------------------------------------------------- */
+
+/* A file of 3 objects (catalog, pages, one page) and a stream 4, with `sections` classic
+ * cross-reference sections chained through /Prev; written into buf, its length returned. */
+static size_t limit_pdf(char *buf, size_t size, int sections, const char *stream_dict,
+                        const char *stream_data) {
+    size_t n = 0, offsets[5], xref = 0, prev = 0;
+    int k, i;
+    n += (size_t)snprintf(buf + n, size - n, "%%PDF-1.7\n");
+    offsets[1] = n;
+    n += (size_t)snprintf(buf + n, size - n, "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n");
+    offsets[2] = n;
+    n += (size_t)snprintf(buf + n, size - n, "2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n");
+    offsets[3] = n;
+    n += (size_t)snprintf(buf + n, size - n,
+                          "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] >>\nendobj\n");
+    offsets[4] = n;
+    n += (size_t)snprintf(buf + n, size - n, "4 0 obj\n<< %s /Length %u >>\nstream\n%s\nendstream\nendobj\n",
+                          stream_dict, (unsigned)strlen(stream_data), stream_data);
+    for (k = 0; k < sections; k++) {
+        xref = n;
+        n += (size_t)snprintf(buf + n, size - n, "xref\n0 5\n0000000000 65535 f \n");
+        for (i = 1; i <= 4; i++) n += (size_t)snprintf(buf + n, size - n, "%010u 00000 n \n", (unsigned)offsets[i]);
+        if (k == 0)
+            n += (size_t)snprintf(buf + n, size - n, "trailer\n<< /Size 5 /Root 1 0 R >>\n");
+        else
+            n += (size_t)snprintf(buf + n, size - n, "trailer\n<< /Size 5 /Root 1 0 R /Prev %u >>\n", (unsigned)prev);
+        prev = xref;
+    }
+    n += (size_t)snprintf(buf + n, size - n, "startxref\n%u\n%%%%EOF\n", (unsigned)xref);
+    return n;
+}
+
+static void test_limits_named(void) {
+    static char pdf[8192];
+    quire_document *doc = NULL;
+    quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
+    quire_value *stream = NULL;
+    char data[512];
+    size_t len = 0, n;
+    int32_t pages = -1;
+    g_test = "limits named";
+    /* max_xref_chain: 4 sections chained through /Prev, 2 allowed: QUIRE_ELIMIT at open,
+     * with the limit's name in the message; the default opens it. */
+    n = limit_pdf(pdf, sizeof pdf, 4, "", "x");
+    options.max_xref_chain = 2;
+    CHECK_STATUS(quire_document_open_memory(&doc, pdf, n, &options), QUIRE_ELIMIT);
+    CHECK(doc == NULL);
+    CHECK(strstr(quire_last_error_message(), "max_xref_chain") != NULL);
+    options.max_xref_chain = 0;
+    CHECK_STATUS(quire_document_open_memory(&doc, pdf, n, &options), QUIRE_OK);
+    quire_document_close(doc);
+    doc = NULL;
+    /* max_stream_bytes: a stream that decodes to 121 bytes, 50 allowed: the document opens
+     * and reads; decoding that stream gives QUIRE_ELIMIT naming the limit, raw data is fine. */
+    n = limit_pdf(pdf, sizeof pdf, 1, "/Filter /ASCIIHexDecode",
+                  "41414141414141414141414141414141414141414141414141414141414141414141414141414141"
+                  "41414141414141414141414141414141414141414141414141414141414141414141414141414141"
+                  "4141414141414141414141414141414141414141414141414141414141414141414141414141414141>");
+    options.max_stream_bytes = 50;
+    CHECK_STATUS(quire_document_open_memory(&doc, pdf, n, &options), QUIRE_OK);
+    if (doc) {
+        CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
+        CHECK_INT(pages, 1);
+        CHECK_STATUS(quire_document_object(&stream, doc, 4), QUIRE_OK);
+        CHECK_STATUS(quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_DECODED),
+                     QUIRE_ELIMIT);
+        CHECK(strstr(quire_last_error_message(), "max_stream_bytes") != NULL);
+        CHECK_STATUS(quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_RAW),
+                     QUIRE_OK);
+        CHECK(len == 243);
+        quire_value_free(stream);
+        quire_document_close(doc);
+    }
+    /* The same stream with the default limit decodes to its 121 bytes. */
+    options.max_stream_bytes = 0;
+    doc = NULL;
+    stream = NULL;
+    CHECK_STATUS(quire_document_open_memory(&doc, pdf, n, &options), QUIRE_OK);
+    if (doc) {
+        CHECK_STATUS(quire_document_object(&stream, doc, 4), QUIRE_OK);
+        CHECK_STATUS(quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_DECODED),
+                     QUIRE_OK);
+        CHECK(len == 121 && data[0] == 'A' && data[120] == 'A');
+        quire_value_free(stream);
+        quire_document_close(doc);
+    }
+}
+
 /* ---- the outline ----------------------------------------------------------------------------- */
 
 struct outline_expect {
@@ -541,6 +630,7 @@ void run_structure_tests(void) {
     test_structure_errors();
     test_encryption();
     test_max_pages();
+    test_limits_named();
     test_outline();
     test_page_labels();
 }

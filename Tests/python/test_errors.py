@@ -198,3 +198,43 @@ def test_last_error_is_per_thread(tmp_path: Path):
     assert all(type(e) is quire.FormatError for e in errors["garbage"])
     assert len({e.message for e in errors["missing"]}) == 1  # type: ignore[attr-defined]
     assert len({e.message for e in errors["garbage"]}) == 1  # type: ignore[attr-defined]
+
+
+def _pdf_with_stream(stream_dict: bytes, data: bytes) -> bytes:
+    """A one-page PDF whose object 4 is a stream with ``stream_dict`` and ``data``."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /Contents 4 0 R >>",
+        b"<< " + stream_dict + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream",
+    ]
+    out = b"%PDF-1.7\n"
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    start = len(out)
+    out += b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % start
+    return out
+
+
+def test_flate_bomb_raises_limit_error_naming_the_limit():
+    """64 MiB of zeros in 64 KB: decoding it is past max_decompression_ratio (1000); the
+    error names the limit, and the rest of the document keeps working."""
+    import zlib
+
+    bomb = zlib.compress(bytes(64 << 20), 9)
+    with quire.Document(_pdf_with_stream(b"/Filter /FlateDecode", bomb)) as document:
+        stream = document.get_object(4)
+        with pytest.raises(quire.LimitError) as info:
+            stream.read()
+        assert info.value.code == _raw.QUIRE_ELIMIT
+        assert "max_decompression_ratio" in info.value.message
+        assert stream.read(decoded=False) == bomb
+        assert document.pages[0].media_box == (0, 0, 200, 300)
+    # With the ratio lifted, the per-stream limit stops it, named too.
+    with quire.Document(_pdf_with_stream(b"/Filter /FlateDecode", bomb), max_decompression_ratio=1 << 30,
+                        max_stream_bytes=1 << 20) as document:
+        with pytest.raises(quire.LimitError, match="max_stream_bytes"):
+            document.get_object(4).read()

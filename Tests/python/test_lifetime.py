@@ -4,6 +4,7 @@ crash), pages outliving their document's name, garbage collection in any order, 
 from __future__ import annotations
 
 import gc
+import itertools
 import threading
 import weakref
 from pathlib import Path
@@ -217,3 +218,207 @@ def test_one_document_shared_by_threads_and_closed_under_them(annots_pdf: Path):
     for thread in threads:
         thread.join()
     assert not unexpected, unexpected
+
+
+# -- Every handle, in every order: close twice, use after close, children after their
+# parent closed, garbage collection in any order. Each must raise a clean error (or keep
+# working, for values that own their data), never crash the interpreter.
+
+
+def _first_stream(document: "quire.Document") -> "quire.Stream":
+    for number in range(1, document.object_count + 1):
+        try:
+            value = document.get_object(number)
+        except quire.QuireError:
+            continue
+        if isinstance(value, quire.Stream):
+            return value
+    raise AssertionError("no stream in the document")
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda d: d.outline,
+        lambda d: d.outline_items,
+        lambda d: d.trailer,
+        lambda d: d.get_object(1),
+        lambda d: d.resolve(quire.Reference(1, 0)),
+        lambda d: d.xref_form,
+        lambda d: d.object_count,
+        lambda d: d.is_linearized,
+        lambda d: d.encryption,
+        lambda d: d.has_unsaved_changes,
+        lambda d: d.set_dict_value(1, "Quire", 1),
+        lambda d: d.add_object(quire.Name("X")),
+        lambda d: d.add_stream({}, b"x"),
+        lambda d: d.delete_object(3),
+        lambda d: d.annotation(3),
+        lambda d: d.add_annotation(quire.Annotation.new("Square", 0, (0, 0, 9, 9))),
+        lambda d: d.comments(3),
+        lambda d: d.review_summary(3),
+        lambda d: d.search_annotations("a"),
+        lambda d: d.export_annotations_json(),
+        lambda d: d.import_annotations_json('{"annotations": []}'),
+        lambda d: d.replies_enabled,
+        lambda d: d.save_to_bytes(),
+        lambda d: d.save_to_bytes(full=True),
+    ],
+    ids=[
+        "outline", "outline_items", "trailer", "get_object", "resolve", "xref_form",
+        "object_count", "is_linearized", "encryption", "has_unsaved_changes", "set_dict_value",
+        "add_object", "add_stream", "delete_object", "annotation", "add_annotation", "comments",
+        "review_summary", "search_annotations", "export_json", "import_json", "replies_enabled",
+        "save_to_bytes", "save_full",
+    ],
+)
+def test_every_document_call_after_close_raises_state_error(annots_pdf: Path, use):
+    document = quire.Document(annots_pdf)
+    document.close()
+    with pytest.raises(quire.StateError):
+        use(document)
+    document.close()  # and closing again is still fine
+
+
+def test_save_to_a_path_after_close(annots_pdf: Path, tmp_path: Path):
+    document = quire.Document(annots_pdf)
+    document.close()
+    with pytest.raises(quire.StateError):
+        document.save(tmp_path / "out.pdf")
+    assert not (tmp_path / "out.pdf").exists()
+
+
+def test_page_children_after_close(annots_pdf: Path):
+    document = quire.Document(annots_pdf)
+    page = document.pages[0]
+    document.close()
+    with pytest.raises(quire.StateError):
+        page.annotations
+    with pytest.raises(quire.StateError):
+        page.label
+
+
+def test_annotations_outlive_their_document(annots_pdf: Path):
+    """Annotations are values that own their data: reading them after their document is
+    closed (or collected) works, and they can be added to another document."""
+    document = quire.Document(annots_pdf)
+    annotations = document.pages[1].annotations  # Link, Link, Square
+    expected = [(a.subtype, a.rect, a.contents) for a in annotations]
+    document.close()
+    assert [(a.subtype, a.rect, a.contents) for a in annotations] == expected
+    del document
+    gc.collect()
+    assert [(a.subtype, a.rect, a.contents) for a in annotations] == expected
+    square = next(a for a in annotations if a.subtype == "Square")
+    with quire.Document(annots_pdf) as other:
+        added = other.add_annotation(square)
+        assert added.subtype == "Square"
+        assert other.annotation(added.id).rect == square.rect
+
+
+def test_annotation_close_twice_and_use_after_close(annots_pdf: Path):
+    with quire.Document(annots_pdf) as document:
+        annotation = document.pages[0].annotations[0]
+        annotation.close()
+        annotation.close()
+        assert annotation.closed
+        for use in (
+            lambda: annotation.subtype,
+            lambda: annotation.rect,
+            lambda: annotation.contents,
+            lambda: setattr(annotation, "contents", "x"),
+            lambda: document.add_annotation(annotation),
+            lambda: document.update_annotation(annotation),
+            lambda: document.comments(annotation),
+        ):
+            with pytest.raises(quire.StateError):
+                use()
+        assert document.page_count == 2  # the document is unharmed
+
+
+def test_annotation_as_context_manager(annots_pdf: Path):
+    with quire.Document(annots_pdf) as document:
+        with document.pages[1].annotations[0] as annotation:
+            assert annotation.subtype
+        assert annotation.closed
+        with pytest.raises(quire.StateError):
+            with annotation:
+                pass
+
+
+def test_outline_items_outlive_their_document(corpus):
+    from conftest import OUTLINE
+
+    document = quire.Document(corpus(OUTLINE))
+    items = document.outline_items
+    expected = [(item.title, item.page_index) for item in items]
+    assert expected
+    document.close()
+    assert [(item.title, item.page_index) for item in items] == expected
+    assert list(items[0].walk())
+
+
+def test_objects_after_document_closed(annots_pdf: Path):
+    """Plain values read from a document are Python values; a stream holds the library's
+    copy and its document: reading it after the document closed raises StateError."""
+    document = quire.Document(annots_pdf)
+    catalog = document.get_object(1)
+    stream = _first_stream(document)
+    data = stream.read()
+    document.close()
+    assert catalog == dict(catalog)  # still a plain mapping
+    assert dict(stream)  # its dictionary was copied
+    with pytest.raises(quire.StateError):
+        stream.read()
+    with pytest.raises(quire.StateError):
+        stream.read(decoded=False)
+    with pytest.raises(quire.StateError):
+        document.stream_data(stream)
+    # A stream of a closed document, given to another document: refused, not followed.
+    with quire.Document(annots_pdf) as other:
+        with pytest.raises((quire.StateError, quire.InvalidArgumentError)):
+            other.stream_data(stream)
+        with pytest.raises((quire.StateError, quire.InvalidArgumentError)):
+            other.set_object(1, stream)
+        assert _first_stream(other).read() == data
+
+
+def test_stream_keeps_its_document_alive(annots_pdf: Path):
+    document = quire.Document(annots_pdf)
+    stream = _first_stream(document)
+    finalizer = document._finalizer
+    data = stream.read()
+    del document
+    gc.collect()
+    assert finalizer.alive
+    assert stream.read() == data
+    del stream
+    gc.collect()
+    assert not finalizer.alive
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(5))))
+def test_collection_in_every_order(annots_pdf: Path, order):
+    """A document, a page, its page list, an annotation and a stream, dropped in every
+    order, with and without an explicit close first: no crash, and the document's handle is
+    released exactly when the last holder goes."""
+    for close_first in (False, True):
+        document = quire.Document(annots_pdf)
+        finalizer = document._finalizer
+        objects: List[object] = [
+            document,
+            document.pages[0],
+            document.pages,
+            document.pages[1].annotations[0],
+            _first_stream(document),
+        ]
+        if close_first:
+            document.close()
+        del document
+        for k in order:
+            objects[k] = None  # reference counting releases it here; no cycles involved
+            holders = [o for o in objects if o is not None and not isinstance(o, quire.Annotation)]
+            if not close_first:
+                assert finalizer.alive == bool(holders)
+        gc.collect()
+        assert not finalizer.alive

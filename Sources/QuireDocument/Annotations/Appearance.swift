@@ -66,7 +66,9 @@ enum Appearance {
         case "Text":
             ops.note(r, fill: a.color ?? [1, 0.82, 0])
         case "FreeText":
-            let size = a.fontSize ?? 12
+            // A size of 0 in /DA means "fit the box" (§12.7.4.3); Quire draws 12 points then,
+            // and for a size that is negative or not a number.
+            let size = a.fontSize.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 12
             if width > 0 && a.color != nil { ops.line("\(n(width)) w \(n(r.left + width / 2)) \(n(r.bottom + width / 2)) \(n(max(r.width - width, 0))) \(n(max(r.height - width, 0))) re S") }
             resources["Font"] = .dictionary(PDFDictionary([("Helv", helvetica("Helvetica"))]))
             ops.text(a.contents ?? "", in: r, font: "Helv", size: size, color: textColor(a.defaultAppearance))
@@ -254,7 +256,11 @@ struct ContentBuilder {
                        centered: Bool = false, emWidth: Double = 0.5) {
         let n = Appearance.n
         let charWidth = size * emWidth
-        let maxChars = max(1, Int((r.width - 4) / charWidth))
+        // Characters per line. From a hostile file, the size can be 0, negative or not a
+        // number (/DA (/Helv 0 Tf)) and the width infinite (/Rect [-1e308 0 1e308 9]):
+        // Int() of an infinite, NaN or huge quotient traps, so it is clamped first.
+        let fit = (r.width - 4) / charWidth
+        let maxChars = fit.isFinite ? Int(Swift.min(Swift.max(fit, 1), 1_000_000)) : 1_000_000
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var current = ""

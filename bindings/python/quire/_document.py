@@ -309,7 +309,7 @@ class Document:
     limit                       what it bounds (library default)
     ==========================  =========================================================
     max_nesting_depth           nesting of arrays and dictionaries in one object (256;
-                                capped at 4096); deeper objects read as null, with a
+                                capped at 1024); deeper objects read as null, with a
                                 warning
     max_page_tree_depth         depth of the page tree (1024)
     max_xref_chain              cross-reference sections followed through /Prev (1024)

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Long fuzzing runs: the three targets in turn, CHUNK seconds at a time (round robin, so
+# each makes progress and a crash in one shows early), until each has run RUNS
+# executions in all or HOURS have passed. One fuzzer process at a time, niced.
+#
+#   Tests/fuzz/run-long.sh [--runs N] [--hours H] [--chunk SECONDS] [walk edit json]
+#
+# libFuzzer runs in fork mode with -ignore_crashes/-ignore_timeouts/-ignore_ooms, so a
+# crash does not stop the run: every distinct failing input is kept in
+# .build/fuzz-long/artifacts/<target>/ (crash-*, timeout-*, oom-*). After each chunk the
+# inputs found are merged with the committed corpus into a minimal set of what the seeds
+# do not cover (libFuzzer's -merge=1, files up to MAX_LEN = 4096 bytes) that replaces
+# Tests/fuzz/corpus/<target>/ (see merge_corpus).
+#
+# Progress: .build/fuzz-long/runs.tsv (one line per chunk: target, executions, seconds,
+# failing inputs so far) and .build/fuzz-long/summary.txt (totals per target, exec/s);
+# each chunk's libFuzzer output is in .build/fuzz-long/logs/.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+# A Swift trap is reported by libFuzzer's handler (stack, input saved); the Swift runtime's
+# own backtracer would first spend a long time symbolizing every crash.
+export SWIFT_BACKTRACE=enable=no
+RUNS=10000000
+HOURS=0          # 0: no time limit
+CHUNK=1200
+MAX_LEN=${MAX_LEN:-4096}
+targets=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --runs) RUNS=$2; shift 2 ;;
+        --hours) HOURS=$2; shift 2 ;;
+        --chunk) CHUNK=$2; shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(walk edit json)
+
+OUT=.build/fuzz-long
+SEEDS=.build/fuzz-seeds
+mkdir -p "$OUT/logs"
+BIN=$(Tests/fuzz/build.sh) || exit 1
+[ -d "$SEEDS/walk" ] || python3 Tests/fuzz/seed.py "$SEEDS"
+touch "$OUT/runs.tsv"
+start=$(date +%s)
+
+# Appends one chunk's line to runs.tsv. Fork mode's status lines are "#RUNS: cov: ...
+# exec/s: ... crash: ..."; the last one counts every execution of the chunk.
+record() {
+    local runs secs failures
+    runs=$(grep -oE '^#[0-9]+:' "$2" | tail -1 | tr -d '#:')
+    secs=$(( $(date +%s) - $3 ))
+    failures=$(find "$4" -type f | wc -l)
+    printf '%s\t%s\t%s\t%s\t%s %s\n' "$1" "${runs:-0}" "$secs" "$failures" "$(date -Is)" "$5" >> "$OUT/runs.tsv"
+}
+
+# Replaces Tests/fuzz/corpus/<t> with a minimal set of what the fuzzer found that the seeds
+# do not already cover: the seeds (recreated from ../shared/corpus by seed.py) go first into
+# a scratch directory, libFuzzer's -merge=1 adds the committed corpus's and this run's
+# inputs (up to MAX_LEN bytes) that bring new coverage, and those additions are kept.
+merge_corpus() {
+    local t=$1 target=$2 work=$3 base small
+    base=$(mktemp -d) small=$(mktemp -d)
+    find "$SEEDS/$t" -type f -exec cp -t "$base" {} + 2>/dev/null
+    ls "$base" > "$base.seeds"
+    find "$work" "Tests/fuzz/corpus/$t" -type f -size -$((MAX_LEN + 1))c -exec cp -t "$small" {} + 2>/dev/null
+    if nice -n 19 "$BIN/$target" -merge=1 -timeout=10 -rss_limit_mb=2048 "$base" "$small" \
+            > "$OUT/logs/$t-merge.log" 2>&1; then
+        (cd "$base" && xargs -a "$base.seeds" rm -f)
+        rm -rf "Tests/fuzz/corpus/$t" && mv "$base" "Tests/fuzz/corpus/$t" && chmod 755 "Tests/fuzz/corpus/$t"
+    else
+        rm -rf "$base"
+    fi
+    rm -rf "$small" "$base.seeds"
+}
+
+total_runs() { awk -v t="$1" '$1 == t { s += $2 } END { print s + 0 }' "$OUT/runs.tsv"; }
+summary() {
+    for t in walk edit json; do
+        awk -v t="$t" '$1 == t { r += $2; s += $3; f = $4 } END {
+            printf "%-5s %12d executions %8d s %8.0f exec/s  failing inputs: %d\n", t, r, s, (s ? r / s : 0), f }' "$OUT/runs.tsv"
+    done > "$OUT/summary.txt"
+    cat "$OUT/summary.txt"
+}
+
+while :; do
+    progressed=0
+    for t in "${targets[@]}"; do
+        case $t in
+            walk) target=FuzzWalk; dict=pdf.dict ;;
+            edit) target=FuzzEdit; dict=pdf.dict ;;
+            json) target=FuzzJSON; dict=json.dict ;;
+            *) echo "unknown target $t" >&2; exit 2 ;;
+        esac
+        [ "$(total_runs "$t")" -lt "$RUNS" ] || continue
+        if [ "$HOURS" != 0 ] && [ $(( $(date +%s) - start )) -ge $(( HOURS * 3600 )) ]; then
+            summary; exit 0
+        fi
+        progressed=1
+        work="$OUT/work/$t"; art="$OUT/artifacts/$t"
+        mkdir -p "$work" "$art" "Tests/fuzz/corpus/$t"
+        log="$OUT/logs/$t-$(date +%Y%m%d-%H%M%S).log"
+        t0=$(date +%s)
+        nice -n 19 "$BIN/$target" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+            -dict="Tests/fuzz/$dict" -max_total_time="$CHUNK" -timeout=10 -rss_limit_mb=2048 \
+            -artifact_prefix="$art/" "$work" "Tests/fuzz/corpus/$t" "$SEEDS/$t" > "$log" 2>&1 &
+        child=$!
+        # Stopped (kill -TERM the script's process group, or Ctrl-C): the chunk so far still
+        # counts.
+        trap 'kill $child 2>/dev/null; wait $child 2>/dev/null; record "$t" "$log" "$t0" "$art" stopped; summary; exit 0' TERM INT
+        wait $child
+        trap - TERM INT
+        record "$t" "$log" "$t0" "$art" done
+        merge_corpus "$t" "$target" "$work"
+        summary
+    done
+    [ $progressed = 1 ] || break
+done
+summary

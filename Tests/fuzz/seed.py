@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Seeds for the fuzz targets, written to a directory that is not committed.
+
+    python3 Tests/fuzz/seed.py OUT_DIR [--max-size BYTES]
+
+writes OUT_DIR/walk/ and OUT_DIR/edit/ (small PDFs: every file of ../shared/corpus up to
+--max-size bytes, default 16 KiB, plus examples/sample.pdf) and OUT_DIR/json/ (annotation
+JSON: the examples of docs/annotation-json.md, one record of each Instant JSON type, and
+the annotations of small corpus files exported through the Python binding when it is
+built). Small seeds keep libFuzzer fast: it mutates every byte of an input it keeps.
+Files are named by the SHA-256 of their contents, so seeding twice adds nothing.
+Without ../shared/corpus, only the built-in seeds are written.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.path.join(ROOT, "..", "shared", "corpus")
+
+
+def put(directory, data):
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, hashlib.sha256(data).hexdigest()[:16])
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+def corpus_files(max_size):
+    manifest = os.path.join(CORPUS, "manifest.jsonl")
+    if not os.path.exists(manifest):
+        return []
+    out = []
+    with open(manifest) as f:
+        for line in f:
+            entry = json.loads(line)
+            if entry.get("size", max_size + 1) <= max_size:
+                out.append((os.path.join(CORPUS, entry["path"]), entry))
+    return out
+
+
+def builtin_json_records():
+    """One record of each type the importer reads, on page 0 of the target's document."""
+    base = {"v": 1, "pageIndex": 0, "bbox": [72, 72, 40, 20], "creatorName": "Ada",
+            "createdAt": "2024-01-01T12:00:00Z", "updatedAt": "2024-01-01T12:00:00Z",
+            "color": "#FF0000", "opacity": 0.5, "flags": ["print"]}
+    records = [
+        {"type": "pspdfkit/note", "text": "note", "icon": "comment", "name": "n1"},
+        {"type": "pspdfkit/text", "text": "free text", "fontSize": 12, "fontColor": "#000000"},
+        {"type": "pspdfkit/shape/rectangle", "strokeWidth": 2, "fillColor": "#00FF00"},
+        {"type": "pspdfkit/shape/ellipse", "strokeWidth": 1, "strokeColor": "#0000FF"},
+        {"type": "pspdfkit/shape/line", "startPoint": [72, 72], "endPoint": [112, 92],
+         "lineCaps": {"start": "openArrow", "end": "circle"}},
+        {"type": "pspdfkit/shape/polygon", "points": [[72, 72], [112, 72], [92, 92]]},
+        {"type": "pspdfkit/shape/polyline", "points": [[72, 72], [112, 72], [92, 92]]},
+        {"type": "pspdfkit/markup/highlight", "rects": [[72, 72, 40, 20]]},
+        {"type": "pspdfkit/markup/underline", "rects": [[72, 72, 40, 20]]},
+        {"type": "pspdfkit/markup/squiggly", "rects": [[72, 72, 40, 20]]},
+        {"type": "pspdfkit/markup/strikeout", "rects": [[72, 72, 40, 20]]},
+        {"type": "pspdfkit/ink", "lines": {"points": [[[72, 72], [80, 80], [90, 75]]],
+                                          "intensities": [[1, 1, 1]]}, "lineWidth": 2},
+        {"type": "pspdfkit/stamp", "stampType": "Approved"},
+        {"type": "pspdfkit/link", "action": {"type": "uri", "uri": "https://example.com"}},
+        {"type": "pspdfkit/note", "text": "a reply", "name": "r1",
+         "quire": {"inReplyTo": "note", "replyType": "reply"}},
+        {"type": "pspdfkit/note", "name": "s1", "flags": ["hidden"],
+         "quire": {"inReplyTo": "note", "replyType": "reply", "state": "Rejected",
+                   "stateModel": "Review"}},
+        {"type": "pspdfkit/note", "name": "note", "text": "updated by name",
+         "customData": {"ticket": "DOC-42", "n": [1, 2.5, None, True]}},
+    ]
+    return [dict(base, **r) for r in records]
+
+
+def json_seeds(max_size):
+    seeds = []
+    fmt = "https://pspdfkit.com/instant-json/v1"
+    records = builtin_json_records()
+    for r in records:
+        seeds.append({"format": fmt, "annotations": [r]})
+    seeds.append({"format": fmt, "quire": {"version": 1, "pageCount": 2}, "annotations": records})
+    # The examples of the schema's documentation.
+    doc = os.path.join(ROOT, "docs", "annotation-json.md")
+    if os.path.exists(doc):
+        for block in re.findall(r"```json\n(.*?)```", open(doc).read(), re.S):
+            try:
+                seeds.append(json.loads(block))
+            except ValueError:
+                pass  # an excerpt with "..." in it
+    out = [json.dumps(s, sort_keys=True).encode() for s in seeds]
+    # What Quire exports from small corpus files that have annotations, moved to the two
+    # pages of the target's document.
+    try:
+        sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
+        import quire  # noqa: E402
+    except Exception as e:  # the library is not built: `make` first for these seeds
+        print(f"seed.py: no exported JSON seeds ({e})", file=sys.stderr)
+        return out
+    for path, entry in corpus_files(max_size):
+        if not entry.get("raw", {}).get("has_token_Annots"):
+            continue
+        try:
+            with quire.Document(path) as d:
+                data = json.loads(d.export_annotations_json())
+        except Exception:
+            continue
+        if not data.get("annotations"):
+            continue
+        for r in data["annotations"]:
+            r["pageIndex"] = r.get("pageIndex", 0) % 2
+        data.get("quire", {}).pop("pageCount", None)
+        text = json.dumps(data, sort_keys=True).encode()
+        if len(text) <= max_size:
+            out.append(text)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--max-size", type=int, default=16384)
+    args = parser.parse_args()
+    pdfs = [open(os.path.join(ROOT, "examples", "sample.pdf"), "rb").read()]
+    for path, _ in corpus_files(args.max_size):
+        try:
+            pdfs.append(open(path, "rb").read())
+        except OSError:
+            pass
+    for target in ("walk", "edit"):
+        for data in pdfs:
+            put(os.path.join(args.out, target), data)
+    jsons = json_seeds(args.max_size)
+    for data in jsons:
+        put(os.path.join(args.out, "json"), data)
+    print(f"seed.py: {len(pdfs)} PDFs (walk, edit), {len(jsons)} JSON documents in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
