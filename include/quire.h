@@ -194,7 +194,8 @@ typedef struct quire_open_options {
      *  decoded past 1 MiB. Default 1000. */
     uint32_t max_decompression_ratio;
     /** Most pages the page tree may expand to (a node reached through several branches
-     *  counts once per branch). Default 1048575. */
+     *  counts once per branch), and the largest root /Count taken as the page count (see
+     *  `quire_document_page_count`). Default 1048575. */
     uint32_t max_pages;
 } quire_open_options;
 
@@ -235,10 +236,20 @@ int quire_document_open_memory(quire_document **out, const void *data, size_t si
 void quire_document_close(quire_document *doc);
 
 /**
- * The number of pages.
+ * The number of pages, counted as PDFium and MuPDF count them: the page tree root's /Count
+ * when it is an integer with 0 < /Count <= `max_pages` (and the root has /Kids); otherwise
+ * (missing, 0, negative, larger, not an integer) the number of pages found by walking the
+ * tree.
+ *
+ * In a damaged file the two can differ, and the document then has a warning. When /Count
+ * is larger than the pages the tree holds, the missing pages are the last ones: they are
+ * counted, but every `quire_page_*` call on them returns QUIRE_ENOTFOUND (as PDFium fails
+ * to load them), except `quire_page_label`. When /Count is smaller, the pages after it are
+ * not reachable (as in PDFium).
  * out:     receives the page count (0 or more).
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments; QUIRE_EFORMAT if the page tree is
- *          broken beyond repair; QUIRE_ELIMIT if it exceeds `max_page_tree_depth`.
+ *          broken beyond repair; QUIRE_ELIMIT if it exceeds `max_page_tree_depth`, or if it
+ *          expands to more than `max_pages` pages and /Count is not taken.
  */
 int quire_document_page_count(int32_t *out, quire_document *doc);
 
@@ -403,7 +414,8 @@ int quire_document_outline_target(char *buf, size_t buf_size, size_t *out_len,
 
 /**
  * The label of page `page_index` from the document's /PageLabels (ISO 32000-2 §12.4.2),
- * such as "iii" or "A-4", through the length-query pattern.
+ * such as "iii" or "A-4", through the length-query pattern. Labels number the counted
+ * pages, so a page missing from the page tree (see `quire_document_page_count`) has one.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND when the document has no
  * page labels; QUIRE_EBUFS.
  */
@@ -701,21 +713,25 @@ typedef struct quire_rect {
  * warning; a missing crop box is the media box; a missing bleed, trim or art box is the
  * crop box. The box is returned as written, not clipped to the media box.
  * box:     one of the QUIRE_BOX_* values.
- * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, unknown box); QUIRE_ERANGE.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, unknown box); QUIRE_ERANGE (page_index
+ * is not below the page count); QUIRE_ENOTFOUND (the page is counted by the page tree's
+ * /Count but missing from the tree: see `quire_document_page_count`).
  */
 int quire_page_box(quire_rect *out, quire_document *doc, int32_t page_index, int32_t box);
 
 /**
  * The rotation of page `page_index` in degrees clockwise: 0, 90, 180 or 270 (/Rotate,
  * inherited, normalised; a value that is not a multiple of 90 counts as 0, with a warning).
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (a missing page, as for
+ * `quire_page_box`).
  */
 int quire_page_rotation(int32_t *out, quire_document *doc, int32_t page_index);
 
 /**
  * The number of annotations of page `page_index`: the entries of its /Annots array that
  * are dictionaries (references that do not resolve to a dictionary are skipped).
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (a missing page, as for
+ * `quire_page_box`).
  */
 int quire_page_annotation_count(int32_t *out, quire_document *doc, int32_t page_index);
 
@@ -788,7 +804,8 @@ void quire_annotation_free(quire_annotation *annotation);
 /**
  * Annotation `index` of page `page_index`, in /Annots order.
  * out: receives a new annotation owned by the caller.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (page or index).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (page or index); QUIRE_ENOTFOUND (a
+ * missing page, as for `quire_page_box`).
  */
 int quire_page_annotation(quire_annotation **out, quire_document *doc, int32_t page_index,
                           int32_t index);
@@ -916,6 +933,7 @@ int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *an
  * (4), except for state replies. On success `annotation` is updated to what was stored
  * (its id, name and dates).
  * Returns: QUIRE_OK; QUIRE_EINVAL (an invalid reply target or state); QUIRE_ERANGE (page);
+ * QUIRE_ENOTFOUND (a page missing from the page tree: see `quire_document_page_count`);
  * QUIRE_EUNSUPPORTED (a subtype Quire does not create); QUIRE_EDISABLED (a reply while
  * replies are off).
  */
@@ -1018,8 +1036,10 @@ void quire_annotation_list_free(quire_annotation_list *list);
  * after PSPDFKit's Instant JSON, extended with replies and review states
  * (docs/annotation-json.md), through the length-query pattern. The output is
  * deterministic: the same annotations always give the same bytes. It is computed on each
- * call.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ * call. The whole document's export covers the pages that exist (a page missing from the
+ * page tree has no annotations); its "pageCount" is `quire_document_page_count`'s.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
+ * missing from the page tree: see `quire_document_page_count`); QUIRE_EBUFS.
  */
 int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
                                            quire_document *doc, int32_t page_index);
@@ -1252,7 +1272,8 @@ int quire_document_find_bookmark(quire_bookmark **out, quire_document *doc,
  * bookmark without a sort key gets one after every other bookmark and is offered to the
  * providers in order; a replacement goes to the provider that holds it, then down the
  * chain if that one declines.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (a go-to bookmark past the last page);
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (a go-to bookmark past the last page, or
+ * to a page missing from the page tree: see `quire_document_page_count`);
  * QUIRE_EUNSUPPORTED (no provider accepts it); QUIRE_EUSER; QUIRE_ESTATE.
  */
 int quire_document_add_bookmark(quire_document *doc, const quire_bookmark *bookmark);

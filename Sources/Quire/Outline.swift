@@ -65,7 +65,8 @@ public func quire_page_label(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int
     guarded("quire_page_label") {
         _ = try required(outLen, "out_len")
         let d = try document(doc)
-        _ = try d.page(at: Int(pageIndex))  // ERANGE first
+        // pageLabel(at:) checks the range (ERANGE) before the labels (ENOTFOUND). Labels
+        // number the counted pages: a page missing from the page tree has one too.
         guard let label = try d.pageLabel(at: Int(pageIndex)) else {
             throw CallError(code: QUIRE_ENOTFOUND, message: "the document has no page labels")
         }

@@ -85,9 +85,12 @@ struct InfoCommand {
 
     func run() throws {
         let document = try arguments.open()
+        let pageCount = try document.pageCount()
         let pages = try document.pages()
-        var annotationsPerPage: [Int] = []
-        for page in pages { annotationsPerPage.append(try page.annotationCount()) }
+        // One entry per counted page: a page that the root's /Count counts but the page
+        // tree does not hold cannot be loaded and has 0.
+        var annotationsPerPage = [Int](repeating: 0, count: pageCount)
+        for page in pages { annotationsPerPage[page.index] = try page.annotationCount() }
         let version = document.pdfVersion()
         let metadata = try document.metadata()
         let firstBox = try pages.first.map { try $0.box(.media) }
@@ -97,7 +100,7 @@ struct InfoCommand {
         let states = annotations.filter { $0.state != nil }.count
         if json {
             let object = JSON.object([
-                ("pages", .int(pages.count)),
+                ("pages", .int(pageCount)),
                 ("pdf_version", .string("\(version.major).\(version.minor)")),
                 ("encrypted", .bool(document.isEncrypted)),
                 ("repaired", .bool(document.isRepaired)),
@@ -118,7 +121,7 @@ struct InfoCommand {
             return
         }
         print("File:         \(path)")
-        print("Pages:        \(pages.count)")
+        print("Pages:        \(pageCount)\(pages.count < pageCount ? " (\(pages.count) in the page tree)" : "")")
         print("PDF version:  \(version.major).\(version.minor)")
         print("Encrypted:    \(document.isEncrypted ? "yes" : "no")")
         print("Repaired:     \(document.isRepaired ? "yes" : "no")")
@@ -175,7 +178,11 @@ struct CheckCommand {
         print("Cross-reference: \(xrefName(file.xrefForm)), \(document.objectCount) objects")
         var errors: [String] = []
         do {
-            print("Pages: \(try document.pageCount())")
+            // Pages that the root's /Count counts but the tree does not hold are damage
+            // worked around: the page tree's warning reports them, with the others.
+            let count = try document.pageCount()
+            let existing = try document.pages().count
+            print("Pages: \(count)\(existing < count ? " (\(existing) in the page tree)" : "")")
         } catch let e as PDFError {
             errors.append("page tree: \(e.message)")
         }

@@ -122,7 +122,7 @@ final class DestinationResolver {
             if let id = page.id, map[id.number] == nil { map[id.number] = page.index }
         }
         pageMap = map
-        pageCount = pages.count
+        pageCount = pages.count  // the pages that exist: a destination cannot show a missing one
     }
 
     private func warn(_ message: String) { document.file.warn(message) }

@@ -58,7 +58,8 @@ public final class Document {
     public let options: OpenOptions
     /// Unsaved changes (see Editing.swift).
     var changes: ChangeSet
-    private var pageList: [Page]? = nil
+    /// The page tree, once read (see ``pageTree()``).
+    private var pageTreeCache: PageTree? = nil
     /// The flat outline, once computed (see Outline.swift).
     var outlineCache: [FlatOutlineItem]? = nil
     /// Annotations read so far and the reverse index of replies (see Annotations).
@@ -96,7 +97,7 @@ public final class Document {
 
     /// Drops what the model derived from the objects (the page list), after a change.
     func invalidateModel() {
-        pageList = nil
+        pageTreeCache = nil
         outlineCache = nil
         annotationIndex = AnnotationIndex()
     }
@@ -149,25 +150,59 @@ public final class Document {
 
     // MARK: Pages
 
-    /// The number of pages.
-    public func pageCount() throws -> Int { try pages().count }
-
-    /// The page at `index`.
-    public func page(at index: Int) throws -> Page {
-        let all = try pages()
-        guard index >= 0 && index < all.count else {
-            throw PDFError(.range, "page index \(index) is out of range (the document has \(all.count) pages)")
-        }
-        return all[index]
+    /// The page tree, read once: the page count and the pages that can be loaded.
+    struct PageTree {
+        /// The page count (see ``Document/pageCount()``).
+        var count: Int
+        /// The pages that can be loaded, in order: the first `count` of those found.
+        var pages: [Page]
+        /// How many pages the walk found (more than `pages.count` when the root's /Count
+        /// is smaller).
+        var found: Int
     }
 
-    /// All pages, in order: the page tree flattened once, with inherited attributes
-    /// resolved (§7.7.3.4), cycles skipped and the depth bounded.
-    public func pages() throws -> [Page] {
-        if let pageList { return pageList }
-        let list = try flattenPageTree()
-        pageList = list
-        return list
+    /// The number of pages, counted as PDFium and MuPDF count them: the root page tree
+    /// node's /Count when it is an integer with 0 < /Count <= the `maxPages` limit (and the
+    /// root is a page tree node, with /Kids); otherwise (missing, 0, negative, too large,
+    /// not an integer) the number of pages found by walking the tree.
+    ///
+    /// When the root's /Count is trusted but the tree holds fewer pages, the pages past
+    /// those found are counted yet cannot be loaded: ``page(at:)`` throws `.notFound` for
+    /// them. When the tree holds more, the pages past /Count are not reachable, as in
+    /// PDFium. Either way the document warns. See ``pages()``.
+    public func pageCount() throws -> Int { try pageTree().count }
+
+    /// The page at `index`, for 0 <= `index` < ``pageCount()``.
+    ///
+    /// Throws `PDFError(.range)` when `index` is not below the page count, and
+    /// `PDFError(.notFound)` when the root's /Count counts the page but the tree does not
+    /// hold it (index >= `pages().count`).
+    public func page(at index: Int) throws -> Page {
+        let tree = try pageTree()
+        guard index >= 0 && index < tree.count else {
+            throw PDFError(.range, "page index \(index) is out of range (the document has \(tree.count) pages)")
+        }
+        guard index < tree.pages.count else {
+            throw PDFError(.notFound, "page index \(index) is counted by the page tree's /Count (\(tree.count)) but the tree holds only \(pagesText(tree.found))")
+        }
+        return tree.pages[index]
+    }
+
+    /// The pages that exist, in order: the page tree flattened once, with inherited
+    /// attributes resolved (§7.7.3.4), cycles skipped and the depth bounded; `pages()[i]`
+    /// is `page(at: i)`.
+    ///
+    /// Never more than ``pageCount()``: when the root's /Count is smaller than the number
+    /// of pages in the tree, only the first /Count pages are listed (the others cannot be
+    /// reached, as in PDFium); when it is larger, the list is shorter than the page count
+    /// and the missing pages are at the end.
+    public func pages() throws -> [Page] { try pageTree().pages }
+
+    func pageTree() throws -> PageTree {
+        if let pageTreeCache { return pageTreeCache }
+        let tree = try readPageTree()
+        pageTreeCache = tree
+        return tree
     }
 
     private struct Inherited {
@@ -177,19 +212,38 @@ public final class Document {
         var resources: PDFObject?
     }
 
-    private func flattenPageTree() throws -> [Page] {
+    /// "1 page", "2 pages": for messages.
+    func pagesText(_ n: Int) -> String { n == 1 ? "1 page" : "\(n) pages" }
+
+    private func readPageTree() throws -> PageTree {
         let root = try catalog()
         guard let top = root["Pages"] else {
             file.warn("the catalog has no /Pages; the document has no pages")
-            return []
+            return PageTree(count: 0, pages: [], found: 0)
         }
+        // The root's /Count, and whether to trust it: PDFium's rule (CPDF_Document's
+        // CountPages), which MuPDF follows for any positive count. A root without /Kids
+        // is itself a page (PDFium counts 1), whatever its /Count says.
+        let topDict = try dictionary(top)
+        var rootIsNode = false
+        if let topDict, topDict["Type"]?.name?.value != "Page" {
+            rootIsNode = try topDict["Kids"].map(resolve)?.array != nil
+        }
+        let rawCount = try topDict?["Count"].map(resolve)
+        var declared: Int? = nil
+        if rootIsNode, let n = rawCount?.integer, n > 0, n <= Int64(options.limits.maxPages) {
+            declared = Int(n)
+        }
+        let maxPages = options.limits.maxPages
         var result: [Page] = []
+        var found = 0
+        var pastLimit = false
         // An explicit stack instead of recursion, so that the depth limit, not the host's
         // thread stack, bounds the walk. `.leave` pops a node off the ancestor path.
         enum Step { case visit(PDFObject, Inherited, Int), leave }
         var stack: [Step] = [.visit(top, Inherited(), 0)]
         var path: [Int] = []  // object numbers of the nodes from the root to the current one
-        while let step = stack.popLast() {
+        walk: while let step = stack.popLast() {
             guard case .visit(let node, let parent, let depth) = step else {
                 path.removeLast()
                 continue
@@ -230,20 +284,47 @@ public final class Document {
                     // is a page, whatever its /Type says.
                     file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") has no /Kids array; read as a page")
                 }
-                guard result.count < options.limits.maxPages else {
-                    throw PDFError(limit: "max_pages", options.limits.maxPages, "the number of pages the page tree expands to")
+                guard found < maxPages else {
+                    // With a trusted /Count the pages past it are unreachable anyway: stop
+                    // counting them. Without one, the tree is too large to list.
+                    guard declared != nil else {
+                        throw PDFError(limit: "max_pages", maxPages, "the number of pages the page tree expands to")
+                    }
+                    pastLimit = true
+                    break walk
                 }
-                result.append(Page(document: self, index: result.count, id: id, dictionary: dict,
-                                   inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
-                                   inheritedRotate: inherited.rotate, inheritedResources: inherited.resources))
+                found += 1
+                // Pages past a trusted /Count are counted for the warning, not kept.
+                if result.count < (declared ?? maxPages) {
+                    result.append(Page(document: self, index: result.count, id: id, dictionary: dict,
+                                       inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
+                                       inheritedRotate: inherited.rotate, inheritedResources: inherited.resources))
+                }
             }
         }
-        // Some viewers report the root's /Count even when the tree holds fewer pages;
-        // Quire lists the pages that exist, so that every index below the count loads.
-        if let count = try dictionary(top)?["Count"]?.integer, count != result.count {
-            file.warn("the page tree's /Count says \(count) pages, but it holds \(result.count); the pages that exist are used")
+        let foundText = pastLimit ? "more than \(maxPages) pages" : pagesText(found)
+        if let declared {
+            if found < declared {
+                let missing = found + 1 == declared ? "page \(declared) cannot be loaded" : "pages \(found + 1) to \(declared) cannot be loaded"
+                file.warn("the page tree's /Count says \(declared) pages, but the tree holds only \(foundText); the page count is \(declared), as PDFium and MuPDF report it, but \(missing)")
+            } else if found > declared {
+                file.warn("the page tree's /Count says \(declared) pages, but the tree holds \(foundText); the page count is \(declared), as PDFium and MuPDF report it, and the pages after page \(declared) are not reachable")
+            }
+            return PageTree(count: declared, pages: result, found: found)
         }
-        return result
+        if let rawCount, rawCount.integer != Int64(found) {
+            let why: String
+            if !rootIsNode {
+                why = "belongs to a root that is a page, not a page tree node"
+            } else if let n = rawCount.integer {
+                why = n > 0 ? "exceeds the max_pages limit (\(maxPages))" : "is not positive"
+            } else {
+                why = "is not an integer"
+            }
+            let shown = rawCount.integer.map { String($0) } ?? rawCount.aTypeName
+            file.warn("the page tree's /Count (\(shown)) \(why); the pages found in the tree (\(found)) are counted")
+        }
+        return PageTree(count: found, pages: result, found: found)
     }
 
     /// A rectangle from a PDF array of four numbers (references resolved); nil if it is not one.

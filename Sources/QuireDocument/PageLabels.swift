@@ -87,7 +87,7 @@ extension Document {
     /// kept) are left out with a warning; an unknown /S is read as no style.
     public func pageLabelRanges() throws -> [PageLabelRange]? {
         guard let root = try catalog()["PageLabels"], try dictionary(root) != nil else { return nil }
-        let pageCount = try pages().count
+        let pageCount = try pageCount()  // labels number every counted page
         var ranges: [PageLabelRange] = []
         var keys: Set<Int> = []
         for (key, value) in try NumberTree(document: self, root: root).entries() {

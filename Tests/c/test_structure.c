@@ -1,7 +1,7 @@
 /*
  * test_structure.c: the 0.2 document-structure functions (cross-reference form, object
- * count, linearization, encryption, the max_pages limit), the outline and page labels, on
- * real files from the corpus.
+ * count, linearization, encryption, the max_pages limit, pages missing from the page tree),
+ * the outline and page labels, on real files from the corpus.
  *
  * Where the expected values come from (as in test_api.c): "manifest" is a row of
  * CORPUS_DIR/manifest.jsonl; "pikepdf" (10.17, qpdf 12), "pypdfium2" (5.15, PDFium) and
@@ -319,6 +319,60 @@ static void test_limits_named(void) {
                      QUIRE_OK);
         CHECK(len == 121 && data[0] == 'A' && data[120] == 'A');
         quire_value_free(stream);
+/* ---- missing pages ------------------------------------------------------------------------- */
+
+/* unsupported_feature.pdf: the page tree root says /Count 3 over one page (its bytes).
+ * PDFium and MuPDF report 3 pages (manifest page_count), and so does Quire; the pages the
+ * tree does not hold are counted but give QUIRE_ENOTFOUND (the header). */
+#define COUNT_3_OF_1 "pdfium/testing/resources/unsupported_feature.pdf"
+/* bug_680376.pdf: /Count 4 over leaves that expand to 6 pages (its bytes): 4 pages. */
+#define COUNT_4_OF_6 "pdfium/testing/resources/bug_680376.pdf"
+
+static void test_missing_pages(void) {
+    quire_document *doc;
+    quire_annotation *annotation = NULL;
+    quire_bookmark *bookmark = NULL;
+    quire_rect r;
+    int32_t pages = -1, v = -7, i;
+    size_t len = 99;
+    g_test = "missing pages";
+    doc = open_corpus(COUNT_3_OF_1, NULL);
+    if (doc) {
+        CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
+        CHECK_INT(pages, 3);
+        CHECK_STATUS(quire_page_box(&r, doc, 0, QUIRE_BOX_MEDIA), QUIRE_OK);
+        CHECK_RECT(r, 0, 0, 612, 792);
+        for (i = 1; i < 3; i++) {
+            CHECK_STATUS(quire_page_box(&r, doc, i, QUIRE_BOX_MEDIA), QUIRE_ENOTFOUND);
+            CHECK(strstr(quire_last_error_message(), "/Count (3)") != NULL);
+            CHECK(strstr(quire_last_error_message(), "holds only 1 page") != NULL);
+            CHECK_STATUS(quire_page_rotation(&v, doc, i), QUIRE_ENOTFOUND);
+            CHECK_STATUS(quire_page_annotation_count(&v, doc, i), QUIRE_ENOTFOUND);
+            CHECK_STATUS(quire_page_annotation(&annotation, doc, i, 0), QUIRE_ENOTFOUND);
+            CHECK_STATUS(quire_document_export_annotations_json(NULL, 0, &len, doc, i),
+                         QUIRE_ENOTFOUND);
+        }
+        CHECK_INT(v, -7);
+        CHECK(annotation == NULL);
+        /* Past the count: QUIRE_ERANGE, as before. */
+        CHECK_STATUS(quire_page_box(&r, doc, 3, QUIRE_BOX_MEDIA), QUIRE_ERANGE);
+        CHECK_STATUS(quire_page_rotation(&v, doc, 3), QUIRE_ERANGE);
+        /* The whole document's annotations: those of the page that exists. */
+        CHECK_STATUS(quire_document_export_annotations_json(NULL, 0, &len, doc, -1), QUIRE_OK);
+        /* A go-to bookmark to a missing page is refused like one past the last page. */
+        CHECK_STATUS(quire_bookmark_new(&bookmark, QUIRE_BOOKMARK_GOTO, 2, NULL), QUIRE_OK);
+        if (bookmark) {
+            CHECK_STATUS(quire_document_add_bookmark(doc, bookmark), QUIRE_ERANGE);
+            quire_bookmark_free(bookmark);
+        }
+        quire_document_close(doc);
+    }
+    doc = open_corpus(COUNT_4_OF_6, NULL);
+    if (doc) {
+        CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
+        CHECK_INT(pages, 4);
+        for (i = 0; i < 4; i++) CHECK_STATUS(quire_page_rotation(&v, doc, i), QUIRE_OK);
+        CHECK_STATUS(quire_page_rotation(&v, doc, 4), QUIRE_ERANGE);
         quire_document_close(doc);
     }
 }
@@ -631,6 +685,7 @@ void run_structure_tests(void) {
     test_encryption();
     test_max_pages();
     test_limits_named();
+    test_missing_pages();
     test_outline();
     test_page_labels();
 }

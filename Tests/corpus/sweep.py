@@ -197,6 +197,13 @@ def main():
         print(f"[{name}] files {len(items)}; quire opens {opened}; crashes or hangs {len(crashes)}; "
               f"peer-opened {n}: same pages as PDFium {len(same)} ({100.0 * len(same) / max(n, 1):.2f}%), "
               f"as the majority of the peers that open it {len(majority)} ({100.0 * len(majority) / max(n, 1):.2f}%)")
+        # The manifest's own verdict: consensus.page_count_majority, set where the peers
+        # that open the file have a strict majority (not on a tie, nor with one peer).
+        decided = [(r, s) for r, s in opened_by_peer if r["consensus"].get("page_count_majority") is not None]
+        agreed = sum(1 for r, s in decided
+                     if s["outcome"] == "ok" and s["info"]["pages"] == r["consensus"]["page_count_majority"])
+        print(f"[{name}] of the {len(decided)} peer-opened files with a consensus.page_count_majority, "
+              f"{agreed} ({100.0 * agreed / max(len(decided), 1):.2f}%) give it")
         if crashes:
             failed = True
             for r, s in crashes[: args.show]:

@@ -99,3 +99,35 @@ def sample_pdf() -> Path:
     if not fallback.is_file():
         pytest.skip("neither %s nor %s exists" % (SAMPLE, fallback))
     return fallback
+
+
+def pdf_from_objects(objects: Dict[int, bytes], trailer: bytes = b"/Root 1 0 R") -> bytes:
+    """A PDF written by hand from ``{number: body}``, with a correct classic xref table (a
+    number without a body is free)."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets: Dict[int, int] = {}
+    for number in sorted(objects):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, objects[number])
+    size = max(objects) + 1
+    xref = len(out)
+    out += b"xref\n0 %d\n" % size
+    for number in range(size):
+        out += b"%010d 00000 n \n" % offsets[number] if number in offsets else b"0000000000 65535 f \n"
+    out += b"trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n" % (size, trailer, xref)
+    return bytes(out)
+
+
+def page_tree_pdf(count: bytes, pages: int, annotated: int = -1, extra_catalog: bytes = b"") -> bytes:
+    """A PDF whose page tree root has ``/Count <count>`` (raw PDF syntax; empty: no /Count)
+    over ``pages`` pages of 612x792. Page ``annotated`` has one Text annotation."""
+    kids = b" ".join(b"%d 0 R" % (10 + i) for i in range(pages))
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R %s >>" % extra_catalog,
+        2: b"<< /Type /Pages /Kids [%s] %s /MediaBox [0 0 612 792] >>" % (kids, b"/Count " + count if count else b""),
+        3: b"<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (hello) /NM (n1) >>",
+    }
+    for i in range(pages):
+        annots = b" /Annots [3 0 R]" if i == annotated else b""
+        objects[10 + i] = b"<< /Type /Page /Parent 2 0 R%s >>" % annots
+    return pdf_from_objects(objects)

@@ -97,9 +97,16 @@ def pdfium_counts(source: Source, password: Optional[str] = None) -> Tuple[int, 
 
 
 def quire_counts(document: quire.Document) -> Tuple[int, int]:
-    """(pages, annotations) as Quire reads them."""
-    pages = document.page_count
-    return pages, sum(document.pages[i].annotation_count for i in range(pages))
+    """(pages, annotations) as Quire reads them. The page count follows the page tree's
+    /Count as PDFium's does; a page that /Count counts but the tree does not hold cannot be
+    loaded (NotFoundError) and has no annotations."""
+    total = 0
+    for page in document.pages:
+        try:
+            total += page.annotation_count
+        except quire.NotFoundError:
+            pass
+    return document.page_count, total
 
 
 def qpdf_check(source: Source, password: Optional[str] = None, timeout: float = 120) -> Tuple[int, str]:

@@ -14,7 +14,7 @@ import pytest
 
 import quire as quire_module
 
-from conftest import CORPUS, MANIFEST, REPO
+from conftest import CORPUS, MANIFEST, REPO, page_tree_pdf
 
 CLI = REPO / "build" / "bin" / "quire"
 
@@ -115,6 +115,27 @@ def test_check_exit_codes() -> None:
     assert damaged.returncode in (2, 3)
     assert "WARNING:" in damaged.stdout or "ERROR:" in damaged.stdout
     assert quire("check", str(CORPUS / "nonexistent.pdf")).returncode == 1
+
+
+def test_missing_pages_are_counted_and_reported(tmp_path: Path) -> None:
+    # /Count 4 over 2 pages, the second with an annotation: PDFium's page count (4), one
+    # annotations_per_page entry per counted page (0 for the missing ones), and `check`
+    # reports the missing pages as a warning.
+    path = tmp_path / "count4.pdf"
+    path.write_bytes(page_tree_pdf(b"4", 2, annotated=1))
+    result = quire("info", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    info = json.loads(result.stdout)
+    assert info["pages"] == 4
+    assert info["annotations_per_page"] == [0, 1, 0, 0]
+    assert info["annotations"] == 1
+    assert any("pages 3 to 4 cannot be loaded" in w for w in info["warning_messages"])
+    text = quire("info", str(path))
+    assert text.returncode == 0 and "Pages:        4 (2 in the page tree)" in text.stdout
+    check = quire("check", str(path))
+    assert check.returncode == 3, check.stdout
+    assert "Pages: 4" in check.stdout
+    assert any(line.startswith("WARNING:") and "/Count says 4" in line for line in check.stdout.splitlines())
 
 
 def test_version_is_the_library_version():

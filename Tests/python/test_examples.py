@@ -54,6 +54,17 @@ def test_pdfinfo_on_the_sample(sample_pdf: Path):
     assert "Pages:" in result.stdout
 
 
+def test_pdfinfo_on_missing_pages(corpus):
+    # The page tree root says /Count 3 over one page: 3 pages, as PDFium counts, 2 missing.
+    result = run_pdfinfo([str(corpus("pdfium/testing/resources/unsupported_feature.pdf"))])
+    assert result.returncode == 0, result.stderr
+    info = fields(result.stdout)
+    assert info["Pages"] == ["3"]
+    assert info["Page 1 size"] == ["612 x 792 pts (216 x 279 mm), rotated 0 degrees, 0 annotations"]
+    assert info["Page 2 size"] == info["Page 3 size"] == ["missing from the page tree"]
+    assert any("/Count says 3" in w for w in info["Warning"])
+
+
 def test_pdfinfo_prints_metadata(corpus):
     result = run_pdfinfo([str(corpus(REPORTLAB))])
     assert result.returncode == 0, result.stderr

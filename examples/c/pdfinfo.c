@@ -4,7 +4,9 @@
  *   pdfinfo FILE [PASSWORD]
  *
  * Page count, PDF version, encryption, repair, the document information entries, each
- * page's boxes, rotation and annotation count, and the warnings recorded while reading it.
+ * page's boxes, rotation and annotation count (or that it is missing from the page tree,
+ * when the tree's /Count counts more pages than it holds), and the warnings recorded while
+ * reading it.
  * On an error it prints "pdfinfo: <status>: <message>" and exits with status 1.
  *
  * Build (see the Makefile): cc -std=c99 pdfinfo.c $(pkg-config --cflags --libs quire)
@@ -118,7 +120,13 @@ int main(int argc, char **argv) {
 
     for (p = 0; p < pages; p++) {
         int32_t rotation, annotations;
-        check(quire_page_rotation(&rotation, doc, p));
+        int status = quire_page_rotation(&rotation, doc, p);
+        if (status == QUIRE_ENOTFOUND) {
+            /* Counted by the page tree's /Count, but the tree does not hold it. */
+            printf("Page %d:         missing from the page tree\n", (int)p + 1);
+            continue;
+        }
+        check(status);
         check(quire_page_annotation_count(&annotations, doc, p));
         printf("Page %d:         rotation %d, %d annotations\n", (int)p + 1, (int)rotation,
                (int)annotations);

@@ -44,11 +44,13 @@ def describe(document: quire.Document) -> List[str]:
     lines.append(field("Encrypted", "yes" if document.is_encrypted else "no"))
     lines.append(field("Repaired", "yes" if document.is_repaired else "no"))
     for page in document.pages:
-        lines.append(field(
-            "Page %d size" % (page.index + 1),
-            "%s, rotated %d degrees, %d annotations"
-            % (_size(page.media_box), page.rotation, page.annotation_count),
-        ))
+        try:
+            description = "%s, rotated %d degrees, %d annotations" % (
+                _size(page.media_box), page.rotation, page.annotation_count)
+        except quire.NotFoundError:
+            # Counted by the page tree's /Count, but the tree does not hold it.
+            description = "missing from the page tree"
+        lines.append(field("Page %d size" % (page.index + 1), description))
     # Last: reading the pages may record more warnings.
     for warning in document.warnings:
         lines.append(field("Warning", warning))

@@ -23,7 +23,8 @@ extension Document {
     // MARK: Reading
 
     /// The annotations of page `index`, in /Annots order (entries that are not
-    /// dictionaries are skipped).
+    /// dictionaries are skipped). Throws as ``page(at:)`` does: `.range` past the page
+    /// count, `.notFound` for a page that the root's /Count counts but the tree lacks.
     public func annotations(onPage index: Int) throws -> [Annotation] {
         if let cached = annotationIndex.pages[index] { return cached }
         let page = try self.page(at: index)
@@ -40,16 +41,18 @@ extension Document {
         return list
     }
 
-    /// Every annotation of the document, page by page.
+    /// Every annotation of the document, page by page: of the pages that exist (see
+    /// ``pages()``; a page that the root's /Count counts but the tree does not hold has
+    /// none).
     public func allAnnotations() throws -> [Annotation] {
-        try (0..<pageCount()).flatMap { try annotations(onPage: $0) }
+        try pages().indices.flatMap { try annotations(onPage: $0) }
     }
 
     /// The annotation that is object `id`, or nil when no page lists it.
     public func annotation(_ id: ObjectID) throws -> Annotation? {
         if annotationIndex.pageOf[id.number] == nil {
             // Read pages until the annotation shows up: each page is read once.
-            for index in 0..<(try pageCount()) where annotationIndex.pages[index] == nil {
+            for index in try pages().indices where annotationIndex.pages[index] == nil {
                 _ = try annotations(onPage: index)
                 if annotationIndex.pageOf[id.number] != nil { break }
             }

@@ -1231,7 +1231,7 @@ enum InstantJSON {
             subtype = s
         }
         guard r.pageIndex < pageCount else {
-            throw fail("pageIndex", "page \(r.pageIndex) does not exist (the document has \(pageCount) pages)")
+            throw fail("pageIndex", "page \(r.pageIndex) does not exist (the page tree holds \(pageCount) pages)")
         }
         guard r.bbox.count == 4, r.bbox[2] >= 0, r.bbox[3] >= 0 else {
             throw fail("bbox", "the width and height must not be negative")
@@ -1539,7 +1539,7 @@ enum InstantJSON {
         switch j.type {
         case "goTo":
             let page = try required(j.pageIndex, "pageIndex")
-            guard page < pageCount else { throw fail("pageIndex", "page \(page) does not exist (the document has \(pageCount) pages)") }
+            guard page < pageCount else { throw fail("pageIndex", "page \(page) does not exist (the page tree holds \(pageCount) pages)") }
             kind = .goTo(Destination(pageIndex: page, fit: fit(j.destination), name: j.destination?.name.map { Array($0.utf8) }))
         case "goToRemote":
             var target: RemoteDestination? = nil
@@ -1604,7 +1604,7 @@ extension Document {
             _ = try self.page(at: page)  // range check
             indices = [page]
         } else {
-            indices = Array(0..<count)
+            indices = Array(try pages().indices)  // the pages that exist
         }
         // Ids first: NM, else the object number (PSPDFKit's convention), made unique.
         var entries: [(annotation: Annotation, id: String, frame: InstantJSON.Frame)] = []
@@ -1678,6 +1678,8 @@ extension Document {
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
     func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
         let count = try pageCount()
+        // Pages that the root's /Count counts but the tree does not hold take no annotations.
+        let existing = try pages().count
         let records = json.annotations
         // 1. Every record to an annotation, checked.
         var wanted: [Annotation] = []
@@ -1689,6 +1691,9 @@ extension Document {
             }
             guard r.pageIndex >= 0 && r.pageIndex < count else {
                 throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (the document has \(count) pages)")
+            }
+            guard r.pageIndex < existing else {
+                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (it is counted by the page tree's /Count (\(count)) but the tree holds only \(pagesText(existing)))")
             }
             let frame: InstantJSON.Frame
             if let f = frames[r.pageIndex] {
@@ -1704,7 +1709,7 @@ extension Document {
             if let name = r.name ?? r.id, name.isEmpty {
                 throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
             }
-            wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: count, path: path))
+            wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
         }
         // 2. References: record ids and names, then the document's /NM.
         var recordOf: [String: Int] = [:]

@@ -102,7 +102,8 @@ public final class BookmarkManager {
     /// offered to each provider in order until one accepts it. A replacement goes to the
     /// provider that holds the bookmark first; if that one declines, to the chain in
     /// order (and the old one is removed from its provider).
-    /// Throws: a range error for a go-to bookmark past the last page; an unsupported
+    /// Throws: a range error for a go-to bookmark past the last page or to a page that
+    /// the page tree's /Count counts but the tree does not hold; an unsupported
     /// error when no provider accepts it; what a provider throws.
     public func add(_ bookmark: Bookmark) throws {
         try withProviders { slots in
@@ -111,6 +112,12 @@ public final class BookmarkManager {
                 let count = try document.pageCount()
                 guard index >= 0 && index < count else {
                     throw PDFError(.range, "the bookmark points at page index \(index), but the document has \(count) pages")
+                }
+                // A page that the root's /Count counts but the tree does not hold has no
+                // page object to point at: refused like one past the last page.
+                let existing = try document.pages().count
+                guard index < existing else {
+                    throw PDFError(.range, "the bookmark points at page index \(index), which is counted by the page tree's /Count (\(count)) but the tree holds only \(document.pagesText(existing))")
                 }
             }
             var bookmark = bookmark

@@ -462,7 +462,11 @@ class Document:
 
     @property
     def page_count(self) -> int:
-        """The number of pages."""
+        """The number of pages, as PDFium and MuPDF count them: the page tree root's /Count
+        when it is an integer from 1 to ``max_pages``, else the number of pages found in the
+        tree. A damaged file's /Count may count pages that the tree does not hold: those
+        pages are in :attr:`pages`, but reading them raises :class:`NotFoundError` (see
+        :class:`Page`)."""
         return self._get_int(_raw.lib.quire_document_page_count)
 
     @property
@@ -515,7 +519,8 @@ class Document:
 
     @property
     def pages(self) -> "PageList":
-        """The pages, as a sequence: ``len(doc.pages)``, ``doc.pages[-1]``, iteration."""
+        """The pages, as a sequence: ``len(doc.pages)``, ``doc.pages[-1]``, iteration. Its
+        length is :attr:`page_count`, missing pages included (see :class:`PageList`)."""
         self._live_handle()
         return PageList(self)
 
@@ -1277,6 +1282,17 @@ class PageList(Sequence["Page"]):
     Indexing takes negative indices and slices; an index out of range raises
     :class:`IndexOutOfRangeError` (an ``IndexError``). Its length is asked of the document
     each time, so using it after the document is closed raises :class:`StateError`.
+
+    Its length is :attr:`Document.page_count`, which follows the page tree's /Count as
+    PDFium does. When a damaged file's /Count counts pages that the tree does not hold,
+    those pages (always the last ones) are in the sequence too: indexing and iterating never
+    raise for them, but reading one of their properties raises :class:`NotFoundError`::
+
+        for page in doc.pages:
+            try:
+                size = page.media_box
+            except quire.NotFoundError:
+                continue  # counted by /Count, missing from the page tree
     """
 
     __slots__ = ("_document",)
@@ -1326,6 +1342,11 @@ class Page:
     Get pages from :attr:`Document.pages`. A page keeps its document alive; once the
     document is closed, its properties raise :class:`StateError`. Two pages are equal when
     they are the same index of the same document.
+
+    A missing page (one that the page tree's /Count counts but the tree does not hold; see
+    :class:`PageList`) is a ``Page`` too: its :attr:`index` and :attr:`label` work, and its
+    boxes, :attr:`rotation`, :attr:`annotation_count` and :attr:`annotations` raise
+    :class:`NotFoundError`.
     """
 
     __slots__ = ("_document", "_index", "__weakref__")
@@ -1407,7 +1428,8 @@ class Page:
     @property
     def label(self) -> Optional[str]:
         """The page label from the document's /PageLabels (ISO 32000-2 §12.4.2), such as
-        ``"iii"`` or ``"A-4"``; ``None`` when the document has no page labels."""
+        ``"iii"`` or ``"A-4"``; ``None`` when the document has no page labels. Labels number
+        the counted pages, so a missing page has one too."""
         try:
             return _text(self._document._get_string(_raw.lib.quire_page_label, self._index))
         except NotFoundError:

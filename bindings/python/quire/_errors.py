@@ -31,7 +31,9 @@ that can be "not found" is the file given to :class:`quire.Document`: what else 
 reports as not found (a metadata key, an outline item's target, page labels, a dictionary
 key) the binding turns into ``None`` or leaves out, and never raises. The one exception is
 an annotation object number that names no annotation (:meth:`quire.Document.annotation`,
-the reply, thread and delete methods), which raises it as the library reports it.
+the reply, thread and delete methods), which raises it as the library reports it, and a
+missing page: one that the page tree's /Count counts but the tree does not hold, whose
+:class:`quire.Page` raises it when its boxes, rotation or annotations are read.
 
 ``UserAbortError`` is raised when a Python callback given to the library (the writer of
 :meth:`quire.Document.save`) raised: the callback returned non-zero, the library aborted
