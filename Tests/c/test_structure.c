@@ -1,7 +1,7 @@
 /*
  * test_structure.c: the 0.2 document-structure functions (cross-reference form, object
- * count, linearization, encryption, the max_pages limit, pages missing from the page tree),
- * the outline and page labels, on real files from the corpus.
+ * count, linearization, encryption, the max_pages limit, pages missing from the page tree,
+ * limits named in messages), the outline and page labels, on real files from the corpus.
  *
  * Where the expected values come from (as in test_api.c): "manifest" is a row of
  * CORPUS_DIR/manifest.jsonl; "pikepdf" (10.17, qpdf 12), "pypdfium2" (5.15, PDFium) and
@@ -319,6 +319,10 @@ static void test_limits_named(void) {
                      QUIRE_OK);
         CHECK(len == 121 && data[0] == 'A' && data[120] == 'A');
         quire_value_free(stream);
+        quire_document_close(doc);
+    }
+}
+
 /* ---- missing pages ------------------------------------------------------------------------- */
 
 /* unsupported_feature.pdf: the page tree root says /Count 3 over one page (its bytes).
