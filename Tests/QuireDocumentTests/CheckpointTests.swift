@@ -335,4 +335,18 @@ struct CheckpointTests {
         #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
         #expect(try contents(reopened) == ["async"])
     }
+
+    @Test func checkpointsOlderThanAWeekAreCleanedUp() throws {
+        let (pdf, dir) = try setup()
+        _ = mkdir(dir, 0o700)
+        let old = dir + "/0123456789abcdef.qcheckpoint", recent = dir + "/fedcba9876543210.qcheckpoint"
+        writeBytes(Array("old".utf8), old)
+        writeBytes(Array("recent".utf8), recent)
+        var times = [timeval(tv_sec: time(nil) - 8 * 24 * 3600, tv_usec: 0), timeval(tv_sec: time(nil) - 8 * 24 * 3600, tv_usec: 0)]
+        #expect(utimes(old, &times) == 0)
+        let doc = try Document(path: pdf)
+        try doc.startCheckpointing(CheckpointOptions(directory: dir))
+        #expect(fileBytes(old) == nil)
+        #expect(fileBytes(recent) != nil)
+    }
 }

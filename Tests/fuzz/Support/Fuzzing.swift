@@ -121,11 +121,18 @@ public enum Fuzzing {
         _ = try? document.exportAnnotationsJSON(page: nil)
     }
 
-    /// The hook for bookmarks (issue: bookmarks come next, see CHANGELOG.md). When the
-    /// document model gains them, walk them here — every bookmark, its target page and
-    /// action, and the cycle and size limits of their tree — and add them to the edit
-    /// target (`edit(_:)`) once they can be created.
+    /// The user bookmarks the built-in provider stores in the catalog (/QUIR_Bookmarks):
+    /// both orders, each one's page and action, and export to the outline (a change, on a
+    /// document that is thrown away).
     static func walkBookmarks(_ document: Document) {
+        guard let list = try? document.bookmarks.bookmarks(sortedBy: .custom) else { return }
+        _ = try? document.bookmarks.bookmarks(sortedBy: .pageBased)
+        for b in list.prefix(1_000) {
+            _ = b.pageIndex
+            _ = try? document.bookmarks.bookmark(identifier: b.identifier)
+        }
+        _ = try? document.exportBookmarksToOutline()
+        _ = try? document.outline()
     }
 
     static func walkObjects(_ document: Document) {
@@ -170,6 +177,14 @@ public enum Fuzzing {
             _ = try? document.addReply(to: id, author: "Cy", contents: "re")
             _ = try? document.addStateReply(to: id, author: "Cy", model: .marked, state: "Marked")
             _ = try? document.comments(for: id)
+        }
+        // Bookmarks: add one, change it, move it, against whatever the file stores.
+        let mark = Bookmark(pageIndex: pageIndex, name: "fuzz")
+        if (try? document.bookmarks.add(mark)) != nil {
+            var renamed = mark
+            renamed.name = "fuzz (renamed)"
+            _ = try? document.bookmarks.add(renamed)
+            _ = try? document.bookmarks.move(identifier: mark.identifier, to: 0)
         }
         guard let saved = try? document.saved(.incremental) else { return nil }
         walk(saved)
