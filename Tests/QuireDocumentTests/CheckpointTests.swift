@@ -244,24 +244,30 @@ struct CheckpointTests {
         #expect(try contents(again) == ["from memory"])
     }
 
-    @Test func theJournalIsCompactedAndStaysSmall() throws {
+    /// Edits one annotation 2,000 times (2 KB of text each) with `strategy`: the journal
+    /// must stay under 2 MiB (it is compacted), and recovery gives the last edit.
+    func checkCompaction(_ strategy: CheckpointOptions.Strategy, label: String) throws {
         let (pdf, dir) = try setup()
         let doc = try Document(path: pdf)
-        try doc.startCheckpointing(CheckpointOptions(strategy: .immediate, directory: dir))
-        let added = try doc.addAnnotation(note("edited"))
-        var a = added
+        try doc.startCheckpointing(CheckpointOptions(strategy: strategy, directory: dir))
+        var a = try doc.addAnnotation(note(label))
         let padding = String(repeating: "x", count: 2_000)
         for k in 0..<2_000 {
-            a.contents = "edit \(k) \(padding)"
+            a.contents = "\(label) \(k) \(padding)"
             try doc.updateAnnotation(a)
         }
+        try doc.checkpoint()
         let path = try #require(doc.checkpointPath)
         let size = try #require(fileBytes(path)).count
         #expect(size < 2 << 20, "the journal is \(size) bytes after 2,000 edits of one annotation")
         doc.stopCheckpointing()
         let reopened = try Document(path: pdf)
         try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
-        #expect(try contents(reopened) == ["edit 1999 \(padding)"])
+        #expect(try contents(reopened) == ["\(label) 1999 \(padding)"])
+    }
+
+    @Test func theJournalIsCompactedAndStaysSmall() throws {
+        try checkCompaction(.immediate, label: "edit")
     }
 
     @Test func changesMadeBeforeCheckpointingStartsAreKept() throws {
@@ -279,23 +285,7 @@ struct CheckpointTests {
     }
 
     @Test func timedCheckpointsAreCompactedToo() throws {
-        let (pdf, dir) = try setup()
-        let doc = try Document(path: pdf)
-        try doc.startCheckpointing(CheckpointOptions(strategy: .timed(seconds: 0.01), directory: dir))
-        var a = try doc.addAnnotation(note("timed"))
-        let padding = String(repeating: "y", count: 2_000)
-        for k in 0..<2_000 {
-            a.contents = "timed \(k) \(padding)"
-            try doc.updateAnnotation(a)
-        }
-        try doc.checkpoint()
-        let path = try #require(doc.checkpointPath)
-        let size = try #require(fileBytes(path)).count
-        #expect(size < 2 << 20, "the journal is \(size) bytes after 2,000 edits of one annotation")
-        doc.stopCheckpointing()
-        let reopened = try Document(path: pdf)
-        try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
-        #expect(try contents(reopened) == ["timed 1999 \(padding)"])
+        try checkCompaction(.timed(seconds: 0.01), label: "timed")
     }
 
     @Test func saveAsMovesAPathCheckpointToTheNewFile() throws {
