@@ -58,8 +58,9 @@ public final class Document {
     public let options: OpenOptions
     /// Unsaved changes (see Editing.swift).
     var changes: ChangeSet
-    /// The page tree, once read (see ``pageTree()``).
-    private var pageTreeCache: PageTree? = nil
+    /// The page tree, once read, or the error reading it gave (see ``pageTree()``): a tree
+    /// that fails at a limit fails fast the next time.
+    private var pageTreeCache: Result<PageTree, any Error>? = nil
     /// The flat outline, once computed (see Outline.swift).
     var outlineCache: [FlatOutlineItem]? = nil
     /// Annotations read so far and the reverse index of replies (see Annotations).
@@ -199,10 +200,10 @@ public final class Document {
     public func pages() throws -> [Page] { try pageTree().pages }
 
     func pageTree() throws -> PageTree {
-        if let pageTreeCache { return pageTreeCache }
-        let tree = try readPageTree()
-        pageTreeCache = tree
-        return tree
+        if let pageTreeCache { return try pageTreeCache.get() }
+        let result = Result { try readPageTree() }
+        pageTreeCache = result
+        return try result.get()
     }
 
     private struct Inherited {
@@ -238,15 +239,31 @@ public final class Document {
         var result: [Page] = []
         var found = 0
         var pastLimit = false
+        var sharedPastLimit = false
         // An explicit stack instead of recursion, so that the depth limit, not the host's
         // thread stack, bounds the walk. `.leave` pops a node off the ancestor path.
         enum Step { case visit(PDFObject, Inherited, Int), leave }
         var stack: [Step] = [.visit(top, Inherited(), 0)]
         var path: [Int] = []  // object numbers of the nodes from the root to the current one
+        // Shared nodes are walked once per branch, so a chain of nodes whose /Kids name the
+        // next node twice expands to 2^depth visits before it reaches a single page. A tree
+        // visits each object once, so more visits than objects plus the pages limit can
+        // only come from such sharing: past that, the walk stops like the pages limit.
+        let maxVisits = file.objectCount + maxPages
+        var visits = 0
         walk: while let step = stack.popLast() {
             guard case .visit(let node, let parent, let depth) = step else {
                 path.removeLast()
                 continue
+            }
+            visits += 1
+            if visits > maxVisits {
+                guard declared != nil else {
+                    throw PDFError(limit: "max_pages", maxPages, "the number of nodes the page tree expands to (shared nodes counted once per branch)")
+                }
+                file.warn("the page tree's shared nodes expand to more than \(maxVisits) nodes; the walk stops there")
+                sharedPastLimit = true
+                break walk
             }
             if depth > options.limits.maxPageTreeDepth {
                 throw PDFError(limit: "max_page_tree_depth", options.limits.maxPageTreeDepth, "the depth of the page tree")
@@ -302,7 +319,8 @@ public final class Document {
                 }
             }
         }
-        let foundText = pastLimit ? "more than \(maxPages) pages" : pagesText(found)
+        let foundText = pastLimit ? "more than \(maxPages) pages"
+            : sharedPastLimit ? "\(pagesText(found)) before its walk stopped" : pagesText(found)
         if let declared {
             if found < declared {
                 let missing = found + 1 == declared ? "page \(declared) cannot be loaded" : "pages \(found + 1) to \(declared) cannot be loaded"

@@ -277,6 +277,37 @@ struct LimitTests {
         Fuzzing.walk(doc)
     }
 
+    // MARK: Shared page tree nodes
+
+    @Test func sharedPageTreeNodesDoNotExpandExponentially() throws {
+        // Each node's /Kids names the next node twice: 40 levels are 2^40 paths to the one
+        // page at the bottom. Found by FuzzWalk (a 2.6 KB input that took 35 s). The walk
+        // stops after the file's objects plus max_pages visits: with a trusted /Count that
+        // is a warning and the pages found so far; without one, the max_pages limit error.
+        func dag(count: String) -> [UInt8] {
+            var objects: [(Int, String)] = [(2, "<< /Type /Pages /Kids [10 0 R 10 0 R] \(count) >>")]
+            for n in 10..<50 { objects.append((n, "<< /Type /Pages /Kids [\(n + 1) 0 R \(n + 1) 0 R] /Parent \(n - 1) 0 R >>")) }
+            objects.append((50, "<< /Type /Page /MediaBox [0 0 200 300] >>"))
+            return file(objects)
+        }
+        var limits = PDFLimits()
+        limits.maxPages = 1000
+        let trusted = try open(dag(count: "/Count 3"), limits: limits)
+        #expect(try trusted.pageCount() == 3)
+        #expect(try trusted.pages().count == 3)
+        #expect(trusted.warnings.contains { $0.contains("shared nodes") })
+        Fuzzing.walk(trusted)
+
+        let untrusted = try open(dag(count: "/Count 0"), limits: limits)
+        let error = #expect(throws: PDFError.self) { try untrusted.pageCount() }
+        #expect(error?.kind == .limit)
+        #expect(error?.message.contains("max_pages") == true)
+        Fuzzing.walk(untrusted)
+
+        // At the default limits (a million pages) the walk stops too.
+        Fuzzing.walk(try open(dag(count: "/Count 0")))
+    }
+
     // MARK: Reply cycles in a file
 
     @Test func replyCycleInAFileIsCut() throws {
