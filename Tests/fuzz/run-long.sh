@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Long fuzzing runs: the three targets in turn, CHUNK seconds at a time (round robin, so
 # each makes progress and a crash in one shows early), until each has run RUNS
-# executions in all or HOURS have passed. One fuzzer process at a time, niced.
+# executions in all or HOURS have passed. One fuzzer process at a time, niced; on a machine
+# with cores to spare, start one script per target.
 #
-#   Tests/fuzz/run-long.sh [--runs N] [--hours H] [--chunk SECONDS] [walk edit json]
+#   Tests/fuzz/run-long.sh [--plain] [--runs N] [--hours H] [--chunk SECONDS] [walk edit json]
+#
+# --plain fuzzes with the build without AddressSanitizer (build.sh, FUZZ_SANITIZE=fuzzer),
+# about twice as fast; the merge after each chunk still replays every input it keeps under
+# the ASan build, so a bad access that only ASan sees is still caught on what was found.
 #
 # libFuzzer runs in fork mode with -ignore_crashes/-ignore_timeouts/-ignore_ooms, so a
 # crash does not stop the run: every distinct failing input is kept in
@@ -13,7 +18,7 @@
 # Tests/fuzz/corpus/<target>/ (see merge_corpus).
 #
 # Progress: .build/fuzz-long/runs.tsv (one line per chunk: target, executions, seconds,
-# failing inputs so far) and .build/fuzz-long/summary.txt (totals per target, exec/s);
+# failing inputs so far, time, how the chunk ended, build, commit) and .build/fuzz-long/summary.txt (totals per target, exec/s);
 # each chunk's libFuzzer output is in .build/fuzz-long/logs/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,6 +27,7 @@ cd "$(dirname "$0")/../.."
 export SWIFT_BACKTRACE=enable=no
 RUNS=10000000
 HOURS=0          # 0: no time limit
+PLAIN=0
 CHUNK=1200
 MAX_LEN=${MAX_LEN:-4096}
 targets=()
@@ -30,6 +36,7 @@ while [ $# -gt 0 ]; do
         --runs) RUNS=$2; shift 2 ;;
         --hours) HOURS=$2; shift 2 ;;
         --chunk) CHUNK=$2; shift 2 ;;
+        --plain) PLAIN=1; shift ;;
         -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -39,7 +46,10 @@ done
 OUT=.build/fuzz-long
 SEEDS=.build/fuzz-seeds
 mkdir -p "$OUT/logs"
-BIN=$(Tests/fuzz/build.sh) || exit 1
+BIN=$(Tests/fuzz/build.sh) || exit 1      # the ASan build: merges, and fuzzing unless --plain
+FUZZ_BIN=$BIN BUILD=asan
+if [ $PLAIN = 1 ]; then FUZZ_BIN=$(FUZZ_SANITIZE=fuzzer Tests/fuzz/build.sh) || exit 1; BUILD=plain; fi
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources Tests/fuzz/Support 2>/dev/null || echo +)
 [ -d "$SEEDS/walk" ] || python3 Tests/fuzz/seed.py "$SEEDS"
 touch "$OUT/runs.tsv"
 start=$(date +%s)
@@ -51,7 +61,7 @@ record() {
     runs=$(grep -oE '^#[0-9]+:' "$2" | tail -1 | tr -d '#:')
     secs=$(( $(date +%s) - $3 ))
     failures=$(find "$4" -type f | wc -l)
-    printf '%s\t%s\t%s\t%s\t%s %s\n' "$1" "${runs:-0}" "$secs" "$failures" "$(date -Is)" "$5" >> "$OUT/runs.tsv"
+    printf '%s\t%s\t%s\t%s\t%s %s\t%s\t%s\n' "$1" "${runs:-0}" "$secs" "$failures" "$(date -Is)" "$5" "$BUILD" "$COMMIT" >> "$OUT/runs.tsv"
 }
 
 # Replaces Tests/fuzz/corpus/<t> with a minimal set of what the fuzzer found that the seeds
@@ -64,8 +74,14 @@ merge_corpus() {
     find "$SEEDS/$t" -type f -exec cp -t "$base" {} + 2>/dev/null
     ls "$base" > "$base.seeds"
     find "$work" "Tests/fuzz/corpus/$t" -type f -size -$((MAX_LEN + 1))c -exec cp -t "$small" {} + 2>/dev/null
+    local mlog="$OUT/logs/$t-merge.log"
     if nice -n 19 "$BIN/$target" -merge=1 -timeout=10 -rss_limit_mb=2048 "$base" "$small" \
-            > "$OUT/logs/$t-merge.log" 2>&1; then
+            > "$mlog" 2>&1; then
+        # The merge runs every input under ASan and steps over one that fails: such a
+        # failure is a finding of its own, kept with the chunk's artifacts.
+        if grep -qE "^==[0-9]+==ERROR|^SUMMARY: |Fatal error" "$mlog"; then
+            cp "$mlog" "$OUT/artifacts/$t/merge-failure-$(date +%Y%m%d-%H%M%S).log"
+        fi
         (cd "$base" && xargs -a "$base.seeds" rm -f)
         rm -rf "Tests/fuzz/corpus/$t" && mv "$base" "Tests/fuzz/corpus/$t" && chmod 755 "Tests/fuzz/corpus/$t"
     else
@@ -101,8 +117,8 @@ while :; do
         mkdir -p "$work" "$art" "Tests/fuzz/corpus/$t"
         log="$OUT/logs/$t-$(date +%Y%m%d-%H%M%S).log"
         t0=$(date +%s)
-        nice -n 19 "$BIN/$target" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-            -dict="Tests/fuzz/$dict" -max_total_time="$CHUNK" -timeout=10 -rss_limit_mb=2048 \
+        nice -n 19 "$FUZZ_BIN/$target" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+            -dict="Tests/fuzz/$dict" -max_total_time="$CHUNK" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
             -artifact_prefix="$art/" "$work" "Tests/fuzz/corpus/$t" "$SEEDS/$t" > "$log" 2>&1 &
         child=$!
         # Stopped (kill -TERM the script's process group, or Ctrl-C): the chunk so far still

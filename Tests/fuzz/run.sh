@@ -26,7 +26,7 @@ for t in walk edit json; do
     mkdir -p ".build/fuzz-work/$t" ".build/fuzz-artifacts/$t" "Tests/fuzz/corpus/$t"
     echo "== fuzz $target for ${SECONDS_EACH}s"
     # -rss_limit_mb: the limits the targets open documents with keep a run far below it.
-    if ! nice -n 19 "$BIN/$target" -dict="Tests/fuzz/$dict" -max_total_time="$SECONDS_EACH" \
+    if ! nice -n 19 "$BIN/$target" -dict="Tests/fuzz/$dict" -max_total_time="$SECONDS_EACH" -max_len=4096 \
             -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
             -artifact_prefix=".build/fuzz-artifacts/$t/" \
             ".build/fuzz-work/$t" "Tests/fuzz/corpus/$t" "$SEEDS/$t" \
