@@ -239,11 +239,10 @@ public final class PDFFile {
             if boundary && CharClass.isDigit(c), let (n, g, end) = objectHeader(at: i) {
                 found[n] = .inFile(offset: i, generation: g)
                 // Peek at the start of the object to find catalogs and special streams.
-                let peekEnd = Swift.min(end + 512, b.count)
-                let head = UnsafeBufferPointer(rebasing: b[end..<peekEnd])
-                if contains(head, "/Catalog") { catalogs.append(n) }
-                if contains(head, "/ObjStm") { objectStreamNumbers.append(n) }
-                if contains(head, "/XRef") { xrefStreams.append(i) }
+                let peekEnd = end + 512
+                if buffer.contains("/Catalog", from: end, to: peekEnd) { catalogs.append(n) }
+                if buffer.contains("/ObjStm", from: end, to: peekEnd) { objectStreamNumbers.append(n) }
+                if buffer.contains("/XRef", from: end, to: peekEnd) { xrefStreams.append(i) }
                 i = end
                 continue
             }
@@ -273,21 +272,6 @@ public final class PDFFile {
         }
         scanIndex = found
         return (found, trailers, catalogs)
-    }
-
-    private func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        guard haystack.count >= n.count else { return false }
-        var i = 0
-        while i + n.count <= haystack.count {
-            if haystack[i] == n[0] {
-                var k = 1
-                while k < n.count && haystack[i + k] == n[k] { k += 1 }
-                if k == n.count { return true }
-            }
-            i += 1
-        }
-        return false
     }
 
     /// `N G obj` at `p`: the numbers and the offset after `obj`.

@@ -115,3 +115,37 @@ struct TextStringTests {
         #expect(TextString.encode("\u{65E5}").prefix(2) == [0xFE, 0xFF])
     }
 }
+
+@Suite("ByteBuffer search")
+struct ByteBufferSearchTests {
+    /// firstIndex(of:from:to:) and contains(_:from:to:) against a plain scan, at the edges:
+    /// a match at the start and at the very end, a partial match cut by `to`, ranges that
+    /// are empty, reversed, negative or past the end, and needles longer than the range.
+    @Test func searchAgreesWithAPlainScan() {
+        let text = Array("endstreaendstream xx endstream".utf8)
+        let buffer = ByteBuffer(copying: text)
+        func plain(_ needle: [UInt8], _ from: Int, _ to: Int) -> Int? {
+            let end = min(to, text.count)
+            var i = max(from, 0)
+            while i + needle.count <= end {
+                if Array(text[i..<(i + needle.count)]) == needle { return i }
+                i += 1
+            }
+            return nil
+        }
+        let needles = ["endstream", "e", "m", "xx ", "endstreamx", "end", "q"].map { Array($0.utf8) }
+        for needle in needles {
+            for from in -2...(text.count + 1) {
+                for to in [-1, 0, 5, 9, 17, 26, text.count - 1, text.count, text.count + 5] {
+                    #expect(buffer.firstIndex(of: needle, from: from, to: to) == plain(needle, from, to),
+                            "\(String(decoding: needle, as: UTF8.self)) in \(from)..<\(to)")
+                }
+            }
+        }
+        #expect(buffer.firstIndex(of: Array("endstream".utf8), from: 0) == 8)
+        #expect(buffer.contains("endstream", from: 21, to: 99))
+        #expect(!buffer.contains("endstream", from: 21, to: 29))
+        #expect(!ByteBuffer(copying: []).contains("x", from: 0, to: 1))
+        #expect(ByteBuffer(copying: []).firstIndex(of: [1], from: 0) == nil)
+    }
+}
