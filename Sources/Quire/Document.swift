@@ -73,6 +73,8 @@ public func quire_document_open_memory(_ out: UnsafeMutablePointer<OpaquePointer
     guarded("quire_document_open_memory") {
         let out = try required(out, "out")
         guard data != nil || size == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but size is \(size)") }
+        // size_t arrives as Int: 2^63 and more is negative here.
+        guard size >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "size \(UInt(bitPattern: size)) is larger than any buffer") }
         let opts = try openOptions(options)
         let buffer = data.map { ByteBuffer(copying: $0, count: size) } ?? ByteBuffer(copying: [UInt8]())
         out.pointee = handle(try Document(buffer: buffer, options: opts))

@@ -356,6 +356,8 @@ public func quire_document_add_stream(_ outNumber: UnsafeMutablePointer<Int32>?,
         let out = try required(outNumber, "out_number")
         let d = try document(doc)
         guard data != nil || size == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but size is \(size)") }
+        // size_t arrives as Int: 2^63 and more is negative here.
+        guard size >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "size \(UInt(bitPattern: size)) is larger than any buffer") }
         var dictionary = PDFDictionary()
         if let dict {
             let v = try value(dict, "dict")

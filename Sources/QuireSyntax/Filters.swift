@@ -2,13 +2,14 @@ import CZlib
 
 /// The budget a decoder may spend: the per-stream cap and ratio from ``PDFLimits``.
 public struct DecodeBudget: Sendable {
-    public var maxBytes: Int
+    public let maxBytes: Int
     public var maxRatio: Int
     /// The limit `maxBytes` comes from, and its value, for the error.
     public var bytesLimit: (name: String, value: Int)
 
+    /// A negative `maxBytes` (a document already past its total) is 0.
     public init(maxBytes: Int, maxRatio: Int, bytesLimit: (name: String, value: Int)? = nil) {
-        self.maxBytes = maxBytes
+        self.maxBytes = Swift.max(0, maxBytes)
         self.maxRatio = maxRatio
         self.bytesLimit = bytesLimit ?? ("max_stream_bytes", maxBytes)
     }

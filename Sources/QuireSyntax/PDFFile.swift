@@ -32,6 +32,8 @@ public final class PDFFile {
     private var entries: [Int: XRefEntry] = [:]
     private var cache: [Int: PDFObject] = [:]
     private var resolving: Set<Int> = []
+    /// How many objects may be loading at once, each for the one before (see ``object(_:)``).
+    public static let maxLoadDepth = 32
     private var objectStreams: [Int: [Int: PDFObject]] = [:]
     /// Object streams the scan decoded, until their objects are parsed.
     private var decodedObjectStreams: [Int: ByteBuffer] = [:]
@@ -112,7 +114,8 @@ public final class PDFFile {
     /// One more than the highest object number in use or named by /Size: the number a new
     /// object gets.
     public var nextObjectNumber: Int {
-        Swift.max((entries.keys.max() ?? 0) + 1, Int(clamping: trailer["Size"]?.integer ?? 0))
+        let highest = entries.keys.max() ?? 0
+        return Swift.max(highest == Int.max ? Int.max : highest + 1, Int(clamping: trailer["Size"]?.integer ?? 0))
     }
 
     /// Whether the file is linearized: the first object after the header is a dictionary
@@ -449,6 +452,14 @@ public final class PDFFile {
             warn("reference cycle through object \(number); resolved as null")
             return .null
         }
+        // Loading an object can load others (an indirect /Length, the object stream it is
+        // in, a /Filter kept in another object), each one more level of recursion: a chain
+        // of 12,000 such links overflowed the stack. Past the limit the object reads as
+        // null for this caller and is not cached, so it still loads when asked for itself.
+        if resolving.count >= PDFFile.maxLoadDepth {
+            warn("object \(number) is reached through more than \(PDFFile.maxLoadDepth) objects that load each other; resolved as null there")
+            return .null
+        }
         resolving.insert(number)
         defer { resolving.remove(number) }
         let value: PDFObject
@@ -551,13 +562,19 @@ public final class PDFFile {
         var pairs: [(number: Int, offset: Int)] = []
         for _ in 0..<Swift.max(0, Swift.min(n, data.count / 2)) {
             guard case .integer(let num) = try lexer.next(), case .integer(let off) = try lexer.next(),
-                  num >= 0, off >= 0 else { break }
+                  num >= 0, num <= Int64(limits.maxObjects), off >= 0 else { break }
             pairs.append((Int(num), Int(off)))
         }
         return pairs
     }
 
     private func compressedObject(_ number: Int, stream: Int, index: Int) throws -> PDFObject {
+        // An object stream cannot itself be in an object stream (ISO 32000-2 §7.5.7): a
+        // cross-reference saying so would chain stream after stream.
+        if objectStreams[stream] == nil, case .compressed? = entries[stream] {
+            warn("object stream \(stream) is itself said to be in an object stream; its objects are null")
+            objectStreams[stream] = [:]
+        }
         if objectStreams[stream] == nil {
             objectStreams[stream] = try parseObjectStream(stream)
         }
@@ -612,7 +629,9 @@ public final class PDFFile {
         for (k, filter) in filters.enumerated() {
             guard case .name(let name) = filter else { throw PDFError.format("stream filter is not a name") }
             let parm = k < parms.count ? try dictionary(parms[k]) : nil
-            let remaining = limits.maxTotalDecodedBytes - totalDecoded
+            // Past the total (an unfiltered stream took it there), 0: every later decode
+            // fails at the limit, as it should, instead of getting a negative budget.
+            let remaining = Swift.max(0, limits.maxTotalDecodedBytes - totalDecoded)
             let budget = remaining < limits.maxStreamBytes
                 ? DecodeBudget(maxBytes: remaining, maxRatio: limits.maxDecompressionRatio,
                                bytesLimit: ("max_total_decoded_bytes", limits.maxTotalDecodedBytes))

@@ -53,9 +53,13 @@ public enum Writer {
         for id in update.freed where entries[id.number] == nil {
             entries[id.number] = .free
         }
-        let freedGenerations = Dictionary(update.freed.map { ($0.number, Swift.min($0.generation + 1, 65535)) },
+        let freedGenerations = Dictionary(update.freed.map { ($0.number, Swift.max(0, Swift.min($0.generation, 65534)) + 1) },
                                           uniquingKeysWith: { a, _ in a })
-        var size = Swift.max(Int(file.trailer["Size"]?.integer ?? 0), (entries.keys.max() ?? 0) + 1)
+        // /Size as the file gives it may be anything up to Int64.max: bounded by the objects
+        // limit, past which no object number is read anyway.
+        let declaredSize = Swift.min(Int(clamping: file.trailer["Size"]?.integer ?? 0), file.limits.maxObjects)
+        var size = Swift.max(declaredSize, (entries.keys.max() ?? 0) + 1)
+        guard size < Int.max else { throw PDFError(limit: "max_objects", file.limits.maxObjects, "the object numbers of the update") }
         var trailer = PDFDictionary()
         for key: PDFName in ["Root", "Info", "ID", "Encrypt"] {
             if let v = file.trailer[key] { trailer[key] = v }

@@ -72,7 +72,7 @@ struct XRefReader {
                     throw PDFError.format("malformed cross-reference entry for object \(number)", at: lexer.tokenStart)
                 }
                 switch kind {
-                case "n": section.entries.append((number, .inFile(offset: Int(off), generation: Int(clamping: gen))))
+                case "n": section.entries.append((number, .inFile(offset: Int(off), generation: Int(Swift.max(0, Swift.min(gen, 65535))))))
                 case "f": section.entries.append((number, .free))
                 default: throw PDFError.format("cross-reference entry of unknown type '\(kind.prefix(8))'", at: lexer.tokenStart)
                 }
@@ -171,7 +171,7 @@ struct XRefReader {
                 let f3 = field(at + w[0] + w[1], w[2])
                 switch type {
                 case 0: section.entries.append((first + k, .free))
-                case 1: section.entries.append((first + k, .inFile(offset: f2, generation: f3)))
+                case 1: section.entries.append((first + k, .inFile(offset: f2, generation: Swift.max(0, Swift.min(f3, 65535)))))
                 case 2: section.entries.append((first + k, .compressed(stream: f2, index: f3)))
                 default: break  // unknown types are references to null (§7.5.8.3)
                 }

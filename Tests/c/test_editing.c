@@ -14,6 +14,7 @@
 #include "test_support.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,14 @@ static void test_edit_errors(void) {
     CHECK_STATUS(quire_document_add_stream(&n, doc, NULL, NULL, 5), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_add_stream(NULL, doc, v, "x", 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_add_stream(&n, NULL, v, "x", 1), QUIRE_EINVAL);
+    /* A size past any buffer (a negative ssize_t cast to size_t): refused, not a trap. */
+    CHECK_STATUS(quire_document_add_stream(&n, doc, v, "x", SIZE_MAX), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_stream(&n, doc, v, "x", (size_t)1 << 63), QUIRE_EINVAL);
+    {
+        quire_document *none = NULL;
+        CHECK_STATUS(quire_document_open_memory(&none, "x", SIZE_MAX, NULL), QUIRE_EINVAL);
+        CHECK(none == NULL);
+    }
     /* delete: object 0, the catalog (trailer /Root 1 0 R, the file): QUIRE_EINVAL; a number
      * not in use: QUIRE_ERANGE. */
     CHECK_STATUS(quire_document_delete_object(NULL, 3), QUIRE_EINVAL);

@@ -82,11 +82,11 @@ merge_corpus() {
     ls "$base" > "$base.seeds"
     find "$work" "Tests/fuzz/corpus/$t" -type f -size -$((MAX_LEN + 1))c -exec cp -t "$small" {} + 2>/dev/null
     local mlog="$OUT/logs/$t-merge.log"
-    if nice -n 19 "$BIN/$target" -merge=1 -timeout=10 -rss_limit_mb=2048 "$base" "$small" \
+    if nice -n 19 "$BIN/$target" -merge=1 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$OUT/artifacts/$t/merge-" "$base" "$small" \
             > "$mlog" 2>&1; then
         # The merge runs every input under ASan and steps over one that fails: such a
         # failure is a finding of its own, kept with the chunk's artifacts.
-        if grep -qE "^==[0-9]+==ERROR|^SUMMARY: |Fatal error" "$mlog"; then
+        if grep -qE "^==[0-9]+== ?ERROR|^SUMMARY: |Fatal error" "$mlog"; then
             cp "$mlog" "$OUT/artifacts/$t/merge-failure-$(date +%Y%m%d-%H%M%S).log"
         fi
         (cd "$base" && xargs -a "$base.seeds" rm -f)

@@ -213,11 +213,14 @@ struct ContentBuilder {
         case "StrikeOut":
             line("\(n(max(h / 14, 0.5))) w \(n(q.left)) \(n(q.bottom + h / 2)) m \(n(q.right)) \(n(q.bottom + h / 2)) l S")
         case "Squiggly":
-            let step = max(h / 6, 1)
+            // At most 1,000 zigzags a quadrilateral: a thin one 2e9 wide was 2e9 of them,
+            // and past 2^53 steps x + step == x and the loop never ended.
+            let step = max(h / 6, 1, q.width / 1000)
             var x = q.left
             var up = true
             line("\(n(max(h / 20, 0.5))) w \(n(x)) \(n(q.bottom + step / 2)) m")
             while x < q.right {
+                guard x + step > x else { break }
                 x = min(x + step, q.right)
                 line("\(n(x)) \(n(q.bottom + (up ? step * 1.5 : step / 2))) l")
                 up.toggle()

@@ -116,8 +116,11 @@ public enum InstantJSONValue: Sendable, Equatable, Codable {
 
 /// A strict JSON parser to ``InstantJSONValue``.
 struct InstantJSONParser {
-    /// The deepest nesting of arrays and objects accepted.
-    static let maxDepth = 512
+    /// The deepest nesting of arrays and objects accepted. Records need about 8 levels;
+    /// the rest is for customData. The parser and the encoder that writes customData back
+    /// recurse, about 1.5 KB of stack a level: at 512 levels a 512 KiB thread (macOS's
+    /// default for secondary threads) overflowed, at 64 a 128 KiB one does not.
+    static let maxDepth = 64
 
     let bytes: [UInt8]
     var i = 0
@@ -1776,20 +1779,32 @@ extension Document {
         if !repliesEnabled, let i = parent.firstIndex(where: { $0 != nil }) {
             throw PDFError(.disabled, "annotation JSON: annotations[\(i)] is a reply, and replies and review states are turned off for this document")
         }
-        // No cycles, through records and the document's own replies.
-        for start in records.indices where parent[start] != nil {
-            var seenRecords: Set<Int> = [start]
+        // No cycles, through records and the document's own replies. Each record and each
+        // existing annotation is walked once in all (a chain already known to end is not
+        // walked again): checking every record's whole chain took quadratic time on a long
+        // chain of replies.
+        var state = Array(repeating: 0, count: records.count)  // 0 new, 1 on this walk, 2 done
+        var doneObjects: Set<Int> = []
+        for start in records.indices where parent[start] != nil && state[start] == 0 {
+            var walked: [Int] = [start]
+            state[start] = 1
+            var walkedObjects: [Int] = []
             var seenObjects: Set<Int> = []
             var cursor = parent[start]
-            while let c = cursor {
+            walk: while let c = cursor {
                 switch c {
                 case .record(let j):
-                    guard seenRecords.insert(j).inserted else {
+                    if state[j] == 1 {
                         throw PDFError(.format, "annotation JSON: annotations[\(start)].quire.inReplyTo: the replies make a cycle")
                     }
+                    if state[j] == 2 { break walk }
+                    state[j] = 1
+                    walked.append(j)
                     cursor = parent[j]
                 case .existing(let e):
-                    guard seenObjects.insert(e.id.number).inserted else { cursor = nil; break }
+                    // A cycle among the document's own replies is the file's, cut when read.
+                    guard !doneObjects.contains(e.id.number), seenObjects.insert(e.id.number).inserted else { break walk }
+                    walkedObjects.append(e.id.number)
                     if let next = e.inReplyTo {
                         if let j = recordOfObject[next.number] { cursor = .record(j) }
                         else { cursor = try annotation(next).flatMap(existingRef) }
@@ -1798,17 +1813,24 @@ extension Document {
                     }
                 }
             }
+            for r in walked { state[r] = 2 }
+            doneObjects.formUnion(walkedObjects)
         }
         // 3. Apply: parents before replies.
         var order: [Int] = []
         var placed = Array(repeating: false, count: records.count)
-        func place(_ i: Int) {
-            guard !placed[i] else { return }
-            placed[i] = true
-            if case .record(let j)? = parent[i] { place(j) }
-            order.append(i)
+        // Each record after the records it replies to, without recursion (a chain of replies
+        // in the JSON is as long as the JSON makes it).
+        for i in records.indices where !placed[i] {
+            var chain: [Int] = []
+            var next: Int? = i
+            while let k = next, !placed[k] {
+                placed[k] = true
+                chain.append(k)
+                if case .record(let j)? = parent[k] { next = j } else { next = nil }
+            }
+            order.append(contentsOf: chain.reversed())
         }
-        for i in records.indices { place(i) }
         var objectOf: [ObjectID?] = target
         func objectID(_ ref: Ref?) -> ObjectID? {
             switch ref {

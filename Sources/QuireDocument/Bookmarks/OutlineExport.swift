@@ -83,7 +83,8 @@ extension Document {
         var root = outlines
         root["First"] = items.first.map { .reference($0.0) }
         root["Last"] = items.last.map { .reference($0.0) }
-        let visible = Swift.max(0, oldCount) - removed + list.count
+        // /Count as the file gives it is any integer: bounded by the outline's item limit.
+        let visible = Swift.max(0, Swift.min(oldCount, OutlineItem.maxItems)) - removed + list.count
         root["Count"] = items.isEmpty ? nil : .integer(Int64(Swift.max(visible, items.count)))
         try setObject(parent.number, .dictionary(root))
         if outlinesID == nil {

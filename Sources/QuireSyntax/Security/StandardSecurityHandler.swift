@@ -187,7 +187,10 @@ public final class StandardSecurityHandler: Sendable {
                 if used?.method == .aes128 {
                     keyLengths = [16]
                 } else if let bits = used?.lengthBits {
-                    keyLengths = [clampBits(bits < 40 ? bits * 8 : bits)]
+                    // Bytes below 40 (some writers), bits otherwise; clamped first, so that
+                    // a /Length near Int.min cannot overflow the product.
+                    let b = Swift.max(0, Swift.min(bits, 4096))
+                    keyLengths = [clampBits(b < 40 ? b * 8 : b)]
                 } else if let bits = dict["Length"]?.integer, (40...128).contains(bits) {
                     keyLengths = [Int(bits) / 8]
                 } else {
