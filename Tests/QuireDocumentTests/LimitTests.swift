@@ -282,7 +282,7 @@ struct LimitTests {
     @Test func sharedPageTreeNodesDoNotExpandExponentially() throws {
         // Each node's /Kids names the next node twice: 40 levels are 2^40 paths to the one
         // page at the bottom. Found by FuzzWalk (a 2.6 KB input that took 35 s). The walk
-        // stops after the file's objects plus max_pages visits: with a trusted /Count that
+        // stops after twice the file's objects plus 1,000 visits: with a trusted /Count that
         // is a warning and the pages found so far; without one, the max_pages limit error.
         func dag(count: String) -> [UInt8] {
             var objects: [(Int, String)] = [(2, "<< /Type /Pages /Kids [10 0 R 10 0 R] \(count) >>")]

@@ -130,7 +130,7 @@ struct PageCountTests {
     @Test func trustedCountStopsAnExponentialTree() throws {
         // 40 levels of [next next] under /Count 4: the pages past /Count are not reachable,
         // so the walk stops instead of failing: at the visit budget of shared nodes (the
-        // file's objects plus max_pages), before it counts max_pages pages.
+        // file's objects twice plus 1,000), before it counts max_pages pages.
         let doc = try document({ b in
             b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
             b.object(2, "<< /Type /Pages /Kids [3 0 R 3 0 R] /Count 4 >>")

@@ -51,10 +51,15 @@ done
 OUT=.build/fuzz-long
 SEEDS=.build/fuzz-seeds
 mkdir -p "$OUT/logs"
-BIN=$(Tests/fuzz/build.sh) || exit 1      # the ASan build: merges, and fuzzing unless --plain
-FUZZ_BIN=$BIN BUILD=asan
-if [ $PLAIN = 1 ]; then FUZZ_BIN=$(FUZZ_SANITIZE=fuzzer Tests/fuzz/build.sh) || exit 1; BUILD=plain; fi
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources Tests/fuzz/Support 2>/dev/null || echo +)
+# Builds (incrementally: seconds when nothing changed) before every chunk, so that each
+# chunk fuzzes the tree as it is then and runs.tsv names the commit it ran on.
+build() {
+    BIN=$(Tests/fuzz/build.sh) || exit 1      # the ASan build: merges, and fuzzing unless --plain
+    FUZZ_BIN=$BIN BUILD=asan
+    if [ $PLAIN = 1 ]; then FUZZ_BIN=$(FUZZ_SANITIZE=fuzzer Tests/fuzz/build.sh) || exit 1; BUILD=plain; fi
+    COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources Tests/fuzz/Support 2>/dev/null || echo +)
+}
+build
 [ -d "$SEEDS/walk" ] || python3 Tests/fuzz/seed.py "$SEEDS"
 touch "$OUT/runs.tsv"
 start=$(date +%s)
@@ -120,6 +125,7 @@ while :; do
             summary; exit 0
         fi
         progressed=1
+        build
         work="$OUT/work/$t"; art="$OUT/artifacts/$t"
         mkdir -p "$work" "$art" "Tests/fuzz/corpus/$t"
         log="$OUT/logs/$t-$(date +%Y%m%d-%H%M%S).log"
