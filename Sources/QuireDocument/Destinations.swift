@@ -116,13 +116,8 @@ final class DestinationResolver {
 
     private func loadPages() throws {
         guard pageMap == nil else { return }
-        var map: [Int: Int] = [:]
-        let pages = try document.pages()
-        for page in pages {
-            if let id = page.id, map[id.number] == nil { map[id.number] = page.index }
-        }
-        pageMap = map
-        pageCount = pages.count  // the pages that exist: a destination cannot show a missing one
+        pageMap = try document.pageIndexByObject()
+        pageCount = try document.pages().count  // the pages that exist: a destination cannot show a missing one
     }
 
     private func warn(_ message: String) { document.file.warn(message) }

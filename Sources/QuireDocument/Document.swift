@@ -61,6 +61,12 @@ public final class Document {
     /// The page tree, once read, or the error reading it gave (see ``pageTree()``): a tree
     /// that fails at a limit fails fast the next time.
     private var pageTreeCache: Result<PageTree, any Error>? = nil
+    /// Each page object's index (the first, for a page listed twice), once computed (see
+    /// ``pageIndexByObject()``).
+    private var pageIndexCache: [Int: Int]? = nil
+    /// The page label ranges, once read (see PageLabels.swift): nil before, .some(nil)
+    /// for a document without /PageLabels.
+    var pageLabelRangesCache: [PageLabelRange]?? = nil
     /// The flat outline, once computed (see Outline.swift).
     var outlineCache: [FlatOutlineItem]? = nil
     /// Annotations read so far and the reverse index of replies (see Annotations).
@@ -99,6 +105,8 @@ public final class Document {
     /// Drops what the model derived from the objects (the page list), after a change.
     func invalidateModel() {
         pageTreeCache = nil
+        pageIndexCache = nil
+        pageLabelRangesCache = nil
         outlineCache = nil
         annotationIndex = AnnotationIndex()
     }
@@ -198,6 +206,19 @@ public final class Document {
     /// reached, as in PDFium); when it is larger, the list is shorter than the page count
     /// and the missing pages are at the end.
     public func pages() throws -> [Page] { try pageTree().pages }
+
+    /// The index of each page object by object number (a page reached twice in the page
+    /// tree keeps its first index). Cached like the page tree: every link's destination
+    /// looks its page up here, and building the map per link cost O(links x pages).
+    func pageIndexByObject() throws -> [Int: Int] {
+        if let pageIndexCache { return pageIndexCache }
+        var map: [Int: Int] = [:]
+        for page in try pages() {
+            if let id = page.id, map[id.number] == nil { map[id.number] = page.index }
+        }
+        pageIndexCache = map
+        return map
+    }
 
     func pageTree() throws -> PageTree {
         if let pageTreeCache { return try pageTreeCache.get() }

@@ -84,8 +84,17 @@ extension Document {
     /// The ranges of the catalog's /PageLabels number tree (§12.4.2), sorted by their
     /// first page; nil when there is no /PageLabels. Keys that are negative or past the
     /// last page, values that are not dictionaries, and repeated keys (the first is
-    /// kept) are left out with a warning; an unknown /S is read as no style.
+    /// kept) are left out with a warning; an unknown /S is read as no style. Read once and
+    /// kept until the document changes: labelling every page one call at a time (the C
+    /// API's quire_page_label) reread and sorted the tree per page.
     public func pageLabelRanges() throws -> [PageLabelRange]? {
+        if let cached = pageLabelRangesCache { return cached }
+        let ranges = try readPageLabelRanges()
+        pageLabelRangesCache = .some(ranges)
+        return ranges
+    }
+
+    private func readPageLabelRanges() throws -> [PageLabelRange]? {
         guard let root = try catalog()["PageLabels"], try dictionary(root) != nil else { return nil }
         let pageCount = try pageCount()  // labels number every counted page
         var ranges: [PageLabelRange] = []
@@ -130,8 +139,14 @@ extension Document {
             throw PDFError(.range, "page index \(index) is out of range (the document has \(count) pages)")
         }
         guard let ranges = try pageLabelRanges() else { return nil }
-        guard let range = ranges.last(where: { $0.startIndex <= index }) else { return String(index + 1) }
-        return range.label(at: index)
+        // The last range starting at or before `index` (ranges are sorted by start).
+        var low = 0, high = ranges.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ranges[mid].startIndex <= index { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return String(index + 1) }
+        return ranges[low - 1].label(at: index)
     }
 
     /// The label of every page, in page order; nil when the document has no /PageLabels.
