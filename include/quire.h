@@ -223,7 +223,8 @@ int quire_document_open(quire_document **out, const char *path,
  *
  * The bytes are copied during the call: the caller may free them as soon as it returns.
  * out, options and the return values are as for `quire_document_open` (no QUIRE_ENOTFOUND).
- * `data` may be NULL only when `size` is 0, which gives QUIRE_EFORMAT.
+ * `data` may be NULL only when `size` is 0, which gives QUIRE_EFORMAT. A `size` of 2^63 or
+ * more (a negative length cast to size_t) gives QUIRE_EINVAL.
  * Thread safety: any thread.
  */
 int quire_document_open_memory(quire_document **out, const void *data, size_t size,
@@ -604,7 +605,7 @@ int quire_document_add_object(int32_t *out_number, quire_document *doc, const qu
  * for an empty one) and `size` bytes of data (copied; already encoded for the filters the
  * dictionary names).
  * out_number: receives its object number.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (also for a `size` of 2^63 or more); QUIRE_ELIMIT.
  */
 int quire_document_add_stream(int32_t *out_number, quire_document *doc, const quire_value *dict,
                               const void *data, size_t size);
