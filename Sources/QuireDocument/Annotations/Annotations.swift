@@ -3,8 +3,11 @@
 /// dropped on any change.
 final class AnnotationIndex {
     var pages: [Int: [Annotation]] = [:]
-    /// Object number of an annotation -> its page.
+    /// Object number of an annotation -> its page, and its position in that page's list
+    /// (a lookup by id is a dictionary lookup, not a scan of the page: a thread of T replies
+    /// on a page of K annotations cost T x K).
     var pageOf: [Int: Int] = [:]
+    var positionOf: [Int: Int] = [:]
     /// Object number of an annotation -> the annotations that reply to it (/IRT), in
     /// /Annots order.
     var replies: [Int: [Annotation]] = [:]
@@ -31,8 +34,11 @@ extension Document {
         var list: [Annotation] = []
         for (id, dict) in try page.annotationDictionaries() {
             let annotation = try Annotation(dict, id: id, pageIndex: index, document: self)
+            if let id {
+                annotationIndex.pageOf[id.number] = index
+                annotationIndex.positionOf[id.number] = list.count
+            }
             list.append(annotation)
-            if let id { annotationIndex.pageOf[id.number] = index }
         }
         for annotation in list {
             if let target = annotation.inReplyTo { annotationIndex.replies[target.number, default: []].append(annotation) }
@@ -58,7 +64,11 @@ extension Document {
             }
         }
         guard let page = annotationIndex.pageOf[id.number] else { return nil }
-        return try annotations(onPage: page).first { $0.id?.number == id.number }
+        let list = try annotations(onPage: page)
+        if let at = annotationIndex.positionOf[id.number], at < list.count, list[at].id?.number == id.number {
+            return list[at]
+        }
+        return list.first { $0.id?.number == id.number }
     }
 
     /// The annotations that reply directly to `id` (whose /IRT is `id`), in page order.
