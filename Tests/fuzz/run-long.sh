@@ -15,7 +15,7 @@
 # .build/fuzz-long/artifacts/<target>/ (crash-*, timeout-*, oom-*). --fork runs libFuzzer's
 # fork mode with -ignore_crashes/-ignore_timeouts/-ignore_ooms instead, which survives
 # failures inside the chunk but restarts a process per job (re-running part of the corpus
-# each time): measured on FuzzJSON, about 2,500 runs/s against about 19,000. After each chunk the
+# each time), so short jobs spend much of their time re-running inputs. After each chunk the
 # inputs found are merged with the committed corpus into a minimal set of what the seeds
 # do not cover (libFuzzer's -merge=1, files up to MAX_LEN = 4096 bytes) that replaces
 # Tests/fuzz/corpus/<target>/ (see merge_corpus).
