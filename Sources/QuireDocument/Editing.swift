@@ -31,7 +31,7 @@ final class ChangeSet {
         objects[id.number] = value
         generations[id.number] = id.generation
         deleted.remove(id.number)
-        nextNumber = Swift.max(nextNumber, id.number == Int.max ? Int.max : id.number + 1)
+        nextNumber = Swift.max(nextNumber, id.number.saturatingSuccessor)
         log.append(.setObject(id, value))
     }
 

@@ -61,7 +61,7 @@ public enum Filters {
         // 64 KiB scratch buffer and was appended from there: a second copy of everything,
         // and inflating a large image took twice as long as qpdf. The capacity stops one
         // byte past the budget, so that going over it is seen.
-        let cap = budget.maxBytes == Int.max ? Int.max : budget.maxBytes + 1
+        let cap = budget.maxBytes.saturatingSuccessor
         var capacity = Swift.min(Swift.max(input.count * 4, 4096), cap)
         var output: [UInt8] = []
         var outcome: Int32? = nil  // the status that ended decoding

@@ -36,3 +36,9 @@ public struct PDFLimits: Sendable, Equatable {
     /// The defaults.
     public static let `default` = PDFLimits()
 }
+
+extension Int {
+    /// One more, or `Int.max` when this is `Int.max`: for "one past the highest number"
+    /// computed from numbers a file or a host setting can push to the top of the range.
+    public var saturatingSuccessor: Int { self == .max ? .max : self + 1 }
+}

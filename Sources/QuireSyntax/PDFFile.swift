@@ -114,8 +114,7 @@ public final class PDFFile {
     /// One more than the highest object number in use or named by /Size: the number a new
     /// object gets.
     public var nextObjectNumber: Int {
-        let highest = entries.keys.max() ?? 0
-        return Swift.max(highest == Int.max ? Int.max : highest + 1, Int(clamping: trailer["Size"]?.integer ?? 0))
+        Swift.max((entries.keys.max() ?? 0).saturatingSuccessor, Int(clamping: trailer["Size"]?.integer ?? 0))
     }
 
     /// Whether the file is linearized: the first object after the header is a dictionary

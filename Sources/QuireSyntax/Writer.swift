@@ -58,8 +58,7 @@ public enum Writer {
         // /Size as the file gives it may be anything up to Int64.max: bounded by the objects
         // limit, past which no object number is read anyway.
         let declaredSize = Swift.min(Int(clamping: file.trailer["Size"]?.integer ?? 0), file.limits.maxObjects)
-        let highest = entries.keys.max() ?? 0
-        var size = Swift.max(declaredSize, highest == Int.max ? Int.max : highest + 1)
+        var size = Swift.max(declaredSize, (entries.keys.max() ?? 0).saturatingSuccessor)
         guard size < Int.max else { throw PDFError(limit: "max_objects", file.limits.maxObjects, "the object numbers of the update") }
         var trailer = PDFDictionary()
         for key: PDFName in ["Root", "Info", "ID", "Encrypt"] {
