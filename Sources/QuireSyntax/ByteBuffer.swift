@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -164,6 +165,47 @@ public final class ByteBuffer: @unchecked Sendable {
             i = at + 1
         }
         return nil
+    }
+
+    /// The keywords whose next occurrence the parser looks for when a stream's /Length is
+    /// wrong: `endstream`, and `endobj` when there is none.
+    public enum Keyword: Int, Sendable { case endstream = 0, endobj = 1 }
+
+    /// How many direct searches for a keyword run before its offsets are indexed.
+    static let directKeywordSearches = 8
+
+    /// Per keyword: the number of direct searches so far, then every offset, sorted.
+    private let keywordOffsets = Mutex<[(searches: Int, offsets: [Int]?)]>([(0, nil), (0, nil)])
+
+    /// The first offset at or after `from` where `keyword` stands.
+    ///
+    /// The first few calls search the bytes; later calls use the offsets of every
+    /// occurrence, found in one pass and then found by binary search. A file of N streams
+    /// whose /Length is wrong and which have no `endstream` would otherwise cost N searches
+    /// to the end of the file (O(N · size)).
+    public func nextOccurrence(of keyword: Keyword, from: Int) -> Int? {
+        let needle: StaticString = keyword == .endstream ? "endstream" : "endobj"
+        let word = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        let indexed: [Int]? = keywordOffsets.withLock { state in
+            if let offsets = state[keyword.rawValue].offsets { return offsets }
+            state[keyword.rawValue].searches += 1
+            guard state[keyword.rawValue].searches > Self.directKeywordSearches else { return nil }
+            var offsets: [Int] = []
+            var i = 0
+            while let at = search(word, from: i, to: bytes.count) {
+                offsets.append(at)
+                i = at + 1
+            }
+            state[keyword.rawValue].offsets = offsets
+            return offsets
+        }
+        guard let offsets = indexed else { return search(word, from: from, to: bytes.count) }
+        var lo = 0, hi = offsets.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if offsets[mid] < from { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < offsets.count ? offsets[lo] : nil
     }
 
     /// Whether `needle` stands at `offset`.

@@ -85,10 +85,18 @@ public struct PDFString: Hashable, Sendable {
 
 /// A dictionary (§7.3.7) that keeps its entries in file order.
 ///
-/// Lookup scans the entries: dictionaries in PDF files are small, and order matters for
-/// faithful output. A key written twice keeps its last value.
+/// Order matters for faithful output. A key written twice keeps its last value. Lookup
+/// scans the entries of a small dictionary (nearly all of them); past `indexThreshold`
+/// entries a hash index from key to position is kept as well, so that a hostile
+/// dictionary of 40,000 keys, copied key by key, costs O(K) and not O(K²).
 public struct PDFDictionary: Sendable, Equatable, Sequence {
     public private(set) var entries: [(key: PDFName, value: PDFObject)] = []
+    /// Position of each key in `entries`; nil while `entries.count <= indexThreshold`.
+    private var index: [PDFName: Int]?
+
+    /// The size past which a dictionary keeps a hash index: below it, a scan of the
+    /// entries is as fast and allocates nothing.
+    static let indexThreshold = 16
 
     public init() {}
 
@@ -100,25 +108,50 @@ public struct PDFDictionary: Sendable, Equatable, Sequence {
     /// parser checks both as it reads, in constant time per entry).
     init(uniqueEntries: [(key: PDFName, value: PDFObject)]) {
         entries = uniqueEntries
+        if entries.count > Self.indexThreshold { rebuildIndex() }
     }
 
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
     public var keys: [PDFName] { entries.map(\.key) }
 
+    private func position(of key: PDFName) -> Int? {
+        if let index { return index[key] }
+        return entries.firstIndex { $0.key == key }
+    }
+
+    private mutating func rebuildIndex() {
+        var map = [PDFName: Int](minimumCapacity: entries.count)
+        for (i, e) in entries.enumerated() { map[e.key] = i }
+        index = map
+    }
+
     /// The value for `key`; nil when absent. Setting nil or `.null` removes the entry
     /// (a null value and an absent key mean the same, §7.3.7).
     public subscript(key: PDFName) -> PDFObject? {
         get {
-            for i in entries.indices where entries[i].key == key { return entries[i].value }
-            return nil
+            position(of: key).map { entries[$0].value }
         }
         set {
-            let index = entries.firstIndex { $0.key == key }
-            switch (index, newValue) {
-            case (let i?, .some(let v)) where v != .null: entries[i].value = v
-            case (let i?, _): entries.remove(at: i)
-            case (nil, .some(let v)) where v != .null: entries.append((key, v))
+            switch (position(of: key), newValue) {
+            case (let i?, .some(let v)) where v != .null:
+                entries[i].value = v
+            case (let i?, _):
+                entries.remove(at: i)
+                if entries.count <= Self.indexThreshold {
+                    index = nil
+                } else if index != nil {
+                    // The entries after i moved down by one.
+                    index![key] = nil
+                    for j in i..<entries.count { index![entries[j].key] = j }
+                }
+            case (nil, .some(let v)) where v != .null:
+                entries.append((key, v))
+                if index != nil {
+                    index![key] = entries.count - 1
+                } else if entries.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
             default: break
             }
         }
@@ -128,6 +161,7 @@ public struct PDFDictionary: Sendable, Equatable, Sequence {
         entries.makeIterator()
     }
 
+    /// Equal when the entries are equal, in the same order (the index is derived from them).
     public static func == (a: PDFDictionary, b: PDFDictionary) -> Bool {
         a.entries.count == b.entries.count
             && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }

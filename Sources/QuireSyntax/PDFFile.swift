@@ -232,6 +232,7 @@ public final class PDFFile {
         var catalogs: [Int] = []
         var objectStreamNumbers: [Int] = []
         var xrefStreams: [Int] = []
+        var trailerOffsets: [Int] = []
         let b = buffer.bytes
         let trailerKeyword = Array("trailer".utf8)
         var i = 0
@@ -249,13 +250,24 @@ public final class PDFFile {
                 continue
             }
             if boundary && c == UInt8(ascii: "t") && buffer.matches(trailerKeyword, at: i) {
-                var parser = ObjectParser(buffer, at: i + trailerKeyword.count, limits: limits)
-                if case .dictionary(let d)? = try? parser.parseObject() { trailers.append(d) }
+                trailerOffsets.append(i + trailerKeyword.count)
                 i += trailerKeyword.count
                 continue
             }
             i += 1
         }
+        // The trailers, parsed from the last (the one that wins) backwards. Each parse may
+        // run far: `trailer` in a comment or a string inside another trailer, or an
+        // unterminated string, reads on to the end of the file. So parsing stops once four
+        // times the file has been read, which bounds N keywords to O(size), not O(N · size).
+        var parsedBytes = 0
+        let parseBudget = 4 * b.count + (1 << 20)
+        for offset in trailerOffsets.reversed() where parsedBytes <= parseBudget {
+            var parser = ObjectParser(buffer, at: offset, limits: limits)
+            if case .dictionary(let d)? = try? parser.parseObject() { trailers.append(d) }
+            parsedBytes += Swift.max(parser.position - offset, 1)
+        }
+        trailers.reverse()
         scanIndex = found
         let reader = reader()
         for offset in xrefStreams {

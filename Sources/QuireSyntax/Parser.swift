@@ -252,10 +252,10 @@ public struct ObjectParser {
         }
         // /Length is wrong or missing: the data ends at the next `endstream`, without the
         // end-of-line marker before it.
-        guard let end = buffer.firstIndex(of: endstream, from: start) else {
+        guard let end = buffer.nextOccurrence(of: .endstream, from: start) else {
             // No `endstream` at all: the data ends at `endobj`, or at the end of the file,
             // as PDFium reads it.
-            let end = buffer.firstIndex(of: Array("endobj".utf8), from: start) ?? buffer.count
+            let end = buffer.nextOccurrence(of: .endobj, from: start) ?? buffer.count
             onWarning?("stream at byte \(start) has no 'endstream'; its data ends at byte \(end)")
             lexer.position = end
             return PDFStream(dictionary: dict, data: .file(offset: start, length: end - start), source: buffer)
