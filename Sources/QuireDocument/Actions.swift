@@ -59,7 +59,7 @@ extension Document {
     /// warning, when it is not an action dictionary; an action reached twice in its own
     /// chain (a cycle) is left out with a warning. Only limit errors are thrown.
     public func action(_ value: PDFObject) throws -> Action? {
-        try DestinationResolver(document: self, cacheNames: false).action(value)
+        try DestinationResolver(document: self).action(value)
     }
 
     /// A text string (§7.9.2.2) decoded, or nil when `value` is not a string.

@@ -56,20 +56,20 @@ extension Document {
     /// tree, an undefined name, a value of the wrong type) is nil, with a warning.
     /// Only limit errors are thrown.
     public func destination(_ value: PDFObject) throws -> Destination? {
-        try DestinationResolver(document: self, cacheNames: false).destination(value)
+        try DestinationResolver(document: self).destination(value)
     }
 
     /// The named destination `name` (§12.3.2.4): looked up in the catalog's /Names /Dests
     /// name tree (PDF 1.2), then in the catalog's /Dests dictionary (PDF 1.1), as PDFium
     /// does. Nil, with a warning, when it is not defined or broken.
     public func resolveNamedDestination(_ name: [UInt8]) throws -> Destination? {
-        try DestinationResolver(document: self, cacheNames: false).named(name)
+        try DestinationResolver(document: self).named(name)
     }
 
     /// The named destination `name`, as UTF-8 bytes or, failing that, as a PDF text
     /// string (PDFDocEncoding or UTF-16BE).
     public func resolveNamedDestination(_ name: String) throws -> Destination? {
-        let resolver = DestinationResolver(document: self, cacheNames: false)
+        let resolver = DestinationResolver(document: self)
         let utf8 = Array(name.utf8), text = TextString.encode(name)
         if text != utf8, try resolver.lookup(utf8) == nil {
             return try resolver.named(text)
@@ -82,7 +82,7 @@ extension Document {
     /// A name defined twice keeps its first definition; broken ones are left out with a
     /// warning.
     public func namedDestinations() throws -> [(name: [UInt8], destination: Destination)] {
-        let resolver = DestinationResolver(document: self, cacheNames: true)
+        let resolver = DestinationResolver(document: self)
         var out: [(name: [UInt8], destination: Destination)] = []
         for name in try resolver.allNames() {
             if let d = try resolver.named(name) { out.append((name, d)) }
@@ -91,20 +91,15 @@ extension Document {
     }
 }
 
-/// Resolves destinations for one call: the page map is built once, and, when
-/// `cacheNames` is set, the name tree is read once (for calls that look up many names,
-/// such as the outline).
+/// Resolves destinations for one call: the page map is built once; the name tree is read
+/// once per state of the document.
 final class DestinationResolver {
     let document: Document
-    let cacheNames: Bool
     private var pageMap: [Int: Int]? = nil
     private var pageCount = 0
-    private var treeCache: [[UInt8]: PDFObject]? = nil
-    private var treeOrder: [[UInt8]] = []
 
-    init(document: Document, cacheNames: Bool) {
+    init(document: Document) {
         self.document = document
-        self.cacheNames = cacheNames
     }
 
     /// The index of each page object, by object number (a page reached twice in the page
@@ -147,13 +142,8 @@ final class DestinationResolver {
     /// The value that `name` is defined as: the name tree first, then /Dests.
     func lookup(_ name: [UInt8]) throws -> PDFObject? {
         let catalog = try document.catalog()
-        if let tree = try document.dictionary(catalog["Names"])?["Dests"] {
-            if cacheNames {
-                if treeCache == nil { try fillTreeCache(tree) }
-                if let v = treeCache?[name] { return v }
-            } else if let v = try NameTree(document: document, root: tree).value(for: name) {
-                return v
-            }
+        if let tree = try document.dictionary(catalog["Names"])?["Dests"], let v = try names(tree).values[name] {
+            return v
         }
         if let dests = try document.dictionary(catalog["Dests"]), let v = dests[PDFName(bytes: name)] {
             return v
@@ -161,15 +151,20 @@ final class DestinationResolver {
         return nil
     }
 
-    private func fillTreeCache(_ tree: PDFObject) throws {
-        var cache: [[UInt8]: PDFObject] = [:]
+    /// The name tree flattened, the first definition of each name kept: read once per
+    /// state of the document (``Document/destinationNamesCache``). Walking the tree per
+    /// lookup made N links with named destinations O(N × names).
+    private func names(_ tree: PDFObject) throws -> Document.DestinationNames {
+        if let cached = document.destinationNamesCache { return cached }
+        var values: [[UInt8]: PDFObject] = [:]
         var order: [[UInt8]] = []
-        for (key, value) in try NameTree(document: document, root: tree).entries() where cache[key] == nil {
-            cache[key] = value
+        for (key, value) in try NameTree(document: document, root: tree).entries() where values[key] == nil {
+            values[key] = value
             order.append(key)
         }
-        treeCache = cache
-        treeOrder = order
+        let names = Document.DestinationNames(values: values, order: order)
+        document.destinationNamesCache = names
+        return names
     }
 
     /// Every defined name: the tree's in order, then the /Dests dictionary's.
@@ -178,9 +173,9 @@ final class DestinationResolver {
         var names: [[UInt8]] = []
         var seen: Set<[UInt8]> = []
         if let tree = try document.dictionary(catalog["Names"])?["Dests"] {
-            if treeCache == nil { try fillTreeCache(tree) }
-            names = treeOrder
-            seen = Set(treeOrder)
+            let tree = try self.names(tree)
+            names = tree.order
+            seen = Set(tree.order)
         }
         if let dests = try document.dictionary(catalog["Dests"]) {
             for key in dests.keys where seen.insert(key.bytes).inserted { names.append(key.bytes) }

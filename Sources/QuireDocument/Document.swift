@@ -69,6 +69,12 @@ public final class Document {
     var pageLabelRangesCache: [PageLabelRange]?? = nil
     /// The flat outline, once computed (see Outline.swift).
     var outlineCache: [FlatOutlineItem]? = nil
+    /// The /Names /Dests name tree, flattened once read (see Destinations.swift).
+    struct DestinationNames {
+        var values: [[UInt8]: PDFObject]
+        var order: [[UInt8]]
+    }
+    var destinationNamesCache: DestinationNames? = nil
     /// Annotations read so far and the reverse index of replies (see Annotations).
     var annotationIndex = AnnotationIndex()
     /// Whether replies and review states may be created and changed (PSPDFKit's features
@@ -108,7 +114,35 @@ public final class Document {
         pageIndexCache = nil
         pageLabelRangesCache = nil
         outlineCache = nil
+        destinationNamesCache = nil
         annotationIndex = AnnotationIndex()
+    }
+
+    /// Drops what the model derived from the objects after object `number` became `value`
+    /// (nil: deleted). The page tree is kept unless the walk read that object: every
+    /// change re-walked the tree, so N edits of a document of P pages cost N × P (and
+    /// importing annotations one record at a time did). A page whose dictionary changed
+    /// outside what the walk reads (its /Annots, say) is updated in place.
+    func invalidateModel(after number: Int, _ value: PDFObject?) {
+        let tree = try? pageTreeCache?.get()
+        pageLabelRangesCache = nil
+        outlineCache = nil
+        destinationNamesCache = nil
+        annotationIndex = AnnotationIndex()
+        guard var tree, tree.complete, !tree.dependencies.contains(number) else {
+            pageTreeCache = nil
+            pageIndexCache = nil
+            return
+        }
+        guard let positions = tree.leafPositions[number] else { return }
+        guard case .dictionary(let dict)? = value,
+              PageTree.structuralKeys.allSatisfy({ dict[$0] == tree.pages[positions[0]].dictionary[$0] }) else {
+            pageTreeCache = nil
+            pageIndexCache = nil
+            return
+        }
+        for i in positions { tree.pages[i] = tree.pages[i].with(dictionary: dict) }
+        pageTreeCache = .success(tree)
     }
 
     /// The document catalog (§7.7.2).
@@ -168,6 +202,19 @@ public final class Document {
         /// How many pages the walk found (more than `pages.count` when the root's /Count
         /// is smaller).
         var found: Int
+        /// The objects the walk read, other than the pages in `pages`: the catalog, the
+        /// nodes, indirect /Kids and /Count, references that led nowhere. A change to one
+        /// of them drops the tree.
+        var dependencies: Set<Int> = []
+        /// Where each page object of `pages` stands (more than once through shared nodes).
+        var leafPositions: [Int: [Int]] = [:]
+        /// False when the walk stopped at the visit budget, which grows with the number of
+        /// objects: then any change drops the tree.
+        var complete = true
+
+        /// The entries of a page that the walk reads: a change to any other entry of a
+        /// page updates the page in place.
+        static let structuralKeys: [PDFName] = ["Type", "Kids", "MediaBox", "CropBox", "Rotate", "Resources"]
     }
 
     /// The number of pages, counted as PDFium and MuPDF count them: the root page tree
@@ -238,20 +285,34 @@ public final class Document {
     func pagesText(_ n: Int) -> String { n == 1 ? "1 page" : "\(n) pages" }
 
     private func readPageTree() throws -> PageTree {
+        var dependencies: Set<Int> = []
+        var leafPositions: [Int: [Int]] = [:]
+        /// `value` resolved, with every object on the way noted as a dependency.
+        func resolveNoting(_ value: PDFObject) throws -> PDFObject {
+            var v = value
+            var hops = 0
+            while case .reference(let r) = v, hops <= 32 {
+                dependencies.insert(r.number)
+                v = try object(r.number)
+                hops += 1
+            }
+            return try resolve(v)
+        }
+        if case .reference(let r)? = trailer["Root"] { _ = try resolveNoting(.reference(r)) }
         let root = try catalog()
         guard let top = root["Pages"] else {
             file.warn("the catalog has no /Pages; the document has no pages")
-            return PageTree(count: 0, pages: [], found: 0)
+            return PageTree(count: 0, pages: [], found: 0, dependencies: dependencies)
         }
         // The root's /Count, and whether to trust it: PDFium's rule (CPDF_Document's
         // CountPages), which MuPDF follows for any positive count. A root without /Kids
         // is itself a page (PDFium counts 1), whatever its /Count says.
-        let topDict = try dictionary(top)
+        let topDict = try resolveNoting(top).dictionary
         var rootIsNode = false
         if let topDict, topDict["Type"]?.name?.value != "Page" {
-            rootIsNode = try topDict["Kids"].map(resolve)?.array != nil
+            rootIsNode = try topDict["Kids"].map(resolveNoting)?.array != nil
         }
-        let rawCount = try topDict?["Count"].map(resolve)
+        let rawCount = try topDict?["Count"].map(resolveNoting)
         var declared: Int? = nil
         if rootIsNode, let n = rawCount?.integer, n > 0, n <= Int64(options.limits.maxPages) {
             declared = Int(n)
@@ -266,6 +327,7 @@ public final class Document {
         enum Step { case visit(PDFObject, Inherited, Int), leave }
         var stack: [Step] = [.visit(top, Inherited(), 0)]
         var path: [Int] = []  // object numbers of the nodes from the root to the current one
+        var onPath: Set<Int> = []  // the same, for lookup (a path may be 1,024 nodes long)
         // Shared nodes are walked once per branch, so a chain of nodes whose /Kids name the
         // next node twice expands to 2^depth visits before it reaches a single page. A tree
         // visits each object once, so more visits than twice the objects (plus 1,000 for a
@@ -276,7 +338,7 @@ public final class Document {
         var visits = 0
         walk: while let step = stack.popLast() {
             guard case .visit(let node, let parent, let depth) = step else {
-                path.removeLast()
+                onPath.remove(path.removeLast())
                 continue
             }
             visits += 1
@@ -295,13 +357,17 @@ public final class Document {
             if case .reference(let r) = node {
                 // A node on its own ancestor path is a cycle. A node reached again in
                 // another branch is not: viewers show it once per branch.
-                if path.contains(r.number) {
+                if onPath.contains(r.number) {
                     file.warn("page tree cycle through \(r); the repeated node is skipped")
                     continue
                 }
                 id = r
             }
-            guard let dict = try dictionary(node) else {
+            // A page's own object is not a dependency (see PageTree.leafPositions), but
+            // the references it leads through are.
+            let resolved = try id.map { try resolveNoting(try object($0.number)) } ?? resolveNoting(node)
+            guard let dict = resolved.dictionary else {
+                if let id { dependencies.insert(id.number) }
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") is not a dictionary; skipped")
                 continue
             }
@@ -311,10 +377,12 @@ public final class Document {
             if let v = dict["Rotate"] { inherited.rotate = v }
             if let v = dict["Resources"] { inherited.resources = v }
             let type = dict["Type"]?.name?.value
-            let kids = try dict["Kids"].map(resolve)?.array
+            let kids = try dict["Kids"].map(resolveNoting)?.array
             if let kids, type != "Page" {
                 if let id {
+                    dependencies.insert(id.number)
                     path.append(id.number)
+                    onPath.insert(id.number)
                     stack.append(.leave)
                 }
                 for kid in kids.reversed() { stack.append(.visit(kid, inherited, depth + 1)) }
@@ -336,9 +404,12 @@ public final class Document {
                 found += 1
                 // Pages past a trusted /Count are counted for the warning, not kept.
                 if result.count < (declared ?? maxPages) {
+                    if let id { leafPositions[id.number, default: []].append(result.count) }
                     result.append(Page(document: self, index: result.count, id: id, dictionary: dict,
                                        inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
                                        inheritedRotate: inherited.rotate, inheritedResources: inherited.resources))
+                } else if let id {
+                    dependencies.insert(id.number)
                 }
             }
         }
@@ -351,7 +422,8 @@ public final class Document {
             } else if found > declared {
                 file.warn("the page tree's /Count says \(declared) pages, but the tree holds \(foundText); the page count is \(declared), as PDFium and MuPDF report it, and the pages after page \(declared) are not reachable")
             }
-            return PageTree(count: declared, pages: result, found: found)
+            return PageTree(count: declared, pages: result, found: found, dependencies: dependencies,
+                            leafPositions: leafPositions, complete: !sharedPastLimit)
         }
         if let rawCount, rawCount.integer != Int64(found) {
             let why: String
@@ -365,7 +437,7 @@ public final class Document {
             let shown = rawCount.integer.map { String($0) } ?? rawCount.aTypeName
             file.warn("the page tree's /Count (\(shown)) \(why); the pages found in the tree (\(found)) are counted")
         }
-        return PageTree(count: found, pages: result, found: found)
+        return PageTree(count: found, pages: result, found: found, dependencies: dependencies, leafPositions: leafPositions)
     }
 
     /// A rectangle from a PDF array of four numbers (references resolved); nil if it is not one.
@@ -416,6 +488,13 @@ public struct Page {
     let inheritedCropBox: PDFObject?
     let inheritedRotate: PDFObject?
     let inheritedResources: PDFObject?
+
+    /// This page with `dictionary` in place of its own (what it inherits unchanged).
+    func with(dictionary: PDFDictionary) -> Page {
+        Page(document: document, index: index, id: id, dictionary: dictionary,
+             inheritedMediaBox: inheritedMediaBox, inheritedCropBox: inheritedCropBox,
+             inheritedRotate: inheritedRotate, inheritedResources: inheritedResources)
+    }
 
     /// A page box with inheritance and defaults applied: a missing or malformed media box
     /// is US Letter (with a warning), a missing crop box is the media box, and a missing

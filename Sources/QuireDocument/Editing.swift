@@ -20,8 +20,45 @@ final class ChangeSet {
     private(set) var deleted: Set<Int> = []
     private(set) var log: [Change] = []
     var nextNumber: Int
+    /// Inside a batch: the first log entry that no reader has seen. A later change to an
+    /// object whose latest entry is at or past it replaces that entry instead of adding
+    /// one, so that a batch that rewrites one object N times (a page's /Annots while N
+    /// annotations are imported) logs it once, not N growing versions (O(N²) memory).
+    /// The log a reader sees after the batch leads to the same state: each entry holds
+    /// the object's whole value, and the batch reaches the checkpoint journal as one group.
+    private var compactFrom: Int? = nil
+    /// While `compactFrom` is set: the index of each object's latest entry.
+    private var latestEntry: [Int: Int] = [:]
 
     init(nextNumber: Int) { self.nextNumber = nextNumber }
+
+    /// The outermost batch begins: its changes may be compacted.
+    func beginBatch() {
+        compactFrom = log.count
+        latestEntry = [:]
+    }
+
+    /// The outermost batch ended: the log is complete for its readers.
+    func endBatch() {
+        compactFrom = nil
+        latestEntry = [:]
+    }
+
+    /// A reader saw the log: what it saw stays as it is.
+    func markRead() {
+        if compactFrom != nil { beginBatch() }
+    }
+
+    private func append(_ change: Change, number: Int) {
+        if let from = compactFrom {
+            if let i = latestEntry[number], i >= from {
+                log[i] = change
+                return
+            }
+            latestEntry[number] = log.count
+        }
+        log.append(change)
+    }
 
     var isEmpty: Bool { log.isEmpty }
 
@@ -32,14 +69,14 @@ final class ChangeSet {
         generations[id.number] = id.generation
         deleted.remove(id.number)
         nextNumber = Swift.max(nextNumber, id.number.saturatingSuccessor)
-        log.append(.setObject(id, value))
+        append(.setObject(id, value), number: id.number)
     }
 
     func delete(_ id: ObjectID) {
         objects[id.number] = .null
         generations[id.number] = id.generation
         deleted.insert(id.number)
-        log.append(.deleteObject(id))
+        append(.deleteObject(id), number: id.number)
     }
 
     /// Every changed object with its generation and current value (nil: deleted), by number.
@@ -90,8 +127,13 @@ extension Document {
     /// Whether there are changes that are not saved.
     public var hasUnsavedChanges: Bool { !changes.isEmpty }
 
-    /// The unsaved changes, in the order they were made (the journal).
-    public var changeLog: [Change] { changes.log }
+    /// The unsaved changes, in the order they were made (the journal). Inside a
+    /// ``batch(_:)``, an object changed several times since the log was last read keeps
+    /// one entry, with its latest value, at the place of its first.
+    public var changeLog: [Change] {
+        changes.markRead()
+        return changes.log
+    }
 
     private func checkEditable(_ number: Int) throws {
         guard isInUse(number) else {
@@ -111,7 +153,7 @@ extension Document {
     public func setObject(_ number: Int, _ value: PDFObject) throws {
         try checkEditable(number)
         changes.set(ObjectID(number, generation(number)), value)
-        invalidateModel()
+        invalidateModel(after: number, value)
         try journalChanges()
     }
 
@@ -139,7 +181,7 @@ extension Document {
         }
         let id = ObjectID(number, 0)
         changes.set(id, value)
-        invalidateModel()
+        invalidateModel(after: number, value)
         try journalChanges()
         return id
     }
@@ -157,7 +199,7 @@ extension Document {
             throw PDFError(.invalidArgument, "object \(number) is the catalog and cannot be deleted")
         }
         changes.delete(ObjectID(number, generation(number)))
-        invalidateModel()
+        invalidateModel(after: number, nil)
         try journalChanges()
     }
 
@@ -167,16 +209,19 @@ extension Document {
     /// one group when the outermost batch ends (also when it throws: changes already made
     /// are unsaved changes like any other).
     public func batch<T>(_ body: () throws -> T) throws -> T {
+        if batchDepth == 0 { changes.beginBatch() }
         batchDepth += 1
         let result: T
         do {
             result = try body()
         } catch {
             batchDepth -= 1
+            if batchDepth == 0 { changes.endBatch() }
             try? journalChanges()
             throw error
         }
         batchDepth -= 1
+        if batchDepth == 0 { changes.endBatch() }
         try journalChanges()
         return result
     }

@@ -85,7 +85,7 @@ extension Document {
     /// ``OutlineItem/maxDepth``: past them, the call throws a limit error. Broken
     /// destinations and actions are nil, with a warning.
     public func outline() throws -> [OutlineItem] {
-        let resolver = DestinationResolver(document: self, cacheNames: true)
+        let resolver = DestinationResolver(document: self)
         var nodes: [OutlineItem] = []
         var parents: [Int] = []
         try walkOutline { id, dict, parent in

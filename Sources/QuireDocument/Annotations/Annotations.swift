@@ -11,6 +11,9 @@ final class AnnotationIndex {
     /// Object number of an annotation -> the annotations that reply to it (/IRT), in
     /// /Annots order.
     var replies: [Int: [Annotation]] = [:]
+    /// Whether every page has been read: a lookup of an object that is no annotation then
+    /// answers at once (it went over every page index each time: O(pages) per miss).
+    var allPagesRead = false
 }
 
 /// A thread's review state: the current state of each author (the state of that author's
@@ -56,12 +59,14 @@ extension Document {
 
     /// The annotation that is object `id`, or nil when no page lists it.
     public func annotation(_ id: ObjectID) throws -> Annotation? {
-        if annotationIndex.pageOf[id.number] == nil {
+        if annotationIndex.pageOf[id.number] == nil && !annotationIndex.allPagesRead {
             // Read pages until the annotation shows up: each page is read once.
+            var found = false
             for index in try pages().indices where annotationIndex.pages[index] == nil {
                 _ = try annotations(onPage: index)
-                if annotationIndex.pageOf[id.number] != nil { break }
+                if annotationIndex.pageOf[id.number] != nil { found = true; break }
             }
+            if !found { annotationIndex.allPagesRead = true }
         }
         guard let page = annotationIndex.pageOf[id.number] else { return nil }
         let list = try annotations(onPage: page)
@@ -141,22 +146,26 @@ extension Document {
 
     /// Adds `annotation` to its page: a new object with a unique name, dates and a
     /// generated appearance. Returns it as stored (with its id).
+    ///
+    /// `imported`: the JSON import has checked the reply target and sets the name itself
+    /// afterwards, so neither is checked against the page's annotations here (each check
+    /// read them all again after the previous record's change: O(N²) for N records).
     @discardableResult
-    func addAnnotationUnbatched(_ annotation: Annotation) throws -> Annotation {
+    func addAnnotationUnbatched(_ annotation: Annotation, imported: Bool = false) throws -> Annotation {
         guard Annotation.creatableSubtypes.contains(annotation.subtype) else {
             throw PDFError(.unsupported, "Quire creates \(Annotation.creatableSubtypes.sorted().joined(separator: ", ")) annotations, not \(annotation.subtype)")
         }
         if annotation.isReply { try checkReplies() }
         let page = try self.page(at: annotation.pageIndex)
         var a = annotation
-        if let target = a.inReplyTo { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
+        if let target = a.inReplyTo, !imported { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
         let now = PDFDate.now()
         // A copy of an annotation is a new annotation: it gets its own name when its name
         // is taken on the page (/NM is unique per page), and does not take over the
         // original's popup.
         a.id = nil
-        if let name = a.name, try annotations(onPage: a.pageIndex).contains(where: { $0.name == name }) { a.name = nil }
+        if !imported, let name = a.name, try annotations(onPage: a.pageIndex).contains(where: { $0.name == name }) { a.name = nil }
         a.name = a.name ?? UUIDString.make()
         if let popup = a.popup, try ownerOfPopup(popup) != nil { a.popup = nil }
         a.creationDate = a.creationDate ?? now
@@ -172,8 +181,12 @@ extension Document {
 
     /// Writes the changed copy `annotation` back to its object, with a new modification
     /// date and appearance.
-    func updateAnnotationUnbatched(_ annotation: Annotation) throws {
-        guard let id = annotation.id, let current = try self.annotation(id) else {
+    ///
+    /// `importedOver`: the annotation as the JSON import read it before it made any
+    /// change, with the reply target already checked. Reading it again would read the
+    /// page's annotations again after each record's change: O(N²) for N records.
+    func updateAnnotationUnbatched(_ annotation: Annotation, importedOver: Annotation? = nil) throws {
+        guard let id = annotation.id, let current = try importedOver ?? self.annotation(id) else {
             throw PDFError(.notFound, "the annotation is not in the document (add it first)")
         }
         if annotation.inReplyTo != current.inReplyTo || annotation.state != current.state
@@ -183,7 +196,7 @@ extension Document {
         guard annotation.pageIndex == current.pageIndex else {
             throw PDFError(.invalidArgument, "an annotation cannot move to another page; delete it and add it there")
         }
-        if let target = annotation.inReplyTo, target != current.inReplyTo {
+        if let target = annotation.inReplyTo, target != current.inReplyTo, importedOver == nil {
             try checkReplyTarget(target, from: id, page: annotation.pageIndex)
         }
         try annotation.validateState()

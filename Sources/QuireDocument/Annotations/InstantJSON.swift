@@ -1725,8 +1725,11 @@ extension Document {
             if let name = r.name, recordOf[name] == nil { recordOf[name] = i }
         }
         var existingByName: [String: [Annotation]] = [:]
-        for a in try allAnnotations() where a.id != nil {
-            if let name = a.name { existingByName[name, default: []].append(a) }
+        var existingByNumber: [Int: Annotation] = [:]
+        for a in try allAnnotations() {
+            guard let id = a.id, let name = a.name else { continue }
+            existingByName[name, default: []].append(a)
+            existingByNumber[id.number] = a
         }
         // Which existing annotation each record updates.
         var target: [ObjectID?] = Array(repeating: nil, count: records.count)
@@ -1844,9 +1847,9 @@ extension Document {
             a.inReplyTo = objectID(parent[i])
             if let existing = target[i] {
                 a.id = existing
-                try updateAnnotation(a)
+                try updateAnnotationUnbatched(a, importedOver: existingByNumber[existing.number])
             } else if Annotation.creatableSubtypes.contains(a.subtype) {
-                objectOf[i] = try addAnnotation(a).id
+                objectOf[i] = try addAnnotationUnbatched(a, imported: true).id
             } else {
                 let page = try self.page(at: a.pageIndex)
                 let id = try addObject(.dictionary(a.written(into: PDFDictionary(), pageObject: page.id)))

@@ -13,7 +13,13 @@ public final class BookmarkManager {
     private weak var document: Document?
     private var chain: [BookmarkProvider]
     /// The providers' bookmarks, read on first use; nil until then.
-    private var slots: [Slot]? = nil
+    private var slots: [Slot]? = nil {
+        didSet { sorted = [:] }
+    }
+    /// The bookmarks in each order, once sorted (dropped with every change of `slots`):
+    /// the C API lists bookmarks by index, one call per bookmark, and sorting on each call
+    /// made listing B bookmarks O(B² log B).
+    private var sorted: [BookmarkSortOrder: [Bookmark]] = [:]
     /// Set while a provider is being called: a provider that calls back into the manager
     /// gets a state error instead of corrupting what the manager is in the middle of.
     private var busy = false
@@ -63,16 +69,21 @@ public final class BookmarkManager {
 
     /// The bookmarks in `order`, without changing the manager's state.
     public func bookmarks(sortedBy order: BookmarkSortOrder) throws -> [Bookmark] {
-        let custom = Self.customOrder(try bookmarks())
+        let all = try bookmarks()
+        if let cached = sorted[order] { return cached }
+        let custom = sorted[.custom] ?? Self.customOrder(all)
+        sorted[.custom] = custom
         switch order {
         case .custom:
             return custom
         case .pageBased:
             // Stable: equal keys keep the custom order (the index breaks ties).
-            return custom.enumerated().sorted { a, b in
+            let pageBased = custom.enumerated().sorted { a, b in
                 let pa = a.element.pageIndex ?? Int.max, pb = b.element.pageIndex ?? Int.max
                 return pa != pb ? pa < pb : a.offset < b.offset
             }.map(\.element)
+            sorted[.pageBased] = pageBased
+            return pageBased
         }
     }
 
@@ -177,13 +188,31 @@ public final class BookmarkManager {
                 throw PDFError(.range, "index \(index) is out of range (there are \(order.count) bookmarks)")
             }
             order.insert(order.remove(at: from), at: index)
+            // The built-in provider gets its changed bookmarks in one call: one write of
+            // its store, not one per bookmark (O(B²) time for B bookmarks). Other providers
+            // get them one at a time, so that the manager knows which each one took.
+            var place: [String: (slot: Int, index: Int)] = [:]
+            for (s, slot) in slots.enumerated() {
+                for (i, b) in slot.bookmarks.enumerated() where place[b.identifier] == nil { place[b.identifier] = (s, i) }
+            }
+            var changed = Array(repeating: [(index: Int, bookmark: Bookmark)](), count: slots.count)
             for (key, var bookmark) in order.enumerated() where bookmark.sortKey != key {
                 bookmark.sortKey = key
-                guard let (s, i) = Self.find(bookmark.identifier, in: slots) else { continue }
-                guard try slots[s].provider.add(bookmark) else {
-                    throw PDFError(.unsupported, "the provider of bookmark \(bookmark.identifier) refused its new sort key")
+                guard let (s, i) = place[bookmark.identifier] else { continue }
+                changed[s].append((i, bookmark))
+            }
+            for s in slots.indices where !changed[s].isEmpty {
+                if let builtIn = slots[s].provider as? BuiltInBookmarkProvider {
+                    try builtIn.update(changed[s].map(\.bookmark))
+                    for (i, bookmark) in changed[s] { slots[s].bookmarks[i] = bookmark }
+                    continue
                 }
-                slots[s].bookmarks[i] = bookmark
+                for (i, bookmark) in changed[s] {
+                    guard try slots[s].provider.add(bookmark) else {
+                        throw PDFError(.unsupported, "the provider of bookmark \(bookmark.identifier) refused its new sort key")
+                    }
+                    slots[s].bookmarks[i] = bookmark
+                }
             }
         }
     }

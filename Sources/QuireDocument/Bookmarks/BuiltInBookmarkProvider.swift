@@ -10,7 +10,8 @@
 ///
 /// Every property is kept: the identifier, the name (a text string), the sort key and the
 /// action (a go-to action references the page object, so it follows the page if pages are
-/// moved). Changes are written into the document's unsaved changes as they are made, so
+/// moved); the entries of bookmarks that a change leaves alone are written back as they
+/// were stored. Changes are written into the document's unsaved changes as they are made, so
 /// they are part of the document's journal and are written by its next save (incremental
 /// or full); ``save()`` has nothing left to do.
 public final class BuiltInBookmarkProvider: BookmarkProvider {
@@ -22,6 +23,12 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
 
     private weak var document: Document?
     private var list: [Bookmark] = []
+    /// `list` as stored: one dictionary per bookmark, kept in step with `list`, so that a
+    /// change encodes only the bookmarks it changes (N additions encoded every bookmark
+    /// N times).
+    private var encoded: [PDFObject] = []
+    /// The position of each bookmark in `list`, by identifier.
+    private var position: [String: Int] = [:]
     private var isLoaded = false
 
     /// The built-in provider of `document`.
@@ -36,32 +43,51 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
 
     public func loadBookmarks() throws -> [Bookmark] {
         if !isLoaded {
-            list = try read()
+            let read = try read()
+            list = read.map(\.bookmark)
+            encoded = read.map(\.entry)
+            position = Dictionary(list.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { a, _ in a })
             isLoaded = true
         }
         return list
     }
 
     public func add(_ bookmark: Bookmark) throws -> Bool {
-        _ = try loadBookmarks()
-        var updated = list
-        if let i = updated.firstIndex(where: { $0.identifier == bookmark.identifier }) {
-            updated[i] = bookmark
-        } else {
-            updated.append(bookmark)
-        }
-        try write(updated)
-        list = updated
+        try update([bookmark])
         return true
+    }
+
+    /// Takes every one of `bookmarks` (replacing those it holds, adding the others) with
+    /// one write of the store.
+    func update(_ bookmarks: [Bookmark]) throws {
+        _ = try loadBookmarks()
+        let document = try owner()
+        var updatedList = list, updatedEntries = encoded, updatedPosition = position
+        for bookmark in bookmarks {
+            let entry = try Self.entry(bookmark, document)
+            if let i = updatedPosition[bookmark.identifier] {
+                updatedList[i] = bookmark
+                updatedEntries[i] = entry
+            } else {
+                updatedPosition[bookmark.identifier] = updatedList.count
+                updatedList.append(bookmark)
+                updatedEntries.append(entry)
+            }
+        }
+        try write(updatedEntries)
+        (list, encoded, position) = (updatedList, updatedEntries, updatedPosition)
     }
 
     public func remove(_ bookmark: Bookmark) throws -> Bool {
         _ = try loadBookmarks()
-        guard let i = list.firstIndex(where: { $0.identifier == bookmark.identifier }) else { return false }
-        var updated = list
-        updated.remove(at: i)
-        try write(updated)
-        list = updated
+        guard let i = position[bookmark.identifier] else { return false }
+        var updatedList = list, updatedEntries = encoded
+        updatedList.remove(at: i)
+        updatedEntries.remove(at: i)
+        try write(updatedEntries)
+        (list, encoded) = (updatedList, updatedEntries)
+        position[bookmark.identifier] = nil
+        for j in i..<list.count { position[list[j].identifier] = j }
         return true
     }
 
@@ -69,14 +95,16 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
 
     // MARK: The catalog entry
 
-    private func read() throws -> [Bookmark] {
+    /// The stored bookmarks, each with its entry as stored (written back as it is until
+    /// the bookmark changes).
+    private func read() throws -> [(bookmark: Bookmark, entry: PDFObject)] {
         let document = try owner()
         guard let value = try document.catalog()[Self.catalogKey], let store = try document.dictionary(value) else { return [] }
         if let version = try store["Version"].map(document.resolve)?.integer, version > Int64(Self.formatVersion) {
             throw PDFError(.unsupported, "the document's bookmarks are in format version \(version); this library reads version \(Self.formatVersion)")
         }
         guard let entries = try store["Bookmarks"].map(document.resolve)?.array else { return [] }
-        var result: [Bookmark] = []
+        var result: [(bookmark: Bookmark, entry: PDFObject)] = []
         var seen: Set<String> = []
         for entry in entries.prefix(OutlineItem.maxItems) {
             guard let dict = try document.dictionary(entry),
@@ -93,7 +121,7 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
                 continue
             }
             let sortKey = try dict["SortKey"].map(document.resolve)?.integer.map { Int(clamping: $0) }
-            result.append(Bookmark(identifier: identifier, action: action, name: try document.text(dict["Name"]), sortKey: sortKey))
+            result.append((Bookmark(identifier: identifier, action: action, name: try document.text(dict["Name"]), sortKey: sortKey), entry))
         }
         return result
     }
@@ -108,17 +136,18 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
         }
     }
 
-    private func write(_ bookmarks: [Bookmark]) throws {
+    /// The stored dictionary of bookmark `b`.
+    private static func entry(_ b: Bookmark, _ document: Document) throws -> PDFObject {
+        var dict = PDFDictionary()
+        dict["ID"] = .string(PDFString(text: b.identifier))
+        if let name = b.name { dict["Name"] = .string(PDFString(text: name)) }
+        if let key = b.sortKey { dict["SortKey"] = .integer(Int64(key)) }
+        dict["A"] = .dictionary(try actionDictionary(b.action, document))
+        return .dictionary(dict)
+    }
+
+    private func write(_ entries: [PDFObject]) throws {
         let document = try owner()
-        var entries: [PDFObject] = []
-        for b in bookmarks {
-            var dict = PDFDictionary()
-            dict["ID"] = .string(PDFString(text: b.identifier))
-            if let name = b.name { dict["Name"] = .string(PDFString(text: name)) }
-            if let key = b.sortKey { dict["SortKey"] = .integer(Int64(key)) }
-            dict["A"] = .dictionary(try Self.actionDictionary(b.action, document))
-            entries.append(.dictionary(dict))
-        }
         let store = PDFObject.dictionary(PDFDictionary([
             ("Version", .integer(Int64(Self.formatVersion))), ("Bookmarks", .array(entries)),
         ]))
