@@ -157,7 +157,8 @@ public struct ObjectParser {
                 case .arrayEnd: ends = true
                 case .brace: continue
                 case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
-                case .keyword("endobj"), .keyword("obj"), .keyword("stream") where !lexer.strict:
+                case .keyword("endobj") where !lexer.strict, .keyword("obj") where !lexer.strict,
+                     .keyword("stream") where !lexer.strict:
                     // An array cut short by the end of its object: end it here, as PDFium
                     // does. Before `obj`, the last two integers are the next object's `N G`.
                     let items = stack[top].items
@@ -184,7 +185,8 @@ public struct ObjectParser {
                     }
                 case .eof:
                     throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
-                case .keyword("endobj"), .keyword("stream"), .keyword("obj") where !lexer.strict:
+                case .keyword("endobj") where !lexer.strict, .keyword("stream") where !lexer.strict,
+                     .keyword("obj") where !lexer.strict:
                     // A dictionary missing its `>>` (cut short by the end of its object, or
                     // running into the next `N G obj`): end it here, like other readers do.
                     lexer.position = lexer.tokenStart

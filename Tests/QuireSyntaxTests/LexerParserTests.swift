@@ -148,4 +148,22 @@ struct ByteBufferSearchTests {
         #expect(!ByteBuffer(copying: []).contains("x", from: 0, to: 1))
         #expect(ByteBuffer(copying: []).firstIndex(of: [1], from: 0) == nil)
     }
+
+    @Test func strictParsingRefusesContainersCutShortByKeywords() throws {
+        // Lenient (a file): an array or dictionary that runs into `endobj`, `obj` or
+        // `stream` ends there. Strict (quire_value_parse, a program's input): the keyword is
+        // an error, for each of the three (a `where` applied to the last pattern only).
+        func strict(_ text: String) throws -> PDFObject {
+            var parser = ObjectParser(ByteBuffer(copying: Array(text.utf8)))
+            parser.lexer.strict = true
+            return try parser.parseObject()
+        }
+        for text in ["[1 endobj", "[1 2 obj", "[1 stream", "<< /A 1 endobj", "<< /A 1 stream", "<< /A 1 obj"] {
+            #expect(throws: PDFError.self, "\(text)") { try strict(text) }
+        }
+        #expect(try parse("[1 endobj") == .array([.integer(1)]))
+        #expect(try parse("[1 2 3 obj") == .array([.integer(1)]))
+        #expect(try parse("<< /A 1 stream") == .dictionary(PDFDictionary([("A", .integer(1))])))
+    }
 }
+
