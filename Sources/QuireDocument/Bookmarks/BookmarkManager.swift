@@ -14,8 +14,10 @@ public final class BookmarkManager {
     private var chain: [BookmarkProvider]
     /// The providers' bookmarks, read on first use; nil until then.
     private var slots: [Slot]? = nil {
-        didSet { sorted = [:] }
+        didSet { sorted = [:]; all = nil }
     }
+    /// Every bookmark, once listed (dropped with every change of `slots`).
+    private var all: [Bookmark]? = nil
     /// The bookmarks in each order, once sorted (dropped with every change of `slots`):
     /// the C API lists bookmarks by index, one call per bookmark, and sorting on each call
     /// made listing B bookmarks O(B² log B).
@@ -64,7 +66,11 @@ public final class BookmarkManager {
     /// Every bookmark of every provider, in no particular order (the order may change
     /// with any change). A bookmark that two providers hold is listed once, from the first.
     public func bookmarks() throws -> [Bookmark] {
-        try loaded().flatMap(\.bookmarks)
+        let slots = try loaded()
+        if let all { return all }
+        let list = slots.flatMap(\.bookmarks)
+        all = list
+        return list
     }
 
     /// The bookmarks in `order`, without changing the manager's state.
