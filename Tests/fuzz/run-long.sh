@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Long fuzzing runs: the three targets in turn, CHUNK seconds at a time (round robin, so
 # each makes progress and a crash in one shows early), until each has run RUNS
-# executions in all or HOURS have passed. One fuzzer process at a time, niced; on a machine
-# with cores to spare, start one script per target.
+# executions in all (runs.tsv, across sessions) or HOURS have passed; a chunk ends early
+# when its target reaches RUNS. One fuzzer process at a time, niced; on a machine with
+# cores to spare, start one script per target.
 #
 #   Tests/fuzz/run-long.sh [--plain] [--fork] [--runs N] [--hours H] [--chunk SECONDS] [walk edit json]
 #
@@ -130,7 +131,8 @@ while :; do
         mkdir -p "$work" "$art" "Tests/fuzz/corpus/$t"
         log="$OUT/logs/$t-$(date +%Y%m%d-%H%M%S).log"
         t0=$(date +%s)
-        mode=(-print_final_stats=1)
+        # In-process, the chunk also ends when the target reaches RUNS executions in all.
+        mode=(-print_final_stats=1 -runs=$(( RUNS - $(total_runs "$t") )))
         [ $FORK = 1 ] && mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
         nice -n 19 "$FUZZ_BIN/$target" "${mode[@]}" \
             -dict="Tests/fuzz/$dict" -max_total_time="$CHUNK" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
