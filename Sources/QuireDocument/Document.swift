@@ -55,6 +55,9 @@ public final class Document {
     /// The file underneath, for object-level access. Replaced when the document is saved
     /// (the document continues from the saved bytes).
     public internal(set) var file: PDFFile
+    /// How many times the document continued from saved bytes: a full save renumbers the
+    /// objects, so what holds object numbers from before must be made again.
+    var fileRevision = 0
     public let options: OpenOptions
     /// Unsaved changes (see Editing.swift).
     var changes: ChangeSet

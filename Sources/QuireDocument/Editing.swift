@@ -348,6 +348,7 @@ extension Document {
     func reload(from buffer: ByteBuffer) throws {
         let password = options.password.map { Array($0.utf8) }
         file = try PDFFile(buffer: buffer, limits: options.limits, password: password)
+        fileRevision += 1
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
         invalidateModel()
     }

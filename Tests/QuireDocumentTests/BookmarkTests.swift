@@ -232,6 +232,27 @@ struct BookmarkTests {
         #expect(try reopened.bookmarks.bookmark(identifier: b.identifier)?.pageIndex == 0)
     }
 
+    @Test func storedEntriesAreWrittenAgainAfterAFullSaveRenumbers() throws {
+        // The built-in provider writes back the entries of unchanged bookmarks as they are
+        // stored; after the document continues from a full save, which renumbers objects,
+        // those entries name pages by their old numbers and must be made again.
+        var b = PDFBuilder()
+        b.object(1, "<< /Type /Catalog /Pages 2 0 R /QUIR_Bookmarks 20 0 R >>")
+        b.object(2, "<< /Type /Pages /Kids [30 0 R 31 0 R 32 0 R] /Count 3 /MediaBox [0 0 612 792] >>")
+        for n in 30...32 { b.object(n, "<< /Type /Page /Parent 2 0 R >>") }
+        b.object(20, "<< /Version 1 /Bookmarks [<< /ID (stored) /A << /S /GoTo /D [32 0 R /Fit] >> >>] >>")
+        b.finishWithTable()
+        let doc = try Document(data: b.bytes)
+        #expect(try doc.bookmarks.bookmark(identifier: "stored")?.pageIndex == 2)
+        var full: [UInt8] = []
+        try doc.save(mode: .full(objectStreams: false)) { full += $0 }
+        #expect(try doc.page(at: 2).id?.number != 32)  // renumbered
+        try doc.bookmarks.add(Bookmark(pageIndex: 0, name: "new"))
+        let reopened = try reopen(try doc.saved(.incremental))
+        #expect(try reopened.bookmarks.bookmark(identifier: "stored")?.pageIndex == 2)
+        #expect(try reopened.bookmarks.bookmarks(sortedBy: .pageBased).map(\.pageIndex) == [0, 2])
+    }
+
     @Test func incrementalSaveKeepsEveryEarlierByteAndAppendsLittle() throws {
         let doc = try documentWithPages(2)
         let original = try doc.saved(.full(objectStreams: false))

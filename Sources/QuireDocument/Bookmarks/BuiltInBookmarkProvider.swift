@@ -27,6 +27,10 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
     /// change encodes only the bookmarks it changes (N additions encoded every bookmark
     /// N times).
     private var encoded: [PDFObject] = []
+    /// The document's ``Document/fileRevision`` when `encoded` was made: after the document
+    /// continues from a full save, whose object numbers differ, every entry is made again
+    /// from `list`.
+    private var encodedRevision = 0
     /// The position of each bookmark in `list`, by identifier.
     private var position: [String: Int] = [:]
     private var isLoaded = false
@@ -46,6 +50,7 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
             let read = try read()
             list = read.map(\.bookmark)
             encoded = read.map(\.entry)
+            encodedRevision = try owner().fileRevision
             position = Dictionary(list.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { a, _ in a })
             isLoaded = true
         }
@@ -62,7 +67,7 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
     func update(_ bookmarks: [Bookmark]) throws {
         _ = try loadBookmarks()
         let document = try owner()
-        var updatedList = list, updatedEntries = encoded, updatedPosition = position
+        var updatedList = list, updatedEntries = try entries(document), updatedPosition = position
         for bookmark in bookmarks {
             let entry = try Self.entry(bookmark, document)
             if let i = updatedPosition[bookmark.identifier] {
@@ -76,16 +81,25 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
         }
         try write(updatedEntries)
         (list, encoded, position) = (updatedList, updatedEntries, updatedPosition)
+        encodedRevision = document.fileRevision
+    }
+
+    /// `encoded`, made again when the document has continued from saved bytes since.
+    private func entries(_ document: Document) throws -> [PDFObject] {
+        guard encodedRevision != document.fileRevision else { return encoded }
+        return try list.map { try Self.entry($0, document) }
     }
 
     public func remove(_ bookmark: Bookmark) throws -> Bool {
         _ = try loadBookmarks()
         guard let i = position[bookmark.identifier] else { return false }
-        var updatedList = list, updatedEntries = encoded
+        let document = try owner()
+        var updatedList = list, updatedEntries = try entries(document)
         updatedList.remove(at: i)
         updatedEntries.remove(at: i)
         try write(updatedEntries)
         (list, encoded) = (updatedList, updatedEntries)
+        encodedRevision = document.fileRevision
         position[bookmark.identifier] = nil
         for j in i..<list.count { position[list[j].identifier] = j }
         return true
