@@ -115,6 +115,12 @@ public final class Document {
     func invalidateModel() {
         pageTreeCache = nil
         pageIndexCache = nil
+        dropCachesOfAnyObject()
+    }
+
+    /// Drops what may depend on any object: the page labels, the outline, the named
+    /// destinations and the annotations read.
+    private func dropCachesOfAnyObject() {
         pageLabelRangesCache = nil
         outlineCache = nil
         destinationNamesCache = nil
@@ -127,21 +133,15 @@ public final class Document {
     /// importing annotations one record at a time did). A page whose dictionary changed
     /// outside what the walk reads (its /Annots, say) is updated in place.
     func invalidateModel(after number: Int, _ value: PDFObject?) {
-        let tree = try? pageTreeCache?.get()
-        pageLabelRangesCache = nil
-        outlineCache = nil
-        destinationNamesCache = nil
-        annotationIndex = AnnotationIndex()
-        guard var tree, tree.complete, !tree.dependencies.contains(number) else {
-            pageTreeCache = nil
-            pageIndexCache = nil
+        dropCachesOfAnyObject()
+        guard var tree = try? pageTreeCache?.get(), tree.complete, !tree.dependencies.contains(number) else {
+            invalidateModel()
             return
         }
         guard let positions = tree.leafPositions[number] else { return }
         guard case .dictionary(let dict)? = value,
               PageTree.structuralKeys.allSatisfy({ dict[$0] == tree.pages[positions[0]].dictionary[$0] }) else {
-            pageTreeCache = nil
-            pageIndexCache = nil
+            invalidateModel()
             return
         }
         for i in positions { tree.pages[i] = tree.pages[i].with(dictionary: dict) }
@@ -159,9 +159,15 @@ public final class Document {
     /// Resolves `value` if it is a reference. Model code resolves through the document,
     /// not the file, so that it sees unsaved changes.
     public func resolve(_ value: PDFObject) throws -> PDFObject {
+        try resolve(value, visiting: { _ in })
+    }
+
+    /// `value` resolved, with `visit` called with the number of each object on the way.
+    func resolve(_ value: PDFObject, visiting visit: (Int) -> Void) throws -> PDFObject {
         var value = value
         var hops = 0
         while case .reference(let id) = value {
+            visit(id.number)
             hops += 1
             if hops > 32 {
                 file.warn("a chain of more than 32 references starting at \(id); resolved as null")
@@ -292,14 +298,7 @@ public final class Document {
         var leafPositions: [Int: [Int]] = [:]
         /// `value` resolved, with every object on the way noted as a dependency.
         func resolveNoting(_ value: PDFObject) throws -> PDFObject {
-            var v = value
-            var hops = 0
-            while case .reference(let r) = v, hops <= 32 {
-                dependencies.insert(r.number)
-                v = try object(r.number)
-                hops += 1
-            }
-            return try resolve(v)
+            try resolve(value) { dependencies.insert($0) }
         }
         if case .reference(let r)? = trailer["Root"] { _ = try resolveNoting(.reference(r)) }
         let root = try catalog()

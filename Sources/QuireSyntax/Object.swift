@@ -140,15 +140,19 @@ public struct PDFDictionary: Sendable, Equatable, Sequence {
                 entries.remove(at: i)
                 if entries.count <= Self.indexThreshold {
                     index = nil
-                } else if index != nil {
+                } else if var map = index {
+                    index = nil  // the map's only reference: updated without a copy
                     // The entries after i moved down by one.
-                    index![key] = nil
-                    for j in i..<entries.count { index![entries[j].key] = j }
+                    map[key] = nil
+                    for j in i..<entries.count { map[entries[j].key] = j }
+                    index = map
                 }
             case (nil, .some(let v)) where v != .null:
                 entries.append((key, v))
-                if index != nil {
-                    index![key] = entries.count - 1
+                if var map = index {
+                    index = nil
+                    map[key] = entries.count - 1
+                    index = map
                 } else if entries.count > Self.indexThreshold {
                     rebuildIndex()
                 }
