@@ -113,9 +113,13 @@ public final class Document {
 
     /// Drops what the model derived from the objects (the page list), after a change.
     func invalidateModel() {
+        dropPageTree()
+        dropCachesOfAnyObject()
+    }
+
+    private func dropPageTree() {
         pageTreeCache = nil
         pageIndexCache = nil
-        dropCachesOfAnyObject()
     }
 
     /// Drops what may depend on any object: the page labels, the outline, the named
@@ -135,15 +139,16 @@ public final class Document {
     func invalidateModel(after number: Int, _ value: PDFObject?) {
         dropCachesOfAnyObject()
         guard var tree = try? pageTreeCache?.get(), tree.complete, !tree.dependencies.contains(number) else {
-            invalidateModel()
+            dropPageTree()
             return
         }
         guard let positions = tree.leafPositions[number] else { return }
         guard case .dictionary(let dict)? = value,
               PageTree.structuralKeys.allSatisfy({ dict[$0] == tree.pages[positions[0]].dictionary[$0] }) else {
-            invalidateModel()
+            dropPageTree()
             return
         }
+        pageTreeCache = nil  // `tree` holds the only reference: its pages change without a copy
         for i in positions { tree.pages[i] = tree.pages[i].with(dictionary: dict) }
         pageTreeCache = .success(tree)
     }
