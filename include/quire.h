@@ -114,6 +114,13 @@ int32_t quire_version_number(void);
 #define QUIRE_EBUSY (-15)
 /** A checkpoint was taken against a different version of the file, and is not applied. */
 #define QUIRE_ESTALE (-16)
+/** Saved state exists that the call was asked not to replace: a checkpoint holding unsaved
+ *  changes, when `quire_document_start_checkpoints` was told to refuse rather than load or
+ *  discard it (QUIRE_CHECKPOINT_EXISTING_REFUSE). Nothing was changed. */
+#define QUIRE_EEXIST (-17)
+/** A versioned struct (its `version` field) is newer than this library knows: the caller
+ *  was built against a later header. Nothing was read past the version. */
+#define QUIRE_EVERSION (-18)
 
 /**
  * A short English description of a status code, such as "invalid argument".
@@ -1334,8 +1341,33 @@ int quire_document_export_bookmarks_to_outline(int32_t *out_count, quire_documen
 #define QUIRE_CHECKPOINT_IMMEDIATE 2 /**< on every change, before the call returns */
 
 /**
- * Options for `quire_document_start_checkpoints`. Initialise with
- * QUIRE_CHECKPOINT_OPTIONS_INIT, then set the fields you need.
+ * What `quire_document_start_checkpoints` does with a checkpoint that already exists for
+ * the document (left by a crash, or by a program that closed the document unsaved).
+ * Recovery data is never thrown away unless the caller says so.
+ */
+typedef enum quire_checkpoint_existing {
+    /** Apply it as unsaved changes (the default): `*out_loaded` is 1. A checkpoint taken
+     *  against another version of the file is not applied and stays: QUIRE_ESTALE. */
+    QUIRE_CHECKPOINT_EXISTING_LOAD = 0x0E00,
+    /** Leave it as it is: QUIRE_EEXIST when it holds unsaved changes, QUIRE_ESTALE when it
+     *  was taken against another version of the file, QUIRE_EFORMAT when it is damaged; in
+     *  each case checkpointing does not start and nothing changes. An empty checkpoint, or
+     *  one whose changes a completed save already holds, is replaced. For programs that
+     *  ask their user first (see `quire_document_inspect_checkpoint`). */
+    QUIRE_CHECKPOINT_EXISTING_REFUSE = 0x0E01,
+    /** Throw it away and start afresh: the only choice that loses recovery data. */
+    QUIRE_CHECKPOINT_EXISTING_DISCARD = 0x0E02
+} quire_checkpoint_existing;
+
+/**
+ * Options for `quire_document_start_checkpoints` and `quire_document_inspect_checkpoint`.
+ * Initialise with QUIRE_CHECKPOINT_OPTIONS_INIT or `quire_checkpoint_options_init`, then
+ * set the fields you need. The library reads `version` first and then only the fields of
+ * that version, so a program built against an older header keeps working.
+ *
+ * Version 1 had no `existing` field: there, `load_if_available` = 0 means
+ * QUIRE_CHECKPOINT_EXISTING_REFUSE (version 1 libraries discarded the checkpoint, which
+ * lost recovery data), and non-zero means QUIRE_CHECKPOINT_EXISTING_LOAD.
  */
 typedef struct quire_checkpoint_options {
     uint32_t version;        /**< QUIRE_CHECKPOINT_OPTIONS_VERSION */
@@ -1348,12 +1380,27 @@ typedef struct quire_checkpoint_options {
      *  document was opened from. Required for documents opened from memory; the caller
      *  keeps it unique. */
     const char *uid;
-    /** Non-zero: apply an existing checkpoint as unsaved changes. */
+    /** Version 1 only (ignored from version 2 on, where `existing` says it): non-zero to
+     *  apply an existing checkpoint. */
     int32_t load_if_available;
+    /** Version 2: what to do with an existing checkpoint (default
+     *  QUIRE_CHECKPOINT_EXISTING_LOAD). */
+    quire_checkpoint_existing existing;
 } quire_checkpoint_options;
 
-#define QUIRE_CHECKPOINT_OPTIONS_VERSION 1
-#define QUIRE_CHECKPOINT_OPTIONS_INIT { QUIRE_CHECKPOINT_OPTIONS_VERSION, QUIRE_CHECKPOINT_MANUAL, 10.0, NULL, NULL, 0 }
+#define QUIRE_CHECKPOINT_OPTIONS_VERSION 2
+#define QUIRE_CHECKPOINT_OPTIONS_INIT                                                         \
+    { QUIRE_CHECKPOINT_OPTIONS_VERSION, QUIRE_CHECKPOINT_MANUAL, 10.0, NULL, NULL, 0,           \
+      QUIRE_CHECKPOINT_EXISTING_LOAD }
+
+/**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_CHECKPOINT_OPTIONS_VERSION)
+ * and sets its `version` field: what QUIRE_CHECKPOINT_OPTIONS_INIT does, for bindings that
+ * cannot use the macro. Writes only the fields that `version` has.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (options is NULL, or version is 0); QUIRE_EVERSION (a
+ * version newer than this library knows).
+ */
+int quire_checkpoint_options_init(quire_checkpoint_options *options, unsigned version);
 
 /**
  * Starts keeping checkpoints of the document's unsaved changes (annotations, replies,
@@ -1374,15 +1421,35 @@ typedef struct quire_checkpoint_options {
  * save of the document's file: write the bytes there, or reopening that file with its
  * checkpoint gives QUIRE_ESTALE. Lock files (UID.lock, empty) stay in the directory.
  *
+ * An existing checkpoint is applied, kept or discarded as `options->existing` says; by
+ * default it is applied, and it is never thrown away unless the caller asked for
+ * QUIRE_CHECKPOINT_EXISTING_DISCARD. A start that fails leaves the checkpoint as it was.
+ *
+ * What is guaranteed, in terms of what the caller was told: with QUIRE_CHECKPOINT_IMMEDIATE,
+ * every change whose call returned QUIRE_OK is on disk, and a crash at any moment after
+ * that (even a power cut: the journal is flushed with fdatasync) recovers it; with
+ * QUIRE_CHECKPOINT_MANUAL, the changes made before a `quire_document_checkpoint` that
+ * returned QUIRE_OK (or a `quire_document_checkpoint_async` whose callback reported
+ * QUIRE_OK); with QUIRE_CHECKPOINT_TIMED, the changes the last timer tick wrote, so up to
+ * `interval_seconds` of work can be lost. A change whose call had not returned when the
+ * process died is recovered whole or not at all, never in part. A save that returned
+ * QUIRE_OK is in the file; one interrupted is either in the file or still in the
+ * checkpoint, never applied twice.
+ *
  * out_loaded: set to 1 when an existing checkpoint was applied, else 0; may be NULL.
- * options: NULL for the defaults (manual, default directory, UID from the path).
+ * options: NULL for the defaults (manual, default directory, UID from the path, an existing
+ * checkpoint applied).
  * Returns: QUIRE_OK; QUIRE_EINVAL (a document opened from memory without a UID, a UID that
- * is not a file name, an empty directory, an unknown strategy or version, an interval out
- * of range for the timed strategy);
+ * is not a file name, an empty directory, an unknown strategy or `existing` value, an
+ * interval out of range for the timed strategy);
+ * QUIRE_EVERSION (options->version is newer than this library);
  * QUIRE_EBUSY (another open document, in any process, holds this UID); QUIRE_ESTALE (the
  * checkpoint was taken against another version of the file: nothing is applied, and
- * checkpointing did not start; start again without load_if_available to discard it);
- * QUIRE_ESTATE (already started); QUIRE_EIO; QUIRE_EFORMAT (not a checkpoint file).
+ * checkpointing did not start; start again with QUIRE_CHECKPOINT_EXISTING_DISCARD to
+ * discard it); QUIRE_EEXIST (QUIRE_CHECKPOINT_EXISTING_REFUSE and the checkpoint holds
+ * unsaved changes); QUIRE_ESTATE (already started); QUIRE_EIO; QUIRE_EFORMAT (not a
+ * checkpoint file, or a whole record in it that cannot be decoded: nothing is applied and
+ * the file stays for inspection).
  */
 int quire_document_start_checkpoints(int32_t *out_loaded, quire_document *doc,
                                      const quire_checkpoint_options *options);
@@ -1421,6 +1488,47 @@ int quire_document_checkpoint_async(quire_document *doc, quire_checkpoint_done_f
  */
 int quire_document_checkpoint_path(char *buf, size_t buf_size, size_t *out_len,
                                    quire_document *doc);
+
+/** What a checkpoint holds (`quire_checkpoint_info.state`). */
+typedef enum quire_checkpoint_state {
+    QUIRE_CHECKPOINT_NONE = 0x0F00,    /**< there is no checkpoint file */
+    QUIRE_CHECKPOINT_EMPTY = 0x0F01,   /**< nothing to recover (empty, or a completed save holds it) */
+    QUIRE_CHECKPOINT_CHANGES = 0x0F02, /**< unsaved changes, which loading applies */
+    QUIRE_CHECKPOINT_STALE = 0x0F03,   /**< taken against another version of the file */
+    QUIRE_CHECKPOINT_DAMAGED = 0x0F04  /**< not a checkpoint, or a record that cannot be decoded */
+} quire_checkpoint_state;
+
+/**
+ * What `quire_document_inspect_checkpoint` found. Set `version` before the call (with
+ * QUIRE_CHECKPOINT_INFO_INIT); the library writes only the fields of that version.
+ */
+typedef struct quire_checkpoint_info {
+    uint32_t version;              /**< QUIRE_CHECKPOINT_INFO_VERSION */
+    quire_checkpoint_state state;  /**< what the checkpoint holds */
+    uint64_t size;                 /**< the file's size in bytes (0 when there is none) */
+    double modified;               /**< when it was last written: seconds since 1970 (UTC) */
+    size_t changed_objects;        /**< objects its unsaved changes create, change or delete */
+    int32_t in_use;                /**< 1 when an open document (this one too) holds it */
+} quire_checkpoint_info;
+
+#define QUIRE_CHECKPOINT_INFO_VERSION 1
+#define QUIRE_CHECKPOINT_INFO_INIT { QUIRE_CHECKPOINT_INFO_VERSION, QUIRE_CHECKPOINT_NONE, 0, 0.0, 0, 0 }
+
+/**
+ * Looks at the checkpoint that `quire_document_start_checkpoints` with the same `options`
+ * would find (the same directory and UID), without applying, locking or changing anything:
+ * so that a program can ask its user "Recover unsaved changes?" before starting, and then
+ * start with QUIRE_CHECKPOINT_EXISTING_LOAD or _DISCARD. Only `directory` and `uid` of the
+ * options are used.
+ * out: filled (its `version` set by the caller).
+ * options: NULL for the defaults.
+ * Returns: QUIRE_OK (also when there is no checkpoint: state QUIRE_CHECKPOINT_NONE);
+ * QUIRE_EINVAL (out is NULL, no UID for a document opened from memory, a UID that is not a
+ * file name); QUIRE_EVERSION (a struct version newer than this library); QUIRE_EIO.
+ * Thread safety: as every call on the document.
+ */
+int quire_document_inspect_checkpoint(quire_checkpoint_info *out, quire_document *doc,
+                                      const quire_checkpoint_options *options);
 
 #ifdef __cplusplus
 }

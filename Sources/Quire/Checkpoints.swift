@@ -2,13 +2,25 @@
 // QuireDocument/Checkpoints.
 import CQuire
 import QuireDocument
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let checkpointOptionsVersions = StructVersions<quire_checkpoint_options>(
+    name: "options",
+    sizes: [MemoryLayout<quire_checkpoint_options>.offset(of: \.existing) ?? 0,
+            MemoryLayout<quire_checkpoint_options>.size])
+
+var checkpointOptionsDefaults: quire_checkpoint_options {
+    quire_checkpoint_options(
+        version: checkpointOptionsVersions.current, strategy: QUIRE_CHECKPOINT_MANUAL, interval_seconds: 10,
+        directory: nil, uid: nil, load_if_available: 0, existing: QUIRE_CHECKPOINT_EXISTING_LOAD)
+}
 
 func checkpointOptions(_ pointer: UnsafePointer<quire_checkpoint_options>?) throws -> CheckpointOptions {
     var options = CheckpointOptions()
-    guard let c = pointer?.pointee else { return options }
-    guard c.version == QUIRE_CHECKPOINT_OPTIONS_VERSION else {
-        throw CallError(code: QUIRE_EINVAL, message: "options->version is \(c.version); this library knows \(QUIRE_CHECKPOINT_OPTIONS_VERSION)")
-    }
+    guard let pointer else { return options }
+    let (c, version) = try checkpointOptionsVersions.read(pointer, defaults: checkpointOptionsDefaults)
     switch c.strategy {
     case QUIRE_CHECKPOINT_MANUAL: options.strategy = .manual
     case QUIRE_CHECKPOINT_IMMEDIATE: options.strategy = .immediate
@@ -22,8 +34,27 @@ func checkpointOptions(_ pointer: UnsafePointer<quire_checkpoint_options>?) thro
     }
     options.directory = c.directory.map { String(cString: $0) }
     options.uid = c.uid.map { String(cString: $0) }
-    options.loadIfAvailable = c.load_if_available != 0
+    if version == 1 {
+        // Version 1 libraries discarded an existing checkpoint when load_if_available was
+        // 0; it is kept now (QUIRE_EEXIST) rather than lost.
+        options.existing = c.load_if_available != 0 ? .load : .refuse
+    } else {
+        switch c.existing {
+        case QUIRE_CHECKPOINT_EXISTING_LOAD: options.existing = .load
+        case QUIRE_CHECKPOINT_EXISTING_REFUSE: options.existing = .refuse
+        case QUIRE_CHECKPOINT_EXISTING_DISCARD: options.existing = .discard
+        default:
+            throw CallError(code: QUIRE_EINVAL, message: "existing \(c.existing.rawValue) is not a QUIRE_CHECKPOINT_EXISTING_* value")
+        }
+    }
     return options
+}
+
+@c @implementation
+public func quire_checkpoint_options_init(_ options: UnsafeMutablePointer<quire_checkpoint_options>?, _ version: UInt32) -> Int32 {
+    guarded("quire_checkpoint_options_init") {
+        try checkpointOptionsVersions.initialize(options, version: version, defaults: checkpointOptionsDefaults)
+    }
 }
 
 @c @implementation
@@ -33,6 +64,31 @@ public func quire_document_start_checkpoints(_ outLoaded: UnsafeMutablePointer<I
         let d = try document(doc)
         let loaded = try d.startCheckpointing(try checkpointOptions(options))
         outLoaded?.pointee = loaded ? 1 : 0
+    }
+}
+
+let checkpointInfoVersions = StructVersions<quire_checkpoint_info>(
+    name: "out", sizes: [MemoryLayout<quire_checkpoint_info>.size])
+
+@c @implementation
+public func quire_document_inspect_checkpoint(_ out: UnsafeMutablePointer<quire_checkpoint_info>?, _ doc: OpaquePointer?,
+                                              _ options: UnsafePointer<quire_checkpoint_options>?) -> Int32 {
+    guarded("quire_document_inspect_checkpoint") {
+        let out = try required(out, "out")
+        let d = try document(doc)
+        let info = try d.inspectCheckpoint(try checkpointOptions(options))
+        let state: quire_checkpoint_state
+        switch info.state {
+        case .none: state = QUIRE_CHECKPOINT_NONE
+        case .empty: state = QUIRE_CHECKPOINT_EMPTY
+        case .changes: state = QUIRE_CHECKPOINT_CHANGES
+        case .stale: state = QUIRE_CHECKPOINT_STALE
+        case .damaged: state = QUIRE_CHECKPOINT_DAMAGED
+        }
+        let value = quire_checkpoint_info(
+            version: checkpointInfoVersions.current, state: state, size: UInt64(info.size),
+            modified: info.modified, changed_objects: info.changedObjects, in_use: info.inUse ? 1 : 0)
+        try checkpointInfoVersions.write(value, to: out)
     }
 }
 

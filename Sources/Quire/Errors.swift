@@ -56,6 +56,8 @@ func status(of kind: PDFErrorKind) -> Int32 {
     case .disabled: return QUIRE_EDISABLED
     case .busy: return QUIRE_EBUSY
     case .stale: return QUIRE_ESTALE
+    case .exists: return QUIRE_EEXIST
+    case .version: return QUIRE_EVERSION
     }
 }
 
@@ -160,6 +162,8 @@ public func quire_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
     case QUIRE_EDISABLED: return cString("feature disabled for this document")
     case QUIRE_EBUSY: return cString("in use by another document")
     case QUIRE_ESTALE: return cString("saved state of a different version of the file")
+    case QUIRE_EEXIST: return cString("saved state exists and was not replaced")
+    case QUIRE_EVERSION: return cString("struct version newer than this library")
     default: return cString("unknown status")
     }
 }

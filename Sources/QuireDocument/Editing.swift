@@ -318,7 +318,7 @@ extension Document {
             current.remove()
             checkpointer = nil
             var options = current.options
-            options.loadIfAvailable = false
+            options.existing = .discard  // the saved file replaced whatever that checkpoint was about
             checkpointer = try Checkpointer(document: self, options: options)
         } else {
             try current.didSave(buffer)

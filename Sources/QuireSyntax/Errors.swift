@@ -30,6 +30,11 @@ public enum PDFErrorKind: Sendable, Equatable {
     /// Saved state belongs to a different version of the file (a checkpoint taken before
     /// the file changed).
     case stale
+    /// Saved state that the call would replace exists and was not to be replaced (a
+    /// checkpoint with unsaved changes, when starting checkpoints was asked to refuse).
+    case exists
+    /// A versioned struct of a newer version than this library knows.
+    case version
 
     /// The name of the C status this kind becomes, for messages of the command-line tool.
     public var statusName: String {
@@ -47,6 +52,8 @@ public enum PDFErrorKind: Sendable, Equatable {
         case .disabled: return "QUIRE_EDISABLED"
         case .busy: return "QUIRE_EBUSY"
         case .stale: return "QUIRE_ESTALE"
+        case .exists: return "QUIRE_EEXIST"
+        case .version: return "QUIRE_EVERSION"
         }
     }
 }

@@ -65,7 +65,7 @@ struct CheckpointTests {
         }
         let reopened = try Document(path: pdf)
         #expect(try contents(reopened).isEmpty)
-        #expect(try reopened.startCheckpointing(CheckpointOptions(strategy: .immediate, directory: dir, loadIfAvailable: true)))
+        #expect(try reopened.startCheckpointing(CheckpointOptions(strategy: .immediate, directory: dir, existing: .load)))
         #expect(reopened.hasUnsavedChanges)
         #expect(try contents(reopened) == ["one", "two"])
         #expect(try reopened.bookmarks.bookmarks().map(\.name) == ["mark"])
@@ -75,7 +75,7 @@ struct CheckpointTests {
         #expect(!reopened.hasUnsavedChanges)
         reopened.stopCheckpointing()
         let third = try Document(path: pdf)
-        #expect(try third.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)) == false)
+        #expect(try third.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)) == false)
         #expect(try contents(third) == ["one", "three", "two"])
         #expect(!third.hasUnsavedChanges)
     }
@@ -111,7 +111,7 @@ struct CheckpointTests {
         for cut in [3, 40, 200] {
             writeBytes(Array(full.dropLast(cut)), path)
             let doc = try Document(path: pdf)
-            #expect(try doc.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
+            #expect(try doc.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)))
             #expect(try contents(doc) == ["kept"], "cut \(cut)")
             doc.stopCheckpointing()
         }
@@ -120,7 +120,7 @@ struct CheckpointTests {
         flipped[flipped.count - 12] ^= 0xFF
         writeBytes(flipped, path)
         let doc = try Document(path: pdf)
-        #expect(try doc.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
+        #expect(try doc.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)))
         #expect(try contents(doc) == ["kept"])
     }
 
@@ -138,16 +138,23 @@ struct CheckpointTests {
         try other.save(to: pdf)
         let doc = try Document(path: pdf)
         #expect(throws: PDFError.self) {
-            try doc.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+            try doc.startCheckpointing(CheckpointOptions(directory: dir, existing: .load))
         }
         do {
-            try doc.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+            try doc.startCheckpointing(CheckpointOptions(directory: dir, existing: .load))
         } catch let e as PDFError {
             #expect(e.kind == .stale)
         }
         #expect(try contents(doc) == ["elsewhere"])
-        // Starting without loading discards it.
-        try doc.startCheckpointing(CheckpointOptions(directory: dir))
+        // Refusing keeps it (and says it is stale); only discarding throws it away.
+        do {
+            try doc.startCheckpointing(CheckpointOptions(directory: dir, existing: .refuse))
+            Issue.record("a stale checkpoint was replaced")
+        } catch let e as PDFError {
+            #expect(e.kind == .stale)
+        }
+        #expect(try doc.inspectCheckpoint(CheckpointOptions(directory: dir)).state == .stale)
+        try doc.startCheckpointing(CheckpointOptions(directory: dir, existing: .discard))
     }
 
     @Test func aCrashBetweenRenameAndCleanupIsRecognised() throws {
@@ -167,7 +174,7 @@ struct CheckpointTests {
         JournalCodec.frame([UInt8(ascii: "V")] + JournalCodec.sha256(saved), to: &marker)
         writeBytes(beforeSave + marker, path)
         let recovered = try Document(path: pdf)
-        #expect(try recovered.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)) == false)
+        #expect(try recovered.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)) == false)
         #expect(try contents(recovered) == ["saved"])  // once, not twice
         #expect(!recovered.hasUnsavedChanges)
         recovered.stopCheckpointing()
@@ -176,7 +183,7 @@ struct CheckpointTests {
         writeBytes(beforeSave, path)
         let reopened = try Document(path: pdf)
         #expect(throws: PDFError.self) {
-            try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+            try reopened.startCheckpointing(CheckpointOptions(directory: dir, existing: .load))
         }
         #expect(try contents(reopened) == ["saved"])
     }
@@ -193,7 +200,7 @@ struct CheckpointTests {
         #expect(try #require(fileBytes(path)).count > empty)
         doc.stopCheckpointing()
         let reopened = try Document(path: pdf)
-        try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+        try reopened.startCheckpointing(CheckpointOptions(directory: dir, existing: .load))
         #expect(try contents(reopened) == ["pending"])
     }
 
@@ -227,7 +234,7 @@ struct CheckpointTests {
             doc.stopCheckpointing()
         }
         let reopened = try Document(path: pdf, options: OpenOptions(password: "view"))
-        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir + "/cp", loadIfAvailable: true)))
+        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir + "/cp", existing: .load)))
         #expect(try contents(reopened) == ["top secret remark"])
     }
 
@@ -240,7 +247,7 @@ struct CheckpointTests {
         try doc.addAnnotation(note("from memory"))
         doc.stopCheckpointing()
         let again = try documentWithPages(1)
-        #expect(try again.startCheckpointing(CheckpointOptions(directory: dir, uid: "memory-doc", loadIfAvailable: true)))
+        #expect(try again.startCheckpointing(CheckpointOptions(directory: dir, uid: "memory-doc", existing: .load)))
         #expect(try contents(again) == ["from memory"])
     }
 
@@ -262,7 +269,7 @@ struct CheckpointTests {
         #expect(size < 2 << 20, "the journal is \(size) bytes after 2,000 edits of one annotation")
         doc.stopCheckpointing()
         let reopened = try Document(path: pdf)
-        try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+        try reopened.startCheckpointing(CheckpointOptions(directory: dir, existing: .load))
         #expect(try contents(reopened) == ["\(label) 1999 \(padding)"])
     }
 
@@ -280,7 +287,7 @@ struct CheckpointTests {
             try doc.checkpoint()
         }
         let reopened = try Document(path: pdf)
-        try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true))
+        try reopened.startCheckpointing(CheckpointOptions(directory: dir, existing: .load))
         #expect(try contents(reopened) == ["after", "before"])
     }
 
@@ -302,10 +309,10 @@ struct CheckpointTests {
         try doc.addAnnotation(note("after save-as"))
         doc.stopCheckpointing()
         let reopened = try Document(path: copy)
-        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
+        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)))
         #expect(try contents(reopened) == ["after save-as", "before save-as"])
         let original = try Document(path: pdf)
-        #expect(try original.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)) == false)
+        #expect(try original.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)) == false)
         #expect(try contents(original).isEmpty)
         #expect(throws: PDFError.self) { try Document(path: pdf).startCheckpointing(CheckpointOptions(directory: "")) }
     }
@@ -322,7 +329,7 @@ struct CheckpointTests {
         }  // closed at once: the checkpoint still completes
         #expect(outcome.errors.count == 1 && outcome.errors[0] == nil)
         let reopened = try Document(path: pdf)
-        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, loadIfAvailable: true)))
+        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir, existing: .load)))
         #expect(try contents(reopened) == ["async"])
     }
 

@@ -154,7 +154,7 @@ typedef char size_t_is_64_bits[sizeof(size_t) == 8 ? 1 : -1]; /* size_t maps to 
 #define SENTINEL_BYTE 0xA5
 #define LEN_SENTINEL ((size_t)0xA5A5A5A5A5A5A5A5u)
 /* The last status code of the header: the known codes are QUIRE_OK down to it. */
-#define LAST_STATUS QUIRE_ESTALE
+#define LAST_STATUS QUIRE_EVERSION
 
 /* ---- results --------------------------------------------------------------------------- */
 
@@ -2272,7 +2272,8 @@ static const char *quire_status_name(int status) {
                                         "QUIRE_EPASSWORD", "QUIRE_EUNSUPPORTED",
                                         "QUIRE_ELIMIT",    "QUIRE_ERANGE",   "QUIRE_EBUFS",
                                         "QUIRE_EUSER",     "QUIRE_ESTATE",   "QUIRE_EINTERNAL",
-                                        "QUIRE_EDISABLED", "QUIRE_EBUSY",    "QUIRE_ESTALE"};
+                                        "QUIRE_EDISABLED", "QUIRE_EBUSY",    "QUIRE_ESTALE",
+                                        "QUIRE_EEXIST",    "QUIRE_EVERSION"};
     return known_status(status) ? names[-status] : "?";
 }
 

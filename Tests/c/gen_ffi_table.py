@@ -109,6 +109,7 @@ SCALARS = {
     "int": ("ffi_type_sint32", "ARG_INT"),
     "int32_t": ("ffi_type_sint32", "ARG_INT"),
     "uint32_t": ("ffi_type_uint32", "ARG_UINT"),
+    "unsigned": ("ffi_type_uint32", "ARG_UINT"),
     "size_t": ("ffi_type_uint64", "ARG_SIZE"),
     "uint64_t": ("ffi_type_uint64", "ARG_SIZE"),
     "int64_t": ("ffi_type_sint64", "ARG_INT64"),
@@ -173,6 +174,10 @@ READ_ONLY = {
     # The path of the checkpoint file, into the caller's buffer (the valid document has
     # checkpointing started, so that it can succeed).
     "quire_document_checkpoint_path",
+    # Fills the caller's options struct: no document at all.
+    "quire_checkpoint_options_init",
+    # Reads the checkpoint file that starting would find; changes nothing.
+    "quire_document_inspect_checkpoint",
 }
 # Functions that change only the caller's annotation value (no document): they look like
 # editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).

@@ -193,7 +193,10 @@
     X(quire_document_checkpoint, int, (quire_document *))                                 \
     X(quire_document_checkpoint_async, int,                                               \
       (quire_document *, quire_checkpoint_done_fn, void *))                               \
-    X(quire_document_checkpoint_path, int, (char *, size_t, size_t *, quire_document *))
+    X(quire_document_checkpoint_path, int, (char *, size_t, size_t *, quire_document *))  \
+    X(quire_checkpoint_options_init, int, (quire_checkpoint_options *, unsigned))         \
+    X(quire_document_inspect_checkpoint, int,                                             \
+      (quire_checkpoint_info *, quire_document *, const quire_checkpoint_options *))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -231,7 +234,8 @@ HEADER_ASSERT(errors_are_negative,
                   QUIRE_EFORMAT < 0 && QUIRE_EPASSWORD < 0 && QUIRE_EUNSUPPORTED < 0 &&
                   QUIRE_ELIMIT < 0 && QUIRE_ERANGE < 0 && QUIRE_EBUFS < 0 &&
                   QUIRE_EUSER < 0 && QUIRE_ESTATE < 0 && QUIRE_EINTERNAL < 0 &&
-                  QUIRE_EDISABLED < 0 && QUIRE_EBUSY < 0 && QUIRE_ESTALE < 0);
+                  QUIRE_EDISABLED < 0 && QUIRE_EBUSY < 0 && QUIRE_ESTALE < 0 &&
+                  QUIRE_EEXIST < 0 && QUIRE_EVERSION < 0);
 /* The codes are stable numbers: bindings hard-code them. */
 HEADER_ASSERT(error_values,
               QUIRE_EINVAL == -1 && QUIRE_ENOMEM == -2 && QUIRE_EIO == -3 &&
@@ -239,7 +243,7 @@ HEADER_ASSERT(error_values,
                   QUIRE_EUNSUPPORTED == -7 && QUIRE_ELIMIT == -8 && QUIRE_ERANGE == -9 &&
                   QUIRE_EBUFS == -10 && QUIRE_EUSER == -11 && QUIRE_ESTATE == -12 &&
                   QUIRE_EINTERNAL == -13 && QUIRE_EDISABLED == -14 && QUIRE_EBUSY == -15 &&
-                  QUIRE_ESTALE == -16);
+                  QUIRE_ESTALE == -16 && QUIRE_EEXIST == -17 && QUIRE_EVERSION == -18);
 HEADER_ASSERT(box_values, QUIRE_BOX_MEDIA == 0 && QUIRE_BOX_CROP == 1 &&
                               QUIRE_BOX_BLEED == 2 && QUIRE_BOX_TRIM == 3 &&
                               QUIRE_BOX_ART == 4);
@@ -338,7 +342,10 @@ HEADER_ASSERT(checkpoint_interval, offsetof(quire_checkpoint_options, interval_s
 HEADER_ASSERT(checkpoint_directory, offsetof(quire_checkpoint_options, directory) == 16);
 HEADER_ASSERT(checkpoint_uid, offsetof(quire_checkpoint_options, uid) == 24);
 HEADER_ASSERT(checkpoint_load, offsetof(quire_checkpoint_options, load_if_available) == 32);
+/* Version 2 adds `existing` in what was the padding of version 1: the size stays. */
+HEADER_ASSERT(checkpoint_existing, offsetof(quire_checkpoint_options, existing) == 36);
 HEADER_ASSERT(checkpoint_size, sizeof(quire_checkpoint_options) == 40);
+HEADER_ASSERT(checkpoint_info_size, sizeof(quire_checkpoint_info) == 40);
 #endif
 
 /* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
@@ -433,7 +440,7 @@ int main(void) {
                          QUIRE_ENOTFOUND, QUIRE_EFORMAT,     QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED,
                          QUIRE_ELIMIT,    QUIRE_ERANGE,      QUIRE_EBUFS,     QUIRE_EUSER,
                          QUIRE_ESTATE,    QUIRE_EINTERNAL,   QUIRE_EDISABLED, QUIRE_EBUSY,
-                         QUIRE_ESTALE};
+                         QUIRE_ESTALE,    QUIRE_EEXIST,      QUIRE_EVERSION};
     const int32_t boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED, QUIRE_BOX_TRIM,
                              QUIRE_BOX_ART};
     const size_t n_codes = sizeof codes / sizeof codes[0];
@@ -553,7 +560,8 @@ int main(void) {
         header_check(checkpoint.version == QUIRE_CHECKPOINT_OPTIONS_VERSION &&
                          checkpoint.strategy == QUIRE_CHECKPOINT_MANUAL &&
                          checkpoint.interval_seconds == 10.0 && checkpoint.directory == NULL &&
-                         checkpoint.uid == NULL && checkpoint.load_if_available == 0,
+                         checkpoint.uid == NULL && checkpoint.load_if_available == 0 &&
+                         checkpoint.existing == QUIRE_CHECKPOINT_EXISTING_LOAD,
                      "QUIRE_CHECKPOINT_OPTIONS_INIT: the version and the defaults");
         header_check(header_static_checkpoint_options.version ==
                              QUIRE_CHECKPOINT_OPTIONS_VERSION &&
@@ -567,6 +575,19 @@ int main(void) {
         header_check(checkpoint.strategy == QUIRE_CHECKPOINT_IMMEDIATE &&
                          strategies[1] == QUIRE_CHECKPOINT_TIMED,
                      "checkpoint strategies as int32_t values");
+        {
+            /* The info struct's initialiser, and the two enums of the checkpoint family. */
+            quire_checkpoint_info info = QUIRE_CHECKPOINT_INFO_INIT;
+            quire_checkpoint_existing existing = QUIRE_CHECKPOINT_EXISTING_REFUSE;
+            quire_checkpoint_state state = QUIRE_CHECKPOINT_CHANGES;
+            header_check(info.version == QUIRE_CHECKPOINT_INFO_VERSION &&
+                             info.state == QUIRE_CHECKPOINT_NONE && info.size == 0 &&
+                             info.changed_objects == 0 && info.in_use == 0,
+                         "QUIRE_CHECKPOINT_INFO_INIT: the version and the defaults");
+            header_check(existing != QUIRE_CHECKPOINT_EXISTING_LOAD &&
+                             state != QUIRE_CHECKPOINT_STALE,
+                         "quire_checkpoint_existing and quire_checkpoint_state values");
+        }
         header_checkpoint_done_fn(QUIRE_EBUSY, &done_status);
         header_check(done_status == QUIRE_EBUSY,
                      "a quire_checkpoint_done_fn can be called through the typedef");

@@ -118,8 +118,9 @@ static void test_status_strings(void) {
                                 QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,
                                 QUIRE_ERANGE,    QUIRE_EBUFS,    QUIRE_EUSER,
                                 QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED,
-                                QUIRE_EBUSY,     QUIRE_ESTALE};
-    static const int unknown[] = {1, 2, -17, -100, 42, INT_MIN, INT_MAX};
+                                QUIRE_EBUSY,     QUIRE_ESTALE,   QUIRE_EEXIST,
+                                QUIRE_EVERSION};
+    static const int unknown[] = {1, 2, -19, -100, 42, INT_MIN, INT_MAX};
     const size_t n = sizeof codes / sizeof codes[0];
     size_t i, j;
     g_test = "status strings";

@@ -85,7 +85,7 @@ static quire_checkpoint_options options_for(int32_t strategy, const char *uid, i
     o.strategy = strategy;
     o.directory = g_ckpt;
     o.uid = uid;
-    o.load_if_available = load;
+    o.existing = load ? QUIRE_CHECKPOINT_EXISTING_LOAD : QUIRE_CHECKPOINT_EXISTING_DISCARD;
     return o;
 }
 
@@ -275,7 +275,7 @@ static void test_checkpoint_status_strings(void) {
     CHECK(stale != NULL && stale[0] != '\0' && strcmp(stale, "unknown status") != 0);
     CHECK(busy && stale && strcmp(busy, stale) != 0);
     CHECK(busy && strcmp(busy, quire_status_string(QUIRE_ESTATE)) != 0);
-    CHECK_STR(quire_status_string(-17), "unknown status");
+    CHECK_STR(quire_status_string(-19), "unknown status");
 }
 
 /* Before checkpointing starts: the functions that need it give QUIRE_ESTATE (the header),
@@ -414,7 +414,7 @@ static void test_checkpoint_memory_document(void) {
         doc = NULL;
         CHECK_STATUS(quire_document_open_memory(&doc, data, size, NULL), QUIRE_OK);
         if (doc) {
-            o.load_if_available = 1;
+            o.existing = QUIRE_CHECKPOINT_EXISTING_LOAD;
             CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_OK);
             CHECK_INT(loaded, 1);
             CHECK_INT(notes_with(doc, "from memory"), 1);
@@ -444,7 +444,7 @@ static void test_checkpoint_invalid_options(void) {
     o.version = 0;
     CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_EINVAL);
     o.version = QUIRE_CHECKPOINT_OPTIONS_VERSION + 1;
-    CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_EVERSION);
     o = options_for(3, "invalid", 0);
     CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_EINVAL);
     o = options_for(-1, "invalid", 0);
@@ -771,7 +771,7 @@ static void test_checkpoint_timed(void) {
     doc = open_path(path);
     if (!doc) return;
     o.interval_seconds = 86400;
-    o.load_if_available = 1;
+    o.existing = QUIRE_CHECKPOINT_EXISTING_LOAD;
     CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_OK);
     CHECK_INT(loaded, 1);
     CHECK_INT(notes_with(doc, "timed note 1"), 1);
@@ -879,6 +879,222 @@ static void test_checkpoint_path_query(void) {
 
 /* An encrypted document: recovery works, and the checkpoint does not hold the annotation's
  * text in the clear (the header: records sealed with AES-256-GCM). */
+/* A crash with unsaved changes (a note added, another added and deleted: the deletion
+ * record that once made every checkpoint unloadable), then starting with every strategy and
+ * every `existing` choice, and with a version 1 struct: the header says that only
+ * QUIRE_CHECKPOINT_EXISTING_DISCARD loses the checkpoint. */
+static void crash_with_unsaved_changes(const char *path, const char *uid) {
+    quire_document *doc = open_path(path);
+    quire_annotation *last = NULL;
+    int32_t loaded = -7, number = -1;
+    if (!doc) return;
+    CHECK_STATUS(start(doc, QUIRE_CHECKPOINT_IMMEDIATE, uid, 0, &loaded), QUIRE_OK);
+    CHECK(add_note(doc, "unsaved note"));
+    CHECK(add_note(doc, "deleted note"));
+    CHECK_STATUS(quire_page_annotation(&last, doc, 0, page0_count(doc) - 1), QUIRE_OK);
+    CHECK_STATUS(quire_annotation_id(&number, last), QUIRE_OK);
+    quire_annotation_free(last);
+    CHECK_STATUS(quire_document_delete_annotation(doc, number), QUIRE_OK);
+    quire_document_close(doc); /* unsaved: the checkpoint stays */
+}
+
+static quire_checkpoint_state inspect_state(quire_document *doc, const char *uid) {
+    quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, uid, 0);
+    quire_checkpoint_info info = QUIRE_CHECKPOINT_INFO_INIT;
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, doc, &o), QUIRE_OK);
+    return info.state;
+}
+
+static void test_checkpoint_existing(void) {
+    static const int32_t strategies[] = {QUIRE_CHECKPOINT_MANUAL, QUIRE_CHECKPOINT_TIMED,
+                                         QUIRE_CHECKPOINT_IMMEDIATE};
+    static const quire_checkpoint_existing choices[] = {QUIRE_CHECKPOINT_EXISTING_LOAD,
+                                                        QUIRE_CHECKPOINT_EXISTING_REFUSE,
+                                                        QUIRE_CHECKPOINT_EXISTING_DISCARD};
+    char path[4096];
+    size_t s, c;
+    int v1;
+    g_test = "checkpoints: an existing checkpoint is kept unless discarding is asked for";
+    snprintf(path, sizeof path, "%s", fresh_copy(NULL, "existing.pdf"));
+    for (s = 0; s < 3; s++) {
+        for (c = 0; c < 4; c++) {
+            quire_document *doc;
+            quire_checkpoint_options o = options_for(strategies[s], "existing", 0);
+            int32_t loaded = -7;
+            int expect;
+            crash_with_unsaved_changes(path, "existing");
+            doc = open_path(path);
+            if (!doc) return;
+            CHECK_INT(inspect_state(doc, "existing"), QUIRE_CHECKPOINT_CHANGES);
+            v1 = c == 3;
+            if (v1) { /* a version 1 caller that left load_if_available at 0 */
+                o.version = 1;
+                o.load_if_available = 0;
+                o.existing = QUIRE_CHECKPOINT_EXISTING_DISCARD; /* not read: version 1 */
+                expect = QUIRE_EEXIST;
+            } else {
+                o.existing = choices[c];
+                expect = choices[c] == QUIRE_CHECKPOINT_EXISTING_REFUSE ? QUIRE_EEXIST : QUIRE_OK;
+            }
+            CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), expect);
+            if (expect == QUIRE_OK) {
+                CHECK_INT(loaded, choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD ? 1 : 0);
+                CHECK_INT(notes_with(doc, "unsaved note"), choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD);
+            } else {
+                CHECK_INT(loaded, -7);
+                CHECK_INT(unsaved(doc), 0);
+                CHECK_STATUS(quire_document_checkpoint(doc), QUIRE_ESTATE); /* not started */
+            }
+            CHECK_STATUS(quire_document_stop_checkpoints(doc, 0), QUIRE_OK);
+            CHECK_INT(inspect_state(doc, "existing"),
+                      !v1 && choices[c] == QUIRE_CHECKPOINT_EXISTING_DISCARD ? QUIRE_CHECKPOINT_EMPTY
+                                                                           : QUIRE_CHECKPOINT_CHANGES);
+            quire_document_close(doc);
+            /* Start afresh for the next combination. */
+            doc = open_path(path);
+            if (!doc) return;
+            o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 0);
+            CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_OK);
+            CHECK_STATUS(quire_document_stop_checkpoints(doc, 1), QUIRE_OK);
+            quire_document_close(doc);
+        }
+    }
+    {   /* A version 1 caller that asked for loading gets it. */
+        quire_document *doc;
+        quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 1);
+        int32_t loaded = -7;
+        crash_with_unsaved_changes(path, "existing");
+        doc = open_path(path);
+        if (!doc) return;
+        o.version = 1;
+        o.load_if_available = 1;
+        o.existing = QUIRE_CHECKPOINT_EXISTING_DISCARD;
+        CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_OK);
+        CHECK_INT(loaded, 1);
+        CHECK_INT(notes_with(doc, "unsaved note"), 1);
+        CHECK_INT(notes_with(doc, "deleted note"), 0);
+        CHECK_STATUS(quire_document_stop_checkpoints(doc, 1), QUIRE_OK);
+        quire_document_close(doc);
+    }
+    {   /* An unknown choice is refused before anything happens. */
+        quire_document *doc = open_path(path);
+        quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 0);
+        int32_t loaded = -7;
+        if (!doc) return;
+        o.existing = (quire_checkpoint_existing)0x0E03;
+        CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_EINVAL);
+        o.existing = (quire_checkpoint_existing)0;
+        CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), QUIRE_EINVAL);
+        quire_document_close(doc);
+    }
+}
+
+/* quire_document_inspect_checkpoint: what is there, without changing it (the header). */
+static void test_checkpoint_inspect(void) {
+    char path[4096], ckpt[1024];
+    quire_document *doc, *holder;
+    quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "inspect", 0);
+    quire_checkpoint_info info = QUIRE_CHECKPOINT_INFO_INIT;
+    struct stat before, after;
+    int32_t loaded;
+    g_test = "checkpoints: inspection";
+    snprintf(path, sizeof path, "%s", fresh_copy(NULL, "inspect.pdf"));
+    doc = open_path(path);
+    if (!doc) return;
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, doc, &o), QUIRE_OK);
+    CHECK_INT(info.state, QUIRE_CHECKPOINT_NONE);
+    CHECK(info.size == 0 && info.changed_objects == 0 && info.in_use == 0);
+    CHECK_STATUS(quire_document_inspect_checkpoint(NULL, doc, &o), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, NULL, &o), QUIRE_EINVAL);
+    info.version = 0;
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, doc, &o), QUIRE_EINVAL);
+    info.version = QUIRE_CHECKPOINT_INFO_VERSION + 1;
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, doc, &o), QUIRE_EVERSION);
+    quire_document_close(doc);
+
+    crash_with_unsaved_changes(path, "inspect");
+    holder = open_path(path);
+    doc = open_path(path);
+    if (!doc || !holder) return;
+    info.version = QUIRE_CHECKPOINT_INFO_VERSION;
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, doc, &o), QUIRE_OK);
+    CHECK_INT(info.state, QUIRE_CHECKPOINT_CHANGES);
+    CHECK(info.changed_objects >= 2); /* the note (and its page's /Annots) */
+    CHECK(info.in_use == 0);
+    CHECK(info.modified > 1.7e9 && info.modified <= (double)time(NULL) + 1);
+    snprintf(ckpt, sizeof ckpt, "%s/inspect.qcheckpoint", g_ckpt);
+    CHECK(stat(ckpt, &before) == 0 && (uint64_t)before.st_size == info.size);
+    CHECK_INT(unsaved(doc), 0); /* nothing applied */
+    /* Held by another open document: in use. */
+    o.existing = QUIRE_CHECKPOINT_EXISTING_LOAD;
+    CHECK_STATUS(quire_document_start_checkpoints(&loaded, holder, &o), QUIRE_OK);
+    CHECK_STATUS(quire_document_inspect_checkpoint(&info, doc, &o), QUIRE_OK);
+    CHECK(info.in_use == 1 && info.state == QUIRE_CHECKPOINT_CHANGES);
+    CHECK(stat(ckpt, &after) == 0 && after.st_size == before.st_size);
+    CHECK_STATUS(quire_document_stop_checkpoints(holder, 1), QUIRE_OK);
+    quire_document_close(holder);
+    quire_document_close(doc);
+}
+
+/* Versioned structs read by the library: each version at the end of a guarded page (the
+ * header: the library reads `version` first, then only that version's fields). Version 1
+ * of the checkpoint options ends before `existing`; the info struct has one version. */
+static void test_checkpoint_struct_versions(void) {
+    const size_t v1 = offsetof(quire_checkpoint_options, existing);
+    const size_t v2 = sizeof(quire_checkpoint_options);
+    char path[4096];
+    quire_document *doc;
+    quire_checkpoint_options *o;
+    quire_checkpoint_info *info;
+    int32_t loaded = -7;
+    g_test = "checkpoints: versioned structs in guarded memory";
+    snprintf(path, sizeof path, "%s", fresh_copy(NULL, "versions.pdf"));
+    doc = open_path(path);
+    if (!doc) return;
+    /* options_init writes only the bytes of the version asked for. */
+    o = guarded_alloc(v1);
+    if (!o) return;
+    CHECK_STATUS(quire_checkpoint_options_init(o, 1), QUIRE_OK);
+    CHECK(o->version == 1 && o->strategy == QUIRE_CHECKPOINT_MANUAL && o->interval_seconds == 10.0 &&
+          o->directory == NULL && o->uid == NULL && o->load_if_available == 0);
+    o->directory = g_ckpt;
+    o->uid = "versions";
+    o->load_if_available = 1;
+    CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, o), QUIRE_OK);
+    CHECK_STATUS(quire_document_stop_checkpoints(doc, 0), QUIRE_OK);
+    CHECK_STATUS(quire_document_inspect_checkpoint(NULL, doc, o), QUIRE_EINVAL);
+    {
+        quire_checkpoint_info found = QUIRE_CHECKPOINT_INFO_INIT;
+        CHECK_STATUS(quire_document_inspect_checkpoint(&found, doc, o), QUIRE_OK);
+        CHECK_INT(found.state, QUIRE_CHECKPOINT_EMPTY);
+    }
+    guarded_free(o, v1);
+    o = guarded_alloc(v2);
+    if (!o) return;
+    CHECK_STATUS(quire_checkpoint_options_init(o, 2), QUIRE_OK);
+    CHECK(o->version == 2 && o->existing == QUIRE_CHECKPOINT_EXISTING_LOAD);
+    o->directory = g_ckpt;
+    o->uid = "versions";
+    CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, o), QUIRE_OK);
+    CHECK_STATUS(quire_document_stop_checkpoints(doc, 1), QUIRE_OK);
+    /* A version the library does not know, or none. */
+    CHECK_STATUS(quire_checkpoint_options_init(o, QUIRE_CHECKPOINT_OPTIONS_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_checkpoint_options_init(o, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_checkpoint_options_init(NULL, 1), QUIRE_EINVAL);
+    o->version = QUIRE_CHECKPOINT_OPTIONS_VERSION + 1;
+    CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, o), QUIRE_EVERSION);
+    o->version = 0;
+    CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, o), QUIRE_EINVAL);
+    guarded_free(o, v2);
+    info = guarded_alloc(sizeof *info);
+    if (!info) return;
+    info->version = 1;
+    CHECK_STATUS(quire_document_inspect_checkpoint(info, doc, NULL), QUIRE_OK); /* the defaults */
+    CHECK(info->version == 1 && info->state == QUIRE_CHECKPOINT_NONE);
+    guarded_free(info, sizeof *info);
+    quire_document_close(doc);
+}
+
 static void test_checkpoint_encrypted(void) {
     char path[4096], ckpt[1024];
     quire_document *doc;
@@ -943,6 +1159,9 @@ void run_checkpoint_tests(void) {
     test_checkpoint_async();
     test_checkpoint_path_query();
     test_checkpoint_encrypted();
+    test_checkpoint_existing();
+    test_checkpoint_inspect();
+    test_checkpoint_struct_versions();
 
     if (old_state) setenv("XDG_STATE_HOME", old_state, 1);
     else unsetenv("XDG_STATE_HOME");

@@ -1,6 +1,7 @@
 /*
  * test_support.c: the framework and helpers declared in test_support.h.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
 
 #include "test_support.h"
@@ -11,10 +12,31 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- the framework --------------------------------------------------------------------- */
+
+/* The mapping behind a guarded allocation: whole pages of data, then one PROT_NONE page. */
+static size_t guarded_pages(size_t size, size_t page) { return (size + page - 1) / page; }
+
+void *guarded_alloc(size_t size) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = guarded_pages(size, page);
+    unsigned char *base = mmap(NULL, (n + 1) * page, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return NULL;
+    if (mprotect(base + n * page, page, PROT_NONE) != 0) {
+        munmap(base, (n + 1) * page);
+        return NULL;
+    }
+    return base + n * page - size;
+}
+
+void guarded_free(void *p, size_t size) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = guarded_pages(size, page);
+    if (p) munmap((unsigned char *)p + size - n * page, (n + 1) * page);
+}
 
 int g_passed, g_failed;
 const char *g_test = "";

@@ -19,6 +19,13 @@
 
 /* ---- the framework --------------------------------------------------------------------- */
 
+/* Guarded memory: `size` bytes that end exactly where a PROT_NONE page starts, so that a
+ * read or write of one byte past them faults (the test of versioned structs: the library
+ * must read only the fields of the caller's version). The bytes are zeroed. Returns NULL if
+ * the system refuses the mapping. */
+void *guarded_alloc(size_t size);
+void guarded_free(void *p, size_t size);
+
 extern int g_passed, g_failed;
 extern const char *g_test; /* the name of the running test, printed with each failure */
 

@@ -81,7 +81,12 @@ def test_busy_stale_and_memory_documents(pdf: Path, tmp_path: Path):
         with pytest.raises(quire.StaleError):
             doc.start_checkpoints(directory=cp, load=True)
         assert notes(doc) == ["note other"]
-        doc.start_checkpoints(directory=cp)  # without loading: discarded
+        with pytest.raises(quire.StaleError):
+            doc.start_checkpoints(directory=cp)  # loading by default: still stale, still kept
+        with pytest.raises(quire.StaleError):
+            doc.start_checkpoints(directory=cp, existing="refuse")
+        assert doc.inspect_checkpoint(directory=cp).state == "stale"
+        doc.start_checkpoints(directory=cp, existing="discard")  # only this throws it away
     data = pdf.read_bytes()
     with quire.Document(data) as memory:
         with pytest.raises(quire.InvalidArgumentError):

@@ -34,6 +34,8 @@ EXPECTED_CLASSES = {
     _raw.QUIRE_EDISABLED: (quire.DisabledError, quire.QuireError),
     _raw.QUIRE_EBUSY: (quire.BusyError, quire.QuireError),
     _raw.QUIRE_ESTALE: (quire.StaleError, quire.QuireError),
+    _raw.QUIRE_EEXIST: (quire.ExistsError, quire.QuireError),
+    _raw.QUIRE_EVERSION: (quire.VersionError, quire.QuireError),
 }
 
 

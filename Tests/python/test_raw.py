@@ -23,6 +23,7 @@ from ctypes import (
     c_int32,
     c_int64,
     c_size_t,
+    c_uint,
     c_uint32,
     c_uint64,
     c_void_p,
@@ -105,6 +106,21 @@ def header_structs() -> Dict[str, List[Tuple[str, str]]]:
     return structs
 
 
+def header_enums() -> Dict[str, Dict[str, int]]:
+    """{enum type: {constant: value}} of the header's `typedef enum NAME { ... } NAME;`."""
+    text = _strip_comments(HEADER.read_text(encoding="utf-8"))
+    enums: Dict[str, Dict[str, int]] = {}
+    for match in re.finditer(r"typedef enum (\w+) \{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):
+        assert match.group(1) == match.group(3)
+        values: Dict[str, int] = {}
+        for item in match.group(2).split(","):
+            if item.strip():
+                name, value = (part.strip() for part in item.split("="))
+                values[name] = int(value, 0)
+        enums[match.group(1)] = values
+    return enums
+
+
 def header_macros() -> Dict[str, str]:
     """{name: replacement text} of the header's `#define QUIRE_*` macros."""
     text = _strip_comments(HEADER.read_text(encoding="utf-8")).replace("\\\n", " ")
@@ -156,7 +172,13 @@ C_TO_CTYPES = {
     "quire_bookmark_change_fn": _raw.quire_bookmark_change_fn,
     "const quire_checkpoint_options *": POINTER(_raw.quire_checkpoint_options),
     "quire_checkpoint_done_fn": _raw.quire_checkpoint_done_fn,
+    "quire_checkpoint_options *": POINTER(_raw.quire_checkpoint_options),
+    "quire_checkpoint_info *": POINTER(_raw.quire_checkpoint_info),
+    "unsigned": c_uint,
 }
+# Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
+for _enum in header_enums():
+    C_TO_CTYPES[_enum] = c_int32
 
 C_FIELD_TO_CTYPES = {
     "uint32_t": c_uint32,
@@ -169,7 +191,10 @@ C_FIELD_TO_CTYPES = {
     "int (*)(int32_t *, const quire_bookmark *, void *)": _raw.quire_bookmark_decide_fn,
     "int (*)(void *)": _raw.quire_bookmark_save_fn,
     "void (*)(void *)": _raw.quire_bookmark_release_fn,
+    "size_t": c_size_t,
 }
+for _enum in header_enums():
+    C_FIELD_TO_CTYPES[_enum] = c_int32
 
 
 def test_the_header_parser_finds_every_declaration():
@@ -206,10 +231,14 @@ def test_function_types_match_the_header(name: str):
 
 
 def test_every_header_struct_is_checked():
-    assert sorted(header_structs()) == ["quire_bookmark_provider", "quire_checkpoint_options", "quire_open_options", "quire_rect", "quire_save_options"]
+    assert sorted(header_structs()) == STRUCTS
 
 
-@pytest.mark.parametrize("struct", ["quire_bookmark_provider", "quire_checkpoint_options", "quire_open_options", "quire_rect", "quire_save_options"])
+STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options", "quire_open_options",
+           "quire_rect", "quire_save_options"]
+
+
+@pytest.mark.parametrize("struct", STRUCTS)
 def test_structures_match_the_header(struct: str):
     fields = header_structs()[struct]
     cls = getattr(_raw, struct)
@@ -231,6 +260,10 @@ def test_constants_match_the_header():
         known[name] = expected
         assert getattr(_raw, name) == expected, name
         checked.append(name)
+    for values in header_enums().values():
+        for name, value in values.items():
+            assert getattr(_raw, name) == value, name
+            checked.append(name)
     assert {"QUIRE_OK", "QUIRE_EINTERNAL", "QUIRE_BOX_ART", "QUIRE_VERSION_NUMBER"} <= set(checked)
     # Every QUIRE_* constant of the raw layer comes from the header.
     raw_constants = {n for n in dir(_raw) if re.fullmatch(r"QUIRE_[A-Z0-9_]+", n)}
@@ -479,4 +512,6 @@ def test_checkpoint_options_init_matches_the_macro():
     assert values[:2] == ["QUIRE_CHECKPOINT_OPTIONS_VERSION", "QUIRE_CHECKPOINT_MANUAL"]
     assert (options.version, options.strategy) == (_raw.QUIRE_CHECKPOINT_OPTIONS_VERSION, _raw.QUIRE_CHECKPOINT_MANUAL)
     assert float(values[2]) == options.interval_seconds
-    assert values[3:] == ["NULL", "NULL", "0"] and not options.directory and not options.uid and not options.load_if_available
+    assert values[3:] == ["NULL", "NULL", "0", "QUIRE_CHECKPOINT_EXISTING_LOAD"]
+    assert not options.directory and not options.uid and not options.load_if_available
+    assert options.existing == _raw.QUIRE_CHECKPOINT_EXISTING_LOAD

@@ -23,18 +23,21 @@ public struct CheckpointOptions: Sendable, Equatable {
     /// The name of the checkpoint: nil to derive it from the path the document was opened
     /// from. Required for a document opened from memory; the caller keeps it unique.
     public var uid: String?
-    /// Apply an existing checkpoint as unsaved changes when checkpointing starts.
-    public var loadIfAvailable: Bool
+    /// What to do with a checkpoint that exists when checkpointing starts (one left by a
+    /// crash, or by a program that closed the document without saving): applied by
+    /// default. Recovery data is never thrown away unless ``ExistingCheckpoint/discard``
+    /// says so.
+    public var existing: ExistingCheckpoint
     /// Checkpoint files older than this many seconds are removed from the directory when
     /// checkpointing starts (a week by default).
     public var maxAge: Double
 
     public init(strategy: Strategy = .manual, directory: String? = nil, uid: String? = nil,
-                loadIfAvailable: Bool = false, maxAge: Double = 7 * 24 * 3600) {
+                existing: ExistingCheckpoint = .load, maxAge: Double = 7 * 24 * 3600) {
         self.strategy = strategy
         self.directory = directory
         self.uid = uid
-        self.loadIfAvailable = loadIfAvailable
+        self.existing = existing
         self.maxAge = maxAge
     }
 
@@ -46,6 +49,49 @@ public struct CheckpointOptions: Sendable, Equatable {
         let home = getenv("HOME").map { String(cString: $0) } ?? "."
         return home + "/.local/state/quire/checkpoints"
     }
+}
+
+/// What starting checkpoints does with a checkpoint that already exists for the document.
+public enum ExistingCheckpoint: Sendable, Equatable {
+    /// Apply its changes as unsaved changes (the default). A checkpoint taken against
+    /// another version of the file is not applied: starting fails with a stale error and
+    /// the checkpoint stays.
+    case load
+    /// Leave it as it is and fail with an ``PDFErrorKind/exists`` error when it holds
+    /// changes that were never saved (or is stale), so that the program can ask its user
+    /// first (see ``Checkpointer/inspect(_:options:)``). An empty checkpoint, or one whose
+    /// changes a completed save already holds, is replaced.
+    case refuse
+    /// Throw it away and start afresh. The only option that loses recovery data.
+    case discard
+}
+
+/// What a checkpoint holds, read without applying it.
+public struct CheckpointInfo: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// There is no checkpoint file.
+        case none
+        /// Nothing to recover: an empty checkpoint, or one whose changes a completed save
+        /// already holds.
+        case empty
+        /// Unsaved changes that starting with ``ExistingCheckpoint/load`` applies.
+        case changes
+        /// Taken against another version of the file: it cannot be applied.
+        case stale
+        /// Not a checkpoint this version can read, or a record in it cannot be decoded.
+        case damaged
+    }
+    public var state: State
+    /// The checkpoint file's path.
+    public var path: String
+    /// Its size in bytes (0 when there is none).
+    public var size: Int
+    /// When it was last written, in seconds since 1970 (0 when there is none).
+    public var modified: Double
+    /// How many objects its applicable changes touch (created, changed or deleted).
+    public var changedObjects: Int
+    /// Whether another open document, in this process or another, holds it.
+    public var inUse: Bool
 }
 
 /// The checkpoint file of one document: an append-only journal of its unsaved changes.
@@ -122,16 +168,7 @@ public final class Checkpointer {
     init(document: Document, options: CheckpointOptions) throws {
         self.document = document
         self.options = options
-        guard options.directory != "" else {
-            throw PDFError(.invalidArgument, "the checkpoint directory is empty (nil means the default)")
-        }
-        let directory = options.directory ?? CheckpointOptions.defaultDirectory()
-        guard let uid = try options.uid ?? document.sourcePath.map(Self.uid(forPath:)) else {
-            throw PDFError(.invalidArgument, "a document opened from memory needs a checkpoint uid")
-        }
-        guard !uid.isEmpty, !uid.contains("/"), uid != ".", uid != ".." else {
-            throw PDFError(.invalidArgument, "the checkpoint uid '\(uid)' is not a file name")
-        }
+        let (directory, uid) = try Self.location(of: document, options)
         try Self.makeDirectories(directory)
         path = directory + "/" + uid + ".qcheckpoint"
         lockFD = try Self.lock(directory + "/" + uid + ".lock")
@@ -140,8 +177,19 @@ public final class Checkpointer {
         let preexisting = document.hasUnsavedChanges
         // Every stored property is set: if what follows throws, deinit releases the lock.
         Self.clean(directory, olderThan: options.maxAge, except: uid)
-        if options.loadIfAvailable, let existing = try Self.readFile(path) {
-            loadedCheckpoint = try load(existing, into: document)
+        if let existing = try Self.readFile(path) {
+            switch options.existing {
+            case .load:
+                loadedCheckpoint = try load(existing, into: document)
+            case .refuse:
+                // A stale or damaged checkpoint throws here, and stays.
+                let parsed = try Self.parse(existing, path: path, identity: identity, key: key)
+                if !parsed.saved && parsed.groups.contains(where: { !$0.isEmpty }) {
+                    throw PDFError(.exists, "the checkpoint '\(path)' holds unsaved changes; load it or discard it")
+                }
+            case .discard:
+                break
+            }
         }
         let unjournaled = document.hasUnsavedChanges && !loadedCheckpoint || document.changeLog.count > 0 && loadedCheckpoint && preexisting
         if !loadedCheckpoint { try startJournal() }
@@ -170,6 +218,54 @@ public final class Checkpointer {
         }
         flock(lockFD, LOCK_UN)
         close(lockFD)
+    }
+
+    /// The directory and UID of `document`'s checkpoint under `options`.
+    static func location(of document: Document, _ options: CheckpointOptions) throws -> (directory: String, uid: String) {
+        guard options.directory != "" else {
+            throw PDFError(.invalidArgument, "the checkpoint directory is empty (nil means the default)")
+        }
+        let directory = options.directory ?? CheckpointOptions.defaultDirectory()
+        guard let uid = try options.uid ?? document.sourcePath.map(Self.uid(forPath:)) else {
+            throw PDFError(.invalidArgument, "a document opened from memory needs a checkpoint uid")
+        }
+        guard !uid.isEmpty, !uid.contains("/"), uid != ".", uid != ".." else {
+            throw PDFError(.invalidArgument, "the checkpoint uid '\(uid)' is not a file name")
+        }
+        return (directory, uid)
+    }
+
+    /// What the checkpoint of `document` under `options` holds, without applying it,
+    /// locking it or changing any file.
+    public static func inspect(_ document: Document, options: CheckpointOptions) throws -> CheckpointInfo {
+        let (directory, uid) = try location(of: document, options)
+        let path = directory + "/" + uid + ".qcheckpoint"
+        var info = CheckpointInfo(state: .none, path: path, size: 0, modified: 0, changedObjects: 0, inUse: false)
+        guard let bytes = try readFile(path) else { return info }
+        var st = stat()
+        if stat(path, &st) == 0 {
+            info.modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+        }
+        info.size = bytes.count
+        let lockPath = directory + "/" + uid + ".lock"
+        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
+        if fd >= 0 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { flock(fd, LOCK_UN) } else { info.inUse = errno == EWOULDBLOCK }
+            close(fd)
+        }
+        let identity = document.file.buffer.withBytes(JournalCodec.sha256)
+        do {
+            let parsed = try parse(bytes, path: path, identity: identity, key: document.file.security?.derivedJournalKey)
+            var objects = Set<Int>()
+            for group in parsed.groups { for (change, _) in group { objects.insert(change.objectNumber) } }
+            info.changedObjects = parsed.saved ? 0 : objects.count
+            info.state = info.changedObjects > 0 ? .changes : .empty
+        } catch let e as PDFError where e.kind == .stale {
+            info.state = .stale
+        } catch let e as PDFError where e.kind == .format {
+            info.state = .damaged
+        }
+        return info
     }
 
     /// Whether two paths name the same file (or, for files that do not exist, are equal).
@@ -203,12 +299,7 @@ public final class Checkpointer {
             let payload = try record(change, document)
             let before = out.count
             try frame(payload, to: &out)
-            let number: Int
-            switch change {
-            case .setObject(let id, _): number = id.number
-            case .deleteObject(let id): number = id.number
-            }
-            noteRecord(number, Span(offset: journalBytes + before, length: out.count - before))
+            noteRecord(change.objectNumber, Span(offset: journalBytes + before, length: out.count - before))
         }
         try frame([UInt8(ascii: "G")], to: &out)
         logged = log.count
@@ -275,24 +366,9 @@ public final class Checkpointer {
         }
     }
 
-    /// The payload of one change: `S` with the object, or `D`.
+    /// The payload of one change (see ``CheckpointRecord``).
     private func record(_ change: Change, _ document: Document) throws -> [UInt8] {
-        var payload: [UInt8]
-        switch change {
-        case .setObject(let id, let value):
-            payload = [UInt8(ascii: "S")] + Self.u32(id.number) + Self.u32(id.generation)
-            if case .stream(let stream) = value {
-                let data = try document.file.decryptedRawData(stream)
-                var dict: [UInt8] = []
-                Serializer.write(.dictionary(stream.dictionary), to: &dict)
-                payload += [1] + Self.u32(dict.count) + dict + data
-            } else {
-                payload += [0] + Serializer.bytes(value)
-            }
-        case .deleteObject(let id):
-            payload = [UInt8(ascii: "D")] + Self.u32(id.number) + Self.u32(id.generation)
-        }
-        return payload
+        try CheckpointRecord.encode(change, file: document.file)
     }
 
     /// Frames `payload`, sealed first for an encrypted document (the header stays clear).
@@ -503,14 +579,24 @@ public final class Checkpointer {
 
     // MARK: Recovery
 
-    /// Applies the checkpoint `bytes` to `document` as unsaved changes. Returns false when
-    /// there is nothing to apply (an empty checkpoint, or one whose changes a completed save
-    /// already holds); throws a stale error for a checkpoint of another version of the file.
-    private func load(_ bytes: [UInt8], into document: Document) throws -> Bool {
-        guard bytes.starts(with: Self.magic) else {
+    /// A checkpoint file, read: its committed groups of changes (each change with where its
+    /// record is), where its whole groups end, and whether a completed save holds them.
+    struct Parsed {
+        var groups: [[(change: Change, span: Span)]] = []
+        var validEnd = 0
+        var saved = false
+    }
+
+    /// Reads a checkpoint file. Recovery is strict about the right things: a torn record,
+    /// one that does not authenticate, and an unfinished group end the journal (a crash
+    /// while they were written: what they held was never acknowledged); a whole, authentic
+    /// record that cannot be decoded is a format error, as is a record of an unknown kind.
+    /// Throws a stale error for a checkpoint of another version of the file.
+    static func parse(_ bytes: [UInt8], path: String, identity: [UInt8], key: [UInt8]?) throws -> Parsed {
+        guard bytes.starts(with: magic) else {
             throw PDFError(.format, "'\(path)' is not a Quire checkpoint")
         }
-        let framed = JournalCodec.framedRecords(bytes, from: Self.magic.count)
+        let framed = JournalCodec.framedRecords(bytes, from: magic.count)
         guard let header = framed.first?.payload, header.first == UInt8(ascii: "H"), header.count == 33 else {
             throw PDFError(.format, "the checkpoint '\(path)' has no header")
         }
@@ -526,70 +612,69 @@ public final class Checkpointer {
                 records.append((payload, end, span))
             }
         }
+        var parsed = Parsed()
         if Array(header.dropFirst()) != identity {
             let saved = records.contains { $0.payload.first == UInt8(ascii: "V") && Array($0.payload.dropFirst()) == identity }
-            if saved { return false }  // the save completed; its changes are in the file
+            if saved {  // the save completed; its changes are in the file
+                parsed.saved = true
+                parsed.validEnd = framed[0].end
+                return parsed
+            }
             throw PDFError(.stale, "the checkpoint '\(path)' was taken against a different version of the file; it is not applied")
         }
         // Whole groups only: what follows the last commit record is an unfinished operation.
-        var group: [(Change, Span)] = []
-        var applied = 0
-        var validEnd = framed[0].end
-        for (record, end, span) in records {
+        var group: [(change: Change, span: Span)] = []
+        parsed.validEnd = framed[0].end
+        for (index, (record, end, span)) in records.enumerated() {
             switch record.first {
             case UInt8(ascii: "S"), UInt8(ascii: "D"):
-                guard let change = try Self.change(record) else {
-                    throw PDFError(.format, "the checkpoint '\(path)' holds a damaged record")
+                do {
+                    group.append((try CheckpointRecord.decode(record), span))
+                } catch let e as PDFError {
+                    throw PDFError(.format, "the checkpoint '\(path)' holds a damaged record (record \(index + 1), at byte \(span.offset)): \(e.message)")
                 }
-                group.append((change, span))
             case UInt8(ascii: "G"):
-                for (change, span) in group {
-                    switch change {
-                    case .setObject(let id, let value):
-                        document.changes.set(id, value)
-                        noteRecord(id.number, span)
-                    case .deleteObject(let id):
-                        document.changes.delete(id)
-                        noteRecord(id.number, span)
-                    }
-                    applied += 1
-                }
+                parsed.groups.append(group)
                 group = []
-                validEnd = end
+                parsed.validEnd = end
+            case UInt8(ascii: "V"):
+                if group.isEmpty { parsed.validEnd = end }  // a save marker between groups
             default:
-                if group.isEmpty { validEnd = end }  // a save marker between groups
+                throw PDFError(.format, "the checkpoint '\(path)' holds a record of an unknown kind (record \(index + 1), at byte \(span.offset))")
+            }
+        }
+        return parsed
+    }
+
+    /// Applies the checkpoint `bytes` to `document` as unsaved changes. Returns false when
+    /// there is nothing to apply (an empty checkpoint, or one whose changes a completed save
+    /// already holds); throws a stale error for a checkpoint of another version of the file.
+    private func load(_ bytes: [UInt8], into document: Document) throws -> Bool {
+        let parsed = try Self.parse(bytes, path: path, identity: identity, key: key)
+        if parsed.saved { return false }
+        var applied = 0
+        for group in parsed.groups {
+            for (change, span) in group {
+                switch change {
+                case .setObject(let id, let value): document.changes.set(id, value)
+                case .deleteObject(let id): document.changes.delete(id)
+                }
+                noteRecord(change.objectNumber, span)
+                applied += 1
             }
         }
         document.invalidateModel()
         // Continue the same journal, without the torn or unfinished tail.
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.ioError("cannot open '\(path)'") }
-        guard ftruncate(fd, off_t(validEnd)) == 0 else {
+        guard ftruncate(fd, off_t(parsed.validEnd)) == 0 else {
             close(fd)
             throw Self.ioError("cannot truncate '\(path)'")
         }
         _ = lseek(fd, 0, SEEK_END)
         shared.withLock { $0.fd = fd }
-        journalBytes = validEnd
+        journalBytes = parsed.validEnd
         return applied > 0
-    }
-
-    private static func change(_ record: [UInt8]) throws -> Change? {
-        guard record.count >= 10 else { return nil }
-        let number = u32(record, 1), generation = u32(record, 5)
-        let id = ObjectID(number, generation)
-        if record[0] == UInt8(ascii: "D") { return .deleteObject(id) }
-        let body = Array(record[10...])
-        if record[9] == 1 {
-            guard body.count >= 4 else { return nil }
-            let length = u32(body, 0)
-            guard length <= body.count - 4 else { return nil }
-            var parser = ObjectParser(ByteBuffer(copying: Array(body[4..<(4 + length)])))
-            guard let dict = try parser.parseObject().dictionary else { return nil }
-            return .setObject(id, .stream(PDFStream(dictionary: dict, data: .bytes(Array(body[(4 + length)...])))))
-        }
-        var parser = ObjectParser(ByteBuffer(copying: body))
-        return .setObject(id, try parser.parseObject())
     }
 
     // MARK: Files
@@ -715,15 +800,5 @@ public final class Checkpointer {
 
     private static func ioError(_ what: String) -> PDFError {
         PDFError(.io, "\(what): \(String(cString: strerror(errno)))")
-    }
-
-    private static func u32(_ v: Int) -> [UInt8] {
-        let x = UInt32(truncatingIfNeeded: v)
-        return [UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: x >> 8),
-                UInt8(truncatingIfNeeded: x >> 16), UInt8(truncatingIfNeeded: x >> 24)]
-    }
-
-    private static func u32(_ b: [UInt8], _ at: Int) -> Int {
-        Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
     }
 }

@@ -43,6 +43,7 @@ from __future__ import annotations
 from . import _raw
 from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
 from ._annotations import SUBTYPES, STATE_MODELS, Annotation, format_pdf_date, parse_pdf_date
+from ._checkpoint import CheckpointInfo
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
@@ -60,6 +61,8 @@ from ._errors import (
     QuireError,
     QuireIOError,
     StaleError,
+    ExistsError,
+    VersionError,
     StateError,
     UnsupportedError,
     UserAbortError,
@@ -99,6 +102,7 @@ __all__ = [
     "BusyError",
     "DisabledError",
     "Document",
+    "CheckpointInfo",
     "Encryption",
     "FormatError",
     "IndexOutOfRangeError",
@@ -118,6 +122,8 @@ __all__ = [
     "Rect",
     "Reference",
     "StaleError",
+    "ExistsError",
+    "VersionError",
     "StateError",
     "Stream",
     "STATE_MODELS",

@@ -39,6 +39,7 @@ from typing import (
 )
 
 from . import _raw
+from ._checkpoint import CheckpointInfo
 from ._errors import (
     IndexOutOfRangeError,
     InternalError,
@@ -50,35 +51,14 @@ from ._errors import (
 )
 from ._annotations import Annotation, take_annotation, take_list
 from ._bookmarks import BookmarkManager
-from ._objects import Reference, Stream, Value, _parsed, _query_bytes, _take
+from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
+from ._fields import Attribute
+from ._geometry import Rect, rect_from_c
+from ._objects import Reference, Stream, Value, _parsed, _take
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
 PathType = Union[str, "os.PathLike[str]"]
 BytesType = Union[bytes, bytearray, memoryview]
-
-def _text(data: bytes) -> str:
-    """UTF-8 from the library, decoded leniently: invalid bytes become U+FFFD."""
-    return data.decode("utf-8", errors="replace")
-
-
-class Rect(NamedTuple):
-    """A rectangle in PDF user space units (1/72 inch), with ``left <= right`` and
-    ``bottom <= top``."""
-
-    left: float
-    bottom: float
-    right: float
-    top: float
-
-    @property
-    def width(self) -> float:
-        """``right - left``."""
-        return self.right - self.left
-
-    @property
-    def height(self) -> float:
-        """``top - bottom``."""
-        return self.top - self.bottom
 
 
 class Box(IntEnum):
@@ -99,20 +79,13 @@ class Box(IntEnum):
 class Action(IntEnum):
     """What an outline item does when activated (ISO 32000-2 §12.6.4; ``QUIRE_ACTION_*``)."""
 
-    NONE = _raw.QUIRE_ACTION_NONE
-    """No destination and no action."""
-    GOTO = _raw.QUIRE_ACTION_GOTO
-    """Go to a page of this document (a /Dest or a GoTo action)."""
-    GOTOR = _raw.QUIRE_ACTION_GOTOR
-    """Go to a page of another file; the target is its path."""
-    URI = _raw.QUIRE_ACTION_URI
-    """Open a URI; the target is the URI."""
-    NAMED = _raw.QUIRE_ACTION_NAMED
-    """A named action such as NextPage; the target is the name."""
-    LAUNCH = _raw.QUIRE_ACTION_LAUNCH
-    """Launch an application or file; the target is its path."""
-    OTHER = _raw.QUIRE_ACTION_OTHER
-    """Another action type; the target is its /S name."""
+    NONE = _raw.QUIRE_ACTION_NONE  #: No destination and no action.
+    GOTO = _raw.QUIRE_ACTION_GOTO  #: Go to a page of this document (a /Dest or a GoTo action).
+    GOTOR = _raw.QUIRE_ACTION_GOTOR  #: Go to a page of another file; the target is its path.
+    URI = _raw.QUIRE_ACTION_URI  #: Open a URI; the target is the URI.
+    NAMED = _raw.QUIRE_ACTION_NAMED  #: A named action such as NextPage; the target is the name.
+    LAUNCH = _raw.QUIRE_ACTION_LAUNCH  #: Launch an application or file; the target is its path.
+    OTHER = _raw.QUIRE_ACTION_OTHER  #: Another action type; the target is its /S name.
 
 
 class Encryption(NamedTuple):
@@ -245,19 +218,12 @@ _LIMIT_FIELDS: Dict[str, int] = {
 }
 
 
-def _encode_c_string(value: Union[str, bytes], what: str) -> bytes:
-    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
-    if b"\0" in data:
-        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "%s contains a NUL character" % what)
-    return data
-
-
 def _build_options(password: Optional[Union[str, bytes]], limits: Dict[str, int]) -> _raw.quire_open_options:
     options = _raw.open_options_init()
     if password is not None:
         if not isinstance(password, (str, bytes)):
             raise TypeError("password must be str, bytes or None, not %s" % type(password).__name__)
-        options.password = _encode_c_string(password, "the password")
+        options.password = c_string(password, "the password")
     for name, value in limits.items():
         bits = _LIMIT_FIELDS[name]
         number = operator.index(value)
@@ -296,7 +262,7 @@ def _close_document(handle: Any, keepalive: Dict[str, Any]) -> None:
     keepalive.clear()
 
 
-class Document:
+class Document(OwnedHandle):
     """An open PDF document.
 
     ``source`` is a path (``str`` or :class:`os.PathLike`) or the bytes of a PDF
@@ -340,6 +306,8 @@ class Document:
         TypeError: ``source`` is neither a path nor bytes.
     """
 
+    _closed_message = "the document is closed"
+
     def __init__(
         self,
         source: Union[PathType, BytesType],
@@ -356,7 +324,7 @@ class Document:
     ) -> None:
         self._lock = threading.RLock()
         self._handle: Optional[Any] = None  # a _raw.quire_document_p while open
-        self._finalizer: Optional[weakref.finalize[[Any], Document]] = None
+        self._finalizer: Optional[weakref.finalize[[Any, Dict[str, Any]], Document]] = None
         self._name: Optional[str] = None
         # Incremented by each full save, after which streams read before it are stale.
         self._epoch = 0
@@ -380,7 +348,7 @@ class Document:
             status = _raw.lib.quire_document_open_memory(byref(out), data, len(data), byref(options))
         elif isinstance(source, (str, os.PathLike)):
             path = os.fspath(source)
-            encoded = _encode_c_string(os.fsencode(path), "the path")
+            encoded = c_string(os.fsencode(path), "the path")
             self._name = os.fsdecode(path)
             status = _raw.lib.quire_document_open(byref(out), encoded, byref(options))
         else:
@@ -412,34 +380,12 @@ class Document:
             raise TypeError("Document.from_bytes takes bytes, bytearray or memoryview; use Document.open for paths")
         return cls(data, password, **limits)
 
-    # -- lifetime ------------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Closes the document and releases its handle. Calling it again does nothing."""
-        with self._lock:
-            self._handle = None
-            if self._finalizer is not None:
-                self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._handle is None
-
-    def __enter__(self) -> "Document":
-        self._live_handle()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+    # -- lifetime (close, closed, the context manager: OwnedHandle) ----------------------
 
     def _live_handle(self) -> Any:
         """The handle; raises :class:`StateError` once the document is closed. Call it with
         the lock held, and use the handle only while holding it."""
-        handle = self._handle
-        if handle is None:
-            raise StateError(_raw.QUIRE_ESTATE, "the document is closed")
-        return handle
+        return self._live()
 
     def _get_int(self, function: Callable[..., int], *args: Any) -> int:
         """Calls ``function(int32_t *out, doc, *args)`` and returns ``*out``."""
@@ -451,7 +397,7 @@ class Document:
     def _get_string(self, function: Callable[..., int], *args: Any) -> bytes:
         """Calls a length-query ``function(buf, buf_size, out_len, doc, *args)``."""
         with self._lock:
-            return _query_bytes(function, self._live_handle(), *args)
+            return query_bytes(function, self._live_handle(), *args)
 
     # -- properties ----------------------------------------------------------------------
 
@@ -496,7 +442,7 @@ class Document:
         grow as more of the document is read; each access returns a new list."""
         with self._lock:
             count = self._get_int(_raw.lib.quire_document_warning_count)
-            return [_text(self._get_string(_raw.lib.quire_document_warning, i)) for i in range(count)]
+            return [text(self._get_string(_raw.lib.quire_document_warning, i)) for i in range(count)]
 
     @property
     def metadata(self) -> Dict[str, str]:
@@ -514,7 +460,7 @@ class Document:
                     # contain NUL, so only a damaged file gets here).
                     continue
                 value = self._get_string(_raw.lib.quire_document_metadata, key)
-                result.setdefault(_text(key), _text(value))
+                result.setdefault(text(key), text(value))
         return result
 
     @property
@@ -602,9 +548,9 @@ class Document:
                         index,
                     )
                 )
-                title = _text(_query_bytes(lib.quire_document_outline_title, handle, index))
+                title = text(query_bytes(lib.quire_document_outline_title, handle, index))
                 try:
-                    target: Optional[str] = _text(_query_bytes(lib.quire_document_outline_target, handle, index))
+                    target: Optional[str] = text(query_bytes(lib.quire_document_outline_target, handle, index))
                 except NotFoundError:
                     target = None
                 parent_item: Optional[OutlineItem] = None
@@ -708,7 +654,7 @@ class Document:
                 break
         with self._lock:
             handle = self._live_handle()
-            return _query_bytes(
+            return query_bytes(
                 _raw.lib.quire_document_stream_data,
                 handle,
                 stream._handle_for(self),
@@ -747,7 +693,7 @@ class Document:
         number = _object_number(number)
         if not isinstance(key, str):
             raise TypeError("key is a str (a name without the slash), not %s" % type(key).__name__)
-        encoded = _encode_c_string(key.encode("utf-8", "surrogateescape"), "the key")
+        encoded = c_string(key.encode("utf-8", "surrogateescape"), "the key")
         with self._lock:
             handle = self._live_handle()
             if value is None:
@@ -931,13 +877,7 @@ class Document:
             NotFoundError: no such target.
             DisabledError: :attr:`replies_enabled` is off.
         """
-        number = self._annotation_number(target, "the target")
-        return self._new_annotation(
-            _raw.lib.quire_document_add_reply,
-            number,
-            None if author is None else _encode_c_string(author, "the author"),
-            _encode_c_string(contents, "the contents"),
-        )
+        return self._add_reply(_raw.lib.quire_document_add_reply, target, author, contents=contents)
 
     def add_state_reply(
         self, target: Union[int, Annotation, Reference], author: Optional[str], model: str, state: str
@@ -952,14 +892,16 @@ class Document:
             NotFoundError: no such target.
             DisabledError: :attr:`replies_enabled` is off.
         """
+        return self._add_reply(_raw.lib.quire_document_add_state_reply, target, author, model=model, state=state)
+
+    def _add_reply(
+        self, function: Callable[..., int], target: Union[int, Annotation, Reference], author: Optional[str], **texts: str
+    ) -> Annotation:
+        """Calls ``function(out, doc, target, author, *texts)``, a function that adds a reply;
+        ``texts`` are named for the messages of the errors they may raise."""
         number = self._annotation_number(target, "the target")
-        return self._new_annotation(
-            _raw.lib.quire_document_add_state_reply,
-            number,
-            None if author is None else _encode_c_string(author, "the author"),
-            _encode_c_string(model, "the model"),
-            _encode_c_string(state, "the state"),
-        )
+        encoded = [c_string(value, "the " + what) for what, value in texts.items()]
+        return self._new_annotation(function, number, optional_c_string(author, "the author"), *encoded)
 
     def set_in_reply_to(
         self,
@@ -1036,7 +978,7 @@ class Document:
     def search_annotations(self, text: str) -> List[Annotation]:
         """The annotations and replies of all pages whose contents contain ``text``, ignoring
         case, in page order; an empty ``text`` finds nothing."""
-        return self._new_list(_raw.lib.quire_document_search_annotations, _encode_c_string(text, "the text"))
+        return self._new_list(_raw.lib.quire_document_search_annotations, c_string(text, "the text"))
 
     def export_annotations_json(self, page: Optional[Union[int, "Page"]] = None) -> str:
         """The annotations of page ``page`` (an index or a :class:`Page`; ``None`` for every
@@ -1055,7 +997,7 @@ class Document:
             index = operator.index(page)
             if index < 0:
                 raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "page index %d is out of range" % index)
-        return _text(self._get_string(_raw.lib.quire_document_export_annotations_json, index))
+        return text(self._get_string(_raw.lib.quire_document_export_annotations_json, index))
 
     def import_annotations_json(self, data: Union[str, BytesType]) -> int:
         """Imports annotation JSON (what :meth:`export_annotations_json` writes, or plain
@@ -1107,7 +1049,7 @@ class Document:
         """
         options = _save_options(full, object_streams)
         if isinstance(target, (str, os.PathLike)):
-            path = _encode_c_string(os.fsencode(os.fspath(target)), "the path")
+            path = c_string(os.fsencode(os.fspath(target)), "the path")
             with self._lock:
                 self._before_save()
                 status = _raw.lib.quire_document_save(self._live_handle(), path, byref(options))
@@ -1137,7 +1079,8 @@ class Document:
         interval: float = 10.0,
         directory: Optional[PathType] = None,
         uid: Optional[str] = None,
-        load: bool = False,
+        existing: str = "load",
+        load: Optional[bool] = None,
     ) -> bool:
         """Starts keeping checkpoints of the unsaved changes, for crash recovery
         (``quire_document_start_checkpoints``): ``strategy`` is ``"manual"`` (only
@@ -1145,31 +1088,83 @@ class Document:
         background) or ``"immediate"`` (every change is on disk before its call returns).
         ``directory`` defaults to ``$XDG_STATE_HOME/quire/checkpoints``; ``uid`` names the
         checkpoint (by default derived from the path; required for documents opened from
-        bytes). With ``load=True`` an existing checkpoint is applied as unsaved changes.
-        Returns whether one was applied. Saving the document writes the changes and empties
-        the checkpoint once the file is durable.
+        bytes). Saving the document writes the changes and empties the checkpoint once the
+        file is durable.
+
+        ``existing`` says what to do with a checkpoint that is already there (left by a
+        crash, or by a program that closed the document unsaved): ``"load"`` (the default)
+        applies it as unsaved changes; ``"refuse"`` leaves it and raises
+        :class:`ExistsError` if it holds unsaved changes (ask your user, then start again
+        with ``"load"`` or ``"discard"``; :meth:`inspect_checkpoint` says what is there);
+        ``"discard"`` throws it away, the only choice that loses recovery data. The older
+        ``load=True`` means ``"load"`` and ``load=False`` means ``"refuse"``.
+
+        Returns whether an existing checkpoint was applied.
 
         Raises:
             BusyError: another open document, in any process, holds this checkpoint.
             StaleError: the checkpoint was taken against another version of the file
-                (nothing is applied; start again without ``load`` to discard it).
-            InvalidArgumentError: an unknown strategy, a bad interval, no ``uid`` for a
-                document opened from bytes.
+                (nothing is applied and it stays; start again with ``existing="discard"``
+                to drop it).
+            ExistsError: ``existing="refuse"`` and the checkpoint holds unsaved changes.
+            FormatError: the checkpoint is damaged (it stays, for inspection).
+            InvalidArgumentError: an unknown strategy or ``existing``, a bad interval, no
+                ``uid`` for a document opened from bytes.
         """
+        if load is not None:
+            existing = "load" if load else "refuse"
+        if existing not in self._EXISTING:
+            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "existing is 'load', 'refuse' or 'discard', not %r" % (existing,))
         if strategy not in self._STRATEGIES:
             raise InvalidArgumentError(_raw.QUIRE_EINVAL, "strategy is 'manual', 'timed' or 'immediate', not %r" % (strategy,))
         options = _raw.checkpoint_options_init()
         options.strategy = self._STRATEGIES[strategy]
         options.interval_seconds = float(interval)
         if directory is not None:
-            options.directory = _encode_c_string(os.fsencode(os.fspath(directory)), "the directory")
+            options.directory = c_string(os.fsencode(os.fspath(directory)), "the directory")
         if uid is not None:
-            options.uid = _encode_c_string(uid, "the uid")
-        options.load_if_available = 1 if load else 0
+            options.uid = c_string(uid, "the uid")
+        options.existing = self._EXISTING[existing]
         loaded = c_int32()
         with self._lock:
             check(_raw.lib.quire_document_start_checkpoints(byref(loaded), self._live_handle(), byref(options)))
         return bool(loaded.value)
+
+    _EXISTING = {
+        "load": _raw.QUIRE_CHECKPOINT_EXISTING_LOAD,
+        "refuse": _raw.QUIRE_CHECKPOINT_EXISTING_REFUSE,
+        "discard": _raw.QUIRE_CHECKPOINT_EXISTING_DISCARD,
+    }
+    _CHECKPOINT_STATES = {
+        _raw.QUIRE_CHECKPOINT_NONE: "none",
+        _raw.QUIRE_CHECKPOINT_EMPTY: "empty",
+        _raw.QUIRE_CHECKPOINT_CHANGES: "changes",
+        _raw.QUIRE_CHECKPOINT_STALE: "stale",
+        _raw.QUIRE_CHECKPOINT_DAMAGED: "damaged",
+    }
+
+    def inspect_checkpoint(self, *, directory: Optional[PathType] = None, uid: Optional[str] = None) -> "CheckpointInfo":
+        """What the checkpoint that :meth:`start_checkpoints` with the same ``directory``
+        and ``uid`` would find holds, without applying, locking or changing anything
+        (``quire_document_inspect_checkpoint``): so that a program can ask its user
+        "Recover unsaved changes?" before it starts checkpoints::
+
+            info = doc.inspect_checkpoint()
+            if info.state == "changes" and ask_user(info):
+                doc.start_checkpoints("immediate")                     # loads it
+            else:
+                doc.start_checkpoints("immediate", existing="discard")
+        """
+        options = _raw.checkpoint_options_init()
+        if directory is not None:
+            options.directory = c_string(os.fsencode(os.fspath(directory)), "the directory")
+        if uid is not None:
+            options.uid = c_string(uid, "the uid")
+        info = _raw.quire_checkpoint_info(version=_raw.QUIRE_CHECKPOINT_INFO_VERSION)
+        with self._lock:
+            check(_raw.lib.quire_document_inspect_checkpoint(byref(info), self._live_handle(), byref(options)))
+        return CheckpointInfo(self._CHECKPOINT_STATES.get(info.state, "damaged"), int(info.size),
+                              float(info.modified), int(info.changed_objects), bool(info.in_use))
 
     def stop_checkpoints(self, remove: bool = False) -> None:
         """Stops keeping checkpoints; the checkpoint file stays for recovery unless
@@ -1248,7 +1243,7 @@ class Document:
             original = failures[0]
             if not isinstance(original, Exception):
                 raise original
-            message = _text(_raw.lib.quire_last_error_message() or b"")
+            message = text(_raw.lib.quire_last_error_message())
             if status == _raw.QUIRE_OK:
                 raise InternalError(
                     _raw.QUIRE_EINTERNAL,
@@ -1336,6 +1331,11 @@ class PageList(Sequence["Page"]):
         return "<quire.PageList of %r>" % (self._document,)
 
 
+def _page_box(kind: Box, doc: str) -> Attribute[Page, Rect]:
+    """A property of :class:`Page` that reads box ``kind`` (typed; see quire._fields)."""
+    return Attribute(lambda page: page.box(kind), doc)
+
+
 class Page:
     """A page of a :class:`Document`, by its zero-based index.
 
@@ -1374,32 +1374,13 @@ class Page:
         document = self._document
         with document._lock:
             check(_raw.lib.quire_page_box(byref(rect), document._live_handle(), self._index, operator.index(kind)))
-        return Rect(rect.left, rect.bottom, rect.right, rect.top)
+        return rect_from_c(rect)
 
-    @property
-    def media_box(self) -> Rect:
-        """/MediaBox: the physical medium."""
-        return self.box(Box.MEDIA)
-
-    @property
-    def crop_box(self) -> Rect:
-        """/CropBox: the visible region; the media box when absent."""
-        return self.box(Box.CROP)
-
-    @property
-    def bleed_box(self) -> Rect:
-        """/BleedBox; the crop box when absent."""
-        return self.box(Box.BLEED)
-
-    @property
-    def trim_box(self) -> Rect:
-        """/TrimBox; the crop box when absent."""
-        return self.box(Box.TRIM)
-
-    @property
-    def art_box(self) -> Rect:
-        """/ArtBox; the crop box when absent."""
-        return self.box(Box.ART)
+    media_box = _page_box(Box.MEDIA, "/MediaBox: the physical medium.")
+    crop_box = _page_box(Box.CROP, "/CropBox: the visible region; the media box when absent.")
+    bleed_box = _page_box(Box.BLEED, "/BleedBox; the crop box when absent.")
+    trim_box = _page_box(Box.TRIM, "/TrimBox; the crop box when absent.")
+    art_box = _page_box(Box.ART, "/ArtBox; the crop box when absent.")
 
     @property
     def rotation(self) -> int:
@@ -1431,7 +1412,7 @@ class Page:
         ``"iii"`` or ``"A-4"``; ``None`` when the document has no page labels. Labels number
         the counted pages, so a missing page has one too."""
         try:
-            return _text(self._document._get_string(_raw.lib.quire_page_label, self._index))
+            return text(self._document._get_string(_raw.lib.quire_page_label, self._index))
         except NotFoundError:
             return None
 

@@ -24,6 +24,8 @@ InternalError              QUIRE_EINTERNAL
 DisabledError              QUIRE_EDISABLED
 BusyError                  QUIRE_EBUSY
 StaleError                 QUIRE_ESTALE
+ExistsError                QUIRE_EEXIST
+VersionError               QUIRE_EVERSION
 =========================  ==================  ===================================
 
 ``NotFoundError`` is a ``FileNotFoundError`` because, through this binding, the only thing
@@ -186,6 +188,21 @@ class StaleError(QuireError):
     status = _raw.QUIRE_ESTALE
 
 
+class ExistsError(QuireError):
+    """QUIRE_EEXIST: saved state exists that the call was asked not to replace (a
+    checkpoint with unsaved changes, when starting checkpoints with
+    ``existing="refuse"``). Nothing was changed."""
+
+    status = _raw.QUIRE_EEXIST
+
+
+class VersionError(QuireError):
+    """QUIRE_EVERSION: a versioned struct is newer than the library knows (this binding is
+    newer than the library it loaded)."""
+
+    status = _raw.QUIRE_EVERSION
+
+
 _BY_STATUS: Dict[int, Type[QuireError]] = {
     cls.status: cls
     for cls in (
@@ -205,6 +222,8 @@ _BY_STATUS: Dict[int, Type[QuireError]] = {
         DisabledError,
         BusyError,
         StaleError,
+        ExistsError,
+        VersionError,
     )
     if cls.status is not None
 }
@@ -213,7 +232,7 @@ _BY_STATUS: Dict[int, Type[QuireError]] = {
 def status_string(code: int) -> str:
     """The library's short English description of a status code, such as
     ``"invalid argument"`` (``quire_status_string``)."""
-    return _decode(_raw.lib.quire_status_string(code))
+    return text(_raw.lib.quire_status_string(code))
 
 
 def error_class(code: int) -> Type[QuireError]:
@@ -231,7 +250,7 @@ def make_error(code: int, message: str) -> QuireError:
 def raise_status(code: int) -> NoReturn:
     """Raises the exception for the non-OK ``code`` just returned by a call on this thread,
     with the thread's last error message."""
-    raise make_error(code, _decode(_raw.lib.quire_last_error_message()))
+    raise make_error(code, text(_raw.lib.quire_last_error_message()))
 
 
 def check(code: int) -> None:
@@ -240,5 +259,8 @@ def check(code: int) -> None:
         raise_status(code)
 
 
-def _decode(value: Optional[bytes]) -> str:
+def text(value: Optional[bytes]) -> str:
+    """UTF-8 from the library (a buffer, or a ``const char *`` that may be NULL), decoded
+    leniently: invalid bytes become U+FFFD. The rest of the binding imports it from
+    :mod:`quire._ffi`; it lives here, the lowest module, because the messages need it."""
     return (value or b"").decode("utf-8", errors="replace")

@@ -76,6 +76,8 @@ QUIRE_EINTERNAL = -13
 QUIRE_EDISABLED = -14
 QUIRE_EBUSY = -15
 QUIRE_ESTALE = -16
+QUIRE_EEXIST = -17
+QUIRE_EVERSION = -18
 
 # ----------------------------------------------------------------------------------------
 # Open options (quire_open_options)
@@ -193,7 +195,16 @@ QUIRE_BOOKMARK_PROVIDER_VERSION = 1
 QUIRE_CHECKPOINT_MANUAL = 0
 QUIRE_CHECKPOINT_TIMED = 1
 QUIRE_CHECKPOINT_IMMEDIATE = 2
-QUIRE_CHECKPOINT_OPTIONS_VERSION = 1
+QUIRE_CHECKPOINT_OPTIONS_VERSION = 2
+QUIRE_CHECKPOINT_EXISTING_LOAD = 0x0E00
+QUIRE_CHECKPOINT_EXISTING_REFUSE = 0x0E01
+QUIRE_CHECKPOINT_EXISTING_DISCARD = 0x0E02
+QUIRE_CHECKPOINT_NONE = 0x0F00
+QUIRE_CHECKPOINT_EMPTY = 0x0F01
+QUIRE_CHECKPOINT_CHANGES = 0x0F02
+QUIRE_CHECKPOINT_STALE = 0x0F03
+QUIRE_CHECKPOINT_DAMAGED = 0x0F04
+QUIRE_CHECKPOINT_INFO_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Types
@@ -344,14 +355,32 @@ class quire_checkpoint_options(Structure):
         ("directory", c_char_p),
         ("uid", c_char_p),
         ("load_if_available", c_int32),
+        ("existing", c_int32),
     ]
 
 
 def checkpoint_options_init() -> quire_checkpoint_options:
-    """``QUIRE_CHECKPOINT_OPTIONS_INIT``: manual, every 10 s when timed, the default
-    directory, the UID from the path, no loading."""
-    return quire_checkpoint_options(version=QUIRE_CHECKPOINT_OPTIONS_VERSION, strategy=QUIRE_CHECKPOINT_MANUAL,
-                                    interval_seconds=10.0)
+    """The library's defaults (``quire_checkpoint_options_init`` with the current version):
+    manual, every 10 s when timed, the default directory, the UID from the path, an
+    existing checkpoint loaded."""
+    options = quire_checkpoint_options()
+    status = lib.quire_checkpoint_options_init(ctypes.byref(options), QUIRE_CHECKPOINT_OPTIONS_VERSION)
+    if status != QUIRE_OK:  # only a library older than this binding could say no
+        raise RuntimeError("quire_checkpoint_options_init: status %d" % status)
+    return options
+
+
+class quire_checkpoint_info(Structure):
+    """``quire_checkpoint_info``: what ``quire_document_inspect_checkpoint`` found."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("state", c_int32),
+        ("size", ctypes.c_uint64),
+        ("modified", c_double),
+        ("changed_objects", c_size_t),
+        ("in_use", c_int32),
+    ]
 
 
 #: ``quire_checkpoint_done_fn``: ``void (*)(int status, void *payload)``, called on a
@@ -375,6 +404,18 @@ class quire_rect(Structure):
 # ----------------------------------------------------------------------------------------
 
 _CType = Any  # a ctypes type, or None for void
+
+#: The output parameters of a length-query function (``char *buf, size_t buf_size, size_t
+#: *out_len``), and of its variant for numbers (``double *buf, size_t capacity, size_t
+#: *out_count``): they come first.
+_TEXT: Tuple[_CType, ...] = (POINTER(c_char), c_size_t, POINTER(c_size_t))
+_NUMBERS: Tuple[_CType, ...] = (POINTER(c_double), c_size_t, POINTER(c_size_t))
+
+
+def _query(name: str, out: Tuple[_CType, ...], *after: _CType) -> Tuple[str, _CType, Tuple[_CType, ...]]:
+    """The table entry of a length-query function: ``int name(<out>, <after>)``."""
+    return (name, c_int, out + after)
+
 
 _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     # Versions
@@ -406,22 +447,10 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_document_is_encrypted", c_int, (POINTER(c_int32), quire_document_p)),
     ("quire_document_is_repaired", c_int, (POINTER(c_int32), quire_document_p)),
     ("quire_document_warning_count", c_int, (POINTER(c_int32), quire_document_p)),
-    (
-        "quire_document_warning",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
-    ),
+    _query("quire_document_warning", _TEXT, quire_document_p, c_int32),
     ("quire_document_metadata_count", c_int, (POINTER(c_int32), quire_document_p)),
-    (
-        "quire_document_metadata_key",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
-    ),
-    (
-        "quire_document_metadata",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_char_p),
-    ),
+    _query("quire_document_metadata_key", _TEXT, quire_document_p, c_int32),
+    _query("quire_document_metadata", _TEXT, quire_document_p, c_char_p),
     ("quire_document_xref_form", c_int, (POINTER(c_int32), quire_document_p)),
     ("quire_document_object_count", c_int, (POINTER(c_int32), quire_document_p)),
     ("quire_document_is_linearized", c_int, (POINTER(c_int32), quire_document_p)),
@@ -446,21 +475,9 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
             c_int32,
         ),
     ),
-    (
-        "quire_document_outline_title",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
-    ),
-    (
-        "quire_document_outline_target",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
-    ),
-    (
-        "quire_page_label",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
-    ),
+    _query("quire_document_outline_title", _TEXT, quire_document_p, c_int32),
+    _query("quire_document_outline_target", _TEXT, quire_document_p, c_int32),
+    _query("quire_page_label", _TEXT, quire_document_p, c_int32),
     # Low-level objects
     ("quire_value_free", None, (quire_value_p,)),
     ("quire_document_trailer", c_int, (POINTER(quire_value_p), quire_document_p)),
@@ -471,23 +488,15 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_value_integer", c_int, (POINTER(c_int64), quire_value_p)),
     ("quire_value_number", c_int, (POINTER(c_double), quire_value_p)),
     ("quire_value_reference", c_int, (POINTER(c_int32), POINTER(c_int32), quire_value_p)),
-    ("quire_value_bytes", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p)),
-    ("quire_value_text", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p)),
+    _query("quire_value_bytes", _TEXT, quire_value_p),
+    _query("quire_value_text", _TEXT, quire_value_p),
     ("quire_value_count", c_int, (POINTER(c_int32), quire_value_p)),
     ("quire_value_array_get", c_int, (POINTER(quire_value_p), quire_value_p, c_int32)),
-    (
-        "quire_value_dict_key",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p, c_int32),
-    ),
+    _query("quire_value_dict_key", _TEXT, quire_value_p, c_int32),
     ("quire_value_dict_get", c_int, (POINTER(quire_value_p), quire_value_p, c_char_p)),
-    ("quire_value_to_pdf", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_value_p)),
+    _query("quire_value_to_pdf", _TEXT, quire_value_p),
     ("quire_value_parse", c_int, (POINTER(quire_value_p), c_char_p, c_size_t)),
-    (
-        "quire_document_stream_data",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, quire_value_p, c_int32),
-    ),
+    _query("quire_document_stream_data", _TEXT, quire_document_p, quire_value_p, c_int32),
     # Editing
     ("quire_document_set_object", c_int, (quire_document_p, c_int32, quire_value_p)),
     ("quire_document_set_dict_value", c_int, (quire_document_p, c_int32, c_char_p, quire_value_p)),
@@ -517,31 +526,19 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_document_annotation", c_int, (POINTER(quire_annotation_p), quire_document_p, c_int32)),
     ("quire_annotation_id", c_int, (POINTER(c_int32), quire_annotation_p)),
     ("quire_annotation_page_index", c_int, (POINTER(c_int32), quire_annotation_p)),
-    ("quire_annotation_subtype", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_annotation_p)),
+    _query("quire_annotation_subtype", _TEXT, quire_annotation_p),
     ("quire_annotation_rect", c_int, (POINTER(quire_rect), quire_annotation_p)),
     ("quire_annotation_set_rect", c_int, (quire_annotation_p, POINTER(quire_rect))),
-    (
-        "quire_annotation_string",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_annotation_p, c_int32),
-    ),
+    _query("quire_annotation_string", _TEXT, quire_annotation_p, c_int32),
     ("quire_annotation_set_string", c_int, (quire_annotation_p, c_int32, c_char_p)),
     ("quire_annotation_number", c_int, (POINTER(c_double), quire_annotation_p, c_int32)),
     ("quire_annotation_set_number", c_int, (quire_annotation_p, c_int32, c_double)),
     ("quire_annotation_color", c_int, (POINTER(c_double), POINTER(c_int32), quire_annotation_p, c_int32)),
     ("quire_annotation_set_color", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_int32)),
-    (
-        "quire_annotation_points",
-        c_int,
-        (POINTER(c_double), c_size_t, POINTER(c_size_t), quire_annotation_p, c_int32),
-    ),
+    _query("quire_annotation_points", _NUMBERS, quire_annotation_p, c_int32),
     ("quire_annotation_set_points", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_size_t)),
     ("quire_annotation_ink_stroke_count", c_int, (POINTER(c_int32), quire_annotation_p)),
-    (
-        "quire_annotation_ink_stroke",
-        c_int,
-        (POINTER(c_double), c_size_t, POINTER(c_size_t), quire_annotation_p, c_int32),
-    ),
+    _query("quire_annotation_ink_stroke", _NUMBERS, quire_annotation_p, c_int32),
     ("quire_annotation_add_ink_stroke", c_int, (quire_annotation_p, POINTER(c_double), c_size_t)),
     ("quire_annotation_is_reply", c_int, (POINTER(c_int32), quire_annotation_p)),
     ("quire_annotation_in_reply_to", c_int, (POINTER(c_int32), quire_annotation_p)),
@@ -575,11 +572,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_annotation_list_count", c_int, (POINTER(c_int32), quire_annotation_list_p)),
     ("quire_annotation_list_get", c_int, (POINTER(quire_annotation_p), quire_annotation_list_p, c_int32)),
     ("quire_annotation_list_free", None, (quire_annotation_list_p,)),
-    (
-        "quire_document_export_annotations_json",
-        c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
-    ),
+    _query("quire_document_export_annotations_json", _TEXT, quire_document_p, c_int32),
     (
         "quire_document_import_annotations_json",
         c_int,
@@ -589,13 +582,13 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_bookmark_new", c_int, (POINTER(quire_bookmark_p), c_int32, c_int32, c_char_p)),
     ("quire_bookmark_copy", c_int, (POINTER(quire_bookmark_p), quire_bookmark_p)),
     ("quire_bookmark_free", None, (quire_bookmark_p,)),
-    ("quire_bookmark_identifier", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
+    _query("quire_bookmark_identifier", _TEXT, quire_bookmark_p),
     ("quire_bookmark_set_identifier", c_int, (quire_bookmark_p, c_char_p)),
-    ("quire_bookmark_name", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
+    _query("quire_bookmark_name", _TEXT, quire_bookmark_p),
     ("quire_bookmark_set_name", c_int, (quire_bookmark_p, c_char_p)),
     ("quire_bookmark_action_kind", c_int, (POINTER(c_int32), quire_bookmark_p)),
     ("quire_bookmark_page_index", c_int, (POINTER(c_int32), quire_bookmark_p)),
-    ("quire_bookmark_action_text", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
+    _query("quire_bookmark_action_text", _TEXT, quire_bookmark_p),
     ("quire_bookmark_sort_key", c_int, (POINTER(c_int64), quire_bookmark_p)),
     ("quire_bookmark_set_sort_key", c_int, (quire_bookmark_p, POINTER(c_int64))),
     ("quire_bookmark_sink_add", c_int, (quire_bookmark_sink_p, quire_bookmark_p)),
@@ -619,6 +612,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ),
     ("quire_document_export_bookmarks_to_outline", c_int, (POINTER(c_int32), quire_document_p)),
     # Checkpoints
+    ("quire_checkpoint_options_init", c_int, (POINTER(quire_checkpoint_options), ctypes.c_uint)),
     (
         "quire_document_start_checkpoints",
         c_int,
@@ -627,10 +621,11 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_document_stop_checkpoints", c_int, (quire_document_p, c_int32)),
     ("quire_document_checkpoint", c_int, (quire_document_p,)),
     ("quire_document_checkpoint_async", c_int, (quire_document_p, quire_checkpoint_done_fn, c_void_p)),
+    _query("quire_document_checkpoint_path", _TEXT, quire_document_p),
     (
-        "quire_document_checkpoint_path",
+        "quire_document_inspect_checkpoint",
         c_int,
-        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p),
+        (POINTER(quire_checkpoint_info), quire_document_p, POINTER(quire_checkpoint_options)),
     ),
 )
 
