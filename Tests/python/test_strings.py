@@ -11,8 +11,7 @@ import pytest
 
 import quire
 from quire import _raw
-from quire._document import _query_bytes, _text
-from quire._objects import _query_short_bytes
+from quire._ffi import query_bytes as _query_bytes, query_short_bytes as _query_short_bytes, text as _text
 
 
 class FakeStringFunction:

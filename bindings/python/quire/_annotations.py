@@ -35,18 +35,14 @@ import operator
 import re
 import threading
 import weakref
-from ctypes import byref, c_double, c_int32, c_size_t
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
+from ctypes import byref, c_double, c_int32
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
-from ._errors import InternalError, InvalidArgumentError, StateError, check, raise_status
-from ._objects import _query_short_bytes
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._document import Rect
-
-#: A rectangle as :class:`quire.Rect` or any ``(left, bottom, right, top)`` sequence.
-RectLike = Union["Rect", Sequence[float]]
+from ._errors import InternalError, InvalidArgumentError, check
+from ._ffi import OwnedHandle, c_string, doubles, optional_c_string, query_doubles, query_short_bytes, text
+from ._fields import Field
+from ._geometry import Rect, RectLike, c_rect, rect_from_c
 
 #: What a PDF date string field accepts: the PDF date text, or a :class:`datetime.datetime`.
 DateLike = Union[str, _dt.datetime]
@@ -74,60 +70,6 @@ STATE_MODELS = {
     "Marked": ("Marked", "Unmarked"),
     "Review": ("Accepted", "Rejected", "Cancelled", "Completed", "None"),
 }
-
-
-def _text(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace")
-
-
-def _c_string(value: Union[str, bytes], what: str) -> bytes:
-    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
-    if b"\0" in data:
-        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "%s contains a NUL character" % what)
-    return data
-
-
-def _optional_c_string(value: Optional[Union[str, bytes]], what: str) -> Optional[bytes]:
-    if value is None:
-        return None
-    if not isinstance(value, (str, bytes)):
-        raise TypeError("%s is a str or None, not %s" % (what, type(value).__name__))
-    return _c_string(value, what)
-
-
-def _c_rect(rect: RectLike) -> _raw.quire_rect:
-    values = [float(v) for v in rect]
-    if len(values) != 4:
-        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a rectangle has 4 numbers (left, bottom, right, top)")
-    out = _raw.quire_rect()
-    out.left, out.bottom, out.right, out.top = values
-    return out
-
-
-def _doubles(values: Iterable[float]) -> Tuple[Any, int]:
-    numbers = [float(v) for v in values]
-    array = (c_double * max(len(numbers), 1))(*numbers)
-    return array, len(numbers)
-
-
-def _query_doubles(function: Any, *args: Any) -> List[float]:
-    """Reads numbers through the length-query pattern for numbers:
-    ``function(double *buf, size_t capacity, size_t *out_count, *args)``."""
-    count = c_size_t(0)
-    status = function(None, 0, byref(count), *args)
-    if status not in (_raw.QUIRE_OK, _raw.QUIRE_EBUFS):
-        raise_status(status)
-    for _ in range(4):
-        capacity = count.value
-        if capacity == 0:
-            return []
-        buffer = (c_double * capacity)()
-        status = function(buffer, capacity, byref(count), *args)
-        if status == _raw.QUIRE_OK:
-            return list(buffer[: min(count.value, capacity)])
-        if status != _raw.QUIRE_EBUFS:
-            raise_status(status)
-    raise_status(status)
 
 
 # -- PDF dates -------------------------------------------------------------------------------
@@ -177,58 +119,32 @@ def format_pdf_date(moment: _dt.datetime) -> str:
     return text + "%s%02d'%02d'" % (sign, minutes // 60, minutes % 60)
 
 
-def _string_field(field: int, doc: str, settable: bool = True) -> property:
-    def getter(self: "Annotation") -> Optional[str]:
-        return self._get_string(field)
-
-    def setter(self: "Annotation", value: Optional[str]) -> None:
-        self._set_string(field, value)
-
-    return property(getter, setter if settable else None, doc=doc)
+# The fields of an annotation, each made by one of these factories; see quire._fields for
+# why they are descriptors rather than property() (typed: mypy and editors see each field's
+# own type).
 
 
-def _number_field(field: int, doc: str, settable: bool = True) -> property:
-    def getter(self: "Annotation") -> Optional[float]:
-        return self._get_number(field)
-
-    def setter(self: "Annotation", value: float) -> None:
-        self._set_number(field, value)
-
-    return property(getter, setter if settable else None, doc=doc)
+def _string_field(field: int, doc: str) -> Field[Annotation, Optional[str], Optional[str]]:
+    return Field(lambda a: a._get_string(field), lambda a, value: a._set_string(field, value), doc)
 
 
-def _color_field(which: int, doc: str) -> property:
-    def getter(self: "Annotation") -> Tuple[float, ...]:
-        out = (c_double * 4)()
-        count = c_int32()
-        with self._lock:
-            check(_raw.lib.quire_annotation_color(out, byref(count), self._live(), which))
-        if not 0 <= count.value <= 4:
-            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_color gave %d components" % count.value)
-        return tuple(out[: count.value])
-
-    def setter(self: "Annotation", value: Optional[Sequence[float]]) -> None:
-        array, count = _doubles(value or ())
-        with self._lock:
-            check(_raw.lib.quire_annotation_set_color(self._live(), which, array, count))
-
-    return property(getter, setter, doc=doc)
+def _date_field(field: int, doc: str) -> Field[Annotation, Optional[str], Optional[DateLike]]:
+    return Field(lambda a: a._get_string(field), lambda a, value: a._set_string(field, _date_text(value)), doc)
 
 
-def _points_field(kind: int, doc: str) -> property:
-    def getter(self: "Annotation") -> List[float]:
-        with self._lock:
-            return _query_doubles(_raw.lib.quire_annotation_points, self._live(), kind)
-
-    def setter(self: "Annotation", value: Optional[Sequence[float]]) -> None:
-        array, count = _doubles(value or ())
-        with self._lock:
-            check(_raw.lib.quire_annotation_set_points(self._live(), kind, array, count))
-
-    return property(getter, setter, doc=doc)
+def _number_field(field: int, doc: str) -> Field[Annotation, Optional[float], float]:
+    return Field(lambda a: a._get_number(field), lambda a, value: a._set_number(field, value), doc)
 
 
-class Annotation:
+def _color_field(which: int, doc: str) -> Field[Annotation, Tuple[float, ...], Optional[Sequence[float]]]:
+    return Field(lambda a: a._get_color(which), lambda a, value: a._set_color(which, value), doc)
+
+
+def _points_field(kind: int, doc: str) -> Field[Annotation, List[float], Optional[Sequence[float]]]:
+    return Field(lambda a: a._get_points(kind), lambda a, value: a._set_points(kind, value), doc)
+
+
+class Annotation(OwnedHandle):
     """One annotation, as a value owned by Python (``quire_annotation``).
 
     Read them from :attr:`quire.Page.annotations`, :meth:`quire.Document.annotation` and the
@@ -247,12 +163,13 @@ class Annotation:
     _handle: Any  # a _raw.quire_annotation_p, None once closed
     _finalizer: Any  # weakref.finalize releasing the handle
     _lock: Any  # threading.RLock
+    _closed_message = "the annotation is closed"
 
     def __init__(self) -> None:
         raise TypeError("make annotations with quire.Annotation.new(subtype, page_index, rect)")
 
     @classmethod
-    def _adopt(cls, handle: Any) -> "Annotation":
+    def _adopt(cls, handle: Any) -> Annotation:
         """Wraps a new ``quire_annotation *`` that this object now owns."""
         if not handle:
             raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL annotation")
@@ -263,7 +180,7 @@ class Annotation:
         return self
 
     @classmethod
-    def new(cls, subtype: str, page_index: int, rect: RectLike) -> "Annotation":
+    def new(cls, subtype: str, page_index: int, rect: RectLike) -> Annotation:
         """A new annotation of ``subtype`` (one of :data:`SUBTYPES`, such as ``"Square"``) for
         page ``page_index`` (0-based) at ``rect``; it is in no document until
         :meth:`quire.Document.add_annotation` adds it.
@@ -274,36 +191,11 @@ class Annotation:
         if not isinstance(subtype, str):
             raise TypeError("subtype is a str such as 'Square', not %s" % type(subtype).__name__)
         out = _raw.quire_annotation_p()
-        c_rect = _c_rect(rect)
-        check(_raw.lib.quire_annotation_new(byref(out), _c_string(subtype, "the subtype"), operator.index(page_index), byref(c_rect)))
+        where = c_rect(rect)
+        check(_raw.lib.quire_annotation_new(byref(out), c_string(subtype, "the subtype"), operator.index(page_index), byref(where)))
         return cls._adopt(out)
 
-    # -- lifetime ----------------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Releases the handle. Calling it again does nothing."""
-        with self._lock:
-            self._handle = None
-            self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._handle is None
-
-    def __enter__(self) -> "Annotation":
-        self._live()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def _live(self) -> Any:
-        """The handle; raises :class:`StateError` once closed. Use with the lock held."""
-        handle = self._handle
-        if handle is None:
-            raise StateError(_raw.QUIRE_ESTATE, "the annotation is closed")
-        return handle
+    # -- lifetime (close, closed, the context manager: OwnedHandle) --------------------------
 
     def _replace(self, handle: Any) -> None:
         """Takes ``handle`` (a fresh read of the same annotation) in place of the current one."""
@@ -315,19 +207,29 @@ class Annotation:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _get_int(self, function: Any) -> int:
+    def _get_int(self, function: Callable[..., int]) -> int:
         out = c_int32()
         with self._lock:
             check(function(byref(out), self._live()))
         return out.value
 
+    def _get_optional_int(self, function: Callable[..., int]) -> Optional[int]:
+        """``function(int32_t *out, annotation)``, with QUIRE_ENOTFOUND as ``None``."""
+        out = c_int32()
+        with self._lock:
+            status = function(byref(out), self._live())
+        if status == _raw.QUIRE_ENOTFOUND:
+            return None
+        check(status)
+        return out.value
+
     def _get_string(self, field: int) -> Optional[str]:
         with self._lock:
-            data = _query_short_bytes(_raw.lib.quire_annotation_string, self._live(), field)
-        return None if data is None else _text(data)
+            data = query_short_bytes(_raw.lib.quire_annotation_string, self._live(), field)
+        return None if data is None else text(data)
 
     def _set_string(self, field: int, value: Optional[Union[str, bytes]]) -> None:
-        data = _optional_c_string(value, "the value")
+        data = optional_c_string(value, "the value")
         with self._lock:
             check(_raw.lib.quire_annotation_set_string(self._live(), field, data))
 
@@ -346,6 +248,29 @@ class Annotation:
         with self._lock:
             check(_raw.lib.quire_annotation_set_number(self._live(), field, float(value)))
 
+    def _get_color(self, which: int) -> Tuple[float, ...]:
+        out = (c_double * 4)()
+        count = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_annotation_color(out, byref(count), self._live(), which))
+        if not 0 <= count.value <= 4:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_color gave %d components" % count.value)
+        return tuple(out[: count.value])
+
+    def _set_color(self, which: int, value: Optional[Sequence[float]]) -> None:
+        array, count = doubles(value or ())
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_color(self._live(), which, array, count))
+
+    def _get_points(self, kind: int) -> List[float]:
+        with self._lock:
+            return query_doubles(_raw.lib.quire_annotation_points, self._live(), kind)
+
+    def _set_points(self, kind: int, value: Optional[Sequence[float]]) -> None:
+        array, count = doubles(value or ())
+        with self._lock:
+            check(_raw.lib.quire_annotation_set_points(self._live(), kind, array, count))
+
     # -- identity ----------------------------------------------------------------------------
 
     @property
@@ -353,13 +278,7 @@ class Annotation:
         """The object number of the annotation in its document (what the reply and thread
         methods take); ``None`` for one not added yet, or one written directly in a page's
         /Annots (it can be read but not replied to)."""
-        out = c_int32()
-        with self._lock:
-            status = _raw.lib.quire_annotation_id(byref(out), self._live())
-        if status == _raw.QUIRE_ENOTFOUND:
-            return None
-        check(status)
-        return out.value
+        return self._get_optional_int(_raw.lib.quire_annotation_id)
 
     @property
     def page_index(self) -> int:
@@ -371,26 +290,24 @@ class Annotation:
         """/Subtype, such as ``"Square"``; any subtype reads, including those Quire does not
         create."""
         with self._lock:
-            data = _query_short_bytes(_raw.lib.quire_annotation_subtype, self._live())
+            data = query_short_bytes(_raw.lib.quire_annotation_subtype, self._live())
         if data is None:  # pragma: no cover - every annotation has a subtype
             raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_subtype found no subtype")
-        return _text(data)
+        return text(data)
 
     @property
-    def rect(self) -> "Rect":
+    def rect(self) -> Rect:
         """/Rect, as a :class:`quire.Rect`; assign any ``(left, bottom, right, top)``."""
-        from ._document import Rect
-
         out = _raw.quire_rect()
         with self._lock:
             check(_raw.lib.quire_annotation_rect(byref(out), self._live()))
-        return Rect(out.left, out.bottom, out.right, out.top)
+        return rect_from_c(out)
 
     @rect.setter
     def rect(self, value: RectLike) -> None:
-        c_rect = _c_rect(value)
+        where = c_rect(value)
         with self._lock:
-            check(_raw.lib.quire_annotation_set_rect(self._live(), byref(c_rect)))
+            check(_raw.lib.quire_annotation_set_rect(self._live(), byref(where)))
 
     # -- text fields -------------------------------------------------------------------------
 
@@ -398,50 +315,36 @@ class Annotation:
     author = _string_field(_raw.QUIRE_ANNOT_AUTHOR, "/T: the author.")
     subject = _string_field(_raw.QUIRE_ANNOT_SUBJECT, "/Subj: the subject.")
     name = _string_field(_raw.QUIRE_ANNOT_NAME, "/NM: the unique name (a UUID for new annotations).")
-    state = _string_field(
-        _raw.QUIRE_ANNOT_STATE,
-        "/State of a state reply, such as ``'Accepted'`` (checked with :attr:`state_model` when "
-        "written to a document).",
-    )
-    state_model = _string_field(_raw.QUIRE_ANNOT_STATE_MODEL, "/StateModel: ``'Marked'`` or ``'Review'``.")
-    reply_type = _string_field(_raw.QUIRE_ANNOT_REPLY_TYPE, "/RT: ``'R'`` (a reply) or ``'Group'``.")
-    default_appearance = _string_field(
-        _raw.QUIRE_ANNOT_DEFAULT_APPEARANCE, "/DA of free text, such as ``'/Helv 12 Tf 0 g'``."
-    )
     icon = _string_field(_raw.QUIRE_ANNOT_ICON, "/Name: a note's icon or a stamp's name.")
-    custom_data = _string_field(_raw.QUIRE_ANNOT_CUSTOM_DATA, "The application's own data (JSON text).")
+    custom_data = _string_field(
+        _raw.QUIRE_ANNOT_CUSTOM_DATA,
+        "The application's own data (JSON text), which Quire keeps with the annotation and "
+        "carries through annotation JSON.",
+    )
 
-    @property
-    def created(self) -> Optional[str]:
-        """/CreationDate as written, a PDF date (``D:YYYYMMDDHHmmSSOHH'mm``); assign a PDF
-        date string, a :class:`datetime.datetime`, or ``None``."""
-        return self._get_string(_raw.QUIRE_ANNOT_CREATION_DATE)
+    # -- dates -------------------------------------------------------------------------------
 
-    @created.setter
-    def created(self, value: Optional[DateLike]) -> None:
-        self._set_string(_raw.QUIRE_ANNOT_CREATION_DATE, _date_text(value))
-
-    @property
-    def modified(self) -> Optional[str]:
-        """/M as written, a PDF date; assign a PDF date string, a :class:`datetime.datetime`,
-        or ``None``."""
-        return self._get_string(_raw.QUIRE_ANNOT_MODIFICATION_DATE)
-
-    @modified.setter
-    def modified(self, value: Optional[DateLike]) -> None:
-        self._set_string(_raw.QUIRE_ANNOT_MODIFICATION_DATE, _date_text(value))
+    created = _date_field(
+        _raw.QUIRE_ANNOT_CREATION_DATE,
+        "/CreationDate as written, a PDF date (``D:YYYYMMDDHHmmSSOHH'mm``); assign a PDF date "
+        "string, a :class:`datetime.datetime`, or ``None``.",
+    )
+    modified = _date_field(
+        _raw.QUIRE_ANNOT_MODIFICATION_DATE,
+        "/M as written, a PDF date; assign a PDF date string, a :class:`datetime.datetime`, or ``None``.",
+    )
 
     @property
     def created_datetime(self) -> Optional[_dt.datetime]:
         """:attr:`created` as a :class:`datetime.datetime` (``None`` when unset or malformed)."""
-        text = self.created
-        return parse_pdf_date(text) if text is not None else None
+        written = self.created
+        return parse_pdf_date(written) if written is not None else None
 
     @property
     def modified_datetime(self) -> Optional[_dt.datetime]:
         """:attr:`modified` as a :class:`datetime.datetime` (``None`` when unset or malformed)."""
-        text = self.modified
-        return parse_pdf_date(text) if text is not None else None
+        written = self.modified
+        return parse_pdf_date(written) if written is not None else None
 
     @property
     def line_endings(self) -> Tuple[Optional[str], Optional[str]]:
@@ -460,9 +363,19 @@ class Annotation:
 
     opacity = _number_field(_raw.QUIRE_ANNOT_OPACITY, "/CA, 0 to 1 (``None`` when unset).")
     border_width = _number_field(_raw.QUIRE_ANNOT_BORDER_WIDTH, "/BS /W (``None`` when unset).")
-    font_size = _number_field(
-        _raw.QUIRE_ANNOT_FONT_SIZE, "The font size in /DA of free text (read-only; ``None`` when unset).", False
+
+    # -- free text ---------------------------------------------------------------------------
+
+    default_appearance = _string_field(
+        _raw.QUIRE_ANNOT_DEFAULT_APPEARANCE, "/DA of free text, such as ``'/Helv 12 Tf 0 g'``."
     )
+
+    @property
+    def font_size(self) -> Optional[float]:
+        """The font size in /DA of free text (read-only; ``None`` when unset)."""
+        return self._get_number(_raw.QUIRE_ANNOT_FONT_SIZE)
+
+    # -- flags -------------------------------------------------------------------------------
 
     @property
     def flags(self) -> int:
@@ -483,7 +396,9 @@ class Annotation:
     )
     interior_color = _color_field(_raw.QUIRE_ANNOT_INTERIOR_COLOR, "/IC, as :attr:`color`.")
     quad_points = _points_field(
-        _raw.QUIRE_ANNOT_QUAD_POINTS, "/QuadPoints of text markup: 8 numbers per quadrilateral ([] when unset)."
+        _raw.QUIRE_ANNOT_QUAD_POINTS,
+        "/QuadPoints of text markup: 8 numbers per quadrilateral ([] when unset); assign any "
+        "sequence of numbers, or ``None`` to clear them.",
     )
     line = _points_field(_raw.QUIRE_ANNOT_LINE, "/L of a line: ``[x1, y1, x2, y2]`` ([] when unset).")
     vertices = _points_field(
@@ -497,11 +412,11 @@ class Annotation:
         with self._lock:
             handle = self._live()
             count = self._get_int(_raw.lib.quire_annotation_ink_stroke_count)
-            return [_query_doubles(_raw.lib.quire_annotation_ink_stroke, handle, i) for i in range(count)]
+            return [query_doubles(_raw.lib.quire_annotation_ink_stroke, handle, i) for i in range(count)]
 
     @ink.setter
     def ink(self, strokes: Optional[Sequence[Sequence[float]]]) -> None:
-        arrays = [_doubles(stroke) for stroke in (strokes or ())]
+        arrays = [doubles(stroke) for stroke in (strokes or ())]
         with self._lock:
             handle = self._live()
             check(_raw.lib.quire_annotation_add_ink_stroke(handle, None, 0))
@@ -510,13 +425,21 @@ class Annotation:
 
     def add_ink_stroke(self, points: Sequence[float]) -> None:
         """Appends an ink stroke of x, y pairs."""
-        array, count = _doubles(points)
+        array, count = doubles(points)
         if count == 0:
             raise InvalidArgumentError(_raw.QUIRE_EINVAL, "an ink stroke has at least one point")
         with self._lock:
             check(_raw.lib.quire_annotation_add_ink_stroke(self._live(), array, count))
 
     # -- replies -----------------------------------------------------------------------------
+
+    state = _string_field(
+        _raw.QUIRE_ANNOT_STATE,
+        "/State of a state reply, such as ``'Accepted'`` (checked with :attr:`state_model` when "
+        "written to a document).",
+    )
+    state_model = _string_field(_raw.QUIRE_ANNOT_STATE_MODEL, "/StateModel of a state reply: ``'Marked'`` or ``'Review'``.")
+    reply_type = _string_field(_raw.QUIRE_ANNOT_REPLY_TYPE, "/RT: ``'R'`` (a reply) or ``'Group'``.")
 
     @property
     def is_reply(self) -> bool:
@@ -527,13 +450,7 @@ class Annotation:
     def in_reply_to(self) -> Optional[int]:
         """The object number of the annotation this one replies to; ``None`` when it is not
         a reply. Change it with :meth:`quire.Document.set_in_reply_to`."""
-        out = c_int32()
-        with self._lock:
-            status = _raw.lib.quire_annotation_in_reply_to(byref(out), self._live())
-        if status == _raw.QUIRE_ENOTFOUND:
-            return None
-        check(status)
-        return out.value
+        return self._get_optional_int(_raw.lib.quire_annotation_in_reply_to)
 
     @property
     def is_state_reply(self) -> bool:

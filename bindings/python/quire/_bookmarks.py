@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optio
 
 from . import _raw
 from ._errors import InternalError, InvalidArgumentError, NotFoundError, check, make_error
-from ._objects import _query_bytes
+from ._ffi import c_string, query_bytes, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
@@ -64,15 +64,6 @@ class BookmarkSortOrder(IntEnum):
     CUSTOM = _raw.QUIRE_BOOKMARK_SORT_CUSTOM  #: insertion order, as rearranged by moves
     #: by page; bookmarks without a page last; ties keep the custom order
     PAGE = _raw.QUIRE_BOOKMARK_SORT_PAGE
-
-
-def _c_text(value: str, what: str) -> bytes:
-    if not isinstance(value, str):
-        raise TypeError("%s is a str, not %s" % (what, type(value).__name__))
-    data = value.encode("utf-8")
-    if b"\0" in data:
-        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "%s contains a NUL character" % what)
-    return data
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,8 +89,8 @@ class Bookmark:
     @classmethod
     def _new(cls, kind: BookmarkKind, page_index: int, target: Optional[str], name: Optional[str]) -> "Bookmark":
         handle = _raw.quire_bookmark_p()
-        text = None if target is None else _c_text(target, "the target")
-        check(_raw.lib.quire_bookmark_new(byref(handle), int(kind), page_index, text))
+        encoded = None if target is None else c_string(target, "the target")
+        check(_raw.lib.quire_bookmark_new(byref(handle), int(kind), page_index, encoded))
         try:
             return dataclasses.replace(_from_handle(handle), name=name)
         finally:
@@ -148,10 +139,10 @@ class Bookmark:
         else:
             if self.target is None:
                 raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a %s bookmark needs a target" % kind.name)
-            check(_raw.lib.quire_bookmark_new(byref(handle), int(kind), 0, _c_text(self.target, "the target")))
+            check(_raw.lib.quire_bookmark_new(byref(handle), int(kind), 0, c_string(self.target, "the target")))
         try:
-            check(_raw.lib.quire_bookmark_set_identifier(handle, _c_text(self.identifier, "the identifier")))
-            name = None if self.name is None else _c_text(self.name, "the name")
+            check(_raw.lib.quire_bookmark_set_identifier(handle, c_string(self.identifier, "the identifier")))
+            name = None if self.name is None else c_string(self.name, "the name")
             check(_raw.lib.quire_bookmark_set_name(handle, name))
             key = None if self.sort_key is None else byref(c_int64(int(self.sort_key)))
             check(_raw.lib.quire_bookmark_set_sort_key(handle, key))
@@ -161,16 +152,12 @@ class Bookmark:
         return handle
 
 
-def _text(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace")
-
-
 def _from_handle(handle: Any) -> Bookmark:
     """The value of a ``quire_bookmark *`` (borrowed)."""
 
     def optional(function: Any) -> Optional[str]:
         try:
-            return _text(_query_bytes(function, handle))
+            return text(query_bytes(function, handle))
         except NotFoundError:
             return None
 
@@ -188,7 +175,7 @@ def _from_handle(handle: Any) -> Bookmark:
     except NotFoundError:
         sort_key = None
     return Bookmark(
-        identifier=_text(_query_bytes(_raw.lib.quire_bookmark_identifier, handle)),
+        identifier=text(query_bytes(_raw.lib.quire_bookmark_identifier, handle)),
         kind=BookmarkKind(kind.value),
         page_index=page,
         target=None if page is not None else optional(_raw.lib.quire_bookmark_action_text),
@@ -261,7 +248,7 @@ class _Calls:
                 raise original
             if status == _raw.QUIRE_OK:
                 raise original  # a change callback failed after the change was made
-            message = _text(_raw.lib.quire_last_error_message() or b"")
+            message = text(_raw.lib.quire_last_error_message())
             raise make_error(status, message) from original
         check(status)
 
@@ -303,7 +290,11 @@ def _c_provider(provider: BookmarkProvider, calls: _Calls, keep: List[Any]) -> _
         return callback
 
     def save(payload: Any) -> int:
-        return calls.guard(lambda: (provider.save(), 0)[1])
+        def body() -> int:
+            provider.save()
+            return 0
+
+        return calls.guard(body)
 
     spec = _raw.bookmark_provider_init()
     spec.load = _raw.quire_bookmark_load_fn(load)
@@ -371,7 +362,7 @@ class BookmarkManager:
     def get(self, identifier: str) -> Optional[Bookmark]:
         """The bookmark with ``identifier``, or ``None``."""
         try:
-            return self._get_bookmark(_raw.lib.quire_document_find_bookmark, _c_text(identifier, "the identifier"))
+            return self._get_bookmark(_raw.lib.quire_document_find_bookmark, c_string(identifier, "the identifier"))
         except NotFoundError:
             return None
 
@@ -395,7 +386,7 @@ class BookmarkManager:
 
     @staticmethod
     def _identifier(bookmark: Union[Bookmark, str]) -> bytes:
-        return _c_text(bookmark.identifier if isinstance(bookmark, Bookmark) else bookmark, "the identifier")
+        return c_string(bookmark.identifier if isinstance(bookmark, Bookmark) else bookmark, "the identifier")
 
     def remove(self, bookmark: Union[Bookmark, str]) -> None:
         """Removes a bookmark (or the one with that identifier).
@@ -497,11 +488,4 @@ class BookmarkManager:
         return "<quire.BookmarkManager of %r>" % (self._document,)
 
 
-__all__ = [
-    "BUILTIN_PROVIDER",
-    "Bookmark",
-    "BookmarkKind",
-    "BookmarkManager",
-    "BookmarkProvider",
-    "BookmarkSortOrder",
-]
+__all__ = ["BUILTIN_PROVIDER", "Bookmark", "BookmarkKind", "BookmarkManager", "BookmarkProvider", "BookmarkSortOrder"]

@@ -43,16 +43,15 @@ also stops a list that contains itself.
 
 from __future__ import annotations
 
-import ctypes
 import math
-import threading
 import weakref
-from ctypes import byref, c_double, c_int32, c_int64, c_size_t
+from ctypes import byref, c_double, c_int32, c_int64
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Union
 
-from . import _raw
-from ._errors import InternalError, InvalidArgumentError, LimitError, StateError, check, raise_status
+from . import _ffi, _raw
+from ._errors import InternalError, InvalidArgumentError, LimitError, StateError, check
+from ._ffi import query_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
@@ -105,8 +104,7 @@ class String(bytes):
         """The string decoded as a PDF text string (UTF-16BE or UTF-8 with a byte order
         mark, else PDFDocEncoding), by the library (``quire_value_text``)."""
         with _parsed(self) as handle:
-            data = _query_bytes(_raw.lib.quire_value_text, handle)
-        return data.decode("utf-8", errors="replace")
+            return _ffi.text(query_bytes(_raw.lib.quire_value_text, handle))
 
     @classmethod
     def from_text(cls, text: str) -> "String":
@@ -356,74 +354,6 @@ class _parsed:
 # Library value -> Python
 # ----------------------------------------------------------------------------------------
 
-_MAX_QUERY_ATTEMPTS = 4
-_SCRATCH_SIZE = 512
-_scratch = threading.local()
-
-
-def _scratch_buffer() -> Any:
-    """This thread's buffer for the first try of :func:`_query_bytes`."""
-    buffer = getattr(_scratch, "buffer", None)
-    if buffer is None:
-        buffer = _scratch.buffer = ctypes.create_string_buffer(_SCRATCH_SIZE)
-    return buffer
-
-
-def _query_bytes(function: Callable[..., int], *args: Any, size_hint: int = 0) -> bytes:
-    """Reads bytes through the header's length-query pattern; the one helper every string
-    getter of the binding goes through.
-
-    ``function`` has the signature ``(char *buf, size_t buf_size, size_t *out_len, ...)``
-    and ``args`` are its arguments after ``out_len``. Without ``size_hint`` it is called
-    with a NULL buffer to learn the length, then with a buffer of ``length + 1`` bytes;
-    with one, a buffer of ``size_hint + 1`` bytes is tried first (for functions whose
-    result is costly to compute twice, such as stream data). The result is the raw bytes
-    (binary-safe: a NUL inside is kept). Raises the :class:`QuireError` of any status
-    other than QUIRE_OK or QUIRE_EBUFS.
-    """
-    length = c_size_t(0)
-    if size_hint > 0:
-        size = size_hint + 1
-        buffer = ctypes.create_string_buffer(size)
-        status = function(buffer, size, byref(length), *args)
-        if status == _raw.QUIRE_OK:
-            return ctypes.string_at(buffer, min(length.value, size - 1))
-        if status != _raw.QUIRE_EBUFS:
-            raise_status(status)
-    else:
-        status = function(None, 0, byref(length), *args)
-        if status not in (_raw.QUIRE_OK, _raw.QUIRE_EBUFS):
-            raise_status(status)
-    for _ in range(_MAX_QUERY_ATTEMPTS):
-        size = length.value + 1
-        buffer = ctypes.create_string_buffer(size)
-        status = function(buffer, size, byref(length), *args)
-        if status == _raw.QUIRE_OK:
-            return ctypes.string_at(buffer, min(length.value, size - 1))
-        if status != _raw.QUIRE_EBUFS:
-            raise_status(status)
-    raise_status(status)
-
-
-def _query_short_bytes(function: Callable[..., int], *args: Any) -> Optional[bytes]:
-    """:func:`_query_bytes` for short values read many times (an annotation's subtype and
-    text fields): the first call passes a 512-byte buffer of this thread rather than
-    NULL, so a value that fits takes one call instead of two; and QUIRE_ENOTFOUND (an unset
-    field) gives ``None`` instead of an exception, which cost more than the call itself.
-    Reading the annotations of a large document this way took half the binding's time
-    off. A longer value falls back to :func:`_query_bytes`."""
-    length = c_size_t(0)
-    buffer = _scratch_buffer()
-    status = function(buffer, _SCRATCH_SIZE, byref(length), *args)
-    if status == _raw.QUIRE_OK:
-        # Copied out before anything else on this thread can use the buffer again.
-        return ctypes.string_at(buffer, min(length.value, _SCRATCH_SIZE - 1))
-    if status == _raw.QUIRE_ENOTFOUND:
-        return None
-    if status != _raw.QUIRE_EBUFS:
-        raise_status(status)
-    return _query_bytes(function, *args, size_hint=length.value)
-
 
 def _name(data: bytes) -> Name:
     return Name(data.decode("utf-8", "surrogateescape"))
@@ -456,9 +386,9 @@ def _take(handle: Any, document: Optional["Document"], epoch: int = 0, depth: in
             check(lib.quire_value_number(byref(real), handle))
             return real.value
         if kind_value == _raw.QUIRE_VALUE_STRING:
-            return String(_query_bytes(lib.quire_value_bytes, handle))
+            return String(query_bytes(lib.quire_value_bytes, handle))
         if kind_value == _raw.QUIRE_VALUE_NAME:
-            return _name(_query_bytes(lib.quire_value_bytes, handle))
+            return _name(query_bytes(lib.quire_value_bytes, handle))
         if kind_value == _raw.QUIRE_VALUE_REFERENCE:
             number = c_int32()
             generation = c_int32()
@@ -479,7 +409,7 @@ def _take(handle: Any, document: Optional["Document"], epoch: int = 0, depth: in
             return items
         entries: Dict[str, Any] = {}
         for index in range(count.value):
-            key = _query_bytes(lib.quire_value_dict_key, handle, index)
+            key = query_bytes(lib.quire_value_dict_key, handle, index)
             if b"\0" in key:
                 # Cannot be asked for through a NUL-terminated key; only an escape #00 in a
                 # damaged file makes one.
@@ -519,4 +449,4 @@ def unparse(value: Value) -> bytes:
     """``value`` in the library's PDF syntax (``quire_value_to_pdf``), such as
     ``b"<</Type /Annot >>"``; a :class:`Stream` is written as its dictionary."""
     with _parsed(value) as handle:
-        return _query_bytes(_raw.lib.quire_value_to_pdf, handle)
+        return query_bytes(_raw.lib.quire_value_to_pdf, handle)
