@@ -3,6 +3,7 @@ library's message; hostile input gives an exception, never a crash."""
 
 from __future__ import annotations
 
+import errno
 import pickle
 import re
 import threading
@@ -21,7 +22,7 @@ EXPECTED_CLASSES = {
     _raw.QUIRE_EINVAL: (quire.InvalidArgumentError, ValueError),
     _raw.QUIRE_ENOMEM: (quire.OutOfMemoryError, MemoryError),
     _raw.QUIRE_EIO: (quire.QuireIOError, OSError),
-    _raw.QUIRE_ENOTFOUND: (quire.NotFoundError, FileNotFoundError),
+    _raw.QUIRE_ENOTFOUND: (quire.NotFoundError, KeyError),
     _raw.QUIRE_EFORMAT: (quire.FormatError, quire.QuireError),
     _raw.QUIRE_EPASSWORD: (quire.PasswordError, quire.QuireError),
     _raw.QUIRE_EUNSUPPORTED: (quire.UnsupportedError, quire.QuireError),
@@ -77,7 +78,9 @@ def test_nonexistent_path_raises_not_found(tmp_path: Path):
     with pytest.raises(quire.NotFoundError) as info:
         quire.Document(missing)
     error = info.value
+    assert type(error) is quire.MissingFileError
     assert isinstance(error, FileNotFoundError) and isinstance(error, quire.QuireError)
+    assert error.errno == errno.ENOENT and error.filename == str(missing)
     assert error.code == _raw.QUIRE_ENOTFOUND
     assert error.message and str(error) == error.message
     # The error came from the library on this thread.
@@ -86,6 +89,23 @@ def test_nonexistent_path_raises_not_found(tmp_path: Path):
     # Also through the other spellings of "open a path".
     with pytest.raises(FileNotFoundError):
         quire.Document.open(str(missing))
+
+
+def test_a_missing_annotation_is_a_key_error_not_a_missing_file(annots_pdf: Path):
+    """What names nothing is a KeyError (pygit2's rule), and never an OSError: an `except
+    OSError` around file handling must not swallow a wrong object number."""
+    with quire.Document(annots_pdf) as doc:
+        with pytest.raises(KeyError) as info:
+            doc.annotation(doc.object_count + 10)
+        assert type(info.value) is quire.NotFoundError
+        assert not isinstance(info.value, OSError)
+        assert str(info.value) == info.value.message  # not KeyError's quoted repr
+        with pytest.raises(LookupError):
+            doc.delete_annotation(doc.object_count + 10)
+        with pytest.raises(KeyError):
+            doc.bookmarks.remove("no such bookmark")
+    assert not issubclass(quire.NotFoundError, OSError)
+    assert issubclass(quire.MissingFileError, quire.NotFoundError)
 
 
 def test_garbage_bytes_raise_format_error():
@@ -196,7 +216,7 @@ def test_last_error_is_per_thread(tmp_path: Path):
     for thread in threads:
         thread.join()
     assert len(errors["missing"]) == 200 and len(errors["garbage"]) == 200
-    assert all(type(e) is quire.NotFoundError for e in errors["missing"])
+    assert all(type(e) is quire.MissingFileError for e in errors["missing"])
     assert all(type(e) is quire.FormatError for e in errors["garbage"])
     assert len({e.message for e in errors["missing"]}) == 1  # type: ignore[attr-defined]
     assert len({e.message for e in errors["garbage"]}) == 1  # type: ignore[attr-defined]

@@ -48,6 +48,7 @@ from ._errors import (
     StateError,
     check,
     make_error,
+    raise_missing_file,
 )
 from ._annotations import Annotation, take_annotation, take_list
 from ._bookmarks import BookmarkManager
@@ -298,7 +299,8 @@ class Document(OwnedHandle):
     (and those of its pages) raises :class:`StateError`.
 
     Raises:
-        NotFoundError: no file at ``source`` (also a ``FileNotFoundError``).
+        MissingFileError: no file at ``source`` (a :class:`NotFoundError` and a
+            ``FileNotFoundError``).
         FormatError: not a PDF, or damaged beyond repair; also for empty bytes.
         PasswordError: encrypted, and ``password`` does not open it.
         QuireIOError, UnsupportedError, LimitError: as their names say.
@@ -351,6 +353,8 @@ class Document(OwnedHandle):
             encoded = c_string(os.fsencode(path), "the path")
             self._name = os.fsdecode(path)
             status = _raw.lib.quire_document_open(byref(out), encoded, byref(options))
+            if status == _raw.QUIRE_ENOTFOUND:
+                raise_missing_file(os.fsdecode(path))
         else:
             raise TypeError(
                 "a Document opens a path (str or os.PathLike) or bytes, not %s" % type(source).__name__

@@ -11,7 +11,8 @@ class                      status              also a
 InvalidArgumentError       QUIRE_EINVAL        ValueError
 OutOfMemoryError           QUIRE_ENOMEM        MemoryError
 QuireIOError               QUIRE_EIO           OSError
-NotFoundError              QUIRE_ENOTFOUND     FileNotFoundError
+NotFoundError              QUIRE_ENOTFOUND     KeyError (a LookupError)
+  MissingFileError         QUIRE_ENOTFOUND     FileNotFoundError (opening a path)
 FormatError                QUIRE_EFORMAT
 PasswordError              QUIRE_EPASSWORD
 UnsupportedError           QUIRE_EUNSUPPORTED
@@ -28,14 +29,22 @@ ExistsError                QUIRE_EEXIST
 VersionError               QUIRE_EVERSION
 =========================  ==================  ===================================
 
-``NotFoundError`` is a ``FileNotFoundError`` because, through this binding, the only thing
-that can be "not found" is the file given to :class:`quire.Document`: what else the library
-reports as not found (a metadata key, an outline item's target, page labels, a dictionary
-key) the binding turns into ``None`` or leaves out, and never raises. The one exception is
-an annotation object number that names no annotation (:meth:`quire.Document.annotation`,
-the reply, thread and delete methods), which raises it as the library reports it, and a
-missing page: one that the page tree's /Count counts but the tree does not hold, whose
-:class:`quire.Page` raises it when its boxes, rotation or annotations are read.
+``NotFoundError`` is a ``KeyError`` because what the library reports as not found is, to
+the caller, a key that names nothing: an annotation object number that names no
+annotation (:meth:`quire.Document.annotation`, the reply, thread and delete methods), a
+bookmark identifier, or a missing page (one that the page tree's /Count counts but the tree
+does not hold, whose :class:`quire.Page` raises it when its boxes, rotation or annotations
+are read). pygit2 raises ``KeyError`` for an object id that names nothing, for the same
+reason. What else the library reports as not found (a metadata key, an outline item's
+target, page labels, a dictionary key) the binding turns into ``None`` or leaves out.
+
+The file given to :class:`quire.Document` that does not exist raises
+:class:`MissingFileError`, a ``NotFoundError`` that is also a ``FileNotFoundError`` (with
+``errno`` ENOENT and ``filename`` set), so that both ``except quire.NotFoundError`` and
+``except FileNotFoundError`` catch it. Earlier versions of the binding made
+``NotFoundError`` itself a ``FileNotFoundError``: code that caught a missing annotation
+with ``except FileNotFoundError`` (or ``OSError``) must catch ``quire.NotFoundError`` (or
+``KeyError``).
 
 ``UserAbortError`` is raised when a Python callback given to the library (the writer of
 :meth:`quire.Document.save`) raised: the callback returned non-zero, the library aborted
@@ -50,6 +59,7 @@ A status this version of the binding does not know raises :class:`QuireError` it
 
 from __future__ import annotations
 
+import errno
 from typing import Dict, NoReturn, Optional, Type
 
 from . import _raw
@@ -105,10 +115,16 @@ class QuireIOError(QuireError, OSError):
     status = _raw.QUIRE_EIO
 
 
-class NotFoundError(QuireError, FileNotFoundError):
-    """QUIRE_ENOTFOUND: what was asked for does not exist, such as the file to open."""
+class NotFoundError(QuireError, KeyError):
+    """QUIRE_ENOTFOUND: what was asked for does not exist, such as an annotation object
+    number that names no annotation. A ``KeyError``, as pygit2's lookups raise."""
 
     status = _raw.QUIRE_ENOTFOUND
+
+
+class MissingFileError(NotFoundError, FileNotFoundError):
+    """QUIRE_ENOTFOUND when opening a path: there is no file there. Both a
+    :class:`NotFoundError` and a ``FileNotFoundError``; ``filename`` is the path."""
 
 
 class FormatError(QuireError):
@@ -251,6 +267,15 @@ def raise_status(code: int) -> NoReturn:
     """Raises the exception for the non-OK ``code`` just returned by a call on this thread,
     with the thread's last error message."""
     raise make_error(code, text(_raw.lib.quire_last_error_message()))
+
+
+def raise_missing_file(path: str) -> NoReturn:
+    """Raises :class:`MissingFileError` for ``path``, which the open call just on this
+    thread reported as not found (QUIRE_ENOTFOUND), with the library's message."""
+    error = MissingFileError(_raw.QUIRE_ENOTFOUND, make_error(_raw.QUIRE_ENOTFOUND, text(_raw.lib.quire_last_error_message())).message)
+    error.errno = errno.ENOENT
+    error.filename = path
+    raise error
 
 
 def check(code: int) -> None:
