@@ -439,17 +439,36 @@ def _run_python(code: str, pythonpath: Path, env_updates: Dict[str, str]) -> sub
     )
 
 
-def test_library_next_to_the_package_wins_over_quire_library(tmp_path: Path):
+def test_quire_library_overrides_the_library_next_to_the_package(tmp_path: Path):
     package_library = Path(quire.__file__).resolve().parent / _raw.LIBRARY_FILENAME
     if not package_library.is_file():
         pytest.skip("this quire package has no bundled library")
+    # Another copy of the library, as a build of one's own would be.
+    other = tmp_path / "own-build" / _raw.LIBRARY_FILENAME
+    other.parent.mkdir()
+    shutil.copy(package_library, other)
     result = _run_python(
         "import quire; print(quire.library_path())",
         Path(quire.__file__).resolve().parent.parent,
-        {"QUIRE_LIBRARY": str(tmp_path / "does-not-exist.so")},
+        {"QUIRE_LIBRARY": str(other)},
     )
     assert result.returncode == 0, result.stderr
+    assert Path(result.stdout.strip()) == other
+    # Without it, the bundled library.
+    result = _run_python("import quire; print(quire.library_path())", Path(quire.__file__).resolve().parent.parent, {})
+    assert result.returncode == 0, result.stderr
     assert Path(result.stdout.strip()) == package_library
+
+
+def test_a_quire_library_that_does_not_load_fails_the_import(tmp_path: Path):
+    """An override that does not load is an error, not a silent fall back to the bundled
+    library: the program would run with a library other than the one asked for."""
+    missing = tmp_path / "does-not-exist.so"
+    result = _run_python("import quire", Path(quire.__file__).resolve().parent.parent, {"QUIRE_LIBRARY": str(missing)})
+    assert result.returncode != 0
+    last_line = result.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("ImportError: quire: cannot load libquire from $QUIRE_LIBRARY")
+    assert str(missing) in last_line and "unset QUIRE_LIBRARY" in last_line
 
 
 def test_quire_library_env_var_is_used_when_the_package_has_no_library(tmp_path: Path):
@@ -470,11 +489,11 @@ def test_missing_library_fails_the_import_with_a_clear_message(tmp_path: Path):
     if ctypes.util.find_library("quire"):
         pytest.skip("a libquire is installed system-wide, so the lookup would find it")
     site = _package_copy_without_library(tmp_path)
-    result = _run_python("import quire", site, {"QUIRE_LIBRARY": str(tmp_path / "nope.so")})
+    result = _run_python("import quire", site, {})
     assert result.returncode != 0
     last_line = result.stderr.strip().splitlines()[-1]
     assert last_line.startswith("ImportError: quire: cannot find libquire")
-    assert "make" in last_line and "QUIRE_LIBRARY" in last_line and "nope.so" in last_line
+    assert "make" in last_line and "QUIRE_LIBRARY" in last_line
 
 
 def test_setup_py_refuses_to_build_without_the_library(tmp_path: Path):

@@ -9,12 +9,16 @@ match it too.
 Nothing here is Pythonic: functions return raw status codes and write to out-parameters.
 Use the :mod:`quire` package for the Pythonic layer.
 
-Library lookup, first that exists wins:
+Library lookup:
 
-1. the library next to this file, inside the package (``quire/libquire.so``; this is where
-   ``make`` copies it and where ``pip install`` puts it);
-2. the path in the environment variable ``QUIRE_LIBRARY``;
-3. the system loader: ``ctypes.util.find_library("quire")``, then ``libquire.so.0``.
+- when the environment variable ``QUIRE_LIBRARY`` is set (and not empty), the library at
+  that path, and nothing else: it overrides the bundled one (to test a build of your own
+  against an installed package, say), and a path that does not load fails the import with
+  :class:`ImportError` naming it, rather than quietly loading another library;
+- otherwise, first that exists wins: the library next to this file, inside the package
+  (``quire/libquire.so``; this is where ``make`` copies it and where ``pip install`` puts
+  it); then the system loader: ``ctypes.util.find_library("quire")``, then
+  ``libquire.so.0``.
 
 At load, the library's major version (``quire_version_number() // 1000000``) must be
 :data:`QUIRE_VERSION_MAJOR`, the major version of the header this module was written
@@ -652,18 +656,20 @@ LIBRARY_FILENAME = {"darwin": "libquire.dylib", "win32": "quire.dll"}.get(
     sys.platform, "libquire.so"
 )
 
-#: The environment variable that names the library when it is not in the package.
+#: The environment variable that names the library to load instead of any other.
 LIBRARY_ENV_VAR = "QUIRE_LIBRARY"
 
 
 def _candidates() -> Iterator[Tuple[str, str]]:
-    """(how it was found, path or name) for each place to try, in lookup order."""
+    """(how it was found, path or name) for each place to try, in lookup order: only
+    ``$QUIRE_LIBRARY`` when it is set."""
+    env = os.environ.get(LIBRARY_ENV_VAR)
+    if env:
+        yield ("$" + LIBRARY_ENV_VAR, env)
+        return
     bundled = PACKAGE_DIR / LIBRARY_FILENAME
     if bundled.exists():
         yield ("next to the package", str(bundled))
-    env = os.environ.get(LIBRARY_ENV_VAR)
-    if env:
-        yield (LIBRARY_ENV_VAR, env)
     found = ctypes.util.find_library("quire")
     if found:
         yield ("ctypes.util.find_library('quire')", found)
@@ -721,11 +727,17 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         _declare(library, where)
         return library, path
     tried = "; ".join(failures) if failures else "no candidate exists"
+    if os.environ.get(LIBRARY_ENV_VAR):
+        raise ImportError(
+            "quire: cannot load libquire from $%s, which overrides every other place: %s. "
+            "Correct the path, or unset %s to use the library next to the package (%s)."
+            % (LIBRARY_ENV_VAR, tried, LIBRARY_ENV_VAR, PACKAGE_DIR / LIBRARY_FILENAME)
+        )
     raise ImportError(
-        "quire: cannot find libquire. Looked next to the package (%s), in $%s, and through "
-        "the system loader; tried: %s. Build it with `make` at the repository root (which "
-        "copies it into the package), or set %s to its path."
-        % (PACKAGE_DIR / LIBRARY_FILENAME, LIBRARY_ENV_VAR, tried, LIBRARY_ENV_VAR)
+        "quire: cannot find libquire. Looked next to the package (%s) and through the system "
+        "loader; tried: %s. Build it with `make` at the repository root (which copies it "
+        "into the package), or set %s to its path."
+        % (PACKAGE_DIR / LIBRARY_FILENAME, tried, LIBRARY_ENV_VAR)
     )
 
 
