@@ -4,6 +4,7 @@
 //   quire check [--password PW] FILE
 //   quire annots [--json] [--password PW] FILE
 //   quire thread [--password PW] FILE PAGE NM
+//   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
 // with at least pages, pdf_version, encrypted, repaired, warnings, annotations, metadata.
@@ -14,28 +15,174 @@ import QuireDocument
 import Glibc
 #endif
 
-let usage = """
+// The help texts. `quire --help` is the whole manual: scripts/help2man.py makes the man page
+// quire.1 from it and from `quire help COMMAND` of each command, so what is written here is
+// what `man quire` says. Its sections are the lines that end in ':' at the margin.
+let synopsis = """
     usage: quire info [--json] [--password PW] FILE
            quire check [--password PW] FILE
            quire annots [--json] [--password PW] FILE
            quire thread [--password PW] FILE PAGE NM
+           quire help [COMMAND]
            quire --version
-
-    commands:
-      info    print what the document is: pages, version, encryption, repair, metadata
-      check   read every object and stream, and report damage and warnings, like
-              qpdf --check; exit 0 when clean, 3 with warnings only, 2 with errors
-      annots  list every annotation: page, subtype, rect, author, contents, reply parent
-      thread  print the comments and review summary of the annotation whose /NM is NM
-              on page PAGE (1-based)
     """
+
+let usage = """
+    quire \(QUIRE_VERSION_STRING): read, check and list the annotations of PDF documents
+
+    \(synopsis)
+
+    Quire is a PDF annotation and collaboration engine; this tool shows what it reads in a
+    file. It opens classic and stream cross-references, object streams, incremental
+    updates and damaged files (repaired by scanning, with warnings), and encrypted files
+    (RC4 40 and 128, AES-128, AES-256) with the empty password or --password. It never
+    changes the file.
+
+    Commands:
+      info      print what the document is: pages, PDF version, encryption, repair,
+                annotations, replies, outline, cross-reference form, metadata, warnings;
+                with --json, one JSON object
+      check     read every object and decode every stream, and report damage and
+                warnings, like qpdf --check
+      annots    list every annotation: page, object number, subtype, rectangle, author,
+                contents, reply parent and review state; with --json, a JSON array
+      thread    print the comments (the annotation and its text replies, by date) and the
+                review summary of the annotation whose /NM is NM on page PAGE
+      help      print this text, or the help of COMMAND (the same as quire COMMAND --help)
+
+    Options:
+      --json         info and annots: print JSON instead of text (see quire help info and
+                     quire help annots for the fields)
+      --password PW  the user or owner password of an encrypted file (also --password=PW)
+      -h, --help     print the help (of the command, after one) and exit
+      --version      print "quire VERSION" and exit
+
+    Exit status:
+      0    success; for check, the file is clean
+      1    the file could not be opened or read: one line on standard error names the
+           status and says why, such as "quire: QUIRE_EFORMAT: ..." or
+           "quire: QUIRE_EPASSWORD: ..."
+      2    a usage error (the message and the usage on standard error); for check, the
+           file has errors
+      3    check: the file has warnings but no errors
+
+    Examples:
+      quire info file.pdf
+      quire info --json --password secret file.pdf
+      quire check file.pdf || echo "damaged or suspicious"
+      quire annots --json file.pdf
+      quire thread file.pdf 1 note-1
+
+    See also:
+      qpdf(1), pdfinfo(1); the C library libquire and its header quire.h, the Python
+      package quire (import quire)
+    """
+
+/// The help of each command: `quire help COMMAND` and `quire COMMAND --help`.
+let commandHelp: [String: String] = [
+    "info": """
+        usage: quire info [--json] [--password PW] FILE
+
+        Print what the document FILE is. As text: the file, pages, PDF version, whether it
+        is encrypted and was repaired, annotations, replies and review states, outline
+        items, the cross-reference form and object count, encryption, the size of page 1,
+        the metadata (Info dictionary) and every warning.
+
+        Options:
+          --json         print one JSON object instead, a stable contract. Its fields:
+                         pages (the page count: the root's /Count when usable),
+                         pdf_version ("1.7"), encrypted, repaired (booleans), warnings (a
+                         count), annotations (the total over all pages),
+                         annotations_per_page (one count per page, 0 for a page missing
+                         from the page tree), metadata (an object), xref ("table",
+                         "stream", "hybrid" or "rebuilt"), objects, linearized,
+                         outline_items, replies and states (annotations with /IRT and with
+                         /State), encryption (null, or an object with method, revision,
+                         permissions and owner), warning_messages (an array)
+          --password PW  the user or owner password of an encrypted file
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 the document was read; 1 it could not be (one line on standard error names the
+          status, "quire: QUIRE_EFORMAT: ..."); 2 a usage error
+        """,
+    "check": """
+        usage: quire check [--password PW] FILE
+
+        Read every object of FILE and decode every stream, like qpdf --check, and print the
+        PDF version, encryption, linearization, cross-reference form, page count, then one
+        line per warning ("WARNING: ...") and per error ("ERROR: object N: ...").
+
+        Options:
+          --password PW  the user or owner password of an encrypted file
+          -h, --help     print this help and exit
+
+        Exit status (qpdf's):
+          0 the file is clean; 3 warnings only (damage that was worked around); 2 errors
+          (objects or streams that cannot be read), or a usage error; 1 the file could not
+          be opened
+        """,
+    "annots": """
+        usage: quire annots [--json] [--password PW] FILE
+
+        List every annotation of FILE, one a line: the page (from 1), the object number,
+        the subtype, the rectangle [left bottom right top], then the author ("by ..."), the
+        annotation it replies to ("replies to N"), its review state ("state Review/Accepted")
+        and its contents, when it has them.
+
+        Options:
+          --json         print a JSON array instead, one object per annotation with page,
+                         id (the object number, or null), subtype, rect, name (/NM),
+                         author, contents, created, in_reply_to (an object number or null),
+                         state and state_model
+          --password PW  the user or owner password of an encrypted file
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 the annotations were listed; 1 the file could not be read; 2 a usage error
+        """,
+    "thread": """
+        usage: quire thread [--password PW] FILE PAGE NM
+
+        Print the thread of the annotation whose name (/NM) is NM on page PAGE (from 1) of
+        FILE: its comments (the annotation and its text replies, by creation date, with
+        their authors), the review state each author has set last, and the history of
+        review states.
+
+        Options:
+          --password PW  the user or owner password of an encrypted file
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 the thread was printed; 1 the file could not be read, or page PAGE has no
+          annotation named NM (QUIRE_ENOTFOUND); 2 a usage error
+        """,
+    "help": """
+        usage: quire help [COMMAND]
+
+        Print the help of quire, or of COMMAND (info, check, annots, thread).
+        """,
+]
 
 func standardError(_ line: String) {
     let text = line + "\n"
     _ = text.withCString { write(2, $0, strlen($0)) }
 }
 
-struct UsageError: Error { let message: String }
+/// A usage error: the message, then the usage of `command` (of quire when nil), on stderr.
+struct UsageError: Error {
+    let message: String
+    var command: String? = nil
+}
+
+/// `-h`/`--help` after a command: its help on stdout, exit 0.
+struct HelpRequest: Error { let command: String }
+
+/// The help of a command, or of quire.
+func help(_ command: String?) -> String? {
+    guard let command else { return usage }
+    return commandHelp[command]
+}
 
 /// The options every command that opens a file takes.
 struct FileArguments {
@@ -53,17 +200,17 @@ struct FileArguments {
             switch arg {
             case "--json" where allowJSON: json = true
             case "--password":
-                guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value") }
+                guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value", command: command) }
                 password = pw
-            case "-h", "--help": throw UsageError(message: "")
+            case "-h", "--help": throw HelpRequest(command: command)
             default:
                 if arg.hasPrefix("--password=") { password = String(arg.dropFirst("--password=".count)); continue }
-                if arg.hasPrefix("-") && arg != "-" { throw UsageError(message: "unknown option \(arg)") }
+                if arg.hasPrefix("-") && arg != "-" { throw UsageError(message: "unknown option \(arg)", command: command) }
                 paths.append(arg)
             }
         }
         guard paths.count == 1 + extra else {
-            throw UsageError(message: extra == 0 ? "\(command) takes exactly one FILE" : "\(command) takes FILE and \(extra) more arguments")
+            throw UsageError(message: extra == 0 ? "\(command) takes exactly one FILE" : "\(command) takes FILE and \(extra) more arguments", command: command)
         }
         path = paths[0]
         rest = Array(paths.dropFirst())
@@ -266,7 +413,7 @@ struct ThreadCommand {
     func run() throws {
         let document = try arguments.open()
         guard let page = Int(arguments.rest[0]), page >= 1 else {
-            throw UsageError(message: "PAGE must be a page number from 1")
+            throw UsageError(message: "PAGE must be a page number from 1", command: "thread")
         }
         let name = arguments.rest[1]
         guard let root = try document.annotations(onPage: page - 1).first(where: { $0.name == name }), let id = root.id else {
@@ -291,7 +438,8 @@ struct ThreadCommand {
 func main() -> Int32 {
     let arguments = CommandLine.arguments.dropFirst()
     guard let command = arguments.first else {
-        standardError(usage)
+        standardError(synopsis)
+        standardError("Run 'quire --help' for the commands and options.")
         return 2
     }
     do {
@@ -306,15 +454,29 @@ func main() -> Int32 {
             try ThreadCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":
             print("quire \(QUIRE_VERSION_STRING)")
-        case "-h", "--help", "help":
+        case "-h", "--help":
             print(usage)
+        case "help":
+            let rest = arguments.dropFirst()
+            guard rest.count <= 1 else { throw UsageError(message: "help takes at most one COMMAND", command: "help") }
+            guard let text = help(rest.first) else { throw UsageError(message: "unknown command '\(rest.first ?? "")'") }
+            print(text)
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
         return 0
+    } catch let h as HelpRequest {
+        print(help(h.command) ?? usage)
+        return 0
     } catch let e as UsageError {
         if !e.message.isEmpty { standardError("quire: \(e.message)") }
-        standardError(usage)
+        if let command = e.command, let text = commandHelp[command] {
+            standardError(String(text.prefix { $0 != "\n" }))
+            standardError("Run 'quire help \(command)' for its options.")
+        } else {
+            standardError(synopsis)
+            standardError("Run 'quire --help' for the commands and options.")
+        }
         return 2
     } catch let e as PDFError {
         standardError("quire: \(e.kind.statusName): \(e.message.split(separator: "\n").joined(separator: " "))")
