@@ -43,7 +43,7 @@ from __future__ import annotations
 from . import _raw
 from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
 from ._annotations import SUBTYPES, STATE_MODELS, Annotation, format_pdf_date, parse_pdf_date
-from ._checkpoint import CheckpointInfo
+from ._checkpoint import CheckpointInfo, CheckpointStrategy
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList
 from ._geometry import Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
@@ -105,6 +105,7 @@ __all__ = [
     "DisabledError",
     "Document",
     "CheckpointInfo",
+    "CheckpointStrategy",
     "Encryption",
     "FormatError",
     "IndexOutOfRangeError",

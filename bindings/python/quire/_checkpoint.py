@@ -1,8 +1,46 @@
-"""What :meth:`quire.Document.inspect_checkpoint` reports."""
+"""Checkpoints: the strategies of :meth:`quire.Document.start_checkpoints`, and what
+:meth:`quire.Document.inspect_checkpoint` reports."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import operator
+from enum import IntEnum
+from typing import NamedTuple, Union
+
+from . import _raw
+from ._errors import InvalidArgumentError
+
+
+class CheckpointStrategy(IntEnum):
+    """When checkpoints are written (``QUIRE_CHECKPOINT_*``), for
+    :meth:`quire.Document.start_checkpoints`. The names in lower case (``"manual"``, ...)
+    are accepted too, as they were before the enum."""
+
+    MANUAL = _raw.QUIRE_CHECKPOINT_MANUAL  #: Only :meth:`quire.Document.checkpoint` writes one.
+    TIMED = _raw.QUIRE_CHECKPOINT_TIMED  #: Every ``interval`` seconds, on a background thread.
+    IMMEDIATE = _raw.QUIRE_CHECKPOINT_IMMEDIATE  #: Every change is on disk before its call returns.
+
+    @classmethod
+    def _of(cls, strategy: Union[CheckpointStrategy, str, int]) -> CheckpointStrategy:
+        """``strategy`` as a member: a member, its value, or its name (any case).
+
+        Raises:
+            InvalidArgumentError: no such strategy.
+            TypeError: neither a str nor an int.
+        """
+        if isinstance(strategy, str):
+            member = cls.__members__.get(strategy.upper())
+            if member is not None:
+                return member
+        elif isinstance(strategy, bool) or not isinstance(strategy, int):
+            raise TypeError("strategy is a quire.CheckpointStrategy, not %s" % type(strategy).__name__)
+        elif operator.index(strategy) in cls._value2member_map_:
+            return cls(strategy)
+        raise InvalidArgumentError(
+            _raw.QUIRE_EINVAL,
+            "strategy is quire.CheckpointStrategy.MANUAL, TIMED or IMMEDIATE (or 'manual', 'timed', "
+            "'immediate'), not %r" % (strategy,),
+        )
 
 
 class CheckpointInfo(NamedTuple):

@@ -39,7 +39,7 @@ from typing import (
 )
 
 from . import _raw
-from ._checkpoint import CheckpointInfo
+from ._checkpoint import CheckpointInfo, CheckpointStrategy
 from ._errors import (
     IndexOutOfRangeError,
     InternalError,
@@ -1070,15 +1070,9 @@ class Document(OwnedHandle):
 
     # -- checkpoints ---------------------------------------------------------------------
 
-    _STRATEGIES = {
-        "manual": _raw.QUIRE_CHECKPOINT_MANUAL,
-        "timed": _raw.QUIRE_CHECKPOINT_TIMED,
-        "immediate": _raw.QUIRE_CHECKPOINT_IMMEDIATE,
-    }
-
     def start_checkpoints(
         self,
-        strategy: str = "manual",
+        strategy: Union[CheckpointStrategy, str] = CheckpointStrategy.MANUAL,
         *,
         interval: float = 10.0,
         directory: Optional[PathType] = None,
@@ -1087,9 +1081,10 @@ class Document(OwnedHandle):
         load: Optional[bool] = None,
     ) -> bool:
         """Starts keeping checkpoints of the unsaved changes, for crash recovery
-        (``quire_document_start_checkpoints``): ``strategy`` is ``"manual"`` (only
-        :meth:`checkpoint` writes one), ``"timed"`` (every ``interval`` seconds, in the
-        background) or ``"immediate"`` (every change is on disk before its call returns).
+        (``quire_document_start_checkpoints``): ``strategy`` is a :class:`CheckpointStrategy`,
+        ``MANUAL`` (only :meth:`checkpoint` writes one), ``TIMED`` (every ``interval``
+        seconds, in the background) or ``IMMEDIATE`` (every change is on disk before its
+        call returns); the names ``"manual"``, ``"timed"`` and ``"immediate"`` work too.
         ``directory`` defaults to ``$XDG_STATE_HOME/quire/checkpoints``; ``uid`` names the
         checkpoint (by default derived from the path; required for documents opened from
         bytes). Saving the document writes the changes and empties the checkpoint once the
@@ -1119,10 +1114,9 @@ class Document(OwnedHandle):
             existing = "load" if load else "refuse"
         if existing not in self._EXISTING:
             raise InvalidArgumentError(_raw.QUIRE_EINVAL, "existing is 'load', 'refuse' or 'discard', not %r" % (existing,))
-        if strategy not in self._STRATEGIES:
-            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "strategy is 'manual', 'timed' or 'immediate', not %r" % (strategy,))
+        chosen = CheckpointStrategy._of(strategy)
         options = _raw.checkpoint_options_init()
-        options.strategy = self._STRATEGIES[strategy]
+        options.strategy = int(chosen)
         options.interval_seconds = float(interval)
         if directory is not None:
             options.directory = c_string(os.fsencode(os.fspath(directory)), "the directory")
