@@ -5,9 +5,9 @@ must be platform-specific: `bdist_wheel` is told the wheel is not pure and is ta
 `py3-none-<platform>` (any Python 3: the binding uses ctypes, not the C API of Python).
 The build fails early, with a clear message, when the library has not been built.
 
-The version is the one of the C header, QUIRE_VERSION_STRING in include/quire.h, so that it
-is written in one place: read from the header two levels up (the repository), or from
-PKG-INFO when building from an unpacked source distribution, or from $QUIRE_VERSION.
+The version is the one of the C header, QUIRE_VERSION_STRING in include/quire.h: the build
+stops when pyproject.toml says another. The header's version is read two levels up (the
+repository), or taken from $QUIRE_VERSION (`make wheel` builds in a copy and passes it).
 """
 
 import os
@@ -36,16 +36,22 @@ def header_version():
         if m:
             return m.group(1)
         sys.exit("error: %s has no QUIRE_VERSION_STRING" % header)
-    pkg_info = os.path.join(HERE, "PKG-INFO")
-    if os.path.isfile(pkg_info):
-        with open(pkg_info, encoding="utf-8") as f:
-            m = re.search(r"^Version: (\S+)", f.read(), re.M)
-        if m:
-            return m.group(1)
-    sys.exit(
-        "error: cannot tell Quire's version: build from the repository (it is "
-        "QUIRE_VERSION_STRING in include/quire.h), or set QUIRE_VERSION"
-    )
+    return None  # an unpacked source distribution: pyproject.toml's version was checked
+
+
+def check_version():
+    with open(os.path.join(HERE, "pyproject.toml"), encoding="utf-8") as f:
+        m = re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.M)
+    declared = m.group(1) if m else None
+    wanted = header_version()
+    if wanted is not None and declared != wanted:
+        sys.exit(
+            "error: bindings/python/pyproject.toml says version %s, but include/quire.h says "
+            "%s (QUIRE_VERSION_STRING): make them the same" % (declared, wanted)
+        )
+
+
+check_version()
 
 
 from setuptools import Distribution, setup  # noqa: E402  (after the check, so that it comes first)
@@ -77,7 +83,6 @@ class PlatformWheel(bdist_wheel):
 
 
 setup(
-    version=header_version(),
     package_data={"quire": [LIBRARY_NAME, "py.typed"]},
     cmdclass={"bdist_wheel": PlatformWheel},
     distclass=BinaryDistribution,
