@@ -111,6 +111,41 @@ def test_permissions_of_a_restricted_file(corpus):
     assert not permissions & (1 << 2)  # bit 3: print
 
 
+def test_permissions_are_named_flags(corpus):
+    with quire.Document(corpus(ENCRYPTED_FILES[0][0]), "view") as document:
+        permissions = document.encryption.permissions
+    assert isinstance(permissions, quire.Permissions) and isinstance(permissions, int)
+    assert int(permissions) == permissions.value == 0xFFFFFFC0  # the raw number, as written
+    for refused in (quire.Permissions.PRINT, quire.Permissions.MODIFY, quire.Permissions.COPY, quire.Permissions.ANNOTATE):
+        assert refused not in permissions
+    assert quire.Permissions.ASSEMBLE in permissions  # R2 has no such bit: it is set
+    assert [(flag.name, flag.value) for flag in quire.Permissions] == [
+        ("PRINT", 4), ("MODIFY", 8), ("COPY", 16), ("ANNOTATE", 32), ("FILL_FORMS", 256),
+        ("EXTRACT_ACCESSIBILITY", 512), ("ASSEMBLE", 1024), ("PRINT_HIGH_QUALITY", 2048),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "password"), [(f[0], f[1]) for f in ENCRYPTED_FILES if f[3] >= 3 and not f[4]]
+)
+def test_permission_flags_are_what_pikepdf_allows(corpus, pikepdf, path: str, password: str):
+    """For revisions 3 and later (where every flag has its own bit) and the user password,
+    each named flag is what qpdf, through pikepdf, says is allowed."""
+    with quire.Document(corpus(path), password) as document:
+        permissions = document.encryption.permissions
+    with pikepdf.open(corpus(path), password=password) as pdf:
+        allow = pdf.allow
+    P = quire.Permissions
+    assert (P.PRINT in permissions) == allow.print_lowres
+    assert (P.PRINT_HIGH_QUALITY in permissions) == allow.print_highres
+    assert (P.MODIFY in permissions) == allow.modify_other
+    assert (P.COPY in permissions) == allow.extract
+    assert (P.ANNOTATE in permissions) == allow.modify_annotation
+    assert (P.FILL_FORMS in permissions) == allow.modify_form
+    assert (P.EXTRACT_ACCESSIBILITY in permissions) == allow.accessibility
+    assert (P.ASSEMBLE in permissions) == allow.modify_assembly
+
+
 def test_max_pages(corpus):
     path = corpus(ENCRYPTED)  # 30 pages
     with quire.Document(path, "view", max_pages=30) as document:

@@ -44,7 +44,7 @@ from . import _raw
 from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
 from ._annotations import SUBTYPES, STATE_MODELS, Annotation, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointInfo, CheckpointStrategy
-from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList
+from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
@@ -121,6 +121,7 @@ __all__ = [
     "Page",
     "PageList",
     "PasswordError",
+    "Permissions",
     "QuireError",
     "QuireIOError",
     "Rect",

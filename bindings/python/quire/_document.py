@@ -21,7 +21,7 @@ import os
 import threading
 import weakref
 from ctypes import byref, c_int32
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 from typing import (
     Any,
     BinaryIO,
@@ -89,6 +89,26 @@ class Action(IntEnum):
     OTHER = _raw.QUIRE_ACTION_OTHER  #: Another action type; the target is its /S name.
 
 
+class Permissions(IntFlag):
+    """The permission bits of an encrypted document, /P (ISO 32000-2 Table 22), by their
+    names. The value is the raw number: ``int(permissions)`` gives the 32 bits as written
+    (reserved bits included), and a test reads ``Permissions.PRINT in permissions``.
+
+    With revision 2 of the security handler only PRINT, MODIFY, COPY and ANNOTATE exist;
+    the later bits are set. Quire reports the bits; it is for the application to honour
+    them, as every PDF library leaves it. An owner password grants everything, whatever
+    the bits say (see :attr:`Encryption.is_owner`)."""
+
+    PRINT = 1 << 2  #: Bit 3: print (at low quality, unless PRINT_HIGH_QUALITY is set too).
+    MODIFY = 1 << 3  #: Bit 4: change the contents, other than what the bits below cover.
+    COPY = 1 << 4  #: Bit 5: copy or extract text and graphics.
+    ANNOTATE = 1 << 5  #: Bit 6: add or change annotations, and fill in forms.
+    FILL_FORMS = 1 << 8  #: Bit 9: fill in form fields, even without ANNOTATE.
+    EXTRACT_ACCESSIBILITY = 1 << 9  #: Bit 10: extract for accessibility (deprecated in PDF 2.0).
+    ASSEMBLE = 1 << 10  #: Bit 11: insert, rotate or delete pages; make bookmarks and thumbnails.
+    PRINT_HIGH_QUALITY = 1 << 11  #: Bit 12: print at full quality.
+
+
 class Encryption(NamedTuple):
     """How a document is encrypted (the standard security handler, ISO 32000-2 §7.6.4)."""
 
@@ -97,8 +117,10 @@ class Encryption(NamedTuple):
     ``"AES-256"``, or ``"Identity"`` (crypt filters that leave the data as it is)."""
     revision: int
     """The security handler's revision, /R: 2 to 6."""
-    permissions: int
-    """The permission bits, /P (ISO 32000-2 Table 22), as an unsigned 32-bit number."""
+    permissions: Permissions
+    """The permission bits, /P (ISO 32000-2 Table 22), as named flags
+    (``Permissions.COPY in encryption.permissions``); an ``int``, the unsigned 32-bit
+    number as written."""
     is_owner: bool
     """Whether the password given was the owner password rather than the user password."""
 
@@ -519,7 +541,7 @@ class Document(OwnedHandle):
             raise InternalError(
                 _raw.QUIRE_EINTERNAL, "quire_document_encryption gave an unknown method %d" % method.value
             )
-        return Encryption(name, revision.value, permissions.value, is_owner.value != 0)
+        return Encryption(name, revision.value, Permissions(permissions.value), is_owner.value != 0)
 
     # -- outline -------------------------------------------------------------------------
 
