@@ -10,7 +10,13 @@
 #                   bench-full runs the complete one (bench/RESULTS.md)
 #   make test-asan  the Swift tests under AddressSanitizer (in .build/asan)
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire) and
+#                   the man page (share/man/man1/quire.1); DESTDIR stages it
+#   make wheel      the Python package as a platform-tagged wheel, checked and tagged by
+#                   auditwheel (build/dist/quire-VERSION-py3-none-manylinux_*.whl)
+#   make docs       the HTML reference: C (Doxygen) and Python (pdoc), build/docs/index.html
+#   make deps       install what demo, test and the packaging targets need
+#                   (scripts/install-deps.sh: apt-get and pip; demo and test run it first)
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
@@ -37,7 +43,8 @@ BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 .PHONY: all demo test test-swift test-asan test-c test-python test-corpus bench bench-full fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
-     build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so
+     build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so \
+     build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake
 
 build/.stamp: $(SOURCES)
 	$(SWIFT) build $(RELEASE_FLAGS)
@@ -66,13 +73,33 @@ build/lib/pkgconfig/quire.pc: bindings/c/quire.pc.in include/quire.h
 	@mkdir -p build/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(CURDIR)/build|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+# The CMake package (find_package(Quire), target Quire::quire). QuireConfig.cmake finds the
+# prefix from its own location, so the same files serve the build tree
+# (CMAKE_PREFIX_PATH=$PWD/build) and an installed or DESTDIR-staged prefix.
+build/lib/cmake/Quire/%.cmake: bindings/cmake/%.cmake.in include/quire.h
+	@mkdir -p build/lib/cmake/Quire
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(MAJOR)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
+
+# The man page, made from `quire --help` and each command's help (scripts/help2man.py).
+build/share/man/man1/quire.1: build/bin/quire scripts/help2man.py
+	@mkdir -p build/share/man/man1
+	$(PYTHON) scripts/help2man.py build/bin/quire > $@.tmp && mv -f $@.tmp $@
+
 # The Python package carries the library next to its modules, as pypdfium2 does: this
 # makes PYTHONPATH=bindings/python work from the repository and `pip install
 # ./bindings/python` self-contained.
 bindings/python/quire/libquire.so: build/lib/$(SONAME)
 	cp $< $@.tmp && mv -f $@.tmp $@
 
-demo: all
+# What a fresh machine lacks (Debian and pip packages): scripts/install-deps.sh installs it
+# as root, or says what to run. Fast when everything is there. QUIRE_SKIP_DEPS=1 skips it.
+deps:
+	@PYTHON=$(PYTHON) bash scripts/install-deps.sh
+
+deps-demo:
+	@PYTHON=$(PYTHON) bash scripts/install-deps.sh demo
+
+demo: deps-demo all
 	@echo "== quire info examples/sample.pdf"
 	build/bin/quire info examples/sample.pdf
 	@echo
@@ -90,7 +117,7 @@ demo: all
 	@echo "== Python: a note, replies and review states, saved incrementally to build/reviewed.pdf"
 	PYTHONPATH=bindings/python $(PYTHON) examples/python/review.py examples/sample.pdf build/reviewed.pdf
 
-test: test-swift test-c test-python test-corpus
+test: deps test-swift test-c test-python test-corpus test-packaging
 
 test-swift:
 	$(SWIFT) test
@@ -128,19 +155,71 @@ bench: all
 bench-full: all
 	$(PYTHON) bench/run.py --full
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+# ---- Packaging: wheel, docs, and their tests (issue 20) ----------------------------------
+
+.PHONY: deps deps-demo deps-packaging wheel docs man test-packaging
+
+deps-packaging:
+	@PYTHON=$(PYTHON) bash scripts/install-deps.sh packaging
+
+man: build/share/man/man1/quire.1
+
+# A platform-tagged wheel: the package with the library (its debug information stripped:
+# 28 MB instead of 44), built by pip in a copy under build/wheel so that the source tree
+# stays clean, then checked by auditwheel against the manylinux rules, which give the
+# platform tag (the glibc version the library needs, and the architecture). The library
+# links only libc, libm, libstdc++, libgcc_s and libz, all allowed by manylinux, so
+# nothing is grafted in. The version is the header's (setup.py is given it).
+wheel: deps-packaging all
+	rm -rf build/wheel && mkdir -p build/wheel/src build/dist
+	cp -R bindings/python/pyproject.toml bindings/python/setup.py bindings/python/quire build/wheel/src/
+	rm -rf build/wheel/src/quire/libquire.so* && find build/wheel/src -name __pycache__ -prune -exec rm -rf {} +
+	objcopy --strip-debug build/lib/$(SONAME) build/wheel/src/quire/libquire.so
+	cd build/wheel/src && QUIRE_VERSION=$(VERSION) $(PYTHON) -m pip wheel -q --no-deps \
+		--no-build-isolation --disable-pip-version-check -w .. .
+	rm -f build/dist/quire-*.whl
+	$(PYTHON) -m auditwheel repair -w build/dist build/wheel/quire-$(VERSION)-py3-none-linux_*.whl
+	@echo "wheel: $$(ls build/dist/quire-$(VERSION)-py3-none-manylinux_*.whl)"
+
+# The HTML reference: the C API from the header (Doxygen, docs/api/Doxyfile; its main page
+# is the README), the Python package (pdoc, scripts/docs_python.py; the README on top), and
+# build/docs/index.html linking both. Any Doxygen warning fails it, and so does a public
+# Python function or class without a docstring.
+docs: deps-packaging all
+	rm -rf build/docs && mkdir -p build/docs
+	@QUIRE_VERSION=$(VERSION) QUIRE_DOCS_DIR=build/docs QUIRE_PYTHON=$(PYTHON) doxygen docs/api/Doxyfile \
+		|| { cat build/docs/doxygen-warnings.log >&2; echo "docs: doxygen failed" >&2; exit 1; }
+	@echo "docs: build/docs/c/index.html (doxygen, no warnings)"
+	@$(PYTHON) scripts/docs_python.py build/docs
+
+# The packaging tests (Tests/packaging/run.sh): every header function documented, the CLI's
+# help and man page, make install (DESTDIR and PREFIX), the C example built with CMake and
+# with pkg-config against the installed prefix, the wheel in a fresh virtual environment,
+# and make docs.
+test-packaging: deps-packaging all
+	MAKE="$(MAKE)" PYTHON="$(PYTHON)" VERSION="$(VERSION)" bash Tests/packaging/run.sh
+
+install: all build/share/man/man1/quire.1
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 build/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so
 	install -m 644 include/quire.h $(DESTDIR)$(PREFIX)/include/quire.h
 	install -m 755 build/bin/quire $(DESTDIR)$(PREFIX)/bin/quire
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/quire.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc
+	install -m 644 build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake \
+		$(DESTDIR)$(PREFIX)/lib/cmake/Quire/
+	install -m 644 build/share/man/man1/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
 	      $(DESTDIR)$(PREFIX)/include/quire.h $(DESTDIR)$(PREFIX)/bin/quire \
-	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc \
+	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfig.cmake \
+	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfigVersion.cmake \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/quire.1
+	rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Quire 2>/dev/null || true
 
 clean:
 	rm -rf build .build bindings/python/quire/libquire.so
