@@ -82,17 +82,22 @@ for g in "${groups[@]}"; do
     esac
 done
 
-# Python itself must have pip and venv (Debian's python3 splits them out).
+# Python itself must have pip, and venv for the packaging tests. Debian's own python3
+# splits them out (python3-pip, python3-venv; its ensurepip imports but cannot bootstrap
+# without python3-venv), so for an interpreter under /usr/bin they are Debian packages to
+# check; another (pyenv, a venv) is asked directly.
 python_debs=()
-if command -v "$PYTHON" >/dev/null 2>&1; then
-    if [ "${#pip_files[@]}" -gt 0 ] || [ "${#PIP_EXTRA[@]}" -gt 0 ]; then
-        "$PYTHON" -m pip --version >/dev/null 2>&1 || python_debs+=(python3-pip)
-    fi
-    if [[ " ${groups[*]} " == *" packaging "* ]]; then
-        "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || python_debs+=(python3-venv)
-    fi
-else
+python_path="$(command -v "$PYTHON" 2>/dev/null || true)"
+if [ -z "$python_path" ]; then
     python_debs+=(python3 python3-pip python3-venv)
+elif [[ "$(readlink -f "$python_path")" == /usr/bin/* ]]; then
+    python_debs+=(python3-pip)
+    [[ " ${groups[*]} " == *" packaging "* ]] && python_debs+=(python3-venv)
+else
+    if [ "${#pip_files[@]}" -gt 0 ] || [ "${#PIP_EXTRA[@]}" -gt 0 ]; then
+        "$PYTHON" -m pip --version >/dev/null 2>&1 \
+            || { echo "install-deps: $PYTHON has no pip: install it (python -m ensurepip)" >&2; exit 1; }
+    fi
 fi
 apt_wanted+=("${python_debs[@]}")
 
