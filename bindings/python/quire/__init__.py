@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from . import _raw
 from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
-from ._annotations import SUBTYPES, STATE_MODELS, Annotation, format_pdf_date, parse_pdf_date
+from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointInfo, CheckpointStrategy
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
@@ -93,6 +93,7 @@ def library_path() -> str:
 __all__ = [
     "Action",
     "Annotation",
+    "AnnotationThread",
     "BUILTIN_PROVIDER",
     "Bookmark",
     "BookmarkKind",
@@ -134,6 +135,7 @@ __all__ = [
     "STATE_MODELS",
     "String",
     "SUBTYPES",
+    "TEXT_MARKUP",
     "UnsupportedError",
     "UserAbortError",
     "Value",

@@ -36,10 +36,10 @@ import re
 import threading
 import weakref
 from ctypes import byref, c_double, c_int32
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Set, Tuple, Union
 
 from . import _raw
-from ._errors import InternalError, InvalidArgumentError, check
+from ._errors import InternalError, InvalidArgumentError, StateError, UnsupportedError, check
 from ._ffi import OwnedHandle, c_string, doubles, optional_c_string, query_doubles, query_short_bytes, text
 from ._fields import Field
 from ._geometry import Rect, RectLike, c_rect, rect_from_c
@@ -64,6 +64,20 @@ SUBTYPES: Tuple[str, ...] = (
     "Ink",
     "Stamp",
 )
+
+#: Subtypes of ISO 32000-2 §12.5.6 that Quire reads but does not create: :meth:`Annotation.new`
+#: refuses them with :class:`quire.UnsupportedError` (any other name is not a subtype:
+#: :class:`quire.InvalidArgumentError`).
+_READ_ONLY_SUBTYPES = frozenset(
+    (
+        "Link", "Popup", "FileAttachment", "Sound", "Movie", "Screen", "Widget", "PrinterMark",
+        "TrapNet", "Watermark", "3D", "Redact", "Projection", "RichMedia", "Caret",
+    )
+)
+
+#: Text markup (ISO 32000-2 §12.5.6.10): what /QuadPoints mark. Without quad points, one
+#: that is added or updated gets its rectangle as its one quadrilateral.
+TEXT_MARKUP: Tuple[str, ...] = ("Highlight", "Underline", "Squiggly", "StrikeOut")
 
 #: The state models and their states (``quire_document_add_state_reply``).
 STATE_MODELS = {
@@ -152,17 +166,25 @@ class Annotation(OwnedHandle):
     read as ``None`` when unset and are cleared by assigning ``None``; number fields read as
     ``None`` when unset. An annotation is independent of its document: it outlives it, and
     setting its properties only changes the value until it is written back with
-    :meth:`quire.Document.update_annotation`.
+    :meth:`quire.Document.update_annotation`. What relates it to other annotations
+    (:attr:`replies`, :attr:`popup`, :attr:`parent`) is read from the document it came
+    from, at the time it is asked.
 
     Use it as a context manager or call :meth:`close` to release it early; closing twice
     does nothing. After :meth:`close` every property raises :class:`quire.StateError`.
     """
 
-    __slots__ = ("_handle", "_finalizer", "_lock", "__weakref__")
+    __slots__ = ("_handle", "_finalizer", "_lock", "_owner", "_listing", "__weakref__")
 
     _handle: Any  # a _raw.quire_annotation_p, None once closed
     _finalizer: Any  # weakref.finalize releasing the handle
     _lock: Any  # threading.RLock
+    # A weak reference to the document the annotation was read from or added to (None for
+    # one made by new and not added): what replies, popup and parent ask.
+    _owner: Optional[weakref.ref[_Owner]]
+    # The page listing that holds this object when it came from Page.annotations: changing
+    # or closing the annotation marks it stale, so that the page is read again.
+    _listing: Optional[PageListing]
     _closed_message = "the annotation is closed"
 
     def __init__(self) -> None:
@@ -177,33 +199,64 @@ class Annotation(OwnedHandle):
         self._lock = threading.RLock()
         self._handle = handle
         self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, handle)
+        self._owner = None
+        self._listing = None
         return self
 
     @classmethod
     def new(cls, subtype: str, page_index: int, rect: RectLike) -> Annotation:
         """A new annotation of ``subtype`` (one of :data:`SUBTYPES`, such as ``"Square"``) for
         page ``page_index`` (0-based) at ``rect``; it is in no document until
-        :meth:`quire.Document.add_annotation` adds it.
+        :meth:`quire.Document.add_annotation` adds it. Text markup (:data:`TEXT_MARKUP`)
+        needs :attr:`quad_points`; when it has none as it is added, its rectangle is used.
 
         Raises:
-            InvalidArgumentError: an unknown subtype, a malformed rectangle.
+            InvalidArgumentError: a name that is not an annotation subtype (such as
+                ``"Bogus"``, or ``"square"``: subtypes are case-sensitive), a malformed
+                rectangle, a negative page.
+            UnsupportedError: a subtype that Quire reads but does not create, such as
+                ``"Link"``, ``"Popup"`` or ``"Widget"``.
         """
         if not isinstance(subtype, str):
             raise TypeError("subtype is a str such as 'Square', not %s" % type(subtype).__name__)
+        _check_creatable(subtype)
         out = _raw.quire_annotation_p()
         where = c_rect(rect)
         check(_raw.lib.quire_annotation_new(byref(out), c_string(subtype, "the subtype"), operator.index(page_index), byref(where)))
         return cls._adopt(out)
 
-    # -- lifetime (close, closed, the context manager: OwnedHandle) --------------------------
+    # -- lifetime (closed and the context manager: OwnedHandle) ------------------------------
+
+    def close(self) -> None:
+        """Releases the handle. Calling it again does nothing."""
+        self._changed()
+        super().close()
 
     def _replace(self, handle: Any) -> None:
         """Takes ``handle`` (a fresh read of the same annotation) in place of the current one."""
         with self._lock:
             self._live()
+            self._changed()
             self._finalizer()
             self._handle = handle
             self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, handle)
+
+    def _changed(self) -> None:
+        """Called before the value changes: the page listing that holds it is stale."""
+        listing = self._listing
+        if listing is not None:
+            listing.stale = True
+
+    def _source(self) -> Optional[_Owner]:
+        """The document the annotation was read from or added to; ``None`` for one in no
+        document. Raises :class:`StateError` when that document is gone."""
+        owner = self._owner
+        if owner is None:
+            return None
+        document = owner()
+        if document is None:
+            raise StateError(_raw.QUIRE_ESTATE, "the document this annotation was read from is closed")
+        return document
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -231,6 +284,7 @@ class Annotation(OwnedHandle):
     def _set_string(self, field: int, value: Optional[Union[str, bytes]]) -> None:
         data = optional_c_string(value, "the value")
         with self._lock:
+            self._changed()
             check(_raw.lib.quire_annotation_set_string(self._live(), field, data))
 
     def _get_number(self, field: int) -> Optional[float]:
@@ -246,6 +300,7 @@ class Annotation(OwnedHandle):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError("a number field takes an int or a float, not %s" % type(value).__name__)
         with self._lock:
+            self._changed()
             check(_raw.lib.quire_annotation_set_number(self._live(), field, float(value)))
 
     def _get_color(self, which: int) -> Tuple[float, ...]:
@@ -260,6 +315,7 @@ class Annotation(OwnedHandle):
     def _set_color(self, which: int, value: Optional[Sequence[float]]) -> None:
         array, count = doubles(value or ())
         with self._lock:
+            self._changed()
             check(_raw.lib.quire_annotation_set_color(self._live(), which, array, count))
 
     def _get_points(self, kind: int) -> List[float]:
@@ -269,6 +325,7 @@ class Annotation(OwnedHandle):
     def _set_points(self, kind: int, value: Optional[Sequence[float]]) -> None:
         array, count = doubles(value or ())
         with self._lock:
+            self._changed()
             check(_raw.lib.quire_annotation_set_points(self._live(), kind, array, count))
 
     # -- identity ----------------------------------------------------------------------------
@@ -307,6 +364,7 @@ class Annotation(OwnedHandle):
     def rect(self, value: RectLike) -> None:
         where = c_rect(value)
         with self._lock:
+            self._changed()
             check(_raw.lib.quire_annotation_set_rect(self._live(), byref(where)))
 
     # -- text fields -------------------------------------------------------------------------
@@ -419,6 +477,7 @@ class Annotation(OwnedHandle):
         arrays = [doubles(stroke) for stroke in (strokes or ())]
         with self._lock:
             handle = self._live()
+            self._changed()
             check(_raw.lib.quire_annotation_add_ink_stroke(handle, None, 0))
             for array, count in arrays:
                 check(_raw.lib.quire_annotation_add_ink_stroke(handle, array, count))
@@ -429,6 +488,7 @@ class Annotation(OwnedHandle):
         if count == 0:
             raise InvalidArgumentError(_raw.QUIRE_EINVAL, "an ink stroke has at least one point")
         with self._lock:
+            self._changed()
             check(_raw.lib.quire_annotation_add_ink_stroke(self._live(), array, count))
 
     # -- replies -----------------------------------------------------------------------------
@@ -457,6 +517,46 @@ class Annotation(OwnedHandle):
         """Whether the annotation is a reply that sets a review or marked state."""
         return self.is_reply and self.state is not None
 
+    # -- related annotations, read from the document -----------------------------------------
+
+    @property
+    def replies(self) -> List[Annotation]:
+        """The annotations that reply to this one directly (their /IRT names it), text and
+        state replies alike, in /Annots order, read from the document it came from: the
+        replies of replies are theirs (:meth:`quire.Document.threads` flattens a whole
+        thread, :meth:`quire.Document.comments` sorts one by date). ``[]`` for an
+        annotation in no document.
+
+        Raises:
+            StateError: its document is closed.
+        """
+        document = self._source()
+        return [] if document is None else document._annotation_replies(self)
+
+    @property
+    def popup(self) -> Optional[Annotation]:
+        """The pop-up window annotation of this one (its /Popup, a ``"Popup"`` annotation
+        of the page), read from the document it came from; ``None`` when it has none, or
+        for an annotation in no document. The popup's :attr:`parent` leads back here.
+
+        Raises:
+            StateError: its document is closed.
+        """
+        document = self._source()
+        return None if document is None else document._annotation_link(self, "Popup")
+
+    @property
+    def parent(self) -> Optional[Annotation]:
+        """For a popup, the annotation it belongs to (its /Parent); ``None`` for other
+        annotations (a widget's /Parent is a form field, not an annotation) and for an
+        annotation in no document.
+
+        Raises:
+            StateError: its document is closed.
+        """
+        document = self._source()
+        return None if document is None else document._annotation_link(self, "Parent")
+
     def __repr__(self) -> str:
         if self._handle is None:
             return "<quire.Annotation closed>"
@@ -470,20 +570,144 @@ class Annotation(OwnedHandle):
             return "<quire.Annotation>"
 
 
+def _check_creatable(subtype: str) -> None:
+    """Raises unless :meth:`quire.Document.add_annotation` can add an annotation of
+    ``subtype``, so that :meth:`Annotation.new` fails where the mistake is made."""
+    if subtype in SUBTYPES:
+        return
+    creatable = ", ".join(SUBTYPES)
+    if subtype in _READ_ONLY_SUBTYPES:
+        raise UnsupportedError(
+            _raw.QUIRE_EUNSUPPORTED,
+            "Quire reads %s annotations but does not create them; it creates %s" % (subtype, creatable),
+        )
+    close = [known for known in SUBTYPES + tuple(_READ_ONLY_SUBTYPES) if known.lower() == subtype.lower()]
+    hint = " (subtypes are case-sensitive: %r)" % close[0] if close else ""
+    raise InvalidArgumentError(
+        _raw.QUIRE_EINVAL, "%r is not an annotation subtype%s; Quire creates %s" % (subtype, hint, creatable)
+    )
+
+
+def default_quad_points(annotation: Annotation) -> None:
+    """Gives text markup without quad points its rectangle as its one quadrilateral (upper
+    left, upper right, lower left, lower right, as viewers expect), so that it is saved
+    with the /QuadPoints that ISO 32000-2 requires of it and viewers draw it."""
+    if annotation.subtype in TEXT_MARKUP and not annotation.quad_points:
+        r = annotation.rect
+        annotation.quad_points = [r.left, r.top, r.right, r.top, r.left, r.bottom, r.right, r.bottom]
+
+
+class _Owner(Protocol):
+    """What an annotation asks of the document it came from (quire.Document), so that this
+    module needs nothing from quire._document."""
+
+    def _annotation_replies(self, annotation: Annotation) -> List[Annotation]: ...
+
+    def _annotation_link(self, annotation: Annotation, key: str) -> Optional[Annotation]: ...
+
+
+class PageListing:
+    """The annotations of one page as a document read them (quire.Page.annotations), kept
+    until the document changes (it drops its listings) or one of the annotations does
+    (which marks the listing :attr:`stale`)."""
+
+    __slots__ = ("annotations", "stale", "_replies", "_numbers")
+
+    def __init__(self, annotations: List[Annotation]) -> None:
+        self.annotations = annotations
+        self.stale = False
+        self._replies: Optional[Dict[int, List[Annotation]]] = None
+        self._numbers: Optional[Dict[int, Annotation]] = None
+        for annotation in annotations:
+            annotation._listing = self
+
+    def by_number(self, number: int) -> Optional[Annotation]:
+        """The annotation of the page that is object ``number``, if any."""
+        if self._numbers is None:
+            self._numbers = {}
+            for annotation in self.annotations:
+                own = annotation.id
+                if own is not None:
+                    self._numbers.setdefault(own, annotation)
+        return self._numbers.get(number)
+
+    def replies_to(self, number: int) -> List[Annotation]:
+        """The annotations of the page whose /IRT is object ``number``, in /Annots order."""
+        if self._replies is None:
+            self._replies = {}
+            for annotation in self.annotations:
+                target = annotation.in_reply_to
+                if target is not None and target != annotation.id:
+                    self._replies.setdefault(target, []).append(annotation)
+        return self._replies.get(number, [])
+
+
+class AnnotationThread(NamedTuple):
+    """A thread of annotations (:meth:`quire.Document.threads`): an annotation that replies
+    to none, and every reply below it."""
+
+    root: Annotation
+    """The annotation the thread starts from."""
+    replies: List[Annotation]
+    """Every reply below :attr:`root`, nested ones flattened depth first: each reply is
+    followed by its own replies, siblings in /Annots order. State replies are included
+    (:attr:`Annotation.is_state_reply` tells them apart)."""
+
+
+def page_threads(listing: PageListing) -> List[AnnotationThread]:
+    """The threads of one page: its annotations that reply to no annotation of the page,
+    each with the replies below it; popups are left out (they belong to their parent). A
+    reply whose /IRT names no annotation of the page starts a thread of its own, and so
+    does the first annotation of a cycle of /IRT, so that every annotation is in one."""
+    items = listing.annotations
+    seen: Set[int] = {id(a) for a in items if a.subtype == "Popup"}
+
+    def flatten(root: Annotation) -> List[Annotation]:
+        seen.add(id(root))
+        replies: List[Annotation] = []
+        number = root.id
+        stack = list(reversed(listing.replies_to(number))) if number is not None else []
+        while stack:
+            reply = stack.pop()
+            if id(reply) in seen:
+                continue
+            seen.add(id(reply))
+            replies.append(reply)
+            below = reply.id
+            if below is not None:
+                stack.extend(reversed(listing.replies_to(below)))
+        return replies
+
+    def is_root(annotation: Annotation) -> bool:
+        target = annotation.in_reply_to
+        return target is None or target == annotation.id or listing.by_number(target) is None
+
+    threads = [AnnotationThread(a, flatten(a)) for a in items if id(a) not in seen and is_root(a)]
+    for annotation in items:  # what a cycle of /IRT keeps from every root
+        if id(annotation) not in seen:
+            threads.append(AnnotationThread(annotation, flatten(annotation)))
+    return threads
+
+
 def _date_text(value: Optional[DateLike]) -> Optional[str]:
     if isinstance(value, _dt.datetime):
         return format_pdf_date(value)
     return value
 
 
-def take_annotation(out: Any) -> Annotation:
-    """Wraps a ``quire_annotation *`` that a call just returned (owned by the caller)."""
-    return Annotation._adopt(out)
+def take_annotation(out: Any, owner: Optional[_Owner] = None) -> Annotation:
+    """Wraps a ``quire_annotation *`` that a call on ``owner`` just returned (owned by the
+    caller)."""
+    annotation = Annotation._adopt(out)
+    if owner is not None:
+        annotation._owner = weakref.ref(owner)
+    return annotation
 
 
-def take_list(handle: Any) -> List[Annotation]:
-    """The annotations of a new ``quire_annotation_list *``, as independent copies; the list
-    is released before returning (its items stay valid)."""
+def take_list(handle: Any, owner: Optional[_Owner] = None) -> List[Annotation]:
+    """The annotations of a new ``quire_annotation_list *`` that a call on ``owner``
+    returned, as independent copies; the list is released before returning (its items
+    stay valid)."""
     if not handle:
         return []
     try:
@@ -493,10 +717,10 @@ def take_list(handle: Any) -> List[Annotation]:
         for index in range(count.value):
             out = _raw.quire_annotation_p()
             check(_raw.lib.quire_annotation_list_get(byref(out), handle, index))
-            items.append(Annotation._adopt(out))
+            items.append(take_annotation(out, owner))
         return items
     finally:
         _raw.lib.quire_annotation_list_free(handle)
 
 
-__all__ = ["Annotation", "SUBTYPES", "STATE_MODELS", "parse_pdf_date", "format_pdf_date"]
+__all__ = ["Annotation", "AnnotationThread", "SUBTYPES", "STATE_MODELS", "TEXT_MARKUP", "parse_pdf_date", "format_pdf_date"]

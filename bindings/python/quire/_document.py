@@ -50,7 +50,15 @@ from ._errors import (
     make_error,
     raise_missing_file,
 )
-from ._annotations import Annotation, take_annotation, take_list
+from ._annotations import (
+    Annotation,
+    AnnotationThread,
+    PageListing,
+    default_quad_points,
+    page_threads,
+    take_annotation,
+    take_list,
+)
 from ._bookmarks import BookmarkManager
 from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
 from ._fields import Attribute
@@ -259,6 +267,10 @@ def _build_options(password: Optional[Union[str, bytes]], limits: Dict[str, int]
     return options
 
 
+#: How many pages' annotations a document keeps read (Document._page_listing).
+_LISTED_PAGES = 64
+
+
 def _object_number(number: int) -> int:
     """An object number for the C layer (int32); a negative one is passed on, for the
     library to refuse with QUIRE_ERANGE."""
@@ -348,6 +360,8 @@ class Document(OwnedHandle):
     ) -> None:
         self._lock = threading.RLock()
         self._handle: Optional[Any] = None  # a _raw.quire_document_p while open
+        # The annotations of each page read so far, by page index: see _page_listing.
+        self._listings: Dict[int, PageListing] = {}
         self._finalizer: Optional[weakref.finalize[[Any, Dict[str, Any]], Document]] = None
         self._name: Optional[str] = None
         # Incremented by each full save, after which streams read before it are stale.
@@ -409,21 +423,35 @@ class Document(OwnedHandle):
     # -- lifetime (close, closed, the context manager: OwnedHandle) ----------------------
 
     def _live_handle(self) -> Any:
-        """The handle; raises :class:`StateError` once the document is closed. Call it with
-        the lock held, and use the handle only while holding it."""
+        """The handle, for a call that may change the document; raises :class:`StateError`
+        once the document is closed. Call it with the lock held, and use the handle only
+        while holding it.
+
+        It forgets the annotations read per page (:meth:`_page_listing`): a call goes
+        through here unless it is known only to read (:meth:`_read_handle`), so that every
+        edit, save, import, checkpoint load or bookmark change, and any call added later,
+        is followed by fresh reads. Correct first, then fast."""
+        handle = self._live()
+        self._listings.clear()
+        return handle
+
+    def _read_handle(self) -> Any:
+        """The handle, for a call that only reads the document: the annotations read per
+        page stay. Otherwise as :meth:`_live_handle`."""
         return self._live()
 
     def _get_int(self, function: Callable[..., int], *args: Any) -> int:
-        """Calls ``function(int32_t *out, doc, *args)`` and returns ``*out``."""
+        """Calls ``function(int32_t *out, doc, *args)``, which only reads, and returns ``*out``."""
         out = c_int32()
         with self._lock:
-            check(function(byref(out), self._live_handle(), *args))
+            check(function(byref(out), self._read_handle(), *args))
         return out.value
 
     def _get_string(self, function: Callable[..., int], *args: Any) -> bytes:
-        """Calls a length-query ``function(buf, buf_size, out_len, doc, *args)``."""
+        """Calls a length-query ``function(buf, buf_size, out_len, doc, *args)``, which only
+        reads."""
         with self._lock:
-            return query_bytes(function, self._live_handle(), *args)
+            return query_bytes(function, self._read_handle(), *args)
 
     # -- properties ----------------------------------------------------------------------
 
@@ -448,7 +476,7 @@ class Document(OwnedHandle):
         major = c_int32()
         minor = c_int32()
         with self._lock:
-            check(_raw.lib.quire_document_pdf_version(byref(major), byref(minor), self._live_handle()))
+            check(_raw.lib.quire_document_pdf_version(byref(major), byref(minor), self._read_handle()))
         return "%d.%d" % (major.value, minor.value)
 
     @property
@@ -493,7 +521,7 @@ class Document(OwnedHandle):
     def pages(self) -> "PageList":
         """The pages, as a sequence: ``len(doc.pages)``, ``doc.pages[-1]``, iteration. Its
         length is :attr:`page_count`, missing pages included (see :class:`PageList`)."""
-        self._live_handle()
+        self._read_handle()
         return PageList(self)
 
     # -- document structure --------------------------------------------------------------
@@ -531,7 +559,7 @@ class Document(OwnedHandle):
         with self._lock:
             check(
                 _raw.lib.quire_document_encryption(
-                    byref(method), byref(revision), byref(permissions), byref(is_owner), self._live_handle()
+                    byref(method), byref(revision), byref(permissions), byref(is_owner), self._read_handle()
                 )
             )
         if method.value == _raw.QUIRE_ENCRYPTION_NONE:
@@ -559,7 +587,7 @@ class Document(OwnedHandle):
         action = c_int32()
         page_index = c_int32()
         with self._lock:
-            handle = self._live_handle()
+            handle = self._read_handle()
             count = self._get_int(lib.quire_document_outline_count)
             for index in range(count):
                 check(
@@ -620,7 +648,7 @@ class Document(OwnedHandle):
         """Calls ``function(quire_value **out, doc, *args)`` and converts the new value."""
         out = _raw.quire_value_p()
         with self._lock:
-            check(function(byref(out), self._live_handle(), *args))
+            check(function(byref(out), self._read_handle(), *args))
             return _take(out, self, self._epoch)
 
     @property
@@ -651,7 +679,7 @@ class Document(OwnedHandle):
         references inside an array or a dictionary."""
         out = _raw.quire_value_p()
         with self._lock:
-            handle = self._live_handle()
+            handle = self._read_handle()
             with _parsed(value, self) as c_value:
                 check(_raw.lib.quire_document_resolve(byref(out), handle, c_value))
             return _take(out, self, self._epoch)
@@ -679,7 +707,7 @@ class Document(OwnedHandle):
                 hint = length * (1 if key == "DL" or not decoded else 4) + 16
                 break
         with self._lock:
-            handle = self._live_handle()
+            handle = self._read_handle()
             return query_bytes(
                 _raw.lib.quire_document_stream_data,
                 handle,
@@ -786,7 +814,7 @@ class Document(OwnedHandle):
     def bookmarks(self) -> BookmarkManager:
         """The user bookmarks of this document (:class:`quire.BookmarkManager`): add,
         remove, move, list in an order, and the chain of providers that store them."""
-        self._live_handle()
+        self._read_handle()
         if self._bookmarks is None:
             self._bookmarks = BookmarkManager(self)
         return self._bookmarks
@@ -815,17 +843,68 @@ class Document(OwnedHandle):
             raise TypeError("%s is an object number (int) or a quire.Annotation, not %s" % (what, type(target).__name__))
         return _object_number(target)
 
-    def _new_annotation(self, function: Callable[..., int], *args: Any) -> Annotation:
+    def _new_annotation(self, function: Callable[..., int], *args: Any, changes: bool = True) -> Annotation:
+        """Calls ``function(quire_annotation **out, doc, *args)``; ``changes=False`` for a
+        function that only reads."""
         out = _raw.quire_annotation_p()
         with self._lock:
-            check(function(byref(out), self._live_handle(), *args))
-        return take_annotation(out)
+            check(function(byref(out), self._live_handle() if changes else self._read_handle(), *args))
+        return take_annotation(out, self)
 
-    def _new_list(self, function: Callable[..., int], *args: Any) -> List[Annotation]:
+    def _read_list(self, function: Callable[..., int], *args: Any) -> List[Annotation]:
+        """Calls ``function(quire_annotation_list **out, doc, *args)``, which only reads."""
         out = _raw.quire_annotation_list_p()
         with self._lock:
-            check(function(byref(out), self._live_handle(), *args))
-        return take_list(out)
+            check(function(byref(out), self._read_handle(), *args))
+        return take_list(out, self)
+
+    def _page_listing(self, index: int) -> PageListing:
+        """The annotations of page ``index``, read once and kept until the document changes
+        (every call through :meth:`_live_handle` drops them) or one of them does (which
+        marks the listing stale). Reading a page in a loop reads it once."""
+        with self._lock:
+            listing = self._listings.pop(index, None)
+            if listing is None or listing.stale:
+                handle = self._read_handle()
+                count = self._get_int(_raw.lib.quire_page_annotation_count, index)
+                items: List[Annotation] = []
+                for i in range(count):
+                    out = _raw.quire_annotation_p()
+                    check(_raw.lib.quire_page_annotation(byref(out), handle, index, i))
+                    items.append(take_annotation(out, self))
+                listing = PageListing(items)
+            # Most recently used last; the least recently used page goes past the limit, so
+            # that a walk over a large document does not keep every annotation alive.
+            self._listings[index] = listing
+            while len(self._listings) > _LISTED_PAGES:
+                del self._listings[next(iter(self._listings))]
+            return listing
+
+    def _annotation_replies(self, annotation: Annotation) -> List[Annotation]:
+        """What :attr:`Annotation.replies` reads."""
+        number = annotation.id
+        if number is None:
+            return []
+        return list(self._page_listing(annotation.page_index).replies_to(number))
+
+    def _annotation_link(self, annotation: Annotation, key: str) -> Optional[Annotation]:
+        """The annotation that entry ``key`` (/Popup, /Parent) of ``annotation``'s object
+        refers to, preferably as listed on its page; ``None`` when there is none, or it is
+        not an annotation that a page lists."""
+        number = annotation.id
+        if number is None:
+            return None
+        value = self.get_object(number)
+        target = value.get(key) if isinstance(value, dict) else None
+        if not isinstance(target, Reference):
+            return None
+        found = self._page_listing(annotation.page_index).by_number(target.number)
+        if found is not None:
+            return found
+        try:
+            return self.annotation(target.number)
+        except NotFoundError:
+            return None
 
     def _refresh(self, annotation: Annotation) -> None:
         """Re-reads ``annotation`` from the document, in place."""
@@ -834,7 +913,7 @@ class Document(OwnedHandle):
             return
         out = _raw.quire_annotation_p()
         with self._lock:
-            check(_raw.lib.quire_document_annotation(byref(out), self._live_handle(), number))
+            check(_raw.lib.quire_document_annotation(byref(out), self._read_handle(), number))
         if not out:
             raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL annotation")
         annotation._replace(out)
@@ -846,14 +925,17 @@ class Document(OwnedHandle):
         Raises:
             NotFoundError: no page lists that object as an annotation.
         """
-        return self._new_annotation(_raw.lib.quire_document_annotation, self._annotation_number(number))
+        return self._new_annotation(_raw.lib.quire_document_annotation, self._annotation_number(number), changes=False)
 
     def add_annotation(self, annotation: Annotation) -> Annotation:
         """Adds ``annotation`` (from :meth:`Annotation.new`, or a copy read from any document)
         to its page: a new object with a unique name (/NM), creation and modification dates
         and a generated appearance stream; flags 0 become Print (4), except for state
-        replies. ``annotation`` is updated to what was stored (its :attr:`~Annotation.id`,
-        name and dates) and returned.
+        replies. Text markup (Highlight, Underline, Squiggly, StrikeOut) without
+        :attr:`~Annotation.quad_points` gets its rectangle as its one quadrilateral.
+        ``annotation`` is updated to what was stored (its :attr:`~Annotation.id`, name,
+        dates, quad points) and returned; it belongs to this document from then on
+        (:attr:`~Annotation.replies` and :attr:`~Annotation.popup` read it).
 
         Raises:
             InvalidArgumentError: an invalid reply target or state.
@@ -861,25 +943,31 @@ class Document(OwnedHandle):
             UnsupportedError: a subtype Quire does not create.
             DisabledError: a reply while :attr:`replies_enabled` is off.
         """
-        if not isinstance(annotation, Annotation):
-            raise TypeError("add_annotation takes a quire.Annotation, not %s" % type(annotation).__name__)
-        with self._lock, annotation._lock:
-            check(_raw.lib.quire_document_add_annotation(self._live_handle(), annotation._live()))
-        return annotation
+        return self._write_annotation(_raw.lib.quire_document_add_annotation, annotation, "add_annotation")
 
     def update_annotation(self, annotation: Annotation) -> Annotation:
         """Writes the changed ``annotation`` back to its object: the fields that differ from
         what is stored are rewritten (other entries are kept), the modification date and
-        the appearance renewed. ``annotation`` is updated to what was stored and returned.
+        the appearance renewed. Text markup without quad points gets its rectangle, as in
+        :meth:`add_annotation`. ``annotation`` is updated to what was stored and returned.
 
         Raises:
             NotFoundError: it is not in the document.
             DisabledError: a change of its reply or state while :attr:`replies_enabled` is off.
         """
+        return self._write_annotation(_raw.lib.quire_document_update_annotation, annotation, "update_annotation")
+
+    def _write_annotation(self, function: Callable[..., int], annotation: Annotation, name: str) -> Annotation:
+        """Calls ``function(doc, annotation)``, which writes ``annotation`` to the document
+        and updates it to what was stored."""
         if not isinstance(annotation, Annotation):
-            raise TypeError("update_annotation takes a quire.Annotation, not %s" % type(annotation).__name__)
+            raise TypeError("%s takes a quire.Annotation, not %s" % (name, type(annotation).__name__))
         with self._lock, annotation._lock:
-            check(_raw.lib.quire_document_update_annotation(self._live_handle(), annotation._live()))
+            handle = self._live_handle()
+            default_quad_points(annotation)
+            annotation._changed()
+            check(function(handle, annotation._live()))
+            annotation._owner = weakref.ref(self)
         return annotation
 
     def delete_annotation(self, annotation: Union[int, Annotation, Reference]) -> None:
@@ -971,7 +1059,7 @@ class Document(OwnedHandle):
         Raises:
             NotFoundError: no such annotation.
         """
-        return self._new_list(_raw.lib.quire_document_comments, self._annotation_number(target))
+        return self._read_list(_raw.lib.quire_document_comments, self._annotation_number(target))
 
     def review_summary(
         self, target: Union[int, Annotation, Reference]
@@ -987,7 +1075,7 @@ class Document(OwnedHandle):
         current = _raw.quire_annotation_list_p()
         history = _raw.quire_annotation_list_p()
         with self._lock:
-            status = _raw.lib.quire_document_review_summary(byref(current), byref(history), self._live_handle(), number)
+            status = _raw.lib.quire_document_review_summary(byref(current), byref(history), self._read_handle(), number)
         try:
             check(status)
         finally:
@@ -995,16 +1083,51 @@ class Document(OwnedHandle):
                 _raw.lib.quire_annotation_list_free(current)
                 _raw.lib.quire_annotation_list_free(history)
         try:
-            current_items = take_list(current)
+            current_items = take_list(current, self)
         except BaseException:
             _raw.lib.quire_annotation_list_free(history)
             raise
-        return current_items, take_list(history)
+        return current_items, take_list(history, self)
+
+    def annotations(self) -> Iterator[Annotation]:
+        """Every annotation of the document, page after page, each page in /Annots order (as
+        :attr:`Page.annotations` gives them; a missing page, which /Count counts but the
+        page tree does not hold, has none). Replies and popups are annotations too; see
+        :meth:`threads` for annotations with their replies."""
+        for index in range(self.page_count):
+            try:
+                items = self.pages[index].annotations
+            except NotFoundError:
+                continue  # counted by /Count, missing from the page tree
+            yield from items
+
+    def threads(self) -> List[AnnotationThread]:
+        """The threads of the document, page after page: each annotation that replies to
+        no other (a root) with every reply below it, nested replies flattened depth first
+        (:class:`AnnotationThread`, a ``(root, replies)`` pair). State replies are among the
+        replies (:attr:`Annotation.is_state_reply`); popups are left out, reached through
+        :attr:`Annotation.popup`. A reply whose /IRT names no annotation of its page starts
+        a thread of its own, as does the first annotation of a cycle of /IRT, so that every
+        annotation other than a popup is in exactly one thread::
+
+            for root, replies in doc.threads():
+                print(root.subtype, root.contents)
+                for reply in replies:
+                    print("  ", reply.author, reply.contents)
+        """
+        threads: List[AnnotationThread] = []
+        for index in range(self.page_count):
+            try:
+                listing = self._page_listing(index)
+            except NotFoundError:
+                continue
+            threads.extend(page_threads(listing))
+        return threads
 
     def search_annotations(self, text: str) -> List[Annotation]:
         """The annotations and replies of all pages whose contents contain ``text``, ignoring
         case, in page order; an empty ``text`` finds nothing."""
-        return self._new_list(_raw.lib.quire_document_search_annotations, c_string(text, "the text"))
+        return self._read_list(_raw.lib.quire_document_search_annotations, c_string(text, "the text"))
 
     def export_annotations_json(self, page: Optional[Union[int, "Page"]] = None) -> str:
         """The annotations of page ``page`` (an index or a :class:`Page`; ``None`` for every
@@ -1182,7 +1305,7 @@ class Document(OwnedHandle):
             options.uid = c_string(uid, "the uid")
         info = _raw.quire_checkpoint_info(version=_raw.QUIRE_CHECKPOINT_INFO_VERSION)
         with self._lock:
-            check(_raw.lib.quire_document_inspect_checkpoint(byref(info), self._live_handle(), byref(options)))
+            check(_raw.lib.quire_document_inspect_checkpoint(byref(info), self._read_handle(), byref(options)))
         return CheckpointInfo(self._CHECKPOINT_STATES.get(info.state, "damaged"), int(info.size),
                               float(info.modified), int(info.changed_objects), bool(info.in_use))
 
@@ -1220,7 +1343,7 @@ class Document(OwnedHandle):
         try:
             return os.fsdecode(self._get_string(_raw.lib.quire_document_checkpoint_path))
         except StateError:
-            self._live_handle()
+            self._read_handle()
             return None
 
     def save_to_bytes(self, *, full: bool = False, object_streams: bool = False) -> bytes:
@@ -1393,7 +1516,7 @@ class Page:
         rect = _raw.quire_rect()
         document = self._document
         with document._lock:
-            check(_raw.lib.quire_page_box(byref(rect), document._live_handle(), self._index, operator.index(kind)))
+            check(_raw.lib.quire_page_box(byref(rect), document._read_handle(), self._index, operator.index(kind)))
         return rect_from_c(rect)
 
     media_box = _page_box(Box.MEDIA, "/MediaBox: the physical medium.")
@@ -1414,17 +1537,16 @@ class Page:
 
     @property
     def annotations(self) -> List[Annotation]:
-        """The annotations of the page, in /Annots order, as independent
-        :class:`Annotation` values (a new list on each access)."""
-        document = self._document
-        items: List[Annotation] = []
-        with document._lock:
-            count = document._get_int(_raw.lib.quire_page_annotation_count, self._index)
-            for i in range(count):
-                out = _raw.quire_annotation_p()
-                check(_raw.lib.quire_page_annotation(byref(out), document._live_handle(), self._index, i))
-                items.append(take_annotation(out))
-        return items
+        """The annotations of the page, in /Annots order, as :class:`Annotation` values.
+
+        The page is read once and kept: each access gives a new list (yours to change), of
+        the same :class:`Annotation` objects, until the document changes (any edit, save,
+        import or checkpoint load) or one of those objects is changed or closed; then the
+        next access reads the page again. So ``page.annotations[i]`` in a loop reads the
+        page once, and an object you change and write back with
+        :meth:`Document.update_annotation` is the one the list held. To keep a value that
+        other code may change, read it anew with :meth:`Document.annotation`."""
+        return list(self._document._page_listing(self._index).annotations)
 
     @property
     def label(self) -> Optional[str]:
