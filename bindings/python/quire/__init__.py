@@ -6,9 +6,9 @@ and shipped as a C library (``libquire``). Two layers, after pypdfium2:
 - :mod:`quire._raw`, a ctypes declaration of every function of ``quire.h``;
 - this package, the Pythonic layer: :class:`Document`, :class:`Page`, :class:`Rect`,
   :class:`OutlineItem`, :class:`Annotation` (annotations, replies and review states; see
-  :mod:`quire._annotations`), the low-level values (:class:`Name`, :class:`String`,
-  :class:`Reference`, :class:`Stream`; see :mod:`quire._objects`), and exceptions derived
-  from :class:`QuireError`.
+  :mod:`quire._annotations`), bookmarks (:class:`BookmarkManager`), checkpoints, the
+  low-level values (:class:`Name`, :class:`String`, :class:`Reference`, :class:`Stream`;
+  see :mod:`quire._objects`), and exceptions derived from :class:`QuireError`.
 
 Example::
 
@@ -21,17 +21,22 @@ Example::
         for item in doc.outline_items:
             print("  " * item.depth + item.title, item.page_index)
 
-Editing through the low-level objects, then saving incrementally::
-
-    from quire import Name, String
+Annotating, then saving incrementally (the original bytes stay; see
+:meth:`Document.save`)::
 
     with quire.Document("file.pdf") as doc:
-        page = doc.resolve(doc.resolve(doc.trailer["Root"])["Pages"])["Kids"][0]
-        note = doc.add_object({"Type": Name("Annot"), "Subtype": Name("Text"),
-                               "Rect": [72, 720, 96, 744], "Contents": String.from_text("Hi")})
-        annots = doc.resolve(page).get("Annots") or []
-        doc.set_dict_value(page, "Annots", doc.resolve(annots) + [note])
-        doc.save("file.pdf")  # atomic; appends the changes
+        note = quire.Annotation.new("Text", 0, (72, 720, 96, 744))   # page 0, a rectangle
+        note.contents, note.author = "Is this figure right?", "Ada"
+        doc.add_annotation(note)               # /NM, dates, appearance, page's /Annots
+        doc.add_reply(note, "Bob", "Yes, checked against the data.")
+        doc.add_state_reply(note, "Bob", "Review", "Accepted")
+        for root, replies in doc.threads():
+            print(root.subtype, root.contents, [(r.author, r.contents) for r in replies])
+        doc.save("file.pdf")                   # atomic; appends the changes
+
+Any other change goes through the low-level objects (:meth:`Document.get_object`,
+:meth:`Document.set_dict_value`, :meth:`Document.add_object`, ...), for example
+``doc.set_dict_value(page_object_number, "Rotate", 90)``.
 
 Importing the package loads the library (see :mod:`quire._raw` for where it is looked for)
 and raises :class:`ImportError` if it is missing or of a major version this binding does

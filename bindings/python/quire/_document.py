@@ -1001,6 +1001,13 @@ class Document(OwnedHandle):
         Completed, None) on ``target``. The reply is hidden (flag 2): viewers list it in
         the thread, not on the page. Returns the new reply.
 
+        Its /Contents are written for readers that show only text (viewers that know
+        state models show the state instead): ``"<author> set the state to <state>"``,
+        such as ``"Bob set the state to Accepted"``; with ``author=None`` the author part
+        is empty (``" set the state to Accepted"``). Its /T is ``author``, its
+        :attr:`~Annotation.state_model` and :attr:`~Annotation.state` are ``model`` and
+        ``state``. Assign other contents and :meth:`update_annotation` to change them.
+
         Raises:
             InvalidArgumentError: an unknown model, or a state of another model.
             NotFoundError: no such target.
