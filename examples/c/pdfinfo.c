@@ -39,12 +39,11 @@ static void print_text(const char *s, size_t len) {
     }
 }
 
-/* The length-query pattern: ask for the length with NULL/0, then read into a buffer of
- * length + 1 bytes. Returns a malloc'd string; exits on an error. */
+/* The length-query pattern: ask for the length with NULL/0 (which returns QUIRE_OK), then
+ * read into a buffer of length + 1 bytes. Returns a malloc'd string; exits on an error. */
 static char *get_warning(int32_t index, size_t *len) {
     char *buf;
-    int status = quire_document_warning(NULL, 0, len, doc, index);
-    if (status != QUIRE_EBUFS) check(status);
+    check(quire_document_warning(NULL, 0, len, doc, index));
     buf = malloc(*len + 1);
     if (!buf) check(QUIRE_ENOMEM);
     check(quire_document_warning(buf, *len + 1, len, doc, index));
@@ -53,8 +52,7 @@ static char *get_warning(int32_t index, size_t *len) {
 
 static char *get_metadata_key(int32_t index, size_t *len) {
     char *buf;
-    int status = quire_document_metadata_key(NULL, 0, len, doc, index);
-    if (status != QUIRE_EBUFS) check(status);
+    check(quire_document_metadata_key(NULL, 0, len, doc, index));
     buf = malloc(*len + 1);
     if (!buf) check(QUIRE_ENOMEM);
     check(quire_document_metadata_key(buf, *len + 1, len, doc, index));
@@ -63,8 +61,7 @@ static char *get_metadata_key(int32_t index, size_t *len) {
 
 static char *get_metadata(const char *key, size_t *len) {
     char *buf;
-    int status = quire_document_metadata(NULL, 0, len, doc, key);
-    if (status != QUIRE_EBUFS) check(status);
+    check(quire_document_metadata(NULL, 0, len, doc, key));
     buf = malloc(*len + 1);
     if (!buf) check(QUIRE_ENOMEM);
     check(quire_document_metadata(buf, *len + 1, len, doc, key));
@@ -107,7 +104,7 @@ int main(int argc, char **argv) {
     printf("PDF version:    %d.%d\n", (int)major, (int)minor);
     printf("Encrypted:      %s\n", encrypted ? "yes" : "no");
     printf("Repaired:       %s\n", repaired ? "yes" : "no");
-    printf("Metadata:       %d entries\n", (int)entries);
+    printf("Metadata:       %d entr%s\n", (int)entries, entries == 1 ? "y" : "ies");
     for (i = 0; i < entries; i++) {
         char *key = get_metadata_key(i, &len);
         char *value = get_metadata(key, &len);
@@ -128,8 +125,8 @@ int main(int argc, char **argv) {
         }
         check(status);
         check(quire_page_annotation_count(&annotations, doc, p));
-        printf("Page %d:         rotation %d, %d annotations\n", (int)p + 1, (int)rotation,
-               (int)annotations);
+        printf("Page %d:         rotation %d, %d annotation%s\n", (int)p + 1, (int)rotation,
+               (int)annotations, annotations == 1 ? "" : "s");
         for (b = 0; b < sizeof boxes / sizeof boxes[0]; b++) {
             quire_rect r;
             check(quire_page_box(&r, doc, p, boxes[b].box));

@@ -65,7 +65,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except quire.QuireError as error:
         print("annotate: %s: %s" % (arguments.file, " ".join(error.message.split())), file=sys.stderr)
         return 1
-    print("page %d now has %d annotations" % (arguments.page, count))
+    print("page %d now has %d annotation%s" % (arguments.page, count, "" if count == 1 else "s"))
     return 0
 
 

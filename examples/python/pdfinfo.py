@@ -45,8 +45,9 @@ def describe(document: quire.Document) -> List[str]:
     lines.append(field("Repaired", "yes" if document.is_repaired else "no"))
     for page in document.pages:
         try:
-            description = "%s, rotated %d degrees, %d annotations" % (
-                _size(page.media_box), page.rotation, page.annotation_count)
+            count = page.annotation_count
+            description = "%s, rotated %d degrees, %d annotation%s" % (
+                _size(page.media_box), page.rotation, count, "" if count == 1 else "s")
         except quire.NotFoundError:
             # Counted by the page tree's /Count, but the tree does not hold it.
             description = "missing from the page tree"

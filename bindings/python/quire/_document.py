@@ -1469,7 +1469,8 @@ class PageList(Sequence["Page"]):
         if not 0 <= position < count:
             raise IndexOutOfRangeError(
                 _raw.QUIRE_ERANGE,
-                "page index %d is out of range for a document of %d pages" % (operator.index(index), count),
+                "page index %d is out of range for a document of %d page%s"
+                % (operator.index(index), count, "" if count == 1 else "s"),
             )
         return Page(self._document, position)
 
