@@ -15,9 +15,10 @@ import FoundationEssentials
 //   are not rectangles, coordinates that do not survive the flip bit for bit), the exact
 //   value is written there too and wins on import as long as it still agrees with the
 //   Instant JSON field; a client that changes the Instant JSON field therefore wins.
-// - `id` is the annotation's /NM (else its object number, as PSPDFKit does); import gives
-//   each annotation the NM `name ?? id`, updates the annotation of the same page that has
-//   that NM, and creates the others.
+// - `id` is the annotation's /NM (else its object number, as PSPDFKit does). Import matches
+//   a record to the annotation it came from by object (`pdfObjectId`) and then by /NM on the
+//   same page, updates it, and creates the others with the NM `name ?? id`: a document's own
+//   export imports as a no-op (docs/annotation-json.md, "Identity, updates and replies").
 
 // MARK: - JSON values
 
@@ -717,8 +718,17 @@ public struct InstantJSONDestination: Codable, Sendable, Equatable {
     public var zoom: Double?
     /// The named destination it was given by (UTF-8).
     public var name: String?
+    /// The named destination's bytes in hexadecimal, for a name that is not UTF-8 (`name`
+    /// is then absent): names are byte strings, and a lossy `name` would not find it again.
+    public var nameHex: String?
 
     public init(fit: String) { self.fit = fit }
+
+    /// The name's bytes: `nameHex` decoded, else `name` as UTF-8.
+    func nameBytes() -> [UInt8]? {
+        if let hex = nameHex { return InstantJSON.bytes(hex: hex) }
+        return name.map { Array($0.utf8) }
+    }
 
     public init(from decoder: Decoder) throws {
         try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
@@ -738,6 +748,11 @@ public struct InstantJSONDestination: Codable, Sendable, Equatable {
         bottom = try o.node("bottom")?.number()
         zoom = try o.node("zoom")?.number()
         name = try o.string("name")
+        if let h = o.node("nameHex") {
+            let hex = try h.string()
+            guard InstantJSON.bytes(hex: hex) != nil else { throw h.fail("not an even number of hexadecimal digits") }
+            nameHex = hex
+        }
     }
 }
 
@@ -856,6 +871,50 @@ struct JSONObject {
 
 /// The conversions between the model and the records.
 enum InstantJSON {
+    /// The object number a record names: its `pdfObjectId`, or (a record without `name`
+    /// whose `id` is all digits: Quire's id for an annotation without /NM) its id.
+    static func objectNumber(of r: InstantJSONAnnotation) -> Int? {
+        if let n = r.pdfObjectId { return n > 0 ? n : nil }
+        guard r.name == nil, let id = r.id else { return nil }
+        return digits(id)
+    }
+
+    /// Lowercase hexadecimal of `bytes`.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// The bytes of hexadecimal `text` (either case); nil for an odd length or a non-digit.
+    static func bytes(hex text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        var i = 0
+        while i < utf8.count {
+            guard let hi = value(utf8[i]), let lo = value(utf8[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    /// The number `text` spells in decimal digits alone (1 to 10 of them), else nil.
+    static func digits(_ text: String) -> Int? {
+        let utf8 = Array(text.utf8)
+        guard !utf8.isEmpty, utf8.count <= 10, utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), utf8.first != 48 else { return nil }
+        return utf8.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+
     /// The largest magnitude of any number import accepts (coordinates, widths, sizes).
     static let maxMagnitude: Double = 1e9
 
@@ -1512,7 +1571,9 @@ enum InstantJSON {
         case .fitBV(let l): j = InstantJSONDestination(fit: "FitBV"); j.left = l
         }
         if withPage { j.pageIndex = d.pageIndex }
-        j.name = d.name.map { String(decoding: $0, as: UTF8.self) }
+        if let bytes = d.name {
+            if let text = String(validating: bytes, as: UTF8.self) { j.name = text } else { j.nameHex = InstantJSON.hex(bytes) }
+        }
         return j
     }
 
@@ -1543,7 +1604,7 @@ enum InstantJSON {
         case "goTo":
             let page = try required(j.pageIndex, "pageIndex")
             guard page < pageCount else { throw fail("pageIndex", "page \(page) does not exist (the page tree holds \(pageCount) pages)") }
-            kind = .goTo(Destination(pageIndex: page, fit: fit(j.destination), name: j.destination?.name.map { Array($0.utf8) }))
+            kind = .goTo(Destination(pageIndex: page, fit: fit(j.destination), name: j.destination?.nameBytes()))
         case "goToRemote":
             var target: RemoteDestination? = nil
             if let name = j.namedDestination {
@@ -1616,7 +1677,10 @@ extension Document {
         for index in indices {
             let frame = try InstantJSON.Frame(self.page(at: index))
             for (position, a) in try annotations(onPage: index).enumerated() {
+                // A /NM that an earlier annotation has already: the object number (the record
+                // keeps the /NM in `name`, and its pdfObjectId matches it back on import).
                 var id = a.name ?? a.id.map { String($0.number) } ?? "direct-\(index)-\(position)"
+                if used.contains(id), let object = a.id { id = String(object.number) }
                 if used.contains(id) { id += "#\(index).\(position)" }
                 used.insert(id)
                 if let object = a.id, idOfObject[object.number] == nil { idOfObject[object.number] = id }
@@ -1660,9 +1724,12 @@ extension Document {
     /// Imports annotation JSON (Instant JSON, with or without Quire's extensions) and returns
     /// the annotations as stored, in the order of the records.
     ///
-    /// - Each record becomes an annotation with the /NM `name ?? id`. When the document
-    ///   already has an annotation of that /NM on the record's page, it is updated (its
-    ///   object is kept); else the annotation is created: subtypes Quire creates through
+    /// - Each record is matched to an annotation of its page: by object (`pdfObjectId`, or
+    ///   an id of digits, for an annotation of the same subtype without another /NM), then
+    ///   by /NM `name ?? id`; a matched annotation is updated (its object is kept, and one
+    ///   without /NM stays so), so a document's own export imports as a no-op. A record of a
+    ///   widget the document lacks is skipped with a warning. Else the annotation is
+    ///   created, with the /NM `name ?? id`: subtypes Quire creates through
     ///   ``addAnnotation(_:)`` (with an appearance), others as generic annotations (the
     ///   modelled entries only, no appearance). An annotation of that /NM on another page is
     ///   an error: annotations do not move between pages.
@@ -1727,23 +1794,88 @@ extension Document {
         var existingByName: [String: [Annotation]] = [:]
         var existingByNumber: [Int: Annotation] = [:]
         for a in try allAnnotations() {
-            guard let id = a.id, let name = a.name else { continue }
-            existingByName[name, default: []].append(a)
+            guard let id = a.id else { continue }
             existingByNumber[id.number] = a
+            if let name = a.name { existingByName[name, default: []].append(a) }
         }
-        // Which existing annotation each record updates.
+        // Which existing annotation each record updates: first by object number (the
+        // record's pdfObjectId, or the id of digits that Quire gives an annotation without
+        // /NM), for an annotation of the same page and subtype whose /NM is absent or the
+        // record's; then by /NM on the same page. So a document's own export matches every
+        // annotation it came from, with or without /NM, and importing it changes nothing.
         var target: [ObjectID?] = Array(repeating: nil, count: records.count)
         var claimed: Set<Int> = []
         var recordOfObject: [Int: Int] = [:]
-        for (i, a) in wanted.enumerated() {
+        func claim(_ i: Int, _ id: ObjectID) {
+            target[i] = id
+            claimed.insert(id.number)
+            recordOfObject[id.number] = i
+        }
+        // The objects in each record page's /Annots (an object that a damaged file lists on
+        // two pages is on both).
+        var onPage: [Int: [Int: Annotation]] = [:]
+        for page in Set(wanted.map(\.pageIndex)) {
+            var here: [Int: Annotation] = [:]
+            for a in try annotations(onPage: page) { if let id = a.id, here[id.number] == nil { here[id.number] = a } }
+            onPage[page] = here
+        }
+        // A record of an object that an earlier record already stands for (the same object
+        // listed on two pages): an alias, which changes nothing.
+        var alias: [Int?] = Array(repeating: nil, count: records.count)
+        for (i, r) in records.enumerated() {
+            guard let number = InstantJSON.objectNumber(of: r), let e = onPage[wanted[i].pageIndex]?[number], let eid = e.id,
+                  e.subtype == wanted[i].subtype,
+                  e.name == nil || e.name == (r.name ?? r.id) else { continue }
+            if let first = recordOfObject[number] {
+                alias[i] = first
+                continue
+            }
+            claim(i, eid)
+            existingByNumber[number] = e  // as listed on the record's page
+            if e.name == nil { wanted[i].name = nil }  // it stays without /NM, as it was
+        }
+        for (i, a) in wanted.enumerated() where target[i] == nil && alias[i] == nil {
             guard let name = a.name, let candidates = existingByName[name] else { continue }
-            let free = candidates.filter { !claimed.contains($0.id!.number) }
+            let free = candidates.filter { $0.id.map { !claimed.contains($0.number) } ?? false }
             if let same = free.first(where: { $0.pageIndex == a.pageIndex }), let sameID = same.id {
-                target[i] = sameID
-                claimed.insert(sameID.number)
-                recordOfObject[sameID.number] = i
+                claim(i, sameID)
             } else if let other = free.first {
                 throw PDFError(.invalidArgument, "annotation JSON: annotations[\(i)].pageIndex: the annotation \"\(name.prefix(60))\" is on page \(other.pageIndex + 1) of the document, not page \(a.pageIndex + 1); annotations do not move between pages (delete it first)")
+            }
+        }
+        // A record of an annotation that the page holds as a direct dictionary in /Annots
+        // (id "direct-PAGE-POSITION", as the export names it): such an annotation has no
+        // object to update. A record the same as its export is the same annotation and
+        // changes nothing; one that differs is refused.
+        var directRecords: [Int: [String: (record: InstantJSONAnnotation, annotation: Annotation)]] = [:]
+        var direct: [Int: Annotation] = [:]
+        for (i, r) in records.enumerated() where target[i] == nil && alias[i] == nil {
+            guard let id = r.id, r.pdfObjectId == nil else { continue }
+            let page = wanted[i].pageIndex
+            if directRecords[page] == nil {
+                var byID: [String: (record: InstantJSONAnnotation, annotation: Annotation)] = [:]
+                // The export lists a page's annotations in the order annotations(onPage:) does.
+                let exported = try annotationsInstantJSON(page: page).annotations
+                for (record, a) in zip(exported, try annotations(onPage: page)) where a.id == nil {
+                    if let rid = record.id { byID[rid] = (record, a) }
+                }
+                directRecords[page] = byID
+            }
+            guard let current = directRecords[page]?[id] else { continue }
+            guard current.record == r else {
+                throw PDFError(.unsupported, "annotation JSON: annotations[\(i)]: the annotation \"\(id.prefix(60))\" is a direct dictionary in the page's /Annots, which Quire cannot update (save the document in full first, which makes it an object)")
+            }
+            alias[i] = i  // the same annotation, left as it is
+            direct[i] = current.annotation
+        }
+        // Widgets are form fields: a record of one updates nothing (the forms model owns
+        // them) and one that matches no widget of the document is skipped with a warning,
+        // never made into an annotation without a field.
+        var skipped = alias.map { $0 != nil }
+        for i in records.indices where wanted[i].subtype == "Widget" && alias[i] == nil {
+            if target[i] == nil {
+                skipped[i] = true
+                file.warn("annotation JSON: annotations[\(i)] is a form widget that the document does not have; skipped (the annotation JSON does not create form fields)")
             }
         }
         // What a reference in the JSON points at: another record, or an annotation already
@@ -1756,6 +1888,11 @@ extension Document {
         func resolve(_ ref: String, _ field: String, _ i: Int) throws -> Ref {
             if let j = recordOf[ref] { return .record(j) }
             if let e = existingByName[ref]?.first, let eid = e.id, let r = recordOfObject[eid.number].map(Ref.record) ?? existingRef(e) {
+                return r
+            }
+            // An annotation without /NM, named by its object number as the export names it.
+            if let number = InstantJSON.digits(ref), let e = existingByNumber[number],
+               let r = recordOfObject[number].map(Ref.record) ?? existingRef(e) {
                 return r
             }
             throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.\(field): no annotation \"\(ref.prefix(60))\" in the JSON or the document")
@@ -1837,15 +1974,16 @@ extension Document {
         var objectOf: [ObjectID?] = target
         func objectID(_ ref: Ref?) -> ObjectID? {
             switch ref {
-            case .record(let j)?: return objectOf[j]
+            case .record(let j)?: return objectOf[alias[j] ?? j]
             case .existing(let e)?: return e.id
             case nil: return nil
             }
         }
-        for i in order {
+        for i in order where !skipped[i] {
             var a = wanted[i]
             a.inReplyTo = objectID(parent[i])
             if let existing = target[i] {
+                if a.subtype == "Widget" { continue }  // the forms model's, left as it is
                 a.id = existing
                 try updateAnnotationUnbatched(a, importedOver: existingByNumber[existing.number])
             } else if Annotation.creatableSubtypes.contains(a.subtype) {
@@ -1859,7 +1997,7 @@ extension Document {
         }
         // 4. Every entry exactly as the record says (addAnnotation's defaults undone), and
         // the popups linked both ways.
-        for i in order {
+        for i in order where !skipped[i] && wanted[i].subtype != "Widget" {
             guard let id = objectOf[i] else { continue }
             var a = wanted[i]
             a.id = id
@@ -1886,8 +2024,9 @@ extension Document {
                 try setObject(p.number, .dictionary(pd))
             }
         }
-        return try records.indices.map { i in
-            guard let id = objectOf[i], let stored = try annotation(id) else {
+        return try records.indices.filter { !skipped[$0] || alias[$0] != nil }.map { i in
+            if let a = direct[i] { return a }
+            guard let id = objectOf[alias[i] ?? i], let stored = try annotation(id) else {
                 throw PDFError(.notFound, "annotation JSON: annotations[\(i)] was not stored")
             }
             return stored
