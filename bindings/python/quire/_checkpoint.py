@@ -13,12 +13,18 @@ from ._errors import InvalidArgumentError
 
 class CheckpointStrategy(IntEnum):
     """When checkpoints are written (``QUIRE_CHECKPOINT_*``), for
-    :meth:`quire.Document.start_checkpoints`. The names in lower case (``"manual"``, ...)
-    are accepted too, as they were before the enum."""
+    :meth:`quire.Document.start_checkpoints`:
 
-    MANUAL = _raw.QUIRE_CHECKPOINT_MANUAL  #: Only :meth:`quire.Document.checkpoint` writes one.
-    TIMED = _raw.QUIRE_CHECKPOINT_TIMED  #: Every ``interval`` seconds, on a background thread.
-    IMMEDIATE = _raw.QUIRE_CHECKPOINT_IMMEDIATE  #: Every change is on disk before its call returns.
+    - ``MANUAL``: only :meth:`quire.Document.checkpoint` writes one;
+    - ``TIMED``: every ``interval`` seconds, on a background thread;
+    - ``IMMEDIATE``: every change is on disk before its call returns.
+
+    The names in lower case (``"manual"``, ...) are accepted too, as they were before the
+    enum."""
+
+    MANUAL = _raw.QUIRE_CHECKPOINT_MANUAL
+    TIMED = _raw.QUIRE_CHECKPOINT_TIMED
+    IMMEDIATE = _raw.QUIRE_CHECKPOINT_IMMEDIATE
 
     @classmethod
     def _of(cls, strategy: Union[CheckpointStrategy, str, int]) -> CheckpointStrategy:

@@ -70,31 +70,25 @@ PathType = Union[str, "os.PathLike[str]"]
 BytesType = Union[bytes, bytearray, memoryview]
 
 
-class Box(IntEnum):
-    """The page boxes of ISO 32000-2 §14.11.2 (``QUIRE_BOX_*``)."""
-
-    MEDIA = _raw.QUIRE_BOX_MEDIA
-    """/MediaBox: the physical medium."""
-    CROP = _raw.QUIRE_BOX_CROP
-    """/CropBox: the visible region; defaults to the media box."""
-    BLEED = _raw.QUIRE_BOX_BLEED
-    """/BleedBox; defaults to the crop box."""
-    TRIM = _raw.QUIRE_BOX_TRIM
-    """/TrimBox; defaults to the crop box."""
-    ART = _raw.QUIRE_BOX_ART
-    """/ArtBox; defaults to the crop box."""
-
-
 class Action(IntEnum):
-    """What an outline item does when activated (ISO 32000-2 §12.6.4; ``QUIRE_ACTION_*``)."""
+    """What an outline item does when activated (ISO 32000-2 §12.6.4; ``QUIRE_ACTION_*``):
 
-    NONE = _raw.QUIRE_ACTION_NONE  #: No destination and no action.
-    GOTO = _raw.QUIRE_ACTION_GOTO  #: Go to a page of this document (a /Dest or a GoTo action).
-    GOTOR = _raw.QUIRE_ACTION_GOTOR  #: Go to a page of another file; the target is its path.
-    URI = _raw.QUIRE_ACTION_URI  #: Open a URI; the target is the URI.
-    NAMED = _raw.QUIRE_ACTION_NAMED  #: A named action such as NextPage; the target is the name.
-    LAUNCH = _raw.QUIRE_ACTION_LAUNCH  #: Launch an application or file; the target is its path.
-    OTHER = _raw.QUIRE_ACTION_OTHER  #: Another action type; the target is its /S name.
+    - ``NONE``: no destination and no action;
+    - ``GOTO``: go to a page of this document (a /Dest or a GoTo action);
+    - ``GOTOR``: go to a page of another file; the target is its path;
+    - ``URI``: open a URI; the target is the URI;
+    - ``NAMED``: a named action such as NextPage; the target is the name;
+    - ``LAUNCH``: launch an application or file; the target is its path;
+    - ``OTHER``: another action type; the target is its /S name.
+    """
+
+    NONE = _raw.QUIRE_ACTION_NONE
+    GOTO = _raw.QUIRE_ACTION_GOTO
+    GOTOR = _raw.QUIRE_ACTION_GOTOR
+    URI = _raw.QUIRE_ACTION_URI
+    NAMED = _raw.QUIRE_ACTION_NAMED
+    LAUNCH = _raw.QUIRE_ACTION_LAUNCH
+    OTHER = _raw.QUIRE_ACTION_OTHER
 
 
 class Permissions(IntFlag):
@@ -107,14 +101,22 @@ class Permissions(IntFlag):
     them, as every PDF library leaves it. An owner password grants everything, whatever
     the bits say (see :attr:`Encryption.is_owner`)."""
 
-    PRINT = 1 << 2  #: Bit 3: print (at low quality, unless PRINT_HIGH_QUALITY is set too).
-    MODIFY = 1 << 3  #: Bit 4: change the contents, other than what the bits below cover.
-    COPY = 1 << 4  #: Bit 5: copy or extract text and graphics.
-    ANNOTATE = 1 << 5  #: Bit 6: add or change annotations, and fill in forms.
-    FILL_FORMS = 1 << 8  #: Bit 9: fill in form fields, even without ANNOTATE.
-    EXTRACT_ACCESSIBILITY = 1 << 9  #: Bit 10: extract for accessibility (deprecated in PDF 2.0).
-    ASSEMBLE = 1 << 10  #: Bit 11: insert, rotate or delete pages; make bookmarks and thumbnails.
-    PRINT_HIGH_QUALITY = 1 << 11  #: Bit 12: print at full quality.
+    PRINT = 1 << 2
+    """Bit 3: print (at low quality, unless PRINT_HIGH_QUALITY is set too)."""
+    MODIFY = 1 << 3
+    """Bit 4: change the contents, other than what the bits below cover."""
+    COPY = 1 << 4
+    """Bit 5: copy or extract text and graphics."""
+    ANNOTATE = 1 << 5
+    """Bit 6: add or change annotations, and fill in forms."""
+    FILL_FORMS = 1 << 8
+    """Bit 9: fill in form fields, even without ANNOTATE."""
+    EXTRACT_ACCESSIBILITY = 1 << 9
+    """Bit 10: extract for accessibility (deprecated in PDF 2.0)."""
+    ASSEMBLE = 1 << 10
+    """Bit 11: insert, rotate or delete pages; make bookmarks and thumbnails."""
+    PRINT_HIGH_QUALITY = 1 << 11
+    """Bit 12: print at full quality."""
 
 
 class Encryption(NamedTuple):
@@ -1480,6 +1482,21 @@ class PageList(Sequence["Page"]):
 
     def __repr__(self) -> str:
         return "<quire.PageList of %r>" % (self._document,)
+
+
+class Box(IntEnum):
+    """The page boxes of ISO 32000-2 §14.11.2 (``QUIRE_BOX_*``)."""
+
+    MEDIA = _raw.QUIRE_BOX_MEDIA
+    """/MediaBox: the physical medium."""
+    CROP = _raw.QUIRE_BOX_CROP
+    """/CropBox: the visible region; defaults to the media box."""
+    BLEED = _raw.QUIRE_BOX_BLEED
+    """/BleedBox; defaults to the crop box."""
+    TRIM = _raw.QUIRE_BOX_TRIM
+    """/TrimBox; defaults to the crop box."""
+    ART = _raw.QUIRE_BOX_ART
+    """/ArtBox; defaults to the crop box."""
 
 
 def _page_box(kind: Box, doc: str) -> Attribute[Page, Rect]:

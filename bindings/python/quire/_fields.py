@@ -13,7 +13,7 @@ types the getter and the setter given to it.
 
 from __future__ import annotations
 
-from typing import Callable, Generic, Optional, Type, TypeVar, Union, overload
+from typing import Callable, Generic, NoReturn, Optional, Type, TypeVar, Union, overload
 
 __all__ = ["Attribute", "Field"]
 
@@ -24,7 +24,7 @@ _Write = TypeVar("_Write")
 
 class Attribute(Generic[_Owner, _Read]):
     """A read-only computed attribute: ``get(instance)`` on each read. Assigning to it
-    raises ``AttributeError``, as for a property without a setter."""
+    raises ``AttributeError``, as for a property without a setter (and is a type error)."""
 
     def __init__(self, get: Callable[[_Owner], _Read], doc: str) -> None:
         self._get = get
@@ -46,6 +46,11 @@ class Attribute(Generic[_Owner, _Read]):
         if instance is None:
             return self
         return self._get(instance)
+
+    def __set__(self, instance: _Owner, value: NoReturn) -> None:
+        # Defined, as property defines it, so that this is a data descriptor: what
+        # inspect, help() and pdoc list as an attribute, not as a method.
+        raise AttributeError("%s is read-only" % self._name)
 
     def __repr__(self) -> str:
         return "<%s %s>" % (type(self).__name__, self._name)
