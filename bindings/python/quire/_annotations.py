@@ -183,8 +183,9 @@ class Annotation(OwnedHandle):
     # one made by new and not added): what replies, popup and parent ask.
     _owner: Optional[weakref.ref[_Owner]]
     # The page listing that holds this object when it came from Page.annotations: changing
-    # or closing the annotation marks it stale, so that the page is read again.
-    _listing: Optional[PageListing]
+    # or closing the annotation marks it stale, so that the page is read again. Weak, so
+    # that an annotation kept does not keep the rest of its page.
+    _listing: Optional[weakref.ref[PageListing]]
     _closed_message = "the annotation is closed"
 
     def __init__(self) -> None:
@@ -243,7 +244,8 @@ class Annotation(OwnedHandle):
 
     def _changed(self) -> None:
         """Called before the value changes: the page listing that holds it is stale."""
-        listing = self._listing
+        reference = self._listing
+        listing = reference() if reference is not None else None
         if listing is not None:
             listing.stale = True
 
@@ -611,7 +613,7 @@ class PageListing:
     until the document changes (it drops its listings) or one of the annotations does
     (which marks the listing :attr:`stale`)."""
 
-    __slots__ = ("annotations", "stale", "_replies", "_numbers")
+    __slots__ = ("annotations", "stale", "_replies", "_numbers", "__weakref__")
 
     def __init__(self, annotations: List[Annotation]) -> None:
         self.annotations = annotations
@@ -619,7 +621,7 @@ class PageListing:
         self._replies: Optional[Dict[int, List[Annotation]]] = None
         self._numbers: Optional[Dict[int, Annotation]] = None
         for annotation in annotations:
-            annotation._listing = self
+            annotation._listing = weakref.ref(self)
 
     def by_number(self, number: int) -> Optional[Annotation]:
         """The annotation of the page that is object ``number``, if any."""

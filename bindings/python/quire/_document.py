@@ -422,7 +422,13 @@ class Document(OwnedHandle):
             raise TypeError("Document.from_bytes takes bytes, bytearray or memoryview; use Document.open for paths")
         return cls(data, password, **limits)
 
-    # -- lifetime (close, closed, the context manager: OwnedHandle) ----------------------
+    # -- lifetime (closed and the context manager: OwnedHandle) --------------------------
+
+    def close(self) -> None:
+        """Closes the document and releases its handle. Calling it again does nothing.
+        Annotations read from it stay readable (they are values)."""
+        super().close()
+        self._listings.clear()
 
     def _live_handle(self) -> Any:
         """The handle, for a call that may change the document; raises :class:`StateError`
