@@ -35,7 +35,7 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     try:
         document = quire.Document(args.file)
-        recovered = document.start_checkpoints("immediate", directory=args.directory, load=True)
+        recovered = document.start_checkpoints(quire.CheckpointStrategy.IMMEDIATE, directory=args.directory, load=True)
         notes = [a.contents for a in document.pages[0].annotations if (a.contents or "").startswith("Note ")]
         print("recovered unsaved changes: %s" % ("yes" if recovered else "no"))
         print("notes on page 1: %d" % len(notes))
