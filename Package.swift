@@ -9,6 +9,11 @@
 // statically and a version script that exports only quire_* (see the Makefile).
 import PackageDescription
 
+// Each file imports every module it uses (SE-0444): without it, members of a module that
+// any file of the target imports are visible in all of them, and what the C layer and the
+// command-line tool take from the syntax layer would not show in their imports.
+let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "Quire",
     products: [
@@ -28,15 +33,15 @@ let package = Package(
             "CZlib",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
-        ]),
-        .target(name: "QuireDocument", dependencies: ["QuireSyntax"]),
-        .target(name: "Quire", dependencies: ["QuireDocument", "CQuire"]),
-        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "CQuire"]),
-        .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport"),
+        ], swiftSettings: strictImports),
+        .target(name: "QuireDocument", dependencies: ["QuireSyntax"], swiftSettings: strictImports),
+        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
+        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
+        .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
-        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument"], path: "Tests/fuzz/Support"),
-        .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"]),
-        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireTestSupport", "QuireFuzzSupport"]),
+        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
+        .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"], swiftSettings: strictImports),
+        .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport"], swiftSettings: strictImports),
     ]
 )
 
@@ -50,6 +55,7 @@ if Context.environment["QUIRE_FUZZ"] != nil {
     package.targets.append(.target(name: "CLibFuzzer", path: "Tests/fuzz/CLibFuzzer"))
     for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON"] {
         package.targets.append(.executableTarget(
-            name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)"))
+            name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)",
+            swiftSettings: strictImports))
     }
 }

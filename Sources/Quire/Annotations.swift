@@ -2,6 +2,7 @@
 // lives in QuireDocument/Annotations.
 import CQuire
 import QuireDocument
+import QuireSyntax
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@
 // QuireDocument/Bookmarks.
 import CQuire
 import QuireDocument
+import QuireSyntax
 
 /// What a `quire_bookmark *` points at: a value the caller owns and may change.
 final class BookmarkBox {

@@ -2,6 +2,7 @@
 // QuireDocument/Checkpoints.
 import CQuire
 import QuireDocument
+import QuireSyntax
 #if canImport(Glibc)
 import Glibc
 #endif

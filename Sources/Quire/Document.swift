@@ -2,6 +2,7 @@
 // only; the logic lives in QuireDocument.
 import CQuire
 import QuireDocument
+import QuireSyntax
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 // Status codes and the per-thread last error of include/quire.h.
 import CQuire
 import QuireDocument
+import QuireSyntax
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@
 // lives in QuireDocument and QuireSyntax.
 import CQuire
 import QuireDocument
+import QuireSyntax
 #if canImport(Glibc)
 import Glibc
 #endif

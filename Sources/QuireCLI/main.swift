@@ -11,6 +11,7 @@
 // On a file it cannot open, it prints one line naming the status and exits 1.
 import CQuire
 import QuireDocument
+import QuireSyntax
 #if canImport(Glibc)
 import Glibc
 #endif

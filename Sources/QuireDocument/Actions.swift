@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// A file specification (ISO 32000-2 §7.11): a file name, or a dictionary that holds one.
 public struct FileSpecification: Sendable, Equatable {
     /// The file name: a string file specification itself, or the dictionary's /UF (a

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// A destination (ISO 32000-2 §12.3.2): a page and how to show it.
 public struct Destination: Sendable, Equatable {
     /// How the page is shown (§12.3.2.2, Table 149). A parameter written as null (or

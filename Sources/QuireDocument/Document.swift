@@ -1,4 +1,4 @@
-@_exported import QuireSyntax
+import QuireSyntax
 
 /// How to open a document.
 public struct OpenOptions: Sendable {

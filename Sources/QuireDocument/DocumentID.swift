@@ -1,3 +1,5 @@
+import QuireSyntax
+
 extension Document {
     /// The file identifier (ISO 32000-2 §14.4): the trailer's /ID, an array of two byte
     /// strings. The first is permanent, set when the file was created; the second changes

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// One unsaved change, in the order it was made.
 ///
 /// The document's change log is the one journal of unsaved changes: saving writes the

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// Name trees (ISO 32000-2 §7.9.6) and number trees (§7.9.7): sorted maps from keys to
 /// objects, stored as a tree of dictionaries. The root and intermediate nodes have /Kids
 /// (with /Limits [least greatest] on each kid); the leaves have /Names [key value ...]

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// An item of the document outline, the table of contents that viewers show as
 /// bookmarks (ISO 32000-2 §12.3.3), with its children.
 public struct OutlineItem: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// A range of page labels (ISO 32000-2 §12.4.2): from `startIndex` up to the next range,
 /// pages are labelled `prefix` followed by a number counted from `start` in `style`.
 public struct PageLabelRange: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 func blankDocument(pages: Int = 2) throws -> Document {

@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 /// A provider that keeps bookmarks in memory, accepts only those `accepts` lets through,

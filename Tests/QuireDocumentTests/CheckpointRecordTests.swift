@@ -131,7 +131,7 @@ struct CheckpointJournalTests {
         var password: String? = nil
         if encrypted {
             let corpus = try #require(corpusDirectory)
-            pdf = dir.replacingOccurrences(of: "/checkpoints", with: "") + "/enc.pdf"
+            pdf = dir.replacing("/checkpoints", with: "") + "/enc.pdf"
             writeBytes(try #require(fileBytes(corpus + "/qpdf/qpdf/qtest/qpdf/enc-R3,V2,U=view,O=master.pdf")), pdf)
             password = "view"
         }

@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 /// A document from a builder whose objects 1 (catalog) and 2 (root page tree node) the

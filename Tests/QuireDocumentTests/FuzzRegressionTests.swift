@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireFuzzSupport
 #if canImport(Glibc)
 import Glibc

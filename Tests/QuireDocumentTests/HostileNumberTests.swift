@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireFuzzSupport
 import QuireTestSupport
 

@@ -1,6 +1,7 @@
 import Testing
 import FoundationEssentials
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 /// A document whose pages have the given boxes (and rotation).

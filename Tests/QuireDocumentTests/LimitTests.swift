@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireFuzzSupport
 import QuireTestSupport
 

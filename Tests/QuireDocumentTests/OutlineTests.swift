@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 /// A document whose catalog (object 1) has `catalog` as extra entries, with `pages` pages

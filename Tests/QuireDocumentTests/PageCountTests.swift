@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 /// A document whose page tree root (object 2) has `count` (PDF syntax, such as "/Count 5",

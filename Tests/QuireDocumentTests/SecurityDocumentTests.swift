@@ -1,5 +1,6 @@
 import Testing
 import QuireDocument
+import QuireSyntax
 import QuireTestSupport
 
 // Expected values read once with pikepdf 10.17.0 (qpdf), opening each file with the same

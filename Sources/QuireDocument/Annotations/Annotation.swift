@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// How a reply relates to the annotation it answers (/RT, ISO 32000-2 Table 170).
 public enum ReplyType: String, Sendable, Equatable {
     /// /R: a reply in a comment thread (the default when /IRT is present).

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// What the document has read of its annotations: each page's annotations, the page of
 /// each annotation object, and the replies to each annotation. Built once per page and
 /// dropped on any change.

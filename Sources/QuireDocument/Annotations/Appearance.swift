@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// Generated normal appearances (/AP /N, ISO 32000-2 §12.5.5) for the annotations Quire
 /// creates, so that viewers that only draw what is in the file show them.
 ///

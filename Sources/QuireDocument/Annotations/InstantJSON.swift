@@ -1,4 +1,5 @@
 import FoundationEssentials
+import QuireSyntax
 
 // Annotations as JSON, shaped after PSPDFKit's (Nutrient's) Instant JSON and extended with
 // what Instant JSON lacks (replies, review states, exact PDF values). The schema, field by

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// A user bookmark: the reader's own mark, not the document's outline.
 ///
 /// A bookmark is a value. To change one, copy it, change the copy and add it to the

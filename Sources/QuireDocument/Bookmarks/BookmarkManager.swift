@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// The bookmarks of one document, kept by a chain of providers (see ``BookmarkProvider``).
 ///
 /// By default the chain holds the built-in provider, which stores bookmarks inside the PDF

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 /// The provider that stores bookmarks inside the PDF: in a private entry of the catalog,
 /// `/QUIR_Bookmarks`, which other viewers ignore (a second-class name, ISO 32000-2
 /// Annex E). It accepts every bookmark.

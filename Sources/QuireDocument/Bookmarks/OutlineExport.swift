@@ -1,3 +1,5 @@
+import QuireSyntax
+
 extension BookmarkManager {
     /// The key that marks outline items made by ``exportToOutline(order:)``: its value is
     /// the bookmark's identifier.

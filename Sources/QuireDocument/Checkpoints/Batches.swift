@@ -1,3 +1,5 @@
+import QuireSyntax
+
 // The document's changing operations, each one batch: the changes an operation makes
 // reach the checkpoint journal as one group, so that recovery never applies half of one
 // (an annotation without its place in the page's /Annots, say).

@@ -1,4 +1,5 @@
 import Dispatch
+import QuireSyntax
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import QuireSyntax
+
 extension Document {
     /// Starts keeping checkpoints of this document's unsaved changes (see
     /// ``Checkpointer``). An existing checkpoint is applied first, as unsaved changes, kept
