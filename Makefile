@@ -141,6 +141,11 @@ test-c: all
 test-python: all
 	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python
 
+# The long run of the checkpoint crash test: 2,000 SIGKILLs at random moments over every
+# strategy and file kind (make test runs 200). QUIRE_CRASH_SEED=N repeats a run.
+test-crash: all
+	PYTHONPATH=bindings/python $(PYTHON) Tests/python/checkpoint_crash.py --trials 2000
+
 # Every corpus file through the CLI, in child processes with a time limit: no crash, no
 # hang, and PDFium's page count on the ordinary files (known differences are listed).
 test-corpus: all
