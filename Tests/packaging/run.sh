@@ -11,8 +11,9 @@
 #   man-page     the installed quire.1 is what `quire --help` says now, and groff reads it
 #                without a warning
 #   cmake        examples/c/pdfinfo.c builds with CMake against the staged prefix
-#                (find_package(Quire 0.1), Quire::quire) and runs; a newer or another
-#                major version is refused
+#                (find_package(Quire MAJOR.MINOR), Quire::quire) and runs; a later minor
+#                version, the next major, and (while the major is 0, when minor releases
+#                may break the ABI) an earlier minor are refused
 #   pkg-config   the same example built with pkg-config against `make install PREFIX=...`
 #   wheel        `make wheel` gives one quire-VERSION-py3-none-manylinux_*_ARCH.whl whose tag
 #                auditwheel confirms, with the library inside
@@ -31,6 +32,10 @@ MAKE="${MAKE:-make}"
 PYTHON="${PYTHON:-python3}"
 VERSION="${VERSION:-$(sed -n 's/^#define QUIRE_VERSION_STRING "\(.*\)"/\1/p' include/quire.h)}"
 MAJOR="${VERSION%%.*}"
+MINOR="$(cut -d. -f2 <<<"$VERSION")"
+# The soname (libquire.so.MAJOR, or libquire.so.0.MINOR while the major is 0), as the
+# library says it.
+SONAME="$(readelf -d build/lib/libquire.so | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')"
 ARCH="$(uname -m)"
 OUT="$ROOT/build/test-packaging"
 QUIRE="$ROOT/build/bin/quire"
@@ -111,12 +116,13 @@ STAGE="$OUT/stage"
 install_staged() {
     "$MAKE" -s --no-print-directory install DESTDIR="$STAGE" PREFIX=/usr/local
     local p="$STAGE/usr/local" f
-    for f in lib/libquire.so.$MAJOR lib/libquire.so include/quire.h bin/quire lib/pkgconfig/quire.pc \
+    [ -n "$SONAME" ] || fail "build/lib/libquire.so has no soname"
+    for f in "lib/$SONAME" lib/libquire.so include/quire.h bin/quire lib/pkgconfig/quire.pc \
              lib/cmake/Quire/QuireConfig.cmake lib/cmake/Quire/QuireConfigVersion.cmake \
              share/man/man1/quire.1; do
         [ -e "$p/$f" ] || fail "make install did not install $f"
     done
-    [ "$(readlink "$p/lib/libquire.so")" = "libquire.so.$MAJOR" ] || fail "lib/libquire.so is not a link to libquire.so.$MAJOR"
+    [ "$(readlink "$p/lib/libquire.so")" = "$SONAME" ] || fail "lib/libquire.so is not a link to $SONAME"
     grep -qx "prefix=/usr/local" "$p/lib/pkgconfig/quire.pc" || fail "quire.pc does not say prefix=/usr/local"
     grep -q "set(PACKAGE_VERSION \"$VERSION\")" "$p/lib/cmake/Quire/QuireConfigVersion.cmake" \
         || fail "QuireConfigVersion.cmake is not version $VERSION"
@@ -145,7 +151,7 @@ man_page() {
 
 cmake_build() {
     local prefix="$STAGE/usr/local" dir="$OUT/cmake"
-    cmake -S Tests/packaging/cmake -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" \
+    cmake -S Tests/packaging/cmake -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" -DQUIRE_FIND_VERSION="$MAJOR.$MINOR" \
         -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
         | tee "$OUT/cmake-configure.log"
     grep -q "Quire $VERSION from $prefix/lib/cmake/Quire" "$OUT/cmake-configure.log" \
@@ -154,11 +160,13 @@ cmake_build() {
     "$dir/pdfinfo" "$SAMPLE" > "$OUT/cmake-pdfinfo.out"
     grep -q '^Pages: *2$' "$OUT/cmake-pdfinfo.out" || fail "pdfinfo built with CMake did not print 'Pages: 2'"
     ldd "$dir/pdfinfo" > "$OUT/cmake-ldd.txt"
-    grep -q "libquire.so.$MAJOR => $prefix/lib/" "$OUT/cmake-ldd.txt" \
+    grep -q "$SONAME => $prefix/lib/" "$OUT/cmake-ldd.txt" \
         || { ldd "$dir/pdfinfo"; fail "pdfinfo built with CMake does not load the staged library"; }
-    # Versions that must be refused: a later minor, the next major.
-    local v
-    for v in "$MAJOR.999" "$((MAJOR + 1)).0"; do
+    # Versions that must be refused: a later minor, the next major, and while the major is
+    # 0 an earlier minor.
+    local v refused=("$MAJOR.$((MINOR + 1))" "$((MAJOR + 1)).0")
+    [ "$MAJOR" != 0 ] || [ "$MINOR" = 0 ] || refused+=("0.$((MINOR - 1))")
+    for v in "${refused[@]}"; do
         if cmake -S Tests/packaging/cmake -B "$OUT/cmake-$v" -DCMAKE_PREFIX_PATH="$prefix" \
             -DQUIRE_FIND_VERSION="$v" > "$OUT/cmake-$v.log" 2>&1; then
             fail "find_package(Quire $v) accepted version $VERSION"
@@ -166,7 +174,7 @@ cmake_build() {
         grep -q "version: $VERSION" "$OUT/cmake-$v.log" \
             || { cat "$OUT/cmake-$v.log"; fail "find_package(Quire $v) failed, but not on the version"; }
     done
-    echo "CMake: find_package(Quire 0.1) and Quire::quire build pdfinfo, which runs; $MAJOR.999 and $((MAJOR + 1)).0 are refused"
+    echo "CMake: find_package(Quire $MAJOR.$MINOR) and Quire::quire build pdfinfo, which runs; ${refused[*]} refused"
 }
 
 pkg_config_build() {
@@ -180,7 +188,7 @@ pkg_config_build() {
     "$OUT/pdfinfo-pkgconfig" "$SAMPLE" > "$OUT/pkgconfig-pdfinfo.out"
     grep -q '^Pages: *2$' "$OUT/pkgconfig-pdfinfo.out" || fail "pdfinfo built with pkg-config did not print 'Pages: 2'"
     ldd "$OUT/pdfinfo-pkgconfig" > "$OUT/pkgconfig-ldd.txt"
-    grep -q "libquire.so.$MAJOR => $prefix/lib/" "$OUT/pkgconfig-ldd.txt" \
+    grep -q "$SONAME => $prefix/lib/" "$OUT/pkgconfig-ldd.txt" \
         || { ldd "$OUT/pdfinfo-pkgconfig"; fail "pdfinfo built with pkg-config does not load the installed library"; }
     echo "pkg-config: pdfinfo builds against make install PREFIX=... and runs"
 }
