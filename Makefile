@@ -24,7 +24,11 @@ PYTHON ?= python3
 
 MAJOR   := $(shell sed -n 's/^\#define QUIRE_VERSION_MAJOR \([0-9]*\).*/\1/p' include/quire.h)
 VERSION := $(shell sed -n 's/^\#define QUIRE_VERSION_STRING "\(.*\)"/\1/p' include/quire.h)
-SONAME  := libquire.so.$(MAJOR)
+MINOR   := $(shell sed -n 's/^\#define QUIRE_VERSION_MINOR \([0-9]*\).*/\1/p' include/quire.h)
+# The ABI version in the soname: the major version, and while it is 0 the minor too, since a
+# 0.x release may break the ABI (docs/abi.md).
+ABI     := $(if $(filter 0,$(MAJOR)),$(MAJOR).$(MINOR),$(MAJOR))
+SONAME  := libquire.so.$(ABI)
 
 # The toolchain's static Swift runtime, linked into libquire.so so that C and Python users
 # need no Swift toolchain. lld (shipped with the toolchain) links it: gold and bfd leave

@@ -23,8 +23,20 @@
  *    A NULL `out_len`, or a NULL `buf` with a non-zero `buf_size`, gives QUIRE_EINVAL.
  *  - Indices: page and list indices are zero-based `int32_t`; an index out of range gives
  *    QUIRE_ERANGE.
- *  - Versioned structs start with `uint32_t version` and have an `_INIT` macro; always
- *    initialise them with it, so that older callers keep working as the struct grows.
+ *  - Versioned structs start with `uint32_t version`, and have an `_INIT` macro and a
+ *    `quire_*_init(struct *, unsigned version)` function; always initialise them with one
+ *    of the two. The library reads `version` first and then only the fields that version
+ *    has, so a program built against an older header keeps working as the struct grows; a
+ *    version newer than the library knows gives QUIRE_EVERSION. Arrays of such structs
+ *    are passed as arrays of pointers, so that they can grow too.
+ *  - Constants come in families, each a typedef'd enum with a value range of its own
+ *    (0x0100 apart): passing a constant of one family where another is expected is a
+ *    compiler warning in C (-Wextra's -Wenum-conversion) and an error in C++, and the
+ *    library refuses it with QUIRE_EINVAL when it arrives through a binding.
+ *  - Boolean getters are named `is_X`/`has_X` (or `X_enabled` for a switch with a
+ *    `set_X_enabled`), and give 1 or 0 through an `int32_t *`.
+ *  - Every function is declared with QUIRE_API, and exported with a symbol version per
+ *    release (QUIRE_0.5, ...): docs/abi.md says what is stable and how it grows.
  *  - Nothing traps: hostile input produces a status and a message, never a crash.
  *
  * Thread safety: the functions that take no handle may be called from any thread. A
@@ -38,6 +50,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Marks every function of the interface: exported from libquire.so (whose other symbols
+ *  are hidden), and a plain declaration for compilers without visibility attributes. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define QUIRE_API __attribute__((visibility("default")))
+#else
+#define QUIRE_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,17 +66,20 @@ extern "C" {
 /* Versions                                                                              */
 /* ------------------------------------------------------------------------------------ */
 
-/** Major version: bumped when the ABI changes incompatibly. Part of the soname. */
+/** Major version: bumped when the ABI changes incompatibly. Part of the soname (with the
+ *  minor version while the major is 0, when a minor release may break the ABI: see
+ *  docs/abi.md). */
 #define QUIRE_VERSION_MAJOR 0
-/** Minor version: bumped when functions or struct fields are added compatibly. */
-#define QUIRE_VERSION_MINOR 4
+/** Minor version: bumped when functions or struct fields are added compatibly (from 1.0
+ *  on; before, also when the ABI changes). */
+#define QUIRE_VERSION_MINOR 5
 /** Patch version: bumped for fixes that change no interface. */
 #define QUIRE_VERSION_PATCH 0
 /** The version as one number: MAJOR * 1000000 + MINOR * 1000 + PATCH. */
 #define QUIRE_VERSION_NUMBER \
     (QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH)
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define QUIRE_VERSION_STRING "0.4.0"
+#define QUIRE_VERSION_STRING "0.5.0"
 
 /**
  * The version of the library that is loaded, as "MAJOR.MINOR.PATCH".
@@ -65,7 +88,7 @@ extern "C" {
  * Returns: a static string, never NULL; do not free it.
  * Thread safety: any thread.
  */
-const char *quire_version(void);
+QUIRE_API const char *quire_version(void);
 
 /**
  * The version of the library that is loaded, as MAJOR * 1000000 + MINOR * 1000 + PATCH.
@@ -73,7 +96,7 @@ const char *quire_version(void);
  * A binding should refuse a library whose major version it does not know.
  * Thread safety: any thread.
  */
-int32_t quire_version_number(void);
+QUIRE_API int32_t quire_version_number(void);
 
 /* ------------------------------------------------------------------------------------ */
 /* Status codes and errors                                                               */
@@ -129,7 +152,7 @@ int32_t quire_version_number(void);
  * know); do not free it.
  * Thread safety: any thread.
  */
-const char *quire_status_string(int status);
+QUIRE_API const char *quire_status_string(int status);
 
 /**
  * The message of the last error on the calling thread, in UTF-8.
@@ -142,19 +165,19 @@ const char *quire_status_string(int status);
  * call into Quire on the same thread.
  * Thread safety: any thread; each thread has its own last error.
  */
-const char *quire_last_error_message(void);
+QUIRE_API const char *quire_last_error_message(void);
 
 /**
  * The status code of the last error on the calling thread, or QUIRE_OK if there is none.
  * Thread safety: any thread; each thread has its own last error.
  */
-int quire_last_error_code(void);
+QUIRE_API int quire_last_error_code(void);
 
 /**
  * Clears the last error of the calling thread.
  * Thread safety: any thread.
  */
-void quire_clear_error(void);
+QUIRE_API void quire_clear_error(void);
 
 /* ------------------------------------------------------------------------------------ */
 /* Documents                                                                             */
@@ -210,6 +233,13 @@ typedef struct quire_open_options {
 #define QUIRE_OPEN_OPTIONS_INIT { QUIRE_OPEN_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_OPEN_OPTIONS_VERSION) and
+ * sets its version: QUIRE_OPEN_OPTIONS_INIT for bindings that cannot use the macro.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_open_options_init(quire_open_options *options, unsigned version);
+
+/**
  * Opens the PDF file at `path`.
  *
  * The file is read during the call; later changes to it do not affect the document. A file
@@ -222,7 +252,7 @@ typedef struct quire_open_options {
  *          PDF, or damaged beyond repair); QUIRE_EPASSWORD; QUIRE_EUNSUPPORTED; QUIRE_ELIMIT.
  * Thread safety: any thread.
  */
-int quire_document_open(quire_document **out, const char *path,
+QUIRE_API int quire_document_open(quire_document **out, const char *path,
                         const quire_open_options *options);
 
 /**
@@ -234,14 +264,14 @@ int quire_document_open(quire_document **out, const char *path,
  * more (a negative length cast to size_t) gives QUIRE_EINVAL.
  * Thread safety: any thread.
  */
-int quire_document_open_memory(quire_document **out, const void *data, size_t size,
+QUIRE_API int quire_document_open_memory(quire_document **out, const void *data, size_t size,
                                const quire_open_options *options);
 
 /**
  * Closes a document and releases everything it owns. Strings and values borrowed from it
  * become invalid. NULL is a no-op.
  */
-void quire_document_close(quire_document *doc);
+QUIRE_API void quire_document_close(quire_document *doc);
 
 /**
  * The number of pages, counted as PDFium and MuPDF count them: the page tree root's /Count
@@ -259,20 +289,20 @@ void quire_document_close(quire_document *doc);
  *          broken beyond repair; QUIRE_ELIMIT if it exceeds `max_page_tree_depth`, or if it
  *          expands to more than `max_pages` pages and /Count is not taken.
  */
-int quire_document_page_count(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_page_count(int32_t *out, quire_document *doc);
 
 /**
  * The PDF version the document declares: the header's `%PDF-M.m`, raised by the catalog's
  * /Version entry when that is later (ISO 32000-2 §7.2.2).
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_pdf_version(int32_t *out_major, int32_t *out_minor, quire_document *doc);
+QUIRE_API int quire_document_pdf_version(int32_t *out_major, int32_t *out_minor, quire_document *doc);
 
 /**
  * Whether the document is encrypted (its trailer has an /Encrypt dictionary): 1 or 0.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_is_encrypted(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_is_encrypted(int32_t *out, quire_document *doc);
 
 /**
  * Whether the parser repaired the document while opening it (for example, rebuilt a
@@ -280,20 +310,20 @@ int quire_document_is_encrypted(int32_t *out, quire_document *doc);
  * was repaired.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_is_repaired(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_is_repaired(int32_t *out, quire_document *doc);
 
 /**
  * The number of warnings recorded while opening and reading the document: damage that was
  * recovered from, not errors. The list may grow as more of the document is read.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_warning_count(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_warning_count(int32_t *out, quire_document *doc);
 
 /**
  * Warning number `index` (0-based), as UTF-8 text, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
  */
-int quire_document_warning(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_warning(char *buf, size_t buf_size, size_t *out_len,
                            quire_document *doc, int32_t index);
 
 /**
@@ -301,14 +331,14 @@ int quire_document_warning(char *buf, size_t buf_size, size_t *out_len,
  * text strings, names, numbers or booleans.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_metadata_count(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_metadata_count(int32_t *out, quire_document *doc);
 
 /**
  * The key of metadata entry `index` (0-based), such as "Title", in file order, through the
  * length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
  */
-int quire_document_metadata_key(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_metadata_key(char *buf, size_t buf_size, size_t *out_len,
                                 quire_document *doc, int32_t index);
 
 /**
@@ -319,27 +349,29 @@ int quire_document_metadata_key(char *buf, size_t buf_size, size_t *out_len,
  * key:     NUL-terminated, case-sensitive, without the leading slash.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (the key is not set); QUIRE_EBUFS.
  */
-int quire_document_metadata(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_metadata(char *buf, size_t buf_size, size_t *out_len,
                             quire_document *doc, const char *key);
 
 /** Forms of the cross-reference (ISO 32000-2 §7.5.4, §7.5.8). */
-#define QUIRE_XREF_TABLE 0   /**< a classic `xref` table */
-#define QUIRE_XREF_STREAM 1  /**< a cross-reference stream */
-#define QUIRE_XREF_HYBRID 2  /**< a table with an /XRefStm stream (hybrid file) */
-#define QUIRE_XREF_REBUILT 3 /**< none usable: rebuilt by scanning the file */
+typedef enum quire_xref_form {
+    QUIRE_XREF_TABLE = 0x0100, /**< a classic `xref` table */
+    QUIRE_XREF_STREAM = 0x0101, /**< a cross-reference stream */
+    QUIRE_XREF_HYBRID = 0x0102, /**< a table with an /XRefStm stream (hybrid file) */
+    QUIRE_XREF_REBUILT = 0x0103 /**< none usable: rebuilt by scanning the file */
+} quire_xref_form;
 
 /**
  * The form of the newest cross-reference section: one of the QUIRE_XREF_* values.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_xref_form(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_xref_form(quire_xref_form *out, quire_document *doc);
 
 /**
  * The number of objects the cross-reference lists (in use and free), plus objects added
  * since opening.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_object_count(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_object_count(int32_t *out, quire_document *doc);
 
 /**
  * Whether the file is linearized ("fast web view"): its first object has /Linearized and
@@ -348,15 +380,17 @@ int quire_document_object_count(int32_t *out, quire_document *doc);
  * the length, a full save does not linearize), so a saved document reports 0.
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments.
  */
-int quire_document_is_linearized(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_is_linearized(int32_t *out, quire_document *doc);
 
 /** Encryption methods (standard security handler, ISO 32000-2 §7.6.4). */
-#define QUIRE_ENCRYPTION_NONE 0
-#define QUIRE_ENCRYPTION_RC4_40 1
-#define QUIRE_ENCRYPTION_RC4_128 2
-#define QUIRE_ENCRYPTION_AES_128 3
-#define QUIRE_ENCRYPTION_AES_256 4
-#define QUIRE_ENCRYPTION_IDENTITY 5 /**< crypt filters that leave the data as it is */
+typedef enum quire_encryption_method {
+    QUIRE_ENCRYPTION_NONE = 0x1000,
+    QUIRE_ENCRYPTION_RC4_40 = 0x1001,
+    QUIRE_ENCRYPTION_RC4_128 = 0x1002,
+    QUIRE_ENCRYPTION_AES_128 = 0x1003,
+    QUIRE_ENCRYPTION_AES_256 = 0x1004,
+    QUIRE_ENCRYPTION_IDENTITY = 0x1005 /**< crypt filters that leave the data as it is */
+} quire_encryption_method;
 
 /**
  * How the document is encrypted: the method (QUIRE_ENCRYPTION_*) used for streams, the
@@ -366,7 +400,7 @@ int quire_document_is_linearized(int32_t *out, quire_document *doc);
  * be NULL when that value is not wanted.
  * Returns: QUIRE_OK; QUIRE_EINVAL when `doc` is NULL.
  */
-int quire_document_encryption(int32_t *out_method, int32_t *out_revision,
+QUIRE_API int quire_document_encryption(quire_encryption_method *out_method, int32_t *out_revision,
                               uint32_t *out_permissions, int32_t *out_is_owner,
                               quire_document *doc);
 
@@ -374,14 +408,16 @@ int quire_document_encryption(int32_t *out_method, int32_t *out_revision,
 /* Outline (table of contents) and page labels                                           */
 /* ------------------------------------------------------------------------------------ */
 
-/** What an outline item does when activated (ISO 32000-2 §12.6.4). */
-#define QUIRE_ACTION_NONE 0   /**< no destination and no action */
-#define QUIRE_ACTION_GOTO 1   /**< go to a page of this document (a /Dest or a GoTo action) */
-#define QUIRE_ACTION_GOTOR 2  /**< go to a page of another file; the target is its path */
-#define QUIRE_ACTION_URI 3    /**< open a URI; the target is the URI */
-#define QUIRE_ACTION_NAMED 4  /**< a named action such as NextPage; the target is the name */
-#define QUIRE_ACTION_LAUNCH 5 /**< launch an application or file; the target is its path */
-#define QUIRE_ACTION_OTHER 6  /**< another action type; the target is its /S name */
+/** What an outline item or a bookmark does when activated (ISO 32000-2 §12.6.4). */
+typedef enum quire_action_type {
+    QUIRE_ACTION_NONE = 0x0200, /**< no destination and no action */
+    QUIRE_ACTION_GOTO = 0x0201, /**< go to a page of this document (a /Dest or a GoTo action) */
+    QUIRE_ACTION_GOTOR = 0x0202, /**< go to a page of another file; the target is its path */
+    QUIRE_ACTION_URI = 0x0203, /**< open a URI; the target is the URI */
+    QUIRE_ACTION_NAMED = 0x0204, /**< a named action such as NextPage; the target is the name */
+    QUIRE_ACTION_LAUNCH = 0x0205, /**< launch an application or file; the target is its path */
+    QUIRE_ACTION_OTHER = 0x0206 /**< another action type; the target is its /S name (a bookmark: its action dictionary in PDF syntax) */
+} quire_action_type;
 
 /**
  * The number of items of the outline, all levels together (0 when there is none). Items
@@ -389,7 +425,7 @@ int quire_document_encryption(int32_t *out_method, int32_t *out_revision,
  * cycle in the outline is cut, with a warning.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT past 100000 items or 256 levels.
  */
-int quire_document_outline_count(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_outline_count(int32_t *out, quire_document *doc);
 
 /**
  * The structure of outline item `index`: its depth (0 for top-level items), the index of
@@ -399,16 +435,16 @@ int quire_document_outline_count(int32_t *out, quire_document *doc);
  * a page). Any out-pointer may be NULL.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
  */
-int quire_document_outline_item(int32_t *out_depth, int32_t *out_parent,
+QUIRE_API int quire_document_outline_item(int32_t *out_depth, int32_t *out_parent,
                                 int32_t *out_child_count, int32_t *out_is_open,
-                                int32_t *out_action, int32_t *out_page_index,
+                                quire_action_type *out_action, int32_t *out_page_index,
                                 quire_document *doc, int32_t index);
 
 /**
  * The title of outline item `index`, decoded to UTF-8, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
  */
-int quire_document_outline_title(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_outline_title(char *buf, size_t buf_size, size_t *out_len,
                                  quire_document *doc, int32_t index);
 
 /**
@@ -417,7 +453,7 @@ int quire_document_outline_title(char *buf, size_t buf_size, size_t *out_len,
  * another action. QUIRE_ENOTFOUND for items without one (GoTo and none).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND; QUIRE_EBUFS.
  */
-int quire_document_outline_target(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_outline_target(char *buf, size_t buf_size, size_t *out_len,
                                   quire_document *doc, int32_t index);
 
 /**
@@ -427,7 +463,7 @@ int quire_document_outline_target(char *buf, size_t buf_size, size_t *out_len,
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND when the document has no
  * page labels; QUIRE_EBUFS.
  */
-int quire_page_label(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
+QUIRE_API int quire_page_label(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
                      int32_t page_index);
 
 /* ------------------------------------------------------------------------------------ */
@@ -443,26 +479,28 @@ int quire_page_label(char *buf, size_t buf_size, size_t *out_len, quire_document
 typedef struct quire_value quire_value;
 
 /** Types of values. */
-#define QUIRE_VALUE_NULL 0
-#define QUIRE_VALUE_BOOL 1
-#define QUIRE_VALUE_INTEGER 2
-#define QUIRE_VALUE_REAL 3
-#define QUIRE_VALUE_STRING 4
-#define QUIRE_VALUE_NAME 5
-#define QUIRE_VALUE_ARRAY 6
-#define QUIRE_VALUE_DICTIONARY 7
-#define QUIRE_VALUE_STREAM 8
-#define QUIRE_VALUE_REFERENCE 9
+typedef enum quire_value_kind {
+    QUIRE_VALUE_NULL = 0x0300,
+    QUIRE_VALUE_BOOL = 0x0301,
+    QUIRE_VALUE_INTEGER = 0x0302,
+    QUIRE_VALUE_REAL = 0x0303,
+    QUIRE_VALUE_STRING = 0x0304,
+    QUIRE_VALUE_NAME = 0x0305,
+    QUIRE_VALUE_ARRAY = 0x0306,
+    QUIRE_VALUE_DICTIONARY = 0x0307,
+    QUIRE_VALUE_STREAM = 0x0308,
+    QUIRE_VALUE_REFERENCE = 0x0309
+} quire_value_kind;
 
 /** Releases a value. NULL is a no-op. */
-void quire_value_free(quire_value *value);
+QUIRE_API void quire_value_free(quire_value *value);
 
 /**
  * The trailer dictionary (of the newest revision, with unsaved changes).
  * out: receives a new value owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_document_trailer(quire_value **out, quire_document *doc);
+QUIRE_API int quire_document_trailer(quire_value **out, quire_document *doc);
 
 /**
  * Indirect object `number` (its generation is the current one), with unsaved changes. A
@@ -470,7 +508,7 @@ int quire_document_trailer(quire_value **out, quire_document *doc);
  * out: receives a new value owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE for a negative number; QUIRE_ELIMIT.
  */
-int quire_document_object(quire_value **out, quire_document *doc, int32_t number);
+QUIRE_API int quire_document_object(quire_value **out, quire_document *doc, int32_t number);
 
 /**
  * `value` resolved: a reference becomes the object it names (a chain of references is
@@ -478,62 +516,62 @@ int quire_document_object(quire_value **out, quire_document *doc, int32_t number
  * out: receives a new value owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT.
  */
-int quire_document_resolve(quire_value **out, quire_document *doc, const quire_value *value);
+QUIRE_API int quire_document_resolve(quire_value **out, quire_document *doc, const quire_value *value);
 
 /**
  * The type of `value`: one of the QUIRE_VALUE_* values.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_value_type(int32_t *out, const quire_value *value);
+QUIRE_API int quire_value_type(quire_value_kind *out, const quire_value *value);
 
 /**
  * A boolean as 1 or 0, an integer, or a number (integer or real) as a double.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or a value of another type).
  */
-int quire_value_bool(int32_t *out, const quire_value *value);
-int quire_value_integer(int64_t *out, const quire_value *value);
-int quire_value_number(double *out, const quire_value *value);
+QUIRE_API int quire_value_bool(int32_t *out, const quire_value *value);
+QUIRE_API int quire_value_integer(int64_t *out, const quire_value *value);
+QUIRE_API int quire_value_number(double *out, const quire_value *value);
 
 /**
  * The object number and generation of a reference.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or not a reference).
  */
-int quire_value_reference(int32_t *out_number, int32_t *out_generation, const quire_value *value);
+QUIRE_API int quire_value_reference(int32_t *out_number, int32_t *out_generation, const quire_value *value);
 
 /**
  * The raw bytes of a string, or the bytes of a name (without the slash), through the
  * length-query pattern (binary-safe: strings may hold any byte).
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or another type); QUIRE_EBUFS.
  */
-int quire_value_bytes(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
+QUIRE_API int quire_value_bytes(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
 
 /**
  * A string decoded as a PDF text string (PDFDocEncoding, UTF-16BE or UTF-8) into UTF-8,
  * through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or not a string); QUIRE_EBUFS.
  */
-int quire_value_text(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
+QUIRE_API int quire_value_text(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
 
 /**
  * The number of elements of an array, or of entries of a dictionary or a stream's
  * dictionary.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, or another type).
  */
-int quire_value_count(int32_t *out, const quire_value *value);
+QUIRE_API int quire_value_count(int32_t *out, const quire_value *value);
 
 /**
  * Element `index` of an array (not resolved).
  * out: receives a new value owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL (not an array); QUIRE_ERANGE.
  */
-int quire_value_array_get(quire_value **out, const quire_value *value, int32_t index);
+QUIRE_API int quire_value_array_get(quire_value **out, const quire_value *value, int32_t index);
 
 /**
  * The key of entry `index` of a dictionary or stream dictionary, in file order, without
  * the slash, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL (not a dictionary or stream); QUIRE_ERANGE; QUIRE_EBUFS.
  */
-int quire_value_dict_key(char *buf, size_t buf_size, size_t *out_len, const quire_value *value,
+QUIRE_API int quire_value_dict_key(char *buf, size_t buf_size, size_t *out_len, const quire_value *value,
                          int32_t index);
 
 /**
@@ -542,14 +580,14 @@ int quire_value_dict_key(char *buf, size_t buf_size, size_t *out_len, const quir
  * out: receives a new value owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL (not a dictionary or stream); QUIRE_ENOTFOUND.
  */
-int quire_value_dict_get(quire_value **out, const quire_value *value, const char *key);
+QUIRE_API int quire_value_dict_get(quire_value **out, const quire_value *value, const char *key);
 
 /**
  * `value` written in PDF syntax, such as `<</Type /Page /MediaBox [0 0 612 792] >>`,
  * through the length-query pattern. A stream is written as its dictionary.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
  */
-int quire_value_to_pdf(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
+QUIRE_API int quire_value_to_pdf(char *buf, size_t buf_size, size_t *out_len, const quire_value *value);
 
 /**
  * Parses one value from PDF syntax (`[0 0 612 792]`, `/Name`, `(text)`, `12 0 R`, ...).
@@ -559,11 +597,13 @@ int quire_value_to_pdf(char *buf, size_t buf_size, size_t *out_len, const quire_
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments); QUIRE_EFORMAT (not one complete,
  * well-formed value); QUIRE_ELIMIT.
  */
-int quire_value_parse(quire_value **out, const char *pdf_syntax, size_t length);
+QUIRE_API int quire_value_parse(quire_value **out, const char *pdf_syntax, size_t length);
 
 /** Stream data forms for `quire_document_stream_data`. */
-#define QUIRE_STREAM_DECODED 0 /**< filters undone (image codecs stay encoded) */
-#define QUIRE_STREAM_RAW 1     /**< as stored in the file (decrypted if the file is encrypted) */
+typedef enum quire_stream_form {
+    QUIRE_STREAM_DECODED = 0x0400, /**< filters undone (image codecs stay encoded) */
+    QUIRE_STREAM_RAW = 0x0401 /**< as stored in the file (decrypted if the file is encrypted) */
+} quire_stream_form;
 
 /**
  * The data of a stream value taken from this document, through the length-query pattern
@@ -576,8 +616,8 @@ int quire_value_parse(quire_value **out, const char *pdf_syntax, size_t length);
  * Returns: QUIRE_OK; QUIRE_EINVAL (not a stream, unknown form); QUIRE_EUNSUPPORTED (an
  * unknown filter); QUIRE_ELIMIT (a decode limit); QUIRE_ESTATE; QUIRE_EBUFS.
  */
-int quire_document_stream_data(char *buf, size_t buf_size, size_t *out_len,
-                               quire_document *doc, const quire_value *stream, int32_t form);
+QUIRE_API int quire_document_stream_data(char *buf, size_t buf_size, size_t *out_len,
+                               quire_document *doc, const quire_value *stream, quire_stream_form form);
 
 /* ------------------------------------------------------------------------------------ */
 /* Editing                                                                               */
@@ -589,7 +629,7 @@ int quire_document_stream_data(char *buf, size_t buf_size, size_t *out_len,
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments; `number` 0 or the /Encrypt dictionary);
  * QUIRE_ERANGE (a number that is not in use).
  */
-int quire_document_set_object(quire_document *doc, int32_t number, const quire_value *value);
+QUIRE_API int quire_document_set_object(quire_document *doc, int32_t number, const quire_value *value);
 
 /**
  * Sets `key` (without the slash) of the dictionary or stream that is indirect object
@@ -597,7 +637,7 @@ int quire_document_set_object(quire_document *doc, int32_t number, const quire_v
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL doc or key; the object is not a dictionary or
  * stream); QUIRE_ERANGE (a number that is not in use).
  */
-int quire_document_set_dict_value(quire_document *doc, int32_t number, const char *key,
+QUIRE_API int quire_document_set_dict_value(quire_document *doc, int32_t number, const char *key,
                                   const quire_value *value);
 
 /**
@@ -605,7 +645,7 @@ int quire_document_set_dict_value(quire_document *doc, int32_t number, const cha
  * out_number: receives its object number (its generation is 0).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT (past `max_objects`).
  */
-int quire_document_add_object(int32_t *out_number, quire_document *doc, const quire_value *value);
+QUIRE_API int quire_document_add_object(int32_t *out_number, quire_document *doc, const quire_value *value);
 
 /**
  * Adds a new stream object with the dictionary `dict` (a dictionary value, copied; NULL
@@ -614,7 +654,7 @@ int quire_document_add_object(int32_t *out_number, quire_document *doc, const qu
  * out_number: receives its object number.
  * Returns: QUIRE_OK; QUIRE_EINVAL (also for a `size` of 2^63 or more); QUIRE_ELIMIT.
  */
-int quire_document_add_stream(int32_t *out_number, quire_document *doc, const quire_value *dict,
+QUIRE_API int quire_document_add_stream(int32_t *out_number, quire_document *doc, const quire_value *dict,
                               const void *data, size_t size);
 
 /**
@@ -623,22 +663,23 @@ int quire_document_add_stream(int32_t *out_number, quire_document *doc, const qu
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL doc; object 0, the catalog or /Encrypt);
  * QUIRE_ERANGE.
  */
-int quire_document_delete_object(quire_document *doc, int32_t number);
+QUIRE_API int quire_document_delete_object(quire_document *doc, int32_t number);
 
 /**
  * Whether the document has changes that are not saved: 1 or 0.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_document_has_unsaved_changes(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_has_unsaved_changes(int32_t *out, quire_document *doc);
 
 /* ------------------------------------------------------------------------------------ */
 /* Saving                                                                                */
 /* ------------------------------------------------------------------------------------ */
 
 /** Save modes. */
-#define QUIRE_SAVE_INCREMENTAL 0 /**< append the changed objects: earlier bytes, signatures
-                                      and revisions stay as they were */
-#define QUIRE_SAVE_FULL 1        /**< rewrite: renumber, drop unreachable objects */
+typedef enum quire_save_mode {
+    QUIRE_SAVE_INCREMENTAL = 0x0500, /**< append the changed objects: earlier bytes, signatures and revisions stay as they were */
+    QUIRE_SAVE_FULL = 0x0501 /**< rewrite: renumber, drop unreachable objects */
+} quire_save_mode;
 
 /** The current version of `quire_save_options`. */
 #define QUIRE_SAVE_OPTIONS_VERSION 1
@@ -648,7 +689,7 @@ typedef struct quire_save_options {
     /** Must be QUIRE_SAVE_OPTIONS_VERSION. */
     uint32_t version;
     /** QUIRE_SAVE_INCREMENTAL (the default) or QUIRE_SAVE_FULL. */
-    int32_t mode;
+    quire_save_mode mode;
     /** For QUIRE_SAVE_FULL: 1 packs objects into object streams with a cross-reference
      *  stream (smaller files, PDF 1.5 and later); 0 writes a classic table. */
     int32_t object_streams;
@@ -658,13 +699,21 @@ typedef struct quire_save_options {
 #define QUIRE_SAVE_OPTIONS_INIT { QUIRE_SAVE_OPTIONS_VERSION, QUIRE_SAVE_INCREMENTAL, 0 }
 
 /**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_SAVE_OPTIONS_VERSION) and
+ * sets its version: QUIRE_SAVE_OPTIONS_INIT for bindings that cannot use the macro.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_save_options_init(quire_save_options *options, unsigned version);
+
+/**
  * Saves the document to `path`, atomically: it writes a temporary file beside it, flushes
  * it to disk (fsync), then renames it over `path`, so `path` holds either the old or the
  * new file even if the process dies. `path` may be the file the document was opened from.
  * An encrypted document stays encrypted with its own key and password. After a successful
  * save the document continues from the saved file: it has no unsaved changes, and a later
  * incremental save appends to what was written.
- * options: NULL for an incremental save.
+ * options: NULL for an incremental save (the second argument, as in
+ * `quire_document_save_to_callback`).
  * An incremental save with no unsaved changes writes the file's bytes as they are.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO (the file could not be written; `path` is
  * unchanged); QUIRE_EUNSUPPORTED (an incremental save with changes of a file whose
@@ -674,7 +723,7 @@ typedef struct quire_save_options {
  * QUIRE_ESTATE (a stream value read before an earlier full save of an encrypted document
  * was set as an object).
  */
-int quire_document_save(quire_document *doc, const char *path, const quire_save_options *options);
+QUIRE_API int quire_document_save(quire_document *doc, const quire_save_options *options, const char *path);
 
 /**
  * Called by `quire_document_save_to_callback` with consecutive pieces of the file.
@@ -692,7 +741,7 @@ typedef int (*quire_write_fn)(const void *data, size_t size, void *payload);
  * its unsaved changes); QUIRE_EUNSUPPORTED, QUIRE_EPASSWORD and QUIRE_ESTATE as for
  * `quire_document_save`.
  */
-int quire_document_save_to_callback(quire_document *doc, const quire_save_options *options,
+QUIRE_API int quire_document_save_to_callback(quire_document *doc, const quire_save_options *options,
                                     quire_write_fn write, void *payload);
 
 /* ------------------------------------------------------------------------------------ */
@@ -709,11 +758,13 @@ typedef struct quire_rect {
 } quire_rect;
 
 /** Page boxes (ISO 32000-2 §14.11.2). */
-#define QUIRE_BOX_MEDIA 0 /**< /MediaBox: the physical medium. */
-#define QUIRE_BOX_CROP 1  /**< /CropBox: the visible region; defaults to the media box. */
-#define QUIRE_BOX_BLEED 2 /**< /BleedBox; defaults to the crop box. */
-#define QUIRE_BOX_TRIM 3  /**< /TrimBox; defaults to the crop box. */
-#define QUIRE_BOX_ART 4   /**< /ArtBox; defaults to the crop box. */
+typedef enum quire_box {
+    QUIRE_BOX_MEDIA = 0x0600, /**< /MediaBox: the physical medium. */
+    QUIRE_BOX_CROP = 0x0601, /**< /CropBox: the visible region; defaults to the media box. */
+    QUIRE_BOX_BLEED = 0x0602, /**< /BleedBox; defaults to the crop box. */
+    QUIRE_BOX_TRIM = 0x0603, /**< /TrimBox; defaults to the crop box. */
+    QUIRE_BOX_ART = 0x0604 /**< /ArtBox; defaults to the crop box. */
+} quire_box;
 
 /**
  * A box of page `page_index`, with the page tree's inheritance and the specification's
@@ -725,7 +776,7 @@ typedef struct quire_rect {
  * is not below the page count); QUIRE_ENOTFOUND (the page is counted by the page tree's
  * /Count but missing from the tree: see `quire_document_page_count`).
  */
-int quire_page_box(quire_rect *out, quire_document *doc, int32_t page_index, int32_t box);
+QUIRE_API int quire_page_box(quire_rect *out, quire_document *doc, int32_t page_index, quire_box box);
 
 /**
  * The rotation of page `page_index` in degrees clockwise: 0, 90, 180 or 270 (/Rotate,
@@ -733,7 +784,7 @@ int quire_page_box(quire_rect *out, quire_document *doc, int32_t page_index, int
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (a missing page, as for
  * `quire_page_box`).
  */
-int quire_page_rotation(int32_t *out, quire_document *doc, int32_t page_index);
+QUIRE_API int quire_page_rotation(int32_t *out, quire_document *doc, int32_t page_index);
 
 /**
  * The number of annotations of page `page_index`: the entries of its /Annots array that
@@ -741,7 +792,7 @@ int quire_page_rotation(int32_t *out, quire_document *doc, int32_t page_index);
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (a missing page, as for
  * `quire_page_box`).
  */
-int quire_page_annotation_count(int32_t *out, quire_document *doc, int32_t page_index);
+QUIRE_API int quire_page_annotation_count(int32_t *out, quire_document *doc, int32_t page_index);
 
 /* ------------------------------------------------------------------------------------ */
 /* Annotations, replies and review states                                                */
@@ -763,35 +814,37 @@ typedef struct quire_annotation quire_annotation;
 typedef struct quire_annotation_list quire_annotation_list;
 
 /** Text fields of an annotation, for `quire_annotation_string` and its setter. */
-#define QUIRE_ANNOT_CONTENTS 0          /**< /Contents: the text */
-#define QUIRE_ANNOT_AUTHOR 1            /**< /T */
-#define QUIRE_ANNOT_SUBJECT 2           /**< /Subj */
-#define QUIRE_ANNOT_NAME 3              /**< /NM: the unique name (a UUID for new ones) */
-#define QUIRE_ANNOT_CREATION_DATE 4     /**< /CreationDate, a PDF date: D:YYYYMMDDHHmmSSOHH'mm */
-#define QUIRE_ANNOT_MODIFICATION_DATE 5 /**< /M, a PDF date */
-#define QUIRE_ANNOT_STATE 6             /**< /State of a state reply (see the state models) */
-#define QUIRE_ANNOT_STATE_MODEL 7       /**< /StateModel: "Marked" or "Review" */
-#define QUIRE_ANNOT_REPLY_TYPE 8        /**< /RT: "R" (reply) or "Group" */
-#define QUIRE_ANNOT_DEFAULT_APPEARANCE 9 /**< /DA of free text, such as "/Helv 12 Tf 0 g" */
-#define QUIRE_ANNOT_ICON 10             /**< /Name: a note's icon or a stamp's name */
-#define QUIRE_ANNOT_LINE_START 11       /**< the first /LE line ending (OpenArrow, ...) */
-#define QUIRE_ANNOT_LINE_END 12         /**< the second /LE line ending */
-#define QUIRE_ANNOT_CUSTOM_DATA 13      /**< the application's own data (JSON text) */
-
-/** Number fields of an annotation, for `quire_annotation_number` and its setter. */
-#define QUIRE_ANNOT_OPACITY 0      /**< /CA, 0 to 1 */
-#define QUIRE_ANNOT_BORDER_WIDTH 1 /**< /BS /W */
-#define QUIRE_ANNOT_FONT_SIZE 2    /**< the size in /DA of free text (read-only) */
-#define QUIRE_ANNOT_FLAGS 3        /**< /F, ISO 32000-2 Table 167 (an integer) */
-
-/** Colours of an annotation. */
-#define QUIRE_ANNOT_COLOR 0          /**< /C */
-#define QUIRE_ANNOT_INTERIOR_COLOR 1 /**< /IC */
-
-/** Point lists of an annotation: x, y pairs in PDF user space. */
-#define QUIRE_ANNOT_QUAD_POINTS 0 /**< /QuadPoints of text markup: 8 numbers per quadrilateral */
-#define QUIRE_ANNOT_LINE 1        /**< /L of a line: x1 y1 x2 y2 */
-#define QUIRE_ANNOT_VERTICES 2    /**< /Vertices of polygons and polylines */
+typedef enum quire_annot_string_field {
+    QUIRE_ANNOT_CONTENTS = 0x0700, /**< /Contents: the text */
+    QUIRE_ANNOT_AUTHOR = 0x0701, /**< /T */
+    QUIRE_ANNOT_SUBJECT = 0x0702, /**< /Subj */
+    QUIRE_ANNOT_UNIQUE_NAME = 0x0703, /**< /NM: the unique name (a UUID for new ones) */
+    QUIRE_ANNOT_CREATION_DATE = 0x0704, /**< /CreationDate, a PDF date: D:YYYYMMDDHHmmSSOHH'mm */
+    QUIRE_ANNOT_MODIFICATION_DATE = 0x0705, /**< /M, a PDF date */
+    QUIRE_ANNOT_STATE = 0x0706, /**< /State of a state reply (see the state models) */
+    QUIRE_ANNOT_STATE_MODEL = 0x0707, /**< /StateModel: "Marked" or "Review" */
+    QUIRE_ANNOT_REPLY_TYPE = 0x0708, /**< /RT: "R" (reply) or "Group" */
+    QUIRE_ANNOT_DEFAULT_APPEARANCE = 0x0709, /**< /DA of free text, such as "/Helv 12 Tf 0 g" */
+    QUIRE_ANNOT_ICON = 0x070A, /**< /Name: a note's icon or a stamp's name */
+    QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending (OpenArrow, ...) */
+    QUIRE_ANNOT_LINE_END = 0x070C, /**< the second /LE line ending */
+    QUIRE_ANNOT_CUSTOM_DATA = 0x070D /**< the application's own data (JSON text) */
+} quire_annot_string_field;
+typedef enum quire_annot_number_field {
+    QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
+    QUIRE_ANNOT_BORDER_WIDTH = 0x0801, /**< /BS /W */
+    QUIRE_ANNOT_FONT_SIZE = 0x0802, /**< the size in /DA of free text (read-only) */
+    QUIRE_ANNOT_FLAGS = 0x0803 /**< /F, ISO 32000-2 Table 167 (an integer) */
+} quire_annot_number_field;
+typedef enum quire_annot_color_field {
+    QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
+    QUIRE_ANNOT_INTERIOR_COLOR = 0x0901 /**< /IC */
+} quire_annot_color_field;
+typedef enum quire_annot_points_field {
+    QUIRE_ANNOT_QUAD_POINTS = 0x0A00, /**< /QuadPoints of text markup: 8 numbers per quadrilateral */
+    QUIRE_ANNOT_LINE = 0x0A01, /**< /L of a line: x1 y1 x2 y2 */
+    QUIRE_ANNOT_VERTICES = 0x0A02 /**< /Vertices of polygons and polylines */
+} quire_annot_points_field;
 
 /**
  * Makes a new annotation of `subtype` for page `page_index` at `rect`. It is not in any
@@ -803,11 +856,11 @@ typedef struct quire_annotation_list quire_annotation_list;
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty subtype, a negative page, a
  * rectangle that is not finite).
  */
-int quire_annotation_new(quire_annotation **out, const char *subtype, int32_t page_index,
+QUIRE_API int quire_annotation_new(quire_annotation **out, const char *subtype, int32_t page_index,
                          const quire_rect *rect);
 
 /** Releases an annotation. NULL is a no-op. */
-void quire_annotation_free(quire_annotation *annotation);
+QUIRE_API void quire_annotation_free(quire_annotation *annotation);
 
 /**
  * Annotation `index` of page `page_index`, in /Annots order.
@@ -815,7 +868,7 @@ void quire_annotation_free(quire_annotation *annotation);
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (page or index); QUIRE_ENOTFOUND (a
  * missing page, as for `quire_page_box`).
  */
-int quire_page_annotation(quire_annotation **out, quire_document *doc, int32_t page_index,
+QUIRE_API int quire_page_annotation(quire_annotation **out, quire_document *doc, int32_t page_index,
                           int32_t index);
 
 /**
@@ -823,7 +876,7 @@ int quire_page_annotation(quire_annotation **out, quire_document *doc, int32_t p
  * out: receives a new annotation owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (no page lists that object).
  */
-int quire_document_annotation(quire_annotation **out, quire_document *doc, int32_t number);
+QUIRE_API int quire_document_annotation(quire_annotation **out, quire_document *doc, int32_t number);
 
 /**
  * The object number of an annotation of a document (what the reply and thread functions
@@ -831,67 +884,72 @@ int quire_document_annotation(quire_annotation **out, quire_document *doc, int32
  * page's /Annots (such an annotation can be read but not replied to).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
  */
-int quire_annotation_id(int32_t *out_number, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_id(int32_t *out_number, const quire_annotation *annotation);
 
 /**
  * The page of an annotation (0-based).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_annotation_page_index(int32_t *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_page_index(int32_t *out, const quire_annotation *annotation);
 
 /**
  * The subtype of an annotation, such as "Square", through the length-query pattern. Any
  * subtype reads, including those Quire does not create.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
  */
-int quire_annotation_subtype(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_annotation_subtype(char *buf, size_t buf_size, size_t *out_len,
                              const quire_annotation *annotation);
 
 /**
  * The rectangle (/Rect) of an annotation, and its setter.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_annotation_rect(quire_rect *out, const quire_annotation *annotation);
-int quire_annotation_set_rect(quire_annotation *annotation, const quire_rect *rect);
+QUIRE_API int quire_annotation_rect(quire_rect *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_set_rect(quire_annotation *annotation, const quire_rect *rect);
 
 /**
  * A text field (QUIRE_ANNOT_CONTENTS, ...) as UTF-8, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown field); QUIRE_ENOTFOUND (the field is not set);
  * QUIRE_EBUFS.
  */
-int quire_annotation_string(char *buf, size_t buf_size, size_t *out_len,
-                            const quire_annotation *annotation, int32_t field);
+QUIRE_API int quire_annotation_string(char *buf, size_t buf_size, size_t *out_len,
+                            const quire_annotation *annotation, quire_annot_string_field field);
 
 /**
  * Sets a text field from NUL-terminated UTF-8; NULL clears it. Dates must be PDF dates.
  * State and state model are checked together when the annotation is written to a document.
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown field, a malformed date or reply type).
  */
-int quire_annotation_set_string(quire_annotation *annotation, int32_t field, const char *value);
+QUIRE_API int quire_annotation_set_string(quire_annotation *annotation, quire_annot_string_field field,
+                                const char *value);
 
 /**
  * A number field (QUIRE_ANNOT_OPACITY, ...) and its setter.
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown or read-only field, a value out of range);
  * QUIRE_ENOTFOUND (the field is not set).
  */
-int quire_annotation_number(double *out, const quire_annotation *annotation, int32_t field);
-int quire_annotation_set_number(quire_annotation *annotation, int32_t field, double value);
+QUIRE_API int quire_annotation_number(double *out, const quire_annotation *annotation,
+                            quire_annot_number_field field);
+QUIRE_API int quire_annotation_set_number(quire_annotation *annotation, quire_annot_number_field field,
+                                double value);
 
 /**
  * A colour (QUIRE_ANNOT_COLOR or QUIRE_ANNOT_INTERIOR_COLOR): its components (0 to 4: none,
- * gray, RGB or CMYK, each 0 to 1) into `out`, which must have room for 4, and their number
- * into `*out_count`.
- * Returns: QUIRE_OK (a count of 0 when unset); QUIRE_EINVAL.
+ * gray, RGB or CMYK, each 0 to 1), through the length-query pattern for numbers: their
+ * number into `*out_count`, and the components into `out` when `capacity` holds them
+ * (`out` NULL and `capacity` 0 give the count only; 4 always suffices).
+ * Returns: QUIRE_OK (a count of 0 when unset); QUIRE_EINVAL; QUIRE_EBUFS (`capacity` too
+ * small: `out` is untouched).
  */
-int quire_annotation_color(double *out, int32_t *out_count, const quire_annotation *annotation,
-                           int32_t which);
+QUIRE_API int quire_annotation_color(double *out, size_t capacity, size_t *out_count,
+                           const quire_annotation *annotation, quire_annot_color_field which);
 
 /**
  * Sets a colour from `count` components (0 clears it; 1, 3 or 4).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_annotation_set_color(quire_annotation *annotation, int32_t which,
-                               const double *components, int32_t count);
+QUIRE_API int quire_annotation_set_color(quire_annotation *annotation, quire_annot_color_field which,
+                               const double *components, size_t count);
 
 /**
  * A point list (QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES), through the
@@ -899,23 +957,23 @@ int quire_annotation_set_color(quire_annotation *annotation, int32_t which,
  * `*out_count`; a buffer too small gives QUIRE_EBUFS.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
  */
-int quire_annotation_points(double *buf, size_t capacity, size_t *out_count,
-                            const quire_annotation *annotation, int32_t kind);
+QUIRE_API int quire_annotation_points(double *buf, size_t capacity, size_t *out_count,
+                            const quire_annotation *annotation, quire_annot_points_field kind);
 
 /**
  * Sets a point list from `count` numbers (an even count; 0 clears it).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_annotation_set_points(quire_annotation *annotation, int32_t kind, const double *points,
-                                size_t count);
+QUIRE_API int quire_annotation_set_points(quire_annotation *annotation, quire_annot_points_field kind,
+                                const double *points, size_t count);
 
 /**
  * The ink strokes (/InkList): their number, and stroke `stroke` as x, y pairs through the
  * length-query pattern for numbers.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
  */
-int quire_annotation_ink_stroke_count(int32_t *out, const quire_annotation *annotation);
-int quire_annotation_ink_stroke(double *buf, size_t capacity, size_t *out_count,
+QUIRE_API int quire_annotation_ink_stroke_count(int32_t *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_ink_stroke(double *buf, size_t capacity, size_t *out_count,
                                 const quire_annotation *annotation, int32_t stroke);
 
 /**
@@ -923,15 +981,15 @@ int quire_annotation_ink_stroke(double *buf, size_t capacity, size_t *out_count,
  * `points` is NULL and `count` is 0.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_annotation_add_ink_stroke(quire_annotation *annotation, const double *points, size_t count);
+QUIRE_API int quire_annotation_add_ink_stroke(quire_annotation *annotation, const double *points, size_t count);
 
 /**
  * Whether the annotation replies to another (has /IRT): 1 or 0; and the object number of
  * the annotation it replies to.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (for the target: not a reply).
  */
-int quire_annotation_is_reply(int32_t *out, const quire_annotation *annotation);
-int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_is_reply(int32_t *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *annotation);
 
 /**
  * Adds `annotation` to the document, on its page: a new object with a unique name
@@ -945,7 +1003,7 @@ int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *an
  * QUIRE_EUNSUPPORTED (a subtype Quire does not create); QUIRE_EDISABLED (a reply while
  * replies are off).
  */
-int quire_document_add_annotation(quire_document *doc, quire_annotation *annotation);
+QUIRE_API int quire_document_add_annotation(quire_document *doc, quire_annotation *annotation);
 
 /**
  * Writes the changed `annotation` back to its object: the fields that differ from what is
@@ -955,20 +1013,20 @@ int quire_document_add_annotation(quire_document *doc, quire_annotation *annotat
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (not in the document);
  * QUIRE_EDISABLED (a change of its reply or state while replies are off).
  */
-int quire_document_update_annotation(quire_document *doc, quire_annotation *annotation);
+QUIRE_API int quire_document_update_annotation(quire_document *doc, quire_annotation *annotation);
 
 /**
  * Deletes annotation `number` and its popup from the page's /Annots and the document.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
  */
-int quire_document_delete_annotation(quire_document *doc, int32_t number);
+QUIRE_API int quire_document_delete_annotation(quire_document *doc, int32_t number);
 
 /**
  * Adds a text reply by `author` (NULL for none) with `contents` to annotation `target`.
  * out: receives the new reply, owned by the caller; may be NULL when not wanted.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_EDISABLED.
  */
-int quire_document_add_reply(quire_annotation **out, quire_document *doc, int32_t target,
+QUIRE_API int quire_document_add_reply(quire_annotation **out, quire_document *doc, int32_t target,
                              const char *author, const char *contents);
 
 /**
@@ -979,7 +1037,7 @@ int quire_document_add_reply(quire_annotation **out, quire_document *doc, int32_
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown model, or a state of another model);
  * QUIRE_ENOTFOUND; QUIRE_EDISABLED.
  */
-int quire_document_add_state_reply(quire_annotation **out, quire_document *doc, int32_t target,
+QUIRE_API int quire_document_add_state_reply(quire_annotation **out, quire_document *doc, int32_t target,
                                    const char *author, const char *model, const char *state);
 
 /**
@@ -988,7 +1046,7 @@ int quire_document_add_state_reply(quire_annotation **out, quire_document *doc, 
  * a cycle of replies.
  * Returns: QUIRE_OK; QUIRE_EINVAL (another page, a cycle); QUIRE_ENOTFOUND; QUIRE_EDISABLED.
  */
-int quire_document_set_in_reply_to(quire_document *doc, int32_t number, int32_t target);
+QUIRE_API int quire_document_set_in_reply_to(quire_document *doc, int32_t number, int32_t target);
 
 /**
  * Turns replies and review states on (non-zero, the default) or off (0) for this document, as
@@ -996,8 +1054,8 @@ int quire_document_set_in_reply_to(quire_document *doc, int32_t number, int32_t 
  * states return QUIRE_EDISABLED; reading annotations and `quire_annotation_is_reply` work.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_document_set_replies_enabled(quire_document *doc, int32_t enabled);
-int quire_document_replies_enabled(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_set_replies_enabled(quire_document *doc, int32_t enabled);
+QUIRE_API int quire_document_replies_enabled(int32_t *out, quire_document *doc);
 
 /**
  * The comments of annotation `number` (PSPDFKit's model): the annotation itself, then every
@@ -1006,7 +1064,7 @@ int quire_document_replies_enabled(int32_t *out, quire_document *doc);
  * out: receives a new list owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
  */
-int quire_document_comments(quire_annotation_list **out, quire_document *doc, int32_t number);
+QUIRE_API int quire_document_comments(quire_annotation_list **out, quire_document *doc, int32_t number);
 
 /**
  * The review summary of annotation `number`: in `out_current`, each author's latest state
@@ -1014,7 +1072,7 @@ int quire_document_comments(quire_annotation_list **out, quire_document *doc, in
  * below it, oldest first. Either out-pointer may be NULL.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
  */
-int quire_document_review_summary(quire_annotation_list **out_current,
+QUIRE_API int quire_document_review_summary(quire_annotation_list **out_current,
                                   quire_annotation_list **out_history, quire_document *doc,
                                   int32_t number);
 
@@ -1024,7 +1082,7 @@ int quire_document_review_summary(quire_annotation_list **out_current,
  * out: receives a new list owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_document_search_annotations(quire_annotation_list **out, quire_document *doc,
+QUIRE_API int quire_document_search_annotations(quire_annotation_list **out, quire_document *doc,
                                       const char *text);
 
 /**
@@ -1032,12 +1090,12 @@ int quire_document_search_annotations(quire_annotation_list **out, quire_documen
  * the caller).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
  */
-int quire_annotation_list_count(int32_t *out, const quire_annotation_list *list);
-int quire_annotation_list_get(quire_annotation **out, const quire_annotation_list *list,
+QUIRE_API int quire_annotation_list_count(int32_t *out, const quire_annotation_list *list);
+QUIRE_API int quire_annotation_list_get(quire_annotation **out, const quire_annotation_list *list,
                               int32_t index);
 
 /** Releases a list (the annotations taken from it stay valid). NULL is a no-op. */
-void quire_annotation_list_free(quire_annotation_list *list);
+QUIRE_API void quire_annotation_list_free(quire_annotation_list *list);
 
 /**
  * The annotations of page `page_index` (or of every page when it is -1) as JSON shaped
@@ -1049,7 +1107,7 @@ void quire_annotation_list_free(quire_annotation_list *list);
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
  * missing from the page tree: see `quire_document_page_count`); QUIRE_EBUFS.
  */
-int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
                                            quire_document *doc, int32_t page_index);
 
 /**
@@ -1062,7 +1120,7 @@ int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *o
  * type, a reply whose parent is missing: the message names the field); QUIRE_EDISABLED
  * (replies while replies are off).
  */
-int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,
+QUIRE_API int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,
                                            const char *json, size_t length);
 
 /* ------------------------------------------------------------------------------------ */
@@ -1083,16 +1141,19 @@ int quire_document_import_annotations_json(int32_t *out_count, quire_document *d
  */
 typedef struct quire_bookmark quire_bookmark;
 
-/** Bookmark actions, for `quire_bookmark_new` and `quire_bookmark_action_kind`. */
-#define QUIRE_BOOKMARK_GOTO 0  /**< go to a page of the document */
-#define QUIRE_BOOKMARK_URI 1   /**< open a URI */
-#define QUIRE_BOOKMARK_NAMED 2 /**< a named action (/N), such as NextPage or LastPage */
-#define QUIRE_BOOKMARK_OTHER 3 /**< any other action, as its action dictionary in PDF syntax */
+/** Bookmark actions, for `quire_bookmark_new` and `quire_bookmark_action_kind`: the action
+ *  types of outline items (`quire_action_type`), under the names of 0.4. */
+#define QUIRE_BOOKMARK_GOTO QUIRE_ACTION_GOTO   /**< go to a page of the document */
+#define QUIRE_BOOKMARK_URI QUIRE_ACTION_URI     /**< open a URI */
+#define QUIRE_BOOKMARK_NAMED QUIRE_ACTION_NAMED /**< a named action (/N), such as NextPage */
+#define QUIRE_BOOKMARK_OTHER QUIRE_ACTION_OTHER /**< any other action, as its action dictionary in PDF syntax */
 
 /** Bookmark sort orders. */
-#define QUIRE_BOOKMARK_SORT_CUSTOM 0 /**< insertion order, as rearranged by moves */
-/** By page index; bookmarks that do not point at a page last; ties keep the custom order. */
-#define QUIRE_BOOKMARK_SORT_PAGE 1
+typedef enum quire_bookmark_sort_order {
+    QUIRE_BOOKMARK_SORT_CUSTOM = 0x0C00, /**< insertion order, as rearranged by moves */
+    /** By page index; bookmarks that do not point at a page last; ties keep the custom order. */
+    QUIRE_BOOKMARK_SORT_PAGE = 0x0C01
+} quire_bookmark_sort_order;
 
 /**
  * Makes a new bookmark with a new identifier. For QUIRE_BOOKMARK_GOTO, `page_index` is the
@@ -1105,62 +1166,63 @@ typedef struct quire_bookmark quire_bookmark;
  * unexpected text); QUIRE_EFORMAT (text of QUIRE_BOOKMARK_OTHER that is not one
  * dictionary with an /S name).
  */
-int quire_bookmark_new(quire_bookmark **out, int32_t kind, int32_t page_index, const char *text);
+QUIRE_API int quire_bookmark_new(quire_bookmark **out, quire_action_type kind, int32_t page_index,
+                       const char *text);
 
 /**
  * A copy of `bookmark`, with the same identifier.
  * out: receives a new bookmark owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_bookmark_copy(quire_bookmark **out, const quire_bookmark *bookmark);
+QUIRE_API int quire_bookmark_copy(quire_bookmark **out, const quire_bookmark *bookmark);
 
 /** Releases a bookmark. NULL is a no-op. */
-void quire_bookmark_free(quire_bookmark *bookmark);
+QUIRE_API void quire_bookmark_free(quire_bookmark *bookmark);
 
 /**
  * The identifier of a bookmark, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
  */
-int quire_bookmark_identifier(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_bookmark_identifier(char *buf, size_t buf_size, size_t *out_len,
                               const quire_bookmark *bookmark);
 
 /**
  * Sets the identifier (non-empty UTF-8): for a provider that loads stored bookmarks.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL or empty).
  */
-int quire_bookmark_set_identifier(quire_bookmark *bookmark, const char *identifier);
+QUIRE_API int quire_bookmark_set_identifier(quire_bookmark *bookmark, const char *identifier);
 
 /**
  * The name of a bookmark, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS; QUIRE_ENOTFOUND (it has no name).
  */
-int quire_bookmark_name(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_bookmark_name(char *buf, size_t buf_size, size_t *out_len,
                         const quire_bookmark *bookmark);
 
 /**
  * Sets the name from UTF-8; NULL clears it.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_bookmark_set_name(quire_bookmark *bookmark, const char *name);
+QUIRE_API int quire_bookmark_set_name(quire_bookmark *bookmark, const char *name);
 
 /**
  * The kind of a bookmark's action (QUIRE_BOOKMARK_GOTO, ...).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_bookmark_action_kind(int32_t *out, const quire_bookmark *bookmark);
+QUIRE_API int quire_bookmark_action_kind(quire_action_type *out, const quire_bookmark *bookmark);
 
 /**
  * The page index a go-to bookmark points at.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (not a go-to bookmark).
  */
-int quire_bookmark_page_index(int32_t *out, const quire_bookmark *bookmark);
+QUIRE_API int quire_bookmark_page_index(int32_t *out, const quire_bookmark *bookmark);
 
 /**
  * The text of a bookmark's action, through the length-query pattern: the URI, the named
  * action's name, or, for any other action, its action dictionary in PDF syntax.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS; QUIRE_ENOTFOUND (a go-to bookmark).
  */
-int quire_bookmark_action_text(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_bookmark_action_text(char *buf, size_t buf_size, size_t *out_len,
                                const quire_bookmark *bookmark);
 
 /**
@@ -1168,13 +1230,13 @@ int quire_bookmark_action_text(char *buf, size_t buf_size, size_t *out_len,
  * is added and when bookmarks are moved; providers store it as it is.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (it has none).
  */
-int quire_bookmark_sort_key(int64_t *out, const quire_bookmark *bookmark);
+QUIRE_API int quire_bookmark_sort_key(int64_t *out, const quire_bookmark *bookmark);
 
 /**
  * Sets the sort key; NULL clears it. For providers that load stored bookmarks.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_bookmark_set_sort_key(quire_bookmark *bookmark, const int64_t *sort_key);
+QUIRE_API int quire_bookmark_set_sort_key(quire_bookmark *bookmark, const int64_t *sort_key);
 
 /**
  * Given to a provider's `load` callback: add each stored bookmark to it. Use it only
@@ -1189,7 +1251,7 @@ typedef struct quire_bookmark_sink quire_bookmark_sink;
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments); QUIRE_ESTATE (the sink's load call has
  * returned).
  */
-int quire_bookmark_sink_add(quire_bookmark_sink *sink, const quire_bookmark *bookmark);
+QUIRE_API int quire_bookmark_sink_add(quire_bookmark_sink *sink, const quire_bookmark *bookmark);
 
 /**
  * A bookmark provider: where bookmarks are stored. The document holds an ordered chain of
@@ -1237,18 +1299,29 @@ typedef struct quire_bookmark_provider {
 #define QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT { QUIRE_BOOKMARK_PROVIDER_VERSION, 1, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
- * Replaces the document's chain of bookmark providers with `count` providers, in order
- * (the structs are copied; their payloads must stay valid until `release`). The default
+ * Fills `provider` with the defaults of `version` (1 up to QUIRE_BOOKMARK_PROVIDER_VERSION):
+ * no callbacks, not the built-in provider (set `builtin` for that), and sets its version:
+ * QUIRE_BOOKMARK_PROVIDER_INIT for bindings that cannot use the macro.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_bookmark_provider_init(quire_bookmark_provider *provider, unsigned version);
+
+/**
+ * Replaces the document's chain of bookmark providers with the `count` providers that
+ * `providers` points at, in order: an array of pointers, so that the struct can grow in
+ * later versions (each is read by its own `version`; the structs are copied; their
+ * payloads must stay valid until `release`). The default
  * chain is the built-in provider alone. An empty chain (count 0) keeps no bookmarks.
  * The providers of the old chain are released; the new ones are asked for their
  * bookmarks on next use. On an error, the chain is unchanged and no new provider's
  * `release` is called.
- * Returns: QUIRE_OK; QUIRE_EINVAL (NULL providers with a count, an unknown version, a
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL providers with a count, a NULL entry, version 0, a
  * custom provider without load, add or remove, a built-in entry with callbacks);
+ * QUIRE_EVERSION (a provider of a newer version than this library knows);
  * QUIRE_ESTATE (called from a provider's callback).
  */
-int quire_document_set_bookmark_providers(quire_document *doc,
-                                          const quire_bookmark_provider *providers,
+QUIRE_API int quire_document_set_bookmark_providers(quire_document *doc,
+                                          const quire_bookmark_provider *const *providers,
                                           size_t count);
 
 /**
@@ -1256,7 +1329,7 @@ int quire_document_set_bookmark_providers(quire_document *doc,
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EUSER (a provider failed); QUIRE_EUNSUPPORTED
  * (the document stores bookmarks in a newer format).
  */
-int quire_document_bookmark_count(int32_t *out, quire_document *doc);
+QUIRE_API int quire_document_bookmark_count(int32_t *out, quire_document *doc);
 
 /**
  * Bookmark `index` in `sort_order` (QUIRE_BOOKMARK_SORT_CUSTOM or QUIRE_BOOKMARK_SORT_PAGE),
@@ -1264,7 +1337,8 @@ int quire_document_bookmark_count(int32_t *out, quire_document *doc);
  * out: receives a new bookmark owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown order); QUIRE_ERANGE; QUIRE_EUSER.
  */
-int quire_document_bookmark(quire_bookmark **out, quire_document *doc, int32_t sort_order,
+QUIRE_API int quire_document_bookmark(quire_bookmark **out, quire_document *doc,
+                            quire_bookmark_sort_order sort_order,
                             int32_t index);
 
 /**
@@ -1272,7 +1346,7 @@ int quire_document_bookmark(quire_bookmark **out, quire_document *doc, int32_t s
  * out: receives a new bookmark owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_EUSER.
  */
-int quire_document_find_bookmark(quire_bookmark **out, quire_document *doc,
+QUIRE_API int quire_document_find_bookmark(quire_bookmark **out, quire_document *doc,
                                  const char *identifier);
 
 /**
@@ -1284,20 +1358,20 @@ int quire_document_find_bookmark(quire_bookmark **out, quire_document *doc,
  * to a page missing from the page tree: see `quire_document_page_count`);
  * QUIRE_EUNSUPPORTED (no provider accepts it); QUIRE_EUSER; QUIRE_ESTATE.
  */
-int quire_document_add_bookmark(quire_document *doc, const quire_bookmark *bookmark);
+QUIRE_API int quire_document_add_bookmark(quire_document *doc, const quire_bookmark *bookmark);
 
 /**
  * Removes the bookmark with `identifier` (the providers are asked in order).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_EUSER; QUIRE_ESTATE.
  */
-int quire_document_remove_bookmark(quire_document *doc, const char *identifier);
+QUIRE_API int quire_document_remove_bookmark(quire_document *doc, const char *identifier);
 
 /**
  * Moves the bookmark with `identifier` to `index` of the custom order (rewriting the sort
  * keys of the bookmarks whose place changes, through their providers).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_ERANGE; QUIRE_EUSER; QUIRE_ESTATE.
  */
-int quire_document_move_bookmark(quire_document *doc, const char *identifier, int32_t index);
+QUIRE_API int quire_document_move_bookmark(quire_document *doc, const char *identifier, int32_t index);
 
 /**
  * The sort order a user interface should show this document's bookmarks in: a
@@ -1305,8 +1379,9 @@ int quire_document_move_bookmark(quire_document *doc, const char *identifier, in
  * stored in the file. It also orders `quire_document_export_bookmarks_to_outline`.
  * Returns: QUIRE_OK; QUIRE_EINVAL (unknown order).
  */
-int quire_document_bookmark_sort_order(int32_t *out, quire_document *doc);
-int quire_document_set_bookmark_sort_order(quire_document *doc, int32_t sort_order);
+QUIRE_API int quire_document_bookmark_sort_order(quire_bookmark_sort_order *out, quire_document *doc);
+QUIRE_API int quire_document_set_bookmark_sort_order(quire_document *doc,
+                                           quire_bookmark_sort_order sort_order);
 
 /** Called after each change to a document's bookmarks, on the thread that made it. */
 typedef void (*quire_bookmark_change_fn)(quire_document *doc, void *payload);
@@ -1316,7 +1391,7 @@ typedef void (*quire_bookmark_change_fn)(quire_document *doc, void *payload);
  * a new provider chain); NULL removes it.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_document_set_bookmark_change_callback(quire_document *doc,
+QUIRE_API int quire_document_set_bookmark_change_callback(quire_document *doc,
                                                 quire_bookmark_change_fn callback,
                                                 void *payload);
 
@@ -1329,16 +1404,18 @@ int quire_document_set_bookmark_change_callback(quire_document *doc,
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (the outline's top level is damaged:
  * nothing is changed); QUIRE_EUSER.
  */
-int quire_document_export_bookmarks_to_outline(int32_t *out_count, quire_document *doc);
+QUIRE_API int quire_document_export_bookmarks_to_outline(int32_t *out_count, quire_document *doc);
 
 /* ------------------------------------------------------------------------------------ */
 /* Checkpoints: crash recovery of unsaved changes                                       */
 /* ------------------------------------------------------------------------------------ */
 
 /** Checkpoint strategies. */
-#define QUIRE_CHECKPOINT_MANUAL 0    /**< only when `quire_document_checkpoint` is called */
-#define QUIRE_CHECKPOINT_TIMED 1     /**< every `interval_seconds`, on a background thread */
-#define QUIRE_CHECKPOINT_IMMEDIATE 2 /**< on every change, before the call returns */
+typedef enum quire_checkpoint_strategy {
+    QUIRE_CHECKPOINT_MANUAL = 0x0D00, /**< only when `quire_document_checkpoint` is called */
+    QUIRE_CHECKPOINT_TIMED = 0x0D01, /**< every `interval_seconds`, on a background thread */
+    QUIRE_CHECKPOINT_IMMEDIATE = 0x0D02 /**< on every change, before the call returns */
+} quire_checkpoint_strategy;
 
 /**
  * What `quire_document_start_checkpoints` does with a checkpoint that already exists for
@@ -1371,7 +1448,7 @@ typedef enum quire_checkpoint_existing {
  */
 typedef struct quire_checkpoint_options {
     uint32_t version;        /**< QUIRE_CHECKPOINT_OPTIONS_VERSION */
-    int32_t strategy;        /**< QUIRE_CHECKPOINT_MANUAL (default), _TIMED or _IMMEDIATE */
+    quire_checkpoint_strategy strategy; /**< QUIRE_CHECKPOINT_MANUAL (default), _TIMED or _IMMEDIATE */
     double interval_seconds; /**< for QUIRE_CHECKPOINT_TIMED: 0.01 to 86400 (default 10) */
     /** The directory of checkpoint files; NULL for $XDG_STATE_HOME/quire/checkpoints, else
      *  ~/.local/state/quire/checkpoints. Created if missing. */
@@ -1400,7 +1477,7 @@ typedef struct quire_checkpoint_options {
  * Returns: QUIRE_OK; QUIRE_EINVAL (options is NULL, or version is 0); QUIRE_EVERSION (a
  * version newer than this library knows).
  */
-int quire_checkpoint_options_init(quire_checkpoint_options *options, unsigned version);
+QUIRE_API int quire_checkpoint_options_init(quire_checkpoint_options *options, unsigned version);
 
 /**
  * Starts keeping checkpoints of the document's unsaved changes (annotations, replies,
@@ -1451,7 +1528,7 @@ int quire_checkpoint_options_init(quire_checkpoint_options *options, unsigned ve
  * checkpoint file, or a whole record in it that cannot be decoded: nothing is applied and
  * the file stays for inspection).
  */
-int quire_document_start_checkpoints(int32_t *out_loaded, quire_document *doc,
+QUIRE_API int quire_document_start_checkpoints(int32_t *out_loaded, quire_document *doc,
                                      const quire_checkpoint_options *options);
 
 /**
@@ -1461,13 +1538,13 @@ int quire_document_start_checkpoints(int32_t *out_loaded, quire_document *doc,
  * Both wait for asynchronous checkpoints still running.
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-int quire_document_stop_checkpoints(quire_document *doc, int32_t remove);
+QUIRE_API int quire_document_stop_checkpoints(quire_document *doc, int32_t remove);
 
 /**
  * Writes a checkpoint of every unsaved change now and waits until it is on disk.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (checkpointing has not started); QUIRE_EIO.
  */
-int quire_document_checkpoint(quire_document *doc);
+QUIRE_API int quire_document_checkpoint(quire_document *doc);
 
 /** Called when a checkpoint started by `quire_document_checkpoint_async` is written (status
  *  QUIRE_OK) or has failed, on a background thread. It must not call the document (closing
@@ -1479,14 +1556,14 @@ typedef void (*quire_checkpoint_done_fn)(int status, void *payload);
  * is on disk. The changes it holds are taken before the call returns.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (checkpointing has not started).
  */
-int quire_document_checkpoint_async(quire_document *doc, quire_checkpoint_done_fn done,
+QUIRE_API int quire_document_checkpoint_async(quire_document *doc, quire_checkpoint_done_fn done,
                                     void *payload);
 
 /**
  * The path of the checkpoint file, through the length-query pattern.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS; QUIRE_ESTATE (checkpointing has not started).
  */
-int quire_document_checkpoint_path(char *buf, size_t buf_size, size_t *out_len,
+QUIRE_API int quire_document_checkpoint_path(char *buf, size_t buf_size, size_t *out_len,
                                    quire_document *doc);
 
 /** What a checkpoint holds (`quire_checkpoint_info.state`). */
@@ -1527,7 +1604,7 @@ typedef struct quire_checkpoint_info {
  * file name); QUIRE_EVERSION (a struct version newer than this library); QUIRE_EIO.
  * Thread safety: as every call on the document.
  */
-int quire_document_inspect_checkpoint(quire_checkpoint_info *out, quire_document *doc,
+QUIRE_API int quire_document_inspect_checkpoint(quire_checkpoint_info *out, quire_document *doc,
                                       const quire_checkpoint_options *options);
 
 #ifdef __cplusplus

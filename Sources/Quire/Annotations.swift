@@ -157,13 +157,15 @@ public func quire_annotation_set_rect(_ annotation: OpaquePointer?, _ rect: Unsa
     }
 }
 
-func unknownField(_ field: Int32) -> CallError {
-    CallError(code: QUIRE_EINVAL, message: "field \(field) is not one of the QUIRE_ANNOT_* values for this call")
+/// A constant that is not of the family the call takes (a constant of another family, or
+/// any number, arriving through a binding).
+func unknownField<F: RawRepresentable>(_ field: F, _ family: String) -> CallError where F.RawValue: BinaryInteger {
+    CallError(code: QUIRE_EINVAL, message: "field 0x\(String(field.rawValue, radix: 16)) is not one of the \(family) values")
 }
 
 @c @implementation
 public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
-                                    _ annotation: OpaquePointer?, _ field: Int32) -> Int32 {
+                                    _ annotation: OpaquePointer?, _ field: quire_annot_string_field) -> Int32 {
     guarded("quire_annotation_string") {
         _ = try required(outLen, "out_len")
         let a = try box(annotation).annotation
@@ -172,7 +174,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_CONTENTS: value = a.contents
         case QUIRE_ANNOT_AUTHOR: value = a.author
         case QUIRE_ANNOT_SUBJECT: value = a.subject
-        case QUIRE_ANNOT_NAME: value = a.name
+        case QUIRE_ANNOT_UNIQUE_NAME: value = a.name
         case QUIRE_ANNOT_CREATION_DATE: value = a.creationDate?.description
         case QUIRE_ANNOT_MODIFICATION_DATE: value = a.modificationDate?.description
         case QUIRE_ANNOT_STATE: value = a.state
@@ -183,15 +185,15 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_LINE_START: value = a.lineEndings.first
         case QUIRE_ANNOT_LINE_END: value = a.lineEndings.count > 1 ? a.lineEndings[1] : nil
         case QUIRE_ANNOT_CUSTOM_DATA: value = a.customData
-        default: throw unknownField(field)
+        default: throw unknownField(field, "quire_annot_string_field")
         }
-        guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field \(field) is not set") }
+        guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
         try copyOut(value, buf, bufSize, outLen)
     }
 }
 
 @c @implementation
-public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: Int32, _ text: UnsafePointer<CChar>?) -> Int32 {
+public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: quire_annot_string_field, _ text: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_annotation_set_string") {
         let b = try box(annotation)
         let value = cText(text)
@@ -210,7 +212,7 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: I
         case QUIRE_ANNOT_CONTENTS: b.annotation.contents = value
         case QUIRE_ANNOT_AUTHOR: b.annotation.author = value
         case QUIRE_ANNOT_SUBJECT: b.annotation.subject = value
-        case QUIRE_ANNOT_NAME: b.annotation.name = value
+        case QUIRE_ANNOT_UNIQUE_NAME: b.annotation.name = value
         case QUIRE_ANNOT_CREATION_DATE: b.annotation.creationDate = try date()
         case QUIRE_ANNOT_MODIFICATION_DATE: b.annotation.modificationDate = try date()
         case QUIRE_ANNOT_STATE: b.annotation.state = value
@@ -226,13 +228,14 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: I
         case QUIRE_ANNOT_LINE_START: ending(0)
         case QUIRE_ANNOT_LINE_END: ending(1)
         case QUIRE_ANNOT_CUSTOM_DATA: b.annotation.customData = value
-        default: throw unknownField(field)
+        default: throw unknownField(field, "quire_annot_string_field")
         }
     }
 }
 
 @c @implementation
-public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ annotation: OpaquePointer?, _ field: Int32) -> Int32 {
+public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ annotation: OpaquePointer?,
+                                    _ field: quire_annot_number_field) -> Int32 {
     guarded("quire_annotation_number") {
         let out = try required(out, "out")
         let a = try box(annotation).annotation
@@ -242,15 +245,15 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_BORDER_WIDTH: value = a.borderWidth
         case QUIRE_ANNOT_FONT_SIZE: value = a.fontSize
         case QUIRE_ANNOT_FLAGS: value = Double(a.flags)
-        default: throw unknownField(field)
+        default: throw unknownField(field, "quire_annot_number_field")
         }
-        guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field \(field) is not set") }
+        guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
         out.pointee = value
     }
 }
 
 @c @implementation
-public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: Int32, _ value: Double) -> Int32 {
+public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: quire_annot_number_field, _ value: Double) -> Int32 {
     guarded("quire_annotation_set_number") {
         let b = try box(annotation)
         guard value.isFinite else { throw CallError(code: QUIRE_EINVAL, message: "the value is not a finite number") }
@@ -268,49 +271,46 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: I
             b.annotation.flags = Int(value)
         case QUIRE_ANNOT_FONT_SIZE:
             throw CallError(code: QUIRE_EINVAL, message: "the font size is read from the default appearance: set QUIRE_ANNOT_DEFAULT_APPEARANCE")
-        default: throw unknownField(field)
+        default: throw unknownField(field, "quire_annot_number_field")
         }
     }
 }
 
 @c @implementation
-public func quire_annotation_color(_ out: UnsafeMutablePointer<Double>?, _ outCount: UnsafeMutablePointer<Int32>?,
-                                   _ annotation: OpaquePointer?, _ which: Int32) -> Int32 {
+public func quire_annotation_color(_ out: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?,
+                                   _ annotation: OpaquePointer?, _ which: quire_annot_color_field) -> Int32 {
     guarded("quire_annotation_color") {
-        let out = try required(out, "out")
-        let count = try required(outCount, "out_count")
+        _ = try required(outCount, "out_count")
         let a = try box(annotation).annotation
         let color: [Double]
         switch which {
         case QUIRE_ANNOT_COLOR: color = a.color ?? []
         case QUIRE_ANNOT_INTERIOR_COLOR: color = a.interiorColor ?? []
-        default: throw unknownField(which)
+        default: throw unknownField(which, "quire_annot_color_field")
         }
-        let c = color.count <= 4 ? color : []
-        for (k, v) in c.enumerated() { out[k] = v }
-        count.pointee = Int32(c.count)
+        try copyOut(numbers: color.count <= 4 ? color : [], out, capacity, outCount)
     }
 }
 
 @c @implementation
-public func quire_annotation_set_color(_ annotation: OpaquePointer?, _ which: Int32, _ components: UnsafePointer<Double>?,
-                                       _ count: Int32) -> Int32 {
+public func quire_annotation_set_color(_ annotation: OpaquePointer?, _ which: quire_annot_color_field, _ components: UnsafePointer<Double>?,
+                                       _ count: Int) -> Int32 {
     guarded("quire_annotation_set_color") {
         let b = try box(annotation)
         guard [0, 1, 3, 4].contains(count) else { throw CallError(code: QUIRE_EINVAL, message: "a colour has 0, 1, 3 or 4 components, not \(count)") }
-        let c = try numbersArgument(components, Int(count), even: false)
+        let c = try numbersArgument(components, count, even: false)
         guard c.allSatisfy({ (0...1).contains($0) }) else { throw CallError(code: QUIRE_EINVAL, message: "colour components are between 0 and 1") }
         switch which {
         case QUIRE_ANNOT_COLOR: b.annotation.color = c.isEmpty ? nil : c
         case QUIRE_ANNOT_INTERIOR_COLOR: b.annotation.interiorColor = c.isEmpty ? nil : c
-        default: throw unknownField(which)
+        default: throw unknownField(which, "quire_annot_color_field")
         }
     }
 }
 
 @c @implementation
 public func quire_annotation_points(_ buf: UnsafeMutablePointer<Double>?, _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?,
-                                    _ annotation: OpaquePointer?, _ kind: Int32) -> Int32 {
+                                    _ annotation: OpaquePointer?, _ kind: quire_annot_points_field) -> Int32 {
     guarded("quire_annotation_points") {
         _ = try required(outCount, "out_count")
         let a = try box(annotation).annotation
@@ -318,13 +318,13 @@ public func quire_annotation_points(_ buf: UnsafeMutablePointer<Double>?, _ capa
         case QUIRE_ANNOT_QUAD_POINTS: try copyOut(numbers: a.quadPoints, buf, capacity, outCount)
         case QUIRE_ANNOT_LINE: try copyOut(numbers: a.linePoints, buf, capacity, outCount)
         case QUIRE_ANNOT_VERTICES: try copyOut(numbers: a.vertices, buf, capacity, outCount)
-        default: throw unknownField(kind)
+        default: throw unknownField(kind, "quire_annot_points_field")
         }
     }
 }
 
 @c @implementation
-public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: Int32, _ points: UnsafePointer<Double>?,
+public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: quire_annot_points_field, _ points: UnsafePointer<Double>?,
                                         _ count: Int) -> Int32 {
     guarded("quire_annotation_set_points") {
         let b = try box(annotation)
@@ -337,7 +337,7 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: In
             guard values.isEmpty || values.count == 4 else { throw CallError(code: QUIRE_EINVAL, message: "a line is 4 numbers: x1 y1 x2 y2") }
             b.annotation.linePoints = values
         case QUIRE_ANNOT_VERTICES: b.annotation.vertices = values
-        default: throw unknownField(kind)
+        default: throw unknownField(kind, "quire_annot_points_field")
         }
     }
 }

@@ -19,11 +19,19 @@ func give(_ bookmark: Bookmark, _ out: UnsafeMutablePointer<OpaquePointer?>) {
     out.pointee = OpaquePointer(Unmanaged.passRetained(BookmarkBox(bookmark)).toOpaque())
 }
 
-func sortOrder(_ value: Int32) throws -> BookmarkSortOrder {
-    guard let order = BookmarkSortOrder(rawValue: Int(value)) else {
-        throw CallError(code: QUIRE_EINVAL, message: "sort_order \(value) is not a QUIRE_BOOKMARK_SORT_* value")
+func sortOrder(_ value: quire_bookmark_sort_order) throws -> BookmarkSortOrder {
+    switch value {
+    case QUIRE_BOOKMARK_SORT_CUSTOM: return .custom
+    case QUIRE_BOOKMARK_SORT_PAGE: return .pageBased
+    default: throw CallError(code: QUIRE_EINVAL, message: "sort_order 0x\(String(value.rawValue, radix: 16)) is not a QUIRE_BOOKMARK_SORT_* value")
     }
-    return order
+}
+
+func sortOrder(_ value: BookmarkSortOrder) -> quire_bookmark_sort_order {
+    switch value {
+    case .custom: return QUIRE_BOOKMARK_SORT_CUSTOM
+    case .pageBased: return QUIRE_BOOKMARK_SORT_PAGE
+    }
 }
 
 func nonEmptyText(_ pointer: UnsafePointer<CChar>?, _ name: StaticString) throws -> String {
@@ -103,21 +111,21 @@ final class CBookmarkProvider: BookmarkProvider {
 // MARK: Values
 
 @c @implementation
-public func quire_bookmark_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ kind: Int32, _ pageIndex: Int32,
+public func quire_bookmark_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ kind: quire_action_type, _ pageIndex: Int32,
                                _ text: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_bookmark_new") {
         let out = try required(out, "out")
         let action: Bookmark.Action
         switch kind {
-        case QUIRE_BOOKMARK_GOTO:
-            guard text == nil else { throw CallError(code: QUIRE_EINVAL, message: "text must be NULL for QUIRE_BOOKMARK_GOTO") }
+        case QUIRE_ACTION_GOTO:
+            guard text == nil else { throw CallError(code: QUIRE_EINVAL, message: "text must be NULL for QUIRE_ACTION_GOTO") }
             guard pageIndex >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "page_index \(pageIndex) is negative") }
             action = .goTo(pageIndex: Int(pageIndex))
-        case QUIRE_BOOKMARK_URI:
+        case QUIRE_ACTION_URI:
             action = .uri(try nonEmptyText(text, "text"))
-        case QUIRE_BOOKMARK_NAMED:
+        case QUIRE_ACTION_NAMED:
             action = .named(try nonEmptyText(text, "text"))
-        case QUIRE_BOOKMARK_OTHER:
+        case QUIRE_ACTION_OTHER:
             let syntax = try nonEmptyText(text, "text")
             guard let dict = try parseStrictly(ByteBuffer(copying: Array(syntax.utf8))).dictionary,
                   dict["S"]?.name != nil else {
@@ -125,7 +133,7 @@ public func quire_bookmark_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ k
             }
             action = .other(dict)
         default:
-            throw CallError(code: QUIRE_EINVAL, message: "kind \(kind) is not a QUIRE_BOOKMARK_* action")
+            throw CallError(code: QUIRE_EINVAL, message: "kind 0x\(String(kind.rawValue, radix: 16)) is not QUIRE_ACTION_GOTO, _URI, _NAMED or _OTHER")
         }
         give(Bookmark(action: action), out)
     }
@@ -181,14 +189,14 @@ public func quire_bookmark_set_name(_ bookmark: OpaquePointer?, _ name: UnsafePo
 }
 
 @c @implementation
-public func quire_bookmark_action_kind(_ out: UnsafeMutablePointer<Int32>?, _ bookmark: OpaquePointer?) -> Int32 {
+public func quire_bookmark_action_kind(_ out: UnsafeMutablePointer<quire_action_type>?, _ bookmark: OpaquePointer?) -> Int32 {
     guarded("quire_bookmark_action_kind") {
         let out = try required(out, "out")
         switch try bookmarkBox(bookmark).bookmark.action {
-        case .goTo: out.pointee = QUIRE_BOOKMARK_GOTO
-        case .uri: out.pointee = QUIRE_BOOKMARK_URI
-        case .named: out.pointee = QUIRE_BOOKMARK_NAMED
-        case .other: out.pointee = QUIRE_BOOKMARK_OTHER
+        case .goTo: out.pointee = QUIRE_ACTION_GOTO
+        case .uri: out.pointee = QUIRE_ACTION_URI
+        case .named: out.pointee = QUIRE_ACTION_NAMED
+        case .other: out.pointee = QUIRE_ACTION_OTHER
         }
     }
 }
@@ -248,19 +256,40 @@ public func quire_bookmark_sink_add(_ sink: OpaquePointer?, _ bookmark: OpaquePo
 
 // MARK: The document's bookmarks
 
+let bookmarkProviderVersions = StructVersions<quire_bookmark_provider>(
+    name: "provider", sizes: [MemoryLayout<quire_bookmark_provider>.size])
+
+var bookmarkProviderDefaults: quire_bookmark_provider {
+    quire_bookmark_provider(version: bookmarkProviderVersions.current, builtin: 0, load: nil, add: nil, remove: nil,
+                            save: nil, release: nil, payload: nil)
+}
+
 @c @implementation
-public func quire_document_set_bookmark_providers(_ doc: OpaquePointer?, _ providers: UnsafePointer<quire_bookmark_provider>?,
+public func quire_bookmark_provider_init(_ provider: UnsafeMutablePointer<quire_bookmark_provider>?, _ version: UInt32) -> Int32 {
+    guarded("quire_bookmark_provider_init") {
+        try bookmarkProviderVersions.initialize(provider, version: version, defaults: bookmarkProviderDefaults)
+    }
+}
+
+@c @implementation
+public func quire_document_set_bookmark_providers(_ doc: OpaquePointer?, _ providers: UnsafePointer<UnsafePointer<quire_bookmark_provider>?>?,
                                                   _ count: Int) -> Int32 {
     guarded("quire_document_set_bookmark_providers") {
         let d = try document(doc)
         guard count >= 0, providers != nil || count == 0 else {
             throw CallError(code: QUIRE_EINVAL, message: "providers is NULL but count is \(count)")
         }
-        let specs = providers.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-        for (k, p) in specs.enumerated() {
-            guard p.version == QUIRE_BOOKMARK_PROVIDER_VERSION else {
-                throw CallError(code: QUIRE_EINVAL, message: "provider \(k + 1) has version \(p.version); this library knows \(QUIRE_BOOKMARK_PROVIDER_VERSION)")
+        let pointers = providers.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        var specs: [quire_bookmark_provider] = []
+        for (k, pointer) in pointers.enumerated() {
+            guard let pointer else { throw CallError(code: QUIRE_EINVAL, message: "providers[\(k)] is NULL") }
+            do {
+                specs.append(try bookmarkProviderVersions.read(pointer, defaults: bookmarkProviderDefaults).value)
+            } catch let e as CallError {
+                throw CallError(code: e.code, message: "providers[\(k)]: \(e.message)")
             }
+        }
+        for (k, p) in specs.enumerated() {
             let callbacks = [p.load != nil, p.add != nil, p.remove != nil, p.save != nil, p.release != nil]
             if p.builtin != 0 {
                 guard !callbacks.contains(true) else {
@@ -298,7 +327,7 @@ public func quire_document_bookmark_count(_ out: UnsafeMutablePointer<Int32>?, _
 
 @c @implementation
 public func quire_document_bookmark(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?,
-                                    _ order: Int32, _ index: Int32) -> Int32 {
+                                    _ order: quire_bookmark_sort_order, _ index: Int32) -> Int32 {
     guarded("quire_document_bookmark") {
         let out = try required(out, "out")
         let d = try document(doc)
@@ -349,15 +378,15 @@ public func quire_document_move_bookmark(_ doc: OpaquePointer?, _ identifier: Un
 }
 
 @c @implementation
-public func quire_document_bookmark_sort_order(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+public func quire_document_bookmark_sort_order(_ out: UnsafeMutablePointer<quire_bookmark_sort_order>?, _ doc: OpaquePointer?) -> Int32 {
     guarded("quire_document_bookmark_sort_order") {
         let out = try required(out, "out")
-        out.pointee = Int32(try document(doc).bookmarks.sortOrder.rawValue)
+        out.pointee = sortOrder(try document(doc).bookmarks.sortOrder)
     }
 }
 
 @c @implementation
-public func quire_document_set_bookmark_sort_order(_ doc: OpaquePointer?, _ order: Int32) -> Int32 {
+public func quire_document_set_bookmark_sort_order(_ doc: OpaquePointer?, _ order: quire_bookmark_sort_order) -> Int32 {
     guarded("quire_document_set_bookmark_sort_order") {
         let d = try document(doc)
         d.bookmarks.sortOrder = try sortOrder(order)

@@ -22,13 +22,26 @@ public func quire_version_number() -> Int32 {
     QUIRE_VERSION_MAJOR * 1_000_000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH
 }
 
-/// The open options from the C struct: version checked, 0 meaning the default.
+let openOptionsVersions = StructVersions<quire_open_options>(name: "options", sizes: [MemoryLayout<quire_open_options>.size])
+
+var openOptionsDefaults: quire_open_options {
+    quire_open_options(version: openOptionsVersions.current, password: nil, max_nesting_depth: 0, max_page_tree_depth: 0,
+                       max_xref_chain: 0, max_objects: 0, max_stream_bytes: 0, max_total_decoded_bytes: 0,
+                       max_decompression_ratio: 0, max_pages: 0)
+}
+
+@c @implementation
+public func quire_open_options_init(_ options: UnsafeMutablePointer<quire_open_options>?, _ version: UInt32) -> Int32 {
+    guarded("quire_open_options_init") {
+        try openOptionsVersions.initialize(options, version: version, defaults: openOptionsDefaults)
+    }
+}
+
+/// The open options from the C struct, read by its version; 0 means the default.
 func openOptions(_ pointer: UnsafePointer<quire_open_options>?) throws -> OpenOptions {
     var options = OpenOptions()
-    guard let c = pointer?.pointee else { return options }
-    guard c.version == 1 else {
-        throw CallError(code: QUIRE_EINVAL, message: "options.version is \(c.version); this library knows version 1 (use QUIRE_OPEN_OPTIONS_INIT)")
-    }
+    guard let pointer else { return options }
+    let c = try openOptionsVersions.read(pointer, defaults: openOptionsDefaults).value
     if let password = c.password { options.password = String(cString: password) }
     func set(_ value: some BinaryInteger, _ field: WritableKeyPath<PDFLimits, Int>) {
         if value != 0 { options.limits[keyPath: field] = Int(clamping: value) }
@@ -187,11 +200,17 @@ func page(_ handle: OpaquePointer?, _ index: Int32) throws -> Page {
 
 @c @implementation
 public func quire_page_box(_ out: UnsafeMutablePointer<quire_rect>?, _ doc: OpaquePointer?, _ pageIndex: Int32,
-                           _ box: Int32) -> Int32 {
+                           _ box: quire_box) -> Int32 {
     guarded("quire_page_box") {
         let out = try required(out, "out")
-        guard let kind = PageBox(rawValue: Int(box)) else {
-            throw CallError(code: QUIRE_EINVAL, message: "box \(box) is not one of the QUIRE_BOX_* values")
+        let kind: PageBox
+        switch box {
+        case QUIRE_BOX_MEDIA: kind = .media
+        case QUIRE_BOX_CROP: kind = .crop
+        case QUIRE_BOX_BLEED: kind = .bleed
+        case QUIRE_BOX_TRIM: kind = .trim
+        case QUIRE_BOX_ART: kind = .art
+        default: throw CallError(code: QUIRE_EINVAL, message: "box 0x\(String(box.rawValue, radix: 16)) is not one of the QUIRE_BOX_* values")
         }
         let r = try page(doc, pageIndex).box(kind)
         out.pointee = quire_rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top)

@@ -17,7 +17,7 @@ public func quire_document_outline_count(_ out: UnsafeMutablePointer<Int32>?, _ 
 @c @implementation
 public func quire_document_outline_item(_ outDepth: UnsafeMutablePointer<Int32>?, _ outParent: UnsafeMutablePointer<Int32>?,
                                         _ outChildCount: UnsafeMutablePointer<Int32>?, _ outIsOpen: UnsafeMutablePointer<Int32>?,
-                                        _ outAction: UnsafeMutablePointer<Int32>?, _ outPageIndex: UnsafeMutablePointer<Int32>?,
+                                        _ outAction: UnsafeMutablePointer<quire_action_type>?, _ outPageIndex: UnsafeMutablePointer<Int32>?,
                                         _ doc: OpaquePointer?, _ index: Int32) -> Int32 {
     guarded("quire_document_outline_item") {
         let item = try outlineItem(doc, index)

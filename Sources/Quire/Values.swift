@@ -43,7 +43,7 @@ func nameArgument(_ key: UnsafePointer<CChar>?, _ what: StaticString = "key") th
 // MARK: Document structure
 
 @c @implementation
-public func quire_document_xref_form(_ out: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?) -> Int32 {
+public func quire_document_xref_form(_ out: UnsafeMutablePointer<quire_xref_form>?, _ doc: OpaquePointer?) -> Int32 {
     guarded("quire_document_xref_form") {
         let out = try required(out, "out")
         switch try document(doc).file.xrefForm {
@@ -72,7 +72,7 @@ public func quire_document_is_linearized(_ out: UnsafeMutablePointer<Int32>?, _ 
 }
 
 @c @implementation
-public func quire_document_encryption(_ outMethod: UnsafeMutablePointer<Int32>?, _ outRevision: UnsafeMutablePointer<Int32>?,
+public func quire_document_encryption(_ outMethod: UnsafeMutablePointer<quire_encryption_method>?, _ outRevision: UnsafeMutablePointer<Int32>?,
                                       _ outPermissions: UnsafeMutablePointer<UInt32>?, _ outIsOwner: UnsafeMutablePointer<Int32>?,
                                       _ doc: OpaquePointer?) -> Int32 {
     guarded("quire_document_encryption") {
@@ -130,7 +130,7 @@ public func quire_document_resolve(_ out: UnsafeMutablePointer<OpaquePointer?>?,
 }
 
 @c @implementation
-public func quire_value_type(_ out: UnsafeMutablePointer<Int32>?, _ valueHandle: OpaquePointer?) -> Int32 {
+public func quire_value_type(_ out: UnsafeMutablePointer<quire_value_kind>?, _ valueHandle: OpaquePointer?) -> Int32 {
     guarded("quire_value_type") {
         let out = try required(out, "out")
         switch try value(valueHandle) {
@@ -300,14 +300,14 @@ func parseStrictly(_ buffer: ByteBuffer) throws -> PDFObject {
 
 @c @implementation
 public func quire_document_stream_data(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
-                                       _ doc: OpaquePointer?, _ stream: OpaquePointer?, _ form: Int32) -> Int32 {
+                                       _ doc: OpaquePointer?, _ stream: OpaquePointer?, _ form: quire_stream_form) -> Int32 {
     guarded("quire_document_stream_data") {
         _ = try required(outLen, "out_len")
         let d = try document(doc)
         let v = try value(stream, "stream")
         guard case .stream(let s) = v else { throw wrongType(v, "a stream") }
         guard form == QUIRE_STREAM_DECODED || form == QUIRE_STREAM_RAW else {
-            throw CallError(code: QUIRE_EINVAL, message: "form \(form) is not QUIRE_STREAM_DECODED or QUIRE_STREAM_RAW")
+            throw CallError(code: QUIRE_EINVAL, message: "form 0x\(String(form.rawValue, radix: 16)) is not QUIRE_STREAM_DECODED or QUIRE_STREAM_RAW")
         }
         try copyOut(bytes: try d.streamData(s, decoded: form == QUIRE_STREAM_DECODED), buf, bufSize, outLen)
     }
@@ -388,20 +388,31 @@ public func quire_document_has_unsaved_changes(_ out: UnsafeMutablePointer<Int32
 
 // MARK: Saving
 
+let saveOptionsVersions = StructVersions<quire_save_options>(name: "options", sizes: [MemoryLayout<quire_save_options>.size])
+
+var saveOptionsDefaults: quire_save_options {
+    quire_save_options(version: saveOptionsVersions.current, mode: QUIRE_SAVE_INCREMENTAL, object_streams: 0)
+}
+
 func saveMode(_ pointer: UnsafePointer<quire_save_options>?) throws -> SaveMode {
-    guard let options = pointer?.pointee else { return .incremental }
-    guard options.version == 1 else {
-        throw CallError(code: QUIRE_EINVAL, message: "options.version is \(options.version); this library knows version 1 (use QUIRE_SAVE_OPTIONS_INIT)")
-    }
+    guard let pointer else { return .incremental }
+    let options = try saveOptionsVersions.read(pointer, defaults: saveOptionsDefaults).value
     switch options.mode {
     case QUIRE_SAVE_INCREMENTAL: return .incremental
     case QUIRE_SAVE_FULL: return .full(objectStreams: options.object_streams != 0)
-    default: throw CallError(code: QUIRE_EINVAL, message: "options.mode \(options.mode) is not a QUIRE_SAVE_* value")
+    default: throw CallError(code: QUIRE_EINVAL, message: "options.mode 0x\(String(options.mode.rawValue, radix: 16)) is not a QUIRE_SAVE_* value")
     }
 }
 
 @c @implementation
-public func quire_document_save(_ doc: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ options: UnsafePointer<quire_save_options>?) -> Int32 {
+public func quire_save_options_init(_ options: UnsafeMutablePointer<quire_save_options>?, _ version: UInt32) -> Int32 {
+    guarded("quire_save_options_init") {
+        try saveOptionsVersions.initialize(options, version: version, defaults: saveOptionsDefaults)
+    }
+}
+
+@c @implementation
+public func quire_document_save(_ doc: OpaquePointer?, _ options: UnsafePointer<quire_save_options>?, _ path: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_document_save") {
         let d = try document(doc)
         let path = String(cString: try required(path, "path"))

@@ -6,12 +6,14 @@
 # Checks, on $ROOT/build/lib/libquire.so:
 #   (Signatures are pinned by header_c99.c, whose typed table stops compiling when a
 #   declaration changes; this script checks the names.)
-#   1. its exported symbols (`nm -D --defined-only`), the functions declared in
-#      include/quire.h (Tests/c/header_functions.py) and the checked-in baseline
-#      Tests/c/abi-baseline.txt (one symbol a line, sorted) are the same three sets;
+#   1. its exported symbols (`nm -D --defined-only`) are the functions declared in
+#      include/quire.h (Tests/c/header_functions.py), each with a symbol version (the node of
+#      quire.map for the release that added it), and those name@version pairs are the
+#      checked-in baseline Tests/c/abi-baseline.txt (one a line, sorted): a symbol removed,
+#      added without updating the baseline, or moved to another version node fails;
 #   2. it exports nothing but quire_* (no Swift runtime, no mangled Swift names);
-#   3. its soname is libquire.so.<QUIRE_VERSION_MAJOR>, and build/lib/libquire.so.<MAJOR>
-#      is the file the symlink points at;
+#   3. its soname is libquire.so.<MAJOR> (libquire.so.0.<MINOR> while the major version is
+#      0: docs/abi.md), and build/lib/libquire.so.<that> is the file the symlink points at;
 #   4. `ldd` lists no libswift*, libFoundation*, libdispatch or libBlocksRuntime: the
 #      Swift runtime is linked in statically, so C and Python users need no toolchain.
 #
@@ -42,9 +44,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 failed=0
 
-# Defined dynamic symbols, without version suffixes; `A` symbols are version-node names.
-nm -D --defined-only "$lib" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' |
-    LC_ALL=C sort -u > "$tmp/exported"
+# Defined dynamic symbols as name@version (`A` symbols are the version nodes themselves);
+# a symbol without a version is written name@NONE, which no baseline line has.
+nm -D --defined-only --with-symbol-versions "$lib" 2>/dev/null |
+    awk '$2 != "A" { v = $3; sub(/@@/, "@", v); if (v !~ /@/) v = v "@NONE"; print v }' |
+    LC_ALL=C sort -u > "$tmp/versioned"
+sed 's/@.*//' "$tmp/versioned" | LC_ALL=C sort -u > "$tmp/exported"
 "$python" "$here/header_functions.py" --names "$header" | LC_ALL=C sort -u > "$tmp/declared"
 grep -v '^[[:space:]]*$' "$baseline" > "$tmp/baseline.raw" || true
 LC_ALL=C sort -u "$tmp/baseline.raw" > "$tmp/baseline"
@@ -72,8 +77,8 @@ if [ "$update" = 1 ]; then
         echo "abi_check: not updating the baseline while the library and the header disagree"
         exit 1
     fi
-    removed=$(comm -23 "$tmp/baseline" "$tmp/exported")
-    cp "$tmp/exported" "$baseline"
+    removed=$(comm -23 "$tmp/baseline" "$tmp/versioned")
+    cp "$tmp/versioned" "$baseline"
     echo "abi_check: wrote $(wc -l < "$baseline") symbols to $baseline"
     if [ -n "$removed" ]; then
         echo "abi_check: symbols REMOVED from the ABI (this needs a major version bump):"
@@ -87,23 +92,33 @@ if [ "$(sed -n '$=' "$tmp/baseline.raw")" != "$(sed -n '$=' "$tmp/baseline")" ] 
     echo "abi_check: FAIL: $baseline is not sorted or has duplicates (LC_ALL=C sort -u)"
     failed=1
 fi
-if ! cmp -s "$tmp/exported" "$tmp/baseline"; then
-    echo "abi_check: FAIL: the exported symbols differ from the baseline Tests/c/abi-baseline.txt:"
-    show_diff "$tmp/exported" "$tmp/baseline" "the library" "the baseline"
-    echo "  A new function: update the baseline with 'make -C Tests/c abi-baseline'"
-    echo "  (or 'Tests/c/abi_check.sh --update') and bump QUIRE_VERSION_MINOR."
-    echo "  A removed or changed function breaks callers: that is a MAJOR version bump."
+unversioned=$(grep '@NONE$' "$tmp/versioned" | sed 's/@NONE$//' || true)
+if [ -n "$unversioned" ]; then
+    echo "abi_check: FAIL: exported without a symbol version (list them in a node of quire.map):"
+    echo "$unversioned" | head -20 | sed 's/^/    /'
+    failed=1
+fi
+if ! cmp -s "$tmp/versioned" "$tmp/baseline"; then
+    echo "abi_check: FAIL: the exported name@version pairs differ from the baseline Tests/c/abi-baseline.txt:"
+    show_diff "$tmp/versioned" "$tmp/baseline" "the library" "the baseline"
+    echo "  A new function: list it in a new version node of quire.map, update the baseline"
+    echo "  with 'make -C Tests/c abi-baseline' (or 'Tests/c/abi_check.sh --update') and bump"
+    echo "  QUIRE_VERSION_MINOR. A removed, changed or re-versioned function breaks callers:"
+    echo "  that is a MAJOR version bump (docs/abi.md)."
     failed=1
 fi
 
 major=$(sed -n 's/^#define QUIRE_VERSION_MAJOR \([0-9][0-9]*\).*/\1/p' "$header")
+minor=$(sed -n 's/^#define QUIRE_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' "$header")
+abi=$major
+if [ "$major" = 0 ]; then abi=0.$minor; fi
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-if [ "$soname" != "libquire.so.$major" ]; then
-    echo "abi_check: FAIL: the soname is '$soname', not libquire.so.$major"
+if [ "$soname" != "libquire.so.$abi" ]; then
+    echo "abi_check: FAIL: the soname is '$soname', not libquire.so.$abi"
     failed=1
 fi
-if [ "$(readlink -f "$lib")" != "$(readlink -f "$root/build/lib/libquire.so.$major")" ]; then
-    echo "abi_check: FAIL: build/lib/libquire.so is not build/lib/libquire.so.$major"
+if [ "$(readlink -f "$lib")" != "$(readlink -f "$root/build/lib/libquire.so.$abi")" ]; then
+    echo "abi_check: FAIL: build/lib/libquire.so is not build/lib/libquire.so.$abi"
     failed=1
 fi
 

@@ -38,164 +38,184 @@
 
 /* Every function of quire.h with the signature these tests expect:
  * X(name, return type, parameter list). */
-#define QUIRE_API_FUNCTIONS(X)                                                            \
-    X(quire_version, const char *, (void))                                                \
-    X(quire_version_number, int32_t, (void))                                              \
-    X(quire_status_string, const char *, (int))                                           \
-    X(quire_last_error_message, const char *, (void))                                     \
-    X(quire_last_error_code, int, (void))                                                 \
-    X(quire_clear_error, void, (void))                                                    \
-    X(quire_document_open, int,                                                           \
-      (quire_document **, const char *, const quire_open_options *))                      \
-    X(quire_document_open_memory, int,                                                    \
-      (quire_document **, const void *, size_t, const quire_open_options *))              \
-    X(quire_document_close, void, (quire_document *))                                     \
-    X(quire_document_page_count, int, (int32_t *, quire_document *))                      \
-    X(quire_document_pdf_version, int, (int32_t *, int32_t *, quire_document *))          \
-    X(quire_document_is_encrypted, int, (int32_t *, quire_document *))                    \
-    X(quire_document_is_repaired, int, (int32_t *, quire_document *))                     \
-    X(quire_document_warning_count, int, (int32_t *, quire_document *))                   \
-    X(quire_document_warning, int,                                                        \
-      (char *, size_t, size_t *, quire_document *, int32_t))                              \
-    X(quire_document_metadata_count, int, (int32_t *, quire_document *))                  \
-    X(quire_document_metadata_key, int,                                                   \
-      (char *, size_t, size_t *, quire_document *, int32_t))                              \
-    X(quire_document_metadata, int,                                                       \
-      (char *, size_t, size_t *, quire_document *, const char *))                         \
-    X(quire_document_xref_form, int, (int32_t *, quire_document *))                       \
-    X(quire_document_object_count, int, (int32_t *, quire_document *))                    \
-    X(quire_document_is_linearized, int, (int32_t *, quire_document *))                   \
-    X(quire_document_encryption, int,                                                     \
-      (int32_t *, int32_t *, uint32_t *, int32_t *, quire_document *))                    \
-    X(quire_document_outline_count, int, (int32_t *, quire_document *))                   \
-    X(quire_document_outline_item, int,                                                   \
-      (int32_t *, int32_t *, int32_t *, int32_t *, int32_t *, int32_t *, quire_document *, \
-       int32_t))                                                                          \
-    X(quire_document_outline_title, int,                                                  \
-      (char *, size_t, size_t *, quire_document *, int32_t))                              \
-    X(quire_document_outline_target, int,                                                 \
-      (char *, size_t, size_t *, quire_document *, int32_t))                              \
-    X(quire_page_label, int, (char *, size_t, size_t *, quire_document *, int32_t))       \
-    X(quire_value_free, void, (quire_value *))                                            \
-    X(quire_document_trailer, int, (quire_value **, quire_document *))                    \
-    X(quire_document_object, int, (quire_value **, quire_document *, int32_t))            \
-    X(quire_document_resolve, int, (quire_value **, quire_document *, const quire_value *)) \
-    X(quire_value_type, int, (int32_t *, const quire_value *))                            \
-    X(quire_value_bool, int, (int32_t *, const quire_value *))                            \
-    X(quire_value_integer, int, (int64_t *, const quire_value *))                         \
-    X(quire_value_number, int, (double *, const quire_value *))                           \
-    X(quire_value_reference, int, (int32_t *, int32_t *, const quire_value *))            \
-    X(quire_value_bytes, int, (char *, size_t, size_t *, const quire_value *))            \
-    X(quire_value_text, int, (char *, size_t, size_t *, const quire_value *))             \
-    X(quire_value_count, int, (int32_t *, const quire_value *))                           \
-    X(quire_value_array_get, int, (quire_value **, const quire_value *, int32_t))         \
-    X(quire_value_dict_key, int, (char *, size_t, size_t *, const quire_value *, int32_t)) \
-    X(quire_value_dict_get, int, (quire_value **, const quire_value *, const char *))     \
-    X(quire_value_to_pdf, int, (char *, size_t, size_t *, const quire_value *))           \
-    X(quire_value_parse, int, (quire_value **, const char *, size_t))                     \
-    X(quire_document_stream_data, int,                                                    \
-      (char *, size_t, size_t *, quire_document *, const quire_value *, int32_t))         \
-    X(quire_document_set_object, int, (quire_document *, int32_t, const quire_value *))   \
-    X(quire_document_set_dict_value, int,                                                 \
-      (quire_document *, int32_t, const char *, const quire_value *))                     \
-    X(quire_document_add_object, int, (int32_t *, quire_document *, const quire_value *)) \
-    X(quire_document_add_stream, int,                                                     \
-      (int32_t *, quire_document *, const quire_value *, const void *, size_t))           \
-    X(quire_document_delete_object, int, (quire_document *, int32_t))                     \
-    X(quire_document_has_unsaved_changes, int, (int32_t *, quire_document *))             \
-    X(quire_document_save, int,                                                           \
-      (quire_document *, const char *, const quire_save_options *))                       \
-    X(quire_document_save_to_callback, int,                                               \
-      (quire_document *, const quire_save_options *, quire_write_fn, void *))             \
-    X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, int32_t))            \
-    X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                   \
-    X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))          \
-    X(quire_annotation_new, int,                                                          \
-      (quire_annotation **, const char *, int32_t, const quire_rect *))                   \
-    X(quire_annotation_free, void, (quire_annotation *))                                  \
-    X(quire_page_annotation, int, (quire_annotation **, quire_document *, int32_t, int32_t)) \
-    X(quire_document_annotation, int, (quire_annotation **, quire_document *, int32_t))   \
-    X(quire_annotation_id, int, (int32_t *, const quire_annotation *))                    \
-    X(quire_annotation_page_index, int, (int32_t *, const quire_annotation *))            \
-    X(quire_annotation_subtype, int, (char *, size_t, size_t *, const quire_annotation *)) \
-    X(quire_annotation_rect, int, (quire_rect *, const quire_annotation *))               \
-    X(quire_annotation_set_rect, int, (quire_annotation *, const quire_rect *))           \
-    X(quire_annotation_string, int,                                                       \
-      (char *, size_t, size_t *, const quire_annotation *, int32_t))                      \
-    X(quire_annotation_set_string, int, (quire_annotation *, int32_t, const char *))      \
-    X(quire_annotation_number, int, (double *, const quire_annotation *, int32_t))        \
-    X(quire_annotation_set_number, int, (quire_annotation *, int32_t, double))            \
-    X(quire_annotation_color, int, (double *, int32_t *, const quire_annotation *, int32_t)) \
-    X(quire_annotation_set_color, int,                                                    \
-      (quire_annotation *, int32_t, const double *, int32_t))                             \
-    X(quire_annotation_points, int,                                                       \
-      (double *, size_t, size_t *, const quire_annotation *, int32_t))                    \
-    X(quire_annotation_set_points, int, (quire_annotation *, int32_t, const double *, size_t)) \
-    X(quire_annotation_ink_stroke_count, int, (int32_t *, const quire_annotation *))      \
-    X(quire_annotation_ink_stroke, int,                                                   \
-      (double *, size_t, size_t *, const quire_annotation *, int32_t))                    \
-    X(quire_annotation_add_ink_stroke, int, (quire_annotation *, const double *, size_t)) \
-    X(quire_annotation_is_reply, int, (int32_t *, const quire_annotation *))              \
-    X(quire_annotation_in_reply_to, int, (int32_t *, const quire_annotation *))           \
-    X(quire_document_add_annotation, int, (quire_document *, quire_annotation *))         \
-    X(quire_document_update_annotation, int, (quire_document *, quire_annotation *))      \
-    X(quire_document_delete_annotation, int, (quire_document *, int32_t))                 \
-    X(quire_document_add_reply, int,                                                      \
-      (quire_annotation **, quire_document *, int32_t, const char *, const char *))       \
-    X(quire_document_add_state_reply, int,                                                \
-      (quire_annotation **, quire_document *, int32_t, const char *, const char *,        \
-       const char *))                                                                     \
-    X(quire_document_set_in_reply_to, int, (quire_document *, int32_t, int32_t))          \
-    X(quire_document_set_replies_enabled, int, (quire_document *, int32_t))               \
-    X(quire_document_replies_enabled, int, (int32_t *, quire_document *))                 \
-    X(quire_document_comments, int, (quire_annotation_list **, quire_document *, int32_t)) \
-    X(quire_document_review_summary, int,                                                 \
-      (quire_annotation_list **, quire_annotation_list **, quire_document *, int32_t))    \
-    X(quire_document_search_annotations, int,                                             \
-      (quire_annotation_list **, quire_document *, const char *))                         \
-    X(quire_annotation_list_count, int, (int32_t *, const quire_annotation_list *))       \
-    X(quire_annotation_list_get, int,                                                     \
-      (quire_annotation **, const quire_annotation_list *, int32_t))                      \
-    X(quire_annotation_list_free, void, (quire_annotation_list *))                        \
-    X(quire_document_export_annotations_json, int,                                        \
-      (char *, size_t, size_t *, quire_document *, int32_t))                              \
-    X(quire_document_import_annotations_json, int,                                        \
-      (int32_t *, quire_document *, const char *, size_t))                                \
-    X(quire_bookmark_new, int, (quire_bookmark **, int32_t, int32_t, const char *))      \
-    X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))              \
-    X(quire_bookmark_free, void, (quire_bookmark *))                                      \
-    X(quire_bookmark_identifier, int, (char *, size_t, size_t *, const quire_bookmark *)) \
-    X(quire_bookmark_set_identifier, int, (quire_bookmark *, const char *))               \
-    X(quire_bookmark_name, int, (char *, size_t, size_t *, const quire_bookmark *))       \
-    X(quire_bookmark_set_name, int, (quire_bookmark *, const char *))                     \
-    X(quire_bookmark_action_kind, int, (int32_t *, const quire_bookmark *))               \
-    X(quire_bookmark_page_index, int, (int32_t *, const quire_bookmark *))                \
-    X(quire_bookmark_action_text, int, (char *, size_t, size_t *, const quire_bookmark *)) \
-    X(quire_bookmark_sort_key, int, (int64_t *, const quire_bookmark *))                  \
-    X(quire_bookmark_set_sort_key, int, (quire_bookmark *, const int64_t *))              \
-    X(quire_bookmark_sink_add, int, (quire_bookmark_sink *, const quire_bookmark *))      \
-    X(quire_document_set_bookmark_providers, int,                                         \
-      (quire_document *, const quire_bookmark_provider *, size_t))                        \
-    X(quire_document_bookmark_count, int, (int32_t *, quire_document *))                  \
-    X(quire_document_bookmark, int, (quire_bookmark **, quire_document *, int32_t, int32_t)) \
-    X(quire_document_find_bookmark, int, (quire_bookmark **, quire_document *, const char *)) \
-    X(quire_document_add_bookmark, int, (quire_document *, const quire_bookmark *))       \
-    X(quire_document_remove_bookmark, int, (quire_document *, const char *))              \
-    X(quire_document_move_bookmark, int, (quire_document *, const char *, int32_t))       \
-    X(quire_document_bookmark_sort_order, int, (int32_t *, quire_document *))             \
-    X(quire_document_set_bookmark_sort_order, int, (quire_document *, int32_t))           \
-    X(quire_document_set_bookmark_change_callback, int,                                   \
-      (quire_document *, quire_bookmark_change_fn, void *))                               \
-    X(quire_document_export_bookmarks_to_outline, int, (int32_t *, quire_document *))     \
-    X(quire_document_start_checkpoints, int,                                              \
-      (int32_t *, quire_document *, const quire_checkpoint_options *))                    \
-    X(quire_document_stop_checkpoints, int, (quire_document *, int32_t))                  \
-    X(quire_document_checkpoint, int, (quire_document *))                                 \
-    X(quire_document_checkpoint_async, int,                                               \
-      (quire_document *, quire_checkpoint_done_fn, void *))                               \
-    X(quire_document_checkpoint_path, int, (char *, size_t, size_t *, quire_document *))  \
-    X(quire_checkpoint_options_init, int, (quire_checkpoint_options *, unsigned))         \
-    X(quire_document_inspect_checkpoint, int,                                             \
+#define QUIRE_API_FUNCTIONS(X)                                                          \
+    X(quire_version, const char *, (void))                                              \
+    X(quire_version_number, int32_t, (void))                                            \
+    X(quire_status_string, const char *, (int))                                         \
+    X(quire_last_error_message, const char *, (void))                                   \
+    X(quire_last_error_code, int, (void))                                               \
+    X(quire_clear_error, void, (void))                                                  \
+    X(quire_open_options_init, int, (quire_open_options *, unsigned))                   \
+    X(quire_document_open, int,                                                         \
+      (quire_document **, const char *, const quire_open_options *))                    \
+    X(quire_document_open_memory, int,                                                  \
+      (quire_document **, const void *, size_t, const quire_open_options *))            \
+    X(quire_document_close, void, (quire_document *))                                   \
+    X(quire_document_page_count, int, (int32_t *, quire_document *))                    \
+    X(quire_document_pdf_version, int, (int32_t *, int32_t *, quire_document *))        \
+    X(quire_document_is_encrypted, int, (int32_t *, quire_document *))                  \
+    X(quire_document_is_repaired, int, (int32_t *, quire_document *))                   \
+    X(quire_document_warning_count, int, (int32_t *, quire_document *))                 \
+    X(quire_document_warning, int,                                                      \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_document_metadata_count, int, (int32_t *, quire_document *))                \
+    X(quire_document_metadata_key, int,                                                 \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_document_metadata, int,                                                     \
+      (char *, size_t, size_t *, quire_document *, const char *))                       \
+    X(quire_document_xref_form, int, (quire_xref_form *, quire_document *))             \
+    X(quire_document_object_count, int, (int32_t *, quire_document *))                  \
+    X(quire_document_is_linearized, int, (int32_t *, quire_document *))                 \
+    X(quire_document_encryption, int,                                                   \
+      (quire_encryption_method *, int32_t *, uint32_t *, int32_t *, quire_document *))  \
+    X(quire_document_outline_count, int, (int32_t *, quire_document *))                 \
+    X(quire_document_outline_item, int,                                                 \
+      (int32_t *, int32_t *, int32_t *, int32_t *, quire_action_type *, int32_t *, quire_document *, int32_t)) \
+    X(quire_document_outline_title, int,                                                \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_document_outline_target, int,                                               \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_page_label, int, (char *, size_t, size_t *, quire_document *, int32_t))     \
+    X(quire_value_free, void, (quire_value *))                                          \
+    X(quire_document_trailer, int, (quire_value **, quire_document *))                  \
+    X(quire_document_object, int, (quire_value **, quire_document *, int32_t))          \
+    X(quire_document_resolve, int,                                                      \
+      (quire_value **, quire_document *, const quire_value *))                          \
+    X(quire_value_type, int, (quire_value_kind *, const quire_value *))                 \
+    X(quire_value_bool, int, (int32_t *, const quire_value *))                          \
+    X(quire_value_integer, int, (int64_t *, const quire_value *))                       \
+    X(quire_value_number, int, (double *, const quire_value *))                         \
+    X(quire_value_reference, int, (int32_t *, int32_t *, const quire_value *))          \
+    X(quire_value_bytes, int, (char *, size_t, size_t *, const quire_value *))          \
+    X(quire_value_text, int, (char *, size_t, size_t *, const quire_value *))           \
+    X(quire_value_count, int, (int32_t *, const quire_value *))                         \
+    X(quire_value_array_get, int, (quire_value **, const quire_value *, int32_t))       \
+    X(quire_value_dict_key, int,                                                        \
+      (char *, size_t, size_t *, const quire_value *, int32_t))                         \
+    X(quire_value_dict_get, int, (quire_value **, const quire_value *, const char *))   \
+    X(quire_value_to_pdf, int, (char *, size_t, size_t *, const quire_value *))         \
+    X(quire_value_parse, int, (quire_value **, const char *, size_t))                   \
+    X(quire_document_stream_data, int,                                                  \
+      (char *, size_t, size_t *, quire_document *, const quire_value *, quire_stream_form)) \
+    X(quire_document_set_object, int, (quire_document *, int32_t, const quire_value *)) \
+    X(quire_document_set_dict_value, int,                                               \
+      (quire_document *, int32_t, const char *, const quire_value *))                   \
+    X(quire_document_add_object, int,                                                   \
+      (int32_t *, quire_document *, const quire_value *))                               \
+    X(quire_document_add_stream, int,                                                   \
+      (int32_t *, quire_document *, const quire_value *, const void *, size_t))         \
+    X(quire_document_delete_object, int, (quire_document *, int32_t))                   \
+    X(quire_document_has_unsaved_changes, int, (int32_t *, quire_document *))           \
+    X(quire_save_options_init, int, (quire_save_options *, unsigned))                   \
+    X(quire_document_save, int,                                                         \
+      (quire_document *, const quire_save_options *, const char *))                     \
+    X(quire_document_save_to_callback, int,                                             \
+      (quire_document *, const quire_save_options *, quire_write_fn, void *))           \
+    X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, quire_box))        \
+    X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                 \
+    X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))         \
+    X(quire_annotation_new, int,                                                        \
+      (quire_annotation **, const char *, int32_t, const quire_rect *))                 \
+    X(quire_annotation_free, void, (quire_annotation *))                                \
+    X(quire_page_annotation, int,                                                       \
+      (quire_annotation **, quire_document *, int32_t, int32_t))                        \
+    X(quire_document_annotation, int, (quire_annotation **, quire_document *, int32_t)) \
+    X(quire_annotation_id, int, (int32_t *, const quire_annotation *))                  \
+    X(quire_annotation_page_index, int, (int32_t *, const quire_annotation *))          \
+    X(quire_annotation_subtype, int,                                                    \
+      (char *, size_t, size_t *, const quire_annotation *))                             \
+    X(quire_annotation_rect, int, (quire_rect *, const quire_annotation *))             \
+    X(quire_annotation_set_rect, int, (quire_annotation *, const quire_rect *))         \
+    X(quire_annotation_string, int,                                                     \
+      (char *, size_t, size_t *, const quire_annotation *, quire_annot_string_field))   \
+    X(quire_annotation_set_string, int,                                                 \
+      (quire_annotation *, quire_annot_string_field, const char *))                     \
+    X(quire_annotation_number, int,                                                     \
+      (double *, const quire_annotation *, quire_annot_number_field))                   \
+    X(quire_annotation_set_number, int,                                                 \
+      (quire_annotation *, quire_annot_number_field, double))                           \
+    X(quire_annotation_color, int,                                                      \
+      (double *, size_t, size_t *, const quire_annotation *, quire_annot_color_field))  \
+    X(quire_annotation_set_color, int,                                                  \
+      (quire_annotation *, quire_annot_color_field, const double *, size_t))            \
+    X(quire_annotation_points, int,                                                     \
+      (double *, size_t, size_t *, const quire_annotation *, quire_annot_points_field)) \
+    X(quire_annotation_set_points, int,                                                 \
+      (quire_annotation *, quire_annot_points_field, const double *, size_t))           \
+    X(quire_annotation_ink_stroke_count, int, (int32_t *, const quire_annotation *))    \
+    X(quire_annotation_ink_stroke, int,                                                 \
+      (double *, size_t, size_t *, const quire_annotation *, int32_t))                  \
+    X(quire_annotation_add_ink_stroke, int,                                             \
+      (quire_annotation *, const double *, size_t))                                     \
+    X(quire_annotation_is_reply, int, (int32_t *, const quire_annotation *))            \
+    X(quire_annotation_in_reply_to, int, (int32_t *, const quire_annotation *))         \
+    X(quire_document_add_annotation, int, (quire_document *, quire_annotation *))       \
+    X(quire_document_update_annotation, int, (quire_document *, quire_annotation *))    \
+    X(quire_document_delete_annotation, int, (quire_document *, int32_t))               \
+    X(quire_document_add_reply, int,                                                    \
+      (quire_annotation **, quire_document *, int32_t, const char *, const char *))     \
+    X(quire_document_add_state_reply, int,                                              \
+      (quire_annotation **, quire_document *, int32_t, const char *, const char *, const char *)) \
+    X(quire_document_set_in_reply_to, int, (quire_document *, int32_t, int32_t))        \
+    X(quire_document_set_replies_enabled, int, (quire_document *, int32_t))             \
+    X(quire_document_replies_enabled, int, (int32_t *, quire_document *))               \
+    X(quire_document_comments, int,                                                     \
+      (quire_annotation_list **, quire_document *, int32_t))                            \
+    X(quire_document_review_summary, int,                                               \
+      (quire_annotation_list **, quire_annotation_list **, quire_document *, int32_t))  \
+    X(quire_document_search_annotations, int,                                           \
+      (quire_annotation_list **, quire_document *, const char *))                       \
+    X(quire_annotation_list_count, int, (int32_t *, const quire_annotation_list *))     \
+    X(quire_annotation_list_get, int,                                                   \
+      (quire_annotation **, const quire_annotation_list *, int32_t))                    \
+    X(quire_annotation_list_free, void, (quire_annotation_list *))                      \
+    X(quire_document_export_annotations_json, int,                                      \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_document_import_annotations_json, int,                                      \
+      (int32_t *, quire_document *, const char *, size_t))                              \
+    X(quire_bookmark_new, int,                                                          \
+      (quire_bookmark **, quire_action_type, int32_t, const char *))                    \
+    X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))            \
+    X(quire_bookmark_free, void, (quire_bookmark *))                                    \
+    X(quire_bookmark_identifier, int,                                                   \
+      (char *, size_t, size_t *, const quire_bookmark *))                               \
+    X(quire_bookmark_set_identifier, int, (quire_bookmark *, const char *))             \
+    X(quire_bookmark_name, int, (char *, size_t, size_t *, const quire_bookmark *))     \
+    X(quire_bookmark_set_name, int, (quire_bookmark *, const char *))                   \
+    X(quire_bookmark_action_kind, int, (quire_action_type *, const quire_bookmark *))   \
+    X(quire_bookmark_page_index, int, (int32_t *, const quire_bookmark *))              \
+    X(quire_bookmark_action_text, int,                                                  \
+      (char *, size_t, size_t *, const quire_bookmark *))                               \
+    X(quire_bookmark_sort_key, int, (int64_t *, const quire_bookmark *))                \
+    X(quire_bookmark_set_sort_key, int, (quire_bookmark *, const int64_t *))            \
+    X(quire_bookmark_sink_add, int, (quire_bookmark_sink *, const quire_bookmark *))    \
+    X(quire_bookmark_provider_init, int, (quire_bookmark_provider *, unsigned))         \
+    X(quire_document_set_bookmark_providers, int,                                       \
+      (quire_document *, const quire_bookmark_provider * const *, size_t))              \
+    X(quire_document_bookmark_count, int, (int32_t *, quire_document *))                \
+    X(quire_document_bookmark, int,                                                     \
+      (quire_bookmark **, quire_document *, quire_bookmark_sort_order, int32_t))        \
+    X(quire_document_find_bookmark, int,                                                \
+      (quire_bookmark **, quire_document *, const char *))                              \
+    X(quire_document_add_bookmark, int, (quire_document *, const quire_bookmark *))     \
+    X(quire_document_remove_bookmark, int, (quire_document *, const char *))            \
+    X(quire_document_move_bookmark, int, (quire_document *, const char *, int32_t))     \
+    X(quire_document_bookmark_sort_order, int,                                          \
+      (quire_bookmark_sort_order *, quire_document *))                                  \
+    X(quire_document_set_bookmark_sort_order, int,                                      \
+      (quire_document *, quire_bookmark_sort_order))                                    \
+    X(quire_document_set_bookmark_change_callback, int,                                 \
+      (quire_document *, quire_bookmark_change_fn, void *))                             \
+    X(quire_document_export_bookmarks_to_outline, int, (int32_t *, quire_document *))   \
+    X(quire_checkpoint_options_init, int, (quire_checkpoint_options *, unsigned))       \
+    X(quire_document_start_checkpoints, int,                                            \
+      (int32_t *, quire_document *, const quire_checkpoint_options *))                  \
+    X(quire_document_stop_checkpoints, int, (quire_document *, int32_t))                \
+    X(quire_document_checkpoint, int, (quire_document *))                               \
+    X(quire_document_checkpoint_async, int,                                             \
+      (quire_document *, quire_checkpoint_done_fn, void *))                             \
+    X(quire_document_checkpoint_path, int, (char *, size_t, size_t *, quire_document *)) \
+    X(quire_document_inspect_checkpoint, int,                                           \
       (quire_checkpoint_info *, quire_document *, const quire_checkpoint_options *))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
@@ -244,55 +264,77 @@ HEADER_ASSERT(error_values,
                   QUIRE_EBUFS == -10 && QUIRE_EUSER == -11 && QUIRE_ESTATE == -12 &&
                   QUIRE_EINTERNAL == -13 && QUIRE_EDISABLED == -14 && QUIRE_EBUSY == -15 &&
                   QUIRE_ESTALE == -16 && QUIRE_EEXIST == -17 && QUIRE_EVERSION == -18);
-HEADER_ASSERT(box_values, QUIRE_BOX_MEDIA == 0 && QUIRE_BOX_CROP == 1 &&
-                              QUIRE_BOX_BLEED == 2 && QUIRE_BOX_TRIM == 3 &&
-                              QUIRE_BOX_ART == 4);
-HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
-/* The 0.2 enumerations: stable numbers too (bindings hard-code them), as the header
- * defines them. */
-HEADER_ASSERT(xref_values, QUIRE_XREF_TABLE == 0 && QUIRE_XREF_STREAM == 1 &&
-                               QUIRE_XREF_HYBRID == 2 && QUIRE_XREF_REBUILT == 3);
+/* The constant families (0.5): stable numbers (bindings hard-code them), as the header
+ * defines them. Each family is a typedef'd enum numbered from its own base, 0x0100 apart,
+ * without gaps, so that no constant of one family is a valid value of another. */
+HEADER_ASSERT(box_values,
+              QUIRE_BOX_MEDIA == 0x0600 && QUIRE_BOX_CROP == 0x0601 &&
+                  QUIRE_BOX_BLEED == 0x0602 && QUIRE_BOX_TRIM == 0x0603 &&
+                  QUIRE_BOX_ART == 0x0604);
+HEADER_ASSERT(xref_values,
+              QUIRE_XREF_TABLE == 0x0100 && QUIRE_XREF_STREAM == 0x0101 &&
+                  QUIRE_XREF_HYBRID == 0x0102 && QUIRE_XREF_REBUILT == 0x0103);
 HEADER_ASSERT(encryption_values,
-              QUIRE_ENCRYPTION_NONE == 0 && QUIRE_ENCRYPTION_RC4_40 == 1 &&
-                  QUIRE_ENCRYPTION_RC4_128 == 2 && QUIRE_ENCRYPTION_AES_128 == 3 &&
-                  QUIRE_ENCRYPTION_AES_256 == 4 && QUIRE_ENCRYPTION_IDENTITY == 5);
-HEADER_ASSERT(action_values, QUIRE_ACTION_NONE == 0 && QUIRE_ACTION_GOTO == 1 &&
-                                 QUIRE_ACTION_GOTOR == 2 && QUIRE_ACTION_URI == 3 &&
-                                 QUIRE_ACTION_NAMED == 4 && QUIRE_ACTION_LAUNCH == 5 &&
-                                 QUIRE_ACTION_OTHER == 6);
+              QUIRE_ENCRYPTION_NONE == 0x1000 && QUIRE_ENCRYPTION_RC4_40 == 0x1001 &&
+                  QUIRE_ENCRYPTION_RC4_128 == 0x1002 &&
+                  QUIRE_ENCRYPTION_AES_128 == 0x1003 &&
+                  QUIRE_ENCRYPTION_AES_256 == 0x1004 &&
+                  QUIRE_ENCRYPTION_IDENTITY == 0x1005);
+HEADER_ASSERT(action_values,
+              QUIRE_ACTION_NONE == 0x0200 && QUIRE_ACTION_GOTO == 0x0201 &&
+                  QUIRE_ACTION_GOTOR == 0x0202 && QUIRE_ACTION_URI == 0x0203 &&
+                  QUIRE_ACTION_NAMED == 0x0204 && QUIRE_ACTION_LAUNCH == 0x0205 &&
+                  QUIRE_ACTION_OTHER == 0x0206);
 HEADER_ASSERT(value_type_values,
-              QUIRE_VALUE_NULL == 0 && QUIRE_VALUE_BOOL == 1 && QUIRE_VALUE_INTEGER == 2 &&
-                  QUIRE_VALUE_REAL == 3 && QUIRE_VALUE_STRING == 4 && QUIRE_VALUE_NAME == 5 &&
-                  QUIRE_VALUE_ARRAY == 6 && QUIRE_VALUE_DICTIONARY == 7 &&
-                  QUIRE_VALUE_STREAM == 8 && QUIRE_VALUE_REFERENCE == 9);
-HEADER_ASSERT(stream_form_values, QUIRE_STREAM_DECODED == 0 && QUIRE_STREAM_RAW == 1);
-HEADER_ASSERT(save_mode_values, QUIRE_SAVE_INCREMENTAL == 0 && QUIRE_SAVE_FULL == 1);
-HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
-/* The 0.3 annotation fields: stable numbers too, as the header defines them. Each family
- * (strings, numbers, colours, point lists) is numbered from 0 without gaps. */
+              QUIRE_VALUE_NULL == 0x0300 && QUIRE_VALUE_BOOL == 0x0301 &&
+                  QUIRE_VALUE_INTEGER == 0x0302 && QUIRE_VALUE_REAL == 0x0303 &&
+                  QUIRE_VALUE_STRING == 0x0304 && QUIRE_VALUE_NAME == 0x0305 &&
+                  QUIRE_VALUE_ARRAY == 0x0306 && QUIRE_VALUE_DICTIONARY == 0x0307 &&
+                  QUIRE_VALUE_STREAM == 0x0308 && QUIRE_VALUE_REFERENCE == 0x0309);
+HEADER_ASSERT(stream_form_values,
+              QUIRE_STREAM_DECODED == 0x0400 && QUIRE_STREAM_RAW == 0x0401);
+HEADER_ASSERT(save_mode_values,
+              QUIRE_SAVE_INCREMENTAL == 0x0500 && QUIRE_SAVE_FULL == 0x0501);
 HEADER_ASSERT(annot_string_fields,
-              QUIRE_ANNOT_CONTENTS == 0 && QUIRE_ANNOT_AUTHOR == 1 && QUIRE_ANNOT_SUBJECT == 2 &&
-                  QUIRE_ANNOT_NAME == 3 && QUIRE_ANNOT_CREATION_DATE == 4 &&
-                  QUIRE_ANNOT_MODIFICATION_DATE == 5 && QUIRE_ANNOT_STATE == 6 &&
-                  QUIRE_ANNOT_STATE_MODEL == 7 && QUIRE_ANNOT_REPLY_TYPE == 8 &&
-                  QUIRE_ANNOT_DEFAULT_APPEARANCE == 9 && QUIRE_ANNOT_ICON == 10 &&
-                  QUIRE_ANNOT_LINE_START == 11 && QUIRE_ANNOT_LINE_END == 12 &&
-                  QUIRE_ANNOT_CUSTOM_DATA == 13);
-HEADER_ASSERT(annot_number_fields, QUIRE_ANNOT_OPACITY == 0 && QUIRE_ANNOT_BORDER_WIDTH == 1 &&
-                                       QUIRE_ANNOT_FONT_SIZE == 2 && QUIRE_ANNOT_FLAGS == 3);
-HEADER_ASSERT(annot_colors, QUIRE_ANNOT_COLOR == 0 && QUIRE_ANNOT_INTERIOR_COLOR == 1);
-HEADER_ASSERT(annot_point_lists, QUIRE_ANNOT_QUAD_POINTS == 0 && QUIRE_ANNOT_LINE == 1 &&
-                                     QUIRE_ANNOT_VERTICES == 2);
-/* The 0.4 bookmark actions and sort orders: stable numbers too, as the header defines them. */
-HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == 0 && QUIRE_BOOKMARK_URI == 1 &&
-                                    QUIRE_BOOKMARK_NAMED == 2 && QUIRE_BOOKMARK_OTHER == 3);
+              QUIRE_ANNOT_CONTENTS == 0x0700 && QUIRE_ANNOT_AUTHOR == 0x0701 &&
+                  QUIRE_ANNOT_SUBJECT == 0x0702 && QUIRE_ANNOT_UNIQUE_NAME == 0x0703 &&
+                  QUIRE_ANNOT_CREATION_DATE == 0x0704 &&
+                  QUIRE_ANNOT_MODIFICATION_DATE == 0x0705 &&
+                  QUIRE_ANNOT_STATE == 0x0706 && QUIRE_ANNOT_STATE_MODEL == 0x0707 &&
+                  QUIRE_ANNOT_REPLY_TYPE == 0x0708 &&
+                  QUIRE_ANNOT_DEFAULT_APPEARANCE == 0x0709 &&
+                  QUIRE_ANNOT_ICON == 0x070A && QUIRE_ANNOT_LINE_START == 0x070B &&
+                  QUIRE_ANNOT_LINE_END == 0x070C && QUIRE_ANNOT_CUSTOM_DATA == 0x070D);
+HEADER_ASSERT(annot_number_fields,
+              QUIRE_ANNOT_OPACITY == 0x0800 && QUIRE_ANNOT_BORDER_WIDTH == 0x0801 &&
+                  QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803);
+HEADER_ASSERT(annot_colors,
+              QUIRE_ANNOT_COLOR == 0x0900 && QUIRE_ANNOT_INTERIOR_COLOR == 0x0901);
+HEADER_ASSERT(annot_point_lists,
+              QUIRE_ANNOT_QUAD_POINTS == 0x0A00 && QUIRE_ANNOT_LINE == 0x0A01 &&
+                  QUIRE_ANNOT_VERTICES == 0x0A02);
 HEADER_ASSERT(bookmark_sort_orders,
-              QUIRE_BOOKMARK_SORT_CUSTOM == 0 && QUIRE_BOOKMARK_SORT_PAGE == 1);
+              QUIRE_BOOKMARK_SORT_CUSTOM == 0x0C00 &&
+                  QUIRE_BOOKMARK_SORT_PAGE == 0x0C01);
+HEADER_ASSERT(checkpoint_strategies,
+              QUIRE_CHECKPOINT_MANUAL == 0x0D00 && QUIRE_CHECKPOINT_TIMED == 0x0D01 &&
+                  QUIRE_CHECKPOINT_IMMEDIATE == 0x0D02);
+HEADER_ASSERT(checkpoint_existing_values,
+              QUIRE_CHECKPOINT_EXISTING_LOAD == 0x0E00 &&
+                  QUIRE_CHECKPOINT_EXISTING_REFUSE == 0x0E01 &&
+                  QUIRE_CHECKPOINT_EXISTING_DISCARD == 0x0E02);
+HEADER_ASSERT(checkpoint_states,
+              QUIRE_CHECKPOINT_NONE == 0x0F00 && QUIRE_CHECKPOINT_EMPTY == 0x0F01 &&
+                  QUIRE_CHECKPOINT_CHANGES == 0x0F02 &&
+                  QUIRE_CHECKPOINT_STALE == 0x0F03 && QUIRE_CHECKPOINT_DAMAGED == 0x0F04);
+/* The bookmark actions of 0.4 are the action types of outline items. */
+HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == QUIRE_ACTION_GOTO &&
+                                    QUIRE_BOOKMARK_URI == QUIRE_ACTION_URI &&
+                                    QUIRE_BOOKMARK_NAMED == QUIRE_ACTION_NAMED &&
+                                    QUIRE_BOOKMARK_OTHER == QUIRE_ACTION_OTHER);
+HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
+HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
 HEADER_ASSERT(bookmark_provider_version, QUIRE_BOOKMARK_PROVIDER_VERSION >= 1);
-/* The checkpoint strategies: stable numbers too, as the header defines them. */
-HEADER_ASSERT(checkpoint_strategies, QUIRE_CHECKPOINT_MANUAL == 0 &&
-                                         QUIRE_CHECKPOINT_TIMED == 1 &&
-                                         QUIRE_CHECKPOINT_IMMEDIATE == 2);
 HEADER_ASSERT(checkpoint_options_version, QUIRE_CHECKPOINT_OPTIONS_VERSION >= 1);
 
 /* Struct layouts are part of the ABI. These offsets are those of the LP64 ABIs (x86-64 and
@@ -493,18 +535,18 @@ int main(void) {
                          "each function is listed once");
     }
     {
-        /* Every status code, 0.3's QUIRE_EDISABLED too, and the annotation field numbers as
-         * int32_t arguments (no conversion warning). */
-        const int32_t fields[] = {QUIRE_ANNOT_CONTENTS, QUIRE_ANNOT_AUTHOR,
-                                  QUIRE_ANNOT_SUBJECT, QUIRE_ANNOT_NAME,
+        /* The string fields as values of their family's type (no conversion warning), and
+         * numbered from the family's base without gaps. */
+        const quire_annot_string_field fields[] = {QUIRE_ANNOT_CONTENTS, QUIRE_ANNOT_AUTHOR,
+                                  QUIRE_ANNOT_SUBJECT, QUIRE_ANNOT_UNIQUE_NAME,
                                   QUIRE_ANNOT_CREATION_DATE, QUIRE_ANNOT_MODIFICATION_DATE,
                                   QUIRE_ANNOT_STATE, QUIRE_ANNOT_STATE_MODEL,
                                   QUIRE_ANNOT_REPLY_TYPE, QUIRE_ANNOT_DEFAULT_APPEARANCE,
                                   QUIRE_ANNOT_ICON, QUIRE_ANNOT_LINE_START,
                                   QUIRE_ANNOT_LINE_END, QUIRE_ANNOT_CUSTOM_DATA};
-        int32_t k = 0;
+        unsigned k = 0x0700;
         for (i = 0; i < sizeof fields / sizeof fields[0]; i++, k++)
-            header_check(fields[i] == k, "string fields are numbered 0, 1, 2, ...");
+            header_check(fields[i] + 0u == k, "string fields are numbered 0x0700, 0x0701, ...");
         header_check(header_no_annotation == NULL && header_no_list == NULL,
                      "annotation handles are pointers");
     }
@@ -554,7 +596,8 @@ int main(void) {
          * the strategies go into the int32_t field; the callback can be called through its
          * typedef. */
         quire_checkpoint_options checkpoint = QUIRE_CHECKPOINT_OPTIONS_INIT;
-        const int32_t strategies[] = {QUIRE_CHECKPOINT_MANUAL, QUIRE_CHECKPOINT_TIMED,
+        const quire_save_mode modes[] = {QUIRE_SAVE_INCREMENTAL, QUIRE_SAVE_FULL};
+        const quire_checkpoint_strategy strategies[] = {QUIRE_CHECKPOINT_MANUAL, QUIRE_CHECKPOINT_TIMED,
                                       QUIRE_CHECKPOINT_IMMEDIATE};
         int done_status = 1;
         header_check(checkpoint.version == QUIRE_CHECKPOINT_OPTIONS_VERSION &&
@@ -574,7 +617,8 @@ int main(void) {
         checkpoint.load_if_available = 1;
         header_check(checkpoint.strategy == QUIRE_CHECKPOINT_IMMEDIATE &&
                          strategies[1] == QUIRE_CHECKPOINT_TIMED,
-                     "checkpoint strategies as int32_t values");
+                     "checkpoint strategies as quire_checkpoint_strategy values");
+        header_check(modes[1] == QUIRE_SAVE_FULL, "save modes as quire_save_mode values");
         {
             /* The info struct's initialiser, and the two enums of the checkpoint family. */
             quire_checkpoint_info info = QUIRE_CHECKPOINT_INFO_INIT;

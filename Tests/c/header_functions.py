@@ -137,6 +137,10 @@ def parse(header_text):
             continue
         if st.startswith("typedef "):
             continue
+        # Every declaration is marked with the export macro (include/quire.h defines it).
+        if not st.startswith("QUIRE_API "):
+            raise SystemExit("header_functions.py: a declaration without QUIRE_API: %r" % st[:120])
+        st = st[len("QUIRE_API "):]
         m = DECL.match(st)
         if not m or "{" in st:
             raise SystemExit("header_functions.py: not a typedef and not a function "
@@ -187,11 +191,16 @@ def typedefs(header_text):
 
 
 def macros(header_text):
+    """The QUIRE_* constants: the macros the header defines (not its include guard, nor
+    QUIRE_API) and the constants of its enums."""
     text = strip_comments(header_text)
     names = set(re.findall(r"^\s*#\s*define\s+(QUIRE_\w+)", text, re.M))
     guard = re.search(r"^\s*#\s*ifndef\s+(\w+)", text, re.M)
     if guard:
         names.discard(guard.group(1))
+    names.discard("QUIRE_API")
+    for body in re.findall(r"typedef\s+enum\s+\w+\s*\{(.*?)\}", text, re.S):
+        names.update(re.findall(r"\b(QUIRE_\w+)\s*=", body))
     return sorted(names)
 
 

@@ -69,7 +69,7 @@ def test_boxes(corpus):
             assert page.art_box == page.crop_box  # no /ArtBox: the crop box
             assert page.rotation == [0, 90, 180, 270][page.index % 4]
             assert page.box(quire.Box.TRIM) == page.trim_box
-            assert page.box(3) == page.trim_box
+            assert page.box(int(quire.Box.TRIM)) == page.trim_box  # the C value, 0x0603
             assert page.box() == page.media_box
 
 

@@ -73,7 +73,9 @@ def header_functions() -> Dict[str, Tuple[str, List[str]]]:
                 types.append(_normalise_type(declarator.group("type")))
         name = match.group("name")
         assert name not in functions, "%s is declared twice" % name
-        functions[name] = (_normalise_type(match.group("ret")), types)
+        ret = _normalise_type(match.group("ret"))
+        assert ret.startswith("QUIRE_API "), "%s is declared without QUIRE_API" % name
+        functions[name] = (ret[len("QUIRE_API "):], types)
     return functions
 
 
@@ -176,9 +178,16 @@ C_TO_CTYPES = {
     "quire_checkpoint_info *": POINTER(_raw.quire_checkpoint_info),
     "unsigned": c_uint,
 }
+C_TO_CTYPES.update({
+    "quire_open_options *": POINTER(_raw.quire_open_options),
+    "quire_save_options *": POINTER(_raw.quire_save_options),
+    "quire_bookmark_provider *": POINTER(_raw.quire_bookmark_provider),
+    "const quire_bookmark_provider *const *": POINTER(POINTER(_raw.quire_bookmark_provider)),
+})
 # Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
 for _enum in header_enums():
     C_TO_CTYPES[_enum] = c_int32
+    C_TO_CTYPES[_enum + " *"] = POINTER(c_int32)
 
 C_FIELD_TO_CTYPES = {
     "uint32_t": c_uint32,
@@ -248,9 +257,11 @@ def test_structures_match_the_header(struct: str):
 def test_constants_match_the_header():
     macros = header_macros()
     known: Dict[str, object] = {}
+    for values in header_enums().values():
+        known.update(values)
     checked = []
     for name, value in macros.items():
-        if name == "QUIRE_H" or name.endswith("_INIT"):
+        if name in ("QUIRE_H", "QUIRE_API") or name.endswith("_INIT"):
             continue
         if re.fullmatch(r"[\w\s()*+\-]+", value) and not value.startswith('"'):
             assert not re.search(r"\b(?!QUIRE_)[A-Za-z_]\w*", value), "%s = %s" % (name, value)
@@ -332,9 +343,12 @@ def test_write_fn_matches_the_header_typedef():
 
 def test_version_check_refuses_another_major():
     _raw.check_version(_raw.QUIRE_VERSION_NUMBER)
-    _raw.check_version(999)  # 0.0.999: same major
+    _raw.check_version(_raw.QUIRE_VERSION_NUMBER + 999)  # another patch release: the same ABI
     with pytest.raises(ImportError, match="major version 0"):
         _raw.check_version(1000000)
+    # While the major version is 0, another minor version is another ABI (docs/abi.md).
+    with pytest.raises(ImportError):
+        _raw.check_version(_raw.QUIRE_VERSION_NUMBER - 1000)
     with pytest.raises(ImportError, match=r"2\.3\.4"):
         _raw.check_version(2003004)
 
@@ -361,6 +375,9 @@ def test_raw_open_options_version_is_checked(annots_pdf: Path):
     options = _raw.open_options_init()
     options.version = 999
     status = _raw.quire_document_open(byref(document), os.fsencode(annots_pdf), byref(options))
+    assert status == _raw.QUIRE_EVERSION and not document
+    options.version = 0
+    status = _raw.quire_document_open(byref(document), os.fsencode(annots_pdf), byref(options))
     assert status == _raw.QUIRE_EINVAL and not document
     options = _raw.open_options_init()
     status = _raw.quire_document_open(byref(document), os.fsencode(annots_pdf), byref(options))
@@ -378,8 +395,10 @@ def test_raw_range_and_invalid_box(annots_pdf: Path):
         assert _raw.quire_document_warning(None, 0, byref(length), document, 0) == _raw.QUIRE_ERANGE
         rect = _raw.quire_rect()
         assert _raw.quire_page_box(byref(rect), document, 0, 99) == _raw.QUIRE_EINVAL
-        assert _raw.quire_page_box(byref(rect), document, 2, 0) == _raw.QUIRE_ERANGE
-        assert _raw.quire_page_box(byref(rect), document, -1, 0) == _raw.QUIRE_ERANGE
+        # A constant of another family is refused too (the families' ranges do not overlap).
+        assert _raw.quire_page_box(byref(rect), document, 0, _raw.QUIRE_ANNOT_OPACITY) == _raw.QUIRE_EINVAL
+        assert _raw.quire_page_box(byref(rect), document, 2, _raw.QUIRE_BOX_MEDIA) == _raw.QUIRE_ERANGE
+        assert _raw.quire_page_box(byref(rect), document, -1, _raw.QUIRE_BOX_MEDIA) == _raw.QUIRE_ERANGE
         out = c_int32(-7)
         assert _raw.quire_page_rotation(byref(out), document, 2) == _raw.QUIRE_ERANGE
         assert _raw.quire_page_annotation_count(byref(out), document, -1) == _raw.QUIRE_ERANGE

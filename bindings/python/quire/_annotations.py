@@ -35,7 +35,7 @@ import operator
 import re
 import threading
 import weakref
-from ctypes import byref, c_double, c_int32
+from ctypes import byref, c_double, c_int32, c_size_t
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Set, Tuple, Union
 
 from . import _raw
@@ -307,9 +307,9 @@ class Annotation(OwnedHandle):
 
     def _get_color(self, which: int) -> Tuple[float, ...]:
         out = (c_double * 4)()
-        count = c_int32()
+        count = c_size_t()
         with self._lock:
-            check(_raw.lib.quire_annotation_color(out, byref(count), self._live(), which))
+            check(_raw.lib.quire_annotation_color(out, 4, byref(count), self._live(), which))
         if not 0 <= count.value <= 4:
             raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_color gave %d components" % count.value)
         return tuple(out[: count.value])
@@ -374,7 +374,7 @@ class Annotation(OwnedHandle):
     contents = _string_field(_raw.QUIRE_ANNOT_CONTENTS, "/Contents: the text.")
     author = _string_field(_raw.QUIRE_ANNOT_AUTHOR, "/T: the author.")
     subject = _string_field(_raw.QUIRE_ANNOT_SUBJECT, "/Subj: the subject.")
-    name = _string_field(_raw.QUIRE_ANNOT_NAME, "/NM: the unique name (a UUID for new annotations).")
+    name = _string_field(_raw.QUIRE_ANNOT_UNIQUE_NAME, "/NM: the unique name (a UUID for new annotations).")
     icon = _string_field(_raw.QUIRE_ANNOT_ICON, "/Name: a note's icon or a stamp's name.")
     custom_data = _string_field(
         _raw.QUIRE_ANNOT_CUSTOM_DATA,

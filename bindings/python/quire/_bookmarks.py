@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from ctypes import byref, c_int32, c_int64
+import ctypes
+from ctypes import POINTER, byref, c_int32, c_int64
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
@@ -445,7 +446,11 @@ class BookmarkManager:
                 specs.append(_c_provider(provider, self._calls, keep))
             else:
                 raise TypeError("a bookmark provider is a quire.BookmarkProvider or quire.BUILTIN_PROVIDER, not %r" % (provider,))
-        array = (_raw.quire_bookmark_provider * max(len(specs), 1))(*specs)
+        # An array of pointers to the structs (the struct may grow in later versions).
+        structs = (_raw.quire_bookmark_provider * max(len(specs), 1))(*specs)
+        array = (POINTER(_raw.quire_bookmark_provider) * max(len(specs), 1))(
+            *[ctypes.pointer(structs[k]) for k in range(len(specs))])
+        keep.append((structs, array))
         document = self._document
         with document._lock:
             self._calls.reset()

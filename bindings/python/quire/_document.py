@@ -1216,7 +1216,7 @@ class Document(OwnedHandle):
             path = c_string(os.fsencode(os.fspath(target)), "the path")
             with self._lock:
                 self._before_save()
-                status = _raw.lib.quire_document_save(self._live_handle(), path, byref(options))
+                status = _raw.lib.quire_document_save(self._live_handle(), byref(options), path)
                 if status == _raw.QUIRE_OK and full:
                     self._epoch += 1
             self._check_save(status)

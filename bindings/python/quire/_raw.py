@@ -47,17 +47,17 @@ from ctypes import (
     c_void_p,
 )
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Sequence, Tuple, TypeVar
 
 # ----------------------------------------------------------------------------------------
 # Versions (QUIRE_VERSION_*): the header this module was written against.
 # ----------------------------------------------------------------------------------------
 
 QUIRE_VERSION_MAJOR = 0
-QUIRE_VERSION_MINOR = 4
+QUIRE_VERSION_MINOR = 5
 QUIRE_VERSION_PATCH = 0
 QUIRE_VERSION_NUMBER = QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH
-QUIRE_VERSION_STRING = "0.4.0"
+QUIRE_VERSION_STRING = "0.5.0"
 
 # ----------------------------------------------------------------------------------------
 # Status codes (QUIRE_OK, QUIRE_E*)
@@ -94,111 +94,111 @@ QUIRE_OPEN_OPTIONS_VERSION = 1
 # (QUIRE_ENCRYPTION_*)
 # ----------------------------------------------------------------------------------------
 
-QUIRE_XREF_TABLE = 0
-QUIRE_XREF_STREAM = 1
-QUIRE_XREF_HYBRID = 2
-QUIRE_XREF_REBUILT = 3
+QUIRE_XREF_TABLE = 0x0100
+QUIRE_XREF_STREAM = 0x0101
+QUIRE_XREF_HYBRID = 0x0102
+QUIRE_XREF_REBUILT = 0x0103
 
-QUIRE_ENCRYPTION_NONE = 0
-QUIRE_ENCRYPTION_RC4_40 = 1
-QUIRE_ENCRYPTION_RC4_128 = 2
-QUIRE_ENCRYPTION_AES_128 = 3
-QUIRE_ENCRYPTION_AES_256 = 4
-QUIRE_ENCRYPTION_IDENTITY = 5
+QUIRE_ENCRYPTION_NONE = 0x1000
+QUIRE_ENCRYPTION_RC4_40 = 0x1001
+QUIRE_ENCRYPTION_RC4_128 = 0x1002
+QUIRE_ENCRYPTION_AES_128 = 0x1003
+QUIRE_ENCRYPTION_AES_256 = 0x1004
+QUIRE_ENCRYPTION_IDENTITY = 0x1005
 
 # ----------------------------------------------------------------------------------------
 # Outline actions (QUIRE_ACTION_*)
 # ----------------------------------------------------------------------------------------
 
-QUIRE_ACTION_NONE = 0
-QUIRE_ACTION_GOTO = 1
-QUIRE_ACTION_GOTOR = 2
-QUIRE_ACTION_URI = 3
-QUIRE_ACTION_NAMED = 4
-QUIRE_ACTION_LAUNCH = 5
-QUIRE_ACTION_OTHER = 6
+QUIRE_ACTION_NONE = 0x0200
+QUIRE_ACTION_GOTO = 0x0201
+QUIRE_ACTION_GOTOR = 0x0202
+QUIRE_ACTION_URI = 0x0203
+QUIRE_ACTION_NAMED = 0x0204
+QUIRE_ACTION_LAUNCH = 0x0205
+QUIRE_ACTION_OTHER = 0x0206
 
 # ----------------------------------------------------------------------------------------
 # Low-level values (QUIRE_VALUE_*) and stream data forms (QUIRE_STREAM_*)
 # ----------------------------------------------------------------------------------------
 
-QUIRE_VALUE_NULL = 0
-QUIRE_VALUE_BOOL = 1
-QUIRE_VALUE_INTEGER = 2
-QUIRE_VALUE_REAL = 3
-QUIRE_VALUE_STRING = 4
-QUIRE_VALUE_NAME = 5
-QUIRE_VALUE_ARRAY = 6
-QUIRE_VALUE_DICTIONARY = 7
-QUIRE_VALUE_STREAM = 8
-QUIRE_VALUE_REFERENCE = 9
+QUIRE_VALUE_NULL = 0x0300
+QUIRE_VALUE_BOOL = 0x0301
+QUIRE_VALUE_INTEGER = 0x0302
+QUIRE_VALUE_REAL = 0x0303
+QUIRE_VALUE_STRING = 0x0304
+QUIRE_VALUE_NAME = 0x0305
+QUIRE_VALUE_ARRAY = 0x0306
+QUIRE_VALUE_DICTIONARY = 0x0307
+QUIRE_VALUE_STREAM = 0x0308
+QUIRE_VALUE_REFERENCE = 0x0309
 
-QUIRE_STREAM_DECODED = 0
-QUIRE_STREAM_RAW = 1
+QUIRE_STREAM_DECODED = 0x0400
+QUIRE_STREAM_RAW = 0x0401
 
 # ----------------------------------------------------------------------------------------
 # Saving (QUIRE_SAVE_*, quire_save_options)
 # ----------------------------------------------------------------------------------------
 
-QUIRE_SAVE_INCREMENTAL = 0
-QUIRE_SAVE_FULL = 1
+QUIRE_SAVE_INCREMENTAL = 0x0500
+QUIRE_SAVE_FULL = 0x0501
 QUIRE_SAVE_OPTIONS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Page boxes (QUIRE_BOX_*)
 # ----------------------------------------------------------------------------------------
 
-QUIRE_BOX_MEDIA = 0
-QUIRE_BOX_CROP = 1
-QUIRE_BOX_BLEED = 2
-QUIRE_BOX_TRIM = 3
-QUIRE_BOX_ART = 4
+QUIRE_BOX_MEDIA = 0x0600
+QUIRE_BOX_CROP = 0x0601
+QUIRE_BOX_BLEED = 0x0602
+QUIRE_BOX_TRIM = 0x0603
+QUIRE_BOX_ART = 0x0604
 
 # ----------------------------------------------------------------------------------------
 # Annotation fields: text (QUIRE_ANNOT_CONTENTS...), numbers (QUIRE_ANNOT_OPACITY...),
 # colours (QUIRE_ANNOT_COLOR...) and point lists (QUIRE_ANNOT_QUAD_POINTS...)
 # ----------------------------------------------------------------------------------------
 
-QUIRE_ANNOT_CONTENTS = 0
-QUIRE_ANNOT_AUTHOR = 1
-QUIRE_ANNOT_SUBJECT = 2
-QUIRE_ANNOT_NAME = 3
-QUIRE_ANNOT_CREATION_DATE = 4
-QUIRE_ANNOT_MODIFICATION_DATE = 5
-QUIRE_ANNOT_STATE = 6
-QUIRE_ANNOT_STATE_MODEL = 7
-QUIRE_ANNOT_REPLY_TYPE = 8
-QUIRE_ANNOT_DEFAULT_APPEARANCE = 9
-QUIRE_ANNOT_ICON = 10
-QUIRE_ANNOT_LINE_START = 11
-QUIRE_ANNOT_LINE_END = 12
-QUIRE_ANNOT_CUSTOM_DATA = 13
+QUIRE_ANNOT_CONTENTS = 0x0700
+QUIRE_ANNOT_AUTHOR = 0x0701
+QUIRE_ANNOT_SUBJECT = 0x0702
+QUIRE_ANNOT_UNIQUE_NAME = 0x0703
+QUIRE_ANNOT_CREATION_DATE = 0x0704
+QUIRE_ANNOT_MODIFICATION_DATE = 0x0705
+QUIRE_ANNOT_STATE = 0x0706
+QUIRE_ANNOT_STATE_MODEL = 0x0707
+QUIRE_ANNOT_REPLY_TYPE = 0x0708
+QUIRE_ANNOT_DEFAULT_APPEARANCE = 0x0709
+QUIRE_ANNOT_ICON = 0x070A
+QUIRE_ANNOT_LINE_START = 0x070B
+QUIRE_ANNOT_LINE_END = 0x070C
+QUIRE_ANNOT_CUSTOM_DATA = 0x070D
 
-QUIRE_ANNOT_OPACITY = 0
-QUIRE_ANNOT_BORDER_WIDTH = 1
-QUIRE_ANNOT_FONT_SIZE = 2
-QUIRE_ANNOT_FLAGS = 3
+QUIRE_ANNOT_OPACITY = 0x0800
+QUIRE_ANNOT_BORDER_WIDTH = 0x0801
+QUIRE_ANNOT_FONT_SIZE = 0x0802
+QUIRE_ANNOT_FLAGS = 0x0803
 
-QUIRE_ANNOT_COLOR = 0
-QUIRE_ANNOT_INTERIOR_COLOR = 1
+QUIRE_ANNOT_COLOR = 0x0900
+QUIRE_ANNOT_INTERIOR_COLOR = 0x0901
 
-QUIRE_ANNOT_QUAD_POINTS = 0
-QUIRE_ANNOT_LINE = 1
-QUIRE_ANNOT_VERTICES = 2
+QUIRE_ANNOT_QUAD_POINTS = 0x0A00
+QUIRE_ANNOT_LINE = 0x0A01
+QUIRE_ANNOT_VERTICES = 0x0A02
 
 # Bookmark actions and sort orders
-QUIRE_BOOKMARK_GOTO = 0
-QUIRE_BOOKMARK_URI = 1
-QUIRE_BOOKMARK_NAMED = 2
-QUIRE_BOOKMARK_OTHER = 3
-QUIRE_BOOKMARK_SORT_CUSTOM = 0
-QUIRE_BOOKMARK_SORT_PAGE = 1
+QUIRE_BOOKMARK_GOTO = QUIRE_ACTION_GOTO
+QUIRE_BOOKMARK_URI = QUIRE_ACTION_URI
+QUIRE_BOOKMARK_NAMED = QUIRE_ACTION_NAMED
+QUIRE_BOOKMARK_OTHER = QUIRE_ACTION_OTHER
+QUIRE_BOOKMARK_SORT_CUSTOM = 0x0C00
+QUIRE_BOOKMARK_SORT_PAGE = 0x0C01
 QUIRE_BOOKMARK_PROVIDER_VERSION = 1
 
 # Checkpoint strategies
-QUIRE_CHECKPOINT_MANUAL = 0
-QUIRE_CHECKPOINT_TIMED = 1
-QUIRE_CHECKPOINT_IMMEDIATE = 2
+QUIRE_CHECKPOINT_MANUAL = 0x0D00
+QUIRE_CHECKPOINT_TIMED = 0x0D01
+QUIRE_CHECKPOINT_IMMEDIATE = 0x0D02
 QUIRE_CHECKPOINT_OPTIONS_VERSION = 2
 QUIRE_CHECKPOINT_EXISTING_LOAD = 0x0E00
 QUIRE_CHECKPOINT_EXISTING_REFUSE = 0x0E01
@@ -241,10 +241,23 @@ class quire_open_options(Structure):
     ]
 
 
+_S = TypeVar("_S", bound=ctypes.Structure)
+
+
+def _init(struct: _S, function: str, version: int) -> _S:
+    """``struct`` filled by the library's ``quire_*_init(struct, version)``: the binding never
+    copies the defaults."""
+    status = getattr(lib, function)(ctypes.byref(struct), version)
+    if status != QUIRE_OK:  # only a library older than this binding could refuse
+        raise RuntimeError("%s: status %d" % (function, status))
+    return struct
+
+
 def open_options_init() -> quire_open_options:
-    """A ``quire_open_options`` as ``QUIRE_OPEN_OPTIONS_INIT`` gives it: the current
-    version, no password, every limit 0 (the library's default)."""
-    return quire_open_options(version=QUIRE_OPEN_OPTIONS_VERSION)
+    """A ``quire_open_options`` as ``QUIRE_OPEN_OPTIONS_INIT`` gives it (through
+    ``quire_open_options_init``): the current version, no password, every limit 0 (the
+    library's default)."""
+    return _init(quire_open_options(), "quire_open_options_init", QUIRE_OPEN_OPTIONS_VERSION)
 
 
 class quire_value(Structure):
@@ -285,7 +298,7 @@ class quire_save_options(Structure):
 def save_options_init() -> quire_save_options:
     """A ``quire_save_options`` as ``QUIRE_SAVE_OPTIONS_INIT`` gives it: the current
     version, an incremental save, no object streams."""
-    return quire_save_options(version=QUIRE_SAVE_OPTIONS_VERSION, mode=QUIRE_SAVE_INCREMENTAL, object_streams=0)
+    return _init(quire_save_options(), "quire_save_options_init", QUIRE_SAVE_OPTIONS_VERSION)
 
 
 #: ``quire_write_fn``: ``int (*)(const void *data, size_t size, void *payload)``. A Python
@@ -339,8 +352,9 @@ class quire_bookmark_provider(Structure):
 
 
 def bookmark_provider_init() -> quire_bookmark_provider:
-    """``QUIRE_BOOKMARK_PROVIDER_INIT``: the current version, no callbacks."""
-    return quire_bookmark_provider(version=QUIRE_BOOKMARK_PROVIDER_VERSION)
+    """``QUIRE_BOOKMARK_PROVIDER_INIT`` (through ``quire_bookmark_provider_init``): the
+    current version, no callbacks."""
+    return _init(quire_bookmark_provider(), "quire_bookmark_provider_init", QUIRE_BOOKMARK_PROVIDER_VERSION)
 
 
 def bookmark_provider_builtin() -> quire_bookmark_provider:
@@ -367,11 +381,7 @@ def checkpoint_options_init() -> quire_checkpoint_options:
     """The library's defaults (``quire_checkpoint_options_init`` with the current version):
     manual, every 10 s when timed, the default directory, the UID from the path, an
     existing checkpoint loaded."""
-    options = quire_checkpoint_options()
-    status = lib.quire_checkpoint_options_init(ctypes.byref(options), QUIRE_CHECKPOINT_OPTIONS_VERSION)
-    if status != QUIRE_OK:  # only a library older than this binding could say no
-        raise RuntimeError("quire_checkpoint_options_init: status %d" % status)
-    return options
+    return _init(quire_checkpoint_options(), "quire_checkpoint_options_init", QUIRE_CHECKPOINT_OPTIONS_VERSION)
 
 
 class quire_checkpoint_info(Structure):
@@ -431,6 +441,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_last_error_code", c_int, ()),
     ("quire_clear_error", None, ()),
     # Documents
+    ("quire_open_options_init", c_int, (POINTER(quire_open_options), ctypes.c_uint)),
     (
         "quire_document_open",
         c_int,
@@ -513,7 +524,8 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_document_delete_object", c_int, (quire_document_p, c_int32)),
     ("quire_document_has_unsaved_changes", c_int, (POINTER(c_int32), quire_document_p)),
     # Saving
-    ("quire_document_save", c_int, (quire_document_p, c_char_p, POINTER(quire_save_options))),
+    ("quire_save_options_init", c_int, (POINTER(quire_save_options), ctypes.c_uint)),
+    ("quire_document_save", c_int, (quire_document_p, POINTER(quire_save_options), c_char_p)),
     (
         "quire_document_save_to_callback",
         c_int,
@@ -537,8 +549,8 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_annotation_set_string", c_int, (quire_annotation_p, c_int32, c_char_p)),
     ("quire_annotation_number", c_int, (POINTER(c_double), quire_annotation_p, c_int32)),
     ("quire_annotation_set_number", c_int, (quire_annotation_p, c_int32, c_double)),
-    ("quire_annotation_color", c_int, (POINTER(c_double), POINTER(c_int32), quire_annotation_p, c_int32)),
-    ("quire_annotation_set_color", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_int32)),
+    _query("quire_annotation_color", _NUMBERS, quire_annotation_p, c_int32),
+    ("quire_annotation_set_color", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_size_t)),
     _query("quire_annotation_points", _NUMBERS, quire_annotation_p, c_int32),
     ("quire_annotation_set_points", c_int, (quire_annotation_p, c_int32, POINTER(c_double), c_size_t)),
     ("quire_annotation_ink_stroke_count", c_int, (POINTER(c_int32), quire_annotation_p)),
@@ -596,10 +608,11 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_bookmark_sort_key", c_int, (POINTER(c_int64), quire_bookmark_p)),
     ("quire_bookmark_set_sort_key", c_int, (quire_bookmark_p, POINTER(c_int64))),
     ("quire_bookmark_sink_add", c_int, (quire_bookmark_sink_p, quire_bookmark_p)),
+    ("quire_bookmark_provider_init", c_int, (POINTER(quire_bookmark_provider), ctypes.c_uint)),
     (
         "quire_document_set_bookmark_providers",
         c_int,
-        (quire_document_p, POINTER(quire_bookmark_provider), c_size_t),
+        (quire_document_p, POINTER(POINTER(quire_bookmark_provider)), c_size_t),
     ),
     ("quire_document_bookmark_count", c_int, (POINTER(c_int32), quire_document_p)),
     ("quire_document_bookmark", c_int, (POINTER(quire_bookmark_p), quire_document_p, c_int32, c_int32)),
@@ -674,14 +687,16 @@ def _candidates() -> Iterator[Tuple[str, str]]:
     if found:
         yield ("ctypes.util.find_library('quire')", found)
     if sys.platform.startswith("linux"):
-        yield ("system loader", "libquire.so.0")
+        yield ("system loader", "libquire.so.%d.%d" % (QUIRE_VERSION_MAJOR, QUIRE_VERSION_MINOR) if QUIRE_VERSION_MAJOR == 0 else "libquire.so.%d" % QUIRE_VERSION_MAJOR)
 
 
 def check_version(number: int, where: str = "libquire") -> None:
     """Raises :class:`ImportError` unless ``number`` (a ``quire_version_number()``) has the
     major version this binding knows, :data:`QUIRE_VERSION_MAJOR`."""
     major = number // 1000000
-    if major != QUIRE_VERSION_MAJOR:
+    minor = (number // 1000) % 1000
+    # While the major version is 0, each minor release may change the ABI (docs/abi.md).
+    if major != QUIRE_VERSION_MAJOR or (major == 0 and minor != QUIRE_VERSION_MINOR):
         found = "%d.%d.%d" % (major, (number // 1000) % 1000, number % 1000)
         raise ImportError(
             "quire: %s is version %s (major %d), but this binding only knows major version "
