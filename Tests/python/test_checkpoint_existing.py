@@ -91,3 +91,31 @@ def test_no_combination_but_discard_loses_the_checkpoint(tmp_path: Path, sample_
             recovered = later.start_checkpoints(directory=cp, uid=uid)
             assert recovered == (choice != "discard"), (strategy, choice, info)
             assert contents(later) == ([] if choice == "discard" else ["unsaved"]), (strategy, choice)
+
+
+def test_a_failed_journal_restart_after_a_save_acknowledges_nothing_later(tmp_path: Path, sample_pdf: Path):
+    """If the checkpoint cannot start afresh after a save (disk full, I/O error), the old
+    journal ends with that save's marker: a change appended to it would be taken as saved
+    on recovery and lost. Later changes must fail instead of being acknowledged."""
+    pdf, cp = tmp_path / "doc.pdf", tmp_path / "cp"
+    shutil.copyfile(sample_pdf, pdf)
+    doc = quire.Document(pdf)
+    doc.start_checkpoints("immediate", directory=cp)
+    path = doc.checkpoint_path
+    assert path
+    os.mkdir(path + ".tmp")  # the journal's restart cannot create its file
+    note = quire.Annotation.new("Text", 0, (10, 10, 30, 30))
+    note.contents = "saved"
+    doc.add_annotation(note)
+    with pytest.raises(quire.QuireIOError):
+        doc.save(pdf)  # the PDF is written; the checkpoint could not restart
+    os.rmdir(path + ".tmp")
+    late = quire.Annotation.new("Text", 0, (40, 40, 60, 60))
+    late.contents = "after the save"
+    with pytest.raises(quire.QuireError):
+        doc.add_annotation(late)  # not acknowledged: the checkpoint cannot hold it
+    doc.close()
+    with quire.Document(pdf) as reopened:
+        reopened.start_checkpoints(directory=cp)
+        texts = [a.contents for a in reopened.pages[0].annotations]
+        assert "saved" in texts

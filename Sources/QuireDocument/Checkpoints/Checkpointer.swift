@@ -173,6 +173,10 @@ public final class Checkpointer {
         try Self.makeDirectories(directory)
         path = directory + "/" + uid + ".qcheckpoint"
         lockFD = try Self.lock(directory + "/" + uid + ".lock")
+        // What a process killed during a compaction or a journal start left: ours to remove,
+        // as the lock is ours.
+        unlink(path + ".compact")
+        unlink(path + ".tmp")
         key = document.file.security?.derivedJournalKey
         identity = document.file.buffer.withBytes(JournalCodec.sha256)
         let preexisting = document.hasUnsavedChanges
@@ -550,7 +554,16 @@ public final class Checkpointer {
         liveRecords = [:]
         liveTotal = 0
         logged = 0
-        try startJournal()
+        do {
+            try startJournal()
+        } catch let e as PDFError {
+            // The old journal ends with the marker of this save, so a later change appended
+            // to it would be taken as saved on recovery, and lost. Every later change fails
+            // instead (nothing is acknowledged that the checkpoint does not hold), until
+            // checkpointing is started again.
+            shared.withLock { $0.error = e }
+            throw e
+        }
     }
 
     /// Forgets a running compaction (its file is removed when it ends).
