@@ -1,0 +1,482 @@
+import FoundationEssentials
+import QuireSyntax
+
+// MARK: - Document API
+
+extension Document {
+    /// The annotations of page `page` (nil: of the whole document) as Instant JSON with
+    /// Quire's extensions (docs/annotation-json.md): UTF-8, pretty-printed with two-space
+    /// indentation and keys in sorted order, so the same annotations always give the same
+    /// bytes. Annotations appear page by page in /Annots order.
+    public func exportAnnotationsJSON(page: Int?) throws -> [UInt8] {
+        try exportAnnotationsJSON(page: page, prettyPrinted: true)
+    }
+
+    /// As ``exportAnnotationsJSON(page:)``; `prettyPrinted: false` gives the compact form
+    /// (no whitespace), keys still sorted.
+    public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool) throws -> [UInt8] {
+        let json = try annotationsInstantJSON(page: page)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(json))
+        } catch {
+            throw PDFError(.format, "the annotations cannot be written as JSON: \(error)")
+        }
+    }
+
+    /// The records ``exportAnnotationsJSON(page:)`` writes.
+    public func annotationsInstantJSON(page: Int?) throws -> InstantJSONDocument {
+        let count = try pageCount()
+        let indices: [Int]
+        if let page {
+            _ = try self.page(at: page)  // range check
+            indices = [page]
+        } else {
+            indices = Array(try pages().indices)  // the pages that exist
+        }
+        // Ids first: NM, else the object number (PSPDFKit's convention), made unique.
+        var entries: [(annotation: Annotation, id: String, frame: InstantJSON.Frame)] = []
+        var used: Set<String> = []
+        var idOfObject: [Int: String] = [:]
+        for index in indices {
+            let frame = try InstantJSON.Frame(self.page(at: index))
+            for (position, a) in try annotations(onPage: index).enumerated() {
+                // A /NM that an earlier annotation has already: the object number (the record
+                // keeps the /NM in `name`, and its pdfObjectId matches it back on import).
+                var id = a.name ?? a.id.map { String($0.number) } ?? "direct-\(index)-\(position)"
+                if used.contains(id), let object = a.id { id = String(object.number) }
+                if used.contains(id) { id += "#\(index).\(position)" }
+                used.insert(id)
+                if let object = a.id, idOfObject[object.number] == nil { idOfObject[object.number] = id }
+                entries.append((a, id, frame))
+            }
+        }
+        func reference(_ target: ObjectID, _ what: String, from a: Annotation) throws -> String? {
+            if let id = idOfObject[target.number] { return id }
+            if let t = try annotation(target) { return t.name ?? String(target.number) }
+            file.warn("annotation \(a.name ?? a.id?.description ?? "") on page \(a.pageIndex + 1): its \(what) \(target) is not an annotation of the document; left out of the JSON")
+            return nil
+        }
+        var records: [InstantJSONAnnotation] = []
+        for (a, id, frame) in entries {
+            let kind = InstantJSON.kind(subtype: a.subtype)
+            var r = InstantJSON.visibleRecord(a, kind: kind, frame: frame)
+            r.id = id
+            var q = r.quire ?? InstantJSONQuireFields()
+            if let target = a.inReplyTo {
+                q.inReplyTo = try reference(target, "/IRT", from: a)
+                if q.inReplyTo == nil { q.replyType = nil; q.state = nil; q.stateModel = nil }
+            }
+            if let popup = a.popup { q.popup = try reference(popup, "/Popup", from: a) }
+            let warn: (String) -> Void = { [file] in file.warn($0) }
+            if let action = a.action {
+                r.action = InstantJSON.jsonAction(action, warn: warn)
+                if a.destination != nil { warn("a link has both /A and /Dest; its /Dest is left out of the JSON") }
+            } else if let d = a.destination {
+                r.action = InstantJSON.jsonAction(Action(kind: .goTo(d)), warn: warn)
+                q.actionIsDestination = true
+            }
+            r.quire = q
+            try InstantJSON.addExactValues(&r, a, kind: kind, frame: frame)
+            records.append(r)
+        }
+        var json = InstantJSONDocument(annotations: records)
+        json.quire = InstantJSONQuireInfo(version: 1, pageCount: count, pageIndex: page)
+        return json
+    }
+
+    /// Imports annotation JSON (Instant JSON, with or without Quire's extensions) and returns
+    /// the annotations as stored, in the order of the records.
+    ///
+    /// - Each record is matched to an annotation of its page: by object (`pdfObjectId`, or
+    ///   an id of digits, for an annotation of the same subtype without another /NM), then
+    ///   by /NM `name ?? id`; a matched annotation is updated (its object is kept, and one
+    ///   without /NM stays so), so a document's own export imports as a no-op. A record of a
+    ///   widget the document lacks is skipped with a warning. Else the annotation is
+    ///   created, with the /NM `name ?? id`: subtypes Quire creates through
+    ///   ``addAnnotation(_:)`` (with an appearance), others as generic annotations (the
+    ///   modelled entries only, no appearance). An annotation of that /NM on another page is
+    ///   an error: annotations do not move between pages.
+    /// - Dates, flags and every other modelled entry are written as the record says
+    ///   (`updatedAt` included: import restores a state, it does not edit it).
+    /// - `quire.inReplyTo` and `quire.popup` name another record's `id` (or `name`), or an
+    ///   annotation of the document by /NM; a target found nowhere is an error.
+    /// - Everything is checked before the document changes: malformed JSON, wrong types,
+    ///   numbers out of range, missing fields, unknown types, flags, colours and states,
+    ///   missing reply targets, replies across pages and cycles all throw
+    ///   `PDFError(.format)` naming the field, and leave the document as it was.
+    public func importAnnotationsJSON(_ data: [UInt8]) throws -> [Annotation] {
+        try importAnnotations(try InstantJSONDocument(jsonBytes: data))
+    }
+
+    /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
+        let count = try pageCount()
+        // Pages that the root's /Count counts but the tree does not hold take no annotations.
+        let existing = try pages().count
+        let records = json.annotations
+        // 1. Every record to an annotation, checked.
+        var wanted: [Annotation] = []
+        var frames: [Int: InstantJSON.Frame] = [:]
+        for (i, r) in records.enumerated() {
+            let path = "annotations[\(i)]"
+            guard let kind = InstantJSON.kind(type: r.type) else {
+                throw PDFError(.format, "annotation JSON: \(path).type: unsupported annotation type \"\(r.type.prefix(60))\" (Quire reads \(InstantJSON.kinds.map(\.type).joined(separator: ", ")) and \(InstantJSON.genericType))")
+            }
+            guard r.pageIndex >= 0 && r.pageIndex < count else {
+                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (the document has \(count) pages)")
+            }
+            guard r.pageIndex < existing else {
+                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (it is counted by the page tree's /Count (\(count)) but the tree holds only \(pagesText(existing)))")
+            }
+            let frame: InstantJSON.Frame
+            if let f = frames[r.pageIndex] {
+                frame = f
+            } else {
+                let page = try self.page(at: r.pageIndex)
+                guard page.id != nil else {
+                    throw PDFError(.unsupported, "page \(r.pageIndex + 1) is a direct object; its annotations cannot be changed")
+                }
+                frame = try InstantJSON.Frame(page)
+                frames[r.pageIndex] = frame
+            }
+            if let name = r.name ?? r.id, name.isEmpty {
+                throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
+            }
+            wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
+        }
+        // 2. References: record ids and names, then the document's /NM.
+        var recordOf: [String: Int] = [:]
+        for (i, r) in records.enumerated() {
+            guard let id = r.id else { continue }
+            if recordOf[id] != nil { throw PDFError(.format, "annotation JSON: annotations[\(i)].id: \"\(id.prefix(60))\" is the id of an earlier record too") }
+            recordOf[id] = i
+        }
+        for (i, r) in records.enumerated() {
+            if let name = r.name, recordOf[name] == nil { recordOf[name] = i }
+        }
+        var existingByName: [String: [Annotation]] = [:]
+        var existingByNumber: [Int: Annotation] = [:]
+        for a in try allAnnotations() {
+            guard let id = a.id else { continue }
+            existingByNumber[id.number] = a
+            if let name = a.name { existingByName[name, default: []].append(a) }
+        }
+        // Which existing annotation each record updates: first by object number (the
+        // record's pdfObjectId, or the id of digits that Quire gives an annotation without
+        // /NM), for an annotation of the same page and subtype whose /NM is absent or the
+        // record's; then by /NM on the same page. So a document's own export matches every
+        // annotation it came from, with or without /NM, and importing it changes nothing.
+        var target: [ObjectID?] = Array(repeating: nil, count: records.count)
+        var claimed: Set<Int> = []
+        var recordOfObject: [Int: Int] = [:]
+        func claim(_ i: Int, _ id: ObjectID) {
+            target[i] = id
+            claimed.insert(id.number)
+            recordOfObject[id.number] = i
+        }
+        // The objects in each record page's /Annots (an object that a damaged file lists on
+        // two pages is on both).
+        var onPage: [Int: [Int: Annotation]] = [:]
+        for page in Set(wanted.map(\.pageIndex)) {
+            var here: [Int: Annotation] = [:]
+            for a in try annotations(onPage: page) { if let id = a.id, here[id.number] == nil { here[id.number] = a } }
+            onPage[page] = here
+        }
+        // A record of an object that an earlier record already stands for (the same object
+        // listed on two pages): an alias, which changes nothing.
+        var alias: [Int?] = Array(repeating: nil, count: records.count)
+        for (i, r) in records.enumerated() {
+            guard let number = InstantJSON.objectNumber(of: r), let e = onPage[wanted[i].pageIndex]?[number], let eid = e.id,
+                  e.subtype == wanted[i].subtype,
+                  e.name == nil || e.name == (r.name ?? r.id) else { continue }
+            if let first = recordOfObject[number] {
+                alias[i] = first
+                continue
+            }
+            claim(i, eid)
+            existingByNumber[number] = e  // as listed on the record's page
+            if e.name == nil { wanted[i].name = nil }  // it stays without /NM, as it was
+        }
+        for (i, a) in wanted.enumerated() where target[i] == nil && alias[i] == nil {
+            guard let name = a.name, let candidates = existingByName[name] else { continue }
+            let free = candidates.filter { $0.id.map { !claimed.contains($0.number) } ?? false }
+            if let same = free.first(where: { $0.pageIndex == a.pageIndex }), let sameID = same.id {
+                claim(i, sameID)
+            } else if let other = free.first {
+                throw PDFError(.invalidArgument, "annotation JSON: annotations[\(i)].pageIndex: the annotation \"\(name.prefix(60))\" is on page \(other.pageIndex + 1) of the document, not page \(a.pageIndex + 1); annotations do not move between pages (delete it first)")
+            }
+        }
+        // A record of an annotation that the page holds as a direct dictionary in /Annots
+        // (id "direct-PAGE-POSITION", as the export names it): such an annotation has no
+        // object to update. A record the same as its export is the same annotation and
+        // changes nothing; one that differs is refused.
+        var directRecords: [Int: [String: (record: InstantJSONAnnotation, annotation: Annotation)]] = [:]
+        var direct: [Int: Annotation] = [:]
+        for (i, r) in records.enumerated() where target[i] == nil && alias[i] == nil {
+            guard let id = r.id, r.pdfObjectId == nil else { continue }
+            let page = wanted[i].pageIndex
+            if directRecords[page] == nil {
+                var byID: [String: (record: InstantJSONAnnotation, annotation: Annotation)] = [:]
+                // The export lists a page's annotations in the order annotations(onPage:) does.
+                let exported = try annotationsInstantJSON(page: page).annotations
+                for (record, a) in zip(exported, try annotations(onPage: page)) where a.id == nil {
+                    if let rid = record.id { byID[rid] = (record, a) }
+                }
+                directRecords[page] = byID
+            }
+            guard let current = directRecords[page]?[id] else { continue }
+            guard current.record == r else {
+                throw PDFError(.unsupported, "annotation JSON: annotations[\(i)]: the annotation \"\(id.prefix(60))\" is a direct dictionary in the page's /Annots, which Quire cannot update (save the document in full first, which makes it an object)")
+            }
+            alias[i] = i  // the same annotation, left as it is
+            direct[i] = current.annotation
+        }
+        // Widgets are form fields: a record of one updates nothing (the forms model owns
+        // them) and one that matches no widget of the document is skipped with a warning,
+        // never made into an annotation without a field.
+        var skipped = alias.map { $0 != nil }
+        for i in records.indices where wanted[i].subtype == "Widget" && alias[i] == nil {
+            if target[i] == nil {
+                skipped[i] = true
+                file.warn("annotation JSON: annotations[\(i)] is a form widget that the document does not have; skipped (the annotation JSON does not create form fields)")
+            }
+        }
+        // What a reference in the JSON points at: another record, or an annotation already
+        // in the document (just what the checks below need of it).
+        struct Existing: Equatable { let id: ObjectID; let page: Int; let inReplyTo: ObjectID? }
+        enum Ref: Equatable { case record(Int), existing(Existing) }
+        func existingRef(_ a: Annotation) -> Ref? {
+            a.id.map { .existing(Existing(id: $0, page: a.pageIndex, inReplyTo: a.inReplyTo)) }
+        }
+        func resolve(_ ref: String, _ field: String, _ i: Int) throws -> Ref {
+            if let j = recordOf[ref] { return .record(j) }
+            if let e = existingByName[ref]?.first, let eid = e.id, let r = recordOfObject[eid.number].map(Ref.record) ?? existingRef(e) {
+                return r
+            }
+            // An annotation without /NM, named by its object number as the export names it.
+            if let number = InstantJSON.digits(ref), let e = existingByNumber[number],
+               let r = recordOfObject[number].map(Ref.record) ?? existingRef(e) {
+                return r
+            }
+            throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.\(field): no annotation \"\(ref.prefix(60))\" in the JSON or the document")
+        }
+        var parent: [Ref?] = Array(repeating: nil, count: records.count)
+        var popup: [Ref?] = Array(repeating: nil, count: records.count)
+        for (i, r) in records.enumerated() {
+            if let ref = r.quire?.inReplyTo {
+                let p = try resolve(ref, "inReplyTo", i)
+                let page: Int
+                switch p {
+                case .record(let j):
+                    guard j != i else { throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: an annotation cannot reply to itself") }
+                    page = wanted[j].pageIndex
+                case .existing(let e): page = e.page
+                }
+                guard page == wanted[i].pageIndex else {
+                    throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: \"\(ref.prefix(60))\" is on page \(page), not page \(wanted[i].pageIndex); a reply is on the page of the annotation it answers")
+                }
+                parent[i] = p
+            }
+            if let ref = r.quire?.popup { popup[i] = try resolve(ref, "popup", i) }
+        }
+        if !repliesEnabled, let i = parent.firstIndex(where: { $0 != nil }) {
+            throw PDFError(.disabled, "annotation JSON: annotations[\(i)] is a reply, and replies and review states are turned off for this document")
+        }
+        // No cycles, through records and the document's own replies. Each record and each
+        // existing annotation is walked once in all (a chain already known to end is not
+        // walked again): checking every record's whole chain took quadratic time on a long
+        // chain of replies.
+        var state = Array(repeating: 0, count: records.count)  // 0 new, 1 on this walk, 2 done
+        var doneObjects: Set<Int> = []
+        for start in records.indices where parent[start] != nil && state[start] == 0 {
+            var walked: [Int] = [start]
+            state[start] = 1
+            var walkedObjects: [Int] = []
+            var seenObjects: Set<Int> = []
+            var cursor = parent[start]
+            walk: while let c = cursor {
+                switch c {
+                case .record(let j):
+                    if state[j] == 1 {
+                        throw PDFError(.format, "annotation JSON: annotations[\(start)].quire.inReplyTo: the replies make a cycle")
+                    }
+                    if state[j] == 2 { break walk }
+                    state[j] = 1
+                    walked.append(j)
+                    cursor = parent[j]
+                case .existing(let e):
+                    // A cycle among the document's own replies is the file's, cut when read.
+                    guard !doneObjects.contains(e.id.number), seenObjects.insert(e.id.number).inserted else { break walk }
+                    walkedObjects.append(e.id.number)
+                    if let next = e.inReplyTo {
+                        if let j = recordOfObject[next.number] { cursor = .record(j) }
+                        else { cursor = try annotation(next).flatMap(existingRef) }
+                    } else {
+                        cursor = nil
+                    }
+                }
+            }
+            for r in walked { state[r] = 2 }
+            doneObjects.formUnion(walkedObjects)
+        }
+        // 3. Apply: parents before replies.
+        var order: [Int] = []
+        var placed = Array(repeating: false, count: records.count)
+        // Each record after the records it replies to, without recursion (a chain of replies
+        // in the JSON is as long as the JSON makes it).
+        for i in records.indices where !placed[i] {
+            var chain: [Int] = []
+            var next: Int? = i
+            while let k = next, !placed[k] {
+                placed[k] = true
+                chain.append(k)
+                if case .record(let j)? = parent[k] { next = j } else { next = nil }
+            }
+            order.append(contentsOf: chain.reversed())
+        }
+        var objectOf: [ObjectID?] = target
+        func objectID(_ ref: Ref?) -> ObjectID? {
+            switch ref {
+            case .record(let j)?: return objectOf[alias[j] ?? j]
+            case .existing(let e)?: return e.id
+            case nil: return nil
+            }
+        }
+        for i in order where !skipped[i] {
+            var a = wanted[i]
+            a.inReplyTo = objectID(parent[i])
+            if let existing = target[i] {
+                if a.subtype == "Widget" { continue }  // the forms model's, left as it is
+                a.id = existing
+                try updateAnnotationUnbatched(a, importedOver: existingByNumber[existing.number])
+            } else if Annotation.creatableSubtypes.contains(a.subtype) {
+                objectOf[i] = try addAnnotationUnbatched(a, imported: true).id
+            } else {
+                let page = try self.page(at: a.pageIndex)
+                let id = try addObject(.dictionary(a.written(into: PDFDictionary(), pageObject: page.id)))
+                try appendToAnnots(pageIndex: a.pageIndex, id)
+                objectOf[i] = id
+            }
+        }
+        // 4. Every entry exactly as the record says (addAnnotation's defaults undone), and
+        // the popups linked both ways.
+        for i in order where !skipped[i] && wanted[i].subtype != "Widget" {
+            guard let id = objectOf[i] else { continue }
+            var a = wanted[i]
+            a.id = id
+            a.inReplyTo = objectID(parent[i])
+            a.popup = objectID(popup[i])
+            guard case .dictionary(let current) = try object(id.number) else { continue }
+            // A record with neither name nor id keeps the UUID addAnnotation gave it.
+            if a.name == nil, case .string(let nm)? = current["NM"] { a.name = nm.text }
+            var d = a.written(into: current, pageObject: try page(at: a.pageIndex).id)
+            if a.color == [] { d["C"] = .array([]) }
+            if a.interiorColor == [] { d["IC"] = .array([]) }
+            if a.borderWidth == nil {
+                if var bs = d["BS"]?.dictionary, bs["W"] != nil {
+                    bs["W"] = nil
+                    d["BS"] = bs.isEmpty ? nil : .dictionary(bs)
+                }
+                if let border = d["Border"]?.array, border.count >= 3 { d["Border"] = nil }
+            }
+            d["A"] = try a.action.map(actionObject)
+            d["Dest"] = try a.destination.map(destinationObject)
+            try setObject(id.number, .dictionary(d))
+            if let p = a.popup, isInUse(p.number), case .dictionary(var pd) = try object(p.number) {
+                pd["Parent"] = .reference(id)
+                try setObject(p.number, .dictionary(pd))
+            }
+        }
+        return try records.indices.filter { !skipped[$0] || alias[$0] != nil }.map { i in
+            if let a = direct[i] { return a }
+            guard let id = objectOf[alias[i] ?? i], let stored = try annotation(id) else {
+                throw PDFError(.notFound, "annotation JSON: annotations[\(i)] was not stored")
+            }
+            return stored
+        }
+    }
+
+    /// Appends annotation `id` to the /Annots of page `pageIndex`, in place when /Annots is
+    /// an indirect array.
+    private func appendToAnnots(pageIndex: Int, _ id: ObjectID) throws {
+        let page = try self.page(at: pageIndex)
+        guard let pageID = page.id else {
+            throw PDFError(.unsupported, "page \(pageIndex + 1) is a direct object; its annotations cannot be changed")
+        }
+        var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
+        annots.append(.reference(id))
+        if case .reference(let arrayID)? = page.dictionary["Annots"], isInUse(arrayID.number) {
+            try setObject(arrayID.number, .array(annots))
+        } else {
+            try setValue(.array(annots), forKey: "Annots", inObject: pageID.number)
+        }
+    }
+
+    /// An action dictionary (§12.6) for `action` and its /Next chain.
+    private func actionObject(_ action: Action) throws -> PDFObject {
+        var d = PDFDictionary()
+        switch action.kind {
+        case .goTo(let dest):
+            d["S"] = .name("GoTo")
+            d["D"] = try dest.map(destinationObject) ?? .null
+        case .goToRemote(let file, let destination, let newWindow):
+            d["S"] = .name("GoToR")
+            d["F"] = file.map { .string(PDFString(text: $0.path)) }
+            switch destination {
+            case .named(let bytes)?: d["D"] = .string(PDFString(bytes: bytes))
+            case .explicit(let dest)?: d["D"] = .array([.integer(Int64(dest.pageIndex))] + fitObjects(dest.fit))
+            case nil: break
+            }
+            d["NewWindow"] = newWindow.map { .bool($0) }
+        case .uri(let uri, let isMap):
+            d["S"] = .name("URI")
+            d["URI"] = .string(PDFString(bytes: Array(uri.utf8)))
+            if isMap { d["IsMap"] = .bool(true) }
+        case .named(let name):
+            d["S"] = .name("Named")
+            d["N"] = .name(PDFName(name))
+        case .launch(let file, let newWindow):
+            d["S"] = .name("Launch")
+            d["F"] = file.map { .string(PDFString(text: $0.path)) }
+            d["NewWindow"] = newWindow.map { .bool($0) }
+        case .other(let type, let dict):
+            d = dict
+            d["S"] = .name(PDFName(type))
+        }
+        if action.next.count == 1 {
+            d["Next"] = try actionObject(action.next[0])
+        } else if action.next.count > 1 {
+            d["Next"] = .array(try action.next.map(actionObject))
+        } else {
+            d["Next"] = nil
+        }
+        return .dictionary(d)
+    }
+
+    /// A destination of this document: by its name when this document defines the name,
+    /// else explicit ([page /Fit ...]).
+    private func destinationObject(_ dest: Destination) throws -> PDFObject {
+        if let name = dest.name, try resolveNamedDestination(name) != nil {
+            return .string(PDFString(bytes: name))
+        }
+        let page = try self.page(at: dest.pageIndex)
+        let first: PDFObject = page.id.map { .reference($0) } ?? .integer(Int64(dest.pageIndex))
+        return .array([first] + fitObjects(dest.fit))
+    }
+
+    private func fitObjects(_ fit: Destination.Fit) -> [PDFObject] {
+        func n(_ v: Double?) -> PDFObject { v.map(Annotation.number) ?? .null }
+        switch fit {
+        case .xyz(let l, let t, let z): return [.name("XYZ"), n(l), n(t), n(z)]
+        case .fit: return [.name("Fit")]
+        case .fitH(let t): return [.name("FitH"), n(t)]
+        case .fitV(let l): return [.name("FitV"), n(l)]
+        case .fitR(let l, let b, let r, let t): return [.name("FitR"), n(l), n(b), n(r), n(t)]
+        case .fitB: return [.name("FitB")]
+        case .fitBH(let t): return [.name("FitBH"), n(t)]
+        case .fitBV(let l): return [.name("FitBV"), n(l)]
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import QuireSyntax
+
+extension InstantJSON {
+    // MARK: Annotation from record
+
+    /// The annotation a record describes, on page `record.pageIndex` of a document with
+    /// `pageCount` pages: everything but the references (/IRT, /Popup), which the
+    /// importer resolves. Errors name the field.
+    static func fields(of r: InstantJSONAnnotation, kind: Kind, frame: Frame, pageCount: Int,
+                       path: String = "annotation") throws -> Annotation {
+        func fail(_ field: String, _ message: String) -> PDFError {
+            PDFError(.format, "annotation JSON: \(path).\(field): \(message)")
+        }
+        try validate(r, path: path)
+        let q = r.quire ?? InstantJSONQuireFields()
+        var subtype = kind.subtype
+        if kind.isGeneric {
+            guard let s = q.subtype else { throw fail("quire.subtype", "a \(genericType) record needs the PDF subtype") }
+            subtype = s
+        }
+        guard r.pageIndex < pageCount else {
+            throw fail("pageIndex", "page \(r.pageIndex) does not exist (the page tree holds \(pageCount) pages)")
+        }
+        guard r.bbox.count == 4, r.bbox[2] >= 0, r.bbox[3] >= 0 else {
+            throw fail("bbox", "the width and height must not be negative")
+        }
+        var a = Annotation(subtype: subtype, pageIndex: r.pageIndex, rect: frame.rect(r.bbox))
+        if let p = q.pdfRect, p.count == 4 {
+            let exact = Rect(left: p[0], bottom: p[1], right: p[2], top: p[3])
+            if close(frame.bbox(exact), r.bbox) { a.rect = exact }
+        }
+        a.contents = kind.usesText ? r.text : r.note
+        a.author = r.creatorName
+        a.subject = q.subject
+        a.name = r.name ?? r.id
+        func date(_ iso: String?, _ pdf: String?, _ field: String) throws -> PDFDate? {
+            guard let iso else { return nil }
+            guard let d = PDFDate(iso8601: iso) else { throw fail(field, "\"\(iso.prefix(40))\" is not an ISO 8601 date (YYYY-MM-DDTHH:MM:SS with Z or ±HH:MM)") }
+            if let pdf, let exact = PDFDate(pdf), exact.secondsSinceEpoch == d.secondsSinceEpoch { return exact }
+            return d
+        }
+        a.creationDate = try date(r.createdAt, q.creationDate, "createdAt")
+        a.modificationDate = try date(r.updatedAt, q.modificationDate, "updatedAt")
+        var flags = Annotation.Flag.print
+        for (i, name) in (r.flags ?? []).enumerated() {
+            if name == "noPrint" {
+                flags &= ~Annotation.Flag.print
+            } else if let bit = flagNames.first(where: { $0.0 == name })?.1 {
+                flags |= bit
+            } else {
+                throw fail("flags[\(i)]", "unknown flag \"\(name.prefix(40))\" (noPrint, \(flagNames.map(\.0).joined(separator: ", ")))")
+            }
+        }
+        a.flags = flags | ((q.otherFlags ?? 0) & ~namedFlagBits)
+        func color(_ visible: String?, _ exact: [Double]?, _ field: String) throws -> [Double]? {
+            if let exact, hex(exact) == visible.map({ $0.uppercased() }) { return exact }
+            guard let visible else { return nil }
+            guard let c = rgb(hex: visible) else { throw fail(field, "\"\(visible.prefix(40))\" is not a colour (#RRGGBB)") }
+            return c
+        }
+        switch kind.color {
+        case .color?: a.color = try color(r.color, q.color, "color")
+        case .strokeColor?: a.color = try color(r.strokeColor, q.color, "strokeColor")
+        case .borderColor?: a.color = try color(r.borderColor, q.color, "borderColor")
+        case nil: a.color = q.color
+        }
+        a.interiorColor = kind.fill ? try color(r.fillColor, q.interiorColor, "fillColor") : q.interiorColor
+        if let opacity = r.opacity {
+            guard (0...1).contains(opacity) else { throw fail("opacity", "\(opacity) is not in 0...1") }
+            a.opacity = opacity
+        }
+        switch kind.width {
+        case .strokeWidth?: a.borderWidth = r.strokeWidth
+        case .lineWidth?: a.borderWidth = r.lineWidth
+        case .borderWidth?: a.borderWidth = r.borderWidth
+        case nil: a.borderWidth = q.borderWidth
+        }
+        // Geometry: the Instant JSON form, refined by the exact PDF values when they agree.
+        switch kind.geometry {
+        case .rects:
+            a.quadPoints = frame.quads(r.rects ?? [])
+            if let exact = q.pdfQuadPoints, close(frame.rects(exact), r.rects ?? []) { a.quadPoints = exact }
+        case .line:
+            let visible = (r.startPoint ?? []) + (r.endPoint ?? [])
+            guard visible.isEmpty || visible.count == 4 else { throw fail("endPoint", "a line needs both startPoint and endPoint") }
+            a.linePoints = visible.isEmpty ? [] : frame.pdf([r.startPoint!, r.endPoint!])
+            if let exact = q.pdfLinePoints {
+                let exactVisible = exact.count == 4 ? frame.points(exact).flatMap { $0 } : []
+                if close(exactVisible, visible) { a.linePoints = exact }
+            }
+        case .polygon, .polyline:
+            a.vertices = frame.pdf(r.points ?? [])
+            if let exact = q.pdfVertices, close(frame.points(exact), r.points ?? []) { a.vertices = exact }
+        case .ink:
+            let strokes = r.lines?.points ?? []
+            a.inkList = strokes.map(frame.pdf)
+            if let exact = q.pdfInkList, close(exact.map(frame.points), strokes) { a.inkList = exact }
+        case .none:
+            break
+        }
+        if kind.geometry != .rects { a.quadPoints = q.pdfQuadPoints ?? [] }
+        if kind.geometry != .line { a.linePoints = q.pdfLinePoints ?? [] }
+        if kind.geometry != .polygon && kind.geometry != .polyline { a.vertices = q.pdfVertices ?? [] }
+        if kind.geometry != .ink { a.inkList = q.pdfInkList ?? [] }
+        if kind.geometry == .line || kind.geometry == .polyline {
+            var endings: [String] = []
+            if let caps = r.lineCaps {
+                func pdf(_ cap: String?, _ field: String) throws -> String {
+                    guard let cap else { return "None" }
+                    guard let name = lineCapNames.first(where: { $0.json == cap })?.pdf else {
+                        throw fail("lineCaps.\(field)", "unknown line cap \"\(cap.prefix(40))\" (\(lineCapNames.map(\.json).joined(separator: ", ")))")
+                    }
+                    return name
+                }
+                endings = [try pdf(caps.start, "start"), try pdf(caps.end, "end")]
+            }
+            if let exact = q.lineEndings, lineCaps(exact) == r.lineCaps { endings = exact }
+            a.lineEndings = endings
+        } else {
+            a.lineEndings = q.lineEndings ?? []
+        }
+        if kind.font {
+            if let size = r.fontSize, size <= 0 { throw fail("fontSize", "\(size) is not a font size") }
+            if let c = r.fontColor, rgb(hex: c) == nil { throw fail("fontColor", "\"\(c.prefix(40))\" is not a colour (#RRGGBB)") }
+            a.defaultAppearance = defaultAppearance(fontSize: r.fontSize, fontColor: r.fontColor)
+            if let exact = q.defaultAppearance,
+               fontSize(exact) == r.fontSize, fontColor(exact) == r.fontColor?.uppercased() {
+                a.defaultAppearance = exact
+            }
+        } else {
+            a.defaultAppearance = q.defaultAppearance
+        }
+        a.fontSize = a.defaultAppearance.flatMap(Annotation.fontSize(in:))
+        func checkName(_ s: String, _ field: String) throws -> String {
+            try JSONNode(value: .string(s), path: "\(path).\(field)").pdfName()
+        }
+        switch kind.icon {
+        case .note:
+            a.iconName = try r.icon.map { try checkName(upperFirst($0), "icon") }
+            if let exact = q.iconName, lowerFirst(exact) == r.icon { a.iconName = exact }
+        case .stamp:
+            a.iconName = try r.stampType.map { try checkName($0, "stampType") }
+            if let exact = q.iconName, exact == r.stampType { a.iconName = exact }
+        case .none:
+            a.iconName = q.iconName
+        }
+        if let value = r.customData {
+            a.customData = value.canonicalText
+            if let exact = q.customDataText, (try? InstantJSONValue(parsing: Array(exact.utf8))) == value { a.customData = exact }
+        } else if let exact = q.customDataText {
+            // Kept only when it never was a JSON object (else the client removed it).
+            if case .object? = try? InstantJSONValue(parsing: Array(exact.utf8)) {} else { a.customData = exact }
+        }
+        // Replies and states (the target itself is resolved by the importer).
+        switch q.replyType {
+        case nil: a.replyType = nil
+        case "reply"?: a.replyType = .reply
+        case "group"?: a.replyType = .group
+        case let other?: throw fail("quire.replyType", "unknown reply type \"\(other.prefix(40))\" (reply or group)")
+        }
+        if q.replyType != nil && q.inReplyTo == nil { throw fail("quire.replyType", "a reply type needs quire.inReplyTo") }
+        a.state = q.state
+        a.stateModel = q.stateModel
+        switch (q.state, q.stateModel) {
+        case (nil, nil): break
+        case (nil, _?): throw fail("quire.state", "a state model needs a state")
+        case (_?, nil): throw fail("quire.stateModel", "a state needs a state model (Marked or Review)")
+        case (let s?, let m?):
+            guard let model = StateModel(rawValue: m) else { throw fail("quire.stateModel", "unknown state model \"\(m.prefix(40))\" (Marked or Review)") }
+            guard model.states.contains(s) else {
+                throw fail("quire.state", "\"\(s.prefix(40))\" is not a state of the \(m) model (\(model.states.joined(separator: ", ")))")
+            }
+            // A state without a reply target is unusual but real (iText writes it): the
+            // model reads it, so it must round-trip (Annotation.validateState).
+        }
+        // Actions: /A, or a goTo stored as the link's /Dest.
+        if let action = r.action {
+            let converted = try self.action(action, pageCount: pageCount, path: "\(path).action")
+            if q.actionIsDestination == true, case .goTo(let d?) = converted.kind, converted.next.isEmpty {
+                a.destination = d
+            } else {
+                a.action = converted
+            }
+        }
+        return a
+    }
+
+    /// The checks that reading JSON makes, for records built in code: every number finite
+    /// and in range, points of two numbers, rectangles of four, colours of at most four.
+    static func validate(_ r: InstantJSONAnnotation, path: String) throws {
+        func fail(_ field: String, _ message: String) -> PDFError {
+            PDFError(.format, "annotation JSON: \(path).\(field): \(message)")
+        }
+        func check(_ v: Double?, _ field: String) throws {
+            guard let v else { return }
+            guard v.isFinite, abs(v) <= maxMagnitude else {
+                throw fail(field, "the number \(v) is out of range (at most \(Int(maxMagnitude)) in magnitude)")
+            }
+        }
+        func check(_ values: [Double]?, _ field: String, count: Int? = nil, maxCount: Int? = nil) throws {
+            guard let values else { return }
+            if let count, values.count != count { throw fail(field, "expected \(count) numbers, found \(values.count)") }
+            if let maxCount, values.count > maxCount { throw fail(field, "expected at most \(maxCount) numbers, found \(values.count)") }
+            for (i, v) in values.enumerated() { try check(v, "\(field)[\(i)]") }
+        }
+        guard r.pageIndex >= 0 else { throw fail("pageIndex", "the integer \(r.pageIndex) is out of range") }
+        try check(r.bbox, "bbox", count: 4)
+        try check(r.opacity, "opacity")
+        try check(r.strokeWidth, "strokeWidth")
+        try check(r.lineWidth, "lineWidth")
+        try check(r.borderWidth, "borderWidth")
+        try check(r.fontSize, "fontSize")
+        for (i, rect) in (r.rects ?? []).enumerated() { try check(rect, "rects[\(i)]", count: 4) }
+        try check(r.startPoint, "startPoint", count: 2)
+        try check(r.endPoint, "endPoint", count: 2)
+        for (i, p) in (r.points ?? []).enumerated() { try check(p, "points[\(i)]", count: 2) }
+        for (i, stroke) in (r.lines?.points ?? []).enumerated() {
+            for (k, p) in stroke.enumerated() { try check(p, "lines.points[\(i)][\(k)]", count: 2) }
+        }
+        if let q = r.quire {
+            try check(q.color, "quire.color", maxCount: 4)
+            try check(q.interiorColor, "quire.interiorColor", maxCount: 4)
+            try check(q.borderWidth, "quire.borderWidth")
+            try check(q.pdfRect, "quire.pdfRect", count: 4)
+            try check(q.pdfQuadPoints, "quire.pdfQuadPoints")
+            for (i, stroke) in (q.pdfInkList ?? []).enumerated() { try check(stroke, "quire.pdfInkList[\(i)]") }
+            try check(q.pdfLinePoints, "quire.pdfLinePoints")
+            try check(q.pdfVertices, "quire.pdfVertices")
+        }
+        func check(_ a: InstantJSONAction, _ field: String) throws {
+            if let page = a.pageIndex, page < 0 { throw fail("\(field).pageIndex", "the integer \(page) is out of range") }
+            if let d = a.destination {
+                if let page = d.pageIndex, page < 0 { throw fail("\(field).quire.destination.pageIndex", "the integer \(page) is out of range") }
+                try check([d.left, d.top, d.right, d.bottom, d.zoom].compactMap { $0 }, "\(field).quire.destination")
+            }
+            for (i, n) in a.next.enumerated() { try check(n, "\(field).next[\(i)]") }
+        }
+        if let a = r.action { try check(a, "action") }
+    }
+}

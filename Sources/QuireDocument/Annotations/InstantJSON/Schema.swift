@@ -1,0 +1,468 @@
+// Annotations as JSON, shaped after PSPDFKit's (Nutrient's) Instant JSON and extended with
+// what Instant JSON lacks (replies, review states, exact PDF values). The schema, field by
+// field, is docs/annotation-json.md; the summary:
+//
+// - The top level is `{"format": "https://pspdfkit.com/instant-json/v1", "quire": {"version":
+//   1, ...}, "annotations": [...]}`; every annotation record has `v: 1`.
+// - Records follow Instant JSON: `type` (`pspdfkit/shape/rectangle`, ...), `pageIndex`,
+//   `bbox` as [left, top, width, height] in points from the top left of the page's crop box
+//   (the media box when there is none), y downwards, the page's /Rotate not applied; point
+//   lists flipped the same way; colours as "#RRGGBB"; ISO 8601 dates; flags by name.
+// - Everything else the model reads goes in the record's `quire` object. Where an Instant
+//   JSON field cannot hold a value exactly (a CMYK colour, a date without a zone, quads that
+//   are not rectangles, coordinates that do not survive the flip bit for bit), the exact
+//   value is written there too and wins on import as long as it still agrees with the
+//   Instant JSON field; a client that changes the Instant JSON field therefore wins.
+// - `id` is the annotation's /NM (else its object number, as PSPDFKit does). Import matches
+//   a record to the annotation it came from by object (`pdfObjectId`) and then by /NM on the
+//   same page, updates it, and creates the others with the NM `name ?? id`: a document's own
+//   export imports as a no-op (docs/annotation-json.md, "Identity, updates and replies").
+
+// MARK: - The schema
+
+/// A JSON export of annotations: Instant JSON's document shape with a Quire marker.
+public struct InstantJSONDocument: Codable, Sendable, Equatable {
+    /// Instant JSON's format marker.
+    public static let instantJSONFormat = "https://pspdfkit.com/instant-json/v1"
+
+    /// Instant JSON's `format` (optional on import; when present it must be the v1 marker).
+    public var format: String? = InstantJSONDocument.instantJSONFormat
+    /// Quire's marker: the version of Quire's extensions (absent in plain Instant JSON).
+    public var quire: InstantJSONQuireInfo? = InstantJSONQuireInfo()
+    public var annotations: [InstantJSONAnnotation] = []
+
+    public init(annotations: [InstantJSONAnnotation] = []) { self.annotations = annotations }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    /// Reads the JSON text of a document.
+    public init(jsonBytes bytes: [UInt8]) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(parsing: bytes), path: ""))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        format = try o.string("format")
+        if let f = format, f != InstantJSONDocument.instantJSONFormat {
+            throw o.node("format")!.fail("\"\(f)\" is not Instant JSON (\"\(InstantJSONDocument.instantJSONFormat)\")")
+        }
+        quire = try o.node("quire").map(InstantJSONQuireInfo.init(json:))
+        annotations = try o.required("annotations").array().map(InstantJSONAnnotation.init(json:))
+    }
+}
+
+/// The top-level `quire` object.
+public struct InstantJSONQuireInfo: Codable, Sendable, Equatable {
+    /// The version of Quire's extensions: 1.
+    public var version: Int = 1
+    /// The number of pages of the exported document.
+    public var pageCount: Int?
+    /// For the export of one page: its index (absent for a whole document).
+    public var pageIndex: Int?
+
+    public init(version: Int = 1, pageCount: Int? = nil, pageIndex: Int? = nil) {
+        self.version = version
+        self.pageCount = pageCount
+        self.pageIndex = pageIndex
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        let v = try o.required("version")
+        version = try v.integer()
+        guard version == 1 else { throw v.fail("Quire annotation JSON version \(version) is not supported (this Quire reads version 1)") }
+        pageCount = try o.node("pageCount")?.integer()
+        pageIndex = try o.node("pageIndex")?.integer()
+    }
+}
+
+/// One annotation record: Instant JSON's fields, and Quire's in `quire`.
+public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
+    /// The record version: 1 (import also reads 2, whose `text` is `{format, value}`).
+    public var v: Int = 1
+    /// `pspdfkit/...`, or `quire/generic` for the other PDF subtypes.
+    public var type: String
+    /// The annotation's /NM; else its object number as a string.
+    public var id: String?
+    /// The annotation's /NM.
+    public var name: String?
+    /// The annotation's object number in the exporting document (ignored on import).
+    public var pdfObjectId: Int?
+    public var pageIndex: Int
+    /// [left, top, width, height] in points from the top left of the crop box.
+    public var bbox: [Double]
+    public var opacity: Double?
+    /// noPrint, invisible, hidden, noZoom, noRotate, noView, readOnly, locked,
+    /// toggleNoView, lockedContents.
+    public var flags: [String]?
+    public var createdAt: String?
+    public var updatedAt: String?
+    public var creatorName: String?
+    /// A JSON object for the application.
+    public var customData: InstantJSONValue?
+    /// The contents, for every type but notes and free text.
+    public var note: String?
+    /// The contents of notes (`pspdfkit/note`) and free text (`pspdfkit/text`).
+    public var text: String?
+    /// A note's icon: comment, help, note, ... (the /Name with a lowercase first letter).
+    public var icon: String?
+    /// A stamp's /Name: Approved, Draft, ...
+    public var stampType: String?
+    public var color: String?
+    public var strokeColor: String?
+    public var fillColor: String?
+    public var borderColor: String?
+    public var fontColor: String?
+    public var strokeWidth: Double?
+    public var lineWidth: Double?
+    public var borderWidth: Double?
+    public var fontSize: Double?
+    /// Text markup: one bbox-like rectangle per quadrilateral.
+    public var rects: [[Double]]?
+    /// Ink: the strokes.
+    public var lines: InstantJSONLines?
+    /// Lines.
+    public var startPoint: [Double]?
+    public var endPoint: [Double]?
+    public var lineCaps: InstantJSONLineCaps?
+    /// Polygons and polylines: the vertices.
+    public var points: [[Double]]?
+    public var action: InstantJSONAction?
+    /// Quire's extensions.
+    public var quire: InstantJSONQuireFields?
+
+    public init(type: String, pageIndex: Int, bbox: [Double]) {
+        self.type = type
+        self.pageIndex = pageIndex
+        self.bbox = bbox
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        let vNode = try o.required("v")
+        v = try vNode.integer()
+        guard v == 1 || v == 2 else { throw vNode.fail("record version \(v) is not supported (Quire reads 1 and 2)") }
+        type = try o.required("type").string()
+        id = try o.string("id")
+        name = try o.string("name")
+        pdfObjectId = try o.node("pdfObjectId")?.integer()
+        pageIndex = try o.required("pageIndex").integer()
+        bbox = try o.required("bbox").numbers(count: 4)
+        opacity = try o.node("opacity")?.number()
+        flags = try o.node("flags")?.array().map { try $0.string() }
+        createdAt = try o.string("createdAt")
+        updatedAt = try o.string("updatedAt")
+        creatorName = try o.string("creatorName")
+        if let c = o.node("customData") {
+            _ = try c.object()
+            customData = c.value
+        }
+        note = try o.string("note")
+        if let t = o.node("text") {
+            if case .string(let s) = t.value {
+                text = s
+            } else {
+                let to = try t.object()
+                let format = try to.string("format") ?? "plain"
+                guard format == "plain" else {
+                    throw to.node("format")!.fail("text in the \"\(format)\" format is not supported (plain only)")
+                }
+                text = try to.string("value") ?? ""
+            }
+        }
+        icon = try o.string("icon")
+        stampType = try o.string("stampType")
+        color = try o.string("color")
+        strokeColor = try o.string("strokeColor")
+        fillColor = try o.string("fillColor")
+        borderColor = try o.string("borderColor")
+        fontColor = try o.string("fontColor")
+        strokeWidth = try o.node("strokeWidth")?.number()
+        lineWidth = try o.node("lineWidth")?.number()
+        borderWidth = try o.node("borderWidth")?.number()
+        fontSize = try o.node("fontSize")?.number()
+        rects = try o.node("rects")?.array().map { try $0.numbers(count: 4) }
+        lines = try o.node("lines").map(InstantJSONLines.init(json:))
+        startPoint = try o.node("startPoint")?.numbers(count: 2)
+        endPoint = try o.node("endPoint")?.numbers(count: 2)
+        lineCaps = try o.node("lineCaps").map(InstantJSONLineCaps.init(json:))
+        points = try o.node("points")?.array().map { try $0.numbers(count: 2) }
+        action = try o.node("action").map(InstantJSONAction.init(json:))
+        quire = try o.node("quire").map(InstantJSONQuireFields.init(json:))
+    }
+}
+
+/// Instant JSON's ink lines: the points of each stroke and their pressure (Quire writes
+/// 0.5, Instant JSON's default, and ignores them on import).
+public struct InstantJSONLines: Codable, Sendable, Equatable {
+    public var points: [[[Double]]]
+    public var intensities: [[Double]]?
+
+    public init(points: [[[Double]]], intensities: [[Double]]? = nil) {
+        self.points = points
+        self.intensities = intensities
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        points = try o.required("points").array().map { try $0.array().map { try $0.numbers(count: 2) } }
+        intensities = try o.node("intensities")?.array().map { try $0.array().map { try $0.number() } }
+    }
+}
+
+/// Instant JSON's line caps: the ending at each end (absent: none).
+public struct InstantJSONLineCaps: Codable, Sendable, Equatable {
+    public var start: String?
+    public var end: String?
+
+    public init(start: String? = nil, end: String? = nil) {
+        self.start = start
+        self.end = end
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        start = try o.string("start")
+        end = try o.string("end")
+    }
+}
+
+/// Quire's fields of a record (the `quire` object). Values here are PDF values: names as
+/// in the file, coordinates in PDF user space (not flipped), dates in PDF form.
+public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
+    /// The PDF /Subtype, for `quire/generic` records.
+    public var subtype: String?
+    /// /Subj.
+    public var subject: String?
+    /// The `id` of the annotation this one replies to (/IRT): a record of the same JSON,
+    /// or an annotation of the importing document with that /NM.
+    public var inReplyTo: String?
+    /// /RT: "reply" or "group".
+    public var replyType: String?
+    /// /State and /StateModel of a state reply (Marked: Marked, Unmarked; Review:
+    /// Accepted, Rejected, Cancelled, Completed, None).
+    public var state: String?
+    public var stateModel: String?
+    /// The `id` of this annotation's popup annotation (/Popup).
+    public var popup: String?
+    /// The dates in PDF form, when ISO 8601 in `createdAt`/`updatedAt` loses something
+    /// (a date without a time zone).
+    public var creationDate: String?
+    public var modificationDate: String?
+    /// Bits of /F that have no Instant JSON name (bits 11 and up).
+    public var otherFlags: Int?
+    /// /C and /IC exactly (0, 1, 3 or 4 components), when "#RRGGBB" cannot hold them or
+    /// the type has no field for them.
+    public var color: [Double]?
+    public var interiorColor: [Double]?
+    /// The border width, for types without a width field.
+    public var borderWidth: Double?
+    /// Exact PDF geometry, when the flipped Instant JSON form does not reproduce it bit for
+    /// bit, or the type has no Instant JSON form for it: /Rect [l b r t], /QuadPoints,
+    /// /InkList, /L, /Vertices.
+    public var pdfRect: [Double]?
+    public var pdfQuadPoints: [Double]?
+    public var pdfInkList: [[Double]]?
+    public var pdfLinePoints: [Double]?
+    public var pdfVertices: [Double]?
+    /// /LE as PDF names, when `lineCaps` cannot hold them.
+    public var lineEndings: [String]?
+    /// /DA of free text, when `fontSize` and `fontColor` do not rebuild it.
+    public var defaultAppearance: String?
+    /// /Name, when `icon`/`stampType` cannot hold it.
+    public var iconName: String?
+    /// The exact text of the custom data, when it is not the canonical text of
+    /// `customData` (or not a JSON object at all).
+    public var customDataText: String?
+    /// `action` (a goTo) is the link's /Dest rather than an /A action.
+    public var actionIsDestination: Bool?
+
+    public init() {}
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        subtype = try o.node("subtype")?.pdfName()
+        subject = try o.string("subject")
+        inReplyTo = try o.string("inReplyTo")
+        replyType = try o.string("replyType")
+        state = try o.string("state")
+        stateModel = try o.string("stateModel")
+        popup = try o.string("popup")
+        creationDate = try o.string("creationDate")
+        modificationDate = try o.string("modificationDate")
+        otherFlags = try o.node("otherFlags")?.integer(in: Int64.min...Int64.max)
+        color = try o.node("color")?.numbers(maxCount: 4)
+        interiorColor = try o.node("interiorColor")?.numbers(maxCount: 4)
+        borderWidth = try o.node("borderWidth")?.number()
+        pdfRect = try o.node("pdfRect")?.numbers(count: 4)
+        pdfQuadPoints = try o.node("pdfQuadPoints")?.numbers()
+        pdfInkList = try o.node("pdfInkList")?.array().map { try $0.numbers() }
+        pdfLinePoints = try o.node("pdfLinePoints")?.numbers()
+        pdfVertices = try o.node("pdfVertices")?.numbers()
+        lineEndings = try o.node("lineEndings")?.array().map { try $0.pdfName() }
+        defaultAppearance = try o.string("defaultAppearance")
+        iconName = try o.node("iconName")?.pdfName()
+        customDataText = try o.string("customDataText")
+        actionIsDestination = try o.node("actionIsDestination")?.bool()
+    }
+
+    var isEmpty: Bool { self == InstantJSONQuireFields() }
+}
+
+/// An action: Instant JSON's action objects (goTo, goToRemote, uri, named, launch,
+/// javascript) with `subAction`, and Quire's details in `quire`.
+public struct InstantJSONAction: Codable, Sendable, Equatable {
+    public var type: String
+    /// goTo: the target page.
+    public var pageIndex: Int?
+    /// uri.
+    public var uri: String?
+    /// named: nextPage, prevPage, firstPage, lastPage, ... (the /N name, first letter
+    /// lowercase).
+    public var action: String?
+    /// launch: the file.
+    public var filePath: String?
+    /// goToRemote: the file, and a named destination in it.
+    public var relativePath: String?
+    public var namedDestination: String?
+    public var newWindow: Bool?
+    /// javascript.
+    public var script: String?
+    /// /Next: the actions after this one (`subAction` when there is one, `quire.next`
+    /// when there are more).
+    public var next: [InstantJSONAction] = []
+    /// uri: /IsMap.
+    public var isMap: Bool?
+    /// goTo and goToRemote: the view (fit and its parameters, in PDF user space), the
+    /// destination's name, and for goToRemote the page of an explicit destination.
+    public var destination: InstantJSONDestination?
+    /// named: the exact /N when lowercasing its first letter loses it.
+    public var pdfName: String?
+
+    public init(type: String) { self.type = type }
+
+    private enum Keys: String, CodingKey {
+        case type, pageIndex, uri, action, filePath, relativePath, namedDestination, newWindow, script, subAction, quire
+    }
+
+    private struct Extension: Codable {
+        var isMap: Bool?
+        var destination: InstantJSONDestination?
+        var pdfName: String?
+        var next: [InstantJSONAction]?
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(pageIndex, forKey: .pageIndex)
+        try c.encodeIfPresent(uri, forKey: .uri)
+        try c.encodeIfPresent(action, forKey: .action)
+        try c.encodeIfPresent(filePath, forKey: .filePath)
+        try c.encodeIfPresent(relativePath, forKey: .relativePath)
+        try c.encodeIfPresent(namedDestination, forKey: .namedDestination)
+        try c.encodeIfPresent(newWindow, forKey: .newWindow)
+        try c.encodeIfPresent(script, forKey: .script)
+        if let first = next.first { try c.encode(first, forKey: .subAction) }
+        let ext = Extension(isMap: isMap, destination: destination, pdfName: pdfName, next: next.count > 1 ? next : nil)
+        if ext.isMap != nil || ext.destination != nil || ext.pdfName != nil || ext.next != nil {
+            try c.encode(ext, forKey: .quire)
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        type = try o.required("type").string()
+        pageIndex = try o.node("pageIndex")?.integer()
+        uri = try o.string("uri")
+        action = try o.string("action")
+        filePath = try o.string("filePath")
+        relativePath = try o.string("relativePath")
+        namedDestination = try o.string("namedDestination")
+        newWindow = try o.node("newWindow")?.bool()
+        script = try o.string("script")
+        let sub = try o.node("subAction").map(InstantJSONAction.init(json:))
+        if let q = try o.node("quire")?.object() {
+            isMap = try q.node("isMap")?.bool()
+            destination = try q.node("destination").map(InstantJSONDestination.init(json:))
+            pdfName = try q.node("pdfName")?.pdfName()
+            if let more = try q.node("next")?.array().map(InstantJSONAction.init(json:)), more.first == sub {
+                next = more
+            }
+        }
+        if next.isEmpty, let sub { next = [sub] }
+    }
+}
+
+/// A destination's view (ISO 32000-2 Table 149), in PDF user space.
+public struct InstantJSONDestination: Codable, Sendable, Equatable {
+    /// goToRemote with an explicit destination: the page in the other document.
+    public var pageIndex: Int?
+    /// XYZ, Fit, FitH, FitV, FitR, FitB, FitBH, FitBV.
+    public var fit: String
+    public var left: Double?
+    public var top: Double?
+    public var right: Double?
+    public var bottom: Double?
+    public var zoom: Double?
+    /// The named destination it was given by (UTF-8).
+    public var name: String?
+    /// The named destination's bytes in hexadecimal, for a name that is not UTF-8 (`name`
+    /// is then absent): names are byte strings, and a lossy `name` would not find it again.
+    public var nameHex: String?
+
+    public init(fit: String) { self.fit = fit }
+
+    /// The name's bytes: `nameHex` decoded, else `name` as UTF-8.
+    func nameBytes() -> [UInt8]? {
+        if let hex = nameHex { return InstantJSON.bytes(hex: hex) }
+        return name.map { Array($0.utf8) }
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        pageIndex = try o.node("pageIndex")?.integer()
+        let f = try o.required("fit")
+        fit = try f.string()
+        guard ["XYZ", "Fit", "FitH", "FitV", "FitR", "FitB", "FitBH", "FitBV"].contains(fit) else {
+            throw f.fail("unknown fit \"\(fit)\" (XYZ, Fit, FitH, FitV, FitR, FitB, FitBH or FitBV)")
+        }
+        left = try o.node("left")?.number()
+        top = try o.node("top")?.number()
+        right = try o.node("right")?.number()
+        bottom = try o.node("bottom")?.number()
+        zoom = try o.node("zoom")?.number()
+        name = try o.string("name")
+        if let h = o.node("nameHex") {
+            let hex = try h.string()
+            guard InstantJSON.bytes(hex: hex) != nil else { throw h.fail("not an even number of hexadecimal digits") }
+            nameHex = hex
+        }
+    }
+}
