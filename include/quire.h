@@ -681,8 +681,9 @@ typedef enum quire_save_mode {
     QUIRE_SAVE_FULL = 0x0501 /**< rewrite: renumber, drop unreachable objects */
 } quire_save_mode;
 
-/** The current version of `quire_save_options`. */
-#define QUIRE_SAVE_OPTIONS_VERSION 1
+/** The current version of `quire_save_options` (2 added the progress callback; a version 1
+ *  struct, 12 bytes, is read as it is). */
+#define QUIRE_SAVE_OPTIONS_VERSION 2
 
 /** Options for saving. Initialise with QUIRE_SAVE_OPTIONS_INIT. */
 typedef struct quire_save_options {
@@ -693,10 +694,17 @@ typedef struct quire_save_options {
     /** For QUIRE_SAVE_FULL: 1 packs objects into object streams with a cross-reference
      *  stream (smaller files, PDF 1.5 and later); 0 writes a classic table. */
     int32_t object_streams;
+    /** Version 2: called on the calling thread while the file is made, with the objects
+     *  written so far and their total (every 64 objects, and once with done == total);
+     *  return non-zero to cancel: the save stops with QUIRE_EUSER before anything is
+     *  written, and the document keeps its unsaved changes. NULL: no progress. */
+    int (*progress)(uint64_t done, uint64_t total, void *payload);
+    /** Version 2: passed to `progress`. */
+    void *progress_payload;
 } quire_save_options;
 
-/** Initialiser for `quire_save_options`: incremental. */
-#define QUIRE_SAVE_OPTIONS_INIT { QUIRE_SAVE_OPTIONS_VERSION, QUIRE_SAVE_INCREMENTAL, 0 }
+/** Initialiser for `quire_save_options`: incremental, no progress callback. */
+#define QUIRE_SAVE_OPTIONS_INIT { QUIRE_SAVE_OPTIONS_VERSION, QUIRE_SAVE_INCREMENTAL, 0, NULL, NULL }
 
 /**
  * Fills `options` with the defaults of `version` (1 up to QUIRE_SAVE_OPTIONS_VERSION) and

@@ -388,20 +388,32 @@ public func quire_document_has_unsaved_changes(_ out: UnsafeMutablePointer<Int32
 
 // MARK: Saving
 
-let saveOptionsVersions = StructVersions<quire_save_options>(name: "options", sizes: [MemoryLayout<quire_save_options>.size])
+let saveOptionsVersions = StructVersions<quire_save_options>(
+    name: "options",
+    sizes: [MemoryLayout<quire_save_options>.offset(of: \.progress) ?? 0, MemoryLayout<quire_save_options>.size])
 
 var saveOptionsDefaults: quire_save_options {
-    quire_save_options(version: saveOptionsVersions.current, mode: QUIRE_SAVE_INCREMENTAL, object_streams: 0)
+    quire_save_options(version: saveOptionsVersions.current, mode: QUIRE_SAVE_INCREMENTAL, object_streams: 0,
+                       progress: nil, progress_payload: nil)
 }
 
-func saveMode(_ pointer: UnsafePointer<quire_save_options>?) throws -> SaveMode {
-    guard let pointer else { return .incremental }
+/// The save mode and the progress callback of the caller's options.
+func saveOptions(_ pointer: UnsafePointer<quire_save_options>?) throws -> (mode: SaveMode, progress: WriteProgress?) {
+    guard let pointer else { return (.incremental, nil) }
     let options = try saveOptionsVersions.read(pointer, defaults: saveOptionsDefaults).value
+    let mode: SaveMode
     switch options.mode {
-    case QUIRE_SAVE_INCREMENTAL: return .incremental
-    case QUIRE_SAVE_FULL: return .full(objectStreams: options.object_streams != 0)
+    case QUIRE_SAVE_INCREMENTAL: mode = .incremental
+    case QUIRE_SAVE_FULL: mode = .full(objectStreams: options.object_streams != 0)
     default: throw CallError(code: QUIRE_EINVAL, message: "options.mode 0x\(String(options.mode.rawValue, radix: 16)) is not a QUIRE_SAVE_* value")
     }
+    guard let callback = options.progress else { return (mode, nil) }
+    nonisolated(unsafe) let payload = options.progress_payload  // the caller's, handed back as it is
+    return (mode, { done, total in
+        guard callback(UInt64(clamping: done), UInt64(clamping: total), payload) == 0 else {
+            throw CallError(code: QUIRE_EUSER, message: "the progress callback returned non-zero: the save was cancelled, nothing was written")
+        }
+    })
 }
 
 @c @implementation
@@ -416,7 +428,8 @@ public func quire_document_save(_ doc: OpaquePointer?, _ options: UnsafePointer<
     guarded("quire_document_save") {
         let d = try document(doc)
         let path = String(cString: try required(path, "path"))
-        try d.save(to: path, mode: try saveMode(options))
+        let (mode, progress) = try saveOptions(options)
+        try d.save(to: path, mode: mode, progress: progress)
     }
 }
 
@@ -426,8 +439,8 @@ public func quire_document_save_to_callback(_ doc: OpaquePointer?, _ options: Un
     guarded("quire_document_save_to_callback") {
         let d = try document(doc)
         let write = try required(write, "write")
-        let mode = try saveMode(options)
-        try d.save(mode: mode) { piece in
+        let (mode, progress) = try saveOptions(options)
+        try d.save(mode: mode, progress: progress) { piece in
             guard write(piece.baseAddress, piece.count, payload) == 0 else {
                 throw CallError(code: QUIRE_EUSER, message: "the write callback returned non-zero; nothing was saved")
             }

@@ -3,7 +3,7 @@
 //   quire info [--json] [--password PW] FILE
 //   quire check [--password PW] FILE
 //   quire annots [--json] [--password PW] FILE
-//   quire thread [--password PW] FILE PAGE NM
+//   quire thread [--password PW] FILE PAGE ANNOTATION
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
@@ -23,7 +23,7 @@ let synopsis = """
     usage: quire info [--json] [--password PW] FILE
            quire check [--password PW] FILE
            quire annots [--json] [--password PW] FILE
-           quire thread [--password PW] FILE PAGE NM
+           quire thread [--password PW] FILE PAGE ANNOTATION
            quire help [COMMAND]
            quire --version
     """
@@ -127,7 +127,8 @@ let commandHelp: [String: String] = [
         usage: quire annots [--json] [--password PW] FILE
 
         List every annotation of FILE, one a line: the page (from 1), the object number,
-        the subtype, the rectangle [left bottom right top], then the author ("by ..."), the
+        the subtype, the rectangle [left bottom right top], then its name (NM "..."), the
+        author ("by ..."), the
         annotation it replies to ("replies to N"), its review state ("state Review/Accepted")
         and its contents, when it has them.
 
@@ -143,10 +144,13 @@ let commandHelp: [String: String] = [
           0 the annotations were listed; 1 the file could not be read; 2 a usage error
         """,
     "thread": """
-        usage: quire thread [--password PW] FILE PAGE NM
+        usage: quire thread [--password PW] FILE PAGE ANNOTATION
 
-        Print the thread of the annotation whose name (/NM) is NM on page PAGE (from 1) of
-        FILE: its comments (the annotation and its text replies, by creation date, with
+        Print the thread of ANNOTATION on page PAGE (from 1) of FILE: ANNOTATION is its name
+        (/NM) or, for an annotation without a name, its object number, as `quire annots`
+        lists them (a name wins over an object number that spells the same). When several
+        annotations of the page share the name, the first is used, with a warning. Printed:
+        its comments (the annotation and its text replies, by creation date, with
         their authors), the review state each author has set last, and the history of
         review states.
 
@@ -156,7 +160,7 @@ let commandHelp: [String: String] = [
 
         Exit status:
           0 the thread was printed; 1 the file could not be read, or page PAGE has no
-          annotation named NM (QUIRE_ENOTFOUND); 2 a usage error
+          such annotation (QUIRE_ENOTFOUND); 2 a usage error
         """,
     "help": """
         usage: quire help [COMMAND]
@@ -394,6 +398,7 @@ struct AnnotsCommand {
         for a in all {
             let r = a.rect
             var line = "page \(a.pageIndex + 1)  \(a.id.map { "\($0.number)" } ?? "-")  \(a.subtype)  [\(r.left) \(r.bottom) \(r.right) \(r.top)]"
+            if let name = a.name { line += "  NM \"\(name)\"" }
             if let author = a.author { line += "  by \(author)" }
             if let target = a.inReplyTo { line += "  replies to \(target.number)" }
             if let state = a.state { line += "  state \(a.stateModel ?? "?")/\(state)" }
@@ -416,9 +421,15 @@ struct ThreadCommand {
         guard let page = Int(arguments.rest[0]), page >= 1 else {
             throw UsageError(message: "PAGE must be a page number from 1", command: "thread")
         }
-        let name = arguments.rest[1]
-        guard let root = try document.annotations(onPage: page - 1).first(where: { $0.name == name }), let id = root.id else {
-            throw PDFError(.notFound, "page \(page) has no annotation named \(name)")
+        let wanted = arguments.rest[1]
+        let onPage = try document.annotations(onPage: page - 1)
+        let named = onPage.filter { $0.name == wanted }
+        if named.count > 1 {
+            standardError("quire thread: warning: \(named.count) annotations of page \(page) are named \(wanted); the first (object \(named[0].id.map { String($0.number) } ?? "-")) is used")
+        }
+        let byNumber = Int(wanted).flatMap { n in onPage.first { $0.id?.number == n } }
+        guard let root = named.first ?? byNumber, let id = root.id else {
+            throw PDFError(.notFound, "page \(page) has no annotation named \(wanted)" + (Int(wanted) != nil ? " and no annotation object \(wanted)" : ""))
         }
         print("Comments:")
         for (k, c) in try document.comments(for: id).enumerated() {

@@ -253,10 +253,10 @@ extension Document {
     /// The bytes of the saved file, after every bookmark provider is asked to persist.
     /// For an incremental save: the original bytes followed by
     /// the update (the update alone is `incrementalUpdate()`).
-    public func saved(_ mode: SaveMode) throws -> [UInt8] {
+    public func saved(_ mode: SaveMode, progress: WriteProgress? = nil) throws -> [UInt8] {
         switch mode {
         case .incremental:
-            return file.buffer.copyBytes() + (try incrementalUpdate())
+            return file.buffer.copyBytes() + (try incrementalUpdate(progress: progress))
         case .full(let objectStreams):
             try bookmarkManager?.save()
             var options = Writer.RewriteOptions()
@@ -264,16 +264,20 @@ extension Document {
             let version = pdfVersion()
             options.version = objectStreams && (version.major, version.minor) < (1, 5) ? (1, 5) : version
             return try Writer.rewrite(trailer: file.trailer, source: writerSource,
-                                      exempt: file.trailer["Encrypt"]?.reference?.number, options: options)
+                                      exempt: file.trailer["Encrypt"]?.reference?.number, options: options,
+                                      progress: progress)
         }
     }
 
     /// The bytes an incremental save appends to the file: the changed objects and a new
     /// cross-reference section.
     /// Every bookmark provider is asked to persist first (see ``BookmarkManager/save()``).
-    public func incrementalUpdate() throws -> [UInt8] {
+    public func incrementalUpdate(progress: WriteProgress? = nil) throws -> [UInt8] {
         try bookmarkManager?.save()
-        guard !changes.isEmpty else { return [] }  // nothing to append
+        guard !changes.isEmpty else {  // nothing to append
+            try progress?(0, 0)
+            return []
+        }
         var update = Writer.Update()
         for number in changes.objects.keys.sorted() {
             let id = ObjectID(number, changes.generations[number] ?? 0)
@@ -283,16 +287,16 @@ extension Document {
                 update.objects.append((id, value))
             }
         }
-        return try Writer.incrementalUpdate(of: file, update, source: writerSource)
+        return try Writer.incrementalUpdate(of: file, update, source: writerSource, progress: progress)
     }
 
     /// The saved file in the buffer the document continues from. An incremental save
     /// copies the original bytes once, into that buffer, rather than into an array that
     /// is then concatenated and copied again (three copies of a 100 MB file before).
-    private func savedBuffer(_ mode: SaveMode) throws -> ByteBuffer {
+    private func savedBuffer(_ mode: SaveMode, progress: WriteProgress?) throws -> ByteBuffer {
         switch mode {
-        case .incremental: return file.buffer.appending(try incrementalUpdate())
-        case .full: return ByteBuffer(copying: try saved(mode))
+        case .incremental: return file.buffer.appending(try incrementalUpdate(progress: progress))
+        case .full: return ByteBuffer(copying: try saved(mode, progress: progress))
         }
     }
 
@@ -308,8 +312,11 @@ extension Document {
     /// derived from the path, the checkpoint moves to the new path's UID (the old one is
     /// removed: its changes are in the saved copy); with a UID of the caller's, the
     /// checkpoint now belongs to the saved bytes.
-    public func save(to path: String, mode: SaveMode = .incremental) throws {
-        let buffer = try savedBuffer(mode)
+    ///
+    /// `progress` is called with the objects written so far and their total while the file
+    /// is made; throwing from it cancels the save before anything is written.
+    public func save(to path: String, mode: SaveMode = .incremental, progress: WriteProgress? = nil) throws {
+        let buffer = try savedBuffer(mode, progress: progress)
         let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
         try checkpointer?.willSave(buffer)
         try buffer.withBytes { try AtomicFile.write(UnsafeRawBufferPointer($0), to: path) }
@@ -329,8 +336,9 @@ extension Document {
 
     /// Saves through `write`, called with consecutive pieces of the file, then continues
     /// from the saved bytes. If `write` throws, the document keeps its unsaved changes.
-    public func save(mode: SaveMode = .incremental, through write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = try savedBuffer(mode)
+    public func save(mode: SaveMode = .incremental, progress: WriteProgress? = nil,
+                     through write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = try savedBuffer(mode, progress: progress)
         let chunk = 1 << 20
         try buffer.withBytes { bytes in
             let raw = UnsafeRawBufferPointer(bytes)

@@ -19,9 +19,17 @@ public struct WriterSource {
     }
 }
 
+/// Called while a file is written with the objects written so far and their total (the
+/// last call has `done == total`); throwing stops the writing, and the error is the
+/// writer's (nothing is written anywhere by the writer itself: it returns bytes).
+public typealias WriteProgress = (_ done: Int, _ total: Int) throws -> Void
+
 /// Writes PDF files: incremental updates appended to an existing file (ISO 32000-2
 /// §7.5.6), and full rewrites.
 public enum Writer {
+    /// How often `progress` is called: every this many objects, and once at the end.
+    static let progressStep = 64
+
     /// The objects of an incremental update.
     public struct Update {
         /// Changed and new objects, with the generation to write them with.
@@ -38,7 +46,8 @@ public enum Writer {
     /// cross-reference section of the same form as the file's newest (a table after a
     /// table, a stream after a stream), with /Prev pointing at it. Earlier bytes are never
     /// touched, so signatures and earlier revisions survive.
-    public static func incrementalUpdate(of file: PDFFile, _ update: Update, source: WriterSource) throws -> [UInt8] {
+    public static func incrementalUpdate(of file: PDFFile, _ update: Update, source: WriterSource,
+                                         progress: WriteProgress? = nil) throws -> [UInt8] {
         guard let previous = file.startXRef else {
             throw PDFError(.unsupported, "the file has no usable cross-reference to append an update to; save it in full instead")
         }
@@ -46,10 +55,13 @@ public enum Writer {
         var out: [UInt8] = []
         if let last = file.buffer[checked: base - 1], last != 0x0A && last != 0x0D { out.append(0x0A) }
         var entries: [Int: XRefEntry] = [:]
-        for (id, value) in update.objects.sorted(by: { $0.0 < $1.0 }) {
+        let total = update.objects.count
+        for (k, (id, value)) in update.objects.sorted(by: { $0.0 < $1.0 }).enumerated() {
+            if k % progressStep == 0 { try progress?(k, total) }
             entries[id.number] = .inFile(offset: base + out.count, generation: id.generation)
             try writeIndirect(id, value, source: source, to: &out)
         }
+        try progress?(total, total)
         for id in update.freed where entries[id.number] == nil {
             entries[id.number] = .free
         }
@@ -99,7 +111,7 @@ public enum Writer {
     /// they are reached, unreachable ones dropped, and a fresh cross-reference.
     /// `exempt` names an object written as it is, strings untouched (the /Encrypt dictionary).
     public static func rewrite(trailer original: PDFDictionary, source: WriterSource, exempt: Int? = nil,
-                               options: RewriteOptions = RewriteOptions()) throws -> [UInt8] {
+                               options: RewriteOptions = RewriteOptions(), progress: WriteProgress? = nil) throws -> [UInt8] {
         // Number the reachable objects breadth-first from the trailer.
         var renumber: [Int: Int] = [:]
         var order: [Int] = []
@@ -156,7 +168,8 @@ public enum Writer {
             return true
         }
         var packed: [(Int, PDFObject)] = []
-        for old in order {
+        for (k, old) in order.enumerated() {
+            if k % progressStep == 0 { try progress?(k, order.count) }
             guard let value = values[old], let new = renumber[old] else { continue }
             if value == .null {
                 entries[new] = .free  // missing in the original: not written
@@ -222,6 +235,7 @@ public enum Writer {
             writeXRefTable(entries: entries, freedGenerations: [0: 65535], trailer: newTrailer, to: &out)
             out += Array("startxref\n\(xrefOffset)\n%%EOF\n".utf8)
         }
+        try progress?(order.count, order.count)
         return out
     }
 

@@ -357,11 +357,16 @@ HEADER_ASSERT(options_ratio, offsetof(quire_open_options, max_decompression_rati
 HEADER_ASSERT(options_pages, offsetof(quire_open_options, max_pages) == 60);
 HEADER_ASSERT(options_size, sizeof(quire_open_options) == 64);
 #endif
-/* quire_save_options holds only 32-bit fields: the same layout on every ABI. */
+/* quire_save_options: version 1 is three 32-bit fields (12 bytes on every ABI); version 2
+ * adds the progress callback and its payload after them (8-aligned on LP64). */
 HEADER_ASSERT(save_options_version_first, offsetof(quire_save_options, version) == 0);
 HEADER_ASSERT(save_options_mode, offsetof(quire_save_options, mode) == 4);
 HEADER_ASSERT(save_options_object_streams, offsetof(quire_save_options, object_streams) == 8);
-HEADER_ASSERT(save_options_size, sizeof(quire_save_options) == 12);
+#if UINTPTR_MAX == 0xffffffffffffffffu
+HEADER_ASSERT(save_options_progress, offsetof(quire_save_options, progress) == 16);
+HEADER_ASSERT(save_options_progress_payload, offsetof(quire_save_options, progress_payload) == 24);
+HEADER_ASSERT(save_options_size, sizeof(quire_save_options) == 32);
+#endif
 /* quire_bookmark_provider: the version and the built-in flag, then six pointers (five
  * callbacks and the payload), each at its pointer-aligned offset. */
 HEADER_ASSERT(provider_version_first, offsetof(quire_bookmark_provider, version) == 0);

@@ -282,6 +282,37 @@ def _object_number(number: int) -> int:
     return value
 
 
+def _progress_callback(
+    progress: Optional[Callable[[int, int], Optional[bool]]], failures: List[BaseException]
+) -> Optional[Any]:
+    """The C progress callback of a save for ``progress`` (None for none): ``True`` from
+    ``progress``, or an exception (kept in ``failures``), cancels."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise TypeError("progress is a callable taking (done, total), not %s" % type(progress).__name__)
+
+    def callback(done: int, total: int, payload: Optional[int]) -> int:
+        try:
+            return 1 if progress(int(done), int(total)) is True else 0
+        except BaseException as error:  # noqa: B902 - it must not escape into the library
+            failures.append(error)
+            return 1
+
+    return _raw.quire_save_progress_fn(callback)
+
+
+def _raise_progress_failure(status: int, failures: List[BaseException]) -> None:
+    """After a save: an exception the progress callback raised, as the cause of the
+    :class:`UserAbortError` of the cancelled save (other ``BaseException`` as it is)."""
+    if not failures:
+        return
+    original = failures[0]
+    if not isinstance(original, Exception):
+        raise original
+    raise make_error(status, text(_raw.lib.quire_last_error_message())) from original
+
+
 def _save_options(full: bool, object_streams: bool) -> _raw.quire_save_options:
     if object_streams and not full:
         raise InvalidArgumentError(
@@ -1182,7 +1213,14 @@ class Document(OwnedHandle):
 
     # -- saving --------------------------------------------------------------------------
 
-    def save(self, target: Union[PathType, BinaryIO], *, full: bool = False, object_streams: bool = False) -> None:
+    def save(
+        self,
+        target: Union[PathType, BinaryIO],
+        *,
+        full: bool = False,
+        object_streams: bool = False,
+        progress: Optional[Callable[[int, int], Optional[bool]]] = None,
+    ) -> None:
         """Saves the document.
 
         ``target`` is a path (``str`` or :class:`os.PathLike`), written atomically: the
@@ -1203,6 +1241,12 @@ class Document(OwnedHandle):
         After a successful save the document continues from the saved file: it has no
         unsaved changes, and a later incremental save appends to what was written.
 
+        ``progress``, if given, is called as ``progress(done, total)`` with the objects
+        written so far and their total, every 64 objects and once with ``done == total``,
+        on the calling thread. Returning ``True`` (or raising) cancels the save before
+        anything is written: :class:`UserAbortError` is raised (with the exception chained),
+        and the document keeps its unsaved changes.
+
         Raises:
             QuireIOError: the file could not be written (``target`` is unchanged).
             UnsupportedError: an incremental save of a file whose cross-reference was
@@ -1212,6 +1256,10 @@ class Document(OwnedHandle):
             InvalidArgumentError: ``object_streams`` without ``full``; a NUL in the path.
         """
         options = _save_options(full, object_streams)
+        progress_failures: List[BaseException] = []
+        c_progress = _progress_callback(progress, progress_failures)
+        if c_progress is not None:
+            options.progress = c_progress  # alive until the call returns
         if isinstance(target, (str, os.PathLike)):
             path = c_string(os.fsencode(os.fspath(target)), "the path")
             with self._lock:
@@ -1219,6 +1267,7 @@ class Document(OwnedHandle):
                 status = _raw.lib.quire_document_save(self._live_handle(), byref(options), path)
                 if status == _raw.QUIRE_OK and full:
                     self._epoch += 1
+            _raise_progress_failure(status, progress_failures)
             self._check_save(status)
             return
         write = getattr(target, "write", None)
@@ -1361,16 +1410,33 @@ class Document(OwnedHandle):
             self._read_handle()
             return None
 
-    def save_to_bytes(self, *, full: bool = False, object_streams: bool = False) -> bytes:
+    def save_to_bytes(
+        self,
+        *,
+        full: bool = False,
+        object_streams: bool = False,
+        progress: Optional[Callable[[int, int], Optional[bool]]] = None,
+    ) -> bytes:
         """The saved file as bytes (through ``quire_document_save_to_callback``); the
         arguments, the continuation from the saved bytes and the errors are as for
         :meth:`save`. For an incremental save the bytes are the whole file: the original
         bytes, then the update."""
         pieces: List[bytes] = []
-        self._save_through(pieces.append, _save_options(full, object_streams), full)
+        options = _save_options(full, object_streams)
+        progress_failures: List[BaseException] = []
+        c_progress = _progress_callback(progress, progress_failures)
+        if c_progress is not None:
+            options.progress = c_progress
+        self._save_through(pieces.append, options, full, progress_failures)
         return b"".join(pieces)
 
-    def _save_through(self, write: Callable[[bytes], Any], options: _raw.quire_save_options, full: bool) -> None:
+    def _save_through(
+        self,
+        write: Callable[[bytes], Any],
+        options: _raw.quire_save_options,
+        full: bool,
+        progress_failures: Optional[List[BaseException]] = None,
+    ) -> None:
         """Saves through ``write``, called with consecutive pieces of the file. An
         exception raised by ``write`` aborts the save (the callback returns non-zero, the
         library returns QUIRE_EUSER) and is chained to the :class:`UserAbortError`;
@@ -1397,6 +1463,7 @@ class Document(OwnedHandle):
             status = _raw.lib.quire_document_save_to_callback(self._live_handle(), byref(options), c_callback, None)
             if status == _raw.QUIRE_OK and full:
                 self._epoch += 1
+        _raise_progress_failure(status, progress_failures or [])
         if failures:
             original = failures[0]
             if not isinstance(original, Exception):

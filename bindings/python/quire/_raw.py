@@ -142,7 +142,7 @@ QUIRE_STREAM_RAW = 0x0401
 
 QUIRE_SAVE_INCREMENTAL = 0x0500
 QUIRE_SAVE_FULL = 0x0501
-QUIRE_SAVE_OPTIONS_VERSION = 1
+QUIRE_SAVE_OPTIONS_VERSION = 2
 
 # ----------------------------------------------------------------------------------------
 # Page boxes (QUIRE_BOX_*)
@@ -284,6 +284,11 @@ class quire_annotation_list(Structure):
 quire_annotation_list_p = POINTER(quire_annotation_list)
 
 
+#: The progress callback of ``quire_save_options`` (version 2):
+#: ``int (*)(uint64_t done, uint64_t total, void *payload)``; non-zero cancels the save.
+quire_save_progress_fn = ctypes.CFUNCTYPE(c_int, ctypes.c_uint64, ctypes.c_uint64, c_void_p)
+
+
 class quire_save_options(Structure):
     """``quire_save_options``. Build it with :func:`save_options_init`, the equivalent of
     ``QUIRE_SAVE_OPTIONS_INIT`` (an incremental save)."""
@@ -292,6 +297,8 @@ class quire_save_options(Structure):
         ("version", c_uint32),
         ("mode", c_int32),
         ("object_streams", c_int32),
+        ("progress", quire_save_progress_fn),
+        ("progress_payload", c_void_p),
     ]
 
 
