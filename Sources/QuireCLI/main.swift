@@ -251,23 +251,26 @@ struct InfoCommand {
         let replies = annotations.filter(\.isReply).count
         let states = annotations.filter { $0.state != nil }.count
         if json {
-            let object = JSON.object([
-                ("pages", .int(pageCount)),
-                ("pdf_version", .string("\(version.major).\(version.minor)")),
-                ("encrypted", .bool(document.isEncrypted)),
-                ("repaired", .bool(document.isRepaired)),
-                ("warnings", .int(document.warnings.count)),
-                ("annotations", .int(annotationsPerPage.reduce(0, +))),
-                ("metadata", .object(metadata.map { ($0.key, JSON.string($0.value)) })),
-                ("xref", .string(xrefName(document.file.xrefForm))),
-                ("objects", .int(document.objectCount)),
-                ("linearized", .bool(document.file.isLinearized)),
-                ("outline_items", .int(outlineItems)),
-                ("annotations_per_page", .array(annotationsPerPage.map(JSON.int))),
-                ("replies", .int(replies)),
-                ("states", .int(states)),
-                ("encryption", encryption(document)),
-                ("warning_messages", .array(document.warnings.map(JSON.string))),
+            // A key the Info dictionary has twice (two names that read as the same text)
+            // keeps its last value, as JSON readers do with a repeated key.
+            let info = Dictionary(metadata.map { ($0.key, InstantJSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last })
+            let object = InstantJSONValue.object([
+                "pages": integer(pageCount),
+                "pdf_version": .string("\(version.major).\(version.minor)"),
+                "encrypted": .bool(document.isEncrypted),
+                "repaired": .bool(document.isRepaired),
+                "warnings": integer(document.warnings.count),
+                "annotations": integer(annotationsPerPage.reduce(0, +)),
+                "metadata": .object(info),
+                "xref": .string(xrefName(document.file.xrefForm)),
+                "objects": integer(document.objectCount),
+                "linearized": .bool(document.file.isLinearized),
+                "outline_items": integer(outlineItems),
+                "annotations_per_page": .array(annotationsPerPage.map(integer)),
+                "replies": integer(replies),
+                "states": integer(states),
+                "encryption": encryption(document),
+                "warning_messages": .array(document.warnings.map(InstantJSONValue.string)),
             ])
             print(object.text)
             return
@@ -299,11 +302,14 @@ func xrefName(_ form: XRefForm) -> String {
     }
 }
 
-func encryption(_ document: Document) -> JSON {
+/// A count or number as JSON.
+func integer(_ n: Int) -> InstantJSONValue { .integer(Int64(n)) }
+
+func encryption(_ document: Document) -> InstantJSONValue {
     guard let security = document.file.security else { return .null }
-    return .object([("method", .string(security.method)), ("revision", .int(security.revision)),
-                    ("permissions", .int(Int(UInt32(bitPattern: security.permissions)))),
-                    ("owner", .bool(security.authenticatedAsOwner))])
+    return .object(["method": .string(security.method), "revision": integer(security.revision),
+                    "permissions": .integer(Int64(UInt32(bitPattern: security.permissions))),
+                    "owner": .bool(security.authenticatedAsOwner)])
 }
 
 /// `quire check`: reads every object and decodes every stream, like `qpdf --check`.
@@ -360,23 +366,23 @@ struct CheckCommand {
 }
 
 /// One annotation as JSON, for `quire annots --json`.
-func json(_ a: Annotation) -> JSON {
-    func text(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
-    func number(_ id: ObjectID?) -> JSON { id.map { JSON.int($0.number) } ?? .null }
-    let rect: [JSON] = [a.rect.left, a.rect.bottom, a.rect.right, a.rect.top].map(JSON.double)
-    var entries: [(String, JSON)] = []
-    entries.append(("page", .int(a.pageIndex + 1)))
-    entries.append(("id", number(a.id)))
-    entries.append(("subtype", .string(a.subtype)))
-    entries.append(("rect", .array(rect)))
-    entries.append(("name", text(a.name)))
-    entries.append(("author", text(a.author)))
-    entries.append(("contents", text(a.contents)))
-    entries.append(("created", text(a.creationDate?.description)))
-    entries.append(("in_reply_to", number(a.inReplyTo)))
-    entries.append(("state", text(a.state)))
-    entries.append(("state_model", text(a.stateModel)))
-    return .object(entries)
+func json(_ a: Annotation) -> InstantJSONValue {
+    func text(_ s: String?) -> InstantJSONValue { s.map(InstantJSONValue.string) ?? .null }
+    func number(_ id: ObjectID?) -> InstantJSONValue { id.map { integer($0.number) } ?? .null }
+    let rect = [a.rect.left, a.rect.bottom, a.rect.right, a.rect.top].map(InstantJSONValue.number)
+    return .object([
+        "page": integer(a.pageIndex + 1),
+        "id": number(a.id),
+        "subtype": .string(a.subtype),
+        "rect": .array(rect),
+        "name": text(a.name),
+        "author": text(a.author),
+        "contents": text(a.contents),
+        "created": text(a.creationDate?.description),
+        "in_reply_to": number(a.inReplyTo),
+        "state": text(a.state),
+        "state_model": text(a.stateModel),
+    ])
 }
 
 /// `quire annots`: every annotation, with its page, subtype, rect, author, contents and
@@ -392,7 +398,7 @@ struct AnnotsCommand {
         let document = try arguments.open()
         let all = try document.allAnnotations()
         if arguments.json {
-            print(JSON.array(all.map(json)).text)
+            print(InstantJSONValue.array(all.map(json)).text)
             return
         }
         for a in all {

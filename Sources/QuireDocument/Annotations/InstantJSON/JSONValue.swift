@@ -3,15 +3,23 @@ import QuireSyntax
 
 // MARK: - JSON values
 
-/// A JSON value: the free-form `customData` of Instant JSON, and the tree that import
-/// reads every record from (so that each error names its field).
+/// A JSON value: the free-form `customData` of Instant JSON, the tree that import reads
+/// every record from (so that each error names its field), and what the command-line
+/// tool builds its `--json` output from (written with ``text``).
 public enum InstantJSONValue: Sendable, Equatable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number that is an integer and fits 64 bits (the parser makes `2.0` one too).
     case integer(Int64)
+    /// Any other number. JSON has no infinities or NaN: ``text`` writes them as `null`.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([InstantJSONValue])
+    /// An object. Its keys are unordered, as in JSON: writers sort them.
     case object([String: InstantJSONValue])
 
     private struct Key: CodingKey {
@@ -285,5 +293,78 @@ struct InstantJSONParser {
             i += 1
         }
         return v
+    }
+}
+
+// MARK: - Writing
+
+extension InstantJSONValue {
+    /// The value as JSON text on one line, for output that people read as well as programs
+    /// (the command-line tool's `--json`): `", "` between items and `": "` after each key,
+    /// keys in sorted order, integral numbers below 10^15 in magnitude without a fraction,
+    /// other numbers in Swift's shortest form that reads back the same (`0.1`, `1e+20`),
+    /// non-finite numbers as `null`, and `"`, `\` and control characters escaped.
+    /// ``canonicalText`` is the compact form that custom data is stored in.
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    /// Appends ``text`` to `out`.
+    public func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .integer(let i): out += String(i)
+        case .number(let d):
+            if !d.isFinite {
+                out += "null"
+            } else if d == d.rounded() && abs(d) < 1e15 {
+                out += String(Int64(d))
+            } else {
+                out += String(d)
+            }
+        case .string(let s): InstantJSONValue.quote(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (k, item) in items.enumerated() {
+                if k > 0 { out += ", " }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (k, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+                if k > 0 { out += ", " }
+                InstantJSONValue.quote(field.key, into: &out)
+                out += ": "
+                field.value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// `s` as a JSON string: quoted, with `"`, `\`, newline, return and tab escaped by
+    /// letter and the other control characters as `\u00XX`.
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
     }
 }
