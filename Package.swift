@@ -3,6 +3,7 @@
 // Quire's Swift modules, bottom up:
 //   QuireSyntax   bytes to PDF objects: lexer, parser, cross-reference, filters
 //   QuireDocument the document model: pages, metadata (annotations, bookmarks, ... later)
+//   QuireSync     the sync service's core: HTTP API as a router, JWTs, stores (no server)
 //   Quire         the C layer: implements include/quire.h with @c @implementation and
 //                 holds no logic beyond converting types and errors
 // The `quire` library product is libquire.so; `make` links it with the Swift runtime
@@ -23,6 +24,8 @@ let package = Package(
     dependencies: [
         // MD5, SHA-2 and AES for the standard security handler (ISO 32000-2 §7.6).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // JWT verification for the sync service (RS256, RS512, ES256, ES512 only).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         // The system zlib, for Flate streams.
@@ -36,11 +39,24 @@ let package = Package(
         ], swiftSettings: strictImports),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax"], swiftSettings: strictImports),
         .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
+        // The system SQLite, for the sync service's default store.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // The sync core (docs/sync-protocol.md): the HTTP API as a transport-free router,
+        // JWTs, the SQLite store. No HTTP server and no SwiftNIO in it.
+        .target(name: "QuireSync", dependencies: [
+            "QuireDocument", "QuireSyntax", "CSQLite",
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strictImports),
         .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
         .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
         .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"], swiftSettings: strictImports),
+        .testTarget(name: "QuireSyncTests", dependencies: [
+            "QuireSync", "QuireDocument", "QuireSyntax",
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ], swiftSettings: strictImports),
         .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport"], swiftSettings: strictImports),
     ]
 )
@@ -58,4 +74,32 @@ if Context.environment["QUIRE_FUZZ"] != nil {
             name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)",
             swiftSettings: strictImports))
     }
+}
+
+// quire-server (Sources/QuireServer): the sync core behind Hummingbird 2, configured by
+// swift-argument-parser, logging through swift-log, stopped by swift-service-lifecycle. It
+// and its dependencies (SwiftNIO and the rest: minutes of compiling) are left out when
+// QUIRE_NO_SERVER is set, as `make test-asan` and the fuzz builds do: neither runs the
+// server, and both compile the package again in a scratch directory of their own.
+if Context.environment["QUIRE_NO_SERVER"] == nil {
+    package.dependencies += [
+        // No traits: swift-configuration support and full Foundation are not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already in Hummingbird's graph; named for the types the host converts to.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ]
+    package.products.append(.executable(name: "quire-server", targets: ["QuireServer"]))
+    package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
+        "QuireSync",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+    ], swiftSettings: strictImports))
 }

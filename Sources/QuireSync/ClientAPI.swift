@@ -1,0 +1,149 @@
+import FoundationEssentials
+import QuireDocument
+import QuireSyntax
+
+// The client API (JWT): the PDF, a layer, its change feed, pushes.
+
+/// What the core reads of a record's JSON without parsing it as an annotation.
+struct RecordKeys {
+    var id: String?
+    var pageIndex: Int?
+    var inReplyTo: String?
+    var popup: String?
+    var hasCreatorName: Bool
+
+    init(_ value: InstantJSONValue) {
+        let fields = value.objectFields ?? [:]
+        id = fields["id"]?.stringValue
+        if case .integer(let p)? = fields["pageIndex"], let page = Int(exactly: p) { pageIndex = page }
+        let quire = fields["quire"]?.objectFields ?? [:]
+        inReplyTo = quire["inReplyTo"]?.stringValue
+        popup = quire["popup"]?.stringValue
+        if let c = fields["creatorName"], c != .null { hasCreatorName = true } else { hasCreatorName = false }
+    }
+}
+
+extension SyncService {
+    // MARK: Layers
+
+    /// Layer `layer` of `document`, created if missing with the PDF's own annotations as
+    /// its records (revision 0, seq 0).
+    func ensureLayer(_ tx: any SyncTransaction, _ document: String, _ layer: String) async throws -> SyncLayerInfo {
+        if let info = try await tx.layer(document, layer) { return info }
+        guard let initial = try await tx.initialRecords(document) else { throw SyncHTTPError.notFound("no document \(document)") }
+        let records = try SyncService.storedRecords(ofArray: initial, revision: 0)
+        try await tx.createLayer(document, layer, records: records)
+        return SyncLayerInfo(name: layer, seq: 0, records: records.count, prunedThrough: 0)
+    }
+
+    /// The records of a JSON array of records (the form `initial_records` is kept in).
+    static func storedRecords(ofArray bytes: [UInt8], revision: Int64) throws -> [SyncStoredRecord] {
+        guard case .array(let items) = try InstantJSONValue(parsing: bytes) else {
+            throw SyncHTTPError.internal("the stored initial records are not a JSON array")
+        }
+        return try items.map { item in
+            let keys = RecordKeys(item)
+            guard let id = keys.id, let page = keys.pageIndex else {
+                throw SyncHTTPError.internal("a stored initial record has no id or pageIndex")
+            }
+            return SyncStoredRecord(id: id, revision: revision, pageIndex: page, inReplyTo: keys.inReplyTo,
+                                    popup: keys.popup, json: item.canonicalBytes)
+        }
+    }
+
+    /// Runs `body` on the layer: in a read transaction when it exists, else in the write
+    /// transaction that creates it.
+    func withLayer<T: Sendable>(_ document: String, _ layer: String,
+                                _ body: @escaping @Sendable (any SyncTransaction, SyncLayerInfo) async throws -> T) async throws -> T {
+        let existing: T? = try await store.read { tx in
+            guard let info = try await tx.layer(document, layer) else { return nil }
+            return try await body(tx, info)
+        }
+        if let existing { return existing }
+        return try await store.write { [self] tx in
+            let info = try await ensureLayer(tx, document, layer)
+            return try await body(tx, info)
+        }
+    }
+
+    // MARK: GET /documents/{doc}/pdf
+
+    func downloadPDF(_ document: String, _ request: SyncRequest) async throws -> SyncResponse {
+        let found: (SyncDocumentInfo, [UInt8]?)? = try await store.read { tx in
+            guard let info = try await tx.document(document) else { return nil }
+            if request.header("If-None-Match") == "\"\(info.sha256)\"" { return (info, nil) }
+            return (info, try await tx.documentPDF(document))
+        }
+        guard let (info, pdf) = found else { throw SyncHTTPError.notFound("no document \(document)") }
+        let etag = "\"\(info.sha256)\""
+        guard let pdf else { return SyncResponse(status: 304, headers: [("ETag", etag)]) }
+        return SyncResponse(status: 200, headers: [("Content-Type", "application/pdf"), ("ETag", etag)], body: pdf)
+    }
+
+    // MARK: GET /documents/{doc}/layers/{layer}
+
+    func fetchLayer(_ document: String, _ layer: String) async throws -> SyncResponse {
+        let (seq, records) = try await withLayer(document, layer) { tx, info in
+            (info.seq, try await tx.records(document, layer))
+        }
+        return SyncService.json(200, .object([
+            ("seq", .integer(seq)),
+            ("records", .array(records.map { .object([("revision", .integer($0.revision)), ("record", .raw($0.json))]) })),
+        ]))
+    }
+
+    // MARK: GET /documents/{doc}/layers/{layer}/changes?since=N[&wait=S]
+
+    private enum FeedAnswer: Sendable {
+        case reset(seq: Int64)
+        case changes(seq: Int64, [SyncChange], more: Bool)
+    }
+
+    func pullChanges(_ document: String, _ layer: String, _ request: SyncRequest) async throws -> SyncResponse {
+        guard let sinceText = request.query["since"] else { throw SyncHTTPError.badRequest("since=N is required (0 for every change)") }
+        guard let since = Int64(sinceText), since >= 0 else {
+            throw SyncHTTPError.badRequest("since must be an integer, 0 or more, not \"\(sinceText.prefix(40))\"")
+        }
+        var wait = 0.0
+        if let waitText = request.query["wait"] {
+            guard let w = Double(waitText), w.isFinite, w >= 0, w <= Double(limits.maxWaitSeconds) else {
+                throw SyncHTTPError.badRequest("wait must be a number of seconds from 0 to \(limits.maxWaitSeconds), not \"\(waitText.prefix(40))\"")
+            }
+            wait = w
+        }
+        for key in request.query.keys where key != "since" && key != "wait" {
+            throw SyncHTTPError.badRequest("unknown query parameter \"\(key.prefix(40))\" (since, wait)")
+        }
+        let limit = limits.maxChangesPerPage
+        let read: @Sendable () async throws -> FeedAnswer = { [self] in
+            try await withLayer(document, layer) { tx, info in
+                if since < info.prunedThrough || since > info.seq { return .reset(seq: info.seq) }
+                let changes = try await tx.changes(document, layer, after: since, limit: limit + 1)
+                return .changes(seq: info.seq, Array(changes.prefix(limit)), more: changes.count > limit)
+            }
+        }
+        var answer = try await read()
+        if case .changes(_, let changes, _) = answer, changes.isEmpty, wait > 0 {
+            await listeners.wait(document: document, layer: layer, after: since, seconds: wait)
+            answer = try await read()
+        }
+        switch answer {
+        case .reset(let seq):
+            return SyncService.json(200, .object([("reset", .bool(true)), ("seq", .integer(seq))]))
+        case .changes(let seq, let changes, let more):
+            return SyncService.json(200, .object([
+                ("seq", .integer(seq)),
+                ("changes", .array(changes.map(SyncService.changeJSON))),
+                ("more", .bool(more)),
+            ]))
+        }
+    }
+
+    static func changeJSON(_ c: SyncChange) -> JSONOut {
+        var fields: [(String, JSONOut)] = [("seq", .integer(c.seq)), ("id", .string(c.id)), ("op", .string(c.op.rawValue))]
+        if c.op == .put { fields.append(("record", .optionalRaw(c.record))) }
+        fields.append(("client_id", .optional(c.clientID)))
+        fields.append(("user_id", .optional(c.userID)))
+        return .object(fields)
+    }
+}

@@ -1,0 +1,85 @@
+import QuireDocument
+
+/// JSON to write: the answers of the API. Keys keep the order they are given in, and
+/// `raw` splices JSON text that is already valid (a stored record) without parsing it again.
+indirect enum JSONOut {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case string(String)
+    case array([JSONOut])
+    case object([(String, JSONOut)])
+    case raw([UInt8])
+
+    static func int(_ v: Int) -> JSONOut { .integer(Int64(v)) }
+    static func optional(_ s: String?) -> JSONOut { s.map(JSONOut.string) ?? .null }
+    static func optionalRaw(_ b: [UInt8]?) -> JSONOut { b.map(JSONOut.raw) ?? .null }
+
+    var bytes: [UInt8] {
+        var out: [UInt8] = []
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .integer(let i): out.append(contentsOf: String(i).utf8)
+        case .string(let s): JSONOut.writeString(s, into: &out)
+        case .raw(let b): out.append(contentsOf: b)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            for (i, (key, value)) in fields.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONOut.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: Array("\\u00".utf8))
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 15)])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension InstantJSONValue {
+    /// Compact JSON with sorted keys, as bytes: the form records are stored in.
+    var canonicalBytes: [UInt8] { Array(canonicalText.utf8) }
+
+    /// The object's fields, or nil.
+    var objectFields: [String: InstantJSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}

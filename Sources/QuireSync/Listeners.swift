@@ -1,0 +1,145 @@
+import Synchronization
+
+/// The long polls waiting in this process, by layer. A commit (here, or announced by the
+/// store from another process) wakes the listeners of its layer that wait for a change
+/// after an older sequence number; a timeout, the task's cancellation or `shutdown()` wakes
+/// one too. Waking only resumes the waiting task, which then reads the changes from the
+/// store: nothing is carried by the wake-up itself.
+final class ListenerRegistry: Sendable {
+    private struct Key: Hashable {
+        let document: String
+        let layer: String
+    }
+
+    private enum Entry {
+        /// Registered, not waiting yet (its continuation is being made).
+        case pending(Key, after: Int64)
+        /// Woken before it waited: it returns at once when it tries to wait.
+        case fired
+        case waiting(Key, after: Int64, CheckedContinuation<Void, Never>)
+    }
+
+    private struct State {
+        var entries: [UInt64: Entry] = [:]
+        var byKey: [Key: Set<UInt64>] = [:]
+        /// The highest sequence number announced per layer since start: a listener that
+        /// registers after a change it has not read yet does not wait.
+        var latest: [Key: Int64] = [:]
+        var nextID: UInt64 = 0
+        var closed = false
+
+        mutating func remove(_ id: UInt64, _ entry: Entry) {
+            switch entry {
+            case .pending(let key, _), .waiting(let key, _, _):
+                byKey[key]?.remove(id)
+                if byKey[key]?.isEmpty == true { byKey[key] = nil }
+            case .fired:
+                break
+            }
+        }
+    }
+
+    private let state = Mutex(State())
+    let maxListeners: Int
+
+    init(maxListeners: Int) {
+        self.maxListeners = maxListeners
+    }
+
+    /// The number of long polls waiting now.
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// Waits until a change after `after` is announced for the layer, `seconds` pass, the
+    /// task is cancelled or the registry shuts down. Returns at once when the registry
+    /// already has `maxListeners` listeners, is shut down, or knows of such a change.
+    func wait(document: String, layer: String, after: Int64, seconds: Double) async {
+        let key = Key(document: document, layer: layer)
+        let id: UInt64? = state.withLock { s in
+            guard !s.closed, s.entries.count < maxListeners, (s.latest[key] ?? Int64.min) <= after else { return nil }
+            s.nextID &+= 1
+            s.entries[s.nextID] = .pending(key, after: after)
+            s.byKey[key, default: []].insert(s.nextID)
+            return s.nextID
+        }
+        guard let id else { return }
+        let nanoseconds = UInt64(max(0, min(seconds, 86_400)) * 1e9)
+        let timer = Task { [self] in
+            try? await Task.sleep(nanoseconds: nanoseconds)
+            fire(id)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { s -> Bool in
+                    guard case .pending(let key, let after)? = s.entries[id] else {
+                        // Fired (or gone) before it could wait.
+                        s.entries[id] = nil
+                        return true
+                    }
+                    s.entries[id] = .waiting(key, after: after, c)
+                    return false
+                }
+                if resumeNow { c.resume() }
+            }
+        } onCancel: {
+            fire(id)
+        }
+        timer.cancel()
+        state.withLock { s in
+            if let entry = s.entries.removeValue(forKey: id) { s.remove(id, entry) }
+        }
+    }
+
+    /// Wakes listener `id`.
+    private func fire(_ id: UInt64) {
+        let c = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            switch s.entries[id] {
+            case .waiting(let key, _, let c)?:
+                s.entries[id] = nil
+                s.byKey[key]?.remove(id)
+                if s.byKey[key]?.isEmpty == true { s.byKey[key] = nil }
+                return c
+            case .pending(let key, _)?:
+                s.byKey[key]?.remove(id)
+                if s.byKey[key]?.isEmpty == true { s.byKey[key] = nil }
+                s.entries[id] = .fired
+                return nil
+            case .fired?, nil:
+                return nil
+            }
+        }
+        c?.resume()
+    }
+
+    /// A change with sequence number `seq` is committed on the layer: wakes its listeners
+    /// that wait for a change after an older one.
+    func notify(document: String, layer: String, seq: Int64) {
+        let key = Key(document: document, layer: layer)
+        let woken = state.withLock { s -> [UInt64] in
+            if (s.latest[key] ?? Int64.min) < seq { s.latest[key] = seq }
+            guard let ids = s.byKey[key] else { return [] }
+            return ids.filter { id in
+                switch s.entries[id] {
+                case .waiting(_, let after, _)?, .pending(_, let after)?: return after < seq
+                default: return false
+                }
+            }
+        }
+        for id in woken { fire(id) }
+    }
+
+    /// A layer was deleted (its seq starts again at 0): forgets what was announced of it.
+    func forget(document: String, layer: String?) {
+        state.withLock { s in
+            s.latest = s.latest.filter { !($0.key.document == document && (layer == nil || $0.key.layer == layer)) }
+        }
+    }
+
+    /// Wakes every listener; later waits return at once.
+    func shutdown() {
+        let ids = state.withLock { s -> [UInt64] in
+            s.closed = true
+            return Array(s.entries.keys)
+        }
+        for id in ids { fire(id) }
+    }
+}

@@ -1,0 +1,243 @@
+import QuireDocument
+import QuireSyntax
+
+// POST /documents/{doc}/layers/{layer}/mutations: the rules of a push.
+
+/// One mutation of a push, read and checked as far as it can be without the layer.
+struct Mutation: Sendable {
+    var clientSeq: Int64
+    var op: SyncOperation
+    var id: String
+    var baseRevision: Int64?
+    /// A put's record and what checking it alone found.
+    var put: PutCheck?
+}
+
+enum PutCheck: Sendable {
+    case valid(InstantJSONValue, pageIndex: Int, inReplyTo: String?, popup: String?, hasCreatorName: Bool)
+    case invalid(String)
+}
+
+/// What became of a mutation.
+enum MutationOutcome {
+    case accepted(seq: Int64)
+    case rejected(reason: String, message: String, current: SyncStoredRecord?)
+
+    /// Its answer, kept in the store under (client_id, client_seq).
+    func json(clientSeq: Int64) -> JSONOut {
+        switch self {
+        case .accepted(let seq):
+            return .object([("client_seq", .integer(clientSeq)), ("status", .string("accepted")), ("seq", .integer(seq)), ("revision", .integer(seq))])
+        case .rejected(let reason, let message, let current):
+            return .object([
+                ("client_seq", .integer(clientSeq)), ("status", .string("rejected")), ("reason", .string(reason)),
+                ("message", .string(message)), ("current", .optionalRaw(current?.json)),
+                ("current_revision", current.map { .integer($0.revision) } ?? .null),
+            ])
+        }
+    }
+}
+
+/// Record ids (keys in a layer) are any non-empty string up to this many bytes: those of a
+/// PDF's own annotations are their /NM, which may be any text.
+let maxRecordIDBytes = 4096
+
+extension SyncService {
+    /// Reads a push body; a malformed one is refused whole, before anything is applied.
+    func parsePush(_ body: [UInt8]) throws -> (clientID: String, mutations: [(Mutation, InstantJSONValue?)]) {
+        let value: InstantJSONValue
+        do {
+            value = try InstantJSONValue(parsing: body)
+        } catch {
+            throw SyncHTTPError.invalidJSON(SyncService.jsonMessage(error))
+        }
+        guard let top = value.objectFields else { throw SyncHTTPError.badRequest("a push is a JSON object {\"client_id\", \"mutations\"}") }
+        for key in top.keys.sorted() where key != "client_id" && key != "mutations" {
+            throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in the push (client_id, mutations)")
+        }
+        guard let clientID = top["client_id"]?.stringValue, SyncIDs.isValid(clientID) else {
+            throw SyncHTTPError.badRequest("client_id must be a string of [A-Za-z0-9._-]{1,128}")
+        }
+        guard case .array(let items)? = top["mutations"] else { throw SyncHTTPError.badRequest("mutations must be an array") }
+        guard items.count <= limits.maxMutationsPerPush else {
+            throw SyncHTTPError.tooLarge("a push has at most \(limits.maxMutationsPerPush) mutations (max_mutations_per_push), not \(items.count)")
+        }
+        let allowed: Set<String> = ["client_seq", "op", "id", "base_revision", "record"]
+        var out: [(Mutation, InstantJSONValue?)] = []
+        for (i, item) in items.enumerated() {
+            let at = "mutations[\(i)]"
+            guard let m = item.objectFields else { throw SyncHTTPError.badRequest("\(at) must be an object") }
+            for key in m.keys.sorted() where !allowed.contains(key) {
+                throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in \(at) (client_seq, op, id, base_revision, record)")
+            }
+            guard case .integer(let clientSeq)? = m["client_seq"], clientSeq >= 0 else {
+                throw SyncHTTPError.badRequest("\(at).client_seq must be an integer, 0 or more")
+            }
+            guard let opText = m["op"]?.stringValue, let op = SyncOperation(rawValue: opText) else {
+                throw SyncHTTPError.badRequest("\(at).op must be \"put\" or \"delete\"")
+            }
+            guard let id = m["id"]?.stringValue, !id.isEmpty, id.utf8.count <= maxRecordIDBytes else {
+                throw SyncHTTPError.badRequest("\(at).id must be a non-empty string of at most \(maxRecordIDBytes) bytes")
+            }
+            var base: Int64?
+            switch m["base_revision"] {
+            case nil, .null?: base = nil
+            case .integer(let r)? where r >= 0: base = r
+            default: throw SyncHTTPError.badRequest("\(at).base_revision must be null or an integer, 0 or more")
+            }
+            var record: InstantJSONValue?
+            switch (op, m["record"]) {
+            case (.put, let r?) where r.objectFields != nil: record = r
+            case (.put, _): throw SyncHTTPError.badRequest("\(at).record must be an annotation record (a JSON object) for a put")
+            case (.delete, nil), (.delete, .null?): record = nil
+            case (.delete, _): throw SyncHTTPError.badRequest("\(at): a delete has no record")
+            }
+            out.append((Mutation(clientSeq: clientSeq, op: op, id: id, baseRevision: base, put: nil), record))
+        }
+        return (clientID, out)
+    }
+
+    /// The checks of a put that need the document's pages but not the layer: the record
+    /// as the annotation model reads it.
+    func checkAlone(_ record: InstantJSONValue, id: String, checker: AnnotationRecordChecker) -> PutCheck {
+        guard let fields = record.objectFields else { return .invalid("the record is not a JSON object") }
+        guard fields["id"]?.stringValue == id else { return .invalid("record.id must equal the mutation's id") }
+        let annotation: InstantJSONAnnotation
+        do {
+            annotation = try AnnotationRecordChecker.record(record)
+            try checker.check(annotation)
+        } catch {
+            return .invalid(SyncService.jsonMessage(error))
+        }
+        let keys = RecordKeys(record)
+        return .valid(record, pageIndex: annotation.pageIndex, inReplyTo: annotation.quire?.inReplyTo,
+                      popup: annotation.quire?.popup, hasCreatorName: keys.hasCreatorName)
+    }
+
+    /// A PDFError's message without the "annotation JSON: " prefix (the API says where).
+    static func jsonMessage(_ error: any Error) -> String {
+        let message = errorMessage(error)
+        let prefix = "annotation JSON: "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+
+    func push(_ document: String, _ layer: String, _ request: SyncRequest, userID: String?) async throws -> SyncResponse {
+        let (clientID, parsed) = try parsePush(request.body)
+        guard let info = try await store.read({ tx in try await tx.document(document) }) else {
+            throw SyncHTTPError.notFound("no document \(document)")
+        }
+        var mutations: [Mutation] = []
+        if parsed.contains(where: { $0.1 != nil }) {
+            let checker = try await checker(for: info)
+            for (m, record) in parsed {
+                var m = m
+                if let record { m.put = checkAlone(record, id: m.id, checker: checker) }
+                mutations.append(m)
+            }
+        } else {
+            mutations = parsed.map(\.0)
+        }
+        let limits = self.limits
+        let work = mutations
+        let (before, seq, results) = try await store.write { [self] tx in
+            let layerInfo = try await ensureLayer(tx, document, layer)
+            var seq = layerInfo.seq
+            var results: [JSONOut] = []
+            var highest: Int64 = -1
+            for m in work {
+                highest = max(highest, m.clientSeq)
+                if let stored = try await tx.answer(document, layer, clientID: clientID, clientSeq: m.clientSeq) {
+                    results.append(.raw(stored))
+                    continue
+                }
+                let answer = try await apply(m, tx, document, layer, seq: &seq, clientID: clientID, userID: userID,
+                                             maxRecordBytes: limits.maxRecordBytes).json(clientSeq: m.clientSeq).bytes
+                try await tx.saveAnswer(document, layer, clientID: clientID, clientSeq: m.clientSeq, answer: answer)
+                results.append(.raw(answer))
+            }
+            let keep = Int64(limits.answerRetention)
+            if highest >= keep { try await tx.pruneAnswers(document, layer, clientID: clientID, below: highest - keep + 1) }
+            let retention = Int64(limits.changeRetention)
+            if seq - retention > layerInfo.prunedThrough { try await tx.pruneChanges(document, layer, through: seq - retention) }
+            return (layerInfo.seq, seq, results)
+        }
+        // Committed: wake the layer's listeners.
+        if seq > before { listeners.notify(document: document, layer: layer, seq: seq) }
+        return SyncService.json(200, .object([("seq", .integer(seq)), ("results", .array(results))]))
+    }
+
+    /// Decides one mutation against the layer and applies it when accepted.
+    func apply(_ m: Mutation, _ tx: any SyncTransaction, _ document: String, _ layer: String, seq: inout Int64,
+               clientID: String?, userID: String?, maxRecordBytes: Int) async throws -> MutationOutcome {
+        let current = try await tx.record(document, layer, id: m.id)
+        func reject(_ reason: String, _ message: String) -> MutationOutcome {
+            .rejected(reason: reason, message: message, current: current)
+        }
+        // First writer wins: the base must be the record's current revision (null: absent).
+        switch (current, m.baseRevision) {
+        case (nil, nil):
+            if m.op == .delete { return reject("conflict", "the layer has no record \"\(m.id.prefix(60))\"") }
+        case (nil, let base?):
+            return reject("conflict", "the record \"\(m.id.prefix(60))\" does not exist (deleted, or never created); base_revision was \(base)")
+        case (let c?, nil):
+            return reject("conflict", "the record \"\(m.id.prefix(60))\" exists (revision \(c.revision)); base_revision was null")
+        case (let c?, let base?):
+            if c.revision != base {
+                return reject("conflict", "the record \"\(m.id.prefix(60))\" is at revision \(c.revision), not \(base)")
+            }
+        }
+        let (next, overflow) = seq.addingReportingOverflow(1)
+        guard !overflow else { throw SyncHTTPError.internal("the layer's sequence number is exhausted") }
+        switch m.op {
+        case .delete:
+            try await tx.apply(document, layer, SyncChange(seq: next, id: m.id, op: .delete, record: nil, clientID: clientID, userID: userID), record: nil)
+            seq = next
+            return .accepted(seq: next)
+        case .put:
+            guard let check = m.put else { return reject("invalid", "a put without a record") }
+            guard case .valid(var value, let page, let inReplyTo, let popup, let hasCreator) = check else {
+                if case .invalid(let message) = check { return reject("invalid", message) }
+                return reject("invalid", "invalid record")
+            }
+            if let current, current.pageIndex != page {
+                return reject("invalid", "record.pageIndex: the record is on page \(current.pageIndex), not \(page); annotations do not move between pages (delete it first)")
+            }
+            if let target = inReplyTo {
+                guard target != m.id else { return reject("invalid", "record.quire.inReplyTo: an annotation cannot reply to itself") }
+                guard let parent = try await tx.record(document, layer, id: target) else {
+                    return reject("invalid", "record.quire.inReplyTo: the layer has no record \"\(target.prefix(60))\"")
+                }
+                guard parent.pageIndex == page else {
+                    return reject("invalid", "record.quire.inReplyTo: \"\(target.prefix(60))\" is on page \(parent.pageIndex), not page \(page); a reply is on the page of the annotation it answers")
+                }
+                // No cycle: the chain above the parent must not come back to this record.
+                var seen: Set<String> = [target]
+                var cursor = parent.inReplyTo
+                while let c = cursor {
+                    if c == m.id { return reject("invalid", "record.quire.inReplyTo: the replies would make a cycle") }
+                    guard seen.insert(c).inserted else { break }
+                    cursor = try await tx.record(document, layer, id: c)?.inReplyTo
+                }
+            }
+            if let target = popup {
+                guard target != m.id else { return reject("invalid", "record.quire.popup: an annotation cannot be its own popup") }
+                guard try await tx.record(document, layer, id: target) != nil else {
+                    return reject("invalid", "record.quire.popup: the layer has no record \"\(target.prefix(60))\"")
+                }
+            }
+            // Instant's behaviour: a record created without an author gets the token's user.
+            if current == nil, !hasCreator, let userID, case .object(var fields) = value {
+                fields["creatorName"] = .string(userID)
+                value = .object(fields)
+            }
+            let json = value.canonicalBytes
+            guard json.count <= maxRecordBytes else {
+                return reject("invalid", "the record is \(json.count) bytes, more than max_record_bytes (\(maxRecordBytes))")
+            }
+            let stored = SyncStoredRecord(id: m.id, revision: next, pageIndex: page, inReplyTo: inReplyTo, popup: popup, json: json)
+            try await tx.apply(document, layer, SyncChange(seq: next, id: m.id, op: .put, record: json, clientID: clientID, userID: userID), record: stored)
+            seq = next
+            return .accepted(seq: next)
+        }
+    }
+}

@@ -1,0 +1,391 @@
+import Synchronization
+
+/// The default store: one SQLite database file (or one in memory), through the system
+/// SQLite.
+///
+/// - **Durability.** WAL mode with `synchronous=FULL`: a transaction's COMMIT returns after
+///   the WAL is synced, so `write` returns (and the core answers a push) only for what
+///   survives a crash or a power cut.
+/// - **Schema.** Versioned migrations in `PRAGMA user_version`, each applied in its own
+///   transaction; a database from a newer Quire (a version this code does not know) is
+///   refused rather than misread.
+/// - **Concurrency.** One connection per store, and every transaction takes it in turn
+///   through an asynchronous FIFO lock (a waiting task is suspended, not a blocked
+///   thread). Serializing is what SQLite does to writers anyway (one writer at a time
+///   per database), and one connection keeps the prepared statements in one cache; reads
+///   wait behind a push, which takes about a millisecond plus the sync of its COMMIT.
+///   Transactions are short: the core opens the PDF and parses bodies before it takes a
+///   transaction, and waits for long polls outside one. Other processes on the same file
+///   are handled by SQLite's locks and a busy timeout (5 s); they are not woken by this
+///   process's changes (use PostgreSQL for several processes).
+public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
+    // @unchecked: `connection` is used only while `lock` is held; `closed` is a Mutex.
+    private let connection: SQLiteConnection
+    private let lock = AsyncLock()
+    private let closed = Mutex(false)
+
+    /// The schema, one migration per version: migration i takes user_version i to i + 1.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE documents (
+            id TEXT PRIMARY KEY,
+            sha256 TEXT NOT NULL,
+            pages INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            created TEXT NOT NULL,
+            pdf BLOB NOT NULL,
+            initial_records BLOB NOT NULL
+        );
+        CREATE TABLE layers (
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            pruned_through INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (document_id, name)
+        );
+        CREATE TABLE records (
+            position INTEGER PRIMARY KEY,
+            document_id TEXT NOT NULL,
+            layer TEXT NOT NULL,
+            id TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            page INTEGER NOT NULL,
+            in_reply_to TEXT,
+            popup TEXT,
+            json BLOB NOT NULL,
+            UNIQUE (document_id, layer, id),
+            FOREIGN KEY (document_id, layer) REFERENCES layers(document_id, name) ON DELETE CASCADE
+        );
+        CREATE TABLE changes (
+            document_id TEXT NOT NULL,
+            layer TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            op TEXT NOT NULL,
+            record BLOB,
+            client_id TEXT,
+            user_id TEXT,
+            PRIMARY KEY (document_id, layer, seq),
+            FOREIGN KEY (document_id, layer) REFERENCES layers(document_id, name) ON DELETE CASCADE
+        );
+        CREATE TABLE answers (
+            document_id TEXT NOT NULL,
+            layer TEXT NOT NULL,
+            client_id TEXT NOT NULL,
+            client_seq INTEGER NOT NULL,
+            answer BLOB NOT NULL,
+            PRIMARY KEY (document_id, layer, client_id, client_seq),
+            FOREIGN KEY (document_id, layer) REFERENCES layers(document_id, name) ON DELETE CASCADE
+        );
+        """,
+    ]
+
+    /// Opens the store of `url`: `sqlite:///absolute/path.db` or `sqlite::memory:`.
+    public convenience init(url: String) throws {
+        if url == "sqlite::memory:" {
+            try self.init(path: ":memory:")
+        } else if url.hasPrefix("sqlite://"), url.dropFirst("sqlite://".count).hasPrefix("/") {
+            try self.init(path: String(url.dropFirst("sqlite://".count)))
+        } else {
+            throw SyncConfigurationError("a SQLite store URL is sqlite:///absolute/path.db or sqlite::memory:, not \(url)")
+        }
+    }
+
+    /// Opens (creating) the database at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        do {
+            connection = try SQLiteConnection(path: path)
+            connection.setBusyTimeout(milliseconds: 5000)
+            if path != ":memory:" {
+                // WAL: readers do not block the writer and a commit is one append and one
+                // sync. journal_mode answers a row, so it goes through query().
+                let mode = try connection.query("PRAGMA journal_mode=WAL") { $0.text(0) }
+                guard mode.first?.lowercased() == "wal" else {
+                    throw SyncStoreError("SQLite refused WAL mode for \(path) (journal mode \(mode.first ?? "?"))")
+                }
+            }
+            try connection.execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+            try migrate()
+        } catch let e as SQLiteError {
+            throw SyncConfigurationError("the SQLite store \(path): \(e)")
+        }
+    }
+
+    private func migrate() throws {
+        while true {
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let version = Int(try connection.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+                if version == Self.migrations.count {
+                    try connection.execute("COMMIT")
+                    return
+                }
+                guard version >= 0 && version < Self.migrations.count else {
+                    throw SyncStoreError("the database's schema version \(version) is newer than this Quire knows (\(Self.migrations.count))")
+                }
+                try connection.execute(Self.migrations[version])
+                try connection.execute("PRAGMA user_version = \(version + 1)")
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// The schema version this code writes.
+    public static var schemaVersion: Int { migrations.count }
+
+    public func write<T: Sendable>(_ body: @Sendable (any SyncTransaction) async throws -> T) async throws -> T {
+        try await transaction(writable: true, body)
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any SyncTransaction) async throws -> T) async throws -> T {
+        try await transaction(writable: false, body)
+    }
+
+    private func transaction<T: Sendable>(writable: Bool, _ body: @Sendable (any SyncTransaction) async throws -> T) async throws -> T {
+        await lock.lock()
+        defer { lock.unlock() }
+        guard !closed.withLock({ $0 }) else { throw SyncStoreError("the store is closed") }
+        // IMMEDIATE: the write lock is taken now, so a push never fails half-way for want
+        // of it (another process holding it is waited for, up to the busy timeout).
+        try connection.execute(writable ? "BEGIN IMMEDIATE" : "BEGIN")
+        let tx = SQLiteTransaction(connection: connection, writable: writable)
+        let result: T
+        do {
+            result = try await body(tx)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    public func observeChanges(_ observer: @escaping @Sendable (String, String, Int64) -> Void) {
+        // One process per SQLite store is woken by the core itself.
+    }
+
+    public func close() async {
+        await lock.lock()
+        closed.withLock { $0 = true }
+        lock.unlock()
+    }
+}
+
+/// A transaction on the store's connection (which the store's lock holds for it).
+private struct SQLiteTransaction: SyncTransaction {
+    let connection: SQLiteConnection
+    let writable: Bool
+
+    private func mustWrite() throws {
+        guard writable else { throw SyncStoreError("a write in a read transaction") }
+    }
+
+    private func documentInfo(_ row: SQLiteRow) -> SyncDocumentInfo {
+        SyncDocumentInfo(id: row.text(0), sha256: row.text(1), pages: Int(row.integer(2)), bytes: Int(row.integer(3)), created: row.text(4))
+    }
+
+    func document(_ id: String) async throws -> SyncDocumentInfo? {
+        try connection.query("SELECT id, sha256, pages, bytes, created FROM documents WHERE id = ?", [.text(id)], documentInfo).first
+    }
+
+    func documents() async throws -> [SyncDocumentInfo] {
+        try connection.query("SELECT id, sha256, pages, bytes, created FROM documents ORDER BY created, id", [], documentInfo)
+    }
+
+    func documentPDF(_ id: String) async throws -> [UInt8]? {
+        try connection.query("SELECT pdf FROM documents WHERE id = ?", [.text(id)]) { $0.blob(0) }.first
+    }
+
+    func initialRecords(_ id: String) async throws -> [UInt8]? {
+        try connection.query("SELECT initial_records FROM documents WHERE id = ?", [.text(id)]) { $0.blob(0) }.first
+    }
+
+    func insertDocument(_ info: SyncDocumentInfo, pdf: [UInt8], initialRecords: [UInt8]) async throws -> Bool {
+        try mustWrite()
+        try connection.run("""
+            INSERT INTO documents (id, sha256, pages, bytes, created, pdf, initial_records) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO NOTHING
+            """, [.text(info.id), .text(info.sha256), .integer(Int64(info.pages)), .integer(Int64(info.bytes)),
+                  .text(info.created), .blob(pdf), .blob(initialRecords)])
+        return connection.changes == 1
+    }
+
+    func deleteDocument(_ id: String) async throws -> Bool {
+        try mustWrite()
+        try connection.run("DELETE FROM documents WHERE id = ?", [.text(id)])
+        return connection.changes == 1
+    }
+
+    private func layerInfo(_ row: SQLiteRow) -> SyncLayerInfo {
+        SyncLayerInfo(name: row.text(0), seq: row.integer(1), records: Int(row.integer(3)), prunedThrough: row.integer(2))
+    }
+
+    func layer(_ document: String, _ layer: String) async throws -> SyncLayerInfo? {
+        try connection.query("""
+            SELECT name, seq, pruned_through,
+                   (SELECT COUNT(*) FROM records r WHERE r.document_id = l.document_id AND r.layer = l.name)
+            FROM layers l WHERE document_id = ? AND name = ?
+            """, [.text(document), .text(layer)], layerInfo).first
+    }
+
+    func layers(_ document: String) async throws -> [SyncLayerInfo] {
+        try connection.query("""
+            SELECT name, seq, pruned_through,
+                   (SELECT COUNT(*) FROM records r WHERE r.document_id = l.document_id AND r.layer = l.name)
+            FROM layers l WHERE document_id = ? ORDER BY name
+            """, [.text(document)], layerInfo)
+    }
+
+    func createLayer(_ document: String, _ layer: String, records: [SyncStoredRecord]) async throws {
+        try mustWrite()
+        try connection.run("INSERT INTO layers (document_id, name, seq, pruned_through) VALUES (?, ?, 0, 0)", [.text(document), .text(layer)])
+        for r in records { try upsert(document, layer, r) }
+    }
+
+    func deleteLayer(_ document: String, _ layer: String) async throws -> Bool {
+        try mustWrite()
+        try connection.run("DELETE FROM layers WHERE document_id = ? AND name = ?", [.text(document), .text(layer)])
+        return connection.changes == 1
+    }
+
+    private func storedRecord(_ row: SQLiteRow) -> SyncStoredRecord {
+        SyncStoredRecord(id: row.text(0), revision: row.integer(1), pageIndex: Int(row.integer(2)),
+                         inReplyTo: row.optionalText(3), popup: row.optionalText(4), json: row.blob(5))
+    }
+
+    func record(_ document: String, _ layer: String, id: String) async throws -> SyncStoredRecord? {
+        try connection.query("""
+            SELECT id, revision, page, in_reply_to, popup, json FROM records WHERE document_id = ? AND layer = ? AND id = ?
+            """, [.text(document), .text(layer), .text(id)], storedRecord).first
+    }
+
+    func records(_ document: String, _ layer: String) async throws -> [SyncStoredRecord] {
+        try connection.query("""
+            SELECT id, revision, page, in_reply_to, popup, json FROM records WHERE document_id = ? AND layer = ? ORDER BY position
+            """, [.text(document), .text(layer)], storedRecord)
+    }
+
+    private func upsert(_ document: String, _ layer: String, _ r: SyncStoredRecord) throws {
+        // ON CONFLICT DO UPDATE keeps the row (and so its position): an update keeps its
+        // record's place in the layer's order.
+        try connection.run("""
+            INSERT INTO records (document_id, layer, id, revision, page, in_reply_to, popup, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (document_id, layer, id) DO UPDATE SET
+                revision = excluded.revision, page = excluded.page, in_reply_to = excluded.in_reply_to,
+                popup = excluded.popup, json = excluded.json
+            """, [.text(document), .text(layer), .text(r.id), .integer(r.revision), .integer(Int64(r.pageIndex)),
+                  r.inReplyTo.map(SQLiteValue.text) ?? .null, r.popup.map(SQLiteValue.text) ?? .null, .blob(r.json)])
+    }
+
+    func apply(_ document: String, _ layer: String, _ change: SyncChange, record: SyncStoredRecord?) async throws {
+        try mustWrite()
+        switch change.op {
+        case .put:
+            guard let record else { throw SyncStoreError("a put without its record") }
+            try upsert(document, layer, record)
+        case .delete:
+            try connection.run("DELETE FROM records WHERE document_id = ? AND layer = ? AND id = ?", [.text(document), .text(layer), .text(change.id)])
+        }
+        try connection.run("""
+            INSERT INTO changes (document_id, layer, seq, id, op, record, client_id, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(document), .text(layer), .integer(change.seq), .text(change.id), .text(change.op.rawValue),
+                  change.record.map(SQLiteValue.blob) ?? .null, change.clientID.map(SQLiteValue.text) ?? .null,
+                  change.userID.map(SQLiteValue.text) ?? .null])
+        try connection.run("UPDATE layers SET seq = ? WHERE document_id = ? AND name = ?", [.integer(change.seq), .text(document), .text(layer)])
+    }
+
+    func changes(_ document: String, _ layer: String, after seq: Int64, limit: Int) async throws -> [SyncChange] {
+        try connection.query("""
+            SELECT seq, id, op, record, client_id, user_id FROM changes
+            WHERE document_id = ? AND layer = ? AND seq > ? ORDER BY seq LIMIT ?
+            """, [.text(document), .text(layer), .integer(seq), .integer(Int64(limit))]) { row in
+            SyncChange(seq: row.integer(0), id: row.text(1), op: SyncOperation(rawValue: row.text(2)) ?? .put,
+                       record: row.optionalBlob(3), clientID: row.optionalText(4), userID: row.optionalText(5))
+        }
+    }
+
+    func pruneChanges(_ document: String, _ layer: String, through seq: Int64) async throws {
+        try mustWrite()
+        try connection.run("DELETE FROM changes WHERE document_id = ? AND layer = ? AND seq <= ?", [.text(document), .text(layer), .integer(seq)])
+        try connection.run("UPDATE layers SET pruned_through = max(pruned_through, ?) WHERE document_id = ? AND name = ?",
+                           [.integer(seq), .text(document), .text(layer)])
+    }
+
+    func answer(_ document: String, _ layer: String, clientID: String, clientSeq: Int64) async throws -> [UInt8]? {
+        try connection.query("""
+            SELECT answer FROM answers WHERE document_id = ? AND layer = ? AND client_id = ? AND client_seq = ?
+            """, [.text(document), .text(layer), .text(clientID), .integer(clientSeq)]) { $0.blob(0) }.first
+    }
+
+    func saveAnswer(_ document: String, _ layer: String, clientID: String, clientSeq: Int64, answer: [UInt8]) async throws {
+        try mustWrite()
+        try connection.run("""
+            INSERT INTO answers (document_id, layer, client_id, client_seq, answer) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """, [.text(document), .text(layer), .text(clientID), .integer(clientSeq), .blob(answer)])
+    }
+
+    func pruneAnswers(_ document: String, _ layer: String, clientID: String, below clientSeq: Int64) async throws {
+        try mustWrite()
+        try connection.run("DELETE FROM answers WHERE document_id = ? AND layer = ? AND client_id = ? AND client_seq < ?",
+                           [.text(document), .text(layer), .text(clientID), .integer(clientSeq)])
+    }
+}
+
+/// A lock for async code: `lock()` suspends the task (no thread blocks) until the holder
+/// calls `unlock()`; waiters get it in the order they came.
+final class AsyncLock: Sendable {
+    private struct State {
+        var locked = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var head = 0
+    }
+    private let state = Mutex(State())
+
+    func lock() async {
+        let acquired = state.withLock { s -> Bool in
+            if s.locked { return false }
+            s.locked = true
+            return true
+        }
+        if acquired { return }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if !s.locked {
+                    s.locked = true
+                    return true
+                }
+                s.waiters.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    func unlock() {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            guard s.head < s.waiters.count else {
+                s.locked = false
+                s.waiters.removeAll(keepingCapacity: true)
+                s.head = 0
+                return nil
+            }
+            let c = s.waiters[s.head]
+            s.head += 1
+            if s.head > 64 && s.head * 2 > s.waiters.count {
+                s.waiters.removeFirst(s.head)
+                s.head = 0
+            }
+            return c  // the lock passes to it, still locked
+        }
+        next?.resume()
+    }
+}

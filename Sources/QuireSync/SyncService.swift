@@ -1,0 +1,296 @@
+import Dispatch
+import FoundationEssentials
+import QuireDocument
+import QuireSyntax
+import Synchronization
+
+/// The sync service: the whole HTTP API of docs/sync-protocol.md as a router from
+/// `SyncRequest` to `SyncResponse`, with no HTTP server in it.
+///
+/// Thread safety: a service is `Sendable` and meant to be shared. `handle` may run from
+/// any number of tasks at once and `handleBlocking` from any number of threads: the state
+/// it keeps is either immutable (configuration, keys) or behind a lock (the listeners, the
+/// cache of documents' pages), and the store serializes its own transactions.
+///
+/// Nothing traps on what a request carries: every failure becomes a JSON error answer.
+public final class SyncService: Sendable {
+    let limits: SyncLimits
+    let adminToken: String?
+    let store: any SyncStore
+    let verifier: JWTVerifier
+    let listeners: ListenerRegistry
+    let checkers = Mutex<[String: AnnotationRecordChecker]>([:])
+    private let stopping = Mutex(false)
+
+    /// Opens the store of `configuration.storeURL` (`sqlite:` built in, other schemes from
+    /// `storeFactories`, keyed by the scheme: `"postgres"` for `postgres://...`) and loads
+    /// the JWT keys. Throws `SyncConfigurationError` for a URL, a key or a store that does
+    /// not work.
+    public init(_ configuration: SyncConfiguration, storeFactories: [String: SyncStoreFactory] = [:]) throws {
+        let url = configuration.storeURL
+        guard let colon = url.firstIndex(of: ":") else {
+            throw SyncConfigurationError("the store URL \(url) has no scheme (sqlite:///path.db, sqlite::memory:, postgres://...)")
+        }
+        let scheme = String(url[..<colon]).lowercased()
+        if let factory = storeFactories[scheme] {
+            store = try factory(url)
+        } else if scheme == "sqlite" {
+            store = try SQLiteSyncStore(url: url)
+        } else {
+            throw SyncConfigurationError("no store for the scheme \(scheme) of \(url) (built in: sqlite)")
+        }
+        limits = configuration.limits
+        if let token = configuration.adminToken, token.isEmpty {
+            throw SyncConfigurationError("the admin token is empty (nil turns the admin API off)")
+        }
+        adminToken = configuration.adminToken
+        verifier = try JWTVerifier(publicKeys: configuration.publicKeys, jwks: configuration.jwks,
+                                   maxTokenBytes: configuration.limits.maxTokenBytes,
+                                   leewaySeconds: configuration.limits.jwtLeewaySeconds)
+        let listeners = ListenerRegistry(maxListeners: configuration.limits.maxListeners)
+        self.listeners = listeners
+        store.observeChanges { document, layer, seq in
+            listeners.notify(document: document, layer: layer, seq: seq)
+        }
+    }
+
+    /// Answers one request. Never throws: every failure is a JSON error answer.
+    public func handle(_ request: SyncRequest) async -> SyncResponse {
+        let requestID = request.header("X-Request-Id").flatMap { SyncIDs.isValidRequestID($0) ? $0 : nil } ?? SyncIDs.randomHex()
+        var response: SyncResponse
+        do {
+            response = try await route(request)
+        } catch let e as SyncHTTPError {
+            response = SyncService.errorResponse(e)
+        } catch {
+            response = SyncService.errorResponse(.internal("internal error: \(errorMessage(error))"))
+        }
+        response.headers.append(("X-Request-Id", requestID))
+        return response
+    }
+
+    /// Answers one request on the calling thread, which blocks until the answer is ready
+    /// (a long poll blocks it for up to its `wait`): for the C request handler, whose
+    /// callers are threads of a non-Swift server. Not for a Swift concurrency task, whose
+    /// thread it would take from the pool (call `handle` there).
+    public func handleBlocking(_ request: SyncRequest) -> SyncResponse {
+        let done = DispatchSemaphore(value: 0)
+        let box = Mutex<SyncResponse?>(nil)
+        Task {
+            let r = await self.handle(request)
+            box.withLock { $0 = r }
+            done.signal()
+        }
+        done.wait()
+        return box.withLock { $0 } ?? SyncService.errorResponse(.internal("no answer"))
+    }
+
+    /// Starts shutting down: wakes every listener (their long polls answer with what they
+    /// have), and answers every later request 503 `unavailable` (`/healthz` included).
+    public func shutdown() async {
+        stopping.withLock { $0 = true }
+        listeners.shutdown()
+    }
+
+    /// Closes the store after `shutdown()`; the service answers nothing after it.
+    public func close() async {
+        await shutdown()
+        await store.close()
+    }
+
+    var isStopping: Bool { stopping.withLock { $0 } }
+
+    // MARK: Routing
+
+    private enum Route {
+        case health
+        case adminDocuments
+        case adminDocument(String)
+        case adminLayer(String, String)
+        case adminLayerAction(String, String, String)
+        case documentPDF(String)
+        case layer(String, String)
+        case changes(String, String)
+        case mutations(String, String)
+    }
+
+    private func route(_ request: SyncRequest) async throws -> SyncResponse {
+        guard request.path.hasPrefix("/") else { throw SyncHTTPError.notFound("no route \(request.path.prefix(200))") }
+        let raw = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var segments: [String] = []
+        for s in raw {
+            guard let decoded = percentDecoded(s) else { throw SyncHTTPError.badRequest("a malformed percent escape in the path") }
+            segments.append(decoded)
+        }
+        let route: Route
+        let allowed: [String]
+        switch segments.count {
+        case 1 where segments[0] == "healthz":
+            (route, allowed) = (.health, ["GET"])
+        case 2 where segments[0] == "admin" && segments[1] == "documents":
+            (route, allowed) = (.adminDocuments, ["GET", "POST"])
+        case 3 where segments[0] == "admin" && segments[1] == "documents":
+            (route, allowed) = (.adminDocument(segments[2]), ["GET", "DELETE"])
+        case 5 where segments[0] == "admin" && segments[1] == "documents" && segments[3] == "layers":
+            (route, allowed) = (.adminLayer(segments[2], segments[4]), ["DELETE"])
+        case 6 where segments[0] == "admin" && segments[1] == "documents" && segments[3] == "layers":
+            switch segments[5] {
+            case "copy", "import": allowed = ["POST"]
+            case "annotations", "pdf": allowed = ["GET"]
+            default: throw SyncHTTPError.notFound("no route \(request.path.prefix(200))")
+            }
+            route = .adminLayerAction(segments[2], segments[4], segments[5])
+        case 3 where segments[0] == "documents" && segments[2] == "pdf":
+            (route, allowed) = (.documentPDF(segments[1]), ["GET"])
+        case 4 where segments[0] == "documents" && segments[2] == "layers":
+            (route, allowed) = (.layer(segments[1], segments[3]), ["GET"])
+        case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "changes":
+            (route, allowed) = (.changes(segments[1], segments[3]), ["GET"])
+        case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "mutations":
+            (route, allowed) = (.mutations(segments[1], segments[3]), ["POST"])
+        default:
+            throw SyncHTTPError.notFound("no route \(request.path.prefix(200))")
+        }
+        guard allowed.contains(request.method) else {
+            var e = SyncHTTPError(405, "method_not_allowed", "\(request.method.prefix(20)) is not allowed here (\(allowed.joined(separator: ", ")))")
+            e.headers = [("Allow", allowed.joined(separator: ", "))]
+            throw e
+        }
+        if isStopping { throw SyncHTTPError.unavailable("the server is shutting down") }
+        let isUpload: Bool
+        switch route {
+        case .adminDocuments where request.method == "POST": isUpload = true
+        case .adminLayerAction(_, _, "import"): isUpload = true
+        default: isUpload = false
+        }
+        let maxBody = isUpload ? limits.maxUploadBytes : limits.maxBodyBytes
+        guard request.body.count <= maxBody else {
+            throw SyncHTTPError.tooLarge("the body is larger than \(maxBody) bytes (\(isUpload ? "max_upload_bytes" : "max_body_bytes"))")
+        }
+        switch route {
+        case .health:
+            return SyncService.json(200, .object([("status", .string("ok"))]))
+        case .adminDocuments:
+            try checkAdmin(request)
+            return request.method == "POST" ? try await uploadDocument(request) : try await listDocuments()
+        case .adminDocument(let doc):
+            try checkAdmin(request)
+            try checkID(doc, "document id")
+            return request.method == "GET" ? try await describeDocument(doc) : try await deleteDocument(doc)
+        case .adminLayer(let doc, let layer):
+            try checkAdmin(request)
+            try checkID(doc, "document id")
+            try checkID(layer, "layer name")
+            return try await deleteLayer(doc, layer)
+        case .adminLayerAction(let doc, let layer, let action):
+            try checkAdmin(request)
+            try checkID(doc, "document id")
+            try checkID(layer, "layer name")
+            switch action {
+            case "copy": return try await copyLayer(doc, layer, request)
+            case "annotations": return try await layerAnnotations(doc, layer)
+            case "pdf": return try await layerPDF(doc, layer)
+            default: return try await importPDF(doc, layer, request)
+            }
+        case .documentPDF(let doc):
+            _ = try await authorize(request, document: doc, layer: nil, permission: "download")
+            return try await downloadPDF(doc, request)
+        case .layer(let doc, let layer):
+            _ = try await authorize(request, document: doc, layer: layer, permission: "read")
+            return try await fetchLayer(doc, layer)
+        case .changes(let doc, let layer):
+            _ = try await authorize(request, document: doc, layer: layer, permission: "read")
+            return try await pullChanges(doc, layer, request)
+        case .mutations(let doc, let layer):
+            let claims = try await authorize(request, document: doc, layer: layer, permission: "write")
+            return try await push(doc, layer, request, userID: claims.userID)
+        }
+    }
+
+    // MARK: Authorization
+
+    func checkID(_ id: String, _ what: String) throws {
+        guard SyncIDs.isValid(id) else {
+            throw SyncHTTPError.badRequest("invalid \(what) \"\(id.prefix(60))\": [A-Za-z0-9._-]{1,128}, not . or ..")
+        }
+    }
+
+    private func checkAdmin(_ request: SyncRequest) throws {
+        guard let token = adminToken else { throw SyncHTTPError.notFound("the admin API is off (no API token is configured)") }
+        guard let header = request.header("Authorization") else {
+            throw SyncHTTPError(401, "unauthenticated", "the admin API needs Authorization: Token <api token>")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "token",
+              SyncService.constantTimeEqual(Array(parts[1].utf8), Array(token.utf8)) else {
+            throw SyncHTTPError(401, "unauthenticated", "the API token is wrong")
+        }
+    }
+
+    /// Compares in a time that depends on the lengths only.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var diff = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<max(a.count, b.count) {
+            diff |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+        }
+        return diff == 0
+    }
+
+    /// The verified claims of the request's bearer token, for this document and layer (nil:
+    /// any layer) and permission.
+    private func authorize(_ request: SyncRequest, document: String, layer: String?, permission: String) async throws -> SyncClaims {
+        guard let header = request.header("Authorization") else { throw SyncHTTPError.unauthenticated("no token (Authorization: Bearer <JWT>)") }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw SyncHTTPError.unauthenticated("the Authorization header is not Bearer <JWT>")
+        }
+        guard parts[1].utf8.count <= limits.maxTokenBytes else {
+            throw SyncHTTPError.unauthenticated("the token is larger than \(limits.maxTokenBytes) bytes")
+        }
+        let claims = try await verifier.verify(String(parts[1].drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()))
+        try checkID(document, "document id")
+        if let layer { try checkID(layer, "layer name") }
+        guard claims.documentID == document else { throw SyncHTTPError.forbidden("the token is for another document") }
+        if let layer, claims.layer != layer { throw SyncHTTPError.forbidden("the token is for another layer") }
+        guard claims.allows(permission) else { throw SyncHTTPError.forbidden("the token does not grant \(permission)") }
+        return claims
+    }
+
+    // MARK: Answers
+
+    static func json(_ status: Int, _ body: JSONOut, headers: [(name: String, value: String)] = []) -> SyncResponse {
+        SyncResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body.bytes)
+    }
+
+    static func errorResponse(_ e: SyncHTTPError) -> SyncResponse {
+        json(e.status, .object([("error", .object([("code", .string(e.code)), ("message", .string(e.message))]))]), headers: e.headers)
+    }
+
+    // MARK: Documents' pages
+
+    /// What checking a record against document `id` needs (its pages), read from its PDF
+    /// once per process and kept.
+    func checker(for info: SyncDocumentInfo) async throws -> AnnotationRecordChecker {
+        let key = info.id + "\u{0}" + info.sha256
+        if let cached = checkers.withLock({ $0[key] }) { return cached }
+        let id = info.id
+        guard let pdf = try await store.read({ tx in try await tx.documentPDF(id) }) else {
+            throw SyncHTTPError.notFound("no document \(id)")
+        }
+        let checker: AnnotationRecordChecker
+        do {
+            checker = try AnnotationRecordChecker(Document(data: pdf))
+        } catch {
+            throw SyncHTTPError.internal("the stored PDF of \(id) does not open: \(errorMessage(error))")
+        }
+        cacheChecker(checker, for: info)
+        return checker
+    }
+
+    func cacheChecker(_ checker: AnnotationRecordChecker, for info: SyncDocumentInfo) {
+        checkers.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll() }  // a bound, not a policy: rebuilt on demand
+            cache[info.id + "\u{0}" + info.sha256] = checker
+        }
+    }
+}
