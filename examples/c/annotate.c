@@ -41,8 +41,8 @@ static void fail(const char *message) {
     exit(1);
 }
 
-static int32_t type_of(const quire_value *v) {
-    int32_t type;
+static quire_value_kind type_of(const quire_value *v) {
+    quire_value_kind type;
     check(quire_value_type(&type, v));
     return type;
 }
@@ -286,12 +286,12 @@ int main(int argc, char **argv) {
     quire_value_free(trailer);
 
     /* Save: incrementally (QUIRE_SAVE_OPTIONS_INIT), atomically replacing OUT. */
-    status = quire_document_save(doc, argv[2], &save);
+    status = quire_document_save(doc, &save, argv[2]);
     if (status == QUIRE_EUNSUPPORTED) {
         printf("annotate: %s: the file was repaired when it was opened, so it is written in "
                "full\n", quire_last_error_message());
         save.mode = QUIRE_SAVE_FULL;
-        status = quire_document_save(doc, argv[2], &save);
+        status = quire_document_save(doc, &save, argv[2]);
     }
     check(status);
     quire_document_close(doc);

@@ -342,7 +342,7 @@ static int csv_load(quire_bookmark_sink *sink, void *payload) {
 
 static int csv_add(int32_t *accepted, const quire_bookmark *bookmark, void *payload) {
     struct csv_store *store = payload;
-    int32_t kind = -1;
+    quire_action_type kind = QUIRE_ACTION_NONE;
     *accepted = 0;
     if (quire_bookmark_action_kind(&kind, bookmark) != QUIRE_OK)
         return store_failed(store, "add", quire_last_error_message());
@@ -431,6 +431,8 @@ static void open_with_chain(const char *path, const char *csv_path, const char *
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
     quire_bookmark_provider chain[2] = {QUIRE_BOOKMARK_PROVIDER_INIT,
                                         QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT};
+    /* The chain is passed as an array of pointers (so that the struct can grow). */
+    const quire_bookmark_provider *pointers[2];
     struct csv_store *s;
     int status;
     options.password = password;
@@ -447,7 +449,9 @@ static void open_with_chain(const char *path, const char *csv_path, const char *
     chain[0].save = csv_save;
     chain[0].release = csv_release;
     chain[0].payload = s;
-    status = quire_document_set_bookmark_providers(doc, chain, 2);
+    pointers[0] = &chain[0];
+    pointers[1] = &chain[1];
+    status = quire_document_set_bookmark_providers(doc, pointers, 2);
     if (status != QUIRE_OK) csv_release(s); /* not taken: still ours */
     check(status);
     store = s;
@@ -522,11 +526,11 @@ int main(int argc, char **argv) {
     /* An incremental save appends the changes (the built-in provider's store); the CSV
      * provider writes its file when asked to persist. A repaired file has no sound
      * cross-reference to append to, so it is written in full. */
-    status = quire_document_save(doc, argv[2], &save);
+    status = quire_document_save(doc, &save, argv[2]);
     if (status == QUIRE_EUNSUPPORTED) {
         fprintf(stderr, "bookmarks: note: %s; saving in full instead\n", quire_last_error_message());
         save.mode = QUIRE_SAVE_FULL;
-        status = quire_document_save(doc, argv[2], &save);
+        status = quire_document_save(doc, &save, argv[2]);
     }
     check(status);
     quire_document_close(doc); /* releases the CSV provider: its store is freed */

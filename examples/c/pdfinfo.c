@@ -70,7 +70,7 @@ static char *get_metadata(const char *key, size_t *len) {
 
 int main(int argc, char **argv) {
     static const struct {
-        int32_t box;
+        quire_box box;
         const char *name;
     } boxes[] = {{QUIRE_BOX_MEDIA, "MediaBox"},
                  {QUIRE_BOX_CROP, "CropBox"},

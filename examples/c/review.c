@@ -32,7 +32,7 @@ static void check(int status) {
 }
 
 /* A text field through the length-query pattern, malloc'd; "" when it is not set. */
-static char *field(const quire_annotation *a, int32_t which) {
+static char *field(const quire_annotation *a, quire_annot_string_field which) {
     size_t len = 0;
     char *buf;
     int status = quire_annotation_string(NULL, 0, &len, a, which);
@@ -93,7 +93,7 @@ static int32_t find_by_name(const char *name) {
         quire_annotation *a = NULL;
         char *nm;
         check(quire_page_annotation(&a, doc, 0, k));
-        nm = field(a, QUIRE_ANNOT_NAME);
+        nm = field(a, QUIRE_ANNOT_UNIQUE_NAME);
         if (strcmp(nm, name) == 0 && quire_annotation_id(&id, a) != QUIRE_OK) id = -1;
         free(nm);
         quire_annotation_free(a);
@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
     check(quire_annotation_set_string(note, QUIRE_ANNOT_ICON, "Comment"));
     check(quire_document_add_annotation(doc, note));
     check(quire_annotation_id(&note_id, note));
-    name = field(note, QUIRE_ANNOT_NAME);
+    name = field(note, QUIRE_ANNOT_UNIQUE_NAME);
     quire_annotation_free(note);
 
     /* A reply, and a reply to the reply (the comments list them flattened, by date). */
@@ -153,11 +153,11 @@ int main(int argc, char **argv) {
 
     /* An incremental save appends the changes; a repaired file has no sound cross-reference
      * to append to, so it is written in full. */
-    status = quire_document_save(doc, argv[2], &save);
+    status = quire_document_save(doc, &save, argv[2]);
     if (status == QUIRE_EUNSUPPORTED) {
         fprintf(stderr, "review: note: %s; saving in full instead\n", quire_last_error_message());
         save.mode = QUIRE_SAVE_FULL;
-        status = quire_document_save(doc, argv[2], &save);
+        status = quire_document_save(doc, &save, argv[2]);
     }
     check(status);
     quire_document_close(doc);
