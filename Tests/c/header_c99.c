@@ -588,11 +588,15 @@ int main(void) {
         custom.release(custom.payload);
         header_changed_fn(NULL, &flag);
         {
-            const int32_t kinds[] = {QUIRE_BOOKMARK_GOTO, QUIRE_BOOKMARK_URI,
-                                     QUIRE_BOOKMARK_NAMED, QUIRE_BOOKMARK_OTHER};
-            const int32_t orders[] = {QUIRE_BOOKMARK_SORT_CUSTOM, QUIRE_BOOKMARK_SORT_PAGE};
-            header_check(kinds[3] == 3 && orders[1] == 1,
-                         "bookmark kinds and sort orders as int32_t arguments");
+            /* The bookmark kinds are the outline's action types, and both families have
+             * their own ranges (0x0200 and 0x0C00). */
+            const quire_action_type kinds[] = {QUIRE_BOOKMARK_GOTO, QUIRE_BOOKMARK_URI,
+                                               QUIRE_BOOKMARK_NAMED, QUIRE_BOOKMARK_OTHER};
+            const quire_bookmark_sort_order orders[] = {QUIRE_BOOKMARK_SORT_CUSTOM,
+                                                        QUIRE_BOOKMARK_SORT_PAGE};
+            header_check(kinds[0] == QUIRE_ACTION_GOTO && kinds[3] == QUIRE_ACTION_OTHER &&
+                             kinds[3] == 0x0206 && orders[1] == 0x0C01,
+                         "bookmark kinds as quire_action_type, sort orders in their range");
         }
     }
     {
