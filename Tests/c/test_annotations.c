@@ -34,19 +34,20 @@
 
 /* ---- helpers: fields through the length-query pattern ------------------------------------ */
 
-/* Which string getter: quire_annotation_string(field), or quire_annotation_subtype. */
-#define SUBTYPE_FIELD (-1000)
+/* Which string getter: quire_annotation_string(field), or quire_annotation_subtype (a value
+ * of no constant family: the families' ranges are 0x0100 to 0x10FF). */
+#define SUBTYPE_FIELD ((quire_annot_string_field)0x7FFF)
 
 static int call_astr(char *buf, size_t size, size_t *len, const quire_annotation *a,
-                     int32_t field) {
+                     quire_annot_string_field field) {
     if (field == SUBTYPE_FIELD) return quire_annotation_subtype(buf, size, len, a);
     return quire_annotation_string(buf, size, len, a, field);
 }
 
 /* A string field through the length-query pattern (the NULL/0 query, then exactly
  * *out_len + 1 bytes): a malloc'd copy, or NULL with *status the failing status. */
-static char *astr_at(const quire_annotation *a, int32_t field, int *status, const char *file,
-                     int line) {
+static char *astr_at(const quire_annotation *a, quire_annot_string_field field, int *status,
+                     const char *file, int line) {
     size_t len = (size_t)-1, len2 = (size_t)-1;
     char *buf;
     int st;
@@ -73,8 +74,8 @@ static char *astr_at(const quire_annotation *a, int32_t field, int *status, cons
     return buf;
 }
 
-static void check_astr_at(const quire_annotation *a, int32_t field, const char *expected,
-                          const char *what, const char *file, int line) {
+static void check_astr_at(const quire_annotation *a, quire_annot_string_field field,
+                          const char *expected, const char *what, const char *file, int line) {
     int status = 0;
     char *s = astr_at(a, field, &status, file, line);
     report(s != NULL && strcmp(s, expected) == 0, file, line,
@@ -88,8 +89,8 @@ static void check_astr_at(const quire_annotation *a, int32_t field, const char *
     check_astr_at((a), SUBTYPE_FIELD, (expected), "the subtype of " #a, __FILE__, __LINE__)
 
 /* The field is not set: QUIRE_ENOTFOUND (the header), *out_len untouched. */
-static void check_astr_missing_at(const quire_annotation *a, int32_t field, const char *what,
-                                  const char *file, int line) {
+static void check_astr_missing_at(const quire_annotation *a, quire_annot_string_field field,
+                                  const char *what, const char *file, int line) {
     size_t len = 4242;
     char buf[8] = "ZZZZZZZ";
     int status = call_astr(NULL, 0, &len, a, field);
@@ -109,8 +110,8 @@ static void check_astr_missing_at(const quire_annotation *a, int32_t field, cons
 
 /* The whole length-query protocol on a non-empty string field (as check_length_query in
  * test_support.c does for the 0.2 functions). */
-static void check_astr_protocol_at(const quire_annotation *a, int32_t field, const char *file,
-                                   int line) {
+static void check_astr_protocol_at(const quire_annotation *a, quire_annot_string_field field,
+                                   const char *file, int line) {
     size_t len = 0, len2, cap, sizes[3];
     char *expected, *buf, *before;
     int status, k;
@@ -172,8 +173,8 @@ static void check_astr_protocol_at(const quire_annotation *a, int32_t field, con
 
 /* ---- helpers: numbers, colours, points -------------------------------------------------- */
 
-static void check_anum_at(const quire_annotation *a, int32_t field, double expected,
-                          const char *what, const char *file, int line) {
+static void check_anum_at(const quire_annotation *a, quire_annot_number_field field,
+                          double expected, const char *what, const char *file, int line) {
     double v = -12345.0;
     int status = quire_annotation_number(&v, a, field);
     report(status == QUIRE_OK && near(v, expected), file, line,
@@ -183,17 +184,46 @@ static void check_anum_at(const quire_annotation *a, int32_t field, double expec
 #define CHECK_ANUM(a, field, expected) \
     check_anum_at((a), (field), (expected), #field " of " #a, __FILE__, __LINE__)
 
-static void check_color_at(const quire_annotation *a, int32_t which, int32_t n,
+/* The colour is exactly `n` components equal to `expected`, read through the length-query
+ * pattern for numbers (as the point lists below): the NULL/0 query, a buffer one too small
+ * (QUIRE_EBUFS, the count set, nothing written), exactly n, and 8 (the header: 4 always
+ * suffices; nothing is written past n). */
+static void check_color_at(const quire_annotation *a, quire_annot_color_field which, size_t n,
                            const double *expected, const char *what, const char *file,
                            int line) {
-    double c[8] = {-9, -9, -9, -9, -9, -9, -9, -9};
-    int32_t count = -1, k;
-    int status = quire_annotation_color(c, &count, a, which), ok;
+    double c[8];
+    size_t count = 9999, k;
+    int status, ok;
+    status = quire_annotation_color(NULL, 0, &count, a, which);
+    report(status == QUIRE_OK && count == n, file, line,
+           "%s: the count query returned %d (%s), count %zu, expected %zu", what, status,
+           status ? quire_last_error_message() : "", count, n);
+    if (status != QUIRE_OK) return;
+    if (n > 0) {
+        for (k = 0; k < 8; k++) c[k] = -9;
+        count = 0;
+        status = quire_annotation_color(c, n - 1, &count, a, which);
+        ok = status == QUIRE_EBUFS && count == n;
+        for (k = 0; ok && k < 8; k++) ok = c[k] == -9;
+        report(ok, file, line, "%s: room for %zu of %zu components: status %d, count %zu%s",
+               what, n - 1, n, status, count, ok ? "" : " (or the buffer was written)");
+    }
+    for (k = 0; k < 8; k++) c[k] = -9;
+    count = 9999;
+    status = quire_annotation_color(c, n, &count, a, which);
     ok = status == QUIRE_OK && count == n;
     for (k = 0; ok && k < n; k++) ok = near(c[k], expected[k]);
     for (k = n; ok && k < 8; k++) ok = c[k] == -9; /* nothing written past the count */
-    report(ok, file, line, "%s: status %d, %d components [%g %g %g %g], expected %d", what,
-           status, (int)count, c[0], c[1], c[2], c[3], (int)n);
+    report(ok, file, line, "%s: room for exactly %zu: status %d, count %zu, [%g %g %g %g]",
+           what, n, status, count, c[0], c[1], c[2], c[3]);
+    for (k = 0; k < 8; k++) c[k] = -9;
+    count = 9999;
+    status = quire_annotation_color(c, 8, &count, a, which);
+    ok = status == QUIRE_OK && count == n;
+    for (k = 0; ok && k < n; k++) ok = near(c[k], expected[k]);
+    for (k = n; ok && k < 8; k++) ok = c[k] == -9;
+    report(ok, file, line, "%s: room for 8: status %d, %zu components [%g %g %g %g], expected %zu",
+           what, status, count, c[0], c[1], c[2], c[3], n);
 }
 #define CHECK_COLOR(a, which, n, ...)                                                  \
     do {                                                                               \
@@ -201,13 +231,14 @@ static void check_color_at(const quire_annotation *a, int32_t which, int32_t n,
         check_color_at((a), (which), (n), e_, #which " of " #a, __FILE__, __LINE__);   \
     } while (0)
 
-/* kind: a QUIRE_ANNOT_* point list, or INK_STROKE(k) for ink stroke k. */
-#define INK_STROKE(k) (1000 + (k))
+/* kind: a QUIRE_ANNOT_* point list (quire_annot_points_field), or INK_STROKE(k) for ink
+ * stroke k (past every constant family's range). */
+#define INK_STROKE(k) (0x10000 + (k))
 
 static int call_points(double *buf, size_t cap, size_t *count, const quire_annotation *a,
                        int32_t kind) {
-    if (kind >= 1000) return quire_annotation_ink_stroke(buf, cap, count, a, kind - 1000);
-    return quire_annotation_points(buf, cap, count, a, kind);
+    if (kind >= 0x10000) return quire_annotation_ink_stroke(buf, cap, count, a, kind - 0x10000);
+    return quire_annotation_points(buf, cap, count, a, (quire_annot_points_field)kind);
 }
 
 /* The point list is exactly `n` numbers equal to `expected`, read through the length-query
@@ -337,7 +368,7 @@ static const char *list_ids(const quire_annotation_list *list) {
 }
 
 /* The given string field of each annotation of a list, joined with '|'. */
-static const char *list_fields(const quire_annotation_list *list, int32_t field) {
+static const char *list_fields(const quire_annotation_list *list, quire_annot_string_field field) {
     static char text[4][1024];
     static int next;
     char *t = text[next++ % 4];
@@ -508,7 +539,7 @@ static void test_read_annots_pdf(void) {
         CHECK_ANUM(a, QUIRE_ANNOT_OPACITY, 1); /* no /CA: ISO 32000-2 Table 170's default */
         CHECK_ASTR_MISSING(a, QUIRE_ANNOT_CONTENTS);
         CHECK_ASTR_MISSING(a, QUIRE_ANNOT_AUTHOR);
-        CHECK_ASTR_MISSING(a, QUIRE_ANNOT_NAME);
+        CHECK_ASTR_MISSING(a, QUIRE_ANNOT_UNIQUE_NAME);
         CHECK_ASTR_MISSING(a, QUIRE_ANNOT_CREATION_DATE);
         CHECK_ASTR_MISSING(a, QUIRE_ANNOT_MODIFICATION_DATE);
         CHECK_ASTR_MISSING(a, QUIRE_ANNOT_STATE);
@@ -538,8 +569,8 @@ static void test_read_annots_pdf(void) {
      * /QuadPoints [293 542 349 542 293 530 349 530] /F 4 (pikepdf). */
     a = page_annot(doc, 0, 4);
     if (a) {
-        CHECK_ASTR(a, QUIRE_ANNOT_NAME, "Highlight-1");
-        CHECK_ASTR_PROTOCOL(a, QUIRE_ANNOT_NAME);
+        CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, "Highlight-1");
+        CHECK_ASTR_PROTOCOL(a, QUIRE_ANNOT_UNIQUE_NAME);
         CHECK_STATUS(quire_annotation_rect(&r, a), QUIRE_OK);
         CHECK_RECT(r, 293, 530, 349, 542);
         CHECK_COLOR(a, QUIRE_ANNOT_COLOR, 3, 1, 0.90196, 0);
@@ -555,7 +586,7 @@ static void test_read_annots_pdf(void) {
         CHECK_SUBTYPE(a, "Highlight");
         CHECK_ASTR(a, QUIRE_ANNOT_CONTENTS, "Text Note");
         CHECK_ASTR_PROTOCOL(a, QUIRE_ANNOT_CONTENTS);
-        CHECK_ASTR(a, QUIRE_ANNOT_NAME, "Highlight-With-Popup-1");
+        CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, "Highlight-With-Popup-1");
         CHECK_COLOR(a, QUIRE_ANNOT_COLOR, 3, 0.14902, 0.90196, 0);
         quire_annotation_free(a);
     }
@@ -640,7 +671,7 @@ static void test_read_caret_pdf(void) {
         CHECK_ASTR(a, QUIRE_ANNOT_REPLY_TYPE, "Group");
         CHECK_ASTR(a, QUIRE_ANNOT_AUTHOR, "Suyash Mahar");
         CHECK_ASTR(a, QUIRE_ANNOT_SUBJECT, "Cross-Out");
-        CHECK_ASTR(a, QUIRE_ANNOT_NAME, "925291f8-b845-49a8-8f4c-220806de6520");
+        CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, "925291f8-b845-49a8-8f4c-220806de6520");
         CHECK_ASTR(a, QUIRE_ANNOT_CREATION_DATE, "D:20240625182216-07'00'");
         CHECK_ASTR(a, QUIRE_ANNOT_MODIFICATION_DATE, "D:20240625182229-07'00'");
         CHECK_ASTR_MISSING(a, QUIRE_ANNOT_CONTENTS);
@@ -886,7 +917,7 @@ static void check_filled(const quire_annotation *a, const char *subtype, int ind
     CHECK_ASTR(a, QUIRE_ANNOT_AUTHOR, "Ada Lovelace");
     snprintf(text, sizeof text, "Subject %d", index);
     CHECK_ASTR(a, QUIRE_ANNOT_SUBJECT, text);
-    CHECK_ASTR(a, QUIRE_ANNOT_NAME, name);
+    CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, name);
     CHECK_ASTR(a, QUIRE_ANNOT_CREATION_DATE, "D:20240102030405+01'00'");
     CHECK_ASTR(a, QUIRE_ANNOT_CUSTOM_DATA, "{\"k\": [1, \"x\"]}");
     CHECK_ASTR_MISSING(a, QUIRE_ANNOT_STATE);
@@ -986,7 +1017,7 @@ static void test_create_subtypes(void) {
         made[k].id = annot_id(a);
         report(made[k].id > 0, __FILE__, __LINE__, "%s: id %d after add", subtypes[k],
                (int)made[k].id);
-        name = astr_at(a, QUIRE_ANNOT_NAME, &status, __FILE__, __LINE__);
+        name = astr_at(a, QUIRE_ANNOT_UNIQUE_NAME, &status, __FILE__, __LINE__);
         report(looks_like_uuid(name), __FILE__, __LINE__, "%s: /NM \"%s\" is not a UUID",
                subtypes[k], name ? name : "(none)");
         if (name) snprintf(made[k].name, sizeof made[k].name, "%s", name);
@@ -1034,9 +1065,9 @@ static void test_create_subtypes(void) {
 /* ---- update and delete -------------------------------------------------------------------- */
 
 /* The type of indirect object `number` (QUIRE_VALUE_NULL when it was deleted). */
-static int32_t object_type(quire_document *doc, int32_t number) {
+static quire_value_kind object_type(quire_document *doc, int32_t number) {
     quire_value *v = NULL;
-    int32_t t = -1;
+    quire_value_kind t = (quire_value_kind)-1;
     if (quire_document_object(&v, doc, number) == QUIRE_OK) quire_value_type(&t, v);
     quire_value_free(v);
     return t;
@@ -1127,7 +1158,7 @@ static void test_update_and_delete(void) {
     if (a) {
         CHECK_ASTR(a, QUIRE_ANNOT_CONTENTS, "Changed note");
         CHECK_ASTR(a, QUIRE_ANNOT_AUTHOR, "Bob");
-        CHECK_ASTR(a, QUIRE_ANNOT_NAME, "Highlight-With-Popup-1"); /* kept */
+        CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, "Highlight-With-Popup-1"); /* kept */
         CHECK_COLOR(a, QUIRE_ANNOT_COLOR, 3, 0, 1, 0);
         CHECK_STATUS(quire_annotation_rect(&r, a), QUIRE_OK);
         CHECK_RECT(r, 140, 470, 200, 490);
@@ -1222,7 +1253,7 @@ static void test_add_copy(void) {
         /* A new object, with a name of its own. */
         {
             int status;
-            char *name = astr_at(a, QUIRE_ANNOT_NAME, &status, __FILE__, __LINE__);
+            char *name = astr_at(a, QUIRE_ANNOT_UNIQUE_NAME, &status, __FILE__, __LINE__);
             report(name && strcmp(name, "Highlight-1") != 0, __FILE__, __LINE__,
                    "the copy of 19 has /NM \"%s\", the name of 19: not unique",
                    name ? name : "(none)");
@@ -1243,7 +1274,7 @@ static void test_add_copy(void) {
     CHECK_INT(object_type(doc, 21), QUIRE_VALUE_DICTIONARY);
     CHECK_STATUS(quire_document_delete_annotation(doc, copy19), QUIRE_OK);
     a = doc_annot(doc, 19); /* the original is still there */
-    CHECK_ASTR(a, QUIRE_ANNOT_NAME, "Highlight-1");
+    CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, "Highlight-1");
     quire_annotation_free(a);
     quire_document_close(doc);
 }
@@ -1778,12 +1809,12 @@ static void test_errors(void) {
     quire_annotation *a = NULL, *sentinel = (quire_annotation *)&a, *out;
     quire_annotation_list *list = NULL, *lsentinel = (quire_annotation_list *)&list, *lout;
     quire_rect r = {0, 0, 10, 10}, rout;
-    double d = 7, nums[16], c4[4];
+    double d = 7, nums[16], c4[4] = {-9, -9, -9, -9};
     static const double finite[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     double with_nan[4] = {1, 2, 3, 4}, with_inf[4] = {1, 2, 3, 4};
     char buf[32];
     size_t len = 99, count = 99;
-    int32_t v = -5, w = -5, k;
+    int32_t v = -5, w = -5;
     g_test = "annotation error paths";
     if (!doc) return;
     with_nan[1] = NAN;
@@ -1857,7 +1888,7 @@ static void test_errors(void) {
     CHECK_STATUS(quire_annotation_subtype(buf, sizeof buf, &len, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_subtype(buf, sizeof buf, NULL, a), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_subtype(NULL, 4, &len, a), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_string(buf, sizeof buf, &len, NULL, QUIRE_ANNOT_NAME),
+    CHECK_STATUS(quire_annotation_string(buf, sizeof buf, &len, NULL, QUIRE_ANNOT_UNIQUE_NAME),
                  QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_is_reply(NULL, a), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_is_reply(&v, NULL), QUIRE_EINVAL);
@@ -1866,31 +1897,74 @@ static void test_errors(void) {
     CHECK_INT(len, 99);
     CHECK_INT(v, -5);
 
-    /* Unknown fields: QUIRE_EINVAL, for every getter and setter (the header). */
+    /* Unknown fields: QUIRE_EINVAL, for every getter and setter (the header). Each family
+     * has its own range (the header): past its last constant, 0 (a valid field of each
+     * family before 0.5), numbers far outside, and -- what the ranges make detectable at
+     * run time, for callers that pass plain integers, such as bindings -- a constant of
+     * another family, cast. */
     {
-        static const int32_t bad_strings[] = {-1, 14, 100, INT32_MIN, INT32_MAX};
-        static const int32_t bad_numbers[] = {-1, 4, INT32_MAX};
-        static const int32_t bad_colors[] = {-1, 2, INT32_MIN};
-        static const int32_t bad_points[] = {-1, 3, INT32_MAX};
-        for (k = 0; k < 5; k++) {
-            CHECK_STATUS(quire_annotation_string(buf, sizeof buf, &len, a, bad_strings[k]),
+        static const quire_annot_string_field bad_strings[] = {
+            (quire_annot_string_field)-1, (quire_annot_string_field)14,
+            (quire_annot_string_field)100, (quire_annot_string_field)INT32_MIN,
+            (quire_annot_string_field)INT32_MAX, (quire_annot_string_field)0,
+            (quire_annot_string_field)(QUIRE_ANNOT_CUSTOM_DATA + 1),
+            (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
+            (quire_annot_string_field)QUIRE_ANNOT_COLOR,
+            (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
+            (quire_annot_string_field)QUIRE_BOX_MEDIA};
+        static const quire_annot_number_field bad_numbers[] = {
+            (quire_annot_number_field)-1, (quire_annot_number_field)4,
+            (quire_annot_number_field)INT32_MAX, (quire_annot_number_field)0,
+            (quire_annot_number_field)(QUIRE_ANNOT_FLAGS + 1),
+            (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
+            (quire_annot_number_field)QUIRE_ANNOT_COLOR,
+            (quire_annot_number_field)QUIRE_ANNOT_LINE};
+        static const quire_annot_color_field bad_colors[] = {
+            (quire_annot_color_field)-1, (quire_annot_color_field)2,
+            (quire_annot_color_field)INT32_MIN, (quire_annot_color_field)0,
+            (quire_annot_color_field)(QUIRE_ANNOT_INTERIOR_COLOR + 1),
+            (quire_annot_color_field)QUIRE_ANNOT_OPACITY,
+            (quire_annot_color_field)QUIRE_ANNOT_AUTHOR,
+            (quire_annot_color_field)QUIRE_ANNOT_QUAD_POINTS};
+        static const quire_annot_points_field bad_points[] = {
+            (quire_annot_points_field)-1, (quire_annot_points_field)3,
+            (quire_annot_points_field)INT32_MAX, (quire_annot_points_field)0,
+            (quire_annot_points_field)(QUIRE_ANNOT_VERTICES + 1),
+            (quire_annot_points_field)QUIRE_ANNOT_COLOR,
+            (quire_annot_points_field)QUIRE_ANNOT_INTERIOR_COLOR,
+            (quire_annot_points_field)QUIRE_ANNOT_BORDER_WIDTH};
+        size_t j;
+        for (j = 0; j < sizeof bad_strings / sizeof bad_strings[0]; j++) {
+            CHECK_STATUS(quire_annotation_string(buf, sizeof buf, &len, a, bad_strings[j]),
                          QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_string(NULL, 0, &len, a, bad_strings[k]), QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_set_string(a, bad_strings[k], "x"), QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_set_string(a, bad_strings[k], NULL), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_string(NULL, 0, &len, a, bad_strings[j]), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_string(a, bad_strings[j], "x"), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_string(a, bad_strings[j], NULL), QUIRE_EINVAL);
         }
-        for (k = 0; k < 3; k++) {
-            CHECK_STATUS(quire_annotation_number(&d, a, bad_numbers[k]), QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_set_number(a, bad_numbers[k], 1), QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_color(c4, &v, a, bad_colors[k]), QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_set_color(a, bad_colors[k], finite, 3), QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_points(nums, 16, &count, a, bad_points[k]),
+        for (j = 0; j < sizeof bad_numbers / sizeof bad_numbers[0]; j++) {
+            CHECK_STATUS(quire_annotation_number(&d, a, bad_numbers[j]), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_number(a, bad_numbers[j], 1), QUIRE_EINVAL);
+        }
+        for (j = 0; j < sizeof bad_colors / sizeof bad_colors[0]; j++) {
+            CHECK_STATUS(quire_annotation_color(c4, 4, &count, a, bad_colors[j]), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_color(NULL, 0, &count, a, bad_colors[j]), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_color(a, bad_colors[j], finite, 1), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_color(a, bad_colors[j], NULL, 0), QUIRE_EINVAL);
+        }
+        for (j = 0; j < sizeof bad_points / sizeof bad_points[0]; j++) {
+            CHECK_STATUS(quire_annotation_points(nums, 16, &count, a, bad_points[j]),
                          QUIRE_EINVAL);
-            CHECK_STATUS(quire_annotation_set_points(a, bad_points[k], finite, 4), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_points(a, bad_points[j], finite, 4), QUIRE_EINVAL);
         }
         CHECK_INT(len, 99);
         CHECK_INT(count, 99);
         CHECK(d == 7);
+        CHECK(c4[0] == -9 && c4[3] == -9);
+        /* Nothing changed: the fields of each family read as before. */
+        CHECK_ASTR(a, QUIRE_ANNOT_UNIQUE_NAME, "Highlight-1");
+        CHECK_ANUM(a, QUIRE_ANNOT_OPACITY, 1);
+        CHECK_COLOR(a, QUIRE_ANNOT_COLOR, 3, 1, 0.90196, 0); /* pikepdf */
+        CHECK_POINTS(a, QUIRE_ANNOT_QUAD_POINTS, 8, 293, 542, 349, 542, 293, 530, 349, 530);
     }
 
     /* Numbers: out of range, read-only, not finite (QUIRE_EINVAL); the value is unchanged. */
@@ -1918,16 +1992,43 @@ static void test_errors(void) {
     CHECK_ANUM(a, QUIRE_ANNOT_FLAGS, 4294967295.0);
     CHECK_STATUS(quire_annotation_set_number(a, QUIRE_ANNOT_FLAGS, 4), QUIRE_OK);
 
-    /* Colours: 2 or 5 components, negative counts, components outside 0..1 or not finite,
+    /* Reading a colour through the length-query pattern for numbers (the header): NULL
+     * out_count, a NULL buffer with a capacity, NULL annotation (QUIRE_EINVAL, nothing
+     * written); a buffer too small (QUIRE_EBUFS with the count, the buffer untouched); the
+     * NULL/0 query gives the count. */
+    count = 99;
+    CHECK_STATUS(quire_annotation_color(c4, 4, NULL, a, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_color(NULL, 4, &count, a, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_color(c4, 4, &count, NULL, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_color(NULL, 0, NULL, a, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
+    CHECK_INT(count, 99);
+    CHECK(c4[0] == -9 && c4[1] == -9 && c4[2] == -9 && c4[3] == -9);
+    CHECK_STATUS(quire_annotation_color(c4, 2, &count, a, QUIRE_ANNOT_COLOR), QUIRE_EBUFS);
+    CHECK_INT(count, 3);
+    CHECK(c4[0] == -9 && c4[1] == -9 && c4[2] == -9 && c4[3] == -9);
+    count = 99;
+    CHECK_STATUS(quire_annotation_color(c4, 0, &count, a, QUIRE_ANNOT_COLOR), QUIRE_EBUFS);
+    CHECK_INT(count, 3);
+    count = 99;
+    CHECK_STATUS(quire_annotation_color(NULL, 0, &count, a, QUIRE_ANNOT_COLOR), QUIRE_OK);
+    CHECK_INT(count, 3);
+    /* An unset colour: a count of 0 (QUIRE_OK), also into a buffer of capacity 0. */
+    count = 99;
+    CHECK_STATUS(quire_annotation_color(NULL, 0, &count, a, QUIRE_ANNOT_INTERIOR_COLOR), QUIRE_OK);
+    CHECK_INT(count, 0);
+    count = 99;
+    CHECK_STATUS(quire_annotation_color(c4, 0, &count, a, QUIRE_ANNOT_INTERIOR_COLOR), QUIRE_OK);
+    CHECK_INT(count, 0);
+    CHECK(c4[0] == -9);
+
+    /* Colours: 2 or 5 components, huge counts, components outside 0..1 or not finite,
      * NULL with a count (QUIRE_EINVAL); the colour is unchanged. */
-    CHECK_STATUS(quire_annotation_color(NULL, &v, a, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_color(c4, NULL, a, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_color(c4, &v, NULL, QUIRE_ANNOT_COLOR), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(NULL, QUIRE_ANNOT_COLOR, finite, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 2), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 5), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, -1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, (size_t)-1), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, INT32_MAX), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, NULL, SIZE_MAX), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 3), QUIRE_EINVAL); /* 2, 3 > 1 */
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, with_nan, 3), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_INTERIOR_COLOR, with_inf, 4),
@@ -2036,10 +2137,10 @@ static void test_errors(void) {
 
     /* The string length-query pattern: a NULL buffer with a size, NULL out_len. */
     len = 99;
-    CHECK_STATUS(quire_annotation_string(NULL, 3, &len, a, QUIRE_ANNOT_NAME), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_string(buf, sizeof buf, NULL, a, QUIRE_ANNOT_NAME), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_string(NULL, 3, &len, a, QUIRE_ANNOT_UNIQUE_NAME), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_string(buf, sizeof buf, NULL, a, QUIRE_ANNOT_UNIQUE_NAME), QUIRE_EINVAL);
     CHECK_INT(len, 99);
-    CHECK_STATUS(quire_annotation_string(buf, 5, &len, a, QUIRE_ANNOT_NAME), QUIRE_EBUFS);
+    CHECK_STATUS(quire_annotation_string(buf, 5, &len, a, QUIRE_ANNOT_UNIQUE_NAME), QUIRE_EBUFS);
     CHECK_INT(len, 11); /* "Highlight-1" (pikepdf) */
     quire_annotation_free(a);
 
@@ -2147,12 +2248,14 @@ static void test_json(void) {
         CHECK(memcmp(small, "ZZZZZZZZ", 8) == 0);
 
         /* Into a copy of the file as it was: the page's JSON holds its 3 annotations of the
-         * file (15, 16, 26: no /NM, pikepdf; exported with their object numbers as "id")
-         * and the thread. None of these names is on the copy's page, so all 6 are created
-         * (the header: "any other is created"), the thread intact. */
+         * file (15, 16, 26: no /NM, pikepdf; exported with their object numbers as "id" and
+         * "pdfObjectId") and the thread. The file's 3 match the copy's by object (the same
+         * page and subtype, no /NM: docs/annotation-json.md, "Matching") and are updated in
+         * place; the thread's 3 names are not on the copy's page, so they are created (the
+         * header: "any other is created"), the thread intact: 3 + 3 on the page. */
         CHECK_STATUS(quire_document_import_annotations_json(&count, other, json, len), QUIRE_OK);
         CHECK_INT(count, 6);
-        CHECK_INT(page_count_of(other, 1), 9);
+        CHECK_INT(page_count_of(other, 1), 6);
         n = page_count_of(other, 1);
         for (k = 0; k < n; k++) {
             quire_annotation *a = page_annot(other, 1, k);
@@ -2176,7 +2279,7 @@ static void test_json(void) {
         }
         /* Again: the names (/NM) are on the page now, so they are updated, not added. */
         CHECK_STATUS(quire_document_import_annotations_json(NULL, other, json, len), QUIRE_OK);
-        CHECK_INT(page_count_of(other, 1), 9);
+        CHECK_INT(page_count_of(other, 1), 6);
 
         /* Replies while replies are off: QUIRE_EDISABLED, and nothing imported. */
         {
@@ -2217,7 +2320,7 @@ static void test_json(void) {
     CHECK_STATUS(quire_document_import_annotations_json(&count, other, NULL, 3), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_import_annotations_json(&count, NULL, "{}", 2), QUIRE_EINVAL);
     CHECK_INT(count, -7);
-    CHECK_INT(page_count_of(other, 1), 9);
+    CHECK_INT(page_count_of(other, 1), 6);
     quire_document_close(other);
     quire_document_close(doc);
     free(original);

@@ -20,8 +20,9 @@
  * structure, outline, page labels, values, editing, saving) is tested in test_structure.c,
  * test_values.c and test_editing.c, the 0.3 interface (annotations, replies, review
  * states) in test_annotations.c, the 0.4 interface (bookmarks and their providers) in
- * test_bookmarks.c, and checkpoints (crash recovery of unsaved changes) in
- * test_checkpoints.c, all linked into the same program. The framework (CHECK*,
+ * test_bookmarks.c, checkpoints (crash recovery of unsaved changes) in
+ * test_checkpoints.c, and the versioned structs (each version in guarded memory) in
+ * test_versions.c, all linked into the same program. The framework (CHECK*,
  * which count checks) is in test_support.c; the last line is `N passed, M failed`, and the
  * exit status is non-zero if any check failed.
  */
@@ -90,8 +91,8 @@ static char *fetch(enum string_kind kind, quire_document *doc, int32_t index, co
         free(s_);                                                                          \
     } while (0)
 
-static const int32_t all_boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED,
-                                    QUIRE_BOX_TRIM, QUIRE_BOX_ART};
+static const quire_box all_boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED,
+                                      QUIRE_BOX_TRIM, QUIRE_BOX_ART};
 
 /* ---- versions, status strings, errors ------------------------------------------------- */
 
@@ -368,17 +369,21 @@ static void test_open_errors(void) {
     CHECK_STATUS(quire_document_open_memory(&doc, garbage, 0, NULL), QUIRE_EFORMAT);
     CHECK(doc == sentinel);
 
-    /* Options with a version the library does not know: QUIRE_EINVAL (the header). */
+    /* Options with a version the library does not know: version 0 is QUIRE_EINVAL; a
+     * version newer than the library's is QUIRE_EVERSION (the header). */
     bytes = read_file(annots, &size);
     CHECK(bytes != NULL);
     options.version = 0;
     CHECK_STATUS(quire_document_open(&doc, annots, &options), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_open_memory(&doc, bytes, size, &options), QUIRE_EINVAL);
+    options.version = QUIRE_OPEN_OPTIONS_VERSION + 1;
+    CHECK_STATUS(quire_document_open(&doc, annots, &options), QUIRE_EVERSION);
+    CHECK_STATUS(quire_document_open_memory(&doc, bytes, size, &options), QUIRE_EVERSION);
     options.version = 999;
-    CHECK_STATUS(quire_document_open(&doc, annots, &options), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_open_memory(&doc, bytes, size, &options), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_open(&doc, annots, &options), QUIRE_EVERSION);
+    CHECK_STATUS(quire_document_open_memory(&doc, bytes, size, &options), QUIRE_EVERSION);
     options.version = UINT32_MAX;
-    CHECK_STATUS(quire_document_open(&doc, annots, &options), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_open(&doc, annots, &options), QUIRE_EVERSION);
     CHECK(doc == sentinel);
 
     /* The current version, with and without explicit defaults, opens. */
@@ -492,7 +497,13 @@ static void check_null_arguments(quire_document *doc) {
 
 static void check_ranges(quire_document *doc, int32_t pages) {
     static const int32_t bad_pages[] = {-1, INT32_MIN, INT32_MAX};
-    static const int32_t bad_boxes[] = {-1, 5, 100, INT32_MIN, INT32_MAX};
+    /* Not a quire_box: numbers (-1, 5, 100, the extremes; 0, the media box's number before
+     * 0.5), the one past the art box, and constants of other families, which their own
+     * ranges make detectable (the header). */
+    static const quire_box bad_boxes[] = {
+        (quire_box)-1, (quire_box)5, (quire_box)100, (quire_box)INT32_MIN, (quire_box)INT32_MAX,
+        (quire_box)0, (quire_box)(QUIRE_BOX_ART + 1), (quire_box)QUIRE_ANNOT_OPACITY,
+        (quire_box)QUIRE_STREAM_DECODED, (quire_box)QUIRE_XREF_TABLE};
     int32_t v = -7;
     quire_rect r, before;
     size_t i;
@@ -583,8 +594,8 @@ static void test_boxes(void) {
             CHECK_STATUS(quire_page_box(&r, doc, p, all_boxes[b]), QUIRE_OK);
             report(near(r.left, expected[p][b][0]) && near(r.bottom, expected[p][b][1]) &&
                        near(r.right, expected[p][b][2]) && near(r.top, expected[p][b][3]),
-                   __FILE__, __LINE__, "page %d box %d is [%g %g %g %g], expected [%g %g %g %g]",
-                   (int)p, all_boxes[b], r.left, r.bottom, r.right, r.top, expected[p][b][0],
+                   __FILE__, __LINE__, "page %d box 0x%x is [%g %g %g %g], expected [%g %g %g %g]",
+                   (int)p, (unsigned)all_boxes[b], r.left, r.bottom, r.right, r.top, expected[p][b][0],
                    expected[p][b][1], expected[p][b][2], expected[p][b][3]);
         }
         CHECK_STATUS(quire_page_rotation(&v, doc, p), QUIRE_OK);
@@ -1044,6 +1055,9 @@ int main(int argc, char **argv) {
 
     /* Checkpoints: crash recovery of unsaved changes (test_checkpoints.c). */
     run_checkpoint_tests();
+
+    /* The versioned structs, each version in guarded memory (test_versions.c). */
+    run_version_tests();
 
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;

@@ -147,12 +147,12 @@ static char *bid_at(const quire_bookmark *b, const char *file, int line) {
 #define bid(b) bid_at((b), __FILE__, __LINE__)
 
 /* A new bookmark, as a check; NULL on failure. */
-static quire_bookmark *new_bookmark_at(int32_t kind, int32_t page, const char *text,
+static quire_bookmark *new_bookmark_at(quire_action_type kind, int32_t page, const char *text,
                                        const char *name, const char *file, int line) {
     quire_bookmark *b = NULL;
     int status = quire_bookmark_new(&b, kind, page, text);
-    report(status == QUIRE_OK && b != NULL, file, line, "quire_bookmark_new(%d, %d, %s) returned %d: %s",
-           (int)kind, (int)page, text ? text : "NULL", status, quire_last_error_message());
+    report(status == QUIRE_OK && b != NULL, file, line, "quire_bookmark_new(0x%x, %d, %s) returned %d: %s",
+           (unsigned)kind, (int)page, text ? text : "NULL", status, quire_last_error_message());
     if (status != QUIRE_OK) return NULL;
     if (name) {
         status = quire_bookmark_set_name(b, name);
@@ -171,7 +171,7 @@ static int64_t sort_key_of(const quire_bookmark *b) {
 /* The identifiers of the document's bookmarks in `order`, joined with spaces after mapping
  * each identifier to its one-letter label in `ids`/`labels` ("?" for an unknown one), so that
  * an order is checked as a short string such as "CAD". */
-static void order_string(char *out, size_t size, quire_document *doc, int32_t order,
+static void order_string(char *out, size_t size, quire_document *doc, quire_bookmark_sort_order order,
                          char *const *ids, const char *labels, int n_ids) {
     int32_t count = 0, k;
     size_t o = 0;
@@ -204,7 +204,8 @@ static void order_string(char *out, size_t size, quire_document *doc, int32_t or
 static void test_values(void) {
     quire_bookmark *go = NULL, *uri = NULL, *named = NULL, *other = NULL, *copy = NULL;
     quire_bookmark *sentinel = (quire_bookmark *)&g_passed, *out;
-    int32_t kind = -1, page = -1;
+    quire_action_type kind = (quire_action_type)-1;
+    int32_t page = -1;
     int64_t key = 0;
     char *id1, *id2, *text;
     g_test = "bookmark values";
@@ -293,10 +294,24 @@ static void test_values(void) {
         }
     }
     /* The other argument errors: QUIRE_EINVAL (the header: "unknown kind, a negative page,
-     * missing or unexpected text, an empty name"). */
+     * missing or unexpected text, an empty name"). Unknown kinds: numbers (4 and -1; 0 to 3,
+     * the kinds' numbers before 0.5), the action types a bookmark cannot have (none, GoToR,
+     * Launch), the one past the last, and constants of other families (their own ranges). */
     out = sentinel;
-    CHECK_STATUS(quire_bookmark_new(&out, 4, 0, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_bookmark_new(&out, -1, 0, NULL), QUIRE_EINVAL);
+    {
+        static const quire_action_type bad_kinds[] = {
+            (quire_action_type)4, (quire_action_type)-1, (quire_action_type)0,
+            (quire_action_type)1, (quire_action_type)2, (quire_action_type)3,
+            QUIRE_ACTION_NONE, QUIRE_ACTION_GOTOR, QUIRE_ACTION_LAUNCH,
+            (quire_action_type)(QUIRE_ACTION_OTHER + 1),
+            (quire_action_type)QUIRE_BOOKMARK_SORT_PAGE, (quire_action_type)QUIRE_XREF_STREAM,
+            (quire_action_type)QUIRE_VALUE_BOOL};
+        size_t k;
+        for (k = 0; k < sizeof bad_kinds / sizeof bad_kinds[0]; k++) {
+            CHECK_STATUS(quire_bookmark_new(&out, bad_kinds[k], 0, NULL), QUIRE_EINVAL);
+            CHECK_STATUS(quire_bookmark_new(&out, bad_kinds[k], 0, "NextPage"), QUIRE_EINVAL);
+        }
+    }
     CHECK_STATUS(quire_bookmark_new(&out, QUIRE_BOOKMARK_GOTO, -1, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_bookmark_new(&out, QUIRE_BOOKMARK_GOTO, 0, "page"), QUIRE_EINVAL);
     CHECK_STATUS(quire_bookmark_new(&out, QUIRE_BOOKMARK_URI, 0, NULL), QUIRE_EINVAL);
@@ -397,7 +412,8 @@ static void test_document_bookmarks(void) {
     quire_bookmark *sentinel = (quire_bookmark *)&g_passed;
     char *ids[5] = {NULL, NULL, NULL, NULL, NULL};
     char order[64];
-    int32_t count = -1, sort = -1, changed = -1;
+    int32_t count = -1, changed = -1;
+    quire_bookmark_sort_order sort = (quire_bookmark_sort_order)-1;
     int64_t keys[5];
     struct change_counter counter = {0, NULL, 0, -1, -1};
     quire_bookmark_change_fn on_change = count_change;
@@ -503,8 +519,23 @@ static void test_document_bookmarks(void) {
     CHECK_STATUS(quire_document_set_bookmark_sort_order(doc, QUIRE_BOOKMARK_SORT_PAGE), QUIRE_OK);
     CHECK_STATUS(quire_document_bookmark_sort_order(&sort, doc), QUIRE_OK);
     CHECK_INT(sort, QUIRE_BOOKMARK_SORT_PAGE);
-    CHECK_STATUS(quire_document_set_bookmark_sort_order(doc, 2), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_set_bookmark_sort_order(doc, -1), QUIRE_EINVAL);
+    /* Unknown orders: numbers (2, -1; 0 and 1, the orders' numbers before 0.5), the one
+     * past the last, and constants of other families (their own ranges). */
+    {
+        static const quire_bookmark_sort_order bad_orders[] = {
+            (quire_bookmark_sort_order)2, (quire_bookmark_sort_order)-1,
+            (quire_bookmark_sort_order)0, (quire_bookmark_sort_order)1,
+            (quire_bookmark_sort_order)(QUIRE_BOOKMARK_SORT_PAGE + 1),
+            (quire_bookmark_sort_order)QUIRE_ACTION_GOTO,
+            (quire_bookmark_sort_order)QUIRE_CHECKPOINT_TIMED};
+        size_t j;
+        for (j = 0; j < sizeof bad_orders / sizeof bad_orders[0]; j++) {
+            CHECK_STATUS(quire_document_set_bookmark_sort_order(doc, bad_orders[j]), QUIRE_EINVAL);
+            got = sentinel;
+            CHECK_STATUS(quire_document_bookmark(&got, doc, bad_orders[j], 0), QUIRE_EINVAL);
+            CHECK(got == sentinel);
+        }
+    }
     CHECK_STATUS(quire_document_bookmark_sort_order(&sort, doc), QUIRE_OK);
     CHECK_INT(sort, QUIRE_BOOKMARK_SORT_PAGE);
     CHECK_STATUS(quire_document_bookmark_sort_order(NULL, doc), QUIRE_EINVAL);
@@ -553,7 +584,7 @@ static void test_document_bookmarks(void) {
     got = sentinel;
     CHECK_STATUS(quire_document_bookmark(&got, doc, QUIRE_BOOKMARK_SORT_PAGE, 5), QUIRE_ERANGE);
     CHECK_STATUS(quire_document_bookmark(&got, doc, QUIRE_BOOKMARK_SORT_PAGE, -1), QUIRE_ERANGE);
-    CHECK_STATUS(quire_document_bookmark(&got, doc, 2, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_bookmark(&got, doc, (quire_bookmark_sort_order)2, 0), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_bookmark(&got, NULL, QUIRE_BOOKMARK_SORT_PAGE, 0), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_find_bookmark(&got, doc, "no-such-bookmark"), QUIRE_ENOTFOUND);
     CHECK_STATUS(quire_document_find_bookmark(&got, doc, NULL), QUIRE_EINVAL);
@@ -588,7 +619,9 @@ static void test_document_bookmarks(void) {
     CHECK_STATUS(quire_document_set_bookmark_change_callback(doc, on_change, &counter), QUIRE_OK);
     {
         quire_bookmark_provider builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
-        CHECK_STATUS(quire_document_set_bookmark_providers(doc, &builtin, 1), QUIRE_OK);
+        const quire_bookmark_provider *chain[1];
+        chain[0] = &builtin;
+        CHECK_STATUS(quire_document_set_bookmark_providers(doc, chain, 1), QUIRE_OK);
         CHECK_INT(counter.calls, 11);
         /* The same built-in provider: the same bookmarks. */
         CHECK_STATUS(quire_document_bookmark_count(&count, doc), QUIRE_OK);
@@ -609,7 +642,8 @@ done:
 static void test_export_to_outline(void) {
     quire_document *doc;
     quire_bookmark *a, *u, *n;
-    int32_t count = -1, written = -1, depth = -1, parent = -2, action = -1, page = -1;
+    int32_t count = -1, written = -1, depth = -1, parent = -2, page = -1;
+    quire_action_type action = (quire_action_type)-1;
     g_test = "export to the outline";
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc) return;
@@ -670,7 +704,7 @@ static void test_export_to_outline(void) {
 struct saved_bookmark {
     char *id;
     char *name;   /* NULL: none */
-    int32_t kind;
+    quire_action_type kind;
     int32_t page; /* -1: not a go-to */
     char *text;   /* NULL: a go-to */
     int64_t key;
@@ -705,7 +739,7 @@ static int same_text(const char *a, const char *b) {
 
 /* Adds bookmarks of every kind to CORPUS/rel, saves it (mode), reopens the file and checks
  * that every property of every bookmark came back. */
-static void check_persistence(const char *rel, int32_t pages, int32_t mode) {
+static void check_persistence(const char *rel, int32_t pages, quire_save_mode mode) {
     quire_document *doc, *again = NULL;
     quire_bookmark *b[5];
     struct saved_bookmark before[5], after;
@@ -746,7 +780,7 @@ static void check_persistence(const char *rel, int32_t pages, int32_t mode) {
         quire_bookmark_free(got);
     }
     options.mode = mode;
-    CHECK_STATUS(quire_document_save(doc, path, &options), QUIRE_OK);
+    CHECK_STATUS(quire_document_save(doc, &options, path), QUIRE_OK);
     quire_document_close(doc);
     doc = NULL;
 
@@ -767,8 +801,9 @@ static void check_persistence(const char *rel, int32_t pages, int32_t mode) {
                "%s: bookmark %d is named \"%s\" after reopening, \"%s\" before", rel, (int)k,
                after.name ? after.name : "(none)", before[k].name ? before[k].name : "(none)");
         report(after.kind == before[k].kind && after.page == before[k].page, __FILE__, __LINE__,
-               "%s: bookmark %d: kind %d page %d after reopening, kind %d page %d before", rel,
-               (int)k, (int)after.kind, (int)after.page, (int)before[k].kind, (int)before[k].page);
+               "%s: bookmark %d: kind 0x%x page %d after reopening, kind 0x%x page %d before",
+               rel, (int)k, (unsigned)after.kind, (int)after.page, (unsigned)before[k].kind,
+               (int)before[k].page);
         report(same_text(after.text, before[k].text), __FILE__, __LINE__,
                "%s: bookmark %d's action is \"%s\" after reopening, \"%s\" before", rel, (int)k,
                after.text ? after.text : "(none)", before[k].text ? before[k].text : "(none)");
@@ -870,6 +905,7 @@ static quire_bookmark_provider goto_provider(struct goto_store *s);
  * must not be called since it is not taken. */
 static void gs_reenter(struct goto_store *s, const quire_bookmark *b) {
     quire_bookmark_provider chain[2], builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+    const quire_bookmark_provider *pointers[2];
     quire_bookmark *got = NULL;
     int32_t count = 0;
     char id[256];
@@ -881,7 +917,9 @@ static void gs_reenter(struct goto_store *s, const quire_bookmark *b) {
     s->reenter_move = quire_document_move_bookmark(s->doc, id, 0);
     chain[0] = builtin;
     chain[1] = goto_provider(s->reenter_offered ? s->reenter_offered : s);
-    s->reenter_providers = quire_document_set_bookmark_providers(s->doc, chain, 2);
+    pointers[0] = &chain[0];
+    pointers[1] = &chain[1];
+    s->reenter_providers = quire_document_set_bookmark_providers(s->doc, pointers, 2);
     s->reenter_count = quire_document_bookmark_count(&count, s->doc);
     s->reenter_find = quire_document_find_bookmark(&got, s->doc, id);
     quire_bookmark_free(got);
@@ -892,7 +930,7 @@ static void gs_reenter(struct goto_store *s, const quire_bookmark *b) {
 
 static int gs_add(int32_t *accepted, const quire_bookmark *b, void *payload) {
     struct goto_store *s = payload;
-    int32_t kind = -1;
+    quire_action_type kind = (quire_action_type)-1;
     int k;
     s->adds++;
     if (!accepted || !b) {
@@ -958,12 +996,23 @@ static quire_bookmark_provider goto_provider(struct goto_store *s) {
     return p;
 }
 
-/* Sets the chain [the store's provider, the built-in provider] on `doc`. */
+/* Sets the chain [the store's provider, the built-in provider] on `doc` (the structs are
+ * copied: the header). */
 static int set_goto_chain(quire_document *doc, struct goto_store *s) {
     quire_bookmark_provider chain[2], builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+    const quire_bookmark_provider *pointers[2];
     chain[0] = goto_provider(s);
     chain[1] = builtin;
-    return quire_document_set_bookmark_providers(doc, chain, 2);
+    pointers[0] = &chain[0];
+    pointers[1] = &chain[1];
+    return quire_document_set_bookmark_providers(doc, pointers, 2);
+}
+
+/* Sets a chain of one provider. */
+static int set_one_provider(quire_document *doc, const quire_bookmark_provider *provider) {
+    const quire_bookmark_provider *pointers[1];
+    pointers[0] = provider;
+    return quire_document_set_bookmark_providers(doc, pointers, 1);
 }
 
 /* Puts a go-to bookmark with a fixed identifier into the store, as if it had been stored
@@ -982,7 +1031,8 @@ static void test_provider_chain(void) {
     struct goto_store store;
     quire_bookmark *go = NULL, *uri = NULL, *got = NULL;
     char *go_id = NULL, *uri_id = NULL;
-    int32_t count = -1, changed = -1, kind = -1;
+    int32_t count = -1, changed = -1;
+    quire_action_type kind = (quire_action_type)-1;
     char order[32];
     char *labels_ids[3];
     const char *dir = make_temp_dir();
@@ -1093,7 +1143,7 @@ static void test_provider_chain(void) {
     CHECK_INT(store.releases, 0);
     {
         quire_bookmark_provider only = goto_provider(&store);
-        CHECK_STATUS(quire_document_set_bookmark_providers(doc, &only, 1), QUIRE_OK);
+        CHECK_STATUS(set_one_provider(doc, &only), QUIRE_OK);
     }
     CHECK_INT(store.releases, 1);
     CHECK_STATUS(quire_document_add_bookmark(doc, uri), QUIRE_EUNSUPPORTED);
@@ -1109,7 +1159,7 @@ static void test_provider_chain(void) {
     /* The built-in provider alone: the URI bookmark added above is in the PDF (unsaved). */
     {
         quire_bookmark_provider builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
-        CHECK_STATUS(quire_document_set_bookmark_providers(doc, &builtin, 1), QUIRE_OK);
+        CHECK_STATUS(set_one_provider(doc, &builtin), QUIRE_OK);
         CHECK_STATUS(quire_document_bookmark_count(&count, doc), QUIRE_OK);
         CHECK_INT(count, 0); /* removed above */
     }
@@ -1123,7 +1173,7 @@ static void test_provider_chain(void) {
     CHECK_STATUS(quire_document_add_bookmark(doc, uri), QUIRE_OK);
     CHECK_INT(store.n, 2);
     k = store.saves;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "chain.pdf"), NULL), QUIRE_OK);
+    CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "chain.pdf")), QUIRE_OK);
     CHECK_INT(store.saves, k + 1);
     quire_document_close(doc);
     doc = NULL;
@@ -1164,6 +1214,7 @@ static void test_provider_errors(void) {
     struct goto_store store, other;
     quire_bookmark *go = NULL, *uri = NULL;
     quire_bookmark_provider builtin = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT, bad[2];
+    const quire_bookmark_provider *bad_chain[2];
     int32_t count = -1;
     const char *msg;
     const char *dir = make_temp_dir();
@@ -1203,9 +1254,12 @@ static void test_provider_errors(void) {
     /* The second provider of a chain is named as provider 2. */
     {
         quire_bookmark_provider chain[2];
+        const quire_bookmark_provider *pointers[2];
         chain[0] = builtin;
         chain[1] = goto_provider(&other);
-        CHECK_STATUS(quire_document_set_bookmark_providers(doc, chain, 2), QUIRE_OK);
+        pointers[0] = &chain[0];
+        pointers[1] = &chain[1];
+        CHECK_STATUS(quire_document_set_bookmark_providers(doc, pointers, 2), QUIRE_OK);
         CHECK_INT(store.releases, 1);
         other.fail_load = -3;
         CHECK_STATUS(quire_document_bookmark_count(&count, doc), QUIRE_EUSER);
@@ -1234,7 +1288,7 @@ static void test_provider_errors(void) {
     store.fail_remove = 0;
     CHECK_INT(store.n, 1);
     store.fail_save = 1;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "not-saved.pdf"), NULL), QUIRE_EUSER);
+    CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "not-saved.pdf")), QUIRE_EUSER);
     msg = quire_last_error_message();
     report(strstr(msg, "provider 1") != NULL && strstr(msg, "save") != NULL, __FILE__, __LINE__,
            "the message \"%s\" does not name provider 1 and its save callback", msg);
@@ -1262,32 +1316,46 @@ static void test_provider_errors(void) {
     CHECK_INT(store.releases, 1); /* the chain was not replaced from inside */
     CHECK_INT(other.releases, 1); /* and the provider offered there was not taken */
 
-    /* Invalid chains: QUIRE_EINVAL; the chain is unchanged and no new provider is
-     * released (the header). */
+    /* Invalid chains: QUIRE_EINVAL (QUIRE_EVERSION for a provider of a newer version than
+     * the library knows); the chain is unchanged and no new provider is released (the
+     * header). */
+    bad_chain[0] = &bad[0];
+    bad_chain[1] = &bad[1];
     bad[0] = goto_provider(&other);
     bad[0].version = 0;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EINVAL);
     bad[0].version = QUIRE_BOOKMARK_PROVIDER_VERSION + 1;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EVERSION);
     bad[0] = goto_provider(&other);
     bad[0].load = NULL;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EINVAL);
     bad[0] = goto_provider(&other);
     bad[0].add = NULL;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EINVAL);
     bad[0] = goto_provider(&other);
     bad[0].remove = NULL;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EINVAL);
     bad[0] = builtin;
     bad[0].release = gs_release;
     bad[0].payload = &other;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EINVAL);
     bad[0] = goto_provider(&other);
     bad[1] = goto_provider(&other);
     bad[1].version = 99;
-    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad, 2), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 2), QUIRE_EVERSION);
+    bad[1].version = 0;
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 2), QUIRE_EINVAL);
+    /* A NULL entry in the array of pointers, first or second (the header). */
+    bad[1] = goto_provider(&other);
+    bad_chain[1] = NULL;
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 2), QUIRE_EINVAL);
+    bad_chain[0] = NULL;
+    bad_chain[1] = &bad[1];
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 2), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_providers(doc, bad_chain, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_set_bookmark_providers(doc, NULL, 1), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_set_bookmark_providers(NULL, &builtin, 1), QUIRE_EINVAL);
+    bad_chain[0] = &builtin;
+    CHECK_STATUS(quire_document_set_bookmark_providers(NULL, bad_chain, 1), QUIRE_EINVAL);
     CHECK_INT(other.releases, 1);
     CHECK_INT(store.releases, 1);
     CHECK_STATUS(quire_document_bookmark_count(&count, doc), QUIRE_OK);
@@ -1297,10 +1365,10 @@ static void test_provider_errors(void) {
         quire_bookmark_provider minimal = goto_provider(&other);
         minimal.save = NULL;
         minimal.release = NULL;
-        CHECK_STATUS(quire_document_set_bookmark_providers(doc, &minimal, 1), QUIRE_OK);
+        CHECK_STATUS(set_one_provider(doc, &minimal), QUIRE_OK);
         CHECK_INT(store.releases, 2);
         CHECK_STATUS(quire_document_add_bookmark(doc, go), QUIRE_OK);
-        CHECK_STATUS(quire_document_save(doc, join_path(dir, "saved.pdf"), NULL), QUIRE_OK);
+        CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "saved.pdf")), QUIRE_OK);
         CHECK_INT(other.saves, 0);
     }
     CHECK_INT(store.bad_arguments, 0);
@@ -1328,6 +1396,18 @@ void run_bookmark_tests(void) {
               p.release == NULL && p.payload == NULL);
         CHECK_INT(b.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
         CHECK(b.builtin != 0);
+        /* The bookmark kinds are the outline's action types (the header: aliases, so that
+         * one quire_action_type serves both), in that family's range. */
+        CHECK_INT(QUIRE_BOOKMARK_GOTO, QUIRE_ACTION_GOTO);
+        CHECK_INT(QUIRE_BOOKMARK_URI, QUIRE_ACTION_URI);
+        CHECK_INT(QUIRE_BOOKMARK_NAMED, QUIRE_ACTION_NAMED);
+        CHECK_INT(QUIRE_BOOKMARK_OTHER, QUIRE_ACTION_OTHER);
+        CHECK_INT(QUIRE_BOOKMARK_GOTO, 0x0201);
+        CHECK_INT(QUIRE_BOOKMARK_URI, 0x0203);
+        CHECK_INT(QUIRE_BOOKMARK_NAMED, 0x0204);
+        CHECK_INT(QUIRE_BOOKMARK_OTHER, 0x0206);
+        CHECK_INT(QUIRE_BOOKMARK_SORT_CUSTOM, 0x0C00);
+        CHECK_INT(QUIRE_BOOKMARK_SORT_PAGE, 0x0C01);
     }
     test_values();
     test_document_bookmarks();

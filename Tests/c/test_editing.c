@@ -28,8 +28,8 @@
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 
-/* quire_document_save takes NULL options for an incremental save; the doc comment of
- * quire_document_save_to_callback does not say so, so its calls pass the options. */
+/* Both quire_document_save and quire_document_save_to_callback take NULL options for an
+ * incremental save (the header); the callback's calls pass the options, to use them too. */
 static const quire_save_options incremental = QUIRE_SAVE_OPTIONS_INIT;
 
 /* The callback, through the header's typedef. */
@@ -97,7 +97,7 @@ static int32_t trailer_ref(quire_document *doc, const char *key) {
     return number;
 }
 
-static int save_to_sink(quire_document *doc, int32_t mode, int32_t object_streams,
+static int save_to_sink(quire_document *doc, quire_save_mode mode, int32_t object_streams,
                         struct byte_sink *sink) {
     quire_save_options options = QUIRE_SAVE_OPTIONS_INIT;
     options.mode = mode;
@@ -133,6 +133,15 @@ static int32_t int_of(int (*fn)(int32_t *, quire_document *), quire_document *do
     report(status == QUIRE_OK, __FILE__, __LINE__, "status %d: %s", status,
            quire_last_error_message());
     return v;
+}
+
+/* quire_document_xref_form, as a check; (quire_xref_form)-1 on failure. */
+static quire_xref_form xref_form_of(quire_document *doc) {
+    quire_xref_form form = (quire_xref_form)-1;
+    int status = quire_document_xref_form(&form, doc);
+    report(status == QUIRE_OK, __FILE__, __LINE__, "quire_document_xref_form: status %d: %s",
+           status, quire_last_error_message());
+    return form;
 }
 
 static long file_size(const char *path) {
@@ -452,7 +461,7 @@ static void test_save_path(void) {
     CHECK_STATUS(set_key(doc, 1, "QuireTest", "(hello)"), QUIRE_OK);
     /* Options NULL: an incremental save. Atomic: only the file is left in the directory (no
      * temporary file); afterwards there are no unsaved changes (the header). */
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "out.pdf"), NULL), QUIRE_OK);
+    CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "out.pdf")), QUIRE_OK);
     CHECK_INT(count_dir_entries(dir), 1);
     CHECK_INT(has_unsaved(doc), 0);
     saved = read_file(join_path(dir, "out.pdf"), &saved_size);
@@ -478,7 +487,7 @@ static void test_save_path(void) {
     CHECK_STATUS(set_key(doc, 1, "QuireTest2", "2"), QUIRE_OK);
     CHECK_INT(has_unsaved(doc), 1);
     options.mode = QUIRE_SAVE_INCREMENTAL;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "out2.pdf"), &options), QUIRE_OK);
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "out2.pdf")), QUIRE_OK);
     CHECK_INT(count_dir_entries(dir), 2);
     saved2 = read_file(join_path(dir, "out2.pdf"), &saved2_size);
     if (saved && saved2)
@@ -494,17 +503,17 @@ static void test_save_path(void) {
     /* A directory that does not exist: QUIRE_EIO, nothing created (the header: "path is
      * unchanged"). */
     CHECK_STATUS(set_key(doc, 1, "QuireTest3", "3"), QUIRE_OK);
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "missing/out.pdf"), NULL), QUIRE_EIO);
+    CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "missing/out.pdf")), QUIRE_EIO);
     CHECK(!path_exists(join_path(dir, "missing")));
     CHECK_INT(count_dir_entries(dir), 2);
     /* A path that is a directory: the rename fails, QUIRE_EIO; the directory is still there
      * and empty, and no temporary file is left beside it. */
     CHECK_INT(mkdir(join_path(dir, "sub"), 0700), 0);
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "sub"), NULL), QUIRE_EIO);
+    CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "sub")), QUIRE_EIO);
     CHECK_INT(count_dir_entries(join_path(dir, "sub")), 0);
     CHECK_INT(count_dir_entries(dir), 3);
     /* Replacing an existing file: out.pdf is now the newer revision, still one file. */
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "out.pdf"), NULL), QUIRE_OK);
+    CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "out.pdf")), QUIRE_OK);
     CHECK_INT(count_dir_entries(dir), 3);
     report(file_size(join_path(dir, "out.pdf")) > (long)saved2_size, __FILE__, __LINE__,
            "out.pdf was not replaced by the newer revision");
@@ -516,17 +525,34 @@ static void test_save_path(void) {
 
     /* Bad arguments: QUIRE_EINVAL, nothing written. */
     CHECK_STATUS(set_key(doc, 1, "QuireTest4", "4"), QUIRE_OK);
-    CHECK_STATUS(quire_document_save(NULL, join_path(dir, "bad.pdf"), NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_save(NULL, NULL, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_save(doc, NULL, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_save(doc, &options, NULL), QUIRE_EINVAL);
+    /* Version 0: QUIRE_EINVAL; a version newer than the library's: QUIRE_EVERSION (the
+     * header). */
     options.version = 0;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "bad.pdf"), &options), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.version = QUIRE_SAVE_OPTIONS_VERSION + 1;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EVERSION);
     options.version = 999;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "bad.pdf"), &options), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EVERSION);
     options.version = QUIRE_SAVE_OPTIONS_VERSION;
-    options.mode = 2;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "bad.pdf"), &options), QUIRE_EINVAL);
-    options.mode = -1;
-    CHECK_STATUS(quire_document_save(doc, join_path(dir, "bad.pdf"), &options), QUIRE_EINVAL);
+    /* A mode that is not a quire_save_mode: past the two, 0 and 1 (the modes' numbers
+     * before 0.5), -1, and constants of other families (their own ranges). */
+    options.mode = (quire_save_mode)(QUIRE_SAVE_FULL + 1);
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.mode = (quire_save_mode)2;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.mode = (quire_save_mode)0;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.mode = (quire_save_mode)1;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.mode = (quire_save_mode)-1;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.mode = (quire_save_mode)QUIRE_STREAM_RAW;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
+    options.mode = (quire_save_mode)QUIRE_CHECKPOINT_MANUAL;
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "bad.pdf")), QUIRE_EINVAL);
     CHECK(!path_exists(join_path(dir, "bad.pdf")));
     CHECK_INT(count_dir_entries(dir), 3);
     CHECK_INT(has_unsaved(doc), 1);
@@ -545,7 +571,7 @@ static void test_save_path(void) {
         doc = reopen_path(copy, NULL, __LINE__);
         if (doc) {
             CHECK_STATUS(set_key(doc, 3, "QuireTest", "(page)"), QUIRE_OK);
-            CHECK_STATUS(quire_document_save(doc, copy, NULL), QUIRE_OK);
+            CHECK_STATUS(quire_document_save(doc, NULL, copy), QUIRE_OK);
             CHECK_INT(count_dir_entries(dir), 4);
             /* The open document still reads (from the saved bytes). */
             CHECK_KEY(doc, 3, "QuireTest", "(page)");
@@ -622,8 +648,14 @@ static void test_save_callback(void) {
         options.version = 0;
         CHECK_STATUS(quire_document_save_to_callback(doc, &options, sink_write, &sink2),
                      QUIRE_EINVAL);
+        options.version = QUIRE_SAVE_OPTIONS_VERSION + 1;
+        CHECK_STATUS(quire_document_save_to_callback(doc, &options, sink_write, &sink2),
+                     QUIRE_EVERSION);
         options.version = QUIRE_SAVE_OPTIONS_VERSION;
-        options.mode = 7;
+        options.mode = (quire_save_mode)7;
+        CHECK_STATUS(quire_document_save_to_callback(doc, &options, sink_write, &sink2),
+                     QUIRE_EINVAL);
+        options.mode = (quire_save_mode)QUIRE_BOX_CROP;
         CHECK_STATUS(quire_document_save_to_callback(doc, &options, sink_write, &sink2),
                      QUIRE_EINVAL);
     }
@@ -680,8 +712,7 @@ static void test_save_full(void) {
             CHECK_INT(int_of(quire_document_is_repaired, re), 0);
             /* object_streams 1: object streams with a cross-reference stream; 0: a classic
              * table (the header). */
-            CHECK_INT(int_of(quire_document_xref_form, re),
-                      object_streams ? QUIRE_XREF_STREAM : QUIRE_XREF_TABLE);
+            CHECK_INT(xref_form_of(re), object_streams ? QUIRE_XREF_STREAM : QUIRE_XREF_TABLE);
             /* The outline still leads to the same pages (item 0 -> page 5, item 10 -> page
              * 15: pypdfium2 on the original). */
             CHECK_STATUS(quire_document_outline_item(NULL, NULL, NULL, NULL, NULL, &v, re, 0),
@@ -736,8 +767,9 @@ static void test_save_full(void) {
 struct encrypted_save_case {
     const char *path;
     const char *password;
-    int32_t mode;
-    int32_t method, revision;
+    quire_save_mode mode;
+    quire_encryption_method method;
+    int32_t revision;
 };
 
 static void test_save_encrypted(void) {
@@ -769,26 +801,28 @@ static void test_save_encrypted(void) {
         /* It stays encrypted with its own key and password (the header): the new string is
          * not in the file in clear, a password is needed, and it decrypts to the text. */
         report(!contains(sink.data, sink.size, "QuireSecretTitle"), __FILE__, __LINE__,
-               "%s (mode %d): the new title is in the saved file in clear", c->path,
-               (int)c->mode);
+               "%s (mode 0x%x): the new title is in the saved file in clear", c->path,
+               (unsigned)c->mode);
         if (c->password) {
             quire_document *none = NULL;
             int status = quire_document_open_memory(&none, sink.data, sink.size, NULL);
             report(status == QUIRE_EPASSWORD, __FILE__, __LINE__,
-                   "%s (mode %d): reopened without a password: %d", c->path, (int)c->mode,
-                   status);
+                   "%s (mode 0x%x): reopened without a password: %d", c->path,
+                   (unsigned)c->mode, status);
             quire_document_close(status == QUIRE_OK ? none : NULL);
         }
         if (sink.size) re = reopen_sink(&sink, c->password, __LINE__);
         if (re) {
-            int32_t method = -1, revision = -1;
+            quire_encryption_method method = (quire_encryption_method)-1;
+            int32_t revision = -1;
             size_t len = 0;
             char buf[64] = "";
             CHECK_INT(int_of(quire_document_is_encrypted, re), 1);
             CHECK_STATUS(quire_document_encryption(&method, &revision, NULL, NULL, re), QUIRE_OK);
             report(method == c->method && revision == c->revision, __FILE__, __LINE__,
-                   "%s (mode %d): saved with method %d revision %d, expected %d %d", c->path,
-                   (int)c->mode, (int)method, (int)revision, (int)c->method, (int)c->revision);
+                   "%s (mode 0x%x): saved with method 0x%x revision %d, expected 0x%x %d",
+                   c->path, (unsigned)c->mode, (unsigned)method, (int)revision,
+                   (unsigned)c->method, (int)c->revision);
             CHECK_STATUS(quire_document_metadata(buf, sizeof buf, &len, re, "Title"), QUIRE_OK);
             CHECK_STR(buf, "QuireSecretTitle");
             CHECK_INT(int_of(quire_document_page_count, re), 30);
@@ -816,7 +850,7 @@ static void test_save_repaired(void) {
     {
         const char *dir = make_temp_dir();
         if (dir) {
-            CHECK_STATUS(quire_document_save(doc, join_path(dir, "inc.pdf"), NULL),
+            CHECK_STATUS(quire_document_save(doc, NULL, join_path(dir, "inc.pdf")),
                          QUIRE_EUNSUPPORTED);
             CHECK_INT(count_dir_entries(dir), 0);
             remove_temp_dir(dir);
@@ -826,7 +860,7 @@ static void test_save_repaired(void) {
     re = reopen_sink(&sink, NULL, __LINE__);
     if (re) {
         CHECK_INT(int_of(quire_document_is_repaired, re), 0);
-        CHECK_INT(int_of(quire_document_xref_form, re), QUIRE_XREF_TABLE);
+        CHECK_INT(xref_form_of(re), QUIRE_XREF_TABLE);
         CHECK_INT(int_of(quire_document_page_count, re), 1);
         CHECK_KEY(re, trailer_ref(re, "Root"), "QuireTest", "(repaired)");
         quire_document_close(re);
@@ -861,7 +895,8 @@ static void test_outline_actions(void) {
     re = reopen_sink(&sink, NULL, __LINE__);
     if (re) {
         static const struct {
-            int32_t action, page;
+            quire_action_type action;
+            int32_t page;
             const char *target;
         } expected[6] = {
             {QUIRE_ACTION_NAMED, -1, "NextPage"},
@@ -876,12 +911,13 @@ static void test_outline_actions(void) {
         CHECK_STATUS(quire_document_outline_count(&count, re), QUIRE_OK);
         CHECK_INT(count, 6);
         for (i = 0; i < 6 && i < count; i++) {
-            int32_t action = -7, page = -7;
+            quire_action_type action = (quire_action_type)0x7777;
+            int32_t page = -7;
             CHECK_STATUS(quire_document_outline_item(NULL, NULL, NULL, NULL, &action, &page, re, i),
                          QUIRE_OK);
             report(action == expected[i].action, __FILE__, __LINE__,
-                   "item %d: action %d, expected %d", (int)i, (int)action,
-                   (int)expected[i].action);
+                   "item %d: action 0x%x, expected 0x%x", (int)i, (unsigned)action,
+                   (unsigned)expected[i].action);
             if (expected[i].action == QUIRE_ACTION_GOTOR)
                 report(page == expected[i].page, __FILE__, __LINE__, "item %d: page %d, expected %d",
                        (int)i, (int)page, (int)expected[i].page);

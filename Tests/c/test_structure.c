@@ -27,7 +27,7 @@
 
 struct structure_case {
     const char *path;
-    int32_t xref_form;
+    quire_xref_form xref_form;
     int32_t objects_min, objects_max; /* the object count: equal bounds unless said otherwise */
     int32_t linearized;
     const char *source;
@@ -68,11 +68,12 @@ static void test_structure_cases(void) {
     for (i = 0; i < sizeof structure_cases / sizeof structure_cases[0]; i++) {
         const struct structure_case *c = &structure_cases[i];
         quire_document *doc = open_corpus(c->path, NULL);
+        quire_xref_form form = (quire_xref_form)-1;
         int32_t v = -1;
         if (!doc) continue;
-        CHECK_STATUS(quire_document_xref_form(&v, doc), QUIRE_OK);
-        report(v == c->xref_form, __FILE__, __LINE__, "%s: xref form %d, expected %d",
-               c->source, (int)v, (int)c->xref_form);
+        CHECK_STATUS(quire_document_xref_form(&form, doc), QUIRE_OK);
+        report(form == c->xref_form, __FILE__, __LINE__, "%s: xref form 0x%x, expected 0x%x",
+               c->source, (unsigned)form, (unsigned)c->xref_form);
         v = -1;
         CHECK_STATUS(quire_document_object_count(&v, doc), QUIRE_OK);
         report(v >= c->objects_min && v <= c->objects_max, __FILE__, __LINE__,
@@ -89,22 +90,29 @@ static void test_structure_cases(void) {
 static void test_structure_errors(void) {
     quire_document *doc;
     int32_t v = -7;
+    /* Out-parameters of the enum types: a value of no family, to see that they stay. */
+    quire_xref_form form = (quire_xref_form)0x7777;
+    quire_encryption_method method = (quire_encryption_method)0x7777;
+    quire_action_type action = (quire_action_type)0x7777;
     g_test = "structure: NULL arguments";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc) return;
     /* The header: QUIRE_EINVAL for NULL arguments; out untouched. */
     CHECK_STATUS(quire_document_xref_form(NULL, doc), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_xref_form(&v, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_xref_form(&form, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_object_count(NULL, doc), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_object_count(&v, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_is_linearized(NULL, doc), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_is_linearized(&v, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_outline_count(NULL, doc), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_outline_count(&v, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_encryption(&v, &v, NULL, &v, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_encryption(&method, &v, NULL, &v, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_encryption(NULL, NULL, NULL, NULL, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_outline_item(&v, &v, &v, &v, &v, &v, NULL, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_outline_item(&v, &v, &v, &v, &action, &v, NULL, 0), QUIRE_EINVAL);
     CHECK_INT(v, -7);
+    CHECK_INT(form, 0x7777);
+    CHECK_INT(method, 0x7777);
+    CHECK_INT(action, 0x7777);
     quire_document_close(doc);
 }
 
@@ -113,7 +121,8 @@ static void test_structure_errors(void) {
 struct encryption_case {
     const char *path;
     const char *password;
-    int32_t method, revision;
+    quire_encryption_method method;
+    int32_t revision;
     uint32_t permissions;
     int32_t is_owner;
 };
@@ -153,27 +162,29 @@ static const struct encryption_case encryption_cases[] = {
 static void test_encryption(void) {
     size_t i;
     quire_document *doc;
-    int32_t method = -7, revision = -7, is_owner = -7;
+    quire_encryption_method method = (quire_encryption_method)0x7777;
+    int32_t revision = -7, is_owner = -7;
     uint32_t permissions = 7;
     g_test = "encryption";
     for (i = 0; i < sizeof encryption_cases / sizeof encryption_cases[0]; i++) {
         const struct encryption_case *c = &encryption_cases[i];
         doc = open_corpus(c->path, c->password);
         if (!doc) continue;
-        method = revision = is_owner = -7;
+        method = (quire_encryption_method)0x7777;
+        revision = is_owner = -7;
         permissions = 7;
         CHECK_STATUS(quire_document_encryption(&method, &revision, &permissions, &is_owner, doc),
                      QUIRE_OK);
         report(method == c->method && revision == c->revision &&
                    permissions == c->permissions && is_owner == c->is_owner,
                __FILE__, __LINE__,
-               "%s with %s: method %d revision %d permissions 0x%08lx owner %d, expected "
-               "%d %d 0x%08lx %d",
-               c->path, c->password ? c->password : "no password", (int)method, (int)revision,
-               (unsigned long)permissions, (int)is_owner, (int)c->method, (int)c->revision,
+               "%s with %s: method 0x%x revision %d permissions 0x%08lx owner %d, expected "
+               "0x%x %d 0x%08lx %d",
+               c->path, c->password ? c->password : "no password", (unsigned)method, (int)revision,
+               (unsigned long)permissions, (int)is_owner, (unsigned)c->method, (int)c->revision,
                (unsigned long)c->permissions, (int)c->is_owner);
         /* Any out-pointer may be NULL (the header). */
-        method = -7;
+        method = (quire_encryption_method)0x7777;
         CHECK_STATUS(quire_document_encryption(&method, NULL, NULL, NULL, doc), QUIRE_OK);
         CHECK_INT(method, c->method);
         permissions = 7;
@@ -187,7 +198,8 @@ static void test_encryption(void) {
      * is_encrypted false for annots.pdf. The owner flag is not defined then. */
     doc = open_corpus(ANNOTS, NULL);
     if (doc) {
-        method = revision = -7;
+        method = (quire_encryption_method)0x7777;
+        revision = -7;
         permissions = 7;
         CHECK_STATUS(quire_document_encryption(&method, &revision, &permissions, &is_owner, doc),
                      QUIRE_OK);
@@ -386,7 +398,8 @@ static void test_missing_pages(void) {
 struct outline_expect {
     int32_t depth, parent, children;
     int32_t is_open; /* -1: a leaf, whose open state the header leaves undefined */
-    int32_t action, page;
+    quire_action_type action;
+    int32_t page;
     const char *title;
     const char *target; /* NULL: QUIRE_ENOTFOUND */
 };
@@ -398,7 +411,8 @@ static void check_outline(quire_document *doc, const struct outline_expect *e, i
     report(count == n, __FILE__, __LINE__, "%s: %d outline items, expected %d", name,
            (int)count, (int)n);
     for (i = 0; i < n && i < count; i++) {
-        int32_t depth = -7, parent = -7, children = -7, is_open = -7, action = -7, page = -7;
+        int32_t depth = -7, parent = -7, children = -7, is_open = -7, page = -7;
+        quire_action_type action = (quire_action_type)0x7777;
         size_t len = 99;
         char buf[8];
         CHECK_STATUS(quire_document_outline_item(&depth, &parent, &children, &is_open, &action,
@@ -407,11 +421,11 @@ static void check_outline(quire_document *doc, const struct outline_expect *e, i
         report(depth == e[i].depth && parent == e[i].parent && children == e[i].children &&
                    (e[i].is_open < 0 || is_open == e[i].is_open) && action == e[i].action,
                __FILE__, __LINE__,
-               "%s item %d: depth %d parent %d children %d open %d action %d, expected "
-               "%d %d %d %d %d",
-               name, (int)i, (int)depth, (int)parent, (int)children, (int)is_open, (int)action,
-               (int)e[i].depth, (int)e[i].parent, (int)e[i].children, (int)e[i].is_open,
-               (int)e[i].action);
+               "%s item %d: depth %d parent %d children %d open %d action 0x%x, expected "
+               "%d %d %d %d 0x%x",
+               name, (int)i, (int)depth, (int)parent, (int)children, (int)is_open,
+               (unsigned)action, (int)e[i].depth, (int)e[i].parent, (int)e[i].children,
+               (int)e[i].is_open, (unsigned)e[i].action);
         if (e[i].action == QUIRE_ACTION_GOTO || e[i].action == QUIRE_ACTION_GOTOR)
             report(page == e[i].page, __FILE__, __LINE__, "%s item %d: page %d, expected %d",
                    name, (int)i, (int)page, (int)e[i].page);
@@ -533,7 +547,8 @@ static const struct outline_expect page_labels_outline[] = {
 
 static void test_outline(void) {
     quire_document *doc;
-    int32_t v = -7, w = -7;
+    int32_t v = -7;
+    quire_action_type w = (quire_action_type)0x7777;
     size_t len = 99;
     char buf[16];
     g_test = "outline: bookmarks.pdf";
@@ -555,14 +570,16 @@ static void test_outline(void) {
         /* Indices out of range: QUIRE_ERANGE, nothing written. */
         for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             v = -7;
+            w = (quire_action_type)0x7777;
             len = 99;
-            CHECK_STATUS(quire_document_outline_item(&v, &v, &v, &v, &v, &v, doc, bad[i]),
+            CHECK_STATUS(quire_document_outline_item(&v, &v, &v, &v, &w, &v, doc, bad[i]),
                          QUIRE_ERANGE);
             CHECK_STATUS(quire_document_outline_title(buf, sizeof buf, &len, doc, bad[i]),
                          QUIRE_ERANGE);
             CHECK_STATUS(quire_document_outline_target(buf, sizeof buf, &len, doc, bad[i]),
                          QUIRE_ERANGE);
             CHECK_INT(v, -7);
+            CHECK_INT(w, 0x7777);
             CHECK_INT(len, 99);
         }
         CHECK_STATUS(quire_document_outline_title(buf, sizeof buf, NULL, doc, 0), QUIRE_EINVAL);

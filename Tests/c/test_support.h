@@ -1,7 +1,7 @@
 /*
  * test_support.h: the small test framework and helpers shared by the API test files
  * (test_api.c, test_structure.c, test_values.c, test_editing.c, test_annotations.c,
- * test_bookmarks.c, test_checkpoints.c), which
+ * test_bookmarks.c, test_checkpoints.c, test_versions.c), which
  * are linked into one program, out/test_api.
  *
  * CHECK* count checks; the program's last line is `N passed, M failed`, and its exit
@@ -148,8 +148,8 @@ void check_length_query_at(enum text_fn fn, quire_document *doc, const quire_val
 quire_value *parse_value_at(const char *syntax, const char *file, int line);
 #define parse_value(syntax) parse_value_at((syntax), __FILE__, __LINE__)
 
-/* The type of a value, or -1 (after a failed check). */
-int32_t value_type_at(const quire_value *value, const char *file, int line);
+/* The type of a value, or (quire_value_kind)-1 (after a failed check). */
+quire_value_kind value_type_at(const quire_value *value, const char *file, int line);
 #define value_type(value) value_type_at((value), __FILE__, __LINE__)
 
 /* ---- bytes written through a quire_write_fn -------------------------------------------- */
@@ -184,5 +184,6 @@ void run_editing_tests(void);   /* test_editing.c */
 void run_annotation_tests(void); /* test_annotations.c */
 void run_bookmark_tests(void);   /* test_bookmarks.c */
 void run_checkpoint_tests(void); /* test_checkpoints.c */
+void run_version_tests(void);    /* test_versions.c */
 
 #endif

@@ -277,7 +277,7 @@ static const char *const getter_names[N_GETTERS] = {
     "quire_value_dict_key", "quire_value_dict_get"};
 
 /* Which types each getter accepts (the header's doc comment of each). */
-static int getter_accepts(enum getter g, int32_t type) {
+static int getter_accepts(enum getter g, quire_value_kind type) {
     switch (g) {
     case G_BOOL: return type == QUIRE_VALUE_BOOL;
     case G_INTEGER: return type == QUIRE_VALUE_INTEGER;
@@ -336,7 +336,7 @@ static int call_getter(enum getter g, const quire_value *v, int *touched) {
 
 struct sample {
     const char *syntax;
-    int32_t type;
+    quire_value_kind type;
 };
 
 /* Each value type, written in PDF syntax (ISO 32000-2 §7.3). Every sample that a getter
@@ -365,8 +365,9 @@ static void test_getters_by_type(void) {
         quire_value *v = parse_value(samples[i].syntax);
         int g;
         if (!v) continue;
-        report(value_type(v) == samples[i].type, __FILE__, __LINE__, "%s has type %d, expected %d",
-               samples[i].syntax, (int)value_type(v), (int)samples[i].type);
+        report(value_type(v) == samples[i].type, __FILE__, __LINE__,
+               "%s has type 0x%x, expected 0x%x", samples[i].syntax, (unsigned)value_type(v),
+               (unsigned)samples[i].type);
         for (g = 0; g < N_GETTERS; g++) {
             int touched = 0;
             int status;
@@ -394,13 +395,14 @@ static void test_getters_by_type(void) {
     /* NULL value or out: QUIRE_EINVAL. */
     {
         int32_t i32 = -7;
+        quire_value_kind kind = (quire_value_kind)0x7777;
         int64_t i64 = -7;
         double d = -7;
         size_t len = 99;
         char buf[4];
         quire_value *v = parse_value("42");
         CHECK_STATUS(quire_value_type(NULL, v), QUIRE_EINVAL);
-        CHECK_STATUS(quire_value_type(&i32, NULL), QUIRE_EINVAL);
+        CHECK_STATUS(quire_value_type(&kind, NULL), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_bool(&i32, NULL), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_integer(NULL, v), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_integer(&i64, NULL), QUIRE_EINVAL);
@@ -413,6 +415,7 @@ static void test_getters_by_type(void) {
         CHECK_STATUS(quire_value_to_pdf(buf, sizeof buf, &len, NULL), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_to_pdf(buf, sizeof buf, NULL, v), QUIRE_EINVAL);
         CHECK_INT(i32, -7);
+        CHECK_INT(kind, 0x7777);
         CHECK(i64 == -7 && d == -7);
         CHECK_INT(len, 99);
         quire_value_free(v);
@@ -514,17 +517,17 @@ static void test_getter_values(void) {
     /* Arrays: elements in order, with their types. */
     v = parse_value("[1 (x) /N [true] << >> 4 0 R]");
     if (v) {
-        static const int32_t types[] = {QUIRE_VALUE_INTEGER, QUIRE_VALUE_STRING,
-                                        QUIRE_VALUE_NAME, QUIRE_VALUE_ARRAY,
-                                        QUIRE_VALUE_DICTIONARY, QUIRE_VALUE_REFERENCE};
+        static const quire_value_kind types[] = {QUIRE_VALUE_INTEGER, QUIRE_VALUE_STRING,
+                                                 QUIRE_VALUE_NAME, QUIRE_VALUE_ARRAY,
+                                                 QUIRE_VALUE_DICTIONARY, QUIRE_VALUE_REFERENCE};
         int32_t i;
         CHECK_STATUS(quire_value_count(&n, v), QUIRE_OK);
         CHECK_INT(n, 6);
         for (i = 0; i < 6 && i < n; i++) {
             quire_value *e = array_get(v, i);
             if (e) report(value_type(e) == types[i], __FILE__, __LINE__,
-                          "element %d has type %d, expected %d", (int)i, (int)value_type(e),
-                          (int)types[i]);
+                          "element %d has type 0x%x, expected 0x%x", (int)i,
+                          (unsigned)value_type(e), (unsigned)types[i]);
             if (e && i == 5) check_reference(e, 4, 0, __LINE__);
             quire_value_free(e);
         }
@@ -685,10 +688,10 @@ static void check_round_trip(const quire_value *v, const char *what) {
     report(status == QUIRE_OK, __FILE__, __LINE__, "%s: its PDF syntax \"%.200s\" does not parse: %s",
            what, text, quire_last_error_message());
     if (reparsed) {
-        int32_t t1 = value_type(v), t2 = value_type(reparsed);
+        quire_value_kind t1 = value_type(v), t2 = value_type(reparsed);
         again = fetch_text(T_VALUE_TO_PDF, NULL, reparsed, 0, NULL);
         report(t1 == t2 || (t1 == QUIRE_VALUE_STREAM && t2 == QUIRE_VALUE_DICTIONARY), __FILE__,
-               __LINE__, "%s: type %d became %d", what, (int)t1, (int)t2);
+               __LINE__, "%s: type 0x%x became 0x%x", what, (unsigned)t1, (unsigned)t2);
         report(again && strcmp(again, text) == 0, __FILE__, __LINE__,
                "%s: \"%.200s\" printed again is \"%.200s\"", what, text, again ? again : "(failed)");
     }
@@ -835,14 +838,34 @@ static void test_stream_data(void) {
         CHECK_LENGTH_QUERY(T_STREAM_DECODED, doc, s, 0);
         CHECK_LENGTH_QUERY(T_STREAM_RAW, doc, s, 0);
 
-        /* Bad forms, NULL arguments, a value that is not a stream: QUIRE_EINVAL. */
+        /* Bad forms, NULL arguments, a value that is not a stream: QUIRE_EINVAL. A form is
+         * one of the two quire_stream_form values: past them, 0 and 1 (the forms' numbers
+         * before 0.5), -1, and a constant of another family (each family has its own range:
+         * the header) are refused. */
         len = 99;
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, 2), QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, -1), QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, NULL, s, 0), QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, NULL, 0),
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s,
+                                                (quire_stream_form)(QUIRE_STREAM_RAW + 1)),
                      QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, NULL, doc, s, 0), QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)2),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)0),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)1),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)-1),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s,
+                                                (quire_stream_form)QUIRE_SAVE_FULL),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s,
+                                                (quire_stream_form)QUIRE_VALUE_STREAM),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, NULL, s, QUIRE_STREAM_DECODED),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, NULL, QUIRE_STREAM_DECODED),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, NULL, doc, s, QUIRE_STREAM_DECODED),
+                     QUIRE_EINVAL);
         dict = object(doc, 1);
         if (dict) {
             CHECK_STATUS(quire_document_stream_data(NULL, 0, &len, doc, dict, QUIRE_STREAM_RAW),
