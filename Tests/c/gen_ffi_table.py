@@ -27,6 +27,14 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   const void *, then size_t           pointer, uint64    ARG_BYTES, ARG_BYTES_SIZE (any bytes)
   const quire_open_options *          pointer            ARG_OPTIONS
   const quire_save_options *          pointer            ARG_SAVE_OPTIONS
+  quire_open_options *,               pointer            ARG_INIT_STRUCT (the struct of a
+    quire_save_options *,                                 quire_*_init function: NULL or
+    quire_bookmark_provider *,                            scratch of its size, with its
+    quire_checkpoint_options *                            `unsigned version` after it)
+    (non-const: the _init functions)
+  quire_checkpoint_info *             pointer            ARG_CHECKPOINT_INFO (NULL, or a
+                                                         struct of QUIRE_CHECKPOINT_INFO_INIT,
+                                                         or of version 0, newer, garbage)
   quire_write_fn                      pointer            ARG_WRITEFN   (NULL or a real callback)
   void *payload                       pointer            ARG_PAYLOAD   (NULL or what the
                                                          harness's callbacks expect)
@@ -42,11 +50,9 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          finite or not)
   const double *, then size_t         pointer, uint64    ARG_DOUBLES, ARG_DOUBLES_COUNT (NULL or a
                                                          real array of at least that many)
-  const double *, then int32_t        pointer, sint32    ARG_DOUBLES, ARG_DOUBLES_COUNT32
   double *buf, then size_t            pointer, uint64    ARG_DBUF, ARG_DBUF_CAP (NULL or a real
-                                                         array of that many doubles)
-  T *out with room for N (ARRAY_OUT)  pointer            ARG_OUT_ARRAY (scratch of N elements,
-                                                         written in part or not at all)
+                                                         array of that many doubles: the
+                                                         point lists, ink strokes, colours)
   int32_t number/target of an         sint32             ARG_ANNOT_NUMBER (real annotation object
     annotation (ANNOTATION_NUMBERS)                       numbers of the document, and garbage)
   const quire_bookmark *              pointer            ARG_BOOKMARK  (NULL or a valid bookmark)
@@ -58,12 +64,14 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          exists only inside a provider's load
                                                          callback, valid during that call; the
                                                          harness's own load callback uses it)
-  const quire_bookmark_provider *,    pointer, uint64    ARG_PROVIDERS, ARG_PROVIDERS_COUNT
-    then size_t                                          (NULL with 0, 1 or SIZE_MAX; or a real
-                                                         array with the count it holds: the
-                                                         built-in entry, custom providers with
-                                                         the harness's callbacks, and invalid
-                                                         entries: bad versions, missing
+  const quire_bookmark_provider       pointer, uint64    ARG_PROVIDERS, ARG_PROVIDERS_COUNT
+    *const *, then size_t                                (NULL with 0, 1 or SIZE_MAX; or a real
+                                                         array of pointers with the count it
+                                                         holds, to provider structs the harness
+                                                         builds: the built-in entry, custom
+                                                         providers with the harness's
+                                                         callbacks, and invalid entries: NULL
+                                                         pointers, bad versions, missing
                                                          callbacks, a built-in one with
                                                          callbacks)
   const int64_t *                     pointer            ARG_INT64_IN  (NULL or a real int64_t)
@@ -81,11 +89,23 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          harness waits for it)
   any other const T *, void *         pointer            ARG_INPTR     (NULL only)
   a function pointer                  pointer            ARG_FNPTR     (NULL only)
+  a constant family (a typedef'd      sint32             ARG_ENUM      (every constant of the
+    enum of the header: quire_box, ...)                   family, the first constant of every
+                                                         other family, and garbage: 0, 1, -1,
+                                                         the extremes, one past the family)
+  a constant family's T *             pointer            ARG_OUT       (as any out-parameter;
+                                                         on success it must hold a constant of
+                                                         the family, if written)
   int, int32_t                        sint32             ARG_INT
-  uint32_t                            uint32             ARG_UINT
+  uint32_t, unsigned                  uint32             ARG_UINT
   size_t, uint64_t                    uint64             ARG_SIZE
   int64_t                             sint64             ARG_INT64
   double                              double             ARG_DOUBLE
+
+The constant families are read from the header's `typedef enum NAME { CONSTANT = value, ... }
+NAME;` declarations (every constant with an explicit integer value, or the generator stops),
+and emitted as FFI_ENUM_FAMILIES: per parameter, the index of its family (an enum parameter,
+or an out-pointer to one), or -1.
 
 Per parameter it also emits whether the header allows NULL there (OPTIONAL below, checked
 against the function's doc comment; UNSPECIFIED_NULL where the header does not say), and per
@@ -174,8 +194,11 @@ READ_ONLY = {
     # The path of the checkpoint file, into the caller's buffer (the valid document has
     # checkpointing started, so that it can succeed).
     "quire_document_checkpoint_path",
-    # Fills the caller's options struct: no document at all.
+    # Fill the caller's struct: no document at all.
     "quire_checkpoint_options_init",
+    "quire_open_options_init",
+    "quire_save_options_init",
+    "quire_bookmark_provider_init",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
 }
@@ -214,12 +237,6 @@ WRITES_FILES = {
 }
 WRITES_NAME = re.compile(r"_(save|write|export)(_|$)")
 
-# Out-parameters that are arrays of a fixed size, which the header states ("must have room
-# for 4"): the harness passes scratch of that size; the function writes some or none of it.
-ARRAY_OUT = {
-    ("quire_annotation_color", "out"): ("4 * sizeof(double)", "room for 4"),
-}
-
 # int32_t parameters that are object numbers of annotations: the harness passes the real
 # numbers of annotations of the document (an annotation, a reply, the target of a reply) as
 # well as 0 and garbage.
@@ -257,8 +274,7 @@ OPTIONAL = {
     ("quire_document_open", "options"),
     ("quire_document_open_memory", "options"),
     ("quire_document_save", "options"),
-    # (quire_document_save_to_callback's doc comment does not say that options may be NULL,
-    # so it is not listed; the harness passes NULL there without expecting either outcome.)
+    ("quire_document_save_to_callback", "options"),
     # the payload is the caller's, passed through to its callback
     ("quire_document_save_to_callback", "payload"),
     # "out: receives the new reply, owned by the caller; may be NULL when not wanted."
@@ -292,6 +308,8 @@ OPTIONAL = {
     # "out_loaded: ...; may be NULL." and "options: NULL for the defaults"
     ("quire_document_start_checkpoints", "out_loaded"),
     ("quire_document_start_checkpoints", "options"),
+    # "options: NULL for the defaults."
+    ("quire_document_inspect_checkpoint", "options"),
     # "calls `done` (if not NULL)", and the payload is the caller's
     ("quire_document_checkpoint_async", "done"),
     ("quire_document_checkpoint_async", "payload"),
@@ -307,6 +325,52 @@ UNSPECIFIED_NULL = {
 }
 
 
+# The versioned structs that the quire_*_init functions fill (ARG_INIT_STRUCT): the harness
+# knows each one's versions and their sizes.
+INIT_STRUCTS = {
+    "quire_open_options *",
+    "quire_save_options *",
+    "quire_bookmark_provider *",
+    "quire_checkpoint_options *",
+}
+
+ENUM_DECL = re.compile(r"typedef\s+enum\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", re.S)
+ENUM_ENTRY = re.compile(r"^(QUIRE_\w+)\s*=\s*((?:0[xX][0-9A-Fa-f]+)|(?:[0-9]+))$")
+
+
+def enum_families(header_text):
+    """The constant families of the header, in header order: [(name, [(constant, value)])].
+    Every constant must have an explicit integer value (so that the harness passes exactly
+    the values the header gives); the families must not share a value."""
+    text = header_functions.strip_comments(header_text)
+    families = []
+    seen = {}
+    for m in ENUM_DECL.finditer(text):
+        tag, body, name = m.group(1), m.group(2), m.group(3)
+        if tag != name:
+            raise SystemExit("gen_ffi_table.py: typedef enum %s { ... } %s: the tag and the name "
+                             "differ" % (tag, name))
+        constants = []
+        for entry in body.split(","):
+            entry = " ".join(entry.split())
+            if not entry:
+                continue
+            e = ENUM_ENTRY.match(entry)
+            if not e:
+                raise SystemExit("gen_ffi_table.py: %s: the constant %r has no explicit integer "
+                                 "value that the generator can read" % (name, entry))
+            value = int(e.group(2), 0)
+            if value in seen:
+                raise SystemExit("gen_ffi_table.py: %s and %s have the same value %#x: the "
+                                 "families must not overlap" % (e.group(1), seen[value], value))
+            seen[value] = e.group(1)
+            constants.append((e.group(1), value))
+        if not constants:
+            raise SystemExit("gen_ffi_table.py: the enum %s has no constants" % name)
+        families.append((name, constants))
+    return families
+
+
 def doc_comment(header_text, name):
     """The /** ... */ comment nearest before the declaration of `name`."""
     text = header_text
@@ -319,7 +383,7 @@ def doc_comment(header_text, name):
     return before[start:end] if start >= 0 and end > start else ""
 
 
-def classify(fn):
+def classify(fn, family_index):
     params = fn["params"]
     out = []
     i = 0
@@ -335,7 +399,17 @@ def classify(fn):
         t = p["type"]
         nxt = params[i + 1]["type"] if i + 1 < len(params) else None
         pointee = "0"
-        if t == "function pointer":
+        family = -1
+        if t in family_index:
+            # A constant family, passed as the 32-bit integer it is.
+            kinds = [("ffi_type_sint32", "ARG_ENUM")]
+            family = family_index[t]
+        elif t.endswith(" *") and t[:-2] in family_index:
+            # An out-parameter of a family: like an int32_t *.
+            kinds = [("ffi_type_pointer", "ARG_OUT")]
+            pointee = "sizeof(%s)" % t[:-2]
+            family = family_index[t[:-2]]
+        elif t == "function pointer":
             kinds = [("ffi_type_pointer", "ARG_FNPTR")]
         elif t == "quire_write_fn":
             kinds = [("ffi_type_pointer", "ARG_WRITEFN")]
@@ -390,13 +464,23 @@ def classify(fn):
                 raise SystemExit("gen_ffi_table.py: %s takes a quire_bookmark_sink *: add it to "
                                  "SINK_FUNCTIONS after checking what it does" % fn["name"])
             kinds = [("ffi_type_pointer", "ARG_SINK")]
-        elif t == "const quire_bookmark_provider *":
+        elif t == "const quire_bookmark_provider * const *":
             if nxt != "size_t":
                 raise SystemExit("gen_ffi_table.py: %s takes providers without a size_t count "
                                  "after them: the harness does not know how many to pass"
                                  % fn["name"])
             kinds = [("ffi_type_pointer", "ARG_PROVIDERS"),
                      ("ffi_type_uint64", "ARG_PROVIDERS_COUNT")]
+        elif t in INIT_STRUCTS:
+            if not fn["name"].endswith("_init") or nxt != "unsigned":
+                raise SystemExit("gen_ffi_table.py: %s takes a non-const %s, which the harness "
+                                 "only knows as the struct of a quire_*_init(struct *, unsigned "
+                                 "version)" % (fn["name"], t))
+            kinds = [("ffi_type_pointer", "ARG_INIT_STRUCT")]
+            pointee = "sizeof(%s)" % t[:-1].strip()
+        elif t == "quire_checkpoint_info *":
+            kinds = [("ffi_type_pointer", "ARG_CHECKPOINT_INFO")]
+            pointee = "sizeof(quire_checkpoint_info)"
         elif t == "const int64_t *":
             kinds = [("ffi_type_pointer", "ARG_INT64_IN")]
         elif t == "quire_bookmark_change_fn":
@@ -410,14 +494,8 @@ def classify(fn):
             kinds = [("ffi_type_pointer", "ARG_RECT")]
         elif t == "const double *" and nxt == "size_t":
             kinds = [("ffi_type_pointer", "ARG_DOUBLES"), ("ffi_type_uint64", "ARG_DOUBLES_COUNT")]
-        elif t == "const double *" and nxt == "int32_t":
-            kinds = [("ffi_type_pointer", "ARG_DOUBLES"),
-                     ("ffi_type_sint32", "ARG_DOUBLES_COUNT32")]
         elif t == "double *" and nxt == "size_t":
             kinds = [("ffi_type_pointer", "ARG_DBUF"), ("ffi_type_uint64", "ARG_DBUF_CAP")]
-        elif (fn["name"], p["name"]) in ARRAY_OUT:
-            kinds = [("ffi_type_pointer", "ARG_OUT_ARRAY")]
-            pointee = ARRAY_OUT[(fn["name"], p["name"])][0]
         elif t == "int32_t" and (fn["name"], p["name"]) in ANNOTATION_NUMBERS:
             kinds = [("ffi_type_sint32", "ARG_ANNOT_NUMBER")]
         elif t == "quire_value **":
@@ -473,6 +551,7 @@ def classify(fn):
             q = params[i + k]
             out.append({"ffi": ffi, "kind": kind, "name": q["name"], "type": q["type"],
                         "pointee": pointee if k == 0 else "0",
+                        "family": family if k == 0 else -1,
                         "optional": 1 if (fn["name"], q["name"]) in OPTIONAL else
                                     2 if (fn["name"], q["name"]) in UNSPECIFIED_NULL else 0})
         i += len(kinds)
@@ -488,25 +567,21 @@ def check_tables(functions, header_text):
         if fname not in names:
             raise SystemExit("gen_ffi_table.py: MUTATING names %s, which quire.h does not "
                              "declare" % fname)
-    for entry in sorted(WRITES_FILES | OPTIONAL | UNSPECIFIED_NULL | set(ARRAY_OUT) |
-                        ANNOTATION_NUMBERS):
+    for entry in sorted(WRITES_FILES | OPTIONAL | UNSPECIFIED_NULL | ANNOTATION_NUMBERS):
         if entry not in params:
             raise SystemExit("gen_ffi_table.py: %s has no parameter %s" % entry)
     for fname, pname in sorted(OPTIONAL):
         if "NULL" not in doc_comment(header_text, fname) and pname != "payload":
             raise SystemExit("gen_ffi_table.py: OPTIONAL lists %s(%s), but its doc comment in "
                              "quire.h does not mention NULL" % (fname, pname))
-    for (fname, pname), (_, words) in sorted(ARRAY_OUT.items()):
-        if words not in " ".join(doc_comment(header_text, fname).split()):
-            raise SystemExit("gen_ffi_table.py: ARRAY_OUT gives %s(%s) a size, but its doc "
-                             "comment in quire.h does not say %r" % (fname, pname, words))
 
 
 def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def generate(functions, header_path):
+def generate(functions, families, header_path):
+    family_index = {name: k for k, (name, _) in enumerate(families)}
     lines = [
         "/* Generated by Tests/c/gen_ffi_table.py from %s: do not edit. */" % header_path,
         "#ifndef QUIRE_FFI_TABLE_H",
@@ -519,10 +594,19 @@ def generate(functions, header_path):
         "    ARG_TEXT, ARG_TEXT_LEN, ARG_BYTES, ARG_BYTES_SIZE, ARG_WRITE_PATH,",
         "    ARG_SAVE_OPTIONS, ARG_WRITEFN, ARG_PAYLOAD, ARG_ANNOT, ARG_MUT_ANNOT,",
         "    ARG_FREE_ANNOT, ARG_OUT_ANNOT, ARG_LIST, ARG_FREE_LIST, ARG_OUT_LIST, ARG_RECT,",
-        "    ARG_DOUBLES, ARG_DOUBLES_COUNT, ARG_DOUBLES_COUNT32, ARG_DBUF, ARG_DBUF_CAP,",
-        "    ARG_OUT_ARRAY, ARG_ANNOT_NUMBER, ARG_BOOKMARK, ARG_MUT_BOOKMARK, ARG_FREE_BOOKMARK,",
+        "    ARG_DOUBLES, ARG_DOUBLES_COUNT, ARG_DBUF, ARG_DBUF_CAP,",
+        "    ARG_ANNOT_NUMBER, ARG_BOOKMARK, ARG_MUT_BOOKMARK, ARG_FREE_BOOKMARK,",
         "    ARG_OUT_BOOKMARK, ARG_SINK, ARG_PROVIDERS, ARG_PROVIDERS_COUNT, ARG_INT64_IN,",
-        "    ARG_CHANGEFN, ARG_CHECKPOINT_OPTIONS, ARG_DONEFN",
+        "    ARG_CHANGEFN, ARG_CHECKPOINT_OPTIONS, ARG_DONEFN, ARG_ENUM, ARG_INIT_STRUCT,",
+        "    ARG_CHECKPOINT_INFO",
+        "};",
+        "",
+        "/* A constant family of the header (a typedef'd enum): its constants, in header order. */",
+        "struct ffi_enum_family {",
+        "    const char *name;",
+        "    unsigned count;",
+        "    const int32_t *values;",
+        "    const char *const *names;",
         "};",
         "",
         "struct ffi_function {",
@@ -537,10 +621,24 @@ def generate(functions, header_path):
         "    const size_t *arg_pointee_sizes; /* for out-parameters; 0 otherwise */",
         "    const unsigned char *arg_optional; /* 1: the header allows NULL here; 2: it does",
         "                                          not say (no outcome expected) */",
+        "    const int *arg_families; /* the FFI_ENUM_FAMILIES index of an enum parameter or of",
+        "                                an enum out-pointer; -1 otherwise */",
         "    int mutates; /* changes or writes the document (MUTATING) */",
         "};",
         "",
     ]
+    for name, constants in families:
+        lines.append("static const int32_t ffi_enum_values_%s[] = {%s};" % (
+            name, ", ".join("%#06x" % v for _, v in constants)))
+        lines.append("static const char *const ffi_enum_names_%s[] = {%s};" % (
+            name, ", ".join(c_string(c) for c, _ in constants)))
+    lines.append("static const struct ffi_enum_family FFI_ENUM_FAMILIES[] = {")
+    for name, constants in families:
+        lines.append("    {%s, %d, ffi_enum_values_%s, ffi_enum_names_%s}," % (
+            c_string(name), len(constants), name, name))
+    lines.append("};")
+    lines.append("#define FFI_ENUM_FAMILY_COUNT %d" % len(families))
+    lines.append("")
     entries = []
     for fn in functions:
         name = fn["name"]
@@ -552,7 +650,7 @@ def generate(functions, header_path):
         else:
             raise SystemExit("gen_ffi_table.py: %s returns %r, which the harness does not "
                              "know" % (name, ret))
-        args = classify(fn)
+        args = classify(fn, family_index)
         if args:
             lines.append("static ffi_type *ffi_args_%s[] = {%s};" % (
                 name, ", ".join("&" + a["ffi"] for a in args)))
@@ -566,13 +664,17 @@ def generate(functions, header_path):
                 name, ", ".join(a["pointee"] for a in args)))
             lines.append("static const unsigned char ffi_optional_%s[] = {%s};" % (
                 name, ", ".join(str(a["optional"]) for a in args)))
+            lines.append("static const int ffi_families_%s[] = {%s};" % (
+                name, ", ".join(str(a["family"]) for a in args)))
             entries.append("    {%s, %s, &%s, %d, ffi_args_%s, ffi_kinds_%s, ffi_names_%s, "
-                           "ffi_ctypes_%s, ffi_pointees_%s, ffi_optional_%s, %d}," % (
+                           "ffi_ctypes_%s, ffi_pointees_%s, ffi_optional_%s, ffi_families_%s, "
+                           "%d}," % (
                                c_string(name), c_string(ret), rtype, len(args), name, name,
-                               name, name, name, name, 1 if name in MUTATING else 0))
+                               name, name, name, name, name, 1 if name in MUTATING else 0))
         else:
-            entries.append("    {%s, %s, &%s, 0, NULL, NULL, NULL, NULL, NULL, NULL, %d}," % (
-                c_string(name), c_string(ret), rtype, 1 if name in MUTATING else 0))
+            entries.append("    {%s, %s, &%s, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+                           "%d}," % (c_string(name), c_string(ret), rtype,
+                                     1 if name in MUTATING else 0))
     lines.append("")
     lines.append("static const struct ffi_function FFI_FUNCTIONS[] = {")
     lines.extend(entries)
@@ -591,7 +693,7 @@ def main(argv):
         header_text = f.read()
     functions = header_functions.parse(header_text)
     check_tables(functions, header_text)
-    text = generate(functions, os.path.basename(header))
+    text = generate(functions, enum_families(header_text), os.path.basename(header))
     tmp = output + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
