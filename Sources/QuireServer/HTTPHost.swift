@@ -1,0 +1,228 @@
+// The translation between Hummingbird and the sync core: a Hummingbird request becomes a
+// `SyncRequest` (method, path, decoded query, header fields, the body collected up to its
+// limit), the core's `SyncResponse` becomes the HTTP response, and each request is logged
+// in one line. Nothing here knows a route but the body limit's.
+
+import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
+import QuireSync
+
+struct HTTPHost: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let service: SyncService
+    let limits: SyncLimits
+    let logger: Logger
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        let method = request.method.rawValue
+        let path = request.uri.path
+        var syncRequest = SyncRequest(
+            method: method,
+            path: path,
+            query: Self.decodeQuery(request.uri.query),
+            headers: request.headers.map { (name: $0.name.rawName, value: $0.value) })
+
+        let answer: SyncResponse
+        let isUpload = Self.isUpload(method: method, path: path)
+        let limit = isUpload ? limits.maxUploadBytes : limits.maxBodyBytes
+        switch await Self.collect(request, limit: limit) {
+        case .complete(let body):
+            syncRequest.body = body
+            answer = await service.handle(syncRequest)
+        case .tooLarge:
+            // Hummingbird reads what the client still sends and drops it (so that the
+            // client, which usually sends its whole body before it reads, gets this answer
+            // rather than a reset connection); nothing more is kept in memory.
+            answer = Self.error(status: 413, code: "too_large",
+                                message: "the body is larger than \(limit) bytes (\(isUpload ? "max_upload_bytes" : "max_body_bytes"))",
+                                for: syncRequest, extraHeaders: [("Connection", "close")])
+        case .unreadable(let error):
+            // A broken connection or a malformed chunked body: Hummingbird answers a parse
+            // error with 400 and closes the connection; a broken one has no one to answer.
+            logger.info("request", metadata: [
+                "request_id": "-", "method": "\(method)", "path": "\(path)", "status": "-",
+                "error": "the body could not be read: \(error)",
+            ])
+            throw error
+        }
+
+        let elapsed = ContinuousClock.now - start
+        let (seconds, attoseconds) = elapsed.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        logger.log(level: answer.status >= 500 ? .error : .info, "request", metadata: [
+            "request_id": "\(answer.header("X-Request-Id") ?? "-")",
+            "method": "\(method)",
+            "path": "\(path)",
+            "status": "\(answer.status)",
+            "duration_ms": "\(Self.formatted(milliseconds))",
+        ])
+        return Self.response(answer, head: request.method == .head)
+    }
+
+    // MARK: The request
+
+    /// POST /admin/documents and POST /admin/documents/{doc}/layers/{layer}/import carry
+    /// a PDF and take `maxUploadBytes`; every other body takes `maxBodyBytes`. The core
+    /// checks the same limits on what it is given; the host must know them too, to stop
+    /// reading a body past its limit instead of collecting it whole first.
+    static func isUpload(method: String, path: String) -> Bool {
+        guard method == "POST" else { return false }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard segments.first == "admin", segments.dropFirst().first == "documents" else { return false }
+        let rest = Array(segments.dropFirst(2))
+        return rest.isEmpty || (rest.count == 4 && rest[1] == "layers" && rest[3] == "import")
+    }
+
+    enum Body {
+        case complete([UInt8])
+        case tooLarge
+        case unreadable(any Error)
+    }
+
+    /// The body, read until its end or until it passes `limit` (then nothing more is
+    /// read here). A Content-Length above the limit is refused before any byte is read.
+    static func collect(_ request: Request, limit: Int) async -> Body {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            return .tooLarge
+        }
+        var body: [UInt8] = []
+        do {
+            for try await chunk in request.body {
+                if chunk.readableBytes > limit - body.count {
+                    return .tooLarge
+                }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+        } catch {
+            return .unreadable(error)
+        }
+        return .complete(body)
+    }
+
+    /// `a=1&b=x%2Fy` to ["a": "1", "b": "x/y"]: names and values percent-decoded, `+` as a
+    /// space (HTML forms); the first of repeated names wins. A part that does not decode
+    /// (a bad escape, not UTF-8) is passed as it came, for the core to refuse.
+    static func decodeQuery(_ query: String?) -> [String: String] {
+        guard let query, !query.isEmpty else { return [:] }
+        var result: [String: String] = [:]
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecoded(pair[0])
+            let value = pair.count > 1 ? percentDecoded(pair[1]) : ""
+            if result[name] == nil { result[name] = value }
+        }
+        return result
+    }
+
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while let c = iterator.next() {
+            switch c {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let h = iterator.next().flatMap(hex), let l = iterator.next().flatMap(hex) else {
+                    return String(text)
+                }
+                bytes.append(h << 4 | l)
+            default: bytes.append(c)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? String(text)
+    }
+
+    // MARK: The response
+
+    static func response(_ answer: SyncResponse, head: Bool) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let status = HTTPResponse.Status(code: answer.status)
+        // 1xx, 204 and 304 have no body and no Content-Length; HEAD keeps the length only.
+        if answer.status < 200 || answer.status == 204 || answer.status == 304 {
+            fields[.contentLength] = nil
+            return Response(status: status, headers: fields, body: ResponseBody())
+                .withoutContentLength()
+        }
+        if head {
+            fields[.contentLength] = String(answer.body.count)
+            return Response(status: status, headers: fields, body: ResponseBody())
+        }
+        return Response(status: status, headers: fields,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// An error the host answers itself (a body past its limit, a body that could not be
+    /// read), in the shape of the core's errors, with the request's id when it sent a valid
+    /// one.
+    static func error(status: Int, code: String, message: String, for request: SyncRequest,
+                      extraHeaders: [(name: String, value: String)] = []) -> SyncResponse {
+        let id = request.header("X-Request-Id").flatMap { isValidRequestID($0) ? $0 : nil } ?? generatedRequestID()
+        let body = #"{"error":{"code":"\#(code)","message":"\#(jsonEscaped(message))"}}"#
+        return SyncResponse(
+            status: status,
+            headers: [("Content-Type", "application/json"), ("X-Request-Id", id)] + extraHeaders,
+            body: Array(body.utf8))
+    }
+
+    static func isValidRequestID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D
+        }
+    }
+
+    /// 32 hexadecimal digits, as the core makes them.
+    static func generatedRequestID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<32).map { _ in digits[Int(generator.next() % 16)] }, as: UTF8.self)
+    }
+
+    static func jsonEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    static func formatted(_ milliseconds: Double) -> String {
+        let hundredths = Int((milliseconds * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+extension Response {
+    /// Response.init sets Content-Length from the body; a 204 or 304 must not have one.
+    func withoutContentLength() -> Response {
+        var copy = self
+        copy.headers[.contentLength] = nil
+        return copy
+    }
+}
