@@ -36,7 +36,9 @@ SONAME  := libquire.so.$(ABI)
 SWIFT_BIN    := $(shell readlink -f "$$(command -v $(SWIFT))")
 SWIFT_STATIC := $(abspath $(dir $(SWIFT_BIN))../lib/swift_static/linux)
 
-RELEASE_FLAGS := -c release \
+# --disable-local-rpath: no RUNPATH $ORIGIN in the library (SwiftPM's default), which it
+# does not need (the runtime is static) and which made valgrind report ld.so errors.
+RELEASE_FLAGS := -c release --disable-local-rpath \
 	-Xswiftc -static-stdlib -Xlinker -L$(SWIFT_STATIC) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(CURDIR)/quire.map \
 	-Xlinker -soname=$(SONAME)

@@ -29,8 +29,8 @@
  *    has, so a program built against an older header keeps working as the struct grows; a
  *    version newer than the library knows gives QUIRE_EVERSION. Arrays of such structs
  *    are passed as arrays of pointers, so that they can grow too.
- *  - Constants come in families, each a typedef'd enum with a value range of its own
- *    (0x0100 apart): passing a constant of one family where another is expected is a
+ *  - Constants come in families, each a typedef'd enum with a block of 256 values of its
+ *    own (0x0100, 0x0200, ..., 0x1000): passing a constant of one family where another is expected is a
  *    compiler warning in C (-Wextra's -Wenum-conversion) and an error in C++, and the
  *    library refuses it with QUIRE_EINVAL when it arrives through a binding.
  *  - Boolean getters are named `is_X`/`has_X` (or `X_enabled` for a switch with a

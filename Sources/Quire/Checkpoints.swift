@@ -18,6 +18,17 @@ var checkpointOptionsDefaults: quire_checkpoint_options {
         directory: nil, uid: nil, load_if_available: 0, existing: QUIRE_CHECKPOINT_EXISTING_LOAD)
 }
 
+/// The directory and UID of the caller's options, all that inspecting a checkpoint reads
+/// (the header says so: a strategy or interval that starting would refuse does not matter).
+func checkpointLocation(_ pointer: UnsafePointer<quire_checkpoint_options>?) throws -> CheckpointOptions {
+    var options = CheckpointOptions()
+    guard let pointer else { return options }
+    let c = try checkpointOptionsVersions.read(pointer, defaults: checkpointOptionsDefaults).value
+    options.directory = c.directory.map { String(cString: $0) }
+    options.uid = c.uid.map { String(cString: $0) }
+    return options
+}
+
 func checkpointOptions(_ pointer: UnsafePointer<quire_checkpoint_options>?) throws -> CheckpointOptions {
     var options = CheckpointOptions()
     guard let pointer else { return options }
@@ -77,7 +88,7 @@ public func quire_document_inspect_checkpoint(_ out: UnsafeMutablePointer<quire_
     guarded("quire_document_inspect_checkpoint") {
         let out = try required(out, "out")
         let d = try document(doc)
-        let info = try d.inspectCheckpoint(try checkpointOptions(options))
+        let info = try d.inspectCheckpoint(try checkpointLocation(options))
         let state: quire_checkpoint_state
         switch info.state {
         case .none: state = QUIRE_CHECKPOINT_NONE

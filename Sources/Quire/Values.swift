@@ -390,7 +390,10 @@ public func quire_document_has_unsaved_changes(_ out: UnsafeMutablePointer<Int32
 
 let saveOptionsVersions = StructVersions<quire_save_options>(
     name: "options",
-    sizes: [MemoryLayout<quire_save_options>.offset(of: \.progress) ?? 0, MemoryLayout<quire_save_options>.size])
+    // Version 1 ends with object_streams: 12 bytes (the padding before `progress` is not
+    // version 1's, and a version 1 caller's struct may end right there).
+    sizes: [(MemoryLayout<quire_save_options>.offset(of: \.object_streams) ?? 8) + MemoryLayout<Int32>.size,
+            MemoryLayout<quire_save_options>.size])
 
 var saveOptionsDefaults: quire_save_options {
     quire_save_options(version: saveOptionsVersions.current, mode: QUIRE_SAVE_INCREMENTAL, object_streams: 0,

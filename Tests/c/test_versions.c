@@ -47,16 +47,10 @@
  * "a version 1 struct, 12 bytes, is read as it is"). */
 #define SAVE_V1_SIZE (offsetof(quire_save_options, object_streams) + sizeof(int32_t))
 
-/* KNOWN LIBRARY BUG, worked around while it is set: the library takes version 1 of
- * quire_save_options to be offsetof(quire_save_options, progress) = 16 bytes, not 12
- * (Sources/Quire/Values.swift, saveOptionsVersions: sizes[0] is the offset of `progress`,
- * which includes the 4 bytes of padding before that pointer). So it reads 4 bytes past a
- * version 1 caller's struct, and quire_save_options_init(options, 1) writes 4 bytes past it.
- * While this is 1, the guarded version 1 structs of the tests below are 16 bytes, and the
- * 12-byte case runs in a child process (test_save_options_v1_exact), whose crash is printed
- * and not counted; once the library is fixed that child succeeds, and the test then fails
- * to say that this workaround can go (set it to 0). */
-#define KNOWN_BUG_SAVE_OPTIONS_V1 1
+/* Was a library bug (fixed): version 1 of quire_save_options was read and written as 16
+ * bytes (up to `progress`, with the padding) instead of the header's 12. 0 tests the exact
+ * 12 bytes; 1 would bring back the workaround of a 16-byte guard. */
+#define KNOWN_BUG_SAVE_OPTIONS_V1 0
 #define SAVE_V1_GUARD (KNOWN_BUG_SAVE_OPTIONS_V1 ? offsetof(quire_save_options, progress) : SAVE_V1_SIZE)
 
 #define ANNOTS "pdfium/testing/resources/annots.pdf"
