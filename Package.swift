@@ -75,3 +75,32 @@ if Context.environment["QUIRE_FUZZ"] != nil {
             swiftSettings: strictImports))
     }
 }
+
+// quire-server (Sources/QuireServer): the sync core behind Hummingbird 2, configured by
+// swift-argument-parser, logging through swift-log, stopped by swift-service-lifecycle. It
+// and its dependencies (SwiftNIO and the rest: minutes of compiling) are left out when
+// QUIRE_NO_SERVER is set, as `make test-asan` and the fuzz builds do: neither runs the
+// server, and both compile the package again in a scratch directory of their own.
+if Context.environment["QUIRE_NO_SERVER"] == nil {
+    package.dependencies += [
+        // No traits: swift-configuration support and full Foundation are not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already in Hummingbird's graph; named for the types the host converts to.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ]
+    package.products.append(.executable(name: "quire-server", targets: ["QuireServer"]))
+    package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
+        "QuireSync",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+    ], swiftSettings: strictImports))
+}
