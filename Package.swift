@@ -56,6 +56,9 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: [
             "QuireSync", "QuireDocument", "QuireSyntax",
             .product(name: "JWTKit", package: "jwt-kit"),
+            // RSA keys generated in the tests, to mint tokens.
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
         .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport"], swiftSettings: strictImports),
     ]
