@@ -38,7 +38,7 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax"], swiftSettings: strictImports),
-        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
+        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "CQuire"], swiftSettings: strictImports),
         // The system SQLite, for the sync service's default store.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // The sync core (docs/sync-protocol.md): the HTTP API as a transport-free router,

@@ -49,6 +49,7 @@ from . import _raw
 from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
 from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointInfo, CheckpointStrategy
+from ._sync import SyncService
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
@@ -111,6 +112,7 @@ __all__ = [
     "DisabledError",
     "Document",
     "CheckpointInfo",
+    "SyncService",
     "CheckpointStrategy",
     "Encryption",
     "FormatError",

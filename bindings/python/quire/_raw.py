@@ -209,6 +209,7 @@ QUIRE_CHECKPOINT_CHANGES = 0x0F02
 QUIRE_CHECKPOINT_STALE = 0x0F03
 QUIRE_CHECKPOINT_DAMAGED = 0x0F04
 QUIRE_CHECKPOINT_INFO_VERSION = 1
+QUIRE_SYNC_CONFIG_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Types
@@ -407,6 +408,46 @@ class quire_checkpoint_info(Structure):
 #: ``quire_checkpoint_done_fn``: ``void (*)(int status, void *payload)``, called on a
 #: background thread.
 quire_checkpoint_done_fn = ctypes.CFUNCTYPE(None, c_int, c_void_p)
+
+
+class quire_sync_service(Structure):
+    """The opaque ``struct quire_sync_service``."""
+
+
+quire_sync_service_p = POINTER(quire_sync_service)
+
+
+class quire_sync_response(Structure):
+    """The opaque ``struct quire_sync_response``."""
+
+
+quire_sync_response_p = POINTER(quire_sync_response)
+
+
+class quire_sync_config(Structure):
+    """``quire_sync_config``. Build it with :func:`sync_config_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("store", c_char_p),
+        ("public_keys", POINTER(c_char_p)),
+        ("public_key_count", c_size_t),
+        ("jwks", c_char_p),
+        ("admin_token", c_char_p),
+        ("max_body_bytes", ctypes.c_uint64),
+        ("max_upload_bytes", ctypes.c_uint64),
+    ]
+
+
+def sync_config_init() -> quire_sync_config:
+    """``QUIRE_SYNC_CONFIG_INIT`` through ``quire_sync_config_init``."""
+    return _init(quire_sync_config(), "quire_sync_config_init", QUIRE_SYNC_CONFIG_VERSION)
+
+
+class quire_sync_header(Structure):
+    """``quire_sync_header``: a name and a value."""
+
+    _fields_ = [("name", c_char_p), ("value", c_char_p)]
 
 
 class quire_rect(Structure):
@@ -651,6 +692,28 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         c_int,
         (POINTER(quire_checkpoint_info), quire_document_p, POINTER(quire_checkpoint_options)),
     ),
+    # Sync service: the request handler
+    ("quire_sync_config_init", c_int, (POINTER(quire_sync_config), ctypes.c_uint)),
+    ("quire_sync_service_open", c_int, (POINTER(quire_sync_service_p), POINTER(quire_sync_config))),
+    ("quire_sync_service_shutdown", c_int, (quire_sync_service_p,)),
+    ("quire_sync_service_close", None, (quire_sync_service_p,)),
+    (
+        "quire_sync_service_handle",
+        c_int,
+        (
+            POINTER(quire_sync_response_p), quire_sync_service_p, c_char_p, c_char_p,
+            POINTER(quire_sync_header), c_size_t, c_void_p, c_size_t,
+        ),
+    ),
+    ("quire_sync_response_status", c_int, (POINTER(c_int32), quire_sync_response_p)),
+    ("quire_sync_response_header_count", c_int, (POINTER(c_size_t), quire_sync_response_p)),
+    (
+        "quire_sync_response_header",
+        c_int,
+        (POINTER(c_char_p), POINTER(c_char_p), quire_sync_response_p, c_size_t),
+    ),
+    ("quire_sync_response_body", c_int, (POINTER(c_void_p), POINTER(c_size_t), quire_sync_response_p)),
+    ("quire_sync_response_free", None, (quire_sync_response_p,)),
 )
 
 

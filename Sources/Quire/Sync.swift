@@ -1,0 +1,246 @@
+// The sync service's request handler of include/quire.h: conversions only; every rule of the
+// protocol lives in QuireSync (docs/sync-protocol.md).
+import CQuire
+import Dispatch
+import QuireSync
+import QuireSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A service handle: the SyncService and nothing else.
+final class SyncServiceBox {
+    let service: SyncService
+    init(_ service: SyncService) { self.service = service }
+}
+
+/// A response handle: its status, and its headers and body copied into C memory that stays
+/// put until the handle is freed.
+final class SyncResponseBox {
+    let status: Int32
+    let names: [UnsafeMutablePointer<CChar>]
+    let values: [UnsafeMutablePointer<CChar>]
+    let body: UnsafeMutableRawPointer?
+    let bodyLength: Int
+
+    init(_ response: SyncResponse) {
+        status = Int32(clamping: response.status)
+        names = response.headers.map { strdup($0.name) }
+        values = response.headers.map { strdup($0.value) }
+        bodyLength = response.body.count
+        if response.body.isEmpty {
+            body = nil
+        } else {
+            let memory = malloc(response.body.count)
+            response.body.withUnsafeBytes { raw in
+                if let memory, let base = raw.baseAddress { memory.copyMemory(from: base, byteCount: raw.count) }
+            }
+            body = memory
+        }
+    }
+
+    deinit {
+        names.forEach { free($0) }
+        values.forEach { free($0) }
+        free(body)
+    }
+}
+
+/// A request target ("/path?a=1&b=x%20y") as the path (still percent-encoded: the core
+/// decodes each segment) and the query, decoded as a host's HTTP server decodes it (`+` is a
+/// space; a name given twice keeps its first value).
+func splitTarget(_ target: String) -> (path: String, query: [String: String]) {
+    let bytes = Array(target.utf8)
+    guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, [:]) }
+    let path = String(decoding: bytes[..<mark], as: UTF8.self)
+    var query: [String: String] = [:]
+    for pair in bytes[(mark + 1)...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+        let name = queryDecoded(parts[0])
+        let value = parts.count > 1 ? queryDecoded(parts[1]) : ""
+        if query[name] == nil { query[name] = value }
+    }
+    return (path, query)
+}
+
+/// `bytes` with `+` as a space and `%XY` decoded (a malformed escape stays as it is);
+/// invalid UTF-8 becomes U+FFFD, which the core then refuses where it matters.
+func queryDecoded(_ bytes: ArraySlice<UInt8>) -> String {
+    func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
+        }
+    }
+    var out: [UInt8] = []
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+        let c = bytes[i]
+        if c == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) {
+            out.append(hi << 4 | lo)
+            i += 3
+        } else {
+            out.append(c == UInt8(ascii: "+") ? 0x20 : c)
+            i += 1
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+let syncConfigVersions = StructVersions<quire_sync_config>(name: "config", sizes: [MemoryLayout<quire_sync_config>.size])
+
+var syncConfigDefaults: quire_sync_config {
+    quire_sync_config(version: syncConfigVersions.current, store: nil, public_keys: nil, public_key_count: 0,
+                      jwks: nil, admin_token: nil, max_body_bytes: 0, max_upload_bytes: 0)
+}
+
+@c @implementation
+public func quire_sync_config_init(_ config: UnsafeMutablePointer<quire_sync_config>?, _ version: UInt32) -> Int32 {
+    guarded("quire_sync_config_init") {
+        try syncConfigVersions.initialize(config, version: version, defaults: syncConfigDefaults)
+    }
+}
+
+func syncService(_ handle: OpaquePointer?) throws -> SyncService {
+    let handle = try required(handle, "service")
+    return Unmanaged<SyncServiceBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().service
+}
+
+func syncResponse(_ handle: OpaquePointer?) throws -> SyncResponseBox {
+    let handle = try required(handle, "response")
+    return Unmanaged<SyncResponseBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+@c @implementation
+public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ config: UnsafePointer<quire_sync_config>?) -> Int32 {
+    guarded("quire_sync_service_open") {
+        let out = try required(out, "out")
+        let c = try syncConfigVersions.read(try required(config, "config"), defaults: syncConfigDefaults).value
+        var keys: [String] = []
+        if c.public_key_count > 0 {
+            let list = try required(c.public_keys, "config->public_keys")
+            for k in 0..<c.public_key_count {
+                guard let key = list[k] else { throw CallError(code: QUIRE_EINVAL, message: "config->public_keys[\(k)] is NULL") }
+                keys.append(String(cString: key))
+            }
+        }
+        var configuration = SyncConfiguration(storeURL: c.store.map { String(cString: $0) } ?? "sqlite::memory:",
+                                              publicKeys: keys, jwks: c.jwks.map { String(cString: $0) },
+                                              adminToken: c.admin_token.map { String(cString: $0) })
+        if c.max_body_bytes > 0 { configuration.limits.maxBodyBytes = Int(clamping: c.max_body_bytes) }
+        if c.max_upload_bytes > 0 { configuration.limits.maxUploadBytes = Int(clamping: c.max_upload_bytes) }
+        let service: SyncService
+        do {
+            service = try SyncService(configuration)
+        } catch let e as SyncConfigurationError {
+            throw CallError(code: QUIRE_EINVAL, message: e.message)
+        } catch let e as SyncStoreError {
+            throw CallError(code: QUIRE_EIO, message: "the store cannot be opened: \(e)")
+        } catch let e as PDFError {
+            throw e
+        } catch {
+            throw CallError(code: QUIRE_EIO, message: "the store cannot be opened: \(error)")
+        }
+        out.pointee = OpaquePointer(Unmanaged.passRetained(SyncServiceBox(service)).toOpaque())
+    }
+}
+
+@c @implementation
+public func quire_sync_service_shutdown(_ service: OpaquePointer?) -> Int32 {
+    guarded("quire_sync_service_shutdown") {
+        let s = try syncService(service)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await s.shutdown()
+            done.signal()
+        }
+        done.wait()
+    }
+}
+
+@c @implementation
+public func quire_sync_service_close(_ service: OpaquePointer?) {
+    guard let service else { return }
+    Unmanaged<SyncServiceBox>.fromOpaque(UnsafeRawPointer(service)).release()
+}
+
+@c @implementation
+public func quire_sync_service_handle(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ service: OpaquePointer?,
+                                      _ method: UnsafePointer<CChar>?, _ target: UnsafePointer<CChar>?,
+                                      _ headers: UnsafePointer<quire_sync_header>?, _ headerCount: Int,
+                                      _ body: UnsafeRawPointer?, _ bodyLength: Int) -> Int32 {
+    guarded("quire_sync_service_handle") {
+        let out = try required(out, "out")
+        let s = try syncService(service)
+        let method = String(cString: try required(method, "method"))
+        let target = String(cString: try required(target, "target"))
+        guard headerCount >= 0, headers != nil || headerCount == 0 else {
+            throw CallError(code: QUIRE_EINVAL, message: "headers is NULL but header_count is \(headerCount)")
+        }
+        guard bodyLength >= 0, body != nil || bodyLength == 0 else {
+            throw CallError(code: QUIRE_EINVAL, message: "body is NULL but body_len is \(bodyLength)")
+        }
+        var list: [(name: String, value: String)] = []
+        if let headers {
+            for k in 0..<headerCount {
+                guard let name = headers[k].name, let value = headers[k].value else {
+                    throw CallError(code: QUIRE_EINVAL, message: "headers[\(k)] has a NULL name or value")
+                }
+                list.append((String(cString: name), String(cString: value)))
+            }
+        }
+        let bytes = body.map { Array(UnsafeRawBufferPointer(start: $0, count: bodyLength)) } ?? []
+        let (path, query) = splitTarget(target)
+        let request = SyncRequest(method: method, path: path, query: query, headers: list, body: bytes)
+        let response = s.handleBlocking(request)
+        out.pointee = OpaquePointer(Unmanaged.passRetained(SyncResponseBox(response)).toOpaque())
+    }
+}
+
+@c @implementation
+public func quire_sync_response_status(_ out: UnsafeMutablePointer<Int32>?, _ response: OpaquePointer?) -> Int32 {
+    guarded("quire_sync_response_status") {
+        try required(out, "out").pointee = try syncResponse(response).status
+    }
+}
+
+@c @implementation
+public func quire_sync_response_header_count(_ out: UnsafeMutablePointer<Int>?, _ response: OpaquePointer?) -> Int32 {
+    guarded("quire_sync_response_header_count") {
+        try required(out, "out").pointee = try syncResponse(response).names.count
+    }
+}
+
+@c @implementation
+public func quire_sync_response_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                       _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                       _ response: OpaquePointer?, _ index: Int) -> Int32 {
+    guarded("quire_sync_response_header") {
+        let name = try required(outName, "out_name"), value = try required(outValue, "out_value")
+        let r = try syncResponse(response)
+        guard index >= 0 && index < r.names.count else {
+            throw CallError(code: QUIRE_ERANGE, message: "index \(index) is out of range (the response has \(r.names.count) headers)")
+        }
+        name.pointee = UnsafePointer(r.names[index])
+        value.pointee = UnsafePointer(r.values[index])
+    }
+}
+
+@c @implementation
+public func quire_sync_response_body(_ outData: UnsafeMutablePointer<UnsafeRawPointer?>?, _ outLength: UnsafeMutablePointer<Int>?,
+                                     _ response: OpaquePointer?) -> Int32 {
+    guarded("quire_sync_response_body") {
+        let data = try required(outData, "out_data"), length = try required(outLength, "out_len")
+        let r = try syncResponse(response)
+        data.pointee = r.body.map { UnsafeRawPointer($0) }
+        length.pointee = r.bodyLength
+    }
+}
+
+@c @implementation
+public func quire_sync_response_free(_ response: OpaquePointer?) {
+    guard let response else { return }
+    Unmanaged<SyncResponseBox>.fromOpaque(UnsafeRawPointer(response)).release()
+}
