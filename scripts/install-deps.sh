@@ -30,8 +30,10 @@ PYTHON="${PYTHON:-python3}"
 #              annotations)
 #   packaging: the CMake build of the example against an installed prefix, Doxygen for the
 #              C reference, groff to check the man page
-APT_DEMO=(gcc libc6-dev make pkg-config)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils)
+#   libsqlite3-dev (demo and test): the sync core's SQLite store links the system SQLite
+#              (Sources/CSQLite), so every build of the package needs its header
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev)
 APT_PACKAGING=(cmake doxygen groff-base)
 
 # >>> HOOK: packages for work that is planned but not started. Later work adds its Debian

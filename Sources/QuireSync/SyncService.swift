@@ -40,6 +40,15 @@ public final class SyncService: Sendable {
             throw SyncConfigurationError("no store for the scheme \(scheme) of \(url) (built in: sqlite)")
         }
         limits = configuration.limits
+        let l = configuration.limits
+        for (name, value, least) in [("max_upload_bytes", l.maxUploadBytes, 0), ("max_body_bytes", l.maxBodyBytes, 0),
+                                     ("max_mutations_per_push", l.maxMutationsPerPush, 0), ("max_record_bytes", l.maxRecordBytes, 0),
+                                     ("max_token_bytes", l.maxTokenBytes, 0), ("max_listeners", l.maxListeners, 0),
+                                     ("max_wait_seconds", l.maxWaitSeconds, 0), ("change_retention", l.changeRetention, 1),
+                                     ("max_changes_per_page", l.maxChangesPerPage, 1), ("answer_retention", l.answerRetention, 1),
+                                     ("jwt_leeway_seconds", l.jwtLeewaySeconds, 0)] where value < least || value > Int(Int32.max) {
+            throw SyncConfigurationError("the limit \(name) must be from \(least) to \(Int32.max), not \(value)")
+        }
         if let token = configuration.adminToken, token.isEmpty {
             throw SyncConfigurationError("the admin token is empty (nil turns the admin API off)")
         }
