@@ -24,7 +24,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import List, Optional
 
-import quire
+try:
+    import quire
+except ImportError:  # run from a checkout without the package installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+    import quire
 
 MAX_UPLOAD = 256 << 20
 
@@ -75,11 +79,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--public-key", action="append", default=[], help="a PEM public key file (repeatable)")
     parser.add_argument("--jwks", help="a JWKS file")
     parser.add_argument("--admin-token-file", help="a file holding the admin API token")
+    parser.add_argument("--max-body-bytes", type=int, default=0, help="largest body but uploads (0: 8 MiB)")
+    parser.add_argument("--max-upload-bytes", type=int, default=0, help="largest PDF upload (0: 256 MiB)")
     args = parser.parse_args(argv)
     keys = [Path(p).read_text() for p in args.public_key]
     jwks = Path(args.jwks).read_text() if args.jwks else None
     token = Path(args.admin_token_file).read_text().strip() if args.admin_token_file else os.environ.get("QUIRE_ADMIN_TOKEN")
-    service = quire.SyncService(args.store, public_keys=keys, jwks=jwks, admin_token=token)
+    service = quire.SyncService(args.store, public_keys=keys, jwks=jwks, admin_token=token,
+                                max_body_bytes=args.max_body_bytes, max_upload_bytes=args.max_upload_bytes)
+    global MAX_UPLOAD
+    MAX_UPLOAD = max(args.max_upload_bytes or (256 << 20), args.max_body_bytes or (8 << 20))
     server = ThreadingHTTPServer((args.host, args.port), make_handler(service))
     server.daemon_threads = True
 
