@@ -23,6 +23,25 @@ public struct ObjectParser {
         try parseObject(token: lexer.next(), depth: 0)
     }
 
+    /// The one PDF object that `buffer` holds, read strictly: for a program's input (a
+    /// value written in PDF syntax through the C interface, say), where nothing should be
+    /// repaired silently. Reading a file repairs what real writers get wrong; here each of
+    /// those is a `PDFError(.format)` naming the byte: a stray `)` or `>`, a bad digit or
+    /// a missing `>` in a hexadecimal string, an array or dictionary cut short by
+    /// `endobj`, `obj` or `stream`, a stray keyword inside one, a dictionary key that is
+    /// not a name or has no value, and any text after the object but white space and
+    /// comments. Nesting deeper than `limits` allows is a limit error, as in a file.
+    public static func parseStrict(_ buffer: ByteBuffer, limits: PDFLimits = .default) throws -> PDFObject {
+        var parser = ObjectParser(buffer, limits: limits)
+        parser.lexer.strict = true
+        let parsed = try parser.parseObject()
+        parser.lexer.skipWhitespace()
+        guard parser.lexer.position >= buffer.count else {
+            throw PDFError(.format, "unexpected text after the value at byte \(parser.lexer.position)")
+        }
+        return parsed
+    }
+
     /// The object that `token` starts, at `depth` (0 at the top, n inside n containers).
     /// Arrays and dictionaries are parsed with an explicit stack rather than by recursion,
     /// so that the nesting limit, not the caller's thread stack, bounds what any input

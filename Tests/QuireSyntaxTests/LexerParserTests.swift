@@ -165,5 +165,53 @@ struct ByteBufferSearchTests {
         #expect(try parse("[1 2 3 obj") == .array([.integer(1)]))
         #expect(try parse("<< /A 1 stream") == .dictionary(PDFDictionary([("A", .integer(1))])))
     }
+
+    @Test func parseStrictReadsOneWholeObject() throws {
+        func strict(_ text: String) throws -> PDFObject {
+            try ObjectParser.parseStrict(ByteBuffer(copying: Array(text.utf8)))
+        }
+        // What it reads: any one object, with white space and comments around it.
+        #expect(try strict("42") == .integer(42))
+        #expect(try strict("  \n<< /A [1 2.5 (x) <41>] /B 3 0 R >> % a comment\r\n") == .dictionary(PDFDictionary([
+            ("A", .array([.integer(1), .real(2.5), .string(PDFString(bytes: [0x78])), .string(PDFString(bytes: [0x41], isHex: true))])),
+            ("B", .reference(ObjectID(3, 0))),
+        ])))
+        #expect(try strict("/Name") == .name("Name"))
+        #expect(try strict("null") == .null)
+        // What the lenient reading of a file repairs, and what it leaves unread, is refused
+        // with the byte it is at.
+        let refused: [(String, String)] = [
+            ("", "unexpected end of file"),
+            ("   ", "unexpected end of file"),
+            ("1 2", "unexpected text after the value at byte 2"),
+            ("<< /A 1 >> >>", "unexpected text after the value at byte 11"),
+            ("(a) endobj", "unexpected text after the value at byte 4"),
+            ("[1 endobj", "unexpected keyword"),
+            ("<< /A 1 stream", "a dictionary key that is not a name (at byte 8)"),
+            ("[1 bogus 2]", "unexpected keyword 'bogus'"),
+            ("<< /A >>", "/A has no value"),
+            ("<< 1 2 >>", "a dictionary key that is not a name"),
+            ("<4G>", "in a hexadecimal string"),
+            ("<41", "unterminated hexadecimal string"),
+            ("[1 ) 2]", "stray ')'"),
+            ("[1 > 2]", "stray '>'"),
+            ("[1 2", "unterminated array"),
+        ]
+        for (text, expected) in refused {
+            let error = #expect(throws: PDFError.self, "\(text)") { try strict(text) }
+            #expect(error?.kind == .format, "\(text)")
+            #expect(error?.message.contains(expected) == true, "\(text): \(error?.message ?? "")")
+        }
+        // The lenient parser reads each of those that it can.
+        #expect(try parse("[1 bogus 2]") == .array([.integer(1), .null, .integer(2)]))
+        #expect(try parse("<< /A >>") == .dictionary(PDFDictionary()))
+        // Nesting is limited as in a file.
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        #expect(try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8))) != .null)
+        var limits = PDFLimits.default
+        limits.maxNestingDepth = 10
+        let error = #expect(throws: PDFError.self) { try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8)), limits: limits) }
+        #expect(error?.kind == .limit && error?.limitName == "max_nesting_depth")
+    }
 }
 
