@@ -438,7 +438,7 @@ struct InstantJSONTests {
             (record(#", "flags": ["noPrint", "sparkly"]"#), "annotations[0].flags[1]: unknown flag \"sparkly\""),
             (record(#", "strokeColor": "red""#), "annotations[0].strokeColor: \"red\" is not a colour"),
             (record(#", "createdAt": "yesterday""#), "annotations[0].createdAt: \"yesterday\" is not an ISO 8601 date"),
-            (record(#", "opacity": 2"#), "annotations[0].opacity: 2.0 is not in 0...1"),
+            (record(#", "opacity": 2"#), "annotations[0].opacity: 2.0 is not between 0 and 1"),
             (record(#", "customData": [1]"#), "annotations[0].customData: expected an object, found an array"),
             (record(#", "quire": {"inReplyTo": "nobody"}"#), "annotations[0].quire.inReplyTo: no annotation \"nobody\""),
             (record(#", "quire": {"inReplyTo": "x", "state": "Accepted"}"#), "annotations[0].quire.stateModel: a state needs a state model"),

@@ -162,6 +162,7 @@ extension Document {
         var a = annotation
         if let target = a.inReplyTo, !imported { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
+        try a.validate()
         let now = PDFDate.now()
         // A copy of an annotation is a new annotation: it gets its own name when its name
         // is taken on the page (/NM is unique per page), and does not take over the
@@ -202,6 +203,7 @@ extension Document {
             try checkReplyTarget(target, from: id, page: annotation.pageIndex)
         }
         try annotation.validateState()
+        try annotation.validate(changedFrom: current)
         var a = annotation
         a.modificationDate = PDFDate.now()
         guard case .dictionary(let original) = try object(id.number) else {

@@ -6,14 +6,18 @@ import QuireSyntax
 
 extension Document {
     /// Adds `annotation` to its page: a new object with a unique name, dates and a
-    /// generated appearance. Returns it as stored (with its id).
+    /// generated appearance. Returns it as stored (with its id). Every field must keep the
+    /// model's rules (``Annotation/validate(changedFrom:)``), else `PDFError(.invalidArgument)`
+    /// names the field.
     @discardableResult
     public func addAnnotation(_ annotation: Annotation) throws -> Annotation {
         try batch { try addAnnotationUnbatched(annotation) }
     }
 
     /// Writes the changed copy `annotation` back to its object, with a new modification
-    /// date and appearance.
+    /// date and appearance. The fields that changed must keep the model's rules
+    /// (``Annotation/validate(changedFrom:)``), else `PDFError(.invalidArgument)` names the
+    /// field; values the annotation already had are written back as they were.
     public func updateAnnotation(_ annotation: Annotation) throws {
         try batch { try updateAnnotationUnbatched(annotation) }
     }

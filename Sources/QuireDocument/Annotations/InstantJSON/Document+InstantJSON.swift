@@ -321,6 +321,13 @@ extension Document {
             for r in walked { state[r] = 2 }
             doneObjects.formUnion(walkedObjects)
         }
+        // The annotation model's rules, as addAnnotation and updateAnnotation check them:
+        // every field of a new annotation, the changed fields of an updated one (a value the
+        // document already has is kept, so a document's own export still imports).
+        for i in records.indices where !skipped[i] && wanted[i].subtype != "Widget" {
+            let previous = target[i].flatMap { existingByNumber[$0.number] }
+            try InstantJSON.checkRules(wanted[i], changedFrom: previous, record: records[i], path: "annotations[\(i)]")
+        }
         // 3. Apply: parents before replies.
         var order: [Int] = []
         var placed = Array(repeating: false, count: records.count)

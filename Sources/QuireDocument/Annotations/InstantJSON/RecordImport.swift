@@ -66,7 +66,8 @@ extension InstantJSON {
         }
         a.interiorColor = kind.fill ? try color(r.fillColor, q.interiorColor, "fillColor") : q.interiorColor
         if let opacity = r.opacity {
-            guard (0...1).contains(opacity) else { throw fail("opacity", "\(opacity) is not in 0...1") }
+            // The model's rule, checked here too: export never writes an opacity outside it.
+            if let problem = Annotation.opacityProblem(opacity) { throw fail("opacity", problem) }
             a.opacity = opacity
         }
         switch kind.width {
@@ -183,6 +184,41 @@ extension InstantJSON {
             }
         }
         return a
+    }
+
+    /// The annotation model's rules (``Annotation/validate(changedFrom:)``) for `a`, the
+    /// annotation that `r` gives: of every field for a new annotation, of the changed ones
+    /// for an update of `previous`, as addAnnotation and updateAnnotation check them. A
+    /// broken rule is a `PDFError(.format)` naming the record's field that holds the value
+    /// (only the exact `quire` fields and widths can break one: the other Instant JSON
+    /// fields cannot hold a value outside the rules).
+    static func checkRules(_ a: Annotation, changedFrom previous: Annotation?, record r: InstantJSONAnnotation,
+                           path: String) throws {
+        guard let violation = a.ruleViolation(changedFrom: previous) else { return }
+        let kind = self.kind(type: r.type)
+        let q = r.quire ?? InstantJSONQuireFields()
+        let field: String
+        switch violation.field {
+        case .subtype: field = kind?.isGeneric ?? true ? "quire.subtype" : "type"
+        case .pageIndex: field = "pageIndex"
+        case .rect: field = q.pdfRect != nil ? "quire.pdfRect" : "bbox"
+        case .opacity: field = "opacity"
+        case .borderWidth:
+            switch kind?.width {
+            case .strokeWidth?: field = "strokeWidth"
+            case .lineWidth?: field = "lineWidth"
+            case .borderWidth?: field = "borderWidth"
+            case nil: field = "quire.borderWidth"
+            }
+        case .flags: field = "quire.otherFlags"
+        case .color: field = "quire.color"
+        case .interiorColor: field = "quire.interiorColor"
+        case .quadPoints: field = "quire.pdfQuadPoints"
+        case .linePoints: field = "quire.pdfLinePoints"
+        case .vertices: field = "quire.pdfVertices"
+        case .inkList: field = q.pdfInkList != nil && a.inkList == q.pdfInkList ? "quire.pdfInkList" : "lines.points"
+        }
+        throw PDFError(.format, "annotation JSON: \(path).\(field): \(violation.problem)")
     }
 
     /// The checks that reading JSON makes, for records built in code: every number finite

@@ -1,0 +1,228 @@
+import QuireSyntax
+
+// The rules of the annotation model: what a value of each field may be for Quire to write
+// it. Every way in checks the same rules: ``Document/addAnnotation(_:)`` (every field),
+// ``Document/updateAnnotation(_:)`` (the fields that changed: a value the file already had
+// is kept as it was read, even outside the rules), the annotation JSON import (as those
+// two, each error naming the JSON field) and the C setters, which check the one value they
+// set when it is set.
+
+extension Annotation {
+    /// The fields that have rules.
+    enum Field: CaseIterable {
+        case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
+        case quadPoints, linePoints, vertices, inkList
+
+        /// How messages name the field.
+        var label: String {
+            switch self {
+            case .subtype: return "subtype"
+            case .pageIndex: return "page index"
+            case .rect: return "rect"
+            case .opacity: return "opacity"
+            case .borderWidth: return "border width"
+            case .flags: return "flags"
+            case .color: return "colour"
+            case .interiorColor: return "interior colour"
+            case .quadPoints: return "quad points"
+            case .linePoints: return "line"
+            case .vertices: return "vertices"
+            case .inkList: return "ink list"
+            }
+        }
+    }
+
+    /// A broken rule: the field, and what is wrong with its value (without the field's
+    /// name, so that the JSON import can name its own field instead).
+    struct RuleViolation: Equatable {
+        let field: Field
+        let problem: String
+
+        /// The error the model throws: `PDFError(.invalidArgument)`, "field: problem".
+        var error: PDFError { PDFError(.invalidArgument, "\(field.label): \(problem)") }
+    }
+
+    // MARK: One value
+
+    static func subtypeProblem(_ subtype: String) -> String? {
+        subtype.isEmpty ? "must not be empty" : nil
+    }
+
+    static func pageIndexProblem(_ index: Int) -> String? {
+        index < 0 ? "\(index) is negative" : nil
+    }
+
+    static func rectProblem(_ rect: Rect) -> String? {
+        [rect.left, rect.bottom, rect.right, rect.top].allSatisfy(\.isFinite) ? nil : "\(rect) has a coordinate that is not finite"
+    }
+
+    static func opacityProblem(_ opacity: Double) -> String? {
+        (0...1).contains(opacity) ? nil : "\(opacity) is not between 0 and 1"
+    }
+
+    static func borderWidthProblem(_ width: Double?) -> String? {
+        guard let width else { return nil }
+        if !width.isFinite { return "\(width) is not a finite number" }
+        return width < 0 ? "\(width) is negative" : nil
+    }
+
+    static func flagsProblem(_ flags: Int) -> String? {
+        (0...Int(UInt32.max)).contains(flags) ? nil : "\(flags) is not an unsigned 32-bit integer"
+    }
+
+    static func colorProblem(_ color: [Double]?) -> String? {
+        guard let color else { return nil }
+        guard [0, 1, 3, 4].contains(color.count) else {
+            return "\(color.count) components (a colour has 0, 1, 3 or 4: none, gray, RGB or CMYK)"
+        }
+        if let bad = color.first(where: { !(0...1).contains($0) }) { return "the component \(bad) is not between 0 and 1" }
+        return nil
+    }
+
+    /// Numbers that are not all finite, and a count that is not a multiple of `groups`.
+    static func numbersProblem(_ values: [Double], groups: Int, _ rule: String) -> String? {
+        guard values.count % groups == 0 else { return "\(values.count) numbers (\(rule))" }
+        if let bad = values.first(where: { !$0.isFinite }) { return "\(bad) is not a finite number" }
+        return nil
+    }
+
+    static func quadPointsProblem(_ quads: [Double]) -> String? {
+        numbersProblem(quads, groups: 8, "quad points come in groups of 8: x1 y1 ... x4 y4 for each quadrilateral")
+    }
+
+    static func linePointsProblem(_ line: [Double]) -> String? {
+        guard line.isEmpty || line.count == 4 else { return "\(line.count) numbers (a line is 4: x1 y1 x2 y2, or none)" }
+        return numbersProblem(line, groups: 1, "")
+    }
+
+    static func verticesProblem(_ vertices: [Double]) -> String? {
+        numbersProblem(vertices, groups: 2, "vertices are x, y pairs")
+    }
+
+    static func inkStrokeProblem(_ stroke: [Double]) -> String? {
+        guard !stroke.isEmpty else { return "an empty stroke (a stroke has at least one point)" }
+        return numbersProblem(stroke, groups: 2, "a stroke is x, y pairs")
+    }
+
+    static func inkListProblem(_ strokes: [[Double]]) -> String? {
+        for (k, stroke) in strokes.enumerated() {
+            if let problem = inkStrokeProblem(stroke) { return "stroke \(k): \(problem)" }
+        }
+        return nil
+    }
+
+    /// The first rule that `self` breaks, among the fields that differ from `previous`
+    /// (every field when it is nil), in the order of ``Field``.
+    func ruleViolation(changedFrom previous: Annotation? = nil) -> RuleViolation? {
+        func check<T: Equatable>(_ key: KeyPath<Annotation, T>, _ problem: (T) -> String?) -> String? {
+            if let previous, previous[keyPath: key] == self[keyPath: key] { return nil }
+            return problem(self[keyPath: key])
+        }
+        for field in Field.allCases {
+            let problem: String?
+            switch field {
+            case .subtype: problem = check(\.subtype, Annotation.subtypeProblem)
+            case .pageIndex: problem = check(\.pageIndex, Annotation.pageIndexProblem)
+            case .rect: problem = check(\.rect, Annotation.rectProblem)
+            case .opacity: problem = check(\.opacity, Annotation.opacityProblem)
+            case .borderWidth: problem = check(\.borderWidth, Annotation.borderWidthProblem)
+            case .flags: problem = check(\.flags, Annotation.flagsProblem)
+            case .color: problem = check(\.color, Annotation.colorProblem)
+            case .interiorColor: problem = check(\.interiorColor, Annotation.colorProblem)
+            case .quadPoints: problem = check(\.quadPoints, Annotation.quadPointsProblem)
+            case .linePoints: problem = check(\.linePoints, Annotation.linePointsProblem)
+            case .vertices: problem = check(\.vertices, Annotation.verticesProblem)
+            case .inkList: problem = check(\.inkList, Annotation.inkListProblem)
+            }
+            if let problem { return RuleViolation(field: field, problem: problem) }
+        }
+        return nil
+    }
+
+    // MARK: The public checks
+
+    /// Checks the fields that have rules, and throws `PDFError(.invalidArgument)` naming the
+    /// first one that breaks its rule ("opacity: 1.5 is not between 0 and 1"):
+    ///
+    /// - ``subtype`` is not empty; ``pageIndex`` is not negative; ``rect`` is finite;
+    /// - ``opacity`` is in 0...1; ``borderWidth`` is finite and not negative; ``flags``
+    ///   is an unsigned 32-bit integer (/F);
+    /// - ``color`` and ``interiorColor`` have 0, 1, 3 or 4 components, each in 0...1;
+    /// - ``quadPoints`` come in groups of 8 numbers, ``linePoints`` are 4 numbers or none,
+    ///   ``vertices`` and each stroke of ``inkList`` are x, y pairs (a stroke has at least
+    ///   one), and every number is finite.
+    ///
+    /// With `previous` (the annotation as the document has it), only the fields that differ
+    /// from it are checked: a value that a file already had is kept as it was read, even
+    /// when it breaks a rule (a colour with components of 0 to 255, say), so that changing
+    /// another field does not fail on it. ``Document/addAnnotation(_:)`` checks every field
+    /// and ``Document/updateAnnotation(_:)`` the changed ones; /State and /StateModel have
+    /// their own check there.
+    public func validate(changedFrom previous: Annotation? = nil) throws {
+        if let violation = ruleViolation(changedFrom: previous) { throw violation.error }
+    }
+
+    /// Checks a value for ``subtype`` (not empty), as ``validate(changedFrom:)`` does.
+    public static func validate(subtype: String) throws {
+        try check(.subtype, subtypeProblem(subtype))
+    }
+
+    /// Checks a value for ``pageIndex`` (not negative).
+    public static func validate(pageIndex: Int) throws {
+        try check(.pageIndex, pageIndexProblem(pageIndex))
+    }
+
+    /// Checks a value for ``rect`` (every coordinate finite).
+    public static func validate(rect: Rect) throws {
+        try check(.rect, rectProblem(rect))
+    }
+
+    /// Checks a value for ``opacity`` (in 0...1).
+    public static func validate(opacity: Double) throws {
+        try check(.opacity, opacityProblem(opacity))
+    }
+
+    /// Checks a value for ``borderWidth`` (finite, not negative).
+    public static func validate(borderWidth: Double) throws {
+        try check(.borderWidth, borderWidthProblem(borderWidth))
+    }
+
+    /// Checks a value for ``flags`` (0 to 2^32 - 1).
+    public static func validate(flags: Int) throws {
+        try check(.flags, flagsProblem(flags))
+    }
+
+    /// Checks a value for ``color`` (0, 1, 3 or 4 components, each in 0...1).
+    public static func validate(color: [Double]) throws {
+        try check(.color, colorProblem(color))
+    }
+
+    /// Checks a value for ``interiorColor`` (0, 1, 3 or 4 components, each in 0...1).
+    public static func validate(interiorColor: [Double]) throws {
+        try check(.interiorColor, colorProblem(interiorColor))
+    }
+
+    /// Checks a value for ``quadPoints`` (groups of 8 finite numbers).
+    public static func validate(quadPoints: [Double]) throws {
+        try check(.quadPoints, quadPointsProblem(quadPoints))
+    }
+
+    /// Checks a value for ``linePoints`` (4 finite numbers, or none).
+    public static func validate(linePoints: [Double]) throws {
+        try check(.linePoints, linePointsProblem(linePoints))
+    }
+
+    /// Checks a value for ``vertices`` (x, y pairs of finite numbers).
+    public static func validate(vertices: [Double]) throws {
+        try check(.vertices, verticesProblem(vertices))
+    }
+
+    /// Checks one stroke for ``inkList`` (at least one x, y pair of finite numbers).
+    public static func validate(inkStroke: [Double]) throws {
+        try check(.inkList, inkStrokeProblem(inkStroke))
+    }
+
+    private static func check(_ field: Field, _ problem: String?) throws {
+        if let problem { throw RuleViolation(field: field, problem: problem).error }
+    }
+}
