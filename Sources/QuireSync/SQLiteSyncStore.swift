@@ -78,6 +78,19 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
             FOREIGN KEY (document_id, layer) REFERENCES layers(document_id, name) ON DELETE CASCADE
         );
         """,
+        // 2: each layer's record count kept by triggers, so that reading a layer's state
+        // (every push does) does not count its records.
+        """
+        ALTER TABLE layers ADD COLUMN record_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE layers SET record_count =
+            (SELECT COUNT(*) FROM records r WHERE r.document_id = layers.document_id AND r.layer = layers.name);
+        CREATE TRIGGER records_counted_in AFTER INSERT ON records BEGIN
+            UPDATE layers SET record_count = record_count + 1 WHERE document_id = NEW.document_id AND name = NEW.layer;
+        END;
+        CREATE TRIGGER records_counted_out AFTER DELETE ON records BEGIN
+            UPDATE layers SET record_count = record_count - 1 WHERE document_id = OLD.document_id AND name = OLD.layer;
+        END;
+        """,
     ]
 
     /// Opens the store of `url`: `sqlite:///absolute/path.db` or `sqlite::memory:`.
@@ -229,19 +242,13 @@ private struct SQLiteTransaction: SyncTransaction {
     }
 
     func layer(_ document: String, _ layer: String) async throws -> SyncLayerInfo? {
-        try connection.query("""
-            SELECT name, seq, pruned_through,
-                   (SELECT COUNT(*) FROM records r WHERE r.document_id = l.document_id AND r.layer = l.name)
-            FROM layers l WHERE document_id = ? AND name = ?
-            """, [.text(document), .text(layer)], layerInfo).first
+        try connection.query("SELECT name, seq, pruned_through, record_count FROM layers WHERE document_id = ? AND name = ?",
+                             [.text(document), .text(layer)], layerInfo).first
     }
 
     func layers(_ document: String) async throws -> [SyncLayerInfo] {
-        try connection.query("""
-            SELECT name, seq, pruned_through,
-                   (SELECT COUNT(*) FROM records r WHERE r.document_id = l.document_id AND r.layer = l.name)
-            FROM layers l WHERE document_id = ? ORDER BY name
-            """, [.text(document)], layerInfo)
+        try connection.query("SELECT name, seq, pruned_through, record_count FROM layers WHERE document_id = ? ORDER BY name",
+                             [.text(document)], layerInfo)
     }
 
     func createLayer(_ document: String, _ layer: String, records: [SyncStoredRecord]) async throws {

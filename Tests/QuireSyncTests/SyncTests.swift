@@ -363,6 +363,12 @@ import Testing
         }
         _ = try await h.push([deleteMutation(21, id: "hl-1", base: 0)])
         let before = try await h.layer()
+        // WAL mode: the log is beside the database while it is open.
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/quire.db-wal"))
+        // The layer's record count follows puts and deletes: 4 + 20 - 1.
+        let described = try json(await h.admin("GET", "/admin/documents/doc"))
+        #expect(described["layers"]?[0]?["records"]?.int == 23)
+        #expect(described["layers"]?[0]?["seq"]?.int == 21)
         await h.close()
         // Another service on the same file.
         h = try await Harness(upload: false, dir: dir)
