@@ -183,6 +183,16 @@ C_TO_CTYPES.update({
     "quire_save_options *": POINTER(_raw.quire_save_options),
     "quire_bookmark_provider *": POINTER(_raw.quire_bookmark_provider),
     "const quire_bookmark_provider *const *": POINTER(POINTER(_raw.quire_bookmark_provider)),
+    "quire_sync_config *": POINTER(_raw.quire_sync_config),
+    "const quire_sync_config *": POINTER(_raw.quire_sync_config),
+    "quire_sync_service **": POINTER(_raw.quire_sync_service_p),
+    "quire_sync_service *": _raw.quire_sync_service_p,
+    "quire_sync_response **": POINTER(_raw.quire_sync_response_p),
+    "quire_sync_response *": _raw.quire_sync_response_p,
+    "const quire_sync_response *": _raw.quire_sync_response_p,
+    "const quire_sync_header *": POINTER(_raw.quire_sync_header),
+    "const char **": POINTER(c_char_p),
+    "const void **": POINTER(c_void_p),
 })
 # Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
 for _enum in header_enums():
@@ -201,6 +211,7 @@ C_FIELD_TO_CTYPES = {
     "int (*)(void *)": _raw.quire_bookmark_save_fn,
     "void (*)(void *)": _raw.quire_bookmark_release_fn,
     "int (*)(uint64_t, uint64_t, void *)": _raw.quire_save_progress_fn,
+    "const char *const *": POINTER(c_char_p),
     "size_t": c_size_t,
 }
 for _enum in header_enums():
@@ -245,7 +256,7 @@ def test_every_header_struct_is_checked():
 
 
 STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options", "quire_open_options",
-           "quire_rect", "quire_save_options"]
+           "quire_rect", "quire_save_options", "quire_sync_config", "quire_sync_header"]
 
 
 @pytest.mark.parametrize("struct", STRUCTS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ctypes
 import threading
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_void_p
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
 from ._errors import check
@@ -57,7 +57,7 @@ class SyncService:
         config.max_upload_bytes = max_upload_bytes
         handle = _raw.quire_sync_service_p()
         check(_raw.lib.quire_sync_service_open(byref(handle), byref(config)))
-        self._handle: Optional[_raw.quire_sync_service_p] = handle
+        self._handle: Optional[Any] = handle  # a quire_sync_service_p
         self._lock = threading.Lock()
 
     def handle(

@@ -1,0 +1,134 @@
+"""The sync service through the C request handler (quire.SyncService), in process: what
+the conformance suite (Tests/server) checks over HTTP, here through the library call
+that Python, Go or Node hosts make, with real JWTs (PyJWT) and a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+import quire
+
+ADMIN = [("Authorization", "Token admin-secret")]
+
+
+@pytest.fixture
+def keys() -> Tuple[Any, str]:
+    private = ec.generate_private_key(ec.SECP256R1())
+    public = private.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return private, public
+
+
+@pytest.fixture
+def service(tmp_path: Path, keys: Tuple[Any, str], sample_pdf: Path):
+    s = quire.SyncService("sqlite://%s" % (tmp_path / "sync.db"), public_keys=[keys[1]], admin_token="admin-secret")
+    status, _, body = s.handle("POST", "/admin/documents?id=doc1", ADMIN + [("Content-Type", "application/pdf")],
+                               sample_pdf.read_bytes())
+    assert status == 201, body
+    yield s
+    s.close()
+
+
+def token(keys: Tuple[Any, str], permissions: List[str], **claims: Any) -> str:
+    payload: Dict[str, Any] = {"document_id": "doc1", "layer": "main", "permissions": permissions,
+                               "exp": int(time.time()) + 600}
+    payload.update(claims)
+    return jwt.encode(payload, keys[0], algorithm="ES256")
+
+
+def call(service: quire.SyncService, method: str, target: str, tok: str, body: Any = None) -> Tuple[int, Any]:
+    data = json.dumps(body).encode() if body is not None else b""
+    status, headers, payload = service.handle(method, target, [("Authorization", "Bearer " + tok)], data)
+    assert any(name.lower() == "x-request-id" for name, _ in headers)
+    return status, json.loads(payload) if payload else None
+
+
+def note(record_id: str, text: str) -> Dict[str, Any]:
+    return {"v": 1, "type": "pspdfkit/note", "id": record_id, "pageIndex": 0, "bbox": [100, 100, 20, 20], "text": text}
+
+
+def test_two_clients_converge_and_conflicts_are_answered(service: quire.SyncService, keys: Tuple[Any, str]):
+    writer = token(keys, ["read", "write"], user_id="alice")
+    status, layer = call(service, "GET", "/documents/doc1/layers/main", writer)
+    assert status == 200 and len(layer["records"]) == 12  # sample.pdf's own annotations
+    seq = layer["seq"]
+    push = {"client_id": "a", "mutations": [{"client_seq": 1, "op": "put", "id": "n1", "base_revision": None,
+                                             "record": note("n1", "from a")}]}
+    status, answer = call(service, "POST", "/documents/doc1/layers/main/mutations", writer, push)
+    assert status == 200 and answer["results"][0]["status"] == "accepted"
+    revision = answer["results"][0]["revision"]
+    # The same push again (a retry after a lost answer): the same answer, nothing twice.
+    status, again = call(service, "POST", "/documents/doc1/layers/main/mutations", writer, push)
+    assert again["results"] == answer["results"]
+    # Another client, based on a stale revision: rejected with the current record.
+    stale = {"client_id": "b", "mutations": [{"client_seq": 1, "op": "put", "id": "n1", "base_revision": None,
+                                              "record": note("n1", "from b")}]}
+    status, rejected = call(service, "POST", "/documents/doc1/layers/main/mutations", writer, stale)
+    result = rejected["results"][0]
+    assert result["status"] == "rejected" and result["reason"] == "conflict"
+    assert result["current"]["text"] == "from a" and result["current"]["creatorName"] == "alice"
+    # The feed has the one change; a reader sees it.
+    reader = token(keys, ["read"])
+    status, changes = call(service, "GET", "/documents/doc1/layers/main/changes?since=%d" % seq, reader)
+    assert [c["id"] for c in changes["changes"]] == ["n1"] and changes["seq"] == revision
+    # A reader cannot write.
+    status, error = call(service, "POST", "/documents/doc1/layers/main/mutations", reader, stale)
+    assert status == 403 and error["error"]["code"] == "forbidden"
+
+
+def test_a_long_poll_wakes_on_a_push_and_on_shutdown(service: quire.SyncService, keys: Tuple[Any, str]):
+    tok = token(keys, ["read", "write"])
+    _, layer = call(service, "GET", "/documents/doc1/layers/main", tok)
+    results: List[Tuple[int, Any, float]] = []
+
+    def wait() -> None:
+        started = time.monotonic()
+        status, body = call(service, "GET", "/documents/doc1/layers/main/changes?since=%d&wait=30" % layer["seq"], tok)
+        results.append((status, body, time.monotonic() - started))
+
+    listener = threading.Thread(target=wait)
+    listener.start()
+    time.sleep(0.5)  # the listener waits (ctypes released the GIL)
+    push = {"client_id": "c", "mutations": [{"client_seq": 1, "op": "put", "id": "n2", "base_revision": None,
+                                             "record": note("n2", "wake up")}]}
+    status, _ = call(service, "POST", "/documents/doc1/layers/main/mutations", tok, push)
+    assert status == 200
+    listener.join(10)
+    assert not listener.is_alive()
+    status, body, took = results[0]
+    assert status == 200 and [c["id"] for c in body["changes"]] == ["n2"] and took < 10
+    # A second listener, then shutdown: it answers at once, later requests get 503.
+    results.clear()
+    _, layer = call(service, "GET", "/documents/doc1/layers/main", tok)
+    listener = threading.Thread(target=wait)
+    listener.start()
+    time.sleep(0.5)
+    service.shutdown()
+    listener.join(10)
+    assert not listener.is_alive() and results[0][2] < 10
+    assert service.handle("GET", "/healthz")[0] == 503
+
+
+def test_bad_calls(service: quire.SyncService, keys: Tuple[Any, str]):
+    assert service.handle("GET", "/documents/doc1/layers/main")[0] == 401
+    assert service.handle("GET", "/admin/documents", [("Authorization", "Token wrong")])[0] == 401
+    expired = token(keys, ["read"], exp=int(time.time()) - 3600)
+    assert call(service, "GET", "/documents/doc1/layers/main", expired)[0] == 401
+    other_layer = token(keys, ["read"], layer="other")
+    assert call(service, "GET", "/documents/doc1/layers/main", other_layer)[0] == 403
+    status, body = call(service, "POST", "/documents/doc1/layers/main/mutations", token(keys, ["write"]),
+                        {"client_id": "x", "mutations": [], "surprise": 1})
+    assert status == 400 and body["error"]["code"] == "unknown_field"
+    with pytest.raises(quire.InvalidArgumentError):
+        quire.SyncService("nosuchscheme://x")
+    with pytest.raises(quire.InvalidArgumentError):
+        quire.SyncService("sqlite::memory:", public_keys=["not a PEM key"])
