@@ -1,11 +1,19 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.3
+//
+// 6.3: the C layer implements include/quire.h with `@c @implementation` (SE-0495), which
+// Swift 6.3 is the first to have; an older toolchain stops here, with the version it needs,
+// rather than on the first `@c` it cannot compile.
 //
 // Quire's Swift modules, bottom up:
-//   QuireSyntax   bytes to PDF objects: lexer, parser, cross-reference, filters
-//   QuireDocument the document model: pages, metadata (annotations, bookmarks, ... later)
+//   QuireSyntax   bytes to PDF objects: lexer, parser, cross-reference, filters, the
+//                 standard security handler, the writer
+//   QuireDocument the document model: pages, metadata, annotations, replies and review
+//                 states, annotation JSON, bookmarks, outline, destinations and actions,
+//                 page labels, editing and saving, checkpoints
 //   QuireSync     the sync service's core: HTTP API as a router, JWTs, stores (no server)
 //   Quire         the C layer: implements include/quire.h with @c @implementation and
 //                 holds no logic beyond converting types and errors
+//   QuireCLI      the command-line tool, quire; QuireServer (below) is quire-server
 // The `quire` library product is libquire.so; `make` links it with the Swift runtime
 // statically and a version script that exports only quire_* (see the Makefile).
 import PackageDescription
