@@ -16,11 +16,12 @@
  * - Every macro is used, in constant expressions where the C standard allows it; the
  *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT,
  *   QUIRE_BOOKMARK_PROVIDER_INIT, QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT,
- *   QUIRE_CHECKPOINT_OPTIONS_INIT) are
+ *   QUIRE_CHECKPOINT_OPTIONS_INIT, QUIRE_SYNC_CONFIG_INIT) are
  *   used at file scope (constant initialisers) and on the stack, and -Wextra's
  *   -Wmissing-field-initializers proves they name every field.
  * - The layouts of the structs (quire_rect, quire_open_options, quire_save_options,
- *   quire_bookmark_provider, quire_checkpoint_options) and the exact types of the callback
+ *   quire_bookmark_provider, quire_checkpoint_options, quire_sync_config,
+ *   quire_sync_header) and the exact types of the callback
  *   typedefs (quire_write_fn, quire_bookmark_change_fn, the provider's members,
  *   quire_checkpoint_done_fn) are pinned at compile time.
  * - When linked against libquire and run, main() checks the macros' values at run time.
@@ -216,7 +217,20 @@
       (quire_document *, quire_checkpoint_done_fn, void *))                             \
     X(quire_document_checkpoint_path, int, (char *, size_t, size_t *, quire_document *)) \
     X(quire_document_inspect_checkpoint, int,                                           \
-      (quire_checkpoint_info *, quire_document *, const quire_checkpoint_options *))
+      (quire_checkpoint_info *, quire_document *, const quire_checkpoint_options *))     \
+    X(quire_sync_config_init, int, (quire_sync_config *, unsigned))                     \
+    X(quire_sync_service_open, int, (quire_sync_service **, const quire_sync_config *)) \
+    X(quire_sync_service_shutdown, int, (quire_sync_service *))                         \
+    X(quire_sync_service_close, void, (quire_sync_service *))                           \
+    X(quire_sync_service_handle, int,                                                   \
+      (quire_sync_response **, quire_sync_service *, const char *, const char *,        \
+       const quire_sync_header *, size_t, const void *, size_t))                        \
+    X(quire_sync_response_status, int, (int32_t *, const quire_sync_response *))        \
+    X(quire_sync_response_header_count, int, (size_t *, const quire_sync_response *))   \
+    X(quire_sync_response_header, int,                                                  \
+      (const char **, const char **, const quire_sync_response *, size_t))              \
+    X(quire_sync_response_body, int, (const void **, size_t *, const quire_sync_response *)) \
+    X(quire_sync_response_free, void, (quire_sync_response *))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -394,6 +408,24 @@ HEADER_ASSERT(checkpoint_existing, offsetof(quire_checkpoint_options, existing) 
 HEADER_ASSERT(checkpoint_size, sizeof(quire_checkpoint_options) == 40);
 HEADER_ASSERT(checkpoint_info_size, sizeof(quire_checkpoint_info) == 40);
 #endif
+/* quire_sync_config: the version, then six pointers and sizes (8-aligned on LP64), then the
+ * two 64-bit limits. */
+HEADER_ASSERT(sync_config_version_first, offsetof(quire_sync_config, version) == 0);
+#if UINTPTR_MAX == 0xffffffffffffffffu
+HEADER_ASSERT(sync_config_store, offsetof(quire_sync_config, store) == 8);
+HEADER_ASSERT(sync_config_public_keys, offsetof(quire_sync_config, public_keys) == 16);
+HEADER_ASSERT(sync_config_public_key_count, offsetof(quire_sync_config, public_key_count) == 24);
+HEADER_ASSERT(sync_config_jwks, offsetof(quire_sync_config, jwks) == 32);
+HEADER_ASSERT(sync_config_admin_token, offsetof(quire_sync_config, admin_token) == 40);
+HEADER_ASSERT(sync_config_max_body, offsetof(quire_sync_config, max_body_bytes) == 48);
+HEADER_ASSERT(sync_config_max_upload, offsetof(quire_sync_config, max_upload_bytes) == 56);
+HEADER_ASSERT(sync_config_size, sizeof(quire_sync_config) == 64);
+#endif
+/* quire_sync_header: two string pointers, on every ABI (arrays of it are passed). */
+HEADER_ASSERT(sync_header_name, offsetof(quire_sync_header, name) == 0);
+HEADER_ASSERT(sync_header_value, offsetof(quire_sync_header, value) == sizeof(const char *));
+HEADER_ASSERT(sync_header_size, sizeof(quire_sync_header) == 2 * sizeof(const char *));
+HEADER_ASSERT(sync_config_version_number, QUIRE_SYNC_CONFIG_VERSION >= 1);
 
 /* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
  * and from `const` pointers as the functions' parameters need. */
@@ -466,6 +498,20 @@ static void header_checkpoint_done(int status, void *payload) {
 static const quire_checkpoint_done_fn header_checkpoint_done_fn = header_checkpoint_done;
 static const quire_checkpoint_options header_static_checkpoint_options =
     QUIRE_CHECKPOINT_OPTIONS_INIT;
+
+/* The sync service's handles are incomplete types; its config's initialiser is a constant
+ * expression; a request's headers are an array of quire_sync_header initialised as such. */
+static quire_sync_service *const header_no_service = NULL;
+static const quire_sync_response *const header_no_response = NULL;
+static const quire_sync_config header_static_sync_config = QUIRE_SYNC_CONFIG_INIT;
+static const quire_sync_header header_sync_headers[] = {{"Authorization", "Token t"},
+                                                        {"X-Request-Id", "header-c99"}};
+static const char *const header_sync_keys[] = {"-----BEGIN PUBLIC KEY-----"};
+/* The limits are 64-bit on every ABI (uint64_t), and the key count a size_t. */
+HEADER_ASSERT(sync_limits_64_bits, sizeof header_static_sync_config.max_body_bytes == 8 &&
+                                       sizeof header_static_sync_config.max_upload_bytes == 8 &&
+                                       sizeof header_static_sync_config.public_key_count ==
+                                           sizeof(size_t));
 
 /* The version string is "MAJOR.MINOR.PATCH" of the numeric macros. */
 #define HEADER_STR2(x) #x
@@ -644,6 +690,32 @@ int main(void) {
         header_checkpoint_done_fn(QUIRE_EBUSY, &done_status);
         header_check(done_status == QUIRE_EBUSY,
                      "a quire_checkpoint_done_fn can be called through the typedef");
+    }
+    {
+        /* The sync service's config: the initialiser sets the version and leaves every
+         * field NULL or 0 (the defaults: an in-memory store, no keys, the admin API off,
+         * the default limits); the fields take what a host passes. */
+        quire_sync_config config = QUIRE_SYNC_CONFIG_INIT;
+        quire_sync_response *response = NULL;
+        header_check(config.version == QUIRE_SYNC_CONFIG_VERSION && config.store == NULL &&
+                         config.public_keys == NULL && config.public_key_count == 0 &&
+                         config.jwks == NULL && config.admin_token == NULL &&
+                         config.max_body_bytes == 0 && config.max_upload_bytes == 0,
+                     "QUIRE_SYNC_CONFIG_INIT: the version and the defaults");
+        header_check(header_static_sync_config.version == QUIRE_SYNC_CONFIG_VERSION &&
+                         header_static_sync_config.store == NULL &&
+                         header_static_sync_config.public_key_count == 0,
+                     "QUIRE_SYNC_CONFIG_INIT at file scope");
+        config.store = "sqlite::memory:";
+        config.public_keys = header_sync_keys;
+        config.public_key_count = sizeof header_sync_keys / sizeof header_sync_keys[0];
+        config.admin_token = header_sync_headers[0].value;
+        config.max_body_bytes = UINT64_MAX;
+        header_check(config.public_key_count == 1 && config.public_keys[0] == header_sync_keys[0] &&
+                         strcmp(header_sync_headers[1].name, "X-Request-Id") == 0,
+                     "quire_sync_config and quire_sync_header hold what a host sets");
+        header_check(header_no_service == NULL && header_no_response == NULL && response == NULL,
+                     "sync handles are pointers");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,
