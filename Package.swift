@@ -107,6 +107,7 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
         "QuireSync",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

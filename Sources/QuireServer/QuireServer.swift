@@ -10,7 +10,9 @@ import Musl
 #endif
 import ArgumentParser
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import QuireSync
 import ServiceLifecycle
 import UnixSignals
@@ -114,8 +116,16 @@ struct QuireServer: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
+        // Header limits above the default 80 KiB, so that an oversized JWT (up to 256 KiB)
+        // reaches the core and gets its 401 JSON answer instead of a bare 400 from the HTTP
+        // parser. Idle keep-alive connections close after 75 s; a long poll (at most 60 s)
+        // is a request in progress, never idle.
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .seconds(75),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 256 << 10, maxHeaderListSize: 256 << 10))
         let app = Application(
             responder: HTTPHost(service: service, limits: settings.sync.limits, logger: logger),
+            server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port),
                 serverName: nil),

@@ -1,0 +1,103 @@
+"""Fixtures of the sync server tests (docs/sync-protocol.md).
+
+Run from the repository root, after `make` (which builds build/bin/quire-server):
+
+    python3 -m pytest -q Tests/server          # or: make test-server
+
+Every test that takes the ``host`` fixture runs once per host (sync_support.HOSTS:
+quire-server, and the Python example of the C request handler once it exists); narrow it
+with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
+tests pick, with SQLite stores in a temporary directory; keys and tokens are made by the
+tests (cryptography, PyJWT).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator, List
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sync_support import (  # noqa: E402
+    HOST_FEATURES, HOSTS, HostSettings, Keys, ServerProcess, free_port, make_keys, selected_hosts, unique, upload,
+)
+
+
+@pytest.fixture(scope="session")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> Keys:
+    return make_keys(tmp_path_factory.mktemp("keys"))
+
+
+@pytest.fixture(scope="module", params=selected_hosts())
+def host(request: pytest.FixtureRequest) -> str:
+    """The name of the host under test (a key of sync_support.HOSTS)."""
+    name = str(request.param)
+    if name not in HOSTS:
+        pytest.fail(f"unknown host {name!r} in QUIRE_SERVER_HOSTS (known: {', '.join(HOSTS)})")
+    return name
+
+
+@pytest.fixture
+def expect_failure_unless(host: str, request: pytest.FixtureRequest) -> Callable[[str, str], None]:
+    """`expect_failure_unless(feature, what)`: the test is expected to fail (xfail, saying
+    why) on a host that sync_support.HOST_FEATURES lists without `feature`."""
+
+    def check(feature: str, what: str) -> None:
+        if not HOST_FEATURES.get(host, {}).get(feature, True):
+            request.node.add_marker(pytest.mark.xfail(reason=f"{host} {what}"))
+
+    return check
+
+
+def _settings(keys: Keys, workdir: Path, **overrides: Any) -> HostSettings:
+    s = HostSettings(port=free_port(), store=f"sqlite://{workdir / 'quire.db'}",
+                     public_keys=keys.public_key_files, admin_token_file=keys.admin_token_file)
+    for k, v in overrides.items():
+        setattr(s, k, v)
+    return s
+
+
+@pytest.fixture
+def start_server(keys: Keys, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """Starts a server of the given host with settings overridden by keyword; every server
+    started is stopped (or killed) at the end of the test."""
+    started: List[ServerProcess] = []
+
+    def start(host_name: str, extra_args: tuple = (), workdir: Any = None, **overrides: Any) -> ServerProcess:
+        wd = Path(workdir) if workdir is not None else tmp_path / unique("server")
+        wd.mkdir(parents=True, exist_ok=True)
+        p = ServerProcess(host_name, _settings(keys, wd, **overrides), wd, extra_args)
+        started.append(p)
+        return p.start()
+
+    yield start
+    for p in started:
+        p.kill()
+
+
+@pytest.fixture(scope="module")
+def server(host: str, keys: Keys, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server per host and test module, with its own SQLite file; it must stop cleanly
+    (SIGTERM, exit status 0) at the end."""
+    wd = tmp_path_factory.mktemp(f"{host}-server")
+    p = ServerProcess(host, _settings(keys, wd), wd).start()
+    try:
+        yield p
+    finally:
+        if p.proc is not None and p.proc.poll() is None:
+            status = p.stop()
+            assert status == 0, f"{host} exited with {status} on SIGTERM:\n{p.log()[-3000:]}"
+        else:
+            p.kill()
+
+
+@pytest.fixture(scope="module")
+def document(server: ServerProcess, keys: Keys) -> str:
+    """examples/sample.pdf, uploaded once per module server under a fresh id."""
+    doc = unique("doc")
+    r = upload(server.port, keys, doc)
+    assert r.status == 201, r
+    return doc

@@ -1,0 +1,427 @@
+"""What the sync server tests share: keys and tokens, an HTTP client, server processes.
+
+The tests talk to real server processes on loopback with real SQLite files in a temporary
+directory. A *host* is a program that serves docs/sync-protocol.md; each one is started by a
+command line built from the same settings (see ``HOSTS``), so that the conformance suite
+runs unchanged against every host.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import http.client
+import json
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import jwt  # PyJWT
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "examples" / "sample.pdf"
+SAMPLE_ANNOTATIONS = 12  # examples/sample.pdf: 2 pages, 12 annotations
+
+QUIRE_SERVER = Path(os.environ.get("QUIRE_SERVER", REPO / "build" / "bin" / "quire-server"))
+
+
+# ---- hosts ---------------------------------------------------------------------------------
+
+
+@dataclass
+class HostSettings:
+    """What every host is started with. A host's command line says it in its own flags."""
+
+    port: int
+    store: str  # a store URL: sqlite:///abs/path.db
+    public_keys: List[Path]
+    admin_token_file: Optional[Path]
+    jwks: Optional[Path] = None
+    max_body_bytes: Optional[int] = None
+    max_upload_bytes: Optional[int] = None
+    extra_env: Dict[str, str] = field(default_factory=dict)
+
+
+def quire_server_command(s: HostSettings) -> List[str]:
+    """quire-server's command line. Hosts that follow the same flags (the Python example of
+    the C request handler is meant to) reuse it with another program in front."""
+    argv = ["--host", "127.0.0.1", "--port", str(s.port), "--store", s.store]
+    for key in s.public_keys:
+        argv += ["--public-key", str(key)]
+    if s.jwks is not None:
+        argv += ["--jwks", str(s.jwks)]
+    if s.admin_token_file is not None:
+        argv += ["--admin-token-file", str(s.admin_token_file)]
+    if s.max_body_bytes is not None:
+        argv += ["--max-body-bytes", str(s.max_body_bytes)]
+    if s.max_upload_bytes is not None:
+        argv += ["--max-upload-bytes", str(s.max_upload_bytes)]
+    return argv
+
+
+# name -> (program and leading arguments, whether it is there). Select with
+# QUIRE_SERVER_HOSTS=name,name (default: every host that is there).
+HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], bool]]] = {
+    "quire-server": (lambda: [str(QUIRE_SERVER)], lambda: QUIRE_SERVER.exists()),
+    # The C request handler inside Python's standard-library HTTP server (issue 15), taking
+    # quire-server's flags. Joins the suite as soon as the example exists.
+    "python-handler": (
+        lambda: [sys.executable, str(REPO / "examples" / "python" / "sync_server.py")],
+        lambda: (REPO / "examples" / "python" / "sync_server.py").exists(),
+    ),
+}
+
+
+# What a host is known not to do yet, by name (absent: everything). Tests of such a feature
+# are expected to fail on that host (xfail, with the reason), and say so in the summary.
+HOST_FEATURES: Dict[str, Dict[str, bool]] = {
+    "python-handler": {"chunked_requests": False, "request_id_on_host_errors": False, "large_headers": False},
+}
+
+
+def selected_hosts() -> List[str]:
+    wanted = os.environ.get("QUIRE_SERVER_HOSTS")
+    if wanted:
+        return [h.strip() for h in wanted.split(",") if h.strip()]
+    return [name for name, (_, present) in HOSTS.items() if present()]
+
+
+def free_port() -> int:
+    """A port that was free a moment ago (the kernel's choice for port 0)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """One host process. `start` waits until /healthz answers; `stop` sends SIGTERM and
+    returns the exit status; `kill` is SIGKILL. The log (standard error) is kept in a file."""
+
+    def __init__(self, host: str, settings: HostSettings, workdir: Path, extra_args: Sequence[str] = ()):
+        self.host = host
+        self.settings = settings
+        self.workdir = workdir
+        self.extra_args = list(extra_args)
+        self.proc: Optional[subprocess.Popen[bytes]] = None
+        self.log_path = workdir / f"{host}-{settings.port}-{uuid.uuid4().hex[:6]}.log"
+        self._log: Any = None
+
+    @property
+    def port(self) -> int:
+        return self.settings.port
+
+    def command(self) -> List[str]:
+        program, _ = HOSTS[self.host]
+        return program() + quire_server_command(self.settings) + self.extra_args
+
+    def start(self, timeout: float = 30.0) -> "ServerProcess":
+        env = dict(os.environ)
+        env.update(self.settings.extra_env)
+        self._log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            self.command(), stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
+            cwd=str(self.workdir), env=env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.host} exited with {self.proc.returncode} at start:\n{self.log()}")
+            try:
+                r = request(self.port, "GET", "/healthz", timeout=2)
+                if r.status == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"{self.host} did not answer /healthz within {timeout} s:\n{self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise RuntimeError(f"{self.host} did not stop within {timeout} s of signal {sig}")
+        self._close_log()
+        return self.proc.returncode
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._close_log()
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+# ---- HTTP ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Response:
+    status: int
+    headers: Dict[str, str]  # names in lower case
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def header(self, name: str) -> Optional[str]:
+        return self.headers.get(name.lower())
+
+    def __repr__(self) -> str:
+        return f"<{self.status} {self.body[:300]!r}>"
+
+
+def request(port: int, method: str, path: str, body: Optional[bytes] = None,
+            headers: Optional[Dict[str, str]] = None, timeout: float = 30.0) -> Response:
+    """One request on a new connection. `path` is sent as given (already percent-encoded)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        data = r.read()
+        return Response(r.status, {k.lower(): v for k, v in r.getheaders()}, data)
+    finally:
+        conn.close()
+
+
+def request_chunked(port: int, method: str, path: str, chunks: Iterable[bytes],
+                    headers: Optional[Dict[str, str]] = None, timeout: float = 30.0) -> Response:
+    """A request whose body is sent with Transfer-Encoding: chunked (no Content-Length).
+    Sending stops early if the server answers and closes; the answer is read either way."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.putrequest(method, path)
+        for k, v in (headers or {}).items():
+            conn.putheader(k, v)
+        conn.putheader("Transfer-Encoding", "chunked")
+        conn.endheaders()
+        try:
+            for chunk in chunks:
+                conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            conn.send(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        r = conn.getresponse()
+        data = r.read()
+        return Response(r.status, {k.lower(): v for k, v in r.getheaders()}, data)
+    finally:
+        conn.close()
+
+
+def assert_error(r: Response, status: int, code: Optional[str] = None) -> None:
+    """The protocol's error shape: the status, {"error": {"code", "message"}}, a request id."""
+    assert r.status == status, r
+    assert r.header("X-Request-Id"), r.headers
+    assert (r.header("Content-Type") or "").startswith("application/json"), r.headers
+    body = r.json
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"].get("code"), str) and isinstance(body["error"].get("message"), str), body
+    if code is not None:
+        assert body["error"]["code"] == code, body
+
+
+# ---- keys and tokens ---------------------------------------------------------------------------
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+@dataclass
+class Keys:
+    """The keys of a test run: the server trusts `rsa` and `ec` (PEM files) and `jwks_ec`
+    (through a JWKS file); `other` is a key it has never seen."""
+
+    dir: Path
+    rsa: rsa.RSAPrivateKey
+    ec: ec.EllipticCurvePrivateKey
+    ec521: ec.EllipticCurvePrivateKey
+    other: rsa.RSAPrivateKey
+    jwks_ec: ec.EllipticCurvePrivateKey
+    admin_token: str
+
+    @property
+    def public_key_files(self) -> List[Path]:
+        return [self.dir / "rsa.pub.pem", self.dir / "ec.pub.pem", self.dir / "ec521.pub.pem"]
+
+    @property
+    def rsa_public_pem(self) -> bytes:
+        return (self.dir / "rsa.pub.pem").read_bytes()
+
+    @property
+    def admin_token_file(self) -> Path:
+        return self.dir / "admin-token"
+
+    @property
+    def jwks_file(self) -> Path:
+        return self.dir / "jwks.json"
+
+    @property
+    def admin(self) -> Dict[str, str]:
+        return {"Authorization": f"Token {self.admin_token}"}
+
+
+def public_pem(key: Any) -> bytes:
+    return key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def make_keys(directory: Path) -> Keys:
+    directory.mkdir(parents=True, exist_ok=True)
+    keys = Keys(
+        dir=directory,
+        rsa=rsa.generate_private_key(public_exponent=65537, key_size=2048),
+        ec=ec.generate_private_key(ec.SECP256R1()),
+        ec521=ec.generate_private_key(ec.SECP521R1()),
+        other=rsa.generate_private_key(public_exponent=65537, key_size=2048),
+        jwks_ec=ec.generate_private_key(ec.SECP256R1()),
+        admin_token="admin-" + uuid.uuid4().hex,
+    )
+    (directory / "rsa.pub.pem").write_bytes(public_pem(keys.rsa))
+    (directory / "ec.pub.pem").write_bytes(public_pem(keys.ec))
+    (directory / "ec521.pub.pem").write_bytes(public_pem(keys.ec521))
+    # A trailing newline, as an editor leaves it: the server ignores surrounding space.
+    keys.admin_token_file.write_text(keys.admin_token + "\n")
+    numbers = keys.jwks_ec.public_key().public_numbers()
+    keys.jwks_file.write_text(json.dumps({"keys": [{
+        "kty": "EC", "crv": "P-256", "kid": "jwks-key-1", "alg": "ES256", "use": "sig",
+        "x": b64url(numbers.x.to_bytes(32, "big")), "y": b64url(numbers.y.to_bytes(32, "big")),
+    }]}))
+    return keys
+
+
+def claims(document: str, layer: str, permissions: Sequence[str] = ("read", "write", "download"),
+           user_id: Optional[str] = None, exp_in: float = 3600, nbf_in: Optional[float] = None,
+           **extra: Any) -> Dict[str, Any]:
+    now = int(time.time())
+    c: Dict[str, Any] = {"document_id": document, "layer": layer, "permissions": list(permissions),
+                         "exp": now + int(exp_in)}
+    if user_id is not None:
+        c["user_id"] = user_id
+    if nbf_in is not None:
+        c["nbf"] = now + int(nbf_in)
+    c.update(extra)
+    return c
+
+
+def mint(key: Any, payload: Dict[str, Any], algorithm: str = "RS256", headers: Optional[Dict[str, Any]] = None) -> str:
+    return jwt.encode(payload, key, algorithm=algorithm, headers=headers)
+
+
+def unsigned_token(header: Dict[str, Any], payload: Dict[str, Any], signature: bytes = b"") -> str:
+    """A token assembled by hand (for the attacks PyJWT rightly refuses to make)."""
+    h = b64url(json.dumps(header, separators=(",", ":")).encode())
+    p = b64url(json.dumps(payload, separators=(",", ":")).encode())
+    return f"{h}.{p}.{b64url(signature)}"
+
+
+def hs256_token(secret: bytes, payload: Dict[str, Any]) -> str:
+    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
+    body = b64url(json.dumps(payload, separators=(",", ":")).encode())
+    sig = hmac.new(secret, f"{header}.{body}".encode(), hashlib.sha256).digest()
+    return f"{header}.{body}.{b64url(sig)}"
+
+
+def bearer(token: str) -> Dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+# ---- the protocol, from a client's side -------------------------------------------------------
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def note(record_id: str, text: str = "a note", page: int = 0, **extra: Any) -> Dict[str, Any]:
+    """A minimal valid record: a note on `page`."""
+    r: Dict[str, Any] = {"v": 1, "type": "pspdfkit/note", "id": record_id, "pageIndex": page,
+                         "bbox": [100, 100, 20, 20], "text": text}
+    r.update(extra)
+    return r
+
+
+def put(client_seq: int, record: Dict[str, Any], base_revision: Optional[int] = None) -> Dict[str, Any]:
+    return {"client_seq": client_seq, "op": "put", "id": record["id"], "base_revision": base_revision,
+            "record": record}
+
+
+def delete(client_seq: int, record_id: str, base_revision: Optional[int]) -> Dict[str, Any]:
+    return {"client_seq": client_seq, "op": "delete", "id": record_id, "base_revision": base_revision}
+
+
+class Client:
+    """A client of one layer, holding its token."""
+
+    def __init__(self, port: int, document: str, layer: str, token: str, client_id: Optional[str] = None):
+        self.port = port
+        self.document = document
+        self.layer = layer
+        self.token = token
+        self.client_id = client_id or unique("client")
+
+    @property
+    def base(self) -> str:
+        return f"/documents/{self.document}/layers/{self.layer}"
+
+    def get(self, path: str, timeout: float = 30.0) -> Response:
+        return request(self.port, "GET", path, headers=bearer(self.token), timeout=timeout)
+
+    def fetch(self) -> Response:
+        return self.get(self.base)
+
+    def changes(self, since: int, wait: Optional[int] = None, timeout: float = 90.0) -> Response:
+        q = f"?since={since}" + (f"&wait={wait}" if wait is not None else "")
+        return self.get(self.base + "/changes" + q, timeout=timeout)
+
+    def push(self, mutations: List[Dict[str, Any]], client_id: Optional[str] = None,
+             raw: Optional[bytes] = None, timeout: float = 30.0) -> Response:
+        body = raw if raw is not None else json.dumps(
+            {"client_id": client_id or self.client_id, "mutations": mutations}).encode()
+        return request(self.port, "POST", self.base + "/mutations", body=body,
+                       headers={**bearer(self.token), "Content-Type": "application/json"}, timeout=timeout)
+
+
+def upload(port: int, keys: Keys, document: Optional[str] = None, data: Optional[bytes] = None) -> Response:
+    path = "/admin/documents" + (f"?id={document}" if document is not None else "")
+    return request(port, "POST", path, body=SAMPLE.read_bytes() if data is None else data,
+                   headers={**keys.admin, "Content-Type": "application/pdf"})
+
+
+def layer_state(port: int, keys: Keys, document: str, layer: str) -> Tuple[int, List[Dict[str, Any]]]:
+    """A layer's seq and its records, read with a fresh token (for "nothing changed")."""
+    token = mint(keys.rsa, claims(document, layer, ["read"]))
+    r = request(port, "GET", f"/documents/{document}/layers/{layer}", headers=bearer(token))
+    assert r.status == 200, r
+    body = r.json
+    return body["seq"], sorted(body["records"], key=lambda x: x["record"]["id"])
+
+
+def describe(cmd: Sequence[str]) -> str:
+    return " ".join(shlex.quote(c) for c in cmd)

@@ -1,0 +1,574 @@
+"""Conformance of the HTTP API (docs/sync-protocol.md), run against every host.
+
+Each test works in its own layers (and, where it deletes, its own documents) of the module's
+server, so that the tests stay independent while sharing one process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import threading
+import time
+from typing import Any, Dict, List, Optional
+
+import pytest
+
+from sync_support import (
+    SAMPLE, SAMPLE_ANNOTATIONS, Client, Keys, ServerProcess, assert_error, bearer, claims, delete,
+    layer_state, mint, note, put, request, request_chunked, unique, upload,
+)
+
+ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+
+
+def client(server: ServerProcess, keys: Keys, document: str, layer: Optional[str] = None,
+           permissions=("read", "write", "download"), user_id: Optional[str] = None) -> Client:
+    layer = layer or unique("layer")
+    token = mint(keys.rsa, claims(document, layer, permissions, user_id=user_id))
+    return Client(server.port, document, layer, token)
+
+
+def admin(server: ServerProcess, keys: Keys, method: str, path: str, body: Optional[bytes] = None,
+          content_type: str = "application/json"):
+    headers = dict(keys.admin)
+    if body is not None:
+        headers["Content-Type"] = content_type
+    return request(server.port, method, path, body=body, headers=headers)
+
+
+def empty_feed(body: Dict[str, Any], seq: int) -> bool:
+    """`{"seq": seq, "changes": []}`, with `"more": false` or without it."""
+    return body.get("seq") == seq and body.get("changes") == [] and body.get("more", False) is False \
+        and set(body) <= {"seq", "changes", "more"}
+
+
+def count_pdf_annotations(data: bytes) -> int:
+    import pypdf
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    return sum(len(page.get("/Annots") or []) for page in reader.pages)
+
+
+# ---- health, routes, request ids ---------------------------------------------------------------
+
+
+def test_healthz(server: ServerProcess) -> None:
+    r = request(server.port, "GET", "/healthz")
+    assert r.status == 200
+    assert r.json == {"status": "ok"}
+    assert r.header("X-Request-Id")
+
+
+def test_unknown_route_is_404_and_wrong_method_405(server: ServerProcess, keys: Keys, document: str) -> None:
+    assert_error(request(server.port, "GET", "/nothing/here"), 404, "not_found")
+    assert_error(request(server.port, "GET", "/documents"), 404, "not_found")
+    r = request(server.port, "DELETE", f"/documents/{document}/pdf")
+    assert_error(r, 405, "method_not_allowed")
+    assert "GET" in (r.header("Allow") or "")
+    assert_error(request(server.port, "PUT", "/admin/documents", headers=keys.admin), 405, "method_not_allowed")
+
+
+def test_request_id_is_echoed_when_valid_and_made_otherwise(server: ServerProcess, keys: Keys) -> None:
+    r = request(server.port, "GET", "/healthz", headers={"X-Request-Id": "abc-123-XYZ"})
+    assert r.header("X-Request-Id") == "abc-123-XYZ"
+    # Errors carry it too.
+    r = request(server.port, "GET", "/nothing", headers={"X-Request-Id": "trace-42"})
+    assert r.status == 404 and r.header("X-Request-Id") == "trace-42"
+    for bad in ["has space", "x" * 65, "semi;colon", "ünï"]:
+        r = request(server.port, "GET", "/healthz", headers={"X-Request-Id": bad.encode("utf-8").decode("latin-1")})
+        made = r.header("X-Request-Id")
+        assert made and made != bad and re.fullmatch(r"[A-Za-z0-9-]{1,64}", made), (bad, made)
+    ids = {request(server.port, "GET", "/healthz").header("X-Request-Id") for _ in range(5)}
+    assert len(ids) == 5
+
+
+# ---- admin API ----------------------------------------------------------------------------------
+
+
+def test_upload_describes_the_document(server: ServerProcess, keys: Keys) -> None:
+    doc = unique("up")
+    data = SAMPLE.read_bytes()
+    r = upload(server.port, keys, doc)
+    assert r.status == 201, r
+    d = r.json["document"]
+    assert d["id"] == doc
+    assert d["sha256"] == hashlib.sha256(data).hexdigest()
+    assert d["pages"] == 2
+    assert d["bytes"] == len(data)
+    assert isinstance(d["created"], str) and d["created"]
+    # The same id again: 409; the document is unchanged.
+    assert_error(upload(server.port, keys, doc), 409, "conflict")
+    r = admin(server, keys, "GET", f"/admin/documents/{doc}")
+    assert r.status == 200 and r.json["document"] == d
+
+
+def test_upload_without_id_generates_a_ulid(server: ServerProcess, keys: Keys) -> None:
+    r = upload(server.port, keys)
+    assert r.status == 201, r
+    assert ULID.match(r.json["document"]["id"]), r.json
+
+
+def test_upload_of_what_is_not_a_pdf_is_400(server: ServerProcess, keys: Keys) -> None:
+    doc = unique("bad")
+    r = upload(server.port, keys, doc, data=b"this is not a PDF at all")
+    assert_error(r, 400)
+    assert_error(admin(server, keys, "GET", f"/admin/documents/{doc}"), 404, "not_found")
+
+
+def test_admin_api_needs_the_token(server: ServerProcess, keys: Keys, document: str) -> None:
+    for headers in [{}, {"Authorization": "Token wrong"}, {"Authorization": f"Bearer {keys.admin_token}"},
+                    {"Authorization": f"token {keys.admin_token}x"}]:
+        r = request(server.port, "GET", "/admin/documents", headers=headers)
+        assert r.status in (401, 403), (headers, r)
+        assert_error(r, r.status)
+        r = request(server.port, "POST", f"/admin/documents?id={unique('x')}", body=SAMPLE.read_bytes(), headers=headers)
+        assert r.status in (401, 403), (headers, r)
+    # A client's JWT is no admin token.
+    token = mint(keys.rsa, claims(document, "l", ["read", "write", "download"]))
+    assert request(server.port, "GET", "/admin/documents", headers=bearer(token)).status in (401, 403)
+
+
+def test_list_describe_and_delete_documents(server: ServerProcess, keys: Keys) -> None:
+    doc = unique("del")
+    assert upload(server.port, keys, doc).status == 201
+    r = admin(server, keys, "GET", "/admin/documents")
+    assert r.status == 200
+    assert doc in [d["id"] for d in r.json["documents"]]
+
+    c = client(server, keys, doc)
+    assert c.fetch().status == 200  # creates the layer
+    r = admin(server, keys, "GET", f"/admin/documents/{doc}")
+    assert r.status == 200
+    layers = {l["name"]: l for l in r.json["layers"]}
+    assert layers[c.layer]["seq"] == 0 and layers[c.layer]["records"] == SAMPLE_ANNOTATIONS
+
+    r = admin(server, keys, "DELETE", f"/admin/documents/{doc}")
+    assert r.status == 204 and r.body == b""
+    assert_error(admin(server, keys, "GET", f"/admin/documents/{doc}"), 404, "not_found")
+    assert doc not in [d["id"] for d in admin(server, keys, "GET", "/admin/documents").json["documents"]]
+    # Its layers went with it: a client with a valid token finds nothing.
+    assert_error(c.fetch(), 404, "not_found")
+    assert_error(c.get(f"/documents/{doc}/pdf"), 404, "not_found")
+    assert_error(admin(server, keys, "DELETE", f"/admin/documents/{doc}"), 404, "not_found")
+
+
+def test_delete_layer_starts_it_again_from_the_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    r = c.push([put(1, note(unique("n")))])
+    assert r.status == 200 and r.json["seq"] == 1
+    assert admin(server, keys, "DELETE", f"/admin/documents/{document}/layers/{c.layer}").status == 204
+    body = c.fetch().json
+    assert body["seq"] == 0 and len(body["records"]) == SAMPLE_ANNOTATIONS
+
+
+def test_copy_layer(server: ServerProcess, keys: Keys, document: str) -> None:
+    src = client(server, keys, document)
+    rid = unique("n")
+    assert src.push([put(1, note(rid, "copied"))]).json["results"][0]["status"] == "accepted"
+    dst = unique("copy")
+    r = admin(server, keys, "POST", f"/admin/documents/{document}/layers/{dst}/copy",
+              json.dumps({"from": src.layer}).encode())
+    assert r.status == 201, r
+    assert r.json["layer"]["name"] == dst
+    c = client(server, keys, document, dst)
+    body = c.fetch().json
+    assert body["seq"] == 0  # the feed starts again
+    assert {x["record"]["id"] for x in body["records"]} == {x["record"]["id"] for x in src.fetch().json["records"]}
+    assert any(x["record"]["id"] == rid and x["record"]["text"] == "copied" for x in body["records"])
+    # Into a layer that exists: 409. From one that does not, or with a bad body: 4xx.
+    assert_error(admin(server, keys, "POST", f"/admin/documents/{document}/layers/{dst}/copy",
+                       json.dumps({"from": src.layer}).encode()), 409, "conflict")
+    r = admin(server, keys, "POST", f"/admin/documents/{document}/layers/{unique('c')}/copy",
+              json.dumps({"from": unique("missing")}).encode())
+    assert r.status in (400, 404), r
+    assert_error(r, r.status)
+    assert_error(admin(server, keys, "POST", f"/admin/documents/{document}/layers/{unique('c')}/copy",
+                       json.dumps({"from": src.layer, "extra": 1}).encode()), 400, "unknown_field")
+    assert_error(admin(server, keys, "POST", f"/admin/documents/{document}/layers/{unique('c')}/copy",
+                       b"{not json"), 400, "invalid_json")
+
+
+def test_layer_annotations_as_json(server: ServerProcess, keys: Keys, document: str) -> None:
+    layer = unique("json")
+    r = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{layer}/annotations")
+    assert r.status == 200, r
+    body = r.json
+    assert body["format"] == "https://pspdfkit.com/instant-json/v1"
+    assert len(body["annotations"]) == SAMPLE_ANNOTATIONS  # created from the PDF
+    c = client(server, keys, document, layer)
+    rid = unique("n")
+    assert c.push([put(1, note(rid, "in the export"))]).json["results"][0]["status"] == "accepted"
+    body = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{layer}/annotations").json
+    assert len(body["annotations"]) == SAMPLE_ANNOTATIONS + 1
+    assert any(a["id"] == rid and a["text"] == "in the export" for a in body["annotations"])
+
+
+def test_layer_exported_as_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    records = c.fetch().json["records"]
+    # A plain highlight (some links of the sample are listed on both pages).
+    [victim] = [x for x in records if x["record"]["id"] == "Highlight-1"]
+    results = c.push([put(1, note(unique("n"), "exported")),
+                      delete(2, victim["record"]["id"], victim["revision"])]).json["results"]
+    assert [x["status"] for x in results] == ["accepted", "accepted"], results
+    r = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/pdf")
+    assert r.status == 200, r
+    assert (r.header("Content-Type") or "").startswith("application/pdf")
+    original = SAMPLE.read_bytes()
+    assert r.body.startswith(b"%PDF-")
+    assert r.body[:len(original)] == original  # saved incrementally: the upload, then an update
+    assert count_pdf_annotations(r.body) == SAMPLE_ANNOTATIONS  # one added, one removed
+    assert b"exported" in r.body or count_pdf_annotations(r.body) == SAMPLE_ANNOTATIONS
+
+
+def test_import_from_a_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    assert c.fetch().json["seq"] == 0
+    r = admin(server, keys, "POST", f"/admin/documents/{document}/layers/{c.layer}/import",
+              SAMPLE.read_bytes(), "application/pdf")
+    assert r.status == 200, r
+    n = r.json["imported"]
+    assert n == SAMPLE_ANNOTATIONS
+    # They are changes of the feed, with new ids where the layer had them already.
+    feed = c.changes(0).json
+    assert feed["seq"] == n and len(feed["changes"]) == n
+    assert all(ch["op"] == "put" for ch in feed["changes"])
+    body = c.fetch().json
+    assert len(body["records"]) == 2 * SAMPLE_ANNOTATIONS
+    assert len({x["record"]["id"] for x in body["records"]}) == 2 * SAMPLE_ANNOTATIONS
+    assert_error(admin(server, keys, "POST", f"/admin/documents/{document}/layers/{c.layer}/import",
+                       b"not a pdf", "application/pdf"), 400)
+    assert c.fetch().json["seq"] == n
+
+
+def test_admin_api_is_off_without_a_token(host: str, start_server, keys: Keys) -> None:
+    s = start_server(host, admin_token_file=None)
+    assert_error(request(s.port, "GET", "/admin/documents", headers=keys.admin), 404, "not_found")
+    assert_error(request(s.port, "POST", "/admin/documents?id=x", body=SAMPLE.read_bytes(), headers=keys.admin),
+                 404, "not_found")
+
+
+# ---- client API: fetch, download, feed -------------------------------------------------------
+
+
+def test_download_the_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document, permissions=["download"])
+    r = c.get(f"/documents/{document}/pdf")
+    assert r.status == 200
+    assert r.body == SAMPLE.read_bytes()
+    assert (r.header("Content-Type") or "").startswith("application/pdf")
+    assert (r.header("ETag") or "").strip('"') == hashlib.sha256(r.body).hexdigest()
+    # Without the download permission: 403.
+    c2 = client(server, keys, document, permissions=["read", "write"])
+    assert_error(c2.get(f"/documents/{document}/pdf"), 403, "forbidden")
+    # A document that does not exist: 404 (a token may name it).
+    missing = unique("missing")
+    c3 = client(server, keys, missing, permissions=["download", "read"])
+    assert_error(c3.get(f"/documents/{missing}/pdf"), 404, "not_found")
+    assert_error(c3.fetch(), 404, "not_found")
+
+
+def test_fetch_creates_the_layer_from_the_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document, permissions=["read"])
+    body = c.fetch().json
+    assert body["seq"] == 0
+    assert len(body["records"]) == SAMPLE_ANNOTATIONS
+    for x in body["records"]:
+        assert set(x) == {"revision", "record"}
+        assert x["record"]["v"] == 1 and isinstance(x["record"]["id"], str)
+    exported = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/annotations").json
+    assert sorted(a["id"] for a in exported["annotations"]) == sorted(x["record"]["id"] for x in body["records"])
+    assert empty_feed(c.changes(0).json, 0)
+
+
+def test_push_then_changes(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document, user_id="ada")
+    rid = unique("n")
+    r = c.push([put(1, note(rid, "hello"))])
+    assert r.status == 200, r
+    assert r.json == {"seq": 1, "results": [{"client_seq": 1, "status": "accepted", "seq": 1, "revision": 1}]}
+    feed = c.changes(0).json
+    assert feed["seq"] == 1
+    [ch] = feed["changes"]
+    assert ch["seq"] == 1 and ch["id"] == rid and ch["op"] == "put"
+    assert ch["client_id"] == c.client_id and ch["user_id"] == "ada"
+    assert ch["record"]["text"] == "hello"
+    # user_id became the author of the new record (it had no creatorName).
+    assert ch["record"]["creatorName"] == "ada"
+    assert empty_feed(c.changes(1).json, 1)
+    # Update with the right base revision, then delete.
+    r = c.push([put(2, note(rid, "hello again"), base_revision=1), delete(3, rid, base_revision=2)]).json
+    assert [x["status"] for x in r["results"]] == ["accepted", "accepted"], r
+    assert [x["seq"] for x in r["results"]] == [2, 3] and r["seq"] == 3
+    feed = c.changes(1).json
+    assert [(ch["seq"], ch["op"]) for ch in feed["changes"]] == [(2, "put"), (3, "delete")]
+    assert "record" not in feed["changes"][1] or feed["changes"][1]["record"] is None
+    assert rid not in [x["record"]["id"] for x in c.fetch().json["records"]]
+
+
+def test_creator_name_is_kept_when_given(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document, user_id="ada")
+    rid = unique("n")
+    assert c.push([put(1, note(rid, creatorName="Grace"))]).json["results"][0]["status"] == "accepted"
+    [x] = [x for x in c.fetch().json["records"] if x["record"]["id"] == rid]
+    assert x["record"]["creatorName"] == "Grace"
+
+
+def test_changes_paging_and_reset(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    seq = 0
+    for batch in range(3):  # 1,001 changes: one past a page
+        n = 500 if batch < 2 else 1
+        muts = [put(seq + i + 1, note(f"p{batch}-{i}", f"n{i}")) for i in range(n)]
+        r = c.push(muts, timeout=120)
+        assert r.status == 200, r
+        seq = r.json["seq"]
+    assert seq == 1001
+    page = c.changes(0).json
+    assert len(page["changes"]) == 1000 and page.get("more") is True
+    assert [ch["seq"] for ch in page["changes"]] == list(range(1, 1001))
+    rest = c.changes(page["changes"][-1]["seq"]).json
+    assert [ch["seq"] for ch in rest["changes"]] == [1001] and not rest.get("more", False)
+    # Newer than the layer's seq: reset.
+    r = c.changes(5000).json
+    assert r.get("reset") is True and r["seq"] == 1001
+
+
+def test_changes_query_errors(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    assert_error(c.get(c.base + "/changes"), 400)                # since is required
+    assert_error(c.get(c.base + "/changes?since=abc"), 400)
+    assert_error(c.get(c.base + "/changes?since=-1"), 400)
+    assert_error(c.get(c.base + "/changes?since=0&wait=61"), 400)
+    assert_error(c.get(c.base + "/changes?since=0&wait=x"), 400)
+
+
+# ---- client API: pushes --------------------------------------------------------------------------
+
+
+def test_retry_is_answered_from_the_store(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    a, b = unique("a"), unique("b")
+    first = c.push([put(1, note(a)), put(2, note(b))])
+    assert first.status == 200
+    again = c.push([put(1, note(a)), put(2, note(b))])
+    assert again.json == first.json
+    # The same pairs with other bodies: the first answers win, nothing is applied.
+    other = c.push([put(1, note(a, "changed")), delete(2, b, 2)])
+    assert other.json["results"] == first.json["results"]
+    feed = c.changes(0).json
+    assert feed["seq"] == 2 and [ch["id"] for ch in feed["changes"]] == [a, b]
+    # Another client may use the same client_seq values.
+    other_client = Client(c.port, c.document, c.layer, c.token)
+    r = other_client.push([put(1, note(unique("c")))]).json
+    assert r["results"][0]["status"] == "accepted" and r["results"][0]["seq"] == 3
+
+
+def test_conflicts_first_writer_wins(server: ServerProcess, keys: Keys, document: str) -> None:
+    layer = unique("layer")
+    alice = client(server, keys, document, layer)
+    bob = client(server, keys, document, layer)
+    rid = unique("n")
+    assert alice.push([put(1, note(rid, "alice"))]).json["results"][0]["revision"] == 1
+    # Bob believed it did not exist.
+    [res] = bob.push([put(1, note(rid, "bob"))]).json["results"]
+    assert res["status"] == "rejected" and res["reason"] == "conflict"
+    assert res["current"]["text"] == "alice" and res["current_revision"] == 1
+    # Bob rebases on revision 1 and wins; Alice, still on 1, loses.
+    [res] = bob.push([put(2, note(rid, "bob"), base_revision=1)]).json["results"]
+    assert res["status"] == "accepted" and res["revision"] == 2
+    [res] = alice.push([put(2, note(rid, "alice 2"), base_revision=1)]).json["results"]
+    assert res["status"] == "rejected" and res["reason"] == "conflict" and res["current_revision"] == 2
+    assert res["current"]["text"] == "bob"
+    # A delete on a stale revision, then a delete of what is not there.
+    [res] = alice.push([delete(3, rid, base_revision=1)]).json["results"]
+    assert res["status"] == "rejected" and res["reason"] == "conflict"
+    [res] = alice.push([delete(4, unique("none"), base_revision=1)]).json["results"]
+    assert res["status"] == "rejected" and res["reason"] == "conflict" and res["current"] is None
+    # After a delete, a put based on the old revision conflicts (the record is gone).
+    assert bob.push([delete(3, rid, base_revision=2)]).json["results"][0]["status"] == "accepted"
+    [res] = alice.push([put(5, note(rid, "resurrect"), base_revision=2)]).json["results"]
+    assert res["status"] == "rejected" and res["reason"] == "conflict" and res["current"] is None
+    assert alice.changes(0).json["seq"] == 3
+
+
+def test_each_mutation_answered_in_order(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    good1, good2 = unique("g"), unique("g")
+    muts = [
+        put(1, note(good1)),
+        put(2, {"v": 1, "type": "pspdfkit/unknown-kind", "id": "u1", "pageIndex": 0, "bbox": [0, 0, 1, 1]}),
+        put(3, note(unique("p"), page=99)),                           # no such page
+        {"client_seq": 4, "op": "put", "id": "mismatch", "base_revision": None, "record": note("other-id")},
+        put(5, note(unique("r"), **{"quire": {"inReplyTo": unique("nobody")}})),
+        put(6, note(good2)),
+    ]
+    r = c.push(muts)
+    assert r.status == 200, r
+    results = r.json["results"]
+    assert [x["client_seq"] for x in results] == [1, 2, 3, 4, 5, 6]
+    assert [x["status"] for x in results] == ["accepted", "rejected", "rejected", "rejected", "rejected", "accepted"]
+    for x in results[1:5]:
+        assert x["reason"] == "invalid" and x["message"], x
+    assert [results[0]["seq"], results[5]["seq"]] == [1, 2] and r.json["seq"] == 2
+    ids = [x["record"]["id"] for x in c.fetch().json["records"]]
+    assert good1 in ids and good2 in ids and "u1" not in ids and "mismatch" not in ids
+
+
+def test_replies_and_states_sync(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    root, reply, state = unique("root"), unique("reply"), unique("state")
+    r = c.push([
+        put(1, note(root, "Please check")),
+        put(2, note(reply, "Done", quire={"inReplyTo": root, "replyType": "reply"})),
+        put(3, note(state, "Accepted", quire={"inReplyTo": root, "replyType": "reply",
+                                              "state": "Accepted", "stateModel": "Review"})),
+    ]).json
+    assert [x["status"] for x in r["results"]] == ["accepted"] * 3, r
+    recs = {x["record"]["id"]: x["record"] for x in c.fetch().json["records"]}
+    assert recs[reply]["quire"]["inReplyTo"] == root
+    assert recs[state]["quire"]["state"] == "Accepted"
+    # Deleting the root leaves its replies.
+    assert c.push([delete(4, root, 1)]).json["results"][0]["status"] == "accepted"
+    recs = {x["record"]["id"] for x in c.fetch().json["records"]}
+    assert root not in recs and reply in recs and state in recs
+
+
+def test_bad_push_bodies(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document)
+    assert_error(c.push([], raw=b"{not json"), 400, "invalid_json")
+    assert_error(c.push([], raw=b"[1, 2]"), 400)
+    assert_error(c.push([], raw=json.dumps({"client_id": "c", "mutations": [], "extra": 1}).encode()),
+                 400, "unknown_field")
+    m = put(1, note(unique("n")))
+    m["surprise"] = True
+    assert_error(c.push([], raw=json.dumps({"client_id": "c", "mutations": [m]}).encode()), 400, "unknown_field")
+    assert_error(c.push([], raw=json.dumps({"mutations": []}).encode()), 400)                 # no client_id
+    assert_error(c.push([], raw=json.dumps({"client_id": "a/b", "mutations": []}).encode()), 400)
+    assert_error(c.push([{"client_seq": 1, "op": "upsert", "id": "x", "base_revision": None}]), 400)
+    too_many = [put(i + 1, note(f"m{i}")) for i in range(501)]
+    r = c.push(too_many)
+    assert r.status in (400, 413), r
+    assert_error(r, r.status)
+    assert c.changes(0).json["seq"] == 0  # nothing of it applied
+
+
+# ---- listening -----------------------------------------------------------------------------------
+
+
+def test_long_poll_wakes_on_another_clients_push(server: ServerProcess, keys: Keys, document: str) -> None:
+    layer = unique("live")
+    listener = client(server, keys, document, layer, permissions=["read"])
+    writer = client(server, keys, document, layer)
+    got: Dict[str, Any] = {}
+
+    def listen() -> None:
+        t0 = time.monotonic()
+        got["response"] = listener.changes(0, wait=30)
+        got["elapsed"] = time.monotonic() - t0
+
+    t = threading.Thread(target=listen)
+    t.start()
+    time.sleep(0.5)  # the listener is waiting (an answer now would hold no change)
+    rid = unique("n")
+    assert writer.push([put(1, note(rid, "wake up"))]).status == 200
+    t.join(40)
+    assert not t.is_alive()
+    r = got["response"]
+    assert r.status == 200, r
+    assert [ch["id"] for ch in r.json["changes"]] == [rid]
+    assert got["elapsed"] < 25, got["elapsed"]  # woken, not timed out
+
+
+def test_long_poll_times_out_empty(server: ServerProcess, keys: Keys, document: str) -> None:
+    c = client(server, keys, document, permissions=["read"])
+    t0 = time.monotonic()
+    r = c.changes(0, wait=1)
+    assert r.status == 200 and empty_feed(r.json, 0)
+    assert time.monotonic() - t0 >= 0.9
+    # A change already there answers at once, whatever the wait.
+    w = client(server, keys, document, c.layer)
+    w.push([put(1, note(unique("n")))])
+    t0 = time.monotonic()
+    assert len(c.changes(0, wait=30).json["changes"]) == 1
+    assert time.monotonic() - t0 < 20
+
+
+# ---- limits and hostile paths ---------------------------------------------------------------
+
+
+def test_body_limits(host: str, start_server, keys: Keys) -> None:
+    s = start_server(host, max_body_bytes=4096, max_upload_bytes=len(SAMPLE.read_bytes()) + 100)
+    doc = unique("lim")
+    assert upload(s.port, keys, doc).status == 201
+    c = client(s, keys, doc)
+    big = json.dumps({"client_id": "c", "mutations": [put(1, note("n", "x" * 5000))]}).encode()
+    assert_error(c.push([], raw=big), 413, "too_large")
+    # A body under the limit still works.
+    ok = json.dumps({"client_id": "c", "mutations": [put(1, note(unique("n")))]}).encode()
+    assert c.push([], raw=ok).status == 200
+    assert c.changes(0).json["seq"] == 1
+    assert request(s.port, "GET", "/healthz").status == 200
+
+
+def test_upload_limit(host: str, start_server, keys: Keys, expect_failure_unless) -> None:
+    expect_failure_unless("request_id_on_host_errors", "answers a body past its own limit without X-Request-Id")
+    size = len(SAMPLE.read_bytes())
+    s = start_server(host, max_body_bytes=4096, max_upload_bytes=size + 100)
+    assert upload(s.port, keys, unique("fits")).status == 201
+    padded = SAMPLE.read_bytes() + b"\n%" + b"p" * 200 + b"\n"
+    doc = unique("big")
+    assert_error(upload(s.port, keys, doc, data=padded), 413, "too_large")
+    assert_error(request(s.port, "GET", f"/admin/documents/{doc}", headers=keys.admin), 404, "not_found")
+
+
+def test_chunked_bodies_and_their_limit(host: str, start_server, keys: Keys, expect_failure_unless) -> None:
+    expect_failure_unless("chunked_requests", "does not read chunked request bodies (it reads Content-Length only)")
+    s = start_server(host, max_body_bytes=4096)
+    doc = unique("chunk")
+    assert upload(s.port, keys, doc).status == 201
+    c = client(s, keys, doc)
+    headers = {**bearer(c.token), "Content-Type": "application/json"}
+    ok = json.dumps({"client_id": "c", "mutations": [put(1, note(unique("n")))]}).encode()
+    r = request_chunked(s.port, "POST", c.base + "/mutations", [ok[:10], ok[10:]], headers=headers)
+    assert r.status == 200, r
+    assert r.json["results"][0]["status"] == "accepted"
+    # Past the limit without a Content-Length: refused without reading it all.
+    r = request_chunked(s.port, "POST", c.base + "/mutations", (b"x" * 1024 for _ in range(64)), headers=headers)
+    assert_error(r, 413, "too_large")
+    assert c.changes(0).json["seq"] == 1
+
+
+@pytest.mark.parametrize("raw_id", [
+    "a%2Fb", "%2E%2E", "..", ".", "a%00b", "a%20b", "a%5Cb", "x" * 129, "%C3%A9", "a%3Fb", "a%23b", "%25",
+])
+def test_ids_with_path_characters_are_refused(server: ServerProcess, keys: Keys, document: str, raw_id: str) -> None:
+    before = len(admin(server, keys, "GET", "/admin/documents").json["documents"])
+    r = request(server.port, "POST", f"/admin/documents?id={raw_id}", body=SAMPLE.read_bytes(),
+                headers={**keys.admin, "Content-Type": "application/pdf"})
+    assert r.status in (400, 404), r
+    assert_error(r, r.status)
+    for path in [f"/admin/documents/{raw_id}", f"/admin/documents/{document}/layers/{raw_id}/annotations"]:
+        r = request(server.port, "GET", path, headers=keys.admin)
+        assert r.status in (400, 404), (path, r)
+        assert_error(r, r.status)
+    # A client whose token names the decoded id gets a 4xx too, never another layer.
+    decoded = re.sub("%([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), raw_id)
+    token = mint(keys.rsa, claims(document, decoded, ["read", "write"]))
+    r = request(server.port, "GET", f"/documents/{document}/layers/{raw_id}", headers=bearer(token))
+    assert 400 <= r.status < 500, r
+    assert_error(r, r.status)
+    assert len(admin(server, keys, "GET", "/admin/documents").json["documents"]) == before
+    names = [l["name"] for l in admin(server, keys, "GET", f"/admin/documents/{document}").json["layers"]]
+    assert decoded not in names
+
+
+def test_valid_ids_with_dots_dashes_underscores(server: ServerProcess, keys: Keys) -> None:
+    doc = "Doc_1.v-2." + unique("x")
+    assert upload(server.port, keys, doc).status == 201
+    c = client(server, keys, doc, "layer_A.b-c")
+    assert c.fetch().status == 200
+    assert c.push([put(1, note("note.id_with-chars"))]).json["results"][0]["status"] == "accepted"
