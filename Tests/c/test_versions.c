@@ -18,6 +18,7 @@
  *                                              quire_document_start_checkpoints,
  *                                              quire_document_inspect_checkpoint, _init
  *   quire_checkpoint_info     1: sizeof        quire_document_inspect_checkpoint (written)
+ *   quire_sync_config         1: sizeof        quire_sync_service_open, _init
  *
  * A struct whose version the library does not know is also given as its `version` field
  * alone (the field, rounded up to the struct's alignment, at the end of a guarded page): the
@@ -62,6 +63,7 @@ struct align_save { char c; quire_save_options s; };
 struct align_provider { char c; quire_bookmark_provider s; };
 struct align_checkpoint { char c; quire_checkpoint_options s; };
 struct align_info { char c; quire_checkpoint_info s; };
+struct align_sync { char c; quire_sync_config s; };
 #define ALIGN_OF(tag) offsetof(struct tag, s)
 
 /* The bytes of a struct's `version` field alone, rounded up to the struct's alignment. */
@@ -101,6 +103,7 @@ static int init_open(void *p, unsigned v) { return quire_open_options_init(p, v)
 static int init_save(void *p, unsigned v) { return quire_save_options_init(p, v); }
 static int init_provider(void *p, unsigned v) { return quire_bookmark_provider_init(p, v); }
 static int init_checkpoint(void *p, unsigned v) { return quire_checkpoint_options_init(p, v); }
+static int init_sync(void *p, unsigned v) { return quire_sync_config_init(p, v); }
 
 /* `init` for every version 1..n (whose sizes are `sizes`): into a guarded buffer of exactly
  * that version's size (a write past it faults) it succeeds and sets the version; into a
@@ -146,6 +149,7 @@ static void test_init_functions(void) {
     const size_t provider_sizes[] = {sizeof(quire_bookmark_provider)};
     const size_t checkpoint_sizes[] = {offsetof(quire_checkpoint_options, existing),
                                        sizeof(quire_checkpoint_options)};
+    const size_t sync_sizes[] = {sizeof(quire_sync_config)};
     g_test = "versions: the _init functions";
     /* One version each, but for the checkpoint options (the header's VERSION macros). */
     CHECK_INT(QUIRE_OPEN_OPTIONS_VERSION, 1);
@@ -154,12 +158,14 @@ static void test_init_functions(void) {
     CHECK_INT(QUIRE_BOOKMARK_PROVIDER_VERSION, 1);
     CHECK_INT(QUIRE_CHECKPOINT_OPTIONS_VERSION, 2);
     CHECK_INT(QUIRE_CHECKPOINT_INFO_VERSION, 1);
+    CHECK_INT(QUIRE_SYNC_CONFIG_VERSION, 1);
     check_init("quire_open_options_init", init_open, open_sizes, QUIRE_OPEN_OPTIONS_VERSION);
     check_init("quire_save_options_init", init_save, save_sizes, QUIRE_SAVE_OPTIONS_VERSION);
     check_init("quire_bookmark_provider_init", init_provider, provider_sizes,
                QUIRE_BOOKMARK_PROVIDER_VERSION);
     check_init("quire_checkpoint_options_init", init_checkpoint, checkpoint_sizes,
                QUIRE_CHECKPOINT_OPTIONS_VERSION);
+    check_init("quire_sync_config_init", init_sync, sync_sizes, QUIRE_SYNC_CONFIG_VERSION);
 
     /* What they write: the defaults of the _INIT macros. */
     {
@@ -236,6 +242,19 @@ static void test_init_functions(void) {
                   got.uid == NULL && got.load_if_available == 0 &&
                   got.existing == QUIRE_CHECKPOINT_EXISTING_LOAD);
             guarded_free(p, sizeof got);
+        }
+    }
+    {
+        /* QUIRE_SYNC_CONFIG_INIT: an in-memory store, no keys, no JWKS, the admin API off,
+         * the default limits (the header). */
+        quire_sync_config *c = guarded_alloc(sizeof *c);
+        if (c) {
+            memset(c, 0xA5, sizeof *c);
+            CHECK_STATUS(quire_sync_config_init(c, 1), QUIRE_OK);
+            CHECK(c->version == QUIRE_SYNC_CONFIG_VERSION && c->store == NULL &&
+                  c->public_keys == NULL && c->public_key_count == 0 && c->jwks == NULL &&
+                  c->admin_token == NULL && c->max_body_bytes == 0 && c->max_upload_bytes == 0);
+            guarded_free(c, sizeof *c);
         }
     }
 }
@@ -827,6 +846,119 @@ done:
     guarded_free(info, size);
 }
 
+/* ---- quire_sync_config ------------------------------------------------------------------------ */
+
+/* The HTTP status of one request to `service` (with the admin API's token "versions" when
+ * `admin` is set), or -1 after a failed check. */
+static int32_t sync_status(quire_sync_service *service, const char *method, const char *target,
+                           int admin, const void *body, size_t body_len) {
+    const quire_sync_header token = {"Authorization", "Token versions"};
+    quire_sync_response *r = NULL;
+    int32_t code = -1;
+    CHECK_STATUS(quire_sync_service_handle(&r, service, method, target, admin ? &token : NULL,
+                                           admin ? 1 : 0, body, body_len),
+                 QUIRE_OK);
+    if (r) CHECK_STATUS(quire_sync_response_status(&code, r), QUIRE_OK);
+    quire_sync_response_free(r);
+    return code;
+}
+
+/* Shuts a service down and closes it (as the header asks); NULL is left alone. */
+static void sync_close(quire_sync_service *service) {
+    if (!service) return;
+    CHECK_STATUS(quire_sync_service_shutdown(service), QUIRE_OK);
+    quire_sync_service_close(service);
+}
+
+static void test_sync_config(void) {
+    const size_t size = sizeof(quire_sync_config);
+    const size_t only = version_only(ALIGN_OF(align_sync));
+    const char *store_path = join_path(g_vdir, "versions-sync.db");
+    char store[256];
+    /* Not PEM: the key is read (public_keys and public_key_count are version 1's). */
+    const char *const bad_keys[] = {"-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n"};
+    quire_sync_config *c = guarded_alloc(size);
+    /* The array of key pointers is guarded too: `count` pointers are read, no more. */
+    const char **keys = guarded_alloc(sizeof *keys);
+    quire_sync_service *service = NULL, *sentinel = (quire_sync_service *)&g_vdir;
+    unsigned char *pdf;
+    size_t n = 0;
+    void *v;
+    g_test = "versions: quire_sync_config";
+    snprintf(store, sizeof store, "sqlite://%s", store_path);
+    pdf = read_file(corpus(ANNOTS), &n);
+    CHECK(c != NULL && keys != NULL && pdf != NULL);
+    if (!c || !keys || !pdf) goto done;
+    CHECK_INT(n, 5745); /* manifest: size */
+
+    /* Version 1 at the end of a guarded page, every field read: the store (a file that the
+     * open creates), the admin token (without it /admin/... is 404: the protocol), and the
+     * two limits (a body or an upload past them is 413). */
+    CHECK_STATUS(quire_sync_config_init(c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
+    c->store = store;
+    c->admin_token = "versions";
+    c->max_body_bytes = 16;
+    c->max_upload_bytes = n - 1;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
+    CHECK(path_exists(store_path));
+    if (service) {
+        CHECK_INT(sync_status(service, "GET", "/admin/documents", 1, NULL, 0), 200);
+        CHECK_INT(sync_status(service, "POST", "/admin/documents?id=v1", 1, pdf, n), 413);
+        CHECK_INT(sync_status(service, "POST", "/documents/v1/layers/main/mutations", 0,
+                              "{\"client_id\": \"x\"}", 17), 413);
+        CHECK_INT(sync_status(service, "POST", "/documents/v1/layers/main/mutations", 0,
+                              "{\"client_id\":1}", 15), 401); /* within the limit: a token is asked for */
+    }
+    sync_close(service);
+    service = NULL;
+    /* The defaults past the version: an in-memory store, the admin API off (404), an upload
+     * of any size (up to 256 MiB). */
+    CHECK_STATUS(quire_sync_config_init(c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
+    if (service) {
+        CHECK_INT(sync_status(service, "GET", "/healthz", 0, NULL, 0), 200);
+        CHECK_INT(sync_status(service, "GET", "/admin/documents", 1, NULL, 0), 404);
+    }
+    sync_close(service);
+    service = NULL;
+    c->admin_token = "versions";
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
+    if (service) CHECK_INT(sync_status(service, "POST", "/admin/documents?id=v1", 1, pdf, n), 201);
+    sync_close(service);
+    service = NULL;
+    /* The keys: one pointer read from a guarded array. */
+    keys[0] = bad_keys[0];
+    c->public_keys = keys;
+    c->public_key_count = 1;
+    service = sentinel;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    CHECK(service == sentinel);
+    c->public_keys = NULL;
+    c->public_key_count = 0;
+
+    /* Version 0 and a version newer than the library's: refused, nothing opened. */
+    c->version = 0;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    c->version = QUIRE_SYNC_CONFIG_VERSION + 1;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EVERSION);
+    CHECK(service == sentinel);
+
+    /* The version alone: nothing past it is read. */
+    v = guarded_version(only, QUIRE_SYNC_CONFIG_VERSION + 1);
+    if (v) {
+        CHECK_STATUS(quire_sync_service_open(&service, v), QUIRE_EVERSION);
+        set_version(v, 0);
+        CHECK_STATUS(quire_sync_service_open(&service, v), QUIRE_EINVAL);
+        guarded_free(v, only);
+    }
+    CHECK(service == sentinel);
+
+done:
+    free(pdf);
+    guarded_free(c, size);
+    guarded_free(keys, sizeof *keys);
+}
+
 void run_version_tests(void) {
     const char *dir = make_temp_dir();
     if (!dir) return;
@@ -837,5 +969,6 @@ void run_version_tests(void) {
     test_bookmark_provider();
     test_checkpoint_options();
     test_checkpoint_info();
+    test_sync_config();
     remove_temp_dir(g_vdir);
 }
