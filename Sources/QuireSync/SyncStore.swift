@@ -146,10 +146,12 @@ public protocol SyncTransaction {
 /// `write` runs its body in one transaction that commits when the body returns and rolls
 /// back when it throws; it returns only after the commit is durable (SQLite:
 /// `synchronous=FULL`), so that an answer built inside is given only for what is stored.
+/// A store may run several writes' bodies in one transaction (group commit), each undone
+/// alone when it throws; a body must not call the store itself (it would wait for itself).
 /// `read` runs its body on a consistent snapshot.
 public protocol SyncStore: Sendable {
-    func write<T: Sendable>(_ body: @Sendable (any SyncTransaction) async throws -> T) async throws -> T
-    func read<T: Sendable>(_ body: @Sendable (any SyncTransaction) async throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SyncTransaction) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SyncTransaction) async throws -> T) async throws -> T
     /// Calls `observer` with (document, layer, seq) for changes committed by other
     /// processes sharing the store (PostgreSQL's LISTEN/NOTIFY), so that their listeners
     /// wake. A store without such notifications (SQLite) never calls it.

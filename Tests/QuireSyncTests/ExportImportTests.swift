@@ -21,9 +21,10 @@ import Testing
         let r = await h.admin("GET", "/admin/documents/doc/layers/fresh/pdf")
         #expect(r.status == 200, "\(text(r))")
         #expect(r.header("Content-Type") == "application/pdf")
-        let original = try annotatedPDF()
+        let token = try await sign(claims())
+        let original = await h.client("GET", "/documents/doc/pdf", token: token).body
         // Saved incrementally: the uploaded bytes come first.
-        #expect(Array(r.body.prefix(original.count)) == original)
+        #expect(r.body.starts(with: original) && r.body.count >= original.count)
         let (doc, byName) = try annotations(r.body)
         #expect(Set(byName.keys) == ["sq-1", "re-1", "st-1", "hl-1"])
         let source = try Document(data: original)

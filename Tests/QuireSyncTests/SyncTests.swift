@@ -226,6 +226,36 @@ import Testing
         print("sync: \(clients * each) single-mutation pushes from \(clients) tasks in \(elapsed) s (\(Int(Double(clients * each) / elapsed)) pushes/s, debug build)")
     }
 
+    /// Writes committed together (group commit): one that fails is undone alone.
+    @Test func failingWritesAmongConcurrentOnesAreUndoneAlone() async throws {
+        let h = try await Harness()
+        defer { Task { await h.finish() } }
+        _ = try await h.layer()  // "main" exists before it is copied
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<6 {
+                group.addTask {
+                    let r = await h.admin("POST", "/admin/documents/doc/layers/copy/copy", body: Array(#"{"from": "main"}"#.utf8))
+                    #expect(r.status == 201 || r.status == 409, "\(text(r))")
+                    return r.status * 1000 + i
+                }
+                group.addTask {
+                    let r = try await h.push([putNote(i, id: "g\(i)")], client: "group-\(i)")
+                    #expect(try json(r)["results"]?[0]?["status"]?.string == "accepted")
+                    return r.status * 1000 + i
+                }
+            }
+            var out: [Int] = []
+            for try await s in group { out.append(s / 1000) }
+            return out
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 1)
+        #expect(statuses.filter { $0 == 409 }.count == 5)
+        #expect(statuses.filter { $0 == 200 }.count == 6)
+        #expect(try await h.layer()["seq"]?.int == 6)
+        let described = try json(await h.admin("GET", "/admin/documents/doc"))
+        #expect(described["layers"]?.array.map { $0["name"]?.string } == ["copy", "main"])
+    }
+
     @Test func handleBlockingFromAThread() async throws {
         let h = try await Harness()
         defer { Task { await h.finish() } }
