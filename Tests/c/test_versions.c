@@ -37,6 +37,7 @@
 
 #include "test_support.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,50 +343,73 @@ static int count_progress(uint64_t done, uint64_t total, void *payload) {
 
 /* Version 1 at its exact 12 bytes, in a child process (the library's version 1 is larger
  * while KNOWN_BUG_SAVE_OPTIONS_V1 stands: the child then dies of the guard page). The child
- * inits the struct and saves through it; its exit status says whether both succeeded. */
+ * inits the struct and saves through it, writes whether both succeeded ('0' or '1') to a
+ * pipe, and replaces itself with /bin/sh -c ':' rather than exit: under valgrind an exit
+ * would run the leak check in the child, where the parent's objects that only its other
+ * threads referenced (threads that fork does not copy) look definitely lost, and make the
+ * exit status 99 (an exec ends the valgrind'ed image without one). So a child that wrote its
+ * byte finished; one that did not died in the library. */
 static void test_save_options_v1_exact(quire_document *doc) {
     pid_t pid;
-    int wstatus = 0;
+    int wstatus = 0, fds[2];
+    char result = 0;
+    ssize_t got;
     g_test = "versions: quire_save_options version 1 at its 12 bytes";
     fflush(stdout);
     fflush(stderr);
+    if (pipe(fds) != 0) {
+        report(0, __FILE__, __LINE__, "pipe failed");
+        return;
+    }
     pid = fork();
     if (pid < 0) {
         report(0, __FILE__, __LINE__, "fork failed");
+        close(fds[0]);
+        close(fds[1]);
         return;
     }
     if (pid == 0) {
         struct byte_sink sink;
         quire_save_options *o = guarded_alloc(SAVE_V1_SIZE);
         int ok;
+        ssize_t w;
+        close(fds[0]);
         alarm(60); /* never hang the test run */
         memset(&sink, 0, sizeof sink);
         ok = o != NULL && quire_save_options_init(o, 1) == QUIRE_OK && o->version == 1 &&
              quire_document_save_to_callback(doc, o, sink_write, &sink) == QUIRE_OK &&
              sink.size == 5745;
-        _exit(ok ? 0 : 1);
+        w = write(fds[1], ok ? "0" : "1", 1);
+        (void)w;
+        execl("/bin/sh", "sh", "-c", ":", (char *)NULL);
+        _exit(2); /* (the result is in the pipe already) */
     }
+    close(fds[1]);
+    do {
+        got = read(fds[0], &result, 1);
+    } while (got < 0 && errno == EINTR);
+    close(fds[0]);
     if (waitpid(pid, &wstatus, 0) != pid) {
         report(0, __FILE__, __LINE__, "waitpid failed");
         return;
     }
-    if (WIFSIGNALED(wstatus)) {
+    if (got != 1) {
+        int sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
         if (KNOWN_BUG_SAVE_OPTIONS_V1)
             fprintf(stderr, "test_versions.c: KNOWN LIBRARY BUG (not counted): a version 1 "
                     "quire_save_options of %zu bytes at the end of a guarded page: signal %d "
                     "(the library reads or writes %zu bytes of version 1)\n",
-                    (size_t)SAVE_V1_SIZE, WTERMSIG(wstatus),
-                    (size_t)offsetof(quire_save_options, progress));
+                    (size_t)SAVE_V1_SIZE, sig, (size_t)offsetof(quire_save_options, progress));
         else
             report(0, __FILE__, __LINE__,
                    "a version 1 quire_save_options of %zu bytes at the end of a guarded page: "
-                   "the library died of signal %d (it read or wrote past the struct)",
-                   (size_t)SAVE_V1_SIZE, WTERMSIG(wstatus));
+                   "the library died (signal %d: it read or wrote past the struct)",
+                   (size_t)SAVE_V1_SIZE, sig);
         return;
     }
-    report(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0, __FILE__, __LINE__,
-           "a version 1 quire_save_options of %zu bytes: init and save did not both succeed "
-           "(exit status %d)", (size_t)SAVE_V1_SIZE, WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+    report(result == '0', __FILE__, __LINE__,
+           "a version 1 quire_save_options of %zu bytes: init and save did not both succeed",
+           (size_t)SAVE_V1_SIZE);
     report(!KNOWN_BUG_SAVE_OPTIONS_V1, __FILE__, __LINE__,
            "the library reads version 1 of quire_save_options as its 12 bytes now: set "
            "KNOWN_BUG_SAVE_OPTIONS_V1 to 0 in test_versions.c");
