@@ -2,7 +2,9 @@
  * test_api.c: the C API of libquire, function by function, on real PDF files from the
  * shared corpus.
  *
- * Usage: test_api CORPUS_DIR      (the Makefile passes $(ROOT)/../shared/corpus)
+ * Usage: test_api CORPUS_DIR [SYNC_FIXTURES_DIR]
+ *   (the Makefile passes $(ROOT)/../shared/corpus, and out/sync, where sync_fixtures.py has
+ *   written the keys and tokens of the sync tests: without it they fail, saying so)
  *
  * Every expected value below comes from somewhere other than Quire, and says where:
  *  - "manifest" is a row of CORPUS_DIR/manifest.jsonl (page counts, annotations per page,
@@ -1016,11 +1018,12 @@ static void test_encrypted(void) {
 
 int main(int argc, char **argv) {
     struct stat st;
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s CORPUS_DIR [SYNC_FIXTURES_DIR]\n", argv[0]);
         return 2;
     }
     g_corpus = argv[1];
+    g_sync_fixtures = argc == 3 ? argv[2] : NULL; /* sync_fixtures.py's keys and tokens */
     if (stat(corpus("manifest.jsonl"), &st) != 0) {
         fprintf(stderr, "test_api: %s is not the corpus (no manifest.jsonl): %s\n", g_corpus,
                 strerror(errno));
@@ -1058,6 +1061,9 @@ int main(int argc, char **argv) {
 
     /* The versioned structs, each version in guarded memory (test_versions.c). */
     run_version_tests();
+
+    /* The sync service's request handler (test_sync.c). */
+    run_sync_tests();
 
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;

@@ -1,7 +1,7 @@
 /*
  * test_support.h: the small test framework and helpers shared by the API test files
  * (test_api.c, test_structure.c, test_values.c, test_editing.c, test_annotations.c,
- * test_bookmarks.c, test_checkpoints.c, test_versions.c), which
+ * test_bookmarks.c, test_checkpoints.c, test_versions.c, test_sync.c), which
  * are linked into one program, out/test_api.
  *
  * CHECK* count checks; the program's last line is `N passed, M failed`, and its exit
@@ -68,6 +68,10 @@ int near(double a, double b);
 /* ---- files ----------------------------------------------------------------------------- */
 
 extern const char *g_corpus;
+
+/* The directory of the sync tests' keys and tokens (sync_fixtures.py writes it; test_api's
+ * second argument), or NULL. */
+extern const char *g_sync_fixtures;
 
 /* CORPUS_DIR/rel, in one of 8 rotating buffers. */
 const char *corpus(const char *rel);
@@ -185,5 +189,6 @@ void run_annotation_tests(void); /* test_annotations.c */
 void run_bookmark_tests(void);   /* test_bookmarks.c */
 void run_checkpoint_tests(void); /* test_checkpoints.c */
 void run_version_tests(void);    /* test_versions.c */
+void run_sync_tests(void);       /* test_sync.c */
 
 #endif
