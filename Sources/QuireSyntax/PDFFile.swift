@@ -41,11 +41,21 @@ public final class PDFFile {
     /// The /Prev chain loops: sections it should have reached may be missing, so objects
     /// it does not name are looked up by scanning.
     private var chainBroken = false
+    /// A cross-reference section whose object numbers passed `max_objects` (a first
+    /// number of 2^32, a /Size of 3 x 10^14): read as damage, so the file is repaired. If
+    /// the repair scan then finds objects past the limit too, the file is refused with this
+    /// error after all: the limit holds for what repair finds.
+    private var sectionPastObjectLimit: PDFError? = nil
+    /// How many `N G obj` headers the scan passed over because N is past `max_objects`.
+    private var scannedPastObjectLimit = 0
     private var headerOffset = 0
     private var totalDecoded = 0
     /// Objects whose strings are never decrypted: the /Encrypt dictionary, an indirect /ID.
     private var notEncrypted: Set<Int> = []
     private static let maxWarnings = 1000
+    /// How many objects were loaded from the bytes (each once, then cached): what tests of
+    /// lazy reading count.
+    package private(set) var objectLoads = 0
 
     /// Opens the bytes of a PDF file. `password` opens an encrypted file (as its user or
     /// its owner password); nil is the empty password.
@@ -59,14 +69,28 @@ public final class PDFFile {
             // object stream. A wrong password is not damage: it propagates.
             try setUpSecurity(password: password ?? [])
             try requireCatalog()
+            try requirePageTreeRoot()
         } catch let e as PDFError where e.kind == .format || e.limitName == "max_nesting_depth" {
             // Damage, including a trailer nested past the limit: rebuild by scanning.
             warn("cross-reference is damaged (\(e.message)); rebuilt by scanning the file")
             security = nil
             notEncrypted.removeAll()
             let catalogs = try rebuild()
+            if let refused = sectionPastObjectLimit, scannedPastObjectLimit > 0 { throw refused }
             try setUpSecurity(password: password ?? [])
             if (try? requireCatalog()) == nil { try findCatalog(among: catalogs) }
+        }
+    }
+
+    /// Throws when the catalog's /Pages does not resolve to a dictionary through the
+    /// cross-reference: a page tree root that is free, in an object stream that is itself
+    /// compressed or not a stream, or at an offset holding something else. PDFium and
+    /// MuPDF find such a page tree by scanning the file, and so does the repair this sends
+    /// the file to. A catalog without /Pages is not damage to the cross-reference.
+    private func requirePageTreeRoot() throws {
+        guard let catalog = try dictionary(trailer["Root"]), let pages = catalog["Pages"] else { return }
+        guard try object(for: pages).dictionary != nil else {
+            throw PDFError.format("the catalog's /Pages does not resolve to a dictionary")
         }
     }
 
@@ -187,10 +211,10 @@ public final class PDFFile {
             }
             var section: XRefSection
             do {
-                section = try reader.section(at: off)
+                section = try readSection(reader, at: off)
             } catch let e as PDFError where e.kind != .limit && headerOffset > 0 && off < buffer.count - headerOffset {
                 // Offsets counted from the %PDF header rather than the start of the file.
-                section = try reader.section(at: off + headerOffset)
+                section = try readSection(reader, at: off + headerOffset)
                 _ = e
             }
             if first { xrefForm = section.form }
@@ -220,6 +244,19 @@ public final class PDFFile {
         }
         // A chain that loops has no sound section to append an update to.
         startXRef = chainBroken ? nil : Int(start)
+    }
+
+    /// The section at `offset`. Object numbers past `max_objects` in it are damage (a
+    /// format error, which sends the file to repair), not a reason to refuse the file:
+    /// PDFium and MuPDF open such files by scanning, and the limit still holds for the
+    /// objects the scan finds (see ``sectionPastObjectLimit``).
+    private func readSection(_ reader: XRefReader, at offset: Int) throws -> XRefSection {
+        do {
+            return try reader.section(at: offset)
+        } catch let e as PDFError where e.limitName == "max_objects" {
+            if sectionPastObjectLimit == nil { sectionPastObjectLimit = e }
+            throw PDFError.format("cross-reference section at byte \(offset) names object numbers past the limit max_objects=\(limits.maxObjects)")
+        }
     }
 
     // MARK: Repair
@@ -273,8 +310,12 @@ public final class PDFFile {
         for offset in xrefStreams {
             if let s = try? reader.stream(at: offset) {
                 trailers.append(s.trailer)
+                // Only entries that name, as the object stream, another object found in
+                // the file: a damaged stream may say an object is in itself, or in an
+                // object that does not exist, and the object streams' own headers (below)
+                // then say where it is.
                 for (n, e) in s.entries {
-                    if case .compressed = e, found[n] == nil { found[n] = e }
+                    if case .compressed(let stream, _) = e, stream != n, case .inFile? = found[stream], found[n] == nil { found[n] = e }
                 }
             }
         }
@@ -306,7 +347,11 @@ public final class PDFFile {
         guard let n = integer(), spaces(), let g = integer() else { return nil }
         _ = spaces()
         guard i + 3 <= b.count, b[i] == UInt8(ascii: "o"), b[i + 1] == UInt8(ascii: "b"), b[i + 2] == UInt8(ascii: "j"),
-              i + 3 == b.count || !CharClass.isRegular(b[i + 3]), n <= limits.maxObjects else { return nil }
+              i + 3 == b.count || !CharClass.isRegular(b[i + 3]) else { return nil }
+        guard n <= limits.maxObjects else {
+            scannedPastObjectLimit += 1
+            return nil
+        }
         return (n, g, i + 3)
     }
 
@@ -473,6 +518,7 @@ public final class PDFFile {
         }
         resolving.insert(number)
         defer { resolving.remove(number) }
+        objectLoads += 1
         let value: PDFObject
         do {
             value = try load(number)
@@ -532,7 +578,33 @@ public final class PDFFile {
             }
             throw PDFError.format("no object \(number) at byte \(offset)")
         case .compressed(let stream, let index)?:
-            return try compressedObject(number, stream: stream, index: index)
+            let problem: String
+            do {
+                if let value = try compressedObject(number, stream: stream, index: index) { return value }
+                problem = "is not in object stream \(stream)"
+            } catch let e as PDFError where e.kind == .format {
+                problem = "is in object stream \(stream), which is unreadable (\(e.message))"
+            }
+            // The cross-reference names a stream that is itself compressed (or is this very
+            // object), is not a stream, or lacks the object: PDFium and MuPDF find the
+            // object by scanning, and so does this.
+            switch scan().entries[number] {
+            case .inFile(let real, _)?:
+                if let value = try parse(number, at: real) {
+                    isRepaired = true
+                    warn("object \(number) \(problem); found at byte \(real) by scanning")
+                    return value
+                }
+            case .compressed(let other, let otherIndex)? where other != stream && other != number:
+                if let value = try compressedObject(number, stream: other, index: otherIndex) {
+                    isRepaired = true
+                    warn("object \(number) \(problem); found in object stream \(other) by scanning")
+                    return value
+                }
+            default:
+                break
+            }
+            throw PDFError.format("object \(number) \(problem)")
         }
     }
 
@@ -579,17 +651,19 @@ public final class PDFFile {
         return pairs
     }
 
-    private func compressedObject(_ number: Int, stream: Int, index: Int) throws -> PDFObject {
+    /// Object `number` from object stream `stream`; nil when the stream does not hold it.
+    private func compressedObject(_ number: Int, stream: Int, index: Int) throws -> PDFObject? {
         // An object stream cannot itself be in an object stream (ISO 32000-2 §7.5.7): a
-        // cross-reference saying so would chain stream after stream.
+        // cross-reference saying so would chain stream after stream (or name an object as
+        // its own stream).
         if objectStreams[stream] == nil, case .compressed? = entries[stream] {
-            warn("object stream \(stream) is itself said to be in an object stream; its objects are null")
+            warn("object stream \(stream) is itself said to be in an object stream; its objects are not read from it")
             objectStreams[stream] = [:]
         }
         if objectStreams[stream] == nil {
             objectStreams[stream] = try parseObjectStream(stream)
         }
-        return objectStreams[stream]?[number] ?? .null
+        return objectStreams[stream]?[number]
     }
 
     /// Parses all objects of object stream `number`, following /Extends for nothing: the

@@ -154,8 +154,28 @@ struct FileTests {
         b.append("999999990 1\n0000000009 00000 n \ntrailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n\(start)\n%%EOF\n")
         var limits = PDFLimits()
         limits.maxObjects = 1000
-        let error = #expect(throws: PDFError.self) { try PDFFile(buffer: b.buffer, limits: limits) }
+        // A section past the limit is damage: the file is rebuilt by scanning, and the scan
+        // finds only objects 1 to 3.
+        let repaired = try PDFFile(buffer: b.buffer, limits: limits)
+        #expect(repaired.isRepaired)
+        #expect(repaired.objectNumbers == [1, 2, 3])
+        #expect(repaired.warnings.contains { $0.contains("past the limit max_objects=1000") })
+        // The limit holds for what the scan finds: with object 1001 in the file, the
+        // section's error stands.
+        var c = PDFBuilder()
+        minimalPages(&c)
+        c.object(1001, "(past the limit)")
+        let start2 = c.bytes.count
+        c.append("xref\n0 4\n0000000000 65535 f \n")
+        for n in 1...3 { c.append(String(repeating: "0", count: 10 - String(c.offsets[n]!).count) + "\(c.offsets[n]!) 00000 n \n") }
+        c.append("1001 1\n" + String(repeating: "0", count: 10 - String(c.offsets[1001]!).count) + "\(c.offsets[1001]!) 00000 n \n")
+        c.append("trailer\n<< /Size 1002 /Root 1 0 R >>\nstartxref\n\(start2)\n%%EOF\n")
+        let error = #expect(throws: PDFError.self) { try PDFFile(buffer: c.buffer, limits: limits) }
         #expect(error?.kind == .limit)
+        #expect(error?.limitName == "max_objects")
+        #expect(error?.message.contains("1001 + 1") == true)
+        // Under the default limit the same file opens without repair.
+        #expect(try !PDFFile(buffer: c.buffer).isRepaired)
     }
 }
 
