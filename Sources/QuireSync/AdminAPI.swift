@@ -183,7 +183,9 @@ extension SyncService {
     ///    page, after a delete and a put of the same id) are deleted.
     /// 2. The layer's records are imported as annotation JSON: those that came from the PDF
     ///    match their annotation back (by `pdfObjectId`, then /NM) and update it, the others
-    ///    are created. So a layer that nobody changed exports the PDF unchanged.
+    ///    are created. Records the layer never changed are left out of the import (their
+    ///    annotations are in the PDF as they are), so a layer that nobody changed exports
+    ///    the PDF unchanged, even one with annotations Quire would refuse to import.
     ///    References the layer cannot resolve any more (a reply whose parent was deleted,
     ///    a popup deleted) are left out, as Quire's export leaves out an /IRT that points
     ///    nowhere; a `pdfObjectId` that does not name the PDF's annotation of the same id is
@@ -196,9 +198,14 @@ extension SyncService {
         let original = try document.annotationsInstantJSON(page: nil).annotations
         var annotations: [Annotation] = []
         for index in try document.pages().indices { annotations += try document.annotations(onPage: index) }
-        guard annotations.count == original.count else {
+        guard annotations.count == original.count,
+              case .array(let exported)? = try InstantJSONValue(parsing: document.exportAnnotationsJSON(page: nil, prettyPrinted: false)).objectFields?["annotations"],
+              exported.count == original.count else {
             throw SyncHTTPError.internal("the PDF's annotations and their export disagree")
         }
+        // Each original record as the layer got it (compact JSON, as stored).
+        var originalJSON: [String: [UInt8]] = [:]
+        for (r, item) in zip(original, exported) { if let id = r.id { originalJSON[id] = item.canonicalBytes } }
         var byID: [String: SyncStoredRecord] = [:]
         for r in records { byID[r.id] = r }
         // 1. Deletions.
@@ -219,6 +226,14 @@ extension SyncService {
         var items: [InstantJSONValue] = []
         let ordered = records.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
         for r in ordered {
+            // A record the layer never changed, whose annotation is still there and whose
+            // references all still resolve, is that annotation as it is: not imported.
+            // So an annotation that Quire reads but would refuse to import (a PDF may break
+            // the model's rules) does not stop its layer from exporting.
+            if originalJSON[r.id] == r.json, let object = originalObject[r.id], document.isInUse(object),
+               r.inReplyTo.map({ byID[$0] != nil }) ?? true, r.popup.map({ byID[$0] != nil }) ?? true {
+                continue
+            }
             guard case .object(var fields) = try InstantJSONValue(parsing: r.json) else { continue }
             if case .integer(let n)? = fields["pdfObjectId"] {
                 if originalObject[r.id].map({ Int64($0) != n || !document.isInUse($0) }) ?? true { fields["pdfObjectId"] = nil }

@@ -31,6 +31,32 @@ import Testing
         #expect(try doc.exportAnnotationsJSON(page: nil) == source.exportAnnotationsJSON(page: nil))
     }
 
+    /// A PDF may hold annotations that break the model's rules (here a reply on another page
+    /// than its parent): Quire reads them but would refuse to import them. The layer still
+    /// exports, changed or not, since untouched records are not imported again.
+    @Test func aPDFWithRuleBreakingAnnotationsStillExports() async throws {
+        let h = try await Harness(upload: false)
+        defer { Task { await h.finish() } }
+        let doc = try Document(data: plainPDF(pages: 2))
+        var square = Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 10, bottom: 10, right: 90, top: 90))
+        square.name = "parent"
+        let parent = try #require(try doc.addAnnotation(square).id)
+        var note = Annotation(subtype: "Text", pageIndex: 1, rect: Rect(left: 10, bottom: 10, right: 30, top: 30))
+        note.name = "across"
+        let child = try #require(try doc.addAnnotation(note).id)
+        try doc.setValue(.reference(parent), forKey: "IRT", inObject: child.number)
+        var r = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try doc.saved(.full(objectStreams: false)))
+        #expect(r.status == 201, "\(text(r))")
+        r = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
+        #expect(r.status == 200, "\(text(r))")
+        let push = try await h.push([putNote(1, id: "n1", page: 1)])
+        #expect(try json(push)["results"]?[0]?["status"]?.string == "accepted")
+        r = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
+        #expect(r.status == 200, "\(text(r))")
+        let names = try Document(data: r.body).allAnnotations().compactMap(\.name)
+        #expect(Set(names) == ["parent", "across", "n1"])
+    }
+
     @Test func layerChangesAreWrittenIntoThePDF() async throws {
         let h = try await Harness()
         defer { Task { await h.finish() } }
