@@ -243,3 +243,39 @@ import Testing
         await off.close()
     }
 }
+
+@Suite struct Configuration {
+    @Test func uploadLimitAndStoreFactories() async throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        var limits = SyncLimits()
+        limits.maxUploadBytes = 100_000
+        // A store of a scheme of the host's own, made by its factory (here, SQLite again).
+        let path = dir.path + "/custom.db"
+        let service = try SyncService(
+            SyncConfiguration(storeURL: "custom://anything", publicKeys: [keys.rsaPublicPEM], adminToken: adminToken, limits: limits),
+            storeFactories: ["custom": { url in
+                #expect(url == "custom://anything")
+                return try SQLiteSyncStore(path: path)
+            }])
+        let auth = [(name: "Authorization", value: "Token \(adminToken)")]
+        var r = await service.handle(SyncRequest(method: "POST", path: "/admin/documents", query: ["id": "big"], headers: auth,
+                                                 body: plainPDF() + Array(repeating: 0x20, count: 100_000)))
+        #expect(r.status == 413 && errorCode(r) == "too_large")
+        r = await service.handle(SyncRequest(method: "POST", path: "/admin/documents", query: ["id": "small"], headers: auth, body: plainPDF()))
+        #expect(r.status == 201)
+        await service.close()
+        #expect(FileManager.default.fileExists(atPath: path))
+        // Limits out of range do not start a service.
+        var bad = SyncLimits()
+        bad.maxChangesPerPage = 0
+        #expect(throws: SyncConfigurationError.self) {
+            _ = try SyncService(SyncConfiguration(storeURL: "sqlite::memory:", limits: bad))
+        }
+        bad = SyncLimits()
+        bad.maxBodyBytes = -1
+        #expect(throws: SyncConfigurationError.self) {
+            _ = try SyncService(SyncConfiguration(storeURL: "sqlite::memory:", limits: bad))
+        }
+    }
+}
