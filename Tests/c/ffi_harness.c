@@ -95,6 +95,29 @@
  *      at the end the temporary directory may hold only checkpoints and their locks besides
  *      what the saves wrote, $HOME in it must be empty, and the real default checkpoint
  *      directory must not have changed;
+ *      the sync service (0.5): one service opened at the start on an in-memory store (with an
+ *      admin token and a public key) and closed at the end, to which each PDF is uploaded
+ *      (twice: one copy is for DELETE); in service positions NULL or that service, but
+ *      quire_sync_service_shutdown gets a fresh one for each call (after a successful
+ *      shutdown /healthz must answer 503); requests with methods NULL, GET, POST, DELETE,
+ *      "" or invalid UTF-8, targets NULL, the protocol's routes (the health check, the
+ *      admin API's list, upload, the PDF's layer annotations and export, a DELETE, a change
+ *      feed with `wait` but no JWT) or garbage (empty, a bad percent escape, 8 KiB, invalid
+ *      UTF-8), headers NULL with counts or real arrays (the admin token, with a request id,
+ *      wrong tokens, an empty name, a NULL name or value), and bodies as for any bytes (the
+ *      PDF among them): every call that is not refused for its arguments must give a
+ *      response (the header: "every outcome ... is a response"), whose status is an HTTP
+ *      status, with exactly one X-Request-Id (the request's own when it sent a valid one),
+ *      a body that is NULL exactly when it is empty; configs for quire_sync_service_open
+ *      that open (the defaults, a key and a token, a SQLite file in the temporary directory,
+ *      a JWKS) and that must not (versions 0 and 999, unknown schemes, a relative path, a
+ *      missing directory, keys that are not PEM, a count without keys, a NULL key, JWKS
+ *      that is not JSON): a service opened must answer /healthz, then is shut down and
+ *      closed; responses (200, 401, 405 with Allow, 204 without a body, a PDF) for the
+ *      getters, whose results must agree with what the harness read of them natively (an
+ *      index past the headers is QUIRE_ERANGE); the responses are freed with
+ *      quire_sync_response_free at the end of each PDF, the service closed with
+ *      quire_sync_service_close at the very end (all through libffi);
  *      functions that edit or save (MUTATING in gen_ffi_table.py) get a second document
  *      opened from the same file, so that the others keep reading the file as it is; paths
  *      to save to are NULL or inside a temporary directory that the harness makes and
@@ -130,11 +153,15 @@
  *     in_use 0 or 1, and nothing after the struct;
  *   - a returned bookmark has a known action kind and an identifier (then it is freed); the
  *     provider callbacks get their own payload and non-NULL out-pointers, bookmarks and sinks,
- *     and their own calls into the library succeed.
+ *     and their own calls into the library succeed;
+ *   - quire_sync_service_handle succeeds whenever its arguments are not wrong, with a
+ *     response as described above; a service opened answers /healthz; the response getters
+ *     give what the harness read natively, and a string or a body pointer as the header
+ *     says; every quire_sync_* status function returns QUIRE_OK at least once in the run.
  * The functions that return values (quire_version, quire_version_number,
  * quire_status_string, quire_last_error_message, quire_last_error_code, quire_clear_error,
  * quire_document_close, quire_value_free, quire_annotation_free, quire_annotation_list_free,
- * quire_bookmark_free)
+ * quire_bookmark_free, quire_sync_service_close, quire_sync_response_free)
  * are checked against their documentation; strings
  * are never NULL.
  *
@@ -284,6 +311,20 @@ static int (*native_start_checkpoints)(int32_t *, quire_document *,
                                        const quire_checkpoint_options *);
 static int (*native_stop_checkpoints)(quire_document *, int32_t);
 static int (*native_checkpoint_path)(char *, size_t, size_t *, quire_document *);
+/* The 0.5 sync service functions the harness uses to open its service, make its responses,
+ * read what the calls return, and close what they opened. */
+static int (*native_sync_open)(quire_sync_service **, const quire_sync_config *);
+static int (*native_sync_shutdown)(quire_sync_service *);
+static void (*native_sync_close)(quire_sync_service *);
+static int (*native_sync_handle)(quire_sync_response **, quire_sync_service *, const char *,
+                                 const char *, const quire_sync_header *, size_t, const void *,
+                                 size_t);
+static int (*native_response_status)(int32_t *, const quire_sync_response *);
+static int (*native_response_header_count)(size_t *, const quire_sync_response *);
+static int (*native_response_header)(const char **, const char **, const quire_sync_response *,
+                                     size_t);
+static int (*native_response_body)(const void **, size_t *, const quire_sync_response *);
+static void (*native_response_free)(quire_sync_response *);
 
 /* dlsym into a function pointer without the object-to-function-pointer cast that ISO C
  * (and -pedantic) forbids. */
@@ -354,6 +395,12 @@ struct call {
         unsigned char bytes[sizeof(quire_checkpoint_info) + 32];
     } info, info_before;
     int info_choice;              /* the CI_* passed, or -1 */
+    /* 0.5, the sync service. */
+    quire_sync_config sync_config;      /* the config passed to quire_sync_service_open */
+    quire_sync_header sync_headers[2];  /* the headers passed to quire_sync_service_handle */
+    const char *sync_request_id;        /* the valid X-Request-Id among them, or NULL */
+    int sync_response_choice;           /* the SR_* passed as a response, or -1 */
+    quire_sync_service *fresh_service;  /* a service of its own (a _shutdown's): closed after */
     /* The struct that a quire_*_init function fills, with room after it (sentinel bytes). */
     union {
         double align_d;
@@ -1149,6 +1196,252 @@ static char *directory_names(const char *path) {
     return out;
 }
 
+/* ---- the sync service, for the 0.5 functions ------------------------------------------------ */
+
+/* The harness's service: opened once (natively) on an in-memory store with an admin token
+ * and a public key, closed with quire_sync_service_close at the end. */
+static quire_sync_service *valid_service;
+#define SYNC_ADMIN_TOKEN "ffi-admin"
+#define SYNC_REQUEST_ID "ffi-request-1"
+#define SYNC_SUBDIR "sync" /* in the temporary directory: the SQLite files of the configs */
+/* An EC P-256 public key, and a JWKS with another one (public keys only: the harness makes
+ * no tokens, so the client API answers 401 to everything it sends). */
+static const char sync_public_key[] =
+    "-----BEGIN PUBLIC KEY-----\n"
+    "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEOGCL6aaO1WQ79HQwa8dAchhxAZ66\n"
+    "cOa69iANQHSbmdOEikkftIlFnPhE+rm4I+FMGuGe8OIl1V9RvMhRYeGhLQ==\n"
+    "-----END PUBLIC KEY-----\n";
+static const char sync_jwks[] =
+    "{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"kid\":\"ffi-1\",\"alg\":\"ES256\",\"use\":\"sig\","
+    "\"x\":\"2H-MLKd2WMxDxn2tLdaMdPq8P6g7w7KAwKH38mBoIuQ\","
+    "\"y\":\"CO59odtGz4AyK0lxUODLV838Mtqqt1gmocNSzYSWDUk\"}]}";
+static const char *const sync_keys[] = {sync_public_key};
+static const char *const sync_bad_keys[] = {
+    "-----BEGIN PUBLIC KEY-----\nZ2FyYmFnZQ==\n-----END PUBLIC KEY-----\n"};
+static const char *const sync_null_key[] = {NULL};
+static char sync_file_store[320], sync_missing_store[320];
+
+/* The configs passed as `const quire_sync_config *`. */
+enum {
+    SC_NULL,        /* NULL */
+    SC_INIT,        /* QUIRE_SYNC_CONFIG_INIT: in memory, no keys, the admin API off */
+    SC_FULL,        /* in memory, the harness's key and admin token, small limits */
+    SC_FILE,        /* a SQLite file in the temporary directory, the admin token */
+    SC_JWKS,        /* a JWKS instead of PEM keys */
+    SC_V0,          /* version 0 */
+    SC_V999,        /* version 999 */
+    SC_SCHEME,      /* "postgres://...": no store for the scheme */
+    SC_RELATIVE,    /* "sqlite://relative.db": not an absolute path */
+    SC_MISSING_DIR, /* a file in a directory that does not exist: cannot be opened */
+    SC_BAD_KEY,     /* a PEM block that is no key */
+    SC_KEYS_NULL,   /* public_key_count 1, public_keys NULL */
+    SC_KEY_NULL,    /* one key pointer, NULL */
+    SC_BAD_JWKS,    /* JWKS that is not JSON */
+    SC_EMPTY_ADMIN, /* admin_token "" (the header does not say) */
+    SC_HUGE_LIMIT,  /* max_body_bytes UINT64_MAX (the header does not say) */
+    N_SC
+};
+static const char *const sync_config_names[N_SC] = {
+    "NULL", "INIT", "<memory, key, admin token, limits>", "<SQLite file>", "<JWKS>",
+    "version 0", "version 999", "store postgres://...", "store sqlite://relative.db",
+    "store <missing directory>", "<a key that is not PEM>", "<1 key, public_keys NULL>",
+    "<a NULL key>", "<JWKS not JSON>", "admin token \"\"", "max_body_bytes UINT64_MAX"};
+
+/* The config of `choice` into *c; returns 1 if it must open, 0 if it must not, -1 if the
+ * header does not say. Sets *newer for a version newer than the library's. */
+static int sync_config_for(quire_sync_config *c, int choice, int *newer) {
+    quire_sync_config init = QUIRE_SYNC_CONFIG_INIT;
+    *c = init;
+    *newer = 0;
+    switch (choice) {
+    case SC_INIT: return 1;
+    case SC_FULL:
+        c->store = "sqlite::memory:";
+        c->public_keys = sync_keys;
+        c->public_key_count = 1;
+        c->admin_token = SYNC_ADMIN_TOKEN;
+        c->max_body_bytes = 4096;
+        c->max_upload_bytes = 1 << 20;
+        return 1;
+    case SC_FILE: c->store = sync_file_store; c->admin_token = SYNC_ADMIN_TOKEN; return 1;
+    case SC_JWKS: c->jwks = sync_jwks; return 1;
+    case SC_V0: c->version = 0; return 0;
+    case SC_V999: c->version = 999; *newer = 1; return 0;
+    case SC_SCHEME: c->store = "postgres://localhost/quire"; return 0;
+    case SC_RELATIVE: c->store = "sqlite://relative.db"; return 0;
+    case SC_MISSING_DIR: c->store = sync_missing_store; return 0;
+    case SC_BAD_KEY: c->public_keys = sync_bad_keys; c->public_key_count = 1; return 0;
+    case SC_KEYS_NULL: c->public_key_count = 1; return 0;
+    case SC_KEY_NULL: c->public_keys = sync_null_key; c->public_key_count = 1; return 0;
+    case SC_BAD_JWKS: c->jwks = "{\"keys\": ["; return 0;
+    case SC_EMPTY_ADMIN: c->admin_token = ""; return -1;
+    case SC_HUGE_LIMIT: c->max_body_bytes = UINT64_MAX; return -1;
+    default: return 0; /* SC_NULL: passed as NULL */
+    }
+}
+
+/* Methods and targets of requests. The targets name this PDF's documents (made for each
+ * PDF): ffi-N (uploaded), ffi-gone-N (uploaded, for DELETE), ffi-up-N (uploaded by a call). */
+enum { SM_NULL, SM_GET, SM_POST, SM_DELETE, SM_EMPTY, SM_BAD_UTF8, N_SM };
+static const char *const sync_methods[N_SM] = {NULL, "GET", "POST", "DELETE", "", "\xff\xfeGET"};
+static const char *const sync_method_names[N_SM] = {"NULL", "GET", "POST", "DELETE", "\"\"",
+                                                    "<invalid UTF-8>"};
+enum { ST_NULL, ST_HEALTH, ST_DOCUMENTS, ST_UPLOAD_ID, ST_ANNOTATIONS, ST_EXPORT, ST_GONE,
+       ST_FEED, ST_EMPTY, ST_BAD_ESCAPE, ST_LONG, ST_BAD_UTF8, N_ST };
+static const char *const sync_target_names[N_ST] = {
+    "NULL", "/healthz", "/admin/documents", "/admin/documents?id=ffi-up-N",
+    "/admin/documents/ffi-N/layers/main/annotations", "/admin/documents/ffi-N/layers/main/pdf",
+    "/admin/documents/ffi-gone-N", "/documents/ffi-N/layers/main/changes?since=0&wait=1",
+    "\"\"", "/admin/documents/%zz", "<8 KiB>", "<invalid UTF-8>"};
+static char sync_targets[N_ST][160];
+
+/* Headers with a count (the count is at most what the array holds). */
+enum { SH_NULL_0, SH_NULL_1, SH_NULL_MAX, SH_ADMIN, SH_ADMIN_ID, SH_WRONG, SH_BEARER, SH_EMPTY,
+       SH_NULL_NAME, SH_NULL_VALUE, SH_ADMIN_THEN_NULL, SH_ARRAY_0, N_SH };
+static const char *const sync_header_names[N_SH] = {
+    "NULL/0", "NULL/1", "NULL/SIZE_MAX", "[admin]/1", "[admin, X-Request-Id]/2",
+    "[wrong token]/1", "[Bearer garbage]/1", "[\"\": \"\"]/1", "[NULL name]/1",
+    "[NULL value]/1", "[admin, NULL name]/2", "[admin]/0"};
+
+/* The responses passed as `const quire_sync_response *` (made for each PDF), and what the
+ * harness read of each natively: status, header count, body length. */
+enum { SR_NULL, SR_HEALTH, SR_UNAUTHENTICATED, SR_NOT_ALLOWED, SR_NO_CONTENT, SR_PDF, N_SR };
+static const char *const sync_response_names[N_SR] = {
+    "NULL", "<GET /healthz>", "<401>", "<405 with Allow>", "<204 DELETE>", "<the layer's PDF>"};
+static quire_sync_response *valid_responses[N_SR];
+static int32_t response_statuses[N_SR];
+static size_t response_header_counts[N_SR], response_body_lens[N_SR];
+
+/* Every response made through the table, by status, for the summary. */
+static unsigned long sync_statuses[6]; /* 1xx .. 5xx by hundreds (index 0: other) */
+static unsigned long sync_services_opened, sync_shutdowns_checked;
+
+/* A request to `service` natively: the response, or NULL. */
+static quire_sync_response *sync_request(quire_sync_service *service, const char *method,
+                                         const char *target, int admin, const void *body,
+                                         size_t len) {
+    quire_sync_header h = {"Authorization", "Token " SYNC_ADMIN_TOKEN};
+    quire_sync_response *r = NULL;
+    if (native_sync_handle(&r, service, method, target, admin ? &h : NULL, admin ? 1 : 0, body,
+                           len) != QUIRE_OK)
+        return NULL;
+    return r;
+}
+
+static int32_t sync_status_of(quire_sync_service *service, const char *method,
+                              const char *target) {
+    quire_sync_response *r = sync_request(service, method, target, 0, NULL, 0);
+    int32_t status = -1;
+    if (r && native_response_status(&status, r) != QUIRE_OK) status = -1;
+    native_response_free(r);
+    return status;
+}
+
+/* What is wrong with a response (NULL if nothing): a status from 100 to 599, headers with
+ * names and values and exactly one X-Request-Id (`request_id` when the request sent a valid
+ * one), a body that is NULL exactly when it is empty and can be read whole. */
+static const char *response_problem(const quire_sync_response *r, const char *request_id) {
+    int32_t status = 0;
+    size_t n = 0, k, len = 0, ids = 0;
+    const char *name = NULL, *value = NULL;
+    const void *data = NULL;
+    unsigned long sum = 0;
+    if (native_response_status(&status, r) != QUIRE_OK) return "its status cannot be read";
+    if (status < 100 || status > 599) return "its status is no HTTP status";
+    if (native_response_header_count(&n, r) != QUIRE_OK) return "its headers cannot be counted";
+    for (k = 0; k < n; k++) {
+        if (native_response_header(&name, &value, r, k) != QUIRE_OK || !name || !value ||
+            !name[0])
+            return "a header without a name or a value";
+        sum += strlen(value);
+        if (strcmp(name, "X-Request-Id") == 0) {
+            ids++;
+            if (request_id && strcmp(value, request_id) != 0)
+                return "X-Request-Id is not the request's own";
+        }
+    }
+    if (ids != 1) return "not exactly one X-Request-Id (the protocol: every response has it)";
+    if (native_response_body(&data, &len, r) != QUIRE_OK) return "its body cannot be read";
+    if ((data == NULL) != (len == 0)) return "its body is NULL but not empty, or empty but not NULL";
+    for (k = 0; k < len; k++) sum += ((const unsigned char *)data)[k]; /* readable */
+    (void)sum;
+    sync_statuses[status / 100]++;
+    return NULL;
+}
+
+/* Opens a service natively: in memory, the admin token. */
+static quire_sync_service *open_sync_service(void) {
+    quire_sync_config c = QUIRE_SYNC_CONFIG_INIT;
+    quire_sync_service *s = NULL;
+    c.admin_token = SYNC_ADMIN_TOKEN;
+    c.public_keys = sync_keys;
+    c.public_key_count = 1;
+    return native_sync_open(&s, &c) == QUIRE_OK ? s : NULL;
+}
+
+static void close_sync_service(quire_sync_service *s) {
+    if (!s) return;
+    native_sync_shutdown(s);
+    native_sync_close(s);
+}
+
+/* This PDF's documents, targets and responses (natively). Returns 0 if a response could not
+ * be made. */
+static int make_sync(void) {
+    static const int statuses_expected[N_SR] = {0, 200, 401, 405, -1, -1};
+    char target[160];
+    int k;
+    quire_sync_response *r;
+    memset(valid_responses, 0, sizeof valid_responses);
+    /* Uploads (Quire may refuse a PDF: a 400, and the routes below answer 404 then). */
+    snprintf(target, sizeof target, "/admin/documents?id=ffi-%d", pdf_index);
+    native_response_free(sync_request(valid_service, "POST", target, 1, pdf_bytes, pdf_size));
+    snprintf(target, sizeof target, "/admin/documents?id=ffi-gone-%d", pdf_index);
+    native_response_free(sync_request(valid_service, "POST", target, 1, pdf_bytes, pdf_size));
+    for (k = 0; k < N_ST; k++) sync_targets[k][0] = '\0';
+    snprintf(sync_targets[ST_HEALTH], sizeof sync_targets[0], "/healthz");
+    snprintf(sync_targets[ST_DOCUMENTS], sizeof sync_targets[0], "/admin/documents");
+    snprintf(sync_targets[ST_UPLOAD_ID], sizeof sync_targets[0], "/admin/documents?id=ffi-up-%d",
+             pdf_index);
+    snprintf(sync_targets[ST_ANNOTATIONS], sizeof sync_targets[0],
+             "/admin/documents/ffi-%d/layers/main/annotations", pdf_index);
+    snprintf(sync_targets[ST_EXPORT], sizeof sync_targets[0],
+             "/admin/documents/ffi-%d/layers/main/pdf", pdf_index);
+    snprintf(sync_targets[ST_GONE], sizeof sync_targets[0], "/admin/documents/ffi-gone-%d",
+             pdf_index);
+    snprintf(sync_targets[ST_FEED], sizeof sync_targets[0],
+             "/documents/ffi-%d/layers/main/changes?since=0&wait=1", pdf_index);
+    snprintf(sync_targets[ST_BAD_ESCAPE], sizeof sync_targets[0], "/admin/documents/%%zz");
+    snprintf(sync_targets[ST_BAD_UTF8], sizeof sync_targets[0], "/\xff\xfe/\xc3(");
+    /* (ST_NULL is NULL, ST_EMPTY "", ST_LONG long_string.) */
+
+    valid_responses[SR_HEALTH] = sync_request(valid_service, "GET", "/healthz", 0, NULL, 0);
+    {
+        quire_sync_header wrong = {"Authorization", "Token wrong"};
+        r = NULL;
+        if (native_sync_handle(&r, valid_service, "GET", "/admin/documents", &wrong, 1, NULL, 0) ==
+            QUIRE_OK)
+            valid_responses[SR_UNAUTHENTICATED] = r;
+    }
+    valid_responses[SR_NOT_ALLOWED] = sync_request(valid_service, "PUT", "/healthz", 0, NULL, 0);
+    snprintf(target, sizeof target, "/admin/documents/ffi-%d/layers/scratch/annotations", pdf_index);
+    native_response_free(sync_request(valid_service, "GET", target, 1, NULL, 0));
+    snprintf(target, sizeof target, "/admin/documents/ffi-%d/layers/scratch", pdf_index);
+    valid_responses[SR_NO_CONTENT] = sync_request(valid_service, "DELETE", target, 1, NULL, 0);
+    valid_responses[SR_PDF] = sync_request(valid_service, "GET", sync_targets[ST_EXPORT], 1, NULL, 0);
+    for (k = SR_NULL + 1; k < N_SR; k++) {
+        const void *data = NULL;
+        if (!valid_responses[k] || response_problem(valid_responses[k], NULL) ||
+            native_response_status(&response_statuses[k], valid_responses[k]) != QUIRE_OK ||
+            native_response_header_count(&response_header_counts[k], valid_responses[k]) !=
+                QUIRE_OK ||
+            native_response_body(&data, &response_body_lens[k], valid_responses[k]) != QUIRE_OK)
+            return 0;
+        if (statuses_expected[k] > 0 && response_statuses[k] != statuses_expected[k]) return 0;
+    }
+    return 1;
+}
+
 /* Choices for phase 3, per kind. */
 enum { BUF_NULL_0, BUF_NULL_1, BUF_NULL_MAX, BUF_REAL_0, BUF_REAL_1, BUF_REAL_FULL, N_BUF };
 enum { DATA_NULL_0, DATA_NULL_1, DATA_NULL_MAX, DATA_GARBAGE, DATA_GARBAGE_0, DATA_PDF, N_DATA };
@@ -1238,6 +1531,10 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_BOOKMARK_PROVIDER_VERSION;
         return version == 1 ? sizeof(quire_bookmark_provider) : 0;
     }
+    if (strcmp(ctype, "quire_sync_config *") == 0) {
+        *current = QUIRE_SYNC_CONFIG_VERSION;
+        return version == 1 ? sizeof(quire_sync_config) : 0;
+    }
     if (strcmp(ctype, "quire_checkpoint_options *") == 0) {
         *current = QUIRE_CHECKPOINT_OPTIONS_VERSION;
         return version == 1   ? offsetof(quire_checkpoint_options, existing)
@@ -1308,6 +1605,18 @@ static int n_choices(const struct ffi_function *fn, unsigned i) {
     case ARG_ENUM: return n_enum_choices(fn->arg_families[i]);
     case ARG_INIT_STRUCT: return 2;   /* scratch, NULL */
     case ARG_CHECKPOINT_INFO: return N_CI;
+    case ARG_SYNC_CONFIG: return N_SC;
+    case ARG_OUT_SYNC_SERVICE:
+    case ARG_OUT_SYNC_RESPONSE:
+    case ARG_OUT_STR:
+    case ARG_OUT_DATA: return 2;      /* scratch, NULL */
+    case ARG_SYNC_SERVICE: return 2;  /* the service (or a fresh one), NULL */
+    case ARG_SYNC_RESPONSE: return N_SR;
+    case ARG_FREE_SYNC_RESPONSE: return 2; /* NULL, a fresh one */
+    case ARG_SYNC_HEADERS: return N_SH;
+    case ARG_SYNC_HEADERS_COUNT: return 1; /* follows its pointer */
+    case ARG_SYNC_METHOD: return N_SM;
+    case ARG_SYNC_TARGET: return N_ST;
     }
     return 1;
 }
@@ -1353,6 +1662,7 @@ static void reset_call(struct call *c, const struct ffi_function *fn) {
     c->done_slot = -1;
     c->journal_size = -1;
     c->info_choice = -1;
+    c->sync_response_choice = -1;
     for (i = 0; i < MAX_ARGS; i++)
         memset(c->scratch[i].bytes, SENTINEL_BYTE, SCRATCH);
     memset(c->buf, SENTINEL_BYTE, BUF_CAP);
@@ -2143,6 +2453,100 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         describe(name, info_names[choice]);
         break;
     }
+    case ARG_SYNC_CONFIG:
+        if (choice == SC_NULL) {
+            *p = NULL;
+            c->must_fail = 1;
+        } else {
+            int newer = 0, opens = sync_config_for(&c->sync_config, choice, &newer);
+            if (opens == 0) c->must_fail = 1;
+            if (newer) c->newer_version = 1;
+            *p = &c->sync_config;
+        }
+        describe(name, sync_config_names[choice]);
+        break;
+    case ARG_OUT_SYNC_SERVICE:
+    case ARG_OUT_SYNC_RESPONSE:
+    case ARG_OUT_STR:
+    case ARG_OUT_DATA:
+        if (choice == 0) {
+            void *sentinel = &handle_sentinel_target;
+            *p = c->scratch[i].bytes;
+            memcpy(c->scratch[i].bytes, &sentinel, sizeof sentinel);
+            describe(name, "<scratch>");
+        } else {
+            *p = NULL;
+            c->must_fail = 1;
+            describe(name, "NULL");
+        }
+        break;
+    case ARG_SYNC_SERVICE:
+        if (choice == 0 && fn->mutates) {
+            /* A function that stops its service gets one of its own. */
+            c->fresh_service = open_sync_service();
+            if (!c->fresh_service) {
+                fail("could not open a service for the call: %s", native_last_error_message());
+                native_clear_error();
+            }
+            *p = c->fresh_service;
+        } else {
+            *p = choice == 0 ? (void *)valid_service : NULL;
+        }
+        if (!*p) c->must_fail = 1;
+        describe(name, choice == 0 ? (fn->mutates ? "<a service of its own>" : "<the service>")
+                                   : "NULL");
+        break;
+    case ARG_SYNC_RESPONSE:
+        *p = valid_responses[choice];
+        c->sync_response_choice = choice;
+        if (!*p) c->must_fail = 1;
+        describe(name, *p || choice == SR_NULL ? sync_response_names[choice] : "NULL (none)");
+        break;
+    case ARG_FREE_SYNC_RESPONSE:
+        /* consumed by the call */
+        *p = choice == 1 ? (void *)sync_request(valid_service, "GET", "/healthz", 0, NULL, 0) : NULL;
+        describe(name, *p ? "<a fresh response>" : "NULL");
+        break;
+    case ARG_SYNC_HEADERS: {
+        static const quire_sync_header admin = {"Authorization", "Token " SYNC_ADMIN_TOKEN};
+        static const quire_sync_header request_id = {"X-Request-Id", SYNC_REQUEST_ID};
+        uint64_t n = 1;
+        c->sync_headers[0] = admin;
+        c->sync_headers[1] = request_id;
+        *p = c->sync_headers;
+        switch (choice) {
+        case SH_NULL_0: *p = NULL; n = 0; break;
+        case SH_NULL_1: *p = NULL; c->must_fail = 1; break;
+        case SH_NULL_MAX: *p = NULL; n = SIZE_MAX; c->must_fail = 1; break;
+        case SH_ADMIN: break;
+        case SH_ADMIN_ID: n = 2; c->sync_request_id = SYNC_REQUEST_ID; break;
+        case SH_WRONG: c->sync_headers[0].value = "Token not-the-token"; break;
+        case SH_BEARER: c->sync_headers[0].value = "Bearer not.a.jwt"; break;
+        case SH_EMPTY: c->sync_headers[0].name = ""; c->sync_headers[0].value = ""; break;
+        case SH_NULL_NAME: c->sync_headers[0].name = NULL; c->must_fail = 1; break;
+        case SH_NULL_VALUE: c->sync_headers[0].value = NULL; c->must_fail = 1; break;
+        case SH_ADMIN_THEN_NULL:
+            c->sync_headers[1].name = NULL;
+            n = 2;
+            c->must_fail = 1;
+            break;
+        default: n = 0; break; /* SH_ARRAY_0: a real array, count 0 */
+        }
+        c->values[i + 1].u64 = n;
+        describe(name, sync_header_names[choice]);
+        break;
+    }
+    case ARG_SYNC_METHOD:
+        *p = (void *)sync_methods[choice];
+        if (!*p) c->must_fail = 1;
+        describe(name, sync_method_names[choice]);
+        break;
+    case ARG_SYNC_TARGET:
+        *p = choice == ST_NULL ? NULL : choice == ST_LONG ? long_string : sync_targets[choice];
+        if (!*p) c->must_fail = 1;
+        describe(name, sync_target_names[choice]);
+        break;
+    case ARG_SYNC_HEADERS_COUNT:
     case ARG_BUF_SIZE:
     case ARG_DATA_SIZE:
     case ARG_TEXT_LEN:
@@ -2234,6 +2638,11 @@ static void finish_choices(struct call *c) {
             c->must_fail = 1;
             c->newer_version = 1;
         }
+    } else if (strcmp(fn->name, "quire_sync_response_header") == 0 &&
+               c->sync_response_choice > SR_NULL) {
+        /* (out_name, out_value, response, index): an index past the response's headers is
+         * QUIRE_ERANGE (the header). */
+        if (c->values[3].u64 >= response_header_counts[c->sync_response_choice]) c->must_fail = 1;
     } else if (strcmp(fn->name, "quire_bookmark_set_identifier") == 0) {
         /* "non-empty UTF-8": QUIRE_EINVAL for NULL or empty */
         const char *id = c->values[1].p;
@@ -2321,6 +2730,7 @@ static void set_scalar_phase(struct call *c, int g) {
         case ARG_DOUBLES_COUNT:
         case ARG_DBUF_CAP:
         case ARG_PROVIDERS_COUNT:
+        case ARG_SYNC_HEADERS_COUNT:
             c->values[i].u64 = g < 0 ? 0 : size_garbage[g];
             snprintf(text, sizeof text, "%llu", (unsigned long long)c->values[i].u64);
             break;
@@ -2423,6 +2833,12 @@ static void check_init_struct(struct call *c, unsigned i, int status) {
             o.uid || o.load_if_available != 0 ||
             (version >= 2 && o.existing != QUIRE_CHECKPOINT_EXISTING_LOAD))
             fail("the checkpoint options are not QUIRE_CHECKPOINT_OPTIONS_INIT's");
+    } else if (strcmp(fn->arg_ctypes[i], "quire_sync_config *") == 0) {
+        quire_sync_config o;
+        memcpy(&o, b, sizeof o);
+        if (o.store || o.public_keys || o.public_key_count || o.jwks || o.admin_token ||
+            o.max_body_bytes || o.max_upload_bytes)
+            fail("the sync config is not QUIRE_SYNC_CONFIG_INIT's");
     }
 }
 
@@ -2446,6 +2862,65 @@ static void check_checkpoint_info(struct call *c, int status) {
         fail("no checkpoint, yet a size or changes");
     if (!untouched(c->info.bytes + sizeof(quire_checkpoint_info), 32))
         fail("wrote past the end of the checkpoint info");
+}
+
+/* The sync service's out-parameters (argument i): on failure untouched; on success a service
+ * that answers (then shut down and closed), a response that is one (then freed), a string,
+ * or a body pointer that is NULL exactly when the length beside it is 0. */
+static void check_sync_out(struct call *c, unsigned i, int status) {
+    const struct ffi_function *fn = c->fn;
+    enum ffi_arg_kind k = fn->arg_kinds[i];
+    const unsigned char *s = c->scratch[i].bytes;
+    void *h;
+    memcpy(&h, s, sizeof h);
+    if (!untouched(s + sizeof h, SCRATCH - sizeof h))
+        fail("wrote past the end of %s", fn->arg_names[i]);
+    if (status < 0) {
+        if (h != (void *)&handle_sentinel_target)
+            fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
+        return;
+    }
+    if (status != 0) return;
+    if (h == (void *)&handle_sentinel_target) {
+        fail("succeeded without writing %s", fn->arg_names[i]);
+        return;
+    }
+    if (k == ARG_OUT_SYNC_SERVICE) {
+        /* A service: it answers the health check, then it is shut down and closed. */
+        int32_t health;
+        if (!h) {
+            fail("succeeded with a NULL service");
+            return;
+        }
+        sync_services_opened++;
+        health = sync_status_of((quire_sync_service *)h, "GET", "/healthz");
+        if (health != 200) fail("the service opened answers GET /healthz with %ld", (long)health);
+        close_sync_service((quire_sync_service *)h);
+        native_clear_error();
+    } else if (k == ARG_OUT_SYNC_RESPONSE) {
+        const char *problem;
+        if (!h) {
+            fail("succeeded with a NULL response");
+            return;
+        }
+        problem = response_problem((quire_sync_response *)h, c->sync_request_id);
+        if (problem) fail("the response: %s", problem);
+        native_response_free((quire_sync_response *)h);
+    } else if (k == ARG_OUT_STR) {
+        if (!h)
+            fail("succeeded with NULL in %s", fn->arg_names[i]);
+        else if (strcmp(fn->arg_names[i], "out_name") == 0 && ((const char *)h)[0] == '\0')
+            fail("a header with an empty name");
+        else
+            (void)strlen((const char *)h); /* a string (valgrind checks the read) */
+    } else {
+        /* ARG_OUT_DATA, then its length (ARG_OUT_LEN) */
+        size_t len = LEN_SENTINEL;
+        if (i + 1 < fn->nargs && c->values[i + 1].p) memcpy(&len, c->values[i + 1].p, sizeof len);
+        if (len != LEN_SENTINEL && (h == NULL) != (len == 0))
+            fail("the body is %s with a length of %lu (NULL exactly when empty: the header)",
+                 h ? "not NULL" : "NULL", (unsigned long)len);
+    }
 }
 
 static void check_status_call(struct call *c, int status) {
@@ -2489,6 +2964,40 @@ static void check_status_call(struct call *c, int status) {
         check_error_recorded(status);
     else if (native_last_error_code() != QUIRE_OK)
         fail("succeeded but recorded an error: %s", native_last_error_message());
+    /* "Every outcome, including the caller's mistakes and hostile input, is a response ...;
+     * a status other than QUIRE_OK means the call itself was wrong." */
+    if (strcmp(fn->name, "quire_sync_service_handle") == 0 && !c->must_fail && status != QUIRE_OK)
+        fail("returned %d (%s) for a call that is not wrong: every outcome is a response",
+             status, native_last_error_message());
+    /* A response getter's answer is what the harness read of the response natively. */
+    if (status == QUIRE_OK && c->sync_response_choice > SR_NULL) {
+        int r = c->sync_response_choice;
+        if (strcmp(fn->name, "quire_sync_response_status") == 0 && c->values[0].p) {
+            int32_t got;
+            memcpy(&got, c->values[0].p, sizeof got);
+            if (got != response_statuses[r])
+                fail("gave status %ld, not the response's %ld", (long)got,
+                     (long)response_statuses[r]);
+        } else if (strcmp(fn->name, "quire_sync_response_header_count") == 0 && c->values[0].p) {
+            size_t got;
+            memcpy(&got, c->values[0].p, sizeof got);
+            if (got != response_header_counts[r])
+                fail("gave %lu headers, not the response's %lu", (unsigned long)got,
+                     (unsigned long)response_header_counts[r]);
+        } else if (strcmp(fn->name, "quire_sync_response_body") == 0 && c->values[1].p) {
+            size_t got;
+            memcpy(&got, c->values[1].p, sizeof got);
+            if (got != response_body_lens[r])
+                fail("gave a body of %lu bytes, not the response's %lu", (unsigned long)got,
+                     (unsigned long)response_body_lens[r]);
+        }
+    }
+    if (strcmp(fn->name, "quire_sync_response_header") == 0 && c->sync_response_choice > SR_NULL &&
+        c->values[0].p && c->values[1].p &&
+        c->values[3].u64 >= response_header_counts[c->sync_response_choice] &&
+        status != QUIRE_ERANGE)
+        fail("an index past the %lu headers gave %d, not QUIRE_ERANGE",
+             (unsigned long)response_header_counts[c->sync_response_choice], status);
 
     for (i = 0; i < fn->nargs; i++) {
         enum ffi_arg_kind k = fn->arg_kinds[i];
@@ -2596,6 +3105,9 @@ static void check_status_call(struct call *c, int status) {
             }
             if (!untouched(s + sizeof h, SCRATCH - sizeof h))
                 fail("wrote past the end of %s", fn->arg_names[i]);
+        } else if (k == ARG_OUT_SYNC_SERVICE || k == ARG_OUT_SYNC_RESPONSE || k == ARG_OUT_STR ||
+                   k == ARG_OUT_DATA) {
+            check_sync_out(c, i, status);
         } else if (k == ARG_INIT_STRUCT) {
             check_init_struct(c, i, status);
         } else if (k == ARG_CHECKPOINT_INFO) {
@@ -2726,9 +3238,11 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
     } else if (strcmp(name, "quire_value_free") == 0 ||
                strcmp(name, "quire_annotation_free") == 0 ||
                strcmp(name, "quire_annotation_list_free") == 0 ||
-               strcmp(name, "quire_bookmark_free") == 0) {
-        /* void; NULL is a no-op, a fresh value, annotation, list or bookmark is released
-         * (valgrind sees a leak if not) */
+               strcmp(name, "quire_bookmark_free") == 0 ||
+               strcmp(name, "quire_sync_response_free") == 0 ||
+               strcmp(name, "quire_sync_service_close") == 0) {
+        /* void; NULL is a no-op, a fresh value, annotation, list, bookmark or response is
+         * released, and the service closed last (valgrind sees a leak if not) */
     } else {
         fail("has no rule in ffi_harness.c for a function returning %s: add one",
              fn->return_ctype);
@@ -2962,6 +3476,20 @@ static void invoke(struct call *c) {
     /* So is the fresh bookmark of a bookmark setter. */
     if (c->mut_bookmark) native_bookmark_free(c->mut_bookmark);
     c->mut_bookmark = NULL;
+    /* The service of its own of a _shutdown: after a successful shutdown "later requests get
+     * 503 `unavailable`" (the header); then it is closed. */
+    if (c->fresh_service) {
+        if (c->status == QUIRE_OK) {
+            int32_t health = sync_status_of(c->fresh_service, "GET", "/healthz");
+            sync_shutdowns_checked++;
+            if (health != 503)
+                fail("then GET /healthz answers %ld, not 503 (the header: later requests get "
+                     "503 `unavailable`)", (long)health);
+        }
+        close_sync_service(c->fresh_service);
+        native_clear_error();
+        c->fresh_service = NULL;
+    }
     if (c->provider_choice >= 0) after_set_providers(c, released_before);
     if (strcmp(fn->name, "quire_document_set_bookmark_change_callback") == 0 &&
         c->status == QUIRE_OK)
@@ -2997,6 +3525,15 @@ static void phase_null_and_garbage(void) {
     }
 }
 
+/* Whether `fn` takes a document handle (the MUTATING functions of the sync service take a
+ * service instead: they get one of their own in set_choice). */
+static int takes_document(const struct ffi_function *fn) {
+    unsigned i;
+    for (i = 0; i < fn->nargs; i++)
+        if (fn->arg_kinds[i] == ARG_HANDLE) return 1;
+    return 0;
+}
+
 static unsigned long phase_combinations(void) {
     unsigned f, i;
     unsigned long before = calls_passed + calls_failed;
@@ -3005,7 +3542,8 @@ static unsigned long phase_combinations(void) {
         int choice[MAX_ARGS];
         if (fn->nargs == 0 || fn->nargs > MAX_ARGS) continue;
         if (strcmp(fn->name, "quire_document_close") == 0) continue; /* last, below */
-        if (fn->mutates) {
+        if (strcmp(fn->name, "quire_sync_service_close") == 0) continue; /* at the end */
+        if (fn->mutates && takes_document(fn)) {
             /* Each editing or saving function starts from the file as it is, not from what
              * the previous one made of it (set_object may have turned the catalog into a
              * number). */
@@ -3080,7 +3618,8 @@ static void invoke_with_pointer(const char *name, void *ptr, const char *what) {
 }
 
 /* Last: the valid values are freed with quire_value_free, the valid annotations with
- * quire_annotation_free and the lists with quire_annotation_list_free, then the document to
+ * quire_annotation_free and the lists with quire_annotation_list_free, the bookmarks with
+ * quire_bookmark_free, the responses with quire_sync_response_free, then the document to
  * edit and the valid document are closed with quire_document_close (all through libffi). */
 static unsigned long free_and_close_last(void) {
     unsigned long before = calls_passed + calls_failed;
@@ -3104,6 +3643,12 @@ static unsigned long free_and_close_last(void) {
         if (!valid_bookmarks[v]) continue;
         invoke_with_pointer("quire_bookmark_free", valid_bookmarks[v], bookmark_names[v]);
         valid_bookmarks[v] = NULL;
+    }
+    for (v = 0; v < N_SR; v++) {
+        if (!valid_responses[v]) continue;
+        invoke_with_pointer("quire_sync_response_free", valid_responses[v],
+                            sync_response_names[v]);
+        valid_responses[v] = NULL;
     }
     invoke_with_pointer("quire_document_close", edit_doc, "<document to edit>");
     edit_doc = NULL;
@@ -3167,6 +3712,11 @@ static int make_temp_dir(void) {
     snprintf(wp_directory, sizeof wp_directory, "%s/sub", temp_dir);
     snprintf(wp_long, sizeof wp_long, "%s/%0300d.pdf", temp_dir, 0);
     if (mkdir(wp_directory, 0700) != 0) return 0;
+    /* The sync service's SQLite file (SC_FILE), and one in a directory that does not exist. */
+    snprintf(value, sizeof value, "%s/" SYNC_SUBDIR, temp_dir);
+    if (mkdir(value, 0700) != 0) return 0;
+    snprintf(sync_file_store, sizeof sync_file_store, "sqlite://%s/ffi.db", value);
+    snprintf(sync_missing_store, sizeof sync_missing_store, "sqlite://%s/missing/ffi.db", value);
     /* Checkpoints: the options' directory, one below it that does not exist yet, and a
      * regular file given as a directory. */
     snprintf(cp_dir, sizeof cp_dir, "%s/" CHECKPOINT_SUBDIR, temp_dir);
@@ -3258,6 +3808,24 @@ static void check_and_remove_temp_dir(void) {
         } else if (strcmp(e->d_name, CHECKPOINT_SUBDIR) == 0 ||
                    strcmp(e->d_name, STATE_SUBDIR) == 0) {
             remove_checkpoint_tree(path, e->d_name, &checkpoint_files_left);
+        } else if (strcmp(e->d_name, SYNC_SUBDIR) == 0) {
+            /* The SQLite file of SC_FILE and SQLite's own files beside it (its WAL and
+             * shared memory, while a connection is open); nothing else, and no directory
+             * "missing" (a store that cannot be opened must not be made). */
+            DIR *sub = opendir(path);
+            struct dirent *se;
+            while (sub && (se = readdir(sub)) != NULL) {
+                char inner[2048];
+                if (strcmp(se->d_name, ".") == 0 || strcmp(se->d_name, "..") == 0) continue;
+                snprintf(inner, sizeof inner, "%s/%s", path, se->d_name);
+                if (strcmp(se->d_name, "ffi.db") != 0 && strcmp(se->d_name, "ffi.db-wal") != 0 &&
+                    strcmp(se->d_name, "ffi.db-shm") != 0 && strcmp(se->d_name, "ffi.db-journal") != 0)
+                    fail("the sync service left %s in " SYNC_SUBDIR "/", se->d_name);
+                unlink(inner);
+                rmdir(inner);
+            }
+            if (sub) closedir(sub);
+            rmdir(path);
         } else if (strcmp(e->d_name, HOME_SUBDIR) == 0) {
             unsigned long n = 0;
             fail("$HOME (%s) was written to, though $XDG_STATE_HOME was set", path);
@@ -3436,7 +4004,19 @@ int main(int argc, char **argv) {
         !load(&native_stop_checkpoints, sizeof native_stop_checkpoints,
               "quire_document_stop_checkpoints") ||
         !load(&native_checkpoint_path, sizeof native_checkpoint_path,
-              "quire_document_checkpoint_path"))
+              "quire_document_checkpoint_path") ||
+        !load(&native_sync_open, sizeof native_sync_open, "quire_sync_service_open") ||
+        !load(&native_sync_shutdown, sizeof native_sync_shutdown, "quire_sync_service_shutdown") ||
+        !load(&native_sync_close, sizeof native_sync_close, "quire_sync_service_close") ||
+        !load(&native_sync_handle, sizeof native_sync_handle, "quire_sync_service_handle") ||
+        !load(&native_response_status, sizeof native_response_status,
+              "quire_sync_response_status") ||
+        !load(&native_response_header_count, sizeof native_response_header_count,
+              "quire_sync_response_header_count") ||
+        !load(&native_response_header, sizeof native_response_header,
+              "quire_sync_response_header") ||
+        !load(&native_response_body, sizeof native_response_body, "quire_sync_response_body") ||
+        !load(&native_response_free, sizeof native_response_free, "quire_sync_response_free"))
         return 2;
     main_thread = pthread_self();
 
@@ -3458,6 +4038,14 @@ int main(int argc, char **argv) {
     phase_null_and_garbage();
     printf("ffi_harness: phases 1-2 (NULL/zero, NULL + garbage integers): %lu calls\n",
            calls_passed + calls_failed);
+
+    /* The sync service of phase 3: one for the whole run (each PDF is uploaded to it). */
+    valid_service = open_sync_service();
+    if (!valid_service) {
+        fprintf(stderr, "ffi_harness: cannot open the sync service: %s\n",
+                native_last_error_message());
+        return 2;
+    }
 
     for (a = 3; a < argc; a++) {
         unsigned long n;
@@ -3502,6 +4090,11 @@ int main(int argc, char **argv) {
                     pdf_path, native_last_error_message());
             return 2;
         }
+        if (!make_sync()) {
+            fprintf(stderr, "ffi_harness: cannot make the sync service's responses for %s: %s\n",
+                    pdf_path, native_last_error_message());
+            return 2;
+        }
         has_stream = valid_values[VAL_STREAM] != NULL;
         has_annots = valid_annots[AN_PAGE_FIRST] != NULL;
         has_reply = valid_annots[AN_REPLY] != NULL;
@@ -3514,6 +4107,22 @@ int main(int argc, char **argv) {
                has_annots && !has_reply ? " (no reply)" : "");
         free(pdf_bytes);
         pdf_bytes = NULL;
+    }
+
+    /* The service: shut down, then closed through libffi (the header's order). */
+    native_sync_shutdown(valid_service);
+    native_clear_error();
+    invoke_with_pointer("quire_sync_service_close", valid_service, "<the service>");
+    valid_service = NULL;
+    {
+        /* Every status function of the sync service reached its success path. */
+        unsigned f;
+        snprintf(call_desc, sizeof call_desc, "(the sync service's functions, at the end)");
+        for (f = 0; f < FFI_FUNCTION_COUNT; f++)
+            if (strncmp(FFI_FUNCTIONS[f].name, "quire_sync_", 11) == 0 &&
+                is_status_function(&FFI_FUNCTIONS[f]) && ok_counts[f] == 0)
+                fail("%s never returned QUIRE_OK", FFI_FUNCTIONS[f].name);
+        end_call();
     }
 
     check_done_calls();
@@ -3554,6 +4163,19 @@ int main(int argc, char **argv) {
                            (strncmp(FFI_FUNCTIONS[f].name, "quire_document_", 15) == 0 ? 15 : 6),
                        ok_counts[f]);
         printf("\n");
+    }
+    {
+        unsigned f;
+        printf("ffi_harness: sync service functions, calls that returned QUIRE_OK:");
+        for (f = 0; f < FFI_FUNCTION_COUNT; f++)
+            if (strncmp(FFI_FUNCTIONS[f].name, "quire_sync_", 11) == 0 &&
+                is_status_function(&FFI_FUNCTIONS[f]))
+                printf(" %s %lu;", FFI_FUNCTIONS[f].name + 11, ok_counts[f]);
+        printf("\n");
+        printf("ffi_harness: sync service: responses by status class: 2xx %lu, 3xx %lu, 4xx %lu, "
+               "5xx %lu; %lu services opened through the table (each answered /healthz), %lu "
+               "shutdowns followed by 503\n", sync_statuses[2], sync_statuses[3],
+               sync_statuses[4], sync_statuses[5], sync_services_opened, sync_shutdowns_checked);
     }
     printf("ffi_harness: checkpoints: %lu successful asynchronous checkpoints with `done`, "
            "%lu calls of `done` (each waited for); %lu checkpoint and lock files left in the "

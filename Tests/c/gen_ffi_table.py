@@ -87,6 +87,48 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   quire_checkpoint_done_fn            pointer            ARG_DONEFN    (NULL or a real callback,
                                                          called on a background thread: the
                                                          harness waits for it)
+  quire_sync_config * (of _init)      pointer            ARG_INIT_STRUCT (as the other structs
+                                                         of the quire_*_init functions)
+  const quire_sync_config *           pointer            ARG_SYNC_CONFIG (NULL; configs that
+                                                         open: the defaults, an in-memory
+                                                         store with the harness's key and admin
+                                                         token, a SQLite file in its temporary
+                                                         directory, a JWKS; and bad ones:
+                                                         versions 0 and 999, unknown schemes,
+                                                         a relative path, a missing directory,
+                                                         keys that are not PEM, a count without
+                                                         keys, a NULL key, JWKS that is not
+                                                         JSON; and unspecified ones: an empty
+                                                         admin token, a limit of UINT64_MAX)
+  quire_sync_service **               pointer            ARG_OUT_SYNC_SERVICE (scratch or NULL;
+                                                         a service opened is tried, shut down
+                                                         and closed)
+  quire_sync_service *                pointer            ARG_SYNC_SERVICE (NULL or the harness's
+                                                         service, opened once on an in-memory
+                                                         store with an admin token; a function
+                                                         that stops it (MUTATING: _shutdown)
+                                                         gets a fresh service of its own)
+  quire_sync_response **              pointer            ARG_OUT_SYNC_RESPONSE (scratch or NULL;
+                                                         a response made is checked and freed)
+  const quire_sync_response *         pointer            ARG_SYNC_RESPONSE (NULL or a response
+                                                         the harness made: 200, 401, 405 with
+                                                         Allow, 204 without a body, a PDF)
+  quire_sync_response * (of _free)    pointer            ARG_FREE_SYNC_RESPONSE (NULL or fresh)
+  const quire_sync_header *, size_t   pointer, uint64    ARG_SYNC_HEADERS, ARG_SYNC_HEADERS_COUNT
+                                                         (NULL with 0, 1 or SIZE_MAX; real
+                                                         arrays with the count they hold, or
+                                                         0: the admin token, with a request
+                                                         id, a wrong token, a garbage bearer
+                                                         token, an empty name, a NULL name or
+                                                         value)
+  const char * (SYNC_STRINGS: the     pointer            ARG_SYNC_METHOD, ARG_SYNC_TARGET (NULL,
+    method and the target of a                            real methods and routes of the
+    request)                                              protocol, and garbage: empty, a bad
+                                                         percent escape, 8 KiB, invalid UTF-8)
+  const char ** (out)                 pointer            ARG_OUT_STR   (scratch or NULL: on
+                                                         success a string)
+  const void ** (out)                 pointer            ARG_OUT_DATA  (scratch or NULL: on
+                                                         success NULL exactly when *out_len is 0)
   any other const T *, void *         pointer            ARG_INPTR     (NULL only)
   a function pointer                  pointer            ARG_FNPTR     (NULL only)
   a constant family (a typedef'd      sint32             ARG_ENUM      (every constant of the
@@ -186,6 +228,10 @@ MUTATING = {
     "quire_document_stop_checkpoints",
     "quire_document_checkpoint",
     "quire_document_checkpoint_async",
+    # 0.5, the sync service: a shutdown makes every later request of the service answer 503,
+    # so it gets a service of its own (opened for the call, closed after it), as the
+    # functions above get a document of their own.
+    "quire_sync_service_shutdown",
 }
 # Functions whose names look like editing or writing but that only read the document (an
 # export into the caller's buffer, no file): they get the valid document like any reader.
@@ -199,6 +245,7 @@ READ_ONLY = {
     "quire_open_options_init",
     "quire_save_options_init",
     "quire_bookmark_provider_init",
+    "quire_sync_config_init",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
 }
@@ -332,6 +379,14 @@ INIT_STRUCTS = {
     "quire_save_options *",
     "quire_bookmark_provider *",
     "quire_checkpoint_options *",
+    "quire_sync_config *",
+}
+
+# `const char *` parameters of the sync service's requests: the harness passes real methods
+# and targets of the protocol (and garbage), not the strings of ARG_CSTR.
+SYNC_STRINGS = {
+    ("quire_sync_service_handle", "method"): "ARG_SYNC_METHOD",
+    ("quire_sync_service_handle", "target"): "ARG_SYNC_TARGET",
 }
 
 ENUM_DECL = re.compile(r"typedef\s+enum\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", re.S)
@@ -483,6 +538,40 @@ def classify(fn, family_index):
             pointee = "sizeof(quire_checkpoint_info)"
         elif t == "const int64_t *":
             kinds = [("ffi_type_pointer", "ARG_INT64_IN")]
+        elif t == "const quire_sync_config *":
+            kinds = [("ffi_type_pointer", "ARG_SYNC_CONFIG")]
+            pointee = "sizeof(quire_sync_config)"
+        elif t == "quire_sync_service **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_SYNC_SERVICE")]
+            pointee = "sizeof(quire_sync_service *)"
+        elif t == "quire_sync_service *":
+            kinds = [("ffi_type_pointer", "ARG_SYNC_SERVICE")]
+        elif t == "quire_sync_response **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_SYNC_RESPONSE")]
+            pointee = "sizeof(quire_sync_response *)"
+        elif t == "const quire_sync_response *":
+            kinds = [("ffi_type_pointer", "ARG_SYNC_RESPONSE")]
+        elif t == "quire_sync_response *":
+            if not fn["name"].endswith("_free"):
+                raise SystemExit("gen_ffi_table.py: %s takes a non-const quire_sync_response *: "
+                                 "the harness only knows it as the argument of a _free"
+                                 % fn["name"])
+            kinds = [("ffi_type_pointer", "ARG_FREE_SYNC_RESPONSE")]
+        elif t == "const quire_sync_header *":
+            if nxt != "size_t":
+                raise SystemExit("gen_ffi_table.py: %s takes headers without a size_t count "
+                                 "after them: the harness does not know how many to pass"
+                                 % fn["name"])
+            kinds = [("ffi_type_pointer", "ARG_SYNC_HEADERS"),
+                     ("ffi_type_uint64", "ARG_SYNC_HEADERS_COUNT")]
+        elif t == "const char **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_STR")]
+            pointee = "sizeof(const char *)"
+        elif t == "const void **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_DATA")]
+            pointee = "sizeof(const void *)"
+        elif t == "const char *" and (fn["name"], p["name"]) in SYNC_STRINGS:
+            kinds = [("ffi_type_pointer", SYNC_STRINGS[(fn["name"], p["name"])])]
         elif t == "quire_bookmark_change_fn":
             kinds = [("ffi_type_pointer", "ARG_CHANGEFN")]
         elif t == "const quire_checkpoint_options *":
@@ -567,7 +656,8 @@ def check_tables(functions, header_text):
         if fname not in names:
             raise SystemExit("gen_ffi_table.py: MUTATING names %s, which quire.h does not "
                              "declare" % fname)
-    for entry in sorted(WRITES_FILES | OPTIONAL | UNSPECIFIED_NULL | ANNOTATION_NUMBERS):
+    for entry in sorted(WRITES_FILES | OPTIONAL | UNSPECIFIED_NULL | ANNOTATION_NUMBERS |
+                        set(SYNC_STRINGS)):
         if entry not in params:
             raise SystemExit("gen_ffi_table.py: %s has no parameter %s" % entry)
     for fname, pname in sorted(OPTIONAL):
@@ -598,7 +688,9 @@ def generate(functions, families, header_path):
         "    ARG_ANNOT_NUMBER, ARG_BOOKMARK, ARG_MUT_BOOKMARK, ARG_FREE_BOOKMARK,",
         "    ARG_OUT_BOOKMARK, ARG_SINK, ARG_PROVIDERS, ARG_PROVIDERS_COUNT, ARG_INT64_IN,",
         "    ARG_CHANGEFN, ARG_CHECKPOINT_OPTIONS, ARG_DONEFN, ARG_ENUM, ARG_INIT_STRUCT,",
-        "    ARG_CHECKPOINT_INFO",
+        "    ARG_CHECKPOINT_INFO, ARG_SYNC_CONFIG, ARG_OUT_SYNC_SERVICE, ARG_SYNC_SERVICE,",
+        "    ARG_OUT_SYNC_RESPONSE, ARG_SYNC_RESPONSE, ARG_FREE_SYNC_RESPONSE, ARG_SYNC_HEADERS,",
+        "    ARG_SYNC_HEADERS_COUNT, ARG_SYNC_METHOD, ARG_SYNC_TARGET, ARG_OUT_STR, ARG_OUT_DATA",
         "};",
         "",
         "/* A constant family of the header (a typedef'd enum): its constants, in header order. */",
