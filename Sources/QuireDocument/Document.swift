@@ -67,6 +67,10 @@ public final class Document {
     /// Each page object's index (the first, for a page listed twice), once computed (see
     /// ``pageIndexByObject()``).
     private var pageIndexCache: [Int: Int]? = nil
+    /// The page tree nodes and pages that lookups by /Count (``lookUpPage(at:)``) read, in
+    /// all: past a budget that grows with the document, ``page(at:)`` walks the tree once
+    /// instead, so that reading every page one lookup at a time stays linear.
+    private var pageLookupVisits = 0
     /// The page label ranges, once read (see PageLabels.swift): nil before, .some(nil)
     /// for a document without /PageLabels.
     var pageLabelRangesCache: [PageLabelRange]?? = nil
@@ -247,7 +251,12 @@ public final class Document {
     /// Throws `PDFError(.range)` when `index` is not below the page count, and
     /// `PDFError(.notFound)` when the root's /Count counts the page but the tree does not
     /// hold it (index >= `pages().count`).
+    ///
+    /// Before the tree has been walked (by ``pages()`` or ``pageCount()``), the page is
+    /// found by its /Count values instead (see ``lookUpPage(at:)``): page 1 of a document
+    /// of 3,000 pages reads the nodes on its path, not the 3,000 pages.
     public func page(at index: Int) throws -> Page {
+        if pageTreeCache == nil, let page = try lookUpPage(at: index) { return page }
         let tree = try pageTree()
         guard index >= 0 && index < tree.count else {
             throw PDFError(.range, "page index \(index) is out of range (the document has \(tree.count) pages)")
@@ -281,6 +290,9 @@ public final class Document {
         return map
     }
 
+    /// Whether the page tree has been walked (and the walk kept): for tests of the lookup.
+    var pageTreeWalked: Bool { pageTreeCache != nil }
+
     func pageTree() throws -> PageTree {
         if let pageTreeCache { return try pageTreeCache.get() }
         let result = Result { try readPageTree() }
@@ -306,24 +318,11 @@ public final class Document {
             try resolve(value) { dependencies.insert($0) }
         }
         if case .reference(let r)? = trailer["Root"] { _ = try resolveNoting(.reference(r)) }
-        let root = try catalog()
-        guard let top = root["Pages"] else {
+        guard let root = try pageTreeRoot(resolveNoting) else {
             file.warn("the catalog has no /Pages; the document has no pages")
             return PageTree(count: 0, pages: [], found: 0, dependencies: dependencies)
         }
-        // The root's /Count, and whether to trust it: PDFium's rule (CPDF_Document's
-        // CountPages), which MuPDF follows for any positive count. A root without /Kids
-        // is itself a page (PDFium counts 1), whatever its /Count says.
-        let topDict = try resolveNoting(top).dictionary
-        var rootIsNode = false
-        if let topDict, topDict["Type"]?.name?.value != "Page" {
-            rootIsNode = try topDict["Kids"].map(resolveNoting)?.array != nil
-        }
-        let rawCount = try topDict?["Count"].map(resolveNoting)
-        var declared: Int? = nil
-        if rootIsNode, let n = rawCount?.integer, n > 0, n <= Int64(options.limits.maxPages) {
-            declared = Int(n)
-        }
+        let (top, rootIsNode, rawCount, declared) = (root.top, root.isNode, root.rawCount, root.declared)
         let maxPages = options.limits.maxPages
         var result: [Page] = []
         var found = 0
@@ -445,6 +444,130 @@ public final class Document {
             file.warn("the page tree's /Count (\(shown)) \(why); the pages found in the tree (\(found)) are counted")
         }
         return PageTree(count: found, pages: result, found: found, dependencies: dependencies, leafPositions: leafPositions)
+    }
+
+    /// The root of the page tree (the catalog's /Pages) and its /Count; nil when the
+    /// catalog has no /Pages. `resolve` resolves (and may note) what is read.
+    private func pageTreeRoot(_ resolve: (PDFObject) throws -> PDFObject)
+        throws -> (top: PDFObject, isNode: Bool, rawCount: PDFObject?, declared: Int?)? {
+        guard let top = try catalog()["Pages"] else { return nil }
+        // The root's /Count, and whether to trust it: PDFium's rule (CPDF_Document's
+        // CountPages), which MuPDF follows for any positive count. A root without /Kids
+        // is itself a page (PDFium counts 1), whatever its /Count says.
+        let topDict = try resolve(top).dictionary
+        var isNode = false
+        if let topDict, topDict["Type"]?.name?.value != "Page" {
+            isNode = try topDict["Kids"].map(resolve)?.array != nil
+        }
+        let rawCount = try topDict?["Count"].map(resolve)
+        var declared: Int? = nil
+        if isNode, let n = rawCount?.integer, n > 0, n <= Int64(options.limits.maxPages) {
+            declared = Int(n)
+        }
+        return (top, isNode, rawCount, declared)
+    }
+
+    /// Page `index` found by the /Count values of the page tree, without walking it: from
+    /// the root down, each node's kids are read in order up to the one whose pages hold
+    /// the index, a kid that is a page counting 1 and a node its /Count (MuPDF's lookup).
+    /// Page 1 of a tree of depth D reads about D objects; page N of a flat tree reads the N
+    /// pages before it.
+    ///
+    /// The answer must be the page the walk (``pages()``) puts at `index`. So nil (the
+    /// caller walks the tree) whenever the /Count values cannot be trusted to say that:
+    /// the root's /Count is not trusted (the page count is then the walk's), a node on the
+    /// way repeats (a cycle: the walk skips it), a kid is not a dictionary (the walk skips
+    /// it), a /Count is missing, negative, or 0 over kids, the kids read so far hold more
+    /// pages than their node's /Count, a node does not hold the page its /Count promised,
+    /// a node passed over does not hold what its /Count says one level down (its kids'
+    /// pages and /Counts), the depth passes `max_page_tree_depth`, or the lookups have
+    /// read more than their budget. What is left unseen is a /Count that lies two levels
+    /// or more below a node passed over; the page is then the one the /Count values name,
+    /// as in MuPDF, and a later walk may put another page at that index.
+    ///
+    /// Throws `.range` for an index outside the trusted /Count, as ``page(at:)`` does.
+    func lookUpPage(at index: Int) throws -> Page? {
+        let limits = options.limits
+        let budget = Swift.max(4_096, 2 * file.objectCount)
+        guard pageLookupVisits <= budget, let root = try pageTreeRoot(resolve), let declared = root.declared else {
+            return nil
+        }
+        guard index >= 0 && index < declared else {
+            throw PDFError(.range, "page index \(index) is out of range (the document has \(declared) pages)")
+        }
+        /// A page tree node: its dictionary, its kids and its /Count.
+        struct Node {
+            var dictionary: PDFDictionary
+            var kids: [PDFObject]?
+            var count: Int
+        }
+        enum Lookup: Error { case walk }
+        var visits = 0
+        /// `value` resolved as a page tree node or page; throws `.walk` when the /Count
+        /// values cannot be trusted here.
+        func read(_ value: PDFObject, onPath: Set<Int>) throws -> Node {
+            visits += 1
+            if pageLookupVisits + visits > budget { throw Lookup.walk }
+            if let r = value.reference, onPath.contains(r.number) { throw Lookup.walk }
+            guard let dict = try resolve(value).dictionary else { throw Lookup.walk }
+            let type = dict["Type"]?.name?.value
+            guard let kids = try dict["Kids"].map(resolve)?.array, type != "Page" else {
+                if type == "Pages" { throw Lookup.walk }  // the walk warns about it
+                return Node(dictionary: dict, kids: nil, count: 1)
+            }
+            guard let count = try dict["Count"].map(resolve)?.integer, count >= 0, count <= Int64(limits.maxPages),
+                  count > 0 || kids.isEmpty else { throw Lookup.walk }
+            return Node(dictionary: dict, kids: kids, count: Int(count))
+        }
+        defer { pageLookupVisits += visits }
+        do {
+            var value = root.top
+            var node = try read(value, onPath: [])
+            var inherited = Inherited()
+            var onPath: Set<Int> = []
+            var remaining = index
+            var depth = 0
+            while true {
+                if let v = node.dictionary["MediaBox"] { inherited.mediaBox = v }
+                if let v = node.dictionary["CropBox"] { inherited.cropBox = v }
+                if let v = node.dictionary["Rotate"] { inherited.rotate = v }
+                if let v = node.dictionary["Resources"] { inherited.resources = v }
+                guard let kids = node.kids else {
+                    guard remaining == 0 else { throw Lookup.walk }
+                    return Page(document: self, index: index, id: value.reference, dictionary: node.dictionary,
+                                inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
+                                inheritedRotate: inherited.rotate, inheritedResources: inherited.resources)
+                }
+                if let r = value.reference { onPath.insert(r.number) }
+                depth += 1
+                if depth > limits.maxPageTreeDepth { throw Lookup.walk }
+                var passed = 0
+                var next: (PDFObject, Node)? = nil
+                for kid in kids {
+                    let child = try read(kid, onPath: onPath)
+                    passed += child.count
+                    if passed > node.count { throw Lookup.walk }
+                    if remaining < child.count {
+                        next = (kid, child)
+                        break
+                    }
+                    remaining -= child.count
+                    // A node passed over: its /Count must be what its kids hold, one level down.
+                    if let grandkids = child.kids {
+                        var inside = 0
+                        var below = onPath
+                        if let r = kid.reference { below.insert(r.number) }
+                        for grandkid in grandkids { inside += try read(grandkid, onPath: below).count }
+                        if inside != child.count { throw Lookup.walk }
+                    }
+                }
+                guard let (kid, child) = next else { throw Lookup.walk }
+                value = kid
+                node = child
+            }
+        } catch Lookup.walk {
+            return nil
+        }
     }
 
     /// A rectangle from a PDF array of four numbers (references resolved); nil if it is not one.
