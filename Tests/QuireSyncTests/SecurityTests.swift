@@ -279,3 +279,62 @@ import Testing
         }
     }
 }
+
+/// A deterministic generator, so that a failure reproduces.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct RandomRequests {
+    /// Thousands of random requests, with and without valid credentials: every answer is
+    /// a status the API uses, errors are the JSON error shape, and nothing traps.
+    @Test func noRequestTraps() async throws {
+        var limits = SyncLimits()
+        limits.maxBodyBytes = 64 << 10
+        let h = try await Harness(limits: limits)
+        defer { Task { await h.finish() } }
+        let token = try await sign(claims())
+        var rng = SplitMix64(state: 15)
+        let segments = ["documents", "doc", "layers", "main", "changes", "mutations", "pdf", "admin", "copy", "import",
+                        "annotations", "healthz", "..", ".", "%2F", "%", "%zz", "a%00", "", "x", "\u{E9}", String(repeating: "z", count: 200)]
+        let methods = ["GET", "POST", "DELETE", "PUT", "get", ""]
+        let bodies: [String] = [
+            "", "{}", "[]", "null", "{\"client_id\": \"c\", \"mutations\": []}",
+            "{\"client_id\": \"c\", \"mutations\": [\(putNote(1, id: "r"))]}",
+            "{\"client_id\": \"c\", \"mutations\": [{\"client_seq\": 1, \"op\": \"put\", \"id\": \"r\", \"record\": {\"v\": 1, \"type\": \"pspdfkit/ink\", \"id\": \"r\", \"pageIndex\": 0, \"bbox\": [0, 0, 1e308, -1], \"lines\": {\"points\": [[[1e999]]]}}}]}",
+            "{\"client_id\": \"c\", \"mutations\": [{\"client_seq\": 9223372036854775807, \"op\": \"delete\", \"id\": \"r\", \"base_revision\": 9223372036854775807}]}",
+            "{\"from\": \"main\"}", "{\"from\": \"../x\"}", "%PDF-1.7\n", "\u{0}\u{1}\u{2}",
+        ]
+        let known: Set<Int> = [200, 201, 204, 304, 400, 401, 403, 404, 405, 409, 413]
+        for _ in 0..<1500 {
+            let n = Int.random(in: 0...7, using: &rng)
+            let path = "/" + (0..<n).map { _ in segments.randomElement(using: &rng) ?? "" }.joined(separator: "/")
+            var headers: [(name: String, value: String)] = []
+            switch Int.random(in: 0...3, using: &rng) {
+            case 0: headers.append(("Authorization", "Bearer \(token)"))
+            case 1: headers.append(("Authorization", "Token \(adminToken)"))
+            case 2: headers.append(("Authorization", "Bearer \(token.dropLast(Int.random(in: 0...5, using: &rng)))"))
+            default: break
+            }
+            var query: [String: String] = [:]
+            if Bool.random(using: &rng) { query["since"] = ["0", "-1", "99999999999999999999", "x", "3"].randomElement(using: &rng) }
+            if Bool.random(using: &rng) { query["wait"] = ["0", "0.01", "nan", "inf", "1e300", "-0"].randomElement(using: &rng) }
+            var body = Array((bodies.randomElement(using: &rng) ?? "").utf8)
+            if Int.random(in: 0...9, using: &rng) == 0, !body.isEmpty {
+                body[Int.random(in: 0..<body.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let r = await h.service.handle(SyncRequest(method: methods.randomElement(using: &rng) ?? "GET", path: path,
+                                                       query: query, headers: headers, body: body))
+            #expect(known.contains(r.status), "\(path): \(r.status) \(text(r))")
+            #expect(r.header("X-Request-Id") != nil)
+            if r.status >= 400 { #expect(errorCode(r) != nil, "\(path): \(text(r))") }
+        }
+    }
+}
