@@ -92,6 +92,8 @@ public final class Document {
     /// The path the document was opened from, from which the default checkpoint UID is
     /// derived; nil for a document opened from memory.
     public var sourcePath: String? = nil
+    /// How the last ``save(to:mode:progress:)`` copied the original bytes: for tests.
+    var lastSavePrefixCopy: AtomicFile.PrefixCopy? = nil
     /// The checkpointer, once checkpointing has started (see Checkpoints).
     var checkpointer: Checkpointer? = nil
     /// How many ``batch(_:)`` calls are running.

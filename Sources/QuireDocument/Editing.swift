@@ -315,11 +315,21 @@ extension Document {
     ///
     /// `progress` is called with the objects written so far and their total while the file
     /// is made; throwing from it cancels the save before anything is written.
+    ///
+    /// An incremental save of a document read from a file that is unchanged since (see
+    /// ``ByteBuffer/origin``) has the kernel copy the original bytes from that file (a
+    /// reflink, or `copy_file_range`) instead of writing them from memory; the bytes saved
+    /// are the same.
     public func save(to path: String, mode: SaveMode = .incremental, progress: WriteProgress? = nil) throws {
+        let original = file.buffer.origin
         let buffer = try savedBuffer(mode, progress: progress)
         let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
         try checkpointer?.willSave(buffer)
-        try buffer.withBytes { try AtomicFile.write(UnsafeRawBufferPointer($0), to: path) }
+        let written = try buffer.withBytes {
+            try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, copyingPrefixFrom: mode == .incremental ? original : nil)
+        }
+        lastSavePrefixCopy = written.prefixCopy
+        buffer.origin = written.origin  // what the next save copies from
         try reload(from: buffer)
         sourcePath = path
         guard let current = checkpointer else { return }

@@ -6,14 +6,45 @@ import Glibc
 /// written in full and flushed to disk, then renamed over the target, then the directory
 /// flushed, so that after a crash the target holds either the old bytes or the new ones.
 public enum AtomicFile {
+    /// How the first bytes of a file written with a `prefix` origin got there.
+    public enum PrefixCopy: Sendable, Equatable {
+        /// Written from memory, like the rest: there was no origin, or it had changed, or
+        /// the kernel could not copy it.
+        case none
+        /// Shared with the original file's blocks (FICLONE: Btrfs, XFS, bcachefs, ...): no
+        /// data copied at all.
+        case reflink
+        /// Copied by the kernel (`copy_file_range`), without passing through this process.
+        case kernelCopy
+    }
+
+    /// What ``write(_:to:copyingPrefixFrom:)`` wrote.
+    public struct Written: Sendable {
+        /// The file written, as it is after the rename: the origin of the bytes for the
+        /// next save (nil if the path no longer leads to it).
+        public var origin: FileOrigin?
+        /// How its first bytes were copied.
+        public var prefixCopy: PrefixCopy
+    }
+
     public static func write(_ bytes: [UInt8], to path: String) throws {
-        try bytes.withUnsafeBytes { try write($0, to: path) }
+        try bytes.withUnsafeBytes { _ = try write($0, to: path) }
     }
 
     /// Writes `bytes` to `path` as ``write(_:to:)-([UInt8],_)`` does, from memory the caller
     /// keeps alive (a ``ByteBuffer``'s, so that a 100 MB file is not copied to an array
     /// first).
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+    ///
+    /// When `origin` is given and the file it names is unchanged since (its identity, size
+    /// and times, and its first and last bytes against `bytes`), its `origin.size` bytes are
+    /// the first bytes of `bytes`, and the kernel copies them instead of this process: by
+    /// a reflink where the filesystem shares blocks, else by `copy_file_range`. If either
+    /// fails, or the origin changes while it is copied, everything is written from memory
+    /// as without it. The temporary file, fsync, rename and directory fsync are the same
+    /// either way, so the save is as atomic and durable.
+    @discardableResult
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String,
+                             copyingPrefixFrom origin: FileOrigin? = nil) throws -> Written {
         let directory: String
         if let slash = path.lastIndex(of: "/") {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -30,23 +61,29 @@ public enum AtomicFile {
         defer {
             if !closed { close(fd) }
         }
+        var written = Written(origin: nil, prefixCopy: .none)
+        var st = stat()
         do {
             // Keep the permissions of the file being replaced, if there is one.
-            var st = stat()
             if stat(path, &st) == 0 { fchmod(fd, st.st_mode & 0o7777) } else { fchmod(fd, 0o644) }
+            var start = 0
+            if let origin, origin.size > 0, origin.size <= bytes.count {
+                written.prefixCopy = copyPrefix(of: bytes, from: origin, to: fd)
+                if written.prefixCopy != .none { start = origin.size }
+            }
             if let base = bytes.baseAddress {
-                let raw = bytes
-                var written = 0
-                while written < raw.count {
-                    let n = Glibc.write(fd, base + written, raw.count - written)
+                var at = start
+                while at < bytes.count {
+                    let n = pwrite(fd, base + at, bytes.count - at, off_t(at))
                     if n < 0 {
                         if errno == EINTR { continue }
                         throw ioError("cannot write '\(temporary)'")
                     }
-                    written += n
+                    at += n
                 }
             }
             guard fsync(fd) == 0 else { throw ioError("cannot flush '\(temporary)' to disk") }
+            guard fstat(fd, &st) == 0 else { throw ioError("cannot stat '\(temporary)'") }
             closed = true
             guard close(fd) == 0 else { throw ioError("cannot close '\(temporary)'") }
             guard rename(temporary, path) == 0 else { throw ioError("cannot rename '\(temporary)' to '\(path)'") }
@@ -60,7 +97,81 @@ public enum AtomicFile {
             _ = fsync(dfd)
             close(dfd)
         }
+        // The saved file's identity after the rename (which sets its change time), if the
+        // path still leads to the file written.
+        let (device, inode) = (st.st_dev, st.st_ino)
+        if stat(path, &st) == 0, st.st_dev == device, st.st_ino == inode, Int(st.st_size) == bytes.count {
+            written.origin = FileOrigin(path: Array(path.utf8), st)
+        }
+        return written
     }
+
+    /// Copies the first `origin.size` bytes of `bytes` into the empty file `fd` from the
+    /// file `origin` names, if it is unchanged: by reflink, else by `copy_file_range`. On
+    /// any failure `fd` is left empty and the result is `.none`.
+    static func copyPrefix(of bytes: UnsafeRawBufferPointer, from origin: FileOrigin, to fd: Int32) -> PrefixCopy {
+        let source = origin.withCPath { open($0, O_RDONLY | O_CLOEXEC) }
+        guard source >= 0 else { return .none }
+        defer { close(source) }
+        func unchanged() -> Bool {
+            var st = stat()
+            return fstat(source, &st) == 0 && origin.matches(st)
+        }
+        // Its identity, then a sample of its bytes: the start and the end (where an
+        // incremental update of another program would have changed /Prev and startxref).
+        guard unchanged(), sample(source, 0, bytes, origin.size), sample(source, Swift.max(0, origin.size - 4096), bytes, origin.size) else {
+            return .none
+        }
+        var method = PrefixCopy.none
+        if ioctl(fd, ficlone, source) == 0 {
+            method = .reflink
+        } else if let copy = copyFileRange {
+            var inOffset: Int64 = 0, outOffset: Int64 = 0
+            method = .kernelCopy
+            while inOffset < Int64(origin.size) {
+                let n = copy(source, &inOffset, fd, &outOffset, origin.size - Int(inOffset), 0)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {  // not supported here (EXDEV, EOPNOTSUPP, ENOSYS...), or cut short
+                    method = .none
+                    break
+                }
+            }
+        }
+        // Changed while it was copied: the copy may hold the new bytes. Start again from memory.
+        var st = stat()
+        if method != .none && (!unchanged() || fstat(fd, &st) != 0 || Int(st.st_size) != origin.size) {
+            method = .none
+        }
+        if method == .none { _ = ftruncate(fd, 0) }
+        return method
+    }
+
+    /// Whether the (up to) 4096 bytes of file `source` at `offset` are those of `bytes`,
+    /// below `end`.
+    private static func sample(_ source: Int32, _ offset: Int, _ bytes: UnsafeRawBufferPointer, _ end: Int) -> Bool {
+        let count = Swift.min(4096, end - offset)
+        guard count > 0, let base = bytes.baseAddress else { return count == 0 }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var read = 0
+        while read < count {
+            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress! + read, count - read, off_t(offset + read)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            read += n
+        }
+        return buffer.withUnsafeBytes { memcmp($0.baseAddress!, base + offset, count) == 0 }
+    }
+
+    /// FICLONE: _IOW(0x94, 9, int), which Swift cannot import (a function-like macro).
+    private static let ficlone = UInt(0x4004_9409)
+
+    /// `copy_file_range(2)`, which glibc declares only under _GNU_SOURCE (so Swift does not
+    /// see it): found at run time; nil without it (glibc before 2.27).
+    private typealias CopyFileRange = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+    private static let copyFileRange: CopyFileRange? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: CopyFileRange.self)
+    }()
 
     static func ioError(_ what: String) -> PDFError {
         PDFError(.io, "\(what): \(String(cString: strerror(errno)))")

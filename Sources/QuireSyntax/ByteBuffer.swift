@@ -69,6 +69,15 @@ public final class ByteBuffer: @unchecked Sendable {
         try path.withCString { try read(cPath: $0) }
     }
 
+    /// The file these bytes are, as it was when they were read or written (see
+    /// ``FileOrigin``); nil for bytes from memory, or a file that changed while it was
+    /// read. A save copies the original bytes from it instead of writing them from memory.
+    public var origin: FileOrigin? {
+        get { originStorage.withLock { $0 } }
+        set { originStorage.withLock { $0 = newValue } }
+    }
+    private let originStorage = Mutex<FileOrigin?>(nil)
+
     /// Reads the whole file at the C string `cPath`, whose bytes are passed to the system
     /// as they are (a path need not be valid UTF-8).
     public static func read(cPath: UnsafePointer<CChar>) throws -> ByteBuffer {
@@ -110,7 +119,13 @@ public final class ByteBuffer: @unchecked Sendable {
             if n == 0 { break }
             used += n
         }
-        return ByteBuffer(adopting: storage, count: used)
+        let buffer = ByteBuffer(adopting: storage, count: used)
+        // The origin only when the file did not change while it was read.
+        var after = stat()
+        if fstat(fd, &after) == 0, let origin = FileOrigin(path: cPath, st), origin.size == used, origin.matches(after) {
+            buffer.origin = origin
+        }
+        return buffer
     }
 
     /// The byte at `index`, or nil past either end.
@@ -214,5 +229,54 @@ public final class ByteBuffer: @unchecked Sendable {
         guard offset >= 0, offset + needle.count <= bytes.count else { return false }
         for (k, b) in needle.enumerated() where bytes[offset + k] != b { return false }
         return true
+    }
+}
+
+/// A regular file as it was at one moment: where it is, and the identity, size and times
+/// that any change to it changes (a write changes the size or the modification time, and
+/// always the change time, which no program can set back; a file replaced by a rename is
+/// another inode). An unchanged identity means unchanged bytes, within the timestamp
+/// granularity of the filesystem (Linux 6.13 and later give a file whose times were just
+/// read a finer timestamp on its next change, so that the change shows).
+public struct FileOrigin: Sendable, Equatable {
+    /// The path as given to the system (its bytes, not necessarily UTF-8), without the NUL.
+    public let path: [UInt8]
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int
+    public let modified: Duration
+    public let changed: Duration
+
+    /// The file at `path` as `st` (its stat) describes it; nil unless it is a regular file.
+    public init?(path: UnsafePointer<CChar>, _ st: stat) {
+        self.init(path: Array(UnsafeRawBufferPointer(start: path, count: strlen(path))), st)
+    }
+
+    /// The file at `path` (its bytes) as `st` describes it; nil unless it is a regular file.
+    public init?(path: [UInt8], _ st: stat) {
+        guard (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= 0, !path.isEmpty, !path.contains(0) else { return nil }
+        self.path = path
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int(st.st_size)
+        modified = FileOrigin.time(st.st_mtim)
+        changed = FileOrigin.time(st.st_ctim)
+    }
+
+    /// Whether `st` describes this file, unchanged (wherever its path now leads).
+    public func matches(_ st: stat) -> Bool {
+        (st.st_mode & S_IFMT) == S_IFREG && UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
+            && Int(st.st_size) == size && FileOrigin.time(st.st_mtim) == modified
+            && FileOrigin.time(st.st_ctim) == changed
+    }
+
+    private static func time(_ t: timespec) -> Duration {
+        .seconds(Int64(t.tv_sec)) + .nanoseconds(Int64(t.tv_nsec))
+    }
+
+    /// Calls `body` with the path as a C string.
+    public func withCPath<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        let c = path.map { CChar(bitPattern: $0) } + [0]
+        return try c.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 }
