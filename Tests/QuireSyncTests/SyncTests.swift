@@ -201,7 +201,11 @@ import Testing
     @Test func concurrentPushesFromManyTasks() async throws {
         let h = try await Harness()
         defer { Task { await h.finish() } }
-        let clients = 8, each = 25
+        // QUIRE_SYNC_BENCH_CLIENTS and QUIRE_SYNC_BENCH_PUSHES (per client) make this a
+        // measurement (printed, never asserted): 8 and 25 by default.
+        let environment = ProcessInfo.processInfo.environment
+        let clients = environment["QUIRE_SYNC_BENCH_CLIENTS"].flatMap { Int($0) }.map { max(1, min($0, 1000)) } ?? 8
+        let each = environment["QUIRE_SYNC_BENCH_PUSHES"].flatMap { Int($0) }.map { max(1, min($0, 100_000)) } ?? 25
         let start = Date()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for c in 0..<clients {
@@ -223,7 +227,7 @@ import Testing
         // The revisions are the sequence numbers 1...N, each once.
         let revisions = (layer["records"]?.array ?? []).compactMap { $0["revision"]?.int }.filter { $0 > 0 }.sorted()
         #expect(revisions == Array(1...Int64(clients * each)))
-        print("sync: \(clients * each) single-mutation pushes from \(clients) tasks in \(elapsed) s (\(Int(Double(clients * each) / elapsed)) pushes/s, debug build)")
+        print("sync: \(clients * each) single-mutation pushes from \(clients) tasks in \(elapsed) s (\(Int(Double(clients * each) / elapsed)) pushes/s)")
     }
 
     /// Writes committed together (group commit): one that fails is undone alone.
