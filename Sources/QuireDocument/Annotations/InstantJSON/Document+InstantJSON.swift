@@ -111,51 +111,52 @@ extension Document {
     }
 
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
-    func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
-        let count = try pageCount()
-        // Pages that the root's /Count counts but the tree does not hold take no annotations.
-        let existing = try pages().count
-        let records = json.annotations
-        // 1. Every record to an annotation, checked.
-        var wanted: [Annotation] = []
-        var frames: [Int: InstantJSON.Frame] = [:]
-        for (i, r) in records.enumerated() {
-            let path = "annotations[\(i)]"
-            guard let kind = InstantJSON.kind(type: r.type) else {
-                throw PDFError(.format, "annotation JSON: \(path).type: unsupported annotation type \"\(r.type.prefix(60))\" (Quire reads \(InstantJSON.kinds.map(\.type).joined(separator: ", ")) and \(InstantJSON.genericType))")
-            }
-            guard r.pageIndex >= 0 && r.pageIndex < count else {
-                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (the document has \(count) pages)")
-            }
-            guard r.pageIndex < existing else {
-                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (it is counted by the page tree's /Count (\(count)) but the tree holds only \(pagesText(existing)))")
-            }
-            let frame: InstantJSON.Frame
-            if let f = frames[r.pageIndex] {
-                frame = f
-            } else {
-                let page = try self.page(at: r.pageIndex)
-                guard page.id != nil else {
-                    throw PDFError(.unsupported, "page \(r.pageIndex + 1) is a direct object; its annotations cannot be changed")
+    /// How the records of an import meet the document's annotations: which existing
+    /// annotation each record updates (by object, then by /NM on its page), the records
+    /// that stand for an annotation another record already matched or for a direct
+    /// dictionary (aliases: nothing to do), and the widget records skipped. May clear a
+    /// record's name (an annotation matched by object keeps having no /NM).
+    struct ImportMatch {
+        var existingByName: [String: [Annotation]]
+        var existingByNumber: [Int: Annotation]
+        var target: [ObjectID?]
+        var recordOfObject: [Int: Int]
+        var alias: [Int?]
+        var direct: [Int: Annotation]
+        var skipped: [Bool]
+    }
+
+    /// The records that stand for an annotation the page holds as a direct dictionary in
+    /// /Annots (such an annotation has no object to update), with that annotation: a record
+    /// equal to its export is the same annotation; one that differs is refused. (A function
+    /// of its own for its stack frame: see ``matchImportRecords(_:_:recordOf:)``.)
+    func directAliases(_ records: [InstantJSONAnnotation], _ wanted: [Annotation],
+                       unmatched: (Int) -> Bool) throws -> [(Int, Annotation)] {
+        var directRecords: [Int: [String: (record: InstantJSONAnnotation, annotation: Annotation)]] = [:]
+        var found: [(Int, Annotation)] = []
+        for (i, r) in records.enumerated() where unmatched(i) {
+            guard let id = r.id, r.pdfObjectId == nil else { continue }
+            let page = wanted[i].pageIndex
+            if directRecords[page] == nil {
+                var byID: [String: (record: InstantJSONAnnotation, annotation: Annotation)] = [:]
+                // The export lists a page's annotations in the order annotations(onPage:) does.
+                let exported = try annotationsInstantJSON(page: page).annotations
+                for (record, a) in zip(exported, try annotations(onPage: page)) where a.id == nil {
+                    if let rid = record.id { byID[rid] = (record, a) }
                 }
-                frame = try InstantJSON.Frame(page)
-                frames[r.pageIndex] = frame
+                directRecords[page] = byID
             }
-            if let name = r.name ?? r.id, name.isEmpty {
-                throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
+            guard let current = directRecords[page]?[id] else { continue }
+            guard current.record == r else {
+                throw PDFError(.unsupported, "annotation JSON: annotations[\(i)]: the annotation \"\(id.prefix(60))\" is a direct dictionary in the page's /Annots, which Quire cannot update (save the document in full first, which makes it an object)")
             }
-            wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
+            found.append((i, current.annotation))
         }
-        // 2. References: record ids and names, then the document's /NM.
-        var recordOf: [String: Int] = [:]
-        for (i, r) in records.enumerated() {
-            guard let id = r.id else { continue }
-            if recordOf[id] != nil { throw PDFError(.format, "annotation JSON: annotations[\(i)].id: \"\(id.prefix(60))\" is the id of an earlier record too") }
-            recordOf[id] = i
-        }
-        for (i, r) in records.enumerated() {
-            if let name = r.name, recordOf[name] == nil { recordOf[name] = i }
-        }
+        return found
+    }
+
+    func matchImportRecords(_ records: [InstantJSONAnnotation], _ wanted: inout [Annotation],
+                            recordOf: [String: Int]) throws -> ImportMatch {
         var existingByName: [String: [Annotation]] = [:]
         var existingByNumber: [Int: Annotation] = [:]
         for a in try allAnnotations() {
@@ -212,27 +213,8 @@ extension Document {
         // (id "direct-PAGE-POSITION", as the export names it): such an annotation has no
         // object to update. A record the same as its export is the same annotation and
         // changes nothing; one that differs is refused.
-        var directRecords: [Int: [String: (record: InstantJSONAnnotation, annotation: Annotation)]] = [:]
-        var direct: [Int: Annotation] = [:]
-        for (i, r) in records.enumerated() where target[i] == nil && alias[i] == nil {
-            guard let id = r.id, r.pdfObjectId == nil else { continue }
-            let page = wanted[i].pageIndex
-            if directRecords[page] == nil {
-                var byID: [String: (record: InstantJSONAnnotation, annotation: Annotation)] = [:]
-                // The export lists a page's annotations in the order annotations(onPage:) does.
-                let exported = try annotationsInstantJSON(page: page).annotations
-                for (record, a) in zip(exported, try annotations(onPage: page)) where a.id == nil {
-                    if let rid = record.id { byID[rid] = (record, a) }
-                }
-                directRecords[page] = byID
-            }
-            guard let current = directRecords[page]?[id] else { continue }
-            guard current.record == r else {
-                throw PDFError(.unsupported, "annotation JSON: annotations[\(i)]: the annotation \"\(id.prefix(60))\" is a direct dictionary in the page's /Annots, which Quire cannot update (save the document in full first, which makes it an object)")
-            }
-            alias[i] = i  // the same annotation, left as it is
-            direct[i] = current.annotation
-        }
+        // Records of direct dictionaries are found by the caller (directAliases), after this
+        // function's frame is gone.
         // Widgets are form fields: a record of one updates nothing (the forms model owns
         // them) and one that matches no widget of the document is skipped with a warning,
         // never made into an annotation without a field.
@@ -243,6 +225,70 @@ extension Document {
                 file.warn("annotation JSON: annotations[\(i)] is a form widget that the document does not have; skipped (the annotation JSON does not create form fields)")
             }
         }
+        return ImportMatch(existingByName: existingByName, existingByNumber: existingByNumber, target: target,
+                           recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped)
+    }
+
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
+        let count = try pageCount()
+        // Pages that the root's /Count counts but the tree does not hold take no annotations.
+        let existing = try pages().count
+        let records = json.annotations
+        // 1. Every record to an annotation, checked.
+        var wanted: [Annotation] = []
+        var frames: [Int: InstantJSON.Frame] = [:]
+        for (i, r) in records.enumerated() {
+            let path = "annotations[\(i)]"
+            guard let kind = InstantJSON.kind(type: r.type) else {
+                throw PDFError(.format, "annotation JSON: \(path).type: unsupported annotation type \"\(r.type.prefix(60))\" (Quire reads \(InstantJSON.kinds.map(\.type).joined(separator: ", ")) and \(InstantJSON.genericType))")
+            }
+            guard r.pageIndex >= 0 && r.pageIndex < count else {
+                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (the document has \(count) pages)")
+            }
+            guard r.pageIndex < existing else {
+                throw PDFError(.format, "annotation JSON: \(path).pageIndex: page \(r.pageIndex) does not exist (it is counted by the page tree's /Count (\(count)) but the tree holds only \(pagesText(existing)))")
+            }
+            let frame: InstantJSON.Frame
+            if let f = frames[r.pageIndex] {
+                frame = f
+            } else {
+                let page = try self.page(at: r.pageIndex)
+                guard page.id != nil else {
+                    throw PDFError(.unsupported, "page \(r.pageIndex + 1) is a direct object; its annotations cannot be changed")
+                }
+                frame = try InstantJSON.Frame(page)
+                frames[r.pageIndex] = frame
+            }
+            if let name = r.name ?? r.id, name.isEmpty {
+                throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
+            }
+            wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
+        }
+        // 2. References: record ids and names, then the document's /NM.
+        var recordOf: [String: Int] = [:]
+        for (i, r) in records.enumerated() {
+            guard let id = r.id else { continue }
+            if recordOf[id] != nil { throw PDFError(.format, "annotation JSON: annotations[\(i)].id: \"\(id.prefix(60))\" is the id of an earlier record too") }
+            recordOf[id] = i
+        }
+        for (i, r) in records.enumerated() {
+            if let name = r.name, recordOf[name] == nil { recordOf[name] = i }
+        }
+        // Which existing annotation each record updates (a function of its own: this one's
+        // frame, in a debug build, must fit a small stack; see HostileNumberTests).
+        var match = try matchImportRecords(records, &wanted, recordOf: recordOf)
+        for (i, a) in try directAliases(records, wanted, unmatched: { match.target[$0] == nil && match.alias[$0] == nil }) {
+            match.alias[i] = i  // the same annotation, left as it is
+            match.direct[i] = a
+            match.skipped[i] = true
+        }
+        var existingByNumber = match.existingByNumber
+        let existingByName = match.existingByName
+        let target = match.target
+        let recordOfObject = match.recordOfObject
+        let alias = match.alias
+        let direct = match.direct
+        let skipped = match.skipped
         // What a reference in the JSON points at: another record, or an annotation already
         // in the document (just what the checks below need of it).
         struct Existing: Equatable { let id: ObjectID; let page: Int; let inReplyTo: ObjectID? }
