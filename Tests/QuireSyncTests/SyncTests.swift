@@ -327,7 +327,7 @@ import Testing
         let token = try await sign(claims())
         let start = Date()
         let waiting = Task {
-            await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "20"])
+            await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "60"])
         }
         try await Task.sleep(nanoseconds: 300_000_000)
         _ = try await h.push([putNote(1, id: "n1")])
@@ -335,12 +335,12 @@ import Testing
         let elapsed = Date().timeIntervalSince(start)
         #expect(r.status == 200)
         #expect(try json(r)["changes"]?.array.map { $0["id"]?.string } == ["n1"])
-        #expect(elapsed < 10, "woken by the push, not the timeout")
+        #expect(elapsed < 45, "woken by the push, not the 60 s timeout (a wide margin: this machine may be loaded)")
         // A change already there: answered at once.
         let at = Date()
-        let r2 = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "20"])
+        let r2 = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "60"])
         #expect(try json(r2)["changes"]?.array.count == 1)
-        #expect(Date().timeIntervalSince(at) < 10)
+        #expect(Date().timeIntervalSince(at) < 45)
     }
 
     @Test func longPollTimesOut() async throws {
@@ -360,14 +360,14 @@ import Testing
         defer { Task { await h.finish() } }
         let token = try await sign(claims())
         let waiting = Task {
-            await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "30"])
+            await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "60"])
         }
         try await Task.sleep(nanoseconds: 300_000_000)
         let start = Date()
         await h.service.shutdown()
         let r = await waiting.value
         #expect(r.status == 200)
-        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(Date().timeIntervalSince(start) < 45)
         let health = await h.client("GET", "/healthz", token: nil)
         #expect(health.status == 503 && errorCode(health) == "unavailable")
     }
@@ -379,9 +379,9 @@ import Testing
         defer { Task { await h.finish() } }
         let token = try await sign(claims())
         let start = Date()
-        let r = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "30"])
+        let r = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "60"])
         #expect(r.status == 200)
-        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(Date().timeIntervalSince(start) < 45)
     }
 }
 
