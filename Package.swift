@@ -88,8 +88,9 @@ if Context.environment["QUIRE_FUZZ"] != nil {
 }
 
 // quire-server (Sources/QuireServer): the sync core behind Hummingbird 2, configured by
-// swift-argument-parser, logging through swift-log, stopped by swift-service-lifecycle. It
-// and its dependencies (SwiftNIO and the rest: minutes of compiling) are left out when
+// swift-argument-parser, logging through swift-log, stopped by swift-service-lifecycle,
+// with the PostgreSQL store (Sources/QuireSyncPostgres, postgres-nio). They and their
+// dependencies (SwiftNIO, BoringSSL and the rest: minutes of compiling) are left out when
 // QUIRE_NO_SERVER is set, as `make test-asan` and the fuzz builds do: neither runs the
 // server, and both compile the package again in a scratch directory of their own.
 if Context.environment["QUIRE_NO_SERVER"] == nil {
@@ -102,10 +103,21 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
         // Already in Hummingbird's graph; named for the types the host converts to.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The PostgreSQL store (LISTEN/NOTIFY across server processes).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ]
     package.products.append(.executable(name: "quire-server", targets: ["QuireServer"]))
-    package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
+    // The sync core's PostgreSQL store, registered with SyncService through storeFactories.
+    package.targets.append(.target(name: "QuireSyncPostgres", dependencies: [
         "QuireSync",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Logging", package: "swift-log"),
+    ], swiftSettings: strictImports))
+    package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
+        "QuireSync", "QuireSyncPostgres",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

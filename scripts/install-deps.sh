@@ -39,10 +39,12 @@ APT_PACKAGING=(cmake doxygen groff-base)
 
 # >>> HOOK: packages for work that is planned but not started. Later work adds its Debian
 # packages here (uncomment or extend), and they are installed with every group, with the same
-# checks. Planned: postgresql (the sync server's tests), chromium and chromium-driver (the
-# web viewer's browser tests). Not installed now.
+# checks. postgresql: the sync server's tests start its server programs (initdb, pg_ctl)
+# as an unprivileged user in a temporary directory; Debian's package also starts a system
+# cluster, which they do not use. Planned: chromium and chromium-driver (the web viewer's
+# browser tests). Not installed now.
 APT_EXTRA=(
-    # postgresql
+    postgresql
     # chromium
     # chromium-driver
 )

@@ -14,6 +14,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import QuireSync
+import QuireSyncPostgres
 import ServiceLifecycle
 import UnixSignals
 
@@ -50,8 +51,11 @@ struct QuireServer: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         """
         Where documents, layers and changes are kept: sqlite:///absolute/path.db, \
-        sqlite://relative/path.db (from the working directory), or sqlite::memory: \
-        (nothing kept). Env: QUIRE_STORE. Default: sqlite://./quire.db.
+        sqlite://relative/path.db (from the working directory), sqlite::memory: (nothing \
+        kept), or postgres://user:password@host:port/database (?sslmode=require, \
+        ?host=/socket/dir), which several quire-server processes can share: a change \
+        pushed to one wakes the long polls of all. Env: QUIRE_STORE. Default: \
+        sqlite://./quire.db.
         """, valueName: "url"))
     var store: String?
 
@@ -110,7 +114,7 @@ struct QuireServer: AsyncParsableCommand {
 
         let service: SyncService
         do {
-            service = try SyncService(settings.sync)
+            service = try SyncService(settings.sync, storeFactories: PostgresSyncStore.factories)
         } catch {
             logger.critical("cannot start the sync service", metadata: ["error": "\(error)"])
             throw ExitCode.failure

@@ -22,7 +22,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sync_support import (  # noqa: E402
-    HOST_FEATURES, HOSTS, HostSettings, Keys, ServerProcess, free_port, make_keys, selected_hosts, unique, upload,
+    HOST_FEATURES, HOSTS, HostSettings, Keys, PostgresCluster, ServerProcess, free_port, make_keys,
+    selected_hosts, unique, upload, uses_postgres,
 )
 
 
@@ -52,8 +53,27 @@ def expect_failure_unless(host: str, request: pytest.FixtureRequest) -> Callable
     return check
 
 
-def _settings(keys: Keys, workdir: Path, **overrides: Any) -> HostSettings:
-    s = HostSettings(port=free_port(), store=f"sqlite://{workdir / 'quire.db'}",
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """One PostgreSQL server for the session (started only if a test needs it)."""
+    cluster = PostgresCluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_for(request: pytest.FixtureRequest) -> Callable[[str], Any]:
+    """`postgres_for(host)`: the session's PostgreSQL cluster if `host` uses one, else None."""
+    return lambda host: request.getfixturevalue("postgres_cluster") if uses_postgres(host) else None
+
+
+def _settings(keys: Keys, workdir: Path, pg: Any = None, **overrides: Any) -> HostSettings:
+    # A PostgreSQL host's store is a database named after the server's directory, so that a
+    # restart in the same directory (the crash test) finds the same store, as with SQLite.
+    store = pg.database_url(str(workdir)) if pg is not None else f"sqlite://{workdir / 'quire.db'}"
+    s = HostSettings(port=free_port(), store=store,
                      public_keys=keys.public_key_files, admin_token_file=keys.admin_token_file)
     for k, v in overrides.items():
         setattr(s, k, v)
@@ -61,7 +81,7 @@ def _settings(keys: Keys, workdir: Path, **overrides: Any) -> HostSettings:
 
 
 @pytest.fixture
-def start_server(keys: Keys, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+def start_server(keys: Keys, tmp_path: Path, postgres_for) -> Iterator[Callable[..., ServerProcess]]:
     """Starts a server of the given host with settings overridden by keyword; every server
     started is stopped (or killed) at the end of the test."""
     started: List[ServerProcess] = []
@@ -69,7 +89,7 @@ def start_server(keys: Keys, tmp_path: Path) -> Iterator[Callable[..., ServerPro
     def start(host_name: str, extra_args: tuple = (), workdir: Any = None, **overrides: Any) -> ServerProcess:
         wd = Path(workdir) if workdir is not None else tmp_path / unique("server")
         wd.mkdir(parents=True, exist_ok=True)
-        p = ServerProcess(host_name, _settings(keys, wd, **overrides), wd, extra_args)
+        p = ServerProcess(host_name, _settings(keys, wd, postgres_for(host_name), **overrides), wd, extra_args)
         started.append(p)
         return p.start()
 
@@ -79,11 +99,13 @@ def start_server(keys: Keys, tmp_path: Path) -> Iterator[Callable[..., ServerPro
 
 
 @pytest.fixture(scope="module")
-def server(host: str, keys: Keys, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server per host and test module, with its own SQLite file; it must stop cleanly
-    (SIGTERM, exit status 0) at the end."""
+def server(host: str, keys: Keys, tmp_path_factory: pytest.TempPathFactory,
+           request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    """One server per host and test module, with its own store (a SQLite file, or a
+    PostgreSQL database); it must stop cleanly (SIGTERM, exit status 0) at the end."""
     wd = tmp_path_factory.mktemp(f"{host}-server")
-    p = ServerProcess(host, _settings(keys, wd), wd).start()
+    pg = request.getfixturevalue("postgres_cluster") if uses_postgres(host) else None
+    p = ServerProcess(host, _settings(keys, wd, pg), wd).start()
     try:
         yield p
     finally:

@@ -9,16 +9,20 @@ runs unchanged against every host.
 from __future__ import annotations
 
 import base64
+import glob
 import hashlib
 import hmac
 import http.client
 import json
 import os
+import pwd
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -71,9 +75,12 @@ def quire_server_command(s: HostSettings) -> List[str]:
 
 
 # name -> (program and leading arguments, whether it is there). Select with
-# QUIRE_SERVER_HOSTS=name,name (default: every host that is there).
+# QUIRE_SERVER_HOSTS=name,name (default: every host that is there). A name ending in
+# "+postgres" is that host on a PostgreSQL store (a database of the test's own cluster)
+# instead of a SQLite file.
 HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], bool]]] = {
     "quire-server": (lambda: [str(QUIRE_SERVER)], lambda: QUIRE_SERVER.exists()),
+    "quire-server+postgres": (lambda: [str(QUIRE_SERVER)], lambda: postgres_bindir() is not None),
     # The C request handler inside Python's standard-library HTTP server (issue 15), taking
     # quire-server's flags. Joins the suite as soon as the example exists.
     "python-handler": (
@@ -95,6 +102,77 @@ def selected_hosts() -> List[str]:
     if wanted:
         return [h.strip() for h in wanted.split(",") if h.strip()]
     return [name for name, (_, present) in HOSTS.items() if present()]
+
+
+def uses_postgres(host: str) -> bool:
+    return host.endswith("+postgres")
+
+
+# ---- PostgreSQL ---------------------------------------------------------------------------------
+
+
+def postgres_bindir() -> Optional[Path]:
+    """Where Debian's PostgreSQL server programs are (initdb, pg_ctl), if installed."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class PostgresCluster:
+    """A PostgreSQL server of the tests' own: initdb in a temporary directory, pg_ctl on a
+    free loopback port, as an unprivileged user (the `postgres` account Debian's package
+    makes, or `nobody`) when the tests run as root, since PostgreSQL refuses root."""
+
+    def __init__(self) -> None:
+        bindir = postgres_bindir()
+        if bindir is None:
+            raise RuntimeError("PostgreSQL's server programs are not installed (apt-get install postgresql)")
+        self.bindir = bindir
+        self.dir = Path(tempfile.mkdtemp(prefix="quire-pg-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.user: Optional[str] = None
+        if os.geteuid() == 0:
+            name = "postgres"
+            try:
+                entry = pwd.getpwnam(name)
+            except KeyError:
+                name, entry = "nobody", pwd.getpwnam("nobody")
+            self.user = name
+            os.chown(self.dir, entry.pw_uid, entry.pw_gid)
+        self._run(["initdb", "-D", str(self.data), "-A", "trust", "-U", "quire", "-E", "UTF8", "--no-sync"])
+        self._run(["pg_ctl", "-D", str(self.data), "-l", str(self.dir / "server.log"), "-w", "-t", "60", "-o",
+                   f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off "
+                   f"-c max_connections=200", "start"])
+        self.databases: set = set()
+
+    def _run(self, argv: List[str]) -> None:
+        argv = [str(self.bindir / argv[0])] + argv[1:]
+        r = subprocess.run(argv, user=self.user, cwd=str(self.dir), capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            raise RuntimeError(f"{describe(argv)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
+
+    def database_url(self, name: str) -> str:
+        """postgres://... of database `name`, created on first use."""
+        name = "q" + hashlib.sha256(name.encode()).hexdigest()[:20]
+        if name not in self.databases:
+            self._run(["createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "quire", name])
+            self.databases.add(name)
+        return f"postgres://quire@127.0.0.1:{self.port}/{name}"
+
+    def log(self) -> str:
+        try:
+            return (self.dir / "server.log").read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        try:
+            self._run(["pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop"])
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def free_port() -> int:

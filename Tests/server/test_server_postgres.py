@@ -1,0 +1,101 @@
+"""Two quire-server processes on one PostgreSQL database (issue 15): a change pushed to one
+reaches a long poll waiting on the other within a second (LISTEN/NOTIFY), a retry sent to
+the other process is answered from the store, and concurrent pushes through both never
+apply anything twice. The PostgreSQL server is Debian's, started by the tests (initdb and
+pg_ctl in a temporary directory, as an unprivileged user)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Dict, List
+
+import pytest
+
+from sync_support import (
+    SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, claims, layer_state, mint, note,
+    postgres_bindir, put, unique, upload,
+)
+
+pytestmark = pytest.mark.skipif(postgres_bindir() is None,
+                                reason="PostgreSQL is not installed (scripts/install-deps.sh installs it)")
+
+
+@pytest.fixture
+def pair(start_server, postgres_cluster: PostgresCluster, tmp_path) -> List[ServerProcess]:
+    store = postgres_cluster.database_url(str(tmp_path))
+    return [start_server("quire-server", store=store) for _ in range(2)]
+
+
+def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List[ServerProcess], keys: Keys) -> None:
+    a, b = pair
+    doc, layer = unique("pg"), unique("layer")
+    assert upload(a.port, keys, doc).status == 201
+    token = mint(keys.rsa, claims(doc, layer))
+    writer = Client(a.port, doc, layer, token, "writer")
+    listener = Client(b.port, doc, layer, token, "listener")
+    assert listener.fetch().json["seq"] == 0
+    for i in range(1, 6):
+        got: Dict[str, Any] = {}
+
+        def listen() -> None:
+            got["response"] = listener.changes(i - 1, wait=20)
+            got["at"] = time.monotonic()
+
+        t = threading.Thread(target=listen)
+        t.start()
+        time.sleep(0.3)  # the long poll is waiting on b
+        r = writer.push([put(i, note(f"n{i}", f"push {i}"))])
+        acked = time.monotonic()
+        assert r.status == 200 and r.json["results"][0]["seq"] == i, r
+        t.join(25)
+        assert not t.is_alive()
+        resp = got["response"]
+        assert resp.status == 200, resp
+        assert [ch["id"] for ch in resp.json["changes"]] == [f"n{i}"]
+        assert got["at"] - acked < 1.0, f"woken {got['at'] - acked:.3f} s after the acknowledgement"
+
+
+def test_a_retry_through_the_other_process_is_answered_from_the_store(pair: List[ServerProcess], keys: Keys) -> None:
+    a, b = pair
+    doc, layer = unique("pg"), unique("layer")
+    assert upload(a.port, keys, doc).status == 201
+    assert upload(b.port, keys, doc).status == 409  # one store
+    token = mint(keys.rsa, claims(doc, layer))
+    first = Client(a.port, doc, layer, token, "phone").push([put(1, note("x", "once"))])
+    again = Client(b.port, doc, layer, token, "phone").push([put(1, note("x", "twice?"))])
+    assert again.json == first.json
+    seq, records = layer_state(b.port, keys, doc, layer)
+    assert seq == 1 and len(records) == SAMPLE_ANNOTATIONS + 1
+
+
+def test_concurrent_pushes_through_both_processes(pair: List[ServerProcess], keys: Keys) -> None:
+    doc, layer = unique("pg"), unique("layer")
+    assert upload(pair[0].port, keys, doc).status == 201
+    token = mint(keys.rsa, claims(doc, layer))
+    errors: List[Any] = []
+
+    def writer(server: ServerProcess, name: str) -> None:
+        c = Client(server.port, doc, layer, token, name)
+        for i in range(1, 31):
+            r = c.push([put(i, note(f"{name}-{i}"))])
+            if r.status != 200 or r.json["results"][0]["status"] != "accepted":
+                errors.append(r)
+            # every other push is retried at once, through the other process
+            if i % 2 == 0:
+                other = pair[1] if server is pair[0] else pair[0]
+                r2 = Client(other.port, doc, layer, token, name).push([put(i, note(f"{name}-{i}"))])
+                # The same answer (the push's top-level seq is the layer's, which others move).
+                if r2.status != 200 or r2.json["results"] != r.json["results"]:
+                    errors.append((r, r2))
+
+    threads = [threading.Thread(target=writer, args=(s, f"w{k}-{j}")) for k, s in enumerate(pair) for j in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors[:3]
+    c = Client(pair[1].port, doc, layer, token, "reader")
+    feed = c.changes(0).json
+    assert [ch["seq"] for ch in feed["changes"]] == list(range(1, 121))
+    assert len({ch["id"] for ch in feed["changes"]}) == 120
