@@ -6,9 +6,11 @@
  *   profile incremental SRC OUT add one square annotation, save incrementally to OUT
  *   profile rewrite SRC OUT     full save to OUT
  *   profile open FILE           open and close
+ *   profile page FILE INDEX     open, page INDEX's media box and annotation count, close
  */
 #include <quire.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int fail(const char *what, int rc) {
@@ -48,7 +50,7 @@ static int read_file(const char *path, long *pages, long *annots, long *irt) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: profile read|incremental|rewrite|open FILE [OUT]\n");
+        fprintf(stderr, "usage: profile read|incremental|rewrite|open|page FILE [OUT|INDEX]\n");
         return 2;
     }
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
@@ -61,6 +63,14 @@ int main(int argc, char **argv) {
         return 0;
     }
     if ((rc = quire_document_open(&doc, argv[2], &options)) != QUIRE_OK) return fail(argv[2], rc);
+    if (strcmp(argv[1], "page") == 0) {
+        quire_rect box;
+        int32_t n = 0;
+        int32_t index = argc > 3 ? (int32_t)atoi(argv[3]) : 0;
+        if ((rc = quire_page_box(&box, doc, index, QUIRE_BOX_MEDIA)) != QUIRE_OK) return fail("page", rc);
+        if ((rc = quire_page_annotation_count(&n, doc, index)) != QUIRE_OK) return fail("annotations", rc);
+        printf("page %d: %g x %g, %d annotations\n", (int)index, box.right - box.left, box.top - box.bottom, (int)n);
+    }
     if (strcmp(argv[1], "incremental") == 0 || strcmp(argv[1], "rewrite") == 0) {
         quire_save_options save = QUIRE_SAVE_OPTIONS_INIT;
         if (argc < 4) return 2;
@@ -74,7 +84,7 @@ int main(int argc, char **argv) {
         } else {
             save.mode = QUIRE_SAVE_FULL;
         }
-        if ((rc = quire_document_save(doc, argv[3], &save)) != QUIRE_OK) return fail("save", rc);
+        if ((rc = quire_document_save(doc, &save, argv[3])) != QUIRE_OK) return fail("save", rc);
     }
     quire_document_close(doc);
     return 0;

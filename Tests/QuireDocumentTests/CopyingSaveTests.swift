@@ -128,6 +128,33 @@ struct CopyingSaveTests {
         }
     }
 
+    /// `QUIRE_REFLINK_DIR`: a directory on a filesystem that shares blocks (XFS with
+    /// reflink, Btrfs), where the copy must be a reflink. For example:
+    /// `truncate -s 600M x.img && mkfs.xfs -m reflink=1 x.img && mount -o loop x.img /mnt`.
+    static let reflinkDirectory: String? = getenv("QUIRE_REFLINK_DIR").map { String(cString: $0) }
+
+    @Test(.enabled(if: reflinkDirectory != nil, "set QUIRE_REFLINK_DIR to a directory on XFS or Btrfs"))
+    func reflinkWhereTheFilesystemSharesBlocks() throws {
+        var template = Array((Self.reflinkDirectory! + "/quire-reflink-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
+        let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try #require(made != nil)
+        defer { _ = system("rm -rf '\(directory)'") }
+        let (bytes, _) = try source("built: two revisions")
+        writeBytes(bytes, directory + "/in.pdf")
+        let doc = try Document(path: directory + "/in.pdf")
+        try addSquare(doc, page: 0, contents: "note")
+        let expected = try doc.saved(.incremental)
+        try doc.save(to: directory + "/out.pdf")
+        #expect(doc.lastSavePrefixCopy == .reflink)
+        #expect(fileBytes(directory + "/out.pdf") == expected)
+        try addSquare(doc, page: 0, contents: "again")
+        let expected2 = try doc.saved(.incremental)
+        try doc.save(to: directory + "/out.pdf")
+        #expect(doc.lastSavePrefixCopy == .reflink)
+        #expect(fileBytes(directory + "/out.pdf") == expected2)
+    }
+
     /// Ways the file on disk changes after it was opened.
     enum Change: String, CaseIterable, Sendable {
         case appended, rewrittenAtTheStart, rewrittenInTheMiddle, replacedByRename, removed, permissions
