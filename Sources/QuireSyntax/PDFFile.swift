@@ -87,9 +87,18 @@ public final class PDFFile {
     /// compressed or not a stream, or at an offset holding something else. PDFium and
     /// MuPDF find such a page tree by scanning the file, and so does the repair this sends
     /// the file to. A catalog without /Pages is not damage to the cross-reference.
+    ///
+    /// A limit reached while reading it is not damage, and is not this check's to report:
+    /// it is met again, as before, when the pages are read.
     private func requirePageTreeRoot() throws {
-        guard let catalog = try dictionary(trailer["Root"]), let pages = catalog["Pages"] else { return }
-        guard try object(for: pages).dictionary != nil else {
+        let root: PDFObject
+        do {
+            guard let catalog = try dictionary(trailer["Root"]), let pages = catalog["Pages"] else { return }
+            root = try object(for: pages)
+        } catch let e as PDFError where e.kind == .limit {
+            return
+        }
+        guard root.dictionary != nil else {
             throw PDFError.format("the catalog's /Pages does not resolve to a dictionary")
         }
     }

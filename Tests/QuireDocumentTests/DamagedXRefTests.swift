@@ -229,6 +229,21 @@ struct DamagedXRefTests {
         try expectPages(b.bytes, 2)
     }
 
+    @Test func aLimitOnThePageTreeRootIsNotDamage() throws {
+        // The tree is in an object stream that decodes past max_stream_bytes: the file
+        // opens unrepaired, and reading the pages meets the limit, as before the check of
+        // /Pages at open.
+        var b = PDFBuilder()
+        packedTree(&b, pages: 2, stream: 6)
+        b.finishWithXRefStream(number: 7, compressed: [2: (6, 0), 3: (6, 1), 4: (6, 2)])
+        var limits = PDFLimits()
+        limits.maxStreamBytes = 100
+        let doc = try Document(data: b.bytes, options: OpenOptions(limits: limits))
+        #expect(!doc.isRepaired)
+        #expect((#expect(throws: PDFError.self) { try doc.pageCount() })?.limitName == "max_stream_bytes")
+        try expectPages(b.bytes, 2, repaired: false)
+    }
+
     @Test func freePageTreeRoot() throws {
         // The tree's entry is free: PDFium finds the tree by scanning (MuPDF counts 0).
         var b = PDFBuilder()
