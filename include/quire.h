@@ -1647,7 +1647,7 @@ typedef struct quire_sync_config {
     /** The public keys that verify JWTs, as PEM texts (RSA or EC; RS256, RS512, ES256,
      *  ES512 only): `public_key_count` pointers. */
     const char *const *public_keys;
-    size_t public_key_count;
+    size_t public_key_count; /**< how many `public_keys` there are */
     /** A JWKS document (JSON text) with more public keys, or NULL. */
     const char *jwks;
     /** The token of the admin API (`Authorization: Token ...`); NULL turns the admin API
@@ -1659,7 +1659,10 @@ typedef struct quire_sync_config {
     uint64_t max_upload_bytes;
 } quire_sync_config;
 
+/** The current version of `quire_sync_config`. */
 #define QUIRE_SYNC_CONFIG_VERSION 1
+/** Initialiser for `quire_sync_config`: an in-memory store, no keys, no admin API, the
+ *  default limits. */
 #define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0 }
 
 /**
@@ -1692,8 +1695,8 @@ QUIRE_API void quire_sync_service_close(quire_sync_service *service);
 
 /** One request or response header: a name and a value, NUL-terminated UTF-8. */
 typedef struct quire_sync_header {
-    const char *name;
-    const char *value;
+    const char *name;  /**< the header's name, in any case */
+    const char *value; /**< its value */
 } quire_sync_header;
 
 /**
