@@ -38,7 +38,8 @@ public final class PostgresSyncStore: SyncStore {
     let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
-    private let migrated: Task<Void, any Error>
+    /// nil while the schema migration runs; then its outcome.
+    private let migration = Locked<Result<Void, SyncStoreError>?>(nil)
     private let listener = Mutex<Task<Void, Never>?>(nil)
     private let observers = Mutex<[@Sendable (String, String, Int64) -> Void]>([])
     private let closed = Mutex(false)
@@ -55,7 +56,26 @@ public final class PostgresSyncStore: SyncStore {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
-        migrated = Task { try await PostgresSyncStore.migrate(client, logger: logger) }
+        Task { [migration] in
+            do {
+                try await PostgresSyncStore.migrate(client, logger: logger)
+                migration.withLock { $0 = .success(()) }
+            } catch {
+                migration.withLock { $0 = .failure(SyncStoreError(
+                    "the PostgreSQL store could not start: \(PostgresSyncStore.describe(error))")) }
+            }
+        }
+    }
+
+    /// Waits (cancellably: awaiting a Task's value is not) until the schema is migrated.
+    private func migrated() async throws {
+        while true {
+            switch migration.withLock({ $0 }) {
+            case .success: return
+            case .failure(let error): throw error
+            case nil: try await Task.sleep(for: .milliseconds(20))
+            }
+        }
     }
 
     // MARK: SyncStore
@@ -91,17 +111,21 @@ public final class PostgresSyncStore: SyncStore {
 
     // MARK: Transactions
 
+    /// How long a transaction waits for a connection (and, at first, for the schema) before
+    /// it fails: postgres-nio's pool retries an unreachable server forever, and a request
+    /// must not hang with it (nor hold up a graceful shutdown).
+    static let connectTimeout: Duration = .seconds(10)
+
     private func transaction<T: Sendable>(_ begin: PostgresQuery, writable: Bool,
                                           _ body: @escaping @Sendable (any SyncTransaction) async throws -> T) async throws -> T {
         guard !closed.withLock({ $0 }) else { throw SyncStoreError("the PostgreSQL store is closed") }
-        do {
-            try await migrated.value
-        } catch {
-            throw SyncStoreError("the PostgreSQL store could not start: \(Self.describe(error))")
-        }
+        try await Self.bounded(acquired: nil) { try await self.migrated() }
         let logger = self.logger
+        let client = self.client
+        let acquired = Flag()
         do {
-            return try await client.withConnection { connection in
+            return try await Self.bounded(acquired: acquired) { try await client.withConnection { connection in
+                acquired.set()
                 try await connection.query(begin, logger: logger)
                 let tx = PostgresTransaction(connection: connection, logger: logger, writable: writable)
                 let result: T
@@ -113,9 +137,38 @@ public final class PostgresSyncStore: SyncStore {
                 }
                 try await connection.query("COMMIT", logger: logger)
                 return result
-            }
+            } }
         } catch let error as PSQLError {
             throw SyncStoreError("PostgreSQL: \(Self.describe(error))")
+        }
+    }
+
+    private enum Outcome<T: Sendable>: Sendable {
+        case value(T)
+        case timerDone
+    }
+
+    /// Runs `operation`, failing after `connectTimeout` unless `acquired` was set by then
+    /// (a connection was leased: the transaction then runs to its end, never cut off
+    /// midway). With `acquired` nil, the whole operation is bounded.
+    private static func bounded<T: Sendable>(acquired: Flag?,
+                                             _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
+            group.addTask { .value(try await operation()) }
+            group.addTask {
+                try await Task.sleep(for: connectTimeout)
+                if acquired?.isSet != true {
+                    throw SyncStoreError("no connection to PostgreSQL within \(connectTimeout)")
+                }
+                return .timerDone
+            }
+            while let outcome = try await group.next() {
+                if case .value(let value) = outcome {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw SyncStoreError("no answer from PostgreSQL")
         }
     }
 
@@ -127,7 +180,7 @@ public final class PostgresSyncStore: SyncStore {
         let logger = self.logger
         while !Task.isCancelled && !closed.withLock({ $0 }) {
             do {
-                try await migrated.value
+                try await migrated()
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         for try await notification in notifications {
@@ -237,6 +290,20 @@ public final class PostgresSyncStore: SyncStore {
         }
         return "\(error)"
     }
+}
+
+/// A value behind a lock, shareable by tasks (a Mutex itself cannot be captured).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}
+
+/// A flag set once, read from another task.
+final class Flag: Sendable {
+    private let value = Locked(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// One transaction on one leased connection.

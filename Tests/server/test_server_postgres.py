@@ -13,8 +13,8 @@ from typing import Any, Dict, List
 import pytest
 
 from sync_support import (
-    SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, claims, layer_state, mint, note,
-    postgres_bindir, put, unique, upload,
+    SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, assert_error, claims, free_port,
+    layer_state, mint, note, postgres_bindir, put, request, unique, upload,
 )
 
 pytestmark = pytest.mark.skipif(postgres_bindir() is None,
@@ -99,3 +99,14 @@ def test_concurrent_pushes_through_both_processes(pair: List[ServerProcess], key
     feed = c.changes(0).json
     assert [ch["seq"] for ch in feed["changes"]] == list(range(1, 121))
     assert len({ch["id"] for ch in feed["changes"]}) == 120
+
+
+def test_an_unreachable_postgres_fails_requests_instead_of_hanging(start_server, keys: Keys) -> None:
+    """postgres-nio retries an unreachable server forever; a request gets a 5xx JSON error
+    after the store's connection timeout, and SIGTERM still stops the server cleanly."""
+    dead = f"postgres://quire@127.0.0.1:{free_port()}/nothing"  # nothing listens there
+    s = start_server("quire-server", store=dead)
+    r = request(s.port, "GET", "/admin/documents", headers=keys.admin, timeout=60)
+    assert_error(r, 500, "internal")
+    assert "PostgreSQL" in r.json["error"]["message"]
+    assert s.stop() == 0
