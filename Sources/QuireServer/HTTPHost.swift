@@ -172,43 +172,7 @@ struct HTTPHost: HTTPResponder {
     /// one.
     static func error(status: Int, code: String, message: String, for request: SyncRequest,
                       extraHeaders: [(name: String, value: String)] = []) -> SyncResponse {
-        let id = request.header("X-Request-Id").flatMap { isValidRequestID($0) ? $0 : nil } ?? generatedRequestID()
-        let body = #"{"error":{"code":"\#(code)","message":"\#(jsonEscaped(message))"}}"#
-        return SyncResponse(
-            status: status,
-            headers: [("Content-Type", "application/json"), ("X-Request-Id", id)] + extraHeaders,
-            body: Array(body.utf8))
-    }
-
-    static func isValidRequestID(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D
-        }
-    }
-
-    /// 32 hexadecimal digits, as the core makes them.
-    static func generatedRequestID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: (0..<32).map { _ in digits[Int(generator.next() % 16)] }, as: UTF8.self)
-    }
-
-    static func jsonEscaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
+        SyncService.errorResponse(status: status, code: code, message: message, for: request, extraHeaders: extraHeaders)
     }
 
     static func formatted(_ milliseconds: Double) -> String {

@@ -63,9 +63,26 @@ public final class SyncService: Sendable {
         }
     }
 
+    /// The request id an answer to `request` carries: the caller's when it is valid
+    /// (`[A-Za-z0-9-]{1,64}`), else a new one.
+    static func requestID(for request: SyncRequest) -> String {
+        request.header("X-Request-Id").flatMap { SyncIDs.isValidRequestID($0) ? $0 : nil } ?? SyncIDs.randomHex()
+    }
+
+    /// An error answer in the core's shape (`{"error": {"code", "message"}}`, with
+    /// `X-Request-Id`), for a host that must answer before the core sees the request (a
+    /// body past its limit, a body that could not be read).
+    public static func errorResponse(status: Int, code: String, message: String, for request: SyncRequest,
+                                     extraHeaders: [(name: String, value: String)] = []) -> SyncResponse {
+        var response = json(status, .object([("error", .object([("code", .string(code)), ("message", .string(message))]))]),
+                            headers: extraHeaders)
+        response.headers.append(("X-Request-Id", requestID(for: request)))
+        return response
+    }
+
     /// Answers one request. Never throws: every failure is a JSON error answer.
     public func handle(_ request: SyncRequest) async -> SyncResponse {
-        let requestID = request.header("X-Request-Id").flatMap { SyncIDs.isValidRequestID($0) ? $0 : nil } ?? SyncIDs.randomHex()
+        let requestID = Self.requestID(for: request)
         var response: SyncResponse
         do {
             response = try await route(request)
