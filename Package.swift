@@ -38,6 +38,8 @@ let package = Package(
     targets: [
         // The system zlib, for Flate streams.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // The system Expat, to read the XHTML of rich text (Instant JSON's xhtml, /RC).
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
         // include/quire.h, through include/module.modulemap.
         .systemLibrary(name: "CQuire", path: "include"),
         .target(name: "QuireSyntax", dependencies: [
@@ -45,7 +47,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
-        .target(name: "QuireDocument", dependencies: ["QuireSyntax"], swiftSettings: strictImports),
+        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat"], swiftSettings: strictImports),
         .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "CQuire"], swiftSettings: strictImports),
         // The system SQLite, for the sync service's default store.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),

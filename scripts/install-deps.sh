@@ -33,8 +33,10 @@ PYTHON="${PYTHON:-python3}"
 #              C reference, groff to check the man page
 #   libsqlite3-dev (demo and test): the sync core's SQLite store links the system SQLite
 #              (Sources/CSQLite), so every build of the package needs its header
-APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev curl)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev)
+#   libexpat1-dev (demo and test): rich text (/RC, Instant JSON's xhtml) is read with the
+#              system Expat (Sources/CExpat), linked by every build of the package
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev libexpat1-dev)
 APT_PACKAGING=(cmake doxygen groff-base)
 
 # >>> HOOK: packages for work that is planned but not started. Later work adds its Debian

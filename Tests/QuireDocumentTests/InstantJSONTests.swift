@@ -445,7 +445,7 @@ struct InstantJSONTests {
             (record(#", "id": "x", "quire": {"inReplyTo": "x"}"#), "annotations[0].quire.inReplyTo: an annotation cannot reply to itself"),
             (record(#", "action": {"type": "hide"}"#), "annotations[0].action.type: unsupported action type \"hide\""),
             (record(#", "action": {"type": "goTo", "pageIndex": 9}"#), "annotations[0].action.pageIndex: page 9 does not exist"),
-            (record(#", "text": {"format": "xhtml", "value": "<b>x</b>"}"#), "annotations[0].text.format"),
+            (record(#", "text": {"format": "markdown", "value": "*x*"}"#), "annotations[0].text.format: text in the \"markdown\" format"),
             (#"{"annotations": [{"v": 1, "type": "pspdfkit/shape/line", "pageIndex": 0, "bbox": [1, 2, 3, 4], "lineCaps": {"start": "rocket"}}]}"#, "annotations[0].lineCaps.start: unknown line cap \"rocket\""),
             (#"{"annotations": [{"v": 1, "type": "pspdfkit/shape/rectangle", "id": "a", "pageIndex": 0, "bbox": [1, 2, 3, 4]}, {"v": 1, "type": "pspdfkit/shape/rectangle", "id": "a", "pageIndex": 0, "bbox": [1, 2, 3, 4]}]}"#, "annotations[1].id: \"a\" is the id of an earlier record too"),
             (#"{"annotations": [{"v": 1, "type": "pspdfkit/note", "id": "a", "pageIndex": 0, "bbox": [1, 2, 3, 4], "quire": {"inReplyTo": "b"}}, {"v": 1, "type": "pspdfkit/note", "id": "b", "pageIndex": 0, "bbox": [1, 2, 3, 4], "quire": {"inReplyTo": "a"}}]}"#, "the replies make a cycle"),

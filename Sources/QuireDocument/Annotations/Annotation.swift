@@ -50,6 +50,10 @@ public struct Annotation: Sendable, Equatable {
     public var rect: Rect
     /// /Contents: the text.
     public var contents: String?
+    /// /RC: the rich text (XHTML, ISO 32000-2 §12.7.4.3) of a markup annotation, when /RC is
+    /// a text string (an /RC stream is not read, and is kept as it is while this is nil).
+    /// ``RichText/sanitized(_:)`` gives the subset the standard allows.
+    public var richText: String?
     /// /T: the author.
     public var author: String?
     /// /Subj.
@@ -150,6 +154,7 @@ extension Annotation {
             rect = Rect(left: 0, bottom: 0, right: 0, top: 0)
         }
         contents = try text("Contents")
+        richText = try text("RC")
         author = try text("T")
         subject = try text("Subj")
         name = try text("NM")
@@ -218,6 +223,8 @@ extension Annotation {
         d["Rect"] = .array([rect.left, rect.bottom, rect.right, rect.top].map(Annotation.number))
         if let pageObject { d["P"] = .reference(pageObject) }
         if changed(\.contents) { text("Contents", contents) }
+        // An /RC stream (a reference the model does not read as text) stays while richText is nil.
+        if changed(\.richText), richText != nil || previous?.richText != nil || d["RC"]?.reference == nil { text("RC", richText) }
         if changed(\.author) { text("T", author) }
         if changed(\.subject) { text("Subj", subject) }
         if changed(\.name) { text("NM", name) }

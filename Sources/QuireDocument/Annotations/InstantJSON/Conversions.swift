@@ -102,8 +102,12 @@ enum InstantJSON {
         kinds.first { $0.subtype == subtype } ?? Kind(type: genericType, subtype: subtype, color: .color)
     }
 
+    /// PSPDFKit's comment marker: a note (Text annotation) that starts a thread of comments.
+    static let commentMarkerType = "pspdfkit/comment-marker"
+
     static func kind(type: String) -> Kind? {
         if type == genericType { return Kind(type: genericType, subtype: "", color: .color) }
+        if type == commentMarkerType { return kinds.first { $0.subtype == "Text" } }
         return kinds.first { $0.type == type }
     }
 

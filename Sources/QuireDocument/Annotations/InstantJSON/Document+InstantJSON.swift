@@ -15,7 +15,16 @@ extension Document {
     /// As ``exportAnnotationsJSON(page:)``; `prettyPrinted: false` gives the compact form
     /// (no whitespace), keys still sorted.
     public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool) throws -> [UInt8] {
-        let json = try annotationsInstantJSON(page: page)
+        try exportAnnotationsJSON(page: page, prettyPrinted: prettyPrinted, instantComments: false)
+    }
+
+    /// As ``exportAnnotationsJSON(page:prettyPrinted:)``; with `instantComments`, the replies
+    /// that Instant JSON's comments can hold (notes replying to an exported annotation that
+    /// is not itself a reply, without a state) are written as `comments` of their root
+    /// instead of as records, for PSPDFKit's Instant comments (docs/annotation-json.md).
+    public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool) throws -> [UInt8] {
+        var json = try annotationsInstantJSON(page: page)
+        if instantComments { json = Document.withInstantComments(json) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do {
@@ -233,12 +242,14 @@ extension Document {
         let count = try pageCount()
         // Pages that the root's /Count counts but the tree does not hold take no annotations.
         let existing = try pages().count
-        let records = json.annotations
+        // Instant JSON's comments are replies: records after the annotations.
+        let records = json.annotations + (try commentRecords(json))
+        let annotationCount = json.annotations.count
         // 1. Every record to an annotation, checked.
         var wanted: [Annotation] = []
         var frames: [Int: InstantJSON.Frame] = [:]
         for (i, r) in records.enumerated() {
-            let path = "annotations[\(i)]"
+            let path = i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]"
             guard let kind = InstantJSON.kind(type: r.type) else {
                 throw PDFError(.format, "annotation JSON: \(path).type: unsupported annotation type \"\(r.type.prefix(60))\" (Quire reads \(InstantJSON.kinds.map(\.type).joined(separator: ", ")) and \(InstantJSON.genericType))")
             }

@@ -17,7 +17,15 @@ extension InstantJSON {
         if let text = a.customData, let value = try? InstantJSONValue(parsing: Array(text.utf8)), case .object = value {
             r.customData = value
         }
-        if kind.usesText { r.text = a.contents } else { r.note = a.contents }
+        if kind.usesText {
+            if let rc = a.richText, let clean = try? RichText.sanitized(rc) {
+                r.richText = clean.xhtml
+            } else {
+                r.text = a.contents
+            }
+        } else {
+            r.note = a.contents
+        }
         switch kind.color {
         case .color?: r.color = hex(a.color)
         case .strokeColor?: r.strokeColor = hex(a.color)
@@ -94,6 +102,8 @@ extension InstantJSON {
             q.defaultAppearance = a.defaultAppearance
             q.iconName = a.iconName
             q.customDataText = a.customData
+            q.richText = a.richText
+            q.contents = r.richText != nil ? a.contents : nil
             r.quire = q
             return
         }
@@ -111,6 +121,10 @@ extension InstantJSON {
         if back.defaultAppearance != a.defaultAppearance { q.defaultAppearance = a.defaultAppearance }
         if back.iconName != a.iconName { q.iconName = a.iconName }
         if back.customData != a.customData { q.customDataText = a.customData }
+        if back.richText != a.richText || back.contents != a.contents {
+            q.richText = a.richText
+            if back.contents != a.contents { q.contents = a.contents }
+        }
         r.quire = q.isEmpty ? nil : q
     }
 }

@@ -30,6 +30,7 @@ extension InstantJSON {
             if close(frame.bbox(exact), r.bbox) { a.rect = exact }
         }
         a.contents = kind.usesText ? r.text : r.note
+        try richText(of: r, kind: kind, into: &a, path: path)
         a.author = r.creatorName
         a.subject = q.subject
         a.name = r.name ?? r.id
@@ -139,6 +140,7 @@ extension InstantJSON {
         case .note:
             a.iconName = try r.icon.map { try checkName(upperFirst($0), "icon") }
             if let exact = q.iconName, lowerFirst(exact) == r.icon { a.iconName = exact }
+            if a.iconName == nil && r.type == commentMarkerType { a.iconName = "Comment" }  // PSPDFKit's marker icon
         case .stamp:
             a.iconName = try r.stampType.map { try checkName($0, "stampType") }
             if let exact = q.iconName, exact == r.stampType { a.iconName = exact }
@@ -184,6 +186,42 @@ extension InstantJSON {
             }
         }
         return a
+    }
+
+    /// /RC and /Contents of a record. Rich text in `text` (xhtml) is sanitized
+    /// (``RichText/sanitized(_:)``) into /RC, and its plain text is /Contents; the exact
+    /// `quire.richText` and `quire.contents` are used when `quire.richText` sanitizes to the
+    /// same xhtml (the client did not edit the text). For types without rich `text`,
+    /// `quire.richText` is /RC as it is; so is it for notes and free text with plain `text`
+    /// when it is not well-formed XHTML (export could then not write it as xhtml).
+    static func richText(of r: InstantJSONAnnotation, kind: Kind, into a: inout Annotation, path: String) throws {
+        func fail(_ field: String, _ error: PDFError) -> PDFError {
+            PDFError(error.kind, "annotation JSON: \(path).\(field): \(error.message)")
+        }
+        let q = r.quire ?? InstantJSONQuireFields()
+        if let exact = q.richText, exact.utf8.count > RichText.maxBytes {
+            throw fail("quire.richText", PDFError(.limit, "the rich text is \(exact.utf8.count) bytes long (at most \(RichText.maxBytes))"))
+        }
+        if kind.usesText, let xhtml = r.richText {
+            let clean: (xhtml: String, plainText: String)
+            do { clean = try RichText.sanitized(xhtml) } catch let e as PDFError { throw fail("text.value", e) }
+            a.richText = clean.xhtml
+            a.contents = clean.plainText
+            if let exact = q.richText, (try? RichText.sanitized(exact))?.xhtml == clean.xhtml {
+                a.richText = exact
+                a.contents = q.contents ?? clean.plainText
+            }
+        } else if let exact = q.richText {
+            if kind.usesText {
+                do {
+                    _ = try RichText.sanitized(exact)  // well-formed: it would have been the xhtml text
+                } catch let e as PDFError where e.kind == .format {
+                    a.richText = exact
+                }
+            } else {
+                a.richText = exact
+            }
+        }
     }
 
     /// The annotation model's rules (``Annotation/validate(changedFrom:)``) for `a`, the

@@ -30,6 +30,9 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
     /// Quire's marker: the version of Quire's extensions (absent in plain Instant JSON).
     public var quire: InstantJSONQuireInfo? = InstantJSONQuireInfo()
     public var annotations: [InstantJSONAnnotation] = []
+    /// Instant JSON's comments: replies to the annotation each `rootId` names (absent in
+    /// Quire's own exports unless asked for, see ``Document/exportAnnotationsJSON(page:prettyPrinted:instantComments:)``).
+    public var comments: [InstantJSONComment]?
 
     public init(annotations: [InstantJSONAnnotation] = []) { self.annotations = annotations }
 
@@ -50,6 +53,7 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
         }
         quire = try o.node("quire").map(InstantJSONQuireInfo.init(json:))
         annotations = try o.required("annotations").array().map(InstantJSONAnnotation.init(json:))
+        comments = try o.node("comments")?.array().map(InstantJSONComment.init(json:))
     }
 }
 
@@ -106,6 +110,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     public var note: String?
     /// The contents of notes (`pspdfkit/note`) and free text (`pspdfkit/text`).
     public var text: String?
+    /// The rich text of notes and free text: `text` in the xhtml format (`{"format":
+    /// "xhtml", "value": ...}`, record version 2), which is /RC; /Contents is its plain text.
+    /// When set, `text` is not written.
+    public var richText: String?
     /// A note's icon: comment, help, note, ... (the /Name with a lowercase first letter).
     public var icon: String?
     /// A stamp's /Name: Approved, Draft, ...
@@ -132,6 +140,9 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     public var action: InstantJSONAction?
     /// Quire's extensions.
     public var quire: InstantJSONQuireFields?
+    /// Written as `isCommentThreadRoot: true` on the root of a thread of Instant JSON
+    /// comments; not read (Quire finds threads by their comments' `rootId`).
+    public var isCommentThreadRoot: Bool?
 
     public init(type: String, pageIndex: Int, bbox: [Double]) {
         self.type = type
@@ -141,6 +152,59 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
 
     public init(from decoder: Decoder) throws {
         try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    private enum Keys: String, CodingKey {
+        case v, type, id, name, pdfObjectId, pageIndex, bbox, opacity, flags, createdAt, updatedAt, creatorName,
+             customData, note, text, icon, stampType, color, strokeColor, fillColor, borderColor, fontColor,
+             strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
+             action, quire, isCommentThreadRoot
+    }
+
+    private struct FormattedText: Encodable { var format: String; var value: String }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        // Rich text is Instant JSON's version 2 `text` object; other records stay version 1.
+        try c.encode(richText != nil ? Swift.max(v, 2) : v, forKey: .v)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(pdfObjectId, forKey: .pdfObjectId)
+        try c.encode(pageIndex, forKey: .pageIndex)
+        try c.encode(bbox, forKey: .bbox)
+        try c.encodeIfPresent(opacity, forKey: .opacity)
+        try c.encodeIfPresent(flags, forKey: .flags)
+        try c.encodeIfPresent(createdAt, forKey: .createdAt)
+        try c.encodeIfPresent(updatedAt, forKey: .updatedAt)
+        try c.encodeIfPresent(creatorName, forKey: .creatorName)
+        try c.encodeIfPresent(customData, forKey: .customData)
+        try c.encodeIfPresent(note, forKey: .note)
+        if let richText {
+            try c.encode(FormattedText(format: "xhtml", value: richText), forKey: .text)
+        } else {
+            try c.encodeIfPresent(text, forKey: .text)
+        }
+        try c.encodeIfPresent(icon, forKey: .icon)
+        try c.encodeIfPresent(stampType, forKey: .stampType)
+        try c.encodeIfPresent(color, forKey: .color)
+        try c.encodeIfPresent(strokeColor, forKey: .strokeColor)
+        try c.encodeIfPresent(fillColor, forKey: .fillColor)
+        try c.encodeIfPresent(borderColor, forKey: .borderColor)
+        try c.encodeIfPresent(fontColor, forKey: .fontColor)
+        try c.encodeIfPresent(strokeWidth, forKey: .strokeWidth)
+        try c.encodeIfPresent(lineWidth, forKey: .lineWidth)
+        try c.encodeIfPresent(borderWidth, forKey: .borderWidth)
+        try c.encodeIfPresent(fontSize, forKey: .fontSize)
+        try c.encodeIfPresent(rects, forKey: .rects)
+        try c.encodeIfPresent(lines, forKey: .lines)
+        try c.encodeIfPresent(startPoint, forKey: .startPoint)
+        try c.encodeIfPresent(endPoint, forKey: .endPoint)
+        try c.encodeIfPresent(lineCaps, forKey: .lineCaps)
+        try c.encodeIfPresent(points, forKey: .points)
+        try c.encodeIfPresent(action, forKey: .action)
+        try c.encodeIfPresent(quire, forKey: .quire)
+        try c.encodeIfPresent(isCommentThreadRoot, forKey: .isCommentThreadRoot)
     }
 
     init(json node: JSONNode) throws {
@@ -170,10 +234,12 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
             } else {
                 let to = try t.object()
                 let format = try to.string("format") ?? "plain"
-                guard format == "plain" else {
-                    throw to.node("format")!.fail("text in the \"\(format)\" format is not supported (plain only)")
+                switch format {
+                case "plain": text = try to.string("value") ?? ""
+                case "xhtml": richText = try to.string("value") ?? ""
+                default:
+                    throw (to.node("format") ?? t).fail("text in the \"\(format.prefix(40))\" format is not supported (plain or xhtml)")
                 }
-                text = try to.string("value") ?? ""
             }
         }
         icon = try o.string("icon")
@@ -288,6 +354,11 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
     /// The exact text of the custom data, when it is not the canonical text of
     /// `customData` (or not a JSON object at all).
     public var customDataText: String?
+    /// /RC exactly: for types whose `text` cannot hold rich text, and when the sanitized
+    /// xhtml of `text` and its plain text do not give back /RC and /Contents.
+    public var richText: String?
+    /// /Contents exactly, when it is not the plain text of the xhtml `text`.
+    public var contents: String?
     /// `action` (a goTo) is the link's /Dest rather than an /A action.
     public var actionIsDestination: Bool?
 
@@ -321,6 +392,8 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
         defaultAppearance = try o.string("defaultAppearance")
         iconName = try o.node("iconName")?.pdfName()
         customDataText = try o.string("customDataText")
+        richText = try o.string("richText")
+        contents = try o.string("contents")
         actionIsDestination = try o.node("actionIsDestination")?.bool()
     }
 

@@ -1,0 +1,198 @@
+import CExpat
+import QuireSyntax
+
+/// Rich text (ISO 32000-2 §12.7.4.3, the /RC entry of markup annotations): XHTML limited to
+/// `body`, `p`, `i`, `b` and `span`, with a `style` attribute of a few CSS2 text properties.
+///
+/// ``sanitized(_:)`` reads XHTML (a fragment such as Instant JSON's `"<p>Hi <b>you</b></p>"`
+/// or a whole `<body>` as PDF writers store it) with Expat and keeps only that subset:
+/// elements outside it are dropped with their tags (their text stays; `script`, `style`,
+/// `head` and `title` go with their content; `em` and `strong` become `i` and `b`),
+/// attributes other than `style` are dropped, and of `style` only the allowed properties
+/// with plain values are kept. The result is one `<body>` with the namespaces §12.7.4.3
+/// asks for, and sanitizing it again gives it back unchanged.
+///
+/// Hostile input gets a ``PDFError`` of kind `.format` (not well-formed, a document type
+/// declaration, an undefined entity) or `.limit` (more than ``maxBytes`` bytes, nesting
+/// deeper than ``maxDepth``): no DTD is read, so no entity can expand.
+public enum RichText {
+    /// The most bytes of XHTML read (1 MiB).
+    public static let maxBytes = 1 << 20
+    /// The deepest nesting of elements read.
+    public static let maxDepth = 64
+
+    /// The XHTML namespace and XFA's, which §12.7.4.3 puts on `body`.
+    static let bodyOpen = #"<body xmlns="http://www.w3.org/1999/xhtml" xmlns:xfa="http://www.xfa.org/schema/xfa-data/1.0/""#
+    static let allowedElements: Set<String> = ["p", "i", "b", "span"]
+    static let renamedElements: [String: String] = ["em": "i", "strong": "b"]
+    static let droppedWithContent: Set<String> = ["script", "style", "head", "title"]
+    /// §12.7.4.3, Table 388: the style properties of rich text strings.
+    static let allowedProperties: Set<String> = [
+        "text-align", "vertical-align", "font-size", "font-style", "font-weight", "font-family",
+        "font", "color", "text-decoration", "font-stretch",
+    ]
+
+    /// The sanitized XHTML of `xhtml` and its plain text (the text of its elements, a line
+    /// break between paragraphs), which is what /Contents holds.
+    public static func sanitized(_ xhtml: String) throws -> (xhtml: String, plainText: String) {
+        let bytes = Array(xhtml.utf8)
+        guard bytes.count <= maxBytes else {
+            throw PDFError(.limit, "the rich text is \(bytes.count) bytes long (at most \(maxBytes))")
+        }
+        // An XML declaration at the start is allowed (PDF writers put one before <body>);
+        // the text is then wrapped in an element of its own, so that a fragment of several
+        // paragraphs is one document and a document type declaration cannot occur.
+        var body = Substring(xhtml)
+        if let start = body.firstIndex(where: { !$0.isWhitespace }), body[start...].hasPrefix("<?xml") {
+            guard let end = body.firstRange(of: "?>") else {
+                throw PDFError(.format, "the rich text is not well-formed XHTML: an unterminated XML declaration")
+            }
+            body = body[end.upperBound...]
+        }
+        let wrapped = Array("<quire-rich-text>\(body)</quire-rich-text>".utf8)
+        let state = Sanitizer()
+        guard let parser = XML_ParserCreate("UTF-8") else {
+            throw PDFError(.limit, "the rich text cannot be read: out of memory")
+        }
+        defer { XML_ParserFree(parser) }
+        let box = Unmanaged.passUnretained(state)
+        XML_SetUserData(parser, box.toOpaque())
+        XML_SetElementHandler(parser, { user, name, attributes in
+            guard let user, let name else { return }
+            Unmanaged<Sanitizer>.fromOpaque(user).takeUnretainedValue().start(String(cString: name), attributes)
+        }, { user, name in
+            guard let user else { return }
+            Unmanaged<Sanitizer>.fromOpaque(user).takeUnretainedValue().end()
+        })
+        XML_SetCharacterDataHandler(parser, { user, text, length in
+            guard let user, let text, length > 0 else { return }
+            let buffer = UnsafeRawBufferPointer(start: text, count: Int(length)).bindMemory(to: UInt8.self)
+            Unmanaged<Sanitizer>.fromOpaque(user).takeUnretainedValue().text(String(decoding: buffer, as: UTF8.self))
+        })
+        XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
+        let status = wrapped.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { XML_Parse(parser, $0, Int32(buffer.count), 1) }
+            } ?? XML_STATUS_ERROR
+        }
+        if let problem = state.problem { throw problem }
+        guard status == XML_STATUS_OK else {
+            let code = XML_GetErrorCode(parser)
+            let message = XML_ErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
+            let line = XML_GetCurrentLineNumber(parser)
+            throw PDFError(.format, "the rich text is not well-formed XHTML: \(message) at line \(line)")
+        }
+        let version = state.apiVersion ?? "Quire:1.0"
+        let spec = state.spec ?? "2.0.2"
+        let xhtml = "\(bodyOpen) xfa:APIVersion=\"\(escape(version, quote: true))\" xfa:spec=\"\(escape(spec, quote: true))\">\(state.out)</body>"
+        return (xhtml, state.plain)
+    }
+
+    /// The style attribute with the allowed properties of plain values only.
+    static func sanitizedStyle(_ style: String) -> String {
+        var kept: [String] = []
+        for declaration in style.split(separator: ";") {
+            guard let colon = declaration.firstIndex(of: ":") else { continue }
+            let property = declaration[..<colon].trimmingWhitespace().lowercased()
+            let value = declaration[declaration.index(after: colon)...].trimmingWhitespace()
+            guard allowedProperties.contains(property), !value.isEmpty, value.count <= 200,
+                  value.unicodeScalars.allSatisfy({ s in
+                      (s.value >= 0x30 && s.value <= 0x39) || (s.value | 0x20 >= 0x61 && s.value | 0x20 <= 0x7A)
+                          || " #.,%-'\"/+".unicodeScalars.contains(s)
+                  }) else { continue }
+            kept.append("\(property):\(value)")
+        }
+        return kept.joined(separator: ";")
+    }
+
+    static func escape(_ s: String, quote: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quote: out += "&quot;"
+            case "\r": out += "&#13;"  // kept through a second reading (XML normalises CR)
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Expat's handlers write here.
+    final class Sanitizer {
+        var out = ""
+        var plain = ""
+        /// For each open element: the end tag to write (nil: none, the tag was dropped).
+        var stack: [String?] = []
+        /// The depth at which an element dropped with its content began.
+        var skipFrom: Int?
+        var sawParagraph = false
+        var apiVersion: String?
+        var spec: String?
+        var problem: PDFError?
+
+        func start(_ name: String, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
+            guard problem == nil else { return }
+            var attrs: [String: String] = [:]
+            if let attributes {
+                var i = 0
+                while let key = attributes[i], let value = attributes[i + 1] {
+                    attrs[String(cString: key)] = String(cString: value)
+                    i += 2
+                }
+            }
+            defer { if stack.count > RichText.maxDepth + 1 { problem = PDFError(.limit, "the rich text nests elements deeper than \(RichText.maxDepth)") } }
+            if skipFrom != nil || (stack.isEmpty && name != "quire-rich-text") {
+                stack.append(nil)
+                return
+            }
+            if RichText.droppedWithContent.contains(name.lowercased()) {
+                skipFrom = stack.count
+                stack.append(nil)
+                return
+            }
+            if name == "body" {
+                func safe(_ s: String?) -> String? {
+                    guard let s, s.count <= 64, s.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "<" && $0 != "&" }) else { return nil }
+                    return s
+                }
+                apiVersion = apiVersion ?? safe(attrs["xfa:APIVersion"])
+                spec = spec ?? safe(attrs["xfa:spec"])
+                stack.append(nil)
+                return
+            }
+            guard stack.count >= 1, let element = RichText.renamedElements[name] ?? (RichText.allowedElements.contains(name) ? name : nil) else {
+                stack.append(nil)
+                return
+            }
+            if element == "p" {
+                if sawParagraph || !plain.isEmpty { plain += "\n" }
+                sawParagraph = true
+            }
+            let style = attrs["style"].map(RichText.sanitizedStyle) ?? ""
+            out += style.isEmpty ? "<\(element)>" : "<\(element) style=\"\(RichText.escape(style, quote: true))\">"
+            stack.append("</\(element)>")
+        }
+
+        func end() {
+            guard problem == nil, let last = stack.popLast() else { return }
+            if let tag = last, skipFrom == nil { out += tag }
+            if let from = skipFrom, stack.count == from { skipFrom = nil }
+        }
+
+        func text(_ s: String) {
+            guard problem == nil, skipFrom == nil, !stack.isEmpty else { return }
+            out += RichText.escape(s, quote: false)
+            plain += s
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
