@@ -58,13 +58,20 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strictImports),
+        // The Instant-style sync client (docs/sync-client.md): descriptors, the local store,
+        // push, pull and rebase through a small transport protocol. No SwiftNIO: the HTTP
+        // transport is only in the server build.
+        .target(name: "QuireSyncClient", dependencies: [
+            "QuireSync", "QuireDocument", "QuireSyntax",
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ], swiftSettings: strictImports),
         .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
         .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
         .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"], swiftSettings: strictImports),
         .testTarget(name: "QuireSyncTests", dependencies: [
-            "QuireSync", "QuireDocument", "QuireSyntax",
+            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax",
             .product(name: "JWTKit", package: "jwt-kit"),
             // RSA keys generated in the tests, to mint tokens.
             .product(name: "Crypto", package: "swift-crypto"),

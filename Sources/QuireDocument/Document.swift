@@ -96,6 +96,12 @@ public final class Document {
     var lastSavePrefixCopy: AtomicFile.PrefixCopy? = nil
     /// The checkpointer, once checkpointing has started (see Checkpoints).
     var checkpointer: Checkpointer? = nil
+    /// A second reader of the change log beside the checkpointer: called with the whole log
+    /// after each operation (at the end of the outermost ``batch(_:)``, or after a change
+    /// outside batches), on the thread that made it, before the operation returns. The
+    /// sync client (QuireSyncClient) turns what the log changed into pending mutations
+    /// here. A throw fails the operation, whose changes stay made (as the checkpointer's).
+    public var changeFollower: ((_ log: [Change], _ document: Document) throws -> Void)? = nil
     /// How many ``batch(_:)`` calls are running.
     var batchDepth = 0
 

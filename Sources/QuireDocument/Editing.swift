@@ -228,10 +228,12 @@ extension Document {
         return result
     }
 
-    /// Hands the new entries of the change log to the checkpointer, outside batches.
+    /// Hands the new entries of the change log to the checkpointer and to the change
+    /// follower (``changeFollower``), outside batches.
     func journalChanges() throws {
-        guard batchDepth == 0, let checkpointer else { return }
-        try checkpointer.changesMade(changes.log, in: self)
+        guard batchDepth == 0 else { return }
+        if let checkpointer { try checkpointer.changesMade(changes.log, in: self) }
+        if let changeFollower { try changeFollower(changes.log, self) }
     }
 
     /// The data of a stream of this document: decoded (filters undone) or raw (as stored,

@@ -8,25 +8,25 @@ import CSQLite
 /// SQLITE_TRANSIENT: SQLite copies the bound bytes before the bind call returns.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-enum SQLiteValue {
+package enum SQLiteValue {
     case null
     case integer(Int64)
     case text(String)
     case blob([UInt8])
 }
 
-struct SQLiteError: Error, CustomStringConvertible {
-    let code: Int32
-    let message: String
-    var description: String { "SQLite error \(code): \(message)" }
+package struct SQLiteError: Error, CustomStringConvertible {
+    package let code: Int32
+    package let message: String
+    package var description: String { "SQLite error \(code): \(message)" }
 }
 
-final class SQLiteConnection {
-    private let db: OpaquePointer
+package final class SQLiteConnection {
+    private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating) the database at `path` (`:memory:` for one in memory).
-    init(path: String) throws {
+    package init(path: String) throws {
         var handle: OpaquePointer?
         // NOMUTEX: the store serializes every call on this connection itself.
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -37,21 +37,29 @@ final class SQLiteConnection {
             throw SQLiteError(code: rc, message: "cannot open \(path): \(message)")
         }
         db = handle
-        sqlite3_extended_result_codes(db, 1)
+        sqlite3_extended_result_codes(handle, 1)
     }
 
-    deinit {
+    /// Finalizes the statements and closes the database; later calls fail with
+    /// SQLITE_MISUSE instead of touching a closed handle. Idempotent.
+    package func close() {
+        guard let handle = db else { return }
         for statement in statements.values { sqlite3_finalize(statement) }
-        sqlite3_close_v2(db)
+        statements = [:]
+        sqlite3_close_v2(handle)
+        db = nil
     }
+
+    deinit { close() }
 
     private func error(_ rc: Int32, _ what: String) -> SQLiteError {
-        SQLiteError(code: rc, message: "\(what): \(String(cString: sqlite3_errmsg(db)))")
+        SQLiteError(code: rc, message: "\(what): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "the database is closed")")
     }
 
     /// Runs SQL text of one or more statements without parameters (schema, pragmas,
     /// BEGIN/COMMIT).
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
+        guard let db else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &message)
         if rc != SQLITE_OK {
@@ -61,12 +69,13 @@ final class SQLiteConnection {
         }
     }
 
-    func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(db, milliseconds)
+    package func setBusyTimeout(milliseconds: Int32) {
+        if let db { sqlite3_busy_timeout(db, milliseconds) }
     }
 
     private func statement(_ sql: String) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }
+        guard let db else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error(rc, "prepare \(sql.prefix(80))") }
@@ -106,7 +115,7 @@ final class SQLiteConnection {
     }
 
     /// Runs one statement to its end.
-    func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
+    package func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
         let stmt = try statement(sql)
         defer {
             sqlite3_reset(stmt)
@@ -121,7 +130,7 @@ final class SQLiteConnection {
     }
 
     /// The rows of one statement, each read by `row`.
-    func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ row: (SQLiteRow) throws -> T) throws -> [T] {
+    package func query<T>(_ sql: String, _ values: [SQLiteValue] = [], _ row: (SQLiteRow) throws -> T) throws -> [T] {
         let stmt = try statement(sql)
         defer {
             sqlite3_reset(stmt)
@@ -138,29 +147,29 @@ final class SQLiteConnection {
     }
 
     /// The number of rows the last statement changed.
-    var changes: Int { Int(sqlite3_changes(db)) }
+    package var changes: Int { db.map { Int(sqlite3_changes($0)) } ?? 0 }
 }
 
-struct SQLiteRow {
+package struct SQLiteRow {
     let stmt: OpaquePointer
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(stmt, column) == SQLITE_NULL }
 
-    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
+    package func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(stmt, column) }
 
-    func blob(_ column: Int32) -> [UInt8] {
+    package func blob(_ column: Int32) -> [UInt8] {
         // The pointer first, then the length (SQLite's documented order).
         guard let p = sqlite3_column_blob(stmt, column) else { return [] }
         let n = Int(sqlite3_column_bytes(stmt, column))
         return Array(UnsafeRawBufferPointer(start: p, count: n))
     }
 
-    func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(stmt, column) else { return "" }
         let n = Int(sqlite3_column_bytes(stmt, column))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-    func optionalBlob(_ column: Int32) -> [UInt8]? { isNull(column) ? nil : blob(column) }
+    package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    package func optionalBlob(_ column: Int32) -> [UInt8]? { isNull(column) ? nil : blob(column) }
 }

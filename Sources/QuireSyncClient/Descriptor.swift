@@ -1,0 +1,758 @@
+import Dispatch
+import QuireDocument
+import QuireSync
+import QuireSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One record of the editable document as its export gives it.
+struct LocalRecord {
+    /// The record without `pdfObjectId` (object numbers differ between clients), compact
+    /// JSON with sorted keys: what is pushed and compared.
+    var json: [UInt8]
+    var object: Int?
+    var page: Int
+    /// The ids it names (`quire.inReplyTo`, `quire.popup`): they are pushed first.
+    var references: [String]
+}
+
+/// A record's JSON without `pdfObjectId`, canonical; nil when it is not a JSON object.
+func normalizedRecord(_ value: InstantJSONValue) -> InstantJSONValue? {
+    guard var fields = value.fields else { return nil }
+    fields["pdfObjectId"] = nil
+    return .object(fields)
+}
+
+/// The document and layer of a server, downloaded into a local store, kept in sync.
+///
+/// Threads: the caller's (download, sync, reauthenticate only start work; the document's
+/// edits record their pending mutations durably before they return), one worker thread per
+/// descriptor (network and storage: download, push, pull, rebase), one listener thread
+/// while listening (the long poll), and one event thread per descriptor on which every
+/// event is delivered, in order.
+public final class SyncDescriptor: @unchecked Sendable {
+    public let documentID: String
+    public let layer: String
+    unowned let client: SyncClient
+
+    /// Serial: downloads, syncs and reauthentications run here one at a time.
+    let worker: DispatchQueue
+    /// Serial: events are delivered here.
+    let events: DispatchQueue
+    private let listener: DispatchQueue
+
+    /// Guards the fields below (not the store and not the document).
+    private let stateLock = RecursiveLock()
+    private var _state: SyncState = .unknown
+    private var token: String?
+    private var downloading = false
+    private var listening = false
+    private var closed = false
+    private var autoSyncGeneration = 0
+    private var _autoSyncDelay: Double
+
+    /// The lock of the editable document: hold it around every use of the document
+    /// (``withDocument(_:)``); the sync holds it while it applies the server's changes.
+    public let documentLock = RecursiveLock()
+    private var store: LocalStore?
+    private var document: Document?
+    /// The records of the editable document as last seen, by id (under documentLock).
+    private var shadow: [String: LocalRecord] = [:]
+    private var shadowOrder: [String] = []
+    /// While the sync applies the server's changes, the change follower ignores them.
+    private var applying = false
+
+    var directory: String { client.documentDirectory(documentID) }
+    public var pdfPath: String { directory + "/document.pdf" }
+    /// The local store's SQLite file (with its -wal and -shm beside it).
+    public var storePath: String { directory + "/layers/" + layer + ".sqlite" }
+
+    init(client: SyncClient, document: String, layer: String) throws {
+        self.client = client
+        documentID = document
+        self.layer = layer
+        worker = DispatchQueue(label: "quire.sync.worker")
+        events = DispatchQueue(label: "quire.sync.events")
+        listener = DispatchQueue(label: "quire.sync.listener")
+        _autoSyncDelay = client.configuration.autoSyncDelay
+        if fileExists(storePath) {
+            let s = try openStore()
+            _state = try s.downloaded ? (try s.pendingCount() > 0 ? .dirty : .clean) : .unknown
+        }
+    }
+
+    // MARK: State
+
+    public var state: SyncState { stateLock.withLock { _state } }
+
+    private func setState(_ s: SyncState) {
+        let changed: Bool = stateLock.withLock {
+            guard _state != s else { return false }
+            _state = s
+            return true
+        }
+        if changed { client.emit(self, .stateChanged(s)) }
+    }
+
+    /// The state the store says when nothing runs.
+    private func settle() {
+        guard let store = try? openStore(), (try? store.downloaded) == true else {
+            setState(state == .invalid ? .invalid : .unknown)
+            return
+        }
+        if state == .invalid { return }
+        setState(((try? store.pendingCount()) ?? 0) > 0 ? .dirty : .clean)
+    }
+
+    /// Seconds after a local change before the automatic sync; 0: off.
+    public var autoSyncDelay: Double {
+        get { stateLock.withLock { _autoSyncDelay } }
+        set { stateLock.withLock { _autoSyncDelay = Swift.max(0, Swift.min(newValue, 86_400)) } }
+    }
+
+    /// How many local changes wait to be pushed (pending and sent but not answered).
+    public func pendingChanges() throws -> Int { try openStore().pendingCount() }
+
+    /// The client id of this installation and layer (made on first use, kept in the store).
+    public func clientID() throws -> String {
+        let s = try openStore()
+        if let id = try s.meta("client_id") { return id }
+        var g = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+        let id = "qc-" + String(decoding: (0..<24).map { _ in alphabet[Int(g.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+        try s.transaction { try s.setMeta(["client_id": id]) }
+        return id
+    }
+
+    private func openStore() throws -> LocalStore {
+        try stateLock.withLock {
+            if let store { return store }
+            try makeDirectories(directory + "/layers")
+            let s = try LocalStore(path: storePath)
+            store = s
+            return s
+        }
+    }
+
+    // MARK: Download
+
+    /// Starts downloading the PDF (once per document) and the layer's records with `token`,
+    /// on the worker thread; events report progress and the end. A download while one runs
+    /// is refused with a busy error. A token for another document or layer is an
+    /// invalid-argument error.
+    public func download(token: String) throws {
+        try checkToken(token)
+        try stateLock.withLock {
+            guard !closed else { throw SyncClientError(.state, "the client is closed") }
+            guard !downloading else { throw SyncClientError(.busy, "a download of \(documentID)/\(layer) is already running") }
+            downloading = true
+            self.token = token
+        }
+        worker.async { [self] in
+            defer { stateLock.withLock { downloading = false } }
+            do {
+                try performDownload()
+                client.emit(self, .downloadFinished)
+                settle()
+            } catch let e as SyncClientError {
+                if e.kind == .authentication { client.emit(self, .authenticationNeeded) }
+                client.emit(self, .downloadFailed(e))
+                settle()
+            } catch {
+                client.emit(self, .downloadFailed(SyncClientError(.storage, "\(error)")))
+                settle()
+            }
+        }
+    }
+
+    /// Downloads on the calling thread (the worker's own work, and the blocking form).
+    private func performDownload() throws {
+        setState(.receivingChanges)
+        if !fileExists(pdfPath) {
+            let r = try call("GET", "/documents/\(documentID)/pdf")
+            guard r.status == 200 else { throw SyncClientError(.protocolError, "the PDF download answered \(r.status)") }
+            client.emit(self, .downloadProgress(completed: Int64(r.body.count), total: Int64(r.body.count)))
+            do {
+                _ = try Document(data: r.body).pageCount()
+            } catch {
+                throw SyncClientError(.protocolError, "the server's PDF cannot be opened: \(error)")
+            }
+            try makeDirectories(directory)
+            try writeFileDurably(r.body, to: pdfPath)
+        }
+        try refetchLayer()
+    }
+
+    /// Fetches the whole layer and makes it the known server state (a download, or the
+    /// answer to "reset"); local changes not yet answered are kept and stay on top.
+    private func refetchLayer() throws {
+        let r = try call("GET", "/documents/\(documentID)/layers/\(layer)")
+        guard r.status == 200, let json = try? InstantJSONValue(parsing: r.body), let seq = json["seq"]?.int64,
+              let items = json["records"]?.items else {
+            throw SyncClientError(.protocolError, "the layer's answer is not {\"seq\", \"records\"}")
+        }
+        client.emit(self, .downloadProgress(completed: Int64(r.body.count), total: Int64(r.body.count)))
+        var fetched: [(String, Int64, [UInt8])] = []
+        for item in items {
+            guard let revision = item["revision"]?.int64, let record = item["record"], let id = record["id"]?.string,
+                  let normalized = normalizedRecord(record) else {
+                throw SyncClientError(.protocolError, "a record of the layer has no id or revision")
+            }
+            fetched.append((id, revision, normalized.bytes))
+        }
+        let store = try openStore()
+        try documentLock.withLock {
+            try store.transaction {
+                try store.deleteAllRecords()
+                for (id, revision, json) in fetched { try store.putRecord(id, revision: revision, json: json) }
+                try store.setMeta(["cursor": String(seq), "downloaded": "1"])
+            }
+            if document != nil { try reconcileDocument(announce: true) }
+        }
+    }
+
+    // MARK: The editable document
+
+    /// The editable document: the cached PDF with the layer's records (and the local
+    /// changes not yet pushed). Made once; later calls return the same object. Use it
+    /// only inside ``withDocument(_:)``, or while holding ``documentLock``.
+    public func editableDocument() throws -> Document {
+        try documentLock.withLock {
+            if let document { return document }
+            let store = try openStore()
+            guard try store.downloaded, let pdf = readFile(pdfPath) else {
+                throw SyncClientError(.state, "\(documentID)/\(layer) is not downloaded")
+            }
+            let d: Document
+            do { d = try Document(data: pdf) } catch {
+                throw SyncClientError(.storage, "the cached PDF cannot be opened: \(error)")
+            }
+            document = d
+            do {
+                try reconcileDocument(announce: false)
+            } catch {
+                document = nil
+                throw error
+            }
+            d.changeFollower = { [weak self] _, doc in try self?.follow(doc) }
+            return d
+        }
+    }
+
+    /// Runs `body` with the editable document, holding its lock (the sync does not apply
+    /// the server's changes meanwhile).
+    public func withDocument<T>(_ body: (Document) throws -> T) throws -> T {
+        try documentLock.withLock { try body(try editableDocument()) }
+    }
+
+    /// The records of the editable document's export, by id, in the export's order.
+    private func exportRecords(_ d: Document) throws -> (order: [String], records: [String: LocalRecord]) {
+        let exported = try InstantJSONValue(parsing: d.exportAnnotationsJSON(page: nil, prettyPrinted: false))
+        var order: [String] = []
+        var records: [String: LocalRecord] = [:]
+        for item in exported["annotations"]?.items ?? [] {
+            guard let id = item["id"]?.string, let normalized = normalizedRecord(item) else { continue }
+            let quire = item["quire"]
+            let refs = [quire?["inReplyTo"]?.string, quire?["popup"]?.string].compactMap { $0 }
+            order.append(id)
+            records[id] = LocalRecord(json: normalized.bytes, object: item["pdfObjectId"]?.int64.map { Int($0) },
+                                      page: Int(item["pageIndex"]?.int64 ?? -1), references: refs)
+        }
+        return (order, records)
+    }
+
+    /// Makes the document show the local view (the known server records with the local
+    /// changes on top): deletes the annotations the view lacks, imports the records that
+    /// differ. Under documentLock.
+    private func reconcileDocument(announce: Bool) throws {
+        guard let d = document else { return }
+        let store = try openStore()
+        let view = try store.localView()
+        applying = true
+        defer { applying = false }
+        let current = try exportRecords(d)
+        var wanted: [String: [UInt8]] = [:]
+        for (id, json) in view { wanted[id] = json }
+        var changed: [String] = []
+        for id in current.order {
+            guard let r = current.records[id] else { continue }
+            let keep = wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.int64 } == Int64(r.page)
+            if !keep {
+                try deleteLocal(d, r)
+                changed.append(id)
+            }
+        }
+        let ids = Set(view.map(\.id))
+        var items: [InstantJSONValue] = []
+        for (id, json) in view where current.records[id]?.json != json {
+            if let item = prepared(json, knownIDs: ids) { items.append(item) }
+            changed.append(id)
+        }
+        try importRecords(d, items)
+        let after = try exportRecords(d)
+        shadow = after.records
+        shadowOrder = after.order
+        if announce && !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
+    }
+
+    /// A record to import: without `pdfObjectId`, and without references to records the
+    /// layer lacks (as the server's PDF export leaves them out).
+    private func prepared(_ json: [UInt8], knownIDs: Set<String>) -> InstantJSONValue? {
+        guard let value = try? InstantJSONValue(parsing: json), var fields = normalizedRecord(value)?.fields else { return nil }
+        if var quire = fields["quire"]?.fields {
+            if let target = quire["inReplyTo"]?.string, !knownIDs.contains(target) {
+                for key in ["inReplyTo", "replyType", "state", "stateModel"] { quire[key] = nil }
+            }
+            if let target = quire["popup"]?.string, !knownIDs.contains(target) { quire["popup"] = nil }
+            fields["quire"] = .object(quire)
+        }
+        return .object(fields)
+    }
+
+    /// Imports records into the document: all at once, or (when that fails) one by one,
+    /// each that the document refuses reported and left out.
+    private func importRecords(_ d: Document, _ items: [InstantJSONValue]) throws {
+        guard !items.isEmpty else { return }
+        func json(_ items: [InstantJSONValue]) -> [UInt8] {
+            InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat),
+                                     "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).bytes
+        }
+        if (try? d.importAnnotationsJSON(json(items))) != nil { return }
+        for item in items {
+            do {
+                _ = try d.importAnnotationsJSON(json([item]))
+            } catch {
+                let id = item["id"]?.string ?? "?"
+                client.emit(self, .syncFailed(SyncClientError(.protocolError, "the record \(id.prefix(80)) cannot be shown in the document: \(error)")))
+            }
+        }
+    }
+
+    private func deleteLocal(_ d: Document, _ r: LocalRecord) throws {
+        guard let object = r.object, r.page >= 0 else { return }
+        for a in try d.annotations(onPage: r.page) where a.id?.number == object {
+            if let id = a.id { try d.deleteAnnotation(id) }
+            return
+        }
+    }
+
+    /// The change follower: what the operation changed in the records becomes pending
+    /// mutations, written durably before the operation returns. Under documentLock (the
+    /// caller's edit holds it, or takes it here).
+    private func follow(_ d: Document) throws {
+        try documentLock.withLock {
+            guard !applying, d === document else { return }
+            let after = try exportRecords(d)
+            var changes: [(String, [UInt8]?)] = []
+            for id in after.order {
+                guard let r = after.records[id] else { continue }
+                if shadow[id]?.json != r.json { changes.append((id, r.json)) }
+            }
+            for id in shadowOrder where after.records[id] == nil { changes.append((id, nil)) }
+            guard !changes.isEmpty else { return }
+            let store = try openStore()
+            try store.transaction {
+                for (id, json) in changes { try store.recordLocalChange(id, json: json) }
+            }
+            shadow = after.records
+            shadowOrder = after.order
+        }
+        if state == .clean || state == .unknown { setState(.dirty) }
+        scheduleAutoSync()
+    }
+
+    private func scheduleAutoSync() {
+        let (delay, generation): (Double, Int) = stateLock.withLock {
+            autoSyncGeneration += 1
+            return (_autoSyncDelay, autoSyncGeneration)
+        }
+        guard delay > 0 else { return }
+        worker.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, self.stateLock.withLock({ self.autoSyncGeneration == generation && !self.closed }) else { return }
+            self.runSync()
+        }
+    }
+
+    // MARK: Sync
+
+    /// Starts a sync (push, then pull) on the worker thread; syncFinished or syncFailed
+    /// follows.
+    public func sync() {
+        worker.async { [self] in runSync() }
+    }
+
+    /// Syncs on the calling thread, waiting for the worker's queue; throws what failed.
+    /// Never call it from an event handler or the token provider (they run on threads
+    /// this waits for).
+    public func syncNow() throws {
+        var failure: SyncClientError?
+        worker.sync {
+            do { try performSync() } catch let e as SyncClientError { failure = e } catch { failure = SyncClientError(.storage, "\(error)") }
+            afterSync(failure)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Waits until the work queued so far (downloads, syncs) and its events are done.
+    public func waitIdle() {
+        worker.sync {}
+        events.sync {}
+    }
+
+    private func runSync() {
+        do {
+            try performSync()
+            afterSync(nil)
+        } catch let e as SyncClientError {
+            afterSync(e)
+        } catch {
+            afterSync(SyncClientError(.storage, "\(error)"))
+        }
+    }
+
+    private func afterSync(_ failure: SyncClientError?) {
+        if let failure {
+            if failure.kind == .authentication { client.emit(self, .authenticationNeeded) }
+            if failure.kind == .forbidden { setState(.invalid) }
+            client.emit(self, .syncFailed(failure))
+        } else {
+            client.emit(self, .syncFinished)
+        }
+        settle()
+    }
+
+    private func performSync() throws {
+        let store = try openStore()
+        guard try store.downloaded else { throw SyncClientError(.state, "\(documentID)/\(layer) is not downloaded") }
+        try push(store)
+        try pull(store)
+    }
+
+    /// Orders mutations so that a record comes after the records of the same push it names.
+    private func dependencyOrder(_ mutations: [LocalMutation]) -> [LocalMutation] {
+        var byID: [String: LocalMutation] = [:]
+        for m in mutations { byID[m.id] = m }
+        var done = Set<String>()
+        var out: [LocalMutation] = []
+        for m in mutations {
+            // Iterative depth-first walk over references (bounded by the batch; cycles stop).
+            var stack: [(String, Bool)] = [(m.id, false)]
+            var onPath = Set<String>()
+            while let (id, expanded) = stack.popLast() {
+                if done.contains(id) { continue }
+                guard let mutation = byID[id] else { continue }
+                if expanded {
+                    done.insert(id)
+                    onPath.remove(id)
+                    out.append(mutation)
+                    continue
+                }
+                guard !onPath.contains(id) else { continue }
+                onPath.insert(id)
+                stack.append((id, true))
+                if mutation.op == "put", let record = mutation.record, let value = try? InstantJSONValue(parsing: record) {
+                    for ref in [value["quire"]?["inReplyTo"]?.string, value["quire"]?["popup"]?.string].compactMap({ $0 })
+                    where byID[ref] != nil && !done.contains(ref) {
+                        stack.append((ref, false))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    private func push(_ store: LocalStore) throws {
+        let clientID = try clientID()
+        while true {
+            if try store.outbox().isEmpty { try store.sealPending(order: dependencyOrder) }
+            let outbox = try store.outbox()
+            guard !outbox.isEmpty else { return }
+            setState(.sendingChanges)
+            let batch = Array(outbox.prefix(200))
+            var mutations: [InstantJSONValue] = []
+            for m in batch {
+                var fields: [String: InstantJSONValue] = [
+                    "client_seq": .integer(m.clientSeq ?? 0), "op": .string(m.op), "id": .string(m.id),
+                    "base_revision": m.baseRevision.map { .integer($0) } ?? .null,
+                ]
+                if m.op == "put", let record = m.record { fields["record"] = try InstantJSONValue(parsing: record) }
+                mutations.append(.object(fields))
+            }
+            let body = InstantJSONValue.object(["client_id": .string(clientID), "mutations": .array(mutations)]).bytes
+            let r = try call("POST", "/documents/\(documentID)/layers/\(layer)/mutations", body: body)
+            guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body), let results = answer["results"]?.items,
+                  results.count == batch.count else {
+                throw SyncClientError(.protocolError, "the push answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))")
+            }
+            var dropped: [(LocalMutation, String, String, InstantJSONValue?)] = []
+            try documentLock.withLock {
+                try store.transaction {
+                    for (m, result) in zip(batch, results) {
+                        guard let seq = m.clientSeq else { continue }
+                        if result["status"]?.string == "accepted", let revision = result["revision"]?.int64 {
+                            if m.op == "put", let record = m.record {
+                                try store.putRecord(m.id, revision: revision, json: record)
+                                try store.rebaseChained(m.id, revision: revision)
+                            } else {
+                                try store.deleteRecord(m.id)
+                                try store.rebaseChained(m.id, revision: nil)
+                            }
+                        } else {
+                            // Rejected: the server's record wins; a later local change of
+                            // the same record builds on the dropped one and goes too.
+                            let current = result["current"].flatMap { $0 == .null ? nil : normalizedRecord($0) }
+                            if let current, let revision = result["current_revision"]?.int64 {
+                                try store.putRecord(m.id, revision: revision, json: current.bytes)
+                            } else {
+                                try store.deleteRecord(m.id)
+                            }
+                            try store.dropPending(m.id)
+                            dropped.append((m, result["reason"]?.string ?? "conflict", result["message"]?.string ?? "", current))
+                        }
+                        try store.removeFromOutbox(seq)
+                    }
+                }
+                if !dropped.isEmpty, document != nil { try reconcileDocument(announce: true) }
+            }
+            for (m, reason, message, _) in dropped {
+                client.emit(self, .changeDropped(id: m.id, reason: reason, message: message))
+            }
+        }
+    }
+
+    private func pull(_ store: LocalStore) throws {
+        let clientID = try clientID()
+        while true {
+            let cursor = try store.cursor
+            let r = try call("GET", "/documents/\(documentID)/layers/\(layer)/changes", query: ["since": String(cursor)])
+            guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body) else {
+                throw SyncClientError(.protocolError, "the feed answered \(r.status)")
+            }
+            if answer["reset"]?.bool == true {
+                setState(.needsReset)
+                try refetchLayer()
+                return
+            }
+            guard let seq = answer["seq"]?.int64, let changes = answer["changes"]?.items else {
+                throw SyncClientError(.protocolError, "the feed's answer has no seq or changes")
+            }
+            if !changes.isEmpty { setState(.receivingChanges) }
+            var changed: [String] = []
+            try documentLock.withLock {
+                let local = try store.locallyChangedIDs()
+                var apply: [(String, InstantJSONValue?)] = []
+                try store.transaction {
+                    for c in changes {
+                        guard let id = c["id"]?.string, let changeSeq = c["seq"]?.int64 else {
+                            throw SyncClientError(.protocolError, "a change has no id or seq")
+                        }
+                        let known = try store.record(id)
+                        if c["op"]?.string == "delete" {
+                            try store.deleteRecord(id)
+                            if known != nil && !local.contains(id) { apply.append((id, nil)) }
+                        } else {
+                            guard let record = c["record"].flatMap(normalizedRecord) else {
+                                throw SyncClientError(.protocolError, "a put change has no record")
+                            }
+                            let json = record.bytes
+                            try store.putRecord(id, revision: changeSeq, json: json)
+                            // Our own change comes back as we pushed it: nothing to show,
+                            // unless the server changed it (creatorName).
+                            let own = c["client_id"]?.string == clientID && known?.json == json
+                            if !own && !local.contains(id) { apply.append((id, record)) }
+                        }
+                    }
+                    try store.setMeta(["cursor": String(seq)])
+                }
+                if !apply.isEmpty, document != nil {
+                    try reconcileDocument(announce: false)
+                }
+                changed = apply.map(\.0)
+            }
+            if !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
+            if answer["more"]?.bool != true { return }
+        }
+    }
+
+    // MARK: Requests and tokens
+
+    private func checkToken(_ token: String) throws {
+        let claims = try SyncTokenClaims(token: token)
+        guard claims.documentID == documentID, claims.layer == layer else {
+            throw SyncClientError(.invalidArgument, "the token is for \(claims.documentID)/\(claims.layer), not \(documentID)/\(layer)")
+        }
+    }
+
+    private func currentToken(refresh: Bool) -> String? {
+        if !refresh, let t = stateLock.withLock({ token }) { return t }
+        guard let provider = client.tokenProvider, let fresh = provider(self), (try? checkToken(fresh)) != nil else {
+            return refresh ? nil : stateLock.withLock { token }
+        }
+        stateLock.withLock { token = fresh }
+        return fresh
+    }
+
+    /// One request with the token; a 401 asks the token provider once for a fresh token.
+    private func call(_ method: String, _ path: String, query: [String: String] = [:], body: [UInt8] = [],
+                      timeout: Int? = nil) throws -> SyncResponse {
+        var refreshed = false
+        var token = currentToken(refresh: false)
+        while true {
+            guard let t = token else {
+                throw SyncClientError(.authentication, "no token for \(documentID)/\(layer): reauthenticate")
+            }
+            let request = SyncRequest(method: method, path: path, query: query,
+                                      headers: [("Authorization", "Bearer \(t)")] + (body.isEmpty ? [] : [("Content-Type", "application/json")]),
+                                      body: body)
+            let r: SyncResponse
+            do {
+                r = try client.transport.send(request, timeoutSeconds: timeout ?? client.configuration.requestTimeoutSeconds)
+            } catch let e as SyncClientError {
+                throw e
+            } catch {
+                throw SyncClientError(.network, "the server cannot be reached: \(error)")
+            }
+            switch r.status {
+            case 401:
+                if !refreshed, let fresh = currentToken(refresh: true), fresh != t {
+                    refreshed = true
+                    token = fresh
+                    continue
+                }
+                throw SyncClientError(.authentication, "the server refused the token: \(Self.errorText(r))")
+            case 403, 404:
+                throw SyncClientError(.forbidden, "the server refused \(documentID)/\(layer): \(Self.errorText(r))")
+            case 500...:
+                throw SyncClientError(.network, "the server failed (\(r.status)): \(Self.errorText(r))")
+            default:
+                return r
+            }
+        }
+    }
+
+    static func errorText(_ r: SyncResponse) -> String {
+        if let v = try? InstantJSONValue(parsing: r.body), let m = v["error"]?["message"]?.string { return m }
+        return String(decoding: r.body.prefix(200), as: UTF8.self)
+    }
+
+    /// Replaces the token with `token` and checks it with the server (on the worker
+    /// thread): reauthenticationFinished and a sync, or reauthenticationFailed. A token for
+    /// another document or layer is refused here (invalid argument).
+    public func reauthenticate(token: String) throws {
+        try checkToken(token)
+        worker.async { [self] in
+            let old = stateLock.withLock { self.token }
+            stateLock.withLock { self.token = token }
+            do {
+                let cursor = try openStore().cursor
+                let r = try call("GET", "/documents/\(documentID)/layers/\(layer)/changes", query: ["since": String(cursor)])
+                guard r.status == 200 else { throw SyncClientError(.protocolError, "the check answered \(r.status)") }
+                if state == .invalid { stateLock.withLock { _state = .unknown } }
+                client.emit(self, .reauthenticationFinished)
+                settle()
+                if (try? openStore().downloaded) == true { runSync() }
+            } catch let e as SyncClientError {
+                stateLock.withLock { self.token = e.kind == .network ? token : old }
+                client.emit(self, .reauthenticationFailed(e))
+            } catch {
+                stateLock.withLock { self.token = old }
+                client.emit(self, .reauthenticationFailed(SyncClientError(.storage, "\(error)")))
+            }
+        }
+    }
+
+    // MARK: Listening
+
+    /// Starts listening for the server's changes (a long poll on the listener thread);
+    /// each change starts a sync on the worker.
+    public func startListening() {
+        let start: Bool = stateLock.withLock {
+            guard !listening, !closed else { return false }
+            listening = true
+            return true
+        }
+        guard start else { return }
+        listener.async { [self] in listen() }
+    }
+
+    public func stopListening() {
+        stateLock.withLock { listening = false }
+    }
+
+    public var isListening: Bool { stateLock.withLock { listening } }
+
+    private func listen() {
+        var backoff = 1.0
+        while stateLock.withLock({ listening && !closed }) {
+            do {
+                let store = try openStore()
+                guard try store.downloaded else { sleepWhileListening(1); continue }
+                let cursor = try store.cursor
+                let r = try call("GET", "/documents/\(documentID)/layers/\(layer)/changes",
+                                 query: ["since": String(cursor), "wait": String(client.configuration.listenWaitSeconds)],
+                                 timeout: client.configuration.listenWaitSeconds + 30)
+                backoff = 1
+                if let v = try? InstantJSONValue(parsing: r.body),
+                   v["reset"]?.bool == true || !(v["changes"]?.items?.isEmpty ?? true) {
+                    worker.async { [self] in runSync() }
+                    // Let the sync move the cursor before the next poll.
+                    worker.sync {}
+                }
+            } catch let e as SyncClientError {
+                if e.kind == .authentication { client.emit(self, .authenticationNeeded) }
+                if e.kind == .forbidden { setState(.invalid) }
+                sleepWhileListening(e.kind == .authentication ? 5 : backoff)
+                backoff = Swift.min(backoff * 2, 30)
+            } catch {
+                sleepWhileListening(backoff)
+                backoff = Swift.min(backoff * 2, 30)
+            }
+        }
+    }
+
+    private func sleepWhileListening(_ seconds: Double) {
+        var left = seconds
+        while left > 0, stateLock.withLock({ listening && !closed }) {
+            usleep(100_000)
+            left -= 0.1
+        }
+    }
+
+    // MARK: Local storage
+
+    /// Removes this layer's local store (its SQLite file with -wal and -shm), pending
+    /// changes included; the document's PDF stays (other layers share it: see
+    /// ``SyncClient/removeUnusedCache()``). The editable document is detached (it keeps
+    /// working, unsynced) and the state goes back to unknown.
+    public func removeLocalStorage() throws {
+        stopListening()
+        worker.sync {}
+        try documentLock.withLock {
+            document?.changeFollower = nil
+            document = nil
+            shadow = [:]
+            shadowOrder = []
+            stateLock.withLock {
+                store?.close()
+                store = nil
+            }
+            for suffix in ["", "-wal", "-shm"] { try removeTree(storePath + suffix) }
+        }
+        setState(.unknown)
+    }
+
+    /// Stops listening and closes the store (the descriptor can be used again after).
+    func close() {
+        stateLock.withLock {
+            listening = false
+        }
+        worker.sync {}
+        documentLock.withLock {
+            stateLock.withLock {
+                store?.close()
+                store = nil
+            }
+        }
+    }
+}

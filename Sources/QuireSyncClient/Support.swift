@@ -1,0 +1,238 @@
+import FoundationEssentials
+import JWTKit
+import QuireDocument
+import QuireSync
+import QuireSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// What the sync client shares: its errors, the token's claims, JSON helpers and a lock.
+
+/// An error of the sync client, by kind (the C layer maps each kind to a status).
+public struct SyncClientError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A bad argument: an unreadable token, an id with path characters, a bad URL.
+        case invalidArgument
+        /// The call does not fit the descriptor's state (no download yet, storage removed).
+        case state
+        /// A download is already running for this descriptor.
+        case busy
+        /// The server refused the token (401): reauthenticate.
+        case authentication
+        /// The server refused the call for this token (403), or the document is gone (404).
+        case forbidden
+        /// The server could not be reached or answered 5xx: retried on the next sync.
+        case network
+        /// The local store failed (SQLite, files).
+        case storage
+        /// The server's answer is not what the protocol says.
+        case protocolError
+        /// The build has no transport for this (QUIRE_NO_SERVER).
+        case unsupported
+    }
+    public let kind: Kind
+    public let message: String
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// The claims of a JWT that the client reads, without checking the signature (the
+/// server's job): which document and layer it grants.
+public struct SyncTokenClaims: Sendable, Equatable {
+    public var documentID: String
+    public var layer: String
+    public var userID: String?
+    /// `exp`, in seconds since 1970.
+    public var expires: Double?
+
+    private struct Payload: JWTPayload {
+        var document_id: String
+        var layer: String
+        var user_id: String?
+        var exp: ExpirationClaim?
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// The largest token read (the server's `max_token_bytes`).
+    public static let maxTokenBytes = 8 << 10
+
+    /// Reads `token`'s claims; an unreadable token, or one whose `document_id` or `layer`
+    /// is not an id of the protocol, is an invalid-argument error.
+    public init(token: String) throws {
+        guard token.utf8.count <= Self.maxTokenBytes else {
+            throw SyncClientError(.invalidArgument, "the token is larger than \(Self.maxTokenBytes) bytes")
+        }
+        let payload: Payload
+        do {
+            payload = try DefaultJWTParser().parse(Array(token.utf8), as: Payload.self).payload
+        } catch {
+            throw SyncClientError(.invalidArgument, "the token is not a JWT with document_id and layer claims")
+        }
+        guard isProtocolID(payload.document_id), isProtocolID(payload.layer) else {
+            throw SyncClientError(.invalidArgument, "the token's document_id or layer is not an id ([A-Za-z0-9._-]{1,128})")
+        }
+        documentID = payload.document_id
+        layer = payload.layer
+        userID = payload.user_id
+        expires = payload.exp.map { $0.value.timeIntervalSince1970 }
+    }
+}
+
+/// Whether `s` is a document, layer or client id of the protocol: `[A-Za-z0-9._-]{1,128}`,
+/// not `.` or `..` (so it is also a safe file name).
+func isProtocolID(_ s: String) -> Bool {
+    let bytes = Array(s.utf8)
+    guard (1...128).contains(bytes.count), s != ".", s != ".." else { return false }
+    return bytes.allSatisfy { b in
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x2D
+    }
+}
+
+extension InstantJSONValue {
+    var fields: [String: InstantJSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+    var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    var int64: Int64? {
+        if case .integer(let i) = self { return i }
+        return nil
+    }
+    var items: [InstantJSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+    var bool: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+    subscript(key: String) -> InstantJSONValue? { fields?[key] }
+    var bytes: [UInt8] { Array(canonicalText.utf8) }
+}
+
+/// A recursive mutex (pthread): the lock of a descriptor's document, which the thread
+/// that edits takes around its edits and the sync takes around applying the server's
+/// changes; the change follower runs inside an edit, with the lock already held.
+public final class RecursiveLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// Writes `bytes` to `path` atomically and durably (a temporary file, fsync, rename, fsync
+/// of the directory).
+func writeFileDurably(_ bytes: [UInt8], to path: String) throws {
+    let temporary = path + ".tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw SyncClientError(.storage, "cannot create \(temporary): errno \(errno)") }
+    var written = 0
+    let ok = bytes.withUnsafeBytes { raw -> Bool in
+        guard let base = raw.baseAddress else { return fsync(fd) == 0 }
+        while written < raw.count {
+            let n = write(fd, base + written, raw.count - written)
+            if n < 0 { if errno == EINTR { continue }; return false }
+            written += n
+        }
+        return fsync(fd) == 0
+    }
+    close(fd)
+    guard ok, rename(temporary, path) == 0 else {
+        unlink(temporary)
+        throw SyncClientError(.storage, "cannot write \(path): errno \(errno)")
+    }
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+    if dfd >= 0 {
+        fsync(dfd)
+        close(dfd)
+    }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 { if errno == EINTR { continue }; return nil }
+        if n == 0 { return out }
+        out += chunk[0..<n]
+    }
+}
+
+func makeDirectories(_ path: String) throws {
+    var current = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+        current += "/" + part
+        if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            throw SyncClientError(.storage, "cannot create the directory \(current): errno \(errno)")
+        }
+    }
+}
+
+/// Removes `path` and everything under it; a missing path is fine.
+func removeTree(_ path: String) throws {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return }
+    if (st.st_mode & S_IFMT) == S_IFDIR {
+        guard let dir = opendir(path) else { throw SyncClientError(.storage, "cannot read \(path): errno \(errno)") }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names { try removeTree(path + "/" + name) }
+        guard rmdir(path) == 0 else { throw SyncClientError(.storage, "cannot remove \(path): errno \(errno)") }
+    } else {
+        guard unlink(path) == 0 || errno == ENOENT else { throw SyncClientError(.storage, "cannot remove \(path): errno \(errno)") }
+    }
+}
+
+func listDirectory(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+func fileExists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
+}
