@@ -137,7 +137,7 @@ public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?
         } catch let e as SyncConfigurationError {
             throw CallError(code: QUIRE_EINVAL, message: e.message)
         } catch let e as SyncStoreError {
-            throw CallError(code: QUIRE_EIO, message: "the store cannot be opened: \(e)")
+            throw CallError(code: e.kind == .notAStore ? QUIRE_EFORMAT : QUIRE_EIO, message: "the store cannot be opened: \(e)")
         } catch let e as PDFError {
             throw e
         } catch {
@@ -160,10 +160,19 @@ public func quire_sync_service_shutdown(_ service: OpaquePointer?) -> Int32 {
     }
 }
 
+/// Closes the store before it returns (SyncService.close: listeners woken, the SQLite file
+/// closed and its WAL checkpointed), so that the host may reopen, copy or remove the file
+/// at once; then drops the handle's reference.
 @c @implementation
 public func quire_sync_service_close(_ service: OpaquePointer?) {
     guard let service else { return }
-    Unmanaged<SyncServiceBox>.fromOpaque(UnsafeRawPointer(service)).release()
+    let s = Unmanaged<SyncServiceBox>.fromOpaque(UnsafeRawPointer(service)).takeRetainedValue().service
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await s.close()
+        done.signal()
+    }
+    done.wait()
 }
 
 @c @implementation

@@ -1,3 +1,4 @@
+import CSQLite
 import Synchronization
 
 /// The default store: one SQLite database file (or one in memory), through the system
@@ -105,37 +106,74 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
         }
     }
 
-    /// Opens (creating) the database at `path` and brings its schema up to date.
+    /// `PRAGMA application_id` of a Quire store ("QUIR"), set by the first migration: a
+    /// database with another program's id is refused instead of being written into.
+    static let applicationID: Int64 = 0x5155_4952
+
+    /// Opens (creating) the database at `path` and brings its schema up to date. Throws
+    /// `SyncStoreError` of kind `unavailable` when the file cannot be opened (a missing
+    /// directory, a directory, no permission) and `notAStore` when it is not a SQLite
+    /// database or is another program's (tables of its own, another application id).
     public init(path: String) throws {
         do {
             connection = try SQLiteConnection(path: path)
             connection.setBusyTimeout(milliseconds: 5000)
+            // Before anything writes (WAL mode rewrites the header): another program's file
+            // is left exactly as it was.
+            try checkOwnership(path: path)
             if path != ":memory:" {
                 // WAL: readers do not block the writer and a commit is one append and one
                 // sync. journal_mode answers a row, so it goes through query().
                 let mode = try connection.query("PRAGMA journal_mode=WAL") { $0.text(0) }
                 guard mode.first?.lowercased() == "wal" else {
-                    throw SyncStoreError("SQLite refused WAL mode for \(path) (journal mode \(mode.first ?? "?"))")
+                    throw SyncStoreError("SQLite refused WAL mode for \(path) (journal mode \(mode.first ?? "?"))",
+                                         kind: .unavailable)
                 }
             }
             try connection.execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-            try migrate()
+            try migrate(path: path)
         } catch let e as SQLiteError {
-            throw SyncConfigurationError("the SQLite store \(path): \(e)")
+            // The primary result code: SQLITE_NOTADB (26) is a file that is not a database.
+            let kind: SyncStoreError.Kind = e.code & 0xff == SQLITE_NOTADB ? .notAStore : .unavailable
+            throw SyncStoreError("the SQLite store \(path): \(e)", kind: kind)
         }
     }
 
-    private func migrate() throws {
+    /// Throws `notAStore` for another program's database: another application id, or
+    /// tables of its own at schema version 0 (Quire's tables must not be added to it). Only
+    /// reads. Returns the schema version.
+    @discardableResult
+    private func checkOwnership(path: String) throws -> Int {
+        let version = Int(try connection.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+        let application = try connection.query("PRAGMA application_id") { $0.integer(0) }.first ?? 0
+        if application != 0 && application != Self.applicationID {
+            throw SyncStoreError("\(path) is not a Quire store: it is another program's SQLite database "
+                                 + "(application id \(application))", kind: .notAStore)
+        }
+        if version == 0 {
+            let objects = try connection.query("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 3") { $0.text(0) }
+            if !objects.isEmpty {
+                throw SyncStoreError("\(path) is not a Quire store: it is another program's SQLite database "
+                                     + "(it has \(objects.joined(separator: ", ")))", kind: .notAStore)
+            }
+        }
+        return version
+    }
+
+    private func migrate(path: String) throws {
         while true {
             try connection.execute("BEGIN IMMEDIATE")
             do {
-                let version = Int(try connection.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+                // Again inside the write transaction: another process may have written since.
+                let version = try checkOwnership(path: path)
+                if version == 0 { try connection.execute("PRAGMA application_id = \(Self.applicationID)") }
                 if version == Self.migrations.count {
                     try connection.execute("COMMIT")
                     return
                 }
                 guard version >= 0 && version < Self.migrations.count else {
-                    throw SyncStoreError("the database's schema version \(version) is newer than this Quire knows (\(Self.migrations.count))")
+                    throw SyncStoreError("the database's schema version \(version) is newer than this Quire knows (\(Self.migrations.count))",
+                                         kind: .notAStore)
                 }
                 try connection.execute(Self.migrations[version])
                 try connection.execute("PRAGMA user_version = \(version + 1)")
@@ -290,9 +328,12 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
         // One process per SQLite store is woken by the core itself.
     }
 
+    /// Closes the database now (not when the last reference goes): a host that reopens,
+    /// copies or removes the file after `close` finds it closed, its WAL checkpointed.
     public func close() async {
         await lock.lock()
         closed.withLock { $0 = true }
+        connection.close()
         lock.unlock()
     }
 }

@@ -160,9 +160,24 @@ public protocol SyncStore: Sendable {
     func close() async
 }
 
-/// A store's failure: a 500 (`internal`) for the caller, with this message.
+/// A store's failure: a 500 (`internal`) for the caller, with this message. When a store
+/// cannot be opened, `kind` says why, for the hosts' status codes (the C handler answers
+/// QUIRE_EIO for `unavailable`, QUIRE_EFORMAT for `notAStore`).
 public struct SyncStoreError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// A failure of a store that works otherwise.
+        case failed
+        /// The store cannot be reached or opened: no such directory, no permission, a
+        /// directory where the file should be, an I/O error.
+        case unavailable
+        /// The store's file is not a Quire store: not a database, or another program's.
+        case notAStore
+    }
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var kind: Kind
+    public init(_ message: String, kind: Kind = .failed) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { message }
 }

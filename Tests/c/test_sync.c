@@ -36,35 +36,21 @@
 #define QUIRE_SAMPLE_PDF "../../examples/sample.pdf"
 #endif
 
-/* KNOWN LIBRARY BUG: a store that cannot be opened (a missing directory, a directory) gives
- * QUIRE_EINVAL, and a store file that is not a SQLite database QUIRE_EINVAL too, where the
- * header of quire_sync_service_open says QUIRE_EIO ("the store cannot be opened") and
- * QUIRE_EFORMAT ("a store file that is not Quire's"). Sources/QuireSync/SQLiteSyncStore.swift
- * (init(path:)) turns every SQLiteError into a SyncConfigurationError, which
- * Sources/Quire/Sync.swift maps to QUIRE_EINVAL. While 1 the buggy status is noted on stderr
- * and not counted; once the library returns what the header says, a check fails asking for 0. */
-#define KNOWN_BUG_SYNC_STORE_STATUS 1
-
-/* KNOWN LIBRARY BUG: a SQLite database of another program (tables of its own, user_version 0)
- * is opened as a store (QUIRE_OK) and Quire's tables are created in it, where the header says
- * QUIRE_EFORMAT ("a store file that is not Quire's"). SQLiteSyncStore.migrate() takes
- * user_version 0 as "empty" without looking at what the file holds. Same switch rules. */
-#define KNOWN_BUG_SYNC_FOREIGN_STORE 1
-
-/* KNOWN LIBRARY BUG: quire_sync_service_close can return before the service's store is
- * closed: the SQLite file is still open (its WAL file still there) for a moment after it
- * returns, so a host that closes and then reopens, copies or removes the file races with
- * the library (a reopen then reads the old connection's WAL; seen here on most runs).
- * Sources/Quire/Sync.swift: quire_sync_service_close only releases the SyncServiceBox; it
- * never calls SyncService.close(), and the Tasks of quire_sync_service_handle and
- * quire_sync_service_shutdown (`Task { ... done.signal() }`) still hold the service after
- * their semaphore wakes the caller, so the last release, and with it SQLiteConnection.deinit
- * (sqlite3_close_v2), happens on a pool thread later (SQLiteSyncStore.close() only sets a
- * flag: the connection is closed in deinit alone). While 1, the tests wait (up to 20 s) for
- * the WAL file to go after each close, count how often it had to, and say so on stderr; at 0
- * the store must be closed when close returns. (A race cannot fail for sure once fixed: a
- * run that never saw it says so on stderr.) */
-#define KNOWN_BUG_SYNC_CLOSE_LATE 1
+/* Regression switches of three library bugs, fixed in 0.5 (all 0: the header's behaviour is
+ * required; 1 would note the old status on stderr instead of counting it):
+ * - STORE_STATUS: a store that cannot be opened (a missing directory, a directory) and a file
+ *   that is not a SQLite database both gave QUIRE_EINVAL; the header says QUIRE_EIO and
+ *   QUIRE_EFORMAT (SyncStoreError.kind, mapped in Sources/Quire/Sync.swift).
+ * - FOREIGN_STORE: another program's SQLite database (tables of its own, user_version 0) was
+ *   opened as a store and Quire's tables created in it; now QUIRE_EFORMAT (migrate() requires
+ *   an empty database at version 0, and Quire's application_id).
+ * - CLOSE_LATE: quire_sync_service_close returned before the SQLite file was closed (the last
+ *   reference, and sqlite3_close_v2, went on a pool thread later); now it closes the store
+ *   before returning, and the tests require the WAL file gone when it returns. (A race: a
+ *   run that never saw the old behaviour could not fail on it either.) */
+#define KNOWN_BUG_SYNC_STORE_STATUS 0
+#define KNOWN_BUG_SYNC_FOREIGN_STORE 0
+#define KNOWN_BUG_SYNC_CLOSE_LATE 0
 
 #define ADMIN_TOKEN "c-tests-admin"
 #define ADMIN "Token " ADMIN_TOKEN
