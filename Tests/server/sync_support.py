@@ -81,8 +81,8 @@ def quire_server_command(s: HostSettings) -> List[str]:
 HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], bool]]] = {
     "quire-server": (lambda: [str(QUIRE_SERVER)], lambda: QUIRE_SERVER.exists()),
     "quire-server+postgres": (lambda: [str(QUIRE_SERVER)], lambda: postgres_bindir() is not None),
-    # The C request handler inside Python's standard-library HTTP server (issue 15), taking
-    # quire-server's flags. Joins the suite as soon as the example exists.
+    # The C request handler as a WSGI application on waitress (issue 15), taking
+    # quire-server's flags.
     "python-handler": (
         lambda: [sys.executable, str(REPO / "examples" / "python" / "sync_server.py")],
         lambda: (REPO / "examples" / "python" / "sync_server.py").exists(),
@@ -92,9 +92,7 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], bool]]] = {
 
 # What a host is known not to do yet, by name (absent: everything). Tests of such a feature
 # are expected to fail on that host (xfail, with the reason), and say so in the summary.
-HOST_FEATURES: Dict[str, Dict[str, bool]] = {
-    "python-handler": {"chunked_requests": False, "request_id_on_host_errors": False, "large_headers": False},
-}
+HOST_FEATURES: Dict[str, Dict[str, bool]] = {}
 
 
 def selected_hosts() -> List[str]:

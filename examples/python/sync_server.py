@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Quire's sync service inside a Python server: the standard library's HTTP server passes
-each request to the library (``quire.SyncService``), which answers it. No rule of the
-protocol is here: this file only moves bytes between the socket and the library, which is
-what a Go, Node or Django backend does the same way through the C function
-``quire_sync_service_handle``.
+"""Quire's sync service inside a Python web server: a WSGI application, served here by
+waitress, passes each request to the library (``quire.SyncService``), which answers it. No
+rule of the protocol is here: this file only moves bytes between the web server and the
+library, which is what a Go, Node or Django backend does the same way through the C function
+``quire_sync_service_handle``. The WSGI application (``make_app``) runs as it is under any
+WSGI server (gunicorn, uWSGI, mod_wsgi) or inside a Django or Flask project.
 
     PYTHONPATH=bindings/python python3 examples/python/sync_server.py \\
         --port 8412 --store sqlite:///tmp/quire.db --public-key jwt-public.pem \\
@@ -11,6 +12,13 @@ what a Go, Node or Django backend does the same way through the C function
 
 Then use it as ``quire-server`` (docs/sync-protocol.md). SIGTERM or Ctrl-C stops it: long
 polls answer first, then the server exits.
+
+What the web server does and the library does not: HTTP itself (chunked request bodies, keep
+alive, header limits: waitress refuses a request head over 256 KiB with its own 431), and
+reading at most one byte more than the largest body the library accepts, so that a huge body
+is never held in memory; the library then answers 413 in the protocol's shape. A long poll
+holds one of the server's threads while it waits (``--threads``, 64 by default: at most that
+many requests at once, long polls included).
 """
 
 from __future__ import annotations
@@ -20,9 +28,11 @@ import os
 import signal
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, Iterable, List, Optional, Tuple
+
+from waitress.server import create_server
 
 try:
     import quire
@@ -30,49 +40,54 @@ except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
     import quire
 
-MAX_UPLOAD = 256 << 20
+# Whatever the server's own body limit (waitress's max_request_body_size) lets through, the
+# application reads at most this much: one byte past the library's largest limit is enough
+# for the library to say 413.
+DEFAULT_LIMIT = 256 << 20
+
+REASONS = {200: "OK", 201: "Created", 204: "No Content", 304: "Not Modified", 400: "Bad Request",
+           401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+           409: "Conflict", 413: "Payload Too Large", 415: "Unsupported Media Type",
+           500: "Internal Server Error", 503: "Service Unavailable"}
 
 
-def make_handler(service: quire.SyncService):
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "quire-sync-python"
+def request_headers(environ: dict) -> List[Tuple[str, str]]:
+    """The request's headers from a WSGI environ (HTTP_X_REQUEST_ID is X-Request-Id)."""
+    headers = []
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            headers.append((key[5:].replace("_", "-").title(), value))
+        elif key in ("CONTENT_TYPE", "CONTENT_LENGTH") and value:
+            headers.append((key.replace("_", "-").title(), value))
+    return headers
 
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length < 0 or length > MAX_UPLOAD:
-                # Too large to read: the library's limits are smaller anyway; answer without
-                # reading, and close the connection.
-                body = b'{"error": {"code": "too_large", "message": "the body is too large"}}'
-                self.send_response(413)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Connection", "close")
-                self.end_headers()
-                self.wfile.write(body)
-                self.close_connection = True
-                return
-            body = self.rfile.read(length) if length else b""
-            status, headers, payload = service.handle(self.command, self.path, list(self.headers.items()), body)
-            self.send_response(status)
-            for name, value in headers:
-                if name.lower() not in ("content-length", "connection", "transfer-encoding"):
-                    self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(payload)
 
-        do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_HEAD = _serve
+def make_app(service: quire.SyncService, read_limit: int) -> Callable[..., Iterable[bytes]]:
+    """The WSGI application: every request to ``service``, one log line each on stderr."""
 
-        def log_message(self, format: str, *args: object) -> None:  # one line per request
-            sys.stderr.write("%s %s\n" % (self.address_string(), format % args))
+    def app(environ: dict, start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started = time.monotonic()
+        method = environ["REQUEST_METHOD"]
+        # The raw request target (still percent-encoded: the library decodes each path
+        # segment itself, so that %2F in an id is refused rather than taken for a slash).
+        target = environ.get("REQUEST_URI") or (environ.get("PATH_INFO", "/") + (
+            "?" + environ["QUERY_STRING"] if environ.get("QUERY_STRING") else ""))
+        body = environ["wsgi.input"].read(read_limit + 1)
+        status, headers, payload = service.handle(method, target, request_headers(environ), body)
+        out = [(n, v) for n, v in headers if n.lower() not in ("content-length", "connection", "transfer-encoding")]
+        out.append(("Content-Length", str(len(payload))))
+        start_response(f"{status} {REASONS.get(status, 'Status')}", out)
+        request_id = next((v for n, v in headers if n.lower() == "x-request-id"), "-")
+        sys.stderr.write("%s %s %s %d %d %.1fms id=%s\n" % (
+            environ.get("REMOTE_ADDR", "-"), method, target[:200], status, len(payload),
+            (time.monotonic() - started) * 1000, request_id))
+        return [] if method == "HEAD" else [payload]
 
-    return Handler
+    return app
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="Quire's sync service in Python's standard library HTTP server")
+    parser = argparse.ArgumentParser(description="Quire's sync service as a WSGI application, served by waitress")
     parser.add_argument("--host", default=os.environ.get("QUIRE_HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("QUIRE_PORT", "8412")))
     parser.add_argument("--store", default=os.environ.get("QUIRE_STORE", "sqlite:///" + os.path.abspath("quire.db")))
@@ -81,28 +96,37 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--admin-token-file", help="a file holding the admin API token")
     parser.add_argument("--max-body-bytes", type=int, default=0, help="largest body but uploads (0: 8 MiB)")
     parser.add_argument("--max-upload-bytes", type=int, default=0, help="largest PDF upload (0: 256 MiB)")
+    parser.add_argument("--threads", type=int, default=64, help="requests served at once, long polls included")
     args = parser.parse_args(argv)
     keys = [Path(p).read_text() for p in args.public_key]
     jwks = Path(args.jwks).read_text() if args.jwks else None
     token = Path(args.admin_token_file).read_text().strip() if args.admin_token_file else os.environ.get("QUIRE_ADMIN_TOKEN")
     service = quire.SyncService(args.store, public_keys=keys, jwks=jwks, admin_token=token,
                                 max_body_bytes=args.max_body_bytes, max_upload_bytes=args.max_upload_bytes)
-    global MAX_UPLOAD
-    MAX_UPLOAD = max(args.max_upload_bytes or (256 << 20), args.max_body_bytes or (8 << 20))
-    server = ThreadingHTTPServer((args.host, args.port), make_handler(service))
-    server.daemon_threads = True
+    read_limit = max(args.max_upload_bytes or DEFAULT_LIMIT, args.max_body_bytes or (8 << 20))
+    # waitress's own body limit is above the application's, so that the library, not the
+    # web server, answers a body that is too large (in the protocol's shape, with a request id).
+    server = create_server(make_app(service, read_limit), host=args.host, port=args.port, threads=args.threads,
+                           max_request_body_size=read_limit + (1 << 20), ident="quire-sync-python",
+                           channel_timeout=120)
+    stopping = threading.Event()
 
     def stop(signum: int, frame: object) -> None:
+        stopping.set()
         service.shutdown()  # long polls answer now
-        threading.Thread(target=server.shutdown, daemon=True).start()
+        server.close()      # the loop below ends
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print("listening on http://%s:%d" % server.server_address[:2], flush=True)
+    print("listening on http://%s:%s" % (args.host, server.effective_port), flush=True)
     try:
-        server.serve_forever()
+        server.run()
+    except OSError:
+        if not stopping.is_set():
+            raise
     finally:
-        server.server_close()
+        # The requests in progress finish before the service closes.
+        server.task_dispatcher.shutdown(cancel_pending=False, timeout=30)
         service.close()
     return 0
 

@@ -3,7 +3,7 @@ and a change feed for Instant-style collaboration, with the protocol of
 ``docs/sync-protocol.md``. The host (any HTTP server) passes each request to
 :meth:`SyncService.handle` and sends back what it returns; every rule is in the library.
 
-Example with the standard library: ``examples/python/sync_server.py``.
+Example, as a WSGI application served by waitress: ``examples/python/sync_server.py``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,394 @@
+#!/usr/bin/env python3
+"""The sync server under load (`make bench-sync`, issue 15): concurrent clients on loopback,
+each pushing mutations at a steady rate and listening to its layer's change feed with long
+polls, against a real `quire-server` process with a SQLite store (or PostgreSQL with
+`--store postgres`).
+
+Measured, per scenario:
+- accepted mutations per second (each push carries one mutation: a new note, an update of
+  one of the client's own notes, or a deletion of one);
+- the latency from a push's acknowledgement (its 200 reaching the pusher) to the change's
+  arrival at each *other* listener of the layer (p50, p90, p99, max); a negative value (the
+  listener saw the change before the pusher read its answer) counts as it is;
+- lost (an accepted change that some other listener of the layer never received) and
+  duplicated (a change a listener received twice), which must both be 0; and that each
+  layer's final records are exactly the notes the clients created and did not delete;
+- what limits it: the server's and the load generator's CPU time, and the load generator's
+  own event-loop lag (how late its timers fire), which is part of every latency measured.
+
+The load generator is one Python process (asyncio on uvloop, and aiohttp); both it and the server
+share this machine's cores, which the results state.
+
+    python3 bench/sync_bench.py                 # both scenarios, 60 s each
+    python3 bench/sync_bench.py --seconds 10    # shorter
+    python3 bench/sync_bench.py --scenario groups --rate 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import aiohttp
+import uvloop
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "server"))
+import sync_support as ss  # noqa: E402  (servers, keys and tokens, shared with the tests)
+
+
+@dataclass
+class Layer:
+    document: str
+    name: str
+    token: str
+    acks: Dict[int, float] = field(default_factory=dict)      # seq -> when its pusher got the 200
+    pusher_of: Dict[int, str] = field(default_factory=dict)   # seq -> client id
+    live: Dict[str, int] = field(default_factory=dict)        # record id -> revision (expected final state)
+    start_seq: int = 0
+
+
+@dataclass
+class Client:
+    index: int
+    layer: Layer
+    client_id: str
+    own: Dict[str, Tuple[int, int]] = field(default_factory=dict)  # this client's live notes -> (revision, page)
+    client_seq: int = 0
+    received: Dict[int, float] = field(default_factory=dict)  # seq -> arrival time
+    duplicates: int = 0
+    resets: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    errors: int = 0
+    polls: int = 0
+    cursor: int = 0
+
+
+def percentile(sorted_values: List[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, int(round(p / 100 * (len(sorted_values) - 1)))))
+    return sorted_values[k]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+class Bench:
+    def __init__(self, port: int, keys: ss.Keys, clients: int, layers: int, rate: float, seconds: float, seed: int):
+        self.port = port
+        self.keys = keys
+        self.rate = rate
+        self.seconds = seconds
+        self.random = random.Random(seed)
+        self.base = f"http://127.0.0.1:{port}"
+        self.layers: List[Layer] = []
+        self.clients: List[Client] = []
+        self.n_clients = clients
+        self.n_layers = layers
+        self.stop_pushing = asyncio.Event()
+        self.lag: List[float] = []
+        self.failures: List[str] = []
+
+    async def setup(self, session: aiohttp.ClientSession) -> None:
+        document = ss.unique("bench")
+        r = ss.upload(self.port, self.keys, document)
+        if r.status != 201:
+            raise RuntimeError(f"upload: {r}")
+        for k in range(self.n_layers):
+            name = f"layer{k}"
+            token = ss.mint(self.keys.rsa, ss.claims(document, name, exp_in=3600))
+            layer = Layer(document, name, token)
+            async with session.get(f"{self.base}/documents/{document}/layers/{name}", headers=ss.bearer(token)) as resp:
+                body = await resp.json()
+                layer.start_seq = body["seq"]
+                for entry in body["records"]:
+                    layer.live[entry["record"]["id"]] = entry["revision"]
+            self.layers.append(layer)
+        for i in range(self.n_clients):
+            layer = self.layers[i % self.n_layers]
+            c = Client(i, layer, f"bench-{i}-{ss.unique('c')}")
+            c.cursor = layer.start_seq
+            self.clients.append(c)
+
+    def path(self, layer: Layer) -> str:
+        return f"{self.base}/documents/{layer.document}/layers/{layer.name}"
+
+    def next_mutation(self, c: Client) -> Dict[str, Any]:
+        c.client_seq += 1
+        roll = self.random.random()
+        if c.own and roll < 0.1:
+            rid = self.random.choice(sorted(c.own))
+            return ss.delete(c.client_seq, rid, c.own[rid][0])
+        if c.own and roll < 0.4:
+            rid = self.random.choice(sorted(c.own))
+            revision, page = c.own[rid]
+            return ss.put(c.client_seq, ss.note(rid, text=f"edit {c.client_seq}", page=page), revision)
+        rid = f"n-{c.index}-{c.client_seq}"
+        return ss.put(c.client_seq, ss.note(rid, text=f"note {c.client_seq}", page=c.client_seq % 2))
+
+    async def pusher(self, session: aiohttp.ClientSession, c: Client) -> None:
+        interval = self.n_clients / self.rate
+        next_at = time.monotonic() + self.random.random() * interval
+        headers = {**ss.bearer(c.layer.token), "Content-Type": "application/json"}
+        while not self.stop_pushing.is_set():
+            delay = next_at - time.monotonic()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.stop_pushing.wait(), delay)
+                    return
+                except asyncio.TimeoutError:
+                    pass
+            next_at += interval
+            m = self.next_mutation(c)
+            body = json.dumps({"client_id": c.client_id, "mutations": [m]})
+            try:
+                async with session.post(self.path(c.layer) + "/mutations", data=body, headers=headers) as resp:
+                    answer = await resp.json()
+                    now = time.monotonic()
+                    if resp.status != 200:
+                        c.errors += 1
+                        self.failures.append(f"push {resp.status}: {answer}")
+                        continue
+            except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+                c.errors += 1
+                self.failures.append(f"push: {e!r}")
+                continue
+            result = answer["results"][0]
+            if result["status"] != "accepted":
+                c.rejected += 1
+                self.failures.append(f"rejected: {result}")
+                continue
+            c.accepted += 1
+            seq = result["seq"]
+            c.layer.acks[seq] = now
+            c.layer.pusher_of[seq] = c.client_id
+            if m["op"] == "delete":
+                c.own.pop(m["id"], None)
+                c.layer.live.pop(m["id"], None)
+            else:
+                c.own[m["id"]] = (result["revision"], m["record"]["pageIndex"])
+                c.layer.live[m["id"]] = result["revision"]
+
+    async def listener(self, session: aiohttp.ClientSession, c: Client) -> None:
+        headers = ss.bearer(c.layer.token)
+        while True:
+            try:
+                async with session.get(self.path(c.layer) + f"/changes?since={c.cursor}&wait=30", headers=headers) as resp:
+                    body = await resp.json()
+                    now = time.monotonic()
+            except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+                c.errors += 1
+                self.failures.append(f"listen: {e!r}")
+                await asyncio.sleep(0.05)
+                continue
+            c.polls += 1
+            if resp.status != 200:
+                c.errors += 1
+                self.failures.append(f"listen {resp.status}: {body}")
+                await asyncio.sleep(0.05)
+                continue
+            if body.get("reset"):
+                c.resets += 1
+                c.cursor = body["seq"]
+                continue
+            for change in body["changes"]:
+                if change["seq"] in c.received:
+                    c.duplicates += 1
+                else:
+                    c.received[change["seq"]] = now
+            c.cursor = body["seq"]
+
+    async def lag_monitor(self) -> None:
+        while not self.stop_pushing.is_set():
+            t = time.monotonic()
+            await asyncio.sleep(0.01)
+            self.lag.append(time.monotonic() - t - 0.01)
+
+    async def run(self) -> Dict[str, Any]:
+        connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
+        timeout = aiohttp.ClientTimeout(total=90)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            await self.setup(session)
+            listeners = [asyncio.create_task(self.listener(session, c)) for c in self.clients]
+            await asyncio.sleep(0.5)  # every listener is waiting before the first push
+            cpu0 = time.process_time()
+            t0 = time.monotonic()
+            pushers = [asyncio.create_task(self.pusher(session, c)) for c in self.clients]
+            monitor = asyncio.create_task(self.lag_monitor())
+            await asyncio.sleep(self.seconds)
+            self.stop_pushing.set()
+            await asyncio.gather(*pushers, monitor)
+            elapsed = time.monotonic() - t0
+            cpu = time.process_time() - cpu0
+            # Drain: every listener catches up with its layer's last acknowledged change.
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                if all(c.cursor >= max(c.layer.acks, default=0) for c in self.clients):
+                    break
+                await asyncio.sleep(0.05)
+            for t in listeners:
+                t.cancel()
+            await asyncio.gather(*listeners, return_exceptions=True)
+            # Each layer's final records, read afresh.
+            state_ok = True
+            for layer in self.layers:
+                async with session.get(self.path(layer), headers=ss.bearer(layer.token)) as resp:
+                    body = await resp.json()
+                have = {e["record"]["id"]: e["revision"] for e in body["records"]}
+                if have != layer.live:
+                    state_ok = False
+                    self.failures.append(f"{layer.name}: final records differ ({len(have)} there, {len(layer.live)} expected)")
+        return self.summary(elapsed, cpu, state_ok)
+
+    def summary(self, elapsed: float, cpu: float, state_ok: bool) -> Dict[str, Any]:
+        latencies: List[float] = []
+        lost = duplicated = 0
+        for c in self.clients:
+            duplicated += c.duplicates
+            for seq, acked in c.layer.acks.items():
+                if c.layer.pusher_of[seq] == c.client_id:
+                    continue
+                arrived = c.received.get(seq)
+                if arrived is None:
+                    lost += 1
+                else:
+                    latencies.append(arrived - acked)
+        latencies.sort()
+        lag = sorted(self.lag)
+        accepted = sum(c.accepted for c in self.clients)
+        return {
+            "clients": self.n_clients,
+            "layers": self.n_layers,
+            "listeners_per_layer": self.n_clients // self.n_layers,
+            "target_rate": self.rate,
+            "seconds": round(elapsed, 2),
+            "accepted": accepted,
+            "accepted_per_second": round(accepted / elapsed, 1),
+            "rejected": sum(c.rejected for c in self.clients),
+            "errors": sum(c.errors for c in self.clients),
+            "deliveries": len(latencies),
+            "polls": sum(c.polls for c in self.clients),
+            "latency_ms": {name: round(percentile(latencies, p) * 1000, 2)
+                           for name, p in [("p50", 50), ("p90", 90), ("p99", 99), ("max", 100)]},
+            "lost": lost,
+            "duplicated": duplicated,
+            "resets": sum(c.resets for c in self.clients),
+            "final_state_ok": state_ok,
+            "loadgen_cpu_seconds": round(cpu, 1),
+            "loadgen_loop_lag_ms": {"p50": round(percentile(lag, 50) * 1000, 2),
+                                    "p99": round(percentile(lag, 99) * 1000, 2)},
+            "failures": self.failures[:10],
+        }
+
+
+def start_store(kind: str, work: Path) -> Tuple[str, Optional[ss.PostgresCluster]]:
+    if kind == "sqlite":
+        return f"sqlite://{work / 'bench.db'}", None
+    cluster = ss.PostgresCluster()
+    return cluster.database_url("quire_bench"), cluster
+
+
+def run_scenario(name: str, layers: int, args: argparse.Namespace, work: Path, keys: ss.Keys) -> Dict[str, Any]:
+    store, cluster = start_store(args.store, work / name)
+    (work / name).mkdir(parents=True, exist_ok=True)
+    settings = ss.HostSettings(port=ss.free_port(), store=store, public_keys=keys.public_key_files,
+                               admin_token_file=keys.admin_token_file)
+    server = ss.ServerProcess("quire-server", settings, work / name).start()
+    try:
+        assert server.proc is not None
+        cpu0 = cpu_seconds(server.proc.pid)
+        bench = Bench(server.port, keys, args.clients, layers, args.rate, args.seconds, args.seed)
+        result = uvloop.run(bench.run())
+        result["server_cpu_seconds"] = round(cpu_seconds(server.proc.pid) - cpu0, 1)
+        result["scenario"] = name
+        result["store"] = args.store
+        return result
+    finally:
+        server.stop()
+        if cluster is not None:
+            cluster.stop()
+
+
+def markdown(results: List[Dict[str, Any]], args: argparse.Namespace) -> str:
+    lines = [
+        "# Sync server under load (`make bench-sync`)",
+        "",
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores shared by `quire-server` "
+        f"and the load generator (one Python process, asyncio on uvloop + aiohttp), loopback, {args.store} store "
+        f"(WAL, synchronous=FULL for SQLite). Each client pushes one mutation at a time at a steady "
+        f"rate (new note 60%, update of its own note 30%, deletion 10%) and long-polls its layer's "
+        f"changes (`wait=30`). Latency: from a push's acknowledgement to the change's arrival at "
+        f"each other listener of the layer. Produced by `bench/sync_bench.py`; raw numbers in "
+        f"`bench/sync-results.json`.",
+        "",
+        "| scenario | clients | listeners per layer | target mut/s | accepted mut/s | deliveries | p50 ms | p90 ms | p99 ms | max ms | lost | duplicated | final state | server CPU s | loadgen CPU s | loadgen lag p99 ms |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+    ]
+    for r in results:
+        lat = r["latency_ms"]
+        lines.append(
+            f"| {r['scenario']} | {r['clients']} | {r['listeners_per_layer']} | {r['target_rate']:g} | "
+            f"{r['accepted_per_second']} | {r['deliveries']} | {lat['p50']} | {lat['p90']} | {lat['p99']} | "
+            f"{lat['max']} | {r['lost']} | {r['duplicated']} | {'exact' if r['final_state_ok'] else 'WRONG'} | "
+            f"{r['server_cpu_seconds']} | {r['loadgen_cpu_seconds']} | {r['loadgen_loop_lag_ms']['p99']} |")
+    lines += ["", "Scenarios: `groups` puts the clients in layers of five reviewers (the usual shape of a "
+              "review); `one-layer` puts all of them on one layer, so every change goes to 99 listeners.", ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--clients", type=int, default=100)
+    p.add_argument("--rate", type=float, default=500.0, help="target mutations per second, all clients together")
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--scenario", choices=["groups", "one-layer", "all"], default="all")
+    p.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument("--seed", type=int, default=15)
+    p.add_argument("--out", type=Path, default=REPO / "bench", help="where SYNC-RESULTS.md and sync-results.json go")
+    args = p.parse_args()
+    if not ss.QUIRE_SERVER.exists():
+        print(f"bench-sync: {ss.QUIRE_SERVER} is missing: run make first", file=sys.stderr)
+        return 2
+    scenarios = {"groups": max(1, args.clients // 5), "one-layer": 1}
+    chosen = list(scenarios) if args.scenario == "all" else [args.scenario]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="quire-bench-sync-") as tmp:
+        work = Path(tmp)
+        keys = ss.make_keys(work / "keys")
+        for name in chosen:
+            print(f"bench-sync: {name}: {args.clients} clients, {args.rate:g} mutations/s for {args.seconds:g} s ...", flush=True)
+            r = run_scenario(name, scenarios[name], args, work, keys)
+            print(json.dumps(r, indent=1), flush=True)
+            results.append(r)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "sync-results.json").write_text(json.dumps(results, indent=1) + "\n")
+    (args.out / "SYNC-RESULTS.md").write_text(markdown(results, args))
+    print(f"bench-sync: wrote {args.out / 'SYNC-RESULTS.md'}")
+    # No client edits another's notes, so nothing may be rejected either.
+    bad = [r["scenario"] for r in results
+           if r["lost"] or r["duplicated"] or not r["final_state_ok"] or r["errors"] or r["rejected"]]
+    if bad:
+        print(f"bench-sync: FAILED (lost, duplicated, rejected, errors or a wrong final state) in {', '.join(bad)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
