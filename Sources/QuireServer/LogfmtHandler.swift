@@ -42,8 +42,8 @@ struct LogfmtHandler: LogHandler {
                 line += " \(key)=\(Self.quoted("\(value)"))"
             }
         }
-        for key in merged.keys.sorted() {
-            line += " \(Self.quoted(key))=\(Self.quoted("\(merged[key]!)"))"
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            line += " \(Self.quoted(key))=\(Self.quoted("\(value)"))"
         }
         if event.level >= .warning, event.source != "QuireServer" {
             line += " source=\(Self.quoted(event.source))"
