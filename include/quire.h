@@ -144,6 +144,11 @@ QUIRE_API int32_t quire_version_number(void);
 /** A versioned struct (its `version` field) is newer than this library knows: the caller
  *  was built against a later header. Nothing was read past the version. */
 #define QUIRE_EVERSION (-18)
+/** The sync server refused the token (expired, not valid, or without the permission the
+ *  call needs): reauthenticate (`quire_descriptor_reauthenticate`). */
+#define QUIRE_EAUTH (-19)
+/** The sync server could not be reached, or failed (5xx); local changes are kept. */
+#define QUIRE_ENETWORK (-20)
 
 /**
  * A short English description of a status code, such as "invalid argument".
@@ -678,7 +683,11 @@ QUIRE_API int quire_document_has_unsaved_changes(int32_t *out, quire_document *d
 /** Save modes. */
 typedef enum quire_save_mode {
     QUIRE_SAVE_INCREMENTAL = 0x0500, /**< append the changed objects: earlier bytes, signatures and revisions stay as they were */
-    QUIRE_SAVE_FULL = 0x0501 /**< rewrite: renumber, drop unreachable objects */
+    QUIRE_SAVE_FULL = 0x0501, /**< rewrite: renumber, drop unreachable objects */
+    /** append the changed objects to the document's own file in place, without copying it
+     *  (`quire_document_save` only; `path` must be the file the document was opened from or
+     *  last saved to, unchanged since: see `quire_document_save`) */
+    QUIRE_SAVE_APPEND_IN_PLACE = 0x0502
 } quire_save_mode;
 
 /** The current version of `quire_save_options` (2 added the progress callback; a version 1
@@ -689,7 +698,7 @@ typedef enum quire_save_mode {
 typedef struct quire_save_options {
     /** Must be QUIRE_SAVE_OPTIONS_VERSION. */
     uint32_t version;
-    /** QUIRE_SAVE_INCREMENTAL (the default) or QUIRE_SAVE_FULL. */
+    /** QUIRE_SAVE_INCREMENTAL (the default), QUIRE_SAVE_FULL or QUIRE_SAVE_APPEND_IN_PLACE. */
     quire_save_mode mode;
     /** For QUIRE_SAVE_FULL: 1 packs objects into object streams with a cross-reference
      *  stream (smaller files, PDF 1.5 and later); 0 writes a classic table. */
@@ -723,8 +732,23 @@ QUIRE_API int quire_save_options_init(quire_save_options *options, unsigned vers
  * options: NULL for an incremental save (the second argument, as in
  * `quire_document_save_to_callback`).
  * An incremental save with no unsaved changes writes the file's bytes as they are.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO (the file could not be written; `path` is
- * unchanged); QUIRE_EUNSUPPORTED (an incremental save with changes of a file whose
+ *
+ * QUIRE_SAVE_APPEND_IN_PLACE instead appends the update to `path` itself, which must be the
+ * file the document was opened from or last saved to: its cost is the change's, not the
+ * file's. It first checks that the file is unchanged since the document read it (identity,
+ * size, times, first and last 4 KB) and takes an exclusive `flock` on it; then it writes the
+ * new objects, cross-reference section and trailer after the old end and flushes them, and
+ * only then writes the final `startxref ... %%EOF` (one write inside one page) and flushes
+ * again. Until that last write the file's last `startxref` is the old one, so a process
+ * killed at any moment leaves a file that opens as the old or the new revision (dead bytes
+ * of an interrupted append stay after the old end, unread). With no unsaved changes nothing
+ * is written.
+ *
+ * Returns: QUIRE_OK; QUIRE_EINVAL (also: QUIRE_SAVE_APPEND_IN_PLACE to another path than the
+ * document's file); QUIRE_EIO (the file could not be written; `path` is
+ * unchanged; for an append in place, it opens as before); QUIRE_ESTALE (an append in
+ * place to a file that changed since it was read, or a document opened from memory);
+ * QUIRE_EBUSY (another process is appending to it); QUIRE_EUNSUPPORTED (an incremental save with changes of a file whose
  * cross-reference was rebuilt by repair, or whose /Prev chain loops: there is no sound
  * section to append to; save in full); QUIRE_EPASSWORD (a full save of a document opened
  * without the password that some of its streams, such as encrypted attachments, need);
@@ -1119,6 +1143,23 @@ QUIRE_API int quire_document_export_annotations_json(char *buf, size_t buf_size,
                                            quire_document *doc, int32_t page_index);
 
 /**
+ * As `quire_document_export_annotations_json`, with the replies that PSPDFKit's Instant
+ * comments can hold written as the top-level "comments" of their thread's root instead of
+ * as annotation records (docs/annotation-json.md, "Comments and rich text"): a note that
+ * replies to an exported annotation that is not itself a reply, without a state or a
+ * popup. The root gets "isCommentThreadRoot": true, and a root note without text becomes
+ * a "pspdfkit/comment-marker", so that a PSPDFKit import shows the thread. What a comment
+ * cannot hold (the reply's rectangle, flags, colour, icon, Quire's exact fields) is left
+ * out. `quire_document_import_annotations_json` reads the result (comments become replies).
+ * Same thread rules and ownership as `quire_document_export_annotations_json`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
+ * missing from the page tree); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_document_export_annotations_json_instant_comments(char *buf, size_t buf_size,
+                                           size_t *out_len, quire_document *doc,
+                                           int32_t page_index);
+
+/**
  * Imports `length` bytes of annotation JSON (the format `quire_document_export_annotations_json`
  * writes, or plain Instant JSON): an annotation whose name (/NM) is already on its page is
  * updated, any other is created; replies are linked by name. Everything is checked before
@@ -1130,6 +1171,178 @@ QUIRE_API int quire_document_export_annotations_json(char *buf, size_t buf_size,
  */
 QUIRE_API int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,
                                            const char *json, size_t length);
+
+/* ------------------------------------------------------------------------------------ */
+/* Forms: AcroForm fields, their values and appearances                                  */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * The terminal fields of a document's interactive form (ISO 32000-2 §12.7), addressed by
+ * their index in tree order (depth first, /Kids order), from 0 to
+ * `quire_document_field_count` - 1. The indices are those of the field tree as it is:
+ * setting values does not change them. Every call reads the tree again (no snapshot), so
+ * what one call reports is always the document's current state.
+ *
+ * Values follow the rules of §12.7: read-only fields are refused, /MaxLen is enforced,
+ * check boxes and radio buttons take "Off" or one of their on-states, choice fields one of
+ * their options (any text in an editable combo box), list boxes several only with
+ * MultiSelect. Setting a value regenerates the normal appearance of each widget of the
+ * field (text from /DA: font, size, auto size, colour; /Q alignment; multiline, comb,
+ * password), so viewers that draw only appearances show it. The changes go through the
+ * document's editing path (saved, journalled by checkpoints). XFA forms are reported by
+ * `quire_document_form_kind` and never filled; JavaScript is never run.
+ *
+ * Thread safety: as the document.
+ */
+
+/** The kind of form a document has, from `quire_document_form_kind`. */
+typedef enum quire_form_kind {
+    QUIRE_FORM_NONE = 0x1A00,           /**< no /AcroForm, or one without fields */
+    QUIRE_FORM_ACROFORM = 0x1A01,       /**< an AcroForm */
+    QUIRE_FORM_XFA_FOREGROUND = 0x1A02, /**< AcroForm fields and an /XFA form (XFA viewers show the XFA) */
+    QUIRE_FORM_XFA_ONLY = 0x1A03        /**< /XFA without AcroForm fields: nothing to fill */
+} quire_form_kind;
+
+/** The type of a field (§12.7.5), from `quire_field_type`. */
+typedef enum quire_field_kind {
+    QUIRE_FIELD_TEXT = 0x1B00,
+    QUIRE_FIELD_CHECK_BOX = 0x1B01,
+    QUIRE_FIELD_RADIO_BUTTON = 0x1B02, /**< a radio group: one field, a widget per button */
+    QUIRE_FIELD_COMBO_BOX = 0x1B03,
+    QUIRE_FIELD_LIST_BOX = 0x1B04,
+    QUIRE_FIELD_PUSH_BUTTON = 0x1B05,  /**< no value */
+    QUIRE_FIELD_SIGNATURE = 0x1B06,    /**< read-only information: value "signed" or none */
+    QUIRE_FIELD_UNKNOWN = 0x1B07       /**< no or an unknown /FT: listed, never changed */
+} quire_field_kind;
+
+/** The two texts of a field option, for `quire_field_option`. */
+typedef enum quire_field_option_part {
+    QUIRE_FIELD_OPTION_EXPORT = 0x1C00, /**< the export value: what the field's value holds */
+    QUIRE_FIELD_OPTION_DISPLAY = 0x1C01 /**< the text shown to the user */
+} quire_field_option_part;
+
+/** Field flags (/Ff, §12.7.4.1): bits of `quire_field_flags` (bit n is 1 << (n - 1) in the
+ *  standard's numbering: read-only is bit 1). */
+#define QUIRE_FIELD_FLAG_READ_ONLY 0x1
+#define QUIRE_FIELD_FLAG_REQUIRED 0x2
+#define QUIRE_FIELD_FLAG_NO_EXPORT 0x4
+#define QUIRE_FIELD_FLAG_MULTILINE 0x1000
+#define QUIRE_FIELD_FLAG_PASSWORD 0x2000
+#define QUIRE_FIELD_FLAG_NO_TOGGLE_TO_OFF 0x4000
+#define QUIRE_FIELD_FLAG_EDIT 0x40000
+#define QUIRE_FIELD_FLAG_MULTI_SELECT 0x200000
+#define QUIRE_FIELD_FLAG_COMB 0x1000000
+
+/**
+ * What kind of form the document has.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (no usable catalog).
+ */
+QUIRE_API int quire_document_form_kind(quire_form_kind *out, quire_document *doc);
+
+/**
+ * The number of terminal fields of the form (0 without one).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ELIMIT (a field tree deeper than 32 levels or of
+ * more than 200,000 dictionaries). A cycle in the tree is not an error: each field is
+ * listed once, with a warning.
+ */
+QUIRE_API int quire_document_field_count(int32_t *out, quire_document *doc);
+
+/**
+ * The index of the field whose fully qualified name is `name` (NUL-terminated UTF-8).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_document_field_index(int32_t *out, quire_document *doc, const char *name);
+
+/**
+ * The fully qualified name of field `index`: the partial names (/T) from the root, joined
+ * with periods. Length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_name(char *buf, size_t buf_size, size_t *out_len, quire_document *doc, int32_t index);
+
+/** The type of field `index`. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT. */
+QUIRE_API int quire_field_type(quire_field_kind *out, quire_document *doc, int32_t index);
+
+/**
+ * The flags (/Ff, inherited) of field `index`: QUIRE_FIELD_FLAG_* bits, and the other bits
+ * of Table 226 as they are in the file.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_flags(uint32_t *out, quire_document *doc, int32_t index);
+
+/**
+ * /MaxLen of text field `index` (inherited), or -1 when it has none (also for other types).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_max_length(int32_t *out, quire_document *doc, int32_t index);
+
+/**
+ * The number of values of field `index`: 0 when unset, 1 for text, combo boxes and buttons
+ * (a button that is off has the value "Off"), any number for a multi-select list box.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_value_count(int32_t *out, quire_document *doc, int32_t index);
+
+/**
+ * Value `value_index` of field `index` (export values for choices and buttons).
+ * Length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (either index); QUIRE_EBUFS; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_value(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
+                                int32_t index, int32_t value_index);
+
+/**
+ * The number of options of field `index`: the choices (/Opt) of a combo or list box; the
+ * on-states of a check box or radio group (their display text is the /Opt export value
+ * when the field has /Opt); 0 for other types.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_option_count(int32_t *out, quire_document *doc, int32_t index);
+
+/**
+ * One text of option `option_index` of field `index`. Length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (also an unknown `part`); QUIRE_ERANGE; QUIRE_EBUFS;
+ * QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_option(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
+                                 int32_t index, int32_t option_index, quire_field_option_part part);
+
+/** The number of widgets (annotations on pages) of field `index`.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT. */
+QUIRE_API int quire_field_widget_count(int32_t *out, quire_document *doc, int32_t index);
+
+/**
+ * Widget `widget_index` of field `index`: its page (-1 when no page lists it; may be NULL)
+ * and its /Rect (may be NULL).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_widget(int32_t *out_page_index, quire_rect *out_rect, quire_document *doc,
+                                 int32_t index, int32_t widget_index);
+
+/**
+ * Sets the value of field `index` to `value` (NUL-terminated UTF-8) and regenerates its
+ * widgets' appearances. For a list box, one selected option (use
+ * `quire_field_set_values` for several).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, a value that is not a state or an
+ * option of the field); QUIRE_ERANGE (the index; a text longer than /MaxLen); QUIRE_ESTATE
+ * (a read-only field; turning off a radio group with NoToggleToOff); QUIRE_EUNSUPPORTED
+ * (push buttons, signatures, fields of unknown type); QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_set_value(quire_document *doc, int32_t index, const char *value);
+
+/**
+ * Sets the values of field `index` to the `count` strings of `values` (several only for a
+ * multi-select list box; 0 clears a list box's selection) and regenerates its widgets'
+ * appearances. Returns: as `quire_field_set_value`.
+ */
+QUIRE_API int quire_field_set_values(quire_document *doc, int32_t index, const char *const *values, int32_t count);
+
+/**
+ * Resets field `index` to its default value (/DV), or clears it when it has none, and
+ * regenerates its appearances.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ESTATE (read-only); QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_field_reset(quire_document *doc, int32_t index);
 
 /* ------------------------------------------------------------------------------------ */
 /* Bookmarks                                                                            */
@@ -1690,7 +1903,9 @@ QUIRE_API int quire_sync_service_open(quire_sync_service **out, const quire_sync
 QUIRE_API int quire_sync_service_shutdown(quire_sync_service *service);
 
 /** Closes a service (after `quire_sync_service_shutdown` and once no thread is inside
- *  `quire_sync_service_handle`). NULL is a no-op. */
+ *  `quire_sync_service_handle`): its store is closed before this returns (for SQLite, the
+ *  file closed and its WAL checkpointed and removed), so the host may reopen, copy or
+ *  remove the store's file at once. Blocks while a group commit finishes. NULL is a no-op. */
 QUIRE_API void quire_sync_service_close(quire_sync_service *service);
 
 /** One request or response header: a name and a value, NUL-terminated UTF-8. */
@@ -1738,6 +1953,518 @@ QUIRE_API int quire_sync_response_body(const void **out_data, size_t *out_len,
 
 /** Releases a response. NULL is a no-op. */
 QUIRE_API void quire_sync_response_free(quire_sync_response *response);
+
+/* ------------------------------------------------------------------------------------ */
+/* Text: extraction with positions, search, selection, highlights                        */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * The text of one page, as Quire extracts it: characters with their Unicode text, quads
+ * and font sizes, in the order the content streams show them, with the spaces and line
+ * breaks Quire inserts between words and lines ("generated" characters). docs/text.md
+ * describes the fonts, encodings and heuristics. A snapshot: it keeps no reference to
+ * the document and stays valid after the document changes or is closed. Immutable, so it
+ * may be read from any thread; free it with `quire_text_page_free`.
+ */
+typedef struct quire_text_page quire_text_page;
+
+/** The matches of a text search; free with `quire_text_match_list_free`. A snapshot, like
+ *  `quire_text_page`. */
+typedef struct quire_text_match_list quire_text_match_list;
+
+/** The text markup annotations made from text (ISO 32000-2 §12.5.6.10). */
+typedef enum quire_text_markup {
+    QUIRE_TEXT_MARKUP_HIGHLIGHT = 0x1100, /**< /Highlight */
+    QUIRE_TEXT_MARKUP_UNDERLINE = 0x1101, /**< /Underline */
+    QUIRE_TEXT_MARKUP_STRIKEOUT = 0x1102, /**< /StrikeOut */
+    QUIRE_TEXT_MARKUP_SQUIGGLY = 0x1103   /**< /Squiggly */
+} quire_text_markup;
+
+/** The current version of `quire_text_char`. */
+#define QUIRE_TEXT_CHAR_VERSION 1
+
+/** One character of a page's text. Initialise with QUIRE_TEXT_CHAR_INIT. */
+typedef struct quire_text_char {
+    /** Must be QUIRE_TEXT_CHAR_VERSION (or an older version). */
+    uint32_t version;
+    /** The box around the character's quad, in PDF user space: from the font's descent
+     *  to its ascent, as wide as the glyph's advance (for rotated text, the axis-aligned
+     *  box around the rotated quad; the quad itself: `quire_text_page_range_quads` of
+     *  this one character). */
+    quire_rect box;
+    /** The font size in user space units (the text and current matrices applied). */
+    double font_size;
+    /** 1 when Quire inserted the character (a space between words, or "\n" between
+     *  lines; a generated line break has an empty quad at the end of its line); else 0. */
+    int32_t is_generated;
+    /** The line (0-based) the character is on. */
+    int32_t line;
+} quire_text_char;
+
+/** Initialiser for `quire_text_char`. */
+#define QUIRE_TEXT_CHAR_INIT { QUIRE_TEXT_CHAR_VERSION, {0, 0, 0, 0}, 0, 0, 0 }
+
+/**
+ * Sets `out`'s version to `version` (1 up to QUIRE_TEXT_CHAR_VERSION) and its fields to
+ * zero: QUIRE_TEXT_CHAR_INIT for bindings that cannot use the macro.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_text_char_init(quire_text_char *out, unsigned version);
+
+/** The current version of `quire_text_search_options`. */
+#define QUIRE_TEXT_SEARCH_OPTIONS_VERSION 1
+
+/** Options of `quire_document_search_text`. Initialise with QUIRE_TEXT_SEARCH_OPTIONS_INIT. */
+typedef struct quire_text_search_options {
+    /** Must be QUIRE_TEXT_SEARCH_OPTIONS_VERSION (or an older version). */
+    uint32_t version;
+    /** 1: match letter case exactly; 0 (the default): case-insensitive (Unicode
+     *  lowercase mapping). */
+    int32_t match_case;
+    /** 1: only matches with no letter or digit just before or after them. */
+    int32_t whole_word;
+    /** Most matches returned; 0 (the default): all. */
+    int32_t max_matches;
+} quire_text_search_options;
+
+/** Initialiser for `quire_text_search_options`: case-insensitive, any position, all. */
+#define QUIRE_TEXT_SEARCH_OPTIONS_INIT { QUIRE_TEXT_SEARCH_OPTIONS_VERSION, 0, 0, 0 }
+
+/**
+ * Fills `options` with the defaults of `version` (1 up to
+ * QUIRE_TEXT_SEARCH_OPTIONS_VERSION) and sets its version.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_text_search_options_init(quire_text_search_options *options, unsigned version);
+
+/**
+ * Extracts the text of page `page_index` into a new `*out` (owned by the caller). Damage
+ * in the page's content ends the stream where it is, with a warning on the text page
+ * (`quire_text_page_warning`); fonts the file describes badly degrade to documented
+ * fallbacks. Thread: the document's.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `out` or `doc`); QUIRE_ERANGE (no such page);
+ * QUIRE_EFORMAT, QUIRE_ELIMIT (the page itself cannot be read).
+ */
+QUIRE_API int quire_page_text_load(quire_text_page **out, quire_document *doc, int32_t page_index);
+
+/** Releases a text page. NULL is a no-op. */
+QUIRE_API void quire_text_page_free(quire_text_page *text);
+
+/** The index of the page the text belongs to. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_page_index(int32_t *out, const quire_text_page *text);
+
+/** How many characters the page has (generated ones included). Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_page_char_count(int32_t *out, const quire_text_page *text);
+
+/**
+ * The page's plain text (every character's text in order, UTF-8), with the length-query
+ * pattern. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_text(char *buf, size_t buf_size, size_t *out_len, const quire_text_page *text);
+
+/**
+ * The text of the `count` characters from `first`, with the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (negative count); QUIRE_ERANGE (past the characters);
+ * QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_range_text(char *buf, size_t buf_size, size_t *out_len,
+                                         const quire_text_page *text, int32_t first, int32_t count);
+
+/**
+ * Character `index`: its box, font size, whether it is generated and its line, written into `*out` (whose
+ * `version` the caller sets; only that version's fields are written).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EVERSION; QUIRE_ERANGE.
+ */
+QUIRE_API int quire_text_page_char(quire_text_char *out, const quire_text_page *text, int32_t index);
+
+/**
+ * The Unicode text of character `index` (usually one code point; a ligature or an
+ * /ActualText span may give several), with the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_char_text(char *buf, size_t buf_size, size_t *out_len,
+                                        const quire_text_page *text, int32_t index);
+
+/**
+ * The font name (/BaseFont) of character `index`, with the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_char_font(char *buf, size_t buf_size, size_t *out_len,
+                                        const quire_text_page *text, int32_t index);
+
+/** How many lines the page has. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_page_line_count(int32_t *out, const quire_text_page *text);
+
+/**
+ * Line `index`: its first character and how many it has (without its line break).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+QUIRE_API int quire_text_page_line(int32_t *out_first, int32_t *out_count, const quire_text_page *text, int32_t index);
+
+/** How many words the page has (runs of characters between white space). Returns:
+ *  QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_page_word_count(int32_t *out, const quire_text_page *text);
+
+/**
+ * Word `index`: its first character and how many it has.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+QUIRE_API int quire_text_page_word(int32_t *out_first, int32_t *out_count, const quire_text_page *text, int32_t index);
+
+/**
+ * The quads that cover the `count` characters from `first`: one per line they span, 8
+ * numbers each in /QuadPoints order, into `buf` with the length-query pattern for numbers
+ * (`capacity` and `*out_count` count doubles). These are the quads a highlight of the
+ * range needs.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_range_quads(double *buf, size_t capacity, size_t *out_count,
+                                          const quire_text_page *text, int32_t first, int32_t count);
+
+/**
+ * The index of the character at point (`x`, `y`) of user space: the one whose quad holds
+ * it, else the nearest. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (the page has no
+ * text).
+ */
+QUIRE_API int quire_text_page_char_at(int32_t *out, const quire_text_page *text, double x, double y);
+
+/**
+ * The selection a drag from (`x0`, `y0`) to (`x1`, `y1`) makes: the characters from the
+ * one at the first point to the one at the second (in either order), both included.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (the page has no text).
+ */
+QUIRE_API int quire_text_page_select(int32_t *out_first, int32_t *out_count, const quire_text_page *text,
+                                     double x0, double y0, double x1, double y1);
+
+/** How many warnings extracting the text gave. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_page_warning_count(int32_t *out, const quire_text_page *text);
+
+/** Warning `index`, with the length-query pattern. Returns: QUIRE_OK; QUIRE_EINVAL;
+ *  QUIRE_ERANGE; QUIRE_EBUFS. */
+QUIRE_API int quire_text_page_warning(char *buf, size_t buf_size, size_t *out_len,
+                                      const quire_text_page *text, int32_t index);
+
+/**
+ * Searches the text of page `page_index`, or of every page when it is -1, for `query`
+ * (UTF-8): case-insensitive unless asked, white space in the query matches any white
+ * space (line breaks too), and a word hyphenated at a line end matches unhyphenated.
+ * Matches do not overlap. `options` NULL: the defaults. `*out` is owned by the caller.
+ * Thread: the document's.
+ * Returns: QUIRE_OK (also with no match: the list is then empty); QUIRE_EINVAL (NULL
+ * `out`, `doc` or `query`, an empty query, a negative max_matches); QUIRE_EVERSION;
+ * QUIRE_ERANGE (no such page); QUIRE_EFORMAT, QUIRE_ELIMIT (a page cannot be read).
+ */
+QUIRE_API int quire_document_search_text(quire_text_match_list **out, quire_document *doc, const char *query,
+                                         const quire_text_search_options *options, int32_t page_index);
+
+/** How many matches the list holds. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_match_list_count(int32_t *out, const quire_text_match_list *list);
+
+/**
+ * Match `index`: its page and the range of characters it covers there (as
+ * `quire_page_text_load` numbers them). Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+QUIRE_API int quire_text_match_list_get(int32_t *out_page_index, int32_t *out_first, int32_t *out_count,
+                                        const quire_text_match_list *list, int32_t index);
+
+/** The text of match `index` as the page has it, with the length-query pattern.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS. */
+QUIRE_API int quire_text_match_list_text(char *buf, size_t buf_size, size_t *out_len,
+                                         const quire_text_match_list *list, int32_t index);
+
+/** The quads of match `index` (8 numbers each, /QuadPoints order), with the length-query
+ *  pattern for numbers. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS. */
+QUIRE_API int quire_text_match_list_quads(double *buf, size_t capacity, size_t *out_count,
+                                          const quire_text_match_list *list, int32_t index);
+
+/** Releases a match list. NULL is a no-op. */
+QUIRE_API void quire_text_match_list_free(quire_text_match_list *list);
+
+/**
+ * Creates a text markup annotation of kind `kind` over the `count` characters from
+ * `first` of `text` (whose page it goes on), with /QuadPoints that cover exactly those
+ * characters (one quad per line, in the order viewers read: upper-left, upper-right,
+ * lower-left, lower-right), the default colour of the kind and a generated appearance,
+ * through the ordinary creation path (checkpoints and the journal see it). `*out` (may
+ * be NULL) receives the annotation as stored, owned by the caller. Set its colour,
+ * author or contents afterwards with `quire_annotation_set_*` and
+ * `quire_document_update_annotation`. Thread: the document's.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `doc` or `text`, a kind of another family, an
+ * empty range or one of generated characters only); QUIRE_ERANGE (past the characters,
+ * or the text's page is no longer in the document).
+ */
+QUIRE_API int quire_document_add_text_markup(quire_annotation **out, quire_document *doc,
+                                             const quire_text_page *text, quire_text_markup kind,
+                                             int32_t first, int32_t count);
+
+/**
+ * The text a markup annotation covers: the characters of its page whose centres lie in
+ * its /QuadPoints (PSPDFKit's highlightedString), with the length-query pattern. Empty for
+ * an annotation without quads. Thread: the document's.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (its page is not in `doc`); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_annotation_marked_text(char *buf, size_t buf_size, size_t *out_len,
+                                           quire_document *doc, const quire_annotation *annotation);
+
+/* ------------------------------------------------------------------------------------ */
+/* Sync client: Instant-style descriptors, download, two-way sync                         */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * The client of a sync server (docs/sync-protocol.md; lifecycle in docs/sync-client.md),
+ * as PSPDFKit Instant's InstantClient: made with the server's URL and a local data
+ * directory, it gives one descriptor per (document, layer) that a JWT names. A descriptor
+ * downloads the PDF (once per document, shared by its layers) and the layer's records into
+ * a local store (SQLite, WAL, synchronous=FULL), gives the editable `quire_document`, and
+ * keeps it in sync: every change made through the annotation, reply, review-state and
+ * JSON-import functions becomes a pending mutation in the local store before the call
+ * returns; syncs push them and pull the server's changes into the document.
+ *
+ * Threads: each descriptor has a worker thread (downloads, syncs, reauthentication: all
+ * network and storage work), a listener thread while it listens, and an event thread on
+ * which `on_event` is called, one event at a time, in order. `token_provider` is called on
+ * the worker or the listener thread. The functions below may be called from any thread;
+ * those that start work return at once, except the ones that say they wait. Callbacks
+ * must not call `quire_descriptor_sync_now`, `quire_descriptor_wait_idle`,
+ * `quire_descriptor_remove_local_storage`, `quire_client_remove_document_storage` or
+ * `quire_client_close` (they wait for the threads the callbacks run on).
+ *
+ * The editable document may be used from any thread: every call on it holds the
+ * descriptor's document lock, which the sync also holds while it applies the server's
+ * changes, so edits and the sync never interleave.
+ *
+ * In a build without the HTTP client (QUIRE_NO_SERVER, used for the sanitizer and fuzz
+ * builds) `quire_client_open` answers QUIRE_EUNSUPPORTED; the shipped library has it.
+ */
+typedef struct quire_client quire_client;
+
+/** A (document, layer) of a client; borrowed: it lives as long as its client. */
+typedef struct quire_descriptor quire_descriptor;
+
+/** A descriptor's state (as Instant's). */
+typedef enum quire_sync_state {
+    QUIRE_SYNC_STATE_UNKNOWN = 0x2400,   /**< not downloaded, or its local storage removed */
+    QUIRE_SYNC_STATE_CLEAN = 0x2401,     /**< downloaded, no local change waiting */
+    QUIRE_SYNC_STATE_DIRTY = 0x2402,     /**< local changes wait to be pushed */
+    QUIRE_SYNC_STATE_SENDING = 0x2403,   /**< pushing local changes */
+    QUIRE_SYNC_STATE_RECEIVING = 0x2404, /**< downloading, or pulling the server's changes */
+    QUIRE_SYNC_STATE_INVALID = 0x2405,   /**< the server refuses the layer (403, or the document is gone) */
+    QUIRE_SYNC_STATE_NEEDS_RESET = 0x2406 /**< the server said "reset": the layer is fetched again */
+} quire_sync_state;
+
+/** What a `quire_sync_event` reports. */
+typedef enum quire_sync_event_type {
+    QUIRE_SYNC_EVENT_STATE_CHANGED = 0x2500,      /**< `state` is the new state */
+    QUIRE_SYNC_EVENT_DOWNLOAD_PROGRESS = 0x2501,  /**< `completed` of `total` bytes (0: unknown) */
+    QUIRE_SYNC_EVENT_DOWNLOAD_FINISHED = 0x2502,
+    QUIRE_SYNC_EVENT_DOWNLOAD_FAILED = 0x2503,    /**< `status` and `message` say why */
+    QUIRE_SYNC_EVENT_SYNC_FINISHED = 0x2504,
+    QUIRE_SYNC_EVENT_SYNC_FAILED = 0x2505,        /**< `status` and `message`; local changes are kept */
+    /** The server changed the records `record_ids` of the editable document. */
+    QUIRE_SYNC_EVENT_DOCUMENT_CHANGED = 0x2506,
+    /** The local change of `record_id` was dropped: the server's record won (`reason`
+     *  "conflict": another client changed it first) or refused it ("invalid"); the
+     *  document now shows the server's record. */
+    QUIRE_SYNC_EVENT_CHANGE_DROPPED = 0x2507,
+    /** The token expired or was refused, or there is none (the first event after a
+     *  restart: tokens are not stored): call `quire_descriptor_reauthenticate`. */
+    QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED = 0x2508,
+    QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED = 0x2509,
+    QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED = 0x250A /**< `status` and `message` */
+} quire_sync_event_type;
+
+/** One event, borrowed: valid only during the `on_event` call. */
+typedef struct quire_sync_event {
+    uint32_t version;            /**< QUIRE_SYNC_EVENT_VERSION */
+    quire_sync_event_type type;
+    quire_sync_state state;      /**< the descriptor's state (the new one for STATE_CHANGED) */
+    int status;                  /**< QUIRE_OK, or the status of a failure */
+    const char *message;         /**< the failure's or the dropped change's message; NULL otherwise */
+    const char *record_id;       /**< CHANGE_DROPPED: the record; NULL otherwise */
+    const char *reason;          /**< CHANGE_DROPPED: "conflict" or "invalid"; NULL otherwise */
+    const char *const *record_ids; /**< DOCUMENT_CHANGED: the records; NULL otherwise */
+    size_t record_id_count;      /**< how many `record_ids` there are */
+    int64_t completed;           /**< DOWNLOAD_PROGRESS: bytes received */
+    int64_t total;               /**< DOWNLOAD_PROGRESS: bytes expected, 0 when unknown */
+} quire_sync_event;
+
+/** The version of `quire_sync_event` this header describes. */
+#define QUIRE_SYNC_EVENT_VERSION 1
+
+/** Called with each event of `descriptor`, on its event thread. */
+typedef void (*quire_sync_event_fn)(quire_descriptor *descriptor, const quire_sync_event *event, void *payload);
+
+/** Asked for a fresh JWT for `descriptor` when it has none or the server refused it, on
+ *  its worker or listener thread. Return a NUL-terminated token (the library copies it
+ *  before the callback returns again; keep it valid until then) or NULL for none. */
+typedef const char *(*quire_token_provider_fn)(quire_descriptor *descriptor, void *payload);
+
+/**
+ * The callbacks of a client. Initialise with QUIRE_CLIENT_CALLBACKS_INIT or
+ * `quire_client_callbacks_init`. Both may be NULL.
+ */
+typedef struct quire_client_callbacks {
+    uint32_t version;                     /**< QUIRE_CLIENT_CALLBACKS_VERSION */
+    quire_sync_event_fn on_event;         /**< every descriptor's events */
+    quire_token_provider_fn token_provider; /**< a fresh token, beyond Instant; NULL: none */
+    void *payload;                        /**< passed to both */
+} quire_client_callbacks;
+
+#define QUIRE_CLIENT_CALLBACKS_VERSION 1
+#define QUIRE_CLIENT_CALLBACKS_INIT { QUIRE_CLIENT_CALLBACKS_VERSION, NULL, NULL, NULL }
+
+/**
+ * Fills `callbacks` with the defaults of `version` (no callbacks).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_client_callbacks_init(quire_client_callbacks *callbacks, unsigned version);
+
+/**
+ * The configuration of a client. Initialise with QUIRE_CLIENT_CONFIG_INIT or
+ * `quire_client_config_init`, then set `server_url` and `data_directory`.
+ */
+typedef struct quire_client_config {
+    uint32_t version;           /**< QUIRE_CLIENT_CONFIG_VERSION */
+    /** The server's base URL, "http://host:port" or "https://host/prefix" (TLS with the
+     *  system's trust roots). Required. */
+    const char *server_url;
+    /** The local data directory (created if missing): documents/<id>/document.pdf and
+     *  documents/<id>/layers/<layer>.sqlite. Required. */
+    const char *data_directory;
+    /** Seconds after a local change before the automatic sync; 0 turns it off; negative
+     *  is the default (1 s). */
+    double auto_sync_delay;
+    /** Seconds one long poll of the listener waits (1 to 60); 0 is the default (25). */
+    int32_t listen_wait_seconds;
+    /** Timeout of other requests in seconds; 0 is the default (60). */
+    int32_t request_timeout_seconds;
+} quire_client_config;
+
+#define QUIRE_CLIENT_CONFIG_VERSION 1
+#define QUIRE_CLIENT_CONFIG_INIT { QUIRE_CLIENT_CONFIG_VERSION, NULL, NULL, -1.0, 0, 0 }
+
+/**
+ * Fills `config` with the defaults of `version`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_client_config_init(quire_client_config *config, unsigned version);
+
+/**
+ * Makes a client. Nothing is sent until a descriptor downloads or syncs.
+ * out: receives the client, owned by the caller; release with `quire_client_close`.
+ * callbacks: may be NULL; copied (by its version).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, a URL that is not http or https, a
+ * setting out of range); QUIRE_EIO (the data directory cannot be made); QUIRE_EVERSION;
+ * QUIRE_EUNSUPPORTED (a build without the HTTP client).
+ */
+QUIRE_API int quire_client_open(quire_client **out, const quire_client_config *config,
+                                const quire_client_callbacks *callbacks);
+
+/**
+ * Stops every descriptor's listening, waits for the work they run, closes their stores
+ * and frees the client and its descriptors. Editable documents obtained from them stay
+ * valid (they are the caller's) but are no longer synced. NULL is a no-op. Must not be
+ * called from a callback.
+ */
+QUIRE_API void quire_client_close(quire_client *client);
+
+/**
+ * The descriptor of the document and layer that `jwt` names (its `document_id` and
+ * `layer` claims are read without checking the signature: the server does that): the same
+ * descriptor for the same pair. The token is not kept (pass it to
+ * `quire_descriptor_download` or `quire_descriptor_reauthenticate`).
+ * out: receives the descriptor, borrowed from the client.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, a token that is not a JWT with these
+ * claims, or whose ids are not of the protocol); QUIRE_EIO (its local store cannot be read).
+ */
+QUIRE_API int quire_client_descriptor_for_jwt(quire_descriptor **out, quire_client *client, const char *jwt);
+
+/**
+ * Removes a document's local storage: its PDF and every layer's store (pending changes
+ * included). Its descriptors go back to QUIRE_SYNC_STATE_UNKNOWN.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or not an id); QUIRE_EIO.
+ */
+QUIRE_API int quire_client_remove_document_storage(quire_client *client, const char *document_id);
+
+/**
+ * Removes the cached PDFs of documents none of whose layers is stored.
+ * out_removed: may be NULL; receives how many documents were removed.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO.
+ */
+QUIRE_API int quire_client_remove_unused_cache(size_t *out_removed, quire_client *client);
+
+/**
+ * The descriptor's document id or layer, through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_descriptor_document_id(char *buf, size_t buf_size, size_t *out_len, const quire_descriptor *descriptor);
+QUIRE_API int quire_descriptor_layer(char *buf, size_t buf_size, size_t *out_len, const quire_descriptor *descriptor);
+
+/** The descriptor's state now. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_descriptor_state(quire_sync_state *out, const quire_descriptor *descriptor);
+
+/**
+ * Starts downloading the PDF (unless cached) and the layer's records with `jwt`, on the
+ * worker thread: DOWNLOAD_PROGRESS, then DOWNLOAD_FINISHED or DOWNLOAD_FAILED. Local
+ * changes not yet pushed are kept.
+ * Returns: QUIRE_OK (started); QUIRE_EINVAL (NULL, or a token for another document or
+ * layer); QUIRE_EBUSY (a download of this descriptor is running: one at a time).
+ */
+QUIRE_API int quire_descriptor_download(quire_descriptor *descriptor, const char *jwt);
+
+/**
+ * The editable document: the cached PDF with the layer's records and the local changes.
+ * out: receives a new reference, owned by the caller (close it with
+ * `quire_document_close`; the descriptor keeps its own). The same document each time.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (not downloaded); QUIRE_EIO.
+ */
+QUIRE_API int quire_descriptor_document(quire_document **out, quire_descriptor *descriptor);
+
+/** Starts a sync (push, then pull) on the worker thread: SYNC_FINISHED or SYNC_FAILED
+ *  follows. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_descriptor_sync(quire_descriptor *descriptor);
+
+/**
+ * Syncs and waits for the end (after the work already queued). Must not be called from a
+ * callback.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (not downloaded); QUIRE_EAUTH (no token,
+ * or the server refused it); QUIRE_ENETWORK (the server cannot be reached or failed);
+ * QUIRE_EIO (the local store); QUIRE_EFORMAT (an answer not of the protocol).
+ */
+QUIRE_API int quire_descriptor_sync_now(quire_descriptor *descriptor);
+
+/** Waits until the work queued so far on the worker thread and its events are done. Must
+ *  not be called from a callback. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_descriptor_wait_idle(quire_descriptor *descriptor);
+
+/**
+ * Replaces the token and checks it with the server on the worker thread:
+ * REAUTHENTICATION_FINISHED and a sync, or REAUTHENTICATION_FAILED (the old token is kept).
+ * Returns: QUIRE_OK (started); QUIRE_EINVAL (NULL, or a token for another document or layer).
+ */
+QUIRE_API int quire_descriptor_reauthenticate(quire_descriptor *descriptor, const char *jwt);
+
+/** Sets the delay of the automatic sync after local changes, in seconds (0: off; at most
+ *  86400). Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_descriptor_set_auto_sync_delay(quire_descriptor *descriptor, double seconds);
+
+/** Starts (`on` non-zero) or stops listening for the server's changes: a long poll on the
+ *  listener thread, each change starting a sync. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_descriptor_set_listening(quire_descriptor *descriptor, int on);
+
+/** How many local changes are not yet acknowledged by the server. Returns: QUIRE_OK;
+ *  QUIRE_EINVAL; QUIRE_EIO. */
+QUIRE_API int quire_descriptor_pending_changes(size_t *out, quire_descriptor *descriptor);
+
+/**
+ * Removes this layer's local store (documents/<id>/layers/<layer>.sqlite with its -wal and
+ * -shm files), pending changes included; the document's PDF stays for its other layers
+ * (`quire_client_remove_unused_cache`). The editable document is detached (it keeps its
+ * annotations, unsynced) and the state goes back to UNKNOWN. Must not be called from a
+ * callback.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO.
+ */
+QUIRE_API int quire_descriptor_remove_local_storage(quire_descriptor *descriptor);
 
 #ifdef __cplusplus
 }

@@ -400,19 +400,24 @@ var saveOptionsDefaults: quire_save_options {
                        progress: nil, progress_payload: nil)
 }
 
-/// The save mode and the progress callback of the caller's options.
-func saveOptions(_ pointer: UnsafePointer<quire_save_options>?) throws -> (mode: SaveMode, progress: WriteProgress?) {
-    guard let pointer else { return (.incremental, nil) }
+/// The save mode (and whether it appends in place) and the progress callback of the
+/// caller's options.
+func saveOptions(_ pointer: UnsafePointer<quire_save_options>?) throws -> (mode: SaveMode, inPlace: Bool, progress: WriteProgress?) {
+    guard let pointer else { return (.incremental, false, nil) }
     let options = try saveOptionsVersions.read(pointer, defaults: saveOptionsDefaults).value
     let mode: SaveMode
+    var inPlace = false
     switch options.mode {
     case QUIRE_SAVE_INCREMENTAL: mode = .incremental
     case QUIRE_SAVE_FULL: mode = .full(objectStreams: options.object_streams != 0)
+    case QUIRE_SAVE_APPEND_IN_PLACE:
+        mode = .incremental
+        inPlace = true
     default: throw CallError(code: QUIRE_EINVAL, message: "options.mode 0x\(String(options.mode.rawValue, radix: 16)) is not a QUIRE_SAVE_* value")
     }
-    guard let callback = options.progress else { return (mode, nil) }
+    guard let callback = options.progress else { return (mode, inPlace, nil) }
     nonisolated(unsafe) let payload = options.progress_payload  // the caller's, handed back as it is
-    return (mode, { done, total in
+    return (mode, inPlace, { done, total in
         guard callback(UInt64(clamping: done), UInt64(clamping: total), payload) == 0 else {
             throw CallError(code: QUIRE_EUSER, message: "the progress callback returned non-zero: the save was cancelled, nothing was written")
         }
@@ -431,8 +436,12 @@ public func quire_document_save(_ doc: OpaquePointer?, _ options: UnsafePointer<
     guarded("quire_document_save") {
         let d = try document(doc)
         let path = String(cString: try required(path, "path"))
-        let (mode, progress) = try saveOptions(options)
-        try d.save(to: path, mode: mode, progress: progress)
+        let (mode, inPlace, progress) = try saveOptions(options)
+        if inPlace {
+            try d.saveAppendingInPlace(to: path, progress: progress)
+        } else {
+            try d.save(to: path, mode: mode, progress: progress)
+        }
     }
 }
 
@@ -442,7 +451,10 @@ public func quire_document_save_to_callback(_ doc: OpaquePointer?, _ options: Un
     guarded("quire_document_save_to_callback") {
         let d = try document(doc)
         let write = try required(write, "write")
-        let (mode, progress) = try saveOptions(options)
+        let (mode, inPlace, progress) = try saveOptions(options)
+        guard !inPlace else {
+            throw CallError(code: QUIRE_EINVAL, message: "QUIRE_SAVE_APPEND_IN_PLACE writes to the document's own file: use quire_document_save")
+        }
         try d.save(mode: mode, progress: progress) { piece in
             guard write(piece.baseAddress, piece.count, payload) == 0 else {
                 throw CallError(code: QUIRE_EUSER, message: "the write callback returned non-zero; nothing was saved")

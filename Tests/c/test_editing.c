@@ -591,6 +591,84 @@ static void test_save_path(void) {
 
 /* ---- saving through a callback ------------------------------------------------------------------- */
 
+/* QUIRE_SAVE_APPEND_IN_PLACE (issue 17): the update alone, appended to the document's own
+ * file (same inode, every earlier byte kept); refused for another path, for a file changed
+ * since it was read, and through a callback. */
+static void test_save_append_in_place(void) {
+    const char *dir, *path;
+    quire_document *doc, *re;
+    unsigned char *original, *saved = NULL, *changed;
+    size_t original_size = 0, saved_size = 0, changed_size = 0;
+    struct stat before, after;
+    struct byte_sink sink = {0};
+    FILE *f;
+    quire_save_options options = QUIRE_SAVE_OPTIONS_INIT;
+    g_test = "appending in place";
+    dir = make_temp_dir();
+    original = read_file(corpus(ANNOTS), &original_size);
+    if (!dir || !original) {
+        free(original);
+        remove_temp_dir(dir);
+        return;
+    }
+    path = join_path(dir, "in.pdf");
+    f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(original, 1, original_size, f) == original_size);
+    if (f) fclose(f);
+    doc = reopen_path(path, NULL, __LINE__);
+    if (!doc) {
+        free(original);
+        remove_temp_dir(dir);
+        return;
+    }
+    options.mode = QUIRE_SAVE_APPEND_IN_PLACE;
+    /* Nothing to append: nothing written. */
+    CHECK_STATUS(quire_document_save(doc, &options, path), QUIRE_OK);
+    CHECK_INT((int)file_size(path), (int)original_size);
+    CHECK_STATUS(set_key(doc, 1, "QuireInPlace", "(appended)"), QUIRE_OK);
+    CHECK_INT(stat(path, &before), 0);
+    /* Another path than the document's file; through a callback. */
+    CHECK_STATUS(quire_document_save(doc, &options, join_path(dir, "other.pdf")), QUIRE_EINVAL);
+    CHECK(!path_exists(join_path(dir, "other.pdf")));
+    CHECK_STATUS(quire_document_save_to_callback(doc, &options, sink_write, &sink), QUIRE_EINVAL);
+    CHECK_INT((int)sink.size, 0);
+    CHECK_STATUS(quire_document_save(doc, &options, path), QUIRE_OK);
+    CHECK_INT(has_unsaved(doc), 0);
+    CHECK_INT(stat(path, &after), 0);
+    CHECK(before.st_ino == after.st_ino);
+    CHECK_INT(count_dir_entries(dir), 1);
+    saved = read_file(path, &saved_size);
+    if (saved) {
+        report(saved_size > original_size && memcmp(saved, original, original_size) == 0, __FILE__, __LINE__,
+               "the appended file does not begin with the original bytes");
+        report(saved_size - original_size < 8192, __FILE__, __LINE__, "the update is %zu bytes",
+               saved_size - original_size);
+        CHECK(ends_with_eof(saved, saved_size));
+    }
+    re = reopen_path(path, NULL, __LINE__);
+    if (re) {
+        CHECK_KEY(re, 1, "QuireInPlace", "(appended)");
+        CHECK_INT(int_of(quire_document_is_repaired, re), 0);
+        quire_document_close(re);
+    }
+    /* Another program appends to the file: the next append in place is stale, and writes
+     * nothing. */
+    f = fopen(path, "ab");
+    CHECK(f != NULL && fputs("% another program\n", f) >= 0);
+    if (f) fclose(f);
+    CHECK_STATUS(set_key(doc, 1, "QuireInPlace2", "2"), QUIRE_OK);
+    CHECK_STATUS(quire_document_save(doc, &options, path), QUIRE_ESTALE);
+    changed = read_file(path, &changed_size);
+    CHECK_INT((int)changed_size, (int)saved_size + 18);
+    CHECK_INT(has_unsaved(doc), 1);
+    free(changed);
+    free(sink.data);
+    free(saved);
+    free(original);
+    quire_document_close(doc);
+    remove_temp_dir(dir);
+}
+
 static void test_save_callback(void) {
     quire_document *doc, *re;
     unsigned char *original;
@@ -948,6 +1026,7 @@ void run_editing_tests(void) {
     test_edit();
     test_edit_errors();
     test_save_path();
+    test_save_append_in_place();
     test_save_callback();
     test_save_full();
     test_save_encrypted();

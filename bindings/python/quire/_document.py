@@ -50,6 +50,7 @@ from ._errors import (
     make_error,
     raise_missing_file,
 )
+from ._forms import FormField, FormKind
 from ._annotations import (
     Annotation,
     AnnotationThread,
@@ -64,6 +65,8 @@ from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
 from ._fields import Attribute
 from ._geometry import Rect, rect_from_c
 from ._objects import Reference, Stream, Value, _parsed, _take
+from ._text import MARKUP_KINDS, TextChar, TextMatch, TextPage, TextSpan
+from ._text import search as _search_text
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
 PathType = Union[str, "os.PathLike[str]"]
@@ -1135,6 +1138,33 @@ class Document(OwnedHandle):
             raise
         return current_items, take_list(history, self)
 
+    # -- forms ---------------------------------------------------------------------------
+
+    @property
+    def form_kind(self) -> FormKind:
+        """What kind of form the document has (:class:`quire.FormKind`): XFA forms are
+        reported, never filled."""
+        return FormKind(self._get_int(_raw.lib.quire_document_form_kind))
+
+    @property
+    def fields(self) -> List[FormField]:
+        """The terminal fields of the form in tree order (:class:`quire.FormField`); empty
+        without a form. Set a value with ``field.value = ...``.
+
+        Raises:
+            LimitError: a field tree deeper than 32 levels or of more than 200,000
+                dictionaries.
+        """
+        return [FormField(self, k) for k in range(self._get_int(_raw.lib.quire_document_field_count))]
+
+    def field(self, name: str) -> FormField:
+        """The field whose fully qualified name is ``name``.
+
+        Raises:
+            NotFoundError: no field has that name.
+        """
+        return FormField(self, self._get_int(_raw.lib.quire_document_field_index, c_string(name, "name")))
+
     def annotations(self) -> Iterator[Annotation]:
         """Every annotation of the document, page after page, each page in /Annots order (as
         :attr:`Page.annotations` gives them; a missing page, which /Count counts but the
@@ -1175,11 +1205,74 @@ class Document(OwnedHandle):
         case, in page order; an empty ``text`` finds nothing."""
         return self._read_list(_raw.lib.quire_document_search_annotations, c_string(text, "the text"))
 
-    def export_annotations_json(self, page: Optional[Union[int, "Page"]] = None) -> str:
+    def search(
+        self,
+        query: str,
+        *,
+        page: Optional[Union[int, "Page"]] = None,
+        match_case: bool = False,
+        whole_word: bool = False,
+        max_matches: int = 0,
+    ) -> List[TextMatch]:
+        """Every match of ``query`` in the text of the document (or of ``page``), in page
+        and text order: case-insensitive unless ``match_case``; white space in the query
+        matches any white space, line breaks included; a word hyphenated at a line end
+        matches unhyphenated. Each match has its page, character range, text and quads
+        (for :meth:`add_text_markup`). ``max_matches`` 0: all.
+
+        Raises:
+            InvalidArgumentError: an empty query, a negative ``max_matches``.
+            IndexOutOfRangeError: no such page.
+        """
+        index = -1 if page is None else (page.index if isinstance(page, Page) else operator.index(page))
+        if index < 0 and page is not None:
+            raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "page index %d is out of range" % index)
+        return _search_text(self, query, index, match_case, whole_word, max_matches)
+
+    def add_text_markup(self, span: Union[TextMatch, TextSpan], subtype: str = "Highlight") -> Annotation:
+        """Creates a ``subtype`` annotation (Highlight, Underline, StrikeOut or Squiggly)
+        over a search match or a span of a page's text (a word, a line, a selection), with
+        /QuadPoints that cover exactly its glyphs (one quad per line), the kind's default
+        colour and a generated appearance, through the ordinary creation path (checkpoints
+        and the journal see it). Returns the annotation as stored; change its colour or
+        author and :meth:`update_annotation` to keep the change.
+
+        Raises:
+            InvalidArgumentError: an unknown subtype, or a span of no glyph.
+            IndexOutOfRangeError: the span is not on the page as it is now.
+        """
+        if subtype not in MARKUP_KINDS:
+            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "subtype is one of %s, not %r" % (", ".join(MARKUP_KINDS), subtype))
+        out = _raw.quire_annotation_p()
+        with TextPage._load(self, span.page_index) as page_text:
+            with self._lock, page_text._lock:
+                check(_raw.lib.quire_document_add_text_markup(
+                    byref(out), self._live_handle(), page_text._live(), MARKUP_KINDS[subtype], span.first, span.count))
+        return take_annotation(out, self)
+
+    def add_highlight(self, span: Union[TextMatch, TextSpan]) -> Annotation:
+        """:meth:`add_text_markup` with a Highlight."""
+        return self.add_text_markup(span, "Highlight")
+
+    def marked_text(self, annotation: Annotation) -> str:
+        """The text a markup annotation covers: the characters of its page whose centres
+        lie in its /QuadPoints (PSPDFKit's ``highlightedString``); ``""`` without quads."""
+        with self._lock, annotation._lock:
+            return text(query_bytes(_raw.lib.quire_annotation_marked_text, self._read_handle(), annotation._live()))
+
+    def export_annotations_json(
+        self, page: Optional[Union[int, "Page"]] = None, *, instant_comments: bool = False
+    ) -> str:
         """The annotations of page ``page`` (an index or a :class:`Page`; ``None`` for every
         page) as JSON shaped after PSPDFKit's Instant JSON, extended with replies and review
         states (docs/annotation-json.md). Deterministic: the same annotations give the same
         text.
+
+        With ``instant_comments=True``, the replies that PSPDFKit's Instant comments can
+        hold (notes replying to an exported annotation that is not itself a reply, without
+        a state) are written as the top-level ``comments`` of their root instead of as
+        records, so that a PSPDFKit import shows the thread; what a comment cannot hold
+        (the reply's rectangle, flags, colour, icon) is left out.
 
         Raises:
             IndexOutOfRangeError: no such page.
@@ -1192,7 +1285,12 @@ class Document(OwnedHandle):
             index = operator.index(page)
             if index < 0:
                 raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "page index %d is out of range" % index)
-        return text(self._get_string(_raw.lib.quire_document_export_annotations_json, index))
+        function = (
+            _raw.lib.quire_document_export_annotations_json_instant_comments
+            if instant_comments
+            else _raw.lib.quire_document_export_annotations_json
+        )
+        return text(self._get_string(function, index))
 
     def import_annotations_json(self, data: Union[str, BytesType]) -> int:
         """Imports annotation JSON (what :meth:`export_annotations_json` writes, or plain
@@ -1219,6 +1317,7 @@ class Document(OwnedHandle):
         *,
         full: bool = False,
         object_streams: bool = False,
+        in_place: bool = False,
         progress: Optional[Callable[[int, int], Optional[bool]]] = None,
     ) -> None:
         """Saves the document.
@@ -1241,6 +1340,14 @@ class Document(OwnedHandle):
         After a successful save the document continues from the saved file: it has no
         unsaved changes, and a later incremental save appends to what was written.
 
+        ``in_place=True`` appends the update to ``target`` itself, which must be the file
+        the document was opened from or last saved to, without copying it: the cost is the
+        change's, not the file's (one annotation on a 100 MB file writes a few hundred
+        bytes). It checks first that the file is unchanged since it was read and that no
+        other process is appending to it; the order of its writes (the update, a flush, then
+        the final ``startxref`` in one write, and a flush) means that a process killed at
+        any moment leaves a file that opens, as the old or the new revision.
+
         ``progress``, if given, is called as ``progress(done, total)`` with the objects
         written so far and their total, every 64 objects and once with ``done == total``,
         on the calling thread. Returning ``True`` (or raising) cancels the save before
@@ -1253,9 +1360,20 @@ class Document(OwnedHandle):
                 rebuilt by repair: save with ``full=True``.
             UserAbortError: ``target.write`` raised; the exception it raised is chained
                 (``__cause__``), and the document keeps its unsaved changes.
-            InvalidArgumentError: ``object_streams`` without ``full``; a NUL in the path.
+            InvalidArgumentError: ``object_streams`` without ``full``; a NUL in the path;
+                ``in_place`` with ``full``, with a file object, or to another file than the
+                document's.
+            StaleError: ``in_place`` and the file changed since the document read it (or the
+                document was opened from bytes): save without ``in_place``.
+            BusyError: ``in_place`` and another process is appending to the file.
         """
         options = _save_options(full, object_streams)
+        if in_place:
+            if full:
+                raise InvalidArgumentError(_raw.QUIRE_EINVAL, "in_place=True appends an incremental update: not with full=True")
+            if not isinstance(target, (str, os.PathLike)):
+                raise InvalidArgumentError(_raw.QUIRE_EINVAL, "in_place=True writes to the document's own file: give its path")
+            options.mode = _raw.QUIRE_SAVE_APPEND_IN_PLACE
         progress_failures: List[BaseException] = []
         c_progress = _progress_callback(progress, progress_failures)
         if c_progress is not None:
@@ -1655,6 +1773,43 @@ class Page:
             return text(self._document._get_string(_raw.lib.quire_page_label, self._index))
         except NotFoundError:
             return None
+
+    def text_page(self) -> TextPage:
+        """The page's text as a :class:`quire.TextPage`: characters with boxes and quads,
+        words, lines, selection. A snapshot; close it or let it be collected.
+
+        Raises:
+            NotFoundError: a missing page.
+        """
+        return TextPage._load(self._document, self._index)
+
+    @property
+    def text(self) -> str:
+        """The page's plain text, in the order its content shows it, with a space between
+        words and a line break between lines."""
+        with self.text_page() as t:
+            return t.text
+
+    def chars(self) -> List[TextChar]:
+        """Every character of the page's text, with its box, quad and font size."""
+        with self.text_page() as t:
+            return t.chars
+
+    def words(self) -> List[TextSpan]:
+        """The page's words, each with its text and quads."""
+        with self.text_page() as t:
+            return t.words
+
+    def lines(self) -> List[TextSpan]:
+        """The page's lines, each with its text and quads."""
+        with self.text_page() as t:
+            return t.lines
+
+    def select(self, start: Tuple[float, float], end: Tuple[float, float]) -> Optional[TextSpan]:
+        """The text a drag from ``start`` to ``end`` (points in user space) selects; ``None``
+        on a page without text. See :meth:`TextPage.select`."""
+        with self.text_page() as t:
+            return t.select(start, end)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Page):

@@ -82,6 +82,8 @@ QUIRE_EBUSY = -15
 QUIRE_ESTALE = -16
 QUIRE_EEXIST = -17
 QUIRE_EVERSION = -18
+QUIRE_EAUTH = -19
+QUIRE_ENETWORK = -20
 
 # ----------------------------------------------------------------------------------------
 # Open options (quire_open_options)
@@ -142,6 +144,7 @@ QUIRE_STREAM_RAW = 0x0401
 
 QUIRE_SAVE_INCREMENTAL = 0x0500
 QUIRE_SAVE_FULL = 0x0501
+QUIRE_SAVE_APPEND_IN_PLACE = 0x0502
 QUIRE_SAVE_OPTIONS_VERSION = 2
 
 # ----------------------------------------------------------------------------------------
@@ -209,7 +212,66 @@ QUIRE_CHECKPOINT_CHANGES = 0x0F02
 QUIRE_CHECKPOINT_STALE = 0x0F03
 QUIRE_CHECKPOINT_DAMAGED = 0x0F04
 QUIRE_CHECKPOINT_INFO_VERSION = 1
+
+# Forms: kinds, field types, option parts and field flags
+QUIRE_FORM_NONE = 0x1A00
+QUIRE_FORM_ACROFORM = 0x1A01
+QUIRE_FORM_XFA_FOREGROUND = 0x1A02
+QUIRE_FORM_XFA_ONLY = 0x1A03
+QUIRE_FIELD_TEXT = 0x1B00
+QUIRE_FIELD_CHECK_BOX = 0x1B01
+QUIRE_FIELD_RADIO_BUTTON = 0x1B02
+QUIRE_FIELD_COMBO_BOX = 0x1B03
+QUIRE_FIELD_LIST_BOX = 0x1B04
+QUIRE_FIELD_PUSH_BUTTON = 0x1B05
+QUIRE_FIELD_SIGNATURE = 0x1B06
+QUIRE_FIELD_UNKNOWN = 0x1B07
+QUIRE_FIELD_OPTION_EXPORT = 0x1C00
+QUIRE_FIELD_OPTION_DISPLAY = 0x1C01
+QUIRE_FIELD_FLAG_READ_ONLY = 1 << 0
+QUIRE_FIELD_FLAG_REQUIRED = 1 << 1
+QUIRE_FIELD_FLAG_NO_EXPORT = 1 << 2
+QUIRE_FIELD_FLAG_MULTILINE = 1 << 12
+QUIRE_FIELD_FLAG_PASSWORD = 1 << 13
+QUIRE_FIELD_FLAG_NO_TOGGLE_TO_OFF = 1 << 14
+QUIRE_FIELD_FLAG_EDIT = 1 << 18
+QUIRE_FIELD_FLAG_MULTI_SELECT = 1 << 21
+QUIRE_FIELD_FLAG_COMB = 1 << 24
 QUIRE_SYNC_CONFIG_VERSION = 1
+
+# Sync client: states, events, versions
+QUIRE_SYNC_STATE_UNKNOWN = 0x2400
+QUIRE_SYNC_STATE_CLEAN = 0x2401
+QUIRE_SYNC_STATE_DIRTY = 0x2402
+QUIRE_SYNC_STATE_SENDING = 0x2403
+QUIRE_SYNC_STATE_RECEIVING = 0x2404
+QUIRE_SYNC_STATE_INVALID = 0x2405
+QUIRE_SYNC_STATE_NEEDS_RESET = 0x2406
+QUIRE_SYNC_EVENT_STATE_CHANGED = 0x2500
+QUIRE_SYNC_EVENT_DOWNLOAD_PROGRESS = 0x2501
+QUIRE_SYNC_EVENT_DOWNLOAD_FINISHED = 0x2502
+QUIRE_SYNC_EVENT_DOWNLOAD_FAILED = 0x2503
+QUIRE_SYNC_EVENT_SYNC_FINISHED = 0x2504
+QUIRE_SYNC_EVENT_SYNC_FAILED = 0x2505
+QUIRE_SYNC_EVENT_DOCUMENT_CHANGED = 0x2506
+QUIRE_SYNC_EVENT_CHANGE_DROPPED = 0x2507
+QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED = 0x2508
+QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED = 0x2509
+QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED = 0x250A
+QUIRE_SYNC_EVENT_VERSION = 1
+QUIRE_CLIENT_CALLBACKS_VERSION = 1
+QUIRE_CLIENT_CONFIG_VERSION = 1
+
+# ----------------------------------------------------------------------------------------
+# Text (QUIRE_TEXT_MARKUP_*, versioned structs)
+# ----------------------------------------------------------------------------------------
+
+QUIRE_TEXT_MARKUP_HIGHLIGHT = 0x1100
+QUIRE_TEXT_MARKUP_UNDERLINE = 0x1101
+QUIRE_TEXT_MARKUP_STRIKEOUT = 0x1102
+QUIRE_TEXT_MARKUP_SQUIGGLY = 0x1103
+QUIRE_TEXT_CHAR_VERSION = 1
+QUIRE_TEXT_SEARCH_OPTIONS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Types
@@ -450,6 +512,80 @@ class quire_sync_header(Structure):
     _fields_ = [("name", c_char_p), ("value", c_char_p)]
 
 
+class quire_client(Structure):
+    """The opaque ``struct quire_client``."""
+
+
+quire_client_p = POINTER(quire_client)
+
+
+class quire_descriptor(Structure):
+    """The opaque ``struct quire_descriptor``."""
+
+
+quire_descriptor_p = POINTER(quire_descriptor)
+
+
+class quire_sync_event(Structure):
+    """``quire_sync_event``: one event, valid during the callback only."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("type", c_int),
+        ("state", c_int),
+        ("status", c_int),
+        ("message", c_char_p),
+        ("record_id", c_char_p),
+        ("reason", c_char_p),
+        ("record_ids", POINTER(c_char_p)),
+        ("record_id_count", c_size_t),
+        ("completed", c_int64),
+        ("total", c_int64),
+    ]
+
+
+#: ``quire_sync_event_fn``: ``void (*)(quire_descriptor *, const quire_sync_event *, void *)``,
+#: called on the descriptor's event thread.
+quire_sync_event_fn = ctypes.CFUNCTYPE(None, quire_descriptor_p, POINTER(quire_sync_event), c_void_p)
+#: ``quire_token_provider_fn``: ``const char *(*)(quire_descriptor *, void *)``. Declared
+#: to return ``c_void_p`` so that the binding can hand back memory it keeps alive.
+quire_token_provider_fn = ctypes.CFUNCTYPE(c_void_p, quire_descriptor_p, c_void_p)
+
+
+class quire_client_callbacks(Structure):
+    """``quire_client_callbacks``. Build it with :func:`client_callbacks_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("on_event", quire_sync_event_fn),
+        ("token_provider", quire_token_provider_fn),
+        ("payload", c_void_p),
+    ]
+
+
+def client_callbacks_init() -> quire_client_callbacks:
+    """``QUIRE_CLIENT_CALLBACKS_INIT`` through ``quire_client_callbacks_init``."""
+    return _init(quire_client_callbacks(), "quire_client_callbacks_init", QUIRE_CLIENT_CALLBACKS_VERSION)
+
+
+class quire_client_config(Structure):
+    """``quire_client_config``. Build it with :func:`client_config_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("server_url", c_char_p),
+        ("data_directory", c_char_p),
+        ("auto_sync_delay", c_double),
+        ("listen_wait_seconds", c_int32),
+        ("request_timeout_seconds", c_int32),
+    ]
+
+
+def client_config_init() -> quire_client_config:
+    """``QUIRE_CLIENT_CONFIG_INIT`` through ``quire_client_config_init``."""
+    return _init(quire_client_config(), "quire_client_config_init", QUIRE_CLIENT_CONFIG_VERSION)
+
+
 class quire_rect(Structure):
     """``quire_rect``: a rectangle in PDF user space units, left <= right, bottom <= top."""
 
@@ -459,6 +595,55 @@ class quire_rect(Structure):
         ("right", c_double),
         ("top", c_double),
     ]
+
+
+class quire_text_page(Structure):
+    """The opaque ``struct quire_text_page``; only ever used through a pointer."""
+
+
+#: ``quire_text_page *``.
+quire_text_page_p = POINTER(quire_text_page)
+
+
+class quire_text_match_list(Structure):
+    """The opaque ``struct quire_text_match_list``; only ever used through a pointer."""
+
+
+#: ``quire_text_match_list *``.
+quire_text_match_list_p = POINTER(quire_text_match_list)
+
+
+class quire_text_char(Structure):
+    """``quire_text_char``. Build it with :func:`text_char_init` (``QUIRE_TEXT_CHAR_INIT``)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("box", quire_rect),
+        ("font_size", c_double),
+        ("is_generated", c_int32),
+        ("line", c_int32),
+    ]
+
+
+def text_char_init() -> quire_text_char:
+    """``QUIRE_TEXT_CHAR_INIT`` through ``quire_text_char_init``."""
+    return _init(quire_text_char(), "quire_text_char_init", QUIRE_TEXT_CHAR_VERSION)
+
+
+class quire_text_search_options(Structure):
+    """``quire_text_search_options``. Build it with :func:`text_search_options_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("match_case", c_int32),
+        ("whole_word", c_int32),
+        ("max_matches", c_int32),
+    ]
+
+
+def text_search_options_init() -> quire_text_search_options:
+    """``QUIRE_TEXT_SEARCH_OPTIONS_INIT`` through ``quire_text_search_options_init``."""
+    return _init(quire_text_search_options(), "quire_text_search_options_init", QUIRE_TEXT_SEARCH_OPTIONS_VERSION)
 
 
 # ----------------------------------------------------------------------------------------
@@ -637,11 +822,33 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_annotation_list_get", c_int, (POINTER(quire_annotation_p), quire_annotation_list_p, c_int32)),
     ("quire_annotation_list_free", None, (quire_annotation_list_p,)),
     _query("quire_document_export_annotations_json", _TEXT, quire_document_p, c_int32),
+    _query("quire_document_export_annotations_json_instant_comments", _TEXT, quire_document_p, c_int32),
     (
         "quire_document_import_annotations_json",
         c_int,
         (POINTER(c_int32), quire_document_p, c_char_p, c_size_t),
     ),
+    # Forms
+    ("quire_document_form_kind", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_field_count", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_document_field_index", c_int, (POINTER(c_int32), quire_document_p, c_char_p)),
+    _query("quire_field_name", _TEXT, quire_document_p, c_int32),
+    ("quire_field_type", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    ("quire_field_flags", c_int, (POINTER(c_uint32), quire_document_p, c_int32)),
+    ("quire_field_max_length", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    ("quire_field_value_count", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    _query("quire_field_value", _TEXT, quire_document_p, c_int32, c_int32),
+    ("quire_field_option_count", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    _query("quire_field_option", _TEXT, quire_document_p, c_int32, c_int32, c_int32),
+    ("quire_field_widget_count", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    (
+        "quire_field_widget",
+        c_int,
+        (POINTER(c_int32), POINTER(quire_rect), quire_document_p, c_int32, c_int32),
+    ),
+    ("quire_field_set_value", c_int, (quire_document_p, c_int32, c_char_p)),
+    ("quire_field_set_values", c_int, (quire_document_p, c_int32, POINTER(c_char_p), c_int32)),
+    ("quire_field_reset", c_int, (quire_document_p, c_int32)),
     # Bookmarks
     ("quire_bookmark_new", c_int, (POINTER(quire_bookmark_p), c_int32, c_int32, c_char_p)),
     ("quire_bookmark_copy", c_int, (POINTER(quire_bookmark_p), quire_bookmark_p)),
@@ -714,6 +921,76 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ),
     ("quire_sync_response_body", c_int, (POINTER(c_void_p), POINTER(c_size_t), quire_sync_response_p)),
     ("quire_sync_response_free", None, (quire_sync_response_p,)),
+    # Text
+    ("quire_text_char_init", c_int, (POINTER(quire_text_char), ctypes.c_uint)),
+    ("quire_text_search_options_init", c_int, (POINTER(quire_text_search_options), ctypes.c_uint)),
+    ("quire_page_text_load", c_int, (POINTER(quire_text_page_p), quire_document_p, c_int32)),
+    ("quire_text_page_free", None, (quire_text_page_p,)),
+    ("quire_text_page_index", c_int, (POINTER(c_int32), quire_text_page_p)),
+    ("quire_text_page_char_count", c_int, (POINTER(c_int32), quire_text_page_p)),
+    _query("quire_text_page_text", _TEXT, quire_text_page_p),
+    _query("quire_text_page_range_text", _TEXT, quire_text_page_p, c_int32, c_int32),
+    ("quire_text_page_char", c_int, (POINTER(quire_text_char), quire_text_page_p, c_int32)),
+    _query("quire_text_page_char_text", _TEXT, quire_text_page_p, c_int32),
+    _query("quire_text_page_char_font", _TEXT, quire_text_page_p, c_int32),
+    ("quire_text_page_line_count", c_int, (POINTER(c_int32), quire_text_page_p)),
+    ("quire_text_page_line", c_int, (POINTER(c_int32), POINTER(c_int32), quire_text_page_p, c_int32)),
+    ("quire_text_page_word_count", c_int, (POINTER(c_int32), quire_text_page_p)),
+    ("quire_text_page_word", c_int, (POINTER(c_int32), POINTER(c_int32), quire_text_page_p, c_int32)),
+    _query("quire_text_page_range_quads", _NUMBERS, quire_text_page_p, c_int32, c_int32),
+    ("quire_text_page_char_at", c_int, (POINTER(c_int32), quire_text_page_p, c_double, c_double)),
+    (
+        "quire_text_page_select",
+        c_int,
+        (POINTER(c_int32), POINTER(c_int32), quire_text_page_p, c_double, c_double, c_double, c_double),
+    ),
+    ("quire_text_page_warning_count", c_int, (POINTER(c_int32), quire_text_page_p)),
+    _query("quire_text_page_warning", _TEXT, quire_text_page_p, c_int32),
+    (
+        "quire_document_search_text",
+        c_int,
+        (POINTER(quire_text_match_list_p), quire_document_p, c_char_p, POINTER(quire_text_search_options), c_int32),
+    ),
+    ("quire_text_match_list_count", c_int, (POINTER(c_int32), quire_text_match_list_p)),
+    (
+        "quire_text_match_list_get",
+        c_int,
+        (POINTER(c_int32), POINTER(c_int32), POINTER(c_int32), quire_text_match_list_p, c_int32),
+    ),
+    _query("quire_text_match_list_text", _TEXT, quire_text_match_list_p, c_int32),
+    _query("quire_text_match_list_quads", _NUMBERS, quire_text_match_list_p, c_int32),
+    ("quire_text_match_list_free", None, (quire_text_match_list_p,)),
+    (
+        "quire_document_add_text_markup",
+        c_int,
+        (POINTER(quire_annotation_p), quire_document_p, quire_text_page_p, c_int32, c_int32, c_int32),
+    ),
+    _query("quire_annotation_marked_text", _TEXT, quire_document_p, quire_annotation_p),
+    # Sync client
+    ("quire_client_callbacks_init", c_int, (POINTER(quire_client_callbacks), ctypes.c_uint)),
+    ("quire_client_config_init", c_int, (POINTER(quire_client_config), ctypes.c_uint)),
+    (
+        "quire_client_open",
+        c_int,
+        (POINTER(quire_client_p), POINTER(quire_client_config), POINTER(quire_client_callbacks)),
+    ),
+    ("quire_client_close", None, (quire_client_p,)),
+    ("quire_client_descriptor_for_jwt", c_int, (POINTER(quire_descriptor_p), quire_client_p, c_char_p)),
+    ("quire_client_remove_document_storage", c_int, (quire_client_p, c_char_p)),
+    ("quire_client_remove_unused_cache", c_int, (POINTER(c_size_t), quire_client_p)),
+    _query("quire_descriptor_document_id", _TEXT, quire_descriptor_p),
+    _query("quire_descriptor_layer", _TEXT, quire_descriptor_p),
+    ("quire_descriptor_state", c_int, (POINTER(c_int), quire_descriptor_p)),
+    ("quire_descriptor_download", c_int, (quire_descriptor_p, c_char_p)),
+    ("quire_descriptor_document", c_int, (POINTER(quire_document_p), quire_descriptor_p)),
+    ("quire_descriptor_sync", c_int, (quire_descriptor_p,)),
+    ("quire_descriptor_sync_now", c_int, (quire_descriptor_p,)),
+    ("quire_descriptor_wait_idle", c_int, (quire_descriptor_p,)),
+    ("quire_descriptor_reauthenticate", c_int, (quire_descriptor_p, c_char_p)),
+    ("quire_descriptor_set_auto_sync_delay", c_int, (quire_descriptor_p, c_double)),
+    ("quire_descriptor_set_listening", c_int, (quire_descriptor_p, c_int)),
+    ("quire_descriptor_pending_changes", c_int, (POINTER(c_size_t), quire_descriptor_p)),
+    ("quire_descriptor_remove_local_storage", c_int, (quire_descriptor_p,)),
 )
 
 
@@ -847,6 +1124,8 @@ __all__: Sequence[str] = [
     "function_signatures",
     "open_options_init",
     "save_options_init",
+    "text_char_init",
+    "text_search_options_init",
     "check_version",
     "library_path",
     "lib",
