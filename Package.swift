@@ -48,7 +48,7 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat"], swiftSettings: strictImports),
-        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "CQuire"], swiftSettings: strictImports),
+        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncClient", "CQuire"], swiftSettings: strictImports),
         // The system SQLite, for the sync service's default store.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // The sync core (docs/sync-protocol.md): the HTTP API as a transport-free router,
@@ -115,7 +115,20 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
         // The PostgreSQL store (LISTEN/NOTIFY across server processes).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The sync client's HTTP transport (http and https).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ]
+    // The sync client's HTTP transport; the C layer uses it when it is there
+    // (#if canImport(QuireSyncHTTP)), and answers QUIRE_EUNSUPPORTED without it.
+    package.targets.append(.target(name: "QuireSyncHTTP", dependencies: [
+        "QuireSync", "QuireSyncClient",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+    ], swiftSettings: strictImports))
+    for target in package.targets where target.name == "Quire" {
+        target.dependencies.append("QuireSyncHTTP")
+    }
     package.products.append(.executable(name: "quire-server", targets: ["QuireServer"]))
     // The sync core's PostgreSQL store, registered with SyncService through storeFactories.
     package.targets.append(.target(name: "QuireSyncPostgres", dependencies: [

@@ -61,7 +61,10 @@ func openOptions(_ pointer: UnsafePointer<quire_open_options>?) throws -> OpenOp
 @inline(__always)
 func document(_ handle: OpaquePointer?) throws -> Document {
     let handle = try required(handle, "doc")
-    return Unmanaged<Document>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    let d = Unmanaged<Document>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    // A synced document: held until the C call returns (see HeldDocumentLocks).
+    if let lock = d.sharedLock { HeldDocumentLocks.current.take(lock) }
+    return d
 }
 
 func handle(_ document: Document) -> OpaquePointer {

@@ -70,8 +70,13 @@ struct CallError: Error {
 
 /// Runs `body`, turning every thrown error into a status and the last error message, so
 /// no Swift error crosses the C boundary. `function` prefixes the message.
+/// The document locks (``Document/sharedLock``) taken during the call are released when
+/// it returns.
 @inline(__always)
 func guarded(_ function: StaticString, _ body: () throws -> Void) -> Int32 {
+    let held = HeldDocumentLocks.current
+    let mark = held.locks.count
+    defer { held.release(downTo: mark) }
     do {
         try body()
         return QUIRE_OK
@@ -165,6 +170,8 @@ public func quire_status_string(_ status: Int32) -> UnsafePointer<CChar>? {
     case QUIRE_ESTALE: return cString("saved state of a different version of the file")
     case QUIRE_EEXIST: return cString("saved state exists and was not replaced")
     case QUIRE_EVERSION: return cString("struct version newer than this library")
+    case QUIRE_EAUTH: return cString("the sync server refused the token")
+    case QUIRE_ENETWORK: return cString("the sync server cannot be reached")
     default: return cString("unknown status")
     }
 }
@@ -186,4 +193,39 @@ public func quire_clear_error() {
     free(slot.message)
     slot.message = nil
     slot.code = QUIRE_OK
+}
+
+/// The shared document locks taken by the C call running on this thread (a per-thread
+/// list, through pthread_getspecific): ``document(_:)`` takes a synced document's lock,
+/// ``guarded(_:_:)`` releases it when the call returns, so that every call on a document
+/// that the sync client also changes is serialized with the sync.
+final class HeldDocumentLocks {
+    var locks: [DocumentLock] = []
+
+    func take(_ lock: DocumentLock) {
+        lock.lock()
+        locks.append(lock)
+    }
+
+    func release(downTo mark: Int) {
+        while locks.count > mark, let lock = locks.popLast() { lock.unlock() }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<HeldDocumentLocks>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    static var current: HeldDocumentLocks {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<HeldDocumentLocks>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let made = HeldDocumentLocks()
+        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        return made
+    }
 }

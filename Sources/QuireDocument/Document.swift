@@ -102,6 +102,9 @@ public final class Document {
     /// sync client (QuireSyncClient) turns what the log changed into pending mutations
     /// here. A throw fails the operation, whose changes stay made (as the checkpointer's).
     public var changeFollower: ((_ log: [Change], _ document: Document) throws -> Void)? = nil
+    /// The lock of a document used from several threads (a synced document: see
+    /// ``DocumentLock``); the C layer holds it for the duration of each call on it.
+    public var sharedLock: DocumentLock? = nil
     /// How many ``batch(_:)`` calls are running.
     var batchDepth = 0
 

@@ -228,6 +228,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             do { d = try Document(data: pdf) } catch {
                 throw SyncClientError(.storage, "the cached PDF cannot be opened: \(error)")
             }
+            d.sharedLock = documentLock
             document = d
             do {
                 try reconcileDocument(announce: false)
@@ -730,6 +731,7 @@ public final class SyncDescriptor: @unchecked Sendable {
         worker.sync {}
         try documentLock.withLock {
             document?.changeFollower = nil
+            document?.sharedLock = nil
             document = nil
             shadow = [:]
             shadowOrder = []

@@ -117,35 +117,8 @@ extension InstantJSONValue {
     var bytes: [UInt8] { Array(canonicalText.utf8) }
 }
 
-/// A recursive mutex (pthread): the lock of a descriptor's document, which the thread
-/// that edits takes around its edits and the sync takes around applying the server's
-/// changes; the change follower runs inside an edit, with the lock already held.
-public final class RecursiveLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    public init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    public func lock() { pthread_mutex_lock(mutex) }
-    public func unlock() { pthread_mutex_unlock(mutex) }
-
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
-}
+/// The recursive mutex of QuireDocument.
+public typealias RecursiveLock = DocumentLock
 
 /// Writes `bytes` to `path` atomically and durably (a temporary file, fsync, rename, fsync
 /// of the directory).

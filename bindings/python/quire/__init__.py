@@ -50,6 +50,7 @@ from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManage
 from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointInfo, CheckpointStrategy
 from ._sync import SyncService
+from ._client import Client, Descriptor, SyncEvent, SyncEventType, SyncState
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
@@ -71,6 +72,8 @@ from ._errors import (
     StaleError,
     ExistsError,
     VersionError,
+    AuthenticationError,
+    NetworkError,
     StateError,
     UnsupportedError,
     UserAbortError,
@@ -113,6 +116,13 @@ __all__ = [
     "Document",
     "CheckpointInfo",
     "SyncService",
+    "Client",
+    "Descriptor",
+    "SyncEvent",
+    "SyncEventType",
+    "SyncState",
+    "AuthenticationError",
+    "NetworkError",
     "CheckpointStrategy",
     "Encryption",
     "FormatError",

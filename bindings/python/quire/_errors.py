@@ -27,6 +27,8 @@ BusyError                  QUIRE_EBUSY
 StaleError                 QUIRE_ESTALE
 ExistsError                QUIRE_EEXIST
 VersionError               QUIRE_EVERSION
+AuthenticationError        QUIRE_EAUTH
+NetworkError               QUIRE_ENETWORK      ConnectionError (an OSError)
 =========================  ==================  ===================================
 
 ``NotFoundError`` is a ``KeyError`` because what the library reports as not found is, to
@@ -219,6 +221,20 @@ class VersionError(QuireError):
     status = _raw.QUIRE_EVERSION
 
 
+class AuthenticationError(QuireError):
+    """QUIRE_EAUTH: the sync server refused the token (expired, not valid, or without the
+    permission needed): reauthenticate (:meth:`quire.Descriptor.reauthenticate`)."""
+
+    status = _raw.QUIRE_EAUTH
+
+
+class NetworkError(QuireError, ConnectionError):
+    """QUIRE_ENETWORK: the sync server cannot be reached, or failed; local changes are
+    kept and go with the next sync."""
+
+    status = _raw.QUIRE_ENETWORK
+
+
 _BY_STATUS: Dict[int, Type[QuireError]] = {
     cls.status: cls
     for cls in (
@@ -240,6 +256,8 @@ _BY_STATUS: Dict[int, Type[QuireError]] = {
         StaleError,
         ExistsError,
         VersionError,
+        AuthenticationError,
+        NetworkError,
     )
     if cls.status is not None
 }

@@ -1,0 +1,79 @@
+import AsyncHTTPClient
+import Dispatch
+import NIOCore
+import NIOHTTP1
+import QuireSync
+import QuireSyncClient
+
+// The sync client's HTTP transport: AsyncHTTPClient (SwiftNIO, TLS through
+// swift-nio-ssl's BoringSSL), built only when QUIRE_NO_SERVER is unset, as quire-server is.
+
+/// Sends the client's requests to a server at `http://` or `https://` base URL, through
+/// AsyncHTTPClient's shared client (its event loops and connection pool live for the
+/// process; nothing to shut down). Each call blocks the calling thread (a descriptor's
+/// worker or listener) until the answer.
+public struct HTTPTransport: SyncTransport {
+    /// The base URL without a trailing slash.
+    public let baseURL: String
+    /// The largest answer read (a PDF of the server's largest upload, 256 MiB, and more).
+    public static let maxResponseBytes = 300 << 20
+
+    public init(baseURL: String) throws {
+        let lower = baseURL.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), baseURL.utf8.count <= 2048,
+              !baseURL.contains(where: { $0 == " " || $0 == "?" || $0 == "#" }) else {
+            throw SyncClientError(.invalidArgument, "the server URL must be http:// or https:// with no query (\(baseURL.prefix(80)))")
+        }
+        var url = baseURL
+        while url.hasSuffix("/") { url.removeLast() }
+        self.baseURL = url
+    }
+
+    static func percentEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out += "%" + String(hex[Int(b >> 4)]) + String(hex[Int(b & 15)])
+            }
+        }
+        return out
+    }
+
+    private final class Box: @unchecked Sendable {
+        var result: Result<SyncResponse, any Error> = .failure(SyncClientError(.network, "no answer"))
+    }
+
+    public func send(_ request: SyncRequest, timeoutSeconds: Int) throws -> SyncResponse {
+        var url = baseURL + request.path
+        if !request.query.isEmpty {
+            url += "?" + request.query.sorted { $0.key < $1.key }
+                .map { Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value) }.joined(separator: "&")
+        }
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let timeout = TimeAmount.seconds(Int64(max(1, timeoutSeconds)))
+        Task {
+            do {
+                let response = try await HTTPClient.shared.execute(outgoing, timeout: timeout)
+                let body = try await response.body.collect(upTo: Self.maxResponseBytes)
+                box.result = .success(SyncResponse(status: Int(response.status.code),
+                                                   headers: response.headers.map { ($0.name, $0.value) },
+                                                   body: Array(buffer: body)))
+            } catch {
+                box.result = .failure(SyncClientError(.network, "\(request.method) \(baseURL): \(error)"))
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.result.get()
+    }
+}

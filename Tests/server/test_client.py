@@ -1,0 +1,282 @@
+"""The sync client of libquire (quire.Client, quire.Descriptor; issue 16) against real server
+processes on loopback: quire-server and the Python host of the C request handler (the
+``host`` fixture runs each test on both). Tokens are minted with PyJWT.
+
+    QUIRE_SERVER=$PWD/build/bin/quire-server PYTHONPATH=bindings/python \
+        python3 -m pytest -q Tests/server/test_client.py
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+import quire
+from sync_support import Keys, ServerProcess, claims, mint, unique, upload
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+class Recorder:
+    """Every event of a client, in order (called on the library's event threads)."""
+
+    def __init__(self) -> None:
+        self.events: List[quire.SyncEvent] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, descriptor: quire.Descriptor, event: quire.SyncEvent) -> None:
+        with self.lock:
+            self.events.append(event)
+
+    def types(self) -> List[quire.SyncEventType]:
+        with self.lock:
+            return [e.type for e in self.events]
+
+    def of(self, kind: quire.SyncEventType) -> List[quire.SyncEvent]:
+        with self.lock:
+            return [e for e in self.events if e.type == kind]
+
+
+def make_client(server: ServerProcess, directory: Path, **kw) -> "tuple[quire.Client, Recorder]":
+    recorder = Recorder()
+    client = quire.Client(f"http://127.0.0.1:{server.port}", directory, on_event=recorder,
+                          auto_sync_delay=0, **kw)
+    return client, recorder
+
+
+def fresh_document(server: ServerProcess, keys: Keys) -> str:
+    doc = unique("doc")
+    assert upload(server.port, keys, doc).status == 201
+    return doc
+
+
+def token(keys: Keys, doc: str, layer: str = "review", **kw) -> str:
+    return mint(keys.rsa, claims(doc, layer, **kw))
+
+
+def records(document: quire.Document) -> Dict[str, dict]:
+    """The document's annotation records by id, without pdfObjectId (object numbers are
+    each client's own)."""
+    out = {}
+    for r in json.loads(document.export_annotations_json())["annotations"]:
+        r.pop("pdfObjectId", None)
+        out[r["id"]] = r
+    return out
+
+
+def server_records(server: ServerProcess, keys: Keys, doc: str, layer: str = "review") -> Dict[str, dict]:
+    from sync_support import bearer, request
+
+    r = request(server.port, "GET", f"/documents/{doc}/layers/{layer}", headers=bearer(token(keys, doc, layer)))
+    assert r.status == 200, r
+    out = {}
+    for item in r.json["records"]:
+        rec = item["record"]
+        rec.pop("pdfObjectId", None)
+        out[rec["id"]] = rec
+    return out
+
+
+def feed_ids(server: ServerProcess, keys: Keys, doc: str, layer: str = "review") -> List[str]:
+    from sync_support import bearer, request
+
+    r = request(server.port, "GET", f"/documents/{doc}/layers/{layer}/changes?since=0",
+                headers=bearer(token(keys, doc, layer)))
+    assert r.status == 200, r
+    return [c["id"] for c in r.json["changes"]]
+
+
+def add_note(document: quire.Document, name: str, text: str, page: int = 0) -> quire.Annotation:
+    note = quire.Annotation.new("Text", page, (72, 700, 96, 724))
+    note.name = name
+    note.contents = text
+    note.author = "tester"
+    return document.add_annotation(note)
+
+
+def find(document: quire.Document, name: str) -> quire.Annotation:
+    return next(n for n in document.annotations() if n.name == name)
+
+
+def downloaded(client: quire.Client, jwt: str) -> quire.Descriptor:
+    d = client.descriptor(jwt)
+    d.download(jwt)
+    d.wait_idle()
+    assert d.state == quire.SyncState.CLEAN, d
+    return d
+
+
+def test_two_clients_converge_after_random_concurrent_edits(server, keys, tmp_path):
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, a_events = make_client(server, tmp_path / "a")
+    b_client, b_events = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        a, b = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        assert a is a_client.descriptor(jwt)
+        da, db = a.document, b.document
+        rng = random.Random(16)
+        # Both start from common records, then edit at random: new notes, replies, review
+        # states, changes (often of the same note by both) and deletions; syncs in between.
+        add_note(da, "shared", "start")
+        a.sync_now()
+        b.sync_now()
+        for step in range(40):
+            desc, d, who = rng.choice([(a, da, "A"), (b, db, "B")])
+            names = [n.name for n in d.annotations() if n.name and n.in_reply_to is None and n.subtype == "Text"]
+            action = rng.random()
+            if action < 0.3 or not names:
+                add_note(d, f"{who}-{step}", f"note {step} by {who}", page=rng.randrange(2))
+            elif action < 0.45:
+                target = find(d, rng.choice(names))
+                d.add_reply(target, who, f"reply {step}")
+            elif action < 0.55:
+                target = find(d, rng.choice(names))
+                d.add_state_reply(target, who, "Review", rng.choice(["Accepted", "Rejected", "Completed"]))
+            elif action < 0.9:
+                name = "shared" if rng.random() < 0.5 and "shared" in names else rng.choice(names)
+                target = find(d, name)
+                target.contents = f"edit {step} by {who}"
+                d.update_annotation(target)
+            else:
+                victim = rng.choice([n for n in names if n != "shared"] or names)
+                if victim != "shared":
+                    d.delete_annotation(find(d, victim))
+            if rng.random() < 0.3:
+                desc.sync_now()
+        for _ in range(3):
+            a.sync_now()
+            b.sync_now()
+        a.wait_idle()
+        b.wait_idle()
+        assert a.pending_changes == 0 and b.pending_changes == 0
+        expected = server_records(server, keys, doc)
+        assert records(da) == expected
+        assert records(db) == expected
+        # Concurrent edits of the same annotation: one wins, the other is told.
+        shared_a = find(da, "shared")
+        shared_b = find(db, "shared")
+        shared_a.contents = "A wins"
+        shared_b.contents = "B loses"
+        da.update_annotation(shared_a)
+        db.update_annotation(shared_b)
+        a.sync_now()
+        b.sync_now()
+        b.wait_idle()
+        dropped = b_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert any(e.record_id == "shared" and e.reason == "conflict" for e in dropped), b_events.types()
+        a.sync_now()
+        final = server_records(server, keys, doc)
+        assert records(da) == final == records(db)
+        assert "A wins" in json.dumps(final["shared"])
+        assert b_events.of(quire.SyncEventType.DOCUMENT_CHANGED)
+
+
+def test_offline_edits_sync_exactly_once(server, keys, tmp_path, start_server, host):
+    # A server of its own, stopped and started again in the same directory.
+    own = start_server(host)
+    doc = fresh_document(own, keys)
+    jwt = token(keys, doc)
+    client, events = make_client(own, tmp_path / "c")
+    with client:
+        d = downloaded(client, jwt)
+        doc_ = d.document
+        workdir, settings = own.workdir, own.settings
+        assert own.stop() == 0
+        for i in range(5):
+            add_note(doc_, f"offline-{i}", f"written offline {i}")
+        assert d.pending_changes == 5
+        with pytest.raises(quire.NetworkError):
+            d.sync_now()
+        assert d.state == quire.SyncState.DIRTY
+        own.start()
+        d.sync_now()
+        assert d.pending_changes == 0
+        ids = feed_ids(own, keys, doc)
+        for i in range(5):
+            assert ids.count(f"offline-{i}") == 1, ids
+        assert records(doc_) == server_records(own, keys, doc)
+
+
+def test_expired_token_reauthentication_and_provider(server, keys, tmp_path):
+    doc = fresh_document(server, keys)
+    expired = token(keys, doc, exp_in=-3600)
+    good = token(keys, doc)
+    client, events = make_client(server, tmp_path / "c")
+    with client:
+        d = client.descriptor(expired)
+        d.download(expired)
+        d.wait_idle()
+        assert quire.SyncEventType.AUTHENTICATION_NEEDED in events.types()
+        assert quire.SyncEventType.DOWNLOAD_FAILED in events.types()
+        d.download(good)
+        d.wait_idle()
+        assert d.state == quire.SyncState.CLEAN
+        add_note(d.document, "n1", "one")
+        d.reauthenticate(expired)
+        d.wait_idle()
+        failed = events.of(quire.SyncEventType.REAUTHENTICATION_FAILED)
+        assert failed and failed[-1].status == quire.AuthenticationError.status
+        d.reauthenticate(good)
+        d.wait_idle()
+        assert quire.SyncEventType.REAUTHENTICATION_FINISHED in events.types()
+        assert d.pending_changes == 0  # reauthentication resumed the sync
+        # A JWT for another layer is refused for this descriptor.
+        with pytest.raises(quire.InvalidArgumentError):
+            d.reauthenticate(token(keys, doc, layer="other"))
+        with pytest.raises(quire.InvalidArgumentError):
+            client.descriptor("not a token")
+
+    # After a restart the token is gone: the first sync asks for authentication; a token
+    # provider resumes without the caller.
+    minted: List[str] = []
+
+    def provider(descriptor: quire.Descriptor) -> str:
+        minted.append(descriptor.layer)
+        return token(keys, doc)
+
+    client, events = make_client(server, tmp_path / "c")
+    with client:
+        d = client.descriptor(good)
+        assert d.state == quire.SyncState.CLEAN
+        add_note(d.document, "n2", "two")
+        with pytest.raises(quire.AuthenticationError):
+            d.sync_now()
+        d.wait_idle()
+        assert quire.SyncEventType.AUTHENTICATION_NEEDED in events.types()
+    client, events = make_client(server, tmp_path / "c", token_provider=provider)
+    with client:
+        d = client.descriptor(good)
+        d.sync_now()
+        assert minted == ["review"]
+        assert d.pending_changes == 0
+        assert "n2" in server_records(server, keys, doc)
+
+
+def test_removing_local_storage(server, keys, tmp_path):
+    doc = fresh_document(server, keys)
+    client, _ = make_client(server, tmp_path / "c")
+    base = tmp_path / "c" / "documents" / doc
+    with client:
+        one = downloaded(client, token(keys, doc, "one"))
+        two = downloaded(client, token(keys, doc, "two"))
+        files = sorted(str(p.relative_to(base)) for p in base.rglob("*"))
+        assert "document.pdf" in files and "layers/one.sqlite" in files and "layers/two.sqlite" in files
+        one.remove_local_storage()
+        left = sorted(str(p.relative_to(base)) for p in base.rglob("*"))
+        assert not any(f.startswith("layers/one.sqlite") for f in left), left
+        assert "layers/two.sqlite" in left and "document.pdf" in left
+        assert one.state == quire.SyncState.UNKNOWN
+        assert client.remove_unused_cache() == 0
+        two.remove_local_storage()
+        assert client.remove_unused_cache() == 1
+        assert not base.exists()
+        downloaded(client, token(keys, doc, "one"))
+        client.remove_document_storage(doc)
+        assert not base.exists()
+        assert one.state == quire.SyncState.UNKNOWN
