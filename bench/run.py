@@ -57,6 +57,8 @@ NOTES = {
     ("incremental", "mupdf"): "appends in place to the file it opened (saveIncr); no fsync",
     ("incremental", "quire"): "new file beside the target, fsync, rename (atomic, durable)",
     ("incremental-stream", "quire"): "the same bytes written to a Python file object: no fsync, no rename",
+    ("incremental-in-place", "quire"): "appended in place to the file it opened (in_place=True): the update "
+                                       "alone, fsync twice",
     ("incremental", "pdfium"): "FPDF_SaveAsCopy with FPDF_INCREMENTAL to a Python file object",
     ("incremental", "pypdf"): "PdfWriter(incremental=True) to a file object",
     ("read", "mupdf"): "MuPDF's annotation list leaves out /Popup annotations",
@@ -268,7 +270,8 @@ def table(results, peers, labels):
                 continue
             s = summary[peer]
             ratio = "%.2f" % (s["median_s"] / base) if base else "–"
-            key = ("incremental-stream", "quire") if peer == "quire-stream" else (case["workload"], peer)
+            key = {"quire-stream": ("incremental-stream", "quire"), "quire-inplace": ("incremental-in-place", "quire")}.get(
+                peer, (case["workload"], peer))
             note = NOTES.get(key, "")
             work = s["work"]
             if "annots" in work:
@@ -329,6 +332,7 @@ def write_report(raw, report, install):
     """RESULTS.md and results.png beside it, from the measurements `raw`."""
     labels = {p: PEERS[p][2] for p in PEERS}
     labels["quire-stream"] = "Quire, to a file object"
+    labels["quire-inplace"] = "Quire, appended in place"
     results, info, vers, skipped = raw["results"], raw["machine"], raw["versions"], raw["skipped"]
     peers = [p for p in PEERS if p in vers]
     started = datetime.datetime.fromisoformat(raw["date"])
@@ -453,6 +457,11 @@ def main():
             samples["quire-stream"] = extra["quire"]
             errors.update({"quire-stream": e for e in extra_errors.values()})
             case_peers.insert(1, "quire-stream")
+            # Appended in place to the file it opened (in_place=True).
+            extra, extra_errors = run_case((name, "incremental-in-place", incremental_args), ["quire"], reps, timeout)
+            samples["quire-inplace"] = extra["quire"]
+            errors.update({"quire-inplace": e for e in extra_errors.values()})
+            case_peers.insert(2, "quire-inplace")
         results.append({"case": name, "workload": workload, "short": "%s %s" % (short, name), "title": title,
                         "what": what, "peers": case_peers, "summary": summarize(samples), "errors": errors})
     load_after = os.getloadavg()

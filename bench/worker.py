@@ -14,6 +14,8 @@ Workloads:
                       open SRC, add one square annotation to page 1, save incrementally
                       (OUT is a scratch copy of SRC made by the harness: the peers that
                       only append in place, MuPDF, save into it)
+    incremental-in-place SRC OUT
+                      the same, appended in place to SRC (Quire's in_place=True)
     rewrite SRC OUT   open SRC, save a full rewrite to OUT
     open FILE         open FILE and close it (lazy parsing: nothing else is asked for)
 """
@@ -72,6 +74,18 @@ def quire_incremental_stream(src, out):
         doc.add_annotation(note)
         with open(out, "wb") as f:
             doc.save(f)
+    return {}
+
+
+def quire_incremental_in_place(src, out):
+    """The same change appended in place to SRC itself (in_place=True): the update alone is
+    written, after the unchanged-file check, with two flushes."""
+    import quire
+    with quire.Document(src) as doc:
+        note = quire.Annotation.new("Square", 0, (100, 100, 200, 200))
+        note.contents = "benchmark"
+        doc.add_annotation(note)
+        doc.save(src, in_place=True)
     return {}
 
 
