@@ -1,0 +1,382 @@
+import QuireSyntax
+
+/// The default tool: a tap or a drag on an annotation hands over to AnnotEdit, a tap on a
+/// link to the link tool, on a form field to form filling; on empty space it clears the
+/// selection and handles the event (panning and zooming are the host's).
+final class PanTool: Tool {
+    let id = ToolID.pan
+    private var next = ToolID.pan
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        switch event.kind {
+        case .tap, .doubleTap, .longPress, .dragBegin:
+            switch try m.hit(event) {
+            case .annotation:
+                next = .builtIn(.annotEdit)
+                return false
+            case .link:
+                guard event.kind == .tap else { return true }
+                next = .builtIn(.link)
+                return false
+            case .widget:
+                guard event.kind == .tap else { return true }
+                next = .builtIn(.formFill)
+                return false
+            case .none:
+                m.select(nil)
+                return true
+            }
+        case .dragMove, .dragEnd, .cancel:
+            return true
+        }
+    }
+
+    func nextTool(in manager: ToolManager) -> ToolID { next }
+}
+
+/// Selects, moves (drag the annotation), resizes (drag one of the selection's eight
+/// handles) and reports double taps; deleting and editing contents are the manager's
+/// ``ToolManager/deleteSelection()`` and ``ToolManager/setSelectionContents(_:)``.
+final class AnnotEditTool: Tool {
+    let id = ToolID.builtIn(.annotEdit)
+
+    /// The handles: corners, then edge midpoints. Each says which edges it moves
+    /// (left, bottom, right, top).
+    static let handles: [(Double, Double, edges: (Bool, Bool, Bool, Bool))] = [
+        (0, 0, (true, true, false, false)), (1, 0, (false, true, true, false)),
+        (0, 1, (true, false, false, true)), (1, 1, (false, false, true, true)),
+        (0, 0.5, (true, false, false, false)), (1, 0.5, (false, false, true, false)),
+        (0.5, 0, (false, true, false, false)), (0.5, 1, (false, false, false, true)),
+    ]
+
+    enum Mode { case idle, moving(Annotation, Point), resizing(Annotation, Int) }
+    private var mode = Mode.idle
+    private var last: Point? = nil
+
+    /// The handle of `rect` at `p`, within `tolerance`.
+    static func handle(of rect: Rect, at p: Point, tolerance: Double) -> Int? {
+        let r = rect.normalized
+        for (i, h) in handles.enumerated() {
+            let hx = r.left + h.0 * r.width, hy = r.bottom + h.1 * r.height
+            if abs(p.x - hx) <= tolerance && abs(p.y - hy) <= tolerance { return i }
+        }
+        return nil
+    }
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        switch event.kind {
+        case .tap, .longPress, .doubleTap:
+            guard case .annotation(let a) = try m.hit(event), let aid = a.id else {
+                m.select(nil)
+                return false
+            }
+            m.select(aid)
+            if event.kind == .doubleTap { m.emit(.editRequested(aid)) }
+            return true
+        case .dragBegin:
+            if let sel = m.selection, let a = try m.document.annotation(sel), a.pageIndex == event.pageIndex,
+               a.isDrawnOnPage, let h = AnnotEditTool.handle(of: a.rect, at: event.point, tolerance: m.style.tolerance) {
+                mode = .resizing(a, h)
+                last = event.point
+                return true
+            }
+            guard case .annotation(let a) = try m.hit(event), let aid = a.id else {
+                m.select(nil)
+                return false
+            }
+            m.select(aid)
+            mode = .moving(a, event.point)
+            last = event.point
+            return true
+        case .dragMove:
+            if case .idle = mode { return true }
+            if pageOf(mode) == event.pageIndex { last = event.point }
+            return true
+        case .dragEnd:
+            if pageOf(mode) == event.pageIndex { last = event.point }
+            defer { mode = .idle; last = nil }
+            guard let p = last else { return true }
+            switch mode {
+            case .idle: return true
+            case .moving(let a, let start):
+                let dx = p.x - start.x, dy = p.y - start.y
+                guard dx != 0 || dy != 0, editable(a) else { return true }
+                try m.update(AnnotEditTool.transformed(a, to: Rect(left: a.rect.left + dx, bottom: a.rect.bottom + dy,
+                                                                   right: a.rect.right + dx, top: a.rect.top + dy)))
+            case .resizing(let a, let h):
+                guard editable(a) else { return true }
+                let r = a.rect.normalized
+                let e = AnnotEditTool.handles[h].edges
+                var n = r
+                if e.0 { n.left = Swift.min(p.x, r.right - 1) }
+                if e.1 { n.bottom = Swift.min(p.y, r.top - 1) }
+                if e.2 { n.right = Swift.max(p.x, r.left + 1) }
+                if e.3 { n.top = Swift.max(p.y, r.bottom + 1) }
+                guard n != r else { return true }
+                try m.update(AnnotEditTool.transformed(a, to: n))
+            }
+            return true
+        case .cancel:
+            mode = .idle
+            last = nil
+            return true
+        }
+    }
+
+    private func pageOf(_ mode: Mode) -> Int? {
+        switch mode {
+        case .idle: return nil
+        case .moving(let a, _), .resizing(let a, _): return a.pageIndex
+        }
+    }
+
+    private func editable(_ a: Annotation) -> Bool {
+        a.flags & (Annotation.Flag.readOnly | Annotation.Flag.locked) == 0
+    }
+
+    /// `a` with its rect mapped onto `target`, and its points (quads, ink, line, vertices)
+    /// mapped the same way.
+    static func transformed(_ a: Annotation, to target: Rect) -> Annotation {
+        let r = a.rect.normalized
+        let sx = r.width > 0 ? target.width / r.width : 1
+        let sy = r.height > 0 ? target.height / r.height : 1
+        func map(_ xy: [Double]) -> [Double] {
+            xy.enumerated().map { i, v in i % 2 == 0 ? target.left + (v - r.left) * sx : target.bottom + (v - r.bottom) * sy }
+        }
+        var b = a
+        b.rect = target.normalized
+        b.quadPoints = map(a.quadPoints)
+        b.inkList = a.inkList.map(map)
+        b.linePoints = map(a.linePoints)
+        b.vertices = map(a.vertices)
+        return b
+    }
+}
+
+/// Ink strokes from drags; the strokes of one page make one annotation, committed when the
+/// tool finishes (a tool change, ``ToolManager/commit()``), or when a stroke starts on
+/// another page. The signature tool is the same, committed as an Ink annotation whose
+/// subject is "Signature".
+final class InkTool: Tool {
+    let id: ToolID
+    let signature: Bool
+    private var strokes: [[Double]] = []
+    private var stroke: [Double] = []
+    private var page: Int? = nil
+
+    init(signature: Bool) {
+        self.signature = signature
+        id = .builtIn(signature ? .signature : .ink)
+    }
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        let p = event.point
+        switch event.kind {
+        case .dragBegin:
+            if let page, page != event.pageIndex { try finish(in: m) }
+            page = event.pageIndex
+            stroke = [p.x, p.y]
+            return true
+        case .dragMove, .dragEnd:
+            guard page == event.pageIndex, !stroke.isEmpty else { return true }
+            if stroke.count < 2 * ToolManager.maxPoints { stroke += [p.x, p.y] }
+            if event.kind == .dragEnd {
+                strokes.append(stroke)
+                stroke = []
+            }
+            return true
+        case .cancel:
+            stroke = []
+            return true
+        case .tap, .doubleTap, .longPress:
+            return false
+        }
+    }
+
+    func finish(in m: ToolManager) throws {
+        defer { strokes = []; stroke = []; page = nil }
+        guard let page, !strokes.isEmpty else { return }
+        let width = m.style.borderWidth
+        guard let rect = bounds(strokes.flatMap { $0 }, pad: Swift.max(1, width)) else { return }
+        var a = m.styled("Ink", page: page, rect: rect)
+        a.inkList = strokes
+        if signature {
+            a.subject = "Signature"
+            a.color = [0, 0, 0]
+        }
+        try m.add(a)
+    }
+}
+
+/// Square, Circle, Line and Arrow from a drag (start to end).
+final class ShapeTool: Tool {
+    let id: ToolID
+    let kind: ToolKind
+    private var start: Point? = nil
+    private var end: Point? = nil
+    private var page = 0
+    /// Drags shorter than this (points) make nothing.
+    static let minSize = 2.0
+
+    init(_ kind: ToolKind) { self.kind = kind; id = .builtIn(kind) }
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        switch event.kind {
+        case .dragBegin:
+            start = event.point; end = event.point; page = event.pageIndex
+            return true
+        case .dragMove:
+            if start != nil, event.pageIndex == page { end = event.point }
+            return true
+        case .dragEnd:
+            if start != nil, event.pageIndex == page { end = event.point }
+            defer { start = nil; end = nil }
+            guard let s = start, let e = end else { return true }
+            try create(from: s, to: e, in: m)
+            return true
+        case .cancel:
+            start = nil; end = nil
+            return true
+        case .tap, .doubleTap, .longPress:
+            return false
+        }
+    }
+
+    private func create(from s: Point, to e: Point, in m: ToolManager) throws {
+        let w = m.style.borderWidth
+        switch kind {
+        case .line, .arrow:
+            guard ((e.x - s.x) * (e.x - s.x) + (e.y - s.y) * (e.y - s.y)).squareRoot() >= ShapeTool.minSize else { return }
+            let xy = [s.x, s.y, e.x, e.y]
+            guard let rect = bounds(xy, pad: Swift.max(4, 4 * w)) else { return }
+            var a = m.styled("Line", page: page, rect: rect)
+            a.linePoints = xy
+            if kind == .arrow { a.lineEndings = ["None", "OpenArrow"] }
+            try m.add(a)
+        default:
+            let r = Rect(left: s.x, bottom: s.y, right: e.x, top: e.y).normalized
+            guard r.width >= ShapeTool.minSize, r.height >= ShapeTool.minSize else { return }
+            try m.add(m.styled(kind == .circle ? "Circle" : "Square", page: page, rect: r))
+        }
+    }
+}
+
+/// Polygon and PolyLine: each tap adds a vertex; a double tap adds the last one and
+/// commits; a tool change commits what has enough vertices (3 for a polygon, 2 for a
+/// polyline). A tap on another page commits and starts there.
+final class PolyTool: Tool {
+    let id: ToolID
+    let kind: ToolKind
+    private var vertices: [Double] = []
+    private var page = 0
+
+    init(_ kind: ToolKind) { self.kind = kind; id = .builtIn(kind) }
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        switch event.kind {
+        case .tap, .doubleTap:
+            if !vertices.isEmpty && event.pageIndex != page { try finish(in: m) }
+            page = event.pageIndex
+            if vertices.count < 2 * ToolManager.maxPoints { vertices += [event.point.x, event.point.y] }
+            if event.kind == .doubleTap { try finish(in: m) }
+            return true
+        case .cancel:
+            vertices = []
+            return true
+        case .longPress, .dragBegin, .dragMove, .dragEnd:
+            return true
+        }
+    }
+
+    func finish(in m: ToolManager) throws {
+        defer { vertices = [] }
+        // A double tap often lands on the last tap's point: one vertex, not two.
+        var v = vertices
+        if v.count >= 4, v[v.count - 2] == v[v.count - 4], v[v.count - 1] == v[v.count - 3] { v.removeLast(2) }
+        guard v.count >= (kind == .polygon ? 6 : 4), let rect = bounds(v, pad: Swift.max(1, m.style.borderWidth)) else { return }
+        var a = m.styled(kind == .polygon ? "Polygon" : "PolyLine", page: page, rect: rect)
+        a.vertices = v
+        try m.add(a)
+    }
+}
+
+/// Sticky notes (a tap places a note whose top-left is the point) and free text (a tap
+/// places a box there, a drag places it in the dragged rectangle). The new annotation is
+/// selected, so the host can set its text with ``ToolManager/setSelectionContents(_:)``.
+final class PlaceTool: Tool {
+    let id: ToolID
+    let kind: ToolKind
+    private var start: Point? = nil
+    private var page = 0
+    static let noteSize = 24.0
+
+    init(_ kind: ToolKind) { self.kind = kind; id = .builtIn(kind) }
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        let p = event.point
+        switch (kind, event.kind) {
+        case (.stickyNote, .tap):
+            var a = m.styled("Text", page: event.pageIndex,
+                             rect: Rect(left: p.x, bottom: p.y - PlaceTool.noteSize, right: p.x + PlaceTool.noteSize, top: p.y))
+            a.iconName = "Comment"
+            a.color = m.style.color.count == 3 ? m.style.color : [1, 1, 0]
+            a.flags = Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
+            m.select(try m.add(a).id)
+            return true
+        case (.freeText, .tap):
+            let size = m.style.fontSize
+            try place(Rect(left: p.x, bottom: p.y - 2 * size, right: p.x + 10 * size, top: p.y), page: event.pageIndex, m)
+            return true
+        case (.freeText, .dragBegin):
+            start = p; page = event.pageIndex
+            return true
+        case (.freeText, .dragMove):
+            return true
+        case (.freeText, .dragEnd):
+            defer { start = nil }
+            guard let s = start, event.pageIndex == page else { return true }
+            let r = Rect(left: s.x, bottom: s.y, right: p.x, top: p.y).normalized
+            guard r.width >= ShapeTool.minSize, r.height >= ShapeTool.minSize else { return true }
+            try place(r, page: page, m)
+            return true
+        case (_, .cancel):
+            start = nil
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func place(_ rect: Rect, page: Int, _ m: ToolManager) throws {
+        var a = m.styled("FreeText", page: page, rect: rect)
+        a.contents = m.style.freeTextContents
+        let size = m.style.fontSize.isFinite && m.style.fontSize > 0 ? m.style.fontSize : 12
+        let sizeText = size == size.rounded() && size < 1e6 ? String(Int(size)) : String(size)
+        a.defaultAppearance = "/Helv \(sizeText) Tf 0 g"
+        a.color = nil
+        m.select(try m.add(a).id)
+    }
+}
+
+/// Reports where a tapped link leads (``ToolEvent/linkActivated(_:_:)``); anything else
+/// goes back to Pan.
+final class LinkTool: Tool {
+    let id = ToolID.builtIn(.link)
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        guard event.kind == .tap, case .link(let a) = try m.hit(event) else { return false }
+        m.emit(.linkActivated(a.id, a.linkTarget()))
+        return true
+    }
+}
+
+/// Activates a tapped form field's widget: selects it and reports
+/// ``ToolEvent/fieldActivated(_:)``. (Setting values waits for the forms model.)
+final class FormFillTool: Tool {
+    let id = ToolID.builtIn(.formFill)
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        guard event.kind == .tap, case .widget(let a) = try m.hit(event), let wid = a.id else { return false }
+        m.select(wid)
+        m.emit(.fieldActivated(wid))
+        return true
+    }
+}
