@@ -221,14 +221,13 @@ public func quire_client_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ co
         try clientCall {
             let client = try SyncClient(transport: try HTTPTransport(baseURL: url), dataDirectory: directory, configuration: configuration)
             let box = ClientBox(client: client, callbacks: cb)
-            // The box outlives the client's callbacks: quire_client_close closes the
-            // client (its threads end) before it releases the box.
-            let unowned = Unmanaged.passUnretained(box)
+            // The closures keep the box alive while a call may still run; the cycle
+            // (box, client, closures) is broken by quire_client_close.
             if cb.on_event != nil {
-                client.eventHandler = { d, e in unowned.takeUnretainedValue().deliver(d, e) }
+                client.eventHandler = { [box] d, e in box.deliver(d, e) }
             }
             if cb.token_provider != nil {
-                client.tokenProvider = { d in unowned.takeUnretainedValue().freshToken(d) }
+                client.tokenProvider = { [box] d in box.freshToken(d) }
             }
             out.pointee = OpaquePointer(Unmanaged.passRetained(box).toOpaque())
         }
@@ -245,7 +244,6 @@ public func quire_client_close(_ client: OpaquePointer?) {
     let box = Unmanaged<ClientBox>.fromOpaque(UnsafeRawPointer(client))
     let b = box.takeUnretainedValue()
     b.client.close()
-    for d in b.descriptors() { d.waitIdle() }
     b.client.eventHandler = nil
     b.client.tokenProvider = nil
     box.release()

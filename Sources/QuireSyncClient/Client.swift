@@ -86,6 +86,7 @@ public final class SyncClient: @unchecked Sendable {
     private var descriptors: [String: SyncDescriptor] = [:]
     private var _eventHandler: (@Sendable (SyncDescriptor, SyncEvent) -> Void)?
     private var _tokenProvider: (@Sendable (SyncDescriptor) -> String?)?
+    private var isClosed = false
 
     /// A client; `dataDirectory` is created if missing.
     public init(transport: any SyncTransport, dataDirectory: String, configuration: SyncClientConfiguration = SyncClientConfiguration()) throws {
@@ -111,7 +112,7 @@ public final class SyncClient: @unchecked Sendable {
     /// Asked for a fresh token when a descriptor has none or the server refused its token,
     /// on that descriptor's worker thread; nil: none (the authentication event follows).
     public var tokenProvider: (@Sendable (SyncDescriptor) -> String?)? {
-        get { lock.withLock { _tokenProvider } }
+        get { lock.withLock { isClosed ? nil : _tokenProvider } }
         set { lock.withLock { _tokenProvider = newValue } }
     }
 
@@ -174,14 +175,23 @@ public final class SyncClient: @unchecked Sendable {
         return removed
     }
 
-    /// Stops every descriptor's listening and closes their stores.
+    /// Stops every descriptor's listening, waits for their work and the events already
+    /// queued, and closes their stores: no event handler or token provider call starts
+    /// after this returns (a listener's long poll still waiting ends on its own, quietly).
     public func close() {
-        let all = lock.withLock { Array(descriptors.values) }
+        let all: [SyncDescriptor] = lock.withLock {
+            isClosed = true
+            let all = Array(descriptors.values)
+            descriptors = [:]
+            return all
+        }
         for d in all { d.close() }
     }
 
     func emit(_ descriptor: SyncDescriptor, _ event: SyncEvent) {
-        guard let handler = eventHandler else { return }
-        descriptor.events.async { handler(descriptor, event) }
+        lock.withLock {
+            guard !isClosed, let handler = _eventHandler else { return }
+            descriptor.events.async { handler(descriptor, event) }
+        }
     }
 }

@@ -34,7 +34,8 @@ func normalizedRecord(_ value: InstantJSONValue) -> InstantJSONValue? {
 public final class SyncDescriptor: @unchecked Sendable {
     public let documentID: String
     public let layer: String
-    unowned let client: SyncClient
+    /// Strong: a listener thread may outlive the client's close by one long poll.
+    let client: SyncClient
 
     /// Serial: downloads, syncs and reauthentications run here one at a time.
     let worker: DispatchQueue
@@ -744,12 +745,14 @@ public final class SyncDescriptor: @unchecked Sendable {
         setState(.unknown)
     }
 
-    /// Stops listening and closes the store (the descriptor can be used again after).
+    /// Stops listening, waits for the worker and the queued events, and closes the store.
     func close() {
         stateLock.withLock {
             listening = false
+            closed = true
         }
         worker.sync {}
+        events.sync {}
         documentLock.withLock {
             stateLock.withLock {
                 store?.close()

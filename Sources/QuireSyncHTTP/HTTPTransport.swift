@@ -9,8 +9,8 @@ import QuireSyncClient
 // swift-nio-ssl's BoringSSL), built only when QUIRE_NO_SERVER is unset, as quire-server is.
 
 /// Sends the client's requests to a server at `http://` or `https://` base URL, through
-/// AsyncHTTPClient's shared client (its event loops and connection pool live for the
-/// process; nothing to shut down). Each call blocks the calling thread (a descriptor's
+/// one AsyncHTTPClient client for the process (its event loops and connection pool live
+/// for the process; nothing to shut down). Each call blocks the calling thread (a descriptor's
 /// worker or listener) until the answer.
 public struct HTTPTransport: SyncTransport {
     /// The base URL without a trailing slash.
@@ -44,6 +44,17 @@ public struct HTTPTransport: SyncTransport {
         return out
     }
 
+    /// The process's HTTP client (never shut down, like `HTTPClient.shared`): a failed
+    /// connection fails the request at once instead of being retried until the request's
+    /// deadline (the descriptor retries on its next sync, and reports the failure now),
+    /// and connecting gives up after 10 s.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     private final class Box: @unchecked Sendable {
         var result: Result<SyncResponse, any Error> = .failure(SyncClientError(.network, "no answer"))
     }
@@ -63,7 +74,7 @@ public struct HTTPTransport: SyncTransport {
         let timeout = TimeAmount.seconds(Int64(max(1, timeoutSeconds)))
         Task {
             do {
-                let response = try await HTTPClient.shared.execute(outgoing, timeout: timeout)
+                let response = try await Self.client.execute(outgoing, timeout: timeout)
                 let body = try await response.body.collect(upTo: Self.maxResponseBytes)
                 box.result = .success(SyncResponse(status: Int(response.status.code),
                                                    headers: response.headers.map { ($0.name, $0.value) },

@@ -248,7 +248,17 @@ READ_ONLY = {
     "quire_sync_config_init",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
+    # The sync client: no document among their parameters (their handles are only NULL
+    # here, CLIENT_HANDLES); Tests/server/test_client.py runs them with real ones.
+    "quire_client_remove_document_storage",
+    "quire_descriptor_set_auto_sync_delay",
+    "quire_descriptor_remove_local_storage",
+    "quire_descriptor_set_listening",
+    "quire_client_remove_unused_cache",
 }
+# Handles of the sync client: the harness passes NULL only (a real client needs a server;
+# each function must answer QUIRE_EINVAL, or do nothing for quire_client_close).
+CLIENT_HANDLES = {"quire_client *", "quire_descriptor *", "const quire_descriptor *"}
 # Functions that change only the caller's annotation value (no document): they look like
 # editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).
 ANNOTATION_SETTERS = {
@@ -623,6 +633,8 @@ def classify(fn, family_index):
         elif t == "const quire_save_options *":
             kinds = [("ffi_type_pointer", "ARG_SAVE_OPTIONS")]
             pointee = "sizeof(quire_save_options)"
+        elif t in CLIENT_HANDLES:
+            kinds = [("ffi_type_pointer", "ARG_INPTR")]
         elif t.endswith("*") and (t.startswith("const ") or t == "void *"):
             # Input pointers and opaque `void *payload`s: the harness passes NULL.
             kinds = [("ffi_type_pointer", "ARG_INPTR")]

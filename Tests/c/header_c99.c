@@ -230,7 +230,29 @@
     X(quire_sync_response_header, int,                                                  \
       (const char **, const char **, const quire_sync_response *, size_t))              \
     X(quire_sync_response_body, int, (const void **, size_t *, const quire_sync_response *)) \
-    X(quire_sync_response_free, void, (quire_sync_response *))
+    X(quire_sync_response_free, void, (quire_sync_response *))                         \
+    X(quire_client_callbacks_init, int, (quire_client_callbacks *, unsigned))           \
+    X(quire_client_config_init, int, (quire_client_config *, unsigned))                 \
+    X(quire_client_open, int,                                                           \
+      (quire_client **, const quire_client_config *, const quire_client_callbacks *))   \
+    X(quire_client_close, void, (quire_client *))                                       \
+    X(quire_client_descriptor_for_jwt, int, (quire_descriptor **, quire_client *, const char *)) \
+    X(quire_client_remove_document_storage, int, (quire_client *, const char *))        \
+    X(quire_client_remove_unused_cache, int, (size_t *, quire_client *))                \
+    X(quire_descriptor_document_id, int, (char *, size_t, size_t *, const quire_descriptor *)) \
+    X(quire_descriptor_layer, int, (char *, size_t, size_t *, const quire_descriptor *)) \
+    X(quire_descriptor_state, int, (quire_sync_state *, const quire_descriptor *))      \
+    X(quire_descriptor_download, int, (quire_descriptor *, const char *))               \
+    X(quire_descriptor_document, int, (quire_document **, quire_descriptor *))          \
+    X(quire_descriptor_sync, int, (quire_descriptor *))                                 \
+    X(quire_descriptor_sync_now, int, (quire_descriptor *))                             \
+    X(quire_descriptor_wait_idle, int, (quire_descriptor *))                            \
+    X(quire_descriptor_reauthenticate, int, (quire_descriptor *, const char *))         \
+    X(quire_descriptor_set_auto_sync_delay, int, (quire_descriptor *, double))          \
+    X(quire_descriptor_set_listening, int, (quire_descriptor *, int))                   \
+    X(quire_descriptor_pending_changes, int, (size_t *, quire_descriptor *))            \
+    X(quire_descriptor_remove_local_storage, int, (quire_descriptor *))
+
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -507,6 +529,41 @@ static const quire_sync_config header_static_sync_config = QUIRE_SYNC_CONFIG_INI
 static const quire_sync_header header_sync_headers[] = {{"Authorization", "Token t"},
                                                         {"X-Request-Id", "header-c99"}};
 static const char *const header_sync_keys[] = {"-----BEGIN PUBLIC KEY-----"};
+
+/* The sync client: its handles are incomplete types, its structs' initialisers constant
+ * expressions, its callbacks of exactly the header's types. */
+static quire_client *const header_no_client = NULL;
+static const quire_descriptor *const header_no_descriptor = NULL;
+static const quire_client_config header_static_client_config = QUIRE_CLIENT_CONFIG_INIT;
+static const quire_client_callbacks header_static_client_callbacks = QUIRE_CLIENT_CALLBACKS_INIT;
+static void header_sync_event(quire_descriptor *descriptor, const quire_sync_event *event, void *payload);
+static void header_sync_event(quire_descriptor *descriptor, const quire_sync_event *event, void *payload) {
+    if (payload && event && !descriptor) memcpy(payload, &event->type, sizeof event->type);
+}
+static const char *header_token(quire_descriptor *descriptor, void *payload);
+static const char *header_token(quire_descriptor *descriptor, void *payload) {
+    return descriptor || payload ? "t" : NULL;
+}
+static const quire_sync_event_fn header_sync_event_fn = header_sync_event;
+static const quire_token_provider_fn header_token_fn = header_token;
+HEADER_ASSERT(client_versions, QUIRE_CLIENT_CONFIG_VERSION >= 1 && QUIRE_CLIENT_CALLBACKS_VERSION >= 1 &&
+                                   QUIRE_SYNC_EVENT_VERSION >= 1);
+HEADER_ASSERT(client_codes, QUIRE_EAUTH == -19 && QUIRE_ENETWORK == -20);
+HEADER_ASSERT(sync_states, QUIRE_SYNC_STATE_UNKNOWN == 0x2400 && QUIRE_SYNC_STATE_CLEAN == 0x2401 &&
+                               QUIRE_SYNC_STATE_DIRTY == 0x2402 && QUIRE_SYNC_STATE_SENDING == 0x2403 &&
+                               QUIRE_SYNC_STATE_RECEIVING == 0x2404 && QUIRE_SYNC_STATE_INVALID == 0x2405 &&
+                               QUIRE_SYNC_STATE_NEEDS_RESET == 0x2406);
+HEADER_ASSERT(sync_events, QUIRE_SYNC_EVENT_STATE_CHANGED == 0x2500 &&
+                               QUIRE_SYNC_EVENT_DOWNLOAD_PROGRESS == 0x2501 &&
+                               QUIRE_SYNC_EVENT_DOWNLOAD_FINISHED == 0x2502 &&
+                               QUIRE_SYNC_EVENT_DOWNLOAD_FAILED == 0x2503 &&
+                               QUIRE_SYNC_EVENT_SYNC_FINISHED == 0x2504 &&
+                               QUIRE_SYNC_EVENT_SYNC_FAILED == 0x2505 &&
+                               QUIRE_SYNC_EVENT_DOCUMENT_CHANGED == 0x2506 &&
+                               QUIRE_SYNC_EVENT_CHANGE_DROPPED == 0x2507 &&
+                               QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED == 0x2508 &&
+                               QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED == 0x2509 &&
+                               QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED == 0x250A);
 /* The limits are 64-bit on every ABI (uint64_t), and the key count a size_t. */
 HEADER_ASSERT(sync_limits_64_bits, sizeof header_static_sync_config.max_body_bytes == 8 &&
                                        sizeof header_static_sync_config.max_upload_bytes == 8 &&
@@ -533,7 +590,8 @@ int main(void) {
                          QUIRE_ENOTFOUND, QUIRE_EFORMAT,     QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED,
                          QUIRE_ELIMIT,    QUIRE_ERANGE,      QUIRE_EBUFS,     QUIRE_EUSER,
                          QUIRE_ESTATE,    QUIRE_EINTERNAL,   QUIRE_EDISABLED, QUIRE_EBUSY,
-                         QUIRE_ESTALE,    QUIRE_EEXIST,      QUIRE_EVERSION};
+                         QUIRE_ESTALE,    QUIRE_EEXIST,      QUIRE_EVERSION,  QUIRE_EAUTH,
+                         QUIRE_ENETWORK};
     const int32_t boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED, QUIRE_BOX_TRIM,
                              QUIRE_BOX_ART};
     const size_t n_codes = sizeof codes / sizeof codes[0];
@@ -716,6 +774,32 @@ int main(void) {
                      "quire_sync_config and quire_sync_header hold what a host sets");
         header_check(header_no_service == NULL && header_no_response == NULL && response == NULL,
                      "sync handles are pointers");
+    }
+    {
+        /* The sync client's structs: the initialisers set the versions and the defaults;
+         * the callbacks can be called through their typedefs. */
+        quire_client_config config = QUIRE_CLIENT_CONFIG_INIT;
+        quire_client_callbacks callbacks = QUIRE_CLIENT_CALLBACKS_INIT;
+        quire_sync_event event;
+        quire_sync_event_type seen = QUIRE_SYNC_EVENT_STATE_CHANGED;
+        quire_sync_state state = QUIRE_SYNC_STATE_UNKNOWN;
+        memset(&event, 0, sizeof event);
+        event.version = QUIRE_SYNC_EVENT_VERSION;
+        event.type = QUIRE_SYNC_EVENT_SYNC_FINISHED;
+        event.state = state;
+        header_sync_event_fn(NULL, &event, &seen);
+        header_check(config.version == QUIRE_CLIENT_CONFIG_VERSION && config.server_url == NULL &&
+                         config.data_directory == NULL && config.auto_sync_delay < 0 &&
+                         config.listen_wait_seconds == 0 && config.request_timeout_seconds == 0 &&
+                         header_static_client_config.version == QUIRE_CLIENT_CONFIG_VERSION,
+                     "QUIRE_CLIENT_CONFIG_INIT: the version and the defaults");
+        header_check(callbacks.version == QUIRE_CLIENT_CALLBACKS_VERSION && callbacks.on_event == NULL &&
+                         callbacks.token_provider == NULL && callbacks.payload == NULL &&
+                         header_static_client_callbacks.version == QUIRE_CLIENT_CALLBACKS_VERSION,
+                     "QUIRE_CLIENT_CALLBACKS_INIT: the version and no callbacks");
+        header_check(seen == QUIRE_SYNC_EVENT_SYNC_FINISHED && header_token_fn(NULL, &seen) != NULL &&
+                         header_no_client == NULL && header_no_descriptor == NULL,
+                     "the sync client's callbacks and handles");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,

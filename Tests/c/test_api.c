@@ -122,8 +122,8 @@ static void test_status_strings(void) {
                                 QUIRE_ERANGE,    QUIRE_EBUFS,    QUIRE_EUSER,
                                 QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED,
                                 QUIRE_EBUSY,     QUIRE_ESTALE,   QUIRE_EEXIST,
-                                QUIRE_EVERSION};
-    static const int unknown[] = {1, 2, -19, -100, 42, INT_MIN, INT_MAX};
+                                QUIRE_EVERSION,  QUIRE_EAUTH,    QUIRE_ENETWORK};
+    static const int unknown[] = {1, 2, -21, -100, 42, INT_MIN, INT_MAX};
     const size_t n = sizeof codes / sizeof codes[0];
     size_t i, j;
     g_test = "status strings";
@@ -1064,6 +1064,9 @@ int main(int argc, char **argv) {
 
     /* The sync service's request handler (test_sync.c). */
     run_sync_tests();
+
+    /* The sync client's C API without a server (test_client.c). */
+    run_client_tests();
 
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
