@@ -92,6 +92,24 @@ struct AnnotationRuleTests {
         }
     }
 
+    /// Text markup without quad points gets its rectangle as its one quadrilateral when a
+    /// program adds or updates it (a rule of the model: C, Python and the tools get it).
+    @Test func textMarkupWithoutQuadPointsCoversItsRectangle() throws {
+        let doc = try blankDocument()
+        for subtype in ["Highlight", "Underline", "Squiggly", "StrikeOut"] {
+            let a = Annotation(subtype: subtype, pageIndex: 0, rect: Rect(left: 10, bottom: 20, right: 110, top: 40))
+            let stored = try doc.addAnnotation(a)
+            #expect(stored.quadPoints == [10, 40, 110, 40, 10, 20, 110, 20], "\(subtype)")
+            #expect(try doc.annotation(try #require(stored.id))?.quadPoints == [10, 40, 110, 40, 10, 20, 110, 20])
+            // Given quad points are kept.
+            var b = a
+            b.quadPoints = [0, 9, 9, 9, 0, 0, 9, 0]
+            #expect(try doc.addAnnotation(b).quadPoints == [0, 9, 9, 9, 0, 0, 9, 0])
+        }
+        // Other subtypes get none.
+        #expect(try doc.addAnnotation(square()).quadPoints.isEmpty)
+    }
+
     @Test func addAnnotationChecksEveryField() throws {
         let doc = try blankDocument()
         let before = try doc.saved(.incremental)

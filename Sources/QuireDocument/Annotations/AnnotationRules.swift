@@ -226,3 +226,15 @@ extension Annotation {
         if let problem { throw RuleViolation(field: field, problem: problem).error }
     }
 }
+
+extension Annotation {
+    /// Text markup (Highlight, Underline, Squiggly, StrikeOut) needs /QuadPoints (ISO 32000-2
+    /// §12.5.6.10), which viewers draw instead of /Rect: one without them gets its
+    /// rectangle as its one quadrilateral (upper left, upper right, lower left, lower right,
+    /// the order viewers read), when a program adds or updates it. The JSON import leaves
+    /// its records as they are, so that importing an export changes nothing.
+    mutating func defaultQuadPoints() {
+        guard ["Highlight", "Underline", "Squiggly", "StrikeOut"].contains(subtype), quadPoints.isEmpty else { return }
+        quadPoints = [rect.left, rect.top, rect.right, rect.top, rect.left, rect.bottom, rect.right, rect.bottom]
+    }
+}

@@ -76,7 +76,8 @@ _READ_ONLY_SUBTYPES = frozenset(
 )
 
 #: Text markup (ISO 32000-2 §12.5.6.10): what /QuadPoints mark. Without quad points, one
-#: that is added or updated gets its rectangle as its one quadrilateral.
+#: that is added or updated gets its rectangle as its one quadrilateral (the library does
+#: it, for every language).
 TEXT_MARKUP: Tuple[str, ...] = ("Highlight", "Underline", "Squiggly", "StrikeOut")
 
 #: The state models and their states (``quire_document_add_state_reply``).
@@ -588,15 +589,6 @@ def _check_creatable(subtype: str) -> None:
     raise InvalidArgumentError(
         _raw.QUIRE_EINVAL, "%r is not an annotation subtype%s; Quire creates %s" % (subtype, hint, creatable)
     )
-
-
-def default_quad_points(annotation: Annotation) -> None:
-    """Gives text markup without quad points its rectangle as its one quadrilateral (upper
-    left, upper right, lower left, lower right, as viewers expect), so that it is saved
-    with the /QuadPoints that ISO 32000-2 requires of it and viewers draw it."""
-    if annotation.subtype in TEXT_MARKUP and not annotation.quad_points:
-        r = annotation.rect
-        annotation.quad_points = [r.left, r.top, r.right, r.top, r.left, r.bottom, r.right, r.bottom]
 
 
 class _Owner(Protocol):

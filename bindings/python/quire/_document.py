@@ -55,7 +55,6 @@ from ._annotations import (
     Annotation,
     AnnotationThread,
     PageListing,
-    default_quad_points,
     page_threads,
     take_annotation,
     take_list,
@@ -1006,7 +1005,6 @@ class Document(OwnedHandle):
             raise TypeError("%s takes a quire.Annotation, not %s" % (name, type(annotation).__name__))
         with self._lock, annotation._lock:
             handle = self._live_handle()
-            default_quad_points(annotation)
             annotation._changed()
             check(function(handle, annotation._live()))
             annotation._owner = weakref.ref(self)
