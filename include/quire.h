@@ -2466,6 +2466,233 @@ QUIRE_API int quire_descriptor_pending_changes(size_t *out, quire_descriptor *de
  */
 QUIRE_API int quire_descriptor_remove_local_storage(quire_descriptor *descriptor);
 
+/* ------------------------------------------------------------------------------------ */
+/* Tools: a headless tool manager (after PDFTron's Tools framework)                      */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * Quire draws nothing: the host renders pages as it likes and sends its pointer events in
+ * page coordinates (user space; `quire_page_device_to_page` converts a rendered page's
+ * pixels). The manager passes each event to its current tool; a tool that cannot handle it
+ * names the tool that replaces it, which gets the same event, until one handles it (at
+ * most 8 replacements: past that the event is dropped, Pan becomes current and an
+ * UNHANDLED event is reported). Every change goes through the document's annotation
+ * functions, so the change log, checkpoints and sync see it; each call that changes the
+ * document is one undo step.
+ *
+ * Thread safety: a manager is used by one thread at a time, the one that uses its
+ * document; its callbacks run on the thread that makes the call, before the call returns.
+ */
+
+/** A tool manager: owns a reference to its document (the document stays open until both
+ *  are closed). */
+typedef struct quire_tool_manager quire_tool_manager;
+
+/** The built-in tools. */
+typedef enum quire_tool {
+    QUIRE_TOOL_PAN = 0x3000,         /**< the default: decides which tool a hit needs */
+    QUIRE_TOOL_ANNOT_EDIT = 0x3001,  /**< select, move, resize by the 8 handles */
+    QUIRE_TOOL_INK = 0x3002,         /**< strokes from drags, one annotation, committed on a tool change */
+    QUIRE_TOOL_SQUARE = 0x3003,      /**< a drag's rectangle */
+    QUIRE_TOOL_CIRCLE = 0x3004,
+    QUIRE_TOOL_LINE = 0x3005,        /**< a drag from start to end */
+    QUIRE_TOOL_ARROW = 0x3006,       /**< a line with an open arrow at its end */
+    QUIRE_TOOL_POLYGON = 0x3007,     /**< a vertex per tap; a double tap closes it */
+    QUIRE_TOOL_POLYLINE = 0x3008,
+    QUIRE_TOOL_STICKY_NOTE = 0x3009, /**< a note where the user taps (then selected) */
+    QUIRE_TOOL_FREE_TEXT = 0x300A,   /**< a text box at a tap or in a drag's rectangle (then selected) */
+    QUIRE_TOOL_LINK = 0x300B,        /**< reports where a tapped link leads; does not navigate */
+    QUIRE_TOOL_FORM_FILL = 0x300C,   /**< selects a tapped form field's widget and reports it */
+    QUIRE_TOOL_SIGNATURE = 0x300D,   /**< ink strokes committed as an Ink annotation with /Subj Signature */
+    QUIRE_TOOL_CUSTOM = 0x30FF       /**< a tool of the host's (reported only: not settable from C yet) */
+} quire_tool;
+
+/** The pointer events a host sends. */
+typedef enum quire_pointer_kind {
+    QUIRE_POINTER_TAP = 0x3100,
+    QUIRE_POINTER_DOUBLE_TAP = 0x3101,
+    QUIRE_POINTER_LONG_PRESS = 0x3102,
+    QUIRE_POINTER_DRAG_BEGIN = 0x3103,
+    QUIRE_POINTER_DRAG_MOVE = 0x3104,
+    QUIRE_POINTER_DRAG_END = 0x3105,
+    QUIRE_POINTER_CANCEL = 0x3106
+} quire_pointer_kind;
+
+/** What a `quire_tool_event` reports. */
+typedef enum quire_tool_event_kind {
+    QUIRE_TOOL_EVENT_TOOL_CHANGED = 0x3200,       /**< `from_tool` to `to_tool` */
+    QUIRE_TOOL_EVENT_SELECTION_CHANGED = 0x3201,  /**< `object_number` is selected (0: nothing) */
+    QUIRE_TOOL_EVENT_ANNOTATION_ADDED = 0x3202,   /**< annotation `object_number` */
+    QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED = 0x3203,
+    QUIRE_TOOL_EVENT_ANNOTATION_REMOVED = 0x3204,
+    /** A link was tapped with the link tool: `uri`, or the destination `page_index`
+     *  (-1 and a NULL `uri` for another action). */
+    QUIRE_TOOL_EVENT_LINK_ACTIVATED = 0x3205,
+    QUIRE_TOOL_EVENT_FIELD_ACTIVATED = 0x3206,    /**< the widget `object_number` was tapped with form filling */
+    QUIRE_TOOL_EVENT_EDIT_REQUESTED = 0x3207,     /**< a double tap on annotation `object_number` */
+    /** No tool handled the event (`pointer`, `page_index`, `x`, `y`): it was dropped. */
+    QUIRE_TOOL_EVENT_UNHANDLED = 0x3208
+} quire_tool_event_kind;
+
+/** One event, borrowed: valid only during the `on_event` call. */
+typedef struct quire_tool_event {
+    uint32_t version;            /**< QUIRE_TOOL_EVENT_VERSION */
+    quire_tool_event_kind kind;
+    quire_tool from_tool;        /**< TOOL_CHANGED */
+    quire_tool to_tool;          /**< TOOL_CHANGED */
+    const char *from_name;       /**< TOOL_CHANGED from a custom tool: its name; NULL otherwise */
+    const char *to_name;         /**< TOOL_CHANGED to a custom tool: its name; NULL otherwise */
+    int32_t object_number;       /**< the annotation; 0 when none */
+    int32_t page_index;          /**< LINK_ACTIVATED: the destination; UNHANDLED: the event's page; else -1 */
+    const char *uri;             /**< LINK_ACTIVATED: the URI; NULL otherwise */
+    quire_pointer_kind pointer;  /**< UNHANDLED: the dropped event's kind */
+    double x;                    /**< UNHANDLED: its point */
+    double y;
+} quire_tool_event;
+
+/** The version of `quire_tool_event` this header describes. */
+#define QUIRE_TOOL_EVENT_VERSION 1
+
+/** Called with each event of `manager`, on the thread of the call that caused it, before
+ *  that call returns. It may read the document, but must not call `manager`'s functions
+ *  (they give QUIRE_ESTATE). */
+typedef void (*quire_tool_event_fn)(quire_tool_manager *manager, const quire_tool_event *event, void *payload);
+
+/** The callbacks of a tool manager. Initialise with QUIRE_TOOL_CALLBACKS_INIT or
+ *  `quire_tool_callbacks_init`. `on_event` may be NULL. */
+typedef struct quire_tool_callbacks {
+    uint32_t version;             /**< QUIRE_TOOL_CALLBACKS_VERSION */
+    quire_tool_event_fn on_event; /**< every event */
+    void *payload;                /**< passed to `on_event` */
+} quire_tool_callbacks;
+
+#define QUIRE_TOOL_CALLBACKS_VERSION 1
+#define QUIRE_TOOL_CALLBACKS_INIT { QUIRE_TOOL_CALLBACKS_VERSION, NULL, NULL }
+
+/** Fills `callbacks` with the defaults of `version` (no callback).
+ *  Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ *  Thread safety: any thread. */
+QUIRE_API int quire_tool_callbacks_init(quire_tool_callbacks *callbacks, unsigned version);
+
+/** How new annotations look. Initialise with QUIRE_TOOL_STYLE_INIT or `quire_tool_style_init`. */
+typedef struct quire_tool_style {
+    uint32_t version;        /**< QUIRE_TOOL_STYLE_VERSION */
+    double red;              /**< /C, RGB in 0..1 (default 1, 0, 0: red) */
+    double green;
+    double blue;
+    double border_width;     /**< points, >= 0 (default 2) */
+    double opacity;          /**< /CA, 0..1 (default 1) */
+    double font_size;        /**< free text, > 0 (default 12) */
+    double tolerance;        /**< hit-test tolerance in points, >= 0 (default 4) */
+    const char *author;      /**< /T of new annotations; NULL: none (copied) */
+    const char *free_text;   /**< the text of new free text; NULL: "Text" (copied) */
+} quire_tool_style;
+
+#define QUIRE_TOOL_STYLE_VERSION 1
+#define QUIRE_TOOL_STYLE_INIT { QUIRE_TOOL_STYLE_VERSION, 1, 0, 0, 2, 1, 12, 4, NULL, NULL }
+
+/** Fills `style` with the defaults of `version`.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EVERSION. Thread safety: any thread. */
+QUIRE_API int quire_tool_style_init(quire_tool_style *style, unsigned version);
+
+/** What lies at a point (`quire_page_hit_test`). */
+typedef enum quire_hit_kind {
+    QUIRE_HIT_NONE = 0x3300,       /**< empty space */
+    QUIRE_HIT_ANNOTATION = 0x3301, /**< an annotation that is not a link or a widget */
+    QUIRE_HIT_LINK = 0x3302,
+    QUIRE_HIT_WIDGET = 0x3303      /**< a form field's widget */
+} quire_hit_kind;
+
+/**
+ * Converts a point of a rendered page's device pixels to user space, as PDFium's
+ * `FPDF_DeviceToPage` (without its rounding): the page was rendered into the rectangle
+ * (`start_x`, `start_y`, `size_x`, `size_y`) turned by `rotate` quarter turns clockwise on
+ * top of its /Rotate; the page's crop box (clipped to its media box) fills it.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (a NULL out, `rotate` not 0..3, a non-finite point, an
+ * empty size); QUIRE_ERANGE (no such page). Thread safety: as the document.
+ */
+QUIRE_API int quire_page_device_to_page(double *out_x, double *out_y, quire_document *doc, int32_t page_index,
+                                        int32_t start_x, int32_t start_y, int32_t size_x, int32_t size_y,
+                                        int32_t rotate, double device_x, double device_y);
+
+/** The inverse of `quire_page_device_to_page` (PDFium's `FPDF_PageToDevice` without its
+ *  rounding). Returns and thread safety: as `quire_page_device_to_page`. */
+QUIRE_API int quire_page_page_to_device(double *out_x, double *out_y, quire_document *doc, int32_t page_index,
+                                        int32_t start_x, int32_t start_y, int32_t size_x, int32_t size_y,
+                                        int32_t rotate, double page_x, double page_y);
+
+/**
+ * The topmost annotation at (`x`, `y`) in user space of page `page_index`, within
+ * `tolerance` points: the last in /Annots order that a viewer draws (not hidden, not
+ * no-view, not a reply, not a popup) and that the point hits (lines, polylines and ink by
+ * their strokes, the rest by /Rect). `*out_object` is its object number (0 for none, or an
+ * annotation written directly in /Annots).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL outs, a non-finite point, a negative or non-finite
+ * tolerance); QUIRE_ERANGE. Thread safety: as the document.
+ */
+QUIRE_API int quire_page_hit_test(quire_hit_kind *out_kind, int32_t *out_object, quire_document *doc,
+                                  int32_t page_index, double x, double y, double tolerance);
+
+/**
+ * A new tool manager for `doc`, with Pan current and nothing selected. `callbacks` (may be
+ * NULL) is copied. The manager holds a reference to the document.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EVERSION (callbacks of a newer version).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_new(quire_tool_manager **out, quire_document *doc,
+                                     const quire_tool_callbacks *callbacks);
+
+/** Frees `manager` (pending ink strokes are dropped: call `quire_tool_manager_commit`
+ *  first to keep them). NULL is a no-op. */
+QUIRE_API void quire_tool_manager_free(quire_tool_manager *manager);
+
+/** Sets the style of new annotations (`style` is copied).
+ *  Returns: QUIRE_OK; QUIRE_EINVAL (a value out of its range); QUIRE_EVERSION; QUIRE_ESTATE
+ *  (called from a callback). */
+QUIRE_API int quire_tool_manager_set_style(quire_tool_manager *manager, const quire_tool_style *style);
+
+/** Makes `tool` current; the old tool finishes (pending strokes and vertices are
+ *  committed). Returns: QUIRE_OK; QUIRE_EINVAL (an unknown tool, or QUIRE_TOOL_CUSTOM);
+ *  QUIRE_ESTATE (called from a callback); what the document's annotation functions return. */
+QUIRE_API int quire_tool_manager_set_tool(quire_tool_manager *manager, quire_tool tool);
+
+/** The current tool (QUIRE_TOOL_CUSTOM for a host's tool). Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_tool_manager_current_tool(quire_tool *out, quire_tool_manager *manager);
+
+/**
+ * Sends a pointer event at (`x`, `y`) in user space of page `page_index` through the loop.
+ * `*out_handled` (may be NULL) is 1 when a tool handled it, 0 when it was dropped.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (an unknown kind, a non-finite point); QUIRE_ERANGE (no
+ * such page); QUIRE_ESTATE (called from a callback); what the document's annotation
+ * functions return (the document then stays as it was before that change).
+ */
+QUIRE_API int quire_tool_manager_send(int32_t *out_handled, quire_tool_manager *manager, quire_pointer_kind kind,
+                                      int32_t page_index, double x, double y);
+
+/** The selected annotation's object number (0: nothing). Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_tool_manager_selection(int32_t *out_object, quire_tool_manager *manager);
+
+/** Deletes the selected annotation (one undo step). Returns: QUIRE_OK; QUIRE_EINVAL;
+ *  QUIRE_ESTATE (nothing selected, or called from a callback); QUIRE_ENOTFOUND. */
+QUIRE_API int quire_tool_manager_delete_selection(quire_tool_manager *manager);
+
+/** Sets the selected annotation's /Contents (`text` NULL removes it; one undo step).
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; QUIRE_ENOTFOUND. */
+QUIRE_API int quire_tool_manager_set_selection_contents(quire_tool_manager *manager, const char *text);
+
+/** Commits what the current tool holds (ink strokes, polygon vertices) without changing
+ *  the tool. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; the annotation functions' statuses. */
+QUIRE_API int quire_tool_manager_commit(quire_tool_manager *manager);
+
+/** Undoes the last step (one gesture); `*out_done` (may be NULL) is 0 when there was none.
+ *  A step whose annotation was changed behind the manager's back fails and is dropped.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; the annotation functions' statuses. */
+QUIRE_API int quire_tool_manager_undo(int32_t *out_done, quire_tool_manager *manager);
+
+/** Redoes the last undone step; `*out_done` (may be NULL) is 0 when there was none.
+ *  Returns: as `quire_tool_manager_undo`. */
+QUIRE_API int quire_tool_manager_redo(int32_t *out_done, quire_tool_manager *manager);
+
 #ifdef __cplusplus
 }
 #endif

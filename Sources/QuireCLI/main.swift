@@ -4,6 +4,10 @@
 //   quire check [--password PW] FILE
 //   quire annots [--json] [--password PW] FILE
 //   quire thread [--password PW] FILE PAGE ANNOTATION
+//   quire fields [--json] [--password PW] FILE
+//   quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+//   quire text [--json] [--page N] [--password PW] FILE
+//   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
@@ -24,6 +28,10 @@ let synopsis = """
            quire check [--password PW] FILE
            quire annots [--json] [--password PW] FILE
            quire thread [--password PW] FILE PAGE ANNOTATION
+           quire fields [--json] [--password PW] FILE
+           quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+           quire text [--json] [--page N] [--password PW] FILE
+           quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
            quire help [COMMAND]
            quire --version
     """
@@ -37,7 +45,8 @@ let usage = """
     file. It opens classic and stream cross-references, object streams, incremental
     updates and damaged files (repaired by scanning, with warnings), and encrypted files
     (RC4 40 and 128, AES-128, AES-256) with the empty password or --password. It never
-    changes the file.
+    changes the file: fill writes its result to another file (-o OUT), unless told to
+    write it over FILE.
 
     Commands:
       info      print what the document is: pages, PDF version, encryption, repair,
@@ -49,6 +58,11 @@ let usage = """
                 contents, reply parent and review state; with --json, a JSON array
       thread    print the comments (the annotation and its text replies, by date) and the
                 review summary of the annotation whose /NM is NM on page PAGE
+      fields    list the fields of the form: name, type, value, flags, options
+      fill      set field values (NAME=VALUE), regenerate their appearances and write
+                the result to -o OUT
+      text      print the text of the pages; with --json, every character with its quad
+      search    print every match of a word or phrase, with its page and position
       help      print this text, or the help of COMMAND (the same as quire COMMAND --help)
 
     Options:
@@ -165,7 +179,8 @@ let commandHelp: [String: String] = [
     "help": """
         usage: quire help [COMMAND]
 
-        Print the help of quire, or of COMMAND (info, check, annots, thread).
+        Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
+        text, search).
         """,
 ]
 
@@ -186,7 +201,7 @@ struct HelpRequest: Error { let command: String }
 /// The help of a command, or of quire.
 func help(_ command: String?) -> String? {
     guard let command else { return usage }
-    return commandHelp[command]
+    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command]
 }
 
 /// The options every command that opens a file takes.
@@ -470,6 +485,14 @@ func main() -> Int32 {
             try AnnotsCommand(arguments: arguments.dropFirst()).run()
         case "thread":
             try ThreadCommand(arguments: arguments.dropFirst()).run()
+        case "fields":
+            try FieldsCommand(arguments: arguments.dropFirst()).run()
+        case "fill":
+            try FillCommand(arguments: arguments.dropFirst()).run()
+        case "text":
+            try TextCommand(arguments: arguments.dropFirst()).run()
+        case "search":
+            return try SearchCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":
             print("quire \(QUIRE_VERSION_STRING)")
         case "-h", "--help":
@@ -488,7 +511,7 @@ func main() -> Int32 {
         return 0
     } catch let e as UsageError {
         if !e.message.isEmpty { standardError("quire: \(e.message)") }
-        if let command = e.command, let text = commandHelp[command] {
+        if let command = e.command, let text = commandHelp[command] ?? formsHelp[command] ?? textHelp[command] {
             standardError(String(text.prefix { $0 != "\n" }))
             standardError("Run 'quire help \(command)' for its options.")
         } else {

@@ -115,6 +115,28 @@
     X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, quire_box))        \
     X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                 \
     X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))         \
+    X(quire_page_device_to_page, int, (double *, double *, quire_document *, int32_t,   \
+      int32_t, int32_t, int32_t, int32_t, int32_t, double, double))                     \
+    X(quire_page_page_to_device, int, (double *, double *, quire_document *, int32_t,   \
+      int32_t, int32_t, int32_t, int32_t, int32_t, double, double))                     \
+    X(quire_page_hit_test, int, (quire_hit_kind *, int32_t *, quire_document *,         \
+      int32_t, double, double, double))                                                 \
+    X(quire_tool_callbacks_init, int, (quire_tool_callbacks *, unsigned))               \
+    X(quire_tool_style_init, int, (quire_tool_style *, unsigned))                       \
+    X(quire_tool_manager_new, int,                                                      \
+      (quire_tool_manager **, quire_document *, const quire_tool_callbacks *))          \
+    X(quire_tool_manager_free, void, (quire_tool_manager *))                            \
+    X(quire_tool_manager_set_style, int, (quire_tool_manager *, const quire_tool_style *)) \
+    X(quire_tool_manager_set_tool, int, (quire_tool_manager *, quire_tool))             \
+    X(quire_tool_manager_current_tool, int, (quire_tool *, quire_tool_manager *))       \
+    X(quire_tool_manager_send, int, (int32_t *, quire_tool_manager *,                   \
+      quire_pointer_kind, int32_t, double, double))                                     \
+    X(quire_tool_manager_selection, int, (int32_t *, quire_tool_manager *))             \
+    X(quire_tool_manager_delete_selection, int, (quire_tool_manager *))                 \
+    X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *)) \
+    X(quire_tool_manager_commit, int, (quire_tool_manager *))                           \
+    X(quire_tool_manager_undo, int, (int32_t *, quire_tool_manager *))                  \
+    X(quire_tool_manager_redo, int, (int32_t *, quire_tool_manager *))                  \
     X(quire_annotation_new, int,                                                        \
       (quire_annotation **, const char *, int32_t, const quire_rect *))                 \
     X(quire_annotation_free, void, (quire_annotation *))                                \
@@ -172,8 +194,42 @@
     X(quire_annotation_list_free, void, (quire_annotation_list *))                      \
     X(quire_document_export_annotations_json, int,                                      \
       (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_document_export_annotations_json_instant_comments, int,                     \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
     X(quire_document_import_annotations_json, int,                                      \
       (int32_t *, quire_document *, const char *, size_t))                              \
+    X(quire_document_form_kind, int,                                                \
+      (quire_form_kind *, quire_document *)                                         \
+    X(quire_document_field_count, int,                                              \
+      (int32_t *, quire_document *)                                                 \
+    X(quire_document_field_index, int,                                              \
+      (int32_t *, quire_document *, const char *)                                   \
+    X(quire_field_name, int,                                                        \
+      (char *, size_t, size_t *, quire_document *, int32_t)                         \
+    X(quire_field_type, int,                                                        \
+      (quire_field_kind *, quire_document *, int32_t)                               \
+    X(quire_field_flags, int,                                                       \
+      (uint32_t *, quire_document *, int32_t)                                       \
+    X(quire_field_max_length, int,                                                  \
+      (int32_t *, quire_document *, int32_t)                                      \
+    X(quire_field_value_count, int,                                                 \
+      (int32_t *, quire_document *, int32_t)                                        \
+    X(quire_field_value, int,                                                       \
+      (char *, size_t, size_t *, quire_document *, int32_t, int32_t)                \
+    X(quire_field_option_count, int,                                                \
+      (int32_t *, quire_document *, int32_t)                                        \
+    X(quire_field_option, int,                                                      \
+      (char *, size_t, size_t *, quire_document *, int32_t, int32_t, quire_field_option_part)\
+    X(quire_field_widget_count, int,                                                \
+      (int32_t *, quire_document *, int32_t)                                        \
+    X(quire_field_widget, int,                                                      \
+      (int32_t *, quire_rect *, quire_document *, int32_t, int32_t)                 \
+    X(quire_field_set_value, int,                                                   \
+      (quire_document *, int32_t, const char *)                                     \
+    X(quire_field_set_values, int,                                                  \
+      (quire_document *, int32_t, const char *const *, int32_t)                     \
+    X(quire_field_reset, int,                                                       \
+      (quire_document *, int32_t)                                                   \
     X(quire_bookmark_new, int,                                                          \
       (quire_bookmark **, quire_action_type, int32_t, const char *))                    \
     X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))            \
@@ -252,7 +308,6 @@
     X(quire_descriptor_set_listening, int, (quire_descriptor *, int))                   \
     X(quire_descriptor_pending_changes, int, (size_t *, quire_descriptor *))            \
     X(quire_descriptor_remove_local_storage, int, (quire_descriptor *))
-
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,

@@ -192,7 +192,25 @@ C_TO_CTYPES.update({
     "const quire_sync_response *": _raw.quire_sync_response_p,
     "const quire_sync_header *": POINTER(_raw.quire_sync_header),
     "const char **": POINTER(c_char_p),
+    "const char *const *": POINTER(c_char_p),
     "const void **": POINTER(c_void_p),
+    "quire_text_page **": POINTER(_raw.quire_text_page_p),
+    "quire_text_page *": _raw.quire_text_page_p,
+    "const quire_text_page *": _raw.quire_text_page_p,
+    "quire_text_match_list **": POINTER(_raw.quire_text_match_list_p),
+    "quire_text_match_list *": _raw.quire_text_match_list_p,
+    "const quire_text_match_list *": _raw.quire_text_match_list_p,
+    "quire_text_char *": POINTER(_raw.quire_text_char),
+    "quire_text_search_options *": POINTER(_raw.quire_text_search_options),
+    "const quire_text_search_options *": POINTER(_raw.quire_text_search_options),
+    "quire_tool_manager **": POINTER(_raw.quire_tool_manager_p),
+    "quire_tool_manager *": _raw.quire_tool_manager_p,
+    "quire_tool_callbacks *": POINTER(_raw.quire_tool_callbacks),
+    "const quire_tool_callbacks *": POINTER(_raw.quire_tool_callbacks),
+    "quire_tool_style *": POINTER(_raw.quire_tool_style),
+    "const quire_tool_style *": POINTER(_raw.quire_tool_style),
+    "quire_tool_event_fn": _raw.quire_tool_event_fn,
+    "const quire_tool_event *": POINTER(_raw.quire_tool_event),
 })
 # Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
 for _enum in header_enums():
@@ -213,6 +231,8 @@ C_FIELD_TO_CTYPES = {
     "int (*)(uint64_t, uint64_t, void *)": _raw.quire_save_progress_fn,
     "const char *const *": POINTER(c_char_p),
     "size_t": c_size_t,
+    "quire_rect": _raw.quire_rect,
+    "quire_tool_event_fn": _raw.quire_tool_event_fn,
 }
 for _enum in header_enums():
     C_FIELD_TO_CTYPES[_enum] = c_int32
@@ -256,7 +276,8 @@ def test_every_header_struct_is_checked():
 
 
 STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options", "quire_open_options",
-           "quire_rect", "quire_save_options", "quire_sync_config", "quire_sync_header"]
+           "quire_rect", "quire_save_options", "quire_sync_config", "quire_sync_header", "quire_text_char",
+           "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event", "quire_tool_style"]
 
 
 @pytest.mark.parametrize("struct", STRUCTS)

@@ -53,6 +53,9 @@ from ._sync import SyncService
 from ._client import Client, Descriptor, SyncEvent, SyncEventType, SyncState
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
+from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
+from ._forms import FieldFlags, FieldOption, FieldType, FieldWidget, FormField, FormKind
+from ._tools import HitKind, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, page_to_device
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
     BufferTooSmallError,
@@ -146,9 +149,20 @@ __all__ = [
     "Reference",
     "StaleError",
     "ExistsError",
+    "FieldFlags",
+    "FieldOption",
+    "FieldType",
+    "FieldWidget",
+    "FormField",
+    "FormKind",
     "VersionError",
     "StateError",
     "Stream",
+    "Quad",
+    "TextChar",
+    "TextMatch",
+    "TextPage",
+    "TextSpan",
     "STATE_MODELS",
     "String",
     "SUBTYPES",
@@ -157,6 +171,15 @@ __all__ = [
     "UserAbortError",
     "Value",
     "library_path",
+    "Tool",
+    "ToolEvent",
+    "ToolEventKind",
+    "ToolManager",
+    "PointerKind",
+    "HitKind",
+    "device_to_page",
+    "page_to_device",
+    "hit_test",
     "format_pdf_date",
     "parse",
     "parse_pdf_date",

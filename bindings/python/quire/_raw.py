@@ -262,6 +262,46 @@ QUIRE_SYNC_EVENT_VERSION = 1
 QUIRE_CLIENT_CALLBACKS_VERSION = 1
 QUIRE_CLIENT_CONFIG_VERSION = 1
 
+# Tools (the headless tool manager): tools, pointer events, tool events, hit kinds
+QUIRE_TOOL_PAN = 0x3000
+QUIRE_TOOL_ANNOT_EDIT = 0x3001
+QUIRE_TOOL_INK = 0x3002
+QUIRE_TOOL_SQUARE = 0x3003
+QUIRE_TOOL_CIRCLE = 0x3004
+QUIRE_TOOL_LINE = 0x3005
+QUIRE_TOOL_ARROW = 0x3006
+QUIRE_TOOL_POLYGON = 0x3007
+QUIRE_TOOL_POLYLINE = 0x3008
+QUIRE_TOOL_STICKY_NOTE = 0x3009
+QUIRE_TOOL_FREE_TEXT = 0x300A
+QUIRE_TOOL_LINK = 0x300B
+QUIRE_TOOL_FORM_FILL = 0x300C
+QUIRE_TOOL_SIGNATURE = 0x300D
+QUIRE_TOOL_CUSTOM = 0x30FF
+QUIRE_POINTER_TAP = 0x3100
+QUIRE_POINTER_DOUBLE_TAP = 0x3101
+QUIRE_POINTER_LONG_PRESS = 0x3102
+QUIRE_POINTER_DRAG_BEGIN = 0x3103
+QUIRE_POINTER_DRAG_MOVE = 0x3104
+QUIRE_POINTER_DRAG_END = 0x3105
+QUIRE_POINTER_CANCEL = 0x3106
+QUIRE_TOOL_EVENT_TOOL_CHANGED = 0x3200
+QUIRE_TOOL_EVENT_SELECTION_CHANGED = 0x3201
+QUIRE_TOOL_EVENT_ANNOTATION_ADDED = 0x3202
+QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED = 0x3203
+QUIRE_TOOL_EVENT_ANNOTATION_REMOVED = 0x3204
+QUIRE_TOOL_EVENT_LINK_ACTIVATED = 0x3205
+QUIRE_TOOL_EVENT_FIELD_ACTIVATED = 0x3206
+QUIRE_TOOL_EVENT_EDIT_REQUESTED = 0x3207
+QUIRE_TOOL_EVENT_UNHANDLED = 0x3208
+QUIRE_TOOL_EVENT_VERSION = 1
+QUIRE_TOOL_CALLBACKS_VERSION = 1
+QUIRE_TOOL_STYLE_VERSION = 1
+QUIRE_HIT_NONE = 0x3300
+QUIRE_HIT_ANNOTATION = 0x3301
+QUIRE_HIT_LINK = 0x3302
+QUIRE_HIT_WIDGET = 0x3303
+
 # ----------------------------------------------------------------------------------------
 # Text (QUIRE_TEXT_MARKUP_*, versioned structs)
 # ----------------------------------------------------------------------------------------
@@ -566,6 +606,75 @@ class quire_client_callbacks(Structure):
 def client_callbacks_init() -> quire_client_callbacks:
     """``QUIRE_CLIENT_CALLBACKS_INIT`` through ``quire_client_callbacks_init``."""
     return _init(quire_client_callbacks(), "quire_client_callbacks_init", QUIRE_CLIENT_CALLBACKS_VERSION)
+
+
+class quire_tool_manager(Structure):
+    """The opaque ``struct quire_tool_manager``; only ever used through a pointer."""
+
+
+#: ``quire_tool_manager *``.
+quire_tool_manager_p = POINTER(quire_tool_manager)
+
+
+class quire_tool_event(Structure):
+    """``quire_tool_event``: one event, valid during the callback only."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("kind", c_int),
+        ("from_tool", c_int),
+        ("to_tool", c_int),
+        ("from_name", c_char_p),
+        ("to_name", c_char_p),
+        ("object_number", c_int32),
+        ("page_index", c_int32),
+        ("uri", c_char_p),
+        ("pointer", c_int),
+        ("x", c_double),
+        ("y", c_double),
+    ]
+
+
+#: ``quire_tool_event_fn``: ``void (*)(quire_tool_manager *, const quire_tool_event *, void *)``,
+#: called on the thread of the manager's call, before it returns.
+quire_tool_event_fn = ctypes.CFUNCTYPE(None, quire_tool_manager_p, POINTER(quire_tool_event), c_void_p)
+
+
+class quire_tool_callbacks(Structure):
+    """``quire_tool_callbacks``. Build it with :func:`tool_callbacks_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("on_event", quire_tool_event_fn),
+        ("payload", c_void_p),
+    ]
+
+
+def tool_callbacks_init() -> quire_tool_callbacks:
+    """``QUIRE_TOOL_CALLBACKS_INIT`` through ``quire_tool_callbacks_init``."""
+    return _init(quire_tool_callbacks(), "quire_tool_callbacks_init", QUIRE_TOOL_CALLBACKS_VERSION)
+
+
+class quire_tool_style(Structure):
+    """``quire_tool_style``. Build it with :func:`tool_style_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("red", c_double),
+        ("green", c_double),
+        ("blue", c_double),
+        ("border_width", c_double),
+        ("opacity", c_double),
+        ("font_size", c_double),
+        ("tolerance", c_double),
+        ("author", c_char_p),
+        ("free_text", c_char_p),
+    ]
+
+
+def tool_style_init() -> quire_tool_style:
+    """``QUIRE_TOOL_STYLE_INIT`` through ``quire_tool_style_init``."""
+    return _init(quire_tool_style(), "quire_tool_style_init", QUIRE_TOOL_STYLE_VERSION)
 
 
 class quire_client_config(Structure):
@@ -991,6 +1100,36 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_descriptor_set_listening", c_int, (quire_descriptor_p, c_int)),
     ("quire_descriptor_pending_changes", c_int, (POINTER(c_size_t), quire_descriptor_p)),
     ("quire_descriptor_remove_local_storage", c_int, (quire_descriptor_p,)),
+    # Tools
+    ("quire_tool_callbacks_init", c_int, (POINTER(quire_tool_callbacks), ctypes.c_uint)),
+    ("quire_tool_style_init", c_int, (POINTER(quire_tool_style), ctypes.c_uint)),
+    ("quire_page_device_to_page", c_int, (POINTER(c_double), POINTER(c_double), quire_document_p, c_int32, c_int32, c_int32, c_int32, c_int32, c_int32, c_double, c_double)),
+    ("quire_page_page_to_device", c_int, (POINTER(c_double), POINTER(c_double), quire_document_p, c_int32, c_int32, c_int32, c_int32, c_int32, c_int32, c_double, c_double)),
+    (
+        "quire_page_hit_test",
+        c_int,
+        (POINTER(c_int32), POINTER(c_int32), quire_document_p, c_int32, c_double, c_double, c_double),
+    ),
+    (
+        "quire_tool_manager_new",
+        c_int,
+        (POINTER(quire_tool_manager_p), quire_document_p, POINTER(quire_tool_callbacks)),
+    ),
+    ("quire_tool_manager_free", None, (quire_tool_manager_p,)),
+    ("quire_tool_manager_set_style", c_int, (quire_tool_manager_p, POINTER(quire_tool_style))),
+    ("quire_tool_manager_set_tool", c_int, (quire_tool_manager_p, c_int32)),
+    ("quire_tool_manager_current_tool", c_int, (POINTER(c_int32), quire_tool_manager_p)),
+    (
+        "quire_tool_manager_send",
+        c_int,
+        (POINTER(c_int32), quire_tool_manager_p, c_int32, c_int32, c_double, c_double),
+    ),
+    ("quire_tool_manager_selection", c_int, (POINTER(c_int32), quire_tool_manager_p)),
+    ("quire_tool_manager_delete_selection", c_int, (quire_tool_manager_p,)),
+    ("quire_tool_manager_set_selection_contents", c_int, (quire_tool_manager_p, c_char_p)),
+    ("quire_tool_manager_commit", c_int, (quire_tool_manager_p,)),
+    ("quire_tool_manager_undo", c_int, (POINTER(c_int32), quire_tool_manager_p)),
+    ("quire_tool_manager_redo", c_int, (POINTER(c_int32), quire_tool_manager_p)),
 )
 
 

@@ -1,0 +1,149 @@
+// quire fields, quire fill: the form commands.
+import QuireDocument
+import QuireSyntax
+
+let formsHelp: [String: String] = [
+    "fields": """
+        usage: quire fields [--json] [--password PW] FILE
+
+        List the fields of the form of FILE, one a line: the fully qualified name, the
+        type (text, checkBox, radioButton, comboBox, listBox, pushButton, signature,
+        unknown), the value, then "read-only" and "required" when the field is, and the
+        options or on-states a value may take ("options: ..."). The first line says what
+        kind of form FILE has (none, acroForm, xfaForeground, xfaOnly: XFA forms are
+        reported, never filled).
+
+        Options:
+          --json         print one JSON object instead: form (the kind) and fields, an array
+                         of objects with name, type, value (a string, an array for list
+                         boxes, or null), read_only, required, options (export values),
+                         widgets (an array of {page, rect}; page from 0, null when no
+                         page lists the widget)
+          --password PW  the user or owner password of an encrypted file
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 the fields were listed; 1 the file could not be read; 2 a usage error
+        """,
+    "fill": """
+        usage: quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+
+        Set the fields NAME of FILE to VALUE and write the result to OUT, incrementally
+        (FILE's bytes, then the changes) unless --full. The appearances of the changed
+        fields are regenerated. A check box or radio group takes "Off" or one of its
+        on-states (see quire fields); a multi-select list box takes several values
+        separated by newlines. The rules of ISO 32000-2 §12.7 apply: a read-only field,
+        a value longer than /MaxLen, a value that is not an option, stop the command with
+        status 1 and nothing written.
+
+        Options:
+          -o OUT         the file to write (required; may be FILE itself)
+          --full         rewrite the whole file instead of appending an update
+          --password PW  the user or owner password of an encrypted file
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 written; 1 the file could not be read, a field is missing or refused its value
+          (one line on standard error names the status); 2 a usage error
+        """,
+]
+
+struct FieldsCommand {
+    let arguments: FileArguments
+
+    init(arguments: ArraySlice<String>) throws {
+        self.arguments = try FileArguments(arguments: arguments, command: "fields", allowJSON: true)
+    }
+
+    func run() throws {
+        let document = try arguments.open()
+        let kind = try document.formKind()
+        let fields = try document.formFields()
+        if arguments.json {
+            let items: [InstantJSONValue] = fields.map { f in
+                let value: InstantJSONValue = f.type == .listBox ? .array(f.values.map(InstantJSONValue.string))
+                    : f.values.first.map(InstantJSONValue.string) ?? .null
+                return .object([
+                    "name": .string(f.name),
+                    "type": .string(f.type.rawValue),
+                    "value": value,
+                    "read_only": .bool(f.isReadOnly),
+                    "required": .bool(f.isRequired),
+                    "options": .array(f.options.map { .string($0.exportValue) }),
+                    "widgets": .array(f.widgets.map { w in
+                        .object([
+                            "page": w.pageIndex.map { integer($0) } ?? .null,
+                            "rect": .array([w.rect.left, w.rect.bottom, w.rect.right, w.rect.top].map(InstantJSONValue.number)),
+                        ])
+                    }),
+                ])
+            }
+            print(InstantJSONValue.object(["form": .string(kindName(kind)), "fields": .array(items)]).text)
+            return
+        }
+        print("Form: \(kindName(kind)), \(fields.count) field\(fields.count == 1 ? "" : "s")")
+        for f in fields {
+            var line = "\(f.name)  \(f.type.rawValue)  \"\(f.value.split(separator: "\n").joined(separator: "|"))\""
+            if f.isReadOnly { line += "  read-only" }
+            if f.isRequired { line += "  required" }
+            if !f.options.isEmpty { line += "  options: " + f.options.map(\.exportValue).joined(separator: ", ") }
+            print(line)
+        }
+    }
+
+    private func kindName(_ k: FormKind) -> String {
+        switch k {
+        case .none: return "none"
+        case .acroForm: return "acroForm"
+        case .xfaForeground: return "xfaForeground"
+        case .xfaOnly: return "xfaOnly"
+        }
+    }
+}
+
+struct FillCommand {
+    var password: String?
+    var path = ""
+    var output = ""
+    var full = false
+    var assignments: [(String, String)] = []
+
+    init(arguments: ArraySlice<String>) throws {
+        var args = arguments
+        var positional: [String] = []
+        while let arg = args.popFirst() {
+            switch arg {
+            case "-o", "--output":
+                guard let o = args.popFirst() else { throw UsageError(message: "-o needs a file", command: "fill") }
+                output = o
+            case "--full": full = true
+            case "--password":
+                guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value", command: "fill") }
+                password = pw
+            case "-h", "--help": throw HelpRequest(command: "fill")
+            default:
+                if arg.hasPrefix("--password=") { password = String(arg.dropFirst("--password=".count)); continue }
+                if arg.hasPrefix("-") && arg != "-" && !arg.contains("=") { throw UsageError(message: "unknown option \(arg)", command: "fill") }
+                positional.append(arg)
+            }
+        }
+        guard let first = positional.first else { throw UsageError(message: "fill takes FILE", command: "fill") }
+        guard !output.isEmpty else { throw UsageError(message: "fill needs -o OUT", command: "fill") }
+        path = first
+        for a in positional.dropFirst() {
+            guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
+                throw UsageError(message: "'\(a)' is not NAME=VALUE", command: "fill")
+            }
+            assignments.append((String(a[..<eq]), String(a[a.index(after: eq)...])))
+        }
+        guard !assignments.isEmpty else { throw UsageError(message: "fill takes at least one NAME=VALUE", command: "fill") }
+    }
+
+    func run() throws {
+        let document = try Document(path: path, options: OpenOptions(password: password))
+        for (name, value) in assignments {
+            try document.setFieldValue(value, named: name)
+        }
+        try document.save(to: output, mode: full ? .full(objectStreams: false) : .incremental)
+    }
+}

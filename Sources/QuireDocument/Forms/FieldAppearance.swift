@@ -1,0 +1,331 @@
+import QuireSyntax
+
+/// Appearance streams of form fields (ISO 32000-2 §12.7.4.3, "variable text"), regenerated
+/// when a value changes so that viewers that only draw appearances show it.
+///
+/// Text comes from the default appearance string (/DA): its font (looked up in the form's
+/// /DR; a font Quire cannot encode for, such as a composite font, is replaced by
+/// Helvetica), its size (0 or a size that is not positive: auto size, fitted to the
+/// widget) and its colour; then /Q (alignment), the multiline, comb and password flags.
+/// Missing /DA: "/Helv 0 Tf 0 g" with a warning.
+///
+/// Glyph widths: the font's own /Widths when /DR gives a simple font that has them; else
+/// the standard 14 font metrics (``StandardFontMetrics``) of its /BaseFont or of the
+/// Helvetica that replaces it; else the documented fallback of half an em per character
+/// (close to the average advance of Latin text in Helvetica). Text is written in
+/// WinAnsiEncoding (Latin-1 as itself, other characters as "?").
+struct DefaultAppearance {
+    var fontName: String = "Helv"
+    /// nil: auto size.
+    var size: Double? = nil
+    /// The colour operator with its operands ("0 g", "1 0 0 rg"), black when none.
+    var colorOperator: String = "0 g"
+
+    init(_ da: String?) {
+        guard let da else { return }
+        let t = da.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).map(String.init)
+        if let i = t.lastIndex(of: "Tf"), i >= 2, t[i - 2].hasPrefix("/") {
+            fontName = String(t[i - 2].dropFirst())
+            if let s = Double(t[i - 1]), s.isFinite, s > 0 { size = Swift.min(s, 1000) }
+        }
+        for (op, count) in [("k", 4), ("rg", 3), ("g", 1)] {
+            if let i = t.lastIndex(of: op), i >= count {
+                let operands = t[(i - count)..<i]
+                if operands.allSatisfy({ Double($0).map(\.isFinite) ?? false }) {
+                    colorOperator = operands.joined(separator: " ") + " " + op
+                    break
+                }
+            }
+        }
+    }
+}
+
+/// A font for a field appearance: its resource and its widths.
+struct FieldFont {
+    var resourceName: String
+    var resource: PDFObject
+    /// Widths in thousandths of an em by character code, from the font's /Widths.
+    var widths: [Int: Double] = [:]
+    var missingWidth: Double = 500
+    /// The standard 14 font it is (or stands for), whose metrics serve when the font has
+    /// no /Widths (Text/FontTables.swift).
+    var standard: StandardFont? = nil
+
+    func width(of bytes: [UInt8], size: Double) -> Double {
+        bytes.reduce(0) { total, b in
+            total + (widths[Int(b)] ?? standard?.width(of: UnicodeScalar(b)) ?? missingWidth)
+        } * size / 1000
+    }
+}
+
+/// Text as WinAnsiEncoding bytes: Latin-1 characters as themselves, others as "?".
+func winAnsiBytes(_ text: String) -> [UInt8] {
+    text.unicodeScalars.compactMap { s in
+        if s.value == 0x0A || s.value == 0x0D { return nil }
+        return s.value < 256 ? UInt8(s.value) : UInt8(ascii: "?")
+    }
+}
+
+extension Document {
+    /// The font that /DA names, from the form's /DR, or Helvetica.
+    func fieldFont(_ da: DefaultAppearance, field: FormField) throws -> FieldFont {
+        var fonts: PDFDictionary? = nil
+        if let form = try acroForm(), let dr = try dictionary(form["DR"]) { fonts = try dictionary(dr["Font"]) }
+        if let ref = fonts?[PDFName(da.fontName)], let fd = try dictionary(ref),
+           ["Type1", "TrueType", "MMType1"].contains(fd["Subtype"]?.name?.value ?? "") {
+            var font = FieldFont(resourceName: da.fontName, resource: ref)
+            font.standard = (fd["BaseFont"]?.name?.value).flatMap(StandardFontMetrics.font(named:))
+                ?? StandardFontMetrics.font(named: da.fontName)
+            if let first = try fd["FirstChar"].map(resolve)?.integer, let w = try fd["Widths"].map(resolve)?.array,
+               first >= 0, first < 256 {
+                for (k, item) in w.prefix(256).enumerated() {
+                    if let v = try resolve(item).number, v.isFinite, v >= 0 { font.widths[Int(first) + k] = Swift.min(v, 10_000) }
+                }
+                if let desc = try dictionary(fd["FontDescriptor"]), let mw = try desc["MissingWidth"].map(resolve)?.number,
+                   mw.isFinite, mw > 0 { font.missingWidth = Swift.min(mw, 10_000) }
+            }
+            return font
+        }
+        if fonts?[PDFName(da.fontName)] != nil {
+            file.warn("field \"\(field.name)\": font /\(da.fontName) is not a simple font; Helvetica is used for its appearance")
+        }
+        let name = fonts?[PDFName(da.fontName)] == nil ? da.fontName : "QuireHelv"
+        return FieldFont(resourceName: name, resource: Appearance.helvetica("Helvetica"),
+                         standard: StandardFontMetrics.font(named: "Helvetica"))
+    }
+
+    /// The rotation of a widget's appearance (/MK /R), 0, 90, 180 or 270.
+    private func widgetRotation(_ mk: PDFDictionary?) throws -> Int {
+        guard let r = try mk?["R"].map(resolve)?.integer, r % 90 == 0 else { return 0 }
+        return Int(((r % 360) + 360) % 360)
+    }
+
+    private func colorOperator(_ value: PDFObject?, stroking: Bool) throws -> String? {
+        guard let value, let a = try resolve(value).array else { return nil }
+        let c = try a.compactMap { try resolve($0).number }.filter(\.isFinite)
+        let v = c.map(Appearance.n).joined(separator: " ")
+        switch c.count {
+        case 1: return v + (stroking ? " G" : " g")
+        case 3: return v + (stroking ? " RG" : " rg")
+        case 4: return v + (stroking ? " K" : " k")
+        default: return nil
+        }
+    }
+
+    /// The frame of a widget's appearance: its box, matrix, background and border.
+    private struct Frame {
+        var width: Double
+        var height: Double
+        var matrix: [Double]?
+        var prologue: [String] = []
+        var border: Double = 0
+    }
+
+    private func frame(_ widget: PDFDictionary, rect: Rect) throws -> Frame {
+        let mk = try dictionary(widget["MK"])
+        let rotation = try widgetRotation(mk)
+        var f = Frame(width: rect.width, height: rect.height, matrix: nil)
+        switch rotation {
+        case 90: f = Frame(width: rect.height, height: rect.width, matrix: [0, 1, -1, 0, rect.width, 0])
+        case 180: f.matrix = [-1, 0, 0, -1, rect.width, rect.height]
+        case 270: f = Frame(width: rect.height, height: rect.width, matrix: [0, -1, 1, 0, 0, rect.height])
+        default: break
+        }
+        let n = Appearance.n
+        if let bg = try colorOperator(mk?["BG"], stroking: false) {
+            f.prologue.append("\(bg) 0 0 \(n(f.width)) \(n(f.height)) re f")
+        }
+        if let bc = try colorOperator(mk?["BC"], stroking: true) {
+            var w = 1.0
+            if let bs = try dictionary(widget["BS"]), let bw = try bs["W"].map(resolve)?.number, bw.isFinite, bw >= 0 { w = Swift.min(bw, 100) }
+            if w > 0 {
+                f.border = w
+                f.prologue.append("\(bc) \(n(w)) w \(n(w / 2)) \(n(w / 2)) \(n(Swift.max(f.width - w, 0))) \(n(Swift.max(f.height - w, 0))) re S")
+            }
+        }
+        return f
+    }
+
+    /// Writes `content` as the normal appearance of `widget` (replacing /AP).
+    private func installAppearance(widget id: ObjectID, frame f: Frame, content: [UInt8], fonts: [(String, PDFObject)]) throws {
+        var dict = PDFDictionary([
+            ("Type", .name("XObject")), ("Subtype", .name("Form")),
+            ("BBox", .array([0, 0, f.width, f.height].map(Annotation.number))),
+        ])
+        if let m = f.matrix { dict["Matrix"] = .array(m.map(Annotation.number)) }
+        if !fonts.isEmpty {
+            dict["Resources"] = .dictionary(PDFDictionary([("Font", .dictionary(PDFDictionary(fonts.map { (PDFName($0.0), $0.1) })))]))
+        }
+        let stream = try addStream(dict, data: content)
+        try setValue(.dictionary(PDFDictionary([("N", .reference(stream))])), forKey: "AP", inObject: id.number)
+    }
+
+    /// Regenerates the appearance of each widget of a text field or combo box to show `text`.
+    func regenerateTextAppearances(_ field: FormField, text: String) throws {
+        if field.defaultAppearance == nil {
+            file.warn("field \"\(field.name)\" has no /DA (nor the form); \"/Helv 0 Tf 0 g\" is used")
+        }
+        let da = DefaultAppearance(field.defaultAppearance)
+        let font = try fieldFont(da, field: field)
+        let n = Appearance.n
+        for w in field.widgets {
+            guard let wd = try dictionary(.reference(w.id)) else { continue }
+            let f = try frame(wd, rect: w.rect)
+            let pad = 2 + f.border
+            let innerWidth = Swift.max(f.width - 2 * pad, 1)
+            var display = text
+            if field.flags.contains(.password) { display = String(repeating: "*", count: text.count) }
+            var ops = f.prologue
+            ops.append("/Tx BMC q")
+            ops.append("\(n(f.border)) \(n(f.border)) \(n(Swift.max(f.width - 2 * f.border, 0))) \(n(Swift.max(f.height - 2 * f.border, 0))) re W n")
+            ops.append("BT")
+            let multiline = field.flags.contains(.multiline) && field.type == .text
+            let comb = field.type == .text && field.flags.contains(.comb) && !multiline && !field.flags.contains(.password)
+                && (field.maxLength.map { $0 > 0 && $0 <= FormLimits.maxCombCells } ?? false)
+            if multiline {
+                var size = da.size ?? 12
+                var lines = wrap(display, font: font, size: size, width: innerWidth)
+                if da.size == nil {
+                    // Auto size: shrink until the lines fit the height (down to 4 points).
+                    while size > 4 && Double(lines.count) * size * 1.15 > f.height - 2 * pad {
+                        size -= 1
+                        lines = wrap(display, font: font, size: size, width: innerWidth)
+                    }
+                }
+                ops.append("/\(font.resourceName) \(n(size)) Tf \(da.colorOperator)")
+                var y = f.height - pad - size * 0.8
+                for line in lines {
+                    if y < -size { break }
+                    let bytes = winAnsiBytes(line)
+                    let x = aligned(font.width(of: bytes, size: size), quadding: field.quadding, pad: pad, width: f.width)
+                    ops.append("1 0 0 1 \(n(x)) \(n(y)) Tm \(stringOperand(bytes)) Tj")
+                    y -= size * 1.15
+                }
+            } else {
+                let bytes = winAnsiBytes(display)
+                var size = da.size ?? Swift.max(Swift.min(12, (f.height - 2 * pad) / 1.1), 2)
+                if da.size == nil, !comb {
+                    let widthAtOne = font.width(of: bytes, size: 1)
+                    if widthAtOne > 0 { size = Swift.max(Swift.min(size, innerWidth / widthAtOne), 2) }
+                }
+                ops.append("/\(font.resourceName) \(n(size)) Tf \(da.colorOperator)")
+                let y = (f.height - size * 0.7) / 2
+                if comb, let cells = field.maxLength {
+                    let cell = f.width / Double(cells)
+                    for (k, b) in bytes.prefix(cells).enumerated() {
+                        let cw = font.width(of: [b], size: size)
+                        ops.append("1 0 0 1 \(n(Double(k) * cell + (cell - cw) / 2)) \(n(y)) Tm \(stringOperand([b])) Tj")
+                    }
+                } else {
+                    let x = aligned(font.width(of: bytes, size: size), quadding: field.quadding, pad: pad, width: f.width)
+                    ops.append("1 0 0 1 \(n(x)) \(n(y)) Tm \(stringOperand(bytes)) Tj")
+                }
+            }
+            ops.append("ET Q EMC")
+            try installAppearance(widget: w.id, frame: f, content: Array((ops.joined(separator: "\n") + "\n").utf8),
+                                  fonts: [(font.resourceName, font.resource)])
+        }
+    }
+
+    /// Regenerates a list box's widgets: its options from the top, the selected ones on a
+    /// highlight.
+    func regenerateListAppearances(_ field: FormField, selected: Set<Int>) throws {
+        let da = DefaultAppearance(field.defaultAppearance)
+        let font = try fieldFont(da, field: field)
+        let size = da.size ?? 12
+        let n = Appearance.n
+        for w in field.widgets {
+            guard let wd = try dictionary(.reference(w.id)) else { continue }
+            let f = try frame(wd, rect: w.rect)
+            let pad = 2 + f.border
+            var ops = f.prologue
+            ops.append("/Tx BMC q")
+            ops.append("\(n(f.border)) \(n(f.border)) \(n(Swift.max(f.width - 2 * f.border, 0))) \(n(Swift.max(f.height - 2 * f.border, 0))) re W n")
+            let lineHeight = size * 1.15
+            var top = f.height - f.border
+            for (k, option) in field.options.enumerated() {
+                if top < 0 { break }
+                if selected.contains(k) {
+                    ops.append("0.6 0.75 0.86 rg \(n(f.border)) \(n(top - lineHeight)) \(n(Swift.max(f.width - 2 * f.border, 0))) \(n(lineHeight)) re f")
+                }
+                let bytes = winAnsiBytes(option.displayText)
+                ops.append("BT /\(font.resourceName) \(n(size)) Tf \(selected.contains(k) ? "1 g" : da.colorOperator) 1 0 0 1 \(n(pad)) \(n(top - size * 0.95)) Tm \(stringOperand(bytes)) Tj ET")
+                top -= lineHeight
+            }
+            ops.append("Q EMC")
+            try installAppearance(widget: w.id, frame: f, content: Array((ops.joined(separator: "\n") + "\n").utf8),
+                                  fonts: [(font.resourceName, font.resource)])
+        }
+    }
+
+    /// Gives a check box widget that has no appearance states an on-state `onState` (a
+    /// ZapfDingbats check, or /MK /CA's character) and an Off state.
+    func generateCheckAppearance(_ field: FormField, widget w: FieldWidget, onState: String) throws {
+        guard let wd = try dictionary(.reference(w.id)) else { return }
+        let f = try frame(wd, rect: w.rect)
+        let da = DefaultAppearance(field.defaultAppearance)
+        let mk = try dictionary(wd["MK"])
+        let glyph = (try mk?["CA"].map(resolve)?.string?.bytes.first) ?? UInt8(ascii: "4")
+        let size = da.size ?? Swift.max(Swift.min(f.width, f.height) * 0.8, 1)
+        let n = Appearance.n
+        // ZapfDingbats' check ("4") is 0.76 em wide; centred with that width.
+        let on = f.prologue + ["q BT /ZaDb \(n(size)) Tf \(da.colorOperator) 1 0 0 1 \(n((f.width - size * 0.76) / 2)) \(n((f.height - size * 0.7) / 2)) Tm \(stringOperand([glyph])) Tj ET Q"]
+        var dict = PDFDictionary([("Type", .name("XObject")), ("Subtype", .name("Form")),
+                                  ("BBox", .array([0, 0, f.width, f.height].map(Annotation.number)))])
+        if let m = f.matrix { dict["Matrix"] = .array(m.map(Annotation.number)) }
+        var onDict = dict
+        onDict["Resources"] = .dictionary(PDFDictionary([("Font", .dictionary(PDFDictionary([
+            ("ZaDb", .dictionary(PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")), ("BaseFont", .name("ZapfDingbats"))]))),
+        ])))]))
+        let onRef = try addStream(onDict, data: Array((on.joined(separator: "\n") + "\n").utf8))
+        let offRef = try addStream(dict, data: Array((f.prologue.joined(separator: "\n") + "\n").utf8))
+        try setValue(.dictionary(PDFDictionary([("N", .dictionary(PDFDictionary([(PDFName(onState), .reference(onRef)), ("Off", .reference(offRef))])))])),
+                     forKey: "AP", inObject: w.id.number)
+    }
+
+    private func aligned(_ textWidth: Double, quadding: Int, pad: Double, width: Double) -> Double {
+        switch quadding {
+        case 1: return (width - textWidth) / 2
+        case 2: return width - pad - textWidth
+        default: return pad
+        }
+    }
+
+    /// A literal string operand in ASCII: bytes outside printable ASCII, and the
+    /// delimiters, as escapes (the content stream stays UTF-8-clean text).
+    private func stringOperand(_ bytes: [UInt8]) -> String {
+        var out = "("
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\\"):
+                out += "\\" + String(UnicodeScalar(b))
+            case 32...126:
+                out += String(UnicodeScalar(b))
+            default:
+                let o = String(b, radix: 8)
+                out += "\\" + String(repeating: "0", count: 3 - o.count) + o
+            }
+        }
+        return out + ")"
+    }
+
+    /// `text` broken into lines at newlines and, by words, at `width`.
+    private func wrap(_ text: String, font: FieldFont, size: Double, width: Double) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            var current = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if current.isEmpty || font.width(of: winAnsiBytes(candidate), size: size) <= width {
+                    current = candidate
+                } else {
+                    lines.append(current)
+                    current = String(word)
+                }
+                if lines.count > 10_000 { return lines }
+            }
+            lines.append(current)
+        }
+        return lines
+    }
+}
