@@ -1068,6 +1068,9 @@ int main(int argc, char **argv) {
     /* The sync client's C API without a server (test_client.c). */
     run_client_tests();
 
+    /* The tool manager (test_tools.c). */
+    run_tool_tests();
+
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

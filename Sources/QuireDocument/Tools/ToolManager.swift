@@ -113,7 +113,8 @@ extension Tool {
 /// Not thread-safe: use it on the thread that uses its document.
 public final class ToolManager {
     public let document: Document
-    public var style = ToolStyle()
+    /// How new annotations look (``setStyle(_:)`` checks a new one).
+    public private(set) var style = ToolStyle()
     public private(set) var current: Tool
     /// The selected annotation.
     public private(set) var selection: ObjectID?
@@ -143,6 +144,23 @@ public final class ToolManager {
     public init(document: Document) {
         self.document = document
         self.current = PanTool()
+    }
+
+    /// Sets the style of new annotations. Throws `.invalidArgument` for a colour of other
+    /// than 0, 1, 3 or 4 components in 0...1, a border width or tolerance that is negative
+    /// or not finite, an opacity outside 0...1, or a font size that is not positive.
+    public func setStyle(_ style: ToolStyle) throws {
+        try Annotation.validate(color: style.color)
+        if let ic = style.interiorColor { try Annotation.validate(interiorColor: ic) }
+        try Annotation.validate(borderWidth: style.borderWidth)
+        try Annotation.validate(opacity: style.opacity)
+        guard style.fontSize.isFinite, style.fontSize > 0, style.fontSize <= 1_000 else {
+            throw PDFError(.invalidArgument, "the font size \(style.fontSize) must be in (0, 1000]")
+        }
+        guard style.tolerance.isFinite, style.tolerance >= 0 else {
+            throw PDFError(.invalidArgument, "the tolerance \(style.tolerance) must be finite and not negative")
+        }
+        self.style = style
     }
 
     // MARK: Tools

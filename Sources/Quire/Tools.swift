@@ -1,0 +1,298 @@
+// The tool manager of include/quire.h: handles, enums and events converted; the rules are
+// QuireDocument's (Sources/QuireDocument/Tools).
+import CQuire
+import QuireDocument
+import QuireSyntax
+
+let toolCallbacksVersions = StructVersions<quire_tool_callbacks>(name: "callbacks", sizes: [MemoryLayout<quire_tool_callbacks>.size])
+let toolStyleVersions = StructVersions<quire_tool_style>(name: "style", sizes: [MemoryLayout<quire_tool_style>.size])
+
+var toolCallbacksDefaults: quire_tool_callbacks {
+    quire_tool_callbacks(version: toolCallbacksVersions.current, on_event: nil, payload: nil)
+}
+
+var toolStyleDefaults: quire_tool_style {
+    quire_tool_style(version: toolStyleVersions.current, red: 1, green: 0, blue: 0, border_width: 2, opacity: 1,
+                     font_size: 12, tolerance: 4, author: nil, free_text: nil)
+}
+
+/// A manager behind a handle, with its callbacks.
+final class ToolManagerBox {
+    let manager: ToolManager
+    let callbacks: quire_tool_callbacks
+    /// Inside a call: a callback must not call back in.
+    var busy = false
+
+    init(_ manager: ToolManager, _ callbacks: quire_tool_callbacks) {
+        self.manager = manager
+        self.callbacks = callbacks
+    }
+
+    /// Runs `body` with the manager, refusing re-entry from a callback.
+    func run<T>(_ body: (ToolManager) throws -> T) throws -> T {
+        guard !busy else { throw CallError(code: QUIRE_ESTATE, message: "the tool manager is in a call (a callback may not call it)") }
+        busy = true
+        defer { busy = false }
+        return try body(manager)
+    }
+}
+
+private func toolBox(_ handle: OpaquePointer?) throws -> ToolManagerBox {
+    let handle = try required(handle, "manager")
+    let box = Unmanaged<ToolManagerBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    if let lock = box.manager.document.sharedLock { HeldDocumentLocks.current.take(lock) }
+    return box
+}
+
+func cTool(_ id: ToolID) -> quire_tool {
+    switch id {
+    case .builtIn(let kind): return quire_tool(rawValue: QUIRE_TOOL_PAN.rawValue + UInt32(kind.rawValue))
+    case .custom: return QUIRE_TOOL_CUSTOM
+    }
+}
+
+func toolKind(_ tool: quire_tool) throws -> ToolKind {
+    let offset = Int(tool.rawValue) - Int(QUIRE_TOOL_PAN.rawValue)
+    guard let kind = ToolKind(rawValue: offset) else {
+        throw CallError(code: QUIRE_EINVAL, message: "tool 0x\(String(tool.rawValue, radix: 16)) is not a built-in QUIRE_TOOL_* value")
+    }
+    return kind
+}
+
+private func pointerKind(_ kind: quire_pointer_kind) throws -> PointerEvent.Kind {
+    let offset = Int(kind.rawValue) - Int(QUIRE_POINTER_TAP.rawValue)
+    guard let k = PointerEvent.Kind(rawValue: offset) else {
+        throw CallError(code: QUIRE_EINVAL, message: "kind 0x\(String(kind.rawValue, radix: 16)) is not one of the QUIRE_POINTER_* values")
+    }
+    return k
+}
+
+private func withOptionalCString<T>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let s else { return body(nil) }
+    return s.withCString { body($0) }
+}
+
+/// Delivers `event` to the C callback.
+private func deliver(_ event: ToolEvent, _ handle: OpaquePointer, _ callbacks: quire_tool_callbacks) {
+    guard let fn = callbacks.on_event else { return }
+    var e = quire_tool_event(version: UInt32(QUIRE_TOOL_EVENT_VERSION), kind: QUIRE_TOOL_EVENT_TOOL_CHANGED,
+                             from_tool: QUIRE_TOOL_PAN, to_tool: QUIRE_TOOL_PAN, from_name: nil, to_name: nil,
+                             object_number: 0, page_index: -1, uri: nil, pointer: QUIRE_POINTER_TAP, x: 0, y: 0)
+    func number(_ id: ObjectID?) -> Int32 { Int32(clamping: id?.number ?? 0) }
+    var uri: String? = nil
+    var fromName: String? = nil, toName: String? = nil
+    switch event {
+    case .toolChanged(let from, let to):
+        e.from_tool = cTool(from); e.to_tool = cTool(to)
+        if case .custom(let n) = from { fromName = n }
+        if case .custom(let n) = to { toName = n }
+    case .selectionChanged(let id): e.kind = QUIRE_TOOL_EVENT_SELECTION_CHANGED; e.object_number = number(id)
+    case .annotationAdded(let id): e.kind = QUIRE_TOOL_EVENT_ANNOTATION_ADDED; e.object_number = number(id)
+    case .annotationModified(let id): e.kind = QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED; e.object_number = number(id)
+    case .annotationRemoved(let id): e.kind = QUIRE_TOOL_EVENT_ANNOTATION_REMOVED; e.object_number = number(id)
+    case .linkActivated(let id, let target):
+        e.kind = QUIRE_TOOL_EVENT_LINK_ACTIVATED; e.object_number = number(id)
+        switch target {
+        case .uri(let s): uri = s
+        case .page(let p): e.page_index = Int32(clamping: p)
+        case .other: break
+        }
+    case .fieldActivated(let id): e.kind = QUIRE_TOOL_EVENT_FIELD_ACTIVATED; e.object_number = number(id)
+    case .editRequested(let id): e.kind = QUIRE_TOOL_EVENT_EDIT_REQUESTED; e.object_number = number(id)
+    case .unhandled(let p):
+        e.kind = QUIRE_TOOL_EVENT_UNHANDLED
+        e.page_index = Int32(clamping: p.pageIndex)
+        e.pointer = quire_pointer_kind(rawValue: QUIRE_POINTER_TAP.rawValue + UInt32(p.kind.rawValue))
+        e.x = p.point.x; e.y = p.point.y
+    }
+    withOptionalCString(uri) { u in
+        withOptionalCString(fromName) { f in
+            withOptionalCString(toName) { t in
+                e.uri = u; e.from_name = f; e.to_name = t
+                fn(handle, &e, callbacks.payload)
+            }
+        }
+    }
+}
+
+// MARK: Coordinates and hit testing
+
+private func view(_ sx: Int32, _ sy: Int32, _ w: Int32, _ h: Int32, _ rotate: Int32) throws -> PageView {
+    guard (0...3).contains(rotate) else { throw CallError(code: QUIRE_EINVAL, message: "rotate \(rotate) is not 0, 1, 2 or 3") }
+    return PageView(startX: Double(sx), startY: Double(sy), sizeX: Double(w), sizeY: Double(h), rotate: Int(rotate))
+}
+
+@c @implementation
+public func quire_page_device_to_page(_ outX: UnsafeMutablePointer<Double>?, _ outY: UnsafeMutablePointer<Double>?,
+                                      _ doc: OpaquePointer?, _ pageIndex: Int32, _ startX: Int32, _ startY: Int32,
+                                      _ sizeX: Int32, _ sizeY: Int32, _ rotate: Int32,
+                                      _ deviceX: Double, _ deviceY: Double) -> Int32 {
+    guarded("quire_page_device_to_page") {
+        let ox = try required(outX, "out_x"), oy = try required(outY, "out_y")
+        let v = try view(startX, startY, sizeX, sizeY, rotate)
+        let p = try page(doc, pageIndex).geometry().deviceToPage(Point(x: deviceX, y: deviceY), view: v)
+        ox.pointee = p.x; oy.pointee = p.y
+    }
+}
+
+@c @implementation
+public func quire_page_page_to_device(_ outX: UnsafeMutablePointer<Double>?, _ outY: UnsafeMutablePointer<Double>?,
+                                      _ doc: OpaquePointer?, _ pageIndex: Int32, _ startX: Int32, _ startY: Int32,
+                                      _ sizeX: Int32, _ sizeY: Int32, _ rotate: Int32,
+                                      _ pageX: Double, _ pageY: Double) -> Int32 {
+    guarded("quire_page_page_to_device") {
+        let ox = try required(outX, "out_x"), oy = try required(outY, "out_y")
+        let v = try view(startX, startY, sizeX, sizeY, rotate)
+        let p = try page(doc, pageIndex).geometry().pageToDevice(Point(x: pageX, y: pageY), view: v)
+        ox.pointee = p.x; oy.pointee = p.y
+    }
+}
+
+@c @implementation
+public func quire_page_hit_test(_ outKind: UnsafeMutablePointer<quire_hit_kind>?, _ outObject: UnsafeMutablePointer<Int32>?,
+                                _ doc: OpaquePointer?, _ pageIndex: Int32, _ x: Double, _ y: Double,
+                                _ tolerance: Double) -> Int32 {
+    guarded("quire_page_hit_test") {
+        let ok = try required(outKind, "out_kind"), oo = try required(outObject, "out_object")
+        let hit = try document(doc).hitTest(pageIndex: Int(pageIndex), at: Point(x: x, y: y), tolerance: tolerance)
+        switch hit {
+        case .none: ok.pointee = QUIRE_HIT_NONE
+        case .annotation: ok.pointee = QUIRE_HIT_ANNOTATION
+        case .link: ok.pointee = QUIRE_HIT_LINK
+        case .widget: ok.pointee = QUIRE_HIT_WIDGET
+        }
+        oo.pointee = Int32(clamping: hit.annotation?.id?.number ?? 0)
+    }
+}
+
+// MARK: The manager
+
+@c @implementation
+public func quire_tool_callbacks_init(_ callbacks: UnsafeMutablePointer<quire_tool_callbacks>?, _ version: UInt32) -> Int32 {
+    guarded("quire_tool_callbacks_init") {
+        try toolCallbacksVersions.initialize(callbacks, version: version, defaults: toolCallbacksDefaults)
+    }
+}
+
+@c @implementation
+public func quire_tool_style_init(_ style: UnsafeMutablePointer<quire_tool_style>?, _ version: UInt32) -> Int32 {
+    guarded("quire_tool_style_init") {
+        try toolStyleVersions.initialize(style, version: version, defaults: toolStyleDefaults)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ doc: OpaquePointer?,
+                                   _ callbacks: UnsafePointer<quire_tool_callbacks>?) -> Int32 {
+    guarded("quire_tool_manager_new") {
+        let out = try required(out, "out")
+        let d = try document(doc)
+        let cb = try callbacks.map { try toolCallbacksVersions.read($0, defaults: toolCallbacksDefaults).value } ?? toolCallbacksDefaults
+        let box = ToolManagerBox(ToolManager(document: d), cb)
+        let handle = OpaquePointer(Unmanaged.passRetained(box).toOpaque())
+        // The manager's events go to the C callback with this handle; unowned, since the
+        // box owns the manager.
+        box.manager.onEvent = { event in deliver(event, handle, cb) }
+        out.pointee = handle
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_free(_ manager: OpaquePointer?) {
+    guard let manager else { return }
+    let box = Unmanaged<ToolManagerBox>.fromOpaque(UnsafeRawPointer(manager))
+    box.takeUnretainedValue().manager.onEvent = nil
+    box.release()
+}
+
+@c @implementation
+public func quire_tool_manager_set_style(_ manager: OpaquePointer?, _ style: UnsafePointer<quire_tool_style>?) -> Int32 {
+    guarded("quire_tool_manager_set_style") {
+        let box = try toolBox(manager)
+        let s = try toolStyleVersions.read(try required(style, "style"), defaults: toolStyleDefaults).value
+        var out = ToolStyle()
+        out.color = [s.red, s.green, s.blue]
+        out.borderWidth = s.border_width
+        out.opacity = s.opacity
+        out.fontSize = s.font_size
+        out.tolerance = s.tolerance
+        out.author = s.author.map { String(cString: $0) }
+        out.freeTextContents = s.free_text.map { String(cString: $0) } ?? "Text"
+        try box.run { try $0.setStyle(out) }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_tool(_ manager: OpaquePointer?, _ tool: quire_tool) -> Int32 {
+    guarded("quire_tool_manager_set_tool") {
+        let box = try toolBox(manager)
+        let kind = try toolKind(tool)
+        try box.run { try $0.setTool(.builtIn(kind)) }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_current_tool(_ out: UnsafeMutablePointer<quire_tool>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_current_tool") {
+        let out = try required(out, "out")
+        out.pointee = cTool(try toolBox(manager).manager.current.id)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_send(_ outHandled: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                    _ kind: quire_pointer_kind, _ pageIndex: Int32, _ x: Double, _ y: Double) -> Int32 {
+    guarded("quire_tool_manager_send") {
+        let box = try toolBox(manager)
+        let k = try pointerKind(kind)
+        let handled = try box.run { try $0.send(PointerEvent(k, pageIndex: Int(pageIndex), Point(x: x, y: y))) }
+        outHandled?.pointee = handled ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_selection(_ out: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_selection") {
+        let out = try required(out, "out_object")
+        out.pointee = Int32(clamping: try toolBox(manager).manager.selection?.number ?? 0)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_delete_selection(_ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_delete_selection") {
+        try toolBox(manager).run { try $0.deleteSelection() }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_selection_contents(_ manager: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_set_selection_contents") {
+        let box = try toolBox(manager)
+        let s = text.map { String(cString: $0) }
+        try box.run { try $0.setSelectionContents(s) }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_commit(_ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_commit") {
+        try toolBox(manager).run { try $0.commit() }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_undo(_ outDone: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_undo") {
+        let done = try toolBox(manager).run { try $0.undo() }
+        outDone?.pointee = done ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_redo(_ outDone: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_redo") {
+        let done = try toolBox(manager).run { try $0.redo() }
+        outDone?.pointee = done ? 1 : 0
+    }
+}

@@ -1,0 +1,270 @@
+"""The headless tool manager (issue 19) through the Python binding.
+
+Expected values come from peers: PDFium (pypdfium2's raw FPDF_DeviceToPage /
+FPDF_PageToDevice, FPDFAnnot_*), pikepdf reading the saved file, and poppler's pdftoppm
+rendering it. Nothing is hard-coded that a peer could answer.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import quire
+
+pdfium = pytest.importorskip("pypdfium2")
+pdfium_raw = pytest.importorskip("pypdfium2.raw")
+pikepdf = pytest.importorskip("pikepdf")
+
+CORPUS = Path("/work/shared/corpus")
+
+# (file, page): every /Rotate, with and without a crop box that differs from the media
+# box (found by scanning the corpus with pypdfium2).
+GEOMETRY_PAGES = [
+    ("itext/forms/src/test/resources/com/itextpdf/forms/XfdfReaderTest/cmp_xfdfAnnotationArrow.pdf", 0),
+    ("ocrmypdf/tests/resources/rotated_skew.pdf", 0),
+    ("ocrmypdf/tests/resources/type3_font_nomapping.pdf", 0),
+    ("pdfbox/pdfbox/src/test/resources/input/PDFBOX-3110-poems-beads-cropbox.pdf", 0),
+    ("pdf-annotate/tests/pdfs/rotated_180.pdf", 0),
+    ("pdf-annotate/tests/pdfs/rotated_270.pdf", 0),
+    ("pdfbox/pdfbox/src/test/resources/org/apache/pdfbox/multipdf/rot270.pdf", 0),
+    ("pdfplumber/tests/pdfs/issue-1054-example.pdf", 0),
+    ("qpdf/qpdf/qtest/qpdf/boxes.pdf", 1),
+    ("qpdf/qpdf/qtest/qpdf/boxes.pdf", 2),
+    ("pdfium/testing/resources/cropped_text.pdf", 0),
+    ("pdfium/testing/resources/cropped_text.pdf", 1),
+    ("pdfium/testing/resources/cropped_text.pdf", 3),
+]
+
+SAMPLE = CORPUS / "pdfium/testing/resources/page_labels.pdf"
+
+
+def _available(rel: str) -> Path:
+    path = CORPUS / rel
+    if not path.exists():
+        pytest.skip("corpus file %s is missing" % rel)
+    return path
+
+
+@pytest.mark.parametrize("rel,page_index", GEOMETRY_PAGES)
+def test_coordinates_agree_with_pdfium(rel: str, page_index: int) -> None:
+    path = _available(rel)
+    pdoc = pdfium.PdfDocument(str(path))
+    page = pdoc[page_index]
+    rng = random.Random(rel + str(page_index))
+    with quire.Document(str(path)) as doc:
+        for rotate in range(4):
+            for _ in range(12):
+                view = (rng.randint(-50, 50), rng.randint(-50, 50), rng.randint(100, 2000), rng.randint(100, 2000), rotate)
+                dx, dy = rng.randint(-100, 2100), rng.randint(-100, 2100)
+                px, py = ctypes.c_double(), ctypes.c_double()
+                ok = pdfium_raw.FPDF_DeviceToPage(page.raw, *view, dx, dy, ctypes.byref(px), ctypes.byref(py))
+                assert ok
+                qx, qy = quire.device_to_page(doc, page_index, view, (dx, dy))
+                # PDFium computes in float: agree to float precision at these magnitudes.
+                assert qx == pytest.approx(px.value, abs=0.05), (view, dx, dy)
+                assert qy == pytest.approx(py.value, abs=0.05), (view, dx, dy)
+                # And back: PDFium rounds device coordinates to integers.
+                ix, iy = ctypes.c_int(), ctypes.c_int()
+                ok = pdfium_raw.FPDF_PageToDevice(page.raw, *view, px.value, py.value, ctypes.byref(ix), ctypes.byref(iy))
+                assert ok
+                bx, by = quire.page_to_device(doc, page_index, view, (px.value, py.value))
+                assert abs(bx - ix.value) <= 0.51 and abs(by - iy.value) <= 0.51, (view, bx, by, ix.value, iy.value)
+    pdoc.close()
+
+
+def test_coordinate_errors() -> None:
+    with quire.Document(str(SAMPLE)) as doc:
+        with pytest.raises(quire.InvalidArgumentError):
+            quire.device_to_page(doc, 0, (0, 0, 100, 100, 4), (1, 1))
+        with pytest.raises(quire.InvalidArgumentError):
+            quire.device_to_page(doc, 0, (0, 0, 0, 0), (1, 1))
+        with pytest.raises(quire.InvalidArgumentError):
+            quire.page_to_device(doc, 0, (0, 0, 100, 100), (float("nan"), 1))
+        with pytest.raises(quire.IndexOutOfRangeError):
+            quire.device_to_page(doc, 99, (0, 0, 100, 100), (1, 1))
+        with pytest.raises(quire.InvalidArgumentError):
+            quire.hit_test(doc, 0, (1, 1), tolerance=-1)
+
+
+def _script(tools: quire.ToolManager) -> None:
+    """The scripted session: a square, an arrow, two ink strokes, a note with text, a
+    free text; then the square is selected and moved by (20, -10)."""
+    tools.set_style(color=(0, 0, 1), border_width=3, author="Ada")
+    tools.tool = quire.Tool.SQUARE
+    tools.drag(0, (100, 500), (250, 600), (180, 560))
+    tools.tool = quire.Tool.ARROW
+    tools.drag(0, (300, 300), (450, 400))
+    tools.tool = quire.Tool.INK
+    tools.drag(0, (100, 100), (200, 200), (150, 160))
+    tools.drag(0, (100, 200), (200, 100), (150, 140))
+    tools.tool = quire.Tool.STICKY_NOTE
+    tools.tap(0, (500, 700))
+    tools.set_selection_contents("Check this")
+    tools.tool = quire.Tool.FREE_TEXT
+    tools.drag(0, (300, 650), (500, 700))
+    tools.tool = quire.Tool.PAN
+    tools.drag(0, (175, 550), (195, 540))  # Pan -> AnnotEdit moves the square
+
+
+def _pdfium_annots(path: Path, page_index: int):
+    pdoc = pdfium.PdfDocument(str(path))
+    page = pdoc[page_index]
+    out = []
+    for i in range(pdfium_raw.FPDFPage_GetAnnotCount(page.raw)):
+        annot = pdfium_raw.FPDFPage_GetAnnot(page.raw, i)
+        subtype = pdfium_raw.FPDFAnnot_GetSubtype(annot)
+        rect = pdfium_raw.FS_RECTF()
+        assert pdfium_raw.FPDFAnnot_GetRect(annot, ctypes.byref(rect))
+        strokes = []
+        for s in range(pdfium_raw.FPDFAnnot_GetInkListCount(annot)):
+            n = pdfium_raw.FPDFAnnot_GetInkListPath(annot, s, None, 0)
+            buf = (pdfium_raw.FS_POINTF * n)()
+            pdfium_raw.FPDFAnnot_GetInkListPath(annot, s, buf, n)
+            strokes.append([(p.x, p.y) for p in buf])
+        out.append((subtype, (rect.left, rect.bottom, rect.right, rect.top), strokes))
+        pdfium_raw.FPDFPage_CloseAnnot(annot)
+    pdoc.close()
+    return out
+
+
+def test_scripted_session_reads_back_in_peers(tmp_path: Path) -> None:
+    src = tmp_path / "in.pdf"
+    shutil.copy(SAMPLE, src)
+    out = tmp_path / "out.pdf"
+    with quire.Document(str(src)) as doc:
+        before = doc.pages[0].annotation_count if hasattr(doc.pages[0], "annotation_count") else 0
+        tools = quire.ToolManager(doc)
+        _script(tools)
+        kinds = [e.kind for e in tools.events]
+        assert kinds.count(quire.ToolEventKind.ANNOTATION_ADDED) == 5
+        assert quire.ToolEventKind.ANNOTATION_MODIFIED in kinds
+        doc.save(str(out))
+    annots = _pdfium_annots(out, 0)[before:]
+    subtype = {getattr(pdfium_raw, "FPDF_ANNOT_" + n): n for n in ("SQUARE", "LINE", "INK", "TEXT", "FREETEXT")}
+    assert [subtype.get(a[0]) for a in annots] == ["SQUARE", "LINE", "INK", "TEXT", "FREETEXT"]
+    # The square, moved by (20, -10).
+    assert annots[0][1] == pytest.approx((120, 490, 270, 590))
+    # The ink: two strokes, through the points the drags sent.
+    assert annots[2][2] == [[(100, 100), (150, 160), (200, 200)], [(100, 200), (150, 140), (200, 100)]]
+    with pikepdf.open(out) as pdf:
+        objs = [a for a in pdf.pages[0].Annots][before:]
+        assert [str(a.Subtype) for a in objs] == ["/Square", "/Line", "/Ink", "/Text", "/FreeText"]
+        assert [float(v) for v in objs[1].L] == [300, 300, 450, 400]
+        assert [str(v) for v in objs[1].LE] == ["/None", "/OpenArrow"]
+        assert str(objs[3].Contents) == "Check this"
+        assert str(objs[0].T) == "Ada"
+        assert [float(c) for c in objs[0].C] == [0, 0, 1]
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm is not installed")
+def test_rendering_shows_the_events(tmp_path: Path) -> None:
+    """pdftoppm draws the square's blue border where the drag put it (after the move), and
+    nothing there before."""
+    src = tmp_path / "in.pdf"
+    shutil.copy(SAMPLE, src)
+    out = tmp_path / "out.pdf"
+    with quire.Document(str(src)) as doc:
+        tools = quire.ToolManager(doc)
+        _script(tools)
+        doc.save(str(out))
+    with quire.Document(str(out)) as doc:
+        height = doc.pages[0].media_box.height
+
+    def pixel(pdf: Path, x: float, y: float):
+        prefix = tmp_path / pdf.stem
+        subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", "-singlefile", str(pdf), str(prefix)], check=True)
+        from PIL import Image
+
+        with Image.open(str(prefix) + ".png") as im:
+            return im.convert("RGB").getpixel((int(round(x)), int(round(height - y))))
+
+    # The left edge of the moved square (x = 120 + half the 3-point border) at mid height.
+    r, g, b = pixel(out, 121.5, 540)
+    assert b > 150 and r < 100 and g < 100, (r, g, b)
+    r0, g0, b0 = pixel(src, 121.5, 540)
+    assert not (b0 > 150 and r0 < 100 and g0 < 100)
+    # Where the square was before the move, its old left edge, is not blue.
+    r, g, b = pixel(out, 101.5, 590)
+    assert not (b > 150 and r < 100 and g < 100)
+
+
+def test_walkthrough_and_undo_through_python() -> None:
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        assert tools.tool == quire.Tool.PAN
+        tools.tool = quire.Tool.SQUARE
+        tools.drag(0, (100, 100), (200, 200))
+        number = tools.events[-1].object_number
+        tools.tool = quire.Tool.PAN
+        tools.events.clear()
+        assert tools.tap(0, (150, 150))
+        assert tools.tool == quire.Tool.ANNOT_EDIT and tools.selection == number
+        assert [e.kind for e in tools.events] == [quire.ToolEventKind.TOOL_CHANGED, quire.ToolEventKind.SELECTION_CHANGED]
+        assert tools.events[0].from_tool == quire.Tool.PAN and tools.events[0].to_tool == quire.Tool.ANNOT_EDIT
+        assert quire.hit_test(doc, 0, (150, 150)) == (quire.HitKind.ANNOTATION, number)
+        tools.delete_selection()
+        assert quire.hit_test(doc, 0, (150, 150)) == (quire.HitKind.NONE, None)
+        assert tools.undo()
+        kind, again = quire.hit_test(doc, 0, (150, 150))
+        assert kind == quire.HitKind.ANNOTATION and again is not None
+        with pytest.raises(quire.StateError):
+            tools.tap(0, (10, 10))  # AnnotEdit hands back to Pan: nothing selected now
+            tools.delete_selection()
+        with pytest.raises(quire.InvalidArgumentError):
+            tools.tool = quire.Tool.CUSTOM
+        with pytest.raises(quire.IndexOutOfRangeError):
+            tools.tap(99, (1, 1))
+
+
+def test_callback_exception_is_raised_after_the_call() -> None:
+    with quire.Document(str(SAMPLE)) as doc:
+        def boom(event: quire.ToolEvent) -> None:
+            raise RuntimeError("from the callback")
+
+        tools = quire.ToolManager(doc, on_event=boom)
+        with pytest.raises(RuntimeError):
+            tools.tool = quire.Tool.INK
+        assert tools.tool == quire.Tool.INK
+
+
+def test_random_event_sequences_keep_the_document_valid(tmp_path: Path) -> None:
+    rng = random.Random(19)
+    with quire.Document(str(SAMPLE)) as doc:
+        pages = doc.page_count
+        tools = quire.ToolManager(doc)
+        built_in = [t for t in quire.Tool if t != quire.Tool.CUSTOM]
+        for _ in range(1500):
+            roll = rng.random()
+            try:
+                if roll < 0.05:
+                    tools.tool = rng.choice(built_in)
+                elif roll < 0.08:
+                    tools.undo()
+                elif roll < 0.10:
+                    tools.redo()
+                elif roll < 0.12:
+                    tools.delete_selection()
+                elif roll < 0.14:
+                    tools.set_selection_contents("note %d" % rng.randint(0, 99))
+                else:
+                    kind = rng.choice(list(quire.PointerKind))
+                    tools.send(kind, rng.randrange(pages), (rng.uniform(-50, 700), rng.uniform(-50, 850)))
+            except quire.StateError:
+                pass  # nothing selected
+        tools.commit()
+        out = tmp_path / "random.pdf"
+        doc.save(str(out))
+    with pikepdf.open(out) as pdf:
+        for page in pdf.pages:
+            for a in page.get("/Annots", []):
+                assert len(a.Rect) == 4
+    pdoc = pdfium.PdfDocument(str(out))
+    assert len(pdoc) == pages
+    pdoc.close()
+    subprocess.run(["qpdf", "--check", str(out)], check=True, stdout=subprocess.DEVNULL)

@@ -1,0 +1,365 @@
+"""The headless tool manager (after PDFTron's Tools framework): :class:`ToolManager`.
+
+Quire draws nothing. The host renders pages as it likes (pypdfium2, a browser, ...) and
+sends its pointer events in page coordinates; the manager passes each to its current tool,
+which handles it or names the tool that replaces it (a tap on an annotation while panning
+thus becomes an AnnotEdit selection). Annotation changes go through the document's
+annotation API, so checkpoints and sync see them; each call that changes the document is
+one undo step::
+
+    with quire.Document("file.pdf") as doc:
+        tools = quire.ToolManager(doc, on_event=print)
+        tools.tool = quire.Tool.SQUARE
+        tools.drag(0, (100, 100), (200, 150))           # a square on page 0
+        tools.tap(0, (150, 125))                         # Pan -> AnnotEdit: selected
+        tools.undo()
+        doc.save("file.pdf")
+
+Device pixels of a rendered page convert with :func:`device_to_page` and
+:func:`page_to_device` (PDFium's ``FPDF_DeviceToPage`` / ``FPDF_PageToDevice``, without
+their rounding); :func:`hit_test` tells what lies at a point.
+
+Callbacks run on the thread of the manager's call, before it returns. An exception raised
+in ``on_event`` is raised again by the call once it returns (the change it reported is made).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+from ctypes import byref, c_double, c_int32
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import _raw
+from ._errors import InvalidArgumentError, check
+from ._ffi import c_string
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._document import Document
+
+__all__ = ["Tool", "PointerKind", "ToolEventKind", "HitKind", "ToolEvent", "ToolManager",
+           "device_to_page", "page_to_device", "hit_test"]
+
+PointLike = Sequence[float]
+
+
+class Tool(IntEnum):
+    """The built-in tools (``QUIRE_TOOL_*``)."""
+
+    PAN = _raw.QUIRE_TOOL_PAN  #: the default: decides which tool a hit needs
+    ANNOT_EDIT = _raw.QUIRE_TOOL_ANNOT_EDIT  #: select, move, resize by handles
+    INK = _raw.QUIRE_TOOL_INK  #: strokes from drags, committed on a tool change
+    SQUARE = _raw.QUIRE_TOOL_SQUARE
+    CIRCLE = _raw.QUIRE_TOOL_CIRCLE
+    LINE = _raw.QUIRE_TOOL_LINE
+    ARROW = _raw.QUIRE_TOOL_ARROW  #: a line with an open arrow at its end
+    POLYGON = _raw.QUIRE_TOOL_POLYGON  #: a vertex per tap; a double tap closes it
+    POLYLINE = _raw.QUIRE_TOOL_POLYLINE
+    STICKY_NOTE = _raw.QUIRE_TOOL_STICKY_NOTE
+    FREE_TEXT = _raw.QUIRE_TOOL_FREE_TEXT
+    LINK = _raw.QUIRE_TOOL_LINK  #: reports where a tapped link leads
+    FORM_FILL = _raw.QUIRE_TOOL_FORM_FILL  #: selects a tapped widget and reports it
+    SIGNATURE = _raw.QUIRE_TOOL_SIGNATURE  #: ink committed with /Subj Signature
+    CUSTOM = _raw.QUIRE_TOOL_CUSTOM  #: a host's tool (reported only)
+
+
+class PointerKind(IntEnum):
+    """The pointer events (``QUIRE_POINTER_*``)."""
+
+    TAP = _raw.QUIRE_POINTER_TAP
+    DOUBLE_TAP = _raw.QUIRE_POINTER_DOUBLE_TAP
+    LONG_PRESS = _raw.QUIRE_POINTER_LONG_PRESS
+    DRAG_BEGIN = _raw.QUIRE_POINTER_DRAG_BEGIN
+    DRAG_MOVE = _raw.QUIRE_POINTER_DRAG_MOVE
+    DRAG_END = _raw.QUIRE_POINTER_DRAG_END
+    CANCEL = _raw.QUIRE_POINTER_CANCEL
+
+
+class ToolEventKind(IntEnum):
+    """What a :class:`ToolEvent` reports (``QUIRE_TOOL_EVENT_*``)."""
+
+    TOOL_CHANGED = _raw.QUIRE_TOOL_EVENT_TOOL_CHANGED
+    SELECTION_CHANGED = _raw.QUIRE_TOOL_EVENT_SELECTION_CHANGED
+    ANNOTATION_ADDED = _raw.QUIRE_TOOL_EVENT_ANNOTATION_ADDED
+    ANNOTATION_MODIFIED = _raw.QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED
+    ANNOTATION_REMOVED = _raw.QUIRE_TOOL_EVENT_ANNOTATION_REMOVED
+    LINK_ACTIVATED = _raw.QUIRE_TOOL_EVENT_LINK_ACTIVATED
+    FIELD_ACTIVATED = _raw.QUIRE_TOOL_EVENT_FIELD_ACTIVATED
+    EDIT_REQUESTED = _raw.QUIRE_TOOL_EVENT_EDIT_REQUESTED
+    UNHANDLED = _raw.QUIRE_TOOL_EVENT_UNHANDLED
+
+
+class HitKind(IntEnum):
+    """What :func:`hit_test` found (``QUIRE_HIT_*``)."""
+
+    NONE = _raw.QUIRE_HIT_NONE
+    ANNOTATION = _raw.QUIRE_HIT_ANNOTATION
+    LINK = _raw.QUIRE_HIT_LINK
+    WIDGET = _raw.QUIRE_HIT_WIDGET
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolEvent:
+    """One event of a :class:`ToolManager`, as a value.
+
+    ``object_number`` is the annotation's (``None`` when there is none); ``from_tool`` and
+    ``to_tool`` are set for :attr:`ToolEventKind.TOOL_CHANGED`; ``uri`` or ``page_index``
+    say where an activated link leads; an :attr:`ToolEventKind.UNHANDLED` event carries the
+    dropped pointer event (``pointer``, ``page_index``, ``point``).
+    """
+
+    kind: ToolEventKind
+    object_number: Optional[int] = None
+    from_tool: Optional[Tool] = None
+    to_tool: Optional[Tool] = None
+    page_index: Optional[int] = None
+    uri: Optional[str] = None
+    pointer: Optional[PointerKind] = None
+    point: Optional[Tuple[float, float]] = None
+
+
+def _event_from_c(e: _raw.quire_tool_event) -> ToolEvent:
+    kind = ToolEventKind(e.kind)
+    number = e.object_number or None
+    if kind == ToolEventKind.TOOL_CHANGED:
+        return ToolEvent(kind, from_tool=Tool(e.from_tool), to_tool=Tool(e.to_tool))
+    if kind == ToolEventKind.LINK_ACTIVATED:
+        uri = e.uri.decode("utf-8", "replace") if e.uri is not None else None
+        return ToolEvent(kind, number, page_index=e.page_index if e.page_index >= 0 else None, uri=uri)
+    if kind == ToolEventKind.UNHANDLED:
+        return ToolEvent(kind, pointer=PointerKind(e.pointer), page_index=e.page_index, point=(e.x, e.y))
+    return ToolEvent(kind, number)
+
+
+def _point(point: PointLike) -> Tuple[float, float]:
+    values = [float(v) for v in point]
+    if len(values) != 2:
+        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a point has 2 numbers (x, y)")
+    return values[0], values[1]
+
+
+def _view(view: Sequence[int]) -> Tuple[int, int, int, int, int]:
+    values = [int(v) for v in view]
+    if len(values) == 4:
+        values.append(0)
+    if len(values) != 5:
+        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a view is (start_x, start_y, size_x, size_y[, rotate])")
+    return values[0], values[1], values[2], values[3], values[4]
+
+
+def device_to_page(document: "Document", page_index: int, view: Sequence[int], point: PointLike) -> Tuple[float, float]:
+    """A device pixel of page ``page_index`` rendered into ``view`` = ``(start_x, start_y,
+    size_x, size_y[, rotate])`` (``rotate`` in quarter turns clockwise, on top of /Rotate),
+    in PDF user space; as PDFium's ``FPDF_DeviceToPage`` without its rounding.
+
+    Raises:
+        InvalidArgumentError: ``rotate`` not 0..3, an empty size, a non-finite point.
+        IndexOutOfRangeError: no such page.
+    """
+    x, y = c_double(), c_double()
+    px, py = _point(point)
+    with document._lock:
+        check(_raw.lib.quire_page_device_to_page(byref(x), byref(y), document._read_handle(), page_index, *_view(view), px, py))
+    return x.value, y.value
+
+
+def page_to_device(document: "Document", page_index: int, view: Sequence[int], point: PointLike) -> Tuple[float, float]:
+    """The inverse of :func:`device_to_page` (``FPDF_PageToDevice`` without rounding)."""
+    x, y = c_double(), c_double()
+    px, py = _point(point)
+    with document._lock:
+        check(_raw.lib.quire_page_page_to_device(byref(x), byref(y), document._read_handle(), page_index, *_view(view), px, py))
+    return x.value, y.value
+
+
+def hit_test(document: "Document", page_index: int, point: PointLike, tolerance: float = 0.0) -> Tuple[HitKind, Optional[int]]:
+    """The topmost drawn annotation at ``point`` (user space) within ``tolerance`` points:
+    ``(kind, object_number)``; ``(HitKind.NONE, None)`` for empty space. Hidden and no-view
+    annotations, replies and popups are not hit.
+
+    Raises:
+        InvalidArgumentError: a non-finite point, a negative tolerance.
+        IndexOutOfRangeError: no such page.
+    """
+    kind, number = c_int32(), c_int32()
+    px, py = _point(point)
+    with document._lock:
+        check(_raw.lib.quire_page_hit_test(byref(kind), byref(number), document._read_handle(), page_index, px, py, float(tolerance)))
+    return HitKind(kind.value), (number.value or None)
+
+
+class ToolManager:
+    """A tool manager for ``document``, with :attr:`Tool.PAN` current.
+
+    ``on_event`` (optional) is called with each :class:`ToolEvent`; the manager keeps its
+    document alive. Close it (or use it as a context manager) to release it; pending ink
+    strokes are dropped then (call :meth:`commit` first to keep them).
+    """
+
+    def __init__(self, document: "Document", on_event: Optional[Callable[[ToolEvent], Any]] = None) -> None:
+        self._document = document
+        self._on_event = on_event
+        self._failures: List[BaseException] = []
+        self.events: List[ToolEvent] = []  #: every event so far (also with ``on_event``)
+
+        def deliver(manager: Any, event: Any, payload: Any) -> None:
+            try:
+                value = _event_from_c(event.contents)
+                self.events.append(value)
+                if self._on_event is not None:
+                    self._on_event(value)
+            except BaseException as error:  # noqa: B902 - raised again by the call
+                self._failures.append(error)
+
+        self._callback = _raw.quire_tool_event_fn(deliver)
+        callbacks = _raw.tool_callbacks_init()
+        callbacks.on_event = self._callback
+        out = _raw.quire_tool_manager_p()
+        with document._lock:
+            check(_raw.lib.quire_tool_manager_new(byref(out), document._read_handle(), byref(callbacks)))
+        self._handle: Optional[Any] = out
+
+    # -- lifetime ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Releases the manager. Calling it again does nothing."""
+        handle, self._handle = self._handle, None
+        if handle:
+            _raw.lib.quire_tool_manager_free(handle)
+
+    def __enter__(self) -> "ToolManager":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+    def _call(self, function: Callable[..., int], *args: Any, changes: bool = True) -> None:
+        from ._errors import StateError
+
+        if not self._handle:
+            raise StateError(_raw.QUIRE_ESTATE, "the tool manager is closed")
+        self._failures = []
+        with self._document._lock:
+            # A change: the document's cached annotation listings are dropped.
+            if changes:
+                self._document._live_handle()
+            else:
+                self._document._read_handle()
+            status = function(*args)
+        failures, self._failures = self._failures, []
+        check(status)
+        if failures:
+            raise failures[0]
+
+    # -- tools and events ----------------------------------------------------------------
+
+    @property
+    def tool(self) -> Tool:
+        """The current tool; setting it finishes the old one (pending strokes are committed).
+
+        Raises:
+            InvalidArgumentError: :attr:`Tool.CUSTOM`.
+        """
+        out = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_current_tool(byref(out), self._handle), changes=False)
+        return Tool(out.value)
+
+    @tool.setter
+    def tool(self, tool: Tool) -> None:
+        self._call(lambda: _raw.lib.quire_tool_manager_set_tool(self._handle, int(tool)))
+
+    def send(self, kind: PointerKind, page_index: int, point: PointLike) -> bool:
+        """Sends one pointer event at ``point`` (user space) of page ``page_index``; returns
+        whether a tool handled it.
+
+        Raises:
+            InvalidArgumentError: a non-finite point.
+            IndexOutOfRangeError: no such page.
+        """
+        handled = c_int32()
+        x, y = _point(point)
+        self._call(lambda: _raw.lib.quire_tool_manager_send(byref(handled), self._handle, int(kind), page_index, x, y))
+        return bool(handled.value)
+
+    def tap(self, page_index: int, point: PointLike) -> bool:
+        """Sends a tap."""
+        return self.send(PointerKind.TAP, page_index, point)
+
+    def double_tap(self, page_index: int, point: PointLike) -> bool:
+        """Sends a double tap."""
+        return self.send(PointerKind.DOUBLE_TAP, page_index, point)
+
+    def drag(self, page_index: int, start: PointLike, end: PointLike, *through: PointLike) -> None:
+        """Sends a drag: begin at ``start``, a move to each of ``through``, end at ``end``."""
+        self.send(PointerKind.DRAG_BEGIN, page_index, start)
+        for p in through:
+            self.send(PointerKind.DRAG_MOVE, page_index, p)
+        self.send(PointerKind.DRAG_END, page_index, end)
+
+    def set_style(self, color: Sequence[float] = (1.0, 0.0, 0.0), border_width: float = 2.0, opacity: float = 1.0,
+                  font_size: float = 12.0, tolerance: float = 4.0, author: Optional[str] = None,
+                  free_text: Optional[str] = None) -> None:
+        """Sets how new annotations look.
+
+        Raises:
+            InvalidArgumentError: a value out of its range.
+        """
+        style = _raw.tool_style_init()
+        rgb = [float(c) for c in color]
+        if len(rgb) != 3:
+            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "color is 3 numbers (red, green, blue)")
+        style.red, style.green, style.blue = rgb
+        style.border_width, style.opacity, style.font_size, style.tolerance = border_width, opacity, font_size, tolerance
+        keep = [c_string(author, "author") if author is not None else None,
+                c_string(free_text, "free_text") if free_text is not None else None]
+        style.author, style.free_text = keep[0], keep[1]
+        self._call(lambda: _raw.lib.quire_tool_manager_set_style(self._handle, byref(style)))
+
+    # -- selection and editing -----------------------------------------------------------
+
+    @property
+    def selection(self) -> Optional[int]:
+        """The selected annotation's object number, or ``None``."""
+        out = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_selection(byref(out), self._handle), changes=False)
+        return out.value or None
+
+    def delete_selection(self) -> None:
+        """Deletes the selected annotation (one undo step).
+
+        Raises:
+            StateError: nothing is selected.
+        """
+        self._call(lambda: _raw.lib.quire_tool_manager_delete_selection(self._handle))
+
+    def set_selection_contents(self, text: Optional[str]) -> None:
+        """Sets the selected annotation's /Contents (``None`` removes it; one undo step).
+
+        Raises:
+            StateError: nothing is selected.
+        """
+        raw = c_string(text, "text") if text is not None else None
+        self._call(lambda: _raw.lib.quire_tool_manager_set_selection_contents(self._handle, raw))
+
+    def commit(self) -> None:
+        """Commits what the current tool holds (ink strokes, polygon vertices)."""
+        self._call(lambda: _raw.lib.quire_tool_manager_commit(self._handle))
+
+    def undo(self) -> bool:
+        """Undoes the last step (one gesture); False when there was none."""
+        done = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_undo(byref(done), self._handle))
+        return bool(done.value)
+
+    def redo(self) -> bool:
+        """Redoes the last undone step; False when there was none."""
+        done = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_redo(byref(done), self._handle))
+        return bool(done.value)
