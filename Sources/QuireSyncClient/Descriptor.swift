@@ -467,7 +467,10 @@ public final class SyncDescriptor: @unchecked Sendable {
     private func push(_ store: LocalStore) throws {
         let clientID = try clientID()
         while true {
-            if try store.outbox().isEmpty { try store.sealPending(order: dependencyOrder) }
+            // One transaction: the outbox rows, the pending rows they replace and the next
+            // client_seq go together (a crash between them once made a later mutation reuse
+            // a client_seq, which the server answered with the earlier one's answer).
+            if try store.outbox().isEmpty { try store.transaction { try store.sealPending(order: dependencyOrder) } }
             let outbox = try store.outbox()
             guard !outbox.isEmpty else { return }
             setState(.sendingChanges)

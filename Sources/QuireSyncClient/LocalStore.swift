@@ -210,7 +210,7 @@ final class LocalStore: @unchecked Sendable {
 
     /// Moves every pending change whose id is not in the outbox into it, with the next
     /// client sequence numbers, ordered so that a record comes after the records it names
-    /// (`order`).
+    /// (`order`). Call it inside ``transaction(_:)``.
     func sealPending(order: ([LocalMutation]) -> [LocalMutation]) throws {
         try wrap {
             let rows = try db.query("SELECT id, op, base, chained, json FROM pending WHERE id NOT IN (SELECT id FROM outbox) ORDER BY ord") {
@@ -218,7 +218,9 @@ final class LocalStore: @unchecked Sendable {
                                record: $0.optionalBlob(4)), $0.integer(3) != 0)
             }
             guard !rows.isEmpty else { return }
-            var next = Int64(try meta("next_client_seq") ?? "1") ?? 1
+            // Never below a client_seq already used (the outbox's are the latest).
+            let used = try db.query("SELECT max(client_seq) FROM outbox") { $0.isNull(0) ? 0 : $0.integer(0) }.first ?? 0
+            var next = Swift.max(Int64(try meta("next_client_seq") ?? "1") ?? 1, used + 1)
             var mutations: [LocalMutation] = []
             for (m, chained) in rows {
                 var m = m
