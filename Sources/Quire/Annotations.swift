@@ -537,6 +537,19 @@ public func quire_document_export_annotations_json(_ buf: UnsafeMutablePointer<C
 }
 
 @c @implementation
+public func quire_document_export_annotations_json_instant_comments(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
+                                                                    _ outLen: UnsafeMutablePointer<Int>?, _ doc: OpaquePointer?,
+                                                                    _ pageIndex: Int32) -> Int32 {
+    guarded("quire_document_export_annotations_json_instant_comments") {
+        _ = try required(outLen, "out_len")
+        let d = try document(doc)
+        if pageIndex != -1 { _ = try d.page(at: Int(pageIndex)) }
+        let page = pageIndex == -1 ? nil : Int(pageIndex)
+        try copyOut(bytes: try d.exportAnnotationsJSON(page: page, prettyPrinted: true, instantComments: true), buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
 public func quire_document_import_annotations_json(_ outCount: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?,
                                                    _ json: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
     guarded("quire_document_import_annotations_json") {

@@ -2565,7 +2565,8 @@ static void set_choice(struct call *c, unsigned i, int choice) {
             strcmp(fn->name, "quire_document_stop_checkpoints") == 0) {
             /* "on (1) or off (0)", and stop's `remove` ("unless `remove` is non-zero"):
              * any other number is taken as on (the C convention). */
-        } else if (strcmp(fn->name, "quire_document_export_annotations_json") == 0 &&
+        } else if ((strcmp(fn->name, "quire_document_export_annotations_json") == 0 ||
+                    strcmp(fn->name, "quire_document_export_annotations_json_instant_comments") == 0) &&
                    strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {
             /* -1: every page (the header). */
         } else if (strcmp(fn->name, "quire_bookmark_new") == 0 &&

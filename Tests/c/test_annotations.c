@@ -2246,6 +2246,26 @@ static void test_json(void) {
                      QUIRE_EBUFS);
         CHECK_INT(len2, len);
         CHECK(memcmp(small, "ZZZZZZZZ", 8) == 0);
+        /* With Instant comments: the plain reply is a comment of its root, the state reply
+         * stays a record (a comment has no state); the length-query pattern as above. */
+        len2 = 0;
+        CHECK_STATUS(quire_document_export_annotations_json_instant_comments(NULL, 0, &len2, doc, 1),
+                     QUIRE_OK);
+        again = len2 > 0 ? malloc(len2 + 1) : NULL;
+        if (again) {
+            size_t len3 = 0;
+            CHECK_STATUS(quire_document_export_annotations_json_instant_comments(again, len2 + 1, &len3,
+                                                                             doc, 1),
+                         QUIRE_OK);
+            CHECK_INT(len3, len2);
+            CHECK(strstr(again, "\"comments\"") != NULL);
+            CHECK(strstr(again, "\"pspdfkit/comment\"") != NULL || strstr(again, "\"pspdfkit\\/comment\"") != NULL);
+            CHECK(strstr(again, "\"isCommentThreadRoot\" : true") != NULL);
+            CHECK(strstr(again, "JSON reply") != NULL && strstr(again, "Accepted") != NULL);
+            free(again);
+        }
+        CHECK_STATUS(quire_document_export_annotations_json_instant_comments(NULL, 0, NULL, doc, 1),
+                     QUIRE_EINVAL);
 
         /* Into a copy of the file as it was: the page's JSON holds its 3 annotations of the
          * file (15, 16, 26: no /NM, pikepdf; exported with their object numbers as "id" and
