@@ -6,7 +6,10 @@
 # Starts quire-server on a free loopback port with a SQLite store in build/sync-demo/,
 # uploads examples/sample.pdf through the admin API, mints two JWTs with
 # examples/python/mint_jwt.py (alice and bob, layer "review"), has each push a note from
-# its own client id, has each fetch the other's note through the change feed, and stops
+# its own client id, has each fetch the other's note through the change feed; then two
+# reviewers with libquire's sync client, examples/c/instant_sync.c and
+# examples/python/instant_review.py, at once on layer "instant" (download, notes and
+# replies, the other's changes arriving, offline edits, back online, converged); and stops
 # the server with SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +70,29 @@ a=$(curl -sS "$LAYER" -H "Authorization: Bearer $ALICE")
 b=$(curl -sS "$LAYER" -H "Authorization: Bearer $BOB")
 [ "$a" = "$b" ] && echo "   converged: $(echo "$a" | $PYTHON -c 'import json,sys; d=json.load(sys.stdin); print(len(d["records"]), "records at seq", d["seq"])')" \
     || { echo "   NOT converged" >&2; exit 1; }
+
+# The sync client in libquire: two reviewers at once, the C one (examples/c/instant_sync.c)
+# and the Python one (examples/python/instant_review.py), each with its own data directory:
+# download, a note and a reply, sync, the other's note arriving, an offline note, back
+# online, converged on the same annotations.
+echo "-- two reviewers with libquire's sync client: carol (C) and dave (Python), layer 'instant'"
+CAROL=$($PYTHON examples/python/mint_jwt.py "$DIR/backend.pem" --document sample --layer instant --user carol)
+DAVE=$($PYTHON examples/python/mint_jwt.py "$DIR/backend.pem" --document sample --layer instant --user dave)
+make -s -C examples/c instant_sync
+examples/c/instant_sync "$URL" "$CAROL" "$DIR/carol" carol > "$DIR/carol.log" 2>&1 &
+C_PID=$!
+PYTHONPATH=bindings/python $PYTHON examples/python/instant_review.py "$URL" "$DAVE" "$DIR/dave" dave \
+    > "$DIR/dave.log" 2>&1 &
+P_PID=$!
+status=0
+wait "$C_PID" || status=1
+wait "$P_PID" || status=1
+cat "$DIR/carol.log" "$DIR/dave.log"
+[ "$status" = 0 ] || { echo "   a reviewer failed" >&2; exit 1; }
+c=$(sed -n 's/.*converged: \([0-9]*\) annotations.*/\1/p' "$DIR/carol.log")
+p=$(sed -n 's/.*converged: \([0-9]*\) annotations.*/\1/p' "$DIR/dave.log")
+[ -n "$c" ] && [ "$c" = "$p" ] && echo "   converged: both reviewers hold $c annotations" \
+    || { echo "   NOT converged ($c and $p annotations)" >&2; exit 1; }
 
 kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" && echo "-- quire-server stopped (SIGTERM, exit status 0)"
