@@ -1344,6 +1344,21 @@ QUIRE_API int quire_field_set_values(quire_document *doc, int32_t index, const c
  */
 QUIRE_API int quire_field_reset(quire_document *doc, int32_t index);
 
+/**
+ * Flattens annotations: burns the normal appearance of each chosen, visible annotation
+ * (form field widgets included) into its page's content, as a form XObject placed with
+ * the matrix of ISO 32000-2 §12.5.5, and removes it from the page. Popups, replies (/IRT)
+ * and hidden annotations of the chosen subtypes are removed without being drawn. When no
+ * widget remains, the form (/AcroForm) is removed, so nothing stays editable.
+ * subtypes: NULL for every subtype but Link and Popup, or a comma-separated list of
+ * subtype names ("Widget", "Highlight,Ink", ...).
+ * keep_links: non-zero keeps links on the pages; 0 removes them too.
+ * out_count: receives the number of annotations drawn; may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (a page tree that cannot be read);
+ * QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_document_flatten(int32_t *out_count, quire_document *doc, const char *subtypes, int32_t keep_links);
+
 /* ------------------------------------------------------------------------------------ */
 /* Bookmarks                                                                            */
 /* ------------------------------------------------------------------------------------ */
@@ -2531,7 +2546,11 @@ typedef enum quire_tool_event_kind {
     QUIRE_TOOL_EVENT_FIELD_ACTIVATED = 0x3206,    /**< the widget `object_number` was tapped with form filling */
     QUIRE_TOOL_EVENT_EDIT_REQUESTED = 0x3207,     /**< a double tap on annotation `object_number` */
     /** No tool handled the event (`pointer`, `page_index`, `x`, `y`): it was dropped. */
-    QUIRE_TOOL_EVENT_UNHANDLED = 0x3208
+    QUIRE_TOOL_EVENT_UNHANDLED = 0x3208,
+    /** A form field's value was set through the tools: `object_number` is the widget used
+     *  (form filling toggles check boxes and radio buttons on a tap;
+     *  `quire_tool_manager_set_field_value` sets any field). */
+    QUIRE_TOOL_EVENT_FIELD_CHANGED = 0x3209
 } quire_tool_event_kind;
 
 /** One event, borrowed: valid only during the `on_event` call. */
@@ -2679,6 +2698,17 @@ QUIRE_API int quire_tool_manager_delete_selection(quire_tool_manager *manager);
 /** Sets the selected annotation's /Contents (`text` NULL removes it; one undo step).
  *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; QUIRE_ENOTFOUND. */
 QUIRE_API int quire_tool_manager_set_selection_contents(quire_tool_manager *manager, const char *text);
+
+/**
+ * Sets the value of the form field whose widget is selected (form filling selects the
+ * tapped widget), through the forms functions' rules (`quire_field_set_value`): a text
+ * field's text, a check box's or radio button's state ("Off" or an on-state), a choice
+ * (list boxes: one choice per line). One undo step; reports FIELD_CHANGED.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or a value the field does not take); QUIRE_ESTATE
+ * (nothing selected, a read-only field, or called from a callback); QUIRE_ENOTFOUND (the
+ * selection is no field's widget); QUIRE_ERANGE (past /MaxLen); QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_tool_manager_set_field_value(quire_tool_manager *manager, const char *value);
 
 /** Commits what the current tool holds (ink strokes, polygon vertices) without changing
  *  the tool. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; the annotation functions' statuses. */

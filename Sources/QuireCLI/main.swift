@@ -6,6 +6,7 @@
 //   quire thread [--password PW] FILE PAGE ANNOTATION
 //   quire fields [--json] [--password PW] FILE
 //   quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+//   quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
 //   quire text [--json] [--page N] [--password PW] FILE
 //   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
@@ -30,6 +31,7 @@ let synopsis = """
            quire thread [--password PW] FILE PAGE ANNOTATION
            quire fields [--json] [--password PW] FILE
            quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+           quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
            quire text [--json] [--page N] [--password PW] FILE
            quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
            quire help [COMMAND]
@@ -45,8 +47,8 @@ let usage = """
     file. It opens classic and stream cross-references, object streams, incremental
     updates and damaged files (repaired by scanning, with warnings), and encrypted files
     (RC4 40 and 128, AES-128, AES-256) with the empty password or --password. It never
-    changes the file: fill writes its result to another file (-o OUT), unless told to
-    write it over FILE.
+    changes the file: fill and flatten write their result to another file (-o OUT),
+    unless told to write it over FILE.
 
     Commands:
       info      print what the document is: pages, PDF version, encryption, repair,
@@ -61,6 +63,7 @@ let usage = """
       fields    list the fields of the form: name, type, value, flags, options
       fill      set field values (NAME=VALUE), regenerate their appearances and write
                 the result to -o OUT
+      flatten   burn the annotations and form fields into the pages and write -o OUT
       text      print the text of the pages; with --json, every character with its quad
       search    print every match of a word or phrase, with its page and position
       help      print this text, or the help of COMMAND (the same as quire COMMAND --help)
@@ -180,7 +183,7 @@ let commandHelp: [String: String] = [
         usage: quire help [COMMAND]
 
         Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
-        text, search).
+        flatten, text, search).
         """,
 ]
 
@@ -489,6 +492,8 @@ func main() -> Int32 {
             try FieldsCommand(arguments: arguments.dropFirst()).run()
         case "fill":
             try FillCommand(arguments: arguments.dropFirst()).run()
+        case "flatten":
+            try FlattenCommand(arguments: arguments.dropFirst()).run()
         case "text":
             try TextCommand(arguments: arguments.dropFirst()).run()
         case "search":

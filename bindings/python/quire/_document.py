@@ -1163,6 +1163,18 @@ class Document(OwnedHandle):
         """
         return FormField(self, self._get_int(_raw.lib.quire_document_field_index, c_string(name, "name")))
 
+    def flatten(self, subtypes: Optional[Sequence[str]] = None, *, keep_links: bool = True) -> int:
+        """Burns annotations into the page content (their normal appearances, placed as ISO
+        32000-2 §12.5.5 says) and removes them; returns how many were drawn. ``subtypes``
+        chooses which (``["Widget"]`` for form fields only); ``None`` is every subtype but
+        links and popups. Replies and hidden annotations are removed, not drawn; with no
+        widget left, the form goes too. ``keep_links=False`` removes links as well."""
+        chosen = None if subtypes is None else c_string(",".join(subtypes), "subtypes")
+        out = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_document_flatten(byref(out), self._live_handle(), chosen, 1 if keep_links else 0))
+        return out.value
+
     def annotations(self) -> Iterator[Annotation]:
         """Every annotation of the document, page after page, each page in /Annots order (as
         :attr:`Page.annotations` gives them; a missing page, which /Count counts but the

@@ -294,6 +294,7 @@ QUIRE_TOOL_EVENT_LINK_ACTIVATED = 0x3205
 QUIRE_TOOL_EVENT_FIELD_ACTIVATED = 0x3206
 QUIRE_TOOL_EVENT_EDIT_REQUESTED = 0x3207
 QUIRE_TOOL_EVENT_UNHANDLED = 0x3208
+QUIRE_TOOL_EVENT_FIELD_CHANGED = 0x3209
 QUIRE_TOOL_EVENT_VERSION = 1
 QUIRE_TOOL_CALLBACKS_VERSION = 1
 QUIRE_TOOL_STYLE_VERSION = 1
@@ -958,6 +959,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_field_set_value", c_int, (quire_document_p, c_int32, c_char_p)),
     ("quire_field_set_values", c_int, (quire_document_p, c_int32, POINTER(c_char_p), c_int32)),
     ("quire_field_reset", c_int, (quire_document_p, c_int32)),
+    ("quire_document_flatten", c_int, (POINTER(c_int32), quire_document_p, c_char_p, c_int32)),
     # Bookmarks
     ("quire_bookmark_new", c_int, (POINTER(quire_bookmark_p), c_int32, c_int32, c_char_p)),
     ("quire_bookmark_copy", c_int, (POINTER(quire_bookmark_p), quire_bookmark_p)),
@@ -1127,6 +1129,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_tool_manager_selection", c_int, (POINTER(c_int32), quire_tool_manager_p)),
     ("quire_tool_manager_delete_selection", c_int, (quire_tool_manager_p,)),
     ("quire_tool_manager_set_selection_contents", c_int, (quire_tool_manager_p, c_char_p)),
+    ("quire_tool_manager_set_field_value", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_commit", c_int, (quire_tool_manager_p,)),
     ("quire_tool_manager_undo", c_int, (POINTER(c_int32), quire_tool_manager_p)),
     ("quire_tool_manager_redo", c_int, (POINTER(c_int32), quire_tool_manager_p)),

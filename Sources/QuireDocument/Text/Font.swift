@@ -1,0 +1,257 @@
+import QuireSyntax
+
+/// A font as text extraction reads it (ISO 32000-2 §9.5-§9.10): how a string splits into
+/// codes, each code's Unicode text and advance width, and the ascent and descent that give
+/// a glyph's box. Fonts the file describes badly degrade, never fail:
+///
+/// - Unicode: /ToUnicode first; else, for a simple font, the glyph name of its encoding
+///   (/Differences over /BaseEncoding over the standard font's built-in encoding over
+///   StandardEncoding) through the Adobe Glyph List; else, for a composite font with an
+///   Identity ordering or a UCS2/UTF16 CMap, the CID itself; else the code as Latin-1 for a
+///   simple font, and U+FFFD for a composite one.
+/// - Widths: /Widths (or /W and /DW), else the standard 14 font's AFM width, else
+///   /MissingWidth, else 0.5 em (1 em for a CID font without /DW, as the standard says).
+/// - Ascent and descent: the font descriptor's, else its /FontBBox, else 0.8 and -0.2 em.
+final class TextFont {
+    enum Kind { case simple, type3, composite }
+    let kind: Kind
+    let name: String
+    /// Simple fonts: glyph name of each code.
+    var encoding: [String?] = Array(repeating: nil, count: 256)
+    /// Simple fonts: width of each code in glyph units (1/1000 em); nil where unknown.
+    var widths: [Double?] = Array(repeating: nil, count: 256)
+    var missingWidth: Double = 0
+    /// Composite fonts.
+    var cmap = CMap.identity(vertical: false)
+    var cidWidths: [UInt32: Double] = [:]
+    var cidWidthRanges: [(low: UInt32, high: UInt32, width: Double)] = []
+    var defaultWidth: Double = 1000
+    var cidIsUnicode = false
+    var toUnicode: CMap? = nil
+    /// Type3: the font matrix's horizontal scale (glyph units to text space).
+    var type3Scale: Double = 0.001
+    var type3VScale: Double = 0.001
+    /// Ascent and descent in 1/1000 em.
+    var ascent: Double = 800
+    var descent: Double = -200
+    var standard: StandardFont? = nil
+    var vertical: Bool { kind == .composite && cmap.vertical }
+
+    init(kind: Kind, name: String) {
+        self.kind = kind
+        self.name = name
+    }
+
+    /// A font for a /Font resource that is missing or not a dictionary: Helvetica's widths,
+    /// Latin-1 text.
+    static func fallback() -> TextFont {
+        let f = TextFont(kind: .simple, name: "Helvetica")
+        f.standard = StandardFontMetrics.font(named: "Helvetica")
+        f.encoding = BaseEncoding.standard.glyphNames
+        if let s = f.standard { f.ascent = s.ascent; f.descent = s.descent }
+        return f
+    }
+
+    /// Reads the font dictionary `dict`.
+    static func load(_ dict: PDFDictionary, document: Document) -> TextFont {
+        let subtype = (try? document.resolve(dict["Subtype"] ?? .null))?.name?.value ?? "Type1"
+        let baseFont = (try? document.resolve(dict["BaseFont"] ?? .null))?.name?.value ?? ""
+        let font: TextFont
+        switch subtype {
+        case "Type0": font = TextFont(kind: .composite, name: baseFont); font.loadComposite(dict, document)
+        case "Type3": font = TextFont(kind: .type3, name: baseFont); font.loadSimple(dict, document)
+        default: font = TextFont(kind: .simple, name: baseFont); font.loadSimple(dict, document)
+        }
+        if let tu = try? document.resolve(dict["ToUnicode"] ?? .null), case .stream(let s) = tu,
+           let data = try? document.file.decodedData(s) {
+            let c = CMap.parse(data)
+            if c.hasUnicode { font.toUnicode = c }
+        } else if let tu = (try? document.resolve(dict["ToUnicode"] ?? .null))?.name?.value,
+                  tu.contains("UCS2") || tu.contains("UTF16") || tu.hasPrefix("Identity") {
+            font.cidIsUnicode = true
+        }
+        return font
+    }
+
+    private func descriptor(_ dict: PDFDictionary?, _ document: Document) {
+        guard let d = try? document.dictionary(dict?["FontDescriptor"]) else { return }
+        func num(_ k: PDFName) -> Double? { (try? document.resolve(d[k] ?? .null))?.number }
+        if let m = num("MissingWidth") { missingWidth = m }
+        var a = num("Ascent") ?? 0, de = num("Descent") ?? 0
+        if let bbox = (try? document.resolve(d["FontBBox"] ?? .null))?.array?.compactMap(\.number), bbox.count == 4 {
+            if a == 0 { a = bbox[3] }
+            if de == 0 { de = bbox[1] }
+        }
+        if a > 0 && a < 3000 { ascent = a }
+        if de < 0 && de > -3000 { descent = de }
+        if ascent - descent < 100 { ascent = 800; descent = -200 }
+    }
+
+    private func loadSimple(_ dict: PDFDictionary, _ document: Document) {
+        standard = StandardFontMetrics.font(named: name)
+        if let s = standard { ascent = s.ascent; descent = s.descent }
+        descriptor(dict, document)
+        // Encoding.
+        let flags = (try? document.dictionary(dict["FontDescriptor"]))?["Flags"]?.integer ?? 0
+        let symbolic = (flags & 4) != 0 && (flags & 32) == 0
+        var base: [String?]
+        if let s = standard, s.isSymbolic {
+            base = Array(repeating: nil, count: 256)
+            for (c, g) in s.builtInEncoding { base[c] = g }
+        } else if kind == .simple && symbolic && standard == nil {
+            base = Array(repeating: nil, count: 256)  // the font program's own encoding: unknown
+        } else {
+            base = BaseEncoding.standard.glyphNames
+        }
+        let encodingValue = try? document.resolve(dict["Encoding"] ?? .null)
+        func named(_ n: String) -> [String?]? {
+            switch n {
+            case "WinAnsiEncoding": return BaseEncoding.winAnsi.glyphNames
+            case "MacRomanEncoding": return BaseEncoding.macRoman.glyphNames
+            case "StandardEncoding": return BaseEncoding.standard.glyphNames
+            case "PDFDocEncoding": return BaseEncoding.pdfDoc.glyphNames
+            default: return nil
+            }
+        }
+        if let n = encodingValue?.name?.value, let e = named(n) {
+            base = e
+        } else if let d = encodingValue?.dictionary {
+            if let n = (try? document.resolve(d["BaseEncoding"] ?? .null))?.name?.value, let e = named(n) { base = e }
+            if let diffs = (try? document.resolve(d["Differences"] ?? .null))?.array {
+                var code = 0
+                for item in diffs {
+                    switch item {
+                    case .integer(let i): code = Int(clamping: i)
+                    case .name(let g):
+                        if (0..<256).contains(code) { base[code] = g.value }
+                        code += 1
+                    default: break
+                    }
+                }
+            }
+        }
+        encoding = base
+        // Widths.
+        if kind == .type3, let m = (try? document.resolve(dict["FontMatrix"] ?? .null))?.array?.compactMap(\.number), m.count == 6 {
+            type3Scale = m[0]
+            type3VScale = m[3]
+        }
+        let first = Int(clamping: (try? document.resolve(dict["FirstChar"] ?? .null))?.integer ?? 0)
+        if let w = (try? document.resolve(dict["Widths"] ?? .null))?.array {
+            for (k, value) in w.enumerated() where (0..<256).contains(first + k) {
+                widths[first + k] = (try? document.resolve(value))?.number
+            }
+        } else if let s = standard {
+            for c in 0..<256 { if let g = encoding[c] { widths[c] = s.width(ofGlyph: g) } }
+            if missingWidth == 0 { missingWidth = s.width(ofGlyph: "space") ?? 0 }
+        }
+        if kind == .type3 {
+            // Ascent and descent in text space come from the glyph units through the matrix.
+            ascent = 800; descent = -200
+        }
+    }
+
+    private func loadComposite(_ dict: PDFDictionary, _ document: Document) {
+        let encodingValue = try? document.resolve(dict["Encoding"] ?? .null)
+        if let n = encodingValue?.name?.value {
+            cmap = CMap.predefined(n) ?? CMap.identity(vertical: false)
+            if n.contains("UCS2") || n.contains("UTF16") { cidIsUnicode = true }
+        } else if case .stream(let s)? = encodingValue, let data = try? document.file.decodedData(s) {
+            cmap = CMap.parse(data)
+            if cmap.codespace.isEmpty { cmap.codespace = [CMap.Range(bytes: 2, low: 0, high: 0xFFFF)] }
+        }
+        guard let descendants = (try? document.resolve(dict["DescendantFonts"] ?? .null))?.array,
+              let first = descendants.first, let cidFont = try? document.dictionary(first) else { return }
+        descriptor(cidFont, document)
+        if let info = try? document.dictionary(cidFont["CIDSystemInfo"]),
+           let ordering = (try? document.resolve(info["Ordering"] ?? .null))?.string?.text,
+           ordering == "Identity" || ordering == "UCS", cmap.isIdentity {
+            cidIsUnicode = false  // Identity ordering: CIDs are glyph ids, not Unicode.
+        }
+        if let dw = (try? document.resolve(cidFont["DW"] ?? .null))?.number { defaultWidth = dw }
+        if let w = (try? document.resolve(cidFont["W"] ?? .null))?.array {
+            var i = 0
+            var count = 0
+            while i < w.count && count < CMap.maxEntries {
+                guard let start = (try? document.resolve(w[i]))?.integer, start >= 0, start < Int64(UInt32.max) else { break }
+                guard i + 1 < w.count else { break }
+                let next = (try? document.resolve(w[i + 1])) ?? .null
+                if let list = next.array {
+                    for (k, v) in list.enumerated() {
+                        if let n = (try? document.resolve(v))?.number { cidWidths[UInt32(start) &+ UInt32(k)] = n }
+                        count += 1
+                    }
+                    i += 2
+                } else if let end = next.integer, i + 2 < w.count, let width = (try? document.resolve(w[i + 2]))?.number {
+                    if end >= start && end < Int64(UInt32.max) { cidWidthRanges.append((UInt32(start), UInt32(end), width)) }
+                    count += 1
+                    i += 3
+                } else {
+                    break
+                }
+            }
+        }
+    }
+
+    /// The codes of string `bytes`: one byte each for a simple font.
+    func codes(_ bytes: [UInt8]) -> [(code: UInt32, bytes: Int)] {
+        if kind == .composite { return cmap.codes(bytes) }
+        return bytes.map { (UInt32($0), 1) }
+    }
+
+    /// The advance of `code` in text space units per unit of font size (horizontal).
+    func advance(_ code: UInt32, bytes: Int) -> Double {
+        switch kind {
+        case .simple:
+            return (code < 256 ? widths[Int(code)] ?? fallbackWidth(code) : missingWidth) / 1000
+        case .type3:
+            return (code < 256 ? widths[Int(code)] ?? 0 : 0) * type3Scale
+        case .composite:
+            let cid = cmap.cid(code, bytes: bytes)
+            if let w = cidWidths[cid] { return w / 1000 }
+            for r in cidWidthRanges where cid >= r.low && cid <= r.high { return r.width / 1000 }
+            return defaultWidth / 1000
+        }
+    }
+
+    private func fallbackWidth(_ code: UInt32) -> Double {
+        if missingWidth > 0 { return missingWidth }
+        if let s = standard, let g = encoding[Int(code)], let w = s.width(ofGlyph: g) { return w }
+        return 500
+    }
+
+    /// The Unicode text of `code`.
+    func text(_ code: UInt32, bytes: Int) -> String {
+        if let tu = toUnicode, let s = tu.text(code, bytes: bytes) { return s }
+        switch kind {
+        case .simple, .type3:
+            if code < 256, let g = encoding[Int(code)], let u = GlyphNames.unicode(for: g) { return u }
+            if code < 256, let g = encoding[Int(code)], let u = Self.unusualGlyphName(g) { return u }
+            if code < 256, let s = Unicode.Scalar(code), code >= 0x20 { return String(Character(s)) }
+            return code == 0 ? "" : "\u{FFFD}"
+        case .composite:
+            let cid = cmap.cid(code, bytes: bytes)
+            if cidIsUnicode, let s = Unicode.Scalar(cid), cid >= 0x20 { return String(Character(s)) }
+            return "\u{FFFD}"
+        }
+    }
+
+    /// Glyph names outside the Adobe Glyph List that writers use for plain codes:
+    /// `gXX`/`GXX` and `cidNNN` (hex or decimal codes), `aNN`, `uniXXXX` in lowercase.
+    static func unusualGlyphName(_ g: String) -> String? {
+        let u = Array(g.utf8)
+        guard u.count >= 2 else { return nil }
+        if (u[0] == UInt8(ascii: "g") || u[0] == UInt8(ascii: "G")), u.count <= 4,
+           let v = UInt32(String(decoding: u[1...], as: UTF8.self), radix: 16), v >= 0x20, let s = Unicode.Scalar(v) {
+            return String(Character(s))
+        }
+        if g.hasPrefix("uni"), u.count == 7, let v = UInt32(String(decoding: u[3...], as: UTF8.self), radix: 16),
+           let s = Unicode.Scalar(v) {
+            return String(Character(s))
+        }
+        return nil
+    }
+
+    /// Whether code is the single-byte code 32 (word spacing applies, §9.3.3).
+    func isWordSpace(_ code: UInt32, bytes: Int) -> Bool { bytes == 1 && code == 32 }
+}

@@ -1,0 +1,252 @@
+"""Text: a page's characters with their boxes and quads, words, lines, selection, search,
+and text markup made from text (issue 18). The rules (fonts, reading order, what a word
+is, how search folds case and hyphenation) live in the library; docs/text.md describes
+them.
+
+Quads are tuples of 8 numbers in PDF user space, in the order /QuadPoints keeps them and
+viewers read them: upper-left, upper-right, lower-left, lower-right (x then y).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from ctypes import byref, c_int32
+from typing import TYPE_CHECKING, Any, List, NamedTuple, Optional, Sequence, Tuple
+
+from . import _raw
+from ._errors import InternalError, check
+from ._ffi import OwnedHandle, query_bytes, query_doubles, text
+from ._geometry import Rect, rect_from_c
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._document import Document
+
+#: A quadrilateral: upper-left, upper-right, lower-left, lower-right, x then y.
+Quad = Tuple[float, float, float, float, float, float, float, float]
+
+__all__ = ["Quad", "TextChar", "TextMatch", "TextPage", "TextSpan"]
+
+
+def _quads(numbers: Sequence[float]) -> List[Quad]:
+    return [tuple(numbers[i : i + 8]) for i in range(0, len(numbers) - 7, 8)]  # type: ignore[misc]
+
+
+class TextChar(NamedTuple):
+    """One character of a page's text."""
+
+    text: str
+    """Its Unicode text: one code point, or several for a ligature or an /ActualText span."""
+    box: Rect
+    """The box around its quad (user space): from the font's descent to its ascent, as
+    wide as the glyph's advance."""
+    quad: Optional[Quad]
+    """Its quad (rotated with the text); ``None`` for a generated line break."""
+    font_size: float
+    """The font size in user space units."""
+    font: str
+    """The font's /BaseFont."""
+    generated: bool
+    """Whether Quire inserted it: a space between words, or ``"\\n"`` between lines."""
+    line: int
+    """The line it is on (0-based)."""
+
+
+class TextSpan(NamedTuple):
+    """A run of characters of one page: a word, a line, a selection."""
+
+    page_index: int
+    first: int
+    """The index of its first character."""
+    count: int
+    text: str
+    quads: List[Quad]
+    """One quad per line it spans: what a highlight of it needs."""
+
+
+class TextMatch(NamedTuple):
+    """A match of :meth:`Document.search`: a :class:`TextSpan` by its fields."""
+
+    page_index: int
+    first: int
+    count: int
+    text: str
+    """The matched text as the page has it (its case, its line breaks)."""
+    quads: List[Quad]
+
+
+class TextPage(OwnedHandle):
+    """The text of one page (``quire_text_page``), from :meth:`quire.Page.text_page`: a
+    snapshot that stays valid when the document changes or closes. Characters are in
+    content-stream order, with generated spaces and line breaks. Close it (or use it as a
+    context manager) to release it at once; otherwise garbage collection does.
+    """
+
+    __slots__ = ("_handle", "_finalizer", "_lock", "_chars", "_page_index", "__weakref__")
+    _closed_message = "the text page is closed"
+
+    def __init__(self, handle: Any) -> None:
+        if not handle:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL text page")
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, _raw.lib.quire_text_page_free, handle)
+        self._lock = threading.RLock()
+        self._chars: Optional[List[TextChar]] = None
+        out = c_int32()
+        check(_raw.lib.quire_text_page_index(byref(out), handle))
+        self._page_index = out.value
+
+    @classmethod
+    def _load(cls, document: "Document", page_index: int) -> "TextPage":
+        out = _raw.quire_text_page_p()
+        with document._lock:
+            check(_raw.lib.quire_page_text_load(byref(out), document._read_handle(), page_index))
+        return cls(out)
+
+    def _int(self, function: Any, *args: Any) -> int:
+        out = c_int32()
+        with self._lock:
+            check(function(byref(out), self._live(), *args))
+        return out.value
+
+    def _pair(self, function: Any, *args: Any) -> Tuple[int, int]:
+        a, b = c_int32(), c_int32()
+        with self._lock:
+            check(function(byref(a), byref(b), self._live(), *args))
+        return a.value, b.value
+
+    @property
+    def page_index(self) -> int:
+        """The index of the page the text belongs to."""
+        return self._page_index
+
+    @property
+    def text(self) -> str:
+        """The page's plain text."""
+        with self._lock:
+            return text(query_bytes(_raw.lib.quire_text_page_text, self._live()))
+
+    def __len__(self) -> int:
+        """The number of characters (generated ones included)."""
+        return self._int(_raw.lib.quire_text_page_char_count)
+
+    @property
+    def chars(self) -> List[TextChar]:
+        """Every character, in order (read once, then kept)."""
+        with self._lock:
+            if self._chars is None:
+                handle = self._live()
+                chars = []
+                for i in range(len(self)):
+                    c = _raw.text_char_init()
+                    check(_raw.lib.quire_text_page_char(byref(c), handle, i))
+                    quads = _quads(query_doubles(_raw.lib.quire_text_page_range_quads, handle, i, 1))
+                    chars.append(TextChar(
+                        text=text(query_bytes(_raw.lib.quire_text_page_char_text, handle, i)),
+                        box=rect_from_c(c.box),
+                        quad=quads[0] if quads else None,
+                        font_size=c.font_size,
+                        font=text(query_bytes(_raw.lib.quire_text_page_char_font, handle, i)),
+                        generated=bool(c.is_generated),
+                        line=c.line,
+                    ))
+                self._chars = chars
+            return list(self._chars)
+
+    def span(self, first: int, count: int) -> TextSpan:
+        """The ``count`` characters from ``first``: their text and quads.
+
+        Raises:
+            IndexOutOfRangeError: the range goes past the characters.
+            InvalidArgumentError: a negative count.
+        """
+        with self._lock:
+            handle = self._live()
+            words = text(query_bytes(_raw.lib.quire_text_page_range_text, handle, first, count))
+            quads = _quads(query_doubles(_raw.lib.quire_text_page_range_quads, handle, first, count))
+        return TextSpan(self._page_index, first, count, words, quads)
+
+    @property
+    def words(self) -> List[TextSpan]:
+        """The words: runs of characters between white space."""
+        n = self._int(_raw.lib.quire_text_page_word_count)
+        return [self.span(*self._pair(_raw.lib.quire_text_page_word, i)) for i in range(n)]
+
+    @property
+    def lines(self) -> List[TextSpan]:
+        """The lines, without their line breaks."""
+        n = self._int(_raw.lib.quire_text_page_line_count)
+        return [self.span(*self._pair(_raw.lib.quire_text_page_line, i)) for i in range(n)]
+
+    def char_at(self, x: float, y: float) -> Optional[int]:
+        """The index of the character at (``x``, ``y``) in user space (the one whose quad
+        holds the point, else the nearest); ``None`` on a page without text."""
+        try:
+            return self._int(_raw.lib.quire_text_page_char_at, float(x), float(y))
+        except Exception as error:  # NotFoundError: no text
+            if getattr(error, "code", None) == _raw.QUIRE_ENOTFOUND:
+                return None
+            raise
+
+    def select(self, start: Tuple[float, float], end: Tuple[float, float]) -> Optional[TextSpan]:
+        """The text a drag from point ``start`` to point ``end`` (user space) selects: from
+        the character at one to the character at the other, both included; ``None`` on a
+        page without text."""
+        try:
+            first, count = self._pair(_raw.lib.quire_text_page_select, float(start[0]), float(start[1]),
+                                      float(end[0]), float(end[1]))
+        except Exception as error:
+            if getattr(error, "code", None) == _raw.QUIRE_ENOTFOUND:
+                return None
+            raise
+        return self.span(first, count)
+
+    @property
+    def warnings(self) -> List[str]:
+        """What extracting the text skipped or repaired."""
+        n = self._int(_raw.lib.quire_text_page_warning_count)
+        with self._lock:
+            return [text(query_bytes(_raw.lib.quire_text_page_warning, self._live(), i)) for i in range(n)]
+
+    def __repr__(self) -> str:
+        if self._handle is None:
+            return "<quire.TextPage closed>"
+        return "<quire.TextPage page %d, %d characters>" % (self._page_index, len(self))
+
+
+def search(document: "Document", query: str, page_index: int, match_case: bool, whole_word: bool,
+           max_matches: int) -> List[TextMatch]:
+    """What :meth:`Document.search` does."""
+    from ._ffi import c_string
+
+    options = _raw.text_search_options_init()
+    options.match_case = 1 if match_case else 0
+    options.whole_word = 1 if whole_word else 0
+    options.max_matches = max_matches
+    out = _raw.quire_text_match_list_p()
+    with document._lock:
+        check(_raw.lib.quire_document_search_text(byref(out), document._read_handle(), c_string(query, "query"),
+                                                  byref(options), page_index))
+    try:
+        count = c_int32()
+        check(_raw.lib.quire_text_match_list_count(byref(count), out))
+        matches = []
+        for i in range(count.value):
+            page, first, n = c_int32(), c_int32(), c_int32()
+            check(_raw.lib.quire_text_match_list_get(byref(page), byref(first), byref(n), out, i))
+            matches.append(TextMatch(
+                page_index=page.value, first=first.value, count=n.value,
+                text=text(query_bytes(_raw.lib.quire_text_match_list_text, out, i)),
+                quads=_quads(query_doubles(_raw.lib.quire_text_match_list_quads, out, i)),
+            ))
+        return matches
+    finally:
+        _raw.lib.quire_text_match_list_free(out)
+
+
+MARKUP_KINDS = {
+    "Highlight": _raw.QUIRE_TEXT_MARKUP_HIGHLIGHT,
+    "Underline": _raw.QUIRE_TEXT_MARKUP_UNDERLINE,
+    "StrikeOut": _raw.QUIRE_TEXT_MARKUP_STRIKEOUT,
+    "Squiggly": _raw.QUIRE_TEXT_MARKUP_SQUIGGLY,
+}
