@@ -191,6 +191,15 @@ C_TO_CTYPES.update({
     "quire_sync_response *": _raw.quire_sync_response_p,
     "const quire_sync_response *": _raw.quire_sync_response_p,
     "const quire_sync_header *": POINTER(_raw.quire_sync_header),
+    "quire_client_config *": POINTER(_raw.quire_client_config),
+    "const quire_client_config *": POINTER(_raw.quire_client_config),
+    "quire_client_callbacks *": POINTER(_raw.quire_client_callbacks),
+    "const quire_client_callbacks *": POINTER(_raw.quire_client_callbacks),
+    "quire_client **": POINTER(_raw.quire_client_p),
+    "quire_client *": _raw.quire_client_p,
+    "quire_descriptor **": POINTER(_raw.quire_descriptor_p),
+    "quire_descriptor *": _raw.quire_descriptor_p,
+    "const quire_descriptor *": _raw.quire_descriptor_p,
     "const char **": POINTER(c_char_p),
     "const char *const *": POINTER(c_char_p),
     "const void **": POINTER(c_void_p),
@@ -233,6 +242,10 @@ C_FIELD_TO_CTYPES = {
     "size_t": c_size_t,
     "quire_rect": _raw.quire_rect,
     "quire_tool_event_fn": _raw.quire_tool_event_fn,
+    "quire_sync_event_fn": _raw.quire_sync_event_fn,
+    "quire_token_provider_fn": _raw.quire_token_provider_fn,
+    "int": c_int,
+    "int64_t": c_int64,
 }
 for _enum in header_enums():
     C_FIELD_TO_CTYPES[_enum] = c_int32
@@ -275,9 +288,11 @@ def test_every_header_struct_is_checked():
     assert sorted(header_structs()) == STRUCTS
 
 
-STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options", "quire_open_options",
-           "quire_rect", "quire_save_options", "quire_sync_config", "quire_sync_header", "quire_text_char",
-           "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event", "quire_tool_style"]
+STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
+           "quire_client_callbacks", "quire_client_config", "quire_open_options", "quire_rect",
+           "quire_save_options", "quire_sync_config", "quire_sync_event", "quire_sync_header",
+           "quire_text_char", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
+           "quire_tool_style"]
 
 
 @pytest.mark.parametrize("struct", STRUCTS)
