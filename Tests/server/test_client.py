@@ -280,3 +280,42 @@ def test_removing_local_storage(server, keys, tmp_path):
         client.remove_document_storage(doc)
         assert not base.exists()
         assert one.state == quire.SyncState.UNKNOWN
+
+
+def test_edits_on_the_callers_thread_while_the_sync_applies_the_servers(server, keys, tmp_path):
+    """A listens (its listener and worker apply B's notes as they come) while its own thread
+    edits and reads the same document: every call holds the document's lock, so nothing
+    interleaves; both converge."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, _ = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        a, b = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        a.auto_sync_delay = 0.05
+        a.listen()
+        da, db = a.document, b.document
+        errors: List[BaseException] = []
+
+        def writer() -> None:
+            try:
+                for i in range(25):
+                    add_note(db, f"b-{i}", f"from B {i}", page=i % 2)
+                    b.sync_now()
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        t = threading.Thread(target=writer)
+        t.start()
+        for i in range(25):
+            add_note(da, f"a-{i}", f"from A {i}", page=i % 2)
+            sum(1 for _ in da.annotations())  # reads while the sync may apply
+        t.join(120)
+        assert not errors, errors
+        a.listen(False)
+        for _ in range(3):
+            a.sync_now()
+            b.sync_now()
+        expected = server_records(server, keys, doc)
+        assert {f"a-{i}" for i in range(25)} | {f"b-{i}" for i in range(25)} <= set(expected)
+        assert records(da) == expected == records(db)
