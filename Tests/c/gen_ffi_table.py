@@ -237,6 +237,7 @@ MUTATING = {
 # export into the caller's buffer, no file): they get the valid document like any reader.
 READ_ONLY = {
     "quire_document_export_annotations_json",
+    "quire_document_export_annotations_json_instant_comments",
     # The path of the checkpoint file, into the caller's buffer (the valid document has
     # checkpointing started, so that it can succeed).
     "quire_document_checkpoint_path",
