@@ -99,6 +99,7 @@ private func deliver(_ event: ToolEvent, _ handle: OpaquePointer, _ callbacks: q
         }
     case .fieldActivated(let id): e.kind = QUIRE_TOOL_EVENT_FIELD_ACTIVATED; e.object_number = number(id)
     case .editRequested(let id): e.kind = QUIRE_TOOL_EVENT_EDIT_REQUESTED; e.object_number = number(id)
+    case .fieldChanged(let id): e.kind = QUIRE_TOOL_EVENT_FIELD_CHANGED; e.object_number = number(id)
     case .unhandled(let p):
         e.kind = QUIRE_TOOL_EVENT_UNHANDLED
         e.page_index = Int32(clamping: p.pageIndex)
@@ -271,6 +272,15 @@ public func quire_tool_manager_set_selection_contents(_ manager: OpaquePointer?,
         let box = try toolBox(manager)
         let s = text.map { String(cString: $0) }
         try box.run { try $0.setSelectionContents(s) }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_field_value(_ manager: OpaquePointer?, _ value: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_set_field_value") {
+        let box = try toolBox(manager)
+        let v = String(cString: try required(value, "value"))
+        try box.run { try $0.setSelectedFieldValue(v) }
     }
 }
 

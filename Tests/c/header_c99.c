@@ -134,6 +134,7 @@
     X(quire_tool_manager_selection, int, (int32_t *, quire_tool_manager *))             \
     X(quire_tool_manager_delete_selection, int, (quire_tool_manager *))                 \
     X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *)) \
+    X(quire_tool_manager_set_field_value, int, (quire_tool_manager *, const char *))    \
     X(quire_tool_manager_commit, int, (quire_tool_manager *))                           \
     X(quire_tool_manager_undo, int, (int32_t *, quire_tool_manager *))                  \
     X(quire_tool_manager_redo, int, (int32_t *, quire_tool_manager *))                  \
@@ -230,6 +231,8 @@
       (quire_document *, int32_t, const char *const *, int32_t)                     \
     X(quire_field_reset, int,                                                       \
       (quire_document *, int32_t)                                                   \
+    X(quire_document_flatten, int,                                                  \
+      (int32_t *, quire_document *, const char *, int32_t)                        \
     X(quire_bookmark_new, int,                                                          \
       (quire_bookmark **, quire_action_type, int32_t, const char *))                    \
     X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))            \

@@ -388,11 +388,58 @@ static void test_every_tool(void) {
     quire_document_close(doc);
 }
 
+/* Form filling through the tools on PDFium's multiple_form_types.pdf (pikepdf: the text
+ * field "Text Box" [100 300 200 330], the check box "Checkbox" [135 250 155 270], off). */
+static void field_value(char *out, size_t size, quire_document *doc, const char *name) {
+    int32_t index = -1;
+    size_t len = 0;
+    out[0] = '\0';
+    CHECK_STATUS(quire_document_field_index(&index, doc, name), QUIRE_OK);
+    if (index < 0) return;
+    CHECK_STATUS(quire_field_value(out, size, &len, doc, index, 0), QUIRE_OK);
+}
+
+static void test_form_filling(void) {
+    quire_document *doc = open_corpus("pdfium/testing/resources/multiple_form_types.pdf", NULL);
+    struct recorder r;
+    quire_tool_manager *m;
+    char value[64];
+    int32_t handled = -1, done = -1;
+    g_test = "tools: form filling";
+    if (!doc) return;
+    memset(&r, 0, sizeof r);
+    m = new_manager(doc, &r);
+    if (!m) { quire_document_close(doc); return; }
+    CHECK_STATUS(quire_tool_manager_set_field_value(m, "x"), QUIRE_ESTATE); /* nothing selected */
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 150, 315), QUIRE_OK);
+    CHECK_INT(current(m), QUIRE_TOOL_FORM_FILL);
+    CHECK_STATUS(quire_tool_manager_set_field_value(m, "Filled"), QUIRE_OK);
+    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_FIELD_CHANGED);
+    field_value(value, sizeof value, doc, "Text Box");
+    CHECK_STR(value, "Filled");
+    CHECK_STATUS(quire_tool_manager_set_field_value(m, NULL), QUIRE_EINVAL);
+    field_value(value, sizeof value, doc, "Checkbox");
+    CHECK_STR(value, "Off");
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 145, 260), QUIRE_OK);
+    field_value(value, sizeof value, doc, "Checkbox");
+    CHECK(strcmp(value, "Off") != 0 && value[0] != '\0');
+    CHECK(r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_FIELD_CHANGED);
+    CHECK_STATUS(quire_tool_manager_undo(&done, m), QUIRE_OK);
+    field_value(value, sizeof value, doc, "Checkbox");
+    CHECK_STR(value, "Off");
+    CHECK_STATUS(quire_tool_manager_undo(&done, m), QUIRE_OK);
+    field_value(value, sizeof value, doc, "Text Box");
+    CHECK(strcmp(value, "Filled") != 0);
+    quire_tool_manager_free(m);
+    quire_document_close(doc);
+}
+
 void run_tool_tests(void) {
     test_coordinates();
     test_hit_test();
     test_walkthrough();
     test_create_move_undo();
     test_every_tool();
+    test_form_filling();
     test_errors();
 }

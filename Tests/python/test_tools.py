@@ -268,3 +268,60 @@ def test_random_event_sequences_keep_the_document_valid(tmp_path: Path) -> None:
     assert len(pdoc) == pages
     pdoc.close()
     subprocess.run(["qpdf", "--check", str(out)], check=True, stdout=subprocess.DEVNULL)
+
+
+FORMS_PDF = CORPUS / "pdfium/testing/resources/multiple_form_types.pdf"
+
+
+def _pdfium_form_values(path: Path):
+    """{field name: (value, checked)} of page 0's widgets as PDFium's form fill reads them."""
+    pdoc = pdfium.PdfDocument(str(path))
+    pdoc.init_forms()
+    page = pdoc[0]
+    out = {}
+    for i in range(pdfium_raw.FPDFPage_GetAnnotCount(page.raw)):
+        annot = pdfium_raw.FPDFPage_GetAnnot(page.raw, i)
+        def read(fn):
+            n = fn(pdoc.formenv.raw, annot, None, 0)
+            buf = (ctypes.c_ushort * max(1, n // 2))()
+            fn(pdoc.formenv.raw, annot, buf, n)
+            return bytes(buf)[: max(0, n - 2)].decode("utf-16-le")
+        name = read(pdfium_raw.FPDFAnnot_GetFormFieldName)
+        value = read(pdfium_raw.FPDFAnnot_GetFormFieldValue)
+        checked = bool(pdfium_raw.FPDFAnnot_IsChecked(pdoc.formenv.raw, annot))
+        out[name] = (value, checked)
+        pdfium_raw.FPDFPage_CloseAnnot(annot)
+    pdoc.close()
+    return out
+
+
+def test_form_filling_through_the_tools(tmp_path: Path) -> None:
+    """A scripted session fills the text field and ticks the check box through the tools;
+    PDFium reads the values back. Undo unticks it."""
+    path = _available("pdfium/testing/resources/multiple_form_types.pdf")
+    src = tmp_path / "form.pdf"
+    shutil.copy(path, src)
+    before = _pdfium_form_values(src)
+    assert before["Checkbox"][1] is False
+    out = tmp_path / "filled.pdf"
+    with quire.Document(str(src)) as doc:
+        tools = quire.ToolManager(doc)
+        assert tools.tap(0, (150, 315))  # the text field: Pan -> form filling selects it
+        assert tools.tool == quire.Tool.FORM_FILL
+        kind, widget = quire.hit_test(doc, 0, (150, 315))
+        assert kind == quire.HitKind.WIDGET and tools.selection == widget
+        tools.set_field_value("Filled by a tool")
+        tools.tap(0, (145, 260))  # the check box: ticked by the tap
+        kinds = [e.kind for e in tools.events]
+        assert kinds.count(quire.ToolEventKind.FIELD_CHANGED) == 2
+        assert kinds.count(quire.ToolEventKind.FIELD_ACTIVATED) == 2
+        doc.save(str(out))
+        # Undo unticks it; redo ticks it again.
+        assert tools.undo()
+        undone = tmp_path / "undone.pdf"
+        doc.save(str(undone))
+    after = _pdfium_form_values(out)
+    assert after["Text Box"][0] == "Filled by a tool"
+    assert after["Checkbox"][1] is True
+    assert _pdfium_form_values(undone)["Checkbox"][1] is False
+    assert _pdfium_form_values(undone)["Text Box"][0] == "Filled by a tool"

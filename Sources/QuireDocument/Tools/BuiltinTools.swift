@@ -369,14 +369,39 @@ final class LinkTool: Tool {
     }
 }
 
-/// Activates a tapped form field's widget: selects it and reports
-/// ``ToolEvent/fieldActivated(_:)``. (Setting values waits for the forms model.)
+/// Form filling: a tap on a widget selects it and reports ``ToolEvent/fieldActivated(_:)``;
+/// a check box toggles (off to the tapped widget's on-state, anything else to Off) and a
+/// radio button turns on, through the forms model. Text and choice fields take their value
+/// from the host (``ToolManager/setSelectedFieldValue(_:)``). Read-only fields are only
+/// selected.
 final class FormFillTool: Tool {
     let id = ToolID.builtIn(.formFill)
     func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
         guard event.kind == .tap, case .widget(let a) = try m.hit(event), let wid = a.id else { return false }
         m.select(wid)
         m.emit(.fieldActivated(wid))
+        guard let field = try m.fieldOf(widget: wid), !field.isReadOnly,
+              field.type == .checkBox || field.type == .radioButton else { return true }
+        let widget = field.widgets.first { $0.id.number == wid.number }
+        // A check box without appearance states gets "Yes" (the forms model draws a check).
+        guard let on = widget?.onStates.first ?? field.options.first?.exportValue
+                ?? (field.type == .checkBox ? "Yes" : nil) else { return true }
+        // The state as the forms model names it: the on-state itself, or (with /Opt) the
+        // export value at the widget's position.
+        var state = on
+        if !field.options.contains(where: { $0.exportValue == on }) {
+            if let o = field.options.first(where: { $0.displayText == on }) {
+                state = o.exportValue
+            } else if let i = field.widgets.firstIndex(where: { $0.id.number == wid.number }), i < field.options.count {
+                state = field.options[i].exportValue
+            }
+        }
+        let current = field.values.first ?? "Off"
+        if field.type == .checkBox {
+            try m.setField(field, [current == "Off" ? state : "Off"], widget: wid)
+        } else if current != state {
+            try m.setField(field, [state], widget: wid)
+        }
         return true
     }
 }

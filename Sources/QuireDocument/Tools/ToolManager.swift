@@ -67,6 +67,8 @@ public enum ToolEvent: Sendable, Equatable {
     case fieldActivated(ObjectID)
     /// A double tap on an annotation with AnnotEdit: the host may offer to edit its contents.
     case editRequested(ObjectID)
+    /// A form field's value was set through the tools (the widget that was used).
+    case fieldChanged(ObjectID)
     /// No tool handled the event within ``ToolManager/maxHops`` replacements: it was
     /// dropped, and Pan is current.
     case unhandled(PointerEvent)
@@ -139,6 +141,8 @@ public final class ToolManager {
         case added(Annotation)
         case modified(before: Annotation, after: Annotation)
         case removed(Annotation)
+        /// A form field's values, before and after (by its fully qualified name).
+        case field(name: String, widget: ObjectID, before: [String], after: [String])
     }
 
     public init(document: Document) {
@@ -273,6 +277,32 @@ public final class ToolManager {
         try update(a)
     }
 
+    /// Sets the value of the form field whose widget is selected (one undo step), with the
+    /// forms model's rules (``Document/setFieldValues(_:of:)``): text, a check box's or radio
+    /// button's state ("Off" or an on-state), a choice (list boxes: one choice per line).
+    /// Throws `.state` when no widget is selected, `.notFound` when the selected annotation
+    /// is no field's widget.
+    public func setSelectedFieldValue(_ value: String) throws {
+        guard let id = selection else { throw PDFError(.state, "no form field is selected") }
+        guard let field = try fieldOf(widget: id) else { throw PDFError(.notFound, "the selection \(id) is no form field's widget") }
+        defer { closeGesture() }
+        let values = field.type == .listBox ? value.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [value]
+        try setField(field, values, widget: id)
+    }
+
+    /// The form field that has widget `id` (or is merged with it).
+    func fieldOf(widget id: ObjectID) throws -> FormField? {
+        try document.formFields().first { $0.id.number == id.number || $0.widgets.contains { $0.id.number == id.number } }
+    }
+
+    /// Sets `field`'s values through the forms model and records it for undo.
+    func setField(_ field: FormField, _ values: [String], widget: ObjectID) throws {
+        let before = field.values.isEmpty ? [""] : field.values
+        try document.setFieldValues(values, of: field)
+        gesture.append(.field(name: field.name, widget: widget, before: before, after: values))
+        emit(.fieldChanged(widget))
+    }
+
     // MARK: Changes (for tools)
 
     /// Adds `annotation` through the document and records it for undo.
@@ -333,6 +363,7 @@ public final class ToolManager {
                 case .added(let a): try removeQuietly(a)
                 case .modified(let before, _): try writeQuietly(before)
                 case .removed(let a): try readd(a)
+                case .field(let name, let widget, let before, _): try setFieldQuietly(name, widget, before)
                 }
             }
         }
@@ -350,6 +381,7 @@ public final class ToolManager {
                 case .added(let a): try readd(a)
                 case .modified(_, let after): try writeQuietly(after)
                 case .removed(let a): try removeQuietly(a)
+                case .field(let name, let widget, _, let after): try setFieldQuietly(name, widget, after)
                 }
             }
         }
@@ -380,6 +412,11 @@ public final class ToolManager {
         b.inReplyTo = b.inReplyTo.map(currentID)
         try document.updateAnnotation(b)
         emit(.annotationModified(currentID(original)))
+    }
+
+    private func setFieldQuietly(_ name: String, _ widget: ObjectID, _ values: [String]) throws {
+        try document.setFieldValues(values, of: try document.formField(named: name))
+        emit(.fieldChanged(widget))
     }
 
     private func readd(_ a: Annotation) throws {

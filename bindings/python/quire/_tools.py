@@ -88,6 +88,7 @@ class ToolEventKind(IntEnum):
     FIELD_ACTIVATED = _raw.QUIRE_TOOL_EVENT_FIELD_ACTIVATED
     EDIT_REQUESTED = _raw.QUIRE_TOOL_EVENT_EDIT_REQUESTED
     UNHANDLED = _raw.QUIRE_TOOL_EVENT_UNHANDLED
+    FIELD_CHANGED = _raw.QUIRE_TOOL_EVENT_FIELD_CHANGED  #: a form field's value was set
 
 
 class HitKind(IntEnum):
@@ -347,6 +348,19 @@ class ToolManager:
         """
         raw = c_string(text, "text") if text is not None else None
         self._call(lambda: _raw.lib.quire_tool_manager_set_selection_contents(self._handle, raw))
+
+    def set_field_value(self, value: str) -> None:
+        """Sets the value of the form field whose widget is selected (tap it with
+        :attr:`Tool.FORM_FILL` first), with the forms model's rules: text, "Off" or an
+        on-state, a choice (list boxes: one per line). One undo step.
+
+        Raises:
+            StateError: nothing selected, or a read-only field.
+            NotFoundError: the selection is no field's widget.
+            InvalidArgumentError: a value the field does not take.
+        """
+        raw = c_string(value, "value")
+        self._call(lambda: _raw.lib.quire_tool_manager_set_field_value(self._handle, raw))
 
     def commit(self) -> None:
         """Commits what the current tool holds (ink strokes, polygon vertices)."""
