@@ -181,9 +181,7 @@ func removeTree(_ path: String) throws {
         guard let dir = opendir(path) else { throw SyncClientError(.storage, "cannot read \(path): errno \(errno)") }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = entryName(entry)
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(dir)
@@ -194,12 +192,29 @@ func removeTree(_ path: String) throws {
     }
 }
 
+/// A directory entry's name, read byte by byte up to its NUL: the bytes of `d_name` after it
+/// are not initialized (valgrind saw the word-wide UTF-8 checks read them), and the names
+/// this module makes are ASCII ids (others come out as Latin-1, and no id matches them).
+func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    withUnsafeMutablePointer(to: &entry.pointee.d_name) { tuple in
+        tuple.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { p in
+            var name = ""
+            var i = 0
+            while i < MemoryLayout.size(ofValue: entry.pointee.d_name), p[i] != 0 {
+                name.unicodeScalars.append(Unicode.Scalar(p[i]))
+                i += 1
+            }
+            return name
+        }
+    }
+}
+
 func listDirectory(_ path: String) -> [String] {
     guard let dir = opendir(path) else { return [] }
     defer { closedir(dir) }
     var names: [String] = []
     while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        let name = entryName(entry)
         if name != "." && name != ".." { names.append(name) }
     }
     return names.sorted()
