@@ -319,3 +319,69 @@ def test_edits_on_the_callers_thread_while_the_sync_applies_the_servers(server, 
         expected = server_records(server, keys, doc)
         assert {f"a-{i}" for i in range(25)} | {f"b-{i}" for i in range(25)} <= set(expected)
         assert records(da) == expected == records(db)
+
+
+def wait_until(condition, seconds: float = 60) -> bool:
+    """Waits for `condition()` (events come on the library's threads); not a speed check."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def test_automatic_sync_and_listening(server, keys, tmp_path):
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, a_events = make_client(server, tmp_path / "a")
+    recorder = Recorder()
+    b_client = quire.Client(f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder,
+                            auto_sync_delay=0.2, listen_wait_seconds=5)
+    with a_client, b_client:
+        a = downloaded(a_client, jwt)
+        b = downloaded(b_client, jwt)
+        b.listen()
+        # A's note reaches B without B asking: the listener's long poll wakes, a sync runs.
+        add_note(a.document, "pushed-by-a", "hello")
+        a.sync_now()
+        assert wait_until(lambda: any("pushed-by-a" in e.record_ids for e in recorder.of(quire.SyncEventType.DOCUMENT_CHANGED)))
+        assert wait_until(lambda: "pushed-by-a" in records(b.document))
+        # B's own edit is pushed by the automatic sync (0.2 s after it), no call needed.
+        add_note(b.document, "auto-from-b", "automatic")
+        assert wait_until(lambda: "auto-from-b" in server_records(server, keys, doc))
+        assert wait_until(lambda: b.pending_changes == 0)
+        b.listen(False)
+
+
+def test_reset_refetches_the_layer_and_keeps_local_changes(server, keys, tmp_path):
+    from sync_support import request
+
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    client, events = make_client(server, tmp_path / "c")
+    with client:
+        d = downloaded(client, jwt)
+        for i in range(3):
+            add_note(d.document, f"old-{i}", "before the reset")
+        d.sync_now()
+        # The layer is deleted (admin) and made again by another client with fewer changes:
+        # this client's cursor is past the new layer's seq, so the feed answers "reset".
+        r = request(server.port, "DELETE", f"/admin/documents/{doc}/layers/review", headers=keys.admin)
+        assert r.status == 204, r
+        other_client, _ = make_client(server, tmp_path / "other")
+        with other_client:
+            o = downloaded(other_client, jwt)
+            add_note(o.document, "after-reset", "new layer")
+            o.sync_now()
+        add_note(d.document, "local-pending", "made before the reset was seen")
+        d.sync_now()
+        d.sync_now()
+        states = [e.state for e in events.of(quire.SyncEventType.STATE_CHANGED)]
+        assert quire.SyncState.NEEDS_RESET in states
+        expected = server_records(server, keys, doc)
+        assert "after-reset" in expected and "local-pending" in expected
+        assert not any(k.startswith("old-") for k in expected)
+        assert records(d.document) == expected
