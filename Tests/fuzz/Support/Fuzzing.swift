@@ -60,6 +60,30 @@ public enum Fuzzing {
         walkAnnotations(document)
         walkBookmarks(document)
         walkObjects(document)
+        walkText(document)
+    }
+
+    /// At most this many pages get their text extracted, searched and selected.
+    public static let maxTextPages = 8
+
+    /// Extracts the text of the first pages (issue 18), with its words, a search, a
+    /// selection and the text under each markup annotation: an error, never a trap.
+    static func walkText(_ document: Document) {
+        guard let count = try? document.pageCount() else { return }
+        var limits = TextLimits()
+        limits.maxGlyphs = 200_000
+        limits.maxOperators = 500_000
+        for index in 0..<min(count, maxTextPages) {
+            guard let text = try? document.textPage(at: index, limits: limits) else { continue }
+            _ = text.words
+            _ = text.search("e", options: TextSearchOptions(wholeWord: true))
+            if let first = text.characters.first, let last = text.characters.last {
+                _ = text.select(from: first.quad.center, to: last.quad.lowerRight)
+            }
+            for a in (try? document.annotations(onPage: index)) ?? [] where !a.quadPoints.isEmpty {
+                _ = try? document.markedText(of: a)
+            }
+        }
     }
 
     static func walkPages(_ document: Document) {
