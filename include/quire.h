@@ -2519,6 +2519,10 @@ typedef enum quire_tool {
     QUIRE_TOOL_LINK = 0x300B,        /**< reports where a tapped link leads; does not navigate */
     QUIRE_TOOL_FORM_FILL = 0x300C,   /**< selects a tapped form field's widget and reports it */
     QUIRE_TOOL_SIGNATURE = 0x300D,   /**< ink strokes committed as an Ink annotation with /Subj Signature */
+    QUIRE_TOOL_HIGHLIGHT = 0x300E,   /**< text markup over the text a drag selects (character at start to character at end) */
+    QUIRE_TOOL_UNDERLINE = 0x300F,
+    QUIRE_TOOL_STRIKEOUT = 0x3010,
+    QUIRE_TOOL_SQUIGGLY = 0x3011,
     QUIRE_TOOL_CUSTOM = 0x30FF       /**< a tool of the host's (reported only: not settable from C yet) */
 } quire_tool;
 

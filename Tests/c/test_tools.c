@@ -434,6 +434,52 @@ static void test_form_filling(void) {
     quire_document_close(doc);
 }
 
+/* Text markup over a drag's text on PDFium's hello_world.pdf (pypdfium2's char boxes: "H"
+ * [20.2 50 28.4 57.9] to "d" [75 49.9 80.6 58.2] on the first line, "Hello, world!"). */
+static void test_text_markup(void) {
+    static const struct { quire_tool tool; const char *subtype; } cases[] = {
+        { QUIRE_TOOL_HIGHLIGHT, "Highlight" }, { QUIRE_TOOL_UNDERLINE, "Underline" },
+        { QUIRE_TOOL_STRIKEOUT, "StrikeOut" }, { QUIRE_TOOL_SQUIGGLY, "Squiggly" },
+    };
+    quire_document *doc = open_corpus("pdfium/testing/resources/hello_world.pdf", NULL);
+    struct recorder r;
+    quire_tool_manager *m;
+    size_t i;
+    int32_t handled = -1;
+    g_test = "tools: text markup";
+    if (!doc) return;
+    memset(&r, 0, sizeof r);
+    m = new_manager(doc, &r);
+    if (!m) { quire_document_close(doc); return; }
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        quire_annotation *a = NULL;
+        quire_rect rect;
+        char subtype[32] = "";
+        size_t len = 0;
+        CHECK_STATUS(quire_tool_manager_set_tool(m, cases[i].tool), QUIRE_OK);
+        r.count = 0;
+        CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 22, 53), QUIRE_OK);
+        CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 78, 53), QUIRE_OK);
+        if (!(r.count == 1 && r.kinds[0] == QUIRE_TOOL_EVENT_ANNOTATION_ADDED)) {
+            report(0, __FILE__, __LINE__, "tool 0x%x added no annotation", (unsigned)cases[i].tool);
+            continue;
+        }
+        CHECK_STATUS(quire_document_annotation(&a, doc, r.objects[0]), QUIRE_OK);
+        if (!a) continue;
+        CHECK_STATUS(quire_annotation_subtype(subtype, sizeof subtype, &len, a), QUIRE_OK);
+        CHECK_STR(subtype, cases[i].subtype);
+        CHECK_STATUS(quire_annotation_rect(&rect, a), QUIRE_OK);
+        /* From "H" to "d": the rect spans those characters' boxes, not the "!" at 82.2. */
+        CHECK(rect.left < 21 && rect.right > 80 && rect.right < 82.2 && rect.bottom < 51 && rect.top > 57);
+        quire_annotation_free(a);
+    }
+    /* A tap with a markup tool goes back to Pan. */
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 190, 190), QUIRE_OK);
+    CHECK_INT(current(m), QUIRE_TOOL_PAN);
+    quire_tool_manager_free(m);
+    quire_document_close(doc);
+}
+
 void run_tool_tests(void) {
     test_coordinates();
     test_hit_test();
@@ -441,5 +487,6 @@ void run_tool_tests(void) {
     test_create_move_undo();
     test_every_tool();
     test_form_filling();
+    test_text_markup();
     test_errors();
 }

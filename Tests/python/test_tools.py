@@ -325,3 +325,39 @@ def test_form_filling_through_the_tools(tmp_path: Path) -> None:
     assert after["Checkbox"][1] is True
     assert _pdfium_form_values(undone)["Checkbox"][1] is False
     assert _pdfium_form_values(undone)["Text Box"][0] == "Filled by a tool"
+
+
+@pytest.mark.parametrize("tool,subtype", [
+    (quire.Tool.HIGHLIGHT, "HIGHLIGHT"), (quire.Tool.UNDERLINE, "UNDERLINE"),
+    (quire.Tool.STRIKEOUT, "STRIKEOUT"), (quire.Tool.SQUIGGLY, "SQUIGGLY"),
+])
+def test_text_markup_from_a_drag(tmp_path: Path, tool: quire.Tool, subtype: str) -> None:
+    """A drag from the "H" to the last "d" of PDFium's hello_world.pdf's first line (char
+    boxes from pypdfium2: H [20.2 50 28.4 57.9], d [75 49.9 80.6 58.2]) marks "Hello,
+    world": PDFium reads the annotation's subtype and quad points, and its own text
+    extraction inside those quads gives that text."""
+    path = _available("pdfium/testing/resources/hello_world.pdf")
+    out = tmp_path / "marked.pdf"
+    with quire.Document(str(path)) as doc:
+        tools = quire.ToolManager(doc)
+        tools.tool = tool
+        tools.drag(0, (22, 53), (78, 53), (50, 53))
+        assert tools.events[-1].kind == quire.ToolEventKind.ANNOTATION_ADDED
+        doc.save(str(out))
+    pdoc = pdfium.PdfDocument(str(out))
+    page = pdoc[0]
+    assert pdfium_raw.FPDFPage_GetAnnotCount(page.raw) == 1
+    annot = pdfium_raw.FPDFPage_GetAnnot(page.raw, 0)
+    assert pdfium_raw.FPDFAnnot_GetSubtype(annot) == getattr(pdfium_raw, "FPDF_ANNOT_" + subtype)
+    n = pdfium_raw.FPDFAnnot_CountAttachmentPoints(annot)
+    assert n >= 1
+    textpage = page.get_textpage()
+    marked = ""
+    for i in range(n):
+        q = pdfium_raw.FS_QUADPOINTSF()
+        assert pdfium_raw.FPDFAnnot_GetAttachmentPoints(annot, i, ctypes.byref(q))
+        xs, ys = [q.x1, q.x2, q.x3, q.x4], [q.y1, q.y2, q.y3, q.y4]
+        marked += textpage.get_text_bounded(min(xs), min(ys), max(xs), max(ys))
+    pdfium_raw.FPDFPage_CloseAnnot(annot)
+    pdoc.close()
+    assert marked.strip() == "Hello, world"

@@ -405,3 +405,52 @@ final class FormFillTool: Tool {
         return true
     }
 }
+
+/// Highlight, Underline, StrikeOut and Squiggly over the text a drag selects: the
+/// characters from the one at the drag's start to the one at its end (the text model's
+/// ``TextPage/select(from:to:)``), one quad per character run. A drag over a page without
+/// text makes nothing; taps go back to Pan.
+final class TextMarkupTool: Tool {
+    let id: ToolID
+    let kind: ToolKind
+    private var start: Point? = nil
+    private var page = 0
+
+    init(_ kind: ToolKind) { self.kind = kind; id = .builtIn(kind) }
+
+    var subtype: String {
+        switch kind {
+        case .underline: return "Underline"
+        case .strikeOut: return "StrikeOut"
+        case .squiggly: return "Squiggly"
+        default: return "Highlight"
+        }
+    }
+
+    func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        switch event.kind {
+        case .dragBegin:
+            start = event.point; page = event.pageIndex
+            return true
+        case .dragMove:
+            return true
+        case .dragEnd:
+            defer { start = nil }
+            guard let s = start, event.pageIndex == page else { return true }
+            let text = try m.document.textPage(at: page)
+            guard let span = text.select(from: TextPoint(x: s.x, y: s.y), to: TextPoint(x: event.point.x, y: event.point.y)),
+                  !span.quads.isEmpty else { return true }
+            let b = span.bounds
+            var a = m.styled(subtype, page: page, rect: b)
+            a.quadPoints = span.quads.flatMap(\.quadPoints)
+            a.borderWidth = nil
+            try m.add(a)
+            return true
+        case .cancel:
+            start = nil
+            return true
+        case .tap, .doubleTap, .longPress:
+            return false
+        }
+    }
+}

@@ -99,3 +99,19 @@ extension Document {
         return .none
     }
 }
+
+extension Document {
+    /// The index of the text character (``TextPage/characters``) whose quad holds `point`
+    /// on page `pageIndex`, grown by `tolerance`; nil when no character is there (the text
+    /// model's ``TextPage/characterIndex(at:)`` also answers the nearest one; this does not).
+    public func hitTestText(pageIndex: Int, at point: Point, tolerance: Double = 0) throws -> Int? {
+        guard point.isFinite, tolerance.isFinite, tolerance >= 0 else {
+            throw PDFError(.invalidArgument, "the point \(point) and tolerance \(tolerance) must be finite, the tolerance not negative")
+        }
+        let text = try textPage(at: pageIndex)
+        for (i, c) in text.characters.enumerated() where !c.isGenerated {
+            if c.quad.bounds.contains(point, tolerance: tolerance) { return i }
+        }
+        return nil
+    }
+}

@@ -25,6 +25,12 @@ public enum ToolKind: Int, Sendable, CaseIterable {
     case formFill
     /// An ink signature: strokes like ``ink``, committed as one Ink annotation.
     case signature
+    /// Text markup over the text a drag selects (from the character at the drag's start to
+    /// the one at its end, as ``TextPage/select(from:to:)``).
+    case highlight
+    case underline
+    case strikeOut
+    case squiggly
 }
 
 /// A tool: built in, or one of the host's (registered by name).
@@ -203,6 +209,7 @@ public final class ToolManager {
         case .stickyNote, .freeText: return PlaceTool(kind)
         case .link: return LinkTool()
         case .formFill: return FormFillTool()
+        case .highlight, .underline, .strikeOut, .squiggly: return TextMarkupTool(kind)
         }
     }
 

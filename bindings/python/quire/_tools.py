@@ -61,6 +61,10 @@ class Tool(IntEnum):
     LINK = _raw.QUIRE_TOOL_LINK  #: reports where a tapped link leads
     FORM_FILL = _raw.QUIRE_TOOL_FORM_FILL  #: selects a tapped widget and reports it
     SIGNATURE = _raw.QUIRE_TOOL_SIGNATURE  #: ink committed with /Subj Signature
+    HIGHLIGHT = _raw.QUIRE_TOOL_HIGHLIGHT  #: text markup over the text a drag selects
+    UNDERLINE = _raw.QUIRE_TOOL_UNDERLINE
+    STRIKEOUT = _raw.QUIRE_TOOL_STRIKEOUT
+    SQUIGGLY = _raw.QUIRE_TOOL_SQUIGGLY
     CUSTOM = _raw.QUIRE_TOOL_CUSTOM  #: a host's tool (reported only)
 
 
