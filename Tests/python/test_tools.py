@@ -361,3 +361,27 @@ def test_text_markup_from_a_drag(tmp_path: Path, tool: quire.Tool, subtype: str)
     pdfium_raw.FPDFPage_CloseAnnot(annot)
     pdoc.close()
     assert marked.strip() == "Hello, world"
+
+
+def test_tool_replay_example(tmp_path: Path) -> None:
+    """examples/python/tool_replay.py replays examples/scripts/review_session.jsonl: it
+    prints the tool and annotation changes, and pikepdf reads the annotations back."""
+    import os
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "replayed.pdf"
+    env = dict(os.environ, PYTHONPATH=str(root / "bindings/python"))
+    run = subprocess.run([sys.executable, str(root / "examples/python/tool_replay.py"), str(root / "examples/sample.pdf"),
+                          str(root / "examples/scripts/review_session.jsonl"), str(out)],
+                         check=True, capture_output=True, text=True, env=env)
+    lines = run.stdout.splitlines()
+    assert "tool pan -> square" in lines and "tool pan -> annot_edit" in lines
+    assert sum(1 for l in lines if l.startswith("annotation_added")) == 4
+    with pikepdf.open(out) as pdf, pikepdf.open(root / "examples/sample.pdf") as original:
+        before = len(original.pages[0].get("/Annots", []))
+        added = list(pdf.pages[0].Annots)[before:]
+        assert [str(a.Subtype) for a in added] == ["/Square", "/Line", "/Ink", "/Text"]
+        assert [float(v) for v in added[0].Rect] == [120, 490, 270, 590]
+        assert [[float(v) for v in s] for s in added[2].InkList] == [[100, 100, 150, 160, 200, 200], [100, 200, 150, 140, 200, 100]]
+        assert str(added[3].Contents) == "Check this"
