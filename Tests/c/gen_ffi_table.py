@@ -194,6 +194,8 @@ RETURNS = {
 # generator, so that a new editing or saving function is thought about before the harness
 # calls it with arbitrary arguments.
 MUTATING = {
+    # Text (issue 18): a markup annotation made from text is a new object.
+    "quire_document_add_text_markup",
     "quire_document_set_object",
     "quire_document_set_dict_value",
     "quire_document_add_object",

@@ -199,40 +199,41 @@
       (char *, size_t, size_t *, quire_document *, int32_t))                            \
     X(quire_document_import_annotations_json, int,                                      \
       (int32_t *, quire_document *, const char *, size_t))                              \
-    X(quire_document_form_kind, int,                                                \
-      (quire_form_kind *, quire_document *)                                         \
-    X(quire_document_field_count, int,                                              \
-      (int32_t *, quire_document *)                                                 \
-    X(quire_document_field_index, int,                                              \
-      (int32_t *, quire_document *, const char *)                                   \
-    X(quire_field_name, int,                                                        \
-      (char *, size_t, size_t *, quire_document *, int32_t)                         \
-    X(quire_field_type, int,                                                        \
-      (quire_field_kind *, quire_document *, int32_t)                               \
-    X(quire_field_flags, int,                                                       \
-      (uint32_t *, quire_document *, int32_t)                                       \
-    X(quire_field_max_length, int,                                                  \
-      (int32_t *, quire_document *, int32_t)                                      \
-    X(quire_field_value_count, int,                                                 \
-      (int32_t *, quire_document *, int32_t)                                        \
-    X(quire_field_value, int,                                                       \
-      (char *, size_t, size_t *, quire_document *, int32_t, int32_t)                \
-    X(quire_field_option_count, int,                                                \
-      (int32_t *, quire_document *, int32_t)                                        \
-    X(quire_field_option, int,                                                      \
-      (char *, size_t, size_t *, quire_document *, int32_t, int32_t, quire_field_option_part)\
-    X(quire_field_widget_count, int,                                                \
-      (int32_t *, quire_document *, int32_t)                                        \
-    X(quire_field_widget, int,                                                      \
-      (int32_t *, quire_rect *, quire_document *, int32_t, int32_t)                 \
-    X(quire_field_set_value, int,                                                   \
-      (quire_document *, int32_t, const char *)                                     \
-    X(quire_field_set_values, int,                                                  \
-      (quire_document *, int32_t, const char *const *, int32_t)                     \
-    X(quire_field_reset, int,                                                       \
-      (quire_document *, int32_t)                                                   \
-    X(quire_document_flatten, int,                                                  \
-      (int32_t *, quire_document *, const char *, int32_t)                        \
+    X(quire_document_form_kind, int,                                                    \
+      (quire_form_kind *, quire_document *))                                            \
+    X(quire_document_field_count, int,                                                  \
+      (int32_t *, quire_document *))                                                    \
+    X(quire_document_field_index, int,                                                  \
+      (int32_t *, quire_document *, const char *))                                      \
+    X(quire_field_name, int,                                                            \
+      (char *, size_t, size_t *, quire_document *, int32_t))                            \
+    X(quire_field_type, int,                                                            \
+      (quire_field_kind *, quire_document *, int32_t))                                  \
+    X(quire_field_flags, int,                                                           \
+      (uint32_t *, quire_document *, int32_t))                                          \
+    X(quire_field_max_length, int,                                                      \
+      (int32_t *, quire_document *, int32_t))                                           \
+    X(quire_field_value_count, int,                                                     \
+      (int32_t *, quire_document *, int32_t))                                           \
+    X(quire_field_value, int,                                                           \
+      (char *, size_t, size_t *, quire_document *, int32_t, int32_t))                   \
+    X(quire_field_option_count, int,                                                    \
+      (int32_t *, quire_document *, int32_t))                                           \
+    X(quire_field_option, int,                                                          \
+      (char *, size_t, size_t *, quire_document *, int32_t, int32_t,                    \
+       quire_field_option_part))                                                        \
+    X(quire_field_widget_count, int,                                                    \
+      (int32_t *, quire_document *, int32_t))                                           \
+    X(quire_field_widget, int,                                                          \
+      (int32_t *, quire_rect *, quire_document *, int32_t, int32_t))                    \
+    X(quire_field_set_value, int,                                                       \
+      (quire_document *, int32_t, const char *))                                        \
+    X(quire_field_set_values, int,                                                      \
+      (quire_document *, int32_t, const char *const *, int32_t))                        \
+    X(quire_field_reset, int,                                                           \
+      (quire_document *, int32_t))                                                      \
+    X(quire_document_flatten, int,                                                      \
+      (int32_t *, quire_document *, const char *, int32_t))                             \
     X(quire_bookmark_new, int,                                                          \
       (quire_bookmark **, quire_action_type, int32_t, const char *))                    \
     X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))            \
@@ -290,6 +291,45 @@
       (const char **, const char **, const quire_sync_response *, size_t))              \
     X(quire_sync_response_body, int, (const void **, size_t *, const quire_sync_response *)) \
     X(quire_sync_response_free, void, (quire_sync_response *))                         \
+    X(quire_text_char_init, int, (quire_text_char *, unsigned))                         \
+    X(quire_text_search_options_init, int, (quire_text_search_options *, unsigned))     \
+    X(quire_page_text_load, int, (quire_text_page **, quire_document *, int32_t))       \
+    X(quire_text_page_free, void, (quire_text_page *))                                  \
+    X(quire_text_page_index, int, (int32_t *, const quire_text_page *))                 \
+    X(quire_text_page_char_count, int, (int32_t *, const quire_text_page *))            \
+    X(quire_text_page_text, int, (char *, size_t, size_t *, const quire_text_page *))   \
+    X(quire_text_page_range_text, int,                                                  \
+      (char *, size_t, size_t *, const quire_text_page *, int32_t, int32_t))            \
+    X(quire_text_page_char, int, (quire_text_char *, const quire_text_page *, int32_t)) \
+    X(quire_text_page_char_text, int, (char *, size_t, size_t *, const quire_text_page *, int32_t)) \
+    X(quire_text_page_char_font, int, (char *, size_t, size_t *, const quire_text_page *, int32_t)) \
+    X(quire_text_page_line_count, int, (int32_t *, const quire_text_page *))            \
+    X(quire_text_page_line, int, (int32_t *, int32_t *, const quire_text_page *, int32_t)) \
+    X(quire_text_page_word_count, int, (int32_t *, const quire_text_page *))            \
+    X(quire_text_page_word, int, (int32_t *, int32_t *, const quire_text_page *, int32_t)) \
+    X(quire_text_page_range_quads, int,                                                 \
+      (double *, size_t, size_t *, const quire_text_page *, int32_t, int32_t))          \
+    X(quire_text_page_char_at, int, (int32_t *, const quire_text_page *, double, double)) \
+    X(quire_text_page_select, int,                                                      \
+      (int32_t *, int32_t *, const quire_text_page *, double, double, double, double))  \
+    X(quire_text_page_warning_count, int, (int32_t *, const quire_text_page *))         \
+    X(quire_text_page_warning, int, (char *, size_t, size_t *, const quire_text_page *, int32_t)) \
+    X(quire_document_search_text, int,                                                  \
+      (quire_text_match_list **, quire_document *, const char *,                        \
+       const quire_text_search_options *, int32_t))                                     \
+    X(quire_text_match_list_count, int, (int32_t *, const quire_text_match_list *))     \
+    X(quire_text_match_list_get, int,                                                   \
+      (int32_t *, int32_t *, int32_t *, const quire_text_match_list *, int32_t))        \
+    X(quire_text_match_list_text, int,                                                  \
+      (char *, size_t, size_t *, const quire_text_match_list *, int32_t))               \
+    X(quire_text_match_list_quads, int,                                                 \
+      (double *, size_t, size_t *, const quire_text_match_list *, int32_t))             \
+    X(quire_text_match_list_free, void, (quire_text_match_list *))                      \
+    X(quire_document_add_text_markup, int,                                              \
+      (quire_annotation **, quire_document *, const quire_text_page *,                  \
+       quire_text_markup, int32_t, int32_t))                                            \
+    X(quire_annotation_marked_text, int,                                                \
+      (char *, size_t, size_t *, quire_document *, const quire_annotation *))           \
     X(quire_client_callbacks_init, int, (quire_client_callbacks *, unsigned))           \
     X(quire_client_config_init, int, (quire_client_config *, unsigned))                 \
     X(quire_client_open, int,                                                           \
@@ -515,6 +555,13 @@ static const quire_annotation_list *const header_no_list = NULL;
 /* The initialisers are constant expressions: usable for objects of static duration. */
 static const quire_open_options header_static_options = QUIRE_OPEN_OPTIONS_INIT;
 static const quire_save_options header_static_save_options = QUIRE_SAVE_OPTIONS_INIT;
+/* Text (issue 18): the versioned structs' initialisers at file scope, the markup family. */
+static const quire_text_char header_static_text_char = QUIRE_TEXT_CHAR_INIT;
+static const quire_text_search_options header_static_search_options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
+HEADER_ASSERT(text_versions, QUIRE_TEXT_CHAR_VERSION == 1 && QUIRE_TEXT_SEARCH_OPTIONS_VERSION == 1);
+HEADER_ASSERT(text_markup_family, QUIRE_TEXT_MARKUP_HIGHLIGHT == 0x1100 && QUIRE_TEXT_MARKUP_UNDERLINE == 0x1101 &&
+                                      QUIRE_TEXT_MARKUP_STRIKEOUT == 0x1102 && QUIRE_TEXT_MARKUP_SQUIGGLY == 0x1103);
+HEADER_ASSERT(text_char_box, offsetof(quire_text_char, box) == 8);
 
 /* quire_write_fn is exactly `int (*)(const void *, size_t, void *)`: a function of that type
  * converts to it without a cast (in C++ any other signature fails to compile; in C the
@@ -690,6 +737,11 @@ int main(void) {
                      header_static_save_options.mode == QUIRE_SAVE_INCREMENTAL &&
                      header_static_save_options.object_streams == 0,
                  "QUIRE_SAVE_OPTIONS_INIT at file scope");
+    header_check(header_static_text_char.version == QUIRE_TEXT_CHAR_VERSION &&
+                     header_static_text_char.is_generated == 0 && header_static_text_char.line == 0 &&
+                     header_static_search_options.version == QUIRE_TEXT_SEARCH_OPTIONS_VERSION &&
+                     header_static_search_options.match_case == 0 && header_static_search_options.max_matches == 0,
+                 "QUIRE_TEXT_CHAR_INIT and QUIRE_TEXT_SEARCH_OPTIONS_INIT at file scope");
     header_check(write_fn(header_version_from_parts, 3, NULL) == 0 &&
                      header_write_fn(header_version_from_parts, 2, &header_written) == 0 &&
                      header_written == 5,

@@ -1071,6 +1071,9 @@ int main(int argc, char **argv) {
     /* The tool manager (test_tools.c). */
     run_tool_tests();
 
+    /* Text: extraction, search, selection, markup from text (test_text.c). */
+    run_text_tests();
+
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

@@ -192,5 +192,6 @@ void run_version_tests(void);    /* test_versions.c */
 void run_sync_tests(void);       /* test_sync.c */
 void run_client_tests(void);     /* test_client.c */
 void run_tool_tests(void);       /* test_tools.c */
+void run_text_tests(void);       /* test_text.c */
 
 #endif

@@ -1,0 +1,194 @@
+/*
+ * test_text.c: text extraction, search, selection and markup from text through the C
+ * interface (issue 18), on a PDF built here whose positions are known exactly.
+ */
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A one-page PDF, 612 x 792, with two lines of 12 pt Helvetica at (72, 700) and (72, 686). */
+static unsigned char *text_pdf(size_t *size) {
+    const char *content = "BT /F1 12 Tf 72 700 Td (Review the draft con-) Tj 0 -14 Td (tract before Friday.) Tj ET";
+    char objects[5][256];
+    static char out[4096];
+    size_t offsets[5], n = 0;
+    int i;
+    snprintf(objects[0], sizeof objects[0], "<< /Type /Catalog /Pages 2 0 R >>");
+    snprintf(objects[1], sizeof objects[1], "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
+    snprintf(objects[2], sizeof objects[2],
+             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+             "/Resources << /Font << /F1 5 0 R >> >> >>");
+    snprintf(objects[3], sizeof objects[3], "<< /Length %u >>\nstream\n%s\nendstream",
+             (unsigned)strlen(content), content);
+    snprintf(objects[4], sizeof objects[4],
+             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
+    n += (size_t)sprintf(out + n, "%%PDF-1.7\n");
+    for (i = 0; i < 5; i++) {
+        offsets[i] = n;
+        n += (size_t)sprintf(out + n, "%d 0 obj\n%s\nendobj\n", i + 1, objects[i]);
+    }
+    {
+        size_t xref = n;
+        n += (size_t)sprintf(out + n, "xref\n0 6\n0000000000 65535 f \n");
+        for (i = 0; i < 5; i++) n += (size_t)sprintf(out + n, "%010u 00000 n \n", (unsigned)offsets[i]);
+        n += (size_t)sprintf(out + n, "trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%u\n%%%%EOF\n", (unsigned)xref);
+    }
+    *size = n;
+    return (unsigned char *)out;
+}
+
+static char *page_text(const quire_text_page *text) {
+    size_t len = 0;
+    char *buf;
+    CHECK_STATUS(quire_text_page_text(NULL, 0, &len, text), QUIRE_OK);
+    buf = (char *)malloc(len + 1);
+    CHECK_STATUS(quire_text_page_text(buf, len + 1, &len, text), QUIRE_OK);
+    return buf;
+}
+
+static void test_extraction(quire_document *doc) {
+    quire_text_page *text = NULL;
+    quire_text_char ch = QUIRE_TEXT_CHAR_INIT;
+    int32_t count = 0, first = 0, n = 0;
+    size_t len = 0;
+    char small[4], buf[64];
+    double quads[16];
+    char *all;
+
+    CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
+    all = page_text(text);
+    CHECK_STR(all, "Review the draft con-\ntract before Friday.");
+    free(all);
+    CHECK_STATUS(quire_text_page_char_count(&count, text), QUIRE_OK);
+    CHECK_INT(count, 42);
+    CHECK_STATUS(quire_text_page_index(&n, text), QUIRE_OK);
+    CHECK_INT(n, 0);
+
+    /* R: 722/1000 em of 12 pt; from the descent (-207) to the ascent (718). */
+    CHECK_STATUS(quire_text_page_char(&ch, text, 0), QUIRE_OK);
+    CHECK_RECT(ch.box, 72, 700 - 2.484, 72 + 8.664, 700 + 8.616);
+    CHECK(near(ch.font_size, 12) && ch.is_generated == 0 && ch.line == 0);
+    CHECK_STATUS(quire_text_page_char(&ch, text, 21), QUIRE_OK); /* the line break */
+    CHECK(ch.is_generated == 1 && ch.line == 0);
+    CHECK_STATUS(quire_text_page_char_text(buf, sizeof buf, &len, text, 21), QUIRE_OK);
+    CHECK_STR(buf, "\n");
+    CHECK_STATUS(quire_text_page_char_font(buf, sizeof buf, &len, text, 0), QUIRE_OK);
+    CHECK_STR(buf, "Helvetica");
+    CHECK_STATUS(quire_text_page_char(&ch, text, 42), QUIRE_ERANGE);
+    CHECK_STATUS(quire_text_page_char(NULL, text, 0), QUIRE_EINVAL);
+    ch.version = QUIRE_TEXT_CHAR_VERSION + 1;
+    CHECK_STATUS(quire_text_page_char(&ch, text, 0), QUIRE_EVERSION);
+    CHECK_STATUS(quire_text_char_init(&ch, QUIRE_TEXT_CHAR_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_text_char_init(&ch, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_char_init(&ch, QUIRE_TEXT_CHAR_VERSION), QUIRE_OK);
+    CHECK(ch.version == QUIRE_TEXT_CHAR_VERSION && ch.line == 0 && ch.is_generated == 0);
+
+    /* Ranges, words, lines, quads. */
+    CHECK_STATUS(quire_text_page_range_text(small, sizeof small, &len, text, 0, 6), QUIRE_EBUFS);
+    CHECK_INT(len, 6);
+    CHECK_STATUS(quire_text_page_range_text(buf, sizeof buf, &len, text, 0, 6), QUIRE_OK);
+    CHECK_STR(buf, "Review");
+    CHECK_STATUS(quire_text_page_range_text(buf, sizeof buf, &len, text, 40, 3), QUIRE_ERANGE);
+    CHECK_STATUS(quire_text_page_range_text(buf, sizeof buf, &len, text, 0, -1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_word_count(&n, text), QUIRE_OK);
+    CHECK_INT(n, 7);
+    CHECK_STATUS(quire_text_page_word(&first, &count, text, 1), QUIRE_OK);
+    CHECK(first == 7 && count == 3);
+    CHECK_STATUS(quire_text_page_line_count(&n, text), QUIRE_OK);
+    CHECK_INT(n, 2);
+    CHECK_STATUS(quire_text_page_line(&first, &count, text, 1), QUIRE_OK);
+    CHECK(first == 22 && count == 20);
+    CHECK_STATUS(quire_text_page_range_quads(NULL, 0, &len, text, 17, 10), QUIRE_OK);
+    CHECK_INT(len, 16); /* "con-\ntract": two lines, two quads */
+    CHECK_STATUS(quire_text_page_range_quads(quads, 16, &len, text, 17, 10), QUIRE_OK);
+    /* Upper-left, upper-right, lower-left, lower-right: y of the upper pair above the lower. */
+    CHECK(quads[1] > quads[5] && quads[0] < quads[2] && near(quads[1], quads[3]));
+
+    /* Selection: from inside "draft" to inside "Friday". */
+    CHECK_STATUS(quire_text_page_char_at(&n, text, 72 + 1, 702), QUIRE_OK);
+    CHECK_INT(n, 0);
+    CHECK_STATUS(quire_text_page_select(&first, &count, text, 130, 702, 72 + 1, 688), QUIRE_OK);
+    CHECK(first > 7 && first + count - 1 == 22);
+    CHECK_STATUS(quire_text_page_select(&first, &count, text, 0.0 / 0.0, 0, 0, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_warning_count(&n, text), QUIRE_OK);
+    CHECK_INT(n, 0);
+    CHECK_STATUS(quire_text_page_warning(buf, sizeof buf, &len, text, 0), QUIRE_ERANGE);
+    quire_text_page_free(text);
+    quire_text_page_free(NULL);
+    CHECK_STATUS(quire_page_text_load(&text, doc, 1), QUIRE_ERANGE);
+    CHECK_STATUS(quire_page_text_load(NULL, doc, 0), QUIRE_EINVAL);
+}
+
+static void test_search_and_markup(quire_document *doc) {
+    quire_text_match_list *list = NULL;
+    quire_text_search_options options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
+    quire_text_page *text = NULL;
+    quire_annotation *annotation = NULL;
+    int32_t count = 0, page = -1, first = 0, n = 0;
+    size_t len = 0;
+    char buf[64];
+    double quads[16];
+
+    CHECK_STATUS(quire_document_search_text(&list, doc, "CONTRACT", NULL, -1), QUIRE_OK);
+    CHECK_STATUS(quire_text_match_list_count(&count, list), QUIRE_OK);
+    CHECK_INT(count, 1);
+    CHECK_STATUS(quire_text_match_list_get(&page, &first, &n, list, 0), QUIRE_OK);
+    CHECK(page == 0 && first == 17 && n == 10);
+    CHECK_STATUS(quire_text_match_list_text(buf, sizeof buf, &len, list, 0), QUIRE_OK);
+    CHECK_STR(buf, "con-\ntract");
+    CHECK_STATUS(quire_text_match_list_quads(quads, 16, &len, list, 0), QUIRE_OK);
+    CHECK_INT(len, 16);
+    CHECK_STATUS(quire_text_match_list_get(&page, &first, &n, list, 1), QUIRE_ERANGE);
+    quire_text_match_list_free(list);
+    quire_text_match_list_free(NULL);
+
+    options.match_case = 1;
+    CHECK_STATUS(quire_document_search_text(&list, doc, "CONTRACT", &options, 0), QUIRE_OK);
+    CHECK_STATUS(quire_text_match_list_count(&count, list), QUIRE_OK);
+    CHECK_INT(count, 0);
+    quire_text_match_list_free(list);
+    CHECK_STATUS(quire_text_search_options_init(&options, QUIRE_TEXT_SEARCH_OPTIONS_VERSION), QUIRE_OK);
+    options.whole_word = 1;
+    CHECK_STATUS(quire_document_search_text(&list, doc, "he", &options, -1), QUIRE_OK);
+    CHECK_STATUS(quire_text_match_list_count(&count, list), QUIRE_OK);
+    CHECK_INT(count, 0);
+    quire_text_match_list_free(list);
+    options.max_matches = -1;
+    CHECK_STATUS(quire_document_search_text(&list, doc, "e", &options, -1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_search_text(&list, doc, " ", NULL, -1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_search_text(&list, doc, "e", NULL, 4), QUIRE_ERANGE);
+    options.version = 0;
+    CHECK_STATUS(quire_document_search_text(&list, doc, "e", &options, -1), QUIRE_EINVAL);
+
+    /* A highlight over "con-\ntract", and the text it covers. */
+    CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
+    CHECK_STATUS(quire_document_add_text_markup(&annotation, doc, text, QUIRE_TEXT_MARKUP_HIGHLIGHT, 17, 10), QUIRE_OK);
+    CHECK_STATUS(quire_annotation_subtype(buf, sizeof buf, &len, annotation), QUIRE_OK);
+    CHECK_STR(buf, "Highlight");
+    CHECK_STATUS(quire_annotation_points(quads, 16, &len, annotation, QUIRE_ANNOT_QUAD_POINTS), QUIRE_OK);
+    CHECK_INT(len, 16);
+    CHECK_STATUS(quire_annotation_marked_text(buf, sizeof buf, &len, doc, annotation), QUIRE_OK);
+    CHECK_STR(buf, "con-\ntract");
+    quire_annotation_free(annotation);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_SQUIGGLY, 0, 6), QUIRE_OK);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, (quire_text_markup)QUIRE_BOX_MEDIA, 0, 6), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_UNDERLINE, 21, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_STRIKEOUT, 40, 5), QUIRE_ERANGE);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, NULL, QUIRE_TEXT_MARKUP_STRIKEOUT, 0, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_count(&n, doc, 0), QUIRE_OK);
+    CHECK_INT(n, 2);
+    quire_text_page_free(text);
+}
+
+void run_text_tests(void) {
+    size_t size = 0;
+    unsigned char *data = text_pdf(&size);
+    quire_document *doc = NULL;
+    CHECK_STATUS(quire_document_open_memory(&doc, data, size, NULL), QUIRE_OK);
+    if (!doc) return;
+    test_extraction(doc);
+    test_search_and_markup(doc);
+    quire_document_close(doc);
+}
