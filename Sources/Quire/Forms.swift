@@ -170,6 +170,23 @@ public func quire_field_set_values(_ doc: OpaquePointer?, _ index: Int32, _ valu
 }
 
 @c @implementation
+public func quire_document_flatten(_ outCount: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?,
+                                   _ subtypes: UnsafePointer<CChar>?, _ keepLinks: Int32) -> Int32 {
+    guarded("quire_document_flatten") {
+        let d = try document(doc)
+        let chosen = subtypes.map { Set(String(cString: $0).split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }) }
+        let n = try d.flatten(FlattenOptions(subtypes: chosen, keepLinks: keepLinks != 0))
+        outCount?.pointee = Int32(clamping: n)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
+
+@c @implementation
 public func quire_field_reset(_ doc: OpaquePointer?, _ index: Int32) -> Int32 {
     guarded("quire_field_reset") {
         let (d, f) = try field(doc, index)

@@ -46,7 +46,70 @@ let formsHelp: [String: String] = [
           0 written; 1 the file could not be read, a field is missing or refused its value
           (one line on standard error names the status); 2 a usage error
         """,
+    "flatten": """
+        usage: quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
+
+        Burn the annotations of FILE into its pages (their normal appearances, drawn where
+        they were) and remove them, then write OUT: the pages look the same and nothing
+        remains editable. Replies and hidden annotations are removed, not drawn; links
+        stay unless --no-links; with no widget left, the form is removed too.
+
+        Options:
+          -o OUT           the file to write (required)
+          --subtypes LIST  only these subtypes, comma-separated (Widget for form fields,
+                           Highlight, Ink, ...); the default is all but Link and Popup
+          --no-links       remove links too
+          --full           rewrite the whole file instead of appending an update
+          --password PW    the user or owner password of an encrypted file
+          -h, --help       print this help and exit
+
+        Exit status:
+          0 written; 1 the file could not be read or written; 2 a usage error
+        """,
 ]
+
+struct FlattenCommand {
+    var password: String?
+    var path = ""
+    var output = ""
+    var full = false
+    var subtypes: Set<String>? = nil
+    var keepLinks = true
+
+    init(arguments: ArraySlice<String>) throws {
+        var args = arguments
+        var positional: [String] = []
+        while let arg = args.popFirst() {
+            switch arg {
+            case "-o", "--output":
+                guard let o = args.popFirst() else { throw UsageError(message: "-o needs a file", command: "flatten") }
+                output = o
+            case "--full": full = true
+            case "--no-links": keepLinks = false
+            case "--subtypes":
+                guard let s = args.popFirst() else { throw UsageError(message: "--subtypes needs a list", command: "flatten") }
+                subtypes = Set(s.split(separator: ",").map(String.init))
+            case "--password":
+                guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value", command: "flatten") }
+                password = pw
+            case "-h", "--help": throw HelpRequest(command: "flatten")
+            default:
+                if arg.hasPrefix("--password=") { password = String(arg.dropFirst("--password=".count)); continue }
+                if arg.hasPrefix("-") && arg != "-" { throw UsageError(message: "unknown option \(arg)", command: "flatten") }
+                positional.append(arg)
+            }
+        }
+        guard positional.count == 1 else { throw UsageError(message: "flatten takes exactly one FILE", command: "flatten") }
+        guard !output.isEmpty else { throw UsageError(message: "flatten needs -o OUT", command: "flatten") }
+        path = positional[0]
+    }
+
+    func run() throws {
+        let document = try Document(path: path, options: OpenOptions(password: password))
+        try document.flatten(FlattenOptions(subtypes: subtypes, keepLinks: keepLinks))
+        try document.save(to: output, mode: full ? .full(objectStreams: false) : .incremental)
+    }
+}
 
 struct FieldsCommand {
     let arguments: FileArguments

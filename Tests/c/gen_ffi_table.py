@@ -211,6 +211,11 @@ MUTATING = {
     "quire_document_set_in_reply_to",
     "quire_document_set_replies_enabled",
     "quire_document_import_annotations_json",
+    # Forms (issue 22): values, their appearances and flattening change the document.
+    "quire_field_set_value",
+    "quire_field_set_values",
+    "quire_field_reset",
+    "quire_document_flatten",
     # 0.4: bookmarks. The sort order and the change callback are not stored in the file,
     # but they change what the document's later calls see or do, so they get a document of
     # their own too; the providers' chain likewise (the harness's chain on the valid

@@ -461,6 +461,23 @@ HEADER_ASSERT(checkpoint_states,
               QUIRE_CHECKPOINT_NONE == 0x0F00 && QUIRE_CHECKPOINT_EMPTY == 0x0F01 &&
                   QUIRE_CHECKPOINT_CHANGES == 0x0F02 &&
                   QUIRE_CHECKPOINT_STALE == 0x0F03 && QUIRE_CHECKPOINT_DAMAGED == 0x0F04);
+HEADER_ASSERT(form_kinds, QUIRE_FORM_NONE == 0x1A00 && QUIRE_FORM_ACROFORM == 0x1A01 &&
+                              QUIRE_FORM_XFA_FOREGROUND == 0x1A02 && QUIRE_FORM_XFA_ONLY == 0x1A03);
+HEADER_ASSERT(field_kinds,
+              QUIRE_FIELD_TEXT == 0x1B00 && QUIRE_FIELD_CHECK_BOX == 0x1B01 &&
+                  QUIRE_FIELD_RADIO_BUTTON == 0x1B02 && QUIRE_FIELD_COMBO_BOX == 0x1B03 &&
+                  QUIRE_FIELD_LIST_BOX == 0x1B04 && QUIRE_FIELD_PUSH_BUTTON == 0x1B05 &&
+                  QUIRE_FIELD_SIGNATURE == 0x1B06 && QUIRE_FIELD_UNKNOWN == 0x1B07);
+HEADER_ASSERT(field_option_parts,
+              QUIRE_FIELD_OPTION_EXPORT == 0x1C00 && QUIRE_FIELD_OPTION_DISPLAY == 0x1C01);
+/* Field flags are the bits of ISO 32000-2 Tables 226, 229, 231 and 233 (bit n: 1 << (n - 1)). */
+HEADER_ASSERT(field_flags,
+              QUIRE_FIELD_FLAG_READ_ONLY == 1 && QUIRE_FIELD_FLAG_REQUIRED == 2 &&
+                  QUIRE_FIELD_FLAG_NO_EXPORT == 4 && QUIRE_FIELD_FLAG_MULTILINE == (1 << 12) &&
+                  QUIRE_FIELD_FLAG_PASSWORD == (1 << 13) &&
+                  QUIRE_FIELD_FLAG_NO_TOGGLE_TO_OFF == (1 << 14) &&
+                  QUIRE_FIELD_FLAG_EDIT == (1 << 18) && QUIRE_FIELD_FLAG_MULTI_SELECT == (1 << 21) &&
+                  QUIRE_FIELD_FLAG_COMB == (1 << 24));
 /* The bookmark actions of 0.4 are the action types of outline items. */
 HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == QUIRE_ACTION_GOTO &&
                                     QUIRE_BOOKMARK_URI == QUIRE_ACTION_URI &&
