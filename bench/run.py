@@ -374,7 +374,7 @@ def main():
     parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
     parser.add_argument("--reps", type=int, help="repetitions (default 3, --full 5)")
     parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
-    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large)")
+    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--report-only", action="store_true",
@@ -418,6 +418,10 @@ def main():
                       "Open, count pages, read every annotation's subtype, rect, contents and /IRT, close: "
                       "%d corpus files that all four peers open and that are not encrypted (%s), one process for all of them." % (
                           len(files), "every fourth: the quick run" if not args.full else "all of them")))
+        cases.append(("text-corpus", "text", lambda p: ["@%s" % file_list], "5",
+                      "Workload 5: plain text of every page, corpus",
+                      "Open, extract the plain text of every page, close: the same %d corpus files "
+                      "(Quire, PDFium and MuPDF only: the others have no text layer to compare)." % len(files)))
     else:
         log("no corpus at %s: workload 1a skipped" % args.corpus)
     if large:
@@ -452,6 +456,8 @@ def main():
         timeout = 1800 if name == "read-corpus" else 600
         log("%s (%d repetitions)" % (title, reps))
         case_peers = list(peers)
+        if workload == "text":
+            case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf")]
         once_after = None if args.full else 10.0
         samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout, once_after)
         if name == "incremental" and "quire" in peers:

@@ -380,6 +380,60 @@ def pypdf_open(path):
 
 # -----------------------------------------------------------------------------------------
 
+# -- Text (issue 18): the plain text of every page -----------------------------------------
+
+def quire_text(paths):
+    import quire
+    pages = chars = errors = 0
+    for path in paths:
+        try:
+            with quire.Document(path) as doc:
+                for page in doc.pages:
+                    pages += 1
+                    chars += len(page.text)
+        except Exception:  # noqa: BLE001 - counted: every peer reads the same files
+            errors += 1
+    return {"pages": pages, "chars": chars, "errors": errors}
+
+
+def pdfium_text(paths):
+    import pypdfium2 as pdfium
+    pages = chars = errors = 0
+    for path in paths:
+        try:
+            pdf = pdfium.PdfDocument(path)
+            try:
+                for i in range(len(pdf)):
+                    page = pdf[i]
+                    pages += 1
+                    textpage = page.get_textpage()
+                    chars += len(textpage.get_text_range())
+                    textpage.close()
+                    page.close()
+            finally:
+                pdf.close()
+        except Exception:  # noqa: BLE001
+            errors += 1
+    return {"pages": pages, "chars": chars, "errors": errors}
+
+
+def mupdf_text(paths):
+    fitz = _fitz()
+    pages = chars = errors = 0
+    for path in paths:
+        try:
+            doc = fitz.open(path)
+            try:
+                for page in doc:
+                    pages += 1
+                    chars += len(page.get_text())
+            finally:
+                doc.close()
+        except Exception:  # noqa: BLE001
+            errors += 1
+    return {"pages": pages, "chars": chars, "errors": errors}
+
+
 def peak_rss_kb():
     """This process's peak resident memory. VmHWM is that of this program's memory since
     exec; ru_maxrss would also count the parent's, which a child inherits across
@@ -406,7 +460,7 @@ IMPORTS = {
 def main(argv):
     peer, workload, *args = argv
     function = globals()["%s_%s" % (peer, workload.replace("-", "_"))]
-    if workload == "read":
+    if workload in ("read", "text"):
         paths = []
         for a in args:
             if a.startswith("@"):
