@@ -35,10 +35,12 @@ PYTHON="${PYTHON:-python3}"
 #              the PDF benchmark (bench/run.py) installs its peers itself
 #   libsqlite3-dev (demo and test): the sync core's SQLite store links the system SQLite
 #              (Sources/CSQLite), so every build of the package needs its header
+#   libjansson-dev (demo and test): examples/c/tool_replay reads its JSON-lines event script
+#              with Jansson
 #   libexpat1-dev (demo and test): rich text (/RC, Instant JSON's xhtml) is read with the
 #              system Expat (Sources/CExpat), linked by every build of the package
-APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev libexpat1-dev)
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl libjansson-dev)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev libexpat1-dev libjansson-dev)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
 

@@ -385,3 +385,25 @@ def test_tool_replay_example(tmp_path: Path) -> None:
         assert [float(v) for v in added[0].Rect] == [120, 490, 270, 590]
         assert [[float(v) for v in s] for s in added[2].InkList] == [[100, 100, 150, 160, 200, 200], [100, 200, 150, 140, 200, 100]]
         assert str(added[3].Contents) == "Check this"
+
+
+def test_tool_replay_c_example_prints_what_python_prints(tmp_path: Path) -> None:
+    """examples/c/tool_replay (built with its Makefile, Jansson for JSON) replays the same
+    script and prints the same tool and annotation changes as the Python example."""
+    import os
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    build = subprocess.run(["make", "-C", str(root / "examples/c"), "tool_replay"], capture_output=True, text=True)
+    if build.returncode != 0 and "jansson" in (build.stderr + build.stdout):
+        pytest.skip("Jansson (libjansson-dev) is not installed: scripts/install-deps.sh test")
+    assert build.returncode == 0, build.stderr
+    args = [str(root / "examples/sample.pdf"), str(root / "examples/scripts/review_session.jsonl")]
+    c = subprocess.run([str(root / "examples/c/tool_replay"), *args, str(tmp_path / "c.pdf")],
+                       check=True, capture_output=True, text=True)
+    env = dict(os.environ, PYTHONPATH=str(root / "bindings/python"))
+    py = subprocess.run([sys.executable, str(root / "examples/python/tool_replay.py"), *args, str(tmp_path / "py.pdf")],
+                        check=True, capture_output=True, text=True, env=env)
+    assert c.stdout.splitlines()[:-1] == py.stdout.splitlines()[:-1]
+    with pikepdf.open(tmp_path / "c.pdf") as a, pikepdf.open(tmp_path / "py.pdf") as b:
+        assert [str(x.Subtype) for x in a.pages[0].Annots] == [str(x.Subtype) for x in b.pages[0].Annots]
