@@ -1359,6 +1359,29 @@ QUIRE_API int quire_field_reset(quire_document *doc, int32_t index);
  */
 QUIRE_API int quire_document_flatten(int32_t *out_count, quire_document *doc, const char *subtypes, int32_t keep_links);
 
+/**
+ * The document's annotations (but links, popups and widgets), with replies (`inreplyto`,
+ * by /NM) and review states, and its field values, as XFDF (ISO 19444-1, as Acrobat and
+ * PDFTron write it): UTF-8 XML. Length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS; QUIRE_ELIMIT.
+ */
+QUIRE_API int quire_document_export_xfdf(char *buf, size_t buf_size, size_t *out_len, quire_document *doc);
+
+/**
+ * Imports `length` bytes of XFDF: an annotation whose `name` (/NM) is already on its page
+ * is updated, any other is added; replies are linked by `inreplyto`; field values are set
+ * with the rules of `quire_field_set_value` (a value a field refuses is a warning of the
+ * document, not an error). No document type declaration is accepted, so no entity is
+ * ever expanded or fetched.
+ * out_count: receives the number of annotations added or updated and field values set;
+ * may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (also an annotation the rules refuse); QUIRE_EFORMAT
+ * (not well-formed XML, a DOCTYPE, an annotation without page or rect, a reply to a name
+ * that is nowhere); QUIRE_ELIMIT (more than 64 MiB, 64 levels or 1,000,000 elements).
+ * Annotations imported before an error stay (as unsaved changes).
+ */
+QUIRE_API int quire_document_import_xfdf(int32_t *out_count, quire_document *doc, const char *xfdf, size_t length);
+
 /* ------------------------------------------------------------------------------------ */
 /* Bookmarks                                                                            */
 /* ------------------------------------------------------------------------------------ */
@@ -2523,7 +2546,7 @@ typedef enum quire_tool {
     QUIRE_TOOL_UNDERLINE = 0x300F,
     QUIRE_TOOL_STRIKEOUT = 0x3010,
     QUIRE_TOOL_SQUIGGLY = 0x3011,
-    QUIRE_TOOL_CUSTOM = 0x30FF       /**< a tool of the host's (reported only: not settable from C yet) */
+    QUIRE_TOOL_CUSTOM = 0x30FF       /**< a host's tool (`quire_tool_manager_register_tool`); its name comes with it */
 } quire_tool;
 
 /** The pointer events a host sends. */
@@ -2713,6 +2736,56 @@ QUIRE_API int quire_tool_manager_set_selection_contents(quire_tool_manager *mana
  * selection is no field's widget); QUIRE_ERANGE (past /MaxLen); QUIRE_ELIMIT.
  */
 QUIRE_API int quire_tool_manager_set_field_value(quire_tool_manager *manager, const char *value);
+
+/**
+ * A host's tool's handler, called with each event while its tool is current, on the thread
+ * of `quire_tool_manager_send`. Set `*out_handled` to 1 when the tool handled the event;
+ * to 0 to be replaced, then set `*out_next` to the built-in tool that replaces it, or to
+ * QUIRE_TOOL_CUSTOM with `*out_next_name` naming a registered tool (the library copies
+ * the name before the callback returns again). Both are preset to QUIRE_TOOL_PAN / NULL.
+ * Return 0, or non-zero to fail the send with QUIRE_EUSER. The handler may read the
+ * document; it must not call `manager`'s functions (QUIRE_ESTATE). Changes it makes to the
+ * document itself are not undo steps of the manager.
+ */
+typedef int (*quire_custom_tool_handle_fn)(int32_t *out_handled, quire_tool *out_next, const char **out_next_name,
+                                           quire_tool_manager *manager, quire_pointer_kind kind, int32_t page_index,
+                                           double x, double y, void *payload);
+
+/** Called when the tool stops being current (another tool replaces it), on the thread of
+ *  the call that replaces it. Non-zero fails that call with QUIRE_EUSER. */
+typedef int (*quire_custom_tool_finish_fn)(quire_tool_manager *manager, void *payload);
+
+/** Releases `payload`: when the tool is registered again under its name, or the manager
+ *  is freed. */
+typedef void (*quire_custom_tool_release_fn)(void *payload);
+
+/** A host's tool, which takes part in the manager's loop like a built-in one. Initialise
+ *  with QUIRE_CUSTOM_TOOL_INIT or `quire_custom_tool_init`. */
+typedef struct quire_custom_tool {
+    uint32_t version;                     /**< QUIRE_CUSTOM_TOOL_VERSION */
+    const char *name;                     /**< the tool's name, unique per manager (copied); required */
+    quire_custom_tool_handle_fn handle;   /**< required */
+    quire_custom_tool_finish_fn finish;   /**< may be NULL */
+    quire_custom_tool_release_fn release; /**< may be NULL */
+    void *payload;                        /**< passed to the three */
+} quire_custom_tool;
+
+#define QUIRE_CUSTOM_TOOL_VERSION 1
+#define QUIRE_CUSTOM_TOOL_INIT { QUIRE_CUSTOM_TOOL_VERSION, NULL, NULL, NULL, NULL, NULL }
+
+/** Fills `tool` with the defaults of `version`. Returns: QUIRE_OK; QUIRE_EINVAL;
+ *  QUIRE_EVERSION. Thread safety: any thread. */
+QUIRE_API int quire_custom_tool_init(quire_custom_tool *tool, unsigned version);
+
+/** Registers a host's tool under `tool->name` (copied; a tool of that name is replaced and
+ *  its payload released). Returns: QUIRE_OK; QUIRE_EINVAL (NULL, no name or no handler);
+ *  QUIRE_EVERSION; QUIRE_ESTATE (called from a callback). */
+QUIRE_API int quire_tool_manager_register_tool(quire_tool_manager *manager, const quire_custom_tool *tool);
+
+/** Makes the registered tool `name` current (the old tool finishes). Returns: QUIRE_OK;
+ *  QUIRE_EINVAL; QUIRE_ENOTFOUND (no tool of that name); QUIRE_ESTATE; QUIRE_EUSER (a
+ *  finish callback failed); the annotation functions' statuses. */
+QUIRE_API int quire_tool_manager_set_custom_tool(quire_tool_manager *manager, const char *name);
 
 /** Commits what the current tool holds (ink strokes, polygon vertices) without changing
  *  the tool. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; the annotation functions' statuses. */

@@ -6,6 +6,62 @@ import QuireSyntax
 
 let toolCallbacksVersions = StructVersions<quire_tool_callbacks>(name: "callbacks", sizes: [MemoryLayout<quire_tool_callbacks>.size])
 let toolStyleVersions = StructVersions<quire_tool_style>(name: "style", sizes: [MemoryLayout<quire_tool_style>.size])
+let customToolVersions = StructVersions<quire_custom_tool>(name: "tool", sizes: [MemoryLayout<quire_custom_tool>.size])
+
+var customToolDefaults: quire_custom_tool {
+    quire_custom_tool(version: customToolVersions.current, name: nil, handle: nil, finish: nil, release: nil, payload: nil)
+}
+
+/// A registered C tool: its callbacks and payload, released once.
+final class CToolRegistration {
+    let name: String
+    let tool: quire_custom_tool
+    init(name: String, tool: quire_custom_tool) { self.name = name; self.tool = tool }
+    deinit { tool.release?(tool.payload) }
+}
+
+/// A C tool in the manager's loop.
+final class CCustomTool: Tool {
+    let registration: CToolRegistration
+    let handle: OpaquePointer
+    private var next = ToolID.pan
+    var id: ToolID { .custom(registration.name) }
+
+    init(_ registration: CToolRegistration, handle: OpaquePointer) {
+        self.registration = registration
+        self.handle = handle
+    }
+
+    func handle(_ event: PointerEvent, in manager: ToolManager) throws -> Bool {
+        guard let fn = registration.tool.handle else { return false }
+        var handled: Int32 = 0
+        var nextTool = QUIRE_TOOL_PAN
+        var nextName: UnsafePointer<CChar>? = nil
+        let kind = quire_pointer_kind(rawValue: QUIRE_POINTER_TAP.rawValue + UInt32(event.kind.rawValue))
+        let rc = fn(&handled, &nextTool, &nextName, handle, kind, Int32(clamping: event.pageIndex),
+                    event.point.x, event.point.y, registration.tool.payload)
+        guard rc == 0 else {
+            throw CallError(code: QUIRE_EUSER, message: "the handler of tool \(registration.name) returned \(rc)")
+        }
+        if handled != 0 { return true }
+        if nextTool == QUIRE_TOOL_CUSTOM {
+            next = nextName.map { .custom(String(cString: $0)) } ?? .pan
+        } else {
+            next = (try? toolKind(nextTool)).map { .builtIn($0) } ?? .pan
+        }
+        return false
+    }
+
+    func nextTool(in manager: ToolManager) -> ToolID { next }
+
+    func finish(in manager: ToolManager) throws {
+        guard let fn = registration.tool.finish else { return }
+        let rc = fn(handle, registration.tool.payload)
+        guard rc == 0 else {
+            throw CallError(code: QUIRE_EUSER, message: "the finish callback of tool \(registration.name) returned \(rc)")
+        }
+    }
+}
 
 var toolCallbacksDefaults: quire_tool_callbacks {
     quire_tool_callbacks(version: toolCallbacksVersions.current, on_event: nil, payload: nil)
@@ -22,6 +78,8 @@ final class ToolManagerBox {
     let callbacks: quire_tool_callbacks
     /// Inside a call: a callback must not call back in.
     var busy = false
+    /// The C tools registered, by name (their payloads are released with the box).
+    var registrations: [String: CToolRegistration] = [:]
 
     init(_ manager: ToolManager, _ callbacks: quire_tool_callbacks) {
         self.manager = manager
@@ -281,6 +339,40 @@ public func quire_tool_manager_set_field_value(_ manager: OpaquePointer?, _ valu
         let box = try toolBox(manager)
         let v = String(cString: try required(value, "value"))
         try box.run { try $0.setSelectedFieldValue(v) }
+    }
+}
+
+@c @implementation
+public func quire_custom_tool_init(_ tool: UnsafeMutablePointer<quire_custom_tool>?, _ version: UInt32) -> Int32 {
+    guarded("quire_custom_tool_init") {
+        try customToolVersions.initialize(tool, version: version, defaults: customToolDefaults)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_register_tool(_ manager: OpaquePointer?, _ tool: UnsafePointer<quire_custom_tool>?) -> Int32 {
+    guarded("quire_tool_manager_register_tool") {
+        let handle = try required(manager, "manager")
+        let box = try toolBox(manager)
+        let t = try customToolVersions.read(try required(tool, "tool"), defaults: customToolDefaults).value
+        guard let cName = t.name else { throw CallError(code: QUIRE_EINVAL, message: "tool->name is NULL") }
+        guard t.handle != nil else { throw CallError(code: QUIRE_EINVAL, message: "tool->handle is NULL") }
+        let name = String(cString: cName)
+        guard !name.isEmpty else { throw CallError(code: QUIRE_EINVAL, message: "tool->name is empty") }
+        try box.run { manager in
+            let registration = CToolRegistration(name: name, tool: t)
+            box.registrations[name] = registration
+            manager.register(name: name) { CCustomTool(registration, handle: handle) }
+        }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_custom_tool(_ manager: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_set_custom_tool") {
+        let box = try toolBox(manager)
+        let n = String(cString: try required(name, "name"))
+        try box.run { try $0.setTool(.custom(n)) }
     }
 }
 

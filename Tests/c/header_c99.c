@@ -135,6 +135,9 @@
     X(quire_tool_manager_delete_selection, int, (quire_tool_manager *))                 \
     X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *)) \
     X(quire_tool_manager_set_field_value, int, (quire_tool_manager *, const char *))    \
+    X(quire_custom_tool_init, int, (quire_custom_tool *, unsigned))                     \
+    X(quire_tool_manager_register_tool, int, (quire_tool_manager *, const quire_custom_tool *)) \
+    X(quire_tool_manager_set_custom_tool, int, (quire_tool_manager *, const char *))    \
     X(quire_tool_manager_commit, int, (quire_tool_manager *))                           \
     X(quire_tool_manager_undo, int, (int32_t *, quire_tool_manager *))                  \
     X(quire_tool_manager_redo, int, (int32_t *, quire_tool_manager *))                  \
@@ -234,6 +237,10 @@
       (quire_document *, int32_t))                                                      \
     X(quire_document_flatten, int,                                                      \
       (int32_t *, quire_document *, const char *, int32_t))                             \
+    X(quire_document_export_xfdf, int,                                                  \
+      (char *, size_t, size_t *, quire_document *))                                     \
+    X(quire_document_import_xfdf, int,                                                  \
+      (int32_t *, quire_document *, const char *, size_t))                              \
     X(quire_bookmark_new, int,                                                          \
       (quire_bookmark **, quire_action_type, int32_t, const char *))                    \
     X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))            \

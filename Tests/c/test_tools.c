@@ -480,6 +480,111 @@ static void test_text_markup(void) {
     quire_document_close(doc);
 }
 
+/* A host's tools in the loop: one that never handles (the guard drops the event and
+ * makes Pan current, reporting UNHANDLED), and one that hands taps to the sticky-note
+ * tool; a handler that fails gives QUIRE_EUSER; payloads are released. */
+struct host_tool {
+    int calls, finished, released, fail;
+    const char *next_name; /* NULL: hand over to next_tool */
+    quire_tool next_tool;
+};
+
+static int host_handle(int32_t *out_handled, quire_tool *out_next, const char **out_next_name,
+                       quire_tool_manager *manager, quire_pointer_kind kind, int32_t page_index,
+                       double x, double y, void *payload) {
+    struct host_tool *t = payload;
+    (void)manager; (void)kind; (void)page_index; (void)x; (void)y;
+    t->calls++;
+    if (t->fail) return 7;
+    *out_handled = 0;
+    if (t->next_name) {
+        *out_next = QUIRE_TOOL_CUSTOM;
+        *out_next_name = t->next_name;
+    } else {
+        *out_next = t->next_tool;
+    }
+    return 0;
+}
+
+static int host_finish(quire_tool_manager *manager, void *payload) {
+    (void)manager;
+    ((struct host_tool *)payload)->finished++;
+    return 0;
+}
+
+static void host_release(void *payload) { ((struct host_tool *)payload)->released++; }
+
+static void test_custom_tools(void) {
+    quire_document *doc = open_corpus(LINKS_PDF, NULL);
+    struct recorder r;
+    quire_tool_manager *m;
+    quire_custom_tool ct;
+    struct host_tool stubborn, handoff, failing, replaced;
+    int32_t handled = -1, count = 0;
+    int k, changes = 0;
+    g_test = "tools: custom tools";
+    if (!doc) return;
+    memset(&r, 0, sizeof r);
+    memset(&stubborn, 0, sizeof stubborn);
+    memset(&handoff, 0, sizeof handoff);
+    memset(&failing, 0, sizeof failing);
+    memset(&replaced, 0, sizeof replaced);
+    stubborn.next_name = "stubborn";
+    handoff.next_tool = QUIRE_TOOL_STICKY_NOTE;
+    failing.fail = 1;
+    m = new_manager(doc, &r);
+    if (!m) { quire_document_close(doc); return; }
+    CHECK_STATUS(quire_custom_tool_init(&ct, QUIRE_CUSTOM_TOOL_VERSION), QUIRE_OK);
+    CHECK(ct.name == NULL && ct.handle == NULL && ct.payload == NULL);
+    CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_EINVAL); /* no name */
+    ct.name = "stubborn";
+    CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_EINVAL); /* no handler */
+    ct.handle = host_handle; ct.finish = host_finish; ct.release = host_release;
+    ct.payload = &replaced;
+    CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
+    ct.payload = &stubborn;
+    CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
+    CHECK_INT(replaced.released, 1);
+    ct.name = "handoff"; ct.payload = &handoff;
+    CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
+    ct.name = "failing"; ct.payload = &failing;
+    CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_set_custom_tool(m, "missing"), QUIRE_ENOTFOUND);
+
+    /* The guard: 8 replacements, then the event is dropped and Pan is current. */
+    CHECK_STATUS(quire_tool_manager_set_custom_tool(m, "stubborn"), QUIRE_OK);
+    CHECK_INT(current(m), QUIRE_TOOL_CUSTOM);
+    r.count = 0;
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 590, 20), QUIRE_OK);
+    CHECK_INT(handled, 0);
+    CHECK_INT(current(m), QUIRE_TOOL_PAN);
+    CHECK_INT(stubborn.calls, 9);
+    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_UNHANDLED && r.pages[r.count - 1] == 0);
+    for (k = 0; k < r.count; k++) if (r.kinds[k] == QUIRE_TOOL_EVENT_TOOL_CHANGED) changes++;
+    CHECK_INT(changes, 9); /* 8 stubborn -> stubborn, then stubborn -> Pan */
+
+    /* A hand-over to a built-in tool: the sticky note gets the same tap. */
+    CHECK_STATUS(quire_tool_manager_set_custom_tool(m, "handoff"), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 180), QUIRE_OK);
+    CHECK_INT(handled, 1);
+    CHECK_INT(handoff.calls, 1);
+    CHECK_INT(handoff.finished, 1);
+    CHECK_INT(current(m), QUIRE_TOOL_STICKY_NOTE);
+    CHECK_STATUS(quire_page_annotation_count(&count, doc, 0), QUIRE_OK);
+    CHECK_INT(count, 7);
+
+    /* A handler that fails: QUIRE_EUSER, nothing changed. */
+    CHECK_STATUS(quire_tool_manager_set_custom_tool(m, "failing"), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 100), QUIRE_EUSER);
+    CHECK_STATUS(quire_page_annotation_count(&count, doc, 0), QUIRE_OK);
+    CHECK_INT(count, 7);
+    quire_tool_manager_free(m);
+    CHECK_INT(stubborn.released, 1);
+    CHECK_INT(handoff.released, 1);
+    CHECK_INT(failing.released, 1);
+    quire_document_close(doc);
+}
+
 void run_tool_tests(void) {
     test_coordinates();
     test_hit_test();
@@ -488,5 +593,6 @@ void run_tool_tests(void) {
     test_every_tool();
     test_form_filling();
     test_text_markup();
+    test_custom_tools();
     test_errors();
 }

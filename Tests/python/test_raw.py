@@ -220,6 +220,8 @@ C_TO_CTYPES.update({
     "const quire_tool_style *": POINTER(_raw.quire_tool_style),
     "quire_tool_event_fn": _raw.quire_tool_event_fn,
     "const quire_tool_event *": POINTER(_raw.quire_tool_event),
+    "quire_custom_tool *": POINTER(_raw.quire_custom_tool),
+    "const quire_custom_tool *": POINTER(_raw.quire_custom_tool),
 })
 # Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
 for _enum in header_enums():
@@ -242,6 +244,9 @@ C_FIELD_TO_CTYPES = {
     "size_t": c_size_t,
     "quire_rect": _raw.quire_rect,
     "quire_tool_event_fn": _raw.quire_tool_event_fn,
+    "quire_custom_tool_handle_fn": _raw.quire_custom_tool_handle_fn,
+    "quire_custom_tool_finish_fn": _raw.quire_custom_tool_finish_fn,
+    "quire_custom_tool_release_fn": _raw.quire_custom_tool_release_fn,
     "quire_sync_event_fn": _raw.quire_sync_event_fn,
     "quire_token_provider_fn": _raw.quire_token_provider_fn,
     "int": c_int,
@@ -289,7 +294,7 @@ def test_every_header_struct_is_checked():
 
 
 STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
-           "quire_client_callbacks", "quire_client_config", "quire_open_options", "quire_rect",
+           "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_open_options", "quire_rect",
            "quire_save_options", "quire_sync_config", "quire_sync_event", "quire_sync_header",
            "quire_text_char", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
            "quire_tool_style"]

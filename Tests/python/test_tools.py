@@ -407,3 +407,67 @@ def test_tool_replay_c_example_prints_what_python_prints(tmp_path: Path) -> None
     assert c.stdout.splitlines()[:-1] == py.stdout.splitlines()[:-1]
     with pikepdf.open(tmp_path / "c.pdf") as a, pikepdf.open(tmp_path / "py.pdf") as b:
         assert [str(x.Subtype) for x in a.pages[0].Annots] == [str(x.Subtype) for x in b.pages[0].Annots]
+
+
+class _Stamper(quire.CustomTool):
+    """Hands taps to the sticky-note tool, after noting them; drags it keeps."""
+
+    name = "stamper"
+
+    def __init__(self) -> None:
+        self.seen = []
+        self.finished = 0
+
+    def handle(self, event: quire.PointerEvent) -> bool:
+        self.seen.append(event)
+        return event.kind != quire.PointerKind.TAP
+
+    def next_tool(self):
+        return quire.Tool.STICKY_NOTE
+
+    def finish(self) -> None:
+        self.finished += 1
+
+
+class _Stubborn(quire.CustomTool):
+    name = "stubborn"
+
+    def next_tool(self):
+        return "stubborn"
+
+
+class _Broken(quire.CustomTool):
+    name = "broken"
+
+    def handle(self, event: quire.PointerEvent) -> bool:
+        raise KeyError("from the tool")
+
+
+def test_custom_tools_in_the_loop() -> None:
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        stamper = _Stamper()
+        tools.register(stamper)
+        tools.register(_Stubborn())
+        tools.register(_Broken())
+        tools.tool = "stamper"
+        assert tools.tool == quire.Tool.CUSTOM
+        assert tools.events[-1].to_name == "stamper"
+        assert tools.send(quire.PointerKind.DRAG_BEGIN, 0, (10, 10))
+        assert tools.tap(0, (300, 300))
+        assert [e.kind for e in stamper.seen] == [quire.PointerKind.DRAG_BEGIN, quire.PointerKind.TAP]
+        assert stamper.seen[1].point == (300, 300) and stamper.finished == 1
+        assert tools.tool == quire.Tool.STICKY_NOTE
+        assert tools.events[-2].kind == quire.ToolEventKind.ANNOTATION_ADDED or tools.events[-1].kind == quire.ToolEventKind.SELECTION_CHANGED
+        # The guard.
+        tools.tool = "stubborn"
+        assert tools.tap(0, (5, 5)) is False
+        assert tools.tool == quire.Tool.PAN
+        assert tools.events[-1].kind == quire.ToolEventKind.UNHANDLED and tools.events[-1].point == (5, 5)
+        # An exception in a tool: UserAbortError chained to it.
+        tools.tool = "broken"
+        with pytest.raises(quire.UserAbortError) as info:
+            tools.tap(0, (5, 5))
+        assert isinstance(info.value.__cause__, KeyError)
+        with pytest.raises(quire.NotFoundError):
+            tools.tool = "missing"

@@ -55,7 +55,7 @@ from ._document import Action, Box, Document, Encryption, OutlineItem, Page, Pag
 from ._geometry import Rect
 from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
 from ._forms import FieldFlags, FieldOption, FieldType, FieldWidget, FormField, FormKind
-from ._tools import HitKind, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, page_to_device
+from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, page_to_device
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
     BufferTooSmallError,
@@ -172,6 +172,8 @@ __all__ = [
     "Value",
     "library_path",
     "Tool",
+    "CustomTool",
+    "PointerEvent",
     "ToolEvent",
     "ToolEventKind",
     "ToolManager",

@@ -302,6 +302,7 @@ QUIRE_TOOL_EVENT_FIELD_CHANGED = 0x3209
 QUIRE_TOOL_EVENT_VERSION = 1
 QUIRE_TOOL_CALLBACKS_VERSION = 1
 QUIRE_TOOL_STYLE_VERSION = 1
+QUIRE_CUSTOM_TOOL_VERSION = 1
 QUIRE_HIT_NONE = 0x3300
 QUIRE_HIT_ANNOTATION = 0x3301
 QUIRE_HIT_LINK = 0x3302
@@ -682,6 +683,37 @@ def tool_style_init() -> quire_tool_style:
     return _init(quire_tool_style(), "quire_tool_style_init", QUIRE_TOOL_STYLE_VERSION)
 
 
+#: ``quire_custom_tool_handle_fn``: ``int (*)(int32_t *out_handled, quire_tool *out_next,
+#: const char **out_next_name, quire_tool_manager *, quire_pointer_kind, int32_t page_index,
+#: double x, double y, void *payload)``.
+quire_custom_tool_handle_fn = ctypes.CFUNCTYPE(
+    c_int, POINTER(c_int32), POINTER(c_int32), POINTER(c_char_p), quire_tool_manager_p, c_int32, c_int32,
+    c_double, c_double, c_void_p
+)
+#: ``quire_custom_tool_finish_fn``: ``int (*)(quire_tool_manager *, void *payload)``.
+quire_custom_tool_finish_fn = ctypes.CFUNCTYPE(c_int, quire_tool_manager_p, c_void_p)
+#: ``quire_custom_tool_release_fn``: ``void (*)(void *payload)``.
+quire_custom_tool_release_fn = ctypes.CFUNCTYPE(None, c_void_p)
+
+
+class quire_custom_tool(Structure):
+    """``quire_custom_tool``. Build it with :func:`custom_tool_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("name", c_char_p),
+        ("handle", quire_custom_tool_handle_fn),
+        ("finish", quire_custom_tool_finish_fn),
+        ("release", quire_custom_tool_release_fn),
+        ("payload", c_void_p),
+    ]
+
+
+def custom_tool_init() -> quire_custom_tool:
+    """``QUIRE_CUSTOM_TOOL_INIT`` through ``quire_custom_tool_init``."""
+    return _init(quire_custom_tool(), "quire_custom_tool_init", QUIRE_CUSTOM_TOOL_VERSION)
+
+
 class quire_client_config(Structure):
     """``quire_client_config``. Build it with :func:`client_config_init`."""
 
@@ -964,6 +996,8 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_field_set_values", c_int, (quire_document_p, c_int32, POINTER(c_char_p), c_int32)),
     ("quire_field_reset", c_int, (quire_document_p, c_int32)),
     ("quire_document_flatten", c_int, (POINTER(c_int32), quire_document_p, c_char_p, c_int32)),
+    _query("quire_document_export_xfdf", _TEXT, quire_document_p),
+    ("quire_document_import_xfdf", c_int, (POINTER(c_int32), quire_document_p, c_char_p, c_size_t)),
     # Bookmarks
     ("quire_bookmark_new", c_int, (POINTER(quire_bookmark_p), c_int32, c_int32, c_char_p)),
     ("quire_bookmark_copy", c_int, (POINTER(quire_bookmark_p), quire_bookmark_p)),
@@ -1134,6 +1168,9 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_tool_manager_delete_selection", c_int, (quire_tool_manager_p,)),
     ("quire_tool_manager_set_selection_contents", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_set_field_value", c_int, (quire_tool_manager_p, c_char_p)),
+    ("quire_custom_tool_init", c_int, (POINTER(quire_custom_tool), ctypes.c_uint)),
+    ("quire_tool_manager_register_tool", c_int, (quire_tool_manager_p, POINTER(quire_custom_tool))),
+    ("quire_tool_manager_set_custom_tool", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_commit", c_int, (quire_tool_manager_p,)),
     ("quire_tool_manager_undo", c_int, (POINTER(c_int32), quire_tool_manager_p)),
     ("quire_tool_manager_redo", c_int, (POINTER(c_int32), quire_tool_manager_p)),

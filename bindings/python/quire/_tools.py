@@ -29,16 +29,21 @@ import ctypes
 import dataclasses
 from ctypes import byref, c_double, c_int32
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
-from ._errors import InvalidArgumentError, check
+from ._errors import InvalidArgumentError, check, text
+
+
+def text_of_last_error() -> str:
+    """The calling thread's last error message."""
+    return text(_raw.lib.quire_last_error_message())
 from ._ffi import c_string
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
 
-__all__ = ["Tool", "PointerKind", "ToolEventKind", "HitKind", "ToolEvent", "ToolManager",
+__all__ = ["Tool", "PointerKind", "ToolEventKind", "HitKind", "ToolEvent", "ToolManager", "CustomTool", "PointerEvent",
            "device_to_page", "page_to_device", "hit_test"]
 
 PointLike = Sequence[float]
@@ -122,13 +127,51 @@ class ToolEvent:
     uri: Optional[str] = None
     pointer: Optional[PointerKind] = None
     point: Optional[Tuple[float, float]] = None
+    from_name: Optional[str] = None  #: TOOL_CHANGED from a :class:`CustomTool`: its name
+    to_name: Optional[str] = None  #: TOOL_CHANGED to a :class:`CustomTool`: its name
+
+
+@dataclasses.dataclass(frozen=True)
+class PointerEvent:
+    """A pointer event as a :class:`CustomTool` receives it."""
+
+    kind: PointerKind
+    page_index: int
+    point: Tuple[float, float]
+
+
+class CustomTool:
+    """A tool of the host's, which takes part in the manager's loop like a built-in one.
+
+    Subclass it, give it a ``name``, and register it with :meth:`ToolManager.register`;
+    make it current with ``manager.tool = "its name"``. :meth:`handle` returns whether it
+    handled the event; when it returns False, :meth:`next_tool` names the tool that
+    replaces it (a :class:`Tool`, or the name of a registered custom tool), which gets the
+    same event. An exception raised in :meth:`handle` or :meth:`finish` fails the
+    manager's call with :class:`quire.UserAbortError`, chained to it. The tool must not
+    call its manager from these methods (:class:`quire.StateError`)."""
+
+    name: str = ""
+
+    def handle(self, event: PointerEvent) -> bool:
+        """Handles one event; the default handles nothing."""
+        return False
+
+    def next_tool(self) -> Union[Tool, str]:
+        """The tool that replaces this one after :meth:`handle` returned False."""
+        return Tool.PAN
+
+    def finish(self) -> None:
+        """The tool stops being current."""
 
 
 def _event_from_c(e: _raw.quire_tool_event) -> ToolEvent:
     kind = ToolEventKind(e.kind)
     number = e.object_number or None
     if kind == ToolEventKind.TOOL_CHANGED:
-        return ToolEvent(kind, from_tool=Tool(e.from_tool), to_tool=Tool(e.to_tool))
+        from_name = e.from_name.decode("utf-8", "replace") if e.from_name is not None else None
+        to_name = e.to_name.decode("utf-8", "replace") if e.to_name is not None else None
+        return ToolEvent(kind, from_tool=Tool(e.from_tool), to_tool=Tool(e.to_tool), from_name=from_name, to_name=to_name)
     if kind == ToolEventKind.LINK_ACTIVATED:
         uri = e.uri.decode("utf-8", "replace") if e.uri is not None else None
         return ToolEvent(kind, number, page_index=e.page_index if e.page_index >= 0 else None, uri=uri)
@@ -206,6 +249,7 @@ class ToolManager:
         self._document = document
         self._on_event = on_event
         self._failures: List[BaseException] = []
+        self._custom: Dict[str, Any] = {}  # name -> (tool, its C callbacks, kept strings)
         self.events: List[ToolEvent] = []  #: every event so far (also with ``on_event``)
 
         def deliver(manager: Any, event: Any, payload: Any) -> None:
@@ -259,6 +303,10 @@ class ToolManager:
                 self._document._read_handle()
             status = function(*args)
         failures, self._failures = self._failures, []
+        if failures and status != _raw.QUIRE_OK and isinstance(failures[0], Exception):
+            from ._errors import make_error
+
+            raise make_error(status, text_of_last_error()) from failures[0]
         check(status)
         if failures:
             raise failures[0]
@@ -277,8 +325,56 @@ class ToolManager:
         return Tool(out.value)
 
     @tool.setter
-    def tool(self, tool: Tool) -> None:
-        self._call(lambda: _raw.lib.quire_tool_manager_set_tool(self._handle, int(tool)))
+    def tool(self, tool: Union[Tool, str]) -> None:
+        if isinstance(tool, str):
+            name = c_string(tool, "tool")
+            self._call(lambda: _raw.lib.quire_tool_manager_set_custom_tool(self._handle, name))
+        else:
+            self._call(lambda: _raw.lib.quire_tool_manager_set_tool(self._handle, int(tool)))
+
+    def register(self, tool: CustomTool) -> None:
+        """Registers a :class:`CustomTool` under ``tool.name`` (replacing one of that name).
+
+        Raises:
+            InvalidArgumentError: an empty name.
+        """
+        name = c_string(tool.name, "tool.name")
+        keep: List[Any] = []
+
+        def handle(out_handled: Any, out_next: Any, out_next_name: Any, manager: Any, kind: int, page_index: int,
+                   x: float, y: float, payload: Any) -> int:
+            try:
+                if tool.handle(PointerEvent(PointerKind(kind), page_index, (x, y))):
+                    out_handled[0] = 1
+                    return 0
+                out_handled[0] = 0
+                nxt = tool.next_tool()
+                if isinstance(nxt, str):
+                    raw = c_string(nxt, "next_tool()")
+                    keep[:] = [raw]  # alive until the library copied it (before the next call)
+                    out_next[0] = _raw.QUIRE_TOOL_CUSTOM
+                    out_next_name[0] = raw
+                else:
+                    out_next[0] = int(nxt)
+                return 0
+            except BaseException as error:  # noqa: B902 - becomes QUIRE_EUSER
+                self._failures.append(error)
+                return 1
+
+        def finish(manager: Any, payload: Any) -> int:
+            try:
+                tool.finish()
+                return 0
+            except BaseException as error:  # noqa: B902 - becomes QUIRE_EUSER
+                self._failures.append(error)
+                return 1
+
+        c_tool = _raw.custom_tool_init()
+        c_tool.name = name
+        callbacks = (_raw.quire_custom_tool_handle_fn(handle), _raw.quire_custom_tool_finish_fn(finish))
+        c_tool.handle, c_tool.finish = callbacks
+        self._call(lambda: _raw.lib.quire_tool_manager_register_tool(self._handle, byref(c_tool)), changes=False)
+        self._custom[tool.name] = (tool, callbacks, keep)
 
     def send(self, kind: PointerKind, page_index: int, point: PointLike) -> bool:
         """Sends one pointer event at ``point`` (user space) of page ``page_index``; returns
