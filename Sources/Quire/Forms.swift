@@ -180,6 +180,26 @@ public func quire_document_flatten(_ outCount: UnsafeMutablePointer<Int32>?, _ d
     }
 }
 
+@c @implementation
+public func quire_document_export_xfdf(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                       _ doc: OpaquePointer?) -> Int32 {
+    guarded("quire_document_export_xfdf") {
+        try copyOut(try document(doc).exportXFDF(), buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_document_import_xfdf(_ outCount: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?,
+                                       _ xfdf: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+    guarded("quire_document_import_xfdf") {
+        let d = try document(doc)
+        guard xfdf != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "xfdf is NULL") }
+        let bytes = xfdf.map { p in p.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) } } ?? []
+        let n = try d.importXFDF(bytes)
+        outCount?.pointee = Int32(clamping: n)
+    }
+}
+
 extension Substring {
     fileprivate func trimmingCharacters() -> String {
         String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())

@@ -216,6 +216,7 @@ MUTATING = {
     "quire_field_set_values",
     "quire_field_reset",
     "quire_document_flatten",
+    "quire_document_import_xfdf",
     # 0.4: bookmarks. The sort order and the change callback are not stored in the file,
     # but they change what the document's later calls see or do, so they get a document of
     # their own too; the providers' chain likewise (the harness's chain on the valid

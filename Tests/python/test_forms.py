@@ -255,3 +255,110 @@ def test_flatten_renders_the_same_and_leaves_only_links(corpus: Callable[[str], 
                 failures[rel] = round(100 * differing / len(a), 2)
     assert drawn_total > 0
     assert set(failures) == set(KNOWN_FLATTEN_DIFFERENCES), failures
+
+
+# -- XFDF -------------------------------------------------------------------------------
+
+SAMPLE_FORM = "pdfium/testing/resources/text_form_multiple.pdf"
+
+
+def _json_without_ids(doc: quire.Document) -> list:
+    """The annotation JSON of page 0, without what differs between two documents made the
+    same way (object numbers)."""
+    import json
+
+    data = json.loads(doc.export_annotations_json(0))
+    items = data.get("annotations", data) if isinstance(data, dict) else data
+    for item in items:
+        for key in ("pdfObjectId", "id"):
+            item.pop(key, None)
+    return sorted(items, key=lambda a: a.get("name", ""))
+
+
+def test_xfdf_round_trip_gives_the_same_annotation_json(corpus: Callable[[str], Path]):
+    src = str(corpus(SAMPLE_FORM))
+    with quire.Document(src) as doc:
+        square = quire.Annotation.new("Square", 0, (100, 100, 200, 150))
+        square.name = "sq-1"
+        square.author = "Ann"
+        square.contents = "Look here\nand here"
+        square.color = (1, 0, 0)
+        square.opacity = 0.5
+        square = doc.add_annotation(square)
+        ink = quire.Annotation.new("Ink", 0, (300, 300, 400, 400))
+        ink.name = "ink-1"
+        ink.ink = [[310, 310, 350, 390], [320, 320, 330, 330, 340, 320]]
+        doc.add_annotation(ink)
+        hl = quire.Annotation.new("Highlight", 0, (100, 500, 300, 520))
+        hl.name = "hl-1"
+        hl.color = (1, 1, 0)
+        doc.add_annotation(hl)
+        reply = doc.add_reply(square, "Bob", "I agree & <so> does \"Bob\"")
+        doc.add_state_reply(square, "Bob", "Review", "Accepted")
+        doc.field("Text Box").value = "From XFDF"
+        xfdf = doc.export_xfdf()
+        expected = _json_without_ids(doc)
+    assert 'inreplyto="sq-1"' in xfdf and 'state="Accepted"' in xfdf and "<gesture>" in xfdf
+    assert '<field name="Text Box"><value>From XFDF</value></field>' in xfdf
+    with quire.Document(src) as fresh:
+        # 5 annotations, and 2 field values: Text Box, and CharLimit's "Elephant" of the file
+        assert fresh.import_xfdf(xfdf) == 7
+        assert _json_without_ids(fresh) == expected
+        assert fresh.field("Text Box").value == "From XFDF"
+        # Importing again updates by name: nothing is added twice.
+        fresh.import_xfdf(xfdf)
+        assert _json_without_ids(fresh) == expected
+    del reply
+
+
+# Written by hand from ISO 19444-1's examples, as Acrobat writes a comment export.
+ACROBAT_XFDF = """<?xml version="1.0" encoding="UTF-8" ?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve">
+  <annots>
+    <text color="#FFFF00" creationdate="D:20240102030405+01'00'" flags="print,nozoom,norotate"
+          date="D:20240102030405+01'00'" name="f0a1" icon="Comment" page="0"
+          rect="72.0,700.0,92.0,720.0" subject="Note" title="Reviewer">
+      <contents>Please check the figures.</contents>
+    </text>
+    <text color="#FFFF00" flags="print,nozoom,norotate" date="D:20240102040000Z" name="f0a2"
+          inreplyto="f0a1" replyType="reply" page="0" rect="72.0,700.0,92.0,720.0" title="Author">
+      <contents>Done.</contents>
+    </text>
+    <text flags="hidden,print,nozoom,norotate" name="f0a3" inreplyto="f0a1" page="0"
+          rect="72.0,700.0,92.0,720.0" state="Completed" statemodel="Review" title="Reviewer"/>
+    <line color="#0000FF" page="0" rect="100,100,200,200" start="110,110" end="190,190"
+          head="None" tail="OpenArrow" width="2" name="l1" title="Reviewer"/>
+  </annots>
+  <fields>
+    <field name="CharLimit"><value>Hi</value></field>
+  </fields>
+  <ids original="0123" modified="4567"/>
+</xfdf>
+"""
+
+
+def test_xfdf_written_by_another_producer_imports(corpus: Callable[[str], Path]):
+    with quire.Document(str(corpus(SAMPLE_FORM))) as doc:
+        assert doc.import_xfdf(ACROBAT_XFDF) == 5
+        notes = {a.name: a for a in doc.pages[0].annotations}
+        assert notes["f0a1"].contents == "Please check the figures." and notes["f0a1"].author == "Reviewer"
+        assert notes["f0a2"].is_reply and notes["f0a3"].state == "Completed"
+        assert doc.field("CharLimit").value == "Hi"
+        assert notes["l1"].subtype == "Line"
+
+
+@pytest.mark.parametrize("hostile, error", [
+    ('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+     '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><xfdf><annots><text page="0" rect="0,0,1,1">'
+     '<contents>&c;</contents></text></annots></xfdf>', quire.FormatError),
+    ('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><xfdf><annots>'
+     '<text page="0" rect="0,0,1,1"><contents>&e;</contents></text></annots></xfdf>', quire.FormatError),
+    ("<xfdf>" + "<a>" * 100 + "</a>" * 100 + "</xfdf>", quire.LimitError),
+    ("<xfdf><annots><text page='0' rect='0,0,1,1'>", quire.FormatError),
+    ("<xfdf><annots><square page='x' rect='0,0,1,1'/></annots></xfdf>", quire.FormatError),
+    ("<xfdf><annots><text page='0' rect='0,0,1,1' inreplyto='nobody'/></annots></xfdf>", quire.FormatError),
+])
+def test_hostile_xfdf_gets_a_clear_error(corpus: Callable[[str], Path], hostile: str, error: type):
+    with quire.Document(str(corpus(SAMPLE_FORM))) as doc:
+        with pytest.raises(error):
+            doc.import_xfdf(hostile)

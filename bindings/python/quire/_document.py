@@ -1175,6 +1175,29 @@ class Document(OwnedHandle):
             check(_raw.lib.quire_document_flatten(byref(out), self._live_handle(), chosen, 1 if keep_links else 0))
         return out.value
 
+    def export_xfdf(self) -> str:
+        """The annotations (with replies and review states) and field values as XFDF
+        (ISO 19444-1), the XML Acrobat and PDFTron exchange."""
+        with self._lock:
+            return text(query_bytes(_raw.lib.quire_document_export_xfdf, self._read_handle()))
+
+    def import_xfdf(self, xfdf: Union[str, bytes]) -> int:
+        """Imports XFDF (``str`` or UTF-8 ``bytes``): annotations are added, or updated when
+        their name (/NM) is already on their page; replies are linked by ``inreplyto``;
+        field values are set (a value a field refuses becomes a warning). Returns how many
+        annotations and values were imported.
+
+        Raises:
+            FormatError: not well-formed XML, a DOCTYPE (never accepted: no entity is
+                expanded), an annotation without page or rect, a reply to an unknown name.
+            LimitError: more than 64 MiB, 64 levels or 1,000,000 elements.
+        """
+        data = xfdf.encode("utf-8") if isinstance(xfdf, str) else bytes(xfdf)
+        out = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_document_import_xfdf(byref(out), self._live_handle(), data, len(data)))
+        return out.value
+
     def annotations(self) -> Iterator[Annotation]:
         """Every annotation of the document, page after page, each page in /Annots order (as
         :attr:`Page.annotations` gives them; a missing page, which /Count counts but the

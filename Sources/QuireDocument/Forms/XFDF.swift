@@ -1,0 +1,415 @@
+import CExpat
+import QuireSyntax
+
+/// XFDF (ISO 19444-1): annotations (with replies and review states) and field values as
+/// XML, as Acrobat's comment export and PDFTron's WebViewer write it.
+///
+/// Export writes `<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve">` with
+/// `<annots>` (one element per annotation, named by its subtype in lower case: `square`,
+/// `highlight`, `ink`, ...; attributes `page` (0-based), `rect`, `name` (/NM), `title`,
+/// `subject`, `date`, `creationdate`, `color`, `interior-color`, `opacity`, `flags`,
+/// `width`, `inreplyto` (the /NM of the parent), `replyType`, `state`, `statemodel`,
+/// `coords`, `start`/`end`/`head`/`tail` of lines, `icon`; children `contents`,
+/// `inklist`/`gesture`, `vertices`, `defaultappearance`) and `<fields>` (nested by partial
+/// names, each with its `value`s). Links, popups and widgets are not annotations of XFDF.
+///
+/// Import reads the same with Expat: an annotation whose `name` is already on its page is
+/// updated, any other is added; `inreplyto` links replies by name after all are read;
+/// field values are set with the rules of forms (a value a field refuses is a warning).
+/// Hostile XFDF gets a ``PDFError``: no document type declaration is accepted (so no
+/// entity, internal or external, is ever expanded: no billion laughs, no file read), at
+/// most ``XFDF/maxBytes`` bytes, ``XFDF/maxDepth`` levels and ``XFDF/maxElements`` elements.
+public enum XFDF {
+    public static let maxBytes = 64 << 20
+    public static let maxDepth = 64
+    public static let maxElements = 1_000_000
+
+    static let subtypes: [String: String] = [
+        "text": "Text", "freetext": "FreeText", "line": "Line", "square": "Square", "circle": "Circle",
+        "polygon": "Polygon", "polyline": "PolyLine", "highlight": "Highlight", "underline": "Underline",
+        "squiggly": "Squiggly", "strikeout": "StrikeOut", "ink": "Ink", "stamp": "Stamp", "caret": "Caret",
+        "fileattachment": "FileAttachment", "sound": "Sound", "redact": "Redact",
+    ]
+    static let flagNames: [(Int, String)] = [
+        (1, "invisible"), (2, "hidden"), (4, "print"), (8, "nozoom"), (16, "norotate"), (32, "noview"),
+        (64, "readonly"), (128, "locked"), (256, "togglenoview"), (512, "lockedcontents"),
+    ]
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\r": out += "&#13;"
+            case "\n": out += "&#10;"
+            default:
+                if c.value < 0x20 && c != "\t" { continue }  // not allowed in XML 1.0
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func number(_ v: Double) -> String {
+        Appearance.n(v)
+    }
+
+    static func color(_ c: [Double]) -> String? {
+        let rgb: [Double]
+        switch c.count {
+        case 1: rgb = [c[0], c[0], c[0]]
+        case 3: rgb = c
+        case 4: rgb = [(1 - c[0]) * (1 - c[3]), (1 - c[1]) * (1 - c[3]), (1 - c[2]) * (1 - c[3])]
+        default: return nil
+        }
+        let hex = "0123456789ABCDEF".map { $0 }
+        var s = "#"
+        for v in rgb {
+            let b = Int((Swift.min(Swift.max(v.isFinite ? v : 0, 0), 1) * 255).rounded())
+            s.append(hex[b / 16])
+            s.append(hex[b % 16])
+        }
+        return s
+    }
+
+    static func parseColor(_ s: String) -> [Double]? {
+        let hex = s.hasPrefix("#") ? s.dropFirst() : Substring(s)
+        guard hex.count == 6, let v = Int(hex, radix: 16) else { return nil }
+        return [Double((v >> 16) & 255) / 255, Double((v >> 8) & 255) / 255, Double(v & 255) / 255]
+    }
+
+    static func numbers(_ s: String) -> [Double]? {
+        let parts = s.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " })
+        var out: [Double] = []
+        for p in parts {
+            guard let v = Double(p), v.isFinite else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+}
+
+extension Document {
+    // MARK: Export
+
+    /// The document's annotations (all but links, popups and widgets) and field values as
+    /// XFDF.
+    public func exportXFDF() throws -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xfdf xmlns=\"http://ns.adobe.com/xfdf/\" xml:space=\"preserve\">\n<annots>\n"
+        let all = try allAnnotations()
+        var nameOf: [Int: String] = [:]
+        for a in all { if let id = a.id, let n = a.name { nameOf[id.number] = n } }
+        for a in all {
+            let element = a.subtype.lowercased()
+            guard XFDF.subtypes[element] != nil else { continue }
+            var attrs: [(String, String)] = [("page", "\(a.pageIndex)"),
+                                             ("rect", [a.rect.left, a.rect.bottom, a.rect.right, a.rect.top].map(XFDF.number).joined(separator: ","))]
+            if let n = a.name { attrs.append(("name", n)) }
+            if let t = a.author { attrs.append(("title", t)) }
+            if let s = a.subject { attrs.append(("subject", s)) }
+            if let d = a.modificationDate { attrs.append(("date", d.description)) }
+            if let d = a.creationDate { attrs.append(("creationdate", d.description)) }
+            if let c = a.color.flatMap(XFDF.color) { attrs.append(("color", c)) }
+            if let c = a.interiorColor.flatMap(XFDF.color) { attrs.append(("interior-color", c)) }
+            if a.opacity != 1 { attrs.append(("opacity", XFDF.number(a.opacity))) }
+            let flags = XFDF.flagNames.filter { a.flags & $0.0 != 0 }.map(\.1)
+            if !flags.isEmpty { attrs.append(("flags", flags.joined(separator: ","))) }
+            if let w = a.borderWidth { attrs.append(("width", XFDF.number(w))) }
+            if let irt = a.inReplyTo {
+                guard let parent = nameOf[irt.number] else {
+                    file.warn("XFDF export: annotation \(a.id.map { "\($0.number)" } ?? "?") replies to one without a name (/NM): written without inreplyto")
+                    continue
+                }
+                attrs.append(("inreplyto", parent))
+                if let rt = a.replyType { attrs.append(("replyType", rt == .group ? "group" : "reply")) }
+            }
+            if let s = a.state { attrs.append(("state", s)) }
+            if let m = a.stateModel { attrs.append(("statemodel", m)) }
+            if !a.quadPoints.isEmpty { attrs.append(("coords", a.quadPoints.map(XFDF.number).joined(separator: ","))) }
+            if a.linePoints.count >= 4 {
+                let p = a.linePoints
+                attrs.append(("start", "\(XFDF.number(p[0])),\(XFDF.number(p[1]))"))
+                attrs.append(("end", "\(XFDF.number(p[2])),\(XFDF.number(p[3]))"))
+                if a.lineEndings.count >= 2 {
+                    attrs.append(("head", a.lineEndings[0]))
+                    attrs.append(("tail", a.lineEndings[1]))
+                }
+            }
+            if let icon = a.iconName { attrs.append(("icon", icon)) }
+            out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
+            if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
+            if let da = a.defaultAppearance { out += "<defaultappearance>\(XFDF.escape(da))</defaultappearance>" }
+            if !a.inkList.isEmpty {
+                out += "<inklist>" + a.inkList.map { stroke in
+                    "<gesture>" + stride(from: 0, to: stroke.count - 1, by: 2).map { "\(XFDF.number(stroke[$0])),\(XFDF.number(stroke[$0 + 1]))" }.joined(separator: ";") + "</gesture>"
+                }.joined() + "</inklist>"
+            }
+            if !a.vertices.isEmpty {
+                let v = a.vertices
+                out += "<vertices>" + stride(from: 0, to: v.count - 1, by: 2).map { "\(XFDF.number(v[$0])),\(XFDF.number(v[$0 + 1]))" }.joined(separator: ";") + "</vertices>"
+            }
+            out += "</\(element)>\n"
+        }
+        out += "</annots>\n<fields>\n"
+        // Fields nested by partial names.
+        final class Node { var children: [(String, Node)] = []; var values: [String]? = nil }
+        let root = Node()
+        for f in try formFields() where !f.name.isEmpty && f.type != .pushButton && f.type != .signature {
+            var node = root
+            for part in f.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+                if let next = node.children.first(where: { $0.0 == part })?.1 {
+                    node = next
+                } else {
+                    let next = Node()
+                    node.children.append((part, next))
+                    node = next
+                }
+            }
+            node.values = f.values
+        }
+        func write(_ node: Node, depth: Int) {
+            guard depth < XFDF.maxDepth else { return }
+            for (name, child) in node.children {
+                out += "<field name=\"\(XFDF.escape(name))\">"
+                for v in child.values ?? [] { out += "<value>\(XFDF.escape(v))</value>" }
+                write(child, depth: depth + 1)
+                out += "</field>\n"
+            }
+        }
+        write(root, depth: 0)
+        out += "</fields>\n</xfdf>\n"
+        return out
+    }
+
+    // MARK: Import
+
+    /// Imports XFDF (see ``XFDF``): returns the number of annotations added or updated and
+    /// of field values set. The changes are one batch.
+    @discardableResult
+    public func importXFDF(_ bytes: [UInt8]) throws -> Int {
+        let reader = try XFDFReader.read(bytes)
+        return try batch {
+            var count = 0
+            var byName: [String: ObjectID] = [:]
+            for a in try allAnnotations() { if let n = a.name, let id = a.id { byName[n] = id } }
+            var pendingReplies: [(ObjectID, String, ReplyType?)] = []
+            for record in reader.annotations {
+                var a = record.annotation
+                let existing = try a.name.flatMap { n in try byName[n].flatMap { try annotation($0) } }
+                let id: ObjectID
+                if let existing, let eid = existing.id, existing.pageIndex == a.pageIndex {
+                    a.id = eid
+                    a.inReplyTo = existing.inReplyTo
+                    a.popup = existing.popup
+                    try updateAnnotation(a)
+                    id = eid
+                } else {
+                    guard let added = try addAnnotation(a).id else { continue }
+                    id = added
+                }
+                if let n = a.name { byName[n] = id }
+                if let parent = record.inReplyTo { pendingReplies.append((id, parent, record.replyType)) }
+                count += 1
+            }
+            for (id, parent, replyType) in pendingReplies {
+                guard let target = byName[parent] else {
+                    throw PDFError(.format, "XFDF: an annotation replies to \"\(parent)\", which is not in the document nor the XFDF")
+                }
+                try setInReplyTo(id, target)
+                if let replyType, var a = try annotation(id), a.replyType != replyType {
+                    a.replyType = replyType
+                    try updateAnnotation(a)
+                }
+            }
+            for (name, values) in reader.fields {
+                do {
+                    let field = try formField(named: name)
+                    try setFieldValues(field.type == .listBox ? values : [values.first ?? ""], of: field)
+                    count += 1
+                } catch let e as PDFError {
+                    file.warn("XFDF: field \"\(name)\" not set: \(e.message)")
+                }
+            }
+            return count
+        }
+    }
+}
+
+/// Reads XFDF with Expat into annotations and field values.
+final class XFDFReader {
+    struct Record {
+        var annotation: Annotation
+        var inReplyTo: String?
+        /// `replyType` when the element has one.
+        var replyType: ReplyType?
+    }
+    var annotations: [Record] = []
+    var fields: [(String, [String])] = []
+    var problem: PDFError?
+    private var depth = 0
+    private var elements = 0
+    private var current: Record?
+    private var text = ""
+    private var capturing: String?
+    private var fieldPath: [String] = []
+    private var fieldValues: [[String]] = []
+    private var gestures: [[Double]] = []
+
+    static func read(_ bytes: [UInt8]) throws -> XFDFReader {
+        guard bytes.count <= XFDF.maxBytes else {
+            throw PDFError(limit: "xfdf_max_bytes", XFDF.maxBytes, "the bytes of an XFDF document")
+        }
+        let reader = XFDFReader()
+        guard let parser = XML_ParserCreateNS("UTF-8", 0x20) else {
+            throw PDFError(.limit, "XFDF cannot be read: out of memory")
+        }
+        defer { XML_ParserFree(parser) }
+        XML_SetUserData(parser, Unmanaged.passUnretained(reader).toOpaque())
+        XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
+        // No document type declaration at all: no entity can be defined, so none expands.
+        XML_SetStartDoctypeDeclHandler(parser) { user, _, _, _, _ in
+            guard let user else { return }
+            let r = Unmanaged<XFDFReader>.fromOpaque(user).takeUnretainedValue()
+            if r.problem == nil { r.problem = PDFError(.format, "XFDF: a document type declaration (DOCTYPE) is not accepted") }
+        }
+        XML_SetElementHandler(parser, { user, name, attributes in
+            guard let user, let name else { return }
+            Unmanaged<XFDFReader>.fromOpaque(user).takeUnretainedValue().start(String(cString: name), attributes)
+        }, { user, name in
+            guard let user, let name else { return }
+            Unmanaged<XFDFReader>.fromOpaque(user).takeUnretainedValue().end(String(cString: name))
+        })
+        XML_SetCharacterDataHandler(parser) { user, s, length in
+            guard let user, let s, length > 0 else { return }
+            let buffer = UnsafeRawBufferPointer(start: s, count: Int(length)).bindMemory(to: UInt8.self)
+            let r = Unmanaged<XFDFReader>.fromOpaque(user).takeUnretainedValue()
+            if r.capturing != nil && r.text.utf8.count < XFDF.maxBytes { r.text += String(decoding: buffer, as: UTF8.self) }
+        }
+        // Fed in pieces, so that a problem found by a handler stops the parse early.
+        var status = XML_STATUS_OK
+        var start = 0
+        let chunk = 1 << 16
+        repeat {
+            let end = Swift.min(start + chunk, bytes.count)
+            let isFinal: Int32 = end == bytes.count ? 1 : 0
+            status = bytes.withUnsafeBufferPointer { b in
+                guard let base = b.baseAddress else { return XML_Parse(parser, nil, 0, isFinal) }
+                return (base + start).withMemoryRebound(to: CChar.self, capacity: end - start) {
+                    XML_Parse(parser, $0, Int32(end - start), isFinal)
+                }
+            }
+            start = end
+        } while status == XML_STATUS_OK && reader.problem == nil && start < bytes.count
+        if let problem = reader.problem { throw problem }
+        guard status == XML_STATUS_OK else {
+            let code = XML_GetErrorCode(parser)
+            let message = XML_ErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
+            throw PDFError(.format, "XFDF is not well-formed XML: \(message) at line \(XML_GetCurrentLineNumber(parser))")
+        }
+        return reader
+    }
+
+    /// The local name of a namespaced name ("http://ns.adobe.com/xfdf/ square" -> "square").
+    private func local(_ name: String) -> String {
+        name.split(separator: " ").last.map(String.init) ?? name
+    }
+
+    private func fail(_ message: String) {
+        if problem == nil { problem = PDFError(.format, "XFDF: " + message) }
+    }
+
+    func start(_ qualified: String, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
+        guard problem == nil else { return }
+        depth += 1
+        elements += 1
+        if depth > XFDF.maxDepth { problem = PDFError(limit: "xfdf_max_depth", XFDF.maxDepth, "the nesting of XFDF elements"); return }
+        if elements > XFDF.maxElements { problem = PDFError(limit: "xfdf_max_elements", XFDF.maxElements, "the elements of an XFDF document"); return }
+        var attrs: [String: String] = [:]
+        if let attributes {
+            var i = 0
+            while let key = attributes[i], let value = attributes[i + 1] {
+                attrs[local(String(cString: key))] = String(cString: value)
+                i += 2
+            }
+        }
+        let name = local(qualified)
+        switch name {
+        case "contents", "defaultappearance", "gesture", "vertices", "value":
+            capturing = name
+            text = ""
+        case "field":
+            fieldPath.append(attrs["name"] ?? "")
+            fieldValues.append([])
+        case "inklist":
+            gestures = []
+        default:
+            if let subtype = XFDF.subtypes[name], current == nil, depth >= 2 {
+                startAnnotation(subtype, attrs)
+            }
+        }
+    }
+
+    private func startAnnotation(_ subtype: String, _ attrs: [String: String]) {
+        guard let pageText = attrs["page"], let page = Int(pageText), page >= 0 else { return fail("an annotation without a valid page") }
+        guard let r = attrs["rect"].flatMap(XFDF.numbers), r.count == 4 else { return fail("an annotation without a valid rect") }
+        var a = Annotation(subtype: subtype, pageIndex: page, rect: Rect(left: r[0], bottom: r[1], right: r[2], top: r[3]))
+        a.name = attrs["name"]
+        a.author = attrs["title"]
+        a.subject = attrs["subject"]
+        a.modificationDate = attrs["date"].flatMap { PDFDate($0) }
+        a.creationDate = attrs["creationdate"].flatMap { PDFDate($0) }
+        a.color = attrs["color"].flatMap(XFDF.parseColor)
+        a.interiorColor = attrs["interior-color"].flatMap(XFDF.parseColor)
+        if let o = attrs["opacity"].flatMap(Double.init), o.isFinite { a.opacity = o }
+        if let f = attrs["flags"] {
+            let names = f.split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }
+            a.flags = XFDF.flagNames.filter { names.contains($0.1) }.reduce(0) { $0 | $1.0 }
+        }
+        if let w = attrs["width"].flatMap(Double.init), w.isFinite { a.borderWidth = w }
+        a.state = attrs["state"]
+        a.stateModel = attrs["statemodel"]
+        if let c = attrs["coords"].flatMap(XFDF.numbers) { a.quadPoints = c }
+        if let s = attrs["start"].flatMap(XFDF.numbers), let e = attrs["end"].flatMap(XFDF.numbers), s.count == 2, e.count == 2 {
+            a.linePoints = s + e
+            if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] }
+        }
+        a.iconName = attrs["icon"]
+        let replyType: ReplyType? = attrs["replyType"].map { $0.lowercased() == "group" ? .group : .reply }
+        current = Record(annotation: a, inReplyTo: attrs["inreplyto"], replyType: replyType)
+    }
+
+    func end(_ qualified: String) {
+        guard problem == nil else { return }
+        defer { depth -= 1 }
+        let name = local(qualified)
+        switch name {
+        case "contents": current?.annotation.contents = text; capturing = nil
+        case "defaultappearance": current?.annotation.defaultAppearance = text; capturing = nil
+        case "gesture":
+            capturing = nil
+            guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("a gesture that is not x,y pairs") }
+            gestures.append(points)
+        case "inklist": current?.annotation.inkList = gestures
+        case "vertices":
+            capturing = nil
+            guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("vertices that are not x,y pairs") }
+            current?.annotation.vertices = points
+        case "value":
+            capturing = nil
+            if !fieldValues.isEmpty { fieldValues[fieldValues.count - 1].append(text) }
+        case "field":
+            if let values = fieldValues.popLast(), !values.isEmpty {
+                fields.append((fieldPath.joined(separator: "."), values))
+            }
+            _ = fieldPath.popLast()
+        default:
+            if let subtype = XFDF.subtypes[name], let record = current, record.annotation.subtype == subtype {
+                annotations.append(record)
+                current = nil
+            }
+        }
+    }
+}
