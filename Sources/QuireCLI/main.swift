@@ -147,13 +147,16 @@ let commandHelp: [String: String] = [
         the subtype, the rectangle [left bottom right top], then its name (NM "..."), the
         author ("by ..."), the
         annotation it replies to ("replies to N"), its review state ("state Review/Accepted")
-        and its contents, when it has them.
+        and its contents, when it has them; for text markup, the text its quads cover
+        ("marks ...").
 
         Options:
           --json         print a JSON array instead, one object per annotation with page,
                          id (the object number, or null), subtype, rect, name (/NM),
                          author, contents, created, in_reply_to (an object number or null),
-                         state and state_model
+                         state and state_model, and for text markup (Highlight,
+                         Underline, StrikeOut, Squiggly) text: the page text its quads
+                         cover
           --password PW  the user or owner password of an encrypted file
           -h, --help     print this help and exit
 
@@ -415,8 +418,17 @@ struct AnnotsCommand {
     func run() throws {
         let document = try arguments.open()
         let all = try document.allAnnotations()
+        // The text a markup annotation covers (issue 18), as PSPDFKit's highlightedString.
+        func marked(_ a: Annotation) -> String? {
+            guard Annotation.textMarkupSubtypes.contains(a.subtype), !a.quadPoints.isEmpty else { return nil }
+            return try? document.markedText(of: a)
+        }
         if arguments.json {
-            print(InstantJSONValue.array(all.map(json)).text)
+            print(InstantJSONValue.array(all.map { a in
+                guard case .object(var fields) = json(a), let text = marked(a) else { return json(a) }
+                fields["text"] = .string(text)
+                return .object(fields)
+            }).text)
             return
         }
         for a in all {
@@ -427,6 +439,7 @@ struct AnnotsCommand {
             if let target = a.inReplyTo { line += "  replies to \(target.number)" }
             if let state = a.state { line += "  state \(a.stateModel ?? "?")/\(state)" }
             if let contents = a.contents, !contents.isEmpty { line += "  \"" + contents.split(separator: "\n").joined(separator: " ") + "\"" }
+            if let text = marked(a), !text.isEmpty { line += "  marks \"" + text.split(separator: "\n").joined(separator: " ") + "\"" }
             print(line)
         }
     }

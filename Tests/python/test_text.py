@@ -286,3 +286,36 @@ def test_corpus_text_agrees_with_pdfium_or_mupdf(corpus_report):
 def test_corpus_boxes_overlap_pdfium(corpus_report):
     summary = text_agreement.summary(corpus_report)
     assert summary["iou_loose_median_of_files"] >= MEDIAN_LOOSE_IOU
+
+
+# ---------------------------------------------------------------------------------------
+# The command-line tool
+# ---------------------------------------------------------------------------------------
+
+
+def test_cli_text_search_and_annots(tmp_path: Path):
+    import json
+
+    quire_cli = REPO / "build" / "bin" / "quire"
+    if not quire_cli.exists():
+        pytest.skip("build/bin/quire is missing: run make")
+    source = tmp_path / "two-lines.pdf"
+    source.write_bytes(_pdf(TWO_LINES))
+    out = subprocess.run([str(quire_cli), "text", str(source)], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout == "Review the draft con-\ntract before Friday.\n"
+    out = subprocess.run([str(quire_cli), "text", "--json", "--page", "1", str(source)], capture_output=True, text=True)
+    page = json.loads(out.stdout)[0]
+    assert page["page"] == 1 and page["chars"][0]["text"] == "R" and page["chars"][0]["font"] == "Helvetica"
+    assert page["chars"][0]["box"] == pytest.approx([72, 697.516, 80.664, 708.616])
+    assert [c["generated"] for c in page["chars"]].count(True) == 1  # the spaces are the file's; the line break is not
+    out = subprocess.run([str(quire_cli), "search", "--json", str(source), "contract"], capture_output=True, text=True)
+    matches = json.loads(out.stdout)
+    assert out.returncode == 0 and [(m["page"], m["text"], m["first"], m["last"]) for m in matches] == [(1, "con-\ntract", 17, 26)]
+    assert subprocess.run([str(quire_cli), "search", str(source), "absent"], capture_output=True).returncode == 3
+    assert subprocess.run([str(quire_cli), "text", "--page", "2", str(source)], capture_output=True).returncode == 1
+    assert subprocess.run([str(quire_cli), "text", "--page", "x", str(source)], capture_output=True).returncode == 2
+    with quire.Document(source) as doc:
+        doc.add_highlight(doc.search("Friday")[0])
+        doc.save(tmp_path / "marked.pdf")
+    out = subprocess.run([str(quire_cli), "annots", "--json", str(tmp_path / "marked.pdf")], capture_output=True, text=True)
+    assert [(a["subtype"], a["text"]) for a in json.loads(out.stdout)] == [("Highlight", "Friday")]

@@ -304,6 +304,11 @@ extension TextQuad {
     }
 }
 
+extension Annotation {
+    /// The text markup subtypes, whose /QuadPoints cover text.
+    public static let textMarkupSubtypes: Set<String> = ["Highlight", "Underline", "StrikeOut", "Squiggly"]
+}
+
 extension Document {
     /// The text of page `index` (see ``TextPage``). Throws as ``page(at:)`` does; damage in
     /// the page's content is skipped and reported in ``TextPage/warnings``.
