@@ -215,9 +215,40 @@ public enum Fuzzing {
             _ = try? document.bookmarks.add(renamed)
             _ = try? document.bookmarks.move(identifier: mark.identifier, to: 0)
         }
+        fillForm(document)
         guard let saved = try? document.saved(.incremental) else { return nil }
         walk(saved)
         return saved
+    }
+
+    /// At most this many fields are filled.
+    public static let maxFilledFields = 64
+
+    /// Forms (issue 22): fills the first fields of the file's form with a value of each
+    /// one's type, resets one, trades the result through XFDF, then flattens a copy: an
+    /// error, never a trap.
+    static func fillForm(_ document: Document) {
+        _ = try? document.formKind()
+        let fields = (try? document.formFields()) ?? []
+        for field in fields.prefix(maxFilledFields) {
+            let value: [String]
+            switch field.type {
+            case .text: value = [String(repeating: "fuzz ", count: 3)]
+            case .checkBox, .radioButton: value = [field.options.first?.exportValue ?? "Yes"]
+            case .comboBox: value = [field.options.first?.exportValue ?? "fuzz"]
+            case .listBox: value = field.options.prefix(2).map(\.exportValue)
+            default: value = ["x"]
+            }
+            _ = try? document.setFieldValues(value, of: field)
+        }
+        if let first = fields.first { _ = try? document.resetField(first) }
+        if let xfdf = try? document.exportXFDF() {
+            _ = try? document.importXFDF(Array(xfdf.utf8))
+        }
+        if let copy = try? Document(data: (try? document.saved(.incremental)) ?? [], options: OpenOptions(limits: limits)) {
+            _ = try? copy.flatten()
+            _ = try? copy.saved(.full(objectStreams: false))
+        }
     }
 
     // MARK: Target (c): annotation JSON import
