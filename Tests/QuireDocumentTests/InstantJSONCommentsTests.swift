@@ -43,7 +43,100 @@ private let threadJSON = #"""
 }
 """#
 
+/// A PNG written by hand (8-bit, no interlace; the data through Filters.deflate with filter
+/// byte 0 on each row): IHDR says `claimedWidth` × `height`, the data holds `width` columns.
+private func png(width: Int, height: Int, colorType: UInt8 = 6, claimedWidth: Int? = nil, interlace: UInt8 = 0,
+                 depth: UInt8 = 8) throws -> [UInt8] {
+    let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(colorType)] ?? 4
+    var raw: [UInt8] = []
+    for y in 0..<height {
+        raw.append(0)
+        for x in 0..<width { for c in 0..<channels { raw.append(UInt8((x * 40 + y * 7 + c * 90) & 0xFF)) } }
+    }
+    func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] { be(body.count) + Array(type.utf8) + body + [0, 0, 0, 0] }
+    let ihdr = be(claimedWidth ?? width) + be(height) + [depth, colorType, 0, 0, interlace]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+        + chunk("IDAT", try Filters.deflate(raw)) + chunk("IEND", [])
+}
+
+/// The start of a baseline JPEG: SOI, APP0 (JFIF), SOF0 of `width` × `height` with
+/// `components` components (the image data does not matter to the import).
+private func jpegHeader(width: Int, height: Int, components: UInt8 = 3) -> [UInt8] {
+    var out: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]
+    out += Array("JFIF".utf8)
+    out += [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+    let length = UInt8(8 + 3 * Int(components))
+    out += [0xFF, 0xC0, 0x00, length, 8]
+    out += [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), components]
+    for c in 0..<components { out += [c + 1, 0x11, 0] }
+    out += [0xFF, 0xD9]
+    return out
+}
+
+private func imageJSON(_ bytes: [UInt8], type: String = "image/png", binary: String? = nil, id: String = "img") -> String {
+    let b64 = binary ?? Data(bytes).base64EncodedString()
+    return #"{"format": "https://pspdfkit.com/instant-json/v1", "annotations": [{"v": 1, "type": "pspdfkit/image", "id": "stamp-1", "pageIndex": 0, "bbox": [100, 100, 80, 40], "imageAttachmentId": "\#(id)", "contentType": "\#(type)", "opacity": 1}], "attachments": {"img": {"binary": "\#(b64)", "contentType": "\#(type)"}}}"#
+}
+
 @Suite struct InstantJSONCommentsTests {
+    @Test func imageStampsImportAndExportTheirAttachment() throws {
+        for (bytes, type) in [(try png(width: 4, height: 3), "image/png"), (try png(width: 4, height: 3, colorType: 2), "image/png"),
+                              (jpegHeader(width: 16, height: 8), "image/jpeg")] {
+            let doc = try twoPages()
+            let made = try doc.importAnnotationsJSON(Array(imageJSON(bytes, type: type).utf8))
+            #expect(made.map(\.subtype) == ["Stamp"])
+            let exported = try doc.exportAnnotationsJSON(page: nil)
+            let json = try InstantJSONDocument(jsonBytes: exported)
+            let record = try #require(json.annotations.first)
+            #expect(record.type == "pspdfkit/image" && record.contentType == type)
+            let key = try #require(record.imageAttachmentId)
+            #expect(json.attachments?[key]?.binary == Data(bytes).base64EncodedString())
+            // The appearance draws the image XObject.
+            let id = try #require(made[0].id)
+            let dict = try #require(try doc.object(id.number).dictionary)
+            let ap = try #require(try doc.dictionary(dict["AP"]))
+            guard case .reference(let n)? = ap["N"], case .stream(let form) = try doc.object(n.number) else {
+                Issue.record("no appearance stream"); continue
+            }
+            #expect(String(decoding: try doc.streamData(form, decoded: true), as: UTF8.self).contains("/Im0 Do"))
+            // A no-op again, and the same records in another document.
+            _ = try doc.importAnnotationsJSON(exported)
+            #expect(try doc.exportAnnotationsJSON(page: nil) == exported)
+            let other = try twoPages()
+            _ = try other.importAnnotationsJSON(exported)
+            #expect(try other.exportAnnotationsJSON(page: nil) == exported)
+        }
+    }
+
+    @Test func malformedImagesChangeNothing() throws {
+        let doc = try twoPages()
+        _ = try doc.addAnnotation(Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 0, bottom: 0, right: 9, top: 9)))
+        let before = try doc.saved(.incremental)
+        let good = try png(width: 4, height: 3)
+        let cases: [(String, String)] = [
+            (imageJSON(good, binary: "not base64!!"), "attachments.img.binary: not base64"),
+            (imageJSON(good, id: "missing"), "annotations[0].imageAttachmentId: no attachment \"missing\""),
+            (imageJSON(try png(width: 4, height: 3, claimedWidth: 400)), "where its size (400 × 3) needs"),
+            (imageJSON(try png(width: 4, height: 3, claimedWidth: 2)), "more data than its size (2 × 3)"),
+            (imageJSON(try png(width: 4, height: 3, colorType: 3)), "uses a palette"),
+            (imageJSON(try png(width: 4, height: 3, interlace: 1)), "is interlaced"),
+            (imageJSON(try png(width: 4, height: 3, depth: 16)), "16-bit samples"),
+            (imageJSON(try png(width: 4, height: 3, claimedWidth: 100_000)), "at most 20000 a side"),
+            (imageJSON(Array(good.prefix(40))), "has no IEND chunk (truncated)"),
+            (imageJSON(Array(good.prefix(60))), "chunk longer than the file"),
+            (imageJSON(Array("GIF89a".utf8), type: "image/gif"), "images of type \"image/gif\" are not supported"),
+            (imageJSON(Array(jpegHeader(width: 16, height: 8).prefix(12)), type: "image/jpeg"), "the JPEG image"),
+            (imageJSON(jpegHeader(width: 0, height: 8), type: "image/jpeg"), "has no pixels"),
+            (imageJSON(good, binary: String(repeating: "A", count: 30 << 20)), "characters of base64"),
+        ]
+        for (text, expected) in cases {
+            let error = #expect(throws: PDFError.self, "\(expected)") { try doc.importAnnotationsJSON(Array(text.utf8)) }
+            #expect(error?.message.contains(expected) == true, "\(error?.message.prefix(300) ?? "") does not contain \(expected)")
+        }
+        #expect(try doc.saved(.incremental) == before)
+    }
+
     @Test func richTextIsSanitized() throws {
         let input = #"<p style="color:#FF0000; background: url(x); font-weight: bold">Hi <b>you</b> <em>there</em><script>alert(1)</script><a href="x" onclick="y">link</a> &amp; &lt;tag&gt;</p><div>plain</div>"#
         let clean = try RichText.sanitized(input)

@@ -430,7 +430,7 @@ struct InstantJSONTests {
             (#"{"annotations": [{"v": 1, "type": "pspdfkit/shape/rectangle", "pageIndex": 7, "bbox": [1, 2, 3, 4]}]}"#, "annotations[0].pageIndex: page 7 does not exist"),
             (#"{"annotations": [{"v": 1, "type": "pspdfkit/shape/rectangle", "pageIndex": 0, "bbox": [1, 2, -3, 4]}]}"#, "annotations[0].bbox: the width and height"),
             (#"{"annotations": [{"v": 3, "type": "pspdfkit/shape/rectangle", "pageIndex": 0, "bbox": [1, 2, 3, 4]}]}"#, "annotations[0].v: record version 3"),
-            (#"{"annotations": [{"v": 1, "type": "pspdfkit/image", "pageIndex": 0, "bbox": [1, 2, 3, 4]}]}"#, "annotations[0].type: unsupported annotation type \"pspdfkit/image\""),
+            (#"{"annotations": [{"v": 1, "type": "pspdfkit/widget", "pageIndex": 0, "bbox": [1, 2, 3, 4]}]}"#, "annotations[0].type: unsupported annotation type \"pspdfkit/widget\""),
             (#"{"annotations": [{"v": 1, "type": 7, "pageIndex": 0, "bbox": [1, 2, 3, 4]}]}"#, "annotations[0].type: expected a string, found a number"),
             (#"{"annotations": [{"v": 1, "type": "quire/generic", "pageIndex": 0, "bbox": [1, 2, 3, 4]}]}"#, "annotations[0].quire.subtype"),
             (#"{"format": "something else", "annotations": []}"#, "format: \"something else\" is not Instant JSON"),

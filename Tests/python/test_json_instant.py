@@ -137,3 +137,71 @@ def test_malformed_comments_change_nothing(comments: List[Dict[str, Any]], messa
             doc.import_annotations_json(json.dumps(bad))
         assert message in str(error.value)
         assert doc.export_annotations_json() == before
+
+
+def image_bytes(kind: str) -> bytes:
+    """A 40 × 20 image made by Pillow: red and blue halves (RGBA with a transparent band
+    for the PNG)."""
+    Image = pytest.importorskip("PIL.Image", reason="Pillow makes the test images")
+    image = Image.new("RGBA" if kind == "png" else "RGB", (40, 20), (255, 0, 0, 255) if kind == "png" else (255, 0, 0))
+    for x in range(20, 40):
+        for y in range(20):
+            image.putpixel((x, y), (0, 0, 255, 255) if kind == "png" else (0, 0, 255))
+    if kind == "png":
+        for x in range(40):
+            image.putpixel((x, 0), (0, 255, 0, 0))  # a transparent top row
+    out = io.BytesIO()
+    image.save(out, format="PNG" if kind == "png" else "JPEG", quality=95)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("kind, content_type", [("jpeg", "image/jpeg"), ("png", "image/png")])
+def test_image_stamps_render_and_export_their_attachment(kind: str, content_type: str) -> None:
+    import base64
+
+    data = image_bytes(kind)
+    document = {
+        "format": "https://pspdfkit.com/instant-json/v1",
+        "annotations": [{"v": 1, "type": "pspdfkit/image", "id": "image-1", "pageIndex": 0,
+                         "bbox": [100, 100, 160, 80], "imageAttachmentId": "a1", "contentType": content_type,
+                         "opacity": 1, "rotation": 0, "description": "signature"}],
+        "attachments": {"a1": {"binary": base64.b64encode(data).decode("ascii"), "contentType": content_type}},
+    }
+    blank = blank_pdf()
+    with quire.Document(blank) as doc:
+        assert doc.import_annotations_json(json.dumps(document)) == 1
+        exported = doc.export_annotations_json()
+        assert doc.import_annotations_json(exported) == 1
+        assert doc.export_annotations_json() == exported
+        out = io.BytesIO()
+        doc.save(out)
+        pdf = out.getvalue()
+    record = json.loads(exported)["annotations"][0]
+    assert record["type"] == "pspdfkit/image" and record["contentType"] == content_type
+    attachment = json.loads(exported)["attachments"][record["imageAttachmentId"]]
+    assert base64.b64decode(attachment["binary"]) == data  # the bytes imported, written back
+
+    # pdftoppm draws the image in the rectangle: red on the left, blue on the right.
+    after = pdftoppm_render(pdf)
+    left, right = after.getpixel((140, 150)), after.getpixel((220, 150))
+    assert left[0] > 200 and left[2] < 60, left
+    assert right[2] > 200 and right[0] < 60, right
+    assert changed_pixels(pdftoppm_render(blank), after, record["bbox"]) > 10000
+
+    # PyMuPDF finds the image in the stamp's appearance, of the attachment's size.
+    pymupdf = pytest.importorskip("pymupdf")
+    with pymupdf.open(stream=pdf, filetype="pdf") as mu:
+        page = mu[0]
+        annot = page.first_annot
+        assert annot is not None and annot.type[1] == "Stamp"
+        xref = annot.xref
+        ap = mu.xref_get_key(xref, "AP/N")[1]
+        form = int(ap.split()[0])
+        image_ref = mu.xref_get_key(form, "Resources/XObject/Im0")[1]
+        image_xref = int(image_ref.split()[0])
+        info = mu.extract_image(image_xref)
+        assert (info["width"], info["height"]) == (40, 20)
+        if kind == "jpeg":
+            assert info["ext"] == "jpeg" and info["image"] == data  # passed through as DCT
+        else:
+            assert mu.xref_get_key(image_xref, "SMask")[0] == "xref"  # alpha as a soft mask

@@ -329,9 +329,20 @@ extension Document {
         }
     }
 
-    /// `dict` with a new normal appearance stream generated for `annotation`.
-    private func withAppearance(_ annotation: Annotation, _ dict: PDFDictionary) throws -> PDFDictionary {
-        let appearance = Appearance.make(for: annotation)
+    /// `dict` with a new normal appearance stream generated for `annotation`: for an image
+    /// stamp (with Quire's image entry), the image scaled to the rectangle.
+    func withAppearance(_ annotation: Annotation, _ dict: PDFDictionary) throws -> PDFDictionary {
+        var appearance = Appearance.make(for: annotation)
+        if annotation.subtype == "Stamp", let entry = try self.dictionary(dict[Document.imageKey]),
+           case .reference(let image)? = entry["Image"] {
+            let r = annotation.rect
+            func n(_ v: Double) -> String { Appearance.n(v) }
+            appearance = Appearance.Stream(dictionary: PDFDictionary([
+                ("Type", .name("XObject")), ("Subtype", .name("Form")),
+                ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
+                ("Resources", .dictionary(PDFDictionary([("XObject", .dictionary(PDFDictionary([("Im0", .reference(image))])))]))),
+            ]), content: Array("q \(n(r.width)) 0 0 \(n(r.height)) \(n(r.left)) \(n(r.bottom)) cm /Im0 Do Q\n".utf8))
+        }
         var d = dict
         let stream = try addStream(appearance.dictionary, data: appearance.content)
         d["AP"] = .dictionary(PDFDictionary([("N", .reference(stream))]))

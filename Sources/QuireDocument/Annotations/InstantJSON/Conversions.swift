@@ -104,10 +104,13 @@ enum InstantJSON {
 
     /// PSPDFKit's comment marker: a note (Text annotation) that starts a thread of comments.
     static let commentMarkerType = "pspdfkit/comment-marker"
+    /// PSPDFKit's image annotation: a Stamp whose appearance is an attached image.
+    static let imageType = "pspdfkit/image"
 
     static func kind(type: String) -> Kind? {
         if type == genericType { return Kind(type: genericType, subtype: "", color: .color) }
         if type == commentMarkerType { return kinds.first { $0.subtype == "Text" } }
+        if type == imageType { return kinds.first { $0.subtype == "Stamp" } }
         return kinds.first { $0.type == type }
     }
 

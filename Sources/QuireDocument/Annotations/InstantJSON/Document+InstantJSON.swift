@@ -68,6 +68,7 @@ extension Document {
             return nil
         }
         var records: [InstantJSONAnnotation] = []
+        var attachments: [String: InstantJSONAttachment] = [:]
         for (a, id, frame) in entries {
             let kind = InstantJSON.kind(subtype: a.subtype)
             var r = InstantJSON.visibleRecord(a, kind: kind, frame: frame)
@@ -87,10 +88,20 @@ extension Document {
                 q.actionIsDestination = true
             }
             r.quire = q
+            // An image stamp: pspdfkit/image, its image back in `attachments` (the bytes
+            // imported, keyed by their SHA-256 as PSPDFKit keys them).
+            if a.subtype == "Stamp", let object = a.id, let image = try imageAttachment(of: object) {
+                let key = InstantJSON.hex(JournalCodec.sha256(image.bytes)).lowercased()
+                r.type = InstantJSON.imageType
+                r.imageAttachmentId = key
+                r.contentType = image.contentType
+                attachments[key] = InstantJSONAttachment(binary: Data(image.bytes).base64EncodedString(), contentType: image.contentType)
+            }
             try InstantJSON.addExactValues(&r, a, kind: kind, frame: frame)
             records.append(r)
         }
         var json = InstantJSONDocument(annotations: records)
+        json.attachments = attachments.isEmpty ? nil : attachments
         json.quire = InstantJSONQuireInfo(version: 1, pageCount: count, pageIndex: page)
         return json
     }
@@ -248,6 +259,7 @@ extension Document {
         // 1. Every record to an annotation, checked.
         var wanted: [Annotation] = []
         var frames: [Int: InstantJSON.Frame] = [:]
+        var images: [Int: (image: ImageAttachment, bytes: [UInt8], contentType: String)] = [:]
         for (i, r) in records.enumerated() {
             let path = i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]"
             guard let kind = InstantJSON.kind(type: r.type) else {
@@ -274,6 +286,7 @@ extension Document {
                 throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
             }
             wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
+            if r.type == InstantJSON.imageType { images[i] = try checkedImage(r, json.attachments, path: path) }
         }
         // 2. References: record ids and names, then the document's /NM.
         var recordOf: [String: Int] = [:]
@@ -447,6 +460,14 @@ extension Document {
             }
             d["A"] = try a.action.map(actionObject)
             d["Dest"] = try a.destination.map(destinationObject)
+            if let image = images[i] {
+                // A new image (or another one): stored, and the appearance drawn from it.
+                let stored = try imageAttachment(of: id)
+                if stored?.bytes != image.bytes || stored?.contentType != image.contentType {
+                    d[Document.imageKey] = try addImage(image.image, bytes: image.bytes, contentType: image.contentType)
+                    d = try withAppearance(a, d)
+                }
+            }
             try setObject(id.number, .dictionary(d))
             if let p = a.popup, isInUse(p.number), case .dictionary(var pd) = try object(p.number) {
                 pd["Parent"] = .reference(id)
@@ -459,6 +480,35 @@ extension Document {
                 throw PDFError(.notFound, "annotation JSON: annotations[\(i)] was not stored")
             }
             return stored
+        }
+    }
+
+    /// The image of a `pspdfkit/image` record: its attachment, base64-decoded and read
+    /// (``ImageAttachment/read(_:contentType:)``). Errors name the record's field or the
+    /// attachment.
+    private func checkedImage(_ r: InstantJSONAnnotation, _ attachments: [String: InstantJSONAttachment]?,
+                              path: String) throws -> (image: ImageAttachment, bytes: [UInt8], contentType: String) {
+        guard let key = r.imageAttachmentId else {
+            throw PDFError(.format, "annotation JSON: \(path): an image (\(InstantJSON.imageType)) needs its imageAttachmentId")
+        }
+        guard let attachment = attachments?[key] else {
+            throw PDFError(.format, "annotation JSON: \(path).imageAttachmentId: no attachment \"\(key.prefix(80))\" in attachments")
+        }
+        let where_ = "annotation JSON: attachments.\(key.prefix(80))"
+        guard attachment.binary.utf8.count <= (ImageAttachment.maxBytes / 3 + 1) * 4 + 64 else {
+            throw PDFError(.limit, "\(where_).binary: \(attachment.binary.utf8.count) characters of base64 (an image is at most \(ImageAttachment.maxBytes) bytes)")
+        }
+        guard let data = Data(base64Encoded: attachment.binary), !data.isEmpty else {
+            throw PDFError(.format, "\(where_).binary: not base64 data")
+        }
+        guard let type = r.contentType ?? attachment.contentType else {
+            throw PDFError(.format, "\(where_).contentType: the image's media type is missing (image/jpeg or image/png)")
+        }
+        let bytes = [UInt8](data)
+        do {
+            return (try ImageAttachment.read(bytes, contentType: type), bytes, type)
+        } catch let e as PDFError {
+            throw PDFError(e.kind, "\(where_): \(e.message)")
         }
     }
 

@@ -33,6 +33,9 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
     /// Instant JSON's comments: replies to the annotation each `rootId` names (absent in
     /// Quire's own exports unless asked for, see ``Document/exportAnnotationsJSON(page:prettyPrinted:instantComments:)``).
     public var comments: [InstantJSONComment]?
+    /// Instant JSON's attachments: the images of `pspdfkit/image` records, by
+    /// `imageAttachmentId` (base64 data and a media type).
+    public var attachments: [String: InstantJSONAttachment]?
 
     public init(annotations: [InstantJSONAnnotation] = []) { self.annotations = annotations }
 
@@ -54,6 +57,13 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
         quire = try o.node("quire").map(InstantJSONQuireInfo.init(json:))
         annotations = try o.required("annotations").array().map(InstantJSONAnnotation.init(json:))
         comments = try o.node("comments")?.array().map(InstantJSONComment.init(json:))
+        if let a = o.node("attachments") {
+            var out: [String: InstantJSONAttachment] = [:]
+            for (key, value) in try a.object().fields {
+                out[key] = try InstantJSONAttachment(json: JSONNode(value: value, path: "\(a.path).\(key)"))
+            }
+            attachments = out
+        }
     }
 }
 
@@ -143,6 +153,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     /// Written as `isCommentThreadRoot: true` on the root of a thread of Instant JSON
     /// comments; not read (Quire finds threads by their comments' `rootId`).
     public var isCommentThreadRoot: Bool?
+    /// `pspdfkit/image`: the key of its image in the document's `attachments`, and the
+    /// image's media type (image/jpeg or image/png).
+    public var imageAttachmentId: String?
+    public var contentType: String?
 
     public init(type: String, pageIndex: Int, bbox: [Double]) {
         self.type = type
@@ -158,7 +172,7 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         case v, type, id, name, pdfObjectId, pageIndex, bbox, opacity, flags, createdAt, updatedAt, creatorName,
              customData, note, text, icon, stampType, color, strokeColor, fillColor, borderColor, fontColor,
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
-             action, quire, isCommentThreadRoot
+             action, quire, isCommentThreadRoot, imageAttachmentId, contentType
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -205,6 +219,8 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(action, forKey: .action)
         try c.encodeIfPresent(quire, forKey: .quire)
         try c.encodeIfPresent(isCommentThreadRoot, forKey: .isCommentThreadRoot)
+        try c.encodeIfPresent(imageAttachmentId, forKey: .imageAttachmentId)
+        try c.encodeIfPresent(contentType, forKey: .contentType)
     }
 
     init(json node: JSONNode) throws {
@@ -261,6 +277,29 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         points = try o.node("points")?.array().map { try $0.numbers(count: 2) }
         action = try o.node("action").map(InstantJSONAction.init(json:))
         quire = try o.node("quire").map(InstantJSONQuireFields.init(json:))
+        imageAttachmentId = try o.string("imageAttachmentId")
+        contentType = try o.string("contentType")
+    }
+}
+
+/// One of Instant JSON's attachments: base64 data and its media type.
+public struct InstantJSONAttachment: Codable, Sendable, Equatable {
+    public var binary: String
+    public var contentType: String?
+
+    public init(binary: String, contentType: String?) {
+        self.binary = binary
+        self.contentType = contentType
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        binary = try o.required("binary").string()
+        contentType = try o.string("contentType")
     }
 }
 
