@@ -63,6 +63,10 @@ public final class SyncDescriptor: @unchecked Sendable {
     private var shadowOrder: [String] = []
     /// While the sync applies the server's changes, the change follower ignores them.
     private var applying = false
+    /// How many entries of the document's change log the follower has seen.
+    private var logged = 0
+    /// The next change follower compares every page (after a failure to record).
+    private var forceFullScan = false
 
     var directory: String { client.documentDirectory(documentID) }
     public var pdfPath: String { directory + "/document.pdf" }
@@ -237,7 +241,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 document = nil
                 throw error
             }
-            d.changeFollower = { [weak self] _, doc in try self?.follow(doc) }
+            d.changeFollower = { [weak self] log, doc in try self?.follow(doc, log) }
             return d
         }
     }
@@ -248,9 +252,10 @@ public final class SyncDescriptor: @unchecked Sendable {
         try documentLock.withLock { try body(try editableDocument()) }
     }
 
-    /// The records of the editable document's export, by id, in the export's order.
-    private func exportRecords(_ d: Document) throws -> (order: [String], records: [String: LocalRecord]) {
-        let exported = try InstantJSONValue(parsing: d.exportAnnotationsJSON(page: nil, prettyPrinted: false))
+    /// The records of the editable document's export (of page `page`, or of every page),
+    /// by id, in the export's order.
+    private func exportRecords(_ d: Document, page: Int? = nil) throws -> (order: [String], records: [String: LocalRecord]) {
+        let exported = try InstantJSONValue(parsing: d.exportAnnotationsJSON(page: page, prettyPrinted: false))
         var order: [String] = []
         var records: [String: LocalRecord] = [:]
         for item in exported["annotations"]?.items ?? [] {
@@ -295,6 +300,7 @@ public final class SyncDescriptor: @unchecked Sendable {
         let after = try exportRecords(d)
         shadow = after.records
         shadowOrder = after.order
+        logged = d.changeLog.count  // what applying changed is not a local change
         if announce && !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
     }
 
@@ -342,26 +348,93 @@ public final class SyncDescriptor: @unchecked Sendable {
     /// The change follower: what the operation changed in the records becomes pending
     /// mutations, written durably before the operation returns. Under documentLock (the
     /// caller's edit holds it, or takes it here).
-    private func follow(_ d: Document) throws {
-        try documentLock.withLock {
-            guard !applying, d === document else { return }
-            let after = try exportRecords(d)
+    private func follow(_ d: Document, _ log: [Change]) throws {
+        let changed: Bool = try documentLock.withLock {
+            guard !applying, d === document else { return false }
+            // The pages whose annotations the new log entries may have changed; nil: every
+            // page (an entry this cannot place, or a log that a save emptied).
+            let pages = try changedPages(d, log)
+            // Until this operation's changes are recorded, a failure leaves the next
+            // operation to compare every page (the shadow is not updated either).
+            forceFullScan = true
             var changes: [(String, [UInt8]?)] = []
+            var after: (order: [String], records: [String: LocalRecord])
+            if let pages {
+                after = (shadowOrder, shadow)
+                for page in pages.sorted() {
+                    let fresh = try exportRecords(d, page: page)
+                    // An id that another page's record has (a duplicate /NM): the export of
+                    // the whole document names them differently; take that one.
+                    if fresh.order.contains(where: { id in shadow[id].map { $0.page != page } ?? false }) {
+                        after = try exportRecords(d)
+                        break
+                    }
+                    for (id, r) in shadow where r.page == page && fresh.records[id] == nil { after.records[id] = nil }
+                    for id in fresh.order { after.records[id] = fresh.records[id] }
+                    after.order = after.order.filter { after.records[$0] != nil }
+                    let known = Set(after.order)
+                    after.order += fresh.order.filter { !known.contains($0) }
+                }
+            } else {
+                after = try exportRecords(d)
+            }
             for id in after.order {
                 guard let r = after.records[id] else { continue }
                 if shadow[id]?.json != r.json { changes.append((id, r.json)) }
             }
             for id in shadowOrder where after.records[id] == nil { changes.append((id, nil)) }
-            guard !changes.isEmpty else { return }
-            let store = try openStore()
-            try store.transaction {
-                for (id, json) in changes { try store.recordLocalChange(id, json: json) }
+            if !changes.isEmpty {
+                let store = try openStore()
+                try store.transaction {
+                    for (id, json) in changes { try store.recordLocalChange(id, json: json) }
+                }
             }
             shadow = after.records
             shadowOrder = after.order
+            logged = log.count
+            forceFullScan = false
+            return !changes.isEmpty
         }
+        guard changed else { return }
         if state == .clean || state == .unknown { setState(.dirty) }
         scheduleAutoSync()
+    }
+
+    /// The pages whose records the change log's new entries may have changed: the pages of
+    /// the annotations changed or deleted, and of the page objects and /Annots arrays
+    /// changed; new streams (appearances) and new annotation dictionaries (their page's
+    /// /Annots changes with them) add none. nil when an entry cannot be placed (any other
+    /// object), when the log is shorter than what was seen (a save), or after a failure:
+    /// then every page is compared. The cost of an edit is then that of its pages, not of
+    /// the whole document.
+    private func changedPages(_ d: Document, _ log: [Change]) throws -> Set<Int>? {
+        if forceFullScan || log.count < logged { return nil }
+        guard logged < log.count else { return [] }
+        var objectPage: [Int: Int] = [:]
+        for r in shadow.values { if let o = r.object { objectPage[o] = r.page } }
+        var pageOf: [Int: Int] = [:]
+        for page in try d.pages() {
+            if let id = page.id { pageOf[id.number] = page.index }
+            if case .reference(let annots)? = page.dictionary["Annots"] { pageOf[annots.number] = page.index }
+        }
+        var pages = Set<Int>()
+        for change in log[logged...] {
+            switch change {
+            case .setObject(let id, let value):
+                if let p = objectPage[id.number] ?? pageOf[id.number] {
+                    pages.insert(p)
+                    continue
+                }
+                switch value {
+                case .stream: continue
+                case .dictionary(let dict) where dict["Subtype"] != nil: continue
+                default: return nil
+                }
+            case .deleteObject(let id):
+                if let p = objectPage[id.number] ?? pageOf[id.number] { pages.insert(p) }
+            }
+        }
+        return pages
     }
 
     private func scheduleAutoSync() {
