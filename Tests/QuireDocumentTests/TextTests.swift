@@ -204,3 +204,55 @@ private func near(_ a: Double, _ b: Double, _ tolerance: Double = 0.01) -> Bool 
         #expect(throws: PDFError.self) { try doc.addTextMarkup("Ink", pageIndex: 0, quads: match.span.quads) }
     }
 }
+
+@Suite struct HostileTextTests {
+    /// A page whose content `content` and font dictionary `font` are hostile: extraction
+    /// ends with characters or warnings, never a trap.
+    private func extract(_ content: String, font: String = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                         _ build: (inout PDFBuilder) -> Void = { _ in }) throws -> TextPage {
+        var b = PDFBuilder()
+        b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        b.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 10 0 R >> /XObject << /X 20 0 R >> >> >>")
+        b.stream(4, "", Array(content.utf8))
+        b.object(10, font)
+        build(&b)
+        b.finishWithTable()
+        return try Document(data: b.bytes).textPage(at: 0)
+    }
+
+    @Test func hostileNumbersDoNotTrap() throws {
+        let page = try extract("BT 1e300 Tr /F1 1e308 Tf 1e308 0 Td -9999999999999999999 Tz (ab) Tj [(c) 1e308 (d)] TJ ET",
+                               font: "<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 9223372036854775807 /Widths [1e308] /Encoding << /Differences [9223372036854775807 /a /b -5 /c] >> >>")
+        #expect(page.characters.filter { !$0.isGenerated }.count == 4)
+    }
+
+    @Test func deepFormsAndStateStacksStopAtTheirLimits() throws {
+        // Form 20 draws form 21, ... 20 + 40 draws text: deeper than the 32-form limit.
+        let page = try extract(String(repeating: "q ", count: 5000) + "/X Do" + String(repeating: " Q", count: 6000)) { b in
+            for k in 0..<40 {
+                b.stream(20 + k, "/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X \(21 + k) 0 R >> >>",
+                         Array("/X Do".utf8))
+            }
+            b.stream(60, "/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /Font << /F1 10 0 R >> >>",
+                     Array("BT /F1 9 Tf (deep) Tj ET".utf8))
+        }
+        #expect(page.text.isEmpty)
+        #expect(page.warnings.contains { $0.contains("nested deeper") })
+    }
+
+    @Test func glyphLimitEndsThePage() throws {
+        var b = PDFBuilder()
+        b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        b.object(3, "<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 10 0 R >> >> >>")
+        b.stream(4, "", Array(("BT /F1 9 Tf " + String(repeating: "(abcdefghij) Tj ", count: 100) + "ET").utf8))
+        b.object(10, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+        b.finishWithTable()
+        var limits = TextLimits()
+        limits.maxGlyphs = 50
+        let page = try Document(data: b.bytes).textPage(at: 0, limits: limits)
+        #expect(page.characters.filter { !$0.isGenerated }.count == 50)
+        #expect(page.warnings.contains { $0.contains("more than 50 glyphs") })
+    }
+}

@@ -126,6 +126,8 @@ struct ContentTextInterpreter {
     /// /ActualText spans open: (text, glyph count when opened, marked-content depth).
     var actualText: [(text: String, start: Int, depth: Int)] = []
     var markedDepth = 0
+    /// Whether the glyph limit was reported.
+    var glyphLimitWarned = false
 
     init(document: Document, limits: TextLimits) {
         self.document = document
@@ -226,7 +228,10 @@ struct ContentTextInterpreter {
                 case "Tz" where n.count >= 1: state.hScale = arg(0, of: 1) / 100
                 case "TL" where n.count >= 1: state.leading = arg(0, of: 1)
                 case "Ts" where n.count >= 1: state.rise = arg(0, of: 1)
-                case "Tr" where n.count >= 1: state.render = Int(arg(0, of: 1))
+                case "Tr" where n.count >= 1:
+                    // Rendering modes are 0 to 7; anything else (1e300, NaN) is not one of them.
+                    let mode = arg(0, of: 1)
+                    state.render = mode >= 0 && mode <= 7 ? Int(mode) : 0
                 case "Tf" where operands.count >= 2:
                     if case .name(let name) = operands[operands.count - 2] {
                         state.font = font(name, resources)
@@ -354,6 +359,10 @@ struct ContentTextInterpreter {
             let direction = len > 0 ? TextPoint(x: dx / len, y: dy / len) : TextPoint(x: 1, y: 0)
             let up = trm.apply(0, 1)
             let vlen = ((up.x - origin.x) * (up.x - origin.x) + (up.y - origin.y) * (up.y - origin.y)).squareRoot()
+            if glyphs.count >= limits.maxGlyphs && !glyphLimitWarned {
+                glyphLimitWarned = true
+                warnings.append("more than \(limits.maxGlyphs) glyphs on the page; the rest are dropped")
+            }
             if glyphs.count < limits.maxGlyphs {
                 let spaceW = (font.kind == .composite ? 0.25 : (font.widths[32] ?? font.missingWidth) / 1000)
                 glyphs.append(ShownGlyph(text: text, quad: quad, fontSize: vlen, fontName: font.name,

@@ -121,10 +121,10 @@ final class TextFont {
                 var code = 0
                 for item in diffs {
                     switch item {
-                    case .integer(let i): code = Int(clamping: i)
+                    case .integer(let i): code = i >= 0 && i < 256 ? Int(i) : 256  // out of range: ignored
                     case .name(let g):
                         if (0..<256).contains(code) { base[code] = g.value }
-                        code += 1
+                        code = min(code + 1, 256)
                     default: break
                     }
                 }
@@ -136,7 +136,8 @@ final class TextFont {
             type3Scale = m[0]
             type3VScale = m[3]
         }
-        let first = Int(clamping: (try? document.resolve(dict["FirstChar"] ?? .null))?.integer ?? 0)
+        // Clamped, so that first + k cannot overflow (a hostile /FirstChar of 2^63 - 1).
+        let first = Int(max(-1, min(256, (try? document.resolve(dict["FirstChar"] ?? .null))?.integer ?? 0)))
         if let w = (try? document.resolve(dict["Widths"] ?? .null))?.array {
             for (k, value) in w.enumerated() where (0..<256).contains(first + k) {
                 widths[first + k] = (try? document.resolve(value))?.number
