@@ -106,6 +106,16 @@ private func imageJSON(_ bytes: [UInt8], type: String = "image/png", binary: Str
             let other = try twoPages()
             _ = try other.importAnnotationsJSON(exported)
             #expect(try other.exportAnnotationsJSON(page: nil) == exported)
+            // The record alone, without its attachment (as the sync server holds it): it
+            // updates the stamp, whose image stays; a new document refuses it.
+            var alone = json
+            alone.attachments = nil
+            alone.annotations[0].opacity = 0.5
+            _ = try doc.importAnnotations(alone)
+            let again = try InstantJSONDocument(jsonBytes: try doc.exportAnnotationsJSON(page: nil))
+            #expect(again.attachments?[key]?.binary == Data(bytes).base64EncodedString() && again.annotations[0].opacity == 0.5)
+            let error = #expect(throws: PDFError.self) { try twoPages().importAnnotations(alone) }
+            #expect(error?.message.contains("annotations[0].imageAttachmentId: no attachment") == true)
         }
     }
 

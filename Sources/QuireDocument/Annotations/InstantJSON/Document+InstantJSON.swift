@@ -260,6 +260,7 @@ extension Document {
         var wanted: [Annotation] = []
         var frames: [Int: InstantJSON.Frame] = [:]
         var images: [Int: (image: ImageAttachment, bytes: [UInt8], contentType: String)] = [:]
+        var imageless: [Int] = []
         for (i, r) in records.enumerated() {
             let path = i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]"
             guard let kind = InstantJSON.kind(type: r.type) else {
@@ -286,7 +287,12 @@ extension Document {
                 throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
             }
             wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
-            if r.type == InstantJSON.imageType { images[i] = try checkedImage(r, json.attachments, path: path) }
+            if r.type == InstantJSON.imageType {
+                // Without its attachment in this JSON (a record synced alone), the record may
+                // only update a stamp that has its image already (checked once matched).
+                if let key = r.imageAttachmentId, json.attachments?[key] == nil { imageless.append(i) }
+                else { images[i] = try checkedImage(r, json.attachments, path: path) }
+            }
         }
         // 2. References: record ids and names, then the document's /NM.
         var recordOf: [String: Int] = [:]
@@ -305,6 +311,11 @@ extension Document {
             match.alias[i] = i  // the same annotation, left as it is
             match.direct[i] = a
             match.skipped[i] = true
+        }
+        for i in imageless where match.alias[i] == nil {
+            guard let object = match.target[i], try imageAttachment(of: object) != nil else {
+                throw PDFError(.format, "annotation JSON: \(i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]").imageAttachmentId: no attachment \"\((records[i].imageAttachmentId ?? "").prefix(80))\" in attachments")
+            }
         }
         var existingByNumber = match.existingByNumber
         let existingByName = match.existingByName
