@@ -2562,9 +2562,11 @@ static void set_choice(struct call *c, unsigned i, int choice) {
          * a number past the last object is a missing object, which reads as null (the
          * header), so only a negative one must fail. */
         if (strcmp(fn->name, "quire_document_set_replies_enabled") == 0 ||
-            strcmp(fn->name, "quire_document_stop_checkpoints") == 0) {
-            /* "on (1) or off (0)", and stop's `remove` ("unless `remove` is non-zero"):
-             * any other number is taken as on (the C convention). */
+            strcmp(fn->name, "quire_document_stop_checkpoints") == 0 ||
+            strcmp(fn->name, "quire_document_flatten") == 0) {
+            /* "on (1) or off (0)", and stop's `remove` ("unless `remove` is non-zero"),
+             * flatten's `keep_links` ("non-zero keeps links"): any other number is taken
+             * as on (the C convention). */
         } else if ((strcmp(fn->name, "quire_document_export_annotations_json") == 0 ||
                     strcmp(fn->name, "quire_document_export_annotations_json_instant_comments") == 0) &&
                    strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {

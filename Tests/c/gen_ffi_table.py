@@ -246,6 +246,8 @@ MUTATING = {
 READ_ONLY = {
     "quire_document_export_annotations_json",
     "quire_document_export_annotations_json_instant_comments",
+    # Forms (issue 22): XFDF into the caller's buffer.
+    "quire_document_export_xfdf",
     # The path of the checkpoint file, into the caller's buffer (the valid document has
     # checkpointing started, so that it can succeed).
     "quire_document_checkpoint_path",
@@ -379,6 +381,13 @@ OPTIONAL = {
     # "calls `done` (if not NULL)", and the payload is the caller's
     ("quire_document_checkpoint_async", "done"),
     ("quire_document_checkpoint_async", "payload"),
+    # Forms (issue 22): "its page (...; may be NULL) and its /Rect (may be NULL)";
+    # "subtypes: NULL for every subtype but Link and Popup"; "out_count: ...; may be NULL."
+    ("quire_field_widget", "out_page_index"),
+    ("quire_field_widget", "out_rect"),
+    ("quire_document_flatten", "subtypes"),
+    ("quire_document_flatten", "out_count"),
+    ("quire_document_import_xfdf", "out_count"),
 }
 
 
