@@ -1053,6 +1053,9 @@ int main(int argc, char **argv) {
     /* The 0.3 interface: annotations, replies and review states (test_annotations.c). */
     run_annotation_tests();
 
+    /* Forms, flattening and XFDF (test_forms.c). */
+    run_form_tests();
+
     /* The 0.4 interface: bookmarks and their providers (test_bookmarks.c). */
     run_bookmark_tests();
 

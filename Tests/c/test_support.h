@@ -185,6 +185,7 @@ uint64_t fnv1a64(const void *data, size_t size);
 void run_structure_tests(void); /* test_structure.c */
 void run_value_tests(void);     /* test_values.c */
 void run_editing_tests(void);   /* test_editing.c */
+void run_form_tests(void);      /* test_forms.c */
 void run_annotation_tests(void); /* test_annotations.c */
 void run_bookmark_tests(void);   /* test_bookmarks.c */
 void run_checkpoint_tests(void); /* test_checkpoints.c */
