@@ -93,7 +93,7 @@ def test_selection_between_points():
         assert len(selection.quads) == 2
         with page.text_page() as text:
             assert text.char_at(*start) == selection.first
-            assert text.span(selection.first, selection.count) == selection
+            assert text.span(selection.first, selection.length) == selection
         with quire.Document.from_bytes(_pdf("")) as empty:
             assert empty.pages[0].select((0, 0), (100, 100)) is None
             assert empty.pages[0].text == ""

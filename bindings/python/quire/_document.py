@@ -1280,7 +1280,7 @@ class Document(OwnedHandle):
         with TextPage._load(self, span.page_index) as page_text:
             with self._lock, page_text._lock:
                 check(_raw.lib.quire_document_add_text_markup(
-                    byref(out), self._live_handle(), page_text._live(), MARKUP_KINDS[subtype], span.first, span.count))
+                    byref(out), self._live_handle(), page_text._live(), MARKUP_KINDS[subtype], span.first, span.length))
         return take_annotation(out, self)
 
     def add_highlight(self, span: Union[TextMatch, TextSpan]) -> Annotation:

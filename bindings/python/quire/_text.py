@@ -58,7 +58,8 @@ class TextSpan(NamedTuple):
     page_index: int
     first: int
     """The index of its first character."""
-    count: int
+    length: int
+    """How many characters it has."""
     text: str
     quads: List[Quad]
     """One quad per line it spans: what a highlight of it needs."""
@@ -69,7 +70,7 @@ class TextMatch(NamedTuple):
 
     page_index: int
     first: int
-    count: int
+    length: int
     text: str
     """The matched text as the page has it (its case, its line breaks)."""
     quads: List[Quad]
@@ -235,7 +236,7 @@ def search(document: "Document", query: str, page_index: int, match_case: bool, 
             page, first, n = c_int32(), c_int32(), c_int32()
             check(_raw.lib.quire_text_match_list_get(byref(page), byref(first), byref(n), out, i))
             matches.append(TextMatch(
-                page_index=page.value, first=first.value, count=n.value,
+                page_index=page.value, first=first.value, length=n.value,
                 text=text(query_bytes(_raw.lib.quire_text_match_list_text, out, i)),
                 quads=_quads(query_doubles(_raw.lib.quire_text_match_list_quads, out, i)),
             ))
