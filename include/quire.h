@@ -2033,7 +2033,8 @@ typedef struct quire_text_char {
     /** The font size in user space units (the text and current matrices applied). */
     double font_size;
     /** 1 when Quire inserted the character (a space between words, or "\n" between
-     *  lines; a generated line break has an empty quad at the end of its line); else 0. */
+     *  lines; a generated line break has an empty box at the end of its line and no
+     *  quad); else 0. */
     int32_t is_generated;
     /** The line (0-based) the character is on. */
     int32_t line;
