@@ -1162,11 +1162,17 @@ QUIRE_API int quire_document_export_annotations_json_instant_comments(char *buf,
 /**
  * Imports `length` bytes of annotation JSON (the format `quire_document_export_annotations_json`
  * writes, or plain Instant JSON): an annotation whose name (/NM) is already on its page is
- * updated, any other is created; replies are linked by name. Everything is checked before
- * the document changes: on an error, nothing was imported.
- * out_count: receives the number of annotations created or updated; may be NULL.
+ * updated, any other is created; replies are linked by name. Instant JSON's "comments"
+ * become replies to their "rootId", xhtml text becomes sanitized rich text (/RC), and
+ * "pspdfkit/image" records with their "attachments" become image stamps
+ * (docs/annotation-json.md). Everything is checked before the document changes: on an
+ * error, nothing was imported.
+ * out_count: receives the number of annotations (comments included) created or updated;
+ * may be NULL.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (malformed JSON, an unknown annotation
- * type, a reply whose parent is missing: the message names the field); QUIRE_EDISABLED
+ * type, a reply or comment whose parent is missing, XHTML that is not well-formed, an image
+ * that does not decode: the message names the field); QUIRE_ELIMIT (rich text over 1 MiB
+ * or nested deeper than 64, an image over 16 MiB or 40 million pixels); QUIRE_EDISABLED
  * (replies while replies are off).
  */
 QUIRE_API int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,

@@ -1328,12 +1328,18 @@ class Document(OwnedHandle):
     def import_annotations_json(self, data: Union[str, BytesType]) -> int:
         """Imports annotation JSON (what :meth:`export_annotations_json` writes, or plain
         Instant JSON): an annotation whose name (/NM) is already on its page is updated, any
-        other is created; replies are linked by name. All or nothing: on an error, nothing
-        was imported. Returns the number of annotations created or updated.
+        other is created; replies are linked by name. Instant JSON's ``comments`` become
+        replies to their ``rootId``, xhtml text becomes sanitized rich text (/RC), and
+        ``pspdfkit/image`` records with their ``attachments`` become image stamps
+        (docs/annotation-json.md). All or nothing: on an error, nothing was imported.
+        Returns the number of annotations (comments included) created or updated.
 
         Raises:
-            FormatError: malformed JSON, an unknown annotation type, a reply whose parent is
-                missing (the message names the field).
+            FormatError: malformed JSON, an unknown annotation type, a reply or comment
+                whose parent is missing, XHTML that is not well-formed, an image that does
+                not decode (the message names the field).
+            LimitError: rich text over 1 MiB or nested deeper than 64, an image over 16 MiB
+                or 40 million pixels.
             DisabledError: replies while :attr:`replies_enabled` is off.
         """
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
