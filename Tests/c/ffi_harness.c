@@ -269,6 +269,9 @@ static int (*native_add_object)(int32_t *, quire_document *, const quire_value *
 /* The 0.3 annotation functions the harness uses to make its annotations and lists. */
 static int (*native_annotation_new)(quire_annotation **, const char *, int32_t, const quire_rect *);
 static void (*native_annotation_free)(quire_annotation *);
+/* The tool manager's, to check and free what quire_tool_manager_new returns. */
+static void (*native_tool_manager_free)(quire_tool_manager *);
+static int (*native_tool_manager_current_tool)(quire_tool *, quire_tool_manager *);
 static int (*native_page_annotation)(quire_annotation **, quire_document *, int32_t, int32_t);
 static int (*native_page_annotation_count)(int32_t *, quire_document *, int32_t);
 static int (*native_page_count)(int32_t *, quire_document *);
@@ -1535,6 +1538,26 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_SYNC_CONFIG_VERSION;
         return version == 1 ? sizeof(quire_sync_config) : 0;
     }
+    if (strcmp(ctype, "quire_tool_callbacks *") == 0) {
+        *current = QUIRE_TOOL_CALLBACKS_VERSION;
+        return version == 1 ? sizeof(quire_tool_callbacks) : 0;
+    }
+    if (strcmp(ctype, "quire_tool_style *") == 0) {
+        *current = QUIRE_TOOL_STYLE_VERSION;
+        return version == 1 ? sizeof(quire_tool_style) : 0;
+    }
+    if (strcmp(ctype, "quire_custom_tool *") == 0) {
+        *current = QUIRE_CUSTOM_TOOL_VERSION;
+        return version == 1 ? sizeof(quire_custom_tool) : 0;
+    }
+    if (strcmp(ctype, "quire_text_char *") == 0) {
+        *current = QUIRE_TEXT_CHAR_VERSION;
+        return version == 1 ? sizeof(quire_text_char) : 0;
+    }
+    if (strcmp(ctype, "quire_text_search_options *") == 0) {
+        *current = QUIRE_TEXT_SEARCH_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_text_search_options) : 0;
+    }
     if (strcmp(ctype, "quire_checkpoint_options *") == 0) {
         *current = QUIRE_CHECKPOINT_OPTIONS_VERSION;
         return version == 1   ? offsetof(quire_checkpoint_options, existing)
@@ -1583,6 +1606,7 @@ static int n_choices(const struct ffi_function *fn, unsigned i) {
     case ARG_FREE_ANNOT:
     case ARG_FREE_LIST: return 2;  /* NULL, a fresh one */
     case ARG_OUT_ANNOT:
+    case ARG_OUT_TOOLS:
     case ARG_OUT_LIST: return 2;   /* scratch, NULL */
     case ARG_LIST: return N_LS;
     case ARG_RECT: return N_RC;
@@ -2162,6 +2186,7 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         describe(name, *p ? "<a fresh list>" : "NULL");
         break;
     case ARG_OUT_ANNOT:
+    case ARG_OUT_TOOLS:
     case ARG_OUT_LIST:
         if (choice == 0) {
             void *sentinel = &handle_sentinel_target;
@@ -2571,6 +2596,15 @@ static void set_choice(struct call *c, unsigned i, int choice) {
                     strcmp(fn->name, "quire_document_export_annotations_json_instant_comments") == 0) &&
                    strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {
             /* -1: every page (the header). */
+        } else if ((strcmp(fn->name, "quire_page_device_to_page") == 0 ||
+                    strcmp(fn->name, "quire_page_page_to_device") == 0) &&
+                   strcmp(name, "page_index") != 0) {
+            /* The view (the header): `start_x` and `start_y` any value, `size_x` and `size_y`
+             * positive, `rotate` 0 to 3. */
+            int32_t v = c->values[i].i32;
+            if ((strncmp(name, "size_", 5) == 0 && v <= 0) ||
+                (strcmp(name, "rotate") == 0 && (v < 0 || v > 3)))
+                c->must_fail = 1;
         } else if (strcmp(fn->name, "quire_bookmark_new") == 0 &&
                    strcmp(name, "page_index") == 0) {
             /* Negative only fails for a go-to bookmark ("ignored" for the others): decided
@@ -3059,7 +3093,7 @@ static void check_status_call(struct call *c, int status) {
             }
             if (!untouched(s + sizeof h, SCRATCH - sizeof h))
                 fail("wrote past the end of %s", fn->arg_names[i]);
-        } else if (k == ARG_OUT_ANNOT || k == ARG_OUT_LIST) {
+        } else if (k == ARG_OUT_ANNOT || k == ARG_OUT_LIST || k == ARG_OUT_TOOLS) {
             void *h;
             memcpy(&h, s, sizeof h);
             if (status < 0 && h != (void *)&handle_sentinel_target)
@@ -3067,6 +3101,13 @@ static void check_status_call(struct call *c, int status) {
             if (status == 0) {
                 if (h == NULL || h == (void *)&handle_sentinel_target) {
                     fail("succeeded without writing a handle to %s", fn->arg_names[i]);
+                } else if (k == ARG_OUT_TOOLS) {
+                    /* A real tool manager: Pan is current; then it is freed. */
+                    quire_tool tool = QUIRE_TOOL_CUSTOM;
+                    if (native_tool_manager_current_tool(&tool, (quire_tool_manager *)h) != QUIRE_OK ||
+                        tool != QUIRE_TOOL_PAN)
+                        fail("returned a tool manager whose tool is not Pan (%#x)", (unsigned)tool);
+                    native_tool_manager_free((quire_tool_manager *)h);
                 } else if (k == ARG_OUT_ANNOT) {
                     /* A real annotation: it has a page; then it is freed. */
                     int32_t page = -1;
@@ -3243,6 +3284,9 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
                strcmp(name, "quire_annotation_list_free") == 0 ||
                strcmp(name, "quire_bookmark_free") == 0 ||
                strcmp(name, "quire_sync_response_free") == 0 ||
+               strcmp(name, "quire_tool_manager_free") == 0 ||
+               strcmp(name, "quire_text_page_free") == 0 ||
+               strcmp(name, "quire_text_match_list_free") == 0 ||
                strcmp(name, "quire_sync_service_close") == 0) {
         /* void; NULL is a no-op, a fresh value, annotation, list, bookmark or response is
          * released, and the service closed last (valgrind sees a leak if not) */
@@ -3956,6 +4000,9 @@ int main(int argc, char **argv) {
         !load(&native_add_object, sizeof native_add_object, "quire_document_add_object") ||
         !load(&native_annotation_new, sizeof native_annotation_new, "quire_annotation_new") ||
         !load(&native_annotation_free, sizeof native_annotation_free, "quire_annotation_free") ||
+        !load(&native_tool_manager_free, sizeof native_tool_manager_free, "quire_tool_manager_free") ||
+        !load(&native_tool_manager_current_tool, sizeof native_tool_manager_current_tool,
+              "quire_tool_manager_current_tool") ||
         !load(&native_page_annotation, sizeof native_page_annotation, "quire_page_annotation") ||
         !load(&native_page_annotation_count, sizeof native_page_annotation_count,
               "quire_page_annotation_count") ||

@@ -244,6 +244,14 @@ MUTATING = {
 # Functions whose names look like editing or writing but that only read the document (an
 # export into the caller's buffer, no file): they get the valid document like any reader.
 READ_ONLY = {
+    # The tool manager's setters: the harness's manager is NULL (TOOL_HANDLES), so they
+    # change nothing and must answer QUIRE_EINVAL.
+    "quire_tool_manager_set_style",
+    "quire_tool_manager_set_tool",
+    "quire_tool_manager_set_selection_contents",
+    "quire_tool_manager_set_field_value",
+    "quire_tool_manager_set_custom_tool",
+    "quire_tool_manager_delete_selection",
     "quire_document_export_annotations_json",
     "quire_document_export_annotations_json_instant_comments",
     # Forms (issue 22): XFDF into the caller's buffer.
@@ -257,6 +265,8 @@ READ_ONLY = {
     "quire_save_options_init",
     "quire_bookmark_provider_init",
     "quire_sync_config_init",
+    "quire_text_char_init",
+    "quire_text_search_options_init",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
     # The sync client: no document among their parameters (their handles are only NULL
@@ -270,6 +280,17 @@ READ_ONLY = {
 # Handles of the sync client: the harness passes NULL only (a real client needs a server;
 # each function must answer QUIRE_EINVAL, or do nothing for quire_client_close).
 CLIENT_HANDLES = {"quire_client *", "quire_descriptor *", "const quire_descriptor *"}
+# The tool manager's handle: the harness passes NULL only (each function must answer
+# QUIRE_EINVAL, or do nothing for quire_tool_manager_free); quire_tool_manager_new's result
+# is freed (ARG_OUT_TOOLS). Tests/c/test_tools.c and Tests/python/test_tools.py drive real
+# managers.
+TOOL_HANDLES = {"quire_tool_manager *"}
+# Text (issue 18): the text page and match list handles, and the out-parameters that make
+# them, are passed as NULL only (each function must then refuse the call with
+# QUIRE_EINVAL, or do nothing for the _free functions): the harness holds no text pages
+# of its own, so nothing it is given can leak. Tests/c/test_text.c calls them with real ones.
+TEXT_HANDLES = {"quire_text_page *", "const quire_text_page *", "quire_text_page **",
+                "quire_text_match_list *", "const quire_text_match_list *", "quire_text_match_list **"}
 # Functions that change only the caller's annotation value (no document): they look like
 # editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).
 ANNOTATION_SETTERS = {
@@ -408,6 +429,11 @@ INIT_STRUCTS = {
     "quire_bookmark_provider *",
     "quire_checkpoint_options *",
     "quire_sync_config *",
+    "quire_tool_callbacks *",
+    "quire_tool_style *",
+    "quire_custom_tool *",
+    "quire_text_char *",
+    "quire_text_search_options *",
 }
 
 # `const char *` parameters of the sync service's requests: the harness passes real methods
@@ -554,7 +580,7 @@ def classify(fn, family_index):
                                  % fn["name"])
             kinds = [("ffi_type_pointer", "ARG_PROVIDERS"),
                      ("ffi_type_uint64", "ARG_PROVIDERS_COUNT")]
-        elif t in INIT_STRUCTS:
+        elif t in INIT_STRUCTS and not (fn["name"] == "quire_text_page_char"):
             if not fn["name"].endswith("_init") or nxt != "unsigned":
                 raise SystemExit("gen_ffi_table.py: %s takes a non-const %s, which the harness "
                                  "only knows as the struct of a quire_*_init(struct *, unsigned "
@@ -651,8 +677,10 @@ def classify(fn, family_index):
         elif t == "const quire_save_options *":
             kinds = [("ffi_type_pointer", "ARG_SAVE_OPTIONS")]
             pointee = "sizeof(quire_save_options)"
-        elif t in CLIENT_HANDLES:
+        elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES:
             kinds = [("ffi_type_pointer", "ARG_INPTR")]
+        elif t == "quire_tool_manager **":
+            kinds = [("ffi_type_pointer", "ARG_OUT_TOOLS")]
         elif t.endswith("*") and (t.startswith("const ") or t == "void *"):
             # Input pointers and opaque `void *payload`s: the harness passes NULL.
             kinds = [("ffi_type_pointer", "ARG_INPTR")]
@@ -720,7 +748,8 @@ def generate(functions, families, header_path):
         "    ARG_CHANGEFN, ARG_CHECKPOINT_OPTIONS, ARG_DONEFN, ARG_ENUM, ARG_INIT_STRUCT,",
         "    ARG_CHECKPOINT_INFO, ARG_SYNC_CONFIG, ARG_OUT_SYNC_SERVICE, ARG_SYNC_SERVICE,",
         "    ARG_OUT_SYNC_RESPONSE, ARG_SYNC_RESPONSE, ARG_FREE_SYNC_RESPONSE, ARG_SYNC_HEADERS,",
-        "    ARG_SYNC_HEADERS_COUNT, ARG_SYNC_METHOD, ARG_SYNC_TARGET, ARG_OUT_STR, ARG_OUT_DATA",
+        "    ARG_SYNC_HEADERS_COUNT, ARG_SYNC_METHOD, ARG_SYNC_TARGET, ARG_OUT_STR, ARG_OUT_DATA,",
+        "    ARG_OUT_TOOLS",
         "};",
         "",
         "/* A constant family of the header (a typedef'd enum): its constants, in header order. */",
