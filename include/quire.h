@@ -2661,8 +2661,9 @@ typedef enum quire_hit_kind {
  * `FPDF_DeviceToPage` (without its rounding): the page was rendered into the rectangle
  * (`start_x`, `start_y`, `size_x`, `size_y`) turned by `rotate` quarter turns clockwise on
  * top of its /Rotate; the page's crop box (clipped to its media box) fills it.
- * Returns: QUIRE_OK; QUIRE_EINVAL (a NULL out, `rotate` not 0..3, a non-finite point, an
- * empty size); QUIRE_ERANGE (no such page). Thread safety: as the document.
+ * `start_x` and `start_y` may be any value; `size_x` and `size_y` must be positive.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (a NULL out, `rotate` not 0..3, a non-finite point, a
+ * size that is not positive); QUIRE_ERANGE (no such page). Thread safety: as the document.
  */
 QUIRE_API int quire_page_device_to_page(double *out_x, double *out_y, quire_document *doc, int32_t page_index,
                                         int32_t start_x, int32_t start_y, int32_t size_x, int32_t size_y,

@@ -693,6 +693,60 @@ HEADER_ASSERT(sync_events, QUIRE_SYNC_EVENT_STATE_CHANGED == 0x2500 &&
                                QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED == 0x2508 &&
                                QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED == 0x2509 &&
                                QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED == 0x250A);
+/* The tool manager: its handle an incomplete type, its structs' initialisers constant
+ * expressions, its callbacks of exactly the header's types, its enums their families. */
+static quire_tool_manager *const header_no_tool_manager = NULL;
+static const quire_tool_callbacks header_static_tool_callbacks = QUIRE_TOOL_CALLBACKS_INIT;
+static const quire_tool_style header_static_tool_style = QUIRE_TOOL_STYLE_INIT;
+static const quire_custom_tool header_static_custom_tool = QUIRE_CUSTOM_TOOL_INIT;
+static void header_tool_event(quire_tool_manager *manager, const quire_tool_event *event, void *payload);
+static void header_tool_event(quire_tool_manager *manager, const quire_tool_event *event, void *payload) {
+    if (payload && event && !manager) memcpy(payload, &event->kind, sizeof event->kind);
+}
+static int header_tool_handle(int32_t *out_handled, quire_tool *out_next, const char **out_next_name,
+                              quire_tool_manager *manager, quire_pointer_kind kind, int32_t page_index,
+                              double x, double y, void *payload);
+static int header_tool_handle(int32_t *out_handled, quire_tool *out_next, const char **out_next_name,
+                              quire_tool_manager *manager, quire_pointer_kind kind, int32_t page_index,
+                              double x, double y, void *payload) {
+    *out_handled = kind == QUIRE_POINTER_TAP && page_index == 0 && x < y && !manager && !payload;
+    *out_next = QUIRE_TOOL_PAN;
+    *out_next_name = NULL;
+    return 0;
+}
+static int header_tool_finish(quire_tool_manager *manager, void *payload);
+static int header_tool_finish(quire_tool_manager *manager, void *payload) { return manager || payload; }
+static void header_tool_release(void *payload);
+static void header_tool_release(void *payload) { (void)payload; }
+static const quire_tool_event_fn header_tool_event_fn = header_tool_event;
+static const quire_custom_tool_handle_fn header_tool_handle_fn = header_tool_handle;
+static const quire_custom_tool_finish_fn header_tool_finish_fn = header_tool_finish;
+static const quire_custom_tool_release_fn header_tool_release_fn = header_tool_release;
+HEADER_ASSERT(tool_versions, QUIRE_TOOL_EVENT_VERSION >= 1 && QUIRE_TOOL_CALLBACKS_VERSION >= 1 &&
+                                 QUIRE_TOOL_STYLE_VERSION >= 1 && QUIRE_CUSTOM_TOOL_VERSION >= 1);
+HEADER_ASSERT(tools, QUIRE_TOOL_PAN == 0x3000 && QUIRE_TOOL_ANNOT_EDIT == 0x3001 && QUIRE_TOOL_INK == 0x3002 &&
+                         QUIRE_TOOL_SQUARE == 0x3003 && QUIRE_TOOL_CIRCLE == 0x3004 && QUIRE_TOOL_LINE == 0x3005 &&
+                         QUIRE_TOOL_ARROW == 0x3006 && QUIRE_TOOL_POLYGON == 0x3007 &&
+                         QUIRE_TOOL_POLYLINE == 0x3008 && QUIRE_TOOL_STICKY_NOTE == 0x3009 &&
+                         QUIRE_TOOL_FREE_TEXT == 0x300A && QUIRE_TOOL_LINK == 0x300B &&
+                         QUIRE_TOOL_FORM_FILL == 0x300C && QUIRE_TOOL_SIGNATURE == 0x300D &&
+                         QUIRE_TOOL_HIGHLIGHT == 0x300E && QUIRE_TOOL_UNDERLINE == 0x300F &&
+                         QUIRE_TOOL_STRIKEOUT == 0x3010 && QUIRE_TOOL_SQUIGGLY == 0x3011 &&
+                         QUIRE_TOOL_CUSTOM == 0x30FF);
+HEADER_ASSERT(pointer_kinds, QUIRE_POINTER_TAP == 0x3100 && QUIRE_POINTER_DOUBLE_TAP == 0x3101 &&
+                                 QUIRE_POINTER_LONG_PRESS == 0x3102 && QUIRE_POINTER_DRAG_BEGIN == 0x3103 &&
+                                 QUIRE_POINTER_DRAG_MOVE == 0x3104 && QUIRE_POINTER_DRAG_END == 0x3105 &&
+                                 QUIRE_POINTER_CANCEL == 0x3106);
+HEADER_ASSERT(tool_events, QUIRE_TOOL_EVENT_TOOL_CHANGED == 0x3200 && QUIRE_TOOL_EVENT_SELECTION_CHANGED == 0x3201 &&
+                               QUIRE_TOOL_EVENT_ANNOTATION_ADDED == 0x3202 &&
+                               QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED == 0x3203 &&
+                               QUIRE_TOOL_EVENT_ANNOTATION_REMOVED == 0x3204 &&
+                               QUIRE_TOOL_EVENT_LINK_ACTIVATED == 0x3205 &&
+                               QUIRE_TOOL_EVENT_FIELD_ACTIVATED == 0x3206 &&
+                               QUIRE_TOOL_EVENT_EDIT_REQUESTED == 0x3207 && QUIRE_TOOL_EVENT_UNHANDLED == 0x3208 &&
+                               QUIRE_TOOL_EVENT_FIELD_CHANGED == 0x3209);
+HEADER_ASSERT(hit_kinds, QUIRE_HIT_NONE == 0x3300 && QUIRE_HIT_ANNOTATION == 0x3301 && QUIRE_HIT_LINK == 0x3302 &&
+                             QUIRE_HIT_WIDGET == 0x3303);
 /* The limits are 64-bit on every ABI (uint64_t), and the key count a size_t. */
 HEADER_ASSERT(sync_limits_64_bits, sizeof header_static_sync_config.max_body_bytes == 8 &&
                                        sizeof header_static_sync_config.max_upload_bytes == 8 &&
@@ -934,6 +988,43 @@ int main(void) {
         header_check(seen == QUIRE_SYNC_EVENT_SYNC_FINISHED && header_token_fn(NULL, &seen) != NULL &&
                          header_no_client == NULL && header_no_descriptor == NULL,
                      "the sync client's callbacks and handles");
+    }
+    {
+        /* The tool manager's structs and callbacks. */
+        quire_tool_callbacks callbacks = QUIRE_TOOL_CALLBACKS_INIT;
+        quire_tool_style style = QUIRE_TOOL_STYLE_INIT;
+        quire_custom_tool tool = QUIRE_CUSTOM_TOOL_INIT;
+        quire_tool_event event;
+        quire_tool_event_kind seen = QUIRE_TOOL_EVENT_TOOL_CHANGED;
+        quire_hit_kind hit = QUIRE_HIT_NONE;
+        int32_t handled = 0;
+        quire_tool next = QUIRE_TOOL_CUSTOM;
+        const char *next_name = "x";
+        memset(&event, 0, sizeof event);
+        event.version = QUIRE_TOOL_EVENT_VERSION;
+        event.kind = QUIRE_TOOL_EVENT_ANNOTATION_ADDED;
+        header_tool_event_fn(NULL, &event, &seen);
+        header_check(seen == QUIRE_TOOL_EVENT_ANNOTATION_ADDED && hit == QUIRE_HIT_NONE &&
+                         header_no_tool_manager == NULL,
+                     "the tool event callback and handle");
+        header_check(header_tool_handle_fn(&handled, &next, &next_name, NULL, QUIRE_POINTER_TAP, 0, 1, 2, NULL) == 0 &&
+                         handled == 1 && next == QUIRE_TOOL_PAN && next_name == NULL &&
+                         header_tool_finish_fn(NULL, NULL) == 0,
+                     "the custom tool callbacks");
+        header_tool_release_fn(NULL);
+        header_check(callbacks.version == QUIRE_TOOL_CALLBACKS_VERSION && callbacks.on_event == NULL &&
+                         callbacks.payload == NULL &&
+                         header_static_tool_callbacks.version == QUIRE_TOOL_CALLBACKS_VERSION,
+                     "QUIRE_TOOL_CALLBACKS_INIT: the version and no callback");
+        header_check(style.version == QUIRE_TOOL_STYLE_VERSION && style.red == 1 && style.green == 0 &&
+                         style.blue == 0 && style.border_width == 2 && style.opacity == 1 &&
+                         style.font_size == 12 && style.tolerance == 4 && style.author == NULL &&
+                         style.free_text == NULL && header_static_tool_style.version == QUIRE_TOOL_STYLE_VERSION,
+                     "QUIRE_TOOL_STYLE_INIT: the version and the defaults");
+        header_check(tool.version == QUIRE_CUSTOM_TOOL_VERSION && tool.name == NULL && tool.handle == NULL &&
+                         tool.finish == NULL && tool.release == NULL && tool.payload == NULL &&
+                         header_static_custom_tool.version == QUIRE_CUSTOM_TOOL_VERSION,
+                     "QUIRE_CUSTOM_TOOL_INIT: the version and nothing else");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,

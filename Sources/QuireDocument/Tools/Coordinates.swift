@@ -88,7 +88,7 @@ public struct PageGeometry: Sendable, Equatable {
     /// or the view is empty or not finite.
     public func deviceTransform(_ view: PageView) -> AffineTransform? {
         let (w, h) = displayedSize
-        guard w > 0, h > 0, w.isFinite, h.isFinite,
+        guard w > 0, h > 0, w.isFinite, h.isFinite, view.sizeX > 0, view.sizeY > 0,
               [view.startX, view.startY, view.sizeX, view.sizeY].allSatisfy(\.isFinite) else { return nil }
         let left = view.startX, top = view.startY
         let right = view.startX + view.sizeX, bottom = view.startY + view.sizeY
