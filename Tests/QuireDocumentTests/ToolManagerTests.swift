@@ -20,6 +20,18 @@ private func toolDocument() throws -> Document {
     }
 }
 
+/// One line of Helvetica 12 at (100, 700): "Hello world".
+private func helloDocument() throws -> Document {
+    var b = PDFBuilder()
+    b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+    b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+    b.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 10 0 R >> >> >>")
+    b.stream(4, "", Array("BT /F1 12 Tf 100 700 Td (Hello world) Tj ET".utf8))
+    b.object(10, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    b.finishWithTable()
+    return try Document(data: b.bytes)
+}
+
 private final class Recorder {
     var events: [ToolEvent] = []
     init(_ m: ToolManager) { m.onEvent = { [unowned self] in self.events.append($0) } }
@@ -219,6 +231,27 @@ struct ToolManagerTests {
         #expect(try m.send(PointerEvent(.tap, pageIndex: 1, Point(x: 300, y: 300))))
         #expect(handOff.seen == 1 && m.current.id == .builtIn(.stickyNote))
         #expect(try doc.annotations(onPage: 1).map(\.subtype) == ["Text"])
+    }
+
+    /// A drag from inside "H" to inside the last "o" of "Hello" highlights "Hello"; the text
+    /// hit test finds the characters by their boxes and nothing beside the line.
+    @Test func textMarkupAndTextHits() throws {
+        let doc = try helloDocument()
+        #expect(try doc.hitTestText(pageIndex: 0, at: Point(x: 102, y: 704)) == 0)
+        #expect(try doc.hitTestText(pageIndex: 0, at: Point(x: 102, y: 650)) == nil)
+        let m = ToolManager(document: doc)
+        try m.setTool(.builtIn(.highlight))
+        // Helvetica's widths (H 722, e 556, l 222, l 222, o 556 per 1000) at 12 pt: "o" spans
+        // 120.7 to 127.3.
+        try m.send(PointerEvent(.dragBegin, pageIndex: 0, Point(x: 102, y: 704)))
+        try m.send(PointerEvent(.dragEnd, pageIndex: 0, Point(x: 125, y: 704)))
+        let a = try #require(try doc.annotations(onPage: 0).first)
+        #expect(a.subtype == "Highlight" && a.quadPoints.count == 8)
+        let marked = try doc.markedText(of: a)
+        #expect(marked == "Hello", "marked: \(marked), quads \(a.quadPoints)")
+        // A tap hands back to Pan; the highlight is an annotation AnnotEdit can select.
+        try m.send(PointerEvent(.tap, pageIndex: 0, Point(x: 110, y: 704)))
+        #expect(m.current.id == .builtIn(.annotEdit) && m.selection == a.id)
     }
 
     @Test func hostileEventsAreRefused() throws {
