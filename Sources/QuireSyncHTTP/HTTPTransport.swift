@@ -15,6 +15,9 @@ import QuireSyncClient
 public struct HTTPTransport: SyncTransport {
     /// The base URL without a trailing slash.
     public let baseURL: String
+    /// Connections the process keeps to one server at most: two per descriptor (a long poll
+    /// and a sync) for 2,048 descriptors. Past it, requests wait for a free connection.
+    public static let maxConnectionsPerServer = 4_096
     /// The largest answer read (a PDF of the server's largest upload, 256 MiB, and more).
     public static let maxResponseBytes = 300 << 20
 
@@ -48,9 +51,16 @@ public struct HTTPTransport: SyncTransport {
     /// connection fails the request at once instead of being retried until the request's
     /// deadline (the descriptor retries on its next sync, and reports the failure now),
     /// and connecting gives up after 10 s.
+    ///
+    /// Connections per server: every listening descriptor holds one for its long poll, and
+    /// its syncs need another, so the pool's default of 8 per host let the ninth listening
+    /// descriptor of a process (a backend syncing many layers) wait behind the long polls
+    /// until its requests timed out. The limit is ``maxConnectionsPerServer``.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerServer)
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()

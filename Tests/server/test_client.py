@@ -385,3 +385,30 @@ def test_reset_refetches_the_layer_and_keeps_local_changes(server, keys, tmp_pat
         assert "after-reset" in expected and "local-pending" in expected
         assert not any(k.startswith("old-") for k in expected)
         assert records(d.document) == expected
+
+
+def test_many_listening_descriptors_in_one_process(server, keys, tmp_path):
+    """A program that syncs many layers against one server (a backend acting for many
+    users) holds one long poll per listening descriptor. They must not take every
+    connection: with 20 descriptors listening, each one's download and sync still gets an
+    answer within the request timeout (the HTTP client's pool used to allow 8 connections
+    per host, so the ninth request waited behind the long polls)."""
+    doc = fresh_document(server, keys)
+    client, recorder = make_client(server, tmp_path / "many", request_timeout_seconds=10, listen_wait_seconds=30)
+    with client:
+        descriptors = []
+        for k in range(20):
+            jwt = token(keys, doc, layer="layer%d" % k)
+            d = client.descriptor(jwt)
+            d.download(jwt)
+            d.wait_idle()
+            assert d.state == quire.SyncState.CLEAN, (k, recorder.of(quire.SyncEventType.DOWNLOAD_FAILED))
+            d.listen()
+            descriptors.append(d)
+        for k, d in enumerate(descriptors):
+            note = quire.Annotation.new("Text", 0, (10 + k, 10, 30 + k, 30))
+            note.name = "many-%d" % k
+            d.document.add_annotation(note)
+            d.sync_now()  # raises NetworkError if its request timed out behind the long polls
+        for k in range(20):
+            assert "many-%d" % k in server_records(server, keys, doc, layer="layer%d" % k)
