@@ -22,6 +22,7 @@ share this machine's cores, which the results state.
     python3 bench/sync_bench.py                 # both scenarios, 60 s each
     python3 bench/sync_bench.py --seconds 10    # shorter
     python3 bench/sync_bench.py --scenario groups --rate 1000
+    python3 bench/sync_bench.py --scenario client --client-rate 100   # through quire.Client
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -298,6 +300,132 @@ class Bench:
         }
 
 
+class ClientBench:
+    """The same load through libquire's own sync client (quire.Client, issue 16): each
+    reviewer is a client with its own data directory and editable document, listening; it
+    adds a note (stored durably as a pending change before the call returns), then syncs
+    (`sync_now`: pushed, acknowledged). Arrival is the DOCUMENT_CHANGED event of each other
+    reviewer of the layer that names the note. Also measured: the client's own cost per
+    mutation (the edit call, and `sync_now`)."""
+
+    def __init__(self, port: int, keys: ss.Keys, clients: int, layers: int, rate: float, seconds: float,
+                 seed: int, work: Path):
+        self.port, self.keys, self.rate, self.seconds = port, keys, rate, seconds
+        self.n_clients, self.n_layers, self.work = clients, layers, work
+        self.random = random.Random(seed)
+        self.lock = threading.Lock()
+        self.acks: Dict[Tuple[int, str], float] = {}        # (layer, note id) -> acknowledged at
+        self.arrivals: Dict[Tuple[int, str], float] = {}    # (reviewer, note id) -> first event
+        self.event_dups = 0
+        self.edit_times: List[float] = []
+        self.sync_times: List[float] = []
+        self.failures: List[str] = []
+        self.stop = threading.Event()
+        self.draining = False
+
+    def run(self) -> Dict[str, Any]:
+        import quire
+        document = ss.unique("cbench")
+        r = ss.upload(self.port, self.keys, document)
+        if r.status != 201:
+            raise RuntimeError(f"upload: {r}")
+        tokens = [ss.mint(self.keys.rsa, ss.claims(document, f"layer{k}", exp_in=3600)) for k in range(self.n_layers)]
+        reviewers = []
+        for i in range(self.n_clients):
+            def on_event(descriptor: Any, event: Any, i: int = i) -> None:
+                if event.type != quire.SyncEventType.DOCUMENT_CHANGED or self.draining:
+                    return
+                now = time.monotonic()
+                with self.lock:
+                    for rid in event.record_ids:
+                        if (i, rid) in self.arrivals:
+                            self.event_dups += 1
+                        else:
+                            self.arrivals[(i, rid)] = now
+            client = quire.Client(f"http://127.0.0.1:{self.port}", str(self.work / f"client{i}"), on_event=on_event,
+                                  auto_sync_delay=0)
+            descriptor = client.descriptor(tokens[i % self.n_layers])
+            descriptor.download(tokens[i % self.n_layers])
+            descriptor.wait_idle()
+            descriptor.listen()
+            reviewers.append((client, descriptor))
+        time.sleep(1.0)
+        cpu0 = time.process_time()
+        t0 = time.monotonic()
+        threads = [threading.Thread(target=self.reviewer, args=(i, d), daemon=True) for i, (_, d) in enumerate(reviewers)]
+        for t in threads:
+            t.start()
+        time.sleep(self.seconds)
+        self.stop.set()
+        for t in threads:
+            t.join(120)
+        elapsed = time.monotonic() - t0
+        cpu = time.process_time() - cpu0
+        # Drain: every reviewer syncs until its document holds every acknowledged note of its layer.
+        time.sleep(2.0)
+        self.draining = True
+        lost = duplicated = 0
+        for i, (_, descriptor) in enumerate(reviewers):
+            layer = i % self.n_layers
+            wanted = {rid for (l, rid) in self.acks if l == layer}
+            deadline = time.monotonic() + 30
+            while True:
+                descriptor.sync_now()
+                names = [a.name for a in descriptor.document.annotations() if (a.name or "").startswith("b-")]
+                if wanted <= set(names) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            lost += len(wanted - set(names))
+            duplicated += len(names) - len(set(names))
+        for client, _ in reviewers:
+            client.close()
+        latencies = sorted(self.arrivals[(i, rid)] - acked for (layer, rid), acked in self.acks.items()
+                           for i in range(layer, self.n_clients, self.n_layers)
+                           if not rid.startswith(f"b-{i}-") and (i, rid) in self.arrivals)
+        edits, syncs = sorted(self.edit_times), sorted(self.sync_times)
+        ms = lambda v, p: round(percentile(v, p) * 1000, 2)  # noqa: E731
+        return {
+            "scenario": "client", "clients": self.n_clients, "layers": self.n_layers,
+            "listeners_per_layer": self.n_clients // self.n_layers, "target_rate": self.rate,
+            "seconds": round(elapsed, 2), "accepted": len(self.acks),
+            "accepted_per_second": round(len(self.acks) / elapsed, 1),
+            "deliveries": len(latencies),
+            "latency_ms": {"p50": ms(latencies, 50), "p90": ms(latencies, 90), "p99": ms(latencies, 99), "max": ms(latencies, 100)},
+            "lost": lost, "duplicated": duplicated, "duplicate_events": self.event_dups,
+            "edit_ms": {"p50": ms(edits, 50), "p99": ms(edits, 99)},
+            "sync_now_ms": {"p50": ms(syncs, 50), "p99": ms(syncs, 99)},
+            "loadgen_cpu_seconds": round(cpu, 1), "errors": len(self.failures), "failures": self.failures[:10],
+        }
+
+    def reviewer(self, i: int, descriptor: Any) -> None:
+        import quire
+        rng = random.Random(i)
+        interval = self.n_clients / self.rate
+        next_at = time.monotonic() + rng.random() * interval
+        k = 0
+        while not self.stop.wait(max(0.0, next_at - time.monotonic())):
+            next_at += interval
+            k += 1
+            rid = f"b-{i}-{k}"
+            note = quire.Annotation.new("Text", k % 2, (10 + k % 400, 10, 34 + k % 400, 34))
+            note.name = rid
+            note.contents = f"note {k}"
+            try:
+                t = time.monotonic()
+                descriptor.document.add_annotation(note)
+                t1 = time.monotonic()
+                descriptor.sync_now()
+                t2 = time.monotonic()
+            except quire.QuireError as e:
+                with self.lock:
+                    self.failures.append(f"reviewer {i}: {e}")
+                continue
+            with self.lock:
+                self.edit_times.append(t1 - t)
+                self.sync_times.append(t2 - t1)
+                self.acks[(i % self.n_layers, rid)] = t2
+
+
 def start_store(kind: str, work: Path) -> Tuple[str, Optional[ss.PostgresCluster]]:
     if kind == "sqlite":
         return f"sqlite://{work / 'bench.db'}", None
@@ -314,8 +442,13 @@ def run_scenario(name: str, layers: int, args: argparse.Namespace, work: Path, k
     try:
         assert server.proc is not None
         cpu0 = cpu_seconds(server.proc.pid)
-        bench = Bench(server.port, keys, args.clients, layers, args.rate, args.seconds, args.seed)
-        result = uvloop.run(bench.run())
+        if name == "client":
+            sys.path.insert(0, str(REPO / "bindings" / "python"))
+            result = ClientBench(server.port, keys, args.clients, layers, args.client_rate, args.seconds, args.seed,
+                                 work / name).run()
+        else:
+            bench = Bench(server.port, keys, args.clients, layers, args.rate, args.seconds, args.seed)
+            result = uvloop.run(bench.run())
         result["server_cpu_seconds"] = round(cpu_seconds(server.proc.pid) - cpu0, 1)
         result["scenario"] = name
         result["store"] = args.store
@@ -342,6 +475,8 @@ def markdown(results: List[Dict[str, Any]], args: argparse.Namespace) -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
     ]
     for r in results:
+        if r["scenario"] == "client":
+            continue
         lat = r["latency_ms"]
         lines.append(
             f"| {r['scenario']} | {r['clients']} | {r['listeners_per_layer']} | {r['target_rate']:g} | "
@@ -350,6 +485,28 @@ def markdown(results: List[Dict[str, Any]], args: argparse.Namespace) -> str:
             f"{r['server_cpu_seconds']} | {r['loadgen_cpu_seconds']} | {r['loadgen_loop_lag_ms']['p99']} |")
     lines += ["", "Scenarios: `groups` puts the clients in layers of five reviewers (the usual shape of a "
               "review); `one-layer` puts all of them on one layer, so every change goes to 99 listeners.", ""]
+    clients = [r for r in results if r["scenario"] == "client"]
+    if clients:
+        lines += [
+            "## Through libquire's sync client (`quire.Client`)",
+            "",
+            "The same layers of five, each reviewer a `quire.Client` in the one load-generator process (its own data "
+            "directory, SQLite store and editable document; listening; automatic sync off): it adds a note (stored "
+            "durably as a pending change before the call returns), then `sync_now()` (pushed and acknowledged). "
+            "Arrival: the DOCUMENT_CHANGED event of each other reviewer. The client's own cost per mutation is the edit "
+            "call and `sync_now`, next to the raw HTTP push of the scenarios above.",
+            "",
+            "| clients | target mut/s | accepted mut/s | deliveries | p50 ms | p90 ms | p99 ms | max ms | lost | duplicated | edit p50 / p99 ms | sync_now p50 / p99 ms | server CPU s | loadgen CPU s |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for r in clients:
+            lat = r["latency_ms"]
+            lines.append(
+                f"| {r['clients']} | {r['target_rate']:g} | {r['accepted_per_second']} | {r['deliveries']} | {lat['p50']} | "
+                f"{lat['p90']} | {lat['p99']} | {lat['max']} | {r['lost']} | {r['duplicated']} | "
+                f"{r['edit_ms']['p50']} / {r['edit_ms']['p99']} | {r['sync_now_ms']['p50']} / {r['sync_now_ms']['p99']} | "
+                f"{r['server_cpu_seconds']} | {r['loadgen_cpu_seconds']} |")
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -358,7 +515,9 @@ def main() -> int:
     p.add_argument("--clients", type=int, default=100)
     p.add_argument("--rate", type=float, default=500.0, help="target mutations per second, all clients together")
     p.add_argument("--seconds", type=float, default=60.0)
-    p.add_argument("--scenario", choices=["groups", "one-layer", "all"], default="all")
+    p.add_argument("--scenario", choices=["groups", "one-layer", "client", "all"], default="all")
+    p.add_argument("--client-rate", type=float, default=50.0,
+                   help="target mutations per second of the client scenario (each costs the client a durable edit and a sync)")
     p.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     p.add_argument("--seed", type=int, default=15)
     p.add_argument("--out", type=Path, default=REPO / "bench", help="where SYNC-RESULTS.md and sync-results.json go")
@@ -366,14 +525,15 @@ def main() -> int:
     if not ss.QUIRE_SERVER.exists():
         print(f"bench-sync: {ss.QUIRE_SERVER} is missing: run make first", file=sys.stderr)
         return 2
-    scenarios = {"groups": max(1, args.clients // 5), "one-layer": 1}
+    scenarios = {"groups": max(1, args.clients // 5), "one-layer": 1, "client": max(1, args.clients // 5)}
     chosen = list(scenarios) if args.scenario == "all" else [args.scenario]
     results = []
     with tempfile.TemporaryDirectory(prefix="quire-bench-sync-") as tmp:
         work = Path(tmp)
         keys = ss.make_keys(work / "keys")
         for name in chosen:
-            print(f"bench-sync: {name}: {args.clients} clients, {args.rate:g} mutations/s for {args.seconds:g} s ...", flush=True)
+            rate = args.client_rate if name == "client" else args.rate
+            print(f"bench-sync: {name}: {args.clients} clients, {rate:g} mutations/s for {args.seconds:g} s ...", flush=True)
             r = run_scenario(name, scenarios[name], args, work, keys)
             print(json.dumps(r, indent=1), flush=True)
             results.append(r)
@@ -383,7 +543,7 @@ def main() -> int:
     print(f"bench-sync: wrote {args.out / 'SYNC-RESULTS.md'}")
     # No client edits another's notes, so nothing may be rejected either.
     bad = [r["scenario"] for r in results
-           if r["lost"] or r["duplicated"] or not r["final_state_ok"] or r["errors"] or r["rejected"]]
+           if r["lost"] or r["duplicated"] or not r.get("final_state_ok", True) or r["errors"] or r.get("rejected")]
     if bad:
         print(f"bench-sync: FAILED (lost, duplicated, rejected, errors or a wrong final state) in {', '.join(bad)}", file=sys.stderr)
         return 1
