@@ -1538,6 +1538,14 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_SYNC_CONFIG_VERSION;
         return version == 1 ? sizeof(quire_sync_config) : 0;
     }
+    if (strcmp(ctype, "quire_client_config *") == 0) {
+        *current = QUIRE_CLIENT_CONFIG_VERSION;
+        return version == 1 ? sizeof(quire_client_config) : 0;
+    }
+    if (strcmp(ctype, "quire_client_callbacks *") == 0) {
+        *current = QUIRE_CLIENT_CALLBACKS_VERSION;
+        return version == 1 ? sizeof(quire_client_callbacks) : 0;
+    }
     if (strcmp(ctype, "quire_tool_callbacks *") == 0) {
         *current = QUIRE_TOOL_CALLBACKS_VERSION;
         return version == 1 ? sizeof(quire_tool_callbacks) : 0;
@@ -3287,6 +3295,7 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
                strcmp(name, "quire_tool_manager_free") == 0 ||
                strcmp(name, "quire_text_page_free") == 0 ||
                strcmp(name, "quire_text_match_list_free") == 0 ||
+               strcmp(name, "quire_client_close") == 0 ||
                strcmp(name, "quire_sync_service_close") == 0) {
         /* void; NULL is a no-op, a fresh value, annotation, list, bookmark or response is
          * released, and the service closed last (valgrind sees a leak if not) */

@@ -434,6 +434,8 @@ INIT_STRUCTS = {
     "quire_custom_tool *",
     "quire_text_char *",
     "quire_text_search_options *",
+    "quire_client_config *",
+    "quire_client_callbacks *",
 }
 
 # `const char *` parameters of the sync service's requests: the harness passes real methods

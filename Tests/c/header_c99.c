@@ -435,7 +435,8 @@ HEADER_ASSERT(value_type_values,
 HEADER_ASSERT(stream_form_values,
               QUIRE_STREAM_DECODED == 0x0400 && QUIRE_STREAM_RAW == 0x0401);
 HEADER_ASSERT(save_mode_values,
-              QUIRE_SAVE_INCREMENTAL == 0x0500 && QUIRE_SAVE_FULL == 0x0501);
+              QUIRE_SAVE_INCREMENTAL == 0x0500 && QUIRE_SAVE_FULL == 0x0501 &&
+              QUIRE_SAVE_APPEND_IN_PLACE == 0x0502);
 HEADER_ASSERT(annot_string_fields,
               QUIRE_ANNOT_CONTENTS == 0x0700 && QUIRE_ANNOT_AUTHOR == 0x0701 &&
                   QUIRE_ANNOT_SUBJECT == 0x0702 && QUIRE_ANNOT_UNIQUE_NAME == 0x0703 &&
@@ -897,7 +898,7 @@ int main(void) {
          * the strategies go into the int32_t field; the callback can be called through its
          * typedef. */
         quire_checkpoint_options checkpoint = QUIRE_CHECKPOINT_OPTIONS_INIT;
-        const quire_save_mode modes[] = {QUIRE_SAVE_INCREMENTAL, QUIRE_SAVE_FULL};
+        const quire_save_mode modes[] = {QUIRE_SAVE_INCREMENTAL, QUIRE_SAVE_FULL, QUIRE_SAVE_APPEND_IN_PLACE};
         const quire_checkpoint_strategy strategies[] = {QUIRE_CHECKPOINT_MANUAL, QUIRE_CHECKPOINT_TIMED,
                                       QUIRE_CHECKPOINT_IMMEDIATE};
         int done_status = 1;

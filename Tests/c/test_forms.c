@@ -25,6 +25,29 @@ static int32_t field_index(quire_document *doc, const char *name) {
     return index;
 }
 
+/* The constants against ISO 32000-2: the field flags' bit positions (Table 226, 228, 230,
+ * 231: bit n is 1 << (n - 1)) and the kinds' ranges, so that a value mistyped in the header
+ * is caught here. */
+static void test_field_constants(void) {
+    const quire_field_kind kinds[] = {QUIRE_FIELD_TEXT, QUIRE_FIELD_CHECK_BOX, QUIRE_FIELD_RADIO_BUTTON,
+                                      QUIRE_FIELD_COMBO_BOX, QUIRE_FIELD_LIST_BOX, QUIRE_FIELD_PUSH_BUTTON,
+                                      QUIRE_FIELD_SIGNATURE, QUIRE_FIELD_UNKNOWN};
+    size_t k;
+    g_test = "forms: constants";
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) CHECK_INT((int)kinds[k], 0x1B00 + (int)k);
+    CHECK_INT(QUIRE_FIELD_OPTION_EXPORT, 0x1C00);
+    CHECK_INT(QUIRE_FIELD_OPTION_DISPLAY, 0x1C01);
+    CHECK_INT(QUIRE_FIELD_FLAG_READ_ONLY, 1 << 0);
+    CHECK_INT(QUIRE_FIELD_FLAG_REQUIRED, 1 << 1);
+    CHECK_INT(QUIRE_FIELD_FLAG_NO_EXPORT, 1 << 2);
+    CHECK_INT(QUIRE_FIELD_FLAG_MULTILINE, 1 << 12);
+    CHECK_INT(QUIRE_FIELD_FLAG_PASSWORD, 1 << 13);
+    CHECK_INT(QUIRE_FIELD_FLAG_NO_TOGGLE_TO_OFF, 1 << 14);
+    CHECK_INT(QUIRE_FIELD_FLAG_EDIT, 1 << 18);
+    CHECK_INT(QUIRE_FIELD_FLAG_MULTI_SELECT, 1 << 21);
+    CHECK_INT(QUIRE_FIELD_FLAG_COMB, 1 << 24);
+}
+
 static void test_fields(void) {
     quire_document *doc = open_corpus(TEXT_FORM, NULL);
     quire_form_kind kind = QUIRE_FORM_NONE;
@@ -38,6 +61,10 @@ static void test_fields(void) {
     if (!doc) return;
     CHECK_STATUS(quire_document_form_kind(&kind, doc), QUIRE_OK);
     CHECK_INT(kind, QUIRE_FORM_ACROFORM);
+    /* The kinds no file of this test has: XFA forms are reported, never filled; signature
+     * fields are read-only information. */
+    CHECK(kind != QUIRE_FORM_XFA_FOREGROUND && kind != QUIRE_FORM_XFA_ONLY);
+    CHECK(QUIRE_FORM_XFA_FOREGROUND != QUIRE_FORM_XFA_ONLY && QUIRE_FIELD_SIGNATURE == 0x1B06);
     CHECK_STATUS(quire_document_field_count(&n, doc), QUIRE_OK);
     CHECK_INT(n, 4);
     CHECK_STATUS(quire_field_name(name, sizeof name, &len, doc, 0), QUIRE_OK);
@@ -59,6 +86,10 @@ static void test_fields(void) {
     CHECK_INT(page, 0);
     CHECK(r.right > r.left && r.top > r.bottom);
     CHECK_STATUS(quire_field_widget(NULL, NULL, doc, text, 1), QUIRE_ERANGE);
+    CHECK_STATUS(quire_field_widget_count(&n, doc, text), QUIRE_OK);
+    CHECK_INT(n, 1);
+    CHECK_STATUS(quire_field_widget_count(NULL, doc, text), QUIRE_EINVAL);
+    CHECK_STATUS(quire_field_widget_count(&n, doc, 99), QUIRE_ERANGE);
 
     /* The rules: read-only, /MaxLen, push buttons have no value. */
     CHECK_STATUS(quire_field_set_value(doc, text, "From C"), QUIRE_OK);
@@ -82,6 +113,15 @@ static void test_fields(void) {
         }
         remove_temp_dir(dir);
     }
+    /* Reset: back to /DV (none here: cleared); a read-only field is refused. */
+    CHECK_STATUS(quire_field_reset(doc, text), QUIRE_OK);
+    {
+        int32_t values = -1;
+        CHECK_STATUS(quire_field_value_count(&values, doc, text), QUIRE_OK);
+        CHECK(values == 0 || (values == 1 && strcmp(field_value(doc, text, 0), "From C") != 0));
+    }
+    CHECK_STATUS(quire_field_reset(doc, read_only), QUIRE_ESTATE);
+    CHECK_STATUS(quire_field_reset(doc, 99), QUIRE_ERANGE);
     quire_document_close(doc);
 }
 
@@ -95,8 +135,11 @@ static void test_list_box(void) {
     multi = field_index(doc, "Listbox_MultiSelect");
     CHECK_STATUS(quire_field_option_count(&count, doc, multi), QUIRE_OK);
     CHECK(count >= 3); /* Apple, Banana, Cherry, ... */
-    CHECK_STATUS(quire_field_option(option, sizeof option, &len, doc, multi, 2, QUIRE_FIELD_OPTION_DISPLAY), QUIRE_OK);
-    CHECK_STR(option, "Cherry");
+    {
+        const quire_field_option_part display = QUIRE_FIELD_OPTION_DISPLAY;
+        CHECK_STATUS(quire_field_option(option, sizeof option, &len, doc, multi, 2, display), QUIRE_OK);
+        CHECK_STR(option, "Cherry");
+    }
     CHECK_STATUS(quire_field_set_values(doc, multi, values, 2), QUIRE_OK);
     CHECK_STATUS(quire_field_value_count(&count, doc, multi), QUIRE_OK);
     CHECK_INT(count, 2);
@@ -145,6 +188,7 @@ static void test_flatten_and_xfdf(void) {
 }
 
 void run_form_tests(void) {
+    test_field_constants();
     test_fields();
     test_list_box();
     test_flatten_and_xfdf();

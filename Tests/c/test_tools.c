@@ -534,12 +534,23 @@ static void test_custom_tools(void) {
     failing.fail = 1;
     m = new_manager(doc, &r);
     if (!m) { quire_document_close(doc); return; }
+    {
+        /* The initialiser macro and the function give the same defaults. */
+        const quire_custom_tool defaults = QUIRE_CUSTOM_TOOL_INIT;
+        CHECK(defaults.version == QUIRE_CUSTOM_TOOL_VERSION && defaults.name == NULL && defaults.handle == NULL);
+    }
     CHECK_STATUS(quire_custom_tool_init(&ct, QUIRE_CUSTOM_TOOL_VERSION), QUIRE_OK);
     CHECK(ct.name == NULL && ct.handle == NULL && ct.payload == NULL);
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_EINVAL); /* no name */
     ct.name = "stubborn";
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_EINVAL); /* no handler */
-    ct.handle = host_handle; ct.finish = host_finish; ct.release = host_release;
+    {
+        /* The callbacks through their typedefs, as a host declares them. */
+        const quire_custom_tool_handle_fn handle = host_handle;
+        const quire_custom_tool_finish_fn finish = host_finish;
+        const quire_custom_tool_release_fn release = host_release;
+        ct.handle = handle; ct.finish = finish; ct.release = release;
+    }
     ct.payload = &replaced;
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
     ct.payload = &stubborn;
