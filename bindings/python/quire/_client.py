@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import os
 import sys
 import threading
 import weakref
@@ -118,8 +119,6 @@ class Client:
         listen_wait_seconds: int = 0,
         request_timeout_seconds: int = 0,
     ) -> None:
-        import os
-
         config = _raw.client_config_init()
         config.server_url = c_string(server_url, "the server URL")
         config.data_directory = c_string(os.fsencode(os.fspath(data_directory)), "the data directory")
