@@ -202,6 +202,12 @@ extension SyncService {
             if let current, current.pageIndex != page {
                 return reject("invalid", "record.pageIndex: the record is on page \(current.pageIndex), not \(page); annotations do not move between pages (delete it first)")
             }
+            // Attachments (image data) are not synced: an image annotation already in the
+            // layer (from the uploaded PDF) may be updated, but a new one would have no
+            // image, and the layer's export to PDF could not create it.
+            if current == nil, value.objectFields?["type"]?.stringValue == "pspdfkit/image" {
+                return reject("invalid", "record.type: an image annotation (pspdfkit/image) cannot be created through sync: image data (attachments) is not synced; put it in the PDF before uploading it")
+            }
             if let target = inReplyTo {
                 guard target != m.id else { return reject("invalid", "record.quire.inReplyTo: an annotation cannot reply to itself") }
                 guard let parent = try await tx.record(document, layer, id: target) else {
