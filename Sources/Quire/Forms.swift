@@ -194,6 +194,8 @@ public func quire_document_import_xfdf(_ outCount: UnsafeMutablePointer<Int32>?,
     guarded("quire_document_import_xfdf") {
         let d = try document(doc)
         guard xfdf != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "xfdf is NULL") }
+        // A size_t past SSIZE_MAX arrives negative: refused, never a copy of that count.
+        guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length \(UInt(bitPattern: length)) is too large") }
         let bytes = xfdf.map { p in p.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) } } ?? []
         let n = try d.importXFDF(bytes)
         outCount?.pointee = Int32(clamping: n)

@@ -220,7 +220,12 @@ final class LocalStore: @unchecked Sendable {
             guard !rows.isEmpty else { return }
             // Never below a client_seq already used (the outbox's are the latest).
             let used = try db.query("SELECT max(client_seq) FROM outbox") { $0.isNull(0) ? 0 : $0.integer(0) }.first ?? 0
-            var next = Swift.max(Int64(try meta("next_client_seq") ?? "1") ?? 1, used + 1)
+            var next = Swift.max(Int64(try meta("next_client_seq") ?? "1") ?? 1, used == .max ? .max : used + 1)
+            // A store whose sequence is exhausted (damaged, or edited by hand) is refused
+            // rather than trapping on the overflow of `next`.
+            guard used < .max, next <= Int64.max - Int64(rows.count) else {
+                throw SyncClientError(.storage, "the local store's client sequence is exhausted (\(next)): remove the layer's local storage")
+            }
             var mutations: [LocalMutation] = []
             for (m, chained) in rows {
                 var m = m

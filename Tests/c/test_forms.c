@@ -171,6 +171,8 @@ static void test_flatten_and_xfdf(void) {
             CHECK_STR(field_value(fresh, 0, 0), "Burnt in");
             CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, "<xfdf><annots>", 14), QUIRE_EFORMAT);
             CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, NULL, 3), QUIRE_EINVAL);
+            /* A size past SSIZE_MAX (a negative length given to size_t) is refused, not copied. */
+            CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, "<xfdf/>", (size_t)-1), QUIRE_EINVAL);
             quire_document_close(fresh);
         }
         free(xfdf);
