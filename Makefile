@@ -167,12 +167,15 @@ test-python: all
 # The sync server over HTTP (Tests/server): the protocol's conformance on every host, JWT
 # attacks, kill -9 during pushes, the command line. Real processes on loopback ports.
 test-server: all
-	QUIRE_SERVER=$(CURDIR)/build/bin/quire-server $(PYTHON) -m pytest -q Tests/server
+	PYTHONPATH=bindings/python QUIRE_SERVER=$(CURDIR)/build/bin/quire-server $(PYTHON) -m pytest -q Tests/server
 
-# The long run of the checkpoint crash test: 2,000 SIGKILLs at random moments over every
-# strategy and file kind (make test runs 200). QUIRE_CRASH_SEED=N repeats a run.
+# The long runs of the crash tests: the checkpoints' (2,000 SIGKILLs at random moments over
+# every strategy and file kind; make test runs 200), the sync client's (1,000; make test
+# runs 200) and the append in place's (500; make test runs 30). QUIRE_CRASH_SEED=N repeats a run.
 test-crash: all
 	PYTHONPATH=bindings/python $(PYTHON) Tests/python/checkpoint_crash.py --trials 2000
+	PYTHONPATH=bindings/python $(PYTHON) Tests/server/client_crash.py --trials 1000
+	PYTHONPATH=bindings/python QUIRE_APPEND_TRIALS=500 $(PYTHON) -m pytest -q Tests/python/test_append_in_place.py -k killed
 
 # Every corpus file through the CLI, in child processes with a time limit: no crash, no
 # hang, and PDFium's page count on the ordinary files (known differences are listed).

@@ -2321,7 +2321,7 @@ typedef enum quire_sync_event_type {
 /** One event, borrowed: valid only during the `on_event` call. */
 typedef struct quire_sync_event {
     uint32_t version;            /**< QUIRE_SYNC_EVENT_VERSION */
-    quire_sync_event_type type;
+    quire_sync_event_type type;  /**< what happened */
     quire_sync_state state;      /**< the descriptor's state (the new one for STATE_CHANGED) */
     int status;                  /**< QUIRE_OK, or the status of a failure */
     const char *message;         /**< the failure's or the dropped change's message; NULL otherwise */
@@ -2355,7 +2355,9 @@ typedef struct quire_client_callbacks {
     void *payload;                        /**< passed to both */
 } quire_client_callbacks;
 
+/** The current version of `quire_client_callbacks`. */
 #define QUIRE_CLIENT_CALLBACKS_VERSION 1
+/** Initialiser for `quire_client_callbacks`: no callbacks. */
 #define QUIRE_CLIENT_CALLBACKS_INIT { QUIRE_CLIENT_CALLBACKS_VERSION, NULL, NULL, NULL }
 
 /**
@@ -2373,8 +2375,8 @@ typedef struct quire_client_config {
     /** The server's base URL, "http://host:port" or "https://host/prefix" (TLS with the
      *  system's trust roots). Required. */
     const char *server_url;
-    /** The local data directory (created if missing): documents/<id>/document.pdf and
-     *  documents/<id>/layers/<layer>.sqlite. Required. */
+    /** The local data directory (created if missing): `documents/ID/document.pdf` and
+     *  `documents/ID/layers/LAYER.sqlite` (ID: the document id, LAYER: the layer). Required. */
     const char *data_directory;
     /** Seconds after a local change before the automatic sync; 0 turns it off; negative
      *  is the default (1 s). */
@@ -2385,7 +2387,9 @@ typedef struct quire_client_config {
     int32_t request_timeout_seconds;
 } quire_client_config;
 
+/** The current version of `quire_client_config`. */
 #define QUIRE_CLIENT_CONFIG_VERSION 1
+/** Initialiser for `quire_client_config`: no URL or directory yet, the default delays. */
 #define QUIRE_CLIENT_CONFIG_INIT { QUIRE_CLIENT_CONFIG_VERSION, NULL, NULL, -1.0, 0, 0 }
 
 /**
@@ -2502,7 +2506,7 @@ QUIRE_API int quire_descriptor_set_listening(quire_descriptor *descriptor, int o
 QUIRE_API int quire_descriptor_pending_changes(size_t *out, quire_descriptor *descriptor);
 
 /**
- * Removes this layer's local store (documents/<id>/layers/<layer>.sqlite with its -wal and
+ * Removes this layer's local store (`documents/ID/layers/LAYER.sqlite` with its -wal and
  * -shm files), pending changes included; the document's PDF stays for its other layers
  * (`quire_client_remove_unused_cache`). The editable document is detached (it keeps its
  * annotations, unsynced) and the state goes back to UNKNOWN. Must not be called from a
@@ -2590,7 +2594,7 @@ typedef enum quire_tool_event_kind {
 /** One event, borrowed: valid only during the `on_event` call. */
 typedef struct quire_tool_event {
     uint32_t version;            /**< QUIRE_TOOL_EVENT_VERSION */
-    quire_tool_event_kind kind;
+    quire_tool_event_kind kind;  /**< what happened */
     quire_tool from_tool;        /**< TOOL_CHANGED */
     quire_tool to_tool;          /**< TOOL_CHANGED */
     const char *from_name;       /**< TOOL_CHANGED from a custom tool: its name; NULL otherwise */
@@ -2599,8 +2603,8 @@ typedef struct quire_tool_event {
     int32_t page_index;          /**< LINK_ACTIVATED: the destination; UNHANDLED: the event's page; else -1 */
     const char *uri;             /**< LINK_ACTIVATED: the URI; NULL otherwise */
     quire_pointer_kind pointer;  /**< UNHANDLED: the dropped event's kind */
-    double x;                    /**< UNHANDLED: its point */
-    double y;
+    double x;                    /**< UNHANDLED: its point, x */
+    double y;                    /**< UNHANDLED: its point, y */
 } quire_tool_event;
 
 /** The version of `quire_tool_event` this header describes. */
@@ -2619,7 +2623,9 @@ typedef struct quire_tool_callbacks {
     void *payload;                /**< passed to `on_event` */
 } quire_tool_callbacks;
 
+/** The current version of `quire_tool_callbacks`. */
 #define QUIRE_TOOL_CALLBACKS_VERSION 1
+/** Initialiser for `quire_tool_callbacks`: no callbacks. */
 #define QUIRE_TOOL_CALLBACKS_INIT { QUIRE_TOOL_CALLBACKS_VERSION, NULL, NULL }
 
 /** Fills `callbacks` with the defaults of `version` (no callback).
@@ -2630,9 +2636,9 @@ QUIRE_API int quire_tool_callbacks_init(quire_tool_callbacks *callbacks, unsigne
 /** How new annotations look. Initialise with QUIRE_TOOL_STYLE_INIT or `quire_tool_style_init`. */
 typedef struct quire_tool_style {
     uint32_t version;        /**< QUIRE_TOOL_STYLE_VERSION */
-    double red;              /**< /C, RGB in 0..1 (default 1, 0, 0: red) */
-    double green;
-    double blue;
+    double red;              /**< /C, RGB in 0..1 (default 1, 0, 0: red): red */
+    double green;            /**< green, 0..1 */
+    double blue;             /**< blue, 0..1 */
     double border_width;     /**< points, >= 0 (default 2) */
     double opacity;          /**< /CA, 0..1 (default 1) */
     double font_size;        /**< free text, > 0 (default 12) */
@@ -2641,7 +2647,9 @@ typedef struct quire_tool_style {
     const char *free_text;   /**< the text of new free text; NULL: "Text" (copied) */
 } quire_tool_style;
 
+/** The current version of `quire_tool_style`. */
 #define QUIRE_TOOL_STYLE_VERSION 1
+/** Initialiser for `quire_tool_style`: the defaults of its fields. */
 #define QUIRE_TOOL_STYLE_INIT { QUIRE_TOOL_STYLE_VERSION, 1, 0, 0, 2, 1, 12, 4, NULL, NULL }
 
 /** Fills `style` with the defaults of `version`.
@@ -2778,7 +2786,9 @@ typedef struct quire_custom_tool {
     void *payload;                        /**< passed to the three */
 } quire_custom_tool;
 
+/** The current version of `quire_custom_tool`. */
 #define QUIRE_CUSTOM_TOOL_VERSION 1
+/** Initialiser for `quire_custom_tool`: no name, no callbacks, no payload. */
 #define QUIRE_CUSTOM_TOOL_INIT { QUIRE_CUSTOM_TOOL_VERSION, NULL, NULL, NULL, NULL, NULL }
 
 /** Fills `tool` with the defaults of `version`. Returns: QUIRE_OK; QUIRE_EINVAL;

@@ -37,6 +37,8 @@ EXPECTED_CLASSES = {
     _raw.QUIRE_ESTALE: (quire.StaleError, quire.QuireError),
     _raw.QUIRE_EEXIST: (quire.ExistsError, quire.QuireError),
     _raw.QUIRE_EVERSION: (quire.VersionError, quire.QuireError),
+    _raw.QUIRE_EAUTH: (quire.AuthenticationError, quire.QuireError),
+    _raw.QUIRE_ENETWORK: (quire.NetworkError, ConnectionError),
 }
 
 
