@@ -56,17 +56,15 @@ public enum AppendInPlace {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             throw PDFError(.busy, "'\(name)' is being saved by another process")
         }
-        var st = stat()
-        guard fstat(fd, &st) == 0, origin.matches(st),
-              sample(fd, 0, expected, origin.size), sample(fd, Swift.max(0, origin.size - 4096), expected, origin.size) else {
+        guard AtomicFile.isUnchanged(fd, origin, expected) else {
             throw PDFError(.stale, "'\(name)' changed since it was read (its size, times or bytes differ): save it with an atomic save instead")
         }
         guard let base = update.baseAddress else { return origin }
         let bodyLength = update.count - tailLength
         do {
-            try writeAll(fd, base, bodyLength, at: origin.size, name)
+            try AtomicFile.writeAll(fd, base, bodyLength, at: origin.size, "cannot write to '\(name)'")
             guard fdatasync(fd) == 0 else { throw AtomicFile.ioError("cannot flush '\(name)' to disk") }
-            try writeAll(fd, base + bodyLength, tailLength, at: origin.size + bodyLength, name)
+            try AtomicFile.writeAll(fd, base + bodyLength, tailLength, at: origin.size + bodyLength, "cannot write to '\(name)'")
             guard fsync(fd) == 0 else { throw AtomicFile.ioError("cannot flush '\(name)' to disk") }
         } catch {
             // Dead bytes after the old end: cut them off if the file lets us (it opens as
@@ -76,42 +74,10 @@ public enum AppendInPlace {
             _ = fsync(fd)
             throw error
         }
+        var st = stat()
         guard fstat(fd, &st) == 0, let after = FileOrigin(path: origin.path, st), after.size == origin.size + update.count else {
             throw AtomicFile.ioError("'\(name)' has an unexpected size after the append")
         }
         return after
     }
-
-    private static func writeAll(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int, at offset: Int, _ name: String) throws {
-        var done = 0
-        while done < count {
-            let n = pwrite(fd, base + done, count - done, off_t(offset + done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw AtomicFile.ioError("cannot write to '\(name)'")
-            }
-            done += n
-        }
-    }
-
-    /// Whether the (up to) 4096 bytes of file `fd` at `offset`, below `end`, are those of
-    /// `bytes`.
-    private static func sample(_ fd: Int32, _ offset: Int, _ bytes: UnsafeRawBufferPointer, _ end: Int) -> Bool {
-        let count = Swift.min(4096, end - offset)
-        guard count > 0 else { return count == 0 }
-        guard let base = bytes.baseAddress, end <= bytes.count else { return false }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var read = 0
-        while read < count {
-            let n = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let p = raw.baseAddress else { return -1 }
-                return pread(fd, p + read, count - read, off_t(offset + read))
-            }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            read += n
-        }
-        return buffer.withUnsafeBytes { raw in raw.baseAddress.map { memcmp($0, base + offset, count) == 0 } ?? false }
-    }
-
 }

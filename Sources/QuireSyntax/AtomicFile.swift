@@ -72,15 +72,7 @@ public enum AtomicFile {
                 if written.prefixCopy != .none { start = origin.size }
             }
             if let base = bytes.baseAddress {
-                var at = start
-                while at < bytes.count {
-                    let n = pwrite(fd, base + at, bytes.count - at, off_t(at))
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw ioError("cannot write '\(temporary)'")
-                    }
-                    at += n
-                }
+                try writeAll(fd, base + start, bytes.count - start, at: start, "cannot write '\(temporary)'")
             }
             guard fsync(fd) == 0 else { throw ioError("cannot flush '\(temporary)' to disk") }
             guard fstat(fd, &st) == 0 else { throw ioError("cannot stat '\(temporary)'") }
@@ -117,11 +109,7 @@ public enum AtomicFile {
             var st = stat()
             return fstat(source, &st) == 0 && origin.matches(st)
         }
-        // Its identity, then a sample of its bytes: the start and the end (where an
-        // incremental update of another program would have changed /Prev and startxref).
-        guard unchanged(), sample(source, 0, bytes, origin.size), sample(source, Swift.max(0, origin.size - 4096), bytes, origin.size) else {
-            return .none
-        }
+        guard isUnchanged(source, origin, bytes) else { return .none }
         var method = PrefixCopy.none
         if ioctl(fd, ficlone, source) == 0 {
             method = .reflink
@@ -146,20 +134,48 @@ public enum AtomicFile {
         return method
     }
 
-    /// Whether the (up to) 4096 bytes of file `source` at `offset` are those of `bytes`,
-    /// below `end`.
-    private static func sample(_ source: Int32, _ offset: Int, _ bytes: UnsafeRawBufferPointer, _ end: Int) -> Bool {
+    /// Whether the open file `fd` is the file `origin` describes, unchanged: its identity,
+    /// size and times, then a sample of its bytes against `bytes` (the bytes read from it):
+    /// the start and the end, where an incremental update of another program would have
+    /// changed /Prev and startxref. Shared by the kernel copy and the append in place.
+    static func isUnchanged(_ fd: Int32, _ origin: FileOrigin, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var st = stat()
+        return fstat(fd, &st) == 0 && origin.matches(st)
+            && sample(fd, 0, bytes, origin.size) && sample(fd, Swift.max(0, origin.size - 4096), bytes, origin.size)
+    }
+
+    /// Writes `count` bytes from `base` to `fd` at `offset`, however many `pwrite` calls it
+    /// takes; throws an I/O error with `what` (and the system's reason).
+    static func writeAll(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int, at offset: Int, _ what: @autoclosure () -> String) throws {
+        var done = 0
+        while done < count {
+            let n = pwrite(fd, base + done, count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError(what())
+            }
+            done += n
+        }
+    }
+
+    /// Whether the (up to) 4096 bytes of file `fd` at `offset`, below `end`, are those of
+    /// `bytes`.
+    private static func sample(_ fd: Int32, _ offset: Int, _ bytes: UnsafeRawBufferPointer, _ end: Int) -> Bool {
         let count = Swift.min(4096, end - offset)
-        guard count > 0, let base = bytes.baseAddress else { return count == 0 }
+        guard count > 0 else { return count == 0 }
+        guard let base = bytes.baseAddress, end <= bytes.count else { return false }
         var buffer = [UInt8](repeating: 0, count: count)
         var read = 0
         while read < count {
-            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress! + read, count - read, off_t(offset + read)) }
+            let n = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let p = raw.baseAddress else { return -1 }
+                return pread(fd, p + read, count - read, off_t(offset + read))
+            }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return false }
             read += n
         }
-        return buffer.withUnsafeBytes { memcmp($0.baseAddress!, base + offset, count) == 0 }
+        return buffer.withUnsafeBytes { raw in raw.baseAddress.map { memcmp($0, base + offset, count) == 0 } ?? false }
     }
 
     /// FICLONE: _IOW(0x94, 9, int), which Swift cannot import (a function-like macro).
