@@ -2799,6 +2799,23 @@ QUIRE_API int quire_custom_tool_init(quire_custom_tool *tool, unsigned version);
  *  its payload released). Returns: QUIRE_OK; QUIRE_EINVAL (NULL, no name or no handler);
  *  QUIRE_EVERSION; QUIRE_ESTATE (called from a callback). */
 QUIRE_API int quire_tool_manager_register_tool(quire_tool_manager *manager, const quire_custom_tool *tool);
+/**
+ * The text character at (`x`, `y`) in user space of page `page_index`: `*out_index` is the
+ * index (as `quire_page_text_load` numbers the page's characters) of the first character,
+ * in content order, whose box (`quire_text_char.box`) grown by `tolerance` points on each
+ * side holds the point; -1 when none does (generated spaces and line breaks are never
+ * hit). Unlike `quire_text_page_char_at`, which answers the nearest character, this tells
+ * a host whether a point is on text at all (the text markup tools start there). It
+ * extracts the page's text on each call: to test many points, load the text page once
+ * and compare with `quire_text_page_char`.
+ * Returns: QUIRE_OK (also when no character is hit); QUIRE_EINVAL (NULL `out_index` or
+ * `doc`, a non-finite point, a negative or non-finite tolerance); QUIRE_ERANGE (no such
+ * page); QUIRE_EFORMAT, QUIRE_ELIMIT (the page's content cannot be read).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_page_hit_test_text(int32_t *out_index, quire_document *doc, int32_t page_index,
+                                       double x, double y, double tolerance);
+
 
 /** Makes the registered tool `name` current (the old tool finishes). Returns: QUIRE_OK;
  *  QUIRE_EINVAL; QUIRE_ENOTFOUND (no tool of that name); QUIRE_ESTATE; QUIRE_EUSER (a

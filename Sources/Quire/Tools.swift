@@ -224,6 +224,16 @@ public func quire_page_hit_test(_ outKind: UnsafeMutablePointer<quire_hit_kind>?
     }
 }
 
+@c @implementation
+public func quire_page_hit_test_text(_ outIndex: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?, _ pageIndex: Int32,
+                                     _ x: Double, _ y: Double, _ tolerance: Double) -> Int32 {
+    guarded("quire_page_hit_test_text") {
+        let out = try required(outIndex, "out_index")
+        let index = try document(doc).hitTestText(pageIndex: Int(pageIndex), at: Point(x: x, y: y), tolerance: tolerance)
+        out.pointee = index.map { Int32(clamping: $0) } ?? -1
+    }
+}
+
 // MARK: The manager
 
 @c @implementation

@@ -121,6 +121,8 @@
       int32_t, int32_t, int32_t, int32_t, int32_t, double, double))                     \
     X(quire_page_hit_test, int, (quire_hit_kind *, int32_t *, quire_document *,         \
       int32_t, double, double, double))                                                 \
+    X(quire_page_hit_test_text, int, (int32_t *, quire_document *, int32_t, double,      \
+      double, double))                                                                  \
     X(quire_tool_callbacks_init, int, (quire_tool_callbacks *, unsigned))               \
     X(quire_tool_style_init, int, (quire_tool_style *, unsigned))                       \
     X(quire_tool_manager_new, int,                                                      \

@@ -480,6 +480,55 @@ static void test_text_markup(void) {
     quire_document_close(doc);
 }
 
+/* The text hit test on hello_world.pdf: the centre of every character's box hits a
+ * character whose box holds it (the first such in content order: never a later one, never a
+ * generated one); the page's corner and a point just above the first line hit nothing, the
+ * latter until the tolerance reaches it. */
+static void test_text_hit_test(void) {
+    quire_document *doc = open_corpus("pdfium/testing/resources/hello_world.pdf", NULL);
+    quire_text_page *text = NULL;
+    quire_text_char c = QUIRE_TEXT_CHAR_INIT, hit = QUIRE_TEXT_CHAR_INIT, first = QUIRE_TEXT_CHAR_INIT;
+    int32_t count = 0, i, index = -2, tested = 0;
+    double x, y;
+    g_test = "tools: text hit test";
+    if (!doc) return;
+    CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
+    if (!text) { quire_document_close(doc); return; }
+    CHECK_STATUS(quire_text_page_char_count(&count, text), QUIRE_OK);
+    for (i = 0; i < count; i++) {
+        CHECK_STATUS(quire_text_page_char(&c, text, i), QUIRE_OK);
+        if (c.is_generated) continue;
+        x = (c.box.left + c.box.right) / 2;
+        y = (c.box.bottom + c.box.top) / 2;
+        CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, x, y, 0), QUIRE_OK);
+        if (index < 0 || index > i) {
+            report(0, __FILE__, __LINE__, "character %d: the hit is %d", (int)i, (int)index);
+            continue;
+        }
+        CHECK_STATUS(quire_text_page_char(&hit, text, index), QUIRE_OK);
+        CHECK(!hit.is_generated && hit.box.left <= x && x <= hit.box.right && hit.box.bottom <= y && y <= hit.box.top);
+        tested++;
+    }
+    CHECK(tested > 20);
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, 1, 1, 0), QUIRE_OK);
+    CHECK_INT(index, -1);
+    CHECK_STATUS(quire_text_page_char(&first, text, 0), QUIRE_OK);
+    x = (first.box.left + first.box.right) / 2;
+    y = first.box.top + 1.5;
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, x, y, 0), QUIRE_OK);
+    CHECK_INT(index, -1);
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, x, y, 2), QUIRE_OK);
+    CHECK_INT(index, 0);
+    CHECK_STATUS(quire_page_hit_test_text(NULL, doc, 0, x, y, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_hit_test_text(&index, NULL, 0, x, y, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, NAN, y, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, x, y, -1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 0, x, y, INFINITY), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_hit_test_text(&index, doc, 3, x, y, 0), QUIRE_ERANGE);
+    quire_text_page_free(text);
+    quire_document_close(doc);
+}
+
 /* A host's tools in the loop: one that never handles (the guard drops the event and
  * makes Pan current, reporting UNHANDLED), and one that hands taps to the sticky-note
  * tool; a handler that fails gives QUIRE_EUSER; payloads are released. */
@@ -604,6 +653,7 @@ void run_tool_tests(void) {
     test_every_tool();
     test_form_filling();
     test_text_markup();
+    test_text_hit_test();
     test_custom_tools();
     test_errors();
 }

@@ -471,3 +471,41 @@ def test_custom_tools_in_the_loop() -> None:
         assert isinstance(info.value.__cause__, KeyError)
         with pytest.raises(quire.NotFoundError):
             tools.tool = "missing"
+
+
+def test_text_hit_test_agrees_with_pdfium_characters() -> None:
+    """At the centre of every character box PDFium reports on hello_world.pdf,
+    ``quire.hit_test_text`` hits a character with the same text; the point halfway between
+    the two lines, and a corner of the page, are on no text; the tolerance grows the boxes."""
+    path = _available("pdfium/testing/resources/hello_world.pdf")
+    pdoc = pdfium.PdfDocument(str(path))
+    textpage = pdoc[0].get_textpage()
+    pdfium_chars = []
+    for i in range(textpage.count_chars()):
+        text = chr(pdfium_raw.FPDFText_GetUnicode(textpage.raw, i))
+        if text.isspace():
+            continue
+        left, bottom, right, top = textpage.get_charbox(i)
+        pdfium_chars.append((text, (left + right) / 2, (bottom + top) / 2))
+    pdoc.close()
+    assert len(pdfium_chars) > 20
+    with quire.Document(str(path)) as doc:
+        chars = doc.pages[0].chars()
+        for text, x, y in pdfium_chars:
+            index = quire.hit_test_text(doc, 0, (x, y))
+            assert index is not None, (text, x, y)
+            assert chars[index].text == text and not chars[index].generated
+            box = chars[index].box
+            assert box.left <= x <= box.right and box.bottom <= y <= box.top
+        # No text at the page's lower-left corner, nor above the first line's boxes.
+        assert quire.hit_test_text(doc, 0, (1, 1)) is None
+        first = chars[0].box
+        above = (first.left + first.right) / 2, first.top + 1.5
+        assert quire.hit_test_text(doc, 0, above) is None
+        assert quire.hit_test_text(doc, 0, above, tolerance=2) == 0
+        with pytest.raises(quire.InvalidArgumentError):
+            quire.hit_test_text(doc, 0, (float("nan"), 1))
+        with pytest.raises(quire.InvalidArgumentError):
+            quire.hit_test_text(doc, 0, (1, 1), tolerance=-1)
+        with pytest.raises(quire.IndexOutOfRangeError):
+            quire.hit_test_text(doc, 5, (1, 1))

@@ -55,7 +55,7 @@ from ._document import Action, Box, Document, Encryption, OutlineItem, Page, Pag
 from ._geometry import Rect
 from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
 from ._forms import FieldFlags, FieldOption, FieldType, FieldWidget, FormField, FormKind
-from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, page_to_device
+from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, hit_test_text, page_to_device
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
     BufferTooSmallError,
@@ -182,6 +182,7 @@ __all__ = [
     "device_to_page",
     "page_to_device",
     "hit_test",
+    "hit_test_text",
     "format_pdf_date",
     "parse",
     "parse_pdf_date",

@@ -1153,6 +1153,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     (
         "quire_tool_manager_new",
         c_int,
+    ("quire_page_hit_test_text", c_int, (POINTER(c_int32), quire_document_p, c_int32, c_double, c_double, c_double)),
         (POINTER(quire_tool_manager_p), quire_document_p, POINTER(quire_tool_callbacks)),
     ),
     ("quire_tool_manager_free", None, (quire_tool_manager_p,)),

@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
 
 __all__ = ["Tool", "PointerKind", "ToolEventKind", "HitKind", "ToolEvent", "ToolManager", "CustomTool", "PointerEvent",
-           "device_to_page", "page_to_device", "hit_test"]
+           "device_to_page", "page_to_device", "hit_test", "hit_test_text"]
 
 PointLike = Sequence[float]
 
@@ -235,6 +235,26 @@ def hit_test(document: "Document", page_index: int, point: PointLike, tolerance:
     with document._lock:
         check(_raw.lib.quire_page_hit_test(byref(kind), byref(number), document._read_handle(), page_index, px, py, float(tolerance)))
     return HitKind(kind.value), (number.value or None)
+
+
+def hit_test_text(document: "Document", page_index: int, point: PointLike, tolerance: float = 0.0) -> Optional[int]:
+    """The text character at ``point`` (user space) of page ``page_index``: the index of
+    the first character (as :meth:`Page.text_page` numbers them) whose box, grown by
+    ``tolerance`` points on each side, holds the point; ``None`` when no character is there
+    (generated spaces and line breaks are never hit). Unlike :meth:`TextPage.char_at`,
+    which answers the nearest character, this tells whether a point is on text at all. The
+    page's text is extracted on each call.
+
+    Raises:
+        InvalidArgumentError: a non-finite point, a negative tolerance.
+        IndexOutOfRangeError: no such page.
+        FormatError, LimitError: the page's content cannot be read.
+    """
+    index = c_int32()
+    px, py = _point(point)
+    with document._lock:
+        check(_raw.lib.quire_page_hit_test_text(byref(index), document._read_handle(), page_index, px, py, float(tolerance)))
+    return None if index.value < 0 else index.value
 
 
 class ToolManager:
