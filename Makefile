@@ -5,7 +5,8 @@
 #   make demo       build, then run the examples on examples/sample.pdf, and two clients'
 #                   notes converging through quire-server (examples/sync_demo.sh)
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
-#                   valgrind), Python, the sync server (test-server), and the corpus sweep
+#                   valgrind), Python, the sync server (test-server), the web review page
+#                   in headless Chromium (test-web), and the corpus sweep
 #   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
 #                   bench-full runs the complete one (bench/RESULTS.md)
@@ -49,7 +50,7 @@ RELEASE_FLAGS := -c release --disable-local-rpath \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-asan test-c test-python test-server test-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-python test-server test-web test-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -135,7 +136,7 @@ demo: deps-demo all
 	@echo "== Sync: quire-server on loopback, two clients' notes converging (examples/sync_demo.sh)"
 	PYTHON=$(PYTHON) bash examples/sync_demo.sh build/bin/quire-server
 
-test: deps test-swift test-c test-python test-server test-corpus test-packaging
+test: deps test-swift test-c test-python test-server test-web test-corpus test-packaging
 
 # QUIRE_NO_SERVER: no Swift test covers quire-server (Tests/server tests the release binary
 # over HTTP), and a debug build of it and its dependencies (SwiftNIO, Hummingbird,
@@ -168,6 +169,14 @@ test-python: all
 # attacks, kill -9 during pushes, the command line. Real processes on loopback ports.
 test-server: all
 	PYTHONPATH=bindings/python QUIRE_SERVER=$(CURDIR)/build/bin/quire-server $(PYTHON) -m pytest -q Tests/server
+
+# The web review page (examples/web) in a real headless Chromium driven by Selenium through
+# Debian's chromedriver (Tests/web): the server on a free loopback port; a square, a note,
+# a move and an undo, each checked in the saved file with pikepdf and PDFium. The screenshot
+# of the page after the session is build/web-review.png. Chromium, chromium-driver and
+# selenium come from scripts/install-deps.sh (group test); the test fails without them.
+test-web: all
+	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/web
 
 # The long runs of the crash tests: the checkpoints' (2,000 SIGKILLs at random moments over
 # every strategy and file kind; make test runs 200), the sync client's (1,000; make test

