@@ -509,3 +509,74 @@ def test_text_hit_test_agrees_with_pdfium_characters() -> None:
             quire.hit_test_text(doc, 0, (1, 1), tolerance=-1)
         with pytest.raises(quire.IndexOutOfRangeError):
             quire.hit_test_text(doc, 5, (1, 1))
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm is not installed")
+def test_rendering_shows_every_annotation_where_the_events_were(tmp_path: Path) -> None:
+    """Every annotation of the scripted session, rendered by poppler's pdftoppm (72 dpi: a
+    pixel per point), is drawn where its events were: the moved square's four edges, the
+    arrow along its drag, the ink through each stroke's points, in the style's blue; the
+    note's icon at its tap and the free text in its drag's box change the page there; and
+    nothing changes anywhere else."""
+    from PIL import Image, ImageChops
+
+    src = tmp_path / "in.pdf"
+    shutil.copy(SAMPLE, src)
+    out = tmp_path / "out.pdf"
+    with quire.Document(str(src)) as doc:
+        tools = quire.ToolManager(doc)
+        _script(tools)
+        doc.save(str(out))
+        added = doc.pages[0].annotations[-5:]
+        assert [a.subtype for a in added] == ["Square", "Line", "Ink", "Text", "FreeText"]
+        rects = [a.rect for a in added]
+        height = doc.pages[0].media_box.height
+
+    def render(pdf: Path) -> "Image.Image":
+        prefix = tmp_path / pdf.stem
+        subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", "-singlefile", str(pdf), str(prefix)], check=True)
+        with Image.open(str(prefix) + ".png") as im:
+            return im.convert("RGB")
+
+    after, before = render(out), render(src)
+    assert after.size == before.size
+
+    def blue_at(x: float, y: float) -> bool:
+        px, py = int(round(x)), int(round(height - y))
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                r, g, b = after.getpixel((px + dx, py + dy))
+                if b > 150 and r < 100 and g < 100:
+                    return True
+        return False
+
+    def changed_inside(rect: "quire.Rect") -> int:
+        box = (int(rect.left), int(height - rect.top), int(rect.right) + 1, int(height - rect.bottom) + 1)
+        diff = ImageChops.difference(after.crop(box), before.crop(box)).convert("L")
+        return sum(1 for v in diff.tobytes() if v > 40)
+
+    # The square, moved by (20, -10) to [120 490 270 590], with a 3-point border.
+    for x, y in [(121.5, 540), (268.5, 540), (195, 588.5), (195, 491.5)]:
+        assert blue_at(x, y), ("square edge", x, y)
+    assert not blue_at(195, 540)  # its inside is not filled
+    # The arrow from (300, 300) to (450, 400), and each ink stroke through its points.
+    for t in (0.1, 0.5, 0.9):
+        assert blue_at(300 + 150 * t, 300 + 100 * t), ("arrow", t)
+    for stroke in ([(100, 100), (150, 160), (200, 200)], [(100, 200), (150, 140), (200, 100)]):
+        for (ax, ay), (bx, by) in zip(stroke, stroke[1:]):
+            for t in (0.25, 0.5, 0.75):
+                assert blue_at(ax + (bx - ax) * t, ay + (by - ay) * t), ("ink", stroke, t)
+    # The note at its tap (500, 700), the free text in [300 650 500 700]: drawn there.
+    note, free_text = rects[3], rects[4]
+    assert note.left - 1 <= 500 <= note.right + 1 and note.bottom - 1 <= 700 <= note.top + 1
+    assert changed_inside(note) > 20
+    assert changed_inside(free_text) > 20
+    # Nothing else changed: every changed pixel is inside an added annotation's rect (grown
+    # by 2 points for anti-aliasing).
+    diff = ImageChops.difference(after, before).convert("L")
+    width = after.size[0]
+    for i, v in enumerate(diff.tobytes()):
+        if v <= 40:
+            continue
+        x, y = i % width + 0.5, height - (i // width + 0.5)
+        assert any(r.left - 2 <= x <= r.right + 2 and r.bottom - 2 <= y <= r.top + 2 for r in rects), (x, y)
