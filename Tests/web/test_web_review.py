@@ -2,7 +2,8 @@
 
 The server runs as its own process on a free loopback port; Debian's Chromium is driven by
 Selenium through Debian's chromedriver (/usr/bin/chromedriver: nothing is downloaded). The
-session: draw a square, add a note with a comment, select the square and move it, undo.
+session: draw a square, add a note with a comment, select the square and move it, undo;
+then two ink strokes.
 After each step the document is checked through the server's state AND in the file its
 Save button writes, read by pikepdf and by PDFium (pypdfium2). Where the pointer events
 should have landed in PDF user space is PDFium's own answer (FPDF_DeviceToPage on the page
@@ -116,6 +117,7 @@ def browser() -> Iterator[Any]:
                  "--window-size=1400,1100", "--force-device-scale-factor=1", "--disable-extensions",
                  "--no-first-run", "--disable-background-networking"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console, for its errors
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     try:
         yield driver
@@ -313,6 +315,31 @@ def test_review_session_in_chromium(server: Server, browser: Any) -> None:
     assert pike[-1]["contents"] == "Is this figure right?"
     # The sample's own annotations came through the session untouched.
     assert pike[:n0] == pike0 and pdf[:n0] == pdfium0
+
+    # 5. Ink: two strokes show on the page while the ink tool holds them; changing the tool
+    #    commits them as one Ink annotation whose strokes run from each drag's start to its end.
+    click(driver, "[data-tool=ink]")
+    strokes = [((300, 650), (450, 700)), ((300, 700), (450, 650))]
+    for start, end in strokes:
+        drag(driver, start, end)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#overlay svg.ink polyline")) == 2
+    assert [a["subtype"] for a in server.state()["annotations"][len(before):]] == ["Square", "Text"]
+    click(driver, "[data-tool=pan]")
+    assert not driver.find_elements(By.CSS_SELECTOR, "#overlay svg.ink polyline")
+    assert [a["subtype"] for a in server.state()["annotations"][len(before):]] == ["Square", "Text", "Ink"]
+    pike, pdf = saved(driver, server)
+    assert [a["subtype"] for a in pike[n0:]] == ["/Square", "/Text", "/Ink"]
+    assert pdf[-1]["subtype"] == pdfium_raw.FPDF_ANNOT_INK
+    with pikepdf.open(server.output) as saved_pdf:
+        ink = [[float(v) for v in stroke] for stroke in saved_pdf.pages[0].Annots[-1].InkList]
+    assert len(ink) == 2
+    for stroke, (start, end) in zip(ink, strokes):
+        assert near(stroke[:2], list(device_to_page(*start)), 1.0) and near(stroke[-2:], list(device_to_page(*end)), 1.0), stroke
+
+    # The page's console has no errors but the refused request's status line.
+    errors = [e["message"] for e in driver.get_log("browser")
+              if e["level"] == "SEVERE" and "/api/redo" not in e["message"] and "favicon.ico" not in e["message"]]
+    assert not errors, errors
 
     # The screenshot: the page image shows the square where the document has it now (its
     # left edge at x = 300 image pixels), not where the move had put it.

@@ -152,6 +152,9 @@ function show(value) {
   comment.disabled = !selected;
   $("set-comment").disabled = !selected;
   $("delete").disabled = !selected;
+  // The pending strokes became an annotation (or the ink tool is gone): the image shows them now.
+  if (value.tool !== "ink" || value.events.some((e) => e.startsWith("annotation_added"))) inkStrokes = [];
+  drawInk();
   const events = $("events");
   if (value.events.length > 0) {
     events.textContent = "";
@@ -179,8 +182,30 @@ function devicePoint(event) {
   };
 }
 
-let press = null; // { id, start: {x, y}, clientX, clientY, dragging }
+let press = null; // { id, start: {x, y}, clientX, clientY, dragging, moving, points }
 let preview = null;
+// Ink strokes the server holds but has not committed yet (the ink tool commits them into
+// one annotation when the tool changes or on Save): drawn here until then.
+let inkStrokes = [];
+const SVG = "http://www.w3.org/2000/svg";
+const inkLayer = document.createElementNS(SVG, "svg");
+inkLayer.setAttribute("class", "ink");
+overlay.appendChild(inkLayer);
+
+function drawInk() {
+  inkLayer.textContent = "";
+  if (!state) return;
+  inkLayer.setAttribute("viewBox", "0 0 " + state.image.width + " " + state.image.height);
+  for (const stroke of inkStrokes.concat(press && press.points ? [press.points] : [])) {
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", stroke.map((p) => p.x + "," + p.y).join(" "));
+    inkLayer.appendChild(line);
+  }
+}
+
+function inside(point, box) {
+  return box && point.x >= box[0] && point.x <= box[2] && point.y >= box[1] && point.y <= box[3];
+}
 
 function showPreview(start, end) {
   if (!state || !["square", "circle", "free_text", "highlight", "arrow"].includes(state.tool)) return;
@@ -206,7 +231,14 @@ image.addEventListener("pointerdown", (event) => {
   if (event.button !== 0 || !state) return;
   event.preventDefault();
   image.setPointerCapture(event.pointerId);
-  press = { id: event.pointerId, start: devicePoint(event), clientX: event.clientX, clientY: event.clientY, dragging: false };
+  const start = devicePoint(event);
+  const selected = state.annotations.find((a) => a.selected);
+  press = {
+    id: event.pointerId, start, clientX: event.clientX, clientY: event.clientY, dragging: false,
+    // A drag with Select that starts on the selection moves it: its outline follows.
+    moving: Boolean(state.tool === "pan" && selected && inside(start, selected.device)),
+    points: state.tool === "ink" ? [start] : null,
+  };
 });
 
 image.addEventListener("pointermove", (event) => {
@@ -219,14 +251,19 @@ image.addEventListener("pointermove", (event) => {
   }
   post("/api/event", { kind: "drag_move", x: point.x, y: point.y });
   showPreview(press.start, point);
+  if (press.points) { press.points.push(point); drawInk(); }
+  const outline = press.moving ? overlay.querySelector(".selection") : null;
+  if (outline) outline.style.transform = "translate(" + (point.x - press.start.x) + "px, " + (point.y - press.start.y) + "px)";
 });
 
 image.addEventListener("pointerup", (event) => {
   if (!press || event.pointerId !== press.id) return;
   const point = devicePoint(event);
   post("/api/event", { kind: press.dragging ? "drag_end" : "tap", x: point.x, y: point.y });
+  if (press.points && press.dragging) inkStrokes.push(press.points.concat([point]));
   press = null;
   hidePreview();
+  drawInk();
 });
 
 image.addEventListener("pointercancel", (event) => {
@@ -237,6 +274,7 @@ image.addEventListener("pointercancel", (event) => {
   }
   press = null;
   hidePreview();
+  drawInk();
 });
 
 // ---- the tool bar and the keys -----------------------------------------------------------------
