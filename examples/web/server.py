@@ -24,6 +24,7 @@ import argparse
 import io
 import json
 import logging
+import math
 import mimetypes
 import sys
 import threading
@@ -205,8 +206,15 @@ class Review:
         x, y = body.get("x"), body.get("y")
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_point", "x and y must be numbers (device pixels)")
+        if not all(math.isfinite(v) for v in (x, y)):  # type: ignore[arg-type]
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_point", "x and y must be finite")
+        # A drag may leave the image (the page captures the pointer): it stops at the edge,
+        # so that what it makes stays on the page.
+        view = self.view(page)
+        x = min(max(float(x), 0.0), float(view[2]))  # type: ignore[arg-type]
+        y = min(max(float(y), 0.0), float(view[3]))  # type: ignore[arg-type]
         # Device pixels of the image the page shows to user space: Quire's conversion.
-        point = quire.device_to_page(self.document, page, self.view(page), (float(x), float(y)))  # type: ignore[arg-type]
+        point = quire.device_to_page(self.document, page, view, (x, y))
         handled = self.tools.send(kind, page, point)
         LOG.info("pointer %s page %d device (%.1f, %.1f) -> user space (%.2f, %.2f): %s",
                  kind.name.lower(), page, x, y, point[0], point[1], "handled" if handled else "dropped")
