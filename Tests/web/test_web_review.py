@@ -291,6 +291,12 @@ def test_review_session_in_chromium(server: Server, browser: Any) -> None:
     assert state["selection"] == square, state["events"]
     assert driver.execute_script("return document.body.dataset.selection") == str(square)
     assert driver.find_elements(By.CSS_SELECTOR, "#overlay .selection")
+    # A double click on it asks to edit it (EDIT_REQUESTED): the comment box takes the focus.
+    image = driver.find_element(By.ID, "page")
+    ActionChains(driver).move_to_element_with_offset(image, *image_offset(driver, 375, 550)).double_click().perform()
+    wait_idle(driver)
+    WebDriverWait(driver, WAIT).until(lambda d: d.switch_to.active_element.get_attribute("id") == "comment")
+    assert server.state()["selection"] == square
     drag(driver, (375, 550), (415, 530))
     (ax, ay), (bx, by) = device_to_page(375, 550), device_to_page(415, 530)
     dx, dy = bx - ax, by - ay

@@ -277,6 +277,15 @@ image.addEventListener("pointercancel", (event) => {
   drawInk();
 });
 
+// A double click with Select on an annotation: AnnotEdit reports EDIT_REQUESTED, and the
+// comment box takes the focus.
+image.addEventListener("dblclick", async (event) => {
+  if (!state || state.tool !== "pan") return;
+  const point = devicePoint(event);
+  const answer = await post("/api/event", { kind: "double_tap", x: point.x, y: point.y });
+  if (answer && answer.events.some((e) => e.startsWith("edit_requested")) && !$("comment").disabled) $("comment").focus();
+});
+
 // ---- the tool bar and the keys -----------------------------------------------------------------
 
 for (const button of document.querySelectorAll("[data-tool]")) {
