@@ -26,7 +26,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -360,3 +360,52 @@ def test_review_session_in_chromium(server: Server, browser: Any) -> None:
         top = int(where["y"])
         assert red_near(picture, left, top + 550), "no red edge at the square's left side"
         assert not red_near(picture, left + 40, top + 490), "red where only the moved square was"
+
+
+def test_server_answers_bad_requests_with_json_errors(server: Server) -> None:
+    """Requests a page would never send get a 4xx and one JSON error shape; the server
+    goes on, and nothing was added to the document."""
+    import urllib.error
+
+    def call(path: str, body: Optional[bytes] = None, headers: Optional[Dict[str, str]] = None) -> Tuple[int, Dict[str, Any]]:
+        req = urllib.request.Request(server.url + path, data=body, headers=headers or {},
+                                     method="POST" if body is not None else "GET")
+        try:
+            with urllib.request.urlopen(req, timeout=WAIT) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    before = server.state()["annotations"]
+    cases = [
+        ("api/event", b"not json", 400, "bad_json"),
+        ("api/event", b"[1, 2]", 400, "bad_json"),
+        ("api/event", b'{"page": -1, "kind": "tap", "x": 1, "y": 1}', 400, "bad_page"),
+        ("api/event", b'{"page": 2, "kind": "tap", "x": 1, "y": 1}', 400, "bad_page"),
+        ("api/event", b'{"page": 0, "kind": "zap", "x": 1, "y": 1}', 400, "bad_kind"),
+        ("api/event", b'{"page": 0, "kind": "tap", "x": "1", "y": 1}', 400, "bad_point"),
+        ("api/event", b'{"page": 0, "kind": "tap", "x": NaN, "y": 1}', 400, "bad_point"),
+        ("api/tool", b'{"tool": "hammer"}', 400, "bad_tool"),
+        ("api/contents", b'{"text": "x"}', 409, "StateError"),  # nothing is selected
+        ("api/delete", b"{}", 409, "StateError"),
+        ("api/undo", b"{}", 409, "nothing_to_undo"),
+        ("api/nothing", b"{}", 404, "not_found"),
+        ("api/state?page=x", None, 400, "bad_page"),
+        ("api/page/7.png", None, 400, "bad_page"),
+        ("static/../server.py", None, 404, "not_found"),
+    ]
+    for path, body, status, code in cases:
+        got_status, value = call(path, body)
+        assert (got_status, value.get("error", {}).get("code")) == (status, code), (path, body, value)
+        assert value["error"]["message"]
+    status, value = call("api/event", b"{" + b" " * 70000 + b"}", {"Content-Type": "application/json"})
+    assert (status, value["error"]["code"]) == (413, "too_large")
+    # A drag far off the image stops at its edge: the square stays on the page.
+    call("api/tool", b'{"tool": "square"}')
+    call("api/event", b'{"page": 0, "kind": "drag_begin", "x": 500, "y": 700}')
+    status, value = call("api/event", b'{"page": 0, "kind": "drag_end", "x": 1e300, "y": 1e300}')
+    assert status == 200
+    added = value["annotations"][len(before):]
+    assert [a["subtype"] for a in added] == ["Square"]
+    assert near(added[0]["rect"], [500, 0, 612, 92], 1e-6), added[0]["rect"]
+    assert server.process.poll() is None
