@@ -48,7 +48,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # pragma: no cover - reported by the fixture, as a failure
-    webdriver = None
+    webdriver = None  # type: ignore[assignment]
 
 
 # ---- the server and the browser -----------------------------------------------------------------
@@ -140,13 +140,13 @@ def image_offset(driver: Any, x: float, y: float) -> Tuple[int, int]:
     return int(round(x - size["width"] / 2)), int(round(y - size["height"] / 2))
 
 
-def tap(driver: Any, x: float, y: float) -> None:
+def tap(driver: Any, x: int, y: int) -> None:
     image = driver.find_element(By.ID, "page")
     ActionChains(driver).move_to_element_with_offset(image, *image_offset(driver, x, y)).click().perform()
     wait_idle(driver)
 
 
-def drag(driver: Any, start: Tuple[float, float], end: Tuple[float, float]) -> None:
+def drag(driver: Any, start: Tuple[int, int], end: Tuple[int, int]) -> None:
     image = driver.find_element(By.ID, "page")
     dx, dy = end[0] - start[0], end[1] - start[1]
     (ActionChains(driver).move_to_element_with_offset(image, *image_offset(driver, *start)).click_and_hold()

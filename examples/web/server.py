@@ -409,7 +409,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     Handler.review = review
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
-    host, port = server.server_address[:2]
+    host, port = str(server.server_address[0]), int(server.server_address[1])
     # The test reads this line to learn the port.
     print("quire-review: serving %s on http://%s:%d/" % (args.pdf, host, port), flush=True)
     try:
