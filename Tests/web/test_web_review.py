@@ -3,7 +3,7 @@
 The server runs as its own process on a free loopback port; Debian's Chromium is driven by
 Selenium through Debian's chromedriver (/usr/bin/chromedriver: nothing is downloaded). The
 session: draw a square, add a note with a comment, select the square and move it, undo;
-then two ink strokes.
+then two ink strokes, and a form field's value.
 After each step the document is checked through the server's state AND in the file its
 Save button writes, read by pikepdf and by PDFium (pypdfium2). Where the pointer events
 should have landed in PDF user space is PDFium's own answer (FPDF_DeviceToPage on the page
@@ -341,6 +341,40 @@ def test_review_session_in_chromium(server: Server, browser: Any) -> None:
     assert len(ink) == 2
     for stroke, (start, end) in zip(ink, strokes):
         assert near(stroke[:2], list(device_to_page(*start)), 1.0) and near(stroke[-2:], list(device_to_page(*end)), 1.0), stroke
+
+    # 6. A form field: a tap on the sample's combo box with Select (Pan hands it to form
+    #    filling), then its value set in the box, as PDFium and pikepdf read it back.
+    tap(driver, 120, 427)
+    state = server.state()
+    widget = [a for a in state["annotations"] if a["selected"]]
+    assert state["manager_tool"] == "form_fill" and len(widget) == 1 and widget[0]["subtype"] == "Widget"
+    assert widget[0]["field"]["name"] == "Combo1"
+    assert driver.find_element(By.ID, "comment-label").text.startswith("Value of Combo1")
+    comment = driver.find_element(By.ID, "comment")
+    comment.clear()
+    comment.send_keys("Link")
+    click(driver, "#set-comment")
+    assert [a for a in server.state()["annotations"] if a["selected"]][0]["field"]["value"] == "Link"
+    saved(driver, server)
+    with pikepdf.open(server.output) as saved_pdf:
+        combo = [f for f in saved_pdf.Root.AcroForm.Fields if str(f.T) == "Combo1"]
+        assert len(combo) == 1 and str(combo[0].V) == "Link"
+    filled = pdfium.PdfDocument(str(server.output))
+    try:
+        filled.init_forms()
+        page = filled[0]
+        values = []
+        for i in range(pdfium_raw.FPDFPage_GetAnnotCount(page.raw)):
+            annot = pdfium_raw.FPDFPage_GetAnnot(page.raw, i)
+            if pdfium_raw.FPDFAnnot_GetSubtype(annot) == pdfium_raw.FPDF_ANNOT_WIDGET:
+                n = pdfium_raw.FPDFAnnot_GetFormFieldValue(filled.formenv.raw, annot, None, 0)
+                buffer = (ctypes.c_ushort * max(1, n // 2))()
+                pdfium_raw.FPDFAnnot_GetFormFieldValue(filled.formenv.raw, annot, buffer, n)
+                values.append(bytes(buffer)[:max(0, n - 2)].decode("utf-16-le"))
+            pdfium_raw.FPDFPage_CloseAnnot(annot)
+        assert values == ["Link"]
+    finally:
+        filled.close()
 
     # The page's console has no errors but the refused request's status line.
     errors = [e["message"] for e in driver.get_log("browser")

@@ -141,7 +141,8 @@ class Review:
         data = self.document.save_to_bytes()
         pdf = pdfium.PdfDocument(data)
         try:
-            bitmap = pdf[page].render(scale=self.scale, draw_annots=True)
+            pdf.init_forms()  # form fields drawn by PDFium's form filler, with their values
+            bitmap = pdf[page].render(scale=self.scale, draw_annots=True, may_draw_forms=True)
             picture = bitmap.to_pil()
             out = io.BytesIO()
             picture.save(out, format="PNG")
@@ -162,6 +163,20 @@ class Review:
         self._check_page(page)
         view = self.view(page)
         selection = self.tools.selection
+        # Form fields by their widgets' rects on this page (a widget names no field number).
+        fields: Dict[Tuple[float, float, float, float], Dict[str, Any]] = {}
+        for field in self.document.fields:
+            value = field.value
+            for widget in field.widgets:
+                if widget.page_index == page:
+                    r = widget.rect
+                    fields[(r.left, r.bottom, r.right, r.top)] = {
+                        "name": field.name,
+                        "type": field.type.name.lower(),
+                        "value": "\n".join(value) if isinstance(value, list) else value,
+                        "options": [o.export_value for o in field.options],
+                        "read_only": field.is_read_only,
+                    }
         annotations = []
         for a in self.document.pages[page].annotations:
             if a.subtype == "Popup" or a.is_reply or a.flags & 2:  # popups, replies, hidden: not drawn
@@ -177,6 +192,7 @@ class Review:
                 "contents": a.contents,
                 "author": a.author,
                 "selected": a.id is not None and a.id == selection,
+                "field": fields.get((r.left, r.bottom, r.right, r.top)) if a.subtype == "Widget" else None,
             })
         tool = self.tools.tool
         return {
@@ -232,6 +248,12 @@ class Review:
         if text is not None and not isinstance(text, str):
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_text", "text must be a string or null")
         self.tools.set_selection_contents(text or None)
+
+    def set_field_value(self, body: Dict[str, Any]) -> None:
+        value = body.get("value")
+        if not isinstance(value, str):
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_value", "value must be a string")
+        self.tools.set_field_value(value)
 
     def undo(self) -> None:
         if not self.tools.undo():
@@ -346,6 +368,8 @@ class Handler(BaseHTTPRequestHandler):
                 review.set_tool(body)
             elif path == "/api/contents":
                 review.set_contents(body)
+            elif path == "/api/field":
+                review.set_field_value(body)
             elif path == "/api/delete":
                 review.tools.delete_selection()
             elif path == "/api/undo":

@@ -137,11 +137,17 @@ function show(value) {
     list.appendChild(item);
   }
   const comment = $("comment");
+  // A form field's widget: the box edits the field's value (form filling's
+  // set_field_value); any other annotation: its comment (/Contents).
+  const field = selected ? selected.field : null;
+  $("comment-label").textContent = field ? "Value of " + field.name + " (" + field.type.replace("_", " ") + ")" : "Comment";
+  $("set-comment").textContent = field ? "Set value" : "Set comment";
+  $("options").textContent = field && field.options.length ? "Choices: " + field.options.join(", ") : "";
   if (selected) {
     $("selected").textContent = selected.subtype + " " + selected.object +
-      (selected.author ? " by " + selected.author : "");
+      (selected.author && !field ? " by " + selected.author : "");
     if (document.activeElement !== comment || comment.dataset.object !== String(selected.object)) {
-      comment.value = selected.contents || "";
+      comment.value = (field ? field.value : selected.contents) || "";
     }
     comment.dataset.object = String(selected.object);
   } else {
@@ -295,7 +301,11 @@ $("undo").addEventListener("click", () => post("/api/undo"));
 $("redo").addEventListener("click", () => post("/api/redo"));
 $("delete").addEventListener("click", () => post("/api/delete"));
 $("save").addEventListener("click", () => post("/api/save"));
-$("set-comment").addEventListener("click", () => post("/api/contents", { text: $("comment").value }));
+$("set-comment").addEventListener("click", () => {
+  const selected = state && state.annotations.find((a) => a.selected);
+  if (selected && selected.field) post("/api/field", { value: $("comment").value });
+  else post("/api/contents", { text: $("comment").value });
+});
 $("previous").addEventListener("click", () => { if (state && state.page > 0) request("/api/state?page=" + (state.page - 1), null); });
 $("next").addEventListener("click", () => { if (state && state.page + 1 < state.page_count) request("/api/state?page=" + (state.page + 1), null); });
 
