@@ -179,7 +179,8 @@ class Review:
                     }
         annotations = []
         for a in self.document.pages[page].annotations:
-            if a.subtype == "Popup" or a.is_reply or a.flags & 2:  # popups, replies, hidden: not drawn
+            # Not drawn on the page, so not listed: popups, replies, hidden (2) and no-view (32).
+            if a.subtype == "Popup" or a.is_reply or a.flags & (2 | 32):
                 continue
             r = a.rect
             x0, y0 = quire.page_to_device(self.document, page, view, (r.left, r.top))
