@@ -101,6 +101,11 @@ extension SyncService {
     /// as the annotation model reads it.
     func checkAlone(_ record: InstantJSONValue, id: String, checker: AnnotationRecordChecker) -> PutCheck {
         guard let fields = record.objectFields else { return .invalid("the record is not a JSON object") }
+        // Form data is not a record of a layer: a layer holds annotations (docs/sync-protocol.md).
+        if let type = fields["type"]?.stringValue,
+           type == InstantJSONFormFieldValue.type || type.hasPrefix(InstantJSONFormField.typePrefix) {
+            return .invalid("record.type: \"\(type.prefix(60))\" is form data, which a layer does not sync (a layer holds annotation records); form field values travel in the PDF or in a document's annotation JSON (formFieldValues)")
+        }
         guard fields["id"]?.stringValue == id else { return .invalid("record.id must equal the mutation's id") }
         let annotation: InstantJSONAnnotation
         do {

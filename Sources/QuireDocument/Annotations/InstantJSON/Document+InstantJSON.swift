@@ -24,7 +24,10 @@ extension Document {
     /// instead of as records, for PSPDFKit's Instant comments (docs/annotation-json.md).
     public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool) throws -> [UInt8] {
         var json = try annotationsInstantJSON(page: page)
-        if instantComments { json = Document.withInstantComments(json) }
+        if instantComments {
+            json = Document.withInstantComments(json)
+            json.skippedPdfObjectIds = Document.skippedObjects(json.annotations)  // the notes now comments are not replaced
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do {
@@ -103,7 +106,20 @@ extension Document {
         var json = InstantJSONDocument(annotations: records)
         json.attachments = attachments.isEmpty ? nil : attachments
         json.quire = InstantJSONQuireInfo(version: 1, pageCount: count, pageIndex: page)
+        // Instant JSON's document fields: the file the object numbers belong to, the
+        // annotations of the file that the records replace (so that PSPDFKit, applying the
+        // JSON to the PDF, shows each record instead of the annotation it came from), and,
+        // for the whole document, the form's values.
+        json.pdfId = instantPdfId
+        json.skippedPdfObjectIds = Document.skippedObjects(records)
+        if page == nil { json.formFieldValues = exportedFieldValues() }
         return json
+    }
+
+    /// The object numbers of the records, sorted, once each (nil: none).
+    static func skippedObjects(_ records: [InstantJSONAnnotation]) -> [Int]? {
+        let numbers = Set(records.compactMap(\.pdfObjectId)).sorted()
+        return numbers.isEmpty ? nil : numbers
     }
 
     /// Imports annotation JSON (Instant JSON, with or without Quire's extensions) and returns
@@ -250,6 +266,7 @@ extension Document {
     }
 
     func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
+        let json = importedObjectNumbers(json)
         let count = try pageCount()
         // Pages that the root's /Count counts but the tree does not hold take no annotations.
         let existing = try pages().count
@@ -409,6 +426,17 @@ extension Document {
             let previous = target[i].flatMap { existingByNumber[$0.number] }
             try InstantJSON.checkRules(wanted[i], changedFrom: previous, record: records[i], path: "annotations[\(i)]")
         }
+        // The form's values and the annotations that skippedPdfObjectIds deletes, checked
+        // before anything changes too (functions of their own, for this frame's size).
+        let fieldValues = try plannedFieldValues(json)
+        let deletions = try plannedDeletions(json, records: records, target: target,
+                                             existingByNumber: existingByNumber,
+                                             referenced: records.indices.map { i in
+                                                 [parent[i], popup[i]].map { ref -> Int? in
+                                                     if case .existing(let e)? = ref { return e.id.number }
+                                                     return nil
+                                                 }
+                                             })
         // 3. Apply: parents before replies.
         var order: [Int] = []
         var placed = Array(repeating: false, count: records.count)
@@ -485,13 +513,78 @@ extension Document {
                 try setObject(p.number, .dictionary(pd))
             }
         }
-        return try records.indices.filter { !skipped[$0] || alias[$0] != nil }.map { i in
+        let stored = try records.indices.filter { !skipped[$0] || alias[$0] != nil }.map { i in
             if let a = direct[i] { return a }
             guard let id = objectOf[alias[i] ?? i], let stored = try annotation(id) else {
                 throw PDFError(.notFound, "annotation JSON: annotations[\(i)] was not stored")
             }
             return stored
         }
+        // 5. The form's values, through the forms model; then the deletions.
+        try applyFieldValues(fieldValues)
+        for id in deletions where isInUse(id.number) {
+            if try annotation(id) != nil { try deleteAnnotationUnbatched(id) }
+        }
+        return stored
+    }
+
+    /// The JSON as import uses it: when its `pdfId` names another file, the object numbers
+    /// in it (`pdfObjectId`, an `id` of digits alone, `skippedPdfObjectIds`) are another
+    /// file's, so they are dropped with a warning and records match by /NM alone.
+    private func importedObjectNumbers(_ json: InstantJSONDocument) -> InstantJSONDocument {
+        guard pdfIdNamesAnotherFile(json) else { return json }
+        var out = json
+        file.warn("annotation JSON: pdfId names another PDF (permanent \((json.pdfId?.permanent ?? "").prefix(64))); its object numbers (pdfObjectId, skippedPdfObjectIds) are ignored and records match annotations by name")
+        out.annotations = json.annotations.map { r in
+            var r = r
+            r.pdfObjectId = nil
+            if r.name == nil, let id = r.id, InstantJSON.digits(id) != nil { r.name = id }
+            return r
+        }
+        out.comments = json.comments?.map { c in
+            var c = c
+            c.pdfObjectId = nil
+            return c
+        }
+        out.skippedPdfObjectIds = nil
+        return out
+    }
+
+    /// The annotations that `skippedPdfObjectIds` deletes: those of the list that no record
+    /// replaces (a record with that `pdfObjectId`, or one matched to that object). An
+    /// object that is not an annotation of the document, and a widget (the forms model's),
+    /// is left alone with a warning; deleting an annotation that a record of the JSON
+    /// replies to or names as its popup is an error.
+    private func plannedDeletions(_ json: InstantJSONDocument, records: [InstantJSONAnnotation], target: [ObjectID?],
+                                  existingByNumber: [Int: Annotation],
+                                  referenced: [[Int?]]) throws -> [ObjectID] {
+        guard let skipped = json.skippedPdfObjectIds, !skipped.isEmpty else { return [] }
+        var replaced: Set<Int> = Set(records.compactMap(\.pdfObjectId))
+        for t in target { if let t { replaced.insert(t.number) } }
+        var referencedBy: [Int: String] = [:]
+        for (i, refs) in referenced.enumerated() {
+            let path = i < json.annotations.count ? "annotations[\(i)]" : "comments[\(i - json.annotations.count)]"
+            for (k, n) in refs.enumerated() {
+                if let n, referencedBy[n] == nil { referencedBy[n] = "\(path).quire.\(k == 0 ? "inReplyTo" : "popup")" }
+            }
+        }
+        var out: [ObjectID] = []
+        var seen: Set<Int> = []
+        for (k, n) in skipped.enumerated() where !replaced.contains(n) && seen.insert(n).inserted {
+            guard let a = existingByNumber[n], let id = a.id else {
+                file.warn("annotation JSON: skippedPdfObjectIds[\(k)]: object \(n) is not an annotation of the document; nothing to delete")
+                continue
+            }
+            guard a.subtype != "Widget" else {
+                file.warn("annotation JSON: skippedPdfObjectIds[\(k)]: object \(n) is a form widget; not deleted (the forms model owns widgets)")
+                continue
+            }
+            if let by = referencedBy[n] {
+                throw PDFError(.format, "annotation JSON: skippedPdfObjectIds[\(k)]: annotation \(n) is deleted by the list, but \(by) names it")
+            }
+            out.append(id)
+        }
+        return out
     }
 
     /// The image of a `pspdfkit/image` record: its attachment, base64-decoded and read

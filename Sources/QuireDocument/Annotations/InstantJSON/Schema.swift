@@ -36,6 +36,16 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
     /// Instant JSON's attachments: the images of `pspdfkit/image` records, by
     /// `imageAttachmentId` (base64 data and a media type).
     public var attachments: [String: InstantJSONAttachment]?
+    /// Instant JSON's form field values (`pspdfkit/form-field-value`): read and written
+    /// (a whole-document export has one for every field whose value can be set).
+    public var formFieldValues: [InstantJSONFormFieldValue]?
+    /// Instant JSON's form field definitions: read (matched by name, checked), not written.
+    public var formFields: [InstantJSONFormField]?
+    /// Instant JSON's `pdfId`: the trailer /ID of the PDF the JSON was written for.
+    public var pdfId: InstantJSONPdfId?
+    /// Instant JSON's `skippedPdfObjectIds`: annotation objects of that PDF which the
+    /// JSON replaces (by the record of the same `pdfObjectId`) or deletes (no such record).
+    public var skippedPdfObjectIds: [Int]?
 
     public init(annotations: [InstantJSONAnnotation] = []) { self.annotations = annotations }
 
@@ -55,7 +65,16 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
             throw o.node("format")!.fail("\"\(f)\" is not Instant JSON (\"\(InstantJSONDocument.instantJSONFormat)\")")
         }
         quire = try o.node("quire").map(InstantJSONQuireInfo.init(json:))
-        annotations = try o.required("annotations").array().map(InstantJSONAnnotation.init(json:))
+        formFieldValues = try o.node("formFieldValues")?.array().map(InstantJSONFormFieldValue.init(json:))
+        formFields = try o.node("formFields")?.array().map(InstantJSONFormField.init(json:))
+        pdfId = try o.node("pdfId").map(InstantJSONPdfId.init(json:))
+        skippedPdfObjectIds = try o.node("skippedPdfObjectIds")?.array().map { try $0.integer() }
+        // PSPDFKit's form-filling JSON has no annotations: the key may then be left out.
+        if formFieldValues == nil && formFields == nil && skippedPdfObjectIds == nil {
+            annotations = try o.required("annotations").array().map(InstantJSONAnnotation.init(json:))
+        } else {
+            annotations = try o.node("annotations")?.array().map(InstantJSONAnnotation.init(json:)) ?? []
+        }
         comments = try o.node("comments")?.array().map(InstantJSONComment.init(json:))
         if let a = o.node("attachments") {
             var out: [String: InstantJSONAttachment] = [:]
@@ -228,7 +247,11 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         let vNode = try o.required("v")
         v = try vNode.integer()
         guard v == 1 || v == 2 else { throw vNode.fail("record version \(v) is not supported (Quire reads 1 and 2)") }
-        type = try o.required("type").string()
+        let typeNode = try o.required("type")
+        type = try typeNode.string()
+        if type == InstantJSONFormFieldValue.type || type.hasPrefix(InstantJSONFormField.typePrefix) {
+            throw typeNode.fail("\"\(type.prefix(60))\" is form data, not an annotation record (form field values go in the top-level formFieldValues, field definitions in formFields)")
+        }
         id = try o.string("id")
         name = try o.string("name")
         pdfObjectId = try o.node("pdfObjectId")?.integer()
