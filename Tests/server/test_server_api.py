@@ -572,3 +572,24 @@ def test_valid_ids_with_dots_dashes_underscores(server: ServerProcess, keys: Key
     c = client(server, keys, doc, "layer_A.b-c")
     assert c.fetch().status == 200
     assert c.push([put(1, note("note.id_with-chars"))]).json["results"][0]["status"] == "accepted"
+
+
+def test_form_field_values_are_refused_as_records(server: ServerProcess, keys: Keys, document: str) -> None:
+    """A layer holds annotation records: a pushed `pspdfkit/form-field-value` (issue 23) or
+    form field definition is rejected as invalid with a message that says so, with or
+    without an id, and the layer does not hold it."""
+    c = client(server, keys, document)
+    value = {"v": 1, "type": "pspdfkit/form-field-value", "name": "Client name", "value": "PSPDFKit"}
+    r = c.push([
+        put(1, dict(value, id="fv-1")),
+        {"client_seq": 2, "op": "put", "id": "fv-2", "base_revision": None, "record": value},
+        put(3, {"v": 1, "type": "pspdfkit/form-field/text", "id": "ff-1", "name": "Client name"}),
+    ])
+    assert r.status == 200, r
+    results = r.json["results"]
+    assert [x["status"] for x in results] == ["rejected"] * 3
+    for x in results:
+        assert x["reason"] == "invalid" and "is form data, which a layer does not sync" in x["message"], x
+    assert results[0]["message"].startswith("record.type: \"pspdfkit/form-field-value\"")
+    ids = [x["record"]["id"] for x in c.fetch().json["records"]]
+    assert not {"fv-1", "fv-2", "ff-1"} & set(ids)
