@@ -1138,6 +1138,11 @@ QUIRE_API void quire_annotation_list_free(quire_annotation_list *list);
  * page tree has no annotations); its "pageCount" is `quire_document_page_count`'s.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
  * missing from the page tree: see `quire_document_page_count`); QUIRE_EBUFS.
+ * Besides "annotations", the export has Instant JSON's "pdfId" (the trailer /ID in
+ * hexadecimal, when the file has one), "skippedPdfObjectIds" (the object number of every
+ * record) and, for the whole document (page_index -1), "formFieldValues": a
+ * "pspdfkit/form-field-value" record for every text, check box, radio button, combo box and
+ * list box field (docs/annotation-json.md, "Form field values").
  */
 QUIRE_API int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
                                            quire_document *doc, int32_t page_index);
@@ -1165,15 +1170,26 @@ QUIRE_API int quire_document_export_annotations_json_instant_comments(char *buf,
  * updated, any other is created; replies are linked by name. Instant JSON's "comments"
  * become replies to their "rootId", xhtml text becomes sanitized rich text (/RC), and
  * "pspdfkit/image" records with their "attachments" become image stamps
- * (docs/annotation-json.md). Everything is checked before the document changes: on an
- * error, nothing was imported.
+ * (docs/annotation-json.md). "formFieldValues" set the values of the form's fields by
+ * fully qualified name, with the rules of `quire_field_set_value` (a value equal to the
+ * field's is left alone, so a document's own export changes nothing); "formFields" are
+ * matched by name and type, never created or redefined. "skippedPdfObjectIds" deletes the
+ * annotations it lists that no record replaces; when "pdfId" names another file (another
+ * permanent /ID), the JSON's object numbers are ignored, with a document warning.
+ * Everything is checked before the document changes, form values included: on an error,
+ * nothing was imported.
  * out_count: receives the number of annotations (comments included) created or updated;
  * may be NULL.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (malformed JSON, an unknown annotation
  * type, a reply or comment whose parent is missing, XHTML that is not well-formed, an image
- * that does not decode: the message names the field); QUIRE_ELIMIT (rich text over 1 MiB
- * or nested deeper than 64, an image over 16 MiB or 40 million pixels); QUIRE_EDISABLED
- * (replies while replies are off).
+ * that does not decode, a form value for a field the document lacks or that is not one of
+ * the field's states or options, a skipped annotation that a record names: the message
+ * names the field); QUIRE_ELIMIT (rich text over 1 MiB or nested deeper than 64, an image
+ * over 16 MiB or 40 million pixels, a form text value over 1 Mi characters);
+ * QUIRE_EDISABLED (replies while replies are off); QUIRE_ESTATE (a form value for a
+ * read-only field, or turning off a radio group that cannot be); QUIRE_ERANGE (a text
+ * value longer than the field's /MaxLen); QUIRE_EUNSUPPORTED (a value for a push button or
+ * a signature; a page that is a direct object).
  */
 QUIRE_API int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,
                                            const char *json, size_t length);

@@ -1307,6 +1307,11 @@ class Document(OwnedHandle):
         records, so that a PSPDFKit import shows the thread; what a comment cannot hold
         (the reply's rectangle, flags, colour, icon) is left out.
 
+        The JSON also has Instant JSON's ``pdfId`` (the file's /ID in hexadecimal),
+        ``skippedPdfObjectIds`` (the records' objects) and, for every page (``page=None``),
+        ``formFieldValues``: one ``pspdfkit/form-field-value`` record per text, check box,
+        radio button, combo box and list box field.
+
         Raises:
             IndexOutOfRangeError: no such page.
         """
@@ -1331,16 +1336,25 @@ class Document(OwnedHandle):
         other is created; replies are linked by name. Instant JSON's ``comments`` become
         replies to their ``rootId``, xhtml text becomes sanitized rich text (/RC), and
         ``pspdfkit/image`` records with their ``attachments`` become image stamps
-        (docs/annotation-json.md). All or nothing: on an error, nothing was imported.
-        Returns the number of annotations (comments included) created or updated.
+        (docs/annotation-json.md). ``formFieldValues`` set the form's fields by name with
+        the rules of :attr:`FormField.value` (a value equal to the field's is left alone);
+        ``formFields`` are matched by name and type, never created. ``skippedPdfObjectIds``
+        deletes the listed annotations that no record replaces; when ``pdfId`` names another
+        file, the JSON's object numbers are ignored (a warning in :attr:`warnings`). All or
+        nothing: on an error, nothing was imported, form values included. Returns the
+        number of annotations (comments included) created or updated.
 
         Raises:
             FormatError: malformed JSON, an unknown annotation type, a reply or comment
                 whose parent is missing, XHTML that is not well-formed, an image that does
-                not decode (the message names the field).
+                not decode, a form value for a field the document lacks or that is not one
+                of its states or options (the message names the field).
             LimitError: rich text over 1 MiB or nested deeper than 64, an image over 16 MiB
-                or 40 million pixels.
+                or 40 million pixels, a form text over 1 Mi characters.
             DisabledError: replies while :attr:`replies_enabled` is off.
+            StateError: a form value for a read-only field.
+            IndexOutOfRangeError: a text value longer than the field's /MaxLen.
+            UnsupportedError: a value for a push button or a signature field.
         """
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         out = c_int32()
