@@ -54,14 +54,14 @@ except ImportError:  # pragma: no cover - reported by the fixture, as a failure
 # ---- the server and the browser -----------------------------------------------------------------
 
 class Server:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, pdf: Path = SAMPLE, scale: float = 1.0) -> None:
         self.source = tmp / "review.pdf"
-        shutil.copy(SAMPLE, self.source)
+        shutil.copy(pdf, self.source)
         self.output = tmp / "reviewed.pdf"
         env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings/python"))
         self.log = open(tmp / "server.log", "w+")
         self.process = subprocess.Popen(
-            [sys.executable, str(SERVER), str(self.source), "--port", "0", "--scale", "1", "--output", str(self.output)],
+            [sys.executable, str(SERVER), str(self.source), "--port", "0", "--scale", str(scale), "--output", str(self.output)],
             stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
         assert self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
@@ -76,8 +76,8 @@ class Server:
         self.log.seek(0)
         return self.log.read()
 
-    def state(self) -> Dict[str, Any]:
-        with urllib.request.urlopen(self.url + "api/state?page=0", timeout=WAIT) as answer:
+    def state(self, page: int = 0) -> Dict[str, Any]:
+        with urllib.request.urlopen(self.url + "api/state?page=%d" % page, timeout=WAIT) as answer:
             return json.load(answer)
 
     def stop(self) -> None:
@@ -161,13 +161,16 @@ def click(driver: Any, selector: str) -> None:
 
 # ---- what the file says ----------------------------------------------------------------------------
 
-def device_to_page(x: float, y: float) -> Tuple[float, float]:
-    """PDFium's FPDF_DeviceToPage for page 0 of the sample shown at 612 x 792 pixels."""
-    pdf = pdfium.PdfDocument(str(SAMPLE))
+def device_to_page(x: float, y: float, pdf_path: Path = SAMPLE, page_index: int = 0,
+                   size: Tuple[int, int] = (612, 792)) -> Tuple[float, float]:
+    """PDFium's FPDF_DeviceToPage for a page shown at ``size`` pixels (by default page 0 of
+    the sample at 612 x 792)."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
     try:
-        page = pdf[0]
+        page = pdf[page_index]
         px, py = ctypes.c_double(), ctypes.c_double()
-        assert pdfium_raw.FPDF_DeviceToPage(page.raw, 0, 0, 612, 792, 0, int(x), int(y), ctypes.byref(px), ctypes.byref(py))
+        assert pdfium_raw.FPDF_DeviceToPage(page.raw, 0, 0, size[0], size[1], 0, int(x), int(y),
+                                            ctypes.byref(px), ctypes.byref(py))
         return px.value, py.value
     finally:
         pdf.close()
@@ -443,3 +446,61 @@ def test_server_answers_bad_requests_with_json_errors(server: Server) -> None:
     assert [a["subtype"] for a in added] == ["Square"]
     assert near(added[0]["rect"], [500, 0, 612, 92], 1e-6), added[0]["rect"]
     assert server.process.poll() is None
+
+
+BOXES = Path("/work/shared/corpus/qpdf/qpdf/qtest/qpdf/boxes.pdf")
+
+
+def test_rotated_cropped_zoomed_page_in_chromium(tmp_path: Path, browser: Any) -> None:
+    """Page 2 of qpdf's boxes.pdf (/Rotate 90, a crop box inside the media box) shown at
+    1.25 pixels per point: the page's arrow buttons reach it; a square drawn and moved
+    there lands where PDFium's FPDF_DeviceToPage puts the pixels, in the server's state and
+    in the saved file; undo puts it back."""
+    if not BOXES.exists():
+        pytest.fail("the corpus file %s is missing (../shared/corpus)" % BOXES)
+    s = Server(tmp_path, BOXES, scale=1.25)
+    driver = browser
+    try:
+        driver.get(s.url)
+        wait_idle(driver)
+        click(driver, "#next")
+        assert driver.find_element(By.ID, "page-number").text.startswith("2 /")
+        state = s.state(1)
+        size = (state["image"]["width"], state["image"]["height"])
+        # Turned a quarter: the crop box's height (732 points) is the image's width.
+        assert size == (915, 715)
+        assert driver.find_element(By.ID, "page").size == {"width": 915, "height": 715}
+
+        def user(x: int, y: int) -> Tuple[float, float]:
+            return device_to_page(x, y, BOXES, 1, size)
+
+        click(driver, "[data-tool=square]")
+        drag(driver, (200, 150), (400, 300))
+        added = s.state(1)["annotations"]
+        assert [a["subtype"] for a in added] == ["Square"]
+        (x0, y0), (x1, y1) = user(200, 150), user(400, 300)
+        drawn = [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
+        assert near(added[0]["rect"], drawn, 1.0), (added[0]["rect"], drawn)
+        drawn = added[0]["rect"]
+
+        click(driver, "[data-tool=pan]")
+        tap(driver, 300, 225)
+        assert s.state(1)["selection"] == added[0]["object"]
+        drag(driver, (300, 225), (350, 255))
+        (ax, ay), (bx, by) = user(300, 225), user(350, 255)
+        dx, dy = bx - ax, by - ay
+        assert abs(dx) == pytest.approx(24) and abs(dy) == pytest.approx(40)  # 30 and 50 pixels, turned
+        moved = [drawn[0] + dx, drawn[1] + dy, drawn[2] + dx, drawn[3] + dy]
+        assert near(s.state(1)["annotations"][0]["rect"], moved, 0.01)
+        click(driver, "#save")
+        with pikepdf.open(s.output) as pdf:
+            annots = pdf.pages[1].Annots
+            assert [str(a.Subtype) for a in annots] == ["/Square"]
+            assert near([float(v) for v in annots[0].Rect], moved, 0.01)
+            assert "/Annots" not in pdf.pages[0] and "/Annots" not in pdf.pages[2]
+        click(driver, "#undo")
+        assert near(s.state(1)["annotations"][0]["rect"], drawn, 1e-6)
+    finally:
+        s.stop()
+        print("---- server log ----\n" + s.logged())
+        s.log.close()
