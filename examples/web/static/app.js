@@ -32,9 +32,12 @@ function clearError() {
 function updateIdle() {
   const idle = pending === 0 && imageLoaded;
   document.body.dataset.idle = idle ? "1" : "0";
-  $("status").textContent = idle
-    ? (state && state.unsaved ? "Unsaved changes." : "Saved.") + " Revision " + (state ? state.revision : "–") + "."
-    : "Working…";
+  let text = "Working…";
+  if (idle && state) {
+    text = state.unsaved ? "Unsaved changes (Save writes " + state.output + ")."
+      : state.revision === 0 ? "No changes yet." : "Saved to " + state.output + ".";
+  }
+  $("status").textContent = text;
 }
 
 // Queues a request: POST `path` with `body` (or GET when body is null). A drag move
