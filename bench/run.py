@@ -438,6 +438,9 @@ def main():
              "Open big.pdf and close it: nothing else is asked for."),
             ("open-large", "open", lambda p: [large], "4b", "Workload 4: open alone, large document",
              "Open large.pdf and close it."),
+            ("last-page-big", "last-page", lambda p: [big], "4c", "Workload 4: one annotation of the last page, 100 MB file",
+             "Open big.pdf, read the subtype and contents of the first annotation of its last page, close: what "
+             "lazy reading saves (peak memory is the point)."),
         ]
     if args.only:
         wanted = set(args.only.split(","))

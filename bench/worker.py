@@ -103,6 +103,13 @@ def quire_open(path):
     return {}
 
 
+def quire_last_page(path):
+    import quire
+    with quire.Document(path) as doc:
+        a = doc.pages[len(doc.pages) - 1].annotations[0]
+        return {"subtype": a.subtype, "contents": a.contents}
+
+
 # -- PDFium (pypdfium2) -------------------------------------------------------------------
 
 def pdfium_read(paths):
@@ -189,6 +196,23 @@ def pdfium_open(path):
     return {}
 
 
+def pdfium_last_page(path):
+    import ctypes
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as r
+    pdf = pdfium.PdfDocument(path)
+    page = r.FPDF_LoadPage(pdf.raw, r.FPDF_GetPageCount(pdf.raw) - 1)
+    annot = r.FPDFPage_GetAnnot(page, 0)
+    subtype = r.FPDFAnnot_GetSubtype(annot)
+    size = r.FPDFAnnot_GetStringValue(annot, b"Contents", None, 0)
+    buf = ctypes.create_string_buffer(size)
+    r.FPDFAnnot_GetStringValue(annot, b"Contents", ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+    r.FPDFPage_CloseAnnot(annot)
+    r.FPDF_ClosePage(page)
+    pdf.close()
+    return {"subtype": subtype, "contents": buf.raw[: max(size - 2, 0)].decode("utf-16-le")}
+
+
 # -- MuPDF (pymupdf) ----------------------------------------------------------------------
 
 def _fitz():
@@ -246,6 +270,15 @@ def mupdf_open(path):
     doc = pymupdf.open(path)
     doc.close()
     return {}
+
+
+def mupdf_last_page(path):
+    pymupdf = _fitz()
+    doc = pymupdf.open(path)
+    annot = doc[doc.page_count - 1].first_annot  # MuPDF's list leaves out /Popup annotations
+    result = {"subtype": annot.type[1], "contents": annot.info["content"]}
+    doc.close()
+    return result
 
 
 # -- qpdf (pikepdf) -----------------------------------------------------------------------
@@ -307,6 +340,13 @@ def qpdf_open(path):
     import pikepdf
     pikepdf.open(path).close()
     return {}
+
+
+def qpdf_last_page(path):
+    import pikepdf
+    with pikepdf.open(path) as pdf:
+        a = pdf.pages[len(pdf.pages) - 1].Annots[0]
+        return {"subtype": str(a.Subtype), "contents": str(a.get("/Contents", ""))}
 
 
 # -- pypdf --------------------------------------------------------------------------------
@@ -376,6 +416,15 @@ def pypdf_open(path):
     reader = pypdf.PdfReader(path)
     reader.stream.close()
     return {}
+
+
+def pypdf_last_page(path):
+    import pypdf
+    reader = pypdf.PdfReader(path)
+    a = reader.pages[len(reader.pages) - 1]["/Annots"][0].get_object()
+    result = {"subtype": str(a["/Subtype"]), "contents": str(a.get("/Contents", ""))}
+    reader.stream.close()
+    return result
 
 
 # -----------------------------------------------------------------------------------------

@@ -247,8 +247,17 @@ QUIRE_API int quire_open_options_init(quire_open_options *options, unsigned vers
 /**
  * Opens the PDF file at `path`.
  *
- * The file is read during the call; later changes to it do not affect the document. A file
- * with recoverable damage opens, with `quire_document_is_repaired` set and warnings.
+ * A file smaller than 1 MiB is read whole during the call. A larger one is read lazily
+ * (as PDFium and MuPDF read files): opening reads its header, its end and its
+ * cross-reference, and later calls read, through `pread` into memory of the document's
+ * own, only the objects they need, so that opening costs the same for any size and memory
+ * grows with what is read. The file stays open (one descriptor) until the document is
+ * closed. Another program must not change it in place meanwhile: bytes read after such a
+ * change are the new ones (a truncated file reads as zeros past its new end, never a
+ * crash), which the document meets as damage. Replacing the file (a new file renamed over
+ * it, as Quire's own saves do) is safe: the document keeps reading the file it opened.
+ * A file with recoverable damage opens, with `quire_document_is_repaired` set and
+ * warnings (repair reads the whole file).
  * out:     receives the document, owned by the caller; release with `quire_document_close`.
  * path:    a NUL-terminated file system path.
  * options: NULL for the defaults, or options initialised with QUIRE_OPEN_OPTIONS_INIT.
@@ -271,6 +280,63 @@ QUIRE_API int quire_document_open(quire_document **out, const char *path,
  */
 QUIRE_API int quire_document_open_memory(quire_document **out, const void *data, size_t size,
                                const quire_open_options *options);
+
+/** The current version of `quire_file_access`. */
+#define QUIRE_FILE_ACCESS_VERSION 1
+
+/**
+ * A document's bytes served by the host on demand, as PDFium's `FPDF_FILEACCESS` does: from
+ * a database blob, an object store with range reads, a file the host manages. The library
+ * reads what it needs when it needs it (see `quire_document_open` on lazy reading), in
+ * blocks of up to 64 KB and sometimes more (a stream's data, a whole-file scan when the
+ * file needs repair), and keeps what it read in memory: a range is read once.
+ *
+ * Initialise with QUIRE_FILE_ACCESS_INIT or `quire_file_access_init`, then set the fields.
+ */
+typedef struct quire_file_access {
+    uint32_t version; /**< QUIRE_FILE_ACCESS_VERSION */
+    /** The document's size in bytes; reads stay below it. */
+    uint64_t size;
+    /** Required: copies the `length` bytes at `offset` into `buffer` (offset + length <=
+     *  size); returns 0, or non-zero on failure. Called during the open and during later
+     *  calls on the document, on the thread that made the call (for a synced document, also
+     *  the library's sync thread), never two calls at once for one document. A failure
+     *  during the open fails it with QUIRE_EIO; a later one leaves those bytes unread: the
+     *  objects in them read as damaged (null, with a warning naming the failure), and they
+     *  are asked for again the next time they are needed. */
+    int (*read)(void *payload, uint64_t offset, void *buffer, size_t length);
+    /** Optional: called once, when the library will not call `read` again (the document
+     *  and everything it gave out are released, or the open failed); `payload` may be
+     *  freed then. */
+    void (*release)(void *payload);
+    void *payload; /**< passed to both callbacks */
+} quire_file_access;
+
+#define QUIRE_FILE_ACCESS_INIT { QUIRE_FILE_ACCESS_VERSION, 0, NULL, NULL, NULL }
+
+/**
+ * Fills `access` with the defaults of `version` (1 up to QUIRE_FILE_ACCESS_VERSION): size
+ * 0, no callbacks; sets its version: QUIRE_FILE_ACCESS_INIT for bindings that cannot use
+ * the macro.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_file_access_init(quire_file_access *access, unsigned version);
+
+/**
+ * Opens a PDF whose bytes `access` serves on demand (see `quire_file_access`). The struct
+ * is copied; its callbacks and payload must stay valid until `release` is called (or, with
+ * no `release`, until `quire_document_close` returns). The document is read lazily whatever
+ * its size; saving it to a path writes every byte (read through the callback), as the
+ * library has no file to copy from.
+ * out, options and the return values are as for `quire_document_open` (no
+ * QUIRE_ENOTFOUND); QUIRE_EINVAL also for a NULL `access` or `read`, or a `size` of 2^63
+ * or more; QUIRE_EIO when `read` fails during the open. When the open
+ * fails, `release` is called before this function returns (unless `access` is NULL or
+ * its version is refused).
+ * Thread safety: any thread.
+ */
+QUIRE_API int quire_document_open_callback(quire_document **out, const quire_file_access *access,
+                                 const quire_open_options *options);
 
 /**
  * Closes a document and releases everything it owns. Strings and values borrowed from it

@@ -98,6 +98,60 @@ public func quire_document_open_memory(_ out: UnsafeMutablePointer<OpaquePointer
     }
 }
 
+let fileAccessVersions = StructVersions<quire_file_access>(name: "access", sizes: [MemoryLayout<quire_file_access>.size])
+
+var fileAccessDefaults: quire_file_access {
+    quire_file_access(version: fileAccessVersions.current, size: 0, read: nil, release: nil, payload: nil)
+}
+
+@c @implementation
+public func quire_file_access_init(_ access: UnsafeMutablePointer<quire_file_access>?, _ version: UInt32) -> Int32 {
+    guarded("quire_file_access_init") {
+        try fileAccessVersions.initialize(access, version: version, defaults: fileAccessDefaults)
+    }
+}
+
+/// A host's read callback as the lazy reader's source; calls `release` when the last
+/// buffer reading through it is gone.
+final class CallbackSource: RandomAccessSource, @unchecked Sendable {
+    let access: quire_file_access
+    let name = "the document through its read callback"
+    private var failure: String? = nil  // read and written under the lazy buffer's lock
+
+    init(_ access: quire_file_access) { self.access = access }
+
+    deinit { access.release?(access.payload) }
+
+    func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        guard let read = access.read, count > 0 else { return 0 }
+        let status = read(access.payload, UInt64(offset), into, count)
+        if status != 0 {
+            failure = "it returned \(status) for \(count) bytes at byte \(offset)"
+            return -1
+        }
+        return count
+    }
+
+    var lastError: String? { failure }
+}
+
+@c @implementation
+public func quire_document_open_callback(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ access: UnsafePointer<quire_file_access>?,
+                                         _ options: UnsafePointer<quire_open_options>?) -> Int32 {
+    guarded("quire_document_open_callback") {
+        let out = try required(out, "out")
+        let access = try fileAccessVersions.read(try required(access, "access"), defaults: fileAccessDefaults).value
+        // From here on, the source owns the payload: every failure below releases it.
+        let source = CallbackSource(access)
+        guard access.read != nil else { throw CallError(code: QUIRE_EINVAL, message: "access->read is NULL") }
+        guard access.size < UInt64(Int.max) else {
+            throw CallError(code: QUIRE_EINVAL, message: "access->size \(access.size) is larger than any file")
+        }
+        let opts = try openOptions(options)
+        out.pointee = handle(try Document(buffer: ByteBuffer.lazy(source, size: Int(access.size)), options: opts))
+    }
+}
+
 @c @implementation
 public func quire_document_close(_ doc: OpaquePointer?) {
     guard let doc else { return }

@@ -327,8 +327,10 @@ extension Document {
         let buffer = try savedBuffer(mode, progress: progress)
         let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
         try checkpointer?.willSave(buffer)
-        let written = try buffer.withBytes {
-            try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, copyingPrefixFrom: mode == .incremental ? original : nil)
+        // A lazy buffer reads only what the kernel does not copy from the original file.
+        let written = try buffer.withBytes(loading: []) {
+            try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, copyingPrefixFrom: mode == .incremental ? original : nil,
+                                 loading: buffer.ensure)
         }
         lastSavePrefixCopy = written.prefixCopy
         buffer.origin = written.origin  // what the next save copies from
@@ -351,16 +353,8 @@ extension Document {
     public func save(mode: SaveMode = .incremental, progress: WriteProgress? = nil,
                      through write: (UnsafeRawBufferPointer) throws -> Void) throws {
         let buffer = try savedBuffer(mode, progress: progress)
-        let chunk = 1 << 20
-        try buffer.withBytes { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var start = 0
-            while start < raw.count {
-                let end = Swift.min(start + chunk, raw.count)
-                try write(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
-                start = end
-            }
-        }
+        // In pieces; a lazy buffer's unread bytes pass through a scratch buffer.
+        try buffer.forEachChunk(write)
         try checkpointer?.willSave(buffer)
         try reload(from: buffer)
         try checkpointer?.didSave(buffer)

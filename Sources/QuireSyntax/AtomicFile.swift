@@ -42,9 +42,14 @@ public enum AtomicFile {
     /// fails, or the origin changes while it is copied, everything is written from memory
     /// as without it. The temporary file, fsync, rename and directory fsync are the same
     /// either way, so the save is as atomic and durable.
+    ///
+    /// `loading`, when given, is called with each range of `bytes` before it is read (a lazy
+    /// ``ByteBuffer``'s ``ByteBuffer/ensure(_:)``): a prefix the kernel copies is never read
+    /// into memory.
     @discardableResult
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String,
-                             copyingPrefixFrom origin: FileOrigin? = nil) throws -> Written {
+                             copyingPrefixFrom origin: FileOrigin? = nil,
+                             loading: ((Range<Int>) -> Void)? = nil) throws -> Written {
         let directory: String
         if let slash = path.lastIndex(of: "/") {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -68,10 +73,13 @@ public enum AtomicFile {
             if stat(path, &st) == 0 { fchmod(fd, st.st_mode & 0o7777) } else { fchmod(fd, 0o644) }
             var start = 0
             if let origin, origin.size > 0, origin.size <= bytes.count {
+                loading?(0..<4096)
+                loading?(Swift.max(0, origin.size - 4096)..<origin.size)
                 written.prefixCopy = copyPrefix(of: bytes, from: origin, to: fd)
                 if written.prefixCopy != .none { start = origin.size }
             }
             if let base = bytes.baseAddress {
+                loading?(start..<bytes.count)
                 try writeAll(fd, base + start, bytes.count - start, at: start, "cannot write '\(temporary)'")
             }
             guard fsync(fd) == 0 else { throw ioError("cannot flush '\(temporary)' to disk") }

@@ -10,6 +10,17 @@ import Darwin
 ///
 /// The file is read rather than memory-mapped: a mapped file that another process
 /// truncates raises SIGBUS in the host, and Quire must not take its host down.
+///
+/// **Lazy buffers** (issue 17): a file of ``lazyThreshold`` bytes or more, and any
+/// ``RandomAccessSource`` (a host's read callback), is not read when it is opened. Its
+/// bytes live in anonymous memory reserved for the whole file (`MAP_NORESERVE`: untouched
+/// pages cost no memory, and read as zeros) and are filled with `pread` (or the callback)
+/// in 64 KB blocks when ``ensure(_:)`` asks for them: memory grows with what is read, not
+/// with the file. Another process truncating the file leaves zeros where the bytes were,
+/// never a signal. Whoever reads `bytes` directly first makes sure of the range it reads:
+/// the searches, ``slice(_:)`` and ``matches(_:at:)`` do it themselves, the parser through
+/// ``withLoaded(from:_:)``, which re-runs a parse that read past the loaded bytes, and a
+/// whole-file scan (repair) through ``loadAll()``.
 public final class ByteBuffer: @unchecked Sendable {
     /// Immutable after init; shared read-only, hence `@unchecked Sendable`. Not public: a
     /// pointer that outlives its buffer is a use-after-free; other modules use
@@ -19,9 +30,18 @@ public final class ByteBuffer: @unchecked Sendable {
     /// A copy of all the bytes.
     public func copyBytes() -> [UInt8] { withBytes { Array($0) } }
 
-    /// Calls `body` with the bytes, keeping the buffer alive meanwhile.
+    /// Calls `body` with the bytes, keeping the buffer alive meanwhile. A lazy buffer
+    /// reads every byte first (see ``withBytes(loading:_:)`` for less).
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(bytes) }
+        loadAll()
+        return try withExtendedLifetime(self) { try body(bytes) }
+    }
+
+    /// Calls `body` with the bytes after reading only `ranges` of a lazy buffer: `body`
+    /// must read nothing else (other bytes of a lazy buffer may read as zeros).
+    public func withBytes<R>(loading ranges: [Range<Int>], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        for r in ranges { ensure(r) }
+        return try withExtendedLifetime(self) { try body(bytes) }
     }
 
     public var count: Int { bytes.count }
@@ -35,18 +55,69 @@ public final class ByteBuffer: @unchecked Sendable {
         let memory: UnsafeMutableBufferPointer<UInt8>
         /// How many bytes some buffer sees (the longest prefix handed out).
         let claimed: Mutex<Int>
+        /// Set for the memory of a lazy buffer: what fills it, and which blocks are filled.
+        let lazy: LazyFill?
 
         init(capacity: Int, claimed: Int) {
             memory = .allocate(capacity: Swift.max(capacity, 1))
             self.claimed = Mutex(claimed)
+            lazy = nil
         }
 
         init(adopting memory: UnsafeMutableBufferPointer<UInt8>, claimed: Int) {
             self.memory = memory
             self.claimed = Mutex(claimed)
+            lazy = nil
         }
 
-        deinit { memory.deallocate() }
+        /// Reserves address space for `size` bytes of `source` and `spare` bytes after them;
+        /// nil when the system refuses the reservation.
+        init?(lazy source: RandomAccessSource, size: Int, spare: Int, blockShift: Int = 16) {
+            let capacity = size + spare
+            guard let raw = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+                  raw != MAP_FAILED else { return nil }
+            // Huge pages would turn a 4 KB read into 2 MB of memory.
+            _ = madvise(raw, capacity, 14 /* MADV_NOHUGEPAGE */)
+            memory = UnsafeMutableBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: capacity)
+            claimed = Mutex(size)
+            lazy = LazyFill(source: source, size: size, blockShift: blockShift)
+        }
+
+        deinit {
+            if lazy != nil {
+                if let base = memory.baseAddress { munmap(base, memory.count) }
+            } else {
+                memory.deallocate()
+            }
+        }
+    }
+
+    /// What fills a lazy buffer's memory: the source, its size, and a bit per block (64 KB
+    /// unless a test asks for less) that is filled.
+    final class LazyFill: @unchecked Sendable {
+        let blockShift: Int
+        let source: RandomAccessSource
+        /// The source's size: bytes past it (an incremental save's update) are in memory.
+        let size: Int
+        struct State {
+            var filled: [UInt64]
+            var remaining: Int
+            var firstError: String?
+            var lastError: String?
+            var failures = 0
+        }
+        let state: Mutex<State>
+        /// Set once every block is filled: ``ensure(_:)`` then costs one atomic load.
+        let complete = Atomic<Bool>(false)
+
+        init(source: RandomAccessSource, size: Int, blockShift: Int) {
+            self.source = source
+            self.size = size
+            self.blockShift = blockShift
+            let blocks = (size + (1 << blockShift) - 1) >> blockShift
+            state = Mutex(State(filled: [UInt64](repeating: 0, count: (blocks + 63) / 64), remaining: blocks, firstError: nil))
+            if blocks == 0 { complete.store(true, ordering: .releasing) }
+        }
     }
 
     /// Spare capacity kept after a file's bytes when they are read, so that an incremental
@@ -75,6 +146,180 @@ public final class ByteBuffer: @unchecked Sendable {
         bytes = UnsafeBufferPointer(rebasing: storage.memory[0..<count])
     }
 
+    /// A lazy buffer over `source`, of `size` bytes: nothing is read until asked for. Falls
+    /// back to reading everything at once if the system refuses to reserve the memory.
+    /// `blockShift` sets the block size (2^blockShift bytes, 6 to 24): tests and the fuzz
+    /// targets use small blocks, so that small inputs take every path of lazy reading.
+    public static func lazy(_ source: RandomAccessSource, size: Int, blockShift: Int = 16) throws -> ByteBuffer {
+        let size = Swift.max(size, 0)
+        if let storage = Storage(lazy: source, size: size, spare: Swift.max(size, 64 << 20),
+                                 blockShift: Swift.min(Swift.max(blockShift, 6), 24)) {
+            return ByteBuffer(storage: storage, count: size)
+        }
+        let storage = Storage(capacity: size + slack(for: size), claimed: size)
+        var done = 0
+        while done < size, let base = storage.memory.baseAddress {
+            let n = source.read(into: UnsafeMutableRawPointer(base + done), count: size - done, at: done)
+            guard n > 0 else {
+                throw PDFError(.io, "cannot read \(source.name) at byte \(done)" + (source.lastError.map { ": \($0)" } ?? ""))
+            }
+            done += n
+        }
+        return ByteBuffer(storage: storage, count: size)
+    }
+
+    /// Files this large or larger are read lazily by ``read(path:)`` (see the type's
+    /// documentation): 1 MiB, or the `QUIRE_LAZY_MIN_BYTES` environment variable, which
+    /// tests set to 0 to read every file of the corpus lazily.
+    public static var lazyThreshold: Int {
+        if let text = getenv("QUIRE_LAZY_MIN_BYTES"), let value = Int(String(cString: text)), value >= 0 { return value }
+        return 1 << 20
+    }
+
+    /// Whether bytes are read when asked for (a lazy buffer that is not yet read whole).
+    public var isLazy: Bool {
+        guard let lazy = storage.lazy else { return false }
+        return !lazy.complete.load(ordering: .acquiring)
+    }
+
+    /// The first error a lazy buffer met reading its source (nil when none): its bytes
+    /// there read as zeros, which the parser meets as damage.
+    public var readError: String? { storage.lazy?.state.withLock { $0.firstError } }
+
+    /// How many reads of a lazy buffer's source have failed so far (0 for other buffers):
+    /// what was parsed while it grew may have read zeros, and is not to be remembered.
+    public var readFailures: Int { storage.lazy?.state.withLock { $0.failures } ?? 0 }
+
+    /// The last error a lazy buffer met reading its source (nil when none).
+    public var lastReadError: String? { storage.lazy?.state.withLock { $0.lastError } }
+
+    /// Makes sure bytes `range` (clamped to the buffer) are read: a no-op but for a lazy
+    /// buffer, whose missing 64 KB blocks in the range are read, consecutive ones at once.
+    /// A block the source cannot read (an I/O error, or a file truncated since it was
+    /// opened) stays zeros and is tried again next time.
+    public func ensure(_ range: Range<Int>) {
+        guard let lazy = storage.lazy, !lazy.complete.load(ordering: .acquiring) else { return }
+        let lower = Swift.max(range.lowerBound, 0)
+        let upper = Swift.min(range.upperBound, lazy.size)
+        guard lower < upper, let base = storage.memory.baseAddress else { return }
+        let shift = lazy.blockShift
+        let first = lower >> shift, last = (upper - 1) >> shift
+        lazy.state.withLock { state in
+            var block = first
+            while block <= last {
+                if state.filled[block >> 6] & (1 << UInt64(block & 63)) != 0 { block += 1; continue }
+                var end = block + 1
+                while end <= last && state.filled[end >> 6] & (1 << UInt64(end & 63)) == 0 { end += 1 }
+                let start = block << shift
+                let stop = Swift.min(end << shift, lazy.size)
+                var done = 0
+                while start + done < stop {
+                    let n = lazy.source.read(into: UnsafeMutableRawPointer(base + start + done), count: stop - start - done, at: start + done)
+                    if n <= 0 {
+                        state.failures += 1
+                        state.lastError = "cannot read \(lazy.source.name) at byte \(start + done)"
+                            + (n < 0 ? (lazy.source.lastError.map { ": \($0)" } ?? "") : ": it ends before its size when opened")
+                        if state.firstError == nil { state.firstError = state.lastError }
+                        break
+                    }
+                    done += n
+                }
+                // Whole blocks read are filled; the block where a read stopped is not.
+                let filledEnd = start + done == stop ? end : (start + done) >> shift
+                for b in block..<filledEnd {
+                    state.filled[b >> 6] |= 1 << UInt64(b & 63)
+                    state.remaining -= 1
+                }
+                block = end
+            }
+            if state.remaining == 0 { lazy.complete.store(true, ordering: .releasing) }
+        }
+    }
+
+    /// Reads every byte of a lazy buffer (for a whole-file scan, or a copy).
+    public func loadAll() { ensure(0..<count) }
+
+    /// Runs `body`, a parse of the bytes from `offset`, after reading the first block from
+    /// there; `body` sets its `reach` to the furthest byte its parse read (see
+    /// ``Lexer/highWater``). When that is past what was read, the parse ran into bytes not
+    /// yet read (zeros): four times as much is read and `body` runs again. Its result, or
+    /// error, is kept once its parse stayed within the bytes read.
+    public func withLoaded<T>(from offset: Int, _ body: (_ reach: inout Int) throws -> T) rethrows -> T {
+        guard isLazy else {
+            var reach = 0
+            return try body(&reach)
+        }
+        var window = Swift.max(storage.lazy.map { 1 << $0.blockShift } ?? 0, 64)
+        while true {
+            let end = Swift.min(count, Swift.max(offset, 0) &+ window)
+            ensure(Swift.max(offset, 0)..<end)
+            var reach = offset
+            let stayed = { reach + 16 <= end || end >= self.count || !self.isLazy }
+            do {
+                let value = try body(&reach)
+                if stayed() { return value }
+            } catch {
+                if stayed() { throw error }
+            }
+            window = window <= (count >> 2) ? window * 4 : count
+        }
+    }
+
+    /// Calls `body` with consecutive pieces of the bytes, in order. A lazy buffer's pieces
+    /// not yet read are read into a scratch buffer instead of into the buffer, so that
+    /// hashing or copying a whole file does not keep it in memory.
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let chunk = 1 << 20
+        guard let lazy = storage.lazy, isLazy else {
+            try withBytes { bytes in
+                let raw = UnsafeRawBufferPointer(bytes)
+                var start = 0
+                while start < raw.count {
+                    let end = Swift.min(start + chunk, raw.count)
+                    try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                    start = end
+                }
+            }
+            return
+        }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { scratch.deallocate() }
+        var start = 0
+        try withExtendedLifetime(self) {
+            while start < count {
+                let end = Swift.min(start + chunk, count)
+                if start >= lazy.size || isFilled(start..<end) {
+                    try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]))
+                    start = end
+                    continue
+                }
+                let stop = Swift.min(end, lazy.size)
+                var done = 0
+                while start + done < stop, let p = scratch.baseAddress {
+                    let n = lazy.state.withLock { _ in lazy.source.read(into: p + done, count: stop - start - done, at: start + done) }
+                    guard n > 0 else {
+                        throw PDFError(.io, "cannot read \(lazy.source.name) at byte \(start + done)"
+                                       + (n < 0 ? (lazy.source.lastError.map { ": \($0)" } ?? "") : ": it ends before its size when opened"))
+                    }
+                    done += n
+                }
+                try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[0..<done]))
+                start = stop
+            }
+        }
+    }
+
+    /// Whether every block of `range` of a lazy buffer is filled.
+    private func isFilled(_ range: Range<Int>) -> Bool {
+        guard let lazy = storage.lazy else { return true }
+        let upper = Swift.min(range.upperBound, lazy.size)
+        guard range.lowerBound < upper else { return true }
+        let shift = lazy.blockShift
+        return lazy.state.withLock { state in
+            (range.lowerBound >> shift ... (upper - 1) >> shift).allSatisfy { state.filled[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+        }
+    }
+
     /// These bytes followed by `tail`. When this buffer is the longest of its allocation and
     /// the tail fits in its spare capacity, the new buffer shares the allocation and only
     /// `tail` is copied (this buffer still sees exactly its own bytes); else everything is
@@ -96,6 +341,7 @@ public final class ByteBuffer: @unchecked Sendable {
             }
             return ByteBuffer(storage: storage, count: total)
         }
+        loadAll()  // a lazy buffer copied into new memory: every byte is needed
         let fresh = Storage(capacity: total + Self.slack(for: total), claimed: total)
         if let base = fresh.memory.baseAddress {
             if let from = bytes.baseAddress, count > 0 { base.initialize(from: from, count: count) }
@@ -130,13 +376,23 @@ public final class ByteBuffer: @unchecked Sendable {
             let kind: PDFErrorKind = (err == ENOENT || err == ENOTDIR) ? .notFound : .io
             throw PDFError(kind, "cannot open '\(path)': \(String(cString: strerror(err)))")
         }
-        defer { close(fd) }
+        var closeOnExit = true
+        defer { if closeOnExit { close(fd) } }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             throw PDFError(.io, "cannot stat '\(path)': \(String(cString: strerror(errno)))")
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PDFError(.io, "cannot read '\(path)': it is a directory")
+        }
+        if Int(st.st_size) >= lazyThreshold, let origin = FileOrigin(path: cPath, st) {
+            let source = FileSource(descriptor: fd, name: "'\(path)'")
+            if let storage = Storage(lazy: source, size: origin.size, spare: Swift.max(origin.size, 64 << 20)) {
+                closeOnExit = false  // the source owns it now
+                let buffer = ByteBuffer(storage: storage, count: origin.size)
+                buffer.origin = origin
+                return buffer
+            }
         }
         // The size is a hint: a file that grows or shrinks while it is read is handled by
         // reading until end of file.
@@ -180,6 +436,7 @@ public final class ByteBuffer: @unchecked Sendable {
     public func slice(_ range: Range<Int>) -> [UInt8] {
         let lower = Swift.min(Swift.max(range.lowerBound, 0), bytes.count)
         let upper = Swift.min(Swift.max(range.upperBound, lower), bytes.count)
+        ensure(lower..<upper)
         return Array(bytes[lower..<upper])
     }
 
@@ -188,6 +445,7 @@ public final class ByteBuffer: @unchecked Sendable {
     public func lastIndex(of needle: [UInt8], from: Int = 0, to: Int? = nil) -> Int? {
         let end = Swift.min(to ?? bytes.count, bytes.count)
         guard !needle.isEmpty, end - needle.count >= Swift.max(from, 0) else { return nil }
+        ensure(Swift.max(from, 0)..<end)
         var i = end - needle.count
         while i >= Swift.max(from, 0) {
             if bytes[i] == needle[0] && matches(needle, at: i) { return i }
@@ -213,6 +471,7 @@ public final class ByteBuffer: @unchecked Sendable {
     private func search(_ needle: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         let end = Swift.min(to, bytes.count)
         var i = Swift.max(from, 0)
+        ensure(i..<end)
         guard let first = needle.first, let n = needle.baseAddress, let base = bytes.baseAddress else { return nil }
         // The last offset a match can start at is end - needle.count.
         while i <= end - needle.count {
@@ -247,6 +506,7 @@ public final class ByteBuffer: @unchecked Sendable {
             if let offsets = state[keyword.rawValue].offsets { return offsets }
             state[keyword.rawValue].searches += 1
             guard state[keyword.rawValue].searches > Self.directKeywordSearches else { return nil }
+            loadAll()
             var offsets: [Int] = []
             var i = 0
             while let at = search(word, from: i, to: bytes.count) {
@@ -269,6 +529,7 @@ public final class ByteBuffer: @unchecked Sendable {
     @inline(__always)
     public func matches(_ needle: [UInt8], at offset: Int) -> Bool {
         guard offset >= 0, offset + needle.count <= bytes.count else { return false }
+        ensure(offset..<(offset + needle.count))
         for (k, b) in needle.enumerated() where bytes[offset + k] != b { return false }
         return true
     }
@@ -321,4 +582,76 @@ public struct FileOrigin: Sendable, Equatable {
         let c = path.map { CChar(bitPattern: $0) } + [0]
         return try c.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
+}
+
+/// Where a lazy ``ByteBuffer`` reads its bytes: a file descriptor (``FileSource``) or a
+/// host's read callback (the C layer's). Called from whichever thread reads the document,
+/// one call at a time per buffer.
+public protocol RandomAccessSource: AnyObject, Sendable {
+    /// What to call it in messages ("'/path/file.pdf'", "the read callback").
+    var name: String { get }
+    /// Reads up to `count` bytes at `offset` into `into`: how many were read, 0 at the end
+    /// of the data, -1 on an error (then ``lastError`` says which).
+    func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int
+    /// The reason of the last failed read, if known.
+    var lastError: String? { get }
+}
+
+/// An open file read with `pread`: never mapped, so a truncation by another process reads
+/// as the end of the file, not SIGBUS. Closes the descriptor when released.
+public final class FileSource: RandomAccessSource, @unchecked Sendable {
+    public let descriptor: Int32
+    public let name: String
+    private let error = Mutex<String?>(nil)
+
+    /// Takes ownership of `descriptor`.
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    deinit { close(descriptor) }
+
+    public func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        while true {
+            let n = pread(descriptor, into, count, off_t(offset))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                let message = String(cString: strerror(errno))
+                error.withLock { $0 = message }
+            }
+            return n
+        }
+    }
+
+    public var lastError: String? { error.withLock { $0 } }
+}
+
+/// Bytes in memory served as a ``RandomAccessSource``, optionally cut short at `available`
+/// bytes (what a file truncated after it was opened gives): for tests and the fuzz targets.
+public final class MemorySource: RandomAccessSource, @unchecked Sendable {
+    public let bytes: [UInt8]
+    /// How many bytes can be read: lower it to cut the source short (a file truncated by
+    /// another process after it was opened).
+    public var available: Int
+    public let name = "the bytes in memory"
+    /// How many bytes were asked for, in all.
+    public private(set) var asked = 0
+
+    public init(_ bytes: [UInt8], available: Int? = nil) {
+        self.bytes = bytes
+        self.available = Swift.min(available ?? bytes.count, bytes.count)
+    }
+
+    public func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        guard offset >= 0, offset < available, count > 0 else { return 0 }
+        let n = Swift.min(count, available - offset)
+        bytes.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { into.copyMemory(from: base + offset, byteCount: n) }
+        }
+        asked += n
+        return n
+    }
+
+    public var lastError: String? { nil }
 }

@@ -62,6 +62,14 @@ public enum JournalCodec {
     /// SHA-256 of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
+    /// SHA-256 of all the bytes of `buffer`, in pieces: a lazy buffer is not kept in
+    /// memory for it (see ``ByteBuffer/forEachChunk(_:)``).
+    public static func sha256(_ buffer: ByteBuffer) throws -> [UInt8] {
+        var hasher = SHA256()
+        try buffer.forEachChunk { hasher.update(bufferPointer: $0) }
+        return Array(hasher.finalize())
+    }
+
     /// SHA-256 of a buffer, without copying it.
     public static func sha256(_ buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var hasher = SHA256()

@@ -85,8 +85,19 @@ public struct Lexer {
         }
     }
 
+    /// The furthest position a token read so far ended at (a lookahead that is then given
+    /// back included): how far a parse read, for a lazy buffer (see
+    /// ``ByteBuffer/withLoaded(from:_:)``).
+    public private(set) var highWater: Int = 0
+
     /// The next token.
     public mutating func next() throws -> Token {
+        defer { if position > highWater { highWater = position } }
+        return try nextToken()
+    }
+
+    @inline(__always)
+    private mutating func nextToken() throws -> Token {
         let bytes = buffer.bytes
         while true {
             skipWhitespace()

@@ -63,6 +63,7 @@ public final class PDFFile {
         self.buffer = buffer
         self.limits = limits
         readHeader()
+        defer { if let problem = buffer.readError { warn(problem + "; those bytes read as zeros") } }
         do {
             try loadCrossReference()
             // Security comes before the catalog check: the catalog may sit in an encrypted
@@ -75,6 +76,8 @@ public final class PDFFile {
             warn("cross-reference is damaged (\(e.message)); rebuilt by scanning the file")
             security = nil
             notEncrypted.removeAll()
+            // A source that cannot be read is not a damaged file: say so rather than repair.
+            if let problem = buffer.readError { throw PDFError(.io, problem) }
             let catalogs = try rebuild()
             if let refused = sectionPastObjectLimit, scannedPastObjectLimit > 0 { throw refused }
             try setUpSecurity(password: password ?? [])
@@ -153,11 +156,15 @@ public final class PDFFile {
     /// Whether the file is linearized: the first object after the header is a dictionary
     /// with /Linearized whose /L is the file's length (ISO 32000-2 Annex F).
     public var isLinearized: Bool {
-        var lexer = Lexer(buffer, at: headerOffset)
-        lexer.skipWhitespace()  // the %PDF-x.y header and the binary line are comments
-        var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
-        guard lexer.position < Swift.min(buffer.count, headerOffset + 1024),
-              let (_, value) = try? parser.parseIndirectObject() else { return false }
+        let parsed: PDFObject? = buffer.withLoaded(from: headerOffset) { reach in
+            var lexer = Lexer(buffer, at: headerOffset)
+            lexer.skipWhitespace()  // the %PDF-x.y header and the binary line are comments
+            var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
+            defer { reach = Swift.max(lexer.position, parser.lexer.highWater) }
+            guard lexer.position < Swift.min(buffer.count, headerOffset + 1024) else { return nil }
+            return try? parser.parseIndirectObject().1
+        }
+        guard let value = parsed else { return false }
         // A file changed after it was linearized (an incremental update) is not linearized
         // any more: /L no longer equals its length (Annex F.2.2, qpdf's rule).
         guard let dict = value.dictionary, dict["Linearized"] != nil else { return false }
@@ -175,7 +182,9 @@ public final class PDFFile {
 
     private func readHeader() {
         let marker = Array("%PDF-".utf8)
-        guard let at = buffer.firstIndex(of: marker, from: 0, to: Swift.min(buffer.count, 1024 * 1024)) else {
+        // The first kilobyte, where the header is, then up to a megabyte (read lazily).
+        guard let at = buffer.firstIndex(of: marker, from: 0, to: Swift.min(buffer.count, 1024))
+                ?? buffer.firstIndex(of: marker, from: 0, to: Swift.min(buffer.count, 1024 * 1024)) else {
             return
         }
         if at > 0 { warn("\(at) bytes of junk before the %PDF header") }
@@ -196,7 +205,9 @@ public final class PDFFile {
     /// Follows `startxref` and the /Prev chain.
     private func loadCrossReference() throws {
         let keyword = Array("startxref".utf8)
-        guard let at = buffer.lastIndex(of: keyword) else {
+        // The last 64 KB first: a lazy buffer then reads only the end of the file.
+        guard let at = buffer.lastIndex(of: keyword, from: Swift.max(0, buffer.count - (64 << 10)))
+                ?? buffer.lastIndex(of: keyword) else {
             throw PDFError.format("no 'startxref'")
         }
         var lexer = Lexer(buffer, at: at + keyword.count)
@@ -279,6 +290,10 @@ public final class PDFFile {
         var objectStreamNumbers: [Int] = []
         var xrefStreams: [Int] = []
         var trailerOffsets: [Int] = []
+        let failuresBefore = buffer.readFailures
+        // A scan of bytes a failing source left as zeros is not kept.
+        defer { if buffer.readFailures != failuresBefore { scanIndex = nil } }
+        buffer.loadAll()  // a lazy buffer: the scan reads every byte
         let b = buffer.bytes
         let trailerKeyword = Array("trailer".utf8)
         var i = 0
@@ -528,6 +543,7 @@ public final class PDFFile {
         resolving.insert(number)
         defer { resolving.remove(number) }
         objectLoads += 1
+        let failuresBefore = buffer.readFailures
         let value: PDFObject
         do {
             value = try load(number)
@@ -539,7 +555,12 @@ public final class PDFFile {
             warn("object \(number) is unreadable (\(e.message)); treated as null")
             value = .null
         }
-        cache[number] = value
+        // Read while the source failed (a host's read callback): asked for again next time.
+        if buffer.readFailures == failuresBefore {
+            cache[number] = value
+        } else {
+            warn("object \(number) may be incomplete: \(buffer.lastReadError ?? "a read failed"); it is read again when next asked for")
+        }
         return value
     }
 
@@ -621,17 +642,20 @@ public final class PDFFile {
     private func parse(_ number: Int, at offset: Int) throws -> PDFObject? {
         guard offset > 0 || (offset == 0 && headerOffset == 0 && buffer[checked: 0].map(CharClass.isDigit) == true),
               offset < buffer.count else { return nil }
-        var parser = ObjectParser(buffer, at: offset, limits: limits)
-        parser.resolveLength = { [unowned self] id in
-            guard id.number != number, let l = try? self.object(id.number).integer else { return nil }
-            return Int(exactly: l)
-        }
-        parser.onWarning = { [unowned self] in self.warn($0) }
-        do {
-            let (id, value) = try parser.parseIndirectObject()
-            return id.number == number ? decrypted(value, id) : nil
-        } catch let e as PDFError where e.kind == .format {
-            return nil
+        return try buffer.withLoaded(from: offset) { reach in
+            var parser = ObjectParser(buffer, at: offset, limits: limits)
+            defer { reach = parser.lexer.highWater }
+            parser.resolveLength = { [unowned self] id in
+                guard id.number != number, let l = try? self.object(id.number).integer else { return nil }
+                return Int(exactly: l)
+            }
+            parser.onWarning = { [unowned self] in self.warn($0) }
+            do {
+                let (id, value) = try parser.parseIndirectObject()
+                return id.number == number ? decrypted(value, id) : nil
+            } catch let e as PDFError where e.kind == .format {
+                return nil
+            }
         }
     }
 
@@ -670,7 +694,11 @@ public final class PDFFile {
             objectStreams[stream] = [:]
         }
         if objectStreams[stream] == nil {
-            objectStreams[stream] = try parseObjectStream(stream)
+            let failuresBefore = buffer.readFailures
+            let objects = try parseObjectStream(stream)
+            // Parsed from a source that failed meanwhile: not kept (see ``object(_:)``).
+            guard buffer.readFailures == failuresBefore else { return objects[number] }
+            objectStreams[stream] = objects
         }
         return objectStreams[stream]?[number]
     }

@@ -264,6 +264,8 @@ public struct ObjectParser {
         }
         let endstream = Array("endstream".utf8)
         if let l = length, l >= 0, l <= buffer.count - start {
+            // A lazy buffer reads only what follows the data, not the data itself.
+            buffer.ensure((start + l)..<(start + l + 1024))
             var after = Lexer(buffer, at: start + l)
             after.skipWhitespace()
             if buffer.matches(endstream, at: after.position) {

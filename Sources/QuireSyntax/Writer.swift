@@ -53,7 +53,7 @@ public enum Writer {
         }
         let base = file.buffer.count
         var out: [UInt8] = []
-        if let last = file.buffer[checked: base - 1], last != 0x0A && last != 0x0D { out.append(0x0A) }
+        if let last = file.buffer.slice((base - 1)..<base).first, last != 0x0A && last != 0x0D { out.append(0x0A) }
         var entries: [Int: XRefEntry] = [:]
         let total = update.objects.count
         for (k, (id, value)) in update.objects.sorted(by: { $0.0 < $1.0 }).enumerated() {

@@ -29,24 +29,29 @@ struct XRefReader {
     /// Decodes the data of an xref stream.
     let decode: (PDFStream) throws -> [UInt8]
 
-    /// The section at `offset`: a table (`xref`) or a stream (`N G obj`).
+    /// The section at `offset`: a table (`xref`) or a stream (`N G obj`). A lazy buffer
+    /// reads the bytes it needs (see ``ByteBuffer/withLoaded(from:_:)``).
     func section(at offset: Int) throws -> XRefSection {
         guard offset >= 0 && offset < buffer.count else {
             throw PDFError.format("cross-reference offset \(offset) is outside the file")
         }
-        var lexer = Lexer(buffer, at: offset)
-        lexer.skipWhitespace()
-        if buffer.matches(Array("xref".utf8), at: lexer.position) {
-            return try table(at: lexer.position + 4)
+        return try buffer.withLoaded(from: offset) { reach in
+            var lexer = Lexer(buffer, at: offset)
+            lexer.skipWhitespace()
+            reach = lexer.position + 4
+            if buffer.matches(Array("xref".utf8), at: lexer.position) {
+                return try table(at: lexer.position + 4, reach: &reach)
+            }
+            return try stream(at: lexer.position, reach: &reach)
         }
-        return try stream(at: lexer.position)
     }
 
     /// A classic table (§7.5.4) starting after the `xref` keyword, and its trailer.
-    func table(at start: Int) throws -> XRefSection {
+    func table(at start: Int, reach: inout Int) throws -> XRefSection {
         var section = XRefSection()
         var lexer = Lexer(buffer, at: start)
         var firstSubsection = true
+        defer { reach = Swift.max(reach, lexer.highWater, lexer.position) }
         while true {
             let t = try lexer.next()
             if case .keyword("trailer") = t { break }
@@ -59,6 +64,8 @@ struct XRefReader {
                 throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference section")
             }
             let subsectionStart = section.entries.count
+            // Its entries, 20 bytes each (21 for writers that end them with CR CR LF).
+            buffer.ensure(lexer.position..<(lexer.position &+ Int(count) &* 21 &+ 1024))
             for k in 0..<Int(count) {
                 let number = Int(first) + k
                 lexer.skipWhitespace()
@@ -83,6 +90,7 @@ struct XRefReader {
             }
         }
         var parser = ObjectParser(buffer, at: lexer.position, limits: limits)
+        defer { reach = Swift.max(reach, parser.lexer.highWater) }
         guard case .dictionary(let trailer) = try parser.parseObject() else {
             throw PDFError.format("trailer is not a dictionary", at: lexer.position)
         }
@@ -118,7 +126,12 @@ struct XRefReader {
 
     /// A cross-reference stream (§7.5.8) at `offset`.
     func stream(at offset: Int) throws -> XRefSection {
+        try buffer.withLoaded(from: offset) { try stream(at: offset, reach: &$0) }
+    }
+
+    func stream(at offset: Int, reach: inout Int) throws -> XRefSection {
         var parser = ObjectParser(buffer, at: offset, limits: limits)
+        defer { reach = Swift.max(reach, parser.lexer.highWater) }
         let (_, object) = try parser.parseIndirectObject()
         guard case .stream(let stream) = object else {
             throw PDFError.format("cross-reference offset does not point at 'xref' or a stream", at: offset)

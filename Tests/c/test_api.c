@@ -559,6 +559,98 @@ static void test_annots(void) {
     }
 }
 
+/* ---- a document served by a read callback (quire_document_open_callback) ------------ */
+
+/* The host's side: bytes in memory, a count of the bytes asked for, a failure switch, and
+ * whether release was called. */
+struct served {
+    unsigned char *bytes;
+    size_t size;
+    size_t asked;
+    unsigned reads;
+    int fail_from; /* the read calls from this one on fail (-1: none) */
+    int released;
+};
+
+static int served_read(void *payload, uint64_t offset, void *buffer, size_t length) {
+    struct served *s = payload;
+    s->reads++;
+    if (s->fail_from >= 0 && s->reads > (unsigned)s->fail_from) return 5;
+    if (offset > s->size || length > s->size - offset) return 7; /* never asked past the size */
+    memcpy(buffer, s->bytes + offset, length);
+    s->asked += length;
+    return 0;
+}
+
+static void served_release(void *payload) { ((struct served *)payload)->released++; }
+
+static void test_open_callback(void) {
+    const char *path = corpus("pdfium/testing/resources/annots.pdf");
+    struct served s = {NULL, 0, 0, 0, -1, 0};
+    quire_file_access access = QUIRE_FILE_ACCESS_INIT;
+    quire_file_access initialised;
+    quire_document *doc = NULL;
+    g_test = "annots.pdf from a read callback";
+    s.bytes = read_file(path, &s.size);
+    CHECK(s.bytes != NULL);
+    if (!s.bytes) return;
+    CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION), QUIRE_OK);
+    CHECK(initialised.version == QUIRE_FILE_ACCESS_VERSION && initialised.size == 0 && initialised.read == NULL);
+    CHECK_STATUS(quire_file_access_init(NULL, QUIRE_FILE_ACCESS_VERSION), QUIRE_EINVAL);
+    CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION + 1), QUIRE_EVERSION);
+
+    access.size = s.size;
+    access.read = served_read;
+    access.release = served_release;
+    access.payload = &s;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_OK);
+    CHECK_INT(s.released, 0);
+    if (doc) {
+        check_annots_doc(doc);
+        check_ranges(doc, 2);
+        quire_document_close(doc);
+    }
+    CHECK_INT(s.released, 1);   /* once everything is released */
+    CHECK(s.asked <= s.size);   /* each byte asked for once at most */
+
+    /* Arguments: NULL access or read, a bad version, a size past 2^63. */
+    g_test = "open callback errors";
+    s.released = 0;
+    CHECK_STATUS(quire_document_open_callback(&doc, NULL, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_open_callback(NULL, &access, NULL), QUIRE_EINVAL);
+    access.read = NULL;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_EINVAL);
+    CHECK_INT(s.released, 1); /* a failed open releases the payload */
+    access.read = served_read;
+    access.size = (uint64_t)1 << 63;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_EINVAL);
+    CHECK_INT(s.released, 2);
+    access.size = s.size;
+    access.version = 0;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_EINVAL);
+    access.version = QUIRE_FILE_ACCESS_VERSION + 1;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_EVERSION);
+    CHECK_INT(s.released, 2); /* a refused version: the struct was not read */
+    access.version = QUIRE_FILE_ACCESS_VERSION;
+
+    /* A read that fails during the open: QUIRE_EIO, with the callback's status in the
+     * message; the payload released. */
+    s.fail_from = 0;
+    s.reads = 0;
+    doc = NULL;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_EIO);
+    CHECK(doc == NULL);
+    CHECK(strstr(quire_last_error_message(), "read callback") != NULL);
+    CHECK_INT(s.released, 3);
+
+    /* No bytes at all: not a PDF. */
+    s.fail_from = -1;
+    access.size = 0;
+    CHECK_STATUS(quire_document_open_callback(&doc, &access, NULL), QUIRE_EFORMAT);
+    CHECK_INT(s.released, 4);
+    free(s.bytes);
+}
+
 /* ---- boxes2.pdf: inheritance and the defaults of every box ---------------------------- */
 
 static void test_boxes(void) {
@@ -1036,6 +1128,7 @@ int main(int argc, char **argv) {
     test_last_error_per_thread();
     test_open_errors();
     test_annots();
+    test_open_callback();
     test_boxes();
     test_rotation();
     test_metadata();

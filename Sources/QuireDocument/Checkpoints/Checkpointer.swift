@@ -178,7 +178,7 @@ public final class Checkpointer {
         unlink(path + ".compact")
         unlink(path + ".tmp")
         key = document.file.security?.derivedJournalKey
-        identity = document.file.buffer.withBytes(JournalCodec.sha256)
+        identity = try JournalCodec.sha256(document.file.buffer)
         let preexisting = document.hasUnsavedChanges
         // Every stored property is set: if what follows throws, deinit releases the lock.
         Self.clean(directory, olderThan: options.maxAge, except: uid)
@@ -258,7 +258,7 @@ public final class Checkpointer {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { flock(fd, LOCK_UN) } else { info.inUse = errno == EWOULDBLOCK }
             close(fd)
         }
-        let identity = document.file.buffer.withBytes(JournalCodec.sha256)
+        let identity = try JournalCodec.sha256(document.file.buffer)
         do {
             let parsed = try parse(bytes, path: path, identity: identity, key: document.file.security?.derivedJournalKey)
             var objects = Set<Int>()
@@ -540,7 +540,7 @@ public final class Checkpointer {
     func willSave(_ saved: ByteBuffer) throws {
         try Self.flush(shared, sync: false)
         var out: [UInt8] = []
-        try frame([UInt8(ascii: "V")] + saved.withBytes(JournalCodec.sha256), to: &out)
+        try frame([UInt8(ascii: "V")] + (try JournalCodec.sha256(saved)), to: &out)
         journalBytes += out.count
         shared.withLock { $0.pending += out }
         try Self.flush(shared, sync: true)
@@ -549,7 +549,7 @@ public final class Checkpointer {
     /// After a save is durable: the old checkpoint is removed, and a new journal starts
     /// from the saved bytes.
     func didSave(_ saved: ByteBuffer) throws {
-        identity = saved.withBytes(JournalCodec.sha256)
+        identity = (try JournalCodec.sha256(saved))
         abandonCompaction()
         liveRecords = [:]
         liveTotal = 0

@@ -7,6 +7,9 @@
 // index out of range), a sanitizer report, a hang or unbounded memory is a bug.
 import QuireDocument
 import QuireSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public enum Fuzzing {
     /// The limits the fuzz targets open documents with. The defaults let one file decode
@@ -37,11 +40,26 @@ public enum Fuzzing {
     // MARK: Target (a): open from memory and walk everything
 
     /// Opens `data` and walks everything Quire reads. Returns the document when it opened.
+    /// Then opens it again lazily (issue 17), through 64-byte blocks so that a small input
+    /// takes every path of the lazy reader (parses re-run past the bytes read), once whole
+    /// and once cut short after a length the input's last byte chooses (a file truncated
+    /// while open), and walks that too.
     @discardableResult
     public static func walk(_ data: [UInt8]) -> Document? {
-        guard let document = try? Document(data: data, options: OpenOptions(limits: limits)) else { return nil }
-        walk(document)
+        let document = try? Document(data: data, options: OpenOptions(limits: limits))
+        if let document { walk(document) }
+        walkLazily(data, available: nil)
+        if let last = data.last, data.count > 0 { walkLazily(data, available: data.count * Int(last) / 256) }
         return document
+    }
+
+    /// Opens `data` lazily from memory, with 64-byte blocks, of which only `available`
+    /// bytes can be read (nil: all), and walks it.
+    public static func walkLazily(_ data: [UInt8], available: Int?) {
+        guard let buffer = try? ByteBuffer.lazy(MemorySource(data, available: available), size: data.count, blockShift: 6),
+              let document = try? Document(buffer: buffer, options: OpenOptions(limits: limits)) else { return }
+        walk(document)
+        _ = try? document.saved(.incremental)
     }
 
     /// Walks everything of an open document; each part on its own, so that an error in
@@ -218,7 +236,27 @@ public enum Fuzzing {
         fillForm(document)
         guard let saved = try? document.saved(.incremental) else { return nil }
         walk(saved)
+        appendInPlace(data)
         return saved
+    }
+
+    /// The append in place (issue 17) of a file read lazily: `data` written to a file,
+    /// opened from it (every file read lazily), a note added, the update appended in place,
+    /// the file opened again and walked. Errors are expected (a file that needs repair
+    /// cannot be appended to); a trap is not.
+    static func appendInPlace(_ data: [UInt8]) {
+        setenv("QUIRE_LAZY_MIN_BYTES", "0", 1)
+        let path = "/tmp/quire-fuzz-append-\(getpid()).pdf"
+        defer { unlink(path) }
+        guard (try? AtomicFile.write(data, to: path)) != nil,
+              let document = try? Document(path: path, options: OpenOptions(limits: limits)),
+              let count = try? document.pageCount(), count > 0 else { return }
+        var note = Annotation(subtype: "Text", pageIndex: count - 1, rect: Rect(left: 10, bottom: 10, right: 30, top: 30))
+        note.contents = "appended"
+        _ = try? document.addAnnotation(note)
+        guard (try? document.saveAppendingInPlace(to: path)) != nil else { return }
+        _ = try? document.annotations(onPage: count - 1)
+        if let again = try? Document(path: path, options: OpenOptions(limits: limits)) { walk(again) }
     }
 
     /// At most this many fields are filled.

@@ -70,6 +70,90 @@ from ._text import search as _search_text
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
 PathType = Union[str, "os.PathLike[str]"]
 BytesType = Union[bytes, bytearray, memoryview]
+#: What :meth:`Document.from_reader` reads from: a binary file-like object (``seek`` and
+#: ``read``), or a function ``(offset, length) -> bytes``.
+ReaderType = Union[BinaryIO, Callable[[int, int], BytesType]]
+
+# The readers of documents opened by Document.from_reader, by the token passed to the
+# library as the callback's payload, until the library's release callback drops them: the
+# read callback must outlive every use the library makes of it, which may be after
+# quire_document_close if something else still holds the document.
+_readers: Dict[int, Any] = {}
+_reader_tokens = iter(range(1, 1 << 62))
+
+
+def _release_reader_impl(payload: Optional[int]) -> None:
+    _readers.pop(payload or 0, None)
+
+
+# One callback for every reader, never freed: it runs while the library drops the last
+# use of a reader, and a thunk must not be freed while it runs.
+_release_reader: Any = _raw.quire_file_release_fn(_release_reader_impl)
+
+
+class _ReaderSource(NamedTuple):
+    """What :meth:`Document.from_reader` hands to :class:`Document`."""
+
+    reader: Any
+    size: Optional[int]
+
+
+def _open_from_reader(out: Any, reader: Any, size: Optional[int], options: Any) -> int:
+    """``quire_document_open_callback`` over ``reader`` (see :meth:`Document.from_reader`)."""
+    if hasattr(reader, "read") and hasattr(reader, "seek"):
+        lock = threading.Lock()
+        if size is None:
+            with lock:
+                size = reader.seek(0, os.SEEK_END)
+
+        def fetch(offset: int, length: int) -> Any:
+            with lock:
+                reader.seek(offset)
+                return reader.read(length)
+
+    elif callable(reader):
+        if size is None:
+            raise TypeError("Document.from_reader needs size= with a read function")
+        fetch = reader
+    else:
+        raise TypeError("Document.from_reader reads a binary file object or a function (offset, length) -> bytes, not %s"
+                        % type(reader).__name__)
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise InvalidArgumentError(_raw.QUIRE_EINVAL, "size must be an int of 0 or more, not %r" % (size,))
+    failures: List[BaseException] = []
+
+    def read(payload: Optional[int], offset: int, buffer: int, length: int) -> int:
+        try:
+            data = fetch(offset, length)
+            data = bytes(data) if not isinstance(data, bytes) else data
+            if len(data) != length:
+                raise QuireReadError("the reader gave %d bytes at offset %d, %d asked for" % (len(data), offset, length))
+            ctypes.memmove(buffer, data, length)
+            return 0
+        except BaseException as error:  # never into the library: it reads a failure
+            del failures[:]
+            failures.append(error)
+            return 1
+
+    callback = _raw.quire_file_read_fn(read)
+    token = next(_reader_tokens)
+    _readers[token] = (callback, reader)
+    access = _raw.file_access_init()
+    access.size = size
+    access.read = callback
+    access.release = _release_reader
+    access.payload = token
+    status = _raw.lib.quire_document_open_callback(byref(out), byref(access), byref(options))
+    if status != _raw.QUIRE_OK and failures:
+        try:
+            check(status)
+        except Exception as error:
+            raise error from failures[0]
+    return int(status)
+
+
+class QuireReadError(OSError):
+    """A reader of :meth:`Document.from_reader` gave fewer bytes than asked for."""
 
 
 class Action(IntEnum):
@@ -381,7 +465,7 @@ class Document(OwnedHandle):
 
     def __init__(
         self,
-        source: Union[PathType, BytesType],
+        source: Union[PathType, BytesType, _ReaderSource],
         password: Optional[Union[str, bytes]] = None,
         *,
         max_nesting_depth: int = 0,
@@ -419,6 +503,8 @@ class Document(OwnedHandle):
         if isinstance(source, (bytes, bytearray, memoryview)):
             data = bytes(source)
             status = _raw.lib.quire_document_open_memory(byref(out), data, len(data), byref(options))
+        elif isinstance(source, _ReaderSource):
+            status = _open_from_reader(out, source.reader, source.size, options)
         elif isinstance(source, (str, os.PathLike)):
             path = os.fspath(source)
             encoded = c_string(os.fsencode(path), "the path")
@@ -447,6 +533,30 @@ class Document(OwnedHandle):
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError("Document.open takes a path (str or os.PathLike); use Document.from_bytes for bytes")
         return cls(path, password, **limits)
+
+    @classmethod
+    def from_reader(
+        cls,
+        reader: ReaderType,
+        size: Optional[int] = None,
+        password: Optional[Union[str, bytes]] = None,
+        **limits: int,
+    ) -> "Document":
+        """Opens a PDF whose bytes ``reader`` serves on demand (``quire_document_open_callback``,
+        as PDFium's ``FPDF_LoadCustomDocument``): a binary file-like object with ``seek`` and
+        ``read`` (``size`` defaults to its length), or a function ``(offset, length) -> bytes``
+        (``size`` required) over a database blob, an object store's range reads, and so on.
+
+        The library reads only what it needs, when it needs it (the header, the end, the
+        cross-reference, then the objects that calls ask for), in blocks of up to 64 KB, each
+        once; ``reader`` must give exactly the bytes asked for. It is called on the thread
+        that uses the document, never twice at once, and kept alive until the library is done
+        with it (after :meth:`close`). An exception from it, or short data, fails the open
+        with :class:`QuireIOError` (the reader's exception as its ``__cause__``); later, the
+        objects it could not read read as damaged (null, with a warning). The other
+        arguments are as for :class:`Document`.
+        """
+        return cls(_ReaderSource(reader, size), password, **limits)
 
     @classmethod
     def from_bytes(cls, data: BytesType, password: Optional[Union[str, bytes]] = None, **limits: int) -> "Document":

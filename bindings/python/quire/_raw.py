@@ -90,6 +90,7 @@ QUIRE_ENETWORK = -20
 # ----------------------------------------------------------------------------------------
 
 QUIRE_OPEN_OPTIONS_VERSION = 1
+QUIRE_FILE_ACCESS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Document structure: cross-reference forms (QUIRE_XREF_*) and encryption methods
@@ -360,6 +361,30 @@ def _init(struct: _S, function: str, version: int) -> _S:
     if status != QUIRE_OK:  # only a library older than this binding could refuse
         raise RuntimeError("%s: status %d" % (function, status))
     return struct
+
+
+#: ``quire_file_access``'s callbacks: ``int (*read)(void *payload, uint64_t offset, void
+#: *buffer, size_t length)`` and ``void (*release)(void *payload)``.
+quire_file_read_fn = ctypes.CFUNCTYPE(c_int, c_void_p, ctypes.c_uint64, c_void_p, c_size_t)
+quire_file_release_fn = ctypes.CFUNCTYPE(None, c_void_p)
+
+
+class quire_file_access(Structure):
+    """``quire_file_access``: a document's bytes served on demand. Build it with
+    :func:`file_access_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("size", ctypes.c_uint64),
+        ("read", quire_file_read_fn),
+        ("release", quire_file_release_fn),
+        ("payload", c_void_p),
+    ]
+
+
+def file_access_init() -> quire_file_access:
+    """``QUIRE_FILE_ACCESS_INIT`` (through ``quire_file_access_init``)."""
+    return _init(quire_file_access(), "quire_file_access_init", QUIRE_FILE_ACCESS_VERSION)
 
 
 def open_options_init() -> quire_open_options:
@@ -830,6 +855,12 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         "quire_document_open_memory",
         c_int,
         (POINTER(quire_document_p), c_void_p, c_size_t, POINTER(quire_open_options)),
+    ),
+    ("quire_file_access_init", c_int, (POINTER(quire_file_access), ctypes.c_uint)),
+    (
+        "quire_document_open_callback",
+        c_int,
+        (POINTER(quire_document_p), POINTER(quire_file_access), POINTER(quire_open_options)),
     ),
     ("quire_document_close", None, (quire_document_p,)),
     ("quire_document_page_count", c_int, (POINTER(c_int32), quire_document_p)),
