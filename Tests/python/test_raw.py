@@ -147,6 +147,8 @@ C_TO_CTYPES = {
     "quire_document *": _raw.quire_document_p,
     "quire_document **": POINTER(_raw.quire_document_p),
     "const quire_open_options *": POINTER(_raw.quire_open_options),
+    "const quire_file_access *": POINTER(_raw.quire_file_access),
+    "quire_file_access *": POINTER(_raw.quire_file_access),
     "quire_rect *": POINTER(_raw.quire_rect),
     "int64_t *": POINTER(c_int64),
     "uint32_t *": POINTER(c_uint32),
@@ -239,6 +241,7 @@ C_FIELD_TO_CTYPES = {
     "int (*)(int32_t *, const quire_bookmark *, void *)": _raw.quire_bookmark_decide_fn,
     "int (*)(void *)": _raw.quire_bookmark_save_fn,
     "void (*)(void *)": _raw.quire_bookmark_release_fn,
+    "int (*)(void *, uint64_t, void *, size_t)": _raw.quire_file_read_fn,
     "int (*)(uint64_t, uint64_t, void *)": _raw.quire_save_progress_fn,
     "const char *const *": POINTER(c_char_p),
     "size_t": c_size_t,
@@ -294,7 +297,7 @@ def test_every_header_struct_is_checked():
 
 
 STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
-           "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_open_options", "quire_rect",
+           "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_file_access", "quire_open_options", "quire_rect",
            "quire_save_options", "quire_sync_config", "quire_sync_event", "quire_sync_header",
            "quire_text_char", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
            "quire_tool_style"]
