@@ -13,6 +13,9 @@
 #   make bench-sync the sync server under load: 100 clients pushing and listening
 #                   (bench/SYNC-RESULTS.md)
 #   make test-asan  the Swift tests under AddressSanitizer (in .build/asan)
+#   make test-forms-corpus  the forms check over the whole corpus (every AcroForm file
+#                   filled and read back, every annotated file flattened); make test
+#                   runs a fixed sample of a quarter of it
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
 #   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire) and
 #                   the man page (share/man/man1/quire.1); DESTDIR stages it
@@ -50,7 +53,7 @@ RELEASE_FLAGS := -c release --disable-local-rpath \
 SOURCES := Makefile Package.swift quire.map $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-asan test-c test-python test-server test-web test-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-python test-server test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -185,6 +188,13 @@ test-crash: all
 	PYTHONPATH=bindings/python $(PYTHON) Tests/python/checkpoint_crash.py --trials 2000
 	PYTHONPATH=bindings/python $(PYTHON) Tests/server/client_crash.py --trials 1000
 	PYTHONPATH=bindings/python QUIRE_APPEND_TRIALS=500 $(PYTHON) -m pytest -q Tests/python/test_append_in_place.py -k killed
+
+# The forms check of issue 22 over the whole corpus (Tests/python/test_forms.py): every
+# field of every AcroForm file filled, saved, read back by PDFium and pypdf and rendered by
+# pdftoppm; every annotated file of one or two pages flattened and rendered. make test
+# (test-python) runs every fourth file of each list, from a seeded offset (about a minute).
+test-forms-corpus: all
+	PYTHONPATH=bindings/python QUIRE_FORMS_CORPUS=all $(PYTHON) -m pytest -q Tests/python/test_forms.py
 
 # Every corpus file through the CLI, in child processes with a time limit: no crash, no
 # hang, and PDFium's page count on the ordinary files (known differences are listed).

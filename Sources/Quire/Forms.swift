@@ -48,7 +48,7 @@ public func quire_document_field_index(_ out: UnsafeMutablePointer<Int32>?, _ do
     guarded("quire_document_field_index") {
         let out = try required(out, "out")
         let name = String(cString: try required(name, "name"))
-        guard let i = try document(doc).formFields().firstIndex(where: { $0.name == name }) else {
+        guard let i = try document(doc).formFieldIndex(named: name) else {
             throw CallError(code: QUIRE_ENOTFOUND, message: "no field is named \"\(name)\"")
         }
         out.pointee = Int32(clamping: i)

@@ -82,6 +82,8 @@ public final class Document {
         var order: [[UInt8]]
     }
     var destinationNamesCache: DestinationNames? = nil
+    /// The form's fields, once read, or the error reading them gave (see Forms/Forms.swift).
+    var formFieldsCache: Result<FormFieldTable, any Error>? = nil
     /// Annotations read so far and the reverse index of replies (see Annotations).
     var annotationIndex = AnnotationIndex()
     /// Whether replies and review states may be created and changed (PSPDFKit's features
@@ -138,11 +140,12 @@ public final class Document {
     }
 
     /// Drops what may depend on any object: the page labels, the outline, the named
-    /// destinations and the annotations read.
+    /// destinations, the form's fields and the annotations read.
     private func dropCachesOfAnyObject() {
         pageLabelRangesCache = nil
         outlineCache = nil
         destinationNamesCache = nil
+        formFieldsCache = nil
         annotationIndex = AnnotationIndex()
     }
 

@@ -1,12 +1,21 @@
 """Forms (issue 22): the Python API, the CLI, and the corpus cross-check of forms_sweep.py
 (every field of every AcroForm file filled, saved incrementally and in full, read back by
-PDFium's form API and pypdf, rendered by pdftoppm)."""
+PDFium's form API and pypdf, rendered by pdftoppm), flattening and XFDF.
+
+The two corpus tests run on a fixed sample in ``make test``: every fourth file of their
+lists, from an offset drawn with a fixed seed, so the same files each run (about a minute
+in all instead of four). ``make test-forms-corpus`` (``QUIRE_FORMS_CORPUS=all``) runs them
+over the whole corpus. The lists of known differences name files of the whole corpus; a
+sampled run expects those of its files.
+"""
 
 from __future__ import annotations
 
+import os
+import random
 import subprocess
 from pathlib import Path
-from typing import Callable, Dict, Set, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import pytest
 
@@ -17,6 +26,21 @@ TEXT_FORM = "pdfium/testing/resources/text_form_multiple.pdf"  # 4 text fields, 
 LISTBOX = "pdfium/testing/resources/listbox_form.pdf"  # list boxes, single and multi-select
 RADIO = "pdfium-in/testing/resources/pixel/checkbox_radiobutton.pdf"  # check boxes and radio buttons
 CLI = REPO / "build" / "bin" / "quire"
+
+# The whole corpus (make test-forms-corpus), or every SAMPLE_EVERY-th file from an offset
+# drawn with SAMPLE_SEED (make test).
+WHOLE_CORPUS = os.environ.get("QUIRE_FORMS_CORPUS") == "all"
+SAMPLE_EVERY = 4
+SAMPLE_SEED = 22
+
+
+def sampled(files: List[str]) -> List[str]:
+    """`files` in path order, all of them or the fixed sample (see the module's docstring)."""
+    files = sorted(files)
+    if WHOLE_CORPUS:
+        return files
+    offset = random.Random(SAMPLE_SEED).randrange(SAMPLE_EVERY)
+    return files[offset::SAMPLE_EVERY]
 
 
 def test_fields_values_and_rules(corpus: Callable[[str], Path], tmp_path: Path):
@@ -114,39 +138,50 @@ KNOWN_DIFFERENCES: Dict[Tuple[str, str], str] = {
        for f in ("qpdf/qpdf/qtest/qpdf/form-document-defaults.pdf", "qpdf/qpdf/qtest/qpdf/form-mod1.pdf")},
 }
 
-# Widgets whose pixels do not change in pdftoppm's rendering, by (file, field).
-KNOWN_UNCHANGED_PIXELS: Set[Tuple[str, str]] = {
-    # merged forms whose fields share widgets across pages; to look at
-    *{("pdfbox/pdfbox/src/test/resources/org/apache/pdfbox/multipdf/PDFBoxLegacyMerge-SameMerged.pdf", n)
-      for n in ("Customer.Gender", "Customer.GenderFemale", "Customer.GenderMale", "Gender", "GenderFemale",
-                "GenderMale", "dummyFieldName1", "dummyFieldName3", "dummyFieldName4", "dummyFieldName5.Gender",
-                "dummyFieldName5.GenderFemale", "dummyFieldName5.GenderMale")},
-    ("pdfium/testing/resources/bug_765384.pdf", "MyField2"),
-    ("pdfium-in/testing/resources/bug_765384.pdf", "MyField2"),
-    ("pdfium-in/testing/resources/pixel/bug_40643646.pdf", "FieldName"),
-    ("pdfium-in/testing/resources/pixel/combobox_form.pdf", "Combo"),  # its options are empty strings
-    ("pdfium-in/testing/resources/pixel/password.pdf", "Password Box"),
-    ("pdfium-in/testing/resources/pixel/password.pdf", "Text Box"),
-    ("pypdf/resources/FormTestFromOo.pdf", "DropList1"),
-    ("pypdf/resources/FormTestFromOo.pdf", "DropList2"),
-    ("pypdf/resources/libreoffice-form.pdf", "Nationality"),
-    ("pypdf/resources/libreoffice-form.pdf", "female"),
-    ("pypdf/resources/libreoffice-form.pdf", "gdpr"),
-    ("pypdf/resources/libreoffice-form.pdf", "other"),
-    ("qpdf/qpdf/qtest/qpdf/button-set-broken-out.pdf", "checkbox2"),
-    ("qpdf/qpdf/qtest/qpdf/button-set-broken.pdf", "checkbox2"),
-    # combo boxes under /NeedAppearances whose /DA font (DejaVuSans) is not embedded:
-    # poppler redraws them itself
-    *{(f, "drop1") for f in ("qpdf/qpdf/qtest/qpdf/button-set-broken-out.pdf", "qpdf/qpdf/qtest/qpdf/button-set-broken.pdf",
-                             "qpdf/qpdf/qtest/qpdf/button-set-out.pdf", "qpdf/qpdf/qtest/qpdf/button-set.pdf",
-                             "qpdf/qpdf/qtest/qpdf/field-types.pdf", "qpdf/qpdf/qtest/qpdf/need-appearances-more3.pdf",
-                             "qpdf/qpdf/qtest/storage/field-types.pdf")},
-    ("qpdf/qpdf/qtest/qpdf/dr-with-indirect-item-out.pdf", ""),
-    ("qpdf/qpdf/qtest/qpdf/dr-with-indirect-item.pdf", ""),
-    ("qpdf/qpdf/qtest/qpdf/manual-appearances.pdf", "Text Box 19"),
-    ("qpdf/qpdf/qtest/qpdf/manual-appearances.pdf", "Text Box 21"),
-    ("qpdf/qpdf/qtest/qpdf/need-appearances-more3.pdf", "text2"),
-    ("qpdf/qpdf/qtest/qpdf/test80b2.pdf", "r1"),
+# Widgets whose pixels do not change in pdftoppm's rendering (poppler 22.12), by (file,
+# field), with the reason found for each. "Shown with /NeedAppearances removed" means: the
+# filled file rendered again without /NeedAppearances (so that poppler draws the /AP that
+# Quire wrote instead of its own drawing) changes the widget's pixels.
+NEEDS_APPEARANCES = ("/NeedAppearances true: poppler draws the field itself from its value and draws nothing new"
+                     " in it; Quire's /AP shows the value (shown with /NeedAppearances removed)")
+ONE_POINT = ("a widget of 1 x 1 pt at (0, 0): Quire's text is clipped to it and does not change the"
+             " one pixel at 50 dpi")
+KNOWN_UNCHANGED_PIXELS: Dict[Tuple[str, str], str] = {
+    # The /AP /N of every button widget of this file is an indirect dictionary of states:
+    # poppler 22.12 (AnnotAppearance::getAppearanceStream looks the state up with
+    # dictLookupNF in an unresolved reference) draws no state at all, before and after;
+    # PDFium draws the new /AS. Checked by making /N direct: poppler then draws it.
+    **{("pdfbox/pdfbox/src/test/resources/org/apache/pdfbox/multipdf/PDFBoxLegacyMerge-SameMerged.pdf", n):
+       "poppler draws no state of a button whose /AP /N is an indirect dictionary"
+       for n in ("Customer.Gender", "Customer.GenderFemale", "Customer.GenderMale", "Gender", "GenderFemale",
+                 "GenderMale", "dummyFieldName1", "dummyFieldName3", "dummyFieldName4", "dummyFieldName5.Gender",
+                 "dummyFieldName5.GenderFemale", "dummyFieldName5.GenderMale")},
+    ("pdfium/testing/resources/bug_765384.pdf", "MyField2"): ONE_POINT,
+    ("pdfium-in/testing/resources/bug_765384.pdf", "MyField2"): ONE_POINT,
+    ("qpdf/qpdf/qtest/qpdf/dr-with-indirect-item-out.pdf", ""): ONE_POINT,
+    ("qpdf/qpdf/qtest/qpdf/dr-with-indirect-item.pdf", ""): ONE_POINT,
+    ("pdfium-in/testing/resources/pixel/combobox_form.pdf", "Combo"):
+        "its three options are empty strings: the value chosen draws nothing",
+    ("pypdf/resources/FormTestFromOo.pdf", "DropList1"): NEEDS_APPEARANCES,
+    ("pypdf/resources/FormTestFromOo.pdf", "DropList2"): NEEDS_APPEARANCES,
+    ("pypdf/resources/libreoffice-form.pdf", "Nationality"): NEEDS_APPEARANCES,
+    ("pypdf/resources/libreoffice-form.pdf", "female"): NEEDS_APPEARANCES,
+    ("pypdf/resources/libreoffice-form.pdf", "gdpr"): NEEDS_APPEARANCES,
+    ("pypdf/resources/libreoffice-form.pdf", "other"): NEEDS_APPEARANCES,
+    ("qpdf/qpdf/qtest/qpdf/button-set-broken-out.pdf", "checkbox2"): NEEDS_APPEARANCES,
+    ("qpdf/qpdf/qtest/qpdf/button-set-broken.pdf", "checkbox2"): NEEDS_APPEARANCES,
+    ("qpdf/qpdf/qtest/qpdf/need-appearances-more3.pdf", "text2"): NEEDS_APPEARANCES,
+    # Combo boxes under /NeedAppearances whose /DA font (DejaVuSans) is not embedded:
+    # poppler redraws them itself.
+    **{(f, "drop1"): NEEDS_APPEARANCES
+       for f in ("qpdf/qpdf/qtest/qpdf/button-set-broken-out.pdf", "qpdf/qpdf/qtest/qpdf/button-set-broken.pdf",
+                 "qpdf/qpdf/qtest/qpdf/button-set-out.pdf", "qpdf/qpdf/qtest/qpdf/button-set.pdf",
+                 "qpdf/qpdf/qtest/qpdf/field-types.pdf", "qpdf/qpdf/qtest/qpdf/need-appearances-more3.pdf",
+                 "qpdf/qpdf/qtest/storage/field-types.pdf")},
+    ("qpdf/qpdf/qtest/qpdf/manual-appearances.pdf", "Text Box 19"): "a hidden widget (/F 36: NoView): not drawn",
+    ("qpdf/qpdf/qtest/qpdf/manual-appearances.pdf", "Text Box 21"): "a hidden widget (/F 2: Hidden): not drawn",
+    ("qpdf/qpdf/qtest/qpdf/test80b2.pdf", "r1"):
+        "the radio widget turned on lies left of the page (x < 0); the one partly on it stays off",
 }
 
 
@@ -156,17 +191,20 @@ def test_corpus_forms_fill_and_read_back(corpus: Callable[[str], Path]):
     pytest.importorskip("pypdf")
     import forms_sweep
 
-    reports = forms_sweep.sweep(render=True)
+    files = sampled(forms_sweep.form_files())
+    chosen = set(files)
+    reports = forms_sweep.sweep(render=True, files=files)
     assert [r["file"] for r in reports if r.get("error")] == []
     filled = sum(r["filled"] for r in reports)
-    assert filled >= 2000, filled
+    assert filled >= (2000 if WHOLE_CORPUS else 400), filled
     differences = {(r["file"], name) for r in reports for name, _ in r["differ"]}
-    assert differences == set(KNOWN_DIFFERENCES), (
-        "new: %s; gone: %s" % (sorted(differences - set(KNOWN_DIFFERENCES)),
-                               sorted(set(KNOWN_DIFFERENCES) - differences)))
+    known = {k for k in KNOWN_DIFFERENCES if k[0] in chosen}
+    assert differences == known, (
+        "new: %s; gone: %s" % (sorted(differences - known), sorted(known - differences)))
     unchanged = {(r["file"], name) for r in reports for name, _ in r["pixels_unchanged"]}
-    assert unchanged == KNOWN_UNCHANGED_PIXELS, (
-        "new: %s; gone: %s" % (sorted(unchanged - KNOWN_UNCHANGED_PIXELS), sorted(KNOWN_UNCHANGED_PIXELS - unchanged)))
+    known = {k for k in KNOWN_UNCHANGED_PIXELS if k[0] in chosen}
+    assert unchanged == known, (
+        "new: %s; gone: %s" % (sorted(unchanged - known), sorted(known - unchanged)))
 
 
 def _annotated_files(limit: int) -> list:
@@ -223,14 +261,23 @@ KNOWN_FLATTEN_DIFFERENCES: Dict[str, str] = {
         "pdfium-in/testing/resources/bug_861842.pdf",
         "pdfium/testing/resources/bug_861842.pdf",
     )},
-    # Not examined yet (differences of 0.5 to 2.2 % of the page's pixels):
-    **{f: "not examined yet" for f in (
-        "pdfium-in/testing/resources/javascript/public_methods.pdf",
-        "pdfium-in/testing/resources/pixel/bug_40643646.pdf",
-        "pdfium-in/testing/resources/pixel/bug_733528.pdf",
-        "pdfium-in/testing/resources/pixel/scrollable_widgets1.pdf",
-        "pdfium-in/testing/resources/pixel/text_form_custom_font.pdf",
-    )},
+    # Small pages (300 x 200 to 300 x 600 pt: 0.5 % is 90 to 190 pixels at 40 dpi) whose
+    # fields have no /AP: poppler draws the value itself, Quire's appearance draws the same
+    # text a pixel or two away. (text_form_custom_font.pdf was one until the appearance used
+    # its font's own encoding and widths: now within the tolerance.)
+    "pdfium-in/testing/resources/javascript/public_methods.pdf":
+        "text fields without /AP: poppler's own drawing of the values, Quire's a pixel or two away",
+    "pdfium-in/testing/resources/pixel/scrollable_widgets1.pdf":
+        "a list box without /AP: poppler highlights the selection in black, Quire in blue, and Quire"
+        " draws the top of the third option",
+    "pdfium-in/testing/resources/pixel/bug_40643646.pdf":
+        "a note and a text field without /AP (and without /DA): poppler draws its own note icon and"
+        " nothing for the field (\"Missing 'Tf' operator\"); the flattened page shows Quire's note icon"
+        " and the field's value",
+    "pdfium-in/testing/resources/pixel/bug_733528.pdf":
+        "two terminal fields named SharedField without /AP, /V 'Hello, world' and '': Quire, like"
+        " PDFium (whose rendering shows both), makes them one field and draws the value in both"
+        " widgets; poppler draws each with its own /V, the second empty",
 }
 
 
@@ -238,8 +285,8 @@ def test_flatten_renders_the_same_and_leaves_only_links(corpus: Callable[[str], 
     corpus("manifest.jsonl")
     import pikepdf
 
-    files = _annotated_files(400)
-    assert len(files) >= 40
+    files = sampled(_annotated_files(400))
+    assert len(files) >= (300 if WHOLE_CORPUS else 75), len(files)
     failures = {}
     drawn_total = 0
     for rel in files:
@@ -262,7 +309,8 @@ def test_flatten_renders_the_same_and_leaves_only_links(corpus: Callable[[str], 
             if differing > 0.005 * len(a):  # 0.5 % of the page's pixels
                 failures[rel] = round(100 * differing / len(a), 2)
     assert drawn_total > 0
-    assert set(failures) == set(KNOWN_FLATTEN_DIFFERENCES), failures
+    known = {f for f in KNOWN_FLATTEN_DIFFERENCES if f in set(files)}
+    assert set(failures) == known, (failures, sorted(known - set(failures)))
 
 
 # -- XFDF -------------------------------------------------------------------------------

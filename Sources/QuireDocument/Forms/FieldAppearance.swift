@@ -7,13 +7,17 @@ import QuireSyntax
 /// /DR; a font Quire cannot encode for, such as a composite font, is replaced by
 /// Helvetica), its size (0 or a size that is not positive: auto size, fitted to the
 /// widget) and its colour; then /Q (alignment), the multiline, comb and password flags.
-/// Missing /DA: "/Helv 0 Tf 0 g" with a warning.
+/// Missing /DA: "/Helv 0 Tf 0 g" with a warning, written into the field.
 ///
-/// Glyph widths: the font's own /Widths when /DR gives a simple font that has them; else
-/// the standard 14 font metrics (``StandardFontMetrics``) of its /BaseFont or of the
-/// Helvetica that replaces it; else the documented fallback of half an em per character
-/// (close to the average advance of Latin text in Helvetica). Text is written in
-/// WinAnsiEncoding (Latin-1 as itself, other characters as "?").
+/// Encoding and widths: a simple font of /DR is written in its own encoding and measured
+/// with its own widths, as the text model reads them (``TextFont``: /ToUnicode, else
+/// /Differences over /BaseEncoding over the font's built-in or the standard encoding;
+/// /Widths, else the standard 14 font metrics of its /BaseFont, else /MissingWidth, else
+/// half an em); characters the encoding does not have are written as "?". The Helvetica
+/// that Quire supplies (no /DR font, or one it cannot encode for) is written in
+/// WinAnsiEncoding (Latin-1 and the euro sign, curly quotes, dashes and the other
+/// characters of 0x80 to 0x9F) and measured with Helvetica's metrics
+/// (``StandardFontMetrics``).
 struct DefaultAppearance {
     var fontName: String = "Helv"
     /// nil: auto size.
@@ -50,19 +54,58 @@ struct FieldFont {
     /// The standard 14 font it is (or stands for), whose metrics serve when the font has
     /// no /Widths (Text/FontTables.swift).
     var standard: StandardFont? = nil
+    /// For a simple font of the form's /DR: the code of each character its encoding has
+    /// (/ToUnicode, else /Differences over /BaseEncoding over the font's built-in or the
+    /// standard encoding), as the text model (``TextFont``) reads it; and each code's width
+    /// in thousandths of an em (/Widths, else the standard 14 font's metrics, else
+    /// /MissingWidth, else half an em). Nil: WinAnsiEncoding and the widths above (the
+    /// Helvetica that Quire supplies).
+    var codes: [UInt32: UInt8]? = nil
+    var codeWidths: [Double]? = nil
+
+    /// `text` as the font's codes; characters it has no code for as "?" (or the first code
+    /// it has, when it has no "?").
+    func encode(_ text: String) -> [UInt8] {
+        guard let codes else { return winAnsiBytes(text) }
+        let unknown = codes[UInt32(UInt8(ascii: "?"))] ?? codes.values.min() ?? UInt8(ascii: "?")
+        return text.unicodeScalars.compactMap { s in
+            if s.value == 0x0A || s.value == 0x0D { return nil }
+            return codes[s.value] ?? unknown
+        }
+    }
 
     func width(of bytes: [UInt8], size: Double) -> Double {
-        bytes.reduce(0) { total, b in
-            total + (widths[Int(b)] ?? standard?.width(of: UnicodeScalar(b)) ?? missingWidth)
+        if let codeWidths {
+            return bytes.reduce(0) { $0 + codeWidths[Int($1)] } * size / 1000
+        }
+        return bytes.reduce(0) { total, b in
+            total + (widths[Int(b)] ?? winAnsiGlyphs[Int(b)].flatMap { standard?.width(ofGlyph: $0) } ?? missingWidth)
         } * size / 1000
     }
 }
 
-/// Text as WinAnsiEncoding bytes: Latin-1 characters as themselves, others as "?".
+/// The WinAnsiEncoding code of each character it has (Annex D: Latin-1 and, at 0x80 to
+/// 0x9F, the euro sign, curly quotes, dashes, Œ, Š, Ž and the others).
+private let winAnsiCodes: [UInt32: UInt8] = {
+    var map: [UInt32: UInt8] = [:]
+    for (code, name) in BaseEncoding.winAnsi.glyphNames.enumerated() {
+        guard let name, let u = GlyphNames.unicode(for: name)?.unicodeScalars.first, map[u.value] == nil else { continue }
+        map[u.value] = UInt8(code)
+    }
+    return map
+}()
+
+/// The glyph name of each WinAnsiEncoding code, for the standard 14 fonts' widths.
+private let winAnsiGlyphs = BaseEncoding.winAnsi.glyphNames
+
+/// Text as WinAnsiEncoding bytes; characters it does not have as "?".
 func winAnsiBytes(_ text: String) -> [UInt8] {
     text.unicodeScalars.compactMap { s in
         if s.value == 0x0A || s.value == 0x0D { return nil }
-        return s.value < 256 ? UInt8(s.value) : UInt8(ascii: "?")
+        if let code = winAnsiCodes[s.value] { return code }
+        // No-break space and soft hyphen: WinAnsi's 0xA0 and 0xAD, which Annex D names
+        // "space" and "hyphen" again.
+        return (0xA0...0xFF).contains(s.value) ? UInt8(s.value) : UInt8(ascii: "?")
     }
 }
 
@@ -83,6 +126,25 @@ extension Document {
                 }
                 if let desc = try dictionary(fd["FontDescriptor"]), let mw = try desc["MissingWidth"].map(resolve)?.number,
                    mw.isFinite, mw > 0 { font.missingWidth = Swift.min(mw, 10_000) }
+            }
+            // The font's own encoding, through the text model: the codes its characters
+            // have, and their widths.
+            let model = TextFont.load(fd, document: self)
+            var codes: [UInt32: UInt8] = [:]
+            var codeWidths = [Double](repeating: 500, count: 256)
+            for code in 0..<256 {
+                let w = model.advance(UInt32(code), bytes: 1) * 1000
+                if w.isFinite, w >= 0 { codeWidths[code] = Swift.min(w, 10_000) }
+                // Only codes the encoding names (or /ToUnicode maps): the text model reads
+                // the others as Latin-1, which says nothing of the glyph there.
+                guard model.toUnicode != nil || model.encoding[code] != nil else { continue }
+                let text = model.text(UInt32(code), bytes: 1).unicodeScalars
+                guard text.count == 1, let u = text.first, u.value != 0xFFFD, codes[u.value] == nil else { continue }
+                codes[u.value] = UInt8(code)
+            }
+            if !codes.isEmpty {
+                font.codes = codes
+                font.codeWidths = codeWidths
             }
             return font
         }
@@ -162,9 +224,7 @@ extension Document {
 
     /// Regenerates the appearance of each widget of a text field or combo box to show `text`.
     func regenerateTextAppearances(_ field: FormField, text: String) throws {
-        if field.defaultAppearance == nil {
-            file.warn("field \"\(field.name)\" has no /DA (nor the form); \"/Helv 0 Tf 0 g\" is used")
-        }
+        try recordFallbackAppearance(field)
         let da = DefaultAppearance(field.defaultAppearance)
         let font = try fieldFont(da, field: field)
         let n = Appearance.n
@@ -196,13 +256,13 @@ extension Document {
                 var y = f.height - pad - size * 0.8
                 for line in lines {
                     if y < -size { break }
-                    let bytes = winAnsiBytes(line)
+                    let bytes = font.encode(line)
                     let x = aligned(font.width(of: bytes, size: size), quadding: field.quadding, pad: pad, width: f.width)
                     ops.append("1 0 0 1 \(n(x)) \(n(y)) Tm \(stringOperand(bytes)) Tj")
                     y -= size * 1.15
                 }
             } else {
-                let bytes = winAnsiBytes(display)
+                let bytes = font.encode(display)
                 var size = da.size ?? Swift.max(Swift.min(12, (f.height - 2 * pad) / 1.1), 2)
                 if da.size == nil, !comb {
                     let widthAtOne = font.width(of: bytes, size: 1)
@@ -227,9 +287,23 @@ extension Document {
         }
     }
 
+    /// A field without /DA (nor the form's) is drawn with "/Helv 0 Tf 0 g", with a
+    /// warning; that /DA is written into the field too, so that a viewer that draws the
+    /// field itself (poppler under /NeedAppearances) uses it rather than drawing nothing
+    /// (poppler 22.12 draws nothing for a text field without /DA: "Missing 'Tf' operator in
+    /// field's DA string").
+    private func recordFallbackAppearance(_ field: FormField) throws {
+        guard field.defaultAppearance == nil else { return }
+        file.warn("field \"\(field.name)\" has no /DA (nor the form); \"/Helv 0 Tf 0 g\" is used and written into it")
+        for id in [field.id] + field.sameNameIDs {
+            try setValue(.string(PDFString(text: "/Helv 0 Tf 0 g")), forKey: "DA", inObject: id.number)
+        }
+    }
+
     /// Regenerates a list box's widgets: its options from the top, the selected ones on a
     /// highlight.
     func regenerateListAppearances(_ field: FormField, selected: Set<Int>) throws {
+        try recordFallbackAppearance(field)
         let da = DefaultAppearance(field.defaultAppearance)
         let font = try fieldFont(da, field: field)
         let size = da.size ?? 12
@@ -248,7 +322,7 @@ extension Document {
                 if selected.contains(k) {
                     ops.append("0.6 0.75 0.86 rg \(n(f.border)) \(n(top - lineHeight)) \(n(Swift.max(f.width - 2 * f.border, 0))) \(n(lineHeight)) re f")
                 }
-                let bytes = winAnsiBytes(option.displayText)
+                let bytes = font.encode(option.displayText)
                 ops.append("BT /\(font.resourceName) \(n(size)) Tf \(selected.contains(k) ? "1 g" : da.colorOperator) 1 0 0 1 \(n(pad)) \(n(top - size * 0.95)) Tm \(stringOperand(bytes)) Tj ET")
                 top -= lineHeight
             }
@@ -316,7 +390,7 @@ extension Document {
             var current = ""
             for word in paragraph.split(separator: " ") {
                 let candidate = current.isEmpty ? String(word) : current + " " + word
-                if current.isEmpty || font.width(of: winAnsiBytes(candidate), size: size) <= width {
+                if current.isEmpty || font.width(of: font.encode(candidate), size: size) <= width {
                     current = candidate
                 } else {
                     lines.append(current)

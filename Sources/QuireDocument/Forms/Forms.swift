@@ -120,6 +120,13 @@ public struct FormField: Sendable {
     public var value: String { values.joined(separator: "\n") }
 }
 
+/// The fields of a document as ``Document/formFields()`` lists them, with the index of the
+/// first field of each name: what the document caches between changes.
+struct FormFieldTable {
+    var fields: [FormField]
+    var indexByName: [String: Int]
+}
+
 /// The attributes a field inherits from its ancestors (§12.7.4.1, Table 226).
 private struct Inherited {
     var ft: PDFName?
@@ -173,7 +180,35 @@ extension Document {
     /// The walk keeps its own stack, detects cycles (a field listed under itself is skipped
     /// with a warning) and stops with a limit error past ``FormLimits/maxFieldDepth``
     /// levels or ``FormLimits/maxFieldNodes`` dictionaries.
+    ///
+    /// The result (or the error) is cached until the document changes: any change of an
+    /// object (the annotation API, JSON or XFDF import, a value set here), a save that
+    /// continues from new bytes or a checkpoint loaded drops it with the other caches of
+    /// the model (``invalidateModel()``), so reading every field one call at a time, as the
+    /// C API and the Python binding do, walks the tree once.
     public func formFields() throws -> [FormField] {
+        try formFieldTable().fields
+    }
+
+    /// The cached field list with its index by name (see ``formFields()``).
+    func formFieldTable() throws -> FormFieldTable {
+        if let formFieldsCache { return try formFieldsCache.get() }
+        let result = Result { () throws -> FormFieldTable in
+            let fields = try readFormFields()
+            var byName: [String: Int] = [:]
+            for (i, f) in fields.enumerated() where byName[f.name] == nil { byName[f.name] = i }
+            return FormFieldTable(fields: fields, indexByName: byName)
+        }
+        formFieldsCache = result
+        return try result.get()
+    }
+
+    /// The index in ``formFields()`` of the field named `name`, if any.
+    public func formFieldIndex(named name: String) throws -> Int? {
+        try formFieldTable().indexByName[name]
+    }
+
+    private func readFormFields() throws -> [FormField] {
         guard let form = try acroForm(), let fields = form["Fields"],
               let top = try resolve(fields).array else { return [] }
         var formInherited = Inherited()
@@ -275,10 +310,11 @@ extension Document {
 
     /// The field with fully qualified name `name`.
     public func formField(named name: String) throws -> FormField {
-        guard let f = try formFields().first(where: { $0.name == name }) else {
+        let table = try formFieldTable()
+        guard let i = table.indexByName[name] else {
             throw PDFError(.notFound, "no field is named \"\(name)\"")
         }
-        return f
+        return table.fields[i]
     }
 
     /// The page index of every annotation object listed in a page's /Annots.
