@@ -160,14 +160,35 @@ extension SyncService {
 
     // MARK: GET /admin/documents/{doc}/layers/{layer}/pdf
 
-    func layerPDF(_ document: String, _ layer: String) async throws -> SyncResponse {
+    /// What `?flatten=` asks of a layer's PDF export: nothing (absent, `0`, `false`); the
+    /// annotations and the form fields burned into the pages (`1`, `true`, `all`); or the
+    /// annotations only, the form staying fillable (`annotations`). Links stay links.
+    enum ExportFlattening: Equatable {
+        case none, all, annotations
+
+        init(query: [String: String]) throws {
+            for key in query.keys where key != "flatten" {
+                throw SyncHTTPError.badRequest("unknown query parameter \"\(key.prefix(40))\" (flatten)")
+            }
+            switch query["flatten"] {
+            case nil, "0", "false": self = .none
+            case "1", "true", "all": self = .all
+            case "annotations": self = .annotations
+            case let other?:
+                throw SyncHTTPError.badRequest("flatten is 0, 1 or annotations, not \"\(other.prefix(40))\"")
+            }
+        }
+    }
+
+    func layerPDF(_ document: String, _ layer: String, _ request: SyncRequest) async throws -> SyncResponse {
+        let flattening = try ExportFlattening(query: request.query)
         let (pdf, records) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord]) in
             guard let pdf = try await tx.documentPDF(document) else { throw SyncHTTPError.notFound("no document \(document)") }
             return (pdf, try await tx.records(document, layer))
         }
         let bytes: [UInt8]
         do {
-            bytes = try SyncService.pdf(pdf, withLayer: records)
+            bytes = try SyncService.pdf(pdf, withLayer: records, flattening: flattening)
         } catch let e as SyncHTTPError {
             throw e
         } catch {
@@ -191,9 +212,15 @@ extension SyncService {
     ///    nowhere; a `pdfObjectId` that does not name the PDF's annotation of the same id is
     ///    left out too, so that a record never takes over another annotation.
     ///
+    /// 3. With `flattening` (`?flatten=`), the result's annotations (the layer's, and the
+    ///    form fields unless only annotations are asked) are burned into the page content
+    ///    by ``Document/flatten(_:)``: drawn as they look, no longer annotations (links
+    ///    stay; replies, popups and hidden ones are removed undrawn).
+    ///
     /// A PDF's annotation written directly in /Annots (not an object) cannot be deleted or
     /// changed this way: a layer that changed one does not export (a 500 naming it).
-    static func pdf(_ pdf: [UInt8], withLayer records: [SyncStoredRecord]) throws -> [UInt8] {
+    static func pdf(_ pdf: [UInt8], withLayer records: [SyncStoredRecord],
+                    flattening: ExportFlattening = .none) throws -> [UInt8] {
         let document = try Document(data: pdf)
         let original = try document.annotationsInstantJSON(page: nil).annotations
         var annotations: [Annotation] = []
@@ -253,6 +280,14 @@ extension SyncService {
             "annotations": .array(items),
         ])
         _ = try document.importAnnotationsJSON(json.canonicalBytes)
+        switch flattening {
+        case .none: break
+        case .all: try document.flatten(FlattenOptions())
+        case .annotations:
+            // Every subtype the PDF has but widgets and links; popups are removed undrawn.
+            let subtypes = Set(try document.allAnnotations().map(\.subtype)).subtracting(["Widget", "Link"])
+            if !subtypes.isEmpty { try document.flatten(FlattenOptions(subtypes: subtypes)) }
+        }
         return try document.saved(.incremental)
     }
 

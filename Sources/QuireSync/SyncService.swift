@@ -215,7 +215,7 @@ public final class SyncService: Sendable {
             switch action {
             case "copy": return try await copyLayer(doc, layer, request)
             case "annotations": return try await layerAnnotations(doc, layer)
-            case "pdf": return try await layerPDF(doc, layer)
+            case "pdf": return try await layerPDF(doc, layer, request)
             default: return try await importPDF(doc, layer, request)
             }
         case .documentPDF(let doc):

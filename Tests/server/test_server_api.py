@@ -224,6 +224,67 @@ def test_layer_exported_as_pdf(server: ServerProcess, keys: Keys, document: str)
     assert b"exported" in r.body or count_pdf_annotations(r.body) == SAMPLE_ANNOTATIONS
 
 
+def _gray_pages(data: bytes, tmp: Any) -> List[bytes]:
+    """Each page of a PDF as pdftoppm renders it in gray at 40 dpi (the pixels only)."""
+    import subprocess
+    from pathlib import Path
+
+    src = Path(tmp) / "export.pdf"
+    src.write_bytes(data)
+    for old in Path(tmp).glob("page-*.pgm"):
+        old.unlink()
+    subprocess.run(["pdftoppm", "-gray", "-r", "40", str(src), str(Path(tmp) / "page")], check=True,
+                   capture_output=True, timeout=120)
+    return [pgm.read_bytes().split(maxsplit=4)[4] for pgm in sorted(Path(tmp).glob("page-*.pgm"))]
+
+
+def test_layer_exported_as_flattened_pdf(server: ServerProcess, keys: Keys, document: str, tmp_path: Any) -> None:
+    import pypdf
+
+    c = client(server, keys, document)
+    records = c.fetch().json["records"]
+    [victim] = [x for x in records if x["record"]["id"] == "Highlight-1"]
+    square = {"v": 1, "type": "pspdfkit/shape/rectangle", "id": unique("sq"), "pageIndex": 1,
+              "bbox": [200, 200, 150, 100], "strokeColor": "#FF0000", "strokeWidth": 6}
+    results = c.push([put(1, square), delete(2, victim["record"]["id"], victim["revision"])]).json["results"]
+    assert [x["status"] for x in results] == ["accepted", "accepted"], results
+    path = f"/admin/documents/{document}/layers/{c.layer}/pdf"
+    plain = admin(server, keys, "GET", path)
+    assert plain.status == 200, plain
+    for query in ("?flatten=1", "?flatten=true", "?flatten=all"):
+        flat = admin(server, keys, "GET", path + query)
+        assert flat.status == 200, flat
+        assert (flat.header("Content-Type") or "").startswith("application/pdf")
+        original = SAMPLE.read_bytes()
+        assert flat.body[:len(original)] == original  # still an incremental update of the upload
+        reader = pypdf.PdfReader(io.BytesIO(flat.body))
+        left = [str(a.get_object()["/Subtype"]) for page in reader.pages for a in (page.get("/Annots") or [])]
+        assert left and set(left) == {"/Link"}, left  # links stay links; nothing else is an annotation
+        assert "/AcroForm" not in reader.trailer["/Root"]
+    # The flattened pages look like the layer's export with its annotations: the square
+    # added and the deleted highlight not drawn, within 0.5 % of the pixels (poppler draws
+    # the annotations of the plain export from their appearances, which the flattening burns).
+    before, after = _gray_pages(plain.body, tmp_path), _gray_pages(flat.body, tmp_path)
+    assert len(before) == len(after) == 2
+    for a, b in zip(before, after):
+        assert len(a) == len(b)
+        assert sum(1 for x, y in zip(a, b) if abs(x - y) > 48) <= 0.005 * len(a)
+    # The square is in the page content now: without its annotation, page 2 still shows it.
+    blank = _gray_pages(SAMPLE.read_bytes(), tmp_path)
+    assert sum(1 for x, y in zip(blank[1], after[1]) if abs(x - y) > 48) > 100
+    # Only the annotations: the form field stays a fillable widget, and the form with it.
+    only = admin(server, keys, "GET", path + "?flatten=annotations")
+    assert only.status == 200, only
+    reader = pypdf.PdfReader(io.BytesIO(only.body))
+    left = [str(a.get_object()["/Subtype"]) for page in reader.pages for a in (page.get("/Annots") or [])]
+    assert set(left) == {"/Link", "/Widget"} and left.count("/Widget") == 1, left
+    assert "/AcroForm" in reader.trailer["/Root"]
+    # flatten=0 is the plain export; other values and other parameters are refused.
+    assert admin(server, keys, "GET", path + "?flatten=0").body == plain.body
+    assert_error(admin(server, keys, "GET", path + "?flatten=maybe"), 400, "bad_request")
+    assert_error(admin(server, keys, "GET", path + "?flattened=1"), 400, "bad_request")
+
+
 def test_import_from_a_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
     c = client(server, keys, document)
     assert c.fetch().json["seq"] == 0
