@@ -1,5 +1,5 @@
 import Testing
-import QuireDocument
+@testable import QuireDocument
 import QuireSyntax
 import QuireTestSupport
 
@@ -91,6 +91,86 @@ struct FormTests {
         #expect(try saved.formField(named: "name").values == ["Ann"])
     }
 
+    // MARK: The field list's cache
+
+    @Test func theFieldListIsReadOncePerStateOfTheDocument() throws {
+        let d = try form()
+        #expect(d.formFieldsCache == nil)
+        let first = try d.formFields().map(\.name)
+        #expect(d.formFieldsCache != nil)
+        #expect(try d.formFields().map(\.name) == first)
+        #expect(try d.formFieldIndex(named: "fruit") == 4)
+        #expect(try d.formFieldIndex(named: "nope") == nil)
+        // A value set through the forms API is seen at once.
+        try d.setFieldValue("Ann", named: "name")
+        #expect(try d.formField(named: "name").values == ["Ann"])
+    }
+
+    @Test func editsThroughTheAnnotationAPIAreSeen() throws {
+        let d = try form()
+        #expect(try d.formFields().contains { $0.name == "name" })
+        // The field "name" is merged with its widget: deleting the widget annotation
+        // deletes the field.
+        try d.deleteAnnotation(ObjectID(4, 0))
+        #expect(try !d.formFields().contains { $0.name == "name" })
+        #expect(throws: PDFError.self) { try d.formField(named: "name") }
+    }
+
+    @Test func editsThroughAnObjectAreSeen() throws {
+        let d = try form()
+        #expect(try d.formField(named: "colour").values == [])
+        try d.setValue(.string(PDFString(text: "g")), forKey: "V", inObject: 9)
+        #expect(try d.formField(named: "colour").values == ["g"])
+    }
+
+    @Test func editsThroughJSONImportDropTheCache() throws {
+        let d = try form()
+        _ = try d.formFields()
+        let json = #"{"format": "https://pspdfkit.com/instant-json/v1", "annotations": [{"type": "pspdfkit/note", "v": 1, "#
+            + #""id": "n1", "pageIndex": 0, "bbox": [300, 300, 20, 20], "text": "hi"}]}"#
+        #expect(try d.importAnnotationsJSON(Array(json.utf8)).count == 1)
+        #expect(d.formFieldsCache == nil)
+        #expect(try d.formFields().count == 7)
+    }
+
+    @Test func editsThroughXFDFImportAreSeen() throws {
+        let d = try form()
+        #expect(try d.formField(named: "name").values == [])
+        let xfdf = #"<?xml version="1.0"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields>"#
+            + #"<field name="name"><value>Bo</value></field><field name="agree"><value>Yes</value></field></fields></xfdf>"#
+        #expect(try d.importXFDF(Array(xfdf.utf8)) == 2)
+        #expect(try d.formField(named: "name").values == ["Bo"])
+        #expect(try d.formField(named: "agree").values == ["Yes"])
+    }
+
+    @Test func aFullSaveAndACheckpointRecoveryAreSeen() throws {
+        let dir = try temporaryDirectory()
+        let pdf = dir + "/form.pdf"
+        try form().save(to: pdf, mode: .full(objectStreams: false))
+        do {
+            let d = try Document(path: pdf)
+            try d.startCheckpointing(CheckpointOptions(strategy: .immediate, directory: dir + "/checkpoints"))
+            try d.setFieldValue("Cy", named: "name")
+            // A full save renumbers the objects: the fields read after it name the new ones.
+            _ = try d.formFields()
+            try d.save(to: dir + "/renumbered.pdf", mode: .full(objectStreams: true))
+            try d.setFieldValue("Di", named: "name")
+            #expect(try d.formField(named: "name").values == ["Di"])
+        }
+        // Changes journalled and never saved to form.pdf, recovered into a document that
+        // had read its fields before.
+        do {
+            let d = try Document(path: pdf)
+            try d.startCheckpointing(CheckpointOptions(strategy: .immediate, directory: dir + "/other"))
+            try d.setFieldValue("Ed", named: "name")
+            d.stopCheckpointing()
+        }
+        let reopened = try Document(path: pdf)
+        #expect(try reopened.formField(named: "name").values == [])
+        #expect(try reopened.startCheckpointing(CheckpointOptions(directory: dir + "/other")))
+        #expect(try reopened.formField(named: "name").values == ["Ed"])
+    }
+
     @Test func resetGoesBackToTheDefault() throws {
         let d = try form()
         try d.setFieldValue("Yes", named: "agree")
@@ -102,6 +182,43 @@ struct FormTests {
         let d = try form(da: "")
         try d.setFieldValue("Ann", named: "name")
         #expect(d.warnings.contains { $0.contains("no /DA") })
+        // The /DA the appearance was drawn with is written into the field, for viewers
+        // that draw fields themselves.
+        #expect(try d.object(4).dictionary?["DA"] == .string(PDFString(text: "/Helv 0 Tf 0 g")))
+        #expect(try d.formField(named: "name").defaultAppearance == "/Helv 0 Tf 0 g")
+    }
+
+    @Test func appearanceTextUsesTheEncodingOfTheFontOfDR() throws {
+        // /F1's encoding puts the euro sign at 65 (where WinAnsi has "A"): "€" is written
+        // as code 65, and "A", which the font no longer has, as "?".
+        let d = try document { b in
+            b.object(1, "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DA (/F1 10 Tf 0 g) /DR << /Font << /F1 5 0 R >> >> >> >>")
+            b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+            b.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R] >>")
+            b.object(4, "<< /FT /Tx /T (t) /Subtype /Widget /Rect [10 700 200 720] /P 3 0 R >>")
+            b.object(5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [65 /Euro] >> >>")
+        }
+        try d.setFieldValue("€Ab", named: "t")
+        guard case .stream(let s)? = try d.dictionary(try d.object(4).dictionary?["AP"]).flatMap({ $0["N"] }).map(d.resolve) else {
+            Issue.record("no /AP /N stream"); return
+        }
+        let content = String(decoding: try d.streamData(s, decoded: true), as: UTF8.self)
+        #expect(content.contains("/F1 10 Tf"))
+        #expect(content.contains("(A?b) Tj"))
+    }
+
+    @Test func appearanceTextHasAllOfWinAnsi() throws {
+        let d = try form()
+        // Euro sign 0x80, en dash 0x96, curly quotes 0x93 0x94, é 0xE9, no-break space 0xA0;
+        // a Cyrillic letter is not in WinAnsi: "?". (Without the field's /MaxLen 5.)
+        try d.setValue(nil, forKey: "MaxLen", inObject: 4)
+        try d.setFieldValue("€–“é”\u{A0}Ж", named: "name")
+        let widget = try d.object(4).dictionary
+        guard case .stream(let s)? = try d.dictionary(widget?["AP"]).flatMap({ $0["N"] }).map(d.resolve) else {
+            Issue.record("no /AP /N stream"); return
+        }
+        let content = String(decoding: try d.streamData(s, decoded: true), as: UTF8.self)
+        #expect(content.contains(#"(\200\226\223\351\224\240?) Tj"#))
     }
 
     @Test func cyclicTreesAreListedOnce() throws {
