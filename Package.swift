@@ -89,7 +89,7 @@ let package = Package(
 // document module as a public product of this one, which it is not.
 if Context.environment["QUIRE_FUZZ"] != nil {
     package.targets.append(.target(name: "CLibFuzzer", path: "Tests/fuzz/CLibFuzzer"))
-    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON"] {
+    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON", "FuzzFont"] {
         package.targets.append(.executableTarget(
             name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)",
             swiftSettings: strictImports))

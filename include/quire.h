@@ -1195,6 +1195,101 @@ QUIRE_API int quire_annotation_list_get(quire_annotation **out, const quire_anno
 /** Releases a list (the annotations taken from it stay valid). NULL is a no-op. */
 QUIRE_API void quire_annotation_list_free(quire_annotation_list *list);
 
+/* Bulk reads: what a viewer lists of every annotation of a page, in one call. */
+
+/** The current version of `quire_annotation_info`. */
+#define QUIRE_ANNOTATION_INFO_VERSION 1
+
+/**
+ * What a viewer lists of one annotation, written by the library into the caller's buffer
+ * by `quire_page_annotation_infos` and `quire_annotation_list_infos` (the caller does not
+ * initialise it: it asks for a version in the call, and the library writes that version's
+ * fields). Each string is UTF-8, NUL-terminated, and binary-safe through its `_len` (bytes
+ * without the NUL; text from a PDF may contain NUL bytes); a string that is not set is
+ * NULL with a length of 0. Every pointer points into the same caller buffer, so the
+ * strings live exactly as long as that buffer: there is nothing to free.
+ */
+typedef struct quire_annotation_info {
+    uint32_t version;              /**< the version written: the one the call asked for */
+    int32_t page_index;            /**< the page (0-based) */
+    int32_t object_number;         /**< its object (what the reply and thread functions
+                                        take); 0 when it has none (written directly in
+                                        /Annots, as `quire_annotation_id`'s QUIRE_ENOTFOUND) */
+    int32_t in_reply_to;           /**< the object number of the annotation it replies to
+                                        (/IRT); 0 when it is not a reply */
+    int32_t flags;                 /**< /F, ISO 32000-2 Table 167; 0 when unset */
+    quire_rect rect;               /**< /Rect */
+    const char *subtype;           /**< /Subtype, such as "Square"; never NULL */
+    size_t subtype_len;
+    const char *contents;          /**< /Contents */
+    size_t contents_len;
+    const char *author;            /**< /T */
+    size_t author_len;
+    const char *name;              /**< /NM, the unique name */
+    size_t name_len;
+    const char *creation_date;     /**< /CreationDate, a PDF date (D:YYYYMMDDHHmmSSOHH'mm) */
+    size_t creation_date_len;
+    const char *modification_date; /**< /M, a PDF date */
+    size_t modification_date_len;
+    const char *state;             /**< /State of a state reply ("Accepted", ...) */
+    size_t state_len;
+    const char *state_model;       /**< /StateModel: "Marked" or "Review" */
+    size_t state_model_len;
+} quire_annotation_info;
+
+/**
+ * Every annotation of page `page_index`, in /Annots order (the annotations
+ * `quire_page_annotation` gives one at a time, with the same values as the per-field
+ * functions), in one call, through the length-query pattern (as for strings):
+ *
+ *  - `buf` NULL and `buf_size` 0: `*out_len` receives the bytes of the block, and
+ *    `*out_count` the number of annotations; QUIRE_OK.
+ *  - A buffer of at least `*out_len + 1` bytes, aligned for a pointer and a double (what
+ *    malloc returns): the buffer receives `*out_count` pointers to `quire_annotation_info`
+ *    and a NULL after them (index the buffer as `quire_annotation_info **`, or walk it to
+ *    the NULL), then the structs, then their strings; every pointer points inside the
+ *    buffer, which the caller owns and frees as it allocated it. Read the structs through
+ *    the pointers only (a later version's structs are larger). A NUL byte follows the
+ *    block, at `buf[*out_len]`, as it follows a string.
+ *  - A smaller buffer gives QUIRE_EBUFS with `*out_len` set, and leaves the buffer (and
+ *    `*out_count`) untouched.
+ *
+ * A page without annotations gives `*out_count` 0 and an `*out_len` of one pointer (the
+ * NULL): like a string's NUL, there is always something to write.
+ * version: the version of `quire_annotation_info` to write: QUIRE_ANNOTATION_INFO_VERSION
+ *          (or an older version).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `out_len`, `out_count` or `doc`; a NULL `buf`
+ * with a non-zero `buf_size`; a buffer not aligned to 8 bytes; version 0); QUIRE_EVERSION
+ * (a version newer than the library's); QUIRE_ERANGE (no such page); QUIRE_ENOTFOUND (a
+ * missing page, as for `quire_page_box`); QUIRE_EBUFS.
+ * Thread: the document's.
+ */
+QUIRE_API int quire_page_annotation_infos(void *buf, size_t buf_size, size_t *out_len, int32_t *out_count,
+                                          quire_document *doc, int32_t page_index, unsigned version);
+
+/**
+ * The annotations of page `page_index`, in /Annots order, as a list owned by the caller
+ * (release it with `quire_annotation_list_free`): a snapshot, independent of the document
+ * (it stays valid after the document changes or closes), whose items
+ * `quire_annotation_list_get` copies out and `quire_annotation_list_infos` lists in one
+ * call. What a binding uses to list a page once and make annotation values only when asked.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (no such page); QUIRE_ENOTFOUND (a missing
+ * page, as for `quire_page_box`).
+ * Thread: the document's.
+ */
+QUIRE_API int quire_page_annotations(quire_annotation_list **out, quire_document *doc, int32_t page_index);
+
+/**
+ * As `quire_page_annotation_infos`, for the annotations of a list (a page's, a thread, a
+ * review history, search results), in the list's order. The list does not change, so the
+ * length query and the call that fills the buffer agree.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (as `quire_page_annotation_infos`, and a NULL `list`);
+ * QUIRE_EVERSION; QUIRE_EBUFS.
+ * Thread: any thread, one at a time per list.
+ */
+QUIRE_API int quire_annotation_list_infos(void *buf, size_t buf_size, size_t *out_len, int32_t *out_count,
+                                          const quire_annotation_list *list, unsigned version);
+
 /**
  * The annotations of page `page_index` (or of every page when it is -1) as JSON shaped
  * after PSPDFKit's Instant JSON, extended with replies and review states
@@ -2106,8 +2201,8 @@ typedef enum quire_text_markup {
     QUIRE_TEXT_MARKUP_SQUIGGLY = 0x1103   /**< /Squiggly */
 } quire_text_markup;
 
-/** The current version of `quire_text_char`. */
-#define QUIRE_TEXT_CHAR_VERSION 1
+/** The current version of `quire_text_char` (2 added `glyph_box` and `has_glyph_box`). */
+#define QUIRE_TEXT_CHAR_VERSION 2
 
 /** One character of a page's text. Initialise with QUIRE_TEXT_CHAR_INIT. */
 typedef struct quire_text_char {
@@ -2126,10 +2221,20 @@ typedef struct quire_text_char {
     int32_t is_generated;
     /** The line (0-based) the character is on. */
     int32_t line;
+    /* Version 2: */
+    /** The box of the glyph itself, in PDF user space (the axis-aligned box around it for
+     *  rotated text): the bounding box of the glyph's outline in the embedded font program
+     *  (TrueType `glyf`, CFF or Type 1 charstrings), or the AFM box of a non-embedded
+     *  standard 14 font; what PDFium's FPDFText_GetCharBox reports. Tighter than `box`,
+     *  which stays the box for highlights and selection. When neither is known (Type 3
+     *  fonts, other non-embedded fonts, generated characters) it equals `box`. */
+    quire_rect glyph_box;
+    /** 1 when `glyph_box` comes from the glyph's outline or metrics; 0 when it is `box`. */
+    int32_t has_glyph_box;
 } quire_text_char;
 
 /** Initialiser for `quire_text_char`. */
-#define QUIRE_TEXT_CHAR_INIT { QUIRE_TEXT_CHAR_VERSION, {0, 0, 0, 0}, 0, 0, 0 }
+#define QUIRE_TEXT_CHAR_INIT { QUIRE_TEXT_CHAR_VERSION, {0, 0, 0, 0}, 0, 0, 0, {0, 0, 0, 0}, 0 }
 
 /**
  * Sets `out`'s version to `version` (1 up to QUIRE_TEXT_CHAR_VERSION) and its fields to
@@ -2198,8 +2303,9 @@ QUIRE_API int quire_text_page_range_text(char *buf, size_t buf_size, size_t *out
                                          const quire_text_page *text, int32_t first, int32_t count);
 
 /**
- * Character `index`: its box, font size, whether it is generated and its line, written into `*out` (whose
- * `version` the caller sets; only that version's fields are written).
+ * Character `index`: its box, font size, whether it is generated, its line and (version 2)
+ * its glyph box, written into `*out` (whose `version` the caller sets; only that version's
+ * fields are written).
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EVERSION; QUIRE_ERANGE.
  */
 QUIRE_API int quire_text_page_char(quire_text_char *out, const quire_text_page *text, int32_t index);
@@ -2778,6 +2884,23 @@ QUIRE_API int quire_page_hit_test(quire_hit_kind *out_kind, int32_t *out_object,
                                   int32_t page_index, double x, double y, double tolerance);
 
 /**
+ * The text character at (`x`, `y`) in user space of page `page_index`: `*out_index` is the
+ * index (as `quire_page_text_load` numbers the page's characters) of the first character,
+ * in content order, whose box (`quire_text_char.box`) grown by `tolerance` points on each
+ * side holds the point; -1 when none does (generated spaces and line breaks are never
+ * hit). Unlike `quire_text_page_char_at`, which answers the nearest character, this tells
+ * a host whether a point is on text at all (the text markup tools start there). It
+ * extracts the page's text on each call: to test many points, load the text page once
+ * and compare with `quire_text_page_char`.
+ * Returns: QUIRE_OK (also when no character is hit); QUIRE_EINVAL (NULL `out_index` or
+ * `doc`, a non-finite point, a negative or non-finite tolerance); QUIRE_ERANGE (no such
+ * page); QUIRE_EFORMAT, QUIRE_ELIMIT (the page's content cannot be read).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_page_hit_test_text(int32_t *out_index, quire_document *doc, int32_t page_index,
+                                       double x, double y, double tolerance);
+
+/**
  * A new tool manager for `doc`, with Pan current and nothing selected. `callbacks` (may be
  * NULL) is copied. The manager holds a reference to the document.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EVERSION (callbacks of a newer version).
@@ -2881,23 +3004,6 @@ QUIRE_API int quire_custom_tool_init(quire_custom_tool *tool, unsigned version);
  *  its payload released). Returns: QUIRE_OK; QUIRE_EINVAL (NULL, no name or no handler);
  *  QUIRE_EVERSION; QUIRE_ESTATE (called from a callback). */
 QUIRE_API int quire_tool_manager_register_tool(quire_tool_manager *manager, const quire_custom_tool *tool);
-/**
- * The text character at (`x`, `y`) in user space of page `page_index`: `*out_index` is the
- * index (as `quire_page_text_load` numbers the page's characters) of the first character,
- * in content order, whose box (`quire_text_char.box`) grown by `tolerance` points on each
- * side holds the point; -1 when none does (generated spaces and line breaks are never
- * hit). Unlike `quire_text_page_char_at`, which answers the nearest character, this tells
- * a host whether a point is on text at all (the text markup tools start there). It
- * extracts the page's text on each call: to test many points, load the text page once
- * and compare with `quire_text_page_char`.
- * Returns: QUIRE_OK (also when no character is hit); QUIRE_EINVAL (NULL `out_index` or
- * `doc`, a non-finite point, a negative or non-finite tolerance); QUIRE_ERANGE (no such
- * page); QUIRE_EFORMAT, QUIRE_ELIMIT (the page's content cannot be read).
- * Thread safety: as the document.
- */
-QUIRE_API int quire_page_hit_test_text(int32_t *out_index, quire_document *doc, int32_t page_index,
-                                       double x, double y, double tolerance);
-
 
 /** Makes the registered tool `name` current (the old tool finishes). Returns: QUIRE_OK;
  *  QUIRE_EINVAL; QUIRE_ENOTFOUND (no tool of that name); QUIRE_ESTATE; QUIRE_EUSER (a

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates Sources/QuireDocument/Text/FontTables.generated.swift: the Adobe Glyph List,
-the standard 14 fonts' metrics and the four Latin encodings of ISO 32000-2 Annex D, for
-text extraction (issue 18) and form appearances. Nothing in that file is typed by hand.
+the standard 14 fonts' metrics (widths and glyph boxes), the CFF standard strings and
+the four Latin encodings of ISO 32000-2 Annex D, for text extraction (issue 18) and form
+appearances. Nothing in that file is typed by hand.
 
 Sources (all from PyPI; see scripts/requirements-codegen.txt):
   - the Adobe Glyph List (glyphlist.txt, 4,281 names): fontTools.agl.LEGACY_AGL2UV
@@ -10,6 +11,8 @@ Sources (all from PyPI; see scripts/requirements-codegen.txt):
     them in mpl-data/fonts/pdfcorefonts (read as files; matplotlib itself is not imported,
     so `pip install --no-deps matplotlib` is enough). Their readme.txt carries Adobe's
     notice, which allows copying and distributing with the notices kept (kept below);
+  - the CFF standard strings (SIDs 0-390 of the Compact Font Format, Appendix A):
+    fontTools.cffLib.cffStandardStrings (fonttools);
   - StandardEncoding, MacRomanEncoding, WinAnsiEncoding and PDFDocEncoding (ISO 32000-2
     Annex D, table D.2): pdfminer.latin_enc.ENCODING (pdfminer.six).
 
@@ -23,6 +26,7 @@ import os
 import sys
 
 from fontTools.agl import LEGACY_AGL2UV
+from fontTools.cffLib import cffStandardStrings
 from pdfminer.latin_enc import ENCODING
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,7 +46,7 @@ def afm_dir():
 
 
 def read_afm(path):
-    """(header fields, [(code, name, width)]) of one AFM file."""
+    """(header fields, [(code, name, width, (llx, lly, urx, ury) or None)]) of one AFM file."""
     head, chars = {}, []
     in_metrics = False
     with open(path, encoding="latin-1") as f:
@@ -60,7 +64,8 @@ def read_afm(path):
                     bits = part.split()
                     if bits:
                         fields[bits[0]] = bits[1:]
-                chars.append((int(fields["C"][0]), fields["N"][0], int(float(fields["WX"][0]))))
+                box = tuple(int(float(v)) for v in fields["B"]) if len(fields.get("B", [])) == 4 else None
+                chars.append((int(fields["C"][0]), fields["N"][0], int(float(fields["WX"][0])), box))
             else:
                 bits = line.split(None, 1)
                 if len(bits) == 2:
@@ -101,7 +106,8 @@ def main():
         enc.append(" ".join([name] + ["-" if c is None else str(c) for c in (std, mac, win, pdf)]))
     out.append("    /// ISO 32000-2 table D.2: `glyph std mac win pdf`, `-` where the encoding lacks it.")
     out.append("    static let latinEncodings = " + swift_string(enc))
-    out.append("    /// The standard 14 fonts: name, then header `key value` lines, then `C code name width`.")
+    out.append("    /// The standard 14 fonts: name, then header `key value` lines, then")
+    out.append("    /// `C code name width llx lly urx ury` (the glyph's bounding box from the AFM's `B`).")
     out.append("    static let standardFonts: [(name: String, afm: String)] = [")
     for font in FONTS:
         head, chars = read_afm(os.path.join(directory, font + ".afm"))
@@ -110,10 +116,16 @@ def main():
                     "IsFixedPitch", "EncodingScheme"):
             if key in head:
                 lines.append(f"{key} {head[key]}")
-        for code, name, width in chars:
-            lines.append(f"C {code} {name} {width}")
+        for code, name, width, box in chars:
+            # The glyph's bounding box (the AFM's `B llx lly urx ury`) after the width:
+            # the glyph box of a non-embedded standard font's character.
+            lines.append(f"C {code} {name} {width}" + ("" if box is None else " %d %d %d %d" % box))
         out.append(f'        ("{font}", ' + swift_string(lines).replace("\n", "\n        ") + "),")
     out.append("    ]")
+    # CFF standard strings (the Compact Font Format Specification, Appendix A): SIDs
+    # 0..390 name these glyphs without a String INDEX entry.
+    out.append("    /// The CFF standard strings (Adobe TN 5176, Appendix A), SID 0 first, one a line.")
+    out.append("    static let cffStandardStrings = " + swift_string(list(cffStandardStrings)))
     out.append("}")
     with open(OUT, "w") as f:
         f.write("\n".join(out) + "\n")

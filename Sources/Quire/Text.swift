@@ -37,10 +37,13 @@ private func characterRange(_ page: TextPage, _ first: Int32, _ count: Int32) th
     return Int(first)..<(Int(first) + Int(count))
 }
 
-private let textCharVersions = StructVersions<quire_text_char>(name: "char", sizes: [MemoryLayout<quire_text_char>.size])
+private let textCharVersions = StructVersions<quire_text_char>(
+    name: "char",
+    sizes: [MemoryLayout<quire_text_char>.offset(of: \.glyph_box) ?? 0, MemoryLayout<quire_text_char>.size])
 private var textCharDefaults: quire_text_char {
     quire_text_char(version: textCharVersions.current,
-                    box: quire_rect(left: 0, bottom: 0, right: 0, top: 0), font_size: 0, is_generated: 0, line: 0)
+                    box: quire_rect(left: 0, bottom: 0, right: 0, top: 0), font_size: 0, is_generated: 0, line: 0,
+                    glyph_box: quire_rect(left: 0, bottom: 0, right: 0, top: 0), has_glyph_box: 0)
 }
 
 private let searchOptionsVersions = StructVersions<quire_text_search_options>(
@@ -125,6 +128,9 @@ public func quire_text_page_char(_ out: UnsafeMutablePointer<quire_text_char>?, 
         value.font_size = c.fontSize
         value.is_generated = c.isGenerated ? 1 : 0
         value.line = Int32(clamping: c.line)
+        let g = c.glyphQuad.bounds
+        value.glyph_box = quire_rect(left: g.left, bottom: g.bottom, right: g.right, top: g.top)
+        value.has_glyph_box = c.hasGlyphBox ? 1 : 0
         try textCharVersions.write(value, to: out)
     }
 }

@@ -101,7 +101,7 @@ struct TextCommand {
             let text = try document.textPage(at: index)
             if arguments.json {
                 let chars = text.characters.map { c -> InstantJSONValue in
-                    let b = c.quad.bounds
+                    let b = c.quad.bounds, g = c.glyphQuad.bounds
                     return .object([
                         "text": .string(c.text),
                         "quad": quadJSON(c.quad),
@@ -109,6 +109,9 @@ struct TextCommand {
                         "size": .number(c.fontSize),
                         "font": .string(c.fontName),
                         "generated": .bool(c.isGenerated),
+                        // The glyph's own box (outline or AFM); null where not known.
+                        "glyph_box": c.hasGlyphBox
+                            ? .array([g.left, g.bottom, g.right, g.top].map(InstantJSONValue.number)) : .null,
                     ])
                 }
                 out.append(.object([

@@ -1560,7 +1560,7 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
     }
     if (strcmp(ctype, "quire_text_char *") == 0) {
         *current = QUIRE_TEXT_CHAR_VERSION;
-        return version == 1 ? sizeof(quire_text_char) : 0;
+        return version == 1 ? offsetof(quire_text_char, glyph_box) : version == 2 ? sizeof(quire_text_char) : 0;
     }
     if (strcmp(ctype, "quire_text_search_options *") == 0) {
         *current = QUIRE_TEXT_SEARCH_OPTIONS_VERSION;
@@ -2629,8 +2629,9 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         describe(name, text);
         break;
     case ARG_UINT:
-        /* (The only unsigned parameters are the versions of the quire_*_init functions:
-         * finish_choices decides which can succeed.) */
+        /* (The only unsigned parameters are versions: of the quire_*_init functions, and
+         * the struct version the bulk annotation reads write; finish_choices decides which
+         * can succeed.) */
         c->values[i].u32 = uint_choices[choice];
         snprintf(text, sizeof text, "%lu", (unsigned long)c->values[i].u32);
         describe(name, text);
@@ -2680,6 +2681,16 @@ static void finish_choices(struct call *c) {
         if (current == 0) fail("the harness knows no versions of %s", fn->arg_ctypes[0]);
         if (version == 0) c->must_fail = 1;
         if (version > current) {
+            c->must_fail = 1;
+            c->newer_version = 1;
+        }
+    } else if (strcmp(fn->name, "quire_page_annotation_infos") == 0 ||
+               strcmp(fn->name, "quire_annotation_list_infos") == 0) {
+        /* (..., version): the version of quire_annotation_info to write; 0 is QUIRE_EINVAL,
+         * a version after the header's QUIRE_EVERSION (the header). */
+        uint32_t version = c->values[fn->nargs - 1].u32;
+        if (version == 0) c->must_fail = 1;
+        if (version > QUIRE_ANNOTATION_INFO_VERSION) {
             c->must_fail = 1;
             c->newer_version = 1;
         }

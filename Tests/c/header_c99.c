@@ -198,6 +198,12 @@
     X(quire_annotation_list_get, int,                                                   \
       (quire_annotation **, const quire_annotation_list *, int32_t))                    \
     X(quire_annotation_list_free, void, (quire_annotation_list *))                      \
+    X(quire_page_annotation_infos, int,                                                 \
+      (void *, size_t, size_t *, int32_t *, quire_document *, int32_t, unsigned))       \
+    X(quire_page_annotations, int,                                                      \
+      (quire_annotation_list **, quire_document *, int32_t))                            \
+    X(quire_annotation_list_infos, int,                                                 \
+      (void *, size_t, size_t *, int32_t *, const quire_annotation_list *, unsigned))   \
     X(quire_document_export_annotations_json, int,                                      \
       (char *, size_t, size_t *, quire_document *, int32_t))                            \
     X(quire_document_export_annotations_json_instant_comments, int,                     \
@@ -585,7 +591,7 @@ static const quire_save_options header_static_save_options = QUIRE_SAVE_OPTIONS_
 /* Text (issue 18): the versioned structs' initialisers at file scope, the markup family. */
 static const quire_text_char header_static_text_char = QUIRE_TEXT_CHAR_INIT;
 static const quire_text_search_options header_static_search_options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
-HEADER_ASSERT(text_versions, QUIRE_TEXT_CHAR_VERSION == 1 && QUIRE_TEXT_SEARCH_OPTIONS_VERSION == 1);
+HEADER_ASSERT(text_versions, QUIRE_TEXT_CHAR_VERSION == 2 && QUIRE_TEXT_SEARCH_OPTIONS_VERSION == 1);
 HEADER_ASSERT(text_markup_family, QUIRE_TEXT_MARKUP_HIGHLIGHT == 0x1100 && QUIRE_TEXT_MARKUP_UNDERLINE == 0x1101 &&
                                       QUIRE_TEXT_MARKUP_STRIKEOUT == 0x1102 && QUIRE_TEXT_MARKUP_SQUIGGLY == 0x1103);
 HEADER_ASSERT(text_char_box, offsetof(quire_text_char, box) == 8);

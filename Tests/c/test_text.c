@@ -70,8 +70,17 @@ static void test_extraction(quire_document *doc) {
     CHECK_STATUS(quire_text_page_char(&ch, text, 0), QUIRE_OK);
     CHECK_RECT(ch.box, 72, 700 - 2.484, 72 + 8.664, 700 + 8.616);
     CHECK(near(ch.font_size, 12) && ch.is_generated == 0 && ch.line == 0);
+    /* Version 2: R's own box, from Helvetica's AFM (B 88 0 684 718). */
+    CHECK(ch.has_glyph_box == 1);
+    CHECK_RECT(ch.glyph_box, 72 + 88 * 0.012, 700, 72 + 684 * 0.012, 700 + 718 * 0.012);
+    /* A version 1 caller's struct ends before glyph_box: those bytes stay as they were. */
+    memset(&ch, 0x7f, sizeof ch);
+    ch.version = 1;
+    CHECK_STATUS(quire_text_page_char(&ch, text, 0), QUIRE_OK);
+    CHECK(near(ch.font_size, 12) && ch.has_glyph_box == 0x7f7f7f7f);
+    ch.version = QUIRE_TEXT_CHAR_VERSION;
     CHECK_STATUS(quire_text_page_char(&ch, text, 21), QUIRE_OK); /* the line break */
-    CHECK(ch.is_generated == 1 && ch.line == 0);
+    CHECK(ch.is_generated == 1 && ch.line == 0 && ch.has_glyph_box == 0);
     CHECK_STATUS(quire_text_page_char_text(buf, sizeof buf, &len, text, 21), QUIRE_OK);
     CHECK_STR(buf, "\n");
     CHECK_STATUS(quire_text_page_char_font(buf, sizeof buf, &len, text, 0), QUIRE_OK);

@@ -11,9 +11,11 @@ The measure, documented here because the corpus test's thresholds are stated in 
   not text), then difflib's ratio 2*M/T (M matched characters, T both lengths) of
   Quire's text against PDFium's and against MuPDF's; the file's score is the larger of
   the two ("whichever is closer").
-- Boxes: Quire's characters and PDFium's (FPDFText_GetCharBox, and the loose box of
-  FPDFText_GetLooseCharBox) are paired along difflib's alignment of the two normalised
-  texts; the file's box score is the median intersection-over-union of its pairs.
+- Boxes: Quire's characters and PDFium's are paired along difflib's alignment of the two
+  normalised texts; the file's box score is the median intersection-over-union of its
+  pairs. Two scores: Quire's glyph box (the glyph's outline or AFM box, `glyph_box`)
+  against FPDFText_GetCharBox (the glyph's own box), and Quire's box (ascent to descent,
+  the one highlights use) against FPDFText_GetLooseCharBox.
 
 Run as a script for the distribution and the worst files:
     PYTHONPATH=bindings/python python3 Tests/corpus/text_agreement.py [--limit N] [--json OUT]
@@ -41,6 +43,8 @@ MAX_TEXT = 20000
 Box = Tuple[float, float, float, float]
 # (text, box) per character, boxes as (left, bottom, right, top)
 Chars = List[Tuple[str, Optional[Box]]]
+# Per page: the text, (text, box) per character, (text, glyph box) per character.
+QuirePage = Tuple[str, Chars, Chars]
 
 
 def corpus_files() -> List[Dict]:
@@ -144,10 +148,10 @@ def box_scores(quire_chars: Chars, peer_chars: Chars) -> List[float]:
     return scores
 
 
-def measure(quire_pages: Callable[[Path, int], List[Tuple[str, Chars]]], limit: Optional[int] = None,
+def measure(quire_pages: Callable[[Path, int], List[QuirePage]], limit: Optional[int] = None,
             progress: bool = False) -> Dict:
     """Scores every corpus file PDFium extracts text from. `quire_pages(path, n)` gives
-    Quire's (text, chars) of the first n pages."""
+    Quire's (text, chars, glyph chars) of the first n pages."""
     results = []
     failures = []
     files = corpus_files()
@@ -175,13 +179,13 @@ def measure(quire_pages: Callable[[Path, int], List[Tuple[str, Chars]]], limit: 
             timings["quire"] += time.perf_counter() - t0
         except Exception as error:  # a file Quire cannot read: scored 0, listed
             failures.append((e["path"], repr(error)))
-            ours = [("", [])]
-        q = normalise("".join(t for t, _ in ours))
+            ours = [("", [], [])]
+        q = normalise("".join(p[0] for p in ours))
         s_pdfium = similarity(q, normalise(pdfium_text))
         s_mupdf = similarity(q, normalise(mu)) if mu else 0.0
         tight, loose = [], []
-        for (text, chars), (_, ptight, ploose) in zip(ours, peer):
-            tight += box_scores(chars, ptight)
+        for (text, chars, glyphs), (_, ptight, ploose) in zip(ours, peer):
+            tight += box_scores(glyphs, ptight)
             loose += box_scores(chars, ploose)
         results.append({
             "path": e["path"],
@@ -218,7 +222,7 @@ def summary(report: Dict) -> Dict:
     }
 
 
-def quire_cli_pages(path: Path, pages: int) -> List[Tuple[str, Chars]]:
+def quire_cli_pages(path: Path, pages: int) -> List[QuirePage]:
     """Quire's text through `quire text --json` (the CLI), for running without the binding."""
     import subprocess
     exe = ROOT / ".build" / "release" / "quire-cli"
@@ -228,16 +232,17 @@ def quire_cli_pages(path: Path, pages: int) -> List[Tuple[str, Chars]]:
     data = json.loads(out.stdout)
     result = []
     for p in data[:pages]:
-        chars = []
+        chars, glyphs = [], []
         for c in p["chars"]:
             if c["generated"]:
                 continue
             chars.append((c["text"], tuple(c["box"])))
-        result.append((p["text"], chars))
+            glyphs.append((c["text"], tuple(c["glyph_box"] or c["box"])))
+        result.append((p["text"], chars, glyphs))
     return result
 
 
-def quire_binding_pages(path: Path, pages: int) -> List[Tuple[str, Chars]]:
+def quire_binding_pages(path: Path, pages: int) -> List[QuirePage]:
     """Quire's text through the Python binding."""
     import quire
     out = []
@@ -245,8 +250,8 @@ def quire_binding_pages(path: Path, pages: int) -> List[Tuple[str, Chars]]:
         for i in range(min(pages, doc.page_count)):
             page = doc.pages[i]
             text = page.text
-            chars = [(c.text, c.box) for c in page.chars() if not c.generated]
-            out.append((text, chars))
+            real = [c for c in page.chars() if not c.generated]
+            out.append((text, [(c.text, c.box) for c in real], [(c.text, c.glyph_box) for c in real]))
     return out
 
 
@@ -264,5 +269,8 @@ if __name__ == "__main__":
     worst = sorted(report["files"], key=lambda f: f["similarity"])[:15]
     for f in worst:
         print("%.3f  pdfium %.3f  mupdf %.3f  iou %s  %s" % (f["similarity"], f["vs_pdfium"], f["vs_mupdf"], f["iou"], f["path"]))
+    print("worst glyph-box IoU against FPDFText_GetCharBox:")
+    for f in sorted((f for f in report["files"] if f["iou"] is not None), key=lambda f: f["iou"])[:25]:
+        print("%.3f  (loose %.3f, %d chars)  %s" % (f["iou"], f["iou_loose"] or 0, f["chars"], f["path"]))
     for path, error in report["failures"][:20]:
         print("FAILED", path, error[:200])

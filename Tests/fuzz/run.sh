@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CI smoke run (`make fuzz`): builds the fuzz targets, seeds them, and runs each for
-# FUZZ_SECONDS (default 40, so about two minutes in all), one after the other. Exits
+# FUZZ_SECONDS (default 40, so under three minutes in all), one after the other. Exits
 # non-zero on the first crash, timeout or out-of-memory, leaving the input that caused it
 # in .build/fuzz-artifacts/<target>/ (replay it with `<bin>/<Target> FILE`).
 #
@@ -15,13 +15,14 @@ export SWIFT_BACKTRACE=enable=no
 SECONDS_EACH=${FUZZ_SECONDS:-40}
 BIN=$(Tests/fuzz/build.sh)
 SEEDS=.build/fuzz-seeds
-[ -d "$SEEDS/walk" ] || python3 Tests/fuzz/seed.py "$SEEDS"
+[ -d "$SEEDS/font" ] || python3 Tests/fuzz/seed.py "$SEEDS"
 status=0
-for t in walk edit json; do
+for t in walk edit json font; do
     case $t in
         walk) target=FuzzWalk; dict=pdf.dict ;;
         edit) target=FuzzEdit; dict=pdf.dict ;;
         json) target=FuzzJSON; dict=json.dict ;;
+        font) target=FuzzFont; dict=font.dict ;;
     esac
     mkdir -p ".build/fuzz-work/$t" ".build/fuzz-artifacts/$t" "Tests/fuzz/corpus/$t"
     echo "== fuzz $target for ${SECONDS_EACH}s"

@@ -7,7 +7,9 @@ writes OUT_DIR/walk/ and OUT_DIR/edit/ (small PDFs: every file of ../shared/corp
 --max-size bytes, default 16 KiB, plus examples/sample.pdf) and OUT_DIR/json/ (annotation
 JSON: the examples of docs/annotation-json.md, one record of each Instant JSON type, and
 the annotations of small corpus files exported through the Python binding when it is
-built). Small seeds keep libFuzzer fast: it mutates every byte of an input it keeps.
+built), and OUT_DIR/font/ (the embedded font programs of corpus files up to --max-size
+bytes decoded, through pikepdf, each behind FuzzFont's selector byte: 0 /FontFile,
+1 /FontFile2, 2 /FontFile3). Small seeds keep libFuzzer fast: it mutates every byte of an input it keeps.
 Files are named by the SHA-256 of their contents, so seeding twice adds nothing.
 Without ../shared/corpus, only the built-in seeds are written.
 """
@@ -119,6 +121,36 @@ def json_seeds(max_size):
     return out
 
 
+def font_seeds(max_size, most=400):
+    """The embedded font programs of corpus files, each prefixed with its selector byte."""
+    try:
+        import pikepdf
+    except ImportError:
+        return []
+    keys = {"/FontFile": 0, "/FontFile2": 1, "/FontFile3": 2}
+    out, seen = [], set()
+    for path, _ in corpus_files(4 << 20):
+        if len(out) >= most:
+            break
+        try:
+            with pikepdf.open(path) as pdf:
+                for obj in pdf.objects:
+                    if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/FontDescriptor":
+                        continue
+                    for key, selector in keys.items():
+                        stream = obj.get(key)
+                        if stream is None:
+                            continue
+                        data = bytes(stream.read_bytes())
+                        digest = hashlib.sha256(data).digest()
+                        if len(data) <= max_size and digest not in seen:
+                            seen.add(digest)
+                            out.append(bytes([selector]) + data)
+        except Exception:
+            continue
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
@@ -136,7 +168,10 @@ def main():
     jsons = json_seeds(args.max_size)
     for data in jsons:
         put(os.path.join(args.out, "json"), data)
-    print(f"seed.py: {len(pdfs)} PDFs (walk, edit), {len(jsons)} JSON documents in {args.out}")
+    fonts = font_seeds(args.max_size)
+    for data in fonts:
+        put(os.path.join(args.out, "font"), data)
+    print(f"seed.py: {len(pdfs)} PDFs (walk, edit), {len(jsons)} JSON documents, {len(fonts)} fonts in {args.out}")
 
 
 if __name__ == "__main__":

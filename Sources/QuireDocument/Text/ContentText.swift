@@ -71,6 +71,8 @@ public struct TextQuad: Sendable, Equatable {
 struct ShownGlyph {
     var text: String
     var quad: TextQuad
+    /// The quad of the glyph's own box (from the font program or AFM), when known.
+    var glyphQuad: TextQuad?
     var fontSize: Double
     var fontName: String
     /// Unit vector of the baseline direction (user space).
@@ -320,6 +322,11 @@ struct ContentTextInterpreter {
         first.text = text
         first.quad = TextQuad(lowerLeft: first.quad.lowerLeft, lowerRight: last.quad.lowerRight,
                               upperRight: last.quad.upperRight, upperLeft: first.quad.upperLeft)
+        if let a = first.glyphQuad, let b = last.glyphQuad {
+            first.glyphQuad = TextQuad(lowerLeft: a.lowerLeft, lowerRight: b.lowerRight, upperRight: b.upperRight, upperLeft: a.upperLeft)
+        } else {
+            first.glyphQuad = nil
+        }
         first.advance = max(first.advance, (last.origin.x - first.origin.x) * first.direction.x
                             + (last.origin.y - first.origin.y) * first.direction.y + last.advance)
         glyphs[start] = first
@@ -352,6 +359,20 @@ struct ContentTextInterpreter {
                 quad = TextQuad(lowerLeft: trm.apply(0, desc), lowerRight: trm.apply(w, desc),
                                 upperRight: trm.apply(w, asc), upperLeft: trm.apply(0, asc))
             }
+            // The glyph's own box (PDFium's FPDFText_GetCharBox): a box with no height gets
+            // 1/1000 em, one with no width the advance, as PDFium gives them.
+            var glyphQuad: TextQuad? = nil
+            if let gb = font.glyphBox(code, bytes: count) {
+                var l = gb.left / 1000, b = gb.bottom / 1000, r = gb.right / 1000, t = gb.top / 1000
+                if t - b < 1e-4 { t = b + 0.001 }
+                if r - l < 1e-4 { r = l + w0 }
+                if vertical {
+                    // The glyph hangs from its position vector (w0 / 2, 0.88 em) (§9.7.4.3).
+                    l -= w0 / 2; r -= w0 / 2; b -= 0.88; t -= 0.88
+                }
+                glyphQuad = TextQuad(lowerLeft: trm.apply(l, b), lowerRight: trm.apply(r, b),
+                                     upperRight: trm.apply(r, t), upperLeft: trm.apply(l, t))
+            }
             let origin = trm.apply(0, 0)
             let ex = trm.apply(1, 0)
             let dx = ex.x - origin.x, dy = ex.y - origin.y
@@ -365,7 +386,7 @@ struct ContentTextInterpreter {
             }
             if glyphs.count < limits.maxGlyphs {
                 let spaceW = (font.kind == .composite ? 0.25 : (font.widths[32] ?? font.missingWidth) / 1000)
-                glyphs.append(ShownGlyph(text: text, quad: quad, fontSize: vlen, fontName: font.name,
+                glyphs.append(ShownGlyph(text: text, quad: quad, glyphQuad: glyphQuad, fontSize: vlen, fontName: font.name,
                                          direction: direction, advance: w * len,
                                          invisible: state.render == 3 || state.render == 7,
                                          origin: origin, height: (asc - desc) * vlen,

@@ -36,6 +36,21 @@ final class TextFont {
     var descent: Double = -200
     var standard: StandardFont? = nil
     var vertical: Bool { kind == .composite && cmap.vertical }
+    /// The embedded font program's outlines (glyph boxes), when it parses.
+    var program: FontProgram? = nil
+    /// CIDFontType2: the /CIDToGIDMap stream (two bytes a CID); nil for Identity.
+    var cidToGID: [UInt8]? = nil
+    /// The font descriptor says symbolic (flag 3) and not nonsymbolic (flag 6).
+    var symbolic = false
+    /// A non-embedded simple font that is not a standard one: the standard font whose AFM
+    /// boxes stand in for its glyphs (by the descriptor's flags: fixed pitch, serif, bold,
+    /// italic), as viewers substitute a font for it.
+    var substitute: StandardFont? = nil
+    /// Type 3: the /CharProcs and the document, for the `d1` boxes read on first use.
+    private var charProcs: PDFDictionary? = nil
+    private weak var document: Document? = nil
+    private var fontMatrix: [Double] = [0.001, 0, 0, 0.001, 0, 0]
+    private var glyphBoxes: [UInt32: GlyphBox?] = [:]
 
     init(kind: Kind, name: String) {
         self.kind = kind
@@ -76,6 +91,12 @@ final class TextFont {
     private func descriptor(_ dict: PDFDictionary?, _ document: Document) {
         guard let d = try? document.dictionary(dict?["FontDescriptor"]) else { return }
         func num(_ k: PDFName) -> Double? { (try? document.resolve(d[k] ?? .null))?.number }
+        for key in ["FontFile2", "FontFile3", "FontFile"] where program == nil {
+            if case .stream(let s)? = try? document.resolve(d[PDFName(key)] ?? .null),
+               let data = try? document.file.decodedData(s) {
+                program = FontProgram.read(Array(data), key: key)
+            }
+        }
         if let m = num("MissingWidth") { missingWidth = m }
         var a = num("Ascent") ?? 0, de = num("Descent") ?? 0
         if let bbox = (try? document.resolve(d["FontBBox"] ?? .null))?.array?.compactMap(\.number), bbox.count == 4 {
@@ -93,7 +114,16 @@ final class TextFont {
         descriptor(dict, document)
         // Encoding.
         let flags = (try? document.dictionary(dict["FontDescriptor"]))?["Flags"]?.integer ?? 0
-        let symbolic = (flags & 4) != 0 && (flags & 32) == 0
+        symbolic = (flags & 4) != 0 && (flags & 32) == 0
+        if standard == nil && program == nil && kind == .simple && !symbolic {
+            let lower = name.lowercased()
+            let bold = (flags & (1 << 18)) != 0 || lower.contains("bold") || lower.contains("black") || lower.contains("heavy")
+            let italic = (flags & 64) != 0 || lower.contains("italic") || lower.contains("oblique")
+            let slant = (flags & 1) != 0 || (flags & 2) == 0 ? "Oblique" : "Italic"
+            let family = (flags & 1) != 0 ? "Courier" : (flags & 2) != 0 ? "Times" : "Helvetica"
+            let style = bold && italic ? "-Bold" + slant : bold ? "-Bold" : italic ? "-" + slant : family == "Times" ? "-Roman" : ""
+            substitute = StandardFontMetrics.font(named: family + style)
+        }
         var base: [String?]
         if let s = standard, s.isSymbolic {
             base = Array(repeating: nil, count: 256)
@@ -135,6 +165,11 @@ final class TextFont {
         if kind == .type3, let m = (try? document.resolve(dict["FontMatrix"] ?? .null))?.array?.compactMap(\.number), m.count == 6 {
             type3Scale = m[0]
             type3VScale = m[3]
+            fontMatrix = m
+        }
+        if kind == .type3 {
+            charProcs = try? document.dictionary(dict["CharProcs"])
+            self.document = document
         }
         // Clamped, so that first + k cannot overflow (a hostile /FirstChar of 2^63 - 1).
         let first = Int(max(-1, min(256, (try? document.resolve(dict["FirstChar"] ?? .null))?.integer ?? 0)))
@@ -164,6 +199,10 @@ final class TextFont {
         guard let descendants = (try? document.resolve(dict["DescendantFonts"] ?? .null))?.array,
               let first = descendants.first, let cidFont = try? document.dictionary(first) else { return }
         descriptor(cidFont, document)
+        if case .stream(let s)? = try? document.resolve(cidFont["CIDToGIDMap"] ?? .null),
+           let data = try? document.file.decodedData(s) {
+            cidToGID = Array(data)
+        }
         if let info = try? document.dictionary(cidFont["CIDSystemInfo"]),
            let ordering = (try? document.resolve(info["Ordering"] ?? .null))?.string?.text,
            ordering == "Identity" || ordering == "UCS", cmap.isIdentity {
@@ -251,6 +290,110 @@ final class TextFont {
             return String(Character(s))
         }
         return nil
+    }
+
+    /// The box of the glyph `code` shows, in 1/1000 em around the glyph origin, from the
+    /// glyph's outline in the embedded font program (TrueType `glyf`, CFF or Type 1
+    /// charstrings) or, for a non-embedded simple font, from the AFM of the standard 14 font
+    /// it is or that stands in for it (``substitute``); nil when none gives one (Type 3
+    /// fonts, non-embedded composite and symbolic fonts, glyphs the program lacks): the
+    /// caller falls back to the ascent-to-descent box.
+    func glyphBox(_ code: UInt32, bytes: Int) -> GlyphBox? {
+        let key = code | UInt32(bytes) << 29
+        if let cached = glyphBoxes[key] { return cached }
+        let box = findGlyphBox(code, bytes: bytes)
+        if glyphBoxes.count < 65_536 { glyphBoxes[key] = box }
+        return box
+    }
+
+    private func findGlyphBox(_ code: UInt32, bytes: Int) -> GlyphBox? {
+        if kind == .type3 { return type3Box(code) }
+        let name: String? = kind == .simple && code < 256 ? encoding[Int(code)] : nil
+        switch program {
+        case .trueType(let tt)?:
+            return glyph(tt, code, bytes: bytes, name: name).flatMap { tt.box($0) }
+        case .cff(let cff)?:
+            if kind == .composite { return cff.glyph(cid: Int(cmap.cid(code, bytes: bytes))).flatMap { cff.box($0) } }
+            if let n = name, let g = cff.glyph(named: n) { return cff.box(g) }
+            if let g = cff.encoding[Int(code)] { return cff.box(g) }
+            return nil
+        case .type1(let t1)?:
+            if let n = name, t1.has(n) { return t1.box(named: n) }
+            if let n = t1.encoding[Int(code)] { return t1.box(named: n) }
+            return nil
+        case nil:
+            if let s = standard ?? substitute, kind == .simple, let n = name { return s.box(ofGlyph: n) }
+            return nil
+        }
+    }
+
+    /// A Type 3 glyph's box: the `d1` operator's (the first operator of its /CharProcs
+    /// stream), through the font matrix; nil for `d0` glyphs (their box is what they draw,
+    /// which Quire does not measure).
+    private func type3Box(_ code: UInt32) -> GlyphBox? {
+        guard code < 256, let name = encoding[Int(code)], let procs = charProcs, let document,
+              case .stream(let s)? = try? document.resolve(procs[PDFName(name)] ?? .null),
+              let data = try? document.file.decodedData(s) else { return nil }
+        // The numbers before the first `d1` within the stream's first 512 bytes.
+        var numbers: [Double] = []
+        var token: [UInt8] = []
+        for byte in data.prefix(512) + [0x20] {
+            if byte == 0x20 || byte == 0x0a || byte == 0x0d || byte == 0x09 {
+                if token == [0x64, 0x31] {  // d1
+                    guard numbers.count >= 6 else { return nil }
+                    let v = Array(numbers.suffix(4))
+                    let m = fontMatrix
+                    let xs = [v[0] * m[0] + v[1] * m[2], v[2] * m[0] + v[3] * m[2], v[0] * m[0] + v[3] * m[2], v[2] * m[0] + v[1] * m[2]]
+                    let ys = [v[0] * m[1] + v[1] * m[3], v[2] * m[1] + v[3] * m[3], v[0] * m[1] + v[3] * m[3], v[2] * m[1] + v[1] * m[3]]
+                    guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(),
+                          [x0, x1, y0, y1].allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else { return nil }
+                    return GlyphBox(left: x0 * 1000, bottom: y0 * 1000, right: x1 * 1000, top: y1 * 1000)
+                }
+                if token == [0x64, 0x30] { return nil }  // d0
+                if !token.isEmpty {
+                    guard let n = Double(String(decoding: token, as: UTF8.self)) else { return nil }
+                    numbers.append(n)
+                    if numbers.count > 6 { numbers.removeFirst() }
+                }
+                token.removeAll()
+            } else {
+                token.append(byte)
+                if token.count > 32 { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// The glyph of `code` in an embedded TrueType font: for a CIDFontType2 through
+    /// /CIDToGIDMap; for a simple font, as viewers look it up: the Unicode of the code's
+    /// glyph name in the (3,1) `cmap`, then the code in the (3,0) symbol `cmap` (also at
+    /// 0xF000, 0xF100 and 0xF200 + code), then in the (1,0) Macintosh `cmap`, then the code
+    /// itself in the (3,1) `cmap`.
+    private func glyph(_ tt: TrueTypeProgram, _ code: UInt32, bytes: Int, name: String?) -> Int? {
+        if kind == .composite {
+            let cid = Int(cmap.cid(code, bytes: bytes))
+            if let map = cidToGID {
+                guard cid >= 0, cid * 2 + 1 < map.count else { return nil }
+                return Int(map[cid * 2]) << 8 | Int(map[cid * 2 + 1])
+            }
+            return cid
+        }
+        let c = Int(code)
+        if !symbolic, let n = name, let u = GlyphNames.unicode(for: n)?.unicodeScalars.first,
+           let g = tt.glyph(Int(u.value), platform: 3, encoding: 1) {
+            return g
+        }
+        for base in [0, 0xF000, 0xF100, 0xF200] {
+            if let g = tt.glyph(base + c, platform: 3, encoding: 0) { return g }
+        }
+        if let g = tt.glyph(c, platform: 1, encoding: 0) { return g }
+        if let n = name, let u = GlyphNames.unicode(for: n)?.unicodeScalars.first,
+           let g = tt.glyph(Int(u.value), platform: 3, encoding: 1) {
+            return g
+        }
+        if let g = tt.glyph(c, platform: 3, encoding: 1) { return g }
+        // No usable cmap: the code is the glyph (as PDFium reads such subsets).
+        return !tt.hasCmap(3, 1) && !tt.hasCmap(3, 0) && !tt.hasCmap(1, 0) ? c : nil
     }
 
     /// Whether code is the single-byte code 32 (word spacing applies, §9.3.3).

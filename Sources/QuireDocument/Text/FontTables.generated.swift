@@ -4543,7 +4543,8 @@ z 122 122 122 122
 zcaron - - 158 158
 zero 48 48 48 48
 """
-    /// The standard 14 fonts: name, then header `key value` lines, then `C code name width`.
+    /// The standard 14 fonts: name, then header `key value` lines, then
+    /// `C code name width llx lly urx ury` (the glyph's bounding box from the AFM's `B`).
     static let standardFonts: [(name: String, afm: String)] = [
         ("Courier", """
         FontBBox -23 -250 715 805
@@ -4554,321 +4555,321 @@ zero 48 48 48 48
         ItalicAngle 0
         IsFixedPitch true
         EncodingScheme AdobeStandardEncoding
-        C 32 space 600
-        C 33 exclam 600
-        C 34 quotedbl 600
-        C 35 numbersign 600
-        C 36 dollar 600
-        C 37 percent 600
-        C 38 ampersand 600
-        C 39 quoteright 600
-        C 40 parenleft 600
-        C 41 parenright 600
-        C 42 asterisk 600
-        C 43 plus 600
-        C 44 comma 600
-        C 45 hyphen 600
-        C 46 period 600
-        C 47 slash 600
-        C 48 zero 600
-        C 49 one 600
-        C 50 two 600
-        C 51 three 600
-        C 52 four 600
-        C 53 five 600
-        C 54 six 600
-        C 55 seven 600
-        C 56 eight 600
-        C 57 nine 600
-        C 58 colon 600
-        C 59 semicolon 600
-        C 60 less 600
-        C 61 equal 600
-        C 62 greater 600
-        C 63 question 600
-        C 64 at 600
-        C 65 A 600
-        C 66 B 600
-        C 67 C 600
-        C 68 D 600
-        C 69 E 600
-        C 70 F 600
-        C 71 G 600
-        C 72 H 600
-        C 73 I 600
-        C 74 J 600
-        C 75 K 600
-        C 76 L 600
-        C 77 M 600
-        C 78 N 600
-        C 79 O 600
-        C 80 P 600
-        C 81 Q 600
-        C 82 R 600
-        C 83 S 600
-        C 84 T 600
-        C 85 U 600
-        C 86 V 600
-        C 87 W 600
-        C 88 X 600
-        C 89 Y 600
-        C 90 Z 600
-        C 91 bracketleft 600
-        C 92 backslash 600
-        C 93 bracketright 600
-        C 94 asciicircum 600
-        C 95 underscore 600
-        C 96 quoteleft 600
-        C 97 a 600
-        C 98 b 600
-        C 99 c 600
-        C 100 d 600
-        C 101 e 600
-        C 102 f 600
-        C 103 g 600
-        C 104 h 600
-        C 105 i 600
-        C 106 j 600
-        C 107 k 600
-        C 108 l 600
-        C 109 m 600
-        C 110 n 600
-        C 111 o 600
-        C 112 p 600
-        C 113 q 600
-        C 114 r 600
-        C 115 s 600
-        C 116 t 600
-        C 117 u 600
-        C 118 v 600
-        C 119 w 600
-        C 120 x 600
-        C 121 y 600
-        C 122 z 600
-        C 123 braceleft 600
-        C 124 bar 600
-        C 125 braceright 600
-        C 126 asciitilde 600
-        C 161 exclamdown 600
-        C 162 cent 600
-        C 163 sterling 600
-        C 164 fraction 600
-        C 165 yen 600
-        C 166 florin 600
-        C 167 section 600
-        C 168 currency 600
-        C 169 quotesingle 600
-        C 170 quotedblleft 600
-        C 171 guillemotleft 600
-        C 172 guilsinglleft 600
-        C 173 guilsinglright 600
-        C 174 fi 600
-        C 175 fl 600
-        C 177 endash 600
-        C 178 dagger 600
-        C 179 daggerdbl 600
-        C 180 periodcentered 600
-        C 182 paragraph 600
-        C 183 bullet 600
-        C 184 quotesinglbase 600
-        C 185 quotedblbase 600
-        C 186 quotedblright 600
-        C 187 guillemotright 600
-        C 188 ellipsis 600
-        C 189 perthousand 600
-        C 191 questiondown 600
-        C 193 grave 600
-        C 194 acute 600
-        C 195 circumflex 600
-        C 196 tilde 600
-        C 197 macron 600
-        C 198 breve 600
-        C 199 dotaccent 600
-        C 200 dieresis 600
-        C 202 ring 600
-        C 203 cedilla 600
-        C 205 hungarumlaut 600
-        C 206 ogonek 600
-        C 207 caron 600
-        C 208 emdash 600
-        C 225 AE 600
-        C 227 ordfeminine 600
-        C 232 Lslash 600
-        C 233 Oslash 600
-        C 234 OE 600
-        C 235 ordmasculine 600
-        C 241 ae 600
-        C 245 dotlessi 600
-        C 248 lslash 600
-        C 249 oslash 600
-        C 250 oe 600
-        C 251 germandbls 600
-        C -1 Idieresis 600
-        C -1 eacute 600
-        C -1 abreve 600
-        C -1 uhungarumlaut 600
-        C -1 ecaron 600
-        C -1 Ydieresis 600
-        C -1 divide 600
-        C -1 Yacute 600
-        C -1 Acircumflex 600
-        C -1 aacute 600
-        C -1 Ucircumflex 600
-        C -1 yacute 600
-        C -1 scommaaccent 600
-        C -1 ecircumflex 600
-        C -1 Uring 600
-        C -1 Udieresis 600
-        C -1 aogonek 600
-        C -1 Uacute 600
-        C -1 uogonek 600
-        C -1 Edieresis 600
-        C -1 Dcroat 600
-        C -1 commaaccent 600
-        C -1 copyright 600
-        C -1 Emacron 600
-        C -1 ccaron 600
-        C -1 aring 600
-        C -1 Ncommaaccent 600
-        C -1 lacute 600
-        C -1 agrave 600
-        C -1 Tcommaaccent 600
-        C -1 Cacute 600
-        C -1 atilde 600
-        C -1 Edotaccent 600
-        C -1 scaron 600
-        C -1 scedilla 600
-        C -1 iacute 600
-        C -1 lozenge 600
-        C -1 Rcaron 600
-        C -1 Gcommaaccent 600
-        C -1 ucircumflex 600
-        C -1 acircumflex 600
-        C -1 Amacron 600
-        C -1 rcaron 600
-        C -1 ccedilla 600
-        C -1 Zdotaccent 600
-        C -1 Thorn 600
-        C -1 Omacron 600
-        C -1 Racute 600
-        C -1 Sacute 600
-        C -1 dcaron 600
-        C -1 Umacron 600
-        C -1 uring 600
-        C -1 threesuperior 600
-        C -1 Ograve 600
-        C -1 Agrave 600
-        C -1 Abreve 600
-        C -1 multiply 600
-        C -1 uacute 600
-        C -1 Tcaron 600
-        C -1 partialdiff 600
-        C -1 ydieresis 600
-        C -1 Nacute 600
-        C -1 icircumflex 600
-        C -1 Ecircumflex 600
-        C -1 adieresis 600
-        C -1 edieresis 600
-        C -1 cacute 600
-        C -1 nacute 600
-        C -1 umacron 600
-        C -1 Ncaron 600
-        C -1 Iacute 600
-        C -1 plusminus 600
-        C -1 brokenbar 600
-        C -1 registered 600
-        C -1 Gbreve 600
-        C -1 Idotaccent 600
-        C -1 summation 600
-        C -1 Egrave 600
-        C -1 racute 600
-        C -1 omacron 600
-        C -1 Zacute 600
-        C -1 Zcaron 600
-        C -1 greaterequal 600
-        C -1 Eth 600
-        C -1 Ccedilla 600
-        C -1 lcommaaccent 600
-        C -1 tcaron 600
-        C -1 eogonek 600
-        C -1 Uogonek 600
-        C -1 Aacute 600
-        C -1 Adieresis 600
-        C -1 egrave 600
-        C -1 zacute 600
-        C -1 iogonek 600
-        C -1 Oacute 600
-        C -1 oacute 600
-        C -1 amacron 600
-        C -1 sacute 600
-        C -1 idieresis 600
-        C -1 Ocircumflex 600
-        C -1 Ugrave 600
-        C -1 Delta 600
-        C -1 thorn 600
-        C -1 twosuperior 600
-        C -1 Odieresis 600
-        C -1 mu 600
-        C -1 igrave 600
-        C -1 ohungarumlaut 600
-        C -1 Eogonek 600
-        C -1 dcroat 600
-        C -1 threequarters 600
-        C -1 Scedilla 600
-        C -1 lcaron 600
-        C -1 Kcommaaccent 600
-        C -1 Lacute 600
-        C -1 trademark 600
-        C -1 edotaccent 600
-        C -1 Igrave 600
-        C -1 Imacron 600
-        C -1 Lcaron 600
-        C -1 onehalf 600
-        C -1 lessequal 600
-        C -1 ocircumflex 600
-        C -1 ntilde 600
-        C -1 Uhungarumlaut 600
-        C -1 Eacute 600
-        C -1 emacron 600
-        C -1 gbreve 600
-        C -1 onequarter 600
-        C -1 Scaron 600
-        C -1 Scommaaccent 600
-        C -1 Ohungarumlaut 600
-        C -1 degree 600
-        C -1 ograve 600
-        C -1 Ccaron 600
-        C -1 ugrave 600
-        C -1 radical 600
-        C -1 Dcaron 600
-        C -1 rcommaaccent 600
-        C -1 Ntilde 600
-        C -1 otilde 600
-        C -1 Rcommaaccent 600
-        C -1 Lcommaaccent 600
-        C -1 Atilde 600
-        C -1 Aogonek 600
-        C -1 Aring 600
-        C -1 Otilde 600
-        C -1 zdotaccent 600
-        C -1 Ecaron 600
-        C -1 Iogonek 600
-        C -1 kcommaaccent 600
-        C -1 minus 600
-        C -1 Icircumflex 600
-        C -1 ncaron 600
-        C -1 tcommaaccent 600
-        C -1 logicalnot 600
-        C -1 odieresis 600
-        C -1 udieresis 600
-        C -1 notequal 600
-        C -1 gcommaaccent 600
-        C -1 eth 600
-        C -1 zcaron 600
-        C -1 ncommaaccent 600
-        C -1 onesuperior 600
-        C -1 imacron 600
-        C -1 Euro 600
+        C 32 space 600 0 0 0 0
+        C 33 exclam 600 236 -15 364 572
+        C 34 quotedbl 600 187 328 413 562
+        C 35 numbersign 600 93 -32 507 639
+        C 36 dollar 600 105 -126 496 662
+        C 37 percent 600 81 -15 518 622
+        C 38 ampersand 600 63 -15 538 543
+        C 39 quoteright 600 213 328 376 562
+        C 40 parenleft 600 269 -108 440 622
+        C 41 parenright 600 160 -108 331 622
+        C 42 asterisk 600 116 257 484 607
+        C 43 plus 600 80 44 520 470
+        C 44 comma 600 181 -112 344 122
+        C 45 hyphen 600 103 231 497 285
+        C 46 period 600 229 -15 371 109
+        C 47 slash 600 125 -80 475 629
+        C 48 zero 600 106 -15 494 622
+        C 49 one 600 96 0 505 622
+        C 50 two 600 70 0 471 622
+        C 51 three 600 75 -15 466 622
+        C 52 four 600 78 0 500 622
+        C 53 five 600 92 -15 497 607
+        C 54 six 600 111 -15 497 622
+        C 55 seven 600 82 0 483 607
+        C 56 eight 600 102 -15 498 622
+        C 57 nine 600 96 -15 489 622
+        C 58 colon 600 229 -15 371 385
+        C 59 semicolon 600 181 -112 371 385
+        C 60 less 600 41 42 519 472
+        C 61 equal 600 80 138 520 376
+        C 62 greater 600 66 42 544 472
+        C 63 question 600 129 -15 492 572
+        C 64 at 600 77 -15 533 622
+        C 65 A 600 3 0 597 562
+        C 66 B 600 43 0 559 562
+        C 67 C 600 41 -18 540 580
+        C 68 D 600 43 0 574 562
+        C 69 E 600 53 0 550 562
+        C 70 F 600 53 0 545 562
+        C 71 G 600 31 -18 575 580
+        C 72 H 600 32 0 568 562
+        C 73 I 600 96 0 504 562
+        C 74 J 600 34 -18 566 562
+        C 75 K 600 38 0 582 562
+        C 76 L 600 47 0 554 562
+        C 77 M 600 4 0 596 562
+        C 78 N 600 7 -13 593 562
+        C 79 O 600 43 -18 557 580
+        C 80 P 600 79 0 558 562
+        C 81 Q 600 43 -138 557 580
+        C 82 R 600 38 0 588 562
+        C 83 S 600 72 -20 529 580
+        C 84 T 600 38 0 563 562
+        C 85 U 600 17 -18 583 562
+        C 86 V 600 -4 -13 604 562
+        C 87 W 600 -3 -13 603 562
+        C 88 X 600 23 0 577 562
+        C 89 Y 600 24 0 576 562
+        C 90 Z 600 86 0 514 562
+        C 91 bracketleft 600 269 -108 442 622
+        C 92 backslash 600 118 -80 482 629
+        C 93 bracketright 600 158 -108 331 622
+        C 94 asciicircum 600 94 354 506 622
+        C 95 underscore 600 0 -125 600 -75
+        C 96 quoteleft 600 224 328 387 562
+        C 97 a 600 53 -15 559 441
+        C 98 b 600 14 -15 575 629
+        C 99 c 600 66 -15 529 441
+        C 100 d 600 45 -15 591 629
+        C 101 e 600 66 -15 548 441
+        C 102 f 600 114 0 531 629
+        C 103 g 600 45 -157 566 441
+        C 104 h 600 18 0 582 629
+        C 105 i 600 95 0 505 657
+        C 106 j 600 82 -157 410 657
+        C 107 k 600 43 0 580 629
+        C 108 l 600 95 0 505 629
+        C 109 m 600 -5 0 605 441
+        C 110 n 600 26 0 575 441
+        C 111 o 600 62 -15 538 441
+        C 112 p 600 9 -157 555 441
+        C 113 q 600 45 -157 591 441
+        C 114 r 600 60 0 559 441
+        C 115 s 600 80 -15 513 441
+        C 116 t 600 87 -15 530 561
+        C 117 u 600 21 -15 562 426
+        C 118 v 600 10 -10 590 426
+        C 119 w 600 -4 -10 604 426
+        C 120 x 600 20 0 580 426
+        C 121 y 600 7 -157 592 426
+        C 122 z 600 99 0 502 426
+        C 123 braceleft 600 182 -108 437 622
+        C 124 bar 600 275 -250 326 750
+        C 125 braceright 600 163 -108 418 622
+        C 126 asciitilde 600 63 197 540 320
+        C 161 exclamdown 600 236 -157 364 430
+        C 162 cent 600 96 -49 500 614
+        C 163 sterling 600 84 -21 521 611
+        C 164 fraction 600 92 -57 509 665
+        C 165 yen 600 26 0 574 562
+        C 166 florin 600 4 -143 539 622
+        C 167 section 600 113 -78 488 580
+        C 168 currency 600 73 58 527 506
+        C 169 quotesingle 600 259 328 341 562
+        C 170 quotedblleft 600 143 328 471 562
+        C 171 guillemotleft 600 37 70 563 446
+        C 172 guilsinglleft 600 149 70 451 446
+        C 173 guilsinglright 600 149 70 451 446
+        C 174 fi 600 3 0 597 629
+        C 175 fl 600 3 0 597 629
+        C 177 endash 600 75 231 525 285
+        C 178 dagger 600 141 -78 459 580
+        C 179 daggerdbl 600 141 -78 459 580
+        C 180 periodcentered 600 222 189 378 327
+        C 182 paragraph 600 50 -78 511 562
+        C 183 bullet 600 172 130 428 383
+        C 184 quotesinglbase 600 213 -134 376 100
+        C 185 quotedblbase 600 143 -134 457 100
+        C 186 quotedblright 600 143 328 457 562
+        C 187 guillemotright 600 37 70 563 446
+        C 188 ellipsis 600 37 -15 563 111
+        C 189 perthousand 600 3 -15 600 622
+        C 191 questiondown 600 108 -157 471 430
+        C 193 grave 600 151 497 378 672
+        C 194 acute 600 242 497 469 672
+        C 195 circumflex 600 124 477 476 654
+        C 196 tilde 600 105 489 503 606
+        C 197 macron 600 120 525 480 565
+        C 198 breve 600 153 501 447 609
+        C 199 dotaccent 600 249 537 352 640
+        C 200 dieresis 600 148 537 453 640
+        C 202 ring 600 218 463 382 627
+        C 203 cedilla 600 224 -151 362 10
+        C 205 hungarumlaut 600 133 497 540 672
+        C 206 ogonek 600 211 -172 407 4
+        C 207 caron 600 124 492 476 669
+        C 208 emdash 600 0 231 600 285
+        C 225 AE 600 3 0 550 562
+        C 227 ordfeminine 600 156 249 442 580
+        C 232 Lslash 600 47 0 554 562
+        C 233 Oslash 600 43 -80 557 629
+        C 234 OE 600 7 0 567 562
+        C 235 ordmasculine 600 157 249 443 580
+        C 241 ae 600 19 -15 570 441
+        C 245 dotlessi 600 95 0 505 426
+        C 248 lslash 600 95 0 505 629
+        C 249 oslash 600 62 -80 538 506
+        C 250 oe 600 19 -15 559 441
+        C 251 germandbls 600 48 -15 588 629
+        C -1 Idieresis 600 96 0 504 753
+        C -1 eacute 600 66 -15 548 672
+        C -1 abreve 600 53 -15 559 609
+        C -1 uhungarumlaut 600 21 -15 580 672
+        C -1 ecaron 600 66 -15 548 669
+        C -1 Ydieresis 600 24 0 576 753
+        C -1 divide 600 87 48 513 467
+        C -1 Yacute 600 24 0 576 805
+        C -1 Acircumflex 600 3 0 597 787
+        C -1 aacute 600 53 -15 559 672
+        C -1 Ucircumflex 600 17 -18 583 787
+        C -1 yacute 600 7 -157 592 672
+        C -1 scommaaccent 600 80 -250 513 441
+        C -1 ecircumflex 600 66 -15 548 654
+        C -1 Uring 600 17 -18 583 760
+        C -1 Udieresis 600 17 -18 583 753
+        C -1 aogonek 600 53 -172 587 441
+        C -1 Uacute 600 17 -18 583 805
+        C -1 uogonek 600 21 -172 590 426
+        C -1 Edieresis 600 53 0 550 753
+        C -1 Dcroat 600 30 0 574 562
+        C -1 commaaccent 600 198 -250 335 -58
+        C -1 copyright 600 0 -18 600 580
+        C -1 Emacron 600 53 0 550 698
+        C -1 ccaron 600 66 -15 529 669
+        C -1 aring 600 53 -15 559 627
+        C -1 Ncommaaccent 600 7 -250 593 562
+        C -1 lacute 600 95 0 505 805
+        C -1 agrave 600 53 -15 559 672
+        C -1 Tcommaaccent 600 38 -250 563 562
+        C -1 Cacute 600 41 -18 540 805
+        C -1 atilde 600 53 -15 559 606
+        C -1 Edotaccent 600 53 0 550 753
+        C -1 scaron 600 80 -15 513 669
+        C -1 scedilla 600 80 -151 513 441
+        C -1 iacute 600 95 0 505 672
+        C -1 lozenge 600 18 0 443 706
+        C -1 Rcaron 600 38 0 588 802
+        C -1 Gcommaaccent 600 31 -250 575 580
+        C -1 ucircumflex 600 21 -15 562 654
+        C -1 acircumflex 600 53 -15 559 654
+        C -1 Amacron 600 3 0 597 698
+        C -1 rcaron 600 60 0 559 669
+        C -1 ccedilla 600 66 -151 529 441
+        C -1 Zdotaccent 600 86 0 514 753
+        C -1 Thorn 600 79 0 538 562
+        C -1 Omacron 600 43 -18 557 698
+        C -1 Racute 600 38 0 588 805
+        C -1 Sacute 600 72 -20 529 805
+        C -1 dcaron 600 45 -15 715 629
+        C -1 Umacron 600 17 -18 583 698
+        C -1 uring 600 21 -15 562 627
+        C -1 threesuperior 600 155 240 406 622
+        C -1 Ograve 600 43 -18 557 805
+        C -1 Agrave 600 3 0 597 805
+        C -1 Abreve 600 3 0 597 732
+        C -1 multiply 600 87 43 515 470
+        C -1 uacute 600 21 -15 562 672
+        C -1 Tcaron 600 38 0 563 802
+        C -1 partialdiff 600 17 -38 459 710
+        C -1 ydieresis 600 7 -157 592 620
+        C -1 Nacute 600 7 -13 593 805
+        C -1 icircumflex 600 94 0 505 654
+        C -1 Ecircumflex 600 53 0 550 787
+        C -1 adieresis 600 53 -15 559 620
+        C -1 edieresis 600 66 -15 548 620
+        C -1 cacute 600 66 -15 529 672
+        C -1 nacute 600 26 0 575 672
+        C -1 umacron 600 21 -15 562 565
+        C -1 Ncaron 600 7 -13 593 802
+        C -1 Iacute 600 96 0 504 805
+        C -1 plusminus 600 87 44 513 558
+        C -1 brokenbar 600 275 -175 326 675
+        C -1 registered 600 0 -18 600 580
+        C -1 Gbreve 600 31 -18 575 732
+        C -1 Idotaccent 600 96 0 504 753
+        C -1 summation 600 15 -10 585 706
+        C -1 Egrave 600 53 0 550 805
+        C -1 racute 600 60 0 559 672
+        C -1 omacron 600 62 -15 538 565
+        C -1 Zacute 600 86 0 514 805
+        C -1 Zcaron 600 86 0 514 802
+        C -1 greaterequal 600 98 0 502 710
+        C -1 Eth 600 30 0 574 562
+        C -1 Ccedilla 600 41 -151 540 580
+        C -1 lcommaaccent 600 95 -250 505 629
+        C -1 tcaron 600 87 -15 530 717
+        C -1 eogonek 600 66 -172 548 441
+        C -1 Uogonek 600 17 -172 583 562
+        C -1 Aacute 600 3 0 597 805
+        C -1 Adieresis 600 3 0 597 753
+        C -1 egrave 600 66 -15 548 672
+        C -1 zacute 600 99 0 502 672
+        C -1 iogonek 600 95 -172 505 657
+        C -1 Oacute 600 43 -18 557 805
+        C -1 oacute 600 62 -15 538 672
+        C -1 amacron 600 53 -15 559 565
+        C -1 sacute 600 80 -15 513 672
+        C -1 idieresis 600 95 0 505 620
+        C -1 Ocircumflex 600 43 -18 557 787
+        C -1 Ugrave 600 17 -18 583 805
+        C -1 Delta 600 6 0 598 688
+        C -1 thorn 600 -6 -157 555 629
+        C -1 twosuperior 600 177 249 424 622
+        C -1 Odieresis 600 43 -18 557 753
+        C -1 mu 600 21 -157 562 426
+        C -1 igrave 600 95 0 505 672
+        C -1 ohungarumlaut 600 62 -15 580 672
+        C -1 Eogonek 600 53 -172 561 562
+        C -1 dcroat 600 45 -15 591 629
+        C -1 threequarters 600 8 -56 593 666
+        C -1 Scedilla 600 72 -151 529 580
+        C -1 lcaron 600 95 0 533 629
+        C -1 Kcommaaccent 600 38 -250 582 562
+        C -1 Lacute 600 47 0 554 805
+        C -1 trademark 600 -23 263 623 562
+        C -1 edotaccent 600 66 -15 548 620
+        C -1 Igrave 600 96 0 504 805
+        C -1 Imacron 600 96 0 504 698
+        C -1 Lcaron 600 47 0 554 562
+        C -1 onehalf 600 0 -57 611 665
+        C -1 lessequal 600 98 0 502 710
+        C -1 ocircumflex 600 62 -15 538 654
+        C -1 ntilde 600 26 0 575 606
+        C -1 Uhungarumlaut 600 17 -18 590 805
+        C -1 Eacute 600 53 0 550 805
+        C -1 emacron 600 66 -15 548 565
+        C -1 gbreve 600 45 -157 566 609
+        C -1 onequarter 600 0 -57 600 665
+        C -1 Scaron 600 72 -20 529 802
+        C -1 Scommaaccent 600 72 -250 529 580
+        C -1 Ohungarumlaut 600 43 -18 580 805
+        C -1 degree 600 123 269 477 622
+        C -1 ograve 600 62 -15 538 672
+        C -1 Ccaron 600 41 -18 540 802
+        C -1 ugrave 600 21 -15 562 672
+        C -1 radical 600 3 -15 597 792
+        C -1 Dcaron 600 43 0 574 802
+        C -1 rcommaaccent 600 60 -250 559 441
+        C -1 Ntilde 600 7 -13 593 729
+        C -1 otilde 600 62 -15 538 606
+        C -1 Rcommaaccent 600 38 -250 588 562
+        C -1 Lcommaaccent 600 47 -250 554 562
+        C -1 Atilde 600 3 0 597 729
+        C -1 Aogonek 600 3 -172 608 562
+        C -1 Aring 600 3 0 597 750
+        C -1 Otilde 600 43 -18 557 729
+        C -1 zdotaccent 600 99 0 502 620
+        C -1 Ecaron 600 53 0 550 802
+        C -1 Iogonek 600 96 -172 504 562
+        C -1 kcommaaccent 600 43 -250 580 629
+        C -1 minus 600 80 232 520 283
+        C -1 Icircumflex 600 96 0 504 787
+        C -1 ncaron 600 26 0 575 669
+        C -1 tcommaaccent 600 87 -250 530 561
+        C -1 logicalnot 600 87 108 513 369
+        C -1 odieresis 600 62 -15 538 620
+        C -1 udieresis 600 21 -15 562 620
+        C -1 notequal 600 15 -16 540 529
+        C -1 gcommaaccent 600 45 -157 566 708
+        C -1 eth 600 62 -15 538 629
+        C -1 zcaron 600 99 0 502 669
+        C -1 ncommaaccent 600 26 -250 575 441
+        C -1 onesuperior 600 172 249 428 622
+        C -1 imacron 600 95 0 505 565
+        C -1 Euro 600 0 0 0 0
         """),
         ("Courier-Bold", """
         FontBBox -113 -250 749 801
@@ -4879,321 +4880,321 @@ zero 48 48 48 48
         ItalicAngle 0
         IsFixedPitch true
         EncodingScheme AdobeStandardEncoding
-        C 32 space 600
-        C 33 exclam 600
-        C 34 quotedbl 600
-        C 35 numbersign 600
-        C 36 dollar 600
-        C 37 percent 600
-        C 38 ampersand 600
-        C 39 quoteright 600
-        C 40 parenleft 600
-        C 41 parenright 600
-        C 42 asterisk 600
-        C 43 plus 600
-        C 44 comma 600
-        C 45 hyphen 600
-        C 46 period 600
-        C 47 slash 600
-        C 48 zero 600
-        C 49 one 600
-        C 50 two 600
-        C 51 three 600
-        C 52 four 600
-        C 53 five 600
-        C 54 six 600
-        C 55 seven 600
-        C 56 eight 600
-        C 57 nine 600
-        C 58 colon 600
-        C 59 semicolon 600
-        C 60 less 600
-        C 61 equal 600
-        C 62 greater 600
-        C 63 question 600
-        C 64 at 600
-        C 65 A 600
-        C 66 B 600
-        C 67 C 600
-        C 68 D 600
-        C 69 E 600
-        C 70 F 600
-        C 71 G 600
-        C 72 H 600
-        C 73 I 600
-        C 74 J 600
-        C 75 K 600
-        C 76 L 600
-        C 77 M 600
-        C 78 N 600
-        C 79 O 600
-        C 80 P 600
-        C 81 Q 600
-        C 82 R 600
-        C 83 S 600
-        C 84 T 600
-        C 85 U 600
-        C 86 V 600
-        C 87 W 600
-        C 88 X 600
-        C 89 Y 600
-        C 90 Z 600
-        C 91 bracketleft 600
-        C 92 backslash 600
-        C 93 bracketright 600
-        C 94 asciicircum 600
-        C 95 underscore 600
-        C 96 quoteleft 600
-        C 97 a 600
-        C 98 b 600
-        C 99 c 600
-        C 100 d 600
-        C 101 e 600
-        C 102 f 600
-        C 103 g 600
-        C 104 h 600
-        C 105 i 600
-        C 106 j 600
-        C 107 k 600
-        C 108 l 600
-        C 109 m 600
-        C 110 n 600
-        C 111 o 600
-        C 112 p 600
-        C 113 q 600
-        C 114 r 600
-        C 115 s 600
-        C 116 t 600
-        C 117 u 600
-        C 118 v 600
-        C 119 w 600
-        C 120 x 600
-        C 121 y 600
-        C 122 z 600
-        C 123 braceleft 600
-        C 124 bar 600
-        C 125 braceright 600
-        C 126 asciitilde 600
-        C 161 exclamdown 600
-        C 162 cent 600
-        C 163 sterling 600
-        C 164 fraction 600
-        C 165 yen 600
-        C 166 florin 600
-        C 167 section 600
-        C 168 currency 600
-        C 169 quotesingle 600
-        C 170 quotedblleft 600
-        C 171 guillemotleft 600
-        C 172 guilsinglleft 600
-        C 173 guilsinglright 600
-        C 174 fi 600
-        C 175 fl 600
-        C 177 endash 600
-        C 178 dagger 600
-        C 179 daggerdbl 600
-        C 180 periodcentered 600
-        C 182 paragraph 600
-        C 183 bullet 600
-        C 184 quotesinglbase 600
-        C 185 quotedblbase 600
-        C 186 quotedblright 600
-        C 187 guillemotright 600
-        C 188 ellipsis 600
-        C 189 perthousand 600
-        C 191 questiondown 600
-        C 193 grave 600
-        C 194 acute 600
-        C 195 circumflex 600
-        C 196 tilde 600
-        C 197 macron 600
-        C 198 breve 600
-        C 199 dotaccent 600
-        C 200 dieresis 600
-        C 202 ring 600
-        C 203 cedilla 600
-        C 205 hungarumlaut 600
-        C 206 ogonek 600
-        C 207 caron 600
-        C 208 emdash 600
-        C 225 AE 600
-        C 227 ordfeminine 600
-        C 232 Lslash 600
-        C 233 Oslash 600
-        C 234 OE 600
-        C 235 ordmasculine 600
-        C 241 ae 600
-        C 245 dotlessi 600
-        C 248 lslash 600
-        C 249 oslash 600
-        C 250 oe 600
-        C 251 germandbls 600
-        C -1 Idieresis 600
-        C -1 eacute 600
-        C -1 abreve 600
-        C -1 uhungarumlaut 600
-        C -1 ecaron 600
-        C -1 Ydieresis 600
-        C -1 divide 600
-        C -1 Yacute 600
-        C -1 Acircumflex 600
-        C -1 aacute 600
-        C -1 Ucircumflex 600
-        C -1 yacute 600
-        C -1 scommaaccent 600
-        C -1 ecircumflex 600
-        C -1 Uring 600
-        C -1 Udieresis 600
-        C -1 aogonek 600
-        C -1 Uacute 600
-        C -1 uogonek 600
-        C -1 Edieresis 600
-        C -1 Dcroat 600
-        C -1 commaaccent 600
-        C -1 copyright 600
-        C -1 Emacron 600
-        C -1 ccaron 600
-        C -1 aring 600
-        C -1 Ncommaaccent 600
-        C -1 lacute 600
-        C -1 agrave 600
-        C -1 Tcommaaccent 600
-        C -1 Cacute 600
-        C -1 atilde 600
-        C -1 Edotaccent 600
-        C -1 scaron 600
-        C -1 scedilla 600
-        C -1 iacute 600
-        C -1 lozenge 600
-        C -1 Rcaron 600
-        C -1 Gcommaaccent 600
-        C -1 ucircumflex 600
-        C -1 acircumflex 600
-        C -1 Amacron 600
-        C -1 rcaron 600
-        C -1 ccedilla 600
-        C -1 Zdotaccent 600
-        C -1 Thorn 600
-        C -1 Omacron 600
-        C -1 Racute 600
-        C -1 Sacute 600
-        C -1 dcaron 600
-        C -1 Umacron 600
-        C -1 uring 600
-        C -1 threesuperior 600
-        C -1 Ograve 600
-        C -1 Agrave 600
-        C -1 Abreve 600
-        C -1 multiply 600
-        C -1 uacute 600
-        C -1 Tcaron 600
-        C -1 partialdiff 600
-        C -1 ydieresis 600
-        C -1 Nacute 600
-        C -1 icircumflex 600
-        C -1 Ecircumflex 600
-        C -1 adieresis 600
-        C -1 edieresis 600
-        C -1 cacute 600
-        C -1 nacute 600
-        C -1 umacron 600
-        C -1 Ncaron 600
-        C -1 Iacute 600
-        C -1 plusminus 600
-        C -1 brokenbar 600
-        C -1 registered 600
-        C -1 Gbreve 600
-        C -1 Idotaccent 600
-        C -1 summation 600
-        C -1 Egrave 600
-        C -1 racute 600
-        C -1 omacron 600
-        C -1 Zacute 600
-        C -1 Zcaron 600
-        C -1 greaterequal 600
-        C -1 Eth 600
-        C -1 Ccedilla 600
-        C -1 lcommaaccent 600
-        C -1 tcaron 600
-        C -1 eogonek 600
-        C -1 Uogonek 600
-        C -1 Aacute 600
-        C -1 Adieresis 600
-        C -1 egrave 600
-        C -1 zacute 600
-        C -1 iogonek 600
-        C -1 Oacute 600
-        C -1 oacute 600
-        C -1 amacron 600
-        C -1 sacute 600
-        C -1 idieresis 600
-        C -1 Ocircumflex 600
-        C -1 Ugrave 600
-        C -1 Delta 600
-        C -1 thorn 600
-        C -1 twosuperior 600
-        C -1 Odieresis 600
-        C -1 mu 600
-        C -1 igrave 600
-        C -1 ohungarumlaut 600
-        C -1 Eogonek 600
-        C -1 dcroat 600
-        C -1 threequarters 600
-        C -1 Scedilla 600
-        C -1 lcaron 600
-        C -1 Kcommaaccent 600
-        C -1 Lacute 600
-        C -1 trademark 600
-        C -1 edotaccent 600
-        C -1 Igrave 600
-        C -1 Imacron 600
-        C -1 Lcaron 600
-        C -1 onehalf 600
-        C -1 lessequal 600
-        C -1 ocircumflex 600
-        C -1 ntilde 600
-        C -1 Uhungarumlaut 600
-        C -1 Eacute 600
-        C -1 emacron 600
-        C -1 gbreve 600
-        C -1 onequarter 600
-        C -1 Scaron 600
-        C -1 Scommaaccent 600
-        C -1 Ohungarumlaut 600
-        C -1 degree 600
-        C -1 ograve 600
-        C -1 Ccaron 600
-        C -1 ugrave 600
-        C -1 radical 600
-        C -1 Dcaron 600
-        C -1 rcommaaccent 600
-        C -1 Ntilde 600
-        C -1 otilde 600
-        C -1 Rcommaaccent 600
-        C -1 Lcommaaccent 600
-        C -1 Atilde 600
-        C -1 Aogonek 600
-        C -1 Aring 600
-        C -1 Otilde 600
-        C -1 zdotaccent 600
-        C -1 Ecaron 600
-        C -1 Iogonek 600
-        C -1 kcommaaccent 600
-        C -1 minus 600
-        C -1 Icircumflex 600
-        C -1 ncaron 600
-        C -1 tcommaaccent 600
-        C -1 logicalnot 600
-        C -1 odieresis 600
-        C -1 udieresis 600
-        C -1 notequal 600
-        C -1 gcommaaccent 600
-        C -1 eth 600
-        C -1 zcaron 600
-        C -1 ncommaaccent 600
-        C -1 onesuperior 600
-        C -1 imacron 600
-        C -1 Euro 600
+        C 32 space 600 0 0 0 0
+        C 33 exclam 600 202 -15 398 572
+        C 34 quotedbl 600 135 277 465 562
+        C 35 numbersign 600 56 -45 544 651
+        C 36 dollar 600 82 -126 519 666
+        C 37 percent 600 5 -15 595 616
+        C 38 ampersand 600 36 -15 546 543
+        C 39 quoteright 600 171 277 423 562
+        C 40 parenleft 600 219 -102 461 616
+        C 41 parenright 600 139 -102 381 616
+        C 42 asterisk 600 91 219 509 601
+        C 43 plus 600 71 39 529 478
+        C 44 comma 600 123 -111 393 174
+        C 45 hyphen 600 100 203 500 313
+        C 46 period 600 192 -15 408 171
+        C 47 slash 600 98 -77 502 626
+        C 48 zero 600 87 -15 513 616
+        C 49 one 600 81 0 539 616
+        C 50 two 600 61 0 499 616
+        C 51 three 600 63 -15 501 616
+        C 52 four 600 53 0 507 616
+        C 53 five 600 70 -15 521 601
+        C 54 six 600 90 -15 521 616
+        C 55 seven 600 55 0 494 601
+        C 56 eight 600 83 -15 517 616
+        C 57 nine 600 79 -15 510 616
+        C 58 colon 600 191 -15 407 425
+        C 59 semicolon 600 123 -111 408 425
+        C 60 less 600 66 15 523 501
+        C 61 equal 600 71 118 529 398
+        C 62 greater 600 77 15 534 501
+        C 63 question 600 98 -14 501 580
+        C 64 at 600 16 -15 584 616
+        C 65 A 600 -9 0 609 562
+        C 66 B 600 30 0 573 562
+        C 67 C 600 22 -18 560 580
+        C 68 D 600 30 0 594 562
+        C 69 E 600 25 0 560 562
+        C 70 F 600 39 0 570 562
+        C 71 G 600 22 -18 594 580
+        C 72 H 600 20 0 580 562
+        C 73 I 600 77 0 523 562
+        C 74 J 600 37 -18 601 562
+        C 75 K 600 21 0 599 562
+        C 76 L 600 39 0 578 562
+        C 77 M 600 -2 0 602 562
+        C 78 N 600 8 -12 610 562
+        C 79 O 600 22 -18 578 580
+        C 80 P 600 48 0 559 562
+        C 81 Q 600 32 -138 578 580
+        C 82 R 600 24 0 599 562
+        C 83 S 600 47 -22 553 582
+        C 84 T 600 21 0 579 562
+        C 85 U 600 4 -18 596 562
+        C 86 V 600 -13 0 613 562
+        C 87 W 600 -18 0 618 562
+        C 88 X 600 12 0 588 562
+        C 89 Y 600 12 0 589 562
+        C 90 Z 600 62 0 539 562
+        C 91 bracketleft 600 245 -102 475 616
+        C 92 backslash 600 99 -77 503 626
+        C 93 bracketright 600 125 -102 355 616
+        C 94 asciicircum 600 108 250 492 616
+        C 95 underscore 600 0 -125 600 -75
+        C 96 quoteleft 600 178 277 428 562
+        C 97 a 600 35 -15 570 454
+        C 98 b 600 0 -15 584 626
+        C 99 c 600 40 -15 545 459
+        C 100 d 600 20 -15 591 626
+        C 101 e 600 40 -15 563 454
+        C 102 f 600 83 0 547 626
+        C 103 g 600 30 -146 580 454
+        C 104 h 600 5 0 592 626
+        C 105 i 600 77 0 523 658
+        C 106 j 600 63 -146 440 658
+        C 107 k 600 20 0 585 626
+        C 108 l 600 77 0 523 626
+        C 109 m 600 -22 0 626 454
+        C 110 n 600 18 0 592 454
+        C 111 o 600 30 -15 570 454
+        C 112 p 600 -1 -142 570 454
+        C 113 q 600 20 -142 591 454
+        C 114 r 600 47 0 580 454
+        C 115 s 600 68 -17 535 459
+        C 116 t 600 47 -15 532 562
+        C 117 u 600 -1 -15 569 439
+        C 118 v 600 -1 0 601 439
+        C 119 w 600 -18 0 618 439
+        C 120 x 600 6 0 594 439
+        C 121 y 600 -4 -142 601 439
+        C 122 z 600 81 0 520 439
+        C 123 braceleft 600 160 -102 464 616
+        C 124 bar 600 255 -250 345 750
+        C 125 braceright 600 136 -102 440 616
+        C 126 asciitilde 600 71 153 530 356
+        C 161 exclamdown 600 202 -146 398 449
+        C 162 cent 600 66 -49 518 614
+        C 163 sterling 600 72 -28 558 611
+        C 164 fraction 600 25 -60 576 661
+        C 165 yen 600 10 0 590 562
+        C 166 florin 600 -30 -131 572 616
+        C 167 section 600 83 -70 517 580
+        C 168 currency 600 54 49 546 517
+        C 169 quotesingle 600 227 277 373 562
+        C 170 quotedblleft 600 71 277 535 562
+        C 171 guillemotleft 600 8 70 553 446
+        C 172 guilsinglleft 600 141 70 459 446
+        C 173 guilsinglright 600 141 70 459 446
+        C 174 fi 600 12 0 593 626
+        C 175 fl 600 12 0 593 626
+        C 177 endash 600 65 203 535 313
+        C 178 dagger 600 106 -70 494 580
+        C 179 daggerdbl 600 106 -70 494 580
+        C 180 periodcentered 600 196 165 404 351
+        C 182 paragraph 600 6 -70 576 580
+        C 183 bullet 600 140 132 460 430
+        C 184 quotesinglbase 600 175 -142 427 143
+        C 185 quotedblbase 600 65 -142 529 143
+        C 186 quotedblright 600 61 277 525 562
+        C 187 guillemotright 600 47 70 592 446
+        C 188 ellipsis 600 26 -15 574 116
+        C 189 perthousand 600 -113 -15 713 616
+        C 191 questiondown 600 99 -146 502 449
+        C 193 grave 600 132 508 395 661
+        C 194 acute 600 205 508 468 661
+        C 195 circumflex 600 103 483 497 657
+        C 196 tilde 600 89 493 512 636
+        C 197 macron 600 88 505 512 585
+        C 198 breve 600 83 468 517 631
+        C 199 dotaccent 600 230 498 370 638
+        C 200 dieresis 600 128 498 472 638
+        C 202 ring 600 198 481 402 678
+        C 203 cedilla 600 205 -206 387 0
+        C 205 hungarumlaut 600 68 488 588 661
+        C 206 ogonek 600 169 -199 400 0
+        C 207 caron 600 103 493 497 667
+        C 208 emdash 600 -10 203 610 313
+        C 225 AE 600 -29 0 602 562
+        C 227 ordfeminine 600 147 196 453 580
+        C 232 Lslash 600 39 0 578 562
+        C 233 Oslash 600 22 -22 578 584
+        C 234 OE 600 -25 0 595 562
+        C 235 ordmasculine 600 147 196 453 580
+        C 241 ae 600 -4 -15 601 454
+        C 245 dotlessi 600 77 0 523 439
+        C 248 lslash 600 77 0 523 626
+        C 249 oslash 600 30 -24 570 463
+        C 250 oe 600 -18 -15 611 454
+        C 251 germandbls 600 22 -15 596 626
+        C -1 Idieresis 600 77 0 523 761
+        C -1 eacute 600 40 -15 563 661
+        C -1 abreve 600 35 -15 570 661
+        C -1 uhungarumlaut 600 -1 -15 628 661
+        C -1 ecaron 600 40 -15 563 667
+        C -1 Ydieresis 600 12 0 589 761
+        C -1 divide 600 71 16 529 500
+        C -1 Yacute 600 12 0 589 784
+        C -1 Acircumflex 600 -9 0 609 780
+        C -1 aacute 600 35 -15 570 661
+        C -1 Ucircumflex 600 4 -18 596 780
+        C -1 yacute 600 -4 -142 601 661
+        C -1 scommaaccent 600 68 -250 535 459
+        C -1 ecircumflex 600 40 -15 563 657
+        C -1 Uring 600 4 -18 596 801
+        C -1 Udieresis 600 4 -18 596 761
+        C -1 aogonek 600 35 -199 586 454
+        C -1 Uacute 600 4 -18 596 784
+        C -1 uogonek 600 -1 -199 585 439
+        C -1 Edieresis 600 25 0 560 761
+        C -1 Dcroat 600 30 0 594 562
+        C -1 commaaccent 600 205 -250 397 -57
+        C -1 copyright 600 0 -18 600 580
+        C -1 Emacron 600 25 0 560 708
+        C -1 ccaron 600 40 -15 545 667
+        C -1 aring 600 35 -15 570 678
+        C -1 Ncommaaccent 600 8 -250 610 562
+        C -1 lacute 600 77 0 523 801
+        C -1 agrave 600 35 -15 570 661
+        C -1 Tcommaaccent 600 21 -250 579 562
+        C -1 Cacute 600 22 -18 560 784
+        C -1 atilde 600 35 -15 570 636
+        C -1 Edotaccent 600 25 0 560 761
+        C -1 scaron 600 68 -17 535 667
+        C -1 scedilla 600 68 -206 535 459
+        C -1 iacute 600 77 0 523 661
+        C -1 lozenge 600 66 0 534 740
+        C -1 Rcaron 600 24 0 599 790
+        C -1 Gcommaaccent 600 22 -250 594 580
+        C -1 ucircumflex 600 -1 -15 569 657
+        C -1 acircumflex 600 35 -15 570 657
+        C -1 Amacron 600 -9 0 609 708
+        C -1 rcaron 600 47 0 580 667
+        C -1 ccedilla 600 40 -206 545 459
+        C -1 Zdotaccent 600 62 0 539 761
+        C -1 Thorn 600 48 0 557 562
+        C -1 Omacron 600 22 -18 578 708
+        C -1 Racute 600 24 0 599 784
+        C -1 Sacute 600 47 -22 553 784
+        C -1 dcaron 600 20 -15 727 626
+        C -1 Umacron 600 4 -18 596 708
+        C -1 uring 600 -1 -15 569 678
+        C -1 threesuperior 600 138 222 433 616
+        C -1 Ograve 600 22 -18 578 784
+        C -1 Agrave 600 -9 0 609 784
+        C -1 Abreve 600 -9 0 609 784
+        C -1 multiply 600 81 39 520 478
+        C -1 uacute 600 -1 -15 569 661
+        C -1 Tcaron 600 21 0 579 790
+        C -1 partialdiff 600 63 -38 537 728
+        C -1 ydieresis 600 -4 -142 601 638
+        C -1 Nacute 600 8 -12 610 784
+        C -1 icircumflex 600 73 0 523 657
+        C -1 Ecircumflex 600 25 0 560 780
+        C -1 adieresis 600 35 -15 570 638
+        C -1 edieresis 600 40 -15 563 638
+        C -1 cacute 600 40 -15 545 661
+        C -1 nacute 600 18 0 592 661
+        C -1 umacron 600 -1 -15 569 585
+        C -1 Ncaron 600 8 -12 610 790
+        C -1 Iacute 600 77 0 523 784
+        C -1 plusminus 600 71 24 529 515
+        C -1 brokenbar 600 255 -175 345 675
+        C -1 registered 600 0 -18 600 580
+        C -1 Gbreve 600 22 -18 594 784
+        C -1 Idotaccent 600 77 0 523 761
+        C -1 summation 600 15 -10 586 706
+        C -1 Egrave 600 25 0 560 784
+        C -1 racute 600 47 0 580 661
+        C -1 omacron 600 30 -15 570 585
+        C -1 Zacute 600 62 0 539 784
+        C -1 Zcaron 600 62 0 539 790
+        C -1 greaterequal 600 26 0 523 696
+        C -1 Eth 600 30 0 594 562
+        C -1 Ccedilla 600 22 -206 560 580
+        C -1 lcommaaccent 600 77 -250 523 626
+        C -1 tcaron 600 47 -15 532 703
+        C -1 eogonek 600 40 -199 563 454
+        C -1 Uogonek 600 4 -199 596 562
+        C -1 Aacute 600 -9 0 609 784
+        C -1 Adieresis 600 -9 0 609 761
+        C -1 egrave 600 40 -15 563 661
+        C -1 zacute 600 81 0 520 661
+        C -1 iogonek 600 77 -199 523 658
+        C -1 Oacute 600 22 -18 578 784
+        C -1 oacute 600 30 -15 570 661
+        C -1 amacron 600 35 -15 570 585
+        C -1 sacute 600 68 -17 535 661
+        C -1 idieresis 600 77 0 523 618
+        C -1 Ocircumflex 600 22 -18 578 780
+        C -1 Ugrave 600 4 -18 596 784
+        C -1 Delta 600 6 0 594 688
+        C -1 thorn 600 -14 -142 570 626
+        C -1 twosuperior 600 143 230 436 616
+        C -1 Odieresis 600 22 -18 578 761
+        C -1 mu 600 -1 -142 569 439
+        C -1 igrave 600 77 0 523 661
+        C -1 ohungarumlaut 600 30 -15 668 661
+        C -1 Eogonek 600 25 -199 576 562
+        C -1 dcroat 600 20 -15 591 626
+        C -1 threequarters 600 -47 -60 648 661
+        C -1 Scedilla 600 47 -206 553 582
+        C -1 lcaron 600 77 0 597 626
+        C -1 Kcommaaccent 600 21 -250 599 562
+        C -1 Lacute 600 39 0 578 784
+        C -1 trademark 600 -9 230 749 562
+        C -1 edotaccent 600 40 -15 563 638
+        C -1 Igrave 600 77 0 523 784
+        C -1 Imacron 600 77 0 523 708
+        C -1 Lcaron 600 39 0 637 562
+        C -1 onehalf 600 -47 -60 648 661
+        C -1 lessequal 600 26 0 523 696
+        C -1 ocircumflex 600 30 -15 570 657
+        C -1 ntilde 600 18 0 592 636
+        C -1 Uhungarumlaut 600 4 -18 638 784
+        C -1 Eacute 600 25 0 560 784
+        C -1 emacron 600 40 -15 563 585
+        C -1 gbreve 600 30 -146 580 661
+        C -1 onequarter 600 -56 -60 656 661
+        C -1 Scaron 600 47 -22 553 790
+        C -1 Scommaaccent 600 47 -250 553 582
+        C -1 Ohungarumlaut 600 22 -18 628 784
+        C -1 degree 600 86 243 474 616
+        C -1 ograve 600 30 -15 570 661
+        C -1 Ccaron 600 22 -18 560 790
+        C -1 ugrave 600 -1 -15 569 661
+        C -1 radical 600 -19 -104 473 778
+        C -1 Dcaron 600 30 0 594 790
+        C -1 rcommaaccent 600 47 -250 580 454
+        C -1 Ntilde 600 8 -12 610 759
+        C -1 otilde 600 30 -15 570 636
+        C -1 Rcommaaccent 600 24 -250 599 562
+        C -1 Lcommaaccent 600 39 -250 578 562
+        C -1 Atilde 600 -9 0 609 759
+        C -1 Aogonek 600 -9 -199 625 562
+        C -1 Aring 600 -9 0 609 801
+        C -1 Otilde 600 22 -18 578 759
+        C -1 zdotaccent 600 81 0 520 638
+        C -1 Ecaron 600 25 0 560 790
+        C -1 Iogonek 600 77 -199 523 562
+        C -1 kcommaaccent 600 20 -250 585 626
+        C -1 minus 600 71 203 529 313
+        C -1 Icircumflex 600 77 0 523 780
+        C -1 ncaron 600 18 0 592 667
+        C -1 tcommaaccent 600 47 -250 532 562
+        C -1 logicalnot 600 71 103 529 413
+        C -1 odieresis 600 30 -15 570 638
+        C -1 udieresis 600 -1 -15 569 638
+        C -1 notequal 600 12 -47 537 563
+        C -1 gcommaaccent 600 30 -146 580 714
+        C -1 eth 600 58 -27 543 626
+        C -1 zcaron 600 81 0 520 667
+        C -1 ncommaaccent 600 18 -250 592 454
+        C -1 onesuperior 600 153 230 447 616
+        C -1 imacron 600 77 0 523 585
+        C -1 Euro 600 0 0 0 0
         """),
         ("Courier-BoldOblique", """
         FontBBox -57 -250 869 801
@@ -5204,321 +5205,321 @@ zero 48 48 48 48
         ItalicAngle -12
         IsFixedPitch true
         EncodingScheme AdobeStandardEncoding
-        C 32 space 600
-        C 33 exclam 600
-        C 34 quotedbl 600
-        C 35 numbersign 600
-        C 36 dollar 600
-        C 37 percent 600
-        C 38 ampersand 600
-        C 39 quoteright 600
-        C 40 parenleft 600
-        C 41 parenright 600
-        C 42 asterisk 600
-        C 43 plus 600
-        C 44 comma 600
-        C 45 hyphen 600
-        C 46 period 600
-        C 47 slash 600
-        C 48 zero 600
-        C 49 one 600
-        C 50 two 600
-        C 51 three 600
-        C 52 four 600
-        C 53 five 600
-        C 54 six 600
-        C 55 seven 600
-        C 56 eight 600
-        C 57 nine 600
-        C 58 colon 600
-        C 59 semicolon 600
-        C 60 less 600
-        C 61 equal 600
-        C 62 greater 600
-        C 63 question 600
-        C 64 at 600
-        C 65 A 600
-        C 66 B 600
-        C 67 C 600
-        C 68 D 600
-        C 69 E 600
-        C 70 F 600
-        C 71 G 600
-        C 72 H 600
-        C 73 I 600
-        C 74 J 600
-        C 75 K 600
-        C 76 L 600
-        C 77 M 600
-        C 78 N 600
-        C 79 O 600
-        C 80 P 600
-        C 81 Q 600
-        C 82 R 600
-        C 83 S 600
-        C 84 T 600
-        C 85 U 600
-        C 86 V 600
-        C 87 W 600
-        C 88 X 600
-        C 89 Y 600
-        C 90 Z 600
-        C 91 bracketleft 600
-        C 92 backslash 600
-        C 93 bracketright 600
-        C 94 asciicircum 600
-        C 95 underscore 600
-        C 96 quoteleft 600
-        C 97 a 600
-        C 98 b 600
-        C 99 c 600
-        C 100 d 600
-        C 101 e 600
-        C 102 f 600
-        C 103 g 600
-        C 104 h 600
-        C 105 i 600
-        C 106 j 600
-        C 107 k 600
-        C 108 l 600
-        C 109 m 600
-        C 110 n 600
-        C 111 o 600
-        C 112 p 600
-        C 113 q 600
-        C 114 r 600
-        C 115 s 600
-        C 116 t 600
-        C 117 u 600
-        C 118 v 600
-        C 119 w 600
-        C 120 x 600
-        C 121 y 600
-        C 122 z 600
-        C 123 braceleft 600
-        C 124 bar 600
-        C 125 braceright 600
-        C 126 asciitilde 600
-        C 161 exclamdown 600
-        C 162 cent 600
-        C 163 sterling 600
-        C 164 fraction 600
-        C 165 yen 600
-        C 166 florin 600
-        C 167 section 600
-        C 168 currency 600
-        C 169 quotesingle 600
-        C 170 quotedblleft 600
-        C 171 guillemotleft 600
-        C 172 guilsinglleft 600
-        C 173 guilsinglright 600
-        C 174 fi 600
-        C 175 fl 600
-        C 177 endash 600
-        C 178 dagger 600
-        C 179 daggerdbl 600
-        C 180 periodcentered 600
-        C 182 paragraph 600
-        C 183 bullet 600
-        C 184 quotesinglbase 600
-        C 185 quotedblbase 600
-        C 186 quotedblright 600
-        C 187 guillemotright 600
-        C 188 ellipsis 600
-        C 189 perthousand 600
-        C 191 questiondown 600
-        C 193 grave 600
-        C 194 acute 600
-        C 195 circumflex 600
-        C 196 tilde 600
-        C 197 macron 600
-        C 198 breve 600
-        C 199 dotaccent 600
-        C 200 dieresis 600
-        C 202 ring 600
-        C 203 cedilla 600
-        C 205 hungarumlaut 600
-        C 206 ogonek 600
-        C 207 caron 600
-        C 208 emdash 600
-        C 225 AE 600
-        C 227 ordfeminine 600
-        C 232 Lslash 600
-        C 233 Oslash 600
-        C 234 OE 600
-        C 235 ordmasculine 600
-        C 241 ae 600
-        C 245 dotlessi 600
-        C 248 lslash 600
-        C 249 oslash 600
-        C 250 oe 600
-        C 251 germandbls 600
-        C -1 Idieresis 600
-        C -1 eacute 600
-        C -1 abreve 600
-        C -1 uhungarumlaut 600
-        C -1 ecaron 600
-        C -1 Ydieresis 600
-        C -1 divide 600
-        C -1 Yacute 600
-        C -1 Acircumflex 600
-        C -1 aacute 600
-        C -1 Ucircumflex 600
-        C -1 yacute 600
-        C -1 scommaaccent 600
-        C -1 ecircumflex 600
-        C -1 Uring 600
-        C -1 Udieresis 600
-        C -1 aogonek 600
-        C -1 Uacute 600
-        C -1 uogonek 600
-        C -1 Edieresis 600
-        C -1 Dcroat 600
-        C -1 commaaccent 600
-        C -1 copyright 600
-        C -1 Emacron 600
-        C -1 ccaron 600
-        C -1 aring 600
-        C -1 Ncommaaccent 600
-        C -1 lacute 600
-        C -1 agrave 600
-        C -1 Tcommaaccent 600
-        C -1 Cacute 600
-        C -1 atilde 600
-        C -1 Edotaccent 600
-        C -1 scaron 600
-        C -1 scedilla 600
-        C -1 iacute 600
-        C -1 lozenge 600
-        C -1 Rcaron 600
-        C -1 Gcommaaccent 600
-        C -1 ucircumflex 600
-        C -1 acircumflex 600
-        C -1 Amacron 600
-        C -1 rcaron 600
-        C -1 ccedilla 600
-        C -1 Zdotaccent 600
-        C -1 Thorn 600
-        C -1 Omacron 600
-        C -1 Racute 600
-        C -1 Sacute 600
-        C -1 dcaron 600
-        C -1 Umacron 600
-        C -1 uring 600
-        C -1 threesuperior 600
-        C -1 Ograve 600
-        C -1 Agrave 600
-        C -1 Abreve 600
-        C -1 multiply 600
-        C -1 uacute 600
-        C -1 Tcaron 600
-        C -1 partialdiff 600
-        C -1 ydieresis 600
-        C -1 Nacute 600
-        C -1 icircumflex 600
-        C -1 Ecircumflex 600
-        C -1 adieresis 600
-        C -1 edieresis 600
-        C -1 cacute 600
-        C -1 nacute 600
-        C -1 umacron 600
-        C -1 Ncaron 600
-        C -1 Iacute 600
-        C -1 plusminus 600
-        C -1 brokenbar 600
-        C -1 registered 600
-        C -1 Gbreve 600
-        C -1 Idotaccent 600
-        C -1 summation 600
-        C -1 Egrave 600
-        C -1 racute 600
-        C -1 omacron 600
-        C -1 Zacute 600
-        C -1 Zcaron 600
-        C -1 greaterequal 600
-        C -1 Eth 600
-        C -1 Ccedilla 600
-        C -1 lcommaaccent 600
-        C -1 tcaron 600
-        C -1 eogonek 600
-        C -1 Uogonek 600
-        C -1 Aacute 600
-        C -1 Adieresis 600
-        C -1 egrave 600
-        C -1 zacute 600
-        C -1 iogonek 600
-        C -1 Oacute 600
-        C -1 oacute 600
-        C -1 amacron 600
-        C -1 sacute 600
-        C -1 idieresis 600
-        C -1 Ocircumflex 600
-        C -1 Ugrave 600
-        C -1 Delta 600
-        C -1 thorn 600
-        C -1 twosuperior 600
-        C -1 Odieresis 600
-        C -1 mu 600
-        C -1 igrave 600
-        C -1 ohungarumlaut 600
-        C -1 Eogonek 600
-        C -1 dcroat 600
-        C -1 threequarters 600
-        C -1 Scedilla 600
-        C -1 lcaron 600
-        C -1 Kcommaaccent 600
-        C -1 Lacute 600
-        C -1 trademark 600
-        C -1 edotaccent 600
-        C -1 Igrave 600
-        C -1 Imacron 600
-        C -1 Lcaron 600
-        C -1 onehalf 600
-        C -1 lessequal 600
-        C -1 ocircumflex 600
-        C -1 ntilde 600
-        C -1 Uhungarumlaut 600
-        C -1 Eacute 600
-        C -1 emacron 600
-        C -1 gbreve 600
-        C -1 onequarter 600
-        C -1 Scaron 600
-        C -1 Scommaaccent 600
-        C -1 Ohungarumlaut 600
-        C -1 degree 600
-        C -1 ograve 600
-        C -1 Ccaron 600
-        C -1 ugrave 600
-        C -1 radical 600
-        C -1 Dcaron 600
-        C -1 rcommaaccent 600
-        C -1 Ntilde 600
-        C -1 otilde 600
-        C -1 Rcommaaccent 600
-        C -1 Lcommaaccent 600
-        C -1 Atilde 600
-        C -1 Aogonek 600
-        C -1 Aring 600
-        C -1 Otilde 600
-        C -1 zdotaccent 600
-        C -1 Ecaron 600
-        C -1 Iogonek 600
-        C -1 kcommaaccent 600
-        C -1 minus 600
-        C -1 Icircumflex 600
-        C -1 ncaron 600
-        C -1 tcommaaccent 600
-        C -1 logicalnot 600
-        C -1 odieresis 600
-        C -1 udieresis 600
-        C -1 notequal 600
-        C -1 gcommaaccent 600
-        C -1 eth 600
-        C -1 zcaron 600
-        C -1 ncommaaccent 600
-        C -1 onesuperior 600
-        C -1 imacron 600
-        C -1 Euro 600
+        C 32 space 600 0 0 0 0
+        C 33 exclam 600 215 -15 495 572
+        C 34 quotedbl 600 211 277 585 562
+        C 35 numbersign 600 88 -45 641 651
+        C 36 dollar 600 87 -126 630 666
+        C 37 percent 600 101 -15 625 616
+        C 38 ampersand 600 61 -15 595 543
+        C 39 quoteright 600 229 277 543 562
+        C 40 parenleft 600 265 -102 592 616
+        C 41 parenright 600 117 -102 444 616
+        C 42 asterisk 600 179 219 598 601
+        C 43 plus 600 114 39 596 478
+        C 44 comma 600 99 -111 430 174
+        C 45 hyphen 600 143 203 567 313
+        C 46 period 600 206 -15 427 171
+        C 47 slash 600 90 -77 626 626
+        C 48 zero 600 135 -15 593 616
+        C 49 one 600 93 0 562 616
+        C 50 two 600 61 0 594 616
+        C 51 three 600 71 -15 571 616
+        C 52 four 600 81 0 559 616
+        C 53 five 600 77 -15 621 601
+        C 54 six 600 135 -15 652 616
+        C 55 seven 600 147 0 622 601
+        C 56 eight 600 115 -15 604 616
+        C 57 nine 600 75 -15 592 616
+        C 58 colon 600 205 -15 480 425
+        C 59 semicolon 600 99 -111 481 425
+        C 60 less 600 120 15 613 501
+        C 61 equal 600 96 118 614 398
+        C 62 greater 600 97 15 589 501
+        C 63 question 600 183 -14 592 580
+        C 64 at 600 65 -15 642 616
+        C 65 A 600 -9 0 632 562
+        C 66 B 600 30 0 630 562
+        C 67 C 600 74 -18 675 580
+        C 68 D 600 30 0 664 562
+        C 69 E 600 25 0 670 562
+        C 70 F 600 39 0 684 562
+        C 71 G 600 74 -18 675 580
+        C 72 H 600 20 0 700 562
+        C 73 I 600 77 0 643 562
+        C 74 J 600 58 -18 721 562
+        C 75 K 600 21 0 692 562
+        C 76 L 600 39 0 636 562
+        C 77 M 600 -2 0 722 562
+        C 78 N 600 8 -12 730 562
+        C 79 O 600 74 -18 645 580
+        C 80 P 600 48 0 643 562
+        C 81 Q 600 83 -138 636 580
+        C 82 R 600 24 0 617 562
+        C 83 S 600 54 -22 673 582
+        C 84 T 600 86 0 679 562
+        C 85 U 600 101 -18 716 562
+        C 86 V 600 84 0 733 562
+        C 87 W 600 79 0 738 562
+        C 88 X 600 12 0 690 562
+        C 89 Y 600 109 0 709 562
+        C 90 Z 600 62 0 637 562
+        C 91 bracketleft 600 223 -102 606 616
+        C 92 backslash 600 222 -77 496 626
+        C 93 bracketright 600 103 -102 486 616
+        C 94 asciicircum 600 171 250 556 616
+        C 95 underscore 600 -27 -125 585 -75
+        C 96 quoteleft 600 297 277 487 562
+        C 97 a 600 61 -15 593 454
+        C 98 b 600 13 -15 636 626
+        C 99 c 600 81 -15 631 459
+        C 100 d 600 60 -15 645 626
+        C 101 e 600 81 -15 605 454
+        C 102 f 600 83 0 677 626
+        C 103 g 600 40 -146 674 454
+        C 104 h 600 18 0 615 626
+        C 105 i 600 77 0 546 658
+        C 106 j 600 36 -146 580 658
+        C 107 k 600 33 0 643 626
+        C 108 l 600 77 0 546 626
+        C 109 m 600 -22 0 649 454
+        C 110 n 600 18 0 615 454
+        C 111 o 600 71 -15 622 454
+        C 112 p 600 -32 -142 622 454
+        C 113 q 600 60 -142 685 454
+        C 114 r 600 47 0 655 454
+        C 115 s 600 66 -17 608 459
+        C 116 t 600 118 -15 567 562
+        C 117 u 600 70 -15 592 439
+        C 118 v 600 70 0 695 439
+        C 119 w 600 53 0 712 439
+        C 120 x 600 6 0 671 439
+        C 121 y 600 -21 -142 695 439
+        C 122 z 600 81 0 614 439
+        C 123 braceleft 600 203 -102 595 616
+        C 124 bar 600 201 -250 505 750
+        C 125 braceright 600 114 -102 506 616
+        C 126 asciitilde 600 120 153 590 356
+        C 161 exclamdown 600 196 -146 477 449
+        C 162 cent 600 121 -49 605 614
+        C 163 sterling 600 106 -28 650 611
+        C 164 fraction 600 22 -60 708 661
+        C 165 yen 600 98 0 710 562
+        C 166 florin 600 -57 -131 702 616
+        C 167 section 600 74 -70 620 580
+        C 168 currency 600 77 49 644 517
+        C 169 quotesingle 600 303 277 493 562
+        C 170 quotedblleft 600 190 277 594 562
+        C 171 guillemotleft 600 62 70 639 446
+        C 172 guilsinglleft 600 195 70 545 446
+        C 173 guilsinglright 600 165 70 514 446
+        C 174 fi 600 12 0 644 626
+        C 175 fl 600 12 0 644 626
+        C 177 endash 600 108 203 602 313
+        C 178 dagger 600 175 -70 586 580
+        C 179 daggerdbl 600 121 -70 587 580
+        C 180 periodcentered 600 248 165 461 351
+        C 182 paragraph 600 61 -70 700 580
+        C 183 bullet 600 196 132 523 430
+        C 184 quotesinglbase 600 144 -142 458 143
+        C 185 quotedblbase 600 34 -142 560 143
+        C 186 quotedblright 600 119 277 645 562
+        C 187 guillemotright 600 71 70 647 446
+        C 188 ellipsis 600 35 -15 587 116
+        C 189 perthousand 600 -45 -15 743 616
+        C 191 questiondown 600 100 -146 509 449
+        C 193 grave 600 272 508 503 661
+        C 194 acute 600 312 508 609 661
+        C 195 circumflex 600 212 483 607 657
+        C 196 tilde 600 199 493 643 636
+        C 197 macron 600 195 505 637 585
+        C 198 breve 600 217 468 652 631
+        C 199 dotaccent 600 348 498 493 638
+        C 200 dieresis 600 246 498 595 638
+        C 202 ring 600 319 481 528 678
+        C 203 cedilla 600 168 -206 368 0
+        C 205 hungarumlaut 600 171 488 729 661
+        C 206 ogonek 600 143 -199 367 0
+        C 207 caron 600 238 493 633 667
+        C 208 emdash 600 33 203 677 313
+        C 225 AE 600 -29 0 708 562
+        C 227 ordfeminine 600 188 196 526 580
+        C 232 Lslash 600 39 0 636 562
+        C 233 Oslash 600 48 -22 673 584
+        C 234 OE 600 26 0 701 562
+        C 235 ordmasculine 600 188 196 543 580
+        C 241 ae 600 21 -15 652 454
+        C 245 dotlessi 600 77 0 546 439
+        C 248 lslash 600 77 0 587 626
+        C 249 oslash 600 54 -24 638 463
+        C 250 oe 600 18 -15 662 454
+        C 251 germandbls 600 22 -15 629 626
+        C -1 Idieresis 600 77 0 643 761
+        C -1 eacute 600 81 -15 609 661
+        C -1 abreve 600 61 -15 658 661
+        C -1 uhungarumlaut 600 70 -15 769 661
+        C -1 ecaron 600 81 -15 633 667
+        C -1 Ydieresis 600 109 0 709 761
+        C -1 divide 600 114 16 596 500
+        C -1 Yacute 600 109 0 709 784
+        C -1 Acircumflex 600 -9 0 632 780
+        C -1 aacute 600 61 -15 609 661
+        C -1 Ucircumflex 600 101 -18 716 780
+        C -1 yacute 600 -21 -142 695 661
+        C -1 scommaaccent 600 66 -250 608 459
+        C -1 ecircumflex 600 81 -15 607 657
+        C -1 Uring 600 101 -18 716 801
+        C -1 Udieresis 600 101 -18 716 761
+        C -1 aogonek 600 61 -199 593 454
+        C -1 Uacute 600 101 -18 716 784
+        C -1 uogonek 600 70 -199 592 439
+        C -1 Edieresis 600 25 0 670 761
+        C -1 Dcroat 600 30 0 664 562
+        C -1 commaaccent 600 151 -250 385 -57
+        C -1 copyright 600 53 -18 667 580
+        C -1 Emacron 600 25 0 670 708
+        C -1 ccaron 600 81 -15 633 667
+        C -1 aring 600 61 -15 593 678
+        C -1 Ncommaaccent 600 8 -250 730 562
+        C -1 lacute 600 77 0 639 801
+        C -1 agrave 600 61 -15 593 661
+        C -1 Tcommaaccent 600 86 -250 679 562
+        C -1 Cacute 600 74 -18 675 784
+        C -1 atilde 600 61 -15 643 636
+        C -1 Edotaccent 600 25 0 670 761
+        C -1 scaron 600 66 -17 633 667
+        C -1 scedilla 600 66 -206 608 459
+        C -1 iacute 600 77 0 609 661
+        C -1 lozenge 600 145 0 614 740
+        C -1 Rcaron 600 24 0 659 790
+        C -1 Gcommaaccent 600 74 -250 675 580
+        C -1 ucircumflex 600 70 -15 597 657
+        C -1 acircumflex 600 61 -15 607 657
+        C -1 Amacron 600 -9 0 633 708
+        C -1 rcaron 600 47 0 655 667
+        C -1 ccedilla 600 81 -206 631 459
+        C -1 Zdotaccent 600 62 0 637 761
+        C -1 Thorn 600 48 0 620 562
+        C -1 Omacron 600 74 -18 663 708
+        C -1 Racute 600 24 0 665 784
+        C -1 Sacute 600 54 -22 673 784
+        C -1 dcaron 600 60 -15 861 626
+        C -1 Umacron 600 101 -18 716 708
+        C -1 uring 600 70 -15 592 678
+        C -1 threesuperior 600 193 222 526 616
+        C -1 Ograve 600 74 -18 645 784
+        C -1 Agrave 600 -9 0 632 784
+        C -1 Abreve 600 -9 0 684 784
+        C -1 multiply 600 104 39 606 478
+        C -1 uacute 600 70 -15 599 661
+        C -1 Tcaron 600 86 0 679 790
+        C -1 partialdiff 600 91 -38 627 728
+        C -1 ydieresis 600 -21 -142 695 638
+        C -1 Nacute 600 8 -12 730 784
+        C -1 icircumflex 600 77 0 577 657
+        C -1 Ecircumflex 600 25 0 670 780
+        C -1 adieresis 600 61 -15 595 638
+        C -1 edieresis 600 81 -15 605 638
+        C -1 cacute 600 81 -15 649 661
+        C -1 nacute 600 18 0 639 661
+        C -1 umacron 600 70 -15 637 585
+        C -1 Ncaron 600 8 -12 730 790
+        C -1 Iacute 600 77 0 643 784
+        C -1 plusminus 600 76 24 614 515
+        C -1 brokenbar 600 217 -175 489 675
+        C -1 registered 600 53 -18 667 580
+        C -1 Gbreve 600 74 -18 684 784
+        C -1 Idotaccent 600 77 0 643 761
+        C -1 summation 600 15 -10 672 706
+        C -1 Egrave 600 25 0 670 784
+        C -1 racute 600 47 0 655 661
+        C -1 omacron 600 71 -15 637 585
+        C -1 Zacute 600 62 0 665 784
+        C -1 Zcaron 600 62 0 659 790
+        C -1 greaterequal 600 26 0 627 696
+        C -1 Eth 600 30 0 664 562
+        C -1 Ccedilla 600 74 -206 675 580
+        C -1 lcommaaccent 600 77 -250 546 626
+        C -1 tcaron 600 118 -15 627 703
+        C -1 eogonek 600 81 -199 605 454
+        C -1 Uogonek 600 101 -199 716 562
+        C -1 Aacute 600 -9 0 655 784
+        C -1 Adieresis 600 -9 0 632 761
+        C -1 egrave 600 81 -15 605 661
+        C -1 zacute 600 81 0 614 661
+        C -1 iogonek 600 77 -199 546 658
+        C -1 Oacute 600 74 -18 645 784
+        C -1 oacute 600 71 -15 649 661
+        C -1 amacron 600 61 -15 637 585
+        C -1 sacute 600 66 -17 609 661
+        C -1 idieresis 600 77 0 561 618
+        C -1 Ocircumflex 600 74 -18 645 780
+        C -1 Ugrave 600 101 -18 716 784
+        C -1 Delta 600 6 0 594 688
+        C -1 thorn 600 -32 -142 622 626
+        C -1 twosuperior 600 191 230 542 616
+        C -1 Odieresis 600 74 -18 645 761
+        C -1 mu 600 49 -142 592 439
+        C -1 igrave 600 77 0 546 661
+        C -1 ohungarumlaut 600 71 -15 809 661
+        C -1 Eogonek 600 25 -199 670 562
+        C -1 dcroat 600 60 -15 712 626
+        C -1 threequarters 600 8 -60 699 661
+        C -1 Scedilla 600 54 -206 673 582
+        C -1 lcaron 600 77 0 731 626
+        C -1 Kcommaaccent 600 21 -250 692 562
+        C -1 Lacute 600 39 0 636 784
+        C -1 trademark 600 86 230 869 562
+        C -1 edotaccent 600 81 -15 605 638
+        C -1 Igrave 600 77 0 643 784
+        C -1 Imacron 600 77 0 663 708
+        C -1 Lcaron 600 39 0 757 562
+        C -1 onehalf 600 22 -60 716 661
+        C -1 lessequal 600 26 0 671 696
+        C -1 ocircumflex 600 71 -15 622 657
+        C -1 ntilde 600 18 0 643 636
+        C -1 Uhungarumlaut 600 101 -18 805 784
+        C -1 Eacute 600 25 0 670 784
+        C -1 emacron 600 81 -15 637 585
+        C -1 gbreve 600 40 -146 674 661
+        C -1 onequarter 600 13 -60 707 661
+        C -1 Scaron 600 54 -22 689 790
+        C -1 Scommaaccent 600 54 -250 673 582
+        C -1 Ohungarumlaut 600 74 -18 795 784
+        C -1 degree 600 173 243 570 616
+        C -1 ograve 600 71 -15 622 661
+        C -1 Ccaron 600 74 -18 689 790
+        C -1 ugrave 600 70 -15 592 661
+        C -1 radical 600 67 -104 635 778
+        C -1 Dcaron 600 30 0 664 790
+        C -1 rcommaaccent 600 47 -250 655 454
+        C -1 Ntilde 600 8 -12 730 759
+        C -1 otilde 600 71 -15 643 636
+        C -1 Rcommaaccent 600 24 -250 617 562
+        C -1 Lcommaaccent 600 39 -250 636 562
+        C -1 Atilde 600 -9 0 669 759
+        C -1 Aogonek 600 -9 -199 632 562
+        C -1 Aring 600 -9 0 632 801
+        C -1 Otilde 600 74 -18 669 759
+        C -1 zdotaccent 600 81 0 614 638
+        C -1 Ecaron 600 25 0 670 790
+        C -1 Iogonek 600 77 -199 643 562
+        C -1 kcommaaccent 600 33 -250 643 626
+        C -1 minus 600 114 203 596 313
+        C -1 Icircumflex 600 77 0 643 780
+        C -1 ncaron 600 18 0 633 667
+        C -1 tcommaaccent 600 118 -250 567 562
+        C -1 logicalnot 600 135 103 617 413
+        C -1 odieresis 600 71 -15 622 638
+        C -1 udieresis 600 70 -15 595 638
+        C -1 notequal 600 30 -47 626 563
+        C -1 gcommaaccent 600 40 -146 674 714
+        C -1 eth 600 93 -27 661 626
+        C -1 zcaron 600 81 0 643 667
+        C -1 ncommaaccent 600 18 -250 615 454
+        C -1 onesuperior 600 212 230 514 616
+        C -1 imacron 600 77 0 575 585
+        C -1 Euro 600 0 0 0 0
         """),
         ("Courier-Oblique", """
         FontBBox -27 -250 849 805
@@ -5529,321 +5530,321 @@ zero 48 48 48 48
         ItalicAngle -12
         IsFixedPitch true
         EncodingScheme AdobeStandardEncoding
-        C 32 space 600
-        C 33 exclam 600
-        C 34 quotedbl 600
-        C 35 numbersign 600
-        C 36 dollar 600
-        C 37 percent 600
-        C 38 ampersand 600
-        C 39 quoteright 600
-        C 40 parenleft 600
-        C 41 parenright 600
-        C 42 asterisk 600
-        C 43 plus 600
-        C 44 comma 600
-        C 45 hyphen 600
-        C 46 period 600
-        C 47 slash 600
-        C 48 zero 600
-        C 49 one 600
-        C 50 two 600
-        C 51 three 600
-        C 52 four 600
-        C 53 five 600
-        C 54 six 600
-        C 55 seven 600
-        C 56 eight 600
-        C 57 nine 600
-        C 58 colon 600
-        C 59 semicolon 600
-        C 60 less 600
-        C 61 equal 600
-        C 62 greater 600
-        C 63 question 600
-        C 64 at 600
-        C 65 A 600
-        C 66 B 600
-        C 67 C 600
-        C 68 D 600
-        C 69 E 600
-        C 70 F 600
-        C 71 G 600
-        C 72 H 600
-        C 73 I 600
-        C 74 J 600
-        C 75 K 600
-        C 76 L 600
-        C 77 M 600
-        C 78 N 600
-        C 79 O 600
-        C 80 P 600
-        C 81 Q 600
-        C 82 R 600
-        C 83 S 600
-        C 84 T 600
-        C 85 U 600
-        C 86 V 600
-        C 87 W 600
-        C 88 X 600
-        C 89 Y 600
-        C 90 Z 600
-        C 91 bracketleft 600
-        C 92 backslash 600
-        C 93 bracketright 600
-        C 94 asciicircum 600
-        C 95 underscore 600
-        C 96 quoteleft 600
-        C 97 a 600
-        C 98 b 600
-        C 99 c 600
-        C 100 d 600
-        C 101 e 600
-        C 102 f 600
-        C 103 g 600
-        C 104 h 600
-        C 105 i 600
-        C 106 j 600
-        C 107 k 600
-        C 108 l 600
-        C 109 m 600
-        C 110 n 600
-        C 111 o 600
-        C 112 p 600
-        C 113 q 600
-        C 114 r 600
-        C 115 s 600
-        C 116 t 600
-        C 117 u 600
-        C 118 v 600
-        C 119 w 600
-        C 120 x 600
-        C 121 y 600
-        C 122 z 600
-        C 123 braceleft 600
-        C 124 bar 600
-        C 125 braceright 600
-        C 126 asciitilde 600
-        C 161 exclamdown 600
-        C 162 cent 600
-        C 163 sterling 600
-        C 164 fraction 600
-        C 165 yen 600
-        C 166 florin 600
-        C 167 section 600
-        C 168 currency 600
-        C 169 quotesingle 600
-        C 170 quotedblleft 600
-        C 171 guillemotleft 600
-        C 172 guilsinglleft 600
-        C 173 guilsinglright 600
-        C 174 fi 600
-        C 175 fl 600
-        C 177 endash 600
-        C 178 dagger 600
-        C 179 daggerdbl 600
-        C 180 periodcentered 600
-        C 182 paragraph 600
-        C 183 bullet 600
-        C 184 quotesinglbase 600
-        C 185 quotedblbase 600
-        C 186 quotedblright 600
-        C 187 guillemotright 600
-        C 188 ellipsis 600
-        C 189 perthousand 600
-        C 191 questiondown 600
-        C 193 grave 600
-        C 194 acute 600
-        C 195 circumflex 600
-        C 196 tilde 600
-        C 197 macron 600
-        C 198 breve 600
-        C 199 dotaccent 600
-        C 200 dieresis 600
-        C 202 ring 600
-        C 203 cedilla 600
-        C 205 hungarumlaut 600
-        C 206 ogonek 600
-        C 207 caron 600
-        C 208 emdash 600
-        C 225 AE 600
-        C 227 ordfeminine 600
-        C 232 Lslash 600
-        C 233 Oslash 600
-        C 234 OE 600
-        C 235 ordmasculine 600
-        C 241 ae 600
-        C 245 dotlessi 600
-        C 248 lslash 600
-        C 249 oslash 600
-        C 250 oe 600
-        C 251 germandbls 600
-        C -1 Idieresis 600
-        C -1 eacute 600
-        C -1 abreve 600
-        C -1 uhungarumlaut 600
-        C -1 ecaron 600
-        C -1 Ydieresis 600
-        C -1 divide 600
-        C -1 Yacute 600
-        C -1 Acircumflex 600
-        C -1 aacute 600
-        C -1 Ucircumflex 600
-        C -1 yacute 600
-        C -1 scommaaccent 600
-        C -1 ecircumflex 600
-        C -1 Uring 600
-        C -1 Udieresis 600
-        C -1 aogonek 600
-        C -1 Uacute 600
-        C -1 uogonek 600
-        C -1 Edieresis 600
-        C -1 Dcroat 600
-        C -1 commaaccent 600
-        C -1 copyright 600
-        C -1 Emacron 600
-        C -1 ccaron 600
-        C -1 aring 600
-        C -1 Ncommaaccent 600
-        C -1 lacute 600
-        C -1 agrave 600
-        C -1 Tcommaaccent 600
-        C -1 Cacute 600
-        C -1 atilde 600
-        C -1 Edotaccent 600
-        C -1 scaron 600
-        C -1 scedilla 600
-        C -1 iacute 600
-        C -1 lozenge 600
-        C -1 Rcaron 600
-        C -1 Gcommaaccent 600
-        C -1 ucircumflex 600
-        C -1 acircumflex 600
-        C -1 Amacron 600
-        C -1 rcaron 600
-        C -1 ccedilla 600
-        C -1 Zdotaccent 600
-        C -1 Thorn 600
-        C -1 Omacron 600
-        C -1 Racute 600
-        C -1 Sacute 600
-        C -1 dcaron 600
-        C -1 Umacron 600
-        C -1 uring 600
-        C -1 threesuperior 600
-        C -1 Ograve 600
-        C -1 Agrave 600
-        C -1 Abreve 600
-        C -1 multiply 600
-        C -1 uacute 600
-        C -1 Tcaron 600
-        C -1 partialdiff 600
-        C -1 ydieresis 600
-        C -1 Nacute 600
-        C -1 icircumflex 600
-        C -1 Ecircumflex 600
-        C -1 adieresis 600
-        C -1 edieresis 600
-        C -1 cacute 600
-        C -1 nacute 600
-        C -1 umacron 600
-        C -1 Ncaron 600
-        C -1 Iacute 600
-        C -1 plusminus 600
-        C -1 brokenbar 600
-        C -1 registered 600
-        C -1 Gbreve 600
-        C -1 Idotaccent 600
-        C -1 summation 600
-        C -1 Egrave 600
-        C -1 racute 600
-        C -1 omacron 600
-        C -1 Zacute 600
-        C -1 Zcaron 600
-        C -1 greaterequal 600
-        C -1 Eth 600
-        C -1 Ccedilla 600
-        C -1 lcommaaccent 600
-        C -1 tcaron 600
-        C -1 eogonek 600
-        C -1 Uogonek 600
-        C -1 Aacute 600
-        C -1 Adieresis 600
-        C -1 egrave 600
-        C -1 zacute 600
-        C -1 iogonek 600
-        C -1 Oacute 600
-        C -1 oacute 600
-        C -1 amacron 600
-        C -1 sacute 600
-        C -1 idieresis 600
-        C -1 Ocircumflex 600
-        C -1 Ugrave 600
-        C -1 Delta 600
-        C -1 thorn 600
-        C -1 twosuperior 600
-        C -1 Odieresis 600
-        C -1 mu 600
-        C -1 igrave 600
-        C -1 ohungarumlaut 600
-        C -1 Eogonek 600
-        C -1 dcroat 600
-        C -1 threequarters 600
-        C -1 Scedilla 600
-        C -1 lcaron 600
-        C -1 Kcommaaccent 600
-        C -1 Lacute 600
-        C -1 trademark 600
-        C -1 edotaccent 600
-        C -1 Igrave 600
-        C -1 Imacron 600
-        C -1 Lcaron 600
-        C -1 onehalf 600
-        C -1 lessequal 600
-        C -1 ocircumflex 600
-        C -1 ntilde 600
-        C -1 Uhungarumlaut 600
-        C -1 Eacute 600
-        C -1 emacron 600
-        C -1 gbreve 600
-        C -1 onequarter 600
-        C -1 Scaron 600
-        C -1 Scommaaccent 600
-        C -1 Ohungarumlaut 600
-        C -1 degree 600
-        C -1 ograve 600
-        C -1 Ccaron 600
-        C -1 ugrave 600
-        C -1 radical 600
-        C -1 Dcaron 600
-        C -1 rcommaaccent 600
-        C -1 Ntilde 600
-        C -1 otilde 600
-        C -1 Rcommaaccent 600
-        C -1 Lcommaaccent 600
-        C -1 Atilde 600
-        C -1 Aogonek 600
-        C -1 Aring 600
-        C -1 Otilde 600
-        C -1 zdotaccent 600
-        C -1 Ecaron 600
-        C -1 Iogonek 600
-        C -1 kcommaaccent 600
-        C -1 minus 600
-        C -1 Icircumflex 600
-        C -1 ncaron 600
-        C -1 tcommaaccent 600
-        C -1 logicalnot 600
-        C -1 odieresis 600
-        C -1 udieresis 600
-        C -1 notequal 600
-        C -1 gcommaaccent 600
-        C -1 eth 600
-        C -1 zcaron 600
-        C -1 ncommaaccent 600
-        C -1 onesuperior 600
-        C -1 imacron 600
-        C -1 Euro 600
+        C 32 space 600 0 0 0 0
+        C 33 exclam 600 243 -15 464 572
+        C 34 quotedbl 600 273 328 532 562
+        C 35 numbersign 600 133 -32 596 639
+        C 36 dollar 600 108 -126 596 662
+        C 37 percent 600 134 -15 599 622
+        C 38 ampersand 600 87 -15 580 543
+        C 39 quoteright 600 283 328 495 562
+        C 40 parenleft 600 313 -108 572 622
+        C 41 parenright 600 137 -108 396 622
+        C 42 asterisk 600 212 257 580 607
+        C 43 plus 600 129 44 580 470
+        C 44 comma 600 157 -112 370 122
+        C 45 hyphen 600 152 231 558 285
+        C 46 period 600 238 -15 382 109
+        C 47 slash 600 112 -80 604 629
+        C 48 zero 600 154 -15 575 622
+        C 49 one 600 98 0 515 622
+        C 50 two 600 70 0 568 622
+        C 51 three 600 82 -15 538 622
+        C 52 four 600 108 0 541 622
+        C 53 five 600 99 -15 589 607
+        C 54 six 600 155 -15 629 622
+        C 55 seven 600 182 0 612 607
+        C 56 eight 600 132 -15 588 622
+        C 57 nine 600 93 -15 574 622
+        C 58 colon 600 238 -15 441 385
+        C 59 semicolon 600 157 -112 441 385
+        C 60 less 600 96 42 610 472
+        C 61 equal 600 109 138 600 376
+        C 62 greater 600 85 42 599 472
+        C 63 question 600 222 -15 583 572
+        C 64 at 600 127 -15 582 622
+        C 65 A 600 3 0 607 562
+        C 66 B 600 43 0 616 562
+        C 67 C 600 93 -18 655 580
+        C 68 D 600 43 0 645 562
+        C 69 E 600 53 0 660 562
+        C 70 F 600 53 0 660 562
+        C 71 G 600 83 -18 645 580
+        C 72 H 600 32 0 687 562
+        C 73 I 600 96 0 623 562
+        C 74 J 600 52 -18 685 562
+        C 75 K 600 38 0 671 562
+        C 76 L 600 47 0 607 562
+        C 77 M 600 4 0 715 562
+        C 78 N 600 7 -13 712 562
+        C 79 O 600 94 -18 625 580
+        C 80 P 600 79 0 644 562
+        C 81 Q 600 95 -138 625 580
+        C 82 R 600 38 0 598 562
+        C 83 S 600 76 -20 650 580
+        C 84 T 600 108 0 665 562
+        C 85 U 600 125 -18 702 562
+        C 86 V 600 105 -13 723 562
+        C 87 W 600 106 -13 722 562
+        C 88 X 600 23 0 675 562
+        C 89 Y 600 133 0 695 562
+        C 90 Z 600 86 0 610 562
+        C 91 bracketleft 600 246 -108 574 622
+        C 92 backslash 600 249 -80 468 629
+        C 93 bracketright 600 135 -108 463 622
+        C 94 asciicircum 600 175 354 587 622
+        C 95 underscore 600 -27 -125 584 -75
+        C 96 quoteleft 600 343 328 457 562
+        C 97 a 600 76 -15 569 441
+        C 98 b 600 29 -15 625 629
+        C 99 c 600 106 -15 608 441
+        C 100 d 600 85 -15 640 629
+        C 101 e 600 106 -15 598 441
+        C 102 f 600 114 0 662 629
+        C 103 g 600 61 -157 657 441
+        C 104 h 600 33 0 592 629
+        C 105 i 600 95 0 515 657
+        C 106 j 600 52 -157 550 657
+        C 107 k 600 58 0 633 629
+        C 108 l 600 95 0 515 629
+        C 109 m 600 -5 0 615 441
+        C 110 n 600 26 0 585 441
+        C 111 o 600 102 -15 588 441
+        C 112 p 600 -24 -157 605 441
+        C 113 q 600 85 -157 682 441
+        C 114 r 600 60 0 636 441
+        C 115 s 600 78 -15 584 441
+        C 116 t 600 167 -15 561 561
+        C 117 u 600 101 -15 572 426
+        C 118 v 600 90 -10 681 426
+        C 119 w 600 76 -10 695 426
+        C 120 x 600 20 0 655 426
+        C 121 y 600 -4 -157 683 426
+        C 122 z 600 99 0 593 426
+        C 123 braceleft 600 233 -108 569 622
+        C 124 bar 600 222 -250 485 750
+        C 125 braceright 600 140 -108 477 622
+        C 126 asciitilde 600 116 197 600 320
+        C 161 exclamdown 600 225 -157 445 430
+        C 162 cent 600 151 -49 588 614
+        C 163 sterling 600 124 -21 621 611
+        C 164 fraction 600 84 -57 646 665
+        C 165 yen 600 120 0 693 562
+        C 166 florin 600 -26 -143 671 622
+        C 167 section 600 104 -78 590 580
+        C 168 currency 600 94 58 628 506
+        C 169 quotesingle 600 345 328 460 562
+        C 170 quotedblleft 600 262 328 541 562
+        C 171 guillemotleft 600 92 70 652 446
+        C 172 guilsinglleft 600 204 70 540 446
+        C 173 guilsinglright 600 170 70 506 446
+        C 174 fi 600 3 0 619 629
+        C 175 fl 600 3 0 619 629
+        C 177 endash 600 124 231 586 285
+        C 178 dagger 600 217 -78 546 580
+        C 179 daggerdbl 600 163 -78 546 580
+        C 180 periodcentered 600 275 189 434 327
+        C 182 paragraph 600 100 -78 630 562
+        C 183 bullet 600 224 130 485 383
+        C 184 quotesinglbase 600 185 -134 397 100
+        C 185 quotedblbase 600 115 -134 478 100
+        C 186 quotedblright 600 213 328 576 562
+        C 187 guillemotright 600 58 70 618 446
+        C 188 ellipsis 600 46 -15 575 111
+        C 189 perthousand 600 59 -15 627 622
+        C 191 questiondown 600 105 -157 466 430
+        C 193 grave 600 294 497 484 672
+        C 194 acute 600 348 497 612 672
+        C 195 circumflex 600 229 477 581 654
+        C 196 tilde 600 212 489 629 606
+        C 197 macron 600 232 525 600 565
+        C 198 breve 600 279 501 576 609
+        C 199 dotaccent 600 373 537 478 640
+        C 200 dieresis 600 272 537 579 640
+        C 202 ring 600 332 463 500 627
+        C 203 cedilla 600 197 -151 344 10
+        C 205 hungarumlaut 600 239 497 683 672
+        C 206 ogonek 600 189 -172 377 4
+        C 207 caron 600 262 492 614 669
+        C 208 emdash 600 49 231 661 285
+        C 225 AE 600 3 0 655 562
+        C 227 ordfeminine 600 209 249 512 580
+        C 232 Lslash 600 47 0 607 562
+        C 233 Oslash 600 94 -80 625 629
+        C 234 OE 600 59 0 672 562
+        C 235 ordmasculine 600 210 249 535 580
+        C 241 ae 600 41 -15 626 441
+        C 245 dotlessi 600 95 0 515 426
+        C 248 lslash 600 95 0 587 629
+        C 249 oslash 600 102 -80 588 506
+        C 250 oe 600 54 -15 615 441
+        C 251 germandbls 600 48 -15 617 629
+        C -1 Idieresis 600 96 0 623 753
+        C -1 eacute 600 106 -15 612 672
+        C -1 abreve 600 76 -15 576 609
+        C -1 uhungarumlaut 600 101 -15 723 672
+        C -1 ecaron 600 106 -15 614 669
+        C -1 Ydieresis 600 133 0 695 753
+        C -1 divide 600 136 48 573 467
+        C -1 Yacute 600 133 0 695 805
+        C -1 Acircumflex 600 3 0 607 787
+        C -1 aacute 600 76 -15 612 672
+        C -1 Ucircumflex 600 125 -18 702 787
+        C -1 yacute 600 -4 -157 683 672
+        C -1 scommaaccent 600 78 -250 584 441
+        C -1 ecircumflex 600 106 -15 598 654
+        C -1 Uring 600 125 -18 702 760
+        C -1 Udieresis 600 125 -18 702 753
+        C -1 aogonek 600 76 -172 569 441
+        C -1 Uacute 600 125 -18 702 805
+        C -1 uogonek 600 101 -172 572 426
+        C -1 Edieresis 600 53 0 660 753
+        C -1 Dcroat 600 43 0 645 562
+        C -1 commaaccent 600 145 -250 323 -58
+        C -1 copyright 600 53 -18 667 580
+        C -1 Emacron 600 53 0 660 698
+        C -1 ccaron 600 106 -15 614 669
+        C -1 aring 600 76 -15 569 627
+        C -1 Ncommaaccent 600 7 -250 712 562
+        C -1 lacute 600 95 0 640 805
+        C -1 agrave 600 76 -15 569 672
+        C -1 Tcommaaccent 600 108 -250 665 562
+        C -1 Cacute 600 93 -18 655 805
+        C -1 atilde 600 76 -15 629 606
+        C -1 Edotaccent 600 53 0 660 753
+        C -1 scaron 600 78 -15 614 669
+        C -1 scedilla 600 78 -151 584 441
+        C -1 iacute 600 95 0 612 672
+        C -1 lozenge 600 94 0 519 706
+        C -1 Rcaron 600 38 0 642 802
+        C -1 Gcommaaccent 600 83 -250 645 580
+        C -1 ucircumflex 600 101 -15 572 654
+        C -1 acircumflex 600 76 -15 581 654
+        C -1 Amacron 600 3 0 607 698
+        C -1 rcaron 600 60 0 636 669
+        C -1 ccedilla 600 106 -151 614 441
+        C -1 Zdotaccent 600 86 0 610 753
+        C -1 Thorn 600 79 0 606 562
+        C -1 Omacron 600 94 -18 628 698
+        C -1 Racute 600 38 0 670 805
+        C -1 Sacute 600 76 -20 650 805
+        C -1 dcaron 600 85 -15 849 629
+        C -1 Umacron 600 125 -18 702 698
+        C -1 uring 600 101 -15 572 627
+        C -1 threesuperior 600 213 240 501 622
+        C -1 Ograve 600 94 -18 625 805
+        C -1 Agrave 600 3 0 607 805
+        C -1 Abreve 600 3 0 607 732
+        C -1 multiply 600 103 43 607 470
+        C -1 uacute 600 101 -15 602 672
+        C -1 Tcaron 600 108 0 665 802
+        C -1 partialdiff 600 45 -38 546 710
+        C -1 ydieresis 600 -4 -157 683 620
+        C -1 Nacute 600 7 -13 712 805
+        C -1 icircumflex 600 95 0 551 654
+        C -1 Ecircumflex 600 53 0 660 787
+        C -1 adieresis 600 76 -15 575 620
+        C -1 edieresis 600 106 -15 598 620
+        C -1 cacute 600 106 -15 612 672
+        C -1 nacute 600 26 0 602 672
+        C -1 umacron 600 101 -15 600 565
+        C -1 Ncaron 600 7 -13 712 802
+        C -1 Iacute 600 96 0 640 805
+        C -1 plusminus 600 96 44 594 558
+        C -1 brokenbar 600 238 -175 469 675
+        C -1 registered 600 53 -18 667 580
+        C -1 Gbreve 600 83 -18 645 732
+        C -1 Idotaccent 600 96 0 623 753
+        C -1 summation 600 15 -10 670 706
+        C -1 Egrave 600 53 0 660 805
+        C -1 racute 600 60 0 636 672
+        C -1 omacron 600 102 -15 600 565
+        C -1 Zacute 600 86 0 670 805
+        C -1 Zcaron 600 86 0 642 802
+        C -1 greaterequal 600 98 0 594 710
+        C -1 Eth 600 43 0 645 562
+        C -1 Ccedilla 600 93 -151 658 580
+        C -1 lcommaaccent 600 95 -250 515 629
+        C -1 tcaron 600 167 -15 587 717
+        C -1 eogonek 600 106 -172 598 441
+        C -1 Uogonek 600 124 -172 702 562
+        C -1 Aacute 600 3 0 660 805
+        C -1 Adieresis 600 3 0 607 753
+        C -1 egrave 600 106 -15 598 672
+        C -1 zacute 600 99 0 612 672
+        C -1 iogonek 600 95 -172 515 657
+        C -1 Oacute 600 94 -18 640 805
+        C -1 oacute 600 102 -15 612 672
+        C -1 amacron 600 76 -15 600 565
+        C -1 sacute 600 78 -15 612 672
+        C -1 idieresis 600 95 0 545 620
+        C -1 Ocircumflex 600 94 -18 625 787
+        C -1 Ugrave 600 125 -18 702 805
+        C -1 Delta 600 6 0 598 688
+        C -1 thorn 600 -24 -157 605 629
+        C -1 twosuperior 600 230 249 535 622
+        C -1 Odieresis 600 94 -18 625 753
+        C -1 mu 600 72 -157 572 426
+        C -1 igrave 600 95 0 515 672
+        C -1 ohungarumlaut 600 102 -15 723 672
+        C -1 Eogonek 600 53 -172 660 562
+        C -1 dcroat 600 85 -15 704 629
+        C -1 threequarters 600 73 -56 659 666
+        C -1 Scedilla 600 76 -151 650 580
+        C -1 lcaron 600 95 0 667 629
+        C -1 Kcommaaccent 600 38 -250 671 562
+        C -1 Lacute 600 47 0 607 805
+        C -1 trademark 600 75 263 742 562
+        C -1 edotaccent 600 106 -15 598 620
+        C -1 Igrave 600 96 0 623 805
+        C -1 Imacron 600 96 0 628 698
+        C -1 Lcaron 600 47 0 632 562
+        C -1 onehalf 600 65 -57 669 665
+        C -1 lessequal 600 98 0 645 710
+        C -1 ocircumflex 600 102 -15 588 654
+        C -1 ntilde 600 26 0 629 606
+        C -1 Uhungarumlaut 600 125 -18 761 805
+        C -1 Eacute 600 53 0 670 805
+        C -1 emacron 600 106 -15 600 565
+        C -1 gbreve 600 61 -157 657 609
+        C -1 onequarter 600 65 -57 674 665
+        C -1 Scaron 600 76 -20 672 802
+        C -1 Scommaaccent 600 76 -250 650 580
+        C -1 Ohungarumlaut 600 94 -18 751 805
+        C -1 degree 600 214 269 576 622
+        C -1 ograve 600 102 -15 588 672
+        C -1 Ccaron 600 93 -18 672 802
+        C -1 ugrave 600 101 -15 572 672
+        C -1 radical 600 85 -15 765 792
+        C -1 Dcaron 600 43 0 645 802
+        C -1 rcommaaccent 600 60 -250 636 441
+        C -1 Ntilde 600 7 -13 712 729
+        C -1 otilde 600 102 -15 629 606
+        C -1 Rcommaaccent 600 38 -250 598 562
+        C -1 Lcommaaccent 600 47 -250 607 562
+        C -1 Atilde 600 3 0 655 729
+        C -1 Aogonek 600 3 -172 607 562
+        C -1 Aring 600 3 0 607 750
+        C -1 Otilde 600 94 -18 655 729
+        C -1 zdotaccent 600 99 0 593 620
+        C -1 Ecaron 600 53 0 660 802
+        C -1 Iogonek 600 96 -172 623 562
+        C -1 kcommaaccent 600 58 -250 633 629
+        C -1 minus 600 129 232 580 283
+        C -1 Icircumflex 600 96 0 623 787
+        C -1 ncaron 600 26 0 614 669
+        C -1 tcommaaccent 600 165 -250 561 561
+        C -1 logicalnot 600 155 108 591 369
+        C -1 odieresis 600 102 -15 588 620
+        C -1 udieresis 600 101 -15 575 620
+        C -1 notequal 600 43 -16 621 529
+        C -1 gcommaaccent 600 61 -157 657 708
+        C -1 eth 600 102 -15 639 629
+        C -1 zcaron 600 99 0 624 669
+        C -1 ncommaaccent 600 26 -250 585 441
+        C -1 onesuperior 600 231 249 491 622
+        C -1 imacron 600 95 0 543 565
+        C -1 Euro 600 0 0 0 0
         """),
         ("Helvetica", """
         FontBBox -166 -225 1000 931
@@ -5854,321 +5855,321 @@ zero 48 48 48 48
         ItalicAngle 0
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 278
-        C 33 exclam 278
-        C 34 quotedbl 355
-        C 35 numbersign 556
-        C 36 dollar 556
-        C 37 percent 889
-        C 38 ampersand 667
-        C 39 quoteright 222
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 389
-        C 43 plus 584
-        C 44 comma 278
-        C 45 hyphen 333
-        C 46 period 278
-        C 47 slash 278
-        C 48 zero 556
-        C 49 one 556
-        C 50 two 556
-        C 51 three 556
-        C 52 four 556
-        C 53 five 556
-        C 54 six 556
-        C 55 seven 556
-        C 56 eight 556
-        C 57 nine 556
-        C 58 colon 278
-        C 59 semicolon 278
-        C 60 less 584
-        C 61 equal 584
-        C 62 greater 584
-        C 63 question 556
-        C 64 at 1015
-        C 65 A 667
-        C 66 B 667
-        C 67 C 722
-        C 68 D 722
-        C 69 E 667
-        C 70 F 611
-        C 71 G 778
-        C 72 H 722
-        C 73 I 278
-        C 74 J 500
-        C 75 K 667
-        C 76 L 556
-        C 77 M 833
-        C 78 N 722
-        C 79 O 778
-        C 80 P 667
-        C 81 Q 778
-        C 82 R 722
-        C 83 S 667
-        C 84 T 611
-        C 85 U 722
-        C 86 V 667
-        C 87 W 944
-        C 88 X 667
-        C 89 Y 667
-        C 90 Z 611
-        C 91 bracketleft 278
-        C 92 backslash 278
-        C 93 bracketright 278
-        C 94 asciicircum 469
-        C 95 underscore 556
-        C 96 quoteleft 222
-        C 97 a 556
-        C 98 b 556
-        C 99 c 500
-        C 100 d 556
-        C 101 e 556
-        C 102 f 278
-        C 103 g 556
-        C 104 h 556
-        C 105 i 222
-        C 106 j 222
-        C 107 k 500
-        C 108 l 222
-        C 109 m 833
-        C 110 n 556
-        C 111 o 556
-        C 112 p 556
-        C 113 q 556
-        C 114 r 333
-        C 115 s 500
-        C 116 t 278
-        C 117 u 556
-        C 118 v 500
-        C 119 w 722
-        C 120 x 500
-        C 121 y 500
-        C 122 z 500
-        C 123 braceleft 334
-        C 124 bar 260
-        C 125 braceright 334
-        C 126 asciitilde 584
-        C 161 exclamdown 333
-        C 162 cent 556
-        C 163 sterling 556
-        C 164 fraction 167
-        C 165 yen 556
-        C 166 florin 556
-        C 167 section 556
-        C 168 currency 556
-        C 169 quotesingle 191
-        C 170 quotedblleft 333
-        C 171 guillemotleft 556
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 500
-        C 175 fl 500
-        C 177 endash 556
-        C 178 dagger 556
-        C 179 daggerdbl 556
-        C 180 periodcentered 278
-        C 182 paragraph 537
-        C 183 bullet 350
-        C 184 quotesinglbase 222
-        C 185 quotedblbase 333
-        C 186 quotedblright 333
-        C 187 guillemotright 556
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 611
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 1000
-        C 227 ordfeminine 370
-        C 232 Lslash 556
-        C 233 Oslash 778
-        C 234 OE 1000
-        C 235 ordmasculine 365
-        C 241 ae 889
-        C 245 dotlessi 278
-        C 248 lslash 222
-        C 249 oslash 611
-        C 250 oe 944
-        C 251 germandbls 611
-        C -1 Idieresis 278
-        C -1 eacute 556
-        C -1 abreve 556
-        C -1 uhungarumlaut 556
-        C -1 ecaron 556
-        C -1 Ydieresis 667
-        C -1 divide 584
-        C -1 Yacute 667
-        C -1 Acircumflex 667
-        C -1 aacute 556
-        C -1 Ucircumflex 722
-        C -1 yacute 500
-        C -1 scommaaccent 500
-        C -1 ecircumflex 556
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 556
-        C -1 Uacute 722
-        C -1 uogonek 556
-        C -1 Edieresis 667
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 737
-        C -1 Emacron 667
-        C -1 ccaron 500
-        C -1 aring 556
-        C -1 Ncommaaccent 722
-        C -1 lacute 222
-        C -1 agrave 556
-        C -1 Tcommaaccent 611
-        C -1 Cacute 722
-        C -1 atilde 556
-        C -1 Edotaccent 667
-        C -1 scaron 500
-        C -1 scedilla 500
-        C -1 iacute 278
-        C -1 lozenge 471
-        C -1 Rcaron 722
-        C -1 Gcommaaccent 778
-        C -1 ucircumflex 556
-        C -1 acircumflex 556
-        C -1 Amacron 667
-        C -1 rcaron 333
-        C -1 ccedilla 500
-        C -1 Zdotaccent 611
-        C -1 Thorn 667
-        C -1 Omacron 778
-        C -1 Racute 722
-        C -1 Sacute 667
-        C -1 dcaron 643
-        C -1 Umacron 722
-        C -1 uring 556
-        C -1 threesuperior 333
-        C -1 Ograve 778
-        C -1 Agrave 667
-        C -1 Abreve 667
-        C -1 multiply 584
-        C -1 uacute 556
-        C -1 Tcaron 611
-        C -1 partialdiff 476
-        C -1 ydieresis 500
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 667
-        C -1 adieresis 556
-        C -1 edieresis 556
-        C -1 cacute 500
-        C -1 nacute 556
-        C -1 umacron 556
-        C -1 Ncaron 722
-        C -1 Iacute 278
-        C -1 plusminus 584
-        C -1 brokenbar 260
-        C -1 registered 737
-        C -1 Gbreve 778
-        C -1 Idotaccent 278
-        C -1 summation 600
-        C -1 Egrave 667
-        C -1 racute 333
-        C -1 omacron 556
-        C -1 Zacute 611
-        C -1 Zcaron 611
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 722
-        C -1 lcommaaccent 222
-        C -1 tcaron 317
-        C -1 eogonek 556
-        C -1 Uogonek 722
-        C -1 Aacute 667
-        C -1 Adieresis 667
-        C -1 egrave 556
-        C -1 zacute 500
-        C -1 iogonek 222
-        C -1 Oacute 778
-        C -1 oacute 556
-        C -1 amacron 556
-        C -1 sacute 500
-        C -1 idieresis 278
-        C -1 Ocircumflex 778
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 556
-        C -1 twosuperior 333
-        C -1 Odieresis 778
-        C -1 mu 556
-        C -1 igrave 278
-        C -1 ohungarumlaut 556
-        C -1 Eogonek 667
-        C -1 dcroat 556
-        C -1 threequarters 834
-        C -1 Scedilla 667
-        C -1 lcaron 299
-        C -1 Kcommaaccent 667
-        C -1 Lacute 556
-        C -1 trademark 1000
-        C -1 edotaccent 556
-        C -1 Igrave 278
-        C -1 Imacron 278
-        C -1 Lcaron 556
-        C -1 onehalf 834
-        C -1 lessequal 549
-        C -1 ocircumflex 556
-        C -1 ntilde 556
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 667
-        C -1 emacron 556
-        C -1 gbreve 556
-        C -1 onequarter 834
-        C -1 Scaron 667
-        C -1 Scommaaccent 667
-        C -1 Ohungarumlaut 778
-        C -1 degree 400
-        C -1 ograve 556
-        C -1 Ccaron 722
-        C -1 ugrave 556
-        C -1 radical 453
-        C -1 Dcaron 722
-        C -1 rcommaaccent 333
-        C -1 Ntilde 722
-        C -1 otilde 556
-        C -1 Rcommaaccent 722
-        C -1 Lcommaaccent 556
-        C -1 Atilde 667
-        C -1 Aogonek 667
-        C -1 Aring 667
-        C -1 Otilde 778
-        C -1 zdotaccent 500
-        C -1 Ecaron 667
-        C -1 Iogonek 278
-        C -1 kcommaaccent 500
-        C -1 minus 584
-        C -1 Icircumflex 278
-        C -1 ncaron 556
-        C -1 tcommaaccent 278
-        C -1 logicalnot 584
-        C -1 odieresis 556
-        C -1 udieresis 556
-        C -1 notequal 549
-        C -1 gcommaaccent 556
-        C -1 eth 556
-        C -1 zcaron 500
-        C -1 ncommaaccent 556
-        C -1 onesuperior 333
-        C -1 imacron 278
-        C -1 Euro 556
+        C 32 space 278 0 0 0 0
+        C 33 exclam 278 90 0 187 718
+        C 34 quotedbl 355 70 463 285 718
+        C 35 numbersign 556 28 0 529 688
+        C 36 dollar 556 32 -115 520 775
+        C 37 percent 889 39 -19 850 703
+        C 38 ampersand 667 44 -15 645 718
+        C 39 quoteright 222 53 463 157 718
+        C 40 parenleft 333 68 -207 299 733
+        C 41 parenright 333 34 -207 265 733
+        C 42 asterisk 389 39 431 349 718
+        C 43 plus 584 39 0 545 505
+        C 44 comma 278 87 -147 191 106
+        C 45 hyphen 333 44 232 289 322
+        C 46 period 278 87 0 191 106
+        C 47 slash 278 -17 -19 295 737
+        C 48 zero 556 37 -19 519 703
+        C 49 one 556 101 0 359 703
+        C 50 two 556 26 0 507 703
+        C 51 three 556 34 -19 522 703
+        C 52 four 556 25 0 523 703
+        C 53 five 556 32 -19 514 688
+        C 54 six 556 38 -19 518 703
+        C 55 seven 556 37 0 523 688
+        C 56 eight 556 38 -19 517 703
+        C 57 nine 556 42 -19 514 703
+        C 58 colon 278 87 0 191 516
+        C 59 semicolon 278 87 -147 191 516
+        C 60 less 584 48 11 536 495
+        C 61 equal 584 39 115 545 390
+        C 62 greater 584 48 11 536 495
+        C 63 question 556 56 0 492 727
+        C 64 at 1015 147 -19 868 737
+        C 65 A 667 14 0 654 718
+        C 66 B 667 74 0 627 718
+        C 67 C 722 44 -19 681 737
+        C 68 D 722 81 0 674 718
+        C 69 E 667 86 0 616 718
+        C 70 F 611 86 0 583 718
+        C 71 G 778 48 -19 704 737
+        C 72 H 722 77 0 646 718
+        C 73 I 278 91 0 188 718
+        C 74 J 500 17 -19 428 718
+        C 75 K 667 76 0 663 718
+        C 76 L 556 76 0 537 718
+        C 77 M 833 73 0 761 718
+        C 78 N 722 76 0 646 718
+        C 79 O 778 39 -19 739 737
+        C 80 P 667 86 0 622 718
+        C 81 Q 778 39 -56 739 737
+        C 82 R 722 88 0 684 718
+        C 83 S 667 49 -19 620 737
+        C 84 T 611 14 0 597 718
+        C 85 U 722 79 -19 644 718
+        C 86 V 667 20 0 647 718
+        C 87 W 944 16 0 928 718
+        C 88 X 667 19 0 648 718
+        C 89 Y 667 14 0 653 718
+        C 90 Z 611 23 0 588 718
+        C 91 bracketleft 278 63 -196 250 722
+        C 92 backslash 278 -17 -19 295 737
+        C 93 bracketright 278 28 -196 215 722
+        C 94 asciicircum 469 -14 264 483 688
+        C 95 underscore 556 0 -125 556 -75
+        C 96 quoteleft 222 65 470 169 725
+        C 97 a 556 36 -15 530 538
+        C 98 b 556 58 -15 517 718
+        C 99 c 500 30 -15 477 538
+        C 100 d 556 35 -15 499 718
+        C 101 e 556 40 -15 516 538
+        C 102 f 278 14 0 262 728
+        C 103 g 556 40 -220 499 538
+        C 104 h 556 65 0 491 718
+        C 105 i 222 67 0 155 718
+        C 106 j 222 -16 -210 155 718
+        C 107 k 500 67 0 501 718
+        C 108 l 222 67 0 155 718
+        C 109 m 833 65 0 769 538
+        C 110 n 556 65 0 491 538
+        C 111 o 556 35 -14 521 538
+        C 112 p 556 58 -207 517 538
+        C 113 q 556 35 -207 494 538
+        C 114 r 333 77 0 332 538
+        C 115 s 500 32 -15 464 538
+        C 116 t 278 14 -7 257 669
+        C 117 u 556 68 -15 489 523
+        C 118 v 500 8 0 492 523
+        C 119 w 722 14 0 709 523
+        C 120 x 500 11 0 490 523
+        C 121 y 500 11 -214 489 523
+        C 122 z 500 31 0 469 523
+        C 123 braceleft 334 42 -196 292 722
+        C 124 bar 260 94 -225 167 775
+        C 125 braceright 334 42 -196 292 722
+        C 126 asciitilde 584 61 180 523 326
+        C 161 exclamdown 333 118 -195 215 523
+        C 162 cent 556 51 -115 513 623
+        C 163 sterling 556 33 -16 539 718
+        C 164 fraction 167 -166 -19 333 703
+        C 165 yen 556 3 0 553 688
+        C 166 florin 556 -11 -207 501 737
+        C 167 section 556 43 -191 512 737
+        C 168 currency 556 28 99 528 603
+        C 169 quotesingle 191 59 463 132 718
+        C 170 quotedblleft 333 38 470 307 725
+        C 171 guillemotleft 556 97 108 459 446
+        C 172 guilsinglleft 333 88 108 245 446
+        C 173 guilsinglright 333 88 108 245 446
+        C 174 fi 500 14 0 434 728
+        C 175 fl 500 14 0 432 728
+        C 177 endash 556 0 240 556 313
+        C 178 dagger 556 43 -159 514 718
+        C 179 daggerdbl 556 43 -159 514 718
+        C 180 periodcentered 278 77 190 202 315
+        C 182 paragraph 537 18 -173 497 718
+        C 183 bullet 350 18 202 333 517
+        C 184 quotesinglbase 222 53 -149 157 106
+        C 185 quotedblbase 333 26 -149 295 106
+        C 186 quotedblright 333 26 463 295 718
+        C 187 guillemotright 556 97 108 459 446
+        C 188 ellipsis 1000 115 0 885 106
+        C 189 perthousand 1000 7 -19 994 703
+        C 191 questiondown 611 91 -201 527 525
+        C 193 grave 333 14 593 211 734
+        C 194 acute 333 122 593 319 734
+        C 195 circumflex 333 21 593 312 734
+        C 196 tilde 333 -4 606 337 722
+        C 197 macron 333 10 627 323 684
+        C 198 breve 333 13 595 321 731
+        C 199 dotaccent 333 121 604 212 706
+        C 200 dieresis 333 40 604 293 706
+        C 202 ring 333 75 572 259 756
+        C 203 cedilla 333 45 -225 259 0
+        C 205 hungarumlaut 333 31 593 409 734
+        C 206 ogonek 333 73 -225 287 0
+        C 207 caron 333 21 593 312 734
+        C 208 emdash 1000 0 240 1000 313
+        C 225 AE 1000 8 0 951 718
+        C 227 ordfeminine 370 24 405 346 737
+        C 232 Lslash 556 -20 0 537 718
+        C 233 Oslash 778 39 -19 740 737
+        C 234 OE 1000 36 -19 965 737
+        C 235 ordmasculine 365 25 405 341 737
+        C 241 ae 889 36 -15 847 538
+        C 245 dotlessi 278 95 0 183 523
+        C 248 lslash 222 -20 0 242 718
+        C 249 oslash 611 28 -22 537 545
+        C 250 oe 944 35 -15 902 538
+        C 251 germandbls 611 67 -15 571 728
+        C -1 Idieresis 278 13 0 266 901
+        C -1 eacute 556 40 -15 516 734
+        C -1 abreve 556 36 -15 530 731
+        C -1 uhungarumlaut 556 68 -15 521 734
+        C -1 ecaron 556 40 -15 516 734
+        C -1 Ydieresis 667 14 0 653 901
+        C -1 divide 584 39 -19 545 524
+        C -1 Yacute 667 14 0 653 929
+        C -1 Acircumflex 667 14 0 654 929
+        C -1 aacute 556 36 -15 530 734
+        C -1 Ucircumflex 722 79 -19 644 929
+        C -1 yacute 500 11 -214 489 734
+        C -1 scommaaccent 500 32 -225 464 538
+        C -1 ecircumflex 556 40 -15 516 734
+        C -1 Uring 722 79 -19 644 931
+        C -1 Udieresis 722 79 -19 644 901
+        C -1 aogonek 556 36 -220 547 538
+        C -1 Uacute 722 79 -19 644 929
+        C -1 uogonek 556 68 -225 519 523
+        C -1 Edieresis 667 86 0 616 901
+        C -1 Dcroat 722 0 0 674 718
+        C -1 commaaccent 250 87 -225 181 -40
+        C -1 copyright 737 -14 -19 752 737
+        C -1 Emacron 667 86 0 616 879
+        C -1 ccaron 500 30 -15 477 734
+        C -1 aring 556 36 -15 530 756
+        C -1 Ncommaaccent 722 76 -225 646 718
+        C -1 lacute 222 67 0 264 929
+        C -1 agrave 556 36 -15 530 734
+        C -1 Tcommaaccent 611 14 -225 597 718
+        C -1 Cacute 722 44 -19 681 929
+        C -1 atilde 556 36 -15 530 722
+        C -1 Edotaccent 667 86 0 616 901
+        C -1 scaron 500 32 -15 464 734
+        C -1 scedilla 500 32 -225 464 538
+        C -1 iacute 278 95 0 292 734
+        C -1 lozenge 471 10 0 462 728
+        C -1 Rcaron 722 88 0 684 929
+        C -1 Gcommaaccent 778 48 -225 704 737
+        C -1 ucircumflex 556 68 -15 489 734
+        C -1 acircumflex 556 36 -15 530 734
+        C -1 Amacron 667 14 0 654 879
+        C -1 rcaron 333 61 0 352 734
+        C -1 ccedilla 500 30 -225 477 538
+        C -1 Zdotaccent 611 23 0 588 901
+        C -1 Thorn 667 86 0 622 718
+        C -1 Omacron 778 39 -19 739 879
+        C -1 Racute 722 88 0 684 929
+        C -1 Sacute 667 49 -19 620 929
+        C -1 dcaron 643 35 -15 655 718
+        C -1 Umacron 722 79 -19 644 879
+        C -1 uring 556 68 -15 489 756
+        C -1 threesuperior 333 5 270 325 703
+        C -1 Ograve 778 39 -19 739 929
+        C -1 Agrave 667 14 0 654 929
+        C -1 Abreve 667 14 0 654 926
+        C -1 multiply 584 39 0 545 506
+        C -1 uacute 556 68 -15 489 734
+        C -1 Tcaron 611 14 0 597 929
+        C -1 partialdiff 476 13 -38 463 714
+        C -1 ydieresis 500 11 -214 489 706
+        C -1 Nacute 722 76 0 646 929
+        C -1 icircumflex 278 -6 0 285 734
+        C -1 Ecircumflex 667 86 0 616 929
+        C -1 adieresis 556 36 -15 530 706
+        C -1 edieresis 556 40 -15 516 706
+        C -1 cacute 500 30 -15 477 734
+        C -1 nacute 556 65 0 491 734
+        C -1 umacron 556 68 -15 489 684
+        C -1 Ncaron 722 76 0 646 929
+        C -1 Iacute 278 91 0 292 929
+        C -1 plusminus 584 39 0 545 506
+        C -1 brokenbar 260 94 -150 167 700
+        C -1 registered 737 -14 -19 752 737
+        C -1 Gbreve 778 48 -19 704 926
+        C -1 Idotaccent 278 91 0 188 901
+        C -1 summation 600 15 -10 586 706
+        C -1 Egrave 667 86 0 616 929
+        C -1 racute 333 77 0 332 734
+        C -1 omacron 556 35 -14 521 684
+        C -1 Zacute 611 23 0 588 929
+        C -1 Zcaron 611 23 0 588 929
+        C -1 greaterequal 549 26 0 523 674
+        C -1 Eth 722 0 0 674 718
+        C -1 Ccedilla 722 44 -225 681 737
+        C -1 lcommaaccent 222 67 -225 167 718
+        C -1 tcaron 317 14 -7 329 808
+        C -1 eogonek 556 40 -225 516 538
+        C -1 Uogonek 722 79 -225 644 718
+        C -1 Aacute 667 14 0 654 929
+        C -1 Adieresis 667 14 0 654 901
+        C -1 egrave 556 40 -15 516 734
+        C -1 zacute 500 31 0 469 734
+        C -1 iogonek 222 -31 -225 183 718
+        C -1 Oacute 778 39 -19 739 929
+        C -1 oacute 556 35 -14 521 734
+        C -1 amacron 556 36 -15 530 684
+        C -1 sacute 500 32 -15 464 734
+        C -1 idieresis 278 13 0 266 706
+        C -1 Ocircumflex 778 39 -19 739 929
+        C -1 Ugrave 722 79 -19 644 929
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 556 58 -207 517 718
+        C -1 twosuperior 333 4 281 323 703
+        C -1 Odieresis 778 39 -19 739 901
+        C -1 mu 556 68 -207 489 523
+        C -1 igrave 278 -13 0 184 734
+        C -1 ohungarumlaut 556 35 -14 521 734
+        C -1 Eogonek 667 86 -220 633 718
+        C -1 dcroat 556 35 -15 550 718
+        C -1 threequarters 834 45 -19 810 703
+        C -1 Scedilla 667 49 -225 620 737
+        C -1 lcaron 299 67 0 311 718
+        C -1 Kcommaaccent 667 76 -225 663 718
+        C -1 Lacute 556 76 0 537 929
+        C -1 trademark 1000 46 306 903 718
+        C -1 edotaccent 556 40 -15 516 706
+        C -1 Igrave 278 -13 0 188 929
+        C -1 Imacron 278 -17 0 296 879
+        C -1 Lcaron 556 76 0 537 718
+        C -1 onehalf 834 43 -19 773 703
+        C -1 lessequal 549 26 0 523 674
+        C -1 ocircumflex 556 35 -14 521 734
+        C -1 ntilde 556 65 0 491 722
+        C -1 Uhungarumlaut 722 79 -19 644 929
+        C -1 Eacute 667 86 0 616 929
+        C -1 emacron 556 40 -15 516 684
+        C -1 gbreve 556 40 -220 499 731
+        C -1 onequarter 834 73 -19 756 703
+        C -1 Scaron 667 49 -19 620 929
+        C -1 Scommaaccent 667 49 -225 620 737
+        C -1 Ohungarumlaut 778 39 -19 739 929
+        C -1 degree 400 54 411 346 703
+        C -1 ograve 556 35 -14 521 734
+        C -1 Ccaron 722 44 -19 681 929
+        C -1 ugrave 556 68 -15 489 734
+        C -1 radical 453 -4 -80 458 762
+        C -1 Dcaron 722 81 0 674 929
+        C -1 rcommaaccent 333 77 -225 332 538
+        C -1 Ntilde 722 76 0 646 917
+        C -1 otilde 556 35 -14 521 722
+        C -1 Rcommaaccent 722 88 -225 684 718
+        C -1 Lcommaaccent 556 76 -225 537 718
+        C -1 Atilde 667 14 0 654 917
+        C -1 Aogonek 667 14 -225 654 718
+        C -1 Aring 667 14 0 654 931
+        C -1 Otilde 778 39 -19 739 917
+        C -1 zdotaccent 500 31 0 469 706
+        C -1 Ecaron 667 86 0 616 929
+        C -1 Iogonek 278 -3 -225 211 718
+        C -1 kcommaaccent 500 67 -225 501 718
+        C -1 minus 584 39 216 545 289
+        C -1 Icircumflex 278 -6 0 285 929
+        C -1 ncaron 556 65 0 491 734
+        C -1 tcommaaccent 278 14 -225 257 669
+        C -1 logicalnot 584 39 108 545 390
+        C -1 odieresis 556 35 -14 521 706
+        C -1 udieresis 556 68 -15 489 706
+        C -1 notequal 549 12 -35 537 551
+        C -1 gcommaaccent 556 40 -220 499 822
+        C -1 eth 556 35 -15 522 737
+        C -1 zcaron 500 31 0 469 734
+        C -1 ncommaaccent 556 65 -225 491 538
+        C -1 onesuperior 333 43 281 222 703
+        C -1 imacron 278 5 0 272 684
+        C -1 Euro 556 0 0 0 0
         """),
         ("Helvetica-Bold", """
         FontBBox -170 -228 1003 962
@@ -6179,321 +6180,321 @@ zero 48 48 48 48
         ItalicAngle 0
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 278
-        C 33 exclam 333
-        C 34 quotedbl 474
-        C 35 numbersign 556
-        C 36 dollar 556
-        C 37 percent 889
-        C 38 ampersand 722
-        C 39 quoteright 278
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 389
-        C 43 plus 584
-        C 44 comma 278
-        C 45 hyphen 333
-        C 46 period 278
-        C 47 slash 278
-        C 48 zero 556
-        C 49 one 556
-        C 50 two 556
-        C 51 three 556
-        C 52 four 556
-        C 53 five 556
-        C 54 six 556
-        C 55 seven 556
-        C 56 eight 556
-        C 57 nine 556
-        C 58 colon 333
-        C 59 semicolon 333
-        C 60 less 584
-        C 61 equal 584
-        C 62 greater 584
-        C 63 question 611
-        C 64 at 975
-        C 65 A 722
-        C 66 B 722
-        C 67 C 722
-        C 68 D 722
-        C 69 E 667
-        C 70 F 611
-        C 71 G 778
-        C 72 H 722
-        C 73 I 278
-        C 74 J 556
-        C 75 K 722
-        C 76 L 611
-        C 77 M 833
-        C 78 N 722
-        C 79 O 778
-        C 80 P 667
-        C 81 Q 778
-        C 82 R 722
-        C 83 S 667
-        C 84 T 611
-        C 85 U 722
-        C 86 V 667
-        C 87 W 944
-        C 88 X 667
-        C 89 Y 667
-        C 90 Z 611
-        C 91 bracketleft 333
-        C 92 backslash 278
-        C 93 bracketright 333
-        C 94 asciicircum 584
-        C 95 underscore 556
-        C 96 quoteleft 278
-        C 97 a 556
-        C 98 b 611
-        C 99 c 556
-        C 100 d 611
-        C 101 e 556
-        C 102 f 333
-        C 103 g 611
-        C 104 h 611
-        C 105 i 278
-        C 106 j 278
-        C 107 k 556
-        C 108 l 278
-        C 109 m 889
-        C 110 n 611
-        C 111 o 611
-        C 112 p 611
-        C 113 q 611
-        C 114 r 389
-        C 115 s 556
-        C 116 t 333
-        C 117 u 611
-        C 118 v 556
-        C 119 w 778
-        C 120 x 556
-        C 121 y 556
-        C 122 z 500
-        C 123 braceleft 389
-        C 124 bar 280
-        C 125 braceright 389
-        C 126 asciitilde 584
-        C 161 exclamdown 333
-        C 162 cent 556
-        C 163 sterling 556
-        C 164 fraction 167
-        C 165 yen 556
-        C 166 florin 556
-        C 167 section 556
-        C 168 currency 556
-        C 169 quotesingle 238
-        C 170 quotedblleft 500
-        C 171 guillemotleft 556
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 611
-        C 175 fl 611
-        C 177 endash 556
-        C 178 dagger 556
-        C 179 daggerdbl 556
-        C 180 periodcentered 278
-        C 182 paragraph 556
-        C 183 bullet 350
-        C 184 quotesinglbase 278
-        C 185 quotedblbase 500
-        C 186 quotedblright 500
-        C 187 guillemotright 556
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 611
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 1000
-        C 227 ordfeminine 370
-        C 232 Lslash 611
-        C 233 Oslash 778
-        C 234 OE 1000
-        C 235 ordmasculine 365
-        C 241 ae 889
-        C 245 dotlessi 278
-        C 248 lslash 278
-        C 249 oslash 611
-        C 250 oe 944
-        C 251 germandbls 611
-        C -1 Idieresis 278
-        C -1 eacute 556
-        C -1 abreve 556
-        C -1 uhungarumlaut 611
-        C -1 ecaron 556
-        C -1 Ydieresis 667
-        C -1 divide 584
-        C -1 Yacute 667
-        C -1 Acircumflex 722
-        C -1 aacute 556
-        C -1 Ucircumflex 722
-        C -1 yacute 556
-        C -1 scommaaccent 556
-        C -1 ecircumflex 556
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 556
-        C -1 Uacute 722
-        C -1 uogonek 611
-        C -1 Edieresis 667
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 737
-        C -1 Emacron 667
-        C -1 ccaron 556
-        C -1 aring 556
-        C -1 Ncommaaccent 722
-        C -1 lacute 278
-        C -1 agrave 556
-        C -1 Tcommaaccent 611
-        C -1 Cacute 722
-        C -1 atilde 556
-        C -1 Edotaccent 667
-        C -1 scaron 556
-        C -1 scedilla 556
-        C -1 iacute 278
-        C -1 lozenge 494
-        C -1 Rcaron 722
-        C -1 Gcommaaccent 778
-        C -1 ucircumflex 611
-        C -1 acircumflex 556
-        C -1 Amacron 722
-        C -1 rcaron 389
-        C -1 ccedilla 556
-        C -1 Zdotaccent 611
-        C -1 Thorn 667
-        C -1 Omacron 778
-        C -1 Racute 722
-        C -1 Sacute 667
-        C -1 dcaron 743
-        C -1 Umacron 722
-        C -1 uring 611
-        C -1 threesuperior 333
-        C -1 Ograve 778
-        C -1 Agrave 722
-        C -1 Abreve 722
-        C -1 multiply 584
-        C -1 uacute 611
-        C -1 Tcaron 611
-        C -1 partialdiff 494
-        C -1 ydieresis 556
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 667
-        C -1 adieresis 556
-        C -1 edieresis 556
-        C -1 cacute 556
-        C -1 nacute 611
-        C -1 umacron 611
-        C -1 Ncaron 722
-        C -1 Iacute 278
-        C -1 plusminus 584
-        C -1 brokenbar 280
-        C -1 registered 737
-        C -1 Gbreve 778
-        C -1 Idotaccent 278
-        C -1 summation 600
-        C -1 Egrave 667
-        C -1 racute 389
-        C -1 omacron 611
-        C -1 Zacute 611
-        C -1 Zcaron 611
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 722
-        C -1 lcommaaccent 278
-        C -1 tcaron 389
-        C -1 eogonek 556
-        C -1 Uogonek 722
-        C -1 Aacute 722
-        C -1 Adieresis 722
-        C -1 egrave 556
-        C -1 zacute 500
-        C -1 iogonek 278
-        C -1 Oacute 778
-        C -1 oacute 611
-        C -1 amacron 556
-        C -1 sacute 556
-        C -1 idieresis 278
-        C -1 Ocircumflex 778
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 611
-        C -1 twosuperior 333
-        C -1 Odieresis 778
-        C -1 mu 611
-        C -1 igrave 278
-        C -1 ohungarumlaut 611
-        C -1 Eogonek 667
-        C -1 dcroat 611
-        C -1 threequarters 834
-        C -1 Scedilla 667
-        C -1 lcaron 400
-        C -1 Kcommaaccent 722
-        C -1 Lacute 611
-        C -1 trademark 1000
-        C -1 edotaccent 556
-        C -1 Igrave 278
-        C -1 Imacron 278
-        C -1 Lcaron 611
-        C -1 onehalf 834
-        C -1 lessequal 549
-        C -1 ocircumflex 611
-        C -1 ntilde 611
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 667
-        C -1 emacron 556
-        C -1 gbreve 611
-        C -1 onequarter 834
-        C -1 Scaron 667
-        C -1 Scommaaccent 667
-        C -1 Ohungarumlaut 778
-        C -1 degree 400
-        C -1 ograve 611
-        C -1 Ccaron 722
-        C -1 ugrave 611
-        C -1 radical 549
-        C -1 Dcaron 722
-        C -1 rcommaaccent 389
-        C -1 Ntilde 722
-        C -1 otilde 611
-        C -1 Rcommaaccent 722
-        C -1 Lcommaaccent 611
-        C -1 Atilde 722
-        C -1 Aogonek 722
-        C -1 Aring 722
-        C -1 Otilde 778
-        C -1 zdotaccent 500
-        C -1 Ecaron 667
-        C -1 Iogonek 278
-        C -1 kcommaaccent 556
-        C -1 minus 584
-        C -1 Icircumflex 278
-        C -1 ncaron 611
-        C -1 tcommaaccent 333
-        C -1 logicalnot 584
-        C -1 odieresis 611
-        C -1 udieresis 611
-        C -1 notequal 549
-        C -1 gcommaaccent 611
-        C -1 eth 611
-        C -1 zcaron 500
-        C -1 ncommaaccent 611
-        C -1 onesuperior 333
-        C -1 imacron 278
-        C -1 Euro 556
+        C 32 space 278 0 0 0 0
+        C 33 exclam 333 90 0 244 718
+        C 34 quotedbl 474 98 447 376 718
+        C 35 numbersign 556 18 0 538 698
+        C 36 dollar 556 30 -115 523 775
+        C 37 percent 889 28 -19 861 710
+        C 38 ampersand 722 54 -19 701 718
+        C 39 quoteright 278 69 445 209 718
+        C 40 parenleft 333 35 -208 314 734
+        C 41 parenright 333 19 -208 298 734
+        C 42 asterisk 389 27 387 362 718
+        C 43 plus 584 40 0 544 506
+        C 44 comma 278 64 -168 214 146
+        C 45 hyphen 333 27 215 306 345
+        C 46 period 278 64 0 214 146
+        C 47 slash 278 -33 -19 311 737
+        C 48 zero 556 32 -19 524 710
+        C 49 one 556 69 0 378 710
+        C 50 two 556 26 0 511 710
+        C 51 three 556 27 -19 516 710
+        C 52 four 556 27 0 526 710
+        C 53 five 556 27 -19 516 698
+        C 54 six 556 31 -19 520 710
+        C 55 seven 556 25 0 528 698
+        C 56 eight 556 32 -19 524 710
+        C 57 nine 556 30 -19 522 710
+        C 58 colon 333 92 0 242 512
+        C 59 semicolon 333 92 -168 242 512
+        C 60 less 584 38 -8 546 514
+        C 61 equal 584 40 87 544 419
+        C 62 greater 584 38 -8 546 514
+        C 63 question 611 60 0 556 727
+        C 64 at 975 118 -19 856 737
+        C 65 A 722 20 0 702 718
+        C 66 B 722 76 0 669 718
+        C 67 C 722 44 -19 684 737
+        C 68 D 722 76 0 685 718
+        C 69 E 667 76 0 621 718
+        C 70 F 611 76 0 587 718
+        C 71 G 778 44 -19 713 737
+        C 72 H 722 71 0 651 718
+        C 73 I 278 64 0 214 718
+        C 74 J 556 22 -18 484 718
+        C 75 K 722 87 0 722 718
+        C 76 L 611 76 0 583 718
+        C 77 M 833 69 0 765 718
+        C 78 N 722 69 0 654 718
+        C 79 O 778 44 -19 734 737
+        C 80 P 667 76 0 627 718
+        C 81 Q 778 44 -52 737 737
+        C 82 R 722 76 0 677 718
+        C 83 S 667 39 -19 629 737
+        C 84 T 611 14 0 598 718
+        C 85 U 722 72 -19 651 718
+        C 86 V 667 19 0 648 718
+        C 87 W 944 16 0 929 718
+        C 88 X 667 14 0 653 718
+        C 89 Y 667 15 0 653 718
+        C 90 Z 611 25 0 586 718
+        C 91 bracketleft 333 63 -196 309 722
+        C 92 backslash 278 -33 -19 311 737
+        C 93 bracketright 333 24 -196 270 722
+        C 94 asciicircum 584 62 323 522 698
+        C 95 underscore 556 0 -125 556 -75
+        C 96 quoteleft 278 69 454 209 727
+        C 97 a 556 29 -14 527 546
+        C 98 b 611 61 -14 578 718
+        C 99 c 556 34 -14 524 546
+        C 100 d 611 34 -14 551 718
+        C 101 e 556 23 -14 528 546
+        C 102 f 333 10 0 318 727
+        C 103 g 611 40 -217 553 546
+        C 104 h 611 65 0 546 718
+        C 105 i 278 69 0 209 725
+        C 106 j 278 3 -214 209 725
+        C 107 k 556 69 0 562 718
+        C 108 l 278 69 0 209 718
+        C 109 m 889 64 0 826 546
+        C 110 n 611 65 0 546 546
+        C 111 o 611 34 -14 578 546
+        C 112 p 611 62 -207 578 546
+        C 113 q 611 34 -207 552 546
+        C 114 r 389 64 0 373 546
+        C 115 s 556 30 -14 519 546
+        C 116 t 333 10 -6 309 676
+        C 117 u 611 66 -14 545 532
+        C 118 v 556 13 0 543 532
+        C 119 w 778 10 0 769 532
+        C 120 x 556 15 0 541 532
+        C 121 y 556 10 -214 539 532
+        C 122 z 500 20 0 480 532
+        C 123 braceleft 389 48 -196 365 722
+        C 124 bar 280 84 -225 196 775
+        C 125 braceright 389 24 -196 341 722
+        C 126 asciitilde 584 61 163 523 343
+        C 161 exclamdown 333 90 -186 244 532
+        C 162 cent 556 34 -118 524 628
+        C 163 sterling 556 28 -16 541 718
+        C 164 fraction 167 -170 -19 336 710
+        C 165 yen 556 -9 0 565 698
+        C 166 florin 556 -10 -210 516 737
+        C 167 section 556 34 -184 522 727
+        C 168 currency 556 -3 76 559 636
+        C 169 quotesingle 238 70 447 168 718
+        C 170 quotedblleft 500 64 454 436 727
+        C 171 guillemotleft 556 88 76 468 484
+        C 172 guilsinglleft 333 83 76 250 484
+        C 173 guilsinglright 333 83 76 250 484
+        C 174 fi 611 10 0 542 727
+        C 175 fl 611 10 0 542 727
+        C 177 endash 556 0 227 556 333
+        C 178 dagger 556 36 -171 520 718
+        C 179 daggerdbl 556 36 -171 520 718
+        C 180 periodcentered 278 58 172 220 334
+        C 182 paragraph 556 -8 -191 539 700
+        C 183 bullet 350 10 194 340 524
+        C 184 quotesinglbase 278 69 -146 209 127
+        C 185 quotedblbase 500 64 -146 436 127
+        C 186 quotedblright 500 64 445 436 718
+        C 187 guillemotright 556 88 76 468 484
+        C 188 ellipsis 1000 92 0 908 146
+        C 189 perthousand 1000 -3 -19 1003 710
+        C 191 questiondown 611 55 -195 551 532
+        C 193 grave 333 -23 604 225 750
+        C 194 acute 333 108 604 356 750
+        C 195 circumflex 333 -10 604 343 750
+        C 196 tilde 333 -17 610 350 737
+        C 197 macron 333 -6 604 339 678
+        C 198 breve 333 -2 604 335 750
+        C 199 dotaccent 333 104 614 230 729
+        C 200 dieresis 333 6 614 327 729
+        C 202 ring 333 59 568 275 776
+        C 203 cedilla 333 6 -228 245 0
+        C 205 hungarumlaut 333 9 604 486 750
+        C 206 ogonek 333 71 -228 304 0
+        C 207 caron 333 -10 604 343 750
+        C 208 emdash 1000 0 227 1000 333
+        C 225 AE 1000 5 0 954 718
+        C 227 ordfeminine 370 22 401 347 737
+        C 232 Lslash 611 -20 0 583 718
+        C 233 Oslash 778 33 -27 744 745
+        C 234 OE 1000 37 -19 961 737
+        C 235 ordmasculine 365 6 401 360 737
+        C 241 ae 889 29 -14 858 546
+        C 245 dotlessi 278 69 0 209 532
+        C 248 lslash 278 -18 0 296 718
+        C 249 oslash 611 22 -29 589 560
+        C 250 oe 944 34 -14 912 546
+        C 251 germandbls 611 69 -14 579 731
+        C -1 Idieresis 278 -21 0 300 915
+        C -1 eacute 556 23 -14 528 750
+        C -1 abreve 556 29 -14 527 750
+        C -1 uhungarumlaut 611 66 -14 625 750
+        C -1 ecaron 556 23 -14 528 750
+        C -1 Ydieresis 667 15 0 653 915
+        C -1 divide 584 40 -42 544 548
+        C -1 Yacute 667 15 0 653 936
+        C -1 Acircumflex 722 20 0 702 936
+        C -1 aacute 556 29 -14 527 750
+        C -1 Ucircumflex 722 72 -19 651 936
+        C -1 yacute 556 10 -214 539 750
+        C -1 scommaaccent 556 30 -228 519 546
+        C -1 ecircumflex 556 23 -14 528 750
+        C -1 Uring 722 72 -19 651 962
+        C -1 Udieresis 722 72 -19 651 915
+        C -1 aogonek 556 29 -224 545 546
+        C -1 Uacute 722 72 -19 651 936
+        C -1 uogonek 611 66 -228 545 532
+        C -1 Edieresis 667 76 0 621 915
+        C -1 Dcroat 722 -5 0 685 718
+        C -1 commaaccent 250 64 -228 199 -50
+        C -1 copyright 737 -11 -19 749 737
+        C -1 Emacron 667 76 0 621 864
+        C -1 ccaron 556 34 -14 524 750
+        C -1 aring 556 29 -14 527 776
+        C -1 Ncommaaccent 722 69 -228 654 718
+        C -1 lacute 278 69 0 329 936
+        C -1 agrave 556 29 -14 527 750
+        C -1 Tcommaaccent 611 14 -228 598 718
+        C -1 Cacute 722 44 -19 684 936
+        C -1 atilde 556 29 -14 527 737
+        C -1 Edotaccent 667 76 0 621 915
+        C -1 scaron 556 30 -14 519 750
+        C -1 scedilla 556 30 -228 519 546
+        C -1 iacute 278 69 0 329 750
+        C -1 lozenge 494 10 0 484 745
+        C -1 Rcaron 722 76 0 677 936
+        C -1 Gcommaaccent 778 44 -228 713 737
+        C -1 ucircumflex 611 66 -14 545 750
+        C -1 acircumflex 556 29 -14 527 750
+        C -1 Amacron 722 20 0 702 864
+        C -1 rcaron 389 18 0 373 750
+        C -1 ccedilla 556 34 -228 524 546
+        C -1 Zdotaccent 611 25 0 586 915
+        C -1 Thorn 667 76 0 627 718
+        C -1 Omacron 778 44 -19 734 864
+        C -1 Racute 722 76 0 677 936
+        C -1 Sacute 667 39 -19 629 936
+        C -1 dcaron 743 34 -14 750 718
+        C -1 Umacron 722 72 -19 651 864
+        C -1 uring 611 66 -14 545 776
+        C -1 threesuperior 333 8 271 326 710
+        C -1 Ograve 778 44 -19 734 936
+        C -1 Agrave 722 20 0 702 936
+        C -1 Abreve 722 20 0 702 936
+        C -1 multiply 584 40 1 545 505
+        C -1 uacute 611 66 -14 545 750
+        C -1 Tcaron 611 14 0 598 936
+        C -1 partialdiff 494 11 -21 494 750
+        C -1 ydieresis 556 10 -214 539 729
+        C -1 Nacute 722 69 0 654 936
+        C -1 icircumflex 278 -37 0 316 750
+        C -1 Ecircumflex 667 76 0 621 936
+        C -1 adieresis 556 29 -14 527 729
+        C -1 edieresis 556 23 -14 528 729
+        C -1 cacute 556 34 -14 524 750
+        C -1 nacute 611 65 0 546 750
+        C -1 umacron 611 66 -14 545 678
+        C -1 Ncaron 722 69 0 654 936
+        C -1 Iacute 278 64 0 329 936
+        C -1 plusminus 584 40 0 544 506
+        C -1 brokenbar 280 84 -150 196 700
+        C -1 registered 737 -11 -19 748 737
+        C -1 Gbreve 778 44 -19 713 936
+        C -1 Idotaccent 278 64 0 214 915
+        C -1 summation 600 14 -10 585 706
+        C -1 Egrave 667 76 0 621 936
+        C -1 racute 389 64 0 384 750
+        C -1 omacron 611 34 -14 578 678
+        C -1 Zacute 611 25 0 586 936
+        C -1 Zcaron 611 25 0 586 936
+        C -1 greaterequal 549 26 0 523 704
+        C -1 Eth 722 -5 0 685 718
+        C -1 Ccedilla 722 44 -228 684 737
+        C -1 lcommaaccent 278 69 -228 213 718
+        C -1 tcaron 389 10 -6 421 878
+        C -1 eogonek 556 23 -228 528 546
+        C -1 Uogonek 722 72 -228 651 718
+        C -1 Aacute 722 20 0 702 936
+        C -1 Adieresis 722 20 0 702 915
+        C -1 egrave 556 23 -14 528 750
+        C -1 zacute 500 20 0 480 750
+        C -1 iogonek 278 16 -224 249 725
+        C -1 Oacute 778 44 -19 734 936
+        C -1 oacute 611 34 -14 578 750
+        C -1 amacron 556 29 -14 527 678
+        C -1 sacute 556 30 -14 519 750
+        C -1 idieresis 278 -21 0 300 729
+        C -1 Ocircumflex 778 44 -19 734 936
+        C -1 Ugrave 722 72 -19 651 936
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 611 62 -208 578 718
+        C -1 twosuperior 333 9 283 324 710
+        C -1 Odieresis 778 44 -19 734 915
+        C -1 mu 611 66 -207 545 532
+        C -1 igrave 278 -50 0 209 750
+        C -1 ohungarumlaut 611 34 -14 625 750
+        C -1 Eogonek 667 76 -224 639 718
+        C -1 dcroat 611 34 -14 650 718
+        C -1 threequarters 834 16 -19 799 710
+        C -1 Scedilla 667 39 -228 629 737
+        C -1 lcaron 400 69 0 408 718
+        C -1 Kcommaaccent 722 87 -228 722 718
+        C -1 Lacute 611 76 0 583 936
+        C -1 trademark 1000 44 306 956 718
+        C -1 edotaccent 556 23 -14 528 729
+        C -1 Igrave 278 -50 0 214 936
+        C -1 Imacron 278 -33 0 312 864
+        C -1 Lcaron 611 76 0 583 718
+        C -1 onehalf 834 26 -19 794 710
+        C -1 lessequal 549 29 0 526 704
+        C -1 ocircumflex 611 34 -14 578 750
+        C -1 ntilde 611 65 0 546 737
+        C -1 Uhungarumlaut 722 72 -19 681 936
+        C -1 Eacute 667 76 0 621 936
+        C -1 emacron 556 23 -14 528 678
+        C -1 gbreve 611 40 -217 553 750
+        C -1 onequarter 834 26 -19 766 710
+        C -1 Scaron 667 39 -19 629 936
+        C -1 Scommaaccent 667 39 -228 629 737
+        C -1 Ohungarumlaut 778 44 -19 734 936
+        C -1 degree 400 57 426 343 712
+        C -1 ograve 611 34 -14 578 750
+        C -1 Ccaron 722 44 -19 684 936
+        C -1 ugrave 611 66 -14 545 750
+        C -1 radical 549 10 -46 512 850
+        C -1 Dcaron 722 76 0 685 936
+        C -1 rcommaaccent 389 64 -228 373 546
+        C -1 Ntilde 722 69 0 654 923
+        C -1 otilde 611 34 -14 578 737
+        C -1 Rcommaaccent 722 76 -228 677 718
+        C -1 Lcommaaccent 611 76 -228 583 718
+        C -1 Atilde 722 20 0 702 923
+        C -1 Aogonek 722 20 -224 742 718
+        C -1 Aring 722 20 0 702 962
+        C -1 Otilde 778 44 -19 734 923
+        C -1 zdotaccent 500 20 0 480 729
+        C -1 Ecaron 667 76 0 621 936
+        C -1 Iogonek 278 -11 -228 222 718
+        C -1 kcommaaccent 556 69 -228 562 718
+        C -1 minus 584 40 197 544 309
+        C -1 Icircumflex 278 -37 0 316 936
+        C -1 ncaron 611 65 0 546 750
+        C -1 tcommaaccent 333 10 -228 309 676
+        C -1 logicalnot 584 40 108 544 419
+        C -1 odieresis 611 34 -14 578 729
+        C -1 udieresis 611 66 -14 545 729
+        C -1 notequal 549 15 -49 540 570
+        C -1 gcommaaccent 611 40 -217 553 850
+        C -1 eth 611 34 -14 578 737
+        C -1 zcaron 500 20 0 480 750
+        C -1 ncommaaccent 611 65 -228 546 546
+        C -1 onesuperior 333 26 283 237 710
+        C -1 imacron 278 -8 0 285 678
+        C -1 Euro 556 0 0 0 0
         """),
         ("Helvetica-BoldOblique", """
         FontBBox -174 -228 1114 962
@@ -6504,321 +6505,321 @@ zero 48 48 48 48
         ItalicAngle -12
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 278
-        C 33 exclam 333
-        C 34 quotedbl 474
-        C 35 numbersign 556
-        C 36 dollar 556
-        C 37 percent 889
-        C 38 ampersand 722
-        C 39 quoteright 278
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 389
-        C 43 plus 584
-        C 44 comma 278
-        C 45 hyphen 333
-        C 46 period 278
-        C 47 slash 278
-        C 48 zero 556
-        C 49 one 556
-        C 50 two 556
-        C 51 three 556
-        C 52 four 556
-        C 53 five 556
-        C 54 six 556
-        C 55 seven 556
-        C 56 eight 556
-        C 57 nine 556
-        C 58 colon 333
-        C 59 semicolon 333
-        C 60 less 584
-        C 61 equal 584
-        C 62 greater 584
-        C 63 question 611
-        C 64 at 975
-        C 65 A 722
-        C 66 B 722
-        C 67 C 722
-        C 68 D 722
-        C 69 E 667
-        C 70 F 611
-        C 71 G 778
-        C 72 H 722
-        C 73 I 278
-        C 74 J 556
-        C 75 K 722
-        C 76 L 611
-        C 77 M 833
-        C 78 N 722
-        C 79 O 778
-        C 80 P 667
-        C 81 Q 778
-        C 82 R 722
-        C 83 S 667
-        C 84 T 611
-        C 85 U 722
-        C 86 V 667
-        C 87 W 944
-        C 88 X 667
-        C 89 Y 667
-        C 90 Z 611
-        C 91 bracketleft 333
-        C 92 backslash 278
-        C 93 bracketright 333
-        C 94 asciicircum 584
-        C 95 underscore 556
-        C 96 quoteleft 278
-        C 97 a 556
-        C 98 b 611
-        C 99 c 556
-        C 100 d 611
-        C 101 e 556
-        C 102 f 333
-        C 103 g 611
-        C 104 h 611
-        C 105 i 278
-        C 106 j 278
-        C 107 k 556
-        C 108 l 278
-        C 109 m 889
-        C 110 n 611
-        C 111 o 611
-        C 112 p 611
-        C 113 q 611
-        C 114 r 389
-        C 115 s 556
-        C 116 t 333
-        C 117 u 611
-        C 118 v 556
-        C 119 w 778
-        C 120 x 556
-        C 121 y 556
-        C 122 z 500
-        C 123 braceleft 389
-        C 124 bar 280
-        C 125 braceright 389
-        C 126 asciitilde 584
-        C 161 exclamdown 333
-        C 162 cent 556
-        C 163 sterling 556
-        C 164 fraction 167
-        C 165 yen 556
-        C 166 florin 556
-        C 167 section 556
-        C 168 currency 556
-        C 169 quotesingle 238
-        C 170 quotedblleft 500
-        C 171 guillemotleft 556
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 611
-        C 175 fl 611
-        C 177 endash 556
-        C 178 dagger 556
-        C 179 daggerdbl 556
-        C 180 periodcentered 278
-        C 182 paragraph 556
-        C 183 bullet 350
-        C 184 quotesinglbase 278
-        C 185 quotedblbase 500
-        C 186 quotedblright 500
-        C 187 guillemotright 556
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 611
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 1000
-        C 227 ordfeminine 370
-        C 232 Lslash 611
-        C 233 Oslash 778
-        C 234 OE 1000
-        C 235 ordmasculine 365
-        C 241 ae 889
-        C 245 dotlessi 278
-        C 248 lslash 278
-        C 249 oslash 611
-        C 250 oe 944
-        C 251 germandbls 611
-        C -1 Idieresis 278
-        C -1 eacute 556
-        C -1 abreve 556
-        C -1 uhungarumlaut 611
-        C -1 ecaron 556
-        C -1 Ydieresis 667
-        C -1 divide 584
-        C -1 Yacute 667
-        C -1 Acircumflex 722
-        C -1 aacute 556
-        C -1 Ucircumflex 722
-        C -1 yacute 556
-        C -1 scommaaccent 556
-        C -1 ecircumflex 556
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 556
-        C -1 Uacute 722
-        C -1 uogonek 611
-        C -1 Edieresis 667
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 737
-        C -1 Emacron 667
-        C -1 ccaron 556
-        C -1 aring 556
-        C -1 Ncommaaccent 722
-        C -1 lacute 278
-        C -1 agrave 556
-        C -1 Tcommaaccent 611
-        C -1 Cacute 722
-        C -1 atilde 556
-        C -1 Edotaccent 667
-        C -1 scaron 556
-        C -1 scedilla 556
-        C -1 iacute 278
-        C -1 lozenge 494
-        C -1 Rcaron 722
-        C -1 Gcommaaccent 778
-        C -1 ucircumflex 611
-        C -1 acircumflex 556
-        C -1 Amacron 722
-        C -1 rcaron 389
-        C -1 ccedilla 556
-        C -1 Zdotaccent 611
-        C -1 Thorn 667
-        C -1 Omacron 778
-        C -1 Racute 722
-        C -1 Sacute 667
-        C -1 dcaron 743
-        C -1 Umacron 722
-        C -1 uring 611
-        C -1 threesuperior 333
-        C -1 Ograve 778
-        C -1 Agrave 722
-        C -1 Abreve 722
-        C -1 multiply 584
-        C -1 uacute 611
-        C -1 Tcaron 611
-        C -1 partialdiff 494
-        C -1 ydieresis 556
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 667
-        C -1 adieresis 556
-        C -1 edieresis 556
-        C -1 cacute 556
-        C -1 nacute 611
-        C -1 umacron 611
-        C -1 Ncaron 722
-        C -1 Iacute 278
-        C -1 plusminus 584
-        C -1 brokenbar 280
-        C -1 registered 737
-        C -1 Gbreve 778
-        C -1 Idotaccent 278
-        C -1 summation 600
-        C -1 Egrave 667
-        C -1 racute 389
-        C -1 omacron 611
-        C -1 Zacute 611
-        C -1 Zcaron 611
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 722
-        C -1 lcommaaccent 278
-        C -1 tcaron 389
-        C -1 eogonek 556
-        C -1 Uogonek 722
-        C -1 Aacute 722
-        C -1 Adieresis 722
-        C -1 egrave 556
-        C -1 zacute 500
-        C -1 iogonek 278
-        C -1 Oacute 778
-        C -1 oacute 611
-        C -1 amacron 556
-        C -1 sacute 556
-        C -1 idieresis 278
-        C -1 Ocircumflex 778
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 611
-        C -1 twosuperior 333
-        C -1 Odieresis 778
-        C -1 mu 611
-        C -1 igrave 278
-        C -1 ohungarumlaut 611
-        C -1 Eogonek 667
-        C -1 dcroat 611
-        C -1 threequarters 834
-        C -1 Scedilla 667
-        C -1 lcaron 400
-        C -1 Kcommaaccent 722
-        C -1 Lacute 611
-        C -1 trademark 1000
-        C -1 edotaccent 556
-        C -1 Igrave 278
-        C -1 Imacron 278
-        C -1 Lcaron 611
-        C -1 onehalf 834
-        C -1 lessequal 549
-        C -1 ocircumflex 611
-        C -1 ntilde 611
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 667
-        C -1 emacron 556
-        C -1 gbreve 611
-        C -1 onequarter 834
-        C -1 Scaron 667
-        C -1 Scommaaccent 667
-        C -1 Ohungarumlaut 778
-        C -1 degree 400
-        C -1 ograve 611
-        C -1 Ccaron 722
-        C -1 ugrave 611
-        C -1 radical 549
-        C -1 Dcaron 722
-        C -1 rcommaaccent 389
-        C -1 Ntilde 722
-        C -1 otilde 611
-        C -1 Rcommaaccent 722
-        C -1 Lcommaaccent 611
-        C -1 Atilde 722
-        C -1 Aogonek 722
-        C -1 Aring 722
-        C -1 Otilde 778
-        C -1 zdotaccent 500
-        C -1 Ecaron 667
-        C -1 Iogonek 278
-        C -1 kcommaaccent 556
-        C -1 minus 584
-        C -1 Icircumflex 278
-        C -1 ncaron 611
-        C -1 tcommaaccent 333
-        C -1 logicalnot 584
-        C -1 odieresis 611
-        C -1 udieresis 611
-        C -1 notequal 549
-        C -1 gcommaaccent 611
-        C -1 eth 611
-        C -1 zcaron 500
-        C -1 ncommaaccent 611
-        C -1 onesuperior 333
-        C -1 imacron 278
-        C -1 Euro 556
+        C 32 space 278 0 0 0 0
+        C 33 exclam 333 94 0 397 718
+        C 34 quotedbl 474 193 447 529 718
+        C 35 numbersign 556 60 0 644 698
+        C 36 dollar 556 67 -115 622 775
+        C 37 percent 889 136 -19 901 710
+        C 38 ampersand 722 89 -19 732 718
+        C 39 quoteright 278 167 445 362 718
+        C 40 parenleft 333 76 -208 470 734
+        C 41 parenright 333 -25 -208 369 734
+        C 42 asterisk 389 146 387 481 718
+        C 43 plus 584 82 0 610 506
+        C 44 comma 278 28 -168 245 146
+        C 45 hyphen 333 73 215 379 345
+        C 46 period 278 64 0 245 146
+        C 47 slash 278 -37 -19 468 737
+        C 48 zero 556 86 -19 617 710
+        C 49 one 556 173 0 529 710
+        C 50 two 556 26 0 619 710
+        C 51 three 556 65 -19 608 710
+        C 52 four 556 60 0 598 710
+        C 53 five 556 64 -19 636 698
+        C 54 six 556 85 -19 619 710
+        C 55 seven 556 125 0 676 698
+        C 56 eight 556 69 -19 616 710
+        C 57 nine 556 78 -19 615 710
+        C 58 colon 333 92 0 351 512
+        C 59 semicolon 333 56 -168 351 512
+        C 60 less 584 82 -8 655 514
+        C 61 equal 584 58 87 633 419
+        C 62 greater 584 36 -8 609 514
+        C 63 question 611 165 0 671 727
+        C 64 at 975 186 -19 954 737
+        C 65 A 722 20 0 702 718
+        C 66 B 722 76 0 764 718
+        C 67 C 722 107 -19 789 737
+        C 68 D 722 76 0 777 718
+        C 69 E 667 76 0 757 718
+        C 70 F 611 76 0 740 718
+        C 71 G 778 108 -19 817 737
+        C 72 H 722 71 0 804 718
+        C 73 I 278 64 0 367 718
+        C 74 J 556 60 -18 637 718
+        C 75 K 722 87 0 858 718
+        C 76 L 611 76 0 611 718
+        C 77 M 833 69 0 918 718
+        C 78 N 722 69 0 807 718
+        C 79 O 778 107 -19 823 737
+        C 80 P 667 76 0 738 718
+        C 81 Q 778 107 -52 823 737
+        C 82 R 722 76 0 778 718
+        C 83 S 667 81 -19 718 737
+        C 84 T 611 140 0 751 718
+        C 85 U 722 116 -19 804 718
+        C 86 V 667 172 0 801 718
+        C 87 W 944 169 0 1082 718
+        C 88 X 667 14 0 791 718
+        C 89 Y 667 168 0 806 718
+        C 90 Z 611 25 0 737 718
+        C 91 bracketleft 333 21 -196 462 722
+        C 92 backslash 278 124 -19 307 737
+        C 93 bracketright 333 -18 -196 423 722
+        C 94 asciicircum 584 131 323 591 698
+        C 95 underscore 556 -27 -125 540 -75
+        C 96 quoteleft 278 165 454 361 727
+        C 97 a 556 55 -14 583 546
+        C 98 b 611 61 -14 645 718
+        C 99 c 556 79 -14 599 546
+        C 100 d 611 82 -14 704 718
+        C 101 e 556 70 -14 593 546
+        C 102 f 333 87 0 469 727
+        C 103 g 611 38 -217 666 546
+        C 104 h 611 65 0 629 718
+        C 105 i 278 69 0 363 725
+        C 106 j 278 -42 -214 363 725
+        C 107 k 556 69 0 670 718
+        C 108 l 278 69 0 362 718
+        C 109 m 889 64 0 909 546
+        C 110 n 611 65 0 629 546
+        C 111 o 611 82 -14 643 546
+        C 112 p 611 18 -207 645 546
+        C 113 q 611 80 -207 665 546
+        C 114 r 389 64 0 489 546
+        C 115 s 556 63 -14 584 546
+        C 116 t 333 100 -6 422 676
+        C 117 u 611 98 -14 658 532
+        C 118 v 556 126 0 656 532
+        C 119 w 778 123 0 882 532
+        C 120 x 556 15 0 648 532
+        C 121 y 556 42 -214 652 532
+        C 122 z 500 20 0 583 532
+        C 123 braceleft 389 94 -196 518 722
+        C 124 bar 280 36 -225 361 775
+        C 125 braceright 389 -18 -196 407 722
+        C 126 asciitilde 584 115 163 577 343
+        C 161 exclamdown 333 50 -186 353 532
+        C 162 cent 556 79 -118 599 628
+        C 163 sterling 556 50 -16 635 718
+        C 164 fraction 167 -174 -19 487 710
+        C 165 yen 556 60 0 713 698
+        C 166 florin 556 -50 -210 669 737
+        C 167 section 556 61 -184 598 727
+        C 168 currency 556 27 76 680 636
+        C 169 quotesingle 238 165 447 321 718
+        C 170 quotedblleft 500 160 454 588 727
+        C 171 guillemotleft 556 135 76 571 484
+        C 172 guilsinglleft 333 130 76 353 484
+        C 173 guilsinglright 333 99 76 322 484
+        C 174 fi 611 87 0 696 727
+        C 175 fl 611 87 0 695 727
+        C 177 endash 556 48 227 627 333
+        C 178 dagger 556 118 -171 626 718
+        C 179 daggerdbl 556 46 -171 628 718
+        C 180 periodcentered 278 110 172 276 334
+        C 182 paragraph 556 98 -191 688 700
+        C 183 bullet 350 83 194 420 524
+        C 184 quotesinglbase 278 41 -146 236 127
+        C 185 quotedblbase 500 36 -146 463 127
+        C 186 quotedblright 500 162 445 589 718
+        C 187 guillemotright 556 104 76 540 484
+        C 188 ellipsis 1000 92 0 939 146
+        C 189 perthousand 1000 76 -19 1038 710
+        C 191 questiondown 611 53 -195 559 532
+        C 193 grave 333 136 604 353 750
+        C 194 acute 333 236 604 515 750
+        C 195 circumflex 333 118 604 471 750
+        C 196 tilde 333 113 610 507 737
+        C 197 macron 333 122 604 483 678
+        C 198 breve 333 156 604 494 750
+        C 199 dotaccent 333 235 614 385 729
+        C 200 dieresis 333 137 614 482 729
+        C 202 ring 333 200 568 420 776
+        C 203 cedilla 333 -37 -228 220 0
+        C 205 hungarumlaut 333 137 604 645 750
+        C 206 ogonek 333 41 -228 264 0
+        C 207 caron 333 149 604 502 750
+        C 208 emdash 1000 48 227 1071 333
+        C 225 AE 1000 5 0 1100 718
+        C 227 ordfeminine 370 125 401 465 737
+        C 232 Lslash 611 34 0 611 718
+        C 233 Oslash 778 35 -27 894 745
+        C 234 OE 1000 99 -19 1114 737
+        C 235 ordmasculine 365 123 401 485 737
+        C 241 ae 889 56 -14 923 546
+        C 245 dotlessi 278 69 0 322 532
+        C 248 lslash 278 40 0 407 718
+        C 249 oslash 611 22 -29 701 560
+        C 250 oe 944 82 -14 977 546
+        C 251 germandbls 611 69 -14 657 731
+        C -1 Idieresis 278 64 0 494 915
+        C -1 eacute 556 70 -14 627 750
+        C -1 abreve 556 55 -14 606 750
+        C -1 uhungarumlaut 611 98 -14 784 750
+        C -1 ecaron 556 70 -14 614 750
+        C -1 Ydieresis 667 168 0 806 915
+        C -1 divide 584 82 -42 610 548
+        C -1 Yacute 667 168 0 806 936
+        C -1 Acircumflex 722 20 0 706 936
+        C -1 aacute 556 55 -14 627 750
+        C -1 Ucircumflex 722 116 -19 804 936
+        C -1 yacute 556 42 -214 652 750
+        C -1 scommaaccent 556 63 -228 584 546
+        C -1 ecircumflex 556 70 -14 593 750
+        C -1 Uring 722 116 -19 804 962
+        C -1 Udieresis 722 116 -19 804 915
+        C -1 aogonek 556 55 -224 583 546
+        C -1 Uacute 722 116 -19 804 936
+        C -1 uogonek 611 98 -228 658 532
+        C -1 Edieresis 667 76 0 757 915
+        C -1 Dcroat 722 62 0 777 718
+        C -1 commaaccent 250 16 -228 188 -50
+        C -1 copyright 737 56 -19 835 737
+        C -1 Emacron 667 76 0 757 864
+        C -1 ccaron 556 79 -14 614 750
+        C -1 aring 556 55 -14 583 776
+        C -1 Ncommaaccent 722 69 -228 807 718
+        C -1 lacute 278 69 0 528 936
+        C -1 agrave 556 55 -14 583 750
+        C -1 Tcommaaccent 611 140 -228 751 718
+        C -1 Cacute 722 107 -19 789 936
+        C -1 atilde 556 55 -14 619 737
+        C -1 Edotaccent 667 76 0 757 915
+        C -1 scaron 556 63 -14 614 750
+        C -1 scedilla 556 63 -228 584 546
+        C -1 iacute 278 69 0 488 750
+        C -1 lozenge 494 90 0 564 745
+        C -1 Rcaron 722 76 0 778 936
+        C -1 Gcommaaccent 778 108 -228 817 737
+        C -1 ucircumflex 611 98 -14 658 750
+        C -1 acircumflex 556 55 -14 583 750
+        C -1 Amacron 722 20 0 718 864
+        C -1 rcaron 389 64 0 530 750
+        C -1 ccedilla 556 79 -228 599 546
+        C -1 Zdotaccent 611 25 0 737 915
+        C -1 Thorn 667 76 0 716 718
+        C -1 Omacron 778 107 -19 823 864
+        C -1 Racute 722 76 0 778 936
+        C -1 Sacute 667 81 -19 722 936
+        C -1 dcaron 743 82 -14 903 718
+        C -1 Umacron 722 116 -19 804 864
+        C -1 uring 611 98 -14 658 776
+        C -1 threesuperior 333 91 271 441 710
+        C -1 Ograve 778 107 -19 823 936
+        C -1 Agrave 722 20 0 702 936
+        C -1 Abreve 722 20 0 729 936
+        C -1 multiply 584 57 1 635 505
+        C -1 uacute 611 98 -14 658 750
+        C -1 Tcaron 611 140 0 751 936
+        C -1 partialdiff 494 43 -21 585 750
+        C -1 ydieresis 556 42 -214 652 729
+        C -1 Nacute 722 69 0 807 936
+        C -1 icircumflex 278 69 0 444 750
+        C -1 Ecircumflex 667 76 0 757 936
+        C -1 adieresis 556 55 -14 594 729
+        C -1 edieresis 556 70 -14 594 729
+        C -1 cacute 556 79 -14 627 750
+        C -1 nacute 611 65 0 654 750
+        C -1 umacron 611 98 -14 658 678
+        C -1 Ncaron 722 69 0 807 936
+        C -1 Iacute 278 64 0 528 936
+        C -1 plusminus 584 40 0 625 506
+        C -1 brokenbar 280 52 -150 345 700
+        C -1 registered 737 55 -19 834 737
+        C -1 Gbreve 778 108 -19 817 936
+        C -1 Idotaccent 278 64 0 397 915
+        C -1 summation 600 14 -10 670 706
+        C -1 Egrave 667 76 0 757 936
+        C -1 racute 389 64 0 543 750
+        C -1 omacron 611 82 -14 643 678
+        C -1 Zacute 611 25 0 737 936
+        C -1 Zcaron 611 25 0 737 936
+        C -1 greaterequal 549 26 0 629 704
+        C -1 Eth 722 62 0 777 718
+        C -1 Ccedilla 722 107 -228 789 737
+        C -1 lcommaaccent 278 30 -228 362 718
+        C -1 tcaron 389 100 -6 608 878
+        C -1 eogonek 556 70 -228 593 546
+        C -1 Uogonek 722 116 -228 804 718
+        C -1 Aacute 722 20 0 750 936
+        C -1 Adieresis 722 20 0 716 915
+        C -1 egrave 556 70 -14 593 750
+        C -1 zacute 500 20 0 599 750
+        C -1 iogonek 278 -14 -224 363 725
+        C -1 Oacute 778 107 -19 823 936
+        C -1 oacute 611 82 -14 654 750
+        C -1 amacron 556 55 -14 595 678
+        C -1 sacute 556 63 -14 627 750
+        C -1 idieresis 278 69 0 455 729
+        C -1 Ocircumflex 778 107 -19 823 936
+        C -1 Ugrave 722 116 -19 804 936
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 611 18 -208 645 718
+        C -1 twosuperior 333 69 283 449 710
+        C -1 Odieresis 778 107 -19 823 915
+        C -1 mu 611 22 -207 658 532
+        C -1 igrave 278 69 0 326 750
+        C -1 ohungarumlaut 611 82 -14 784 750
+        C -1 Eogonek 667 76 -224 757 718
+        C -1 dcroat 611 82 -14 789 718
+        C -1 threequarters 834 99 -19 839 710
+        C -1 Scedilla 667 81 -228 718 737
+        C -1 lcaron 400 69 0 561 718
+        C -1 Kcommaaccent 722 87 -228 858 718
+        C -1 Lacute 611 76 0 611 936
+        C -1 trademark 1000 179 306 1109 718
+        C -1 edotaccent 556 70 -14 593 729
+        C -1 Igrave 278 64 0 367 936
+        C -1 Imacron 278 64 0 496 864
+        C -1 Lcaron 611 76 0 643 718
+        C -1 onehalf 834 132 -19 858 710
+        C -1 lessequal 549 29 0 676 704
+        C -1 ocircumflex 611 82 -14 643 750
+        C -1 ntilde 611 65 0 646 737
+        C -1 Uhungarumlaut 722 116 -19 880 936
+        C -1 Eacute 667 76 0 757 936
+        C -1 emacron 556 70 -14 595 678
+        C -1 gbreve 611 38 -217 666 750
+        C -1 onequarter 834 132 -19 806 710
+        C -1 Scaron 667 81 -19 718 936
+        C -1 Scommaaccent 667 81 -228 718 737
+        C -1 Ohungarumlaut 778 107 -19 908 936
+        C -1 degree 400 175 426 467 712
+        C -1 ograve 611 82 -14 643 750
+        C -1 Ccaron 722 107 -19 789 936
+        C -1 ugrave 611 98 -14 658 750
+        C -1 radical 549 112 -46 689 850
+        C -1 Dcaron 722 76 0 777 936
+        C -1 rcommaaccent 389 26 -228 489 546
+        C -1 Ntilde 722 69 0 807 923
+        C -1 otilde 611 82 -14 646 737
+        C -1 Rcommaaccent 722 76 -228 778 718
+        C -1 Lcommaaccent 611 76 -228 611 718
+        C -1 Atilde 722 20 0 741 923
+        C -1 Aogonek 722 20 -224 702 718
+        C -1 Aring 722 20 0 702 962
+        C -1 Otilde 778 107 -19 823 923
+        C -1 zdotaccent 500 20 0 583 729
+        C -1 Ecaron 667 76 0 757 936
+        C -1 Iogonek 278 -41 -228 367 718
+        C -1 kcommaaccent 556 69 -228 670 718
+        C -1 minus 584 82 197 610 309
+        C -1 Icircumflex 278 64 0 484 936
+        C -1 ncaron 611 65 0 641 750
+        C -1 tcommaaccent 333 58 -228 422 676
+        C -1 logicalnot 584 105 108 633 419
+        C -1 odieresis 611 82 -14 643 729
+        C -1 udieresis 611 98 -14 658 729
+        C -1 notequal 549 32 -49 630 570
+        C -1 gcommaaccent 611 38 -217 666 850
+        C -1 eth 611 82 -14 670 737
+        C -1 zcaron 500 20 0 586 750
+        C -1 ncommaaccent 611 65 -228 629 546
+        C -1 onesuperior 333 148 283 388 710
+        C -1 imacron 278 69 0 429 678
+        C -1 Euro 556 0 0 0 0
         """),
         ("Helvetica-Oblique", """
         FontBBox -170 -225 1116 931
@@ -6829,321 +6830,321 @@ zero 48 48 48 48
         ItalicAngle -12
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 278
-        C 33 exclam 278
-        C 34 quotedbl 355
-        C 35 numbersign 556
-        C 36 dollar 556
-        C 37 percent 889
-        C 38 ampersand 667
-        C 39 quoteright 222
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 389
-        C 43 plus 584
-        C 44 comma 278
-        C 45 hyphen 333
-        C 46 period 278
-        C 47 slash 278
-        C 48 zero 556
-        C 49 one 556
-        C 50 two 556
-        C 51 three 556
-        C 52 four 556
-        C 53 five 556
-        C 54 six 556
-        C 55 seven 556
-        C 56 eight 556
-        C 57 nine 556
-        C 58 colon 278
-        C 59 semicolon 278
-        C 60 less 584
-        C 61 equal 584
-        C 62 greater 584
-        C 63 question 556
-        C 64 at 1015
-        C 65 A 667
-        C 66 B 667
-        C 67 C 722
-        C 68 D 722
-        C 69 E 667
-        C 70 F 611
-        C 71 G 778
-        C 72 H 722
-        C 73 I 278
-        C 74 J 500
-        C 75 K 667
-        C 76 L 556
-        C 77 M 833
-        C 78 N 722
-        C 79 O 778
-        C 80 P 667
-        C 81 Q 778
-        C 82 R 722
-        C 83 S 667
-        C 84 T 611
-        C 85 U 722
-        C 86 V 667
-        C 87 W 944
-        C 88 X 667
-        C 89 Y 667
-        C 90 Z 611
-        C 91 bracketleft 278
-        C 92 backslash 278
-        C 93 bracketright 278
-        C 94 asciicircum 469
-        C 95 underscore 556
-        C 96 quoteleft 222
-        C 97 a 556
-        C 98 b 556
-        C 99 c 500
-        C 100 d 556
-        C 101 e 556
-        C 102 f 278
-        C 103 g 556
-        C 104 h 556
-        C 105 i 222
-        C 106 j 222
-        C 107 k 500
-        C 108 l 222
-        C 109 m 833
-        C 110 n 556
-        C 111 o 556
-        C 112 p 556
-        C 113 q 556
-        C 114 r 333
-        C 115 s 500
-        C 116 t 278
-        C 117 u 556
-        C 118 v 500
-        C 119 w 722
-        C 120 x 500
-        C 121 y 500
-        C 122 z 500
-        C 123 braceleft 334
-        C 124 bar 260
-        C 125 braceright 334
-        C 126 asciitilde 584
-        C 161 exclamdown 333
-        C 162 cent 556
-        C 163 sterling 556
-        C 164 fraction 167
-        C 165 yen 556
-        C 166 florin 556
-        C 167 section 556
-        C 168 currency 556
-        C 169 quotesingle 191
-        C 170 quotedblleft 333
-        C 171 guillemotleft 556
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 500
-        C 175 fl 500
-        C 177 endash 556
-        C 178 dagger 556
-        C 179 daggerdbl 556
-        C 180 periodcentered 278
-        C 182 paragraph 537
-        C 183 bullet 350
-        C 184 quotesinglbase 222
-        C 185 quotedblbase 333
-        C 186 quotedblright 333
-        C 187 guillemotright 556
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 611
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 1000
-        C 227 ordfeminine 370
-        C 232 Lslash 556
-        C 233 Oslash 778
-        C 234 OE 1000
-        C 235 ordmasculine 365
-        C 241 ae 889
-        C 245 dotlessi 278
-        C 248 lslash 222
-        C 249 oslash 611
-        C 250 oe 944
-        C 251 germandbls 611
-        C -1 Idieresis 278
-        C -1 eacute 556
-        C -1 abreve 556
-        C -1 uhungarumlaut 556
-        C -1 ecaron 556
-        C -1 Ydieresis 667
-        C -1 divide 584
-        C -1 Yacute 667
-        C -1 Acircumflex 667
-        C -1 aacute 556
-        C -1 Ucircumflex 722
-        C -1 yacute 500
-        C -1 scommaaccent 500
-        C -1 ecircumflex 556
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 556
-        C -1 Uacute 722
-        C -1 uogonek 556
-        C -1 Edieresis 667
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 737
-        C -1 Emacron 667
-        C -1 ccaron 500
-        C -1 aring 556
-        C -1 Ncommaaccent 722
-        C -1 lacute 222
-        C -1 agrave 556
-        C -1 Tcommaaccent 611
-        C -1 Cacute 722
-        C -1 atilde 556
-        C -1 Edotaccent 667
-        C -1 scaron 500
-        C -1 scedilla 500
-        C -1 iacute 278
-        C -1 lozenge 471
-        C -1 Rcaron 722
-        C -1 Gcommaaccent 778
-        C -1 ucircumflex 556
-        C -1 acircumflex 556
-        C -1 Amacron 667
-        C -1 rcaron 333
-        C -1 ccedilla 500
-        C -1 Zdotaccent 611
-        C -1 Thorn 667
-        C -1 Omacron 778
-        C -1 Racute 722
-        C -1 Sacute 667
-        C -1 dcaron 643
-        C -1 Umacron 722
-        C -1 uring 556
-        C -1 threesuperior 333
-        C -1 Ograve 778
-        C -1 Agrave 667
-        C -1 Abreve 667
-        C -1 multiply 584
-        C -1 uacute 556
-        C -1 Tcaron 611
-        C -1 partialdiff 476
-        C -1 ydieresis 500
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 667
-        C -1 adieresis 556
-        C -1 edieresis 556
-        C -1 cacute 500
-        C -1 nacute 556
-        C -1 umacron 556
-        C -1 Ncaron 722
-        C -1 Iacute 278
-        C -1 plusminus 584
-        C -1 brokenbar 260
-        C -1 registered 737
-        C -1 Gbreve 778
-        C -1 Idotaccent 278
-        C -1 summation 600
-        C -1 Egrave 667
-        C -1 racute 333
-        C -1 omacron 556
-        C -1 Zacute 611
-        C -1 Zcaron 611
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 722
-        C -1 lcommaaccent 222
-        C -1 tcaron 317
-        C -1 eogonek 556
-        C -1 Uogonek 722
-        C -1 Aacute 667
-        C -1 Adieresis 667
-        C -1 egrave 556
-        C -1 zacute 500
-        C -1 iogonek 222
-        C -1 Oacute 778
-        C -1 oacute 556
-        C -1 amacron 556
-        C -1 sacute 500
-        C -1 idieresis 278
-        C -1 Ocircumflex 778
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 556
-        C -1 twosuperior 333
-        C -1 Odieresis 778
-        C -1 mu 556
-        C -1 igrave 278
-        C -1 ohungarumlaut 556
-        C -1 Eogonek 667
-        C -1 dcroat 556
-        C -1 threequarters 834
-        C -1 Scedilla 667
-        C -1 lcaron 299
-        C -1 Kcommaaccent 667
-        C -1 Lacute 556
-        C -1 trademark 1000
-        C -1 edotaccent 556
-        C -1 Igrave 278
-        C -1 Imacron 278
-        C -1 Lcaron 556
-        C -1 onehalf 834
-        C -1 lessequal 549
-        C -1 ocircumflex 556
-        C -1 ntilde 556
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 667
-        C -1 emacron 556
-        C -1 gbreve 556
-        C -1 onequarter 834
-        C -1 Scaron 667
-        C -1 Scommaaccent 667
-        C -1 Ohungarumlaut 778
-        C -1 degree 400
-        C -1 ograve 556
-        C -1 Ccaron 722
-        C -1 ugrave 556
-        C -1 radical 453
-        C -1 Dcaron 722
-        C -1 rcommaaccent 333
-        C -1 Ntilde 722
-        C -1 otilde 556
-        C -1 Rcommaaccent 722
-        C -1 Lcommaaccent 556
-        C -1 Atilde 667
-        C -1 Aogonek 667
-        C -1 Aring 667
-        C -1 Otilde 778
-        C -1 zdotaccent 500
-        C -1 Ecaron 667
-        C -1 Iogonek 278
-        C -1 kcommaaccent 500
-        C -1 minus 584
-        C -1 Icircumflex 278
-        C -1 ncaron 556
-        C -1 tcommaaccent 278
-        C -1 logicalnot 584
-        C -1 odieresis 556
-        C -1 udieresis 556
-        C -1 notequal 549
-        C -1 gcommaaccent 556
-        C -1 eth 556
-        C -1 zcaron 500
-        C -1 ncommaaccent 556
-        C -1 onesuperior 333
-        C -1 imacron 278
-        C -1 Euro 556
+        C 32 space 278 0 0 0 0
+        C 33 exclam 278 90 0 340 718
+        C 34 quotedbl 355 168 463 438 718
+        C 35 numbersign 556 73 0 631 688
+        C 36 dollar 556 69 -115 617 775
+        C 37 percent 889 147 -19 889 703
+        C 38 ampersand 667 77 -15 647 718
+        C 39 quoteright 222 151 463 310 718
+        C 40 parenleft 333 108 -207 454 733
+        C 41 parenright 333 -9 -207 337 733
+        C 42 asterisk 389 165 431 475 718
+        C 43 plus 584 85 0 606 505
+        C 44 comma 278 56 -147 214 106
+        C 45 hyphen 333 93 232 357 322
+        C 46 period 278 87 0 214 106
+        C 47 slash 278 -21 -19 452 737
+        C 48 zero 556 93 -19 608 703
+        C 49 one 556 207 0 508 703
+        C 50 two 556 26 0 617 703
+        C 51 three 556 75 -19 610 703
+        C 52 four 556 61 0 576 703
+        C 53 five 556 68 -19 621 688
+        C 54 six 556 91 -19 615 703
+        C 55 seven 556 137 0 669 688
+        C 56 eight 556 74 -19 607 703
+        C 57 nine 556 82 -19 609 703
+        C 58 colon 278 87 0 301 516
+        C 59 semicolon 278 56 -147 301 516
+        C 60 less 584 94 11 641 495
+        C 61 equal 584 63 115 628 390
+        C 62 greater 584 50 11 597 495
+        C 63 question 556 161 0 610 727
+        C 64 at 1015 215 -19 965 737
+        C 65 A 667 14 0 654 718
+        C 66 B 667 74 0 712 718
+        C 67 C 722 108 -19 782 737
+        C 68 D 722 81 0 764 718
+        C 69 E 667 86 0 762 718
+        C 70 F 611 86 0 736 718
+        C 71 G 778 111 -19 799 737
+        C 72 H 722 77 0 799 718
+        C 73 I 278 91 0 341 718
+        C 74 J 500 47 -19 581 718
+        C 75 K 667 76 0 808 718
+        C 76 L 556 76 0 555 718
+        C 77 M 833 73 0 914 718
+        C 78 N 722 76 0 799 718
+        C 79 O 778 105 -19 826 737
+        C 80 P 667 86 0 737 718
+        C 81 Q 778 105 -56 826 737
+        C 82 R 722 88 0 773 718
+        C 83 S 667 90 -19 713 737
+        C 84 T 611 148 0 750 718
+        C 85 U 722 123 -19 797 718
+        C 86 V 667 173 0 800 718
+        C 87 W 944 169 0 1081 718
+        C 88 X 667 19 0 790 718
+        C 89 Y 667 167 0 806 718
+        C 90 Z 611 23 0 741 718
+        C 91 bracketleft 278 21 -196 403 722
+        C 92 backslash 278 140 -19 291 737
+        C 93 bracketright 278 -14 -196 368 722
+        C 94 asciicircum 469 42 264 539 688
+        C 95 underscore 556 -27 -125 540 -75
+        C 96 quoteleft 222 165 470 323 725
+        C 97 a 556 61 -15 559 538
+        C 98 b 556 58 -15 584 718
+        C 99 c 500 74 -15 553 538
+        C 100 d 556 84 -15 652 718
+        C 101 e 556 84 -15 578 538
+        C 102 f 278 86 0 416 728
+        C 103 g 556 42 -220 610 538
+        C 104 h 556 65 0 573 718
+        C 105 i 222 67 0 308 718
+        C 106 j 222 -60 -210 308 718
+        C 107 k 500 67 0 600 718
+        C 108 l 222 67 0 308 718
+        C 109 m 833 65 0 852 538
+        C 110 n 556 65 0 573 538
+        C 111 o 556 83 -14 585 538
+        C 112 p 556 14 -207 584 538
+        C 113 q 556 84 -207 605 538
+        C 114 r 333 77 0 446 538
+        C 115 s 500 63 -15 529 538
+        C 116 t 278 102 -7 368 669
+        C 117 u 556 94 -15 600 523
+        C 118 v 500 119 0 603 523
+        C 119 w 722 125 0 820 523
+        C 120 x 500 11 0 594 523
+        C 121 y 500 15 -214 600 523
+        C 122 z 500 31 0 571 523
+        C 123 braceleft 334 92 -196 445 722
+        C 124 bar 260 46 -225 332 775
+        C 125 braceright 334 0 -196 354 722
+        C 126 asciitilde 584 111 180 580 326
+        C 161 exclamdown 333 77 -195 326 523
+        C 162 cent 556 95 -115 584 623
+        C 163 sterling 556 49 -16 634 718
+        C 164 fraction 167 -170 -19 482 703
+        C 165 yen 556 81 0 699 688
+        C 166 florin 556 -52 -207 654 737
+        C 167 section 556 76 -191 584 737
+        C 168 currency 556 60 99 646 603
+        C 169 quotesingle 191 157 463 285 718
+        C 170 quotedblleft 333 138 470 461 725
+        C 171 guillemotleft 556 146 108 554 446
+        C 172 guilsinglleft 333 137 108 340 446
+        C 173 guilsinglright 333 111 108 314 446
+        C 174 fi 500 86 0 587 728
+        C 175 fl 500 86 0 585 728
+        C 177 endash 556 51 240 623 313
+        C 178 dagger 556 135 -159 622 718
+        C 179 daggerdbl 556 52 -159 623 718
+        C 180 periodcentered 278 129 190 257 315
+        C 182 paragraph 537 126 -173 650 718
+        C 183 bullet 350 91 202 413 517
+        C 184 quotesinglbase 222 21 -149 180 106
+        C 185 quotedblbase 333 -6 -149 318 106
+        C 186 quotedblright 333 124 463 448 718
+        C 187 guillemotright 556 120 108 528 446
+        C 188 ellipsis 1000 115 0 908 106
+        C 189 perthousand 1000 88 -19 1029 703
+        C 191 questiondown 611 85 -201 534 525
+        C 193 grave 333 170 593 337 734
+        C 194 acute 333 248 593 475 734
+        C 195 circumflex 333 147 593 438 734
+        C 196 tilde 333 125 606 490 722
+        C 197 macron 333 143 627 468 684
+        C 198 breve 333 167 595 476 731
+        C 199 dotaccent 333 249 604 362 706
+        C 200 dieresis 333 168 604 443 706
+        C 202 ring 333 214 572 402 756
+        C 203 cedilla 333 2 -225 232 0
+        C 205 hungarumlaut 333 157 593 565 734
+        C 206 ogonek 333 43 -225 249 0
+        C 207 caron 333 177 593 468 734
+        C 208 emdash 1000 51 240 1067 313
+        C 225 AE 1000 8 0 1097 718
+        C 227 ordfeminine 370 127 405 449 737
+        C 232 Lslash 556 41 0 555 718
+        C 233 Oslash 778 43 -19 890 737
+        C 234 OE 1000 98 -19 1116 737
+        C 235 ordmasculine 365 141 405 468 737
+        C 241 ae 889 61 -15 909 538
+        C 245 dotlessi 278 95 0 294 523
+        C 248 lslash 222 41 0 347 718
+        C 249 oslash 611 29 -22 647 545
+        C 250 oe 944 83 -15 964 538
+        C 251 germandbls 611 67 -15 658 728
+        C -1 Idieresis 278 91 0 458 901
+        C -1 eacute 556 84 -15 587 734
+        C -1 abreve 556 61 -15 578 731
+        C -1 uhungarumlaut 556 94 -15 677 734
+        C -1 ecaron 556 84 -15 580 734
+        C -1 Ydieresis 667 167 0 806 901
+        C -1 divide 584 85 -19 606 524
+        C -1 Yacute 667 167 0 806 929
+        C -1 Acircumflex 667 14 0 654 929
+        C -1 aacute 556 61 -15 587 734
+        C -1 Ucircumflex 722 123 -19 797 929
+        C -1 yacute 500 15 -214 600 734
+        C -1 scommaaccent 500 63 -225 529 538
+        C -1 ecircumflex 556 84 -15 578 734
+        C -1 Uring 722 123 -19 797 931
+        C -1 Udieresis 722 123 -19 797 901
+        C -1 aogonek 556 61 -220 559 538
+        C -1 Uacute 722 123 -19 797 929
+        C -1 uogonek 556 94 -225 600 523
+        C -1 Edieresis 667 86 0 762 901
+        C -1 Dcroat 722 69 0 764 718
+        C -1 commaaccent 250 39 -225 172 -40
+        C -1 copyright 737 54 -19 837 737
+        C -1 Emacron 667 86 0 762 879
+        C -1 ccaron 500 74 -15 553 734
+        C -1 aring 556 61 -15 559 756
+        C -1 Ncommaaccent 722 76 -225 799 718
+        C -1 lacute 222 67 0 461 929
+        C -1 agrave 556 61 -15 559 734
+        C -1 Tcommaaccent 611 148 -225 750 718
+        C -1 Cacute 722 108 -19 782 929
+        C -1 atilde 556 61 -15 592 722
+        C -1 Edotaccent 667 86 0 762 901
+        C -1 scaron 500 63 -15 552 734
+        C -1 scedilla 500 63 -225 529 538
+        C -1 iacute 278 95 0 448 734
+        C -1 lozenge 471 88 0 540 728
+        C -1 Rcaron 722 88 0 773 929
+        C -1 Gcommaaccent 778 111 -225 799 737
+        C -1 ucircumflex 556 94 -15 600 734
+        C -1 acircumflex 556 61 -15 559 734
+        C -1 Amacron 667 14 0 677 879
+        C -1 rcaron 333 77 0 508 734
+        C -1 ccedilla 500 74 -225 553 538
+        C -1 Zdotaccent 611 23 0 741 901
+        C -1 Thorn 667 86 0 712 718
+        C -1 Omacron 778 105 -19 826 879
+        C -1 Racute 722 88 0 773 929
+        C -1 Sacute 667 90 -19 713 929
+        C -1 dcaron 643 84 -15 808 718
+        C -1 Umacron 722 123 -19 797 879
+        C -1 uring 556 94 -15 600 756
+        C -1 threesuperior 333 90 270 436 703
+        C -1 Ograve 778 105 -19 826 929
+        C -1 Agrave 667 14 0 654 929
+        C -1 Abreve 667 14 0 685 926
+        C -1 multiply 584 50 0 642 506
+        C -1 uacute 556 94 -15 600 734
+        C -1 Tcaron 611 148 0 750 929
+        C -1 partialdiff 476 41 -38 550 714
+        C -1 ydieresis 500 15 -214 600 706
+        C -1 Nacute 722 76 0 799 929
+        C -1 icircumflex 278 95 0 411 734
+        C -1 Ecircumflex 667 86 0 762 929
+        C -1 adieresis 556 61 -15 559 706
+        C -1 edieresis 556 84 -15 578 706
+        C -1 cacute 500 74 -15 559 734
+        C -1 nacute 556 65 0 587 734
+        C -1 umacron 556 94 -15 600 684
+        C -1 Ncaron 722 76 0 799 929
+        C -1 Iacute 278 91 0 489 929
+        C -1 plusminus 584 39 0 618 506
+        C -1 brokenbar 260 62 -150 316 700
+        C -1 registered 737 54 -19 837 737
+        C -1 Gbreve 778 111 -19 799 926
+        C -1 Idotaccent 278 91 0 377 901
+        C -1 summation 600 15 -10 671 706
+        C -1 Egrave 667 86 0 762 929
+        C -1 racute 333 77 0 475 734
+        C -1 omacron 556 83 -14 585 684
+        C -1 Zacute 611 23 0 741 929
+        C -1 Zcaron 611 23 0 741 929
+        C -1 greaterequal 549 26 0 620 674
+        C -1 Eth 722 69 0 764 718
+        C -1 Ccedilla 722 108 -225 782 737
+        C -1 lcommaaccent 222 25 -225 308 718
+        C -1 tcaron 317 102 -7 501 808
+        C -1 eogonek 556 84 -225 578 538
+        C -1 Uogonek 722 123 -225 797 718
+        C -1 Aacute 667 14 0 683 929
+        C -1 Adieresis 667 14 0 654 901
+        C -1 egrave 556 84 -15 578 734
+        C -1 zacute 500 31 0 571 734
+        C -1 iogonek 222 -61 -225 308 718
+        C -1 Oacute 778 105 -19 826 929
+        C -1 oacute 556 83 -14 587 734
+        C -1 amacron 556 61 -15 580 684
+        C -1 sacute 500 63 -15 559 734
+        C -1 idieresis 278 95 0 416 706
+        C -1 Ocircumflex 778 105 -19 826 929
+        C -1 Ugrave 722 123 -19 797 929
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 556 14 -207 584 718
+        C -1 twosuperior 333 64 281 449 703
+        C -1 Odieresis 778 105 -19 826 901
+        C -1 mu 556 24 -207 600 523
+        C -1 igrave 278 95 0 310 734
+        C -1 ohungarumlaut 556 83 -14 677 734
+        C -1 Eogonek 667 86 -220 762 718
+        C -1 dcroat 556 84 -15 689 718
+        C -1 threequarters 834 130 -19 861 703
+        C -1 Scedilla 667 90 -225 713 737
+        C -1 lcaron 299 67 0 464 718
+        C -1 Kcommaaccent 667 76 -225 808 718
+        C -1 Lacute 556 76 0 555 929
+        C -1 trademark 1000 186 306 1056 718
+        C -1 edotaccent 556 84 -15 578 706
+        C -1 Igrave 278 91 0 351 929
+        C -1 Imacron 278 91 0 483 879
+        C -1 Lcaron 556 76 0 570 718
+        C -1 onehalf 834 114 -19 839 703
+        C -1 lessequal 549 26 0 666 674
+        C -1 ocircumflex 556 83 -14 585 734
+        C -1 ntilde 556 65 0 592 722
+        C -1 Uhungarumlaut 722 123 -19 801 929
+        C -1 Eacute 667 86 0 762 929
+        C -1 emacron 556 84 -15 580 684
+        C -1 gbreve 556 42 -220 610 731
+        C -1 onequarter 834 150 -19 802 703
+        C -1 Scaron 667 90 -19 713 929
+        C -1 Scommaaccent 667 90 -225 713 737
+        C -1 Ohungarumlaut 778 105 -19 829 929
+        C -1 degree 400 169 411 468 703
+        C -1 ograve 556 83 -14 585 734
+        C -1 Ccaron 722 108 -19 782 929
+        C -1 ugrave 556 94 -15 600 734
+        C -1 radical 453 79 -80 617 762
+        C -1 Dcaron 722 81 0 764 929
+        C -1 rcommaaccent 333 30 -225 446 538
+        C -1 Ntilde 722 76 0 799 917
+        C -1 otilde 556 83 -14 602 722
+        C -1 Rcommaaccent 722 88 -225 773 718
+        C -1 Lcommaaccent 556 76 -225 555 718
+        C -1 Atilde 667 14 0 699 917
+        C -1 Aogonek 667 14 -225 654 718
+        C -1 Aring 667 14 0 654 931
+        C -1 Otilde 778 105 -19 826 917
+        C -1 zdotaccent 500 31 0 571 706
+        C -1 Ecaron 667 86 0 762 929
+        C -1 Iogonek 278 -33 -225 341 718
+        C -1 kcommaaccent 500 67 -225 600 718
+        C -1 minus 584 85 216 606 289
+        C -1 Icircumflex 278 91 0 452 929
+        C -1 ncaron 556 65 0 580 734
+        C -1 tcommaaccent 278 63 -225 368 669
+        C -1 logicalnot 584 106 108 628 390
+        C -1 odieresis 556 83 -14 585 706
+        C -1 udieresis 556 94 -15 600 706
+        C -1 notequal 549 34 -35 623 551
+        C -1 gcommaaccent 556 42 -220 610 822
+        C -1 eth 556 81 -15 617 737
+        C -1 zcaron 500 31 0 571 734
+        C -1 ncommaaccent 556 65 -225 573 538
+        C -1 onesuperior 333 166 281 371 703
+        C -1 imacron 278 95 0 417 684
+        C -1 Euro 556 0 0 0 0
         """),
         ("Times-Roman", """
         FontBBox -168 -218 1000 898
@@ -7154,321 +7155,321 @@ zero 48 48 48 48
         ItalicAngle 0
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 250
-        C 33 exclam 333
-        C 34 quotedbl 408
-        C 35 numbersign 500
-        C 36 dollar 500
-        C 37 percent 833
-        C 38 ampersand 778
-        C 39 quoteright 333
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 500
-        C 43 plus 564
-        C 44 comma 250
-        C 45 hyphen 333
-        C 46 period 250
-        C 47 slash 278
-        C 48 zero 500
-        C 49 one 500
-        C 50 two 500
-        C 51 three 500
-        C 52 four 500
-        C 53 five 500
-        C 54 six 500
-        C 55 seven 500
-        C 56 eight 500
-        C 57 nine 500
-        C 58 colon 278
-        C 59 semicolon 278
-        C 60 less 564
-        C 61 equal 564
-        C 62 greater 564
-        C 63 question 444
-        C 64 at 921
-        C 65 A 722
-        C 66 B 667
-        C 67 C 667
-        C 68 D 722
-        C 69 E 611
-        C 70 F 556
-        C 71 G 722
-        C 72 H 722
-        C 73 I 333
-        C 74 J 389
-        C 75 K 722
-        C 76 L 611
-        C 77 M 889
-        C 78 N 722
-        C 79 O 722
-        C 80 P 556
-        C 81 Q 722
-        C 82 R 667
-        C 83 S 556
-        C 84 T 611
-        C 85 U 722
-        C 86 V 722
-        C 87 W 944
-        C 88 X 722
-        C 89 Y 722
-        C 90 Z 611
-        C 91 bracketleft 333
-        C 92 backslash 278
-        C 93 bracketright 333
-        C 94 asciicircum 469
-        C 95 underscore 500
-        C 96 quoteleft 333
-        C 97 a 444
-        C 98 b 500
-        C 99 c 444
-        C 100 d 500
-        C 101 e 444
-        C 102 f 333
-        C 103 g 500
-        C 104 h 500
-        C 105 i 278
-        C 106 j 278
-        C 107 k 500
-        C 108 l 278
-        C 109 m 778
-        C 110 n 500
-        C 111 o 500
-        C 112 p 500
-        C 113 q 500
-        C 114 r 333
-        C 115 s 389
-        C 116 t 278
-        C 117 u 500
-        C 118 v 500
-        C 119 w 722
-        C 120 x 500
-        C 121 y 500
-        C 122 z 444
-        C 123 braceleft 480
-        C 124 bar 200
-        C 125 braceright 480
-        C 126 asciitilde 541
-        C 161 exclamdown 333
-        C 162 cent 500
-        C 163 sterling 500
-        C 164 fraction 167
-        C 165 yen 500
-        C 166 florin 500
-        C 167 section 500
-        C 168 currency 500
-        C 169 quotesingle 180
-        C 170 quotedblleft 444
-        C 171 guillemotleft 500
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 556
-        C 175 fl 556
-        C 177 endash 500
-        C 178 dagger 500
-        C 179 daggerdbl 500
-        C 180 periodcentered 250
-        C 182 paragraph 453
-        C 183 bullet 350
-        C 184 quotesinglbase 333
-        C 185 quotedblbase 444
-        C 186 quotedblright 444
-        C 187 guillemotright 500
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 444
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 889
-        C 227 ordfeminine 276
-        C 232 Lslash 611
-        C 233 Oslash 722
-        C 234 OE 889
-        C 235 ordmasculine 310
-        C 241 ae 667
-        C 245 dotlessi 278
-        C 248 lslash 278
-        C 249 oslash 500
-        C 250 oe 722
-        C 251 germandbls 500
-        C -1 Idieresis 333
-        C -1 eacute 444
-        C -1 abreve 444
-        C -1 uhungarumlaut 500
-        C -1 ecaron 444
-        C -1 Ydieresis 722
-        C -1 divide 564
-        C -1 Yacute 722
-        C -1 Acircumflex 722
-        C -1 aacute 444
-        C -1 Ucircumflex 722
-        C -1 yacute 500
-        C -1 scommaaccent 389
-        C -1 ecircumflex 444
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 444
-        C -1 Uacute 722
-        C -1 uogonek 500
-        C -1 Edieresis 611
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 760
-        C -1 Emacron 611
-        C -1 ccaron 444
-        C -1 aring 444
-        C -1 Ncommaaccent 722
-        C -1 lacute 278
-        C -1 agrave 444
-        C -1 Tcommaaccent 611
-        C -1 Cacute 667
-        C -1 atilde 444
-        C -1 Edotaccent 611
-        C -1 scaron 389
-        C -1 scedilla 389
-        C -1 iacute 278
-        C -1 lozenge 471
-        C -1 Rcaron 667
-        C -1 Gcommaaccent 722
-        C -1 ucircumflex 500
-        C -1 acircumflex 444
-        C -1 Amacron 722
-        C -1 rcaron 333
-        C -1 ccedilla 444
-        C -1 Zdotaccent 611
-        C -1 Thorn 556
-        C -1 Omacron 722
-        C -1 Racute 667
-        C -1 Sacute 556
-        C -1 dcaron 588
-        C -1 Umacron 722
-        C -1 uring 500
-        C -1 threesuperior 300
-        C -1 Ograve 722
-        C -1 Agrave 722
-        C -1 Abreve 722
-        C -1 multiply 564
-        C -1 uacute 500
-        C -1 Tcaron 611
-        C -1 partialdiff 476
-        C -1 ydieresis 500
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 611
-        C -1 adieresis 444
-        C -1 edieresis 444
-        C -1 cacute 444
-        C -1 nacute 500
-        C -1 umacron 500
-        C -1 Ncaron 722
-        C -1 Iacute 333
-        C -1 plusminus 564
-        C -1 brokenbar 200
-        C -1 registered 760
-        C -1 Gbreve 722
-        C -1 Idotaccent 333
-        C -1 summation 600
-        C -1 Egrave 611
-        C -1 racute 333
-        C -1 omacron 500
-        C -1 Zacute 611
-        C -1 Zcaron 611
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 667
-        C -1 lcommaaccent 278
-        C -1 tcaron 326
-        C -1 eogonek 444
-        C -1 Uogonek 722
-        C -1 Aacute 722
-        C -1 Adieresis 722
-        C -1 egrave 444
-        C -1 zacute 444
-        C -1 iogonek 278
-        C -1 Oacute 722
-        C -1 oacute 500
-        C -1 amacron 444
-        C -1 sacute 389
-        C -1 idieresis 278
-        C -1 Ocircumflex 722
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 500
-        C -1 twosuperior 300
-        C -1 Odieresis 722
-        C -1 mu 500
-        C -1 igrave 278
-        C -1 ohungarumlaut 500
-        C -1 Eogonek 611
-        C -1 dcroat 500
-        C -1 threequarters 750
-        C -1 Scedilla 556
-        C -1 lcaron 344
-        C -1 Kcommaaccent 722
-        C -1 Lacute 611
-        C -1 trademark 980
-        C -1 edotaccent 444
-        C -1 Igrave 333
-        C -1 Imacron 333
-        C -1 Lcaron 611
-        C -1 onehalf 750
-        C -1 lessequal 549
-        C -1 ocircumflex 500
-        C -1 ntilde 500
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 611
-        C -1 emacron 444
-        C -1 gbreve 500
-        C -1 onequarter 750
-        C -1 Scaron 556
-        C -1 Scommaaccent 556
-        C -1 Ohungarumlaut 722
-        C -1 degree 400
-        C -1 ograve 500
-        C -1 Ccaron 667
-        C -1 ugrave 500
-        C -1 radical 453
-        C -1 Dcaron 722
-        C -1 rcommaaccent 333
-        C -1 Ntilde 722
-        C -1 otilde 500
-        C -1 Rcommaaccent 667
-        C -1 Lcommaaccent 611
-        C -1 Atilde 722
-        C -1 Aogonek 722
-        C -1 Aring 722
-        C -1 Otilde 722
-        C -1 zdotaccent 444
-        C -1 Ecaron 611
-        C -1 Iogonek 333
-        C -1 kcommaaccent 500
-        C -1 minus 564
-        C -1 Icircumflex 333
-        C -1 ncaron 500
-        C -1 tcommaaccent 278
-        C -1 logicalnot 564
-        C -1 odieresis 500
-        C -1 udieresis 500
-        C -1 notequal 549
-        C -1 gcommaaccent 500
-        C -1 eth 500
-        C -1 zcaron 444
-        C -1 ncommaaccent 500
-        C -1 onesuperior 300
-        C -1 imacron 278
-        C -1 Euro 500
+        C 32 space 250 0 0 0 0
+        C 33 exclam 333 130 -9 238 676
+        C 34 quotedbl 408 77 431 331 676
+        C 35 numbersign 500 5 0 496 662
+        C 36 dollar 500 44 -87 457 727
+        C 37 percent 833 61 -13 772 676
+        C 38 ampersand 778 42 -13 750 676
+        C 39 quoteright 333 79 433 218 676
+        C 40 parenleft 333 48 -177 304 676
+        C 41 parenright 333 29 -177 285 676
+        C 42 asterisk 500 69 265 432 676
+        C 43 plus 564 30 0 534 506
+        C 44 comma 250 56 -141 195 102
+        C 45 hyphen 333 39 194 285 257
+        C 46 period 250 70 -11 181 100
+        C 47 slash 278 -9 -14 287 676
+        C 48 zero 500 24 -14 476 676
+        C 49 one 500 111 0 394 676
+        C 50 two 500 30 0 475 676
+        C 51 three 500 43 -14 431 676
+        C 52 four 500 12 0 472 676
+        C 53 five 500 32 -14 438 688
+        C 54 six 500 34 -14 468 684
+        C 55 seven 500 20 -8 449 662
+        C 56 eight 500 56 -14 445 676
+        C 57 nine 500 30 -22 459 676
+        C 58 colon 278 81 -11 192 459
+        C 59 semicolon 278 80 -141 219 459
+        C 60 less 564 28 -8 536 514
+        C 61 equal 564 30 120 534 386
+        C 62 greater 564 28 -8 536 514
+        C 63 question 444 68 -8 414 676
+        C 64 at 921 116 -14 809 676
+        C 65 A 722 15 0 706 674
+        C 66 B 667 17 0 593 662
+        C 67 C 667 28 -14 633 676
+        C 68 D 722 16 0 685 662
+        C 69 E 611 12 0 597 662
+        C 70 F 556 12 0 546 662
+        C 71 G 722 32 -14 709 676
+        C 72 H 722 19 0 702 662
+        C 73 I 333 18 0 315 662
+        C 74 J 389 10 -14 370 662
+        C 75 K 722 34 0 723 662
+        C 76 L 611 12 0 598 662
+        C 77 M 889 12 0 863 662
+        C 78 N 722 12 -11 707 662
+        C 79 O 722 34 -14 688 676
+        C 80 P 556 16 0 542 662
+        C 81 Q 722 34 -178 701 676
+        C 82 R 667 17 0 659 662
+        C 83 S 556 42 -14 491 676
+        C 84 T 611 17 0 593 662
+        C 85 U 722 14 -14 705 662
+        C 86 V 722 16 -11 697 662
+        C 87 W 944 5 -11 932 662
+        C 88 X 722 10 0 704 662
+        C 89 Y 722 22 0 703 662
+        C 90 Z 611 9 0 597 662
+        C 91 bracketleft 333 88 -156 299 662
+        C 92 backslash 278 -9 -14 287 676
+        C 93 bracketright 333 34 -156 245 662
+        C 94 asciicircum 469 24 297 446 662
+        C 95 underscore 500 0 -125 500 -75
+        C 96 quoteleft 333 115 433 254 676
+        C 97 a 444 37 -10 442 460
+        C 98 b 500 3 -10 468 683
+        C 99 c 444 25 -10 412 460
+        C 100 d 500 27 -10 491 683
+        C 101 e 444 25 -10 424 460
+        C 102 f 333 20 0 383 683
+        C 103 g 500 28 -218 470 460
+        C 104 h 500 9 0 487 683
+        C 105 i 278 16 0 253 683
+        C 106 j 278 -70 -218 194 683
+        C 107 k 500 7 0 505 683
+        C 108 l 278 19 0 257 683
+        C 109 m 778 16 0 775 460
+        C 110 n 500 16 0 485 460
+        C 111 o 500 29 -10 470 460
+        C 112 p 500 5 -217 470 460
+        C 113 q 500 24 -217 488 460
+        C 114 r 333 5 0 335 460
+        C 115 s 389 51 -10 348 460
+        C 116 t 278 13 -10 279 579
+        C 117 u 500 9 -10 479 450
+        C 118 v 500 19 -14 477 450
+        C 119 w 722 21 -14 694 450
+        C 120 x 500 17 0 479 450
+        C 121 y 500 14 -218 475 450
+        C 122 z 444 27 0 418 450
+        C 123 braceleft 480 100 -181 350 680
+        C 124 bar 200 67 -218 133 782
+        C 125 braceright 480 130 -181 380 680
+        C 126 asciitilde 541 40 183 502 323
+        C 161 exclamdown 333 97 -218 205 467
+        C 162 cent 500 53 -138 448 579
+        C 163 sterling 500 12 -8 490 676
+        C 164 fraction 167 -168 -14 331 676
+        C 165 yen 500 -53 0 512 662
+        C 166 florin 500 7 -189 490 676
+        C 167 section 500 70 -148 426 676
+        C 168 currency 500 -22 58 522 602
+        C 169 quotesingle 180 48 431 133 676
+        C 170 quotedblleft 444 43 433 414 676
+        C 171 guillemotleft 500 42 33 456 416
+        C 172 guilsinglleft 333 63 33 285 416
+        C 173 guilsinglright 333 48 33 270 416
+        C 174 fi 556 31 0 521 683
+        C 175 fl 556 32 0 521 683
+        C 177 endash 500 0 201 500 250
+        C 178 dagger 500 59 -149 442 676
+        C 179 daggerdbl 500 58 -153 442 676
+        C 180 periodcentered 250 70 199 181 310
+        C 182 paragraph 453 -22 -154 450 662
+        C 183 bullet 350 40 196 310 466
+        C 184 quotesinglbase 333 79 -141 218 102
+        C 185 quotedblbase 444 45 -141 416 102
+        C 186 quotedblright 444 30 433 401 676
+        C 187 guillemotright 500 44 33 458 416
+        C 188 ellipsis 1000 111 -11 888 100
+        C 189 perthousand 1000 7 -19 994 706
+        C 191 questiondown 444 30 -218 376 466
+        C 193 grave 333 19 507 242 678
+        C 194 acute 333 93 507 317 678
+        C 195 circumflex 333 11 507 322 674
+        C 196 tilde 333 1 532 331 638
+        C 197 macron 333 11 547 322 601
+        C 198 breve 333 26 507 307 664
+        C 199 dotaccent 333 118 581 216 681
+        C 200 dieresis 333 18 581 315 681
+        C 202 ring 333 67 512 266 711
+        C 203 cedilla 333 52 -215 261 0
+        C 205 hungarumlaut 333 -3 507 377 678
+        C 206 ogonek 333 62 -165 243 0
+        C 207 caron 333 11 507 322 674
+        C 208 emdash 1000 0 201 1000 250
+        C 225 AE 889 0 0 863 662
+        C 227 ordfeminine 276 4 394 270 676
+        C 232 Lslash 611 12 0 598 662
+        C 233 Oslash 722 34 -80 688 734
+        C 234 OE 889 30 -6 885 668
+        C 235 ordmasculine 310 6 394 304 676
+        C 241 ae 667 38 -10 632 460
+        C 245 dotlessi 278 16 0 253 460
+        C 248 lslash 278 19 0 259 683
+        C 249 oslash 500 29 -112 470 551
+        C 250 oe 722 30 -10 690 460
+        C 251 germandbls 500 12 -9 468 683
+        C -1 Idieresis 333 18 0 315 835
+        C -1 eacute 444 25 -10 424 678
+        C -1 abreve 444 37 -10 442 664
+        C -1 uhungarumlaut 500 9 -10 501 678
+        C -1 ecaron 444 25 -10 424 674
+        C -1 Ydieresis 722 22 0 703 835
+        C -1 divide 564 30 -10 534 516
+        C -1 Yacute 722 22 0 703 890
+        C -1 Acircumflex 722 15 0 706 886
+        C -1 aacute 444 37 -10 442 678
+        C -1 Ucircumflex 722 14 -14 705 886
+        C -1 yacute 500 14 -218 475 678
+        C -1 scommaaccent 389 51 -218 348 460
+        C -1 ecircumflex 444 25 -10 424 674
+        C -1 Uring 722 14 -14 705 898
+        C -1 Udieresis 722 14 -14 705 835
+        C -1 aogonek 444 37 -165 469 460
+        C -1 Uacute 722 14 -14 705 890
+        C -1 uogonek 500 9 -155 487 450
+        C -1 Edieresis 611 12 0 597 835
+        C -1 Dcroat 722 16 0 685 662
+        C -1 commaaccent 250 59 -218 184 -50
+        C -1 copyright 760 38 -14 722 676
+        C -1 Emacron 611 12 0 597 813
+        C -1 ccaron 444 25 -10 412 674
+        C -1 aring 444 37 -10 442 711
+        C -1 Ncommaaccent 722 12 -198 707 662
+        C -1 lacute 278 19 0 290 890
+        C -1 agrave 444 37 -10 442 678
+        C -1 Tcommaaccent 611 17 -218 593 662
+        C -1 Cacute 667 28 -14 633 890
+        C -1 atilde 444 37 -10 442 638
+        C -1 Edotaccent 611 12 0 597 835
+        C -1 scaron 389 39 -10 350 674
+        C -1 scedilla 389 51 -215 348 460
+        C -1 iacute 278 16 0 290 678
+        C -1 lozenge 471 13 0 459 724
+        C -1 Rcaron 667 17 0 659 886
+        C -1 Gcommaaccent 722 32 -218 709 676
+        C -1 ucircumflex 500 9 -10 479 674
+        C -1 acircumflex 444 37 -10 442 674
+        C -1 Amacron 722 15 0 706 813
+        C -1 rcaron 333 5 0 335 674
+        C -1 ccedilla 444 25 -215 412 460
+        C -1 Zdotaccent 611 9 0 597 835
+        C -1 Thorn 556 16 0 542 662
+        C -1 Omacron 722 34 -14 688 813
+        C -1 Racute 667 17 0 659 890
+        C -1 Sacute 556 42 -14 491 890
+        C -1 dcaron 588 27 -10 589 695
+        C -1 Umacron 722 14 -14 705 813
+        C -1 uring 500 9 -10 479 711
+        C -1 threesuperior 300 15 262 291 676
+        C -1 Ograve 722 34 -14 688 890
+        C -1 Agrave 722 15 0 706 890
+        C -1 Abreve 722 15 0 706 876
+        C -1 multiply 564 38 8 527 497
+        C -1 uacute 500 9 -10 479 678
+        C -1 Tcaron 611 17 0 593 886
+        C -1 partialdiff 476 17 -38 459 710
+        C -1 ydieresis 500 14 -218 475 623
+        C -1 Nacute 722 12 -11 707 890
+        C -1 icircumflex 278 -16 0 295 674
+        C -1 Ecircumflex 611 12 0 597 886
+        C -1 adieresis 444 37 -10 442 623
+        C -1 edieresis 444 25 -10 424 623
+        C -1 cacute 444 25 -10 413 678
+        C -1 nacute 500 16 0 485 678
+        C -1 umacron 500 9 -10 479 601
+        C -1 Ncaron 722 12 -11 707 886
+        C -1 Iacute 333 18 0 317 890
+        C -1 plusminus 564 30 0 534 506
+        C -1 brokenbar 200 67 -143 133 707
+        C -1 registered 760 38 -14 722 676
+        C -1 Gbreve 722 32 -14 709 876
+        C -1 Idotaccent 333 18 0 315 835
+        C -1 summation 600 15 -10 585 706
+        C -1 Egrave 611 12 0 597 890
+        C -1 racute 333 5 0 335 678
+        C -1 omacron 500 29 -10 470 601
+        C -1 Zacute 611 9 0 597 890
+        C -1 Zcaron 611 9 0 597 886
+        C -1 greaterequal 549 26 0 523 666
+        C -1 Eth 722 16 0 685 662
+        C -1 Ccedilla 667 28 -215 633 676
+        C -1 lcommaaccent 278 19 -218 257 683
+        C -1 tcaron 326 13 -10 318 722
+        C -1 eogonek 444 25 -165 424 460
+        C -1 Uogonek 722 14 -165 705 662
+        C -1 Aacute 722 15 0 706 890
+        C -1 Adieresis 722 15 0 706 835
+        C -1 egrave 444 25 -10 424 678
+        C -1 zacute 444 27 0 418 678
+        C -1 iogonek 278 16 -165 265 683
+        C -1 Oacute 722 34 -14 688 890
+        C -1 oacute 500 29 -10 470 678
+        C -1 amacron 444 37 -10 442 601
+        C -1 sacute 389 51 -10 348 678
+        C -1 idieresis 278 -9 0 288 623
+        C -1 Ocircumflex 722 34 -14 688 886
+        C -1 Ugrave 722 14 -14 705 890
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 500 5 -217 470 683
+        C -1 twosuperior 300 1 270 296 676
+        C -1 Odieresis 722 34 -14 688 835
+        C -1 mu 500 36 -218 512 450
+        C -1 igrave 278 -8 0 253 678
+        C -1 ohungarumlaut 500 29 -10 491 678
+        C -1 Eogonek 611 12 -165 597 662
+        C -1 dcroat 500 27 -10 500 683
+        C -1 threequarters 750 15 -14 718 676
+        C -1 Scedilla 556 42 -215 491 676
+        C -1 lcaron 344 19 0 347 695
+        C -1 Kcommaaccent 722 34 -198 723 662
+        C -1 Lacute 611 12 0 598 890
+        C -1 trademark 980 30 256 957 662
+        C -1 edotaccent 444 25 -10 424 623
+        C -1 Igrave 333 18 0 315 890
+        C -1 Imacron 333 11 0 322 813
+        C -1 Lcaron 611 12 0 598 676
+        C -1 onehalf 750 31 -14 746 676
+        C -1 lessequal 549 26 0 523 666
+        C -1 ocircumflex 500 29 -10 470 674
+        C -1 ntilde 500 16 0 485 638
+        C -1 Uhungarumlaut 722 14 -14 705 890
+        C -1 Eacute 611 12 0 597 890
+        C -1 emacron 444 25 -10 424 601
+        C -1 gbreve 500 28 -218 470 664
+        C -1 onequarter 750 37 -14 718 676
+        C -1 Scaron 556 42 -14 491 886
+        C -1 Scommaaccent 556 42 -218 491 676
+        C -1 Ohungarumlaut 722 34 -14 688 890
+        C -1 degree 400 57 390 343 676
+        C -1 ograve 500 29 -10 470 678
+        C -1 Ccaron 667 28 -14 633 886
+        C -1 ugrave 500 9 -10 479 678
+        C -1 radical 453 2 -60 452 768
+        C -1 Dcaron 722 16 0 685 886
+        C -1 rcommaaccent 333 5 -218 335 460
+        C -1 Ntilde 722 12 -11 707 850
+        C -1 otilde 500 29 -10 470 638
+        C -1 Rcommaaccent 667 17 -198 659 662
+        C -1 Lcommaaccent 611 12 -218 598 662
+        C -1 Atilde 722 15 0 706 850
+        C -1 Aogonek 722 15 -165 738 674
+        C -1 Aring 722 15 0 706 898
+        C -1 Otilde 722 34 -14 688 850
+        C -1 zdotaccent 444 27 0 418 623
+        C -1 Ecaron 611 12 0 597 886
+        C -1 Iogonek 333 18 -165 315 662
+        C -1 kcommaaccent 500 7 -218 505 683
+        C -1 minus 564 30 220 534 286
+        C -1 Icircumflex 333 11 0 322 886
+        C -1 ncaron 500 16 0 485 674
+        C -1 tcommaaccent 278 13 -218 279 579
+        C -1 logicalnot 564 30 108 534 386
+        C -1 odieresis 500 29 -10 470 623
+        C -1 udieresis 500 9 -10 479 623
+        C -1 notequal 549 12 -31 537 547
+        C -1 gcommaaccent 500 28 -218 470 749
+        C -1 eth 500 29 -10 471 686
+        C -1 zcaron 444 27 0 418 674
+        C -1 ncommaaccent 500 16 -218 485 460
+        C -1 onesuperior 300 57 270 248 676
+        C -1 imacron 278 6 0 271 601
+        C -1 Euro 500 0 0 0 0
         """),
         ("Times-Bold", """
         FontBBox -168 -218 1000 935
@@ -7479,321 +7480,321 @@ zero 48 48 48 48
         ItalicAngle 0
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 250
-        C 33 exclam 333
-        C 34 quotedbl 555
-        C 35 numbersign 500
-        C 36 dollar 500
-        C 37 percent 1000
-        C 38 ampersand 833
-        C 39 quoteright 333
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 500
-        C 43 plus 570
-        C 44 comma 250
-        C 45 hyphen 333
-        C 46 period 250
-        C 47 slash 278
-        C 48 zero 500
-        C 49 one 500
-        C 50 two 500
-        C 51 three 500
-        C 52 four 500
-        C 53 five 500
-        C 54 six 500
-        C 55 seven 500
-        C 56 eight 500
-        C 57 nine 500
-        C 58 colon 333
-        C 59 semicolon 333
-        C 60 less 570
-        C 61 equal 570
-        C 62 greater 570
-        C 63 question 500
-        C 64 at 930
-        C 65 A 722
-        C 66 B 667
-        C 67 C 722
-        C 68 D 722
-        C 69 E 667
-        C 70 F 611
-        C 71 G 778
-        C 72 H 778
-        C 73 I 389
-        C 74 J 500
-        C 75 K 778
-        C 76 L 667
-        C 77 M 944
-        C 78 N 722
-        C 79 O 778
-        C 80 P 611
-        C 81 Q 778
-        C 82 R 722
-        C 83 S 556
-        C 84 T 667
-        C 85 U 722
-        C 86 V 722
-        C 87 W 1000
-        C 88 X 722
-        C 89 Y 722
-        C 90 Z 667
-        C 91 bracketleft 333
-        C 92 backslash 278
-        C 93 bracketright 333
-        C 94 asciicircum 581
-        C 95 underscore 500
-        C 96 quoteleft 333
-        C 97 a 500
-        C 98 b 556
-        C 99 c 444
-        C 100 d 556
-        C 101 e 444
-        C 102 f 333
-        C 103 g 500
-        C 104 h 556
-        C 105 i 278
-        C 106 j 333
-        C 107 k 556
-        C 108 l 278
-        C 109 m 833
-        C 110 n 556
-        C 111 o 500
-        C 112 p 556
-        C 113 q 556
-        C 114 r 444
-        C 115 s 389
-        C 116 t 333
-        C 117 u 556
-        C 118 v 500
-        C 119 w 722
-        C 120 x 500
-        C 121 y 500
-        C 122 z 444
-        C 123 braceleft 394
-        C 124 bar 220
-        C 125 braceright 394
-        C 126 asciitilde 520
-        C 161 exclamdown 333
-        C 162 cent 500
-        C 163 sterling 500
-        C 164 fraction 167
-        C 165 yen 500
-        C 166 florin 500
-        C 167 section 500
-        C 168 currency 500
-        C 169 quotesingle 278
-        C 170 quotedblleft 500
-        C 171 guillemotleft 500
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 556
-        C 175 fl 556
-        C 177 endash 500
-        C 178 dagger 500
-        C 179 daggerdbl 500
-        C 180 periodcentered 250
-        C 182 paragraph 540
-        C 183 bullet 350
-        C 184 quotesinglbase 333
-        C 185 quotedblbase 500
-        C 186 quotedblright 500
-        C 187 guillemotright 500
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 500
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 1000
-        C 227 ordfeminine 300
-        C 232 Lslash 667
-        C 233 Oslash 778
-        C 234 OE 1000
-        C 235 ordmasculine 330
-        C 241 ae 722
-        C 245 dotlessi 278
-        C 248 lslash 278
-        C 249 oslash 500
-        C 250 oe 722
-        C 251 germandbls 556
-        C -1 Idieresis 389
-        C -1 eacute 444
-        C -1 abreve 500
-        C -1 uhungarumlaut 556
-        C -1 ecaron 444
-        C -1 Ydieresis 722
-        C -1 divide 570
-        C -1 Yacute 722
-        C -1 Acircumflex 722
-        C -1 aacute 500
-        C -1 Ucircumflex 722
-        C -1 yacute 500
-        C -1 scommaaccent 389
-        C -1 ecircumflex 444
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 500
-        C -1 Uacute 722
-        C -1 uogonek 556
-        C -1 Edieresis 667
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 747
-        C -1 Emacron 667
-        C -1 ccaron 444
-        C -1 aring 500
-        C -1 Ncommaaccent 722
-        C -1 lacute 278
-        C -1 agrave 500
-        C -1 Tcommaaccent 667
-        C -1 Cacute 722
-        C -1 atilde 500
-        C -1 Edotaccent 667
-        C -1 scaron 389
-        C -1 scedilla 389
-        C -1 iacute 278
-        C -1 lozenge 494
-        C -1 Rcaron 722
-        C -1 Gcommaaccent 778
-        C -1 ucircumflex 556
-        C -1 acircumflex 500
-        C -1 Amacron 722
-        C -1 rcaron 444
-        C -1 ccedilla 444
-        C -1 Zdotaccent 667
-        C -1 Thorn 611
-        C -1 Omacron 778
-        C -1 Racute 722
-        C -1 Sacute 556
-        C -1 dcaron 672
-        C -1 Umacron 722
-        C -1 uring 556
-        C -1 threesuperior 300
-        C -1 Ograve 778
-        C -1 Agrave 722
-        C -1 Abreve 722
-        C -1 multiply 570
-        C -1 uacute 556
-        C -1 Tcaron 667
-        C -1 partialdiff 494
-        C -1 ydieresis 500
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 667
-        C -1 adieresis 500
-        C -1 edieresis 444
-        C -1 cacute 444
-        C -1 nacute 556
-        C -1 umacron 556
-        C -1 Ncaron 722
-        C -1 Iacute 389
-        C -1 plusminus 570
-        C -1 brokenbar 220
-        C -1 registered 747
-        C -1 Gbreve 778
-        C -1 Idotaccent 389
-        C -1 summation 600
-        C -1 Egrave 667
-        C -1 racute 444
-        C -1 omacron 500
-        C -1 Zacute 667
-        C -1 Zcaron 667
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 722
-        C -1 lcommaaccent 278
-        C -1 tcaron 416
-        C -1 eogonek 444
-        C -1 Uogonek 722
-        C -1 Aacute 722
-        C -1 Adieresis 722
-        C -1 egrave 444
-        C -1 zacute 444
-        C -1 iogonek 278
-        C -1 Oacute 778
-        C -1 oacute 500
-        C -1 amacron 500
-        C -1 sacute 389
-        C -1 idieresis 278
-        C -1 Ocircumflex 778
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 556
-        C -1 twosuperior 300
-        C -1 Odieresis 778
-        C -1 mu 556
-        C -1 igrave 278
-        C -1 ohungarumlaut 500
-        C -1 Eogonek 667
-        C -1 dcroat 556
-        C -1 threequarters 750
-        C -1 Scedilla 556
-        C -1 lcaron 394
-        C -1 Kcommaaccent 778
-        C -1 Lacute 667
-        C -1 trademark 1000
-        C -1 edotaccent 444
-        C -1 Igrave 389
-        C -1 Imacron 389
-        C -1 Lcaron 667
-        C -1 onehalf 750
-        C -1 lessequal 549
-        C -1 ocircumflex 500
-        C -1 ntilde 556
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 667
-        C -1 emacron 444
-        C -1 gbreve 500
-        C -1 onequarter 750
-        C -1 Scaron 556
-        C -1 Scommaaccent 556
-        C -1 Ohungarumlaut 778
-        C -1 degree 400
-        C -1 ograve 500
-        C -1 Ccaron 722
-        C -1 ugrave 556
-        C -1 radical 549
-        C -1 Dcaron 722
-        C -1 rcommaaccent 444
-        C -1 Ntilde 722
-        C -1 otilde 500
-        C -1 Rcommaaccent 722
-        C -1 Lcommaaccent 667
-        C -1 Atilde 722
-        C -1 Aogonek 722
-        C -1 Aring 722
-        C -1 Otilde 778
-        C -1 zdotaccent 444
-        C -1 Ecaron 667
-        C -1 Iogonek 389
-        C -1 kcommaaccent 556
-        C -1 minus 570
-        C -1 Icircumflex 389
-        C -1 ncaron 556
-        C -1 tcommaaccent 333
-        C -1 logicalnot 570
-        C -1 odieresis 500
-        C -1 udieresis 556
-        C -1 notequal 549
-        C -1 gcommaaccent 500
-        C -1 eth 500
-        C -1 zcaron 444
-        C -1 ncommaaccent 556
-        C -1 onesuperior 300
-        C -1 imacron 278
-        C -1 Euro 500
+        C 32 space 250 0 0 0 0
+        C 33 exclam 333 81 -13 251 691
+        C 34 quotedbl 555 83 404 472 691
+        C 35 numbersign 500 4 0 496 700
+        C 36 dollar 500 29 -99 472 750
+        C 37 percent 1000 124 -14 877 692
+        C 38 ampersand 833 62 -16 787 691
+        C 39 quoteright 333 79 356 263 691
+        C 40 parenleft 333 46 -168 306 694
+        C 41 parenright 333 27 -168 287 694
+        C 42 asterisk 500 56 255 447 691
+        C 43 plus 570 33 0 537 506
+        C 44 comma 250 39 -180 223 155
+        C 45 hyphen 333 44 171 287 287
+        C 46 period 250 41 -13 210 156
+        C 47 slash 278 -24 -19 302 691
+        C 48 zero 500 24 -13 476 688
+        C 49 one 500 65 0 442 688
+        C 50 two 500 17 0 478 688
+        C 51 three 500 16 -14 468 688
+        C 52 four 500 19 0 475 688
+        C 53 five 500 22 -8 470 676
+        C 54 six 500 28 -13 475 688
+        C 55 seven 500 17 0 477 676
+        C 56 eight 500 28 -13 472 688
+        C 57 nine 500 26 -13 473 688
+        C 58 colon 333 82 -13 251 472
+        C 59 semicolon 333 82 -180 266 472
+        C 60 less 570 31 -8 539 514
+        C 61 equal 570 33 107 537 399
+        C 62 greater 570 31 -8 539 514
+        C 63 question 500 57 -13 445 689
+        C 64 at 930 108 -19 822 691
+        C 65 A 722 9 0 689 690
+        C 66 B 667 16 0 619 676
+        C 67 C 722 49 -19 687 691
+        C 68 D 722 14 0 690 676
+        C 69 E 667 16 0 641 676
+        C 70 F 611 16 0 583 676
+        C 71 G 778 37 -19 755 691
+        C 72 H 778 21 0 759 676
+        C 73 I 389 20 0 370 676
+        C 74 J 500 3 -96 479 676
+        C 75 K 778 30 0 769 676
+        C 76 L 667 19 0 638 676
+        C 77 M 944 14 0 921 676
+        C 78 N 722 16 -18 701 676
+        C 79 O 778 35 -19 743 691
+        C 80 P 611 16 0 600 676
+        C 81 Q 778 35 -176 743 691
+        C 82 R 722 26 0 715 676
+        C 83 S 556 35 -19 513 692
+        C 84 T 667 31 0 636 676
+        C 85 U 722 16 -19 701 676
+        C 86 V 722 16 -18 701 676
+        C 87 W 1000 19 -15 981 676
+        C 88 X 722 16 0 699 676
+        C 89 Y 722 15 0 699 676
+        C 90 Z 667 28 0 634 676
+        C 91 bracketleft 333 67 -149 301 678
+        C 92 backslash 278 -25 -19 303 691
+        C 93 bracketright 333 32 -149 266 678
+        C 94 asciicircum 581 73 311 509 676
+        C 95 underscore 500 0 -125 500 -75
+        C 96 quoteleft 333 70 356 254 691
+        C 97 a 500 25 -14 488 473
+        C 98 b 556 17 -14 521 676
+        C 99 c 444 25 -14 430 473
+        C 100 d 556 25 -14 534 676
+        C 101 e 444 25 -14 426 473
+        C 102 f 333 14 0 389 691
+        C 103 g 500 28 -206 483 473
+        C 104 h 556 16 0 534 676
+        C 105 i 278 16 0 255 691
+        C 106 j 333 -57 -203 263 691
+        C 107 k 556 22 0 543 676
+        C 108 l 278 16 0 255 676
+        C 109 m 833 16 0 814 473
+        C 110 n 556 21 0 539 473
+        C 111 o 500 25 -14 476 473
+        C 112 p 556 19 -205 524 473
+        C 113 q 556 34 -205 536 473
+        C 114 r 444 29 0 434 473
+        C 115 s 389 25 -14 361 473
+        C 116 t 333 20 -12 332 630
+        C 117 u 556 16 -14 537 461
+        C 118 v 500 21 -14 485 461
+        C 119 w 722 23 -14 707 461
+        C 120 x 500 12 0 484 461
+        C 121 y 500 16 -205 480 461
+        C 122 z 444 21 0 420 461
+        C 123 braceleft 394 22 -175 340 698
+        C 124 bar 220 66 -218 154 782
+        C 125 braceright 394 54 -175 372 698
+        C 126 asciitilde 520 29 173 491 333
+        C 161 exclamdown 333 82 -203 252 501
+        C 162 cent 500 53 -140 458 588
+        C 163 sterling 500 21 -14 477 684
+        C 164 fraction 167 -168 -12 329 688
+        C 165 yen 500 -64 0 547 676
+        C 166 florin 500 0 -155 498 706
+        C 167 section 500 57 -132 443 691
+        C 168 currency 500 -26 61 526 613
+        C 169 quotesingle 278 75 404 204 691
+        C 170 quotedblleft 500 32 356 486 691
+        C 171 guillemotleft 500 23 36 473 415
+        C 172 guilsinglleft 333 51 36 305 415
+        C 173 guilsinglright 333 28 36 282 415
+        C 174 fi 556 14 0 536 691
+        C 175 fl 556 14 0 536 691
+        C 177 endash 500 0 181 500 271
+        C 178 dagger 500 47 -134 453 691
+        C 179 daggerdbl 500 45 -132 456 691
+        C 180 periodcentered 250 41 248 210 417
+        C 182 paragraph 540 0 -186 519 676
+        C 183 bullet 350 35 198 315 478
+        C 184 quotesinglbase 333 79 -180 263 155
+        C 185 quotedblbase 500 14 -180 468 155
+        C 186 quotedblright 500 14 356 468 691
+        C 187 guillemotright 500 27 36 477 415
+        C 188 ellipsis 1000 82 -13 917 156
+        C 189 perthousand 1000 7 -29 995 706
+        C 191 questiondown 500 55 -201 443 501
+        C 193 grave 333 8 528 246 713
+        C 194 acute 333 86 528 324 713
+        C 195 circumflex 333 -2 528 335 704
+        C 196 tilde 333 -16 547 349 674
+        C 197 macron 333 1 565 331 637
+        C 198 breve 333 15 528 318 691
+        C 199 dotaccent 333 103 536 258 691
+        C 200 dieresis 333 -2 537 335 667
+        C 202 ring 333 60 527 273 740
+        C 203 cedilla 333 68 -218 294 0
+        C 205 hungarumlaut 333 -13 528 425 713
+        C 206 ogonek 333 90 -193 319 24
+        C 207 caron 333 -2 528 335 704
+        C 208 emdash 1000 0 181 1000 271
+        C 225 AE 1000 4 0 951 676
+        C 227 ordfeminine 300 -1 397 301 688
+        C 232 Lslash 667 19 0 638 676
+        C 233 Oslash 778 35 -74 743 737
+        C 234 OE 1000 22 -5 981 684
+        C 235 ordmasculine 330 18 397 312 688
+        C 241 ae 722 33 -14 693 473
+        C 245 dotlessi 278 16 0 255 461
+        C 248 lslash 278 -22 0 303 676
+        C 249 oslash 500 25 -92 476 549
+        C 250 oe 722 22 -14 696 473
+        C 251 germandbls 556 19 -12 517 691
+        C -1 Idieresis 389 20 0 370 877
+        C -1 eacute 444 25 -14 426 713
+        C -1 abreve 500 25 -14 488 691
+        C -1 uhungarumlaut 556 16 -14 557 713
+        C -1 ecaron 444 25 -14 426 704
+        C -1 Ydieresis 722 15 0 699 877
+        C -1 divide 570 33 -31 537 537
+        C -1 Yacute 722 15 0 699 923
+        C -1 Acircumflex 722 9 0 689 914
+        C -1 aacute 500 25 -14 488 713
+        C -1 Ucircumflex 722 16 -19 701 914
+        C -1 yacute 500 16 -205 480 713
+        C -1 scommaaccent 389 25 -218 361 473
+        C -1 ecircumflex 444 25 -14 426 704
+        C -1 Uring 722 16 -19 701 935
+        C -1 Udieresis 722 16 -19 701 877
+        C -1 aogonek 500 25 -193 504 473
+        C -1 Uacute 722 16 -19 701 923
+        C -1 uogonek 556 16 -193 539 461
+        C -1 Edieresis 667 16 0 641 877
+        C -1 Dcroat 722 6 0 690 676
+        C -1 commaaccent 250 47 -218 203 -50
+        C -1 copyright 747 26 -19 721 691
+        C -1 Emacron 667 16 0 641 847
+        C -1 ccaron 444 25 -14 430 704
+        C -1 aring 500 25 -14 488 740
+        C -1 Ncommaaccent 722 16 -188 701 676
+        C -1 lacute 278 16 0 297 923
+        C -1 agrave 500 25 -14 488 713
+        C -1 Tcommaaccent 667 31 -218 636 676
+        C -1 Cacute 722 49 -19 687 923
+        C -1 atilde 500 25 -14 488 674
+        C -1 Edotaccent 667 16 0 641 901
+        C -1 scaron 389 25 -14 363 704
+        C -1 scedilla 389 25 -218 361 473
+        C -1 iacute 278 16 0 289 713
+        C -1 lozenge 494 10 0 484 745
+        C -1 Rcaron 722 26 0 715 914
+        C -1 Gcommaaccent 778 37 -218 755 691
+        C -1 ucircumflex 556 16 -14 537 704
+        C -1 acircumflex 500 25 -14 488 704
+        C -1 Amacron 722 9 0 689 847
+        C -1 rcaron 444 29 0 434 704
+        C -1 ccedilla 444 25 -218 430 473
+        C -1 Zdotaccent 667 28 0 634 901
+        C -1 Thorn 611 16 0 600 676
+        C -1 Omacron 778 35 -19 743 847
+        C -1 Racute 722 26 0 715 923
+        C -1 Sacute 556 35 -19 513 923
+        C -1 dcaron 672 25 -14 681 682
+        C -1 Umacron 722 16 -19 701 847
+        C -1 uring 556 16 -14 537 740
+        C -1 threesuperior 300 3 268 297 688
+        C -1 Ograve 778 35 -19 743 923
+        C -1 Agrave 722 9 0 689 923
+        C -1 Abreve 722 9 0 689 901
+        C -1 multiply 570 48 16 522 490
+        C -1 uacute 556 16 -14 537 713
+        C -1 Tcaron 667 31 0 636 914
+        C -1 partialdiff 494 11 -21 494 750
+        C -1 ydieresis 500 16 -205 480 667
+        C -1 Nacute 722 16 -18 701 923
+        C -1 icircumflex 278 -37 0 300 704
+        C -1 Ecircumflex 667 16 0 641 914
+        C -1 adieresis 500 25 -14 488 667
+        C -1 edieresis 444 25 -14 426 667
+        C -1 cacute 444 25 -14 430 713
+        C -1 nacute 556 21 0 539 713
+        C -1 umacron 556 16 -14 537 637
+        C -1 Ncaron 722 16 -18 701 914
+        C -1 Iacute 389 20 0 370 923
+        C -1 plusminus 570 33 0 537 506
+        C -1 brokenbar 220 66 -143 154 707
+        C -1 registered 747 26 -19 721 691
+        C -1 Gbreve 778 37 -19 755 901
+        C -1 Idotaccent 389 20 0 370 901
+        C -1 summation 600 14 -10 585 706
+        C -1 Egrave 667 16 0 641 923
+        C -1 racute 444 29 0 434 713
+        C -1 omacron 500 25 -14 476 637
+        C -1 Zacute 667 28 0 634 923
+        C -1 Zcaron 667 28 0 634 914
+        C -1 greaterequal 549 26 0 523 704
+        C -1 Eth 722 6 0 690 676
+        C -1 Ccedilla 722 49 -218 687 691
+        C -1 lcommaaccent 278 16 -218 255 676
+        C -1 tcaron 416 20 -12 425 815
+        C -1 eogonek 444 25 -193 426 473
+        C -1 Uogonek 722 16 -193 701 676
+        C -1 Aacute 722 9 0 689 923
+        C -1 Adieresis 722 9 0 689 877
+        C -1 egrave 444 25 -14 426 713
+        C -1 zacute 444 21 0 420 713
+        C -1 iogonek 278 16 -193 274 691
+        C -1 Oacute 778 35 -19 743 923
+        C -1 oacute 500 25 -14 476 713
+        C -1 amacron 500 25 -14 488 637
+        C -1 sacute 389 25 -14 361 713
+        C -1 idieresis 278 -37 0 300 667
+        C -1 Ocircumflex 778 35 -19 743 914
+        C -1 Ugrave 722 16 -19 701 923
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 556 19 -205 524 676
+        C -1 twosuperior 300 0 275 300 688
+        C -1 Odieresis 778 35 -19 743 877
+        C -1 mu 556 33 -206 536 461
+        C -1 igrave 278 -27 0 255 713
+        C -1 ohungarumlaut 500 25 -14 529 713
+        C -1 Eogonek 667 16 -193 644 676
+        C -1 dcroat 556 25 -14 534 676
+        C -1 threequarters 750 23 -12 733 688
+        C -1 Scedilla 556 35 -218 513 692
+        C -1 lcaron 394 16 0 412 682
+        C -1 Kcommaaccent 778 30 -218 769 676
+        C -1 Lacute 667 19 0 638 923
+        C -1 trademark 1000 24 271 977 676
+        C -1 edotaccent 444 25 -14 426 691
+        C -1 Igrave 389 20 0 370 923
+        C -1 Imacron 389 20 0 370 847
+        C -1 Lcaron 667 19 0 652 682
+        C -1 onehalf 750 -7 -12 775 688
+        C -1 lessequal 549 29 0 526 704
+        C -1 ocircumflex 500 25 -14 476 704
+        C -1 ntilde 556 21 0 539 674
+        C -1 Uhungarumlaut 722 16 -19 701 923
+        C -1 Eacute 667 16 0 641 923
+        C -1 emacron 444 25 -14 426 637
+        C -1 gbreve 500 28 -206 483 691
+        C -1 onequarter 750 28 -12 743 688
+        C -1 Scaron 556 35 -19 513 914
+        C -1 Scommaaccent 556 35 -218 513 692
+        C -1 Ohungarumlaut 778 35 -19 743 923
+        C -1 degree 400 57 402 343 688
+        C -1 ograve 500 25 -14 476 713
+        C -1 Ccaron 722 49 -19 687 914
+        C -1 ugrave 556 16 -14 537 713
+        C -1 radical 549 10 -46 512 850
+        C -1 Dcaron 722 14 0 690 914
+        C -1 rcommaaccent 444 29 -218 434 473
+        C -1 Ntilde 722 16 -18 701 884
+        C -1 otilde 500 25 -14 476 674
+        C -1 Rcommaaccent 722 26 -218 715 676
+        C -1 Lcommaaccent 667 19 -218 638 676
+        C -1 Atilde 722 9 0 689 884
+        C -1 Aogonek 722 9 -193 699 690
+        C -1 Aring 722 9 0 689 935
+        C -1 Otilde 778 35 -19 743 884
+        C -1 zdotaccent 444 21 0 420 691
+        C -1 Ecaron 667 16 0 641 914
+        C -1 Iogonek 389 20 -193 370 676
+        C -1 kcommaaccent 556 22 -218 543 676
+        C -1 minus 570 33 209 537 297
+        C -1 Icircumflex 389 20 0 370 914
+        C -1 ncaron 556 21 0 539 704
+        C -1 tcommaaccent 333 20 -218 332 630
+        C -1 logicalnot 570 33 108 537 399
+        C -1 odieresis 500 25 -14 476 667
+        C -1 udieresis 556 16 -14 537 667
+        C -1 notequal 549 15 -49 540 570
+        C -1 gcommaaccent 500 28 -206 483 829
+        C -1 eth 500 25 -14 476 691
+        C -1 zcaron 444 21 0 420 704
+        C -1 ncommaaccent 556 21 -218 539 473
+        C -1 onesuperior 300 28 275 273 688
+        C -1 imacron 278 -8 0 272 637
+        C -1 Euro 500 0 0 0 0
         """),
         ("Times-Italic", """
         FontBBox -169 -217 1010 883
@@ -7804,321 +7805,321 @@ zero 48 48 48 48
         ItalicAngle -15.5
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 250
-        C 33 exclam 333
-        C 34 quotedbl 420
-        C 35 numbersign 500
-        C 36 dollar 500
-        C 37 percent 833
-        C 38 ampersand 778
-        C 39 quoteright 333
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 500
-        C 43 plus 675
-        C 44 comma 250
-        C 45 hyphen 333
-        C 46 period 250
-        C 47 slash 278
-        C 48 zero 500
-        C 49 one 500
-        C 50 two 500
-        C 51 three 500
-        C 52 four 500
-        C 53 five 500
-        C 54 six 500
-        C 55 seven 500
-        C 56 eight 500
-        C 57 nine 500
-        C 58 colon 333
-        C 59 semicolon 333
-        C 60 less 675
-        C 61 equal 675
-        C 62 greater 675
-        C 63 question 500
-        C 64 at 920
-        C 65 A 611
-        C 66 B 611
-        C 67 C 667
-        C 68 D 722
-        C 69 E 611
-        C 70 F 611
-        C 71 G 722
-        C 72 H 722
-        C 73 I 333
-        C 74 J 444
-        C 75 K 667
-        C 76 L 556
-        C 77 M 833
-        C 78 N 667
-        C 79 O 722
-        C 80 P 611
-        C 81 Q 722
-        C 82 R 611
-        C 83 S 500
-        C 84 T 556
-        C 85 U 722
-        C 86 V 611
-        C 87 W 833
-        C 88 X 611
-        C 89 Y 556
-        C 90 Z 556
-        C 91 bracketleft 389
-        C 92 backslash 278
-        C 93 bracketright 389
-        C 94 asciicircum 422
-        C 95 underscore 500
-        C 96 quoteleft 333
-        C 97 a 500
-        C 98 b 500
-        C 99 c 444
-        C 100 d 500
-        C 101 e 444
-        C 102 f 278
-        C 103 g 500
-        C 104 h 500
-        C 105 i 278
-        C 106 j 278
-        C 107 k 444
-        C 108 l 278
-        C 109 m 722
-        C 110 n 500
-        C 111 o 500
-        C 112 p 500
-        C 113 q 500
-        C 114 r 389
-        C 115 s 389
-        C 116 t 278
-        C 117 u 500
-        C 118 v 444
-        C 119 w 667
-        C 120 x 444
-        C 121 y 444
-        C 122 z 389
-        C 123 braceleft 400
-        C 124 bar 275
-        C 125 braceright 400
-        C 126 asciitilde 541
-        C 161 exclamdown 389
-        C 162 cent 500
-        C 163 sterling 500
-        C 164 fraction 167
-        C 165 yen 500
-        C 166 florin 500
-        C 167 section 500
-        C 168 currency 500
-        C 169 quotesingle 214
-        C 170 quotedblleft 556
-        C 171 guillemotleft 500
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 500
-        C 175 fl 500
-        C 177 endash 500
-        C 178 dagger 500
-        C 179 daggerdbl 500
-        C 180 periodcentered 250
-        C 182 paragraph 523
-        C 183 bullet 350
-        C 184 quotesinglbase 333
-        C 185 quotedblbase 556
-        C 186 quotedblright 556
-        C 187 guillemotright 500
-        C 188 ellipsis 889
-        C 189 perthousand 1000
-        C 191 questiondown 500
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 889
-        C 225 AE 889
-        C 227 ordfeminine 276
-        C 232 Lslash 556
-        C 233 Oslash 722
-        C 234 OE 944
-        C 235 ordmasculine 310
-        C 241 ae 667
-        C 245 dotlessi 278
-        C 248 lslash 278
-        C 249 oslash 500
-        C 250 oe 667
-        C 251 germandbls 500
-        C -1 Idieresis 333
-        C -1 eacute 444
-        C -1 abreve 500
-        C -1 uhungarumlaut 500
-        C -1 ecaron 444
-        C -1 Ydieresis 556
-        C -1 divide 675
-        C -1 Yacute 556
-        C -1 Acircumflex 611
-        C -1 aacute 500
-        C -1 Ucircumflex 722
-        C -1 yacute 444
-        C -1 scommaaccent 389
-        C -1 ecircumflex 444
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 500
-        C -1 Uacute 722
-        C -1 uogonek 500
-        C -1 Edieresis 611
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 760
-        C -1 Emacron 611
-        C -1 ccaron 444
-        C -1 aring 500
-        C -1 Ncommaaccent 667
-        C -1 lacute 278
-        C -1 agrave 500
-        C -1 Tcommaaccent 556
-        C -1 Cacute 667
-        C -1 atilde 500
-        C -1 Edotaccent 611
-        C -1 scaron 389
-        C -1 scedilla 389
-        C -1 iacute 278
-        C -1 lozenge 471
-        C -1 Rcaron 611
-        C -1 Gcommaaccent 722
-        C -1 ucircumflex 500
-        C -1 acircumflex 500
-        C -1 Amacron 611
-        C -1 rcaron 389
-        C -1 ccedilla 444
-        C -1 Zdotaccent 556
-        C -1 Thorn 611
-        C -1 Omacron 722
-        C -1 Racute 611
-        C -1 Sacute 500
-        C -1 dcaron 544
-        C -1 Umacron 722
-        C -1 uring 500
-        C -1 threesuperior 300
-        C -1 Ograve 722
-        C -1 Agrave 611
-        C -1 Abreve 611
-        C -1 multiply 675
-        C -1 uacute 500
-        C -1 Tcaron 556
-        C -1 partialdiff 476
-        C -1 ydieresis 444
-        C -1 Nacute 667
-        C -1 icircumflex 278
-        C -1 Ecircumflex 611
-        C -1 adieresis 500
-        C -1 edieresis 444
-        C -1 cacute 444
-        C -1 nacute 500
-        C -1 umacron 500
-        C -1 Ncaron 667
-        C -1 Iacute 333
-        C -1 plusminus 675
-        C -1 brokenbar 275
-        C -1 registered 760
-        C -1 Gbreve 722
-        C -1 Idotaccent 333
-        C -1 summation 600
-        C -1 Egrave 611
-        C -1 racute 389
-        C -1 omacron 500
-        C -1 Zacute 556
-        C -1 Zcaron 556
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 667
-        C -1 lcommaaccent 278
-        C -1 tcaron 300
-        C -1 eogonek 444
-        C -1 Uogonek 722
-        C -1 Aacute 611
-        C -1 Adieresis 611
-        C -1 egrave 444
-        C -1 zacute 389
-        C -1 iogonek 278
-        C -1 Oacute 722
-        C -1 oacute 500
-        C -1 amacron 500
-        C -1 sacute 389
-        C -1 idieresis 278
-        C -1 Ocircumflex 722
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 500
-        C -1 twosuperior 300
-        C -1 Odieresis 722
-        C -1 mu 500
-        C -1 igrave 278
-        C -1 ohungarumlaut 500
-        C -1 Eogonek 611
-        C -1 dcroat 500
-        C -1 threequarters 750
-        C -1 Scedilla 500
-        C -1 lcaron 300
-        C -1 Kcommaaccent 667
-        C -1 Lacute 556
-        C -1 trademark 980
-        C -1 edotaccent 444
-        C -1 Igrave 333
-        C -1 Imacron 333
-        C -1 Lcaron 611
-        C -1 onehalf 750
-        C -1 lessequal 549
-        C -1 ocircumflex 500
-        C -1 ntilde 500
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 611
-        C -1 emacron 444
-        C -1 gbreve 500
-        C -1 onequarter 750
-        C -1 Scaron 500
-        C -1 Scommaaccent 500
-        C -1 Ohungarumlaut 722
-        C -1 degree 400
-        C -1 ograve 500
-        C -1 Ccaron 667
-        C -1 ugrave 500
-        C -1 radical 453
-        C -1 Dcaron 722
-        C -1 rcommaaccent 389
-        C -1 Ntilde 667
-        C -1 otilde 500
-        C -1 Rcommaaccent 611
-        C -1 Lcommaaccent 556
-        C -1 Atilde 611
-        C -1 Aogonek 611
-        C -1 Aring 611
-        C -1 Otilde 722
-        C -1 zdotaccent 389
-        C -1 Ecaron 611
-        C -1 Iogonek 333
-        C -1 kcommaaccent 444
-        C -1 minus 675
-        C -1 Icircumflex 333
-        C -1 ncaron 500
-        C -1 tcommaaccent 278
-        C -1 logicalnot 675
-        C -1 odieresis 500
-        C -1 udieresis 500
-        C -1 notequal 549
-        C -1 gcommaaccent 500
-        C -1 eth 500
-        C -1 zcaron 389
-        C -1 ncommaaccent 500
-        C -1 onesuperior 300
-        C -1 imacron 278
-        C -1 Euro 500
+        C 32 space 250 0 0 0 0
+        C 33 exclam 333 39 -11 302 667
+        C 34 quotedbl 420 144 421 432 666
+        C 35 numbersign 500 2 0 540 676
+        C 36 dollar 500 31 -89 497 731
+        C 37 percent 833 79 -13 790 676
+        C 38 ampersand 778 76 -18 723 666
+        C 39 quoteright 333 151 436 290 666
+        C 40 parenleft 333 42 -181 315 669
+        C 41 parenright 333 16 -180 289 669
+        C 42 asterisk 500 128 255 492 666
+        C 43 plus 675 86 0 590 506
+        C 44 comma 250 -4 -129 135 101
+        C 45 hyphen 333 49 192 282 255
+        C 46 period 250 27 -11 138 100
+        C 47 slash 278 -65 -18 386 666
+        C 48 zero 500 32 -7 497 676
+        C 49 one 500 49 0 409 676
+        C 50 two 500 12 0 452 676
+        C 51 three 500 15 -7 465 676
+        C 52 four 500 1 0 479 676
+        C 53 five 500 15 -7 491 666
+        C 54 six 500 30 -7 521 686
+        C 55 seven 500 75 -8 537 666
+        C 56 eight 500 30 -7 493 676
+        C 57 nine 500 23 -17 492 676
+        C 58 colon 333 50 -11 261 441
+        C 59 semicolon 333 27 -129 261 441
+        C 60 less 675 84 -8 592 514
+        C 61 equal 675 86 120 590 386
+        C 62 greater 675 84 -8 592 514
+        C 63 question 500 132 -12 472 664
+        C 64 at 920 118 -18 806 666
+        C 65 A 611 -51 0 564 668
+        C 66 B 611 -8 0 588 653
+        C 67 C 667 66 -18 689 666
+        C 68 D 722 -8 0 700 653
+        C 69 E 611 -1 0 634 653
+        C 70 F 611 8 0 645 653
+        C 71 G 722 52 -18 722 666
+        C 72 H 722 -8 0 767 653
+        C 73 I 333 -8 0 384 653
+        C 74 J 444 -6 -18 491 653
+        C 75 K 667 7 0 722 653
+        C 76 L 556 -8 0 559 653
+        C 77 M 833 -18 0 873 653
+        C 78 N 667 -20 -15 727 653
+        C 79 O 722 60 -18 699 666
+        C 80 P 611 0 0 605 653
+        C 81 Q 722 59 -182 699 666
+        C 82 R 611 -13 0 588 653
+        C 83 S 500 17 -18 508 667
+        C 84 T 556 59 0 633 653
+        C 85 U 722 102 -18 765 653
+        C 86 V 611 76 -18 688 653
+        C 87 W 833 71 -18 906 653
+        C 88 X 611 -29 0 655 653
+        C 89 Y 556 78 0 633 653
+        C 90 Z 556 -6 0 606 653
+        C 91 bracketleft 389 21 -153 391 663
+        C 92 backslash 278 -41 -18 319 666
+        C 93 bracketright 389 12 -153 382 663
+        C 94 asciicircum 422 0 301 422 666
+        C 95 underscore 500 0 -125 500 -75
+        C 96 quoteleft 333 171 436 310 666
+        C 97 a 500 17 -11 476 441
+        C 98 b 500 23 -11 473 683
+        C 99 c 444 30 -11 425 441
+        C 100 d 500 15 -13 527 683
+        C 101 e 444 31 -11 412 441
+        C 102 f 278 -147 -207 424 678
+        C 103 g 500 8 -206 472 441
+        C 104 h 500 19 -9 478 683
+        C 105 i 278 49 -11 264 654
+        C 106 j 278 -124 -207 276 654
+        C 107 k 444 14 -11 461 683
+        C 108 l 278 41 -11 279 683
+        C 109 m 722 12 -9 704 441
+        C 110 n 500 14 -9 474 441
+        C 111 o 500 27 -11 468 441
+        C 112 p 500 -75 -205 469 441
+        C 113 q 500 25 -209 483 441
+        C 114 r 389 45 0 412 441
+        C 115 s 389 16 -13 366 442
+        C 116 t 278 37 -11 296 546
+        C 117 u 500 42 -11 475 441
+        C 118 v 444 21 -18 426 441
+        C 119 w 667 16 -18 648 441
+        C 120 x 444 -27 -11 447 441
+        C 121 y 444 -24 -206 426 441
+        C 122 z 389 -2 -81 380 428
+        C 123 braceleft 400 51 -177 407 687
+        C 124 bar 275 105 -217 171 783
+        C 125 braceright 400 -7 -177 349 687
+        C 126 asciitilde 541 40 183 502 323
+        C 161 exclamdown 389 59 -205 322 473
+        C 162 cent 500 77 -143 472 560
+        C 163 sterling 500 10 -6 517 670
+        C 164 fraction 167 -169 -10 337 676
+        C 165 yen 500 27 0 603 653
+        C 166 florin 500 25 -182 507 682
+        C 167 section 500 53 -162 461 666
+        C 168 currency 500 -22 53 522 597
+        C 169 quotesingle 214 132 421 241 666
+        C 170 quotedblleft 556 166 436 514 666
+        C 171 guillemotleft 500 53 37 445 403
+        C 172 guilsinglleft 333 51 37 281 403
+        C 173 guilsinglright 333 52 37 282 403
+        C 174 fi 500 -141 -207 481 681
+        C 175 fl 500 -141 -204 518 682
+        C 177 endash 500 -6 197 505 243
+        C 178 dagger 500 101 -159 488 666
+        C 179 daggerdbl 500 22 -143 491 666
+        C 180 periodcentered 250 70 199 181 310
+        C 182 paragraph 523 55 -123 616 653
+        C 183 bullet 350 40 191 310 461
+        C 184 quotesinglbase 333 44 -129 183 101
+        C 185 quotedblbase 556 57 -129 405 101
+        C 186 quotedblright 556 151 436 499 666
+        C 187 guillemotright 500 55 37 447 403
+        C 188 ellipsis 889 57 -11 762 100
+        C 189 perthousand 1000 25 -19 1010 706
+        C 191 questiondown 500 28 -205 368 471
+        C 193 grave 333 121 492 311 664
+        C 194 acute 333 180 494 403 664
+        C 195 circumflex 333 91 492 385 661
+        C 196 tilde 333 100 517 427 624
+        C 197 macron 333 99 532 411 583
+        C 198 breve 333 117 492 418 650
+        C 199 dotaccent 333 207 548 305 646
+        C 200 dieresis 333 107 548 405 646
+        C 202 ring 333 155 492 355 691
+        C 203 cedilla 333 -30 -217 182 0
+        C 205 hungarumlaut 333 93 494 486 664
+        C 206 ogonek 333 20 -169 203 40
+        C 207 caron 333 121 492 426 661
+        C 208 emdash 889 -6 197 894 243
+        C 225 AE 889 -27 0 911 653
+        C 227 ordfeminine 276 42 406 352 676
+        C 232 Lslash 556 -8 0 559 653
+        C 233 Oslash 722 60 -105 699 722
+        C 234 OE 944 49 -8 964 666
+        C 235 ordmasculine 310 67 406 362 676
+        C 241 ae 667 23 -11 640 441
+        C 245 dotlessi 278 49 -11 235 441
+        C 248 lslash 278 41 -11 312 683
+        C 249 oslash 500 28 -135 469 554
+        C 250 oe 667 20 -12 646 441
+        C 251 germandbls 500 -168 -207 493 679
+        C -1 Idieresis 333 -8 0 435 818
+        C -1 eacute 444 31 -11 459 664
+        C -1 abreve 500 17 -11 502 650
+        C -1 uhungarumlaut 500 42 -11 580 664
+        C -1 ecaron 444 31 -11 482 661
+        C -1 Ydieresis 556 78 0 633 818
+        C -1 divide 675 86 -11 590 517
+        C -1 Yacute 556 78 0 633 876
+        C -1 Acircumflex 611 -51 0 564 873
+        C -1 aacute 500 17 -11 487 664
+        C -1 Ucircumflex 722 102 -18 765 873
+        C -1 yacute 444 -24 -206 459 664
+        C -1 scommaaccent 389 16 -217 366 442
+        C -1 ecircumflex 444 31 -11 441 661
+        C -1 Uring 722 102 -18 765 883
+        C -1 Udieresis 722 102 -18 765 818
+        C -1 aogonek 500 17 -169 476 441
+        C -1 Uacute 722 102 -18 765 876
+        C -1 uogonek 500 42 -169 477 441
+        C -1 Edieresis 611 -1 0 634 818
+        C -1 Dcroat 722 -8 0 700 653
+        C -1 commaaccent 250 8 -217 133 -50
+        C -1 copyright 760 41 -18 719 666
+        C -1 Emacron 611 -1 0 634 795
+        C -1 ccaron 444 30 -11 482 661
+        C -1 aring 500 17 -11 476 691
+        C -1 Ncommaaccent 667 -20 -187 727 653
+        C -1 lacute 278 41 -11 395 876
+        C -1 agrave 500 17 -11 476 664
+        C -1 Tcommaaccent 556 59 -217 633 653
+        C -1 Cacute 667 66 -18 690 876
+        C -1 atilde 500 17 -11 511 624
+        C -1 Edotaccent 611 -1 0 634 818
+        C -1 scaron 389 16 -13 454 661
+        C -1 scedilla 389 16 -217 366 442
+        C -1 iacute 278 49 -11 355 664
+        C -1 lozenge 471 13 0 459 724
+        C -1 Rcaron 611 -13 0 588 873
+        C -1 Gcommaaccent 722 52 -217 722 666
+        C -1 ucircumflex 500 42 -11 475 661
+        C -1 acircumflex 500 17 -11 476 661
+        C -1 Amacron 611 -51 0 564 795
+        C -1 rcaron 389 45 0 434 661
+        C -1 ccedilla 444 30 -217 425 441
+        C -1 Zdotaccent 556 -6 0 606 818
+        C -1 Thorn 611 0 0 569 653
+        C -1 Omacron 722 60 -18 699 795
+        C -1 Racute 611 -13 0 588 876
+        C -1 Sacute 500 17 -18 508 876
+        C -1 dcaron 544 15 -13 658 683
+        C -1 Umacron 722 102 -18 765 795
+        C -1 uring 500 42 -11 475 691
+        C -1 threesuperior 300 43 268 339 676
+        C -1 Ograve 722 60 -18 699 876
+        C -1 Agrave 611 -51 0 564 876
+        C -1 Abreve 611 -51 0 564 862
+        C -1 multiply 675 93 8 582 497
+        C -1 uacute 500 42 -11 477 664
+        C -1 Tcaron 556 59 0 633 873
+        C -1 partialdiff 476 17 -38 459 710
+        C -1 ydieresis 444 -24 -206 441 606
+        C -1 Nacute 667 -20 -15 727 876
+        C -1 icircumflex 278 33 -11 327 661
+        C -1 Ecircumflex 611 -1 0 634 873
+        C -1 adieresis 500 17 -11 489 606
+        C -1 edieresis 444 31 -11 451 606
+        C -1 cacute 444 30 -11 459 664
+        C -1 nacute 500 14 -9 477 664
+        C -1 umacron 500 42 -11 485 583
+        C -1 Ncaron 667 -20 -15 727 873
+        C -1 Iacute 333 -8 0 433 876
+        C -1 plusminus 675 86 0 590 506
+        C -1 brokenbar 275 105 -142 171 708
+        C -1 registered 760 41 -18 719 666
+        C -1 Gbreve 722 52 -18 722 862
+        C -1 Idotaccent 333 -8 0 384 818
+        C -1 summation 600 15 -10 585 706
+        C -1 Egrave 611 -1 0 634 876
+        C -1 racute 389 45 0 431 664
+        C -1 omacron 500 27 -11 495 583
+        C -1 Zacute 556 -6 0 606 876
+        C -1 Zcaron 556 -6 0 606 873
+        C -1 greaterequal 549 26 0 523 658
+        C -1 Eth 722 -8 0 700 653
+        C -1 Ccedilla 667 66 -217 689 666
+        C -1 lcommaaccent 278 22 -217 279 683
+        C -1 tcaron 300 37 -11 407 681
+        C -1 eogonek 444 31 -169 412 441
+        C -1 Uogonek 722 102 -184 765 653
+        C -1 Aacute 611 -51 0 564 876
+        C -1 Adieresis 611 -51 0 564 818
+        C -1 egrave 444 31 -11 412 664
+        C -1 zacute 389 -2 -81 431 664
+        C -1 iogonek 278 49 -169 264 654
+        C -1 Oacute 722 60 -18 699 876
+        C -1 oacute 500 27 -11 487 664
+        C -1 amacron 500 17 -11 495 583
+        C -1 sacute 389 16 -13 431 664
+        C -1 idieresis 278 49 -11 352 606
+        C -1 Ocircumflex 722 60 -18 699 873
+        C -1 Ugrave 722 102 -18 765 876
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 500 -75 -205 469 683
+        C -1 twosuperior 300 33 271 324 676
+        C -1 Odieresis 722 60 -18 699 818
+        C -1 mu 500 -30 -209 497 428
+        C -1 igrave 278 49 -11 284 664
+        C -1 ohungarumlaut 500 27 -11 590 664
+        C -1 Eogonek 611 -1 -169 634 653
+        C -1 dcroat 500 15 -13 572 683
+        C -1 threequarters 750 23 -10 736 676
+        C -1 Scedilla 500 17 -217 508 667
+        C -1 lcaron 300 41 -11 407 683
+        C -1 Kcommaaccent 667 7 -217 722 653
+        C -1 Lacute 556 -8 0 559 876
+        C -1 trademark 980 30 247 957 653
+        C -1 edotaccent 444 31 -11 412 606
+        C -1 Igrave 333 -8 0 384 876
+        C -1 Imacron 333 -8 0 441 795
+        C -1 Lcaron 611 -8 0 586 653
+        C -1 onehalf 750 34 -10 749 676
+        C -1 lessequal 549 26 0 523 658
+        C -1 ocircumflex 500 27 -11 468 661
+        C -1 ntilde 500 14 -9 476 624
+        C -1 Uhungarumlaut 722 102 -18 765 876
+        C -1 Eacute 611 -1 0 634 876
+        C -1 emacron 444 31 -11 457 583
+        C -1 gbreve 500 8 -206 487 650
+        C -1 onequarter 750 33 -10 736 676
+        C -1 Scaron 500 17 -18 520 873
+        C -1 Scommaaccent 500 17 -217 508 667
+        C -1 Ohungarumlaut 722 60 -18 699 876
+        C -1 degree 400 101 390 387 676
+        C -1 ograve 500 27 -11 468 664
+        C -1 Ccaron 667 66 -18 689 873
+        C -1 ugrave 500 42 -11 475 664
+        C -1 radical 453 2 -60 452 768
+        C -1 Dcaron 722 -8 0 700 873
+        C -1 rcommaaccent 389 -3 -217 412 441
+        C -1 Ntilde 667 -20 -15 727 836
+        C -1 otilde 500 27 -11 496 624
+        C -1 Rcommaaccent 611 -13 -187 588 653
+        C -1 Lcommaaccent 556 -8 -217 559 653
+        C -1 Atilde 611 -51 0 566 836
+        C -1 Aogonek 611 -51 -169 566 668
+        C -1 Aring 611 -51 0 564 883
+        C -1 Otilde 722 60 -18 699 836
+        C -1 zdotaccent 389 -2 -81 380 606
+        C -1 Ecaron 611 -1 0 634 873
+        C -1 Iogonek 333 -8 -169 384 653
+        C -1 kcommaaccent 444 14 -187 461 683
+        C -1 minus 675 86 220 590 286
+        C -1 Icircumflex 333 -8 0 425 873
+        C -1 ncaron 500 14 -9 510 661
+        C -1 tcommaaccent 278 2 -217 296 546
+        C -1 logicalnot 675 86 108 590 386
+        C -1 odieresis 500 27 -11 489 606
+        C -1 udieresis 500 42 -11 479 606
+        C -1 notequal 549 12 -29 537 541
+        C -1 gcommaaccent 500 8 -206 472 706
+        C -1 eth 500 27 -11 482 683
+        C -1 zcaron 389 -2 -81 434 661
+        C -1 ncommaaccent 500 14 -187 474 441
+        C -1 onesuperior 300 43 271 284 676
+        C -1 imacron 278 46 -11 311 583
+        C -1 Euro 500 0 0 0 0
         """),
         ("Times-BoldItalic", """
         FontBBox -200 -218 996 921
@@ -8129,725 +8130,1119 @@ zero 48 48 48 48
         ItalicAngle -15
         IsFixedPitch false
         EncodingScheme AdobeStandardEncoding
-        C 32 space 250
-        C 33 exclam 389
-        C 34 quotedbl 555
-        C 35 numbersign 500
-        C 36 dollar 500
-        C 37 percent 833
-        C 38 ampersand 778
-        C 39 quoteright 333
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asterisk 500
-        C 43 plus 570
-        C 44 comma 250
-        C 45 hyphen 333
-        C 46 period 250
-        C 47 slash 278
-        C 48 zero 500
-        C 49 one 500
-        C 50 two 500
-        C 51 three 500
-        C 52 four 500
-        C 53 five 500
-        C 54 six 500
-        C 55 seven 500
-        C 56 eight 500
-        C 57 nine 500
-        C 58 colon 333
-        C 59 semicolon 333
-        C 60 less 570
-        C 61 equal 570
-        C 62 greater 570
-        C 63 question 500
-        C 64 at 832
-        C 65 A 667
-        C 66 B 667
-        C 67 C 667
-        C 68 D 722
-        C 69 E 667
-        C 70 F 667
-        C 71 G 722
-        C 72 H 778
-        C 73 I 389
-        C 74 J 500
-        C 75 K 667
-        C 76 L 611
-        C 77 M 889
-        C 78 N 722
-        C 79 O 722
-        C 80 P 611
-        C 81 Q 722
-        C 82 R 667
-        C 83 S 556
-        C 84 T 611
-        C 85 U 722
-        C 86 V 667
-        C 87 W 889
-        C 88 X 667
-        C 89 Y 611
-        C 90 Z 611
-        C 91 bracketleft 333
-        C 92 backslash 278
-        C 93 bracketright 333
-        C 94 asciicircum 570
-        C 95 underscore 500
-        C 96 quoteleft 333
-        C 97 a 500
-        C 98 b 500
-        C 99 c 444
-        C 100 d 500
-        C 101 e 444
-        C 102 f 333
-        C 103 g 500
-        C 104 h 556
-        C 105 i 278
-        C 106 j 278
-        C 107 k 500
-        C 108 l 278
-        C 109 m 778
-        C 110 n 556
-        C 111 o 500
-        C 112 p 500
-        C 113 q 500
-        C 114 r 389
-        C 115 s 389
-        C 116 t 278
-        C 117 u 556
-        C 118 v 444
-        C 119 w 667
-        C 120 x 500
-        C 121 y 444
-        C 122 z 389
-        C 123 braceleft 348
-        C 124 bar 220
-        C 125 braceright 348
-        C 126 asciitilde 570
-        C 161 exclamdown 389
-        C 162 cent 500
-        C 163 sterling 500
-        C 164 fraction 167
-        C 165 yen 500
-        C 166 florin 500
-        C 167 section 500
-        C 168 currency 500
-        C 169 quotesingle 278
-        C 170 quotedblleft 500
-        C 171 guillemotleft 500
-        C 172 guilsinglleft 333
-        C 173 guilsinglright 333
-        C 174 fi 556
-        C 175 fl 556
-        C 177 endash 500
-        C 178 dagger 500
-        C 179 daggerdbl 500
-        C 180 periodcentered 250
-        C 182 paragraph 500
-        C 183 bullet 350
-        C 184 quotesinglbase 333
-        C 185 quotedblbase 500
-        C 186 quotedblright 500
-        C 187 guillemotright 500
-        C 188 ellipsis 1000
-        C 189 perthousand 1000
-        C 191 questiondown 500
-        C 193 grave 333
-        C 194 acute 333
-        C 195 circumflex 333
-        C 196 tilde 333
-        C 197 macron 333
-        C 198 breve 333
-        C 199 dotaccent 333
-        C 200 dieresis 333
-        C 202 ring 333
-        C 203 cedilla 333
-        C 205 hungarumlaut 333
-        C 206 ogonek 333
-        C 207 caron 333
-        C 208 emdash 1000
-        C 225 AE 944
-        C 227 ordfeminine 266
-        C 232 Lslash 611
-        C 233 Oslash 722
-        C 234 OE 944
-        C 235 ordmasculine 300
-        C 241 ae 722
-        C 245 dotlessi 278
-        C 248 lslash 278
-        C 249 oslash 500
-        C 250 oe 722
-        C 251 germandbls 500
-        C -1 Idieresis 389
-        C -1 eacute 444
-        C -1 abreve 500
-        C -1 uhungarumlaut 556
-        C -1 ecaron 444
-        C -1 Ydieresis 611
-        C -1 divide 570
-        C -1 Yacute 611
-        C -1 Acircumflex 667
-        C -1 aacute 500
-        C -1 Ucircumflex 722
-        C -1 yacute 444
-        C -1 scommaaccent 389
-        C -1 ecircumflex 444
-        C -1 Uring 722
-        C -1 Udieresis 722
-        C -1 aogonek 500
-        C -1 Uacute 722
-        C -1 uogonek 556
-        C -1 Edieresis 667
-        C -1 Dcroat 722
-        C -1 commaaccent 250
-        C -1 copyright 747
-        C -1 Emacron 667
-        C -1 ccaron 444
-        C -1 aring 500
-        C -1 Ncommaaccent 722
-        C -1 lacute 278
-        C -1 agrave 500
-        C -1 Tcommaaccent 611
-        C -1 Cacute 667
-        C -1 atilde 500
-        C -1 Edotaccent 667
-        C -1 scaron 389
-        C -1 scedilla 389
-        C -1 iacute 278
-        C -1 lozenge 494
-        C -1 Rcaron 667
-        C -1 Gcommaaccent 722
-        C -1 ucircumflex 556
-        C -1 acircumflex 500
-        C -1 Amacron 667
-        C -1 rcaron 389
-        C -1 ccedilla 444
-        C -1 Zdotaccent 611
-        C -1 Thorn 611
-        C -1 Omacron 722
-        C -1 Racute 667
-        C -1 Sacute 556
-        C -1 dcaron 608
-        C -1 Umacron 722
-        C -1 uring 556
-        C -1 threesuperior 300
-        C -1 Ograve 722
-        C -1 Agrave 667
-        C -1 Abreve 667
-        C -1 multiply 570
-        C -1 uacute 556
-        C -1 Tcaron 611
-        C -1 partialdiff 494
-        C -1 ydieresis 444
-        C -1 Nacute 722
-        C -1 icircumflex 278
-        C -1 Ecircumflex 667
-        C -1 adieresis 500
-        C -1 edieresis 444
-        C -1 cacute 444
-        C -1 nacute 556
-        C -1 umacron 556
-        C -1 Ncaron 722
-        C -1 Iacute 389
-        C -1 plusminus 570
-        C -1 brokenbar 220
-        C -1 registered 747
-        C -1 Gbreve 722
-        C -1 Idotaccent 389
-        C -1 summation 600
-        C -1 Egrave 667
-        C -1 racute 389
-        C -1 omacron 500
-        C -1 Zacute 611
-        C -1 Zcaron 611
-        C -1 greaterequal 549
-        C -1 Eth 722
-        C -1 Ccedilla 667
-        C -1 lcommaaccent 278
-        C -1 tcaron 366
-        C -1 eogonek 444
-        C -1 Uogonek 722
-        C -1 Aacute 667
-        C -1 Adieresis 667
-        C -1 egrave 444
-        C -1 zacute 389
-        C -1 iogonek 278
-        C -1 Oacute 722
-        C -1 oacute 500
-        C -1 amacron 500
-        C -1 sacute 389
-        C -1 idieresis 278
-        C -1 Ocircumflex 722
-        C -1 Ugrave 722
-        C -1 Delta 612
-        C -1 thorn 500
-        C -1 twosuperior 300
-        C -1 Odieresis 722
-        C -1 mu 576
-        C -1 igrave 278
-        C -1 ohungarumlaut 500
-        C -1 Eogonek 667
-        C -1 dcroat 500
-        C -1 threequarters 750
-        C -1 Scedilla 556
-        C -1 lcaron 382
-        C -1 Kcommaaccent 667
-        C -1 Lacute 611
-        C -1 trademark 1000
-        C -1 edotaccent 444
-        C -1 Igrave 389
-        C -1 Imacron 389
-        C -1 Lcaron 611
-        C -1 onehalf 750
-        C -1 lessequal 549
-        C -1 ocircumflex 500
-        C -1 ntilde 556
-        C -1 Uhungarumlaut 722
-        C -1 Eacute 667
-        C -1 emacron 444
-        C -1 gbreve 500
-        C -1 onequarter 750
-        C -1 Scaron 556
-        C -1 Scommaaccent 556
-        C -1 Ohungarumlaut 722
-        C -1 degree 400
-        C -1 ograve 500
-        C -1 Ccaron 667
-        C -1 ugrave 556
-        C -1 radical 549
-        C -1 Dcaron 722
-        C -1 rcommaaccent 389
-        C -1 Ntilde 722
-        C -1 otilde 500
-        C -1 Rcommaaccent 667
-        C -1 Lcommaaccent 611
-        C -1 Atilde 667
-        C -1 Aogonek 667
-        C -1 Aring 667
-        C -1 Otilde 722
-        C -1 zdotaccent 389
-        C -1 Ecaron 667
-        C -1 Iogonek 389
-        C -1 kcommaaccent 500
-        C -1 minus 606
-        C -1 Icircumflex 389
-        C -1 ncaron 556
-        C -1 tcommaaccent 278
-        C -1 logicalnot 606
-        C -1 odieresis 500
-        C -1 udieresis 556
-        C -1 notequal 549
-        C -1 gcommaaccent 500
-        C -1 eth 500
-        C -1 zcaron 389
-        C -1 ncommaaccent 556
-        C -1 onesuperior 300
-        C -1 imacron 278
-        C -1 Euro 500
+        C 32 space 250 0 0 0 0
+        C 33 exclam 389 67 -13 370 684
+        C 34 quotedbl 555 136 398 536 685
+        C 35 numbersign 500 -33 0 533 700
+        C 36 dollar 500 -20 -100 497 733
+        C 37 percent 833 39 -10 793 692
+        C 38 ampersand 778 5 -19 699 682
+        C 39 quoteright 333 98 369 302 685
+        C 40 parenleft 333 28 -179 344 685
+        C 41 parenright 333 -44 -179 271 685
+        C 42 asterisk 500 65 249 456 685
+        C 43 plus 570 33 0 537 506
+        C 44 comma 250 -60 -182 144 134
+        C 45 hyphen 333 2 166 271 282
+        C 46 period 250 -9 -13 139 135
+        C 47 slash 278 -64 -18 342 685
+        C 48 zero 500 17 -14 477 683
+        C 49 one 500 5 0 419 683
+        C 50 two 500 -27 0 446 683
+        C 51 three 500 -15 -13 450 683
+        C 52 four 500 -15 0 503 683
+        C 53 five 500 -11 -13 487 669
+        C 54 six 500 23 -15 509 679
+        C 55 seven 500 52 0 525 669
+        C 56 eight 500 3 -13 476 683
+        C 57 nine 500 -12 -10 475 683
+        C 58 colon 333 23 -13 264 459
+        C 59 semicolon 333 -25 -183 264 459
+        C 60 less 570 31 -8 539 514
+        C 61 equal 570 33 107 537 399
+        C 62 greater 570 31 -8 539 514
+        C 63 question 500 79 -13 470 684
+        C 64 at 832 63 -18 770 685
+        C 65 A 667 -67 0 593 683
+        C 66 B 667 -24 0 624 669
+        C 67 C 667 32 -18 677 685
+        C 68 D 722 -46 0 685 669
+        C 69 E 667 -27 0 653 669
+        C 70 F 667 -13 0 660 669
+        C 71 G 722 21 -18 706 685
+        C 72 H 778 -24 0 799 669
+        C 73 I 389 -32 0 406 669
+        C 74 J 500 -46 -99 524 669
+        C 75 K 667 -21 0 702 669
+        C 76 L 611 -22 0 590 669
+        C 77 M 889 -29 -12 917 669
+        C 78 N 722 -27 -15 748 669
+        C 79 O 722 27 -18 691 685
+        C 80 P 611 -27 0 613 669
+        C 81 Q 722 27 -208 691 685
+        C 82 R 667 -29 0 623 669
+        C 83 S 556 2 -18 526 685
+        C 84 T 611 50 0 650 669
+        C 85 U 722 67 -18 744 669
+        C 86 V 667 65 -18 715 669
+        C 87 W 889 65 -18 940 669
+        C 88 X 667 -24 0 694 669
+        C 89 Y 611 73 0 659 669
+        C 90 Z 611 -11 0 590 669
+        C 91 bracketleft 333 -37 -159 362 674
+        C 92 backslash 278 -1 -18 279 685
+        C 93 bracketright 333 -56 -157 343 674
+        C 94 asciicircum 570 67 304 503 669
+        C 95 underscore 500 0 -125 500 -75
+        C 96 quoteleft 333 128 369 332 685
+        C 97 a 500 -21 -14 455 462
+        C 98 b 500 -14 -13 444 699
+        C 99 c 444 -5 -13 392 462
+        C 100 d 500 -21 -13 517 699
+        C 101 e 444 5 -13 398 462
+        C 102 f 333 -169 -205 446 698
+        C 103 g 500 -52 -203 478 462
+        C 104 h 556 -13 -9 498 699
+        C 105 i 278 2 -9 263 684
+        C 106 j 278 -189 -207 279 684
+        C 107 k 500 -23 -8 483 699
+        C 108 l 278 2 -9 290 699
+        C 109 m 778 -14 -9 722 462
+        C 110 n 556 -6 -9 493 462
+        C 111 o 500 -3 -13 441 462
+        C 112 p 500 -120 -205 446 462
+        C 113 q 500 1 -205 471 462
+        C 114 r 389 -21 0 389 462
+        C 115 s 389 -19 -13 333 462
+        C 116 t 278 -11 -9 281 594
+        C 117 u 556 15 -9 492 462
+        C 118 v 444 16 -13 401 462
+        C 119 w 667 16 -13 614 462
+        C 120 x 500 -46 -13 469 462
+        C 121 y 444 -94 -205 392 462
+        C 122 z 389 -43 -78 368 449
+        C 123 braceleft 348 5 -187 436 686
+        C 124 bar 220 66 -218 154 782
+        C 125 braceright 348 -129 -187 302 686
+        C 126 asciitilde 570 54 173 516 333
+        C 161 exclamdown 389 19 -205 322 492
+        C 162 cent 500 42 -143 439 576
+        C 163 sterling 500 -32 -12 510 683
+        C 164 fraction 167 -169 -14 324 683
+        C 165 yen 500 33 0 628 669
+        C 166 florin 500 -87 -156 537 707
+        C 167 section 500 36 -143 459 685
+        C 168 currency 500 -26 34 526 586
+        C 169 quotesingle 278 128 398 268 685
+        C 170 quotedblleft 500 53 369 513 685
+        C 171 guillemotleft 500 12 32 468 415
+        C 172 guilsinglleft 333 32 32 303 415
+        C 173 guilsinglright 333 10 32 281 415
+        C 174 fi 556 -188 -205 514 703
+        C 175 fl 556 -186 -205 553 704
+        C 177 endash 500 -40 178 477 269
+        C 178 dagger 500 91 -145 494 685
+        C 179 daggerdbl 500 10 -139 493 685
+        C 180 periodcentered 250 51 257 199 405
+        C 182 paragraph 500 -57 -193 562 669
+        C 183 bullet 350 0 175 350 525
+        C 184 quotesinglbase 333 -5 -182 199 134
+        C 185 quotedblbase 500 -57 -182 403 134
+        C 186 quotedblright 500 53 369 513 685
+        C 187 guillemotright 500 12 32 468 415
+        C 188 ellipsis 1000 40 -13 852 135
+        C 189 perthousand 1000 7 -29 996 706
+        C 191 questiondown 500 30 -205 421 492
+        C 193 grave 333 85 516 297 697
+        C 194 acute 333 139 516 379 697
+        C 195 circumflex 333 40 516 367 690
+        C 196 tilde 333 48 536 407 655
+        C 197 macron 333 51 553 393 623
+        C 198 breve 333 71 516 387 678
+        C 199 dotaccent 333 163 550 298 684
+        C 200 dieresis 333 55 550 402 684
+        C 202 ring 333 127 516 340 729
+        C 203 cedilla 333 -80 -218 156 5
+        C 205 hungarumlaut 333 69 516 498 697
+        C 206 ogonek 333 15 -183 244 34
+        C 207 caron 333 79 516 411 690
+        C 208 emdash 1000 -40 178 977 269
+        C 225 AE 944 -64 0 918 669
+        C 227 ordfeminine 266 16 399 330 685
+        C 232 Lslash 611 -22 0 590 669
+        C 233 Oslash 722 27 -125 691 764
+        C 234 OE 944 23 -8 946 677
+        C 235 ordmasculine 300 56 400 347 685
+        C 241 ae 722 -5 -13 673 462
+        C 245 dotlessi 278 2 -9 238 462
+        C 248 lslash 278 -7 -9 307 699
+        C 249 oslash 500 -3 -119 441 560
+        C 250 oe 722 6 -13 674 462
+        C 251 germandbls 500 -200 -200 473 705
+        C -1 Idieresis 389 -32 0 450 862
+        C -1 eacute 444 5 -13 435 697
+        C -1 abreve 500 -21 -14 471 678
+        C -1 uhungarumlaut 556 15 -9 610 697
+        C -1 ecaron 444 5 -13 467 690
+        C -1 Ydieresis 611 73 0 659 862
+        C -1 divide 570 33 -29 537 535
+        C -1 Yacute 611 73 0 659 904
+        C -1 Acircumflex 667 -67 0 593 897
+        C -1 aacute 500 -21 -14 463 697
+        C -1 Ucircumflex 722 67 -18 744 897
+        C -1 yacute 444 -94 -205 435 697
+        C -1 scommaaccent 389 -19 -218 333 462
+        C -1 ecircumflex 444 5 -13 423 690
+        C -1 Uring 722 67 -18 744 921
+        C -1 Udieresis 722 67 -18 744 862
+        C -1 aogonek 500 -21 -183 455 462
+        C -1 Uacute 722 67 -18 744 904
+        C -1 uogonek 556 15 -183 492 462
+        C -1 Edieresis 667 -27 0 653 862
+        C -1 Dcroat 722 -31 0 700 669
+        C -1 commaaccent 250 -36 -218 131 -50
+        C -1 copyright 747 30 -18 718 685
+        C -1 Emacron 667 -27 0 653 830
+        C -1 ccaron 444 -5 -13 467 690
+        C -1 aring 500 -21 -14 455 729
+        C -1 Ncommaaccent 722 -27 -218 748 669
+        C -1 lacute 278 2 -9 392 904
+        C -1 agrave 500 -21 -14 455 697
+        C -1 Tcommaaccent 611 50 -218 650 669
+        C -1 Cacute 667 32 -18 677 904
+        C -1 atilde 500 -21 -14 491 655
+        C -1 Edotaccent 667 -27 0 653 862
+        C -1 scaron 389 -19 -13 424 690
+        C -1 scedilla 389 -19 -218 333 462
+        C -1 iacute 278 2 -9 352 697
+        C -1 lozenge 494 10 0 484 745
+        C -1 Rcaron 667 -29 0 623 897
+        C -1 Gcommaaccent 722 21 -218 706 685
+        C -1 ucircumflex 556 15 -9 492 690
+        C -1 acircumflex 500 -21 -14 455 690
+        C -1 Amacron 667 -67 0 593 830
+        C -1 rcaron 389 -21 0 424 690
+        C -1 ccedilla 444 -5 -218 392 462
+        C -1 Zdotaccent 611 -11 0 590 862
+        C -1 Thorn 611 -27 0 573 669
+        C -1 Omacron 722 27 -18 691 830
+        C -1 Racute 667 -29 0 623 904
+        C -1 Sacute 556 2 -18 531 904
+        C -1 dcaron 608 -21 -13 675 708
+        C -1 Umacron 722 67 -18 744 830
+        C -1 uring 556 15 -9 492 729
+        C -1 threesuperior 300 17 265 321 683
+        C -1 Ograve 722 27 -18 691 904
+        C -1 Agrave 667 -67 0 593 904
+        C -1 Abreve 667 -67 0 593 885
+        C -1 multiply 570 48 16 522 490
+        C -1 uacute 556 15 -9 492 697
+        C -1 Tcaron 611 50 0 650 897
+        C -1 partialdiff 494 11 -21 494 750
+        C -1 ydieresis 444 -94 -205 443 655
+        C -1 Nacute 722 -27 -15 748 904
+        C -1 icircumflex 278 -3 -9 324 690
+        C -1 Ecircumflex 667 -27 0 653 897
+        C -1 adieresis 500 -21 -14 476 655
+        C -1 edieresis 444 5 -13 448 655
+        C -1 cacute 444 -5 -13 435 697
+        C -1 nacute 556 -6 -9 493 697
+        C -1 umacron 556 15 -9 492 623
+        C -1 Ncaron 722 -27 -15 748 897
+        C -1 Iacute 389 -32 0 432 904
+        C -1 plusminus 570 33 0 537 506
+        C -1 brokenbar 220 66 -143 154 707
+        C -1 registered 747 30 -18 718 685
+        C -1 Gbreve 722 21 -18 706 885
+        C -1 Idotaccent 389 -32 0 406 862
+        C -1 summation 600 14 -10 585 706
+        C -1 Egrave 667 -27 0 653 904
+        C -1 racute 389 -21 0 407 697
+        C -1 omacron 500 -3 -13 462 623
+        C -1 Zacute 611 -11 0 590 904
+        C -1 Zcaron 611 -11 0 590 897
+        C -1 greaterequal 549 26 0 523 704
+        C -1 Eth 722 -31 0 700 669
+        C -1 Ccedilla 667 32 -218 677 685
+        C -1 lcommaaccent 278 -42 -218 290 699
+        C -1 tcaron 366 -11 -9 434 754
+        C -1 eogonek 444 5 -183 398 462
+        C -1 Uogonek 722 67 -183 744 669
+        C -1 Aacute 667 -67 0 593 904
+        C -1 Adieresis 667 -67 0 593 862
+        C -1 egrave 444 5 -13 398 697
+        C -1 zacute 389 -43 -78 407 697
+        C -1 iogonek 278 -20 -183 263 684
+        C -1 Oacute 722 27 -18 691 904
+        C -1 oacute 500 -3 -13 463 697
+        C -1 amacron 500 -21 -14 467 623
+        C -1 sacute 389 -19 -13 407 697
+        C -1 idieresis 278 2 -9 364 655
+        C -1 Ocircumflex 722 27 -18 691 897
+        C -1 Ugrave 722 67 -18 744 904
+        C -1 Delta 612 6 0 608 688
+        C -1 thorn 500 -120 -205 446 699
+        C -1 twosuperior 300 2 274 313 683
+        C -1 Odieresis 722 27 -18 691 862
+        C -1 mu 576 -60 -207 516 449
+        C -1 igrave 278 2 -9 259 697
+        C -1 ohungarumlaut 500 -3 -13 582 697
+        C -1 Eogonek 667 -27 -183 653 669
+        C -1 dcroat 500 -21 -13 552 699
+        C -1 threequarters 750 7 -14 726 683
+        C -1 Scedilla 556 2 -218 526 685
+        C -1 lcaron 382 2 -9 448 708
+        C -1 Kcommaaccent 667 -21 -218 702 669
+        C -1 Lacute 611 -22 0 590 904
+        C -1 trademark 1000 32 263 968 669
+        C -1 edotaccent 444 5 -13 398 655
+        C -1 Igrave 389 -32 0 406 904
+        C -1 Imacron 389 -32 0 461 830
+        C -1 Lcaron 611 -22 0 671 718
+        C -1 onehalf 750 -9 -14 723 683
+        C -1 lessequal 549 29 0 526 704
+        C -1 ocircumflex 500 -3 -13 451 690
+        C -1 ntilde 556 -6 -9 504 655
+        C -1 Uhungarumlaut 722 67 -18 744 904
+        C -1 Eacute 667 -27 0 653 904
+        C -1 emacron 444 5 -13 439 623
+        C -1 gbreve 500 -52 -203 478 678
+        C -1 onequarter 750 7 -14 721 683
+        C -1 Scaron 556 2 -18 553 897
+        C -1 Scommaaccent 556 2 -218 526 685
+        C -1 Ohungarumlaut 722 27 -18 723 904
+        C -1 degree 400 83 397 369 683
+        C -1 ograve 500 -3 -13 441 697
+        C -1 Ccaron 667 32 -18 677 897
+        C -1 ugrave 556 15 -9 492 697
+        C -1 radical 549 10 -46 512 850
+        C -1 Dcaron 722 -46 0 685 897
+        C -1 rcommaaccent 389 -67 -218 389 462
+        C -1 Ntilde 722 -27 -15 748 862
+        C -1 otilde 500 -3 -13 491 655
+        C -1 Rcommaaccent 667 -29 -218 623 669
+        C -1 Lcommaaccent 611 -22 -218 590 669
+        C -1 Atilde 667 -67 0 593 862
+        C -1 Aogonek 667 -67 -183 604 683
+        C -1 Aring 667 -67 0 593 921
+        C -1 Otilde 722 27 -18 691 862
+        C -1 zdotaccent 389 -43 -78 368 655
+        C -1 Ecaron 667 -27 0 653 897
+        C -1 Iogonek 389 -32 -183 406 669
+        C -1 kcommaaccent 500 -23 -218 483 699
+        C -1 minus 606 51 209 555 297
+        C -1 Icircumflex 389 -32 0 450 897
+        C -1 ncaron 556 -6 -9 523 690
+        C -1 tcommaaccent 278 -62 -218 281 594
+        C -1 logicalnot 606 51 108 555 399
+        C -1 odieresis 500 -3 -13 471 655
+        C -1 udieresis 556 15 -9 499 655
+        C -1 notequal 549 15 -49 540 570
+        C -1 gcommaaccent 500 -52 -203 478 767
+        C -1 eth 500 -3 -13 454 699
+        C -1 zcaron 389 -43 -78 424 690
+        C -1 ncommaaccent 556 -6 -218 493 462
+        C -1 onesuperior 300 30 274 301 683
+        C -1 imacron 278 2 -9 294 623
+        C -1 Euro 500 0 0 0 0
         """),
         ("Symbol", """
         FontBBox -180 -293 1090 1010
         ItalicAngle 0
         IsFixedPitch false
         EncodingScheme FontSpecific
-        C 32 space 250
-        C 33 exclam 333
-        C 34 universal 713
-        C 35 numbersign 500
-        C 36 existential 549
-        C 37 percent 833
-        C 38 ampersand 778
-        C 39 suchthat 439
-        C 40 parenleft 333
-        C 41 parenright 333
-        C 42 asteriskmath 500
-        C 43 plus 549
-        C 44 comma 250
-        C 45 minus 549
-        C 46 period 250
-        C 47 slash 278
-        C 48 zero 500
-        C 49 one 500
-        C 50 two 500
-        C 51 three 500
-        C 52 four 500
-        C 53 five 500
-        C 54 six 500
-        C 55 seven 500
-        C 56 eight 500
-        C 57 nine 500
-        C 58 colon 278
-        C 59 semicolon 278
-        C 60 less 549
-        C 61 equal 549
-        C 62 greater 549
-        C 63 question 444
-        C 64 congruent 549
-        C 65 Alpha 722
-        C 66 Beta 667
-        C 67 Chi 722
-        C 68 Delta 612
-        C 69 Epsilon 611
-        C 70 Phi 763
-        C 71 Gamma 603
-        C 72 Eta 722
-        C 73 Iota 333
-        C 74 theta1 631
-        C 75 Kappa 722
-        C 76 Lambda 686
-        C 77 Mu 889
-        C 78 Nu 722
-        C 79 Omicron 722
-        C 80 Pi 768
-        C 81 Theta 741
-        C 82 Rho 556
-        C 83 Sigma 592
-        C 84 Tau 611
-        C 85 Upsilon 690
-        C 86 sigma1 439
-        C 87 Omega 768
-        C 88 Xi 645
-        C 89 Psi 795
-        C 90 Zeta 611
-        C 91 bracketleft 333
-        C 92 therefore 863
-        C 93 bracketright 333
-        C 94 perpendicular 658
-        C 95 underscore 500
-        C 96 radicalex 500
-        C 97 alpha 631
-        C 98 beta 549
-        C 99 chi 549
-        C 100 delta 494
-        C 101 epsilon 439
-        C 102 phi 521
-        C 103 gamma 411
-        C 104 eta 603
-        C 105 iota 329
-        C 106 phi1 603
-        C 107 kappa 549
-        C 108 lambda 549
-        C 109 mu 576
-        C 110 nu 521
-        C 111 omicron 549
-        C 112 pi 549
-        C 113 theta 521
-        C 114 rho 549
-        C 115 sigma 603
-        C 116 tau 439
-        C 117 upsilon 576
-        C 118 omega1 713
-        C 119 omega 686
-        C 120 xi 493
-        C 121 psi 686
-        C 122 zeta 494
-        C 123 braceleft 480
-        C 124 bar 200
-        C 125 braceright 480
-        C 126 similar 549
-        C 160 Euro 750
-        C 161 Upsilon1 620
-        C 162 minute 247
-        C 163 lessequal 549
-        C 164 fraction 167
-        C 165 infinity 713
-        C 166 florin 500
-        C 167 club 753
-        C 168 diamond 753
-        C 169 heart 753
-        C 170 spade 753
-        C 171 arrowboth 1042
-        C 172 arrowleft 987
-        C 173 arrowup 603
-        C 174 arrowright 987
-        C 175 arrowdown 603
-        C 176 degree 400
-        C 177 plusminus 549
-        C 178 second 411
-        C 179 greaterequal 549
-        C 180 multiply 549
-        C 181 proportional 713
-        C 182 partialdiff 494
-        C 183 bullet 460
-        C 184 divide 549
-        C 185 notequal 549
-        C 186 equivalence 549
-        C 187 approxequal 549
-        C 188 ellipsis 1000
-        C 189 arrowvertex 603
-        C 190 arrowhorizex 1000
-        C 191 carriagereturn 658
-        C 192 aleph 823
-        C 193 Ifraktur 686
-        C 194 Rfraktur 795
-        C 195 weierstrass 987
-        C 196 circlemultiply 768
-        C 197 circleplus 768
-        C 198 emptyset 823
-        C 199 intersection 768
-        C 200 union 768
-        C 201 propersuperset 713
-        C 202 reflexsuperset 713
-        C 203 notsubset 713
-        C 204 propersubset 713
-        C 205 reflexsubset 713
-        C 206 element 713
-        C 207 notelement 713
-        C 208 angle 768
-        C 209 gradient 713
-        C 210 registerserif 790
-        C 211 copyrightserif 790
-        C 212 trademarkserif 890
-        C 213 product 823
-        C 214 radical 549
-        C 215 dotmath 250
-        C 216 logicalnot 713
-        C 217 logicaland 603
-        C 218 logicalor 603
-        C 219 arrowdblboth 1042
-        C 220 arrowdblleft 987
-        C 221 arrowdblup 603
-        C 222 arrowdblright 987
-        C 223 arrowdbldown 603
-        C 224 lozenge 494
-        C 225 angleleft 329
-        C 226 registersans 790
-        C 227 copyrightsans 790
-        C 228 trademarksans 786
-        C 229 summation 713
-        C 230 parenlefttp 384
-        C 231 parenleftex 384
-        C 232 parenleftbt 384
-        C 233 bracketlefttp 384
-        C 234 bracketleftex 384
-        C 235 bracketleftbt 384
-        C 236 bracelefttp 494
-        C 237 braceleftmid 494
-        C 238 braceleftbt 494
-        C 239 braceex 494
-        C 241 angleright 329
-        C 242 integral 274
-        C 243 integraltp 686
-        C 244 integralex 686
-        C 245 integralbt 686
-        C 246 parenrighttp 384
-        C 247 parenrightex 384
-        C 248 parenrightbt 384
-        C 249 bracketrighttp 384
-        C 250 bracketrightex 384
-        C 251 bracketrightbt 384
-        C 252 bracerighttp 494
-        C 253 bracerightmid 494
-        C 254 bracerightbt 494
-        C -1 apple 790
+        C 32 space 250 0 0 0 0
+        C 33 exclam 333 128 -17 240 672
+        C 34 universal 713 31 0 681 705
+        C 35 numbersign 500 20 -16 481 673
+        C 36 existential 549 25 0 478 707
+        C 37 percent 833 63 -36 771 655
+        C 38 ampersand 778 41 -18 750 661
+        C 39 suchthat 439 48 -17 414 500
+        C 40 parenleft 333 53 -191 300 673
+        C 41 parenright 333 30 -191 277 673
+        C 42 asteriskmath 500 65 134 427 551
+        C 43 plus 549 10 0 539 533
+        C 44 comma 250 56 -152 194 104
+        C 45 minus 549 11 233 535 288
+        C 46 period 250 69 -17 181 95
+        C 47 slash 278 0 -18 254 646
+        C 48 zero 500 24 -14 476 685
+        C 49 one 500 117 0 390 673
+        C 50 two 500 25 0 475 685
+        C 51 three 500 43 -14 435 685
+        C 52 four 500 15 0 469 685
+        C 53 five 500 32 -14 445 690
+        C 54 six 500 34 -14 468 685
+        C 55 seven 500 24 -16 448 673
+        C 56 eight 500 56 -14 445 685
+        C 57 nine 500 30 -18 459 685
+        C 58 colon 278 81 -17 193 460
+        C 59 semicolon 278 83 -152 221 460
+        C 60 less 549 26 0 523 522
+        C 61 equal 549 11 141 537 390
+        C 62 greater 549 26 0 523 522
+        C 63 question 444 70 -17 412 686
+        C 64 congruent 549 11 0 537 475
+        C 65 Alpha 722 4 0 684 673
+        C 66 Beta 667 29 0 592 673
+        C 67 Chi 722 -9 0 704 673
+        C 68 Delta 612 6 0 608 688
+        C 69 Epsilon 611 32 0 617 673
+        C 70 Phi 763 26 0 741 673
+        C 71 Gamma 603 24 0 609 673
+        C 72 Eta 722 39 0 729 673
+        C 73 Iota 333 32 0 316 673
+        C 74 theta1 631 18 -18 623 689
+        C 75 Kappa 722 35 0 722 673
+        C 76 Lambda 686 6 0 680 688
+        C 77 Mu 889 28 0 887 673
+        C 78 Nu 722 29 -8 720 673
+        C 79 Omicron 722 41 -17 715 685
+        C 80 Pi 768 25 0 745 673
+        C 81 Theta 741 41 -17 715 685
+        C 82 Rho 556 28 0 563 673
+        C 83 Sigma 592 5 0 589 673
+        C 84 Tau 611 33 0 607 673
+        C 85 Upsilon 690 -8 0 694 673
+        C 86 sigma1 439 40 -233 436 500
+        C 87 Omega 768 34 0 736 688
+        C 88 Xi 645 40 0 599 673
+        C 89 Psi 795 15 0 781 684
+        C 90 Zeta 611 44 0 636 673
+        C 91 bracketleft 333 86 -155 299 674
+        C 92 therefore 863 163 0 701 487
+        C 93 bracketright 333 33 -155 246 674
+        C 94 perpendicular 658 15 0 652 674
+        C 95 underscore 500 -2 -125 502 -75
+        C 96 radicalex 500 480 881 1090 917
+        C 97 alpha 631 41 -18 622 500
+        C 98 beta 549 61 -223 515 741
+        C 99 chi 549 12 -231 522 499
+        C 100 delta 494 40 -19 481 740
+        C 101 epsilon 439 22 -19 427 502
+        C 102 phi 521 28 -224 492 673
+        C 103 gamma 411 5 -225 484 499
+        C 104 eta 603 0 -202 527 514
+        C 105 iota 329 0 -17 301 503
+        C 106 phi1 603 36 -224 587 499
+        C 107 kappa 549 33 0 558 501
+        C 108 lambda 549 24 -17 548 739
+        C 109 mu 576 33 -223 567 500
+        C 110 nu 521 -9 -16 475 507
+        C 111 omicron 549 35 -19 501 499
+        C 112 pi 549 10 -19 530 487
+        C 113 theta 521 43 -17 485 690
+        C 114 rho 549 50 -230 490 499
+        C 115 sigma 603 30 -21 588 500
+        C 116 tau 439 10 -19 418 500
+        C 117 upsilon 576 7 -18 535 507
+        C 118 omega1 713 12 -18 671 583
+        C 119 omega 686 42 -17 684 500
+        C 120 xi 493 27 -224 469 766
+        C 121 psi 686 12 -228 701 500
+        C 122 zeta 494 60 -225 467 756
+        C 123 braceleft 480 58 -183 397 673
+        C 124 bar 200 65 -293 135 707
+        C 125 braceright 480 79 -183 418 673
+        C 126 similar 549 17 203 529 307
+        C 160 Euro 750 20 -12 714 685
+        C 161 Upsilon1 620 -2 0 610 685
+        C 162 minute 247 27 459 228 735
+        C 163 lessequal 549 29 0 526 639
+        C 164 fraction 167 -180 -12 340 677
+        C 165 infinity 713 26 124 688 404
+        C 166 florin 500 2 -193 494 686
+        C 167 club 753 86 -26 660 533
+        C 168 diamond 753 142 -36 600 550
+        C 169 heart 753 117 -33 631 532
+        C 170 spade 753 113 -36 629 548
+        C 171 arrowboth 1042 24 -15 1024 511
+        C 172 arrowleft 987 32 -15 942 511
+        C 173 arrowup 603 45 0 571 910
+        C 174 arrowright 987 49 -15 959 511
+        C 175 arrowdown 603 45 -22 571 888
+        C 176 degree 400 50 385 350 685
+        C 177 plusminus 549 10 0 539 645
+        C 178 second 411 20 459 413 737
+        C 179 greaterequal 549 29 0 526 639
+        C 180 multiply 549 17 8 533 524
+        C 181 proportional 713 27 123 639 404
+        C 182 partialdiff 494 26 -20 462 746
+        C 183 bullet 460 50 113 410 473
+        C 184 divide 549 10 71 536 456
+        C 185 notequal 549 15 -25 540 549
+        C 186 equivalence 549 14 82 538 443
+        C 187 approxequal 549 14 135 527 394
+        C 188 ellipsis 1000 111 -17 889 95
+        C 189 arrowvertex 603 280 -120 336 1010
+        C 190 arrowhorizex 1000 -60 220 1050 276
+        C 191 carriagereturn 658 15 -16 602 629
+        C 192 aleph 823 175 -18 661 658
+        C 193 Ifraktur 686 10 -53 578 740
+        C 194 Rfraktur 795 26 -15 759 734
+        C 195 weierstrass 987 159 -211 870 573
+        C 196 circlemultiply 768 43 -17 733 673
+        C 197 circleplus 768 43 -15 733 675
+        C 198 emptyset 823 39 -24 781 719
+        C 199 intersection 768 40 0 732 509
+        C 200 union 768 40 -17 732 492
+        C 201 propersuperset 713 20 0 673 470
+        C 202 reflexsuperset 713 20 -125 673 470
+        C 203 notsubset 713 36 -70 690 540
+        C 204 propersubset 713 37 0 690 470
+        C 205 reflexsubset 713 37 -125 690 470
+        C 206 element 713 45 0 505 468
+        C 207 notelement 713 45 -58 505 555
+        C 208 angle 768 26 0 738 673
+        C 209 gradient 713 36 -19 681 718
+        C 210 registerserif 790 50 -17 740 673
+        C 211 copyrightserif 790 51 -15 741 675
+        C 212 trademarkserif 890 18 293 855 673
+        C 213 product 823 25 -101 803 751
+        C 214 radical 549 10 -38 515 917
+        C 215 dotmath 250 69 210 169 310
+        C 216 logicalnot 713 15 0 680 288
+        C 217 logicaland 603 23 0 583 454
+        C 218 logicalor 603 30 0 578 477
+        C 219 arrowdblboth 1042 27 -20 1023 510
+        C 220 arrowdblleft 987 30 -15 939 513
+        C 221 arrowdblup 603 39 2 567 911
+        C 222 arrowdblright 987 45 -20 954 508
+        C 223 arrowdbldown 603 44 -19 572 890
+        C 224 lozenge 494 18 0 466 745
+        C 225 angleleft 329 25 -198 306 746
+        C 226 registersans 790 50 -20 740 670
+        C 227 copyrightsans 790 49 -15 739 675
+        C 228 trademarksans 786 5 293 725 673
+        C 229 summation 713 14 -108 695 752
+        C 230 parenlefttp 384 24 -293 436 926
+        C 231 parenleftex 384 24 -85 108 925
+        C 232 parenleftbt 384 24 -293 436 926
+        C 233 bracketlefttp 384 0 -80 349 926
+        C 234 bracketleftex 384 0 -79 77 925
+        C 235 bracketleftbt 384 0 -80 349 926
+        C 236 bracelefttp 494 209 -85 445 925
+        C 237 braceleftmid 494 20 -85 284 935
+        C 238 braceleftbt 494 209 -75 445 935
+        C 239 braceex 494 209 -85 284 935
+        C 241 angleright 329 21 -198 302 746
+        C 242 integral 274 2 -107 291 916
+        C 243 integraltp 686 308 -88 675 920
+        C 244 integralex 686 308 -88 378 975
+        C 245 integralbt 686 11 -87 378 921
+        C 246 parenrighttp 384 54 -293 466 926
+        C 247 parenrightex 384 382 -85 466 925
+        C 248 parenrightbt 384 54 -293 466 926
+        C 249 bracketrighttp 384 22 -80 371 926
+        C 250 bracketrightex 384 294 -79 371 925
+        C 251 bracketrightbt 384 22 -80 371 926
+        C 252 bracerighttp 494 48 -85 284 925
+        C 253 bracerightmid 494 209 -85 473 935
+        C 254 bracerightbt 494 48 -75 284 935
+        C -1 apple 790 56 -3 733 808
         """),
         ("ZapfDingbats", """
         FontBBox -1 -143 981 820
         ItalicAngle 0
         IsFixedPitch false
         EncodingScheme FontSpecific
-        C 32 space 278
-        C 33 a1 974
-        C 34 a2 961
-        C 35 a202 974
-        C 36 a3 980
-        C 37 a4 719
-        C 38 a5 789
-        C 39 a119 790
-        C 40 a118 791
-        C 41 a117 690
-        C 42 a11 960
-        C 43 a12 939
-        C 44 a13 549
-        C 45 a14 855
-        C 46 a15 911
-        C 47 a16 933
-        C 48 a105 911
-        C 49 a17 945
-        C 50 a18 974
-        C 51 a19 755
-        C 52 a20 846
-        C 53 a21 762
-        C 54 a22 761
-        C 55 a23 571
-        C 56 a24 677
-        C 57 a25 763
-        C 58 a26 760
-        C 59 a27 759
-        C 60 a28 754
-        C 61 a6 494
-        C 62 a7 552
-        C 63 a8 537
-        C 64 a9 577
-        C 65 a10 692
-        C 66 a29 786
-        C 67 a30 788
-        C 68 a31 788
-        C 69 a32 790
-        C 70 a33 793
-        C 71 a34 794
-        C 72 a35 816
-        C 73 a36 823
-        C 74 a37 789
-        C 75 a38 841
-        C 76 a39 823
-        C 77 a40 833
-        C 78 a41 816
-        C 79 a42 831
-        C 80 a43 923
-        C 81 a44 744
-        C 82 a45 723
-        C 83 a46 749
-        C 84 a47 790
-        C 85 a48 792
-        C 86 a49 695
-        C 87 a50 776
-        C 88 a51 768
-        C 89 a52 792
-        C 90 a53 759
-        C 91 a54 707
-        C 92 a55 708
-        C 93 a56 682
-        C 94 a57 701
-        C 95 a58 826
-        C 96 a59 815
-        C 97 a60 789
-        C 98 a61 789
-        C 99 a62 707
-        C 100 a63 687
-        C 101 a64 696
-        C 102 a65 689
-        C 103 a66 786
-        C 104 a67 787
-        C 105 a68 713
-        C 106 a69 791
-        C 107 a70 785
-        C 108 a71 791
-        C 109 a72 873
-        C 110 a73 761
-        C 111 a74 762
-        C 112 a203 762
-        C 113 a75 759
-        C 114 a204 759
-        C 115 a76 892
-        C 116 a77 892
-        C 117 a78 788
-        C 118 a79 784
-        C 119 a81 438
-        C 120 a82 138
-        C 121 a83 277
-        C 122 a84 415
-        C 123 a97 392
-        C 124 a98 392
-        C 125 a99 668
-        C 126 a100 668
-        C 128 a89 390
-        C 129 a90 390
-        C 130 a93 317
-        C 131 a94 317
-        C 132 a91 276
-        C 133 a92 276
-        C 134 a205 509
-        C 135 a85 509
-        C 136 a206 410
-        C 137 a86 410
-        C 138 a87 234
-        C 139 a88 234
-        C 140 a95 334
-        C 141 a96 334
-        C 161 a101 732
-        C 162 a102 544
-        C 163 a103 544
-        C 164 a104 910
-        C 165 a106 667
-        C 166 a107 760
-        C 167 a108 760
-        C 168 a112 776
-        C 169 a111 595
-        C 170 a110 694
-        C 171 a109 626
-        C 172 a120 788
-        C 173 a121 788
-        C 174 a122 788
-        C 175 a123 788
-        C 176 a124 788
-        C 177 a125 788
-        C 178 a126 788
-        C 179 a127 788
-        C 180 a128 788
-        C 181 a129 788
-        C 182 a130 788
-        C 183 a131 788
-        C 184 a132 788
-        C 185 a133 788
-        C 186 a134 788
-        C 187 a135 788
-        C 188 a136 788
-        C 189 a137 788
-        C 190 a138 788
-        C 191 a139 788
-        C 192 a140 788
-        C 193 a141 788
-        C 194 a142 788
-        C 195 a143 788
-        C 196 a144 788
-        C 197 a145 788
-        C 198 a146 788
-        C 199 a147 788
-        C 200 a148 788
-        C 201 a149 788
-        C 202 a150 788
-        C 203 a151 788
-        C 204 a152 788
-        C 205 a153 788
-        C 206 a154 788
-        C 207 a155 788
-        C 208 a156 788
-        C 209 a157 788
-        C 210 a158 788
-        C 211 a159 788
-        C 212 a160 894
-        C 213 a161 838
-        C 214 a163 1016
-        C 215 a164 458
-        C 216 a196 748
-        C 217 a165 924
-        C 218 a192 748
-        C 219 a166 918
-        C 220 a167 927
-        C 221 a168 928
-        C 222 a169 928
-        C 223 a170 834
-        C 224 a171 873
-        C 225 a172 828
-        C 226 a173 924
-        C 227 a162 924
-        C 228 a174 917
-        C 229 a175 930
-        C 230 a176 931
-        C 231 a177 463
-        C 232 a178 883
-        C 233 a179 836
-        C 234 a193 836
-        C 235 a180 867
-        C 236 a199 867
-        C 237 a181 696
-        C 238 a200 696
-        C 239 a182 874
-        C 241 a201 874
-        C 242 a183 760
-        C 243 a184 946
-        C 244 a197 771
-        C 245 a185 865
-        C 246 a194 771
-        C 247 a198 888
-        C 248 a186 967
-        C 249 a195 888
-        C 250 a187 831
-        C 251 a188 873
-        C 252 a189 927
-        C 253 a190 970
-        C 254 a191 918
+        C 32 space 278 0 0 0 0
+        C 33 a1 974 35 72 939 621
+        C 34 a2 961 35 81 927 611
+        C 35 a202 974 35 72 939 621
+        C 36 a3 980 35 0 945 692
+        C 37 a4 719 34 139 685 566
+        C 38 a5 789 35 -14 755 705
+        C 39 a119 790 35 -14 755 705
+        C 40 a118 791 35 -13 761 705
+        C 41 a117 690 34 138 655 553
+        C 42 a11 960 35 123 925 568
+        C 43 a12 939 35 134 904 559
+        C 44 a13 549 29 -11 516 705
+        C 45 a14 855 34 59 820 632
+        C 46 a15 911 35 50 876 642
+        C 47 a16 933 35 139 899 550
+        C 48 a105 911 35 50 876 642
+        C 49 a17 945 35 139 909 553
+        C 50 a18 974 35 104 938 587
+        C 51 a19 755 34 -13 721 705
+        C 52 a20 846 36 -14 811 705
+        C 53 a21 762 35 0 727 692
+        C 54 a22 761 35 0 727 692
+        C 55 a23 571 -1 -68 571 661
+        C 56 a24 677 36 -13 642 705
+        C 57 a25 763 35 0 728 692
+        C 58 a26 760 35 0 726 692
+        C 59 a27 759 35 0 725 692
+        C 60 a28 754 35 0 720 692
+        C 61 a6 494 35 0 460 692
+        C 62 a7 552 35 0 517 692
+        C 63 a8 537 35 0 503 692
+        C 64 a9 577 35 96 542 596
+        C 65 a10 692 35 -14 657 705
+        C 66 a29 786 35 -14 751 705
+        C 67 a30 788 35 -14 752 705
+        C 68 a31 788 35 -14 753 705
+        C 69 a32 790 35 -14 756 705
+        C 70 a33 793 35 -13 759 705
+        C 71 a34 794 35 -13 759 705
+        C 72 a35 816 35 -14 782 705
+        C 73 a36 823 35 -14 787 705
+        C 74 a37 789 35 -14 754 705
+        C 75 a38 841 35 -14 807 705
+        C 76 a39 823 35 -14 789 705
+        C 77 a40 833 35 -14 798 705
+        C 78 a41 816 35 -13 782 705
+        C 79 a42 831 35 -14 796 705
+        C 80 a43 923 35 -14 888 705
+        C 81 a44 744 35 0 710 692
+        C 82 a45 723 35 0 688 692
+        C 83 a46 749 35 0 714 692
+        C 84 a47 790 34 -14 756 705
+        C 85 a48 792 35 -14 758 705
+        C 86 a49 695 35 -14 661 706
+        C 87 a50 776 35 -6 741 699
+        C 88 a51 768 35 -7 734 699
+        C 89 a52 792 35 -14 757 705
+        C 90 a53 759 35 0 725 692
+        C 91 a54 707 35 -13 672 704
+        C 92 a55 708 35 -14 672 705
+        C 93 a56 682 35 -14 647 705
+        C 94 a57 701 35 -14 666 705
+        C 95 a58 826 35 -14 791 705
+        C 96 a59 815 35 -14 780 705
+        C 97 a60 789 35 -14 754 705
+        C 98 a61 789 35 -14 754 705
+        C 99 a62 707 34 -14 673 705
+        C 100 a63 687 36 0 651 692
+        C 101 a64 696 35 0 661 691
+        C 102 a65 689 35 0 655 692
+        C 103 a66 786 34 -14 751 705
+        C 104 a67 787 35 -14 752 705
+        C 105 a68 713 35 -14 678 705
+        C 106 a69 791 35 -14 756 705
+        C 107 a70 785 36 -14 751 705
+        C 108 a71 791 35 -14 757 705
+        C 109 a72 873 35 -14 838 705
+        C 110 a73 761 35 0 726 692
+        C 111 a74 762 35 0 727 692
+        C 112 a203 762 35 0 727 692
+        C 113 a75 759 35 0 725 692
+        C 114 a204 759 35 0 725 692
+        C 115 a76 892 35 0 858 705
+        C 116 a77 892 35 -14 858 692
+        C 117 a78 788 35 -14 754 705
+        C 118 a79 784 35 -14 749 705
+        C 119 a81 438 35 -14 403 705
+        C 120 a82 138 35 0 104 692
+        C 121 a83 277 35 0 242 692
+        C 122 a84 415 35 0 380 692
+        C 123 a97 392 35 263 357 705
+        C 124 a98 392 34 263 357 705
+        C 125 a99 668 35 263 633 705
+        C 126 a100 668 36 263 634 705
+        C 128 a89 390 35 -14 356 705
+        C 129 a90 390 35 -14 355 705
+        C 130 a93 317 35 0 283 692
+        C 131 a94 317 35 0 283 692
+        C 132 a91 276 35 0 242 692
+        C 133 a92 276 35 0 242 692
+        C 134 a205 509 35 0 475 692
+        C 135 a85 509 35 0 475 692
+        C 136 a206 410 35 0 375 692
+        C 137 a86 410 35 0 375 692
+        C 138 a87 234 35 -14 199 705
+        C 139 a88 234 35 -14 199 705
+        C 140 a95 334 35 0 299 692
+        C 141 a96 334 35 0 299 692
+        C 161 a101 732 35 -143 697 806
+        C 162 a102 544 56 -14 488 706
+        C 163 a103 544 34 -14 508 705
+        C 164 a104 910 35 40 875 651
+        C 165 a106 667 35 -14 633 705
+        C 166 a107 760 35 -14 726 705
+        C 167 a108 760 0 121 758 569
+        C 168 a112 776 35 0 741 705
+        C 169 a111 595 34 -14 560 705
+        C 170 a110 694 35 -14 659 705
+        C 171 a109 626 34 0 591 705
+        C 172 a120 788 35 -14 754 705
+        C 173 a121 788 35 -14 754 705
+        C 174 a122 788 35 -14 754 705
+        C 175 a123 788 35 -14 754 705
+        C 176 a124 788 35 -14 754 705
+        C 177 a125 788 35 -14 754 705
+        C 178 a126 788 35 -14 754 705
+        C 179 a127 788 35 -14 754 705
+        C 180 a128 788 35 -14 754 705
+        C 181 a129 788 35 -14 754 705
+        C 182 a130 788 35 -14 754 705
+        C 183 a131 788 35 -14 754 705
+        C 184 a132 788 35 -14 754 705
+        C 185 a133 788 35 -14 754 705
+        C 186 a134 788 35 -14 754 705
+        C 187 a135 788 35 -14 754 705
+        C 188 a136 788 35 -14 754 705
+        C 189 a137 788 35 -14 754 705
+        C 190 a138 788 35 -14 754 705
+        C 191 a139 788 35 -14 754 705
+        C 192 a140 788 35 -14 754 705
+        C 193 a141 788 35 -14 754 705
+        C 194 a142 788 35 -14 754 705
+        C 195 a143 788 35 -14 754 705
+        C 196 a144 788 35 -14 754 705
+        C 197 a145 788 35 -14 754 705
+        C 198 a146 788 35 -14 754 705
+        C 199 a147 788 35 -14 754 705
+        C 200 a148 788 35 -14 754 705
+        C 201 a149 788 35 -14 754 705
+        C 202 a150 788 35 -14 754 705
+        C 203 a151 788 35 -14 754 705
+        C 204 a152 788 35 -14 754 705
+        C 205 a153 788 35 -14 754 705
+        C 206 a154 788 35 -14 754 705
+        C 207 a155 788 35 -14 754 705
+        C 208 a156 788 35 -14 754 705
+        C 209 a157 788 35 -14 754 705
+        C 210 a158 788 35 -14 754 705
+        C 211 a159 788 35 -14 754 705
+        C 212 a160 894 35 58 860 634
+        C 213 a161 838 35 152 803 540
+        C 214 a163 1016 34 152 981 540
+        C 215 a164 458 35 -127 422 820
+        C 216 a196 748 35 94 698 597
+        C 217 a165 924 35 140 890 552
+        C 218 a192 748 35 94 698 597
+        C 219 a166 918 35 166 884 526
+        C 220 a167 927 35 32 892 660
+        C 221 a168 928 35 129 891 562
+        C 222 a169 928 35 128 893 563
+        C 223 a170 834 35 155 799 537
+        C 224 a171 873 35 93 838 599
+        C 225 a172 828 35 104 791 588
+        C 226 a173 924 35 98 889 594
+        C 227 a162 924 35 98 889 594
+        C 228 a174 917 35 0 882 692
+        C 229 a175 930 35 84 896 608
+        C 230 a176 931 35 84 896 608
+        C 231 a177 463 35 -99 429 791
+        C 232 a178 883 35 71 848 623
+        C 233 a179 836 35 44 802 648
+        C 234 a193 836 35 44 802 648
+        C 235 a180 867 35 101 832 591
+        C 236 a199 867 35 101 832 591
+        C 237 a181 696 35 44 661 648
+        C 238 a200 696 35 44 661 648
+        C 239 a182 874 35 77 840 619
+        C 241 a201 874 35 73 840 615
+        C 242 a183 760 35 0 725 692
+        C 243 a184 946 35 160 911 533
+        C 244 a197 771 34 37 736 655
+        C 245 a185 865 35 207 830 481
+        C 246 a194 771 34 37 736 655
+        C 247 a198 888 34 -19 853 712
+        C 248 a186 967 35 124 932 568
+        C 249 a195 888 34 -19 853 712
+        C 250 a187 831 35 113 796 579
+        C 251 a188 873 36 118 838 578
+        C 252 a189 927 35 150 891 542
+        C 253 a190 970 35 76 931 616
+        C 254 a191 918 34 99 884 593
         """),
     ]
+    /// The CFF standard strings (Adobe TN 5176, Appendix A), SID 0 first, one a line.
+    static let cffStandardStrings = """
+.notdef
+space
+exclam
+quotedbl
+numbersign
+dollar
+percent
+ampersand
+quoteright
+parenleft
+parenright
+asterisk
+plus
+comma
+hyphen
+period
+slash
+zero
+one
+two
+three
+four
+five
+six
+seven
+eight
+nine
+colon
+semicolon
+less
+equal
+greater
+question
+at
+A
+B
+C
+D
+E
+F
+G
+H
+I
+J
+K
+L
+M
+N
+O
+P
+Q
+R
+S
+T
+U
+V
+W
+X
+Y
+Z
+bracketleft
+backslash
+bracketright
+asciicircum
+underscore
+quoteleft
+a
+b
+c
+d
+e
+f
+g
+h
+i
+j
+k
+l
+m
+n
+o
+p
+q
+r
+s
+t
+u
+v
+w
+x
+y
+z
+braceleft
+bar
+braceright
+asciitilde
+exclamdown
+cent
+sterling
+fraction
+yen
+florin
+section
+currency
+quotesingle
+quotedblleft
+guillemotleft
+guilsinglleft
+guilsinglright
+fi
+fl
+endash
+dagger
+daggerdbl
+periodcentered
+paragraph
+bullet
+quotesinglbase
+quotedblbase
+quotedblright
+guillemotright
+ellipsis
+perthousand
+questiondown
+grave
+acute
+circumflex
+tilde
+macron
+breve
+dotaccent
+dieresis
+ring
+cedilla
+hungarumlaut
+ogonek
+caron
+emdash
+AE
+ordfeminine
+Lslash
+Oslash
+OE
+ordmasculine
+ae
+dotlessi
+lslash
+oslash
+oe
+germandbls
+onesuperior
+logicalnot
+mu
+trademark
+Eth
+onehalf
+plusminus
+Thorn
+onequarter
+divide
+brokenbar
+degree
+thorn
+threequarters
+twosuperior
+registered
+minus
+eth
+multiply
+threesuperior
+copyright
+Aacute
+Acircumflex
+Adieresis
+Agrave
+Aring
+Atilde
+Ccedilla
+Eacute
+Ecircumflex
+Edieresis
+Egrave
+Iacute
+Icircumflex
+Idieresis
+Igrave
+Ntilde
+Oacute
+Ocircumflex
+Odieresis
+Ograve
+Otilde
+Scaron
+Uacute
+Ucircumflex
+Udieresis
+Ugrave
+Yacute
+Ydieresis
+Zcaron
+aacute
+acircumflex
+adieresis
+agrave
+aring
+atilde
+ccedilla
+eacute
+ecircumflex
+edieresis
+egrave
+iacute
+icircumflex
+idieresis
+igrave
+ntilde
+oacute
+ocircumflex
+odieresis
+ograve
+otilde
+scaron
+uacute
+ucircumflex
+udieresis
+ugrave
+yacute
+ydieresis
+zcaron
+exclamsmall
+Hungarumlautsmall
+dollaroldstyle
+dollarsuperior
+ampersandsmall
+Acutesmall
+parenleftsuperior
+parenrightsuperior
+twodotenleader
+onedotenleader
+zerooldstyle
+oneoldstyle
+twooldstyle
+threeoldstyle
+fouroldstyle
+fiveoldstyle
+sixoldstyle
+sevenoldstyle
+eightoldstyle
+nineoldstyle
+commasuperior
+threequartersemdash
+periodsuperior
+questionsmall
+asuperior
+bsuperior
+centsuperior
+dsuperior
+esuperior
+isuperior
+lsuperior
+msuperior
+nsuperior
+osuperior
+rsuperior
+ssuperior
+tsuperior
+ff
+ffi
+ffl
+parenleftinferior
+parenrightinferior
+Circumflexsmall
+hyphensuperior
+Gravesmall
+Asmall
+Bsmall
+Csmall
+Dsmall
+Esmall
+Fsmall
+Gsmall
+Hsmall
+Ismall
+Jsmall
+Ksmall
+Lsmall
+Msmall
+Nsmall
+Osmall
+Psmall
+Qsmall
+Rsmall
+Ssmall
+Tsmall
+Usmall
+Vsmall
+Wsmall
+Xsmall
+Ysmall
+Zsmall
+colonmonetary
+onefitted
+rupiah
+Tildesmall
+exclamdownsmall
+centoldstyle
+Lslashsmall
+Scaronsmall
+Zcaronsmall
+Dieresissmall
+Brevesmall
+Caronsmall
+Dotaccentsmall
+Macronsmall
+figuredash
+hypheninferior
+Ogoneksmall
+Ringsmall
+Cedillasmall
+questiondownsmall
+oneeighth
+threeeighths
+fiveeighths
+seveneighths
+onethird
+twothirds
+zerosuperior
+foursuperior
+fivesuperior
+sixsuperior
+sevensuperior
+eightsuperior
+ninesuperior
+zeroinferior
+oneinferior
+twoinferior
+threeinferior
+fourinferior
+fiveinferior
+sixinferior
+seveninferior
+eightinferior
+nineinferior
+centinferior
+dollarinferior
+periodinferior
+commainferior
+Agravesmall
+Aacutesmall
+Acircumflexsmall
+Atildesmall
+Adieresissmall
+Aringsmall
+AEsmall
+Ccedillasmall
+Egravesmall
+Eacutesmall
+Ecircumflexsmall
+Edieresissmall
+Igravesmall
+Iacutesmall
+Icircumflexsmall
+Idieresissmall
+Ethsmall
+Ntildesmall
+Ogravesmall
+Oacutesmall
+Ocircumflexsmall
+Otildesmall
+Odieresissmall
+OEsmall
+Oslashsmall
+Ugravesmall
+Uacutesmall
+Ucircumflexsmall
+Udieresissmall
+Yacutesmall
+Thornsmall
+Ydieresissmall
+001.000
+001.001
+001.002
+001.003
+Black
+Bold
+Book
+Light
+Medium
+Regular
+Roman
+Semibold
+"""
 }

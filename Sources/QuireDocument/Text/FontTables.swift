@@ -23,9 +23,14 @@ public struct StandardFont: Sendable {
     public let builtInEncoding: [Int: String]
     /// Width of each Unicode scalar the font has a glyph for (through the glyph list).
     let widthsByScalar: [UInt32: Double]
+    /// The bounding box of each glyph, by glyph name (the AFM's `B llx lly urx ury`).
+    let glyphBoxes: [String: GlyphBox]
 
     /// The advance width of the glyph named `glyph`, or nil when the font has none.
     public func width(ofGlyph glyph: String) -> Double? { widths[glyph] }
+
+    /// The bounding box of the glyph named `glyph` (glyph space units), or nil.
+    public func box(ofGlyph glyph: String) -> GlyphBox? { glyphBoxes[glyph] }
 
     /// The advance width of the glyph for `scalar` (through the Adobe Glyph List), or nil.
     public func width(of scalar: Unicode.Scalar) -> Double? { widthsByScalar[scalar.value] }
@@ -219,6 +224,9 @@ enum Tables {
 
     static let fontOrder: [String] = FontTableData.standardFonts.map(\.name)
 
+    /// The CFF standard strings: the glyph name of SIDs 0 to 390.
+    static let cffStandardStrings: [String] = FontTableData.cffStandardStrings.split(separator: "\n").map(String.init)
+
     static let fonts: [String: StandardFont] = {
         var out: [String: StandardFont] = [:]
         for (name, afm) in FontTableData.standardFonts {
@@ -228,14 +236,19 @@ enum Tables {
             var widths: [String: Double] = [:]
             var codes: [Int: String] = [:]
             var byScalar: [UInt32: Double] = [:]
+            var boxes: [String: GlyphBox] = [:]
             for line in afm.split(separator: "\n") {
                 let p = line.split(separator: " ")
                 guard let key = p.first else { continue }
                 switch key {
-                case "C" where p.count == 4:
+                case "C" where p.count == 4 || p.count == 8:
                     let glyph = String(p[2])
                     let w = Double(p[3]) ?? 0
                     widths[glyph] = w
+                    if p.count == 8 {
+                        let b = p[4...].map { Double($0) ?? 0 }
+                        boxes[glyph] = GlyphBox(left: b[0], bottom: b[1], right: b[2], top: b[3])
+                    }
                     if let c = Int(p[1]), (0..<256).contains(c) { codes[c] = glyph }
                     if let u = GlyphNames.unicode(for: glyph)?.unicodeScalars.first, byScalar[u.value] == nil {
                         byScalar[u.value] = w
@@ -254,7 +267,8 @@ enum Tables {
             if symbolic { ascent = bbox.top; descent = bbox.bottom }
             out[name] = StandardFont(name: name, boundingBox: bbox, ascent: ascent, descent: descent,
                                      capHeight: capHeight, isFixedPitch: fixed, isSymbolic: symbolic,
-                                     widths: widths, builtInEncoding: codes, widthsByScalar: byScalar)
+                                     widths: widths, builtInEncoding: codes, widthsByScalar: byScalar,
+                                     glyphBoxes: boxes)
         }
         return out
     }()

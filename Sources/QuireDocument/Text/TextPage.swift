@@ -15,6 +15,14 @@ public struct TextCharacter: Sendable, Equatable {
     public var isGenerated: Bool
     /// The line (0-based, in ``TextPage/lines``) the character belongs to.
     public var line: Int
+    /// The quad of the glyph's own bounding box (what PDFium's `FPDFText_GetCharBox`
+    /// reports): from the outline in the embedded font program (TrueType `glyf`, CFF or
+    /// Type 1 charstrings) or the AFM box of a non-embedded standard 14 font. Where neither
+    /// is known (Type 3 and other non-embedded fonts, generated characters) it is ``quad``,
+    /// and ``hasGlyphBox`` is false. ``quad`` stays the box for highlights and selection.
+    public var glyphQuad: TextQuad
+    /// Whether ``glyphQuad`` comes from the glyph's outline or metrics (else it is ``quad``).
+    public var hasGlyphBox: Bool
 }
 
 /// A word or a line: a range of character indices, its text and its quads (one per line).
@@ -92,15 +100,18 @@ public final class TextPage {
                 if turn < 0.95 || abs(perp) > h * 0.5 || along < -h - p.advance {
                     let q = TextQuad(lowerLeft: p.quad.lowerRight, lowerRight: p.quad.lowerRight,
                                      upperRight: p.quad.upperRight, upperLeft: p.quad.upperRight)
-                    chars.append(TextCharacter(text: "\n", quad: q, fontSize: p.fontSize, fontName: p.fontName, isGenerated: true, line: line))
+                    chars.append(TextCharacter(text: "\n", quad: q, fontSize: p.fontSize, fontName: p.fontName, isGenerated: true, line: line,
+                                               glyphQuad: q, hasGlyphBox: false))
                     line += 1
                 } else if along > max(p.spaceWidth * 0.3, p.fontSize * 0.1), !isSpace(p.text), !isSpace(g.text) {
                     let q = TextQuad(lowerLeft: p.quad.lowerRight, lowerRight: g.quad.lowerLeft,
                                      upperRight: g.quad.upperLeft, upperLeft: p.quad.upperRight)
-                    chars.append(TextCharacter(text: " ", quad: q, fontSize: p.fontSize, fontName: p.fontName, isGenerated: true, line: line))
+                    chars.append(TextCharacter(text: " ", quad: q, fontSize: p.fontSize, fontName: p.fontName, isGenerated: true, line: line,
+                                               glyphQuad: q, hasGlyphBox: false))
                 }
             }
-            chars.append(TextCharacter(text: g.text, quad: g.quad, fontSize: g.fontSize, fontName: g.fontName, isGenerated: false, line: line))
+            chars.append(TextCharacter(text: g.text, quad: g.quad, fontSize: g.fontSize, fontName: g.fontName, isGenerated: false, line: line,
+                                       glyphQuad: g.glyphQuad ?? g.quad, hasGlyphBox: g.glyphQuad != nil))
             previous = g
         }
         characters = chars

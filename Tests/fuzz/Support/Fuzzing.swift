@@ -334,3 +334,18 @@ public enum Fuzzing {
         return true
     }
 }
+
+extension Fuzzing {
+    /// The font target: the first byte picks the font descriptor key the rest came from
+    /// (0: FontFile, Type 1; 1: FontFile2, TrueType; else FontFile3, CFF or OpenType), and
+    /// the boxes of the first 256 glyphs and of a few named ones are read, as text
+    /// extraction reads them. Returns how many boxes were found.
+    @discardableResult
+    public static func font(_ data: [UInt8]) -> Int {
+        guard let selector = data.first else { return 0 }
+        let key = selector == 0 ? "FontFile" : selector == 1 ? "FontFile2" : "FontFile3"
+        let boxes = EmbeddedFontProgram.glyphBoxes(Array(data.dropFirst()), key: key, count: 256,
+                                                   names: ["A", "a", "Aacute", "space", ".notdef", "fi", "uni4E00"])
+        return boxes.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    }
+}

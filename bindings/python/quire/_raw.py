@@ -182,6 +182,7 @@ QUIRE_ANNOT_OPACITY = 0x0800
 QUIRE_ANNOT_BORDER_WIDTH = 0x0801
 QUIRE_ANNOT_FONT_SIZE = 0x0802
 QUIRE_ANNOT_FLAGS = 0x0803
+QUIRE_ANNOTATION_INFO_VERSION = 1
 
 QUIRE_ANNOT_COLOR = 0x0900
 QUIRE_ANNOT_INTERIOR_COLOR = 0x0901
@@ -317,7 +318,7 @@ QUIRE_TEXT_MARKUP_HIGHLIGHT = 0x1100
 QUIRE_TEXT_MARKUP_UNDERLINE = 0x1101
 QUIRE_TEXT_MARKUP_STRIKEOUT = 0x1102
 QUIRE_TEXT_MARKUP_SQUIGGLY = 0x1103
-QUIRE_TEXT_CHAR_VERSION = 1
+QUIRE_TEXT_CHAR_VERSION = 2
 QUIRE_TEXT_SEARCH_OPTIONS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
@@ -768,6 +769,37 @@ class quire_rect(Structure):
     ]
 
 
+class quire_annotation_info(Structure):
+    """``quire_annotation_info`` (version 1): what ``quire_page_annotation_infos`` and
+    ``quire_annotation_list_infos`` write for each annotation into the caller's buffer. The
+    strings point into that buffer; an unset one is NULL."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("page_index", c_int32),
+        ("object_number", c_int32),
+        ("in_reply_to", c_int32),
+        ("flags", c_int32),
+        ("rect", quire_rect),
+        ("subtype", c_void_p),
+        ("subtype_len", c_size_t),
+        ("contents", c_void_p),
+        ("contents_len", c_size_t),
+        ("author", c_void_p),
+        ("author_len", c_size_t),
+        ("name", c_void_p),
+        ("name_len", c_size_t),
+        ("creation_date", c_void_p),
+        ("creation_date_len", c_size_t),
+        ("modification_date", c_void_p),
+        ("modification_date_len", c_size_t),
+        ("state", c_void_p),
+        ("state_len", c_size_t),
+        ("state_model", c_void_p),
+        ("state_model_len", c_size_t),
+    ]
+
+
 class quire_text_page(Structure):
     """The opaque ``struct quire_text_page``; only ever used through a pointer."""
 
@@ -793,6 +825,9 @@ class quire_text_char(Structure):
         ("font_size", c_double),
         ("is_generated", c_int32),
         ("line", c_int32),
+        # version 2
+        ("glyph_box", quire_rect),
+        ("has_glyph_box", c_int32),
     ]
 
 
@@ -998,6 +1033,17 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_annotation_list_count", c_int, (POINTER(c_int32), quire_annotation_list_p)),
     ("quire_annotation_list_get", c_int, (POINTER(quire_annotation_p), quire_annotation_list_p, c_int32)),
     ("quire_annotation_list_free", None, (quire_annotation_list_p,)),
+    (
+        "quire_page_annotation_infos",
+        c_int,
+        (c_void_p, c_size_t, POINTER(c_size_t), POINTER(c_int32), quire_document_p, c_int32, ctypes.c_uint),
+    ),
+    ("quire_page_annotations", c_int, (POINTER(quire_annotation_list_p), quire_document_p, c_int32)),
+    (
+        "quire_annotation_list_infos",
+        c_int,
+        (c_void_p, c_size_t, POINTER(c_size_t), POINTER(c_int32), quire_annotation_list_p, ctypes.c_uint),
+    ),
     _query("quire_document_export_annotations_json", _TEXT, quire_document_p, c_int32),
     _query("quire_document_export_annotations_json_instant_comments", _TEXT, quire_document_p, c_int32),
     (
@@ -1181,10 +1227,10 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         c_int,
         (POINTER(c_int32), POINTER(c_int32), quire_document_p, c_int32, c_double, c_double, c_double),
     ),
+    ("quire_page_hit_test_text", c_int, (POINTER(c_int32), quire_document_p, c_int32, c_double, c_double, c_double)),
     (
         "quire_tool_manager_new",
         c_int,
-    ("quire_page_hit_test_text", c_int, (POINTER(c_int32), quire_document_p, c_int32, c_double, c_double, c_double)),
         (POINTER(quire_tool_manager_p), quire_document_p, POINTER(quire_tool_callbacks)),
     ),
     ("quire_tool_manager_free", None, (quire_tool_manager_p,)),

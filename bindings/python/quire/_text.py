@@ -50,6 +50,14 @@ class TextChar(NamedTuple):
     """Whether Quire inserted it: a space between words, or ``"\\n"`` between lines."""
     line: int
     """The line it is on (0-based)."""
+    glyph_box: Rect
+    """The box of the glyph itself (user space): the bounding box of its outline in the
+    embedded font program, or the AFM box of a non-embedded standard 14 font; what
+    PDFium's ``FPDFText_GetCharBox`` reports. Equal to :attr:`box` when neither is known
+    (see :attr:`has_glyph_box`); :attr:`box` stays the box for highlights and selection."""
+    has_glyph_box: bool
+    """Whether :attr:`glyph_box` comes from the glyph's outline or metrics (else it is
+    :attr:`box`: Type 3 fonts, other non-embedded fonts, generated characters)."""
 
 
 class TextSpan(NamedTuple):
@@ -150,6 +158,8 @@ class TextPage(OwnedHandle):
                         font=text(query_bytes(_raw.lib.quire_text_page_char_font, handle, i)),
                         generated=bool(c.is_generated),
                         line=c.line,
+                        glyph_box=rect_from_c(c.glyph_box),
+                        has_glyph_box=bool(c.has_glyph_box),
                     ))
                 self._chars = chars
             return list(self._chars)
