@@ -15,6 +15,7 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
   quire_value **                      pointer            ARG_OUT_VALUE (the result is freed)
   quire_value * (of a *_free)         pointer            ARG_FREE_VALUE (NULL or a fresh value)
   char *buf, then size_t              pointer, uint64    ARG_BUF, ARG_BUF_SIZE (a real buffer)
+  void *buf, then size_t              pointer, uint64    ARG_BUF, ARG_BUF_SIZE (the same)
   size_t *                            pointer            ARG_OUT_LEN
   any other non-const T *             pointer            ARG_OUT       (scratch of sizeof(T))
   const char *, then size_t           pointer, uint64    ARG_TEXT, ARG_TEXT_LEN (real text and
@@ -652,6 +653,10 @@ def classify(fn, family_index):
                                  "harness only knows it as the argument of a _free" % fn["name"])
             kinds = [("ffi_type_pointer", "ARG_FREE_VALUE")]
         elif t == "char *" and nxt == "size_t":
+            kinds = [("ffi_type_pointer", "ARG_BUF"), ("ffi_type_uint64", "ARG_BUF_SIZE")]
+        elif t == "void *" and nxt == "size_t":
+            # A block the library lays out (quire_page_annotation_infos): a real buffer
+            # with its true size, as for text.
             kinds = [("ffi_type_pointer", "ARG_BUF"), ("ffi_type_uint64", "ARG_BUF_SIZE")]
         elif t == "const void *" and nxt == "size_t":
             if opens_document:

@@ -2359,11 +2359,189 @@ static void test_json(void) {
     quire_document_close(doc);
 }
 
+
+/* ---- bulk reads (quire_page_annotation_infos, quire_annotation_list_infos) ------------------ */
+
+/* One info against what the per-field functions give for the same annotation. */
+static void check_info_matches(const quire_annotation_info *info, const quire_annotation *a,
+                               const char *base, size_t len) {
+    char buf[4096];
+    size_t n = 0;
+    quire_rect r;
+    int32_t v = 0;
+    double flags = 0;
+    struct { const char *s; size_t len; quire_annot_string_field field; } strings[] = {
+        {info->contents, info->contents_len, QUIRE_ANNOT_CONTENTS},
+        {info->author, info->author_len, QUIRE_ANNOT_AUTHOR},
+        {info->name, info->name_len, QUIRE_ANNOT_UNIQUE_NAME},
+        {info->creation_date, info->creation_date_len, QUIRE_ANNOT_CREATION_DATE},
+        {info->modification_date, info->modification_date_len, QUIRE_ANNOT_MODIFICATION_DATE},
+        {info->state, info->state_len, QUIRE_ANNOT_STATE},
+        {info->state_model, info->state_model_len, QUIRE_ANNOT_STATE_MODEL},
+    };
+    size_t k;
+    CHECK_INT(info->version, QUIRE_ANNOTATION_INFO_VERSION);
+    CHECK_INT(info->object_number, annot_id(a) > 0 ? annot_id(a) : 0);
+    CHECK_STATUS(quire_annotation_page_index(&v, a), QUIRE_OK);
+    CHECK_INT(info->page_index, v);
+    CHECK_INT(info->in_reply_to, is_reply(a) == 1 ? reply_target(a) : 0);
+    CHECK_STATUS(quire_annotation_number(&flags, a, QUIRE_ANNOT_FLAGS), QUIRE_OK);
+    CHECK_INT(info->flags, (int32_t)flags);
+    CHECK_STATUS(quire_annotation_rect(&r, a), QUIRE_OK);
+    CHECK(info->rect.left == r.left && info->rect.bottom == r.bottom && info->rect.right == r.right &&
+          info->rect.top == r.top);
+    CHECK_STATUS(quire_annotation_subtype(buf, sizeof buf, &n, a), QUIRE_OK);
+    CHECK(info->subtype != NULL && info->subtype_len == n && memcmp(info->subtype, buf, n) == 0 &&
+          info->subtype[n] == '\0');
+    CHECK(info->subtype >= base && info->subtype + info->subtype_len < base + len);
+    for (k = 0; k < sizeof strings / sizeof strings[0]; k++) {
+        int status = quire_annotation_string(buf, sizeof buf, &n, a, strings[k].field);
+        if (status == QUIRE_ENOTFOUND) {
+            CHECK(strings[k].s == NULL && strings[k].len == 0);
+        } else {
+            CHECK_INT(status, QUIRE_OK);
+            /* Binary-safe: the length, then the bytes, then the NUL, inside the buffer. */
+            CHECK(strings[k].s != NULL && strings[k].len == n && memcmp(strings[k].s, buf, n) == 0 &&
+                  strings[k].s[n] == '\0');
+            CHECK(strings[k].s >= base && strings[k].s + strings[k].len < base + len);
+        }
+    }
+}
+
+static void test_bulk_infos(void) {
+    quire_document *doc = open_corpus(CARET_PDF, NULL);
+    quire_document *empty = open_corpus(BOOKMARKS_PDF, NULL);
+    quire_annotation_list *list = NULL;
+    quire_annotation_info **items;
+    size_t len = 0, len2 = 0, rounded;
+    int32_t count = -1, k;
+    unsigned char *buf, *guarded;
+    g_test = "bulk reads of a page's annotations";
+    if (!doc || !empty) {
+        quire_document_close(doc);
+        quire_document_close(empty);
+        return;
+    }
+    /* The length query: caret.pdf's page has 10 annotations (manifest; pikepdf /Annots). */
+    CHECK_STATUS(quire_page_annotation_infos(NULL, 0, &len, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
+    CHECK_INT(count, 10);
+    CHECK(len >= 11 * sizeof(void *) + 10 * sizeof(quire_annotation_info));
+    buf = malloc(len + 9);
+    if (!buf) { quire_document_close(doc); quire_document_close(empty); return; }
+    /* Too small by one byte (no room for the NUL after the block): QUIRE_EBUFS with the
+     * size, and the buffer and the count untouched. */
+    memset(buf, 0xAB, len + 9);
+    count = -1;
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EBUFS);
+    CHECK_INT(len2, len);
+    CHECK_INT(count, -1);
+    for (k = 0; k < (int32_t)len + 9; k++) if (buf[k] != 0xAB) break;
+    CHECK_INT(k, (int32_t)len + 9);
+    /* Not aligned for a pointer: refused (malloc's memory is aligned). */
+    CHECK_STATUS(quire_page_annotation_infos(buf + 1, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EINVAL);
+    /* The arguments and the version. */
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, NULL, &count, doc, 0, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, NULL, doc, 0, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, NULL, 0, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_infos(NULL, 5, &len2, &count, doc, 0, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 1, 1), QUIRE_ERANGE);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, -1, 1), QUIRE_ERANGE);
+
+    /* The exact size: every info equals what the per-field functions read, and every
+     * pointer points inside the buffer. Object numbers 26..35, 26 a StrikeOut replying to
+     * 28 with /F 4 and /Rect [246.582 623.533 378.365 641.918] (pikepdf). */
+    memset(buf, 0xAB, len + 9);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len + 1, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
+    CHECK_INT(len2, len);
+    CHECK_INT(count, 10);
+    CHECK_INT(buf[len], 0); /* the NUL after the block, then nothing */
+    for (k = (int32_t)len + 1; k < (int32_t)len + 9; k++) CHECK_INT(buf[k], 0xAB);
+    items = (quire_annotation_info **)(void *)buf;
+    for (k = 0; k < count; k++) {
+        quire_annotation *a = page_annot(doc, 0, k);
+        CHECK((const unsigned char *)items[k] >= buf && (const unsigned char *)(items[k] + 1) <= buf + len);
+        if (a) check_info_matches(items[k], a, (const char *)buf, len);
+        CHECK_INT(items[k]->object_number, 26 + k);
+        quire_annotation_free(a);
+    }
+    CHECK_STR(items[0]->subtype, "StrikeOut");
+    CHECK_INT(items[0]->in_reply_to, 28);
+    CHECK_INT(items[0]->flags, 4);
+    CHECK(near(items[0]->rect.left, 246.582) && near(items[0]->rect.top, 641.918));
+    CHECK_STR(items[0]->author, "Suyash Mahar");
+    CHECK_STR(items[0]->name, "925291f8-b845-49a8-8f4c-220806de6520");
+    CHECK_STR(items[0]->creation_date, "D:20240625182216-07'00'");
+    CHECK_STR(items[0]->modification_date, "D:20240625182229-07'00'");
+    CHECK(items[0]->contents == NULL && items[0]->state == NULL && items[0]->state_model == NULL);
+    CHECK_STR(items[1]->subtype, "Popup");
+    CHECK_INT(items[1]->flags, 28); /* pikepdf: /F 28 */
+    CHECK_STR(items[2]->contents, "Google Chrome");
+    CHECK_INT(items[2]->in_reply_to, 0);
+
+    CHECK(items[10] == NULL); /* the NULL after the pointers */
+
+    /* A page without annotations (bookmarks.pdf: no /Annots, pikepdf): a count of 0 and
+     * room for the NULL alone, which a buffer of 0 bytes lacks. */
+    count = -1;
+    len2 = 99;
+    CHECK_STATUS(quire_page_annotation_infos(NULL, 0, &len2, &count, empty, 0, 1), QUIRE_OK);
+    CHECK_INT(count, 0);
+    CHECK_INT(len2, sizeof(void *));
+    CHECK_STATUS(quire_page_annotation_infos(buf, sizeof(void *), &len2, &count, empty, 1, 1), QUIRE_EBUFS);
+    memset(buf, 0xAB, sizeof(void *) + 1);
+    CHECK_STATUS(quire_page_annotation_infos(buf, sizeof(void *) + 1, &len2, &count, empty, 1, 1), QUIRE_OK);
+    CHECK_INT(buf[sizeof(void *)], 0);
+    CHECK_INT(count, 0);
+    CHECK(((quire_annotation_info **)(void *)buf)[0] == NULL);
+
+    /* In memory that ends where a PROT_NONE page starts (the size rounded up to keep the
+     * alignment): a write past the end would fault. */
+    rounded = (len + 1 + 7) / 8 * 8;
+    guarded = guarded_alloc(rounded);
+    if (guarded) {
+        CHECK_STATUS(quire_page_annotation_infos(guarded, rounded, &len2, &count, doc, 0, 1), QUIRE_OK);
+        CHECK_INT(count, 10);
+        CHECK_STR(((quire_annotation_info **)(void *)guarded)[9]->subtype, "Popup");
+        guarded_free(guarded, rounded);
+    }
+
+    /* The page as a list: the same infos, and a snapshot that outlives the document. */
+    CHECK_STATUS(quire_page_annotations(NULL, doc, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotations(&list, doc, 1), QUIRE_ERANGE);
+    CHECK_STATUS(quire_page_annotations(&list, doc, 0), QUIRE_OK);
+    quire_document_close(doc);
+    doc = NULL;
+    if (list) {
+        quire_annotation *a = NULL;
+        CHECK_STATUS(quire_annotation_list_infos(NULL, 0, &len2, &count, list, 1), QUIRE_OK);
+        CHECK_INT(len2, len);
+        CHECK_INT(count, 10);
+        memset(buf, 0, len);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len + 1, &len2, &count, list, 1), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, 1), QUIRE_EBUFS);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, 2), QUIRE_EVERSION);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, NULL, 1), QUIRE_EINVAL);
+        items = (quire_annotation_info **)(void *)buf;
+        CHECK_INT(items[0]->object_number, 26);
+        CHECK(items[10] == NULL);
+        CHECK_STR(items[2]->contents, "Google Chrome");
+        CHECK_STATUS(quire_annotation_list_get(&a, list, 2), QUIRE_OK);
+        if (a) check_info_matches(items[2], a, (const char *)buf, len);
+        quire_annotation_free(a);
+        quire_annotation_list_free(list);
+    }
+    free(buf);
+    quire_document_close(empty);
+}
+
 /* ---- the program ----------------------------------------------------------------------------- */
 
 void run_annotation_tests(void) {
     test_read_annots_pdf();
     test_read_caret_pdf();
+    test_bulk_infos();
     test_read_states();
     test_create_subtypes();
     test_update_and_delete();

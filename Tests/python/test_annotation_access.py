@@ -202,20 +202,28 @@ def test_the_page_is_read_once(sample_pdf: Path, monkeypatch: pytest.MonkeyPatch
     with quire.Document(sample_pdf) as document:
         page = document.pages[0]
         calls: List[int] = []
-        original = quire._raw.lib.quire_page_annotation
+        # The page is read in bulk (issue 17): one quire_page_annotations call per read of
+        # the page, and no call per annotation.
+        original = quire._raw.lib.quire_page_annotations
+        per_annotation = quire._raw.lib.quire_page_annotation
 
         def counting(*args: Any) -> int:
             calls.append(1)
             return int(original(*args))
 
-        monkeypatch.setattr(quire._raw.lib, "quire_page_annotation", counting)
+        def refused(*args: Any) -> int:
+            raise AssertionError("a page listing read an annotation at a time")
+
+        monkeypatch.setattr(quire._raw.lib, "quire_page_annotations", counting)
+        monkeypatch.setattr(quire._raw.lib, "quire_page_annotation", refused)
         picked = [page.annotations[i] for i in range(page.annotation_count)]
-        assert len(calls) == 9  # once per annotation, not once per annotation per access
+        assert len(picked) == 9 and len(calls) == 1  # once, not once per access
         # Reads elsewhere keep it.
         document.page_count, document.metadata, document.trailer, document.get_object(1)
         document.export_annotations_json(), document.comments(picked[-1].id) if picked[-1].id else None
         assert all(a is b for a, b in zip(document.pages[0].annotations, picked))
-        assert len(calls) == 9
+        assert len(calls) == 1
+        monkeypatch.setattr(quire._raw.lib, "quire_page_annotation", per_annotation)
 
 
 def test_each_access_gives_a_new_list_of_the_same_objects(doc: quire.Document):

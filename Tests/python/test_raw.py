@@ -296,7 +296,7 @@ def test_every_header_struct_is_checked():
     assert sorted(header_structs()) == STRUCTS
 
 
-STRUCTS = ["quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
+STRUCTS = ["quire_annotation_info", "quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
            "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_file_access", "quire_open_options", "quire_rect",
            "quire_save_options", "quire_sync_config", "quire_sync_event", "quire_sync_header",
            "quire_text_char", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",

@@ -149,18 +149,49 @@ public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible 
         return (v < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, n - s.count)) + s
     }
 
-    /// The PDF form, `D:YYYYMMDDHHmmSS` plus `Z` or `+HH'mm'`.
+    /// Appends `v` in decimal, zero-padded to `n` digits, as ``pad(_:_:)`` writes it.
+    static func appendPadded(_ out: inout [UInt8], _ v: Int, _ n: Int) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        let m = v.magnitude
+        var digits = 1
+        var power: UInt = 1
+        while m / power >= 10 {
+            power *= 10
+            digits += 1
+        }
+        if n > digits { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: n - digits)) }
+        while power > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: (m / power) % 10))
+            power /= 10
+        }
+    }
+
+    /// The PDF form, `D:YYYYMMDDHHmmSS` plus `Z` or `+HH'mm'`. Written as bytes: the
+    /// concatenation of padded strings was 14% of the instructions of a bulk read of
+    /// annotations (quire_page_annotation_infos), which gives both dates of each.
     public var description: String {
-        var s = "D:" + PDFDate.pad(year, 4) + PDFDate.pad(month, 2) + PDFDate.pad(day, 2)
-            + PDFDate.pad(hour, 2) + PDFDate.pad(minute, 2) + PDFDate.pad(second, 2)
+        var s: [UInt8] = []
+        s.reserveCapacity(24)
+        s.append(UInt8(ascii: "D"))
+        s.append(UInt8(ascii: ":"))
+        PDFDate.appendPadded(&s, year, 4)
+        PDFDate.appendPadded(&s, month, 2)
+        PDFDate.appendPadded(&s, day, 2)
+        PDFDate.appendPadded(&s, hour, 2)
+        PDFDate.appendPadded(&s, minute, 2)
+        PDFDate.appendPadded(&s, second, 2)
         if let offset = utcOffsetMinutes {
             if offset == 0 {
-                s += "Z"
+                s.append(UInt8(ascii: "Z"))
             } else {
-                s += (offset < 0 ? "-" : "+") + PDFDate.pad(abs(offset) / 60, 2) + "'" + PDFDate.pad(abs(offset) % 60, 2) + "'"
+                s.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                PDFDate.appendPadded(&s, abs(offset) / 60, 2)
+                s.append(UInt8(ascii: "'"))
+                PDFDate.appendPadded(&s, abs(offset) % 60, 2)
+                s.append(UInt8(ascii: "'"))
             }
         }
-        return s
+        return String(decoding: s, as: UTF8.self)
     }
 
     /// ISO 8601, as in Instant JSON: `2026-11-21T14:09:00Z` or with `+02:00`.

@@ -31,12 +31,14 @@ Thread safety: each annotation has its own lock, so one may be shared between th
 from __future__ import annotations
 
 import datetime as _dt
+import ctypes
 import operator
 import re
+import struct
 import threading
 import weakref
 from ctypes import byref, c_double, c_int32, c_size_t
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Set, Tuple, Union, cast
 
 from . import _raw
 from ._errors import InternalError, InvalidArgumentError, StateError, UnsupportedError, check
@@ -175,7 +177,7 @@ class Annotation(OwnedHandle):
     does nothing. After :meth:`close` every property raises :class:`quire.StateError`.
     """
 
-    __slots__ = ("_handle", "_finalizer", "_lock", "_owner", "_listing", "__weakref__")
+    __slots__ = ("_handle", "_finalizer", "_lock", "_owner", "_listing", "_info", "_snapshot", "_snapshot_index", "__weakref__")
 
     _handle: Any  # a _raw.quire_annotation_p, None once closed
     _finalizer: Any  # weakref.finalize releasing the handle
@@ -187,6 +189,15 @@ class Annotation(OwnedHandle):
     # or closing the annotation marks it stale, so that the page is read again. Weak, so
     # that an annotation kept does not keep the rest of its page.
     _listing: Optional[weakref.ref[PageListing]]
+    # What the bulk read gave (an _Info), while the value is unchanged: the fields a viewer
+    # lists are read from it without a call. None for other annotations, and once the
+    # value changes or closes.
+    _info: Optional[_Info]
+    # An annotation read in bulk has no handle of its own until one is needed (_handle is
+    # _PENDING): it is copied then from the library's snapshot of the page (a
+    # quire_annotation_list that does not change), item _snapshot_index.
+    _snapshot: Optional[_Snapshot]
+    _snapshot_index: int
     _closed_message = "the annotation is closed"
 
     def __init__(self) -> None:
@@ -203,7 +214,43 @@ class Annotation(OwnedHandle):
         self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, handle)
         self._owner = None
         self._listing = None
+        self._info = None
+        self._snapshot = None
+        self._snapshot_index = 0
         return self
+
+    @classmethod
+    def _listed(cls, snapshot: _Snapshot, index: int, info: _Info, owner: Optional[_Owner]) -> Annotation:
+        """Item ``index`` of a bulk read: no handle until a call needs one (see _live)."""
+        self = object.__new__(cls)
+        self._lock = threading.RLock()
+        self._handle = _PENDING
+        self._finalizer = None
+        self._owner = weakref.ref(owner) if owner is not None else None
+        self._listing = None
+        self._info = info
+        self._snapshot = snapshot
+        self._snapshot_index = index
+        return self
+
+    def _live(self) -> Any:
+        """The handle (made now from the snapshot for an annotation read in bulk); raises
+        :class:`quire.StateError` once closed. Call it with the lock held."""
+        handle = self._handle
+        if handle is _PENDING:
+            snapshot = self._snapshot
+            if snapshot is None:  # pragma: no cover - set together with _PENDING
+                raise InternalError(_raw.QUIRE_EINTERNAL, "an annotation read in bulk lost its snapshot")
+            out = _raw.quire_annotation_p()
+            check(_raw.lib.quire_annotation_list_get(byref(out), snapshot.handle, self._snapshot_index))
+            if not out:
+                raise InternalError(_raw.QUIRE_EINTERNAL, "the library returned QUIRE_OK and a NULL annotation")
+            self._handle = handle = out
+            self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, out)
+            self._snapshot = None
+        elif handle is None:
+            raise StateError(_raw.QUIRE_ESTATE, self._closed_message)
+        return handle
 
     @classmethod
     def new(cls, subtype: str, page_index: int, rect: RectLike) -> Annotation:
@@ -233,6 +280,7 @@ class Annotation(OwnedHandle):
         """Releases the handle. Calling it again does nothing."""
         self._changed()
         super().close()
+        self._snapshot = None
 
     def _replace(self, handle: Any) -> None:
         """Takes ``handle`` (a fresh read of the same annotation) in place of the current one."""
@@ -244,7 +292,9 @@ class Annotation(OwnedHandle):
             self._finalizer = weakref.finalize(self, _raw.lib.quire_annotation_free, handle)
 
     def _changed(self) -> None:
-        """Called before the value changes: the page listing that holds it is stale."""
+        """Called before the value changes: the page listing that holds it is stale, and
+        what the bulk read gave no longer describes it."""
+        self._info = None
         reference = self._listing
         listing = reference() if reference is not None else None
         if listing is not None:
@@ -280,6 +330,11 @@ class Annotation(OwnedHandle):
         return out.value
 
     def _get_string(self, field: int) -> Optional[str]:
+        info = self._info
+        if info is not None:
+            slot = _INFO_STRINGS.get(field)
+            if slot is not None:
+                return cast(Optional[str], info[slot])
         with self._lock:
             data = query_short_bytes(_raw.lib.quire_annotation_string, self._live(), field)
         return None if data is None else text(data)
@@ -338,17 +393,26 @@ class Annotation(OwnedHandle):
         """The object number of the annotation in its document (what the reply and thread
         methods take); ``None`` for one not added yet, or one written directly in a page's
         /Annots (it can be read but not replied to)."""
+        info = self._info
+        if info is not None:
+            return info.id
         return self._get_optional_int(_raw.lib.quire_annotation_id)
 
     @property
     def page_index(self) -> int:
         """The page of the annotation (0-based)."""
+        info = self._info
+        if info is not None:
+            return info.page_index
         return self._get_int(_raw.lib.quire_annotation_page_index)
 
     @property
     def subtype(self) -> str:
         """/Subtype, such as ``"Square"``; any subtype reads, including those Quire does not
         create."""
+        info = self._info
+        if info is not None:
+            return info.subtype
         with self._lock:
             data = query_short_bytes(_raw.lib.quire_annotation_subtype, self._live())
         if data is None:  # pragma: no cover - every annotation has a subtype
@@ -358,6 +422,9 @@ class Annotation(OwnedHandle):
     @property
     def rect(self) -> Rect:
         """/Rect, as a :class:`quire.Rect`; assign any ``(left, bottom, right, top)``."""
+        info = self._info
+        if info is not None:
+            return info.rect
         out = _raw.quire_rect()
         with self._lock:
             check(_raw.lib.quire_annotation_rect(byref(out), self._live()))
@@ -441,6 +508,9 @@ class Annotation(OwnedHandle):
     @property
     def flags(self) -> int:
         """/F, ISO 32000-2 Table 167 (0 when unset): 2 is Hidden, 4 is Print."""
+        info = self._info
+        if info is not None:
+            return info.flags
         value = self._get_number(_raw.QUIRE_ANNOT_FLAGS)
         return int(value) if value is not None else 0
 
@@ -507,12 +577,18 @@ class Annotation(OwnedHandle):
     @property
     def is_reply(self) -> bool:
         """Whether the annotation replies to another (has /IRT)."""
+        info = self._info
+        if info is not None:
+            return info.in_reply_to is not None
         return self._get_int(_raw.lib.quire_annotation_is_reply) != 0
 
     @property
     def in_reply_to(self) -> Optional[int]:
         """The object number of the annotation this one replies to; ``None`` when it is not
         a reply. Change it with :meth:`quire.Document.set_in_reply_to`."""
+        info = self._info
+        if info is not None:
+            return info.in_reply_to
         return self._get_optional_int(_raw.lib.quire_annotation_in_reply_to)
 
     @property
@@ -700,21 +776,128 @@ def take_annotation(out: Any, owner: Optional[_Owner] = None) -> Annotation:
 
 def take_list(handle: Any, owner: Optional[_Owner] = None) -> List[Annotation]:
     """The annotations of a new ``quire_annotation_list *`` that a call on ``owner``
-    returned, as independent copies; the list is released before returning (its items
-    stay valid)."""
+    returned (now owned here), as independent values, read in bulk: the fields a viewer
+    lists come from one ``quire_annotation_list_infos`` call, and each annotation copies
+    its own handle out of the list only when a call needs it. The list is released when
+    the last of its annotations no longer needs it."""
     if not handle:
         return []
-    try:
-        count = c_int32()
-        check(_raw.lib.quire_annotation_list_count(byref(count), handle))
-        items: List[Annotation] = []
-        for index in range(count.value):
-            out = _raw.quire_annotation_p()
-            check(_raw.lib.quire_annotation_list_get(byref(out), handle, index))
-            items.append(take_annotation(out, owner))
-        return items
-    finally:
-        _raw.lib.quire_annotation_list_free(handle)
+    snapshot = _Snapshot(handle)
+    return [Annotation._listed(snapshot, index, info, owner) for index, info in enumerate(read_infos(handle))]
+
+
+class _Info(NamedTuple):
+    """What ``quire_annotation_info`` (version 1) holds of one annotation, decoded."""
+
+    id: Optional[int]
+    page_index: int
+    in_reply_to: Optional[int]
+    flags: int
+    rect: Rect
+    subtype: str
+    contents: Optional[str]
+    author: Optional[str]
+    name: Optional[str]
+    created: Optional[str]
+    modified: Optional[str]
+    state: Optional[str]
+    state_model: Optional[str]
+
+
+#: The string fields of quire_annot_string_field that _Info holds: their index in it.
+_INFO_STRINGS: Dict[int, int] = {
+    _raw.QUIRE_ANNOT_CONTENTS: 6,
+    _raw.QUIRE_ANNOT_AUTHOR: 7,
+    _raw.QUIRE_ANNOT_UNIQUE_NAME: 8,
+    _raw.QUIRE_ANNOT_CREATION_DATE: 9,
+    _raw.QUIRE_ANNOT_MODIFICATION_DATE: 10,
+    _raw.QUIRE_ANNOT_STATE: 11,
+    _raw.QUIRE_ANNOT_STATE_MODEL: 12,
+}
+
+#: ``_handle`` of an annotation read in bulk that has not needed its own handle yet.
+_PENDING: Any = object()
+
+#: quire_annotation_info (version 1) as the struct module reads it: native sizes and
+#: alignment, as the C compiler lays it out (checked against ctypes' layout at import).
+_INFO_LAYOUT = struct.Struct("@Iiiiidddd" + "PN" * 8)
+if _INFO_LAYOUT.size != ctypes.sizeof(_raw.quire_annotation_info):  # pragma: no cover - a platform check
+    raise ImportError("quire_annotation_info is %d bytes to ctypes but %d to struct" % (
+        ctypes.sizeof(_raw.quire_annotation_info), _INFO_LAYOUT.size))
+
+
+class _Snapshot:
+    """A ``quire_annotation_list *`` that annotations read in bulk copy their handles from;
+    released (weakref.finalize) when none of them needs it any more."""
+
+    __slots__ = ("handle", "__weakref__")
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+        weakref.finalize(self, _raw.lib.quire_annotation_list_free, handle)
+
+
+class _InfoBuffer(threading.local):
+    """The buffer of this thread that ``quire_annotation_list_infos`` fills: doubles, so
+    that it has the alignment the call requires; it grows to the largest page read."""
+
+    def __init__(self) -> None:
+        self.size = 64 * 1024
+        self.buffer: Any = (c_double * (self.size // 8))()
+
+
+_info_buffer = _InfoBuffer()
+
+
+def read_infos(handle: Any) -> List[_Info]:
+    """The ``quire_annotation_info`` of every item of the ``quire_annotation_list *``
+    ``handle``, decoded: one call in the common case (a buffer of this thread is tried
+    first; a larger list gives QUIRE_EBUFS with the size, and a second call)."""
+    scratch = _info_buffer
+    length = c_size_t(0)
+    count = c_int32(0)
+    status = _raw.lib.quire_annotation_list_infos(
+        scratch.buffer, scratch.size, byref(length), byref(count), handle, _raw.QUIRE_ANNOTATION_INFO_VERSION
+    )
+    if status == _raw.QUIRE_EBUFS:
+        size = (length.value + 1 + 7) // 8 * 8  # the block and the NUL after it
+        scratch.buffer = (c_double * (size // 8))()
+        scratch.size = size
+        status = _raw.lib.quire_annotation_list_infos(
+            scratch.buffer, scratch.size, byref(length), byref(count), handle, _raw.QUIRE_ANNOTATION_INFO_VERSION
+        )
+    check(status)
+    n = count.value
+    if n == 0:
+        return []
+    # One copy of the bytes written, then plain slicing (memory-safe whatever the offsets):
+    # a ctypes access per field, or a function call per string, cost more than the call.
+    data = ctypes.string_at(scratch.buffer, length.value)
+    base = ctypes.addressof(scratch.buffer)
+    end = len(data) - _INFO_LAYOUT.size
+    unpack = _INFO_LAYOUT.unpack_from
+    new = tuple.__new__
+    infos: List[_Info] = []
+    for address in struct.unpack_from("@%dP" % n, data, 0):
+        start = address - base
+        if not 0 <= start <= end:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_list_infos gave a struct outside the buffer")
+        (_version, page, number, target, flags, left, bottom, right, top,
+         subtype, subtype_len, contents, contents_len, author, author_len, name, name_len,
+         created, created_len, modified, modified_len, state, state_len, model, model_len) = unpack(data, start)
+        subtype -= base
+        infos.append(new(_Info, (
+            number or None, page, target or None, flags, new(Rect, (left, bottom, right, top)),
+            data[subtype : subtype + subtype_len].decode("utf-8", "replace"),
+            data[contents - base : contents - base + contents_len].decode("utf-8", "replace") if contents else None,
+            data[author - base : author - base + author_len].decode("utf-8", "replace") if author else None,
+            data[name - base : name - base + name_len].decode("utf-8", "replace") if name else None,
+            data[created - base : created - base + created_len].decode("utf-8", "replace") if created else None,
+            data[modified - base : modified - base + modified_len].decode("utf-8", "replace") if modified else None,
+            data[state - base : state - base + state_len].decode("utf-8", "replace") if state else None,
+            data[model - base : model - base + model_len].decode("utf-8", "replace") if model else None,
+        )))
+    return infos
 
 
 __all__ = ["Annotation", "AnnotationThread", "SUBTYPES", "STATE_MODELS", "TEXT_MARKUP", "parse_pdf_date", "format_pdf_date"]

@@ -1016,14 +1016,12 @@ class Document(OwnedHandle):
         with self._lock:
             listing = self._listings.pop(index, None)
             if listing is None or listing.stale:
-                handle = self._read_handle()
-                count = self._get_int(_raw.lib.quire_page_annotation_count, index)
-                items: List[Annotation] = []
-                for i in range(count):
-                    out = _raw.quire_annotation_p()
-                    check(_raw.lib.quire_page_annotation(byref(out), handle, index, i))
-                    items.append(take_annotation(out, self))
-                listing = PageListing(items)
+                # One call for the page's snapshot, one for what a viewer lists of each
+                # annotation (quire_annotation_list_infos): the annotations make their
+                # own handles only when a call needs one.
+                out = _raw.quire_annotation_list_p()
+                check(_raw.lib.quire_page_annotations(byref(out), self._read_handle(), index))
+                listing = PageListing(take_list(out, self))
             # Most recently used last; the least recently used page goes past the limit, so
             # that a walk over a large document does not keep every annotation alive.
             self._listings[index] = listing

@@ -772,7 +772,9 @@ class quire_rect(Structure):
 class quire_annotation_info(Structure):
     """``quire_annotation_info`` (version 1): what ``quire_page_annotation_infos`` and
     ``quire_annotation_list_infos`` write for each annotation into the caller's buffer. The
-    strings point into that buffer; an unset one is NULL."""
+    strings point into that buffer; an unset one is NULL. The binding reads the buffer with
+    :mod:`struct` (quire._annotations.read_infos), lengths included: through ctypes, a
+    ``c_char_p`` field would stop at a NUL the text may contain."""
 
     _fields_ = [
         ("version", c_uint32),
@@ -781,21 +783,21 @@ class quire_annotation_info(Structure):
         ("in_reply_to", c_int32),
         ("flags", c_int32),
         ("rect", quire_rect),
-        ("subtype", c_void_p),
+        ("subtype", c_char_p),
         ("subtype_len", c_size_t),
-        ("contents", c_void_p),
+        ("contents", c_char_p),
         ("contents_len", c_size_t),
-        ("author", c_void_p),
+        ("author", c_char_p),
         ("author_len", c_size_t),
-        ("name", c_void_p),
+        ("name", c_char_p),
         ("name_len", c_size_t),
-        ("creation_date", c_void_p),
+        ("creation_date", c_char_p),
         ("creation_date_len", c_size_t),
-        ("modification_date", c_void_p),
+        ("modification_date", c_char_p),
         ("modification_date_len", c_size_t),
-        ("state", c_void_p),
+        ("state", c_char_p),
         ("state_len", c_size_t),
-        ("state_model", c_void_p),
+        ("state_model", c_char_p),
         ("state_model_len", c_size_t),
     ]
 
