@@ -95,6 +95,34 @@ def test_list_boxes_and_buttons(corpus: Callable[[str], Path]):
             radio.value = "value9"
 
 
+def test_fields_read_again_after_every_kind_of_edit(corpus: Callable[[str], Path], tmp_path: Path):
+    """The field list is cached between changes (reading every field walks the tree once):
+    each way of editing is seen by the next read through the binding."""
+    with quire.Document(str(corpus(TEXT_FORM))) as doc:
+        assert [f.value for f in doc.fields] == [None, None, "Elephant", None]
+        # XFDF import of a value.
+        doc.import_xfdf('<xfdf xmlns="http://ns.adobe.com/xfdf/"><fields><field name="Text Box">'
+                        '<value>from XFDF</value></field></fields></xfdf>')
+        assert doc.field("Text Box").value == "from XFDF"
+        # Object editing: the field's /V set directly.
+        password = doc.field("Password").widgets[0]
+        [number] = [a.id for a in doc.pages[0].annotations if a.subtype == "Widget" and a.rect == password.rect]
+        doc.set_dict_value(number, "V", quire.String(b"direct"))
+        assert doc.field("Password").value == "direct"
+        # The annotation API: deleting the widget takes the field (merged with it) away.
+        doc.delete_annotation(number)
+        assert [f.name for f in doc.fields] == ["Text Box", "ReadOnly", "CharLimit"]
+        with pytest.raises(quire.NotFoundError):
+            doc.field("Password")
+        # A full save renumbers the objects: a value set after it lands, and is saved.
+        doc.save(str(tmp_path / "renumbered.pdf"), full=True)
+        doc.field("Text Box").value = "after the save"
+        doc.save(str(tmp_path / "again.pdf"))
+    with quire.Document(str(tmp_path / "again.pdf")) as doc:
+        assert doc.field("Text Box").value == "after the save"
+        assert [f.name for f in doc.fields] == ["Text Box", "ReadOnly", "CharLimit"]
+
+
 def test_cli_fields_and_fill(corpus: Callable[[str], Path], tmp_path: Path):
     if not CLI.exists():
         pytest.skip("build/bin/quire is not built (make)")
