@@ -1300,8 +1300,8 @@ QUIRE_API int quire_annotation_list_infos(void *buf, size_t buf_size, size_t *ou
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
  * missing from the page tree: see `quire_document_page_count`); QUIRE_EBUFS.
  * Besides "annotations", the export has Instant JSON's "pdfId" (the trailer /ID in
- * hexadecimal, when the file has one), "skippedPdfObjectIds" (the object number of every
- * record) and, for the whole document (page_index -1), "formFieldValues": a
+ * hexadecimal, when the file has one) and, for the whole document (page_index -1),
+ * "formFieldValues": a
  * "pspdfkit/form-field-value" record for every text, check box, radio button, combo box and
  * list box field (docs/annotation-json.md, "Form field values").
  */
@@ -1363,15 +1363,19 @@ QUIRE_API int quire_document_import_annotations_json(int32_t *out_count, quire_d
  * The terminal fields of a document's interactive form (ISO 32000-2 §12.7), addressed by
  * their index in tree order (depth first, /Kids order), from 0 to
  * `quire_document_field_count` - 1. The indices are those of the field tree as it is:
- * setting values does not change them. Every call reads the tree again (no snapshot), so
- * what one call reports is always the document's current state.
+ * setting values does not change them. The tree is read once and kept until the document
+ * changes (any edit, through any function; a save; a checkpoint loaded), so reading every
+ * field costs one walk of the tree, and what one call reports is always the document's
+ * current state.
  *
  * Values follow the rules of §12.7: read-only fields are refused, /MaxLen is enforced,
  * check boxes and radio buttons take "Off" or one of their on-states, choice fields one of
  * their options (any text in an editable combo box), list boxes several only with
  * MultiSelect. Setting a value regenerates the normal appearance of each widget of the
  * field (text from /DA: font, size, auto size, colour; /Q alignment; multiline, comb,
- * password), so viewers that draw only appearances show it. The changes go through the
+ * password; written in the encoding of the /DR font that /DA names, or in WinAnsiEncoding
+ * with Helvetica; a field without /DA gets "/Helv 0 Tf 0 g" written into it), so viewers
+ * that draw only appearances show it. The changes go through the
  * document's editing path (saved, journalled by checkpoints). XFA forms are reported by
  * `quire_document_form_kind` and never filled; JavaScript is never run.
  *
