@@ -13,7 +13,8 @@ widgets (see ``quire_field_set_value`` in include/quire.h)::
         doc.save("filled.pdf")
 
 A field is a view of the document (it holds the document and its index), not a snapshot:
-each property reads the document's current state. Errors are :class:`quire.QuireError`
+each property reads the document's current state (the library keeps the field tree until
+the document changes, so reading every field of a large form walks the tree once). Errors are :class:`quire.QuireError`
 subclasses: :class:`quire.StateError` for a read-only field,
 :class:`quire.IndexOutOfRangeError` for a text longer than /MaxLen,
 :class:`quire.InvalidArgumentError` for a value that is not a state or option of the field.
