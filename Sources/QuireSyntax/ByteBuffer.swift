@@ -186,7 +186,8 @@ public final class ByteBuffer: @unchecked Sendable {
     /// there read as zeros, which the parser meets as damage.
     public var readError: String? { storage.lazy?.state.withLock { $0.firstError } }
 
-    /// How many reads of a lazy buffer's source have failed so far (0 for other buffers):
+    /// How many reads of a lazy buffer's source have failed with an error so far (0 for
+    /// other buffers; the end of a truncated file is not one, as it does not pass):
     /// what was parsed while it grew may have read zeros, and is not to be remembered.
     public var readFailures: Int { storage.lazy?.state.withLock { $0.failures } ?? 0 }
 
@@ -195,8 +196,9 @@ public final class ByteBuffer: @unchecked Sendable {
 
     /// Makes sure bytes `range` (clamped to the buffer) are read: a no-op but for a lazy
     /// buffer, whose missing 64 KB blocks in the range are read, consecutive ones at once.
-    /// A block the source cannot read (an I/O error, or a file truncated since it was
-    /// opened) stays zeros and is tried again next time.
+    /// A block the source cannot read stays zeros: tried again next time after an error
+    /// (the source may recover), for good past the end of the data (a file truncated since
+    /// it was opened).
     public func ensure(_ range: Range<Int>) {
         guard let lazy = storage.lazy, !lazy.complete.load(ordering: .acquiring) else { return }
         let lower = Swift.max(range.lowerBound, 0)
@@ -215,16 +217,25 @@ public final class ByteBuffer: @unchecked Sendable {
                 var done = 0
                 while start + done < stop {
                     let n = lazy.source.read(into: UnsafeMutableRawPointer(base + start + done), count: stop - start - done, at: start + done)
-                    if n <= 0 {
+                    if n == 0 {
+                        // The end of the data before its size (a file truncated since it was
+                        // opened): for good. What is missing stays zeros and is not asked
+                        // for again.
+                        state.lastError = "cannot read \(lazy.source.name) at byte \(start + done): it ends before its size when opened"
+                        if state.firstError == nil { state.firstError = state.lastError }
+                        done = stop - start
+                        break
+                    }
+                    if n < 0 {
+                        // An error, perhaps passing (a host's storage): asked for again.
                         state.failures += 1
-                        state.lastError = "cannot read \(lazy.source.name) at byte \(start + done)"
-                            + (n < 0 ? (lazy.source.lastError.map { ": \($0)" } ?? "") : ": it ends before its size when opened")
+                        state.lastError = "cannot read \(lazy.source.name) at byte \(start + done)" + (lazy.source.lastError.map { ": \($0)" } ?? "")
                         if state.firstError == nil { state.firstError = state.lastError }
                         break
                     }
                     done += n
                 }
-                // Whole blocks read are filled; the block where a read stopped is not.
+                // Whole blocks read are filled; the block where an error stopped it is not.
                 let filledEnd = start + done == stop ? end : (start + done) >> shift
                 for b in block..<filledEnd {
                     state.filled[b >> 6] |= 1 << UInt64(b & 63)
@@ -254,7 +265,10 @@ public final class ByteBuffer: @unchecked Sendable {
             let end = Swift.min(count, Swift.max(offset, 0) &+ window)
             ensure(Swift.max(offset, 0)..<end)
             var reach = offset
-            let stayed = { reach + 16 <= end || end >= self.count || !self.isLazy }
+            // Complete when the parse began (not merely by its end: a nested load may fill
+            // the last blocks after this parse read zeros).
+            let completeAtStart = !isLazy
+            let stayed = { reach + 16 <= end || end >= self.count || completeAtStart }
             do {
                 let value = try body(&reach)
                 if stayed() { return value }

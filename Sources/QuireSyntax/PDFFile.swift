@@ -205,8 +205,9 @@ public final class PDFFile {
     /// Follows `startxref` and the /Prev chain.
     private func loadCrossReference() throws {
         let keyword = Array("startxref".utf8)
-        // The last 64 KB first: a lazy buffer then reads only the end of the file.
-        guard let at = buffer.lastIndex(of: keyword, from: Swift.max(0, buffer.count - (64 << 10)))
+        // The last 4 KB, then 64 KB, first: a lazy buffer then reads only the end of the file.
+        guard let at = buffer.lastIndex(of: keyword, from: Swift.max(0, buffer.count - 4096))
+                ?? buffer.lastIndex(of: keyword, from: Swift.max(0, buffer.count - (64 << 10)))
                 ?? buffer.lastIndex(of: keyword) else {
             throw PDFError.format("no 'startxref'")
         }
