@@ -152,12 +152,24 @@ public enum Writer {
                 guard let n = renumber[id.number] else { return .null }
                 return .reference(ObjectID(n, 0))
             case .array(let items): return .array(items.map(remap))
-            case .dictionary(let d): return .dictionary(PDFDictionary(d.entries.map { ($0.key, remap($0.value)) }))
+            case .dictionary(let d): return .dictionary(remapped(d))
             case .stream(var s):
-                s.dictionary = PDFDictionary(s.dictionary.entries.map { ($0.key, remap($0.value)) })
+                s.dictionary = remapped(s.dictionary)
                 return .stream(s)
             default: return value
             }
+        }
+        /// The entries of `d` remapped, in order; an entry whose value becomes null goes, as
+        /// the dictionary's setter drops it. The keys are already distinct: built at once,
+        /// not through the setter (a search of the entries per key).
+        func remapped(_ d: PDFDictionary) -> PDFDictionary {
+            var entries: [(key: PDFName, value: PDFObject)] = []
+            entries.reserveCapacity(d.count)
+            for e in d.entries {
+                let v = remap(e.value)
+                if v != .null { entries.append((e.key, v)) }
+            }
+            return PDFDictionary(uniqueEntries: entries)
         }
         // The second line holds bytes >= 128 so that transfer tools treat the file as binary.
         var out: [UInt8] = Array("%PDF-\(options.version.major).\(options.version.minor)\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A]
@@ -204,7 +216,10 @@ public enum Writer {
                 var offsets: [UInt8] = []
                 var body: [UInt8] = []
                 for (index, (number, value)) in chunk.enumerated() {
-                    offsets += Array("\(number) \(body.count) ".utf8)
+                    Serializer.integer(Int64(number), to: &offsets)
+                    offsets.append(0x20)
+                    Serializer.integer(Int64(body.count), to: &offsets)
+                    offsets.append(0x20)
                     Serializer.write(value, to: &body)
                     body.append(0x0A)
                     entries[number] = .compressed(stream: size, index: index)
@@ -243,7 +258,10 @@ public enum Writer {
 
     /// `N G obj ... endobj` for `value`, strings and stream data prepared through `source`.
     static func writeIndirect(_ id: ObjectID, _ value: PDFObject, source: WriterSource, to out: inout [UInt8]) throws {
-        out += Array("\(id.number) \(id.generation) obj\n".utf8)
+        Serializer.integer(Int64(id.number), to: &out)
+        out.append(0x20)
+        Serializer.integer(Int64(id.generation), to: &out)
+        out.append(contentsOf: " obj\n".utf8)
         let prepared = try source.prepareStrings(value, id)
         if case .stream(let s) = prepared {
             let data: [UInt8]
@@ -252,7 +270,7 @@ public enum Writer {
         } else {
             Serializer.write(prepared, to: &out)
         }
-        out += Array("\nendobj\n".utf8)
+        out.append(contentsOf: "\nendobj\n".utf8)
     }
 
     /// Consecutive runs of the sorted object numbers.
