@@ -1415,9 +1415,8 @@ class Document(OwnedHandle):
         records, so that a PSPDFKit import shows the thread; what a comment cannot hold
         (the reply's rectangle, flags, colour, icon) is left out.
 
-        The JSON also has Instant JSON's ``pdfId`` (the file's /ID in hexadecimal),
-        ``skippedPdfObjectIds`` (the records' objects) and, for every page (``page=None``),
-        ``formFieldValues``: one ``pspdfkit/form-field-value`` record per text, check box,
+        The JSON also has Instant JSON's ``pdfId`` (the file's /ID in hexadecimal) and, for
+        every page (``page=None``), ``formFieldValues``: one ``pspdfkit/form-field-value`` record per text, check box,
         radio button, combo box and list box field.
 
         Raises:

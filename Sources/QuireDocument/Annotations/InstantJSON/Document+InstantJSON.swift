@@ -24,10 +24,7 @@ extension Document {
     /// instead of as records, for PSPDFKit's Instant comments (docs/annotation-json.md).
     public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool) throws -> [UInt8] {
         var json = try annotationsInstantJSON(page: page)
-        if instantComments {
-            json = Document.withInstantComments(json)
-            json.skippedPdfObjectIds = Document.skippedObjects(json.annotations)  // the notes now comments are not replaced
-        }
+        if instantComments { json = Document.withInstantComments(json) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do {
@@ -106,20 +103,13 @@ extension Document {
         var json = InstantJSONDocument(annotations: records)
         json.attachments = attachments.isEmpty ? nil : attachments
         json.quire = InstantJSONQuireInfo(version: 1, pageCount: count, pageIndex: page)
-        // Instant JSON's document fields: the file the object numbers belong to, the
-        // annotations of the file that the records replace (so that PSPDFKit, applying the
-        // JSON to the PDF, shows each record instead of the annotation it came from), and,
-        // for the whole document, the form's values.
+        // Instant JSON's document fields: the file the object numbers belong to and, for
+        // the whole document, the form's values. No skippedPdfObjectIds: the export is every
+        // annotation, not an overlay of changes, and a client that imports part of it back
+        // (one edited record, say) must not delete the annotations it left out.
         json.pdfId = instantPdfId
-        json.skippedPdfObjectIds = Document.skippedObjects(records)
         if page == nil { json.formFieldValues = exportedFieldValues() }
         return json
-    }
-
-    /// The object numbers of the records, sorted, once each (nil: none).
-    static func skippedObjects(_ records: [InstantJSONAnnotation]) -> [Int]? {
-        let numbers = Set(records.compactMap(\.pdfObjectId)).sorted()
-        return numbers.isEmpty ? nil : numbers
     }
 
     /// Imports annotation JSON (Instant JSON, with or without Quire's extensions) and returns
