@@ -1301,9 +1301,8 @@ QUIRE_API int quire_annotation_list_infos(void *buf, size_t buf_size, size_t *ou
  * missing from the page tree: see `quire_document_page_count`); QUIRE_EBUFS.
  * Besides "annotations", the export has Instant JSON's "pdfId" (the trailer /ID in
  * hexadecimal, when the file has one) and, for the whole document (page_index -1),
- * "formFieldValues": a
- * "pspdfkit/form-field-value" record for every text, check box, radio button, combo box and
- * list box field (docs/annotation-json.md, "Form field values").
+ * "formFieldValues": a "pspdfkit/form-field-value" record for every text, check box, radio
+ * button, combo box and list box field (docs/annotation-json.md, "Form field values").
  */
 QUIRE_API int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
                                            quire_document *doc, int32_t page_index);
