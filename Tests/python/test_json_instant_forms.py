@@ -18,7 +18,8 @@ import pytest
 
 import quire
 from forms_sweep import _pdfium_values, _pypdf_values
-from test_annotations import blank_pdf
+from test_annotations import blank_pdf, pdftoppm_render
+from test_json_instant import changed_pixels
 
 FORMAT = "https://pspdfkit.com/instant-json/v1"
 TEXT_FORM = "pdfium/testing/resources/text_form_multiple.pdf"  # Text Box, ReadOnly, CharLimit (/MaxLen 10), Password
@@ -71,6 +72,16 @@ def test_form_values_import_read_back_by_peers_and_round_trip(
         doc.save(str(filled))
     records = {r["name"]: r for r in json.loads(exported)["formFieldValues"]}
     assert set(records) == set(after)
+    # The widgets show the new values: poppler draws their regenerated appearances, and
+    # the pixels inside each changed widget (on page 1) differ from the original's.
+    before_image, after_image = pdftoppm_render(src.read_bytes()), pdftoppm_render(filled.read_bytes())
+    with quire.Document(str(filled)) as doc:
+        crop = doc.pages[0].box(quire.Box.CROP)
+        for name in expected:
+            for w in doc.field(name).widgets:
+                if w.page_index == 0:
+                    box = [w.rect.left - crop.left, crop.top - w.rect.top, w.rect.right - w.rect.left, w.rect.top - w.rect.bottom]
+                    assert changed_pixels(before_image, after_image, box) > 0, (name, box)
     # Read back by the peers from the saved file.
     pdfium = _pdfium_values(filled)
     pypdf = _pypdf_values(filled)
