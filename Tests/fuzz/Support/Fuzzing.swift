@@ -271,7 +271,8 @@ public enum Fuzzing {
         for field in fields.prefix(maxFilledFields) {
             let value: [String]
             switch field.type {
-            case .text: value = [String(repeating: "fuzz ", count: 3)]
+            // Characters inside and outside WinAnsi and the /DR font's encoding (issue 22).
+            case .text: value = [String(repeating: "fuzz ", count: 3) + "€é–Ж"]
             case .checkBox, .radioButton: value = [field.options.first?.exportValue ?? "Yes"]
             case .comboBox: value = [field.options.first?.exportValue ?? "fuzz"]
             case .listBox: value = field.options.prefix(2).map(\.exportValue)
