@@ -9,7 +9,9 @@ Tests/python/test_forms.py runs it and asserts on it.
 A field that cannot be filled (read-only, push button, signature, a text field with
 /MaxLen 0, a field without widgets on a page) is listed with the reason; it is not a
 failure. A value that a peer reads back differently is a failure, as is a widget whose
-pixels do not change (unless it is hidden, outside the page, or has no area).
+pixels do not change (unless it is outside the page or has no area): test_forms.py lists
+the ones whose reason was found (hidden widgets, poppler's own drawing under
+/NeedAppearances, ...).
 """
 
 from __future__ import annotations
