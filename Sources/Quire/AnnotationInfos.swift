@@ -10,34 +10,46 @@ import QuireSyntax
 let annotationInfoVersions = StructVersions<quire_annotation_info>(
     name: "quire_annotation_info", sizes: [MemoryLayout<quire_annotation_info>.size])
 
-/// The strings of one info, in the order of the struct's fields.
-private func infoStrings(_ a: Annotation) -> (String, String?, String?, String?, String?, String?, String?, String?) {
-    (a.subtype, a.contents, a.author, a.name, a.creationDate?.description, a.modificationDate?.description,
-     a.state, a.stateModel)
-}
+/// The strings of the infos, laid out once: each set string's UTF-8 and a NUL, in the order
+/// of the struct's fields, annotation after annotation; `spans` holds, per annotation and
+/// field, the string's offset in `area` and its length, or -1 for a string that is not set.
+/// Dates are written as digits straight into the area (a String per date was most of the
+/// cost of the call).
+private struct StringArea {
+    static let fields = 8
+    var area: [UInt8] = []
+    var spans: [(offset: Int, count: Int)] = []
 
-/// Bytes of `text` in the string area: its UTF-8 and a NUL; nothing when unset.
-@inline(__always)
-private func areaBytes(_ text: String?) -> Int {
-    guard let text else { return 0 }
-    return text.utf8.count + 1
-}
-
-/// Writes `text` and a NUL at `cursor`, returns where it starts (NULL and 0 when unset) and
-/// moves the cursor past it.
-@inline(__always)
-private func put(_ text: String?, _ cursor: inout UnsafeMutableRawPointer) -> (UnsafePointer<CChar>?, Int) {
-    guard var text else { return (nil, 0) }
-    let start = cursor
-    let count = text.withUTF8 { bytes -> Int in
-        if let base = bytes.baseAddress, bytes.count > 0 {
-            start.copyMemory(from: UnsafeRawPointer(base), byteCount: bytes.count)
+    init(_ items: [Annotation]) {
+        spans.reserveCapacity(items.count * StringArea.fields)
+        area.reserveCapacity(items.count * 64)
+        for a in items {
+            add(a.subtype)
+            add(a.contents)
+            add(a.author)
+            add(a.name)
+            add(a.creationDate)
+            add(a.modificationDate)
+            add(a.state)
+            add(a.stateModel)
         }
-        return bytes.count
     }
-    start.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
-    cursor = start + count + 1
-    return (UnsafePointer(start.assumingMemoryBound(to: CChar.self)), count)
+
+    private mutating func add(_ text: String?) {
+        guard let text else { return spans.append((-1, 0)) }
+        let offset = area.count
+        area.append(contentsOf: text.utf8)
+        spans.append((offset, area.count - offset))
+        area.append(0)
+    }
+
+    private mutating func add(_ date: PDFDate?) {
+        guard let date else { return spans.append((-1, 0)) }
+        let offset = area.count
+        date.appendDescription(to: &area)
+        spans.append((offset, area.count - offset))
+        area.append(0)
+    }
 }
 
 /// The length-query pattern of `quire_page_annotation_infos` and `quire_annotation_list_infos`
@@ -61,14 +73,12 @@ func copyOutInfos(_ items: [Annotation], _ buf: UnsafeMutableRawPointer?, _ bufS
     let align = MemoryLayout<quire_annotation_info>.alignment
     let stride = (size + align - 1) / align * align
     let pointerSize = MemoryLayout<UnsafeRawPointer>.stride
+    let strings = StringArea(items)
     // The pointers, and a NULL after them (so a caller may also walk them to the NULL, and a
-    // buffer always needs room, as a string's needs room for its NUL), then the structs.
-    var needed = (items.count + 1) * pointerSize + items.count * stride
-    for a in items {
-        let s = infoStrings(a)
-        needed += areaBytes(s.0) + areaBytes(s.1) + areaBytes(s.2) + areaBytes(s.3)
-            + areaBytes(s.4) + areaBytes(s.5) + areaBytes(s.6) + areaBytes(s.7)
-    }
+    // buffer always needs room, as a string's needs room for its NUL), then the structs,
+    // then the strings.
+    let stringsAt = (items.count + 1) * pointerSize + items.count * stride
+    let needed = stringsAt + strings.area.count
     guard let buf else {
         guard bufSize == 0 else { throw CallError(code: QUIRE_EINVAL, message: "the buffer is NULL but its size is \(bufSize)") }
         outLen.pointee = needed
@@ -84,9 +94,17 @@ func copyOutInfos(_ items: [Annotation], _ buf: UnsafeMutableRawPointer?, _ bufS
         throw CallError(code: QUIRE_EBUFS, message: "a buffer of \(bufSize) bytes is too small; \(needed + 1) are needed")
     }
     let structs = buf + (items.count + 1) * pointerSize
-    var cursor = structs + items.count * stride
+    let area = buf + stringsAt
+    strings.area.withUnsafeBytes { bytes in
+        if let base = bytes.baseAddress, bytes.count > 0 { area.copyMemory(from: base, byteCount: bytes.count) }
+    }
+    func string(_ index: Int) -> (UnsafePointer<CChar>?, Int) {
+        let span = strings.spans[index]
+        guard span.offset >= 0 else { return (nil, 0) }
+        return (UnsafePointer((area + span.offset).assumingMemoryBound(to: CChar.self)), span.count)
+    }
     for (i, a) in items.enumerated() {
-        let s = infoStrings(a)
+        let first = i * StringArea.fields
         var info = quire_annotation_info()
         info.version = version
         info.page_index = Int32(clamping: a.pageIndex)
@@ -94,14 +112,14 @@ func copyOutInfos(_ items: [Annotation], _ buf: UnsafeMutableRawPointer?, _ bufS
         info.in_reply_to = Int32(clamping: a.inReplyTo?.number ?? 0)
         info.flags = Int32(clamping: a.flags)
         info.rect = quire_rect(left: a.rect.left, bottom: a.rect.bottom, right: a.rect.right, top: a.rect.top)
-        (info.subtype, info.subtype_len) = put(s.0, &cursor)
-        (info.contents, info.contents_len) = put(s.1, &cursor)
-        (info.author, info.author_len) = put(s.2, &cursor)
-        (info.name, info.name_len) = put(s.3, &cursor)
-        (info.creation_date, info.creation_date_len) = put(s.4, &cursor)
-        (info.modification_date, info.modification_date_len) = put(s.5, &cursor)
-        (info.state, info.state_len) = put(s.6, &cursor)
-        (info.state_model, info.state_model_len) = put(s.7, &cursor)
+        (info.subtype, info.subtype_len) = string(first)
+        (info.contents, info.contents_len) = string(first + 1)
+        (info.author, info.author_len) = string(first + 2)
+        (info.name, info.name_len) = string(first + 3)
+        (info.creation_date, info.creation_date_len) = string(first + 4)
+        (info.modification_date, info.modification_date_len) = string(first + 5)
+        (info.state, info.state_len) = string(first + 6)
+        (info.state_model, info.state_model_len) = string(first + 7)
         let slot = structs + i * stride
         withUnsafeBytes(of: &info) { source in
             if let base = source.baseAddress { slot.copyMemory(from: base, byteCount: size) }

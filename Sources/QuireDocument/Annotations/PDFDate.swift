@@ -172,6 +172,13 @@ public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible 
     public var description: String {
         var s: [UInt8] = []
         s.reserveCapacity(24)
+        appendDescription(to: &s)
+        return String(decoding: s, as: UTF8.self)
+    }
+
+    /// Appends ``description``'s UTF-8 to `s` (what a bulk read of annotations writes into
+    /// its string area without a String per date).
+    public func appendDescription(to s: inout [UInt8]) {
         s.append(UInt8(ascii: "D"))
         s.append(UInt8(ascii: ":"))
         PDFDate.appendPadded(&s, year, 4)
@@ -191,7 +198,6 @@ public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible 
                 s.append(UInt8(ascii: "'"))
             }
         }
-        return String(decoding: s, as: UTF8.self)
     }
 
     /// ISO 8601, as in Instant JSON: `2026-11-21T14:09:00Z` or with `+02:00`.
