@@ -51,6 +51,9 @@
       (quire_document **, const char *, const quire_open_options *))                    \
     X(quire_document_open_memory, int,                                                  \
       (quire_document **, const void *, size_t, const quire_open_options *))            \
+    X(quire_file_access_init, int, (quire_file_access *, unsigned))                     \
+    X(quire_document_open_callback, int,                                                \
+      (quire_document **, const quire_file_access *, const quire_open_options *))       \
     X(quire_document_close, void, (quire_document *))                                   \
     X(quire_document_page_count, int, (int32_t *, quire_document *))                    \
     X(quire_document_pdf_version, int, (int32_t *, int32_t *, quire_document *))        \
@@ -500,6 +503,7 @@ HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == QUIRE_ACTION_GOTO &&
                                     QUIRE_BOOKMARK_NAMED == QUIRE_ACTION_NAMED &&
                                     QUIRE_BOOKMARK_OTHER == QUIRE_ACTION_OTHER);
 HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
+HEADER_ASSERT(file_access_version, QUIRE_FILE_ACCESS_VERSION >= 1);
 HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
 HEADER_ASSERT(bookmark_provider_version, QUIRE_BOOKMARK_PROVIDER_VERSION >= 1);
 HEADER_ASSERT(checkpoint_options_version, QUIRE_CHECKPOINT_OPTIONS_VERSION >= 1);
@@ -588,6 +592,8 @@ static const quire_annotation_list *const header_no_list = NULL;
 /* The initialisers are constant expressions: usable for objects of static duration. */
 static const quire_open_options header_static_options = QUIRE_OPEN_OPTIONS_INIT;
 static const quire_save_options header_static_save_options = QUIRE_SAVE_OPTIONS_INIT;
+/* Lazy reading (issue 17): the read callback's struct. */
+static const quire_file_access header_static_file_access = QUIRE_FILE_ACCESS_INIT;
 /* Text (issue 18): the versioned structs' initialisers at file scope, the markup family. */
 static const quire_text_char header_static_text_char = QUIRE_TEXT_CHAR_INIT;
 static const quire_text_search_options header_static_search_options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
@@ -816,6 +822,10 @@ int main(void) {
                      header_static_options.max_objects == 0 &&
                      header_static_options.max_pages == 0,
                  "QUIRE_OPEN_OPTIONS_INIT at file scope");
+    header_check(header_static_file_access.version == QUIRE_FILE_ACCESS_VERSION &&
+                     header_static_file_access.size == 0 && header_static_file_access.read == NULL &&
+                     header_static_file_access.release == NULL && header_static_file_access.payload == NULL,
+                 "QUIRE_FILE_ACCESS_INIT at file scope: no size, no callbacks");
     header_check(save_options.version == QUIRE_SAVE_OPTIONS_VERSION,
                  "QUIRE_SAVE_OPTIONS_INIT sets the version");
     header_check(save_options.mode == QUIRE_SAVE_INCREMENTAL && save_options.object_streams == 0,
