@@ -120,6 +120,28 @@ def test_highlight_from_a_match_covers_it_and_reads_back(tmp_path: Path):
         assert kinds == [("Highlight", "con-\ntract"), ("Underline", "Review")]
 
 
+def test_annotation_json_carries_the_marked_text_and_round_trips(tmp_path: Path):
+    import json
+
+    with quire.Document.from_bytes(_pdf(TWO_LINES)) as doc:
+        doc.add_highlight(doc.search("contract")[0])
+        doc.add_text_markup(doc.search("Friday")[0], "StrikeOut")
+        doc.add_text_markup(doc.search("Review")[0], "Underline")
+        exported = doc.export_annotations_json()
+        records = json.loads(exported)["annotations"]
+        marked = [(r["type"], r.get("quire", {}).get("markedText")) for r in records]
+        assert marked == [("pspdfkit/markup/highlight", "con-\ntract"), ("pspdfkit/markup/strikeout", "Friday"),
+                          ("pspdfkit/markup/underline", "Review")]
+        # Import ignores it (the page's text is the truth): export, import, export is a no-op,
+        # and a record whose markedText a client changed imports as before.
+        doc.import_annotations_json(exported)
+        assert doc.export_annotations_json() == exported
+        edited = json.loads(exported)
+        edited["annotations"][0]["quire"]["markedText"] = "something else"
+        doc.import_annotations_json(json.dumps(edited))
+        assert doc.export_annotations_json() == exported
+
+
 def test_text_page_outlives_its_document_and_closes():
     doc = quire.Document.from_bytes(_pdf(TWO_LINES))
     text = doc.pages[0].text_page()

@@ -69,6 +69,7 @@ extension Document {
         }
         var records: [InstantJSONAnnotation] = []
         var attachments: [String: InstantJSONAttachment] = [:]
+        var textPages: [Int: TextPage?] = [:]  // each page's text read once, for markedText
         for (a, id, frame) in entries {
             let kind = InstantJSON.kind(subtype: a.subtype)
             var r = InstantJSON.visibleRecord(a, kind: kind, frame: frame)
@@ -98,6 +99,11 @@ extension Document {
                 attachments[key] = InstantJSONAttachment(binary: Data(image.bytes).base64EncodedString(), contentType: image.contentType)
             }
             try InstantJSON.addExactValues(&r, a, kind: kind, frame: frame)
+            if let text = markedTextForExport(a, pages: &textPages) {
+                var withText = r.quire ?? InstantJSONQuireFields()
+                withText.markedText = text
+                r.quire = withText
+            }
             records.append(r)
         }
         var json = InstantJSONDocument(annotations: records)
@@ -173,7 +179,7 @@ extension Document {
                 directRecords[page] = byID
             }
             guard let current = directRecords[page]?[id] else { continue }
-            guard current.record == r else {
+            guard current.record.withoutMarkedText == r.withoutMarkedText else {
                 throw PDFError(.unsupported, "annotation JSON: annotations[\(i)]: the annotation \"\(id.prefix(60))\" is a direct dictionary in the page's /Annots, which Quire cannot update (save the document in full first, which makes it an object)")
             }
             found.append((i, current.annotation))
@@ -686,5 +692,38 @@ extension Document {
         case .fitBH(let t): return [.name("FitBH"), n(t)]
         case .fitBV(let l): return [.name("FitBV"), n(l)]
         }
+    }
+}
+
+extension Document {
+    /// The text a text markup annotation covers, for `quire.markedText` in the export: nil
+    /// for other annotations, for markup without quads, and when it covers no text (or the
+    /// page's text cannot be read). `pages` keeps each page's text for the next record.
+    func markedTextForExport(_ a: Annotation, pages: inout [Int: TextPage?]) -> String? {
+        guard Annotation.textMarkupSubtypes.contains(a.subtype), !a.quadPoints.isEmpty else { return nil }
+        if pages[a.pageIndex] == nil { pages[a.pageIndex] = .some(try? textPage(at: a.pageIndex)) }
+        guard let page = pages[a.pageIndex] ?? nil else { return nil }
+        let q = a.quadPoints
+        var quads: [TextQuad] = []
+        var i = 0
+        while i + 8 <= q.count {
+            if let quad = TextQuad(quadPoints: q[i..<(i + 8)]) { quads.append(quad) }
+            i += 8
+        }
+        guard !quads.isEmpty else { return nil }
+        let text = page.text(under: quads)
+        return text.isEmpty ? nil : text
+    }
+}
+
+extension InstantJSONAnnotation {
+    /// The record without `quire.markedText`, which export derives from the page's text and
+    /// import ignores: two records that differ only there stand for the same annotation.
+    var withoutMarkedText: InstantJSONAnnotation {
+        guard var q = quire, q.markedText != nil else { return self }
+        var r = self
+        q.markedText = nil
+        r.quire = q.isEmpty ? nil : q
+        return r
     }
 }

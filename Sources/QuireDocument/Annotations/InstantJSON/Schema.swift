@@ -423,6 +423,10 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
     public var contents: String?
     /// `action` (a goTo) is the link's /Dest rather than an /A action.
     public var actionIsDestination: Bool?
+    /// Text markup (Highlight, Underline, StrikeOut, Squiggly): the text of the page under
+    /// its quads (PSPDFKit's `highlightedString`; issue 18). Written by export, read from
+    /// the document each time: import ignores it, so a round trip stays idempotent.
+    public var markedText: String?
 
     public init() {}
 
