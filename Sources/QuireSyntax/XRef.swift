@@ -161,32 +161,38 @@ struct XRefReader {
         guard rowSize > 0 else { throw PDFError.format("cross-reference stream with /W [0 0 0]") }
         var section = XRefSection()
         section.trailer = dict
+        section.entries.reserveCapacity(Swift.min(data.count / rowSize, limits.maxObjects))
         var row = 0
-        func field(_ start: Int, _ width: Int) -> Int {
-            var v = 0
-            for k in 0..<width { v = (v << 8) | Int(data[start + k]) }
-            return v
-        }
-        var pair = 0
-        rows: while pair < index.count {
-            let first = index[pair], count = index[pair + 1]
-            pair += 2
-            let (end, overflow) = first.addingReportingOverflow(count)
-            guard !overflow, end - 1 <= limits.maxObjects else {  // names first ... end-1
-                throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference stream")
+        // Over the bytes, without a bounds check per byte (this loop was 15% of opening a
+        // file of 39,000 objects); `at + rowSize <= data.count` is checked per row.
+        try data.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            @inline(__always) func field(_ start: Int, _ width: Int) -> Int {
+                var v = 0
+                for k in 0..<width { v = (v << 8) | Int(base[start + k]) }
+                return v
             }
-            for k in 0..<count {
-                let at = row * rowSize
-                guard at + rowSize <= data.count else { break rows }  // short data: keep what is there
-                row += 1
-                let type = w[0] == 0 ? 1 : field(at, w[0])
-                let f2 = field(at + w[0], w[1])
-                let f3 = field(at + w[0] + w[1], w[2])
-                switch type {
-                case 0: section.entries.append((first + k, .free))
-                case 1: section.entries.append((first + k, .inFile(offset: f2, generation: Swift.max(0, Swift.min(f3, 65535)))))
-                case 2: section.entries.append((first + k, .compressed(stream: f2, index: f3)))
-                default: break  // unknown types are references to null (§7.5.8.3)
+            var pair = 0
+            rows: while pair < index.count {
+                let first = index[pair], count = index[pair + 1]
+                pair += 2
+                let (end, overflow) = first.addingReportingOverflow(count)
+                guard !overflow, end - 1 <= limits.maxObjects else {  // names first ... end-1
+                    throw PDFError(limit: "max_objects", limits.maxObjects, "object number \(first) + \(count) in a cross-reference stream")
+                }
+                for k in 0..<count {
+                    let at = row * rowSize
+                    guard at + rowSize <= bytes.count else { break rows }  // short data: keep what is there
+                    row += 1
+                    let type = w[0] == 0 ? 1 : field(at, w[0])
+                    let f2 = field(at + w[0], w[1])
+                    let f3 = field(at + w[0] + w[1], w[2])
+                    switch type {
+                    case 0: section.entries.append((first + k, .free))
+                    case 1: section.entries.append((first + k, .inFile(offset: f2, generation: Swift.max(0, Swift.min(f3, 65535)))))
+                    case 2: section.entries.append((first + k, .compressed(stream: f2, index: f3)))
+                    default: break  // unknown types are references to null (§7.5.8.3)
+                    }
                 }
             }
         }
