@@ -173,6 +173,7 @@ extension Annotation {
         func numbers(_ key: Key) throws -> [Double]? {
             guard let v = entry(key), let array = try document.resolve(v).array else { return nil }
             var out: [Double] = []
+            out.reserveCapacity(array.count)
             for item in array {
                 guard let n = try document.resolve(item).number, n.isFinite else { return nil }
                 out.append(n)
