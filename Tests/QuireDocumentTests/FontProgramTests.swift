@@ -76,6 +76,27 @@ struct FontProgramTests {
         #expect(chars[0].quad.bounds.top >= r.top && chars[0].quad.bounds.bottom < r.bottom)
     }
 
+    @Test func adobeCollectionsGiveUnicodeWithoutToUnicode() throws {
+        // Adobe-Japan1 with Identity-H and no /ToUnicode: CID 34 is "A" and CID 843 is "あ"
+        // (Adobe-Japan1-UCS2); Adobe-GB1 CID 34 is "A" too. A predefined CMap that is not
+        // built in (its CIDs unknown) gives U+FFFD rather than a wrong character.
+        func text(_ registry: String, _ ordering: String, encoding: String, _ codes: String) throws -> String {
+            var b = PDFBuilder()
+            b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+            b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+            b.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 10 0 R >> >> >>")
+            b.stream(4, "", Array("BT /F1 12 Tf 72 700 Td <\(codes)> Tj ET".utf8))
+            b.object(10, "<< /Type /Font /Subtype /Type0 /BaseFont /Ryumin-Light /Encoding /\(encoding) /DescendantFonts [11 0 R] >>")
+            b.object(11, "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Ryumin-Light /CIDSystemInfo << /Registry (\(registry)) /Ordering (\(ordering)) /Supplement 2 >> >>")
+            b.finishWithTable()
+            return try Document(data: b.bytes).textPage(at: 0).text
+        }
+        #expect(try text("Adobe", "Japan1", encoding: "Identity-H", "0022034B") == "Aあ")
+        #expect(try text("Adobe", "GB1", encoding: "Identity-H", "0022") == "A")
+        #expect(try text("Adobe", "Japan1", encoding: "90ms-RKSJ-H", "0022") == "\u{FFFD}")
+        #expect(try text("Other", "Japan1", encoding: "Identity-H", "0022") == "\u{FFFD}")
+    }
+
     @Test(.enabled(if: corpusDirectory != nil, "needs ../shared/corpus"))
     func realProgramsOfEachFormatParse() throws {
         for sample in formatSamples {

@@ -234,3 +234,54 @@ struct CMap: Sendable {
 
     var hasUnicode: Bool { !unicode.isEmpty || !unicodeRanges.isEmpty }
 }
+
+/// CID to Unicode of the Adobe CJK character collections (Adobe-Japan1, -GB1, -CNS1,
+/// -Korea1), for composite fonts without /ToUnicode whose CIDs are known (an Identity or
+/// embedded encoding CMap). Generated from Adobe's UCS2 CMaps (CIDUnicode.generated.swift,
+/// scripts/gen_cid_unicode.py); each collection is parsed on first use, then immutable.
+enum CIDUnicode {
+    /// Sorted runs: first CID, first code point, length.
+    typealias Runs = [(cid: UInt32, scalar: UInt32, count: UInt32)]
+
+    private static let japan1 = parse("Japan1")
+    private static let gb1 = parse("GB1")
+    private static let cns1 = parse("CNS1")
+    private static let korea1 = parse("Korea1")
+
+    /// The runs of collection `ordering` (registry Adobe), or nil for another one.
+    static func runs(ordering: String) -> Runs? {
+        switch ordering {
+        case "Japan1": return japan1
+        case "GB1": return gb1
+        case "CNS1": return cns1
+        case "Korea1": return korea1
+        default: return nil
+        }
+    }
+
+    private static func parse(_ ordering: String) -> Runs {
+        guard let text = CIDUnicodeData.collections.first(where: { $0.ordering == ordering })?.runs else { return [] }
+        var out: Runs = []
+        var cid: UInt32 = 0
+        for line in text.split(separator: "\n") {
+            let p = line.split(separator: " ")
+            guard p.count >= 2, let delta = UInt32(p[0]), let u = UInt32(p[1], radix: 16) else { continue }
+            cid &+= delta
+            out.append((cid, u, p.count > 2 ? UInt32(p[2]) ?? 1 : 1))
+        }
+        return out
+    }
+
+    /// The text of `cid` in `runs`, or nil.
+    static func text(_ cid: UInt32, in runs: Runs) -> String? {
+        var lo = 0, hi = runs.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            let r = runs[mid]
+            if cid < r.cid { hi = mid - 1 } else if cid >= r.cid &+ r.count { lo = mid + 1 } else {
+                return Unicode.Scalar(r.scalar + (cid - r.cid)).map { String(Character($0)) }
+            }
+        }
+        return nil
+    }
+}

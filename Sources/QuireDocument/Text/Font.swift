@@ -7,8 +7,9 @@ import QuireSyntax
 /// - Unicode: /ToUnicode first; else, for a simple font, the glyph name of its encoding
 ///   (/Differences over /BaseEncoding over the standard font's built-in encoding over
 ///   StandardEncoding) through the Adobe Glyph List; else, for a composite font with an
-///   Identity ordering or a UCS2/UTF16 CMap, the CID itself; else the code as Latin-1 for a
-///   simple font, and U+FFFD for a composite one.
+///   Identity ordering or a UCS2/UTF16 CMap, the CID itself; else, for one in an Adobe CJK
+///   collection with known CIDs, the collection's Unicode (``CIDUnicode``); else the code
+///   as Latin-1 for a simple font, and U+FFFD for a composite one.
 /// - Widths: /Widths (or /W and /DW), else the standard 14 font's AFM width, else
 ///   /MissingWidth, else 0.5 em (1 em for a CID font without /DW, as the standard says).
 /// - Ascent and descent: the font descriptor's, else its /FontBBox, else 0.8 and -0.2 em.
@@ -27,6 +28,9 @@ final class TextFont {
     var cidWidthRanges: [(low: UInt32, high: UInt32, width: Double)] = []
     var defaultWidth: Double = 1000
     var cidIsUnicode = false
+    /// CID to Unicode of the font's Adobe CJK collection, when its CIDs are known (an
+    /// Identity or embedded encoding CMap) and it has no /ToUnicode.
+    var collection: CIDUnicode.Runs? = nil
     var toUnicode: CMap? = nil
     /// Type3: the font matrix's horizontal scale (glyph units to text space).
     var type3Scale: Double = 0.001
@@ -208,6 +212,16 @@ final class TextFont {
            ordering == "Identity" || ordering == "UCS", cmap.isIdentity {
             cidIsUnicode = false  // Identity ordering: CIDs are glyph ids, not Unicode.
         }
+        // An Adobe CJK collection: its CIDs have known Unicode, when the codes' CIDs are
+        // known (an Identity CMap or an embedded one; the other predefined CMaps are not
+        // built in, and their codes read as two-byte CIDs would be wrong CIDs).
+        var encodingKnown = encodingValue?.name?.value.hasPrefix("Identity") ?? false
+        if case .stream? = encodingValue { encodingKnown = true }
+        if encodingKnown, let info = try? document.dictionary(cidFont["CIDSystemInfo"]),
+           (try? document.resolve(info["Registry"] ?? .null))?.string?.text == "Adobe",
+           let ordering = (try? document.resolve(info["Ordering"] ?? .null))?.string?.text {
+            collection = CIDUnicode.runs(ordering: ordering)
+        }
         if let dw = (try? document.resolve(cidFont["DW"] ?? .null))?.number { defaultWidth = dw }
         if let w = (try? document.resolve(cidFont["W"] ?? .null))?.array {
             var i = 0
@@ -272,6 +286,7 @@ final class TextFont {
         case .composite:
             let cid = cmap.cid(code, bytes: bytes)
             if cidIsUnicode, let s = Unicode.Scalar(cid), cid >= 0x20 { return String(Character(s)) }
+            if let runs = collection, let s = CIDUnicode.text(cid, in: runs) { return s }
             return "\u{FFFD}"
         }
     }
