@@ -152,9 +152,18 @@ public final class ByteBuffer: @unchecked Sendable {
     /// targets use small blocks, so that small inputs take every path of lazy reading.
     public static func lazy(_ source: RandomAccessSource, size: Int, blockShift: Int = 16) throws -> ByteBuffer {
         let size = Swift.max(size, 0)
+        // Twice the size is reserved: past 2^46 (64 TiB) no system has the address space.
+        guard size <= 1 << 46 else {
+            throw PDFError(.invalidArgument, "a document of \(size) bytes is larger than this library can address")
+        }
         if let storage = Storage(lazy: source, size: size, spare: Swift.max(size, 64 << 20),
                                  blockShift: Swift.min(Swift.max(blockShift, 6), 24)) {
             return ByteBuffer(storage: storage, count: size)
+        }
+        // The system refused the reservation (a limit on address space): read it all, if
+        // that much memory can be asked for without the allocation failing the process.
+        guard size <= 1 << 30 else {
+            throw PDFError(.io, "cannot reserve memory for a document of \(size) bytes: \(String(cString: strerror(errno)))")
         }
         let storage = Storage(capacity: size + slack(for: size), claimed: size)
         var done = 0
@@ -261,9 +270,10 @@ public final class ByteBuffer: @unchecked Sendable {
             return try body(&reach)
         }
         var window = Swift.max(storage.lazy.map { 1 << $0.blockShift } ?? 0, 64)
+        let start = Swift.min(Swift.max(offset, 0), count)
         while true {
-            let end = Swift.min(count, Swift.max(offset, 0) &+ window)
-            ensure(Swift.max(offset, 0)..<end)
+            let end = start + Swift.min(window, count - start)
+            ensure(start..<end)
             var reach = offset
             // Complete when the parse began (not merely by its end: a nested load may fill
             // the last blocks after this parse read zeros).
