@@ -329,10 +329,10 @@ QUIRE_API int quire_file_access_init(quire_file_access *access, unsigned version
  * its size; saving it to a path writes every byte (read through the callback), as the
  * library has no file to copy from.
  * out, options and the return values are as for `quire_document_open` (no
- * QUIRE_ENOTFOUND); QUIRE_EINVAL also for a NULL `access` or `read`, or a `size` past 2^46
- * (64 TiB: twice it is reserved as address space); QUIRE_EIO when `read` fails during the open. When the open
- * fails, `release` is called before this function returns (unless `access` is NULL or
- * its version is refused).
+ * QUIRE_ENOTFOUND); QUIRE_EINVAL also for a NULL `access` or `read`, or a `size` past
+ * 2^46 (64 TiB: twice it is reserved as address space); QUIRE_EIO when `read` fails
+ * during the open. When the open fails, `release` is called before this function returns
+ * (unless `access` is NULL or its version is refused).
  * Thread safety: any thread.
  */
 QUIRE_API int quire_document_open_callback(quire_document **out, const quire_file_access *access,
