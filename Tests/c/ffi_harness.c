@@ -1530,6 +1530,10 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
                : version == 2 ? sizeof(quire_save_options)
                               : 0;
     }
+    if (strcmp(ctype, "quire_file_access *") == 0) {
+        *current = QUIRE_FILE_ACCESS_VERSION;
+        return version == 1 ? sizeof(quire_file_access) : 0;
+    }
     if (strcmp(ctype, "quire_bookmark_provider *") == 0) {
         *current = QUIRE_BOOKMARK_PROVIDER_VERSION;
         return version == 1 ? sizeof(quire_bookmark_provider) : 0;

@@ -437,6 +437,7 @@ INIT_STRUCTS = {
     "quire_text_search_options *",
     "quire_client_config *",
     "quire_client_callbacks *",
+    "quire_file_access *",
 }
 
 # `const char *` parameters of the sync service's requests: the harness passes real methods
