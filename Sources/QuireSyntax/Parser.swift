@@ -109,24 +109,38 @@ public struct ObjectParser {
         var items: [PDFObject] = []
         /// A dictionary's entries so far; nil for an entry a later null removed.
         var entries: [(key: PDFName, value: PDFObject?)] = []
-        /// Where each key is in `entries`: PDFDictionary's own setter searches its entries,
-        /// and a dictionary of 100,000 keys (1.4 MB) took 56 s to read that way.
-        var index: [PDFName: Int] = [:]
+        /// Where each key is in `entries`, once there are more than
+        /// `PDFDictionary.indexThreshold` of them: below, a scan is cheaper than hashing
+        /// (building this index for every dictionary was 22% of reading a large document's
+        /// annotations); above, PDFDictionary's own setter searched its entries, and a
+        /// dictionary of 100,000 keys (1.4 MB) took 56 s to read that way.
+        var index: [PDFName: Int]? = nil
         var pending = Pending.key
 
         /// As PDFDictionary's setter: a later value of a key replaces the earlier one in
         /// place, and a null removes the entry (§7.3.7).
         mutating func set(_ key: PDFName, _ value: PDFObject) {
-            if let i = index[key] {
+            let found: Int?
+            if let index {
+                found = index[key]
+            } else {
+                found = entries.firstIndex { $0.key == key && $0.value != nil }
+            }
+            if let i = found {
                 if value == .null {
                     entries[i].value = nil
-                    index[key] = nil
+                    index?[key] = nil
                 } else {
                     entries[i].value = value
                 }
             } else if value != .null {
-                index[key] = entries.count
+                index?[key] = entries.count
                 entries.append((key, value))
+                if index == nil && entries.count > PDFDictionary.indexThreshold {
+                    var map = [PDFName: Int](minimumCapacity: entries.count * 2)
+                    for (i, e) in entries.enumerated() where e.value != nil { map[e.key] = i }
+                    index = map
+                }
             }
         }
 
