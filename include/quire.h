@@ -300,10 +300,11 @@ typedef struct quire_file_access {
     /** Required: copies the `length` bytes at `offset` into `buffer` (offset + length <=
      *  size); returns 0, or non-zero on failure. Called during the open and during later
      *  calls on the document, on the thread that made the call (for a synced document, also
-     *  the library's sync thread), never two calls at once for one document. A failure
-     *  during the open fails it with QUIRE_EIO; a later one leaves those bytes unread: the
-     *  objects in them read as damaged (null, with a warning naming the failure), and they
-     *  are asked for again the next time they are needed. */
+     *  the library's sync thread), never two calls at once for one document, at most 4 MiB
+     *  a call. It must not call the library about the same document. A failure
+     *  during the open fails it with QUIRE_EIO; a later one fails the call that needed
+     *  those bytes with QUIRE_EIO (and a warning), and they are asked for again the next
+     *  time they are needed: nothing read wrongly is kept, or saved. */
     int (*read)(void *payload, uint64_t offset, void *buffer, size_t length);
     /** Optional: called once, when the library will not call `read` again (the document
      *  and everything it gave out are released, or the open failed); `payload` may be

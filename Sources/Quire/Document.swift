@@ -124,12 +124,14 @@ final class CallbackSource: RandomAccessSource, @unchecked Sendable {
 
     func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
         guard let read = access.read, count > 0 else { return 0 }
-        let status = read(access.payload, UInt64(offset), into, count)
+        // At most 4 MiB a call: a whole-file read (repair) is asked for in pieces.
+        let length = Swift.min(count, 4 << 20)
+        let status = read(access.payload, UInt64(offset), into, length)
         if status != 0 {
-            failure = "it returned \(status) for \(count) bytes at byte \(offset)"
+            failure = "it returned \(status) for \(length) bytes at byte \(offset)"
             return -1
         }
-        return count
+        return length
     }
 
     var lastError: String? { failure }

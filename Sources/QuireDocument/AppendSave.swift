@@ -40,10 +40,12 @@ extension Document {
         let tailLength = update.count - tailStart
         let pad = AppendInPlace.padding(beforeTailAt: origin.size + tailStart, tailLength: tailLength)
         if pad > 0 { update.insert(contentsOf: repeatElement(UInt8(ascii: "\n"), count: pad), at: tailStart) }
-        let buffer = file.buffer.appending(update)
+        let buffer = try file.buffer.appending(update)
         try checkpointer?.willSave(buffer)
         // The first and last 4 KB are what the unchanged-file check compares.
-        let after = try file.buffer.withBytes(loading: [0..<4096, Swift.max(0, origin.size - 4096)..<origin.size]) { expected in
+        try file.buffer.load(0..<4096)
+        try file.buffer.load(Swift.max(0, origin.size - 4096)..<origin.size)
+        let after = try file.buffer.withBytes(loading: []) { expected in
             try update.withUnsafeBytes { u in
                 try AppendInPlace.appendInPlace(update: u, tailLength: tailLength, origin: origin,
                                                 expected: UnsafeRawBufferPointer(expected))
@@ -51,6 +53,7 @@ extension Document {
         }
         lastSavePrefixCopy = nil
         buffer.origin = after
+        buffer.sourceFileChanged(to: after)  // the lazy reader's file is the one appended to
         try reload(from: buffer)
         try checkpointer?.didSave(buffer)
     }

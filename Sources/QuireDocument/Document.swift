@@ -310,6 +310,8 @@ public final class Document {
     func pageTree() throws -> PageTree {
         if let pageTreeCache { return try pageTreeCache.get() }
         let result = Result { try readPageTree() }
+        // A read that failed (a host's read callback) is tried again next time, not kept.
+        if case .failure(let e as PDFError) = result, e.kind == .io { return try result.get() }
         pageTreeCache = result
         return try result.get()
     }

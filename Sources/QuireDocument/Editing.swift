@@ -258,7 +258,7 @@ extension Document {
     public func saved(_ mode: SaveMode, progress: WriteProgress? = nil) throws -> [UInt8] {
         switch mode {
         case .incremental:
-            return file.buffer.copyBytes() + (try incrementalUpdate(progress: progress))
+            return try file.buffer.loadedCopy() + (try incrementalUpdate(progress: progress))
         case .full(let objectStreams):
             try bookmarkManager?.save()
             var options = Writer.RewriteOptions()
@@ -297,7 +297,7 @@ extension Document {
     /// is then concatenated and copied again (three copies of a 100 MB file before).
     private func savedBuffer(_ mode: SaveMode, progress: WriteProgress?) throws -> ByteBuffer {
         switch mode {
-        case .incremental: return file.buffer.appending(try incrementalUpdate(progress: progress))
+        case .incremental: return try file.buffer.appending(try incrementalUpdate(progress: progress))
         case .full: return ByteBuffer(copying: try saved(mode, progress: progress))
         }
     }
@@ -330,7 +330,7 @@ extension Document {
         // A lazy buffer reads only what the kernel does not copy from the original file.
         let written = try buffer.withBytes(loading: []) {
             try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, copyingPrefixFrom: mode == .incremental ? original : nil,
-                                 loading: buffer.ensure)
+                                 loading: buffer.load)
         }
         lastSavePrefixCopy = written.prefixCopy
         buffer.origin = written.origin  // what the next save copies from

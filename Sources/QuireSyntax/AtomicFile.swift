@@ -49,7 +49,7 @@ public enum AtomicFile {
     @discardableResult
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String,
                              copyingPrefixFrom origin: FileOrigin? = nil,
-                             loading: ((Range<Int>) -> Void)? = nil) throws -> Written {
+                             loading: ((Range<Int>) throws -> Void)? = nil) throws -> Written {
         let directory: String
         if let slash = path.lastIndex(of: "/") {
             directory = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -73,13 +73,13 @@ public enum AtomicFile {
             if stat(path, &st) == 0 { fchmod(fd, st.st_mode & 0o7777) } else { fchmod(fd, 0o644) }
             var start = 0
             if let origin, origin.size > 0, origin.size <= bytes.count {
-                loading?(0..<4096)
-                loading?(Swift.max(0, origin.size - 4096)..<origin.size)
+                try loading?(0..<Swift.min(4096, origin.size))
+                try loading?(Swift.max(0, origin.size - 4096)..<origin.size)
                 written.prefixCopy = copyPrefix(of: bytes, from: origin, to: fd)
                 if written.prefixCopy != .none { start = origin.size }
             }
             if let base = bytes.baseAddress {
-                loading?(start..<bytes.count)
+                try loading?(start..<bytes.count)
                 try writeAll(fd, base + start, bytes.count - start, at: start, "cannot write '\(temporary)'")
             }
             guard fsync(fd) == 0 else { throw ioError("cannot flush '\(temporary)' to disk") }

@@ -30,6 +30,12 @@ public final class ByteBuffer: @unchecked Sendable {
     /// A copy of all the bytes.
     public func copyBytes() -> [UInt8] { withBytes { Array($0) } }
 
+    /// A copy of all the bytes, which throws when a lazy buffer could not read them all.
+    public func loadedCopy() throws -> [UInt8] {
+        try load(0..<count)
+        return withExtendedLifetime(self) { Array(bytes) }
+    }
+
     /// Calls `body` with the bytes, keeping the buffer alive meanwhile. A lazy buffer
     /// reads every byte first (see ``withBytes(loading:_:)`` for less).
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -105,6 +111,9 @@ public final class ByteBuffer: @unchecked Sendable {
             var firstError: String?
             var lastError: String?
             var failures = 0
+            /// Where the data ended before its size (a file truncated since it was opened):
+            /// the bytes from here on are zeros, for good.
+            var truncatedAt: Int?
         }
         let state: Mutex<State>
         /// Set once every block is filled: ``ensure(_:)`` then costs one atomic load.
@@ -229,9 +238,10 @@ public final class ByteBuffer: @unchecked Sendable {
                     if n == 0 {
                         // The end of the data before its size (a file truncated since it was
                         // opened): for good. What is missing stays zeros and is not asked
-                        // for again.
+                        // for again (``load(_:)`` refuses it).
                         state.lastError = "cannot read \(lazy.source.name) at byte \(start + done): it ends before its size when opened"
                         if state.firstError == nil { state.firstError = state.lastError }
+                        state.truncatedAt = Swift.min(state.truncatedAt ?? Int.max, start + done)
                         done = stop - start
                         break
                     }
@@ -258,6 +268,33 @@ public final class ByteBuffer: @unchecked Sendable {
 
     /// Reads every byte of a lazy buffer (for a whole-file scan, or a copy).
     public func loadAll() { ensure(0..<count) }
+
+    /// Reads `range` (clamped) as ``ensure(_:)`` does, and throws an I/O error when any of
+    /// it could not be read: for bytes that leave the library (a save, a stream's data),
+    /// where zeros in place of what could not be read would be silent damage. The parser
+    /// uses ``ensure(_:)``, for which such zeros are damage it reports.
+    public func load(_ range: Range<Int>) throws {
+        guard let lazy = storage.lazy, !lazy.complete.load(ordering: .acquiring) || lazy.state.withLock({ $0.truncatedAt != nil }) else { return }
+        ensure(range)
+        let lower = Swift.max(range.lowerBound, 0)
+        let upper = Swift.min(range.upperBound, lazy.size)
+        guard lower < upper else { return }
+        let shift = lazy.blockShift
+        try lazy.state.withLock { state in
+            if let cut = state.truncatedAt, cut < upper {
+                throw PDFError(.io, state.lastError ?? "cannot read \(lazy.source.name) at byte \(cut): it ends before its size when opened")
+            }
+            for block in (lower >> shift)...((upper - 1) >> shift) where state.filled[block >> 6] & (1 << UInt64(block & 63)) == 0 {
+                throw PDFError(.io, state.lastError ?? "cannot read \(lazy.source.name) at byte \(block << shift)")
+            }
+        }
+    }
+
+    /// The lazy buffer's file source, when it reads a file: told of the file's new identity
+    /// after Quire appended to it (``FileSource`` refuses to read a file that changed).
+    public func sourceFileChanged(to origin: FileOrigin) {
+        (storage.lazy?.source as? FileSource)?.expect(origin)
+    }
 
     /// Runs `body`, a parse of the bytes from `offset`, after reading the first block from
     /// there; `body` sets its `reach` to the furthest byte its parse read (see
@@ -313,6 +350,7 @@ public final class ByteBuffer: @unchecked Sendable {
             while start < count {
                 let end = Swift.min(start + chunk, count)
                 if start >= lazy.size || isFilled(start..<end) {
+                    try load(start..<end)  // filled, but perhaps with the zeros of a truncation
                     try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]))
                     start = end
                     continue
@@ -320,10 +358,13 @@ public final class ByteBuffer: @unchecked Sendable {
                 let stop = Swift.min(end, lazy.size)
                 var done = 0
                 while start + done < stop, let p = scratch.baseAddress {
-                    let n = lazy.state.withLock { _ in lazy.source.read(into: p + done, count: stop - start - done, at: start + done) }
+                    let (n, reason) = lazy.state.withLock { _ in
+                        let n = lazy.source.read(into: p + done, count: stop - start - done, at: start + done)
+                        return (n, n < 0 ? lazy.source.lastError : nil)
+                    }
                     guard n > 0 else {
                         throw PDFError(.io, "cannot read \(lazy.source.name) at byte \(start + done)"
-                                       + (n < 0 ? (lazy.source.lastError.map { ": \($0)" } ?? "") : ": it ends before its size when opened"))
+                                       + (n < 0 ? (reason.map { ": \($0)" } ?? "") : ": it ends before its size when opened"))
                     }
                     done += n
                 }
@@ -349,7 +390,7 @@ public final class ByteBuffer: @unchecked Sendable {
     /// `tail` is copied (this buffer still sees exactly its own bytes); else everything is
     /// copied once into a new allocation with spare capacity of its own. An incremental save
     /// thus continues from the saved file without copying the original in memory.
-    public func appending(_ tail: [UInt8]) -> ByteBuffer {
+    public func appending(_ tail: [UInt8]) throws -> ByteBuffer {
         let count = bytes.count
         let total = count + tail.count
         let extended: Bool = storage.claimed.withLock { claimed in
@@ -365,7 +406,7 @@ public final class ByteBuffer: @unchecked Sendable {
             }
             return ByteBuffer(storage: storage, count: total)
         }
-        loadAll()  // a lazy buffer copied into new memory: every byte is needed
+        try load(0..<count)  // a lazy buffer copied into new memory: every byte is needed
         let fresh = Storage(capacity: total + Self.slack(for: total), claimed: total)
         if let base = fresh.memory.baseAddress {
             if let from = bytes.baseAddress, count > 0 { base.initialize(from: from, count: count) }
@@ -409,8 +450,11 @@ public final class ByteBuffer: @unchecked Sendable {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PDFError(.io, "cannot read '\(path)': it is a directory")
         }
+        guard Int(st.st_size) <= 1 << 46 else {
+            throw PDFError(.limit, "'\(path)' is \(st.st_size) bytes: larger than this library can address")
+        }
         if Int(st.st_size) >= lazyThreshold, let origin = FileOrigin(path: cPath, st) {
-            let source = FileSource(descriptor: fd, name: "'\(path)'")
+            let source = FileSource(descriptor: fd, name: "'\(path)'", origin: origin)
             if let storage = Storage(lazy: source, size: origin.size, spare: Swift.max(origin.size, 64 << 20)) {
                 closeOnExit = false  // the source owns it now
                 let buffer = ByteBuffer(storage: storage, count: origin.size)
@@ -420,6 +464,11 @@ public final class ByteBuffer: @unchecked Sendable {
         }
         // The size is a hint: a file that grows or shrinks while it is read is handled by
         // reading until end of file.
+        // Read whole: small files, and (when the system refused to reserve its memory) a
+        // large one up to 1 GiB; past that, refused rather than asking malloc for it.
+        guard Int(st.st_size) <= 1 << 30 else {
+            throw PDFError(.io, "cannot reserve memory to read '\(path)' (\(st.st_size) bytes)")
+        }
         var capacity = Swift.max(Int(st.st_size), 0) + 1 + slack(for: Swift.max(Int(st.st_size), 0))
         var storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
         var used = 0
@@ -454,6 +503,15 @@ public final class ByteBuffer: @unchecked Sendable {
     @inline(__always)
     public subscript(checked index: Int) -> UInt8? {
         index >= 0 && index < bytes.count ? bytes[index] : nil
+    }
+
+    /// A copy of the bytes in `range`, clamped to the buffer, which throws when a lazy
+    /// buffer could not read them (see ``load(_:)``).
+    public func loadedSlice(_ range: Range<Int>) throws -> [UInt8] {
+        let lower = Swift.min(Swift.max(range.lowerBound, 0), bytes.count)
+        let upper = Swift.min(Swift.max(range.upperBound, lower), bytes.count)
+        try load(lower..<upper)
+        return Array(bytes[lower..<upper])
     }
 
     /// A copy of the bytes in `range`, clamped to the buffer.
@@ -495,7 +553,7 @@ public final class ByteBuffer: @unchecked Sendable {
     private func search(_ needle: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         let end = Swift.min(to, bytes.count)
         var i = Swift.max(from, 0)
-        ensure(i..<end)
+        ensure(i..<Swift.max(i, end))
         guard let first = needle.first, let n = needle.baseAddress, let base = bytes.baseAddress else { return nil }
         // The last offset a match can start at is end - needle.count.
         while i <= end - needle.count {
@@ -531,6 +589,8 @@ public final class ByteBuffer: @unchecked Sendable {
             state[keyword.rawValue].searches += 1
             guard state[keyword.rawValue].searches > Self.directKeywordSearches else { return nil }
             loadAll()
+            // An index of bytes a failing source left as zeros would be kept for good.
+            guard !isLazy, readFailures == 0, storage.lazy?.state.withLock({ $0.truncatedAt }) == nil else { return nil }
             var offsets: [Int] = []
             var i = 0
             while let at = search(word, from: i, to: bytes.count) {
@@ -597,6 +657,14 @@ public struct FileOrigin: Sendable, Equatable {
             && FileOrigin.time(st.st_ctim) == changed
     }
 
+    /// Whether `st` describes this file with the same bytes, as far as its identity, size
+    /// and modification time tell: ``matches(_:)`` without the change time, which a rename
+    /// over the file's path (an unlink) changes too.
+    public func matchesContent(_ st: stat) -> Bool {
+        (st.st_mode & S_IFMT) == S_IFREG && UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
+            && Int(st.st_size) == size && FileOrigin.time(st.st_mtim) == modified
+    }
+
     private static func time(_ t: timespec) -> Duration {
         .seconds(Int64(t.tv_sec)) + .nanoseconds(Int64(t.tv_nsec))
     }
@@ -627,16 +695,33 @@ public final class FileSource: RandomAccessSource, @unchecked Sendable {
     public let descriptor: Int32
     public let name: String
     private let error = Mutex<String?>(nil)
+    /// The file as it was opened (or as Quire's own append left it): a read of a file that
+    /// no longer matches it is an error, so that a document never mixes the bytes it read
+    /// with those another program wrote in place since.
+    private let expected = Mutex<FileOrigin?>(nil)
 
-    /// Takes ownership of `descriptor`.
-    public init(descriptor: Int32, name: String) {
+    /// Takes ownership of `descriptor`, a file that `origin` describes (nil: not checked).
+    public init(descriptor: Int32, name: String, origin: FileOrigin? = nil) {
         self.descriptor = descriptor
         self.name = name
+        expected.withLock { $0 = origin }
     }
 
     deinit { close(descriptor) }
 
+    /// The file's identity after Quire changed it (an append in place).
+    public func expect(_ origin: FileOrigin) { expected.withLock { $0 = origin } }
+
     public func read(into: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        if let origin = expected.withLock({ $0 }) {
+            var st = stat()
+            // Not the change time: unlinking the file (another file renamed over its path,
+            // as Quire's own saves do) changes it, and leaves the bytes read here intact.
+            guard fstat(descriptor, &st) == 0, origin.matchesContent(st) else {
+                error.withLock { $0 = "it changed since it was opened (another program wrote to it in place)" }
+                return -1
+            }
+        }
         while true {
             let n = pread(descriptor, into, count, off_t(offset))
             if n < 0 && errno == EINTR { continue }

@@ -70,6 +70,7 @@ public struct Lexer {
 
     /// Skips white space and comments.
     public mutating func skipWhitespace() {
+        defer { if position > highWater { highWater = position } }
         let bytes = buffer.bytes
         while position < bytes.count {
             let b = bytes[position]

@@ -83,6 +83,9 @@ public final class PDFFile {
             try setUpSecurity(password: password ?? [])
             if (try? requireCatalog()) == nil { try findCatalog(among: catalogs) }
         }
+        // A source that failed while the cross-reference was read: what it gave is not the
+        // file's cross-reference (quire.h: a failure during the open is QUIRE_EIO).
+        if buffer.readFailures > 0 { throw PDFError(.io, buffer.lastReadError ?? "a read of the document failed") }
     }
 
     /// Throws when the catalog's /Pages does not resolve to a dictionary through the
@@ -560,12 +563,15 @@ public final class PDFFile {
             warn("object \(number) is unreadable (\(e.message)); treated as null")
             value = .null
         }
-        // Read while the source failed (a host's read callback): asked for again next time.
-        if buffer.readFailures == failuresBefore {
-            cache[number] = value
-        } else {
-            warn("object \(number) may be incomplete: \(buffer.lastReadError ?? "a read failed"); it is read again when next asked for")
+        // Read while the source failed (a host's read callback, a file changed in place): an
+        // I/O error for this call, and read again when next asked for. Never a null that
+        // callers would build on (and an edit would save).
+        guard buffer.readFailures == failuresBefore else {
+            let reason = buffer.lastReadError ?? "a read failed"
+            warn("object \(number) could not be read: \(reason); it is read again when next asked for")
+            throw PDFError(.io, "object \(number) could not be read: \(reason)")
         }
+        cache[number] = value
         return value
     }
 
@@ -596,8 +602,14 @@ public final class PDFFile {
         case .inFile(let offset, _)?:
             // Offsets come from the file: compare before adding, so a huge one cannot overflow.
             let shifted = headerOffset > 0 && offset >= 0 && offset < buffer.count - headerOffset
+            let failuresBefore = buffer.readFailures
             if let value = try parse(number, at: offset) ?? (shifted ? try parse(number, at: offset + headerOffset) : nil) {
                 return value
+            }
+            // Not there because the source failed: not damage to repair by scanning (which
+            // would read the whole file again for every such object).
+            if buffer.readFailures != failuresBefore {
+                throw PDFError(.io, "object \(number) could not be read: \(buffer.lastReadError ?? "a read failed")")
             }
             // The cross-reference points at the wrong bytes: look the object up by scanning.
             let index = scan().entries
@@ -763,6 +775,15 @@ public final class PDFFile {
 
     // MARK: Streams
 
+    /// The stream's encoded bytes, as stored in the file; an I/O error when a lazy buffer
+    /// could not read them (rather than zeros in their place).
+    public func loadedRawData(_ stream: PDFStream) throws -> [UInt8] {
+        switch stream.data {
+        case .bytes(let b): return b
+        case .file(let offset, let length): return try (stream.source ?? buffer).loadedSlice(offset..<(offset + length))
+        }
+    }
+
     /// The stream's encoded bytes, as stored in the file.
     public func rawData(_ stream: PDFStream) -> [UInt8] {
         switch stream.data {
@@ -865,7 +886,7 @@ public final class PDFFile {
     /// The stream's data as stored, decrypted if the document is encrypted: still encoded
     /// with its filters. Data held in memory (`.bytes`) is plain already.
     public func decryptedRawData(_ stream: PDFStream) throws -> [UInt8] {
-        let data = rawData(stream)
+        let data = try loadedRawData(stream)
         guard let security, let id = stream.objectID, case .file = stream.data,
               case .some(let filter) = try cryptFilter(stream, id, security) else { return data }
         try checkOwnBytes(stream)
@@ -888,7 +909,7 @@ public final class PDFFile {
             return try decryptedRawData(stream)
         }
         if case .file = stream.data, stream.objectID == target, stream.source == nil || stream.source === buffer {
-            return rawData(stream)
+            return try loadedRawData(stream)
         }
         return try security.encryptStream(decryptedRawData(stream), object: target, cryptFilter: filter)
     }

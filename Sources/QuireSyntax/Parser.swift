@@ -278,10 +278,17 @@ public struct ObjectParser {
         }
         let endstream = Array("endstream".utf8)
         if let l = length, l >= 0, l <= buffer.count - start {
-            // A lazy buffer reads only what follows the data, not the data itself.
-            buffer.ensure((start + l)..<(start + l + 1024))
+            // A lazy buffer reads only what follows the data, not the data itself (and more
+            // while white space runs to the end of what it read).
+            var window = 1024
             var after = Lexer(buffer, at: start + l)
-            after.skipWhitespace()
+            while true {
+                buffer.ensure((start + l)..<(start + l + window))
+                after = Lexer(buffer, at: start + l)
+                after.skipWhitespace()
+                if after.position + 16 <= start + l + window || start + l + window >= buffer.count || !buffer.isLazy { break }
+                window *= 4
+            }
             if buffer.matches(endstream, at: after.position) {
                 lexer.position = after.position + endstream.count
                 return PDFStream(dictionary: dict, data: .file(offset: start, length: l), source: buffer)

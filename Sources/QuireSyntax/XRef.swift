@@ -65,7 +65,8 @@ struct XRefReader {
             }
             let subsectionStart = section.entries.count
             // Its entries, 20 bytes each (21 for writers that end them with CR CR LF).
-            buffer.ensure(lexer.position..<(lexer.position &+ Int(count) &* 21 &+ 1024))
+            // (count is at most max_objects, which a host may raise to 2^64: clamped first.)
+            buffer.ensure(lexer.position..<(lexer.position + Int(Swift.min(count, Int64(buffer.count))) * 21 + 1024))
             for k in 0..<Int(count) {
                 let number = Int(first) + k
                 lexer.skipWhitespace()
@@ -161,7 +162,9 @@ struct XRefReader {
         guard rowSize > 0 else { throw PDFError.format("cross-reference stream with /W [0 0 0]") }
         var section = XRefSection()
         section.trailer = dict
-        section.entries.reserveCapacity(Swift.min(data.count / rowSize, limits.maxObjects))
+        var named = 0  // how many entries /Index names (saturating)
+        for k in stride(from: 1, to: index.count, by: 2) { named = named.addingReportingOverflow(index[k]).overflow ? Int.max : named + index[k] }
+        section.entries.reserveCapacity(Swift.min(data.count / rowSize, limits.maxObjects, named))
         var row = 0
         // Over the bytes, without a bounds check per byte (this loop was 15% of opening a
         // file of 39,000 objects); `at + rowSize <= data.count` is checked per row.

@@ -238,11 +238,12 @@ for number in range(1, doc.object_count):
         doc.get_object(number)
     except quire.QuireError:
         errors += 1
+saved = True
 try:
     doc.save_to_bytes()
-except quire.QuireError:
-    errors += 1
-print(json.dumps({'seen': seen, 'errors': errors, 'warnings': len(doc.warnings)}))
+except quire.QuireIOError:
+    saved = False
+print(json.dumps({'seen': seen, 'errors': errors, 'warnings': len(doc.warnings), 'saved': saved}))
 """
 
 
@@ -253,6 +254,29 @@ def test_a_file_truncated_while_open_never_crashes(big: Path, tmp_path: Path, cu
     result = _child(_READ_ALL, {"BIG": str(copy), "CUT": str(cut)})
     # Whatever was lost reads as damage; the process lives (no SIGBUS: no mapping).
     assert result["seen"] <= PAGES
+    # A save needs every byte of the original: it fails rather than write zeros for them.
+    assert result["saved"] is False
+
+
+def test_a_file_changed_in_place_while_open_is_an_error_not_a_mix(big: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "big.pdf"
+    copy.write_bytes(big.read_bytes())
+    with pikepdf.open(copy) as pdf:
+        image_number = pdf.pages[0].Resources.XObject.Im0.objgen[0]
+    with quire.Document(copy) as doc:
+        assert doc.pages[0].annotations[0].contents == "page 0"
+        image = doc.get_object(image_number)  # its dictionary: the data is not read yet
+        # Another program rewrites the file in place (same size, other bytes).
+        data = bytearray(copy.read_bytes())
+        data[len(data) // 2: len(data) // 2 + 4] = b"XXXX"
+        with open(copy, "r+b") as f:
+            f.write(bytes(data))
+        # The image's data was never read: now it cannot be, rather than be the new bytes.
+        with pytest.raises(quire.QuireIOError, match="changed since it was opened"):
+            doc.stream_data(image, decoded=False)  # type: ignore[arg-type]
+        with pytest.raises(quire.QuireIOError):
+            doc.save(tmp_path / "out.pdf")
+    assert not (tmp_path / "out.pdf").exists()
 
 
 def test_a_file_replaced_while_open_keeps_reading_the_one_opened(big: Path, tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def _open_from_reader(out: Any, reader: Any, size: Optional[int], options: Any) 
     def read(payload: Optional[int], offset: int, buffer: int, length: int) -> int:
         try:
             data = fetch(offset, length)
-            data = bytes(data) if not isinstance(data, bytes) else data
+            data = data if isinstance(data, bytes) else memoryview(data).tobytes()  # an int is refused
             if len(data) != length:
                 raise QuireReadError("the reader gave %d bytes at offset %d, %d asked for" % (len(data), offset, length))
             ctypes.memmove(buffer, data, length)
@@ -145,6 +145,8 @@ def _open_from_reader(out: Any, reader: Any, size: Optional[int], options: Any) 
     access.payload = token
     status = _raw.lib.quire_document_open_callback(byref(out), byref(access), byref(options))
     if status != _raw.QUIRE_OK and failures:
+        if not isinstance(failures[0], Exception):
+            raise failures[0]  # KeyboardInterrupt, SystemExit: the caller's, as they were
         try:
             check(status)
         except Exception as error:
@@ -550,11 +552,12 @@ class Document(OwnedHandle):
         The library reads only what it needs, when it needs it (the header, the end, the
         cross-reference, then the objects that calls ask for), in blocks of up to 64 KB, each
         once; ``reader`` must give exactly the bytes asked for. It is called on the thread
-        that uses the document, never twice at once, and kept alive until the library is done
-        with it (after :meth:`close`). An exception from it, or short data, fails the open
-        with :class:`QuireIOError` (the reader's exception as its ``__cause__``); later, the
-        objects it could not read read as damaged (null, with a warning). The other
-        arguments are as for :class:`Document`.
+        that uses the document, never twice at once, for at most 4 MiB a call, and kept
+        alive until the library is done with it (after :meth:`close`); it must not use this
+        document. An exception from it, or short data, fails the open with
+        :class:`QuireIOError` (the reader's exception as its ``__cause__``); later, it fails
+        the call that needed those bytes with :class:`QuireIOError`, and they are asked for
+        again next time. The other arguments are as for :class:`Document`.
         """
         return cls(_ReaderSource(reader, size), password, **limits)
 
