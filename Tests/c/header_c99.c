@@ -504,6 +504,12 @@ HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == QUIRE_ACTION_GOTO &&
                                     QUIRE_BOOKMARK_OTHER == QUIRE_ACTION_OTHER);
 HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
 HEADER_ASSERT(file_access_version, QUIRE_FILE_ACCESS_VERSION >= 1);
+/* The bulk read's struct (issue 17): versioned, its version first, and each string a
+ * pointer followed by its length. */
+HEADER_ASSERT(annotation_info_version, QUIRE_ANNOTATION_INFO_VERSION >= 1);
+HEADER_ASSERT(annotation_info_layout, offsetof(quire_annotation_info, version) == 0 &&
+                                          offsetof(quire_annotation_info, subtype_len) ==
+                                              offsetof(quire_annotation_info, subtype) + sizeof(const char *));
 HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
 HEADER_ASSERT(bookmark_provider_version, QUIRE_BOOKMARK_PROVIDER_VERSION >= 1);
 HEADER_ASSERT(checkpoint_options_version, QUIRE_CHECKPOINT_OPTIONS_VERSION >= 1);
