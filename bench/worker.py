@@ -275,7 +275,8 @@ def mupdf_open(path):
 def mupdf_last_page(path):
     pymupdf = _fitz()
     doc = pymupdf.open(path)
-    annot = doc[doc.page_count - 1].first_annot  # MuPDF's list leaves out /Popup annotations
+    page = doc[doc.page_count - 1]  # kept: an annotation of a page object that is gone fails
+    annot = page.first_annot  # MuPDF's list leaves out /Popup annotations
     result = {"subtype": annot.type[1], "contents": annot.info["content"]}
     doc.close()
     return result
