@@ -313,6 +313,7 @@ typedef struct quire_file_access {
     void *payload; /**< passed to both callbacks */
 } quire_file_access;
 
+/** Initialiser for `quire_file_access`: the current version, size 0, no callbacks. */
 #define QUIRE_FILE_ACCESS_INIT { QUIRE_FILE_ACCESS_VERSION, 0, NULL, NULL, NULL }
 
 /**
@@ -1221,21 +1222,21 @@ typedef struct quire_annotation_info {
     int32_t flags;                 /**< /F, ISO 32000-2 Table 167; 0 when unset */
     quire_rect rect;               /**< /Rect */
     const char *subtype;           /**< /Subtype, such as "Square"; never NULL */
-    size_t subtype_len;
+    size_t subtype_len;            /**< its length in bytes (0 when NULL) */
     const char *contents;          /**< /Contents */
-    size_t contents_len;
+    size_t contents_len;           /**< its length in bytes (0 when NULL) */
     const char *author;            /**< /T */
-    size_t author_len;
+    size_t author_len;             /**< its length in bytes (0 when NULL) */
     const char *name;              /**< /NM, the unique name */
-    size_t name_len;
+    size_t name_len;               /**< its length in bytes (0 when NULL) */
     const char *creation_date;     /**< /CreationDate, a PDF date (D:YYYYMMDDHHmmSSOHH'mm) */
-    size_t creation_date_len;
+    size_t creation_date_len;      /**< its length in bytes (0 when NULL) */
     const char *modification_date; /**< /M, a PDF date */
-    size_t modification_date_len;
+    size_t modification_date_len;  /**< its length in bytes (0 when NULL) */
     const char *state;             /**< /State of a state reply ("Accepted", ...) */
-    size_t state_len;
+    size_t state_len;              /**< its length in bytes (0 when NULL) */
     const char *state_model;       /**< /StateModel: "Marked" or "Review" */
-    size_t state_model_len;
+    size_t state_model_len;        /**< its length in bytes (0 when NULL) */
 } quire_annotation_info;
 
 /**
