@@ -32,8 +32,11 @@ public final class PDFFile {
     private var entries: [Int: XRefEntry] = [:]
     private var cache: [Int: PDFObject] = [:]
     private var resolving: Set<Int> = []
-    /// How many objects may be loading at once, each for the one before (see ``object(_:)``).
-    public static let maxLoadDepth = 32
+    /// How many objects may be loading at once, each for the one before (see ``object(_:)``):
+    /// real files need a few (an indirect /Length, the object stream an object is in); 16
+    /// keeps a hostile chain within a 512 KiB thread's stack in a debug build with ASan
+    /// (32 did until lazy reading added a frame or two to each level).
+    public static let maxLoadDepth = 16
     private var objectStreams: [Int: [Int: PDFObject]] = [:]
     /// Object streams the scan decoded, until their objects are parsed.
     private var decodedObjectStreams: [Int: ByteBuffer] = [:]
@@ -659,20 +662,31 @@ public final class PDFFile {
     private func parse(_ number: Int, at offset: Int) throws -> PDFObject? {
         guard offset > 0 || (offset == 0 && headerOffset == 0 && buffer[checked: 0].map(CharClass.isDigit) == true),
               offset < buffer.count else { return nil }
-        return try buffer.withLoaded(from: offset) { reach in
-            var parser = ObjectParser(buffer, at: offset, limits: limits)
-            defer { reach = parser.lexer.highWater }
-            parser.resolveLength = { [unowned self] id in
-                guard id.number != number, let l = try? self.object(id.number).integer else { return nil }
-                return Int(exactly: l)
-            }
-            parser.onWarning = { [unowned self] in self.warn($0) }
-            do {
-                let (id, value) = try parser.parseIndirectObject()
-                return id.number == number ? decrypted(value, id) : nil
-            } catch let e as PDFError where e.kind == .format {
-                return nil
-            }
+        // Each load of an object can load another (an indirect /Length): a buffer read
+        // whole parses without the lazy reader's closures, whose frames a chain of such
+        // loads would add on the caller's stack (a 512 KiB thread, in a debug build).
+        guard buffer.isLazy else {
+            var reach = 0
+            return try parseObject(number, at: offset, reach: &reach)
+        }
+        return try buffer.withLoaded(from: offset) { try self.parseObject(number, at: offset, reach: &$0) }
+    }
+
+    /// The object at `offset` if it is object `number`, parsed; `reach` is how far the
+    /// parse read (see ``ByteBuffer/withLoaded(from:_:)``).
+    private func parseObject(_ number: Int, at offset: Int, reach: inout Int) throws -> PDFObject? {
+        var parser = ObjectParser(buffer, at: offset, limits: limits)
+        defer { reach = parser.lexer.highWater }
+        parser.resolveLength = { [unowned self] id in
+            guard id.number != number, let l = try? self.object(id.number).integer else { return nil }
+            return Int(exactly: l)
+        }
+        parser.onWarning = { [unowned self] in self.warn($0) }
+        do {
+            let (id, value) = try parser.parseIndirectObject()
+            return id.number == number ? decrypted(value, id) : nil
+        } catch let e as PDFError where e.kind == .format {
+            return nil
         }
     }
 
