@@ -43,9 +43,7 @@ extension Document {
         let buffer = try file.buffer.appending(update)
         try checkpointer?.willSave(buffer)
         // The first and last 4 KB are what the unchanged-file check compares.
-        try file.buffer.load(0..<4096)
-        try file.buffer.load(Swift.max(0, origin.size - 4096)..<origin.size)
-        let after = try file.buffer.withBytes(loading: []) { expected in
+        let after = try file.buffer.withBytes(loading: [0..<4096, Swift.max(0, origin.size - 4096)..<origin.size]) { expected in
             try update.withUnsafeBytes { u in
                 try AppendInPlace.appendInPlace(update: u, tailLength: tailLength, origin: origin,
                                                 expected: UnsafeRawBufferPointer(expected))

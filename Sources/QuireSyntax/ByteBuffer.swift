@@ -43,10 +43,11 @@ public final class ByteBuffer: @unchecked Sendable {
         return try withExtendedLifetime(self) { try body(bytes) }
     }
 
-    /// Calls `body` with the bytes after reading only `ranges` of a lazy buffer: `body`
-    /// must read nothing else (other bytes of a lazy buffer may read as zeros).
-    public func withBytes<R>(loading ranges: [Range<Int>], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        for r in ranges { ensure(r) }
+    /// Calls `body` with the bytes after reading only `ranges` of a lazy buffer (an I/O
+    /// error when they cannot be read, see ``load(_:)``): `body` must read nothing else
+    /// (other bytes of a lazy buffer may read as zeros).
+    public func withBytes<R>(loading ranges: [Range<Int>], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
+        for r in ranges { try load(r) }
         return try withExtendedLifetime(self) { try body(bytes) }
     }
 
@@ -114,6 +115,16 @@ public final class ByteBuffer: @unchecked Sendable {
             /// Where the data ended before its size (a file truncated since it was opened):
             /// the bytes from here on are zeros, for good.
             var truncatedAt: Int?
+
+            /// Whether block `block` is filled.
+            func has(_ block: Int) -> Bool { filled[block >> 6] & (1 << UInt64(block & 63)) != 0 }
+        }
+
+        /// The message of a read of the source that failed at `offset`: with the source's
+        /// reason after an error, or said to end early (`reason` nil).
+        func failure(at offset: Int, reason: String?, error: Bool) -> String {
+            "cannot read \(source.name) at byte \(offset)"
+                + (error ? (reason.map { ": \($0)" } ?? "") : ": it ends before its size when opened")
         }
         let state: Mutex<State>
         /// Set once every block is filled: ``ensure(_:)`` then costs one atomic load.
@@ -227,9 +238,9 @@ public final class ByteBuffer: @unchecked Sendable {
         lazy.state.withLock { state in
             var block = first
             while block <= last {
-                if state.filled[block >> 6] & (1 << UInt64(block & 63)) != 0 { block += 1; continue }
+                if state.has(block) { block += 1; continue }
                 var end = block + 1
-                while end <= last && state.filled[end >> 6] & (1 << UInt64(end & 63)) == 0 { end += 1 }
+                while end <= last && !state.has(end) { end += 1 }
                 let start = block << shift
                 let stop = Swift.min(end << shift, lazy.size)
                 var done = 0
@@ -239,7 +250,7 @@ public final class ByteBuffer: @unchecked Sendable {
                         // The end of the data before its size (a file truncated since it was
                         // opened): for good. What is missing stays zeros and is not asked
                         // for again (``load(_:)`` refuses it).
-                        state.lastError = "cannot read \(lazy.source.name) at byte \(start + done): it ends before its size when opened"
+                        state.lastError = lazy.failure(at: start + done, reason: nil, error: false)
                         if state.firstError == nil { state.firstError = state.lastError }
                         state.truncatedAt = Swift.min(state.truncatedAt ?? Int.max, start + done)
                         done = stop - start
@@ -248,7 +259,7 @@ public final class ByteBuffer: @unchecked Sendable {
                     if n < 0 {
                         // An error, perhaps passing (a host's storage): asked for again.
                         state.failures += 1
-                        state.lastError = "cannot read \(lazy.source.name) at byte \(start + done)" + (lazy.source.lastError.map { ": \($0)" } ?? "")
+                        state.lastError = lazy.failure(at: start + done, reason: lazy.source.lastError, error: true)
                         if state.firstError == nil { state.firstError = state.lastError }
                         break
                     }
@@ -282,10 +293,10 @@ public final class ByteBuffer: @unchecked Sendable {
         let shift = lazy.blockShift
         try lazy.state.withLock { state in
             if let cut = state.truncatedAt, cut < upper {
-                throw PDFError(.io, state.lastError ?? "cannot read \(lazy.source.name) at byte \(cut): it ends before its size when opened")
+                throw PDFError(.io, state.lastError ?? lazy.failure(at: cut, reason: nil, error: false))
             }
-            for block in (lower >> shift)...((upper - 1) >> shift) where state.filled[block >> 6] & (1 << UInt64(block & 63)) == 0 {
-                throw PDFError(.io, state.lastError ?? "cannot read \(lazy.source.name) at byte \(block << shift)")
+            for block in (lower >> shift)...((upper - 1) >> shift) where !state.has(block) {
+                throw PDFError(.io, state.lastError ?? lazy.failure(at: block << shift, reason: nil, error: true))
             }
         }
     }
@@ -362,10 +373,7 @@ public final class ByteBuffer: @unchecked Sendable {
                         let n = lazy.source.read(into: p + done, count: stop - start - done, at: start + done)
                         return (n, n < 0 ? lazy.source.lastError : nil)
                     }
-                    guard n > 0 else {
-                        throw PDFError(.io, "cannot read \(lazy.source.name) at byte \(start + done)"
-                                       + (n < 0 ? (reason.map { ": \($0)" } ?? "") : ": it ends before its size when opened"))
-                    }
+                    guard n > 0 else { throw PDFError(.io, lazy.failure(at: start + done, reason: reason, error: n < 0)) }
                     done += n
                 }
                 try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[0..<done]))
@@ -381,7 +389,7 @@ public final class ByteBuffer: @unchecked Sendable {
         guard range.lowerBound < upper else { return true }
         let shift = lazy.blockShift
         return lazy.state.withLock { state in
-            (range.lowerBound >> shift ... (upper - 1) >> shift).allSatisfy { state.filled[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+            (range.lowerBound >> shift ... (upper - 1) >> shift).allSatisfy(state.has)
         }
     }
 
@@ -461,6 +469,7 @@ public final class ByteBuffer: @unchecked Sendable {
                 buffer.origin = origin
                 return buffer
             }
+            source.relinquish()  // refused: the descriptor stays this function's, to read it whole
         }
         // The size is a hint: a file that grows or shrinks while it is read is handled by
         // reading until end of file.
@@ -652,9 +661,7 @@ public struct FileOrigin: Sendable, Equatable {
 
     /// Whether `st` describes this file, unchanged (wherever its path now leads).
     public func matches(_ st: stat) -> Bool {
-        (st.st_mode & S_IFMT) == S_IFREG && UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
-            && Int(st.st_size) == size && FileOrigin.time(st.st_mtim) == modified
-            && FileOrigin.time(st.st_ctim) == changed
+        matchesContent(st) && FileOrigin.time(st.st_ctim) == changed
     }
 
     /// Whether `st` describes this file with the same bytes, as far as its identity, size
@@ -707,7 +714,13 @@ public final class FileSource: RandomAccessSource, @unchecked Sendable {
         expected.withLock { $0 = origin }
     }
 
-    deinit { close(descriptor) }
+    /// Whether the descriptor is closed with the source (see ``relinquish()``).
+    private var owns = true
+
+    deinit { if owns { close(descriptor) } }
+
+    /// Gives the descriptor back to whoever made the source: it is not closed with it.
+    public func relinquish() { owns = false }
 
     /// The file's identity after Quire changed it (an append in place).
     public func expect(_ origin: FileOrigin) { expected.withLock { $0 = origin } }

@@ -221,6 +221,25 @@ def test_saves_of_a_lazy_document_write_the_same_bytes(big: Path, tmp_path: Path
         assert len(pdf.pages) == PAGES
 
 
+def test_a_refused_reservation_reads_the_file_whole(big: Path) -> None:
+    # With too little address space for the lazy reservation (twice the file), the file is
+    # read whole instead, through the same descriptor (which the refused source must not
+    # have closed).
+    code = r"""
+import resource
+quire.Document(os.environ['WARM']).close()
+vm = 0
+for line in open('/proc/self/status'):
+    if line.startswith('VmSize:'): vm = int(line.split()[1]) * 1024
+size = os.path.getsize(os.environ['BIG'])
+resource.setrlimit(resource.RLIMIT_AS, (vm + size + (40 << 20), resource.RLIM_INFINITY))
+with quire.Document(os.environ['BIG']) as doc:
+    last = doc.pages[len(doc.pages) - 1]
+    print(json.dumps({'contents': [a.contents for a in last.annotations]}))
+"""
+    assert _child(code, {"BIG": str(big)})["contents"] == ["page %d" % (PAGES - 1)]
+
+
 # -- another process changes the file ---------------------------------------------------------
 
 _READ_ALL = r"""
