@@ -350,17 +350,21 @@ QUIRE_API void quire_document_close(quire_document *doc);
  * The number of pages, counted as PDFium and MuPDF count them: the page tree root's /Count
  * when it is an integer with 0 < /Count <= `max_pages` (and the root has /Kids); otherwise
  * (missing, 0, negative, larger, not an integer) the number of pages found by walking the
- * tree.
+ * tree. A /Count that is taken is read alone, without the walk: counting the pages of a
+ * document of 3,000 pages reads its root node.
  *
- * In a damaged file the two can differ, and the document then has a warning. When /Count
+ * In a damaged file the two can differ, and the document then has a warning (from the
+ * walk: once the pages are listed, or a page is looked up that /Count does not lead to
+ * safely). When /Count
  * is larger than the pages the tree holds, the missing pages are the last ones: they are
  * counted, but every `quire_page_*` call on them returns QUIRE_ENOTFOUND (as PDFium fails
  * to load them), except `quire_page_label`. When /Count is smaller, the pages after it are
  * not reachable (as in PDFium).
  * out:     receives the page count (0 or more).
  * Returns: QUIRE_OK; QUIRE_EINVAL for NULL arguments; QUIRE_EFORMAT if the page tree is
- *          broken beyond repair; QUIRE_ELIMIT if it exceeds `max_page_tree_depth`, or if it
- *          expands to more than `max_pages` pages and /Count is not taken.
+ *          broken beyond repair; QUIRE_ELIMIT, when /Count is not taken, if the tree
+ *          exceeds `max_page_tree_depth` or expands to more than `max_pages` pages (when
+ *          /Count is taken, a tree past the depth limit fails the calls that load pages).
  */
 QUIRE_API int quire_document_page_count(int32_t *out, quire_document *doc);
 

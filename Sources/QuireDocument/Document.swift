@@ -258,7 +258,17 @@ public final class Document {
     /// those found are counted yet cannot be loaded: ``page(at:)`` throws `.notFound` for
     /// them. When the tree holds more, the pages past /Count are not reachable, as in
     /// PDFium. Either way the document warns. See ``pages()``.
-    public func pageCount() throws -> Int { try pageTree().count }
+    ///
+    /// A trusted root /Count is the answer without a walk (as PDFium's CountPages and
+    /// MuPDF's fz_count_pages take it): opening a document of 3,000 pages and asking its
+    /// page count reads the root node, not the pages. What the walk checks (cycles, the
+    /// depth limit, lies in /Count) is then checked when a page is looked up
+    /// (``page(at:)``) or the pages are listed (``pages()``), and warned about or thrown
+    /// there.
+    public func pageCount() throws -> Int {
+        if pageTreeCache == nil, let declared = try pageTreeRoot(resolve)?.declared { return declared }
+        return try pageTree().count
+    }
 
     /// The page at `index`, for 0 <= `index` < ``pageCount()``.
     ///

@@ -118,6 +118,7 @@ struct PageCountTests {
 
     @Test func depthLimitStillApplies() throws {
         // The walk is what finds the pages: past max_page_tree_depth it fails, /Count or not.
+        // A trusted /Count is the page count without the walk; the page itself then fails.
         var l = PDFLimits()
         l.maxPageTreeDepth = 10
         let doc = try document({ b in
@@ -125,7 +126,17 @@ struct PageCountTests {
             for n in 2..<20 { b.object(n, "<< /Type /Pages /Kids [\(n + 1) 0 R] /Count 1 >>") }
             b.object(20, "<< /Type /Page >>")
         }, limits: l)
-        #expect((#expect(throws: PDFError.self) { try doc.pageCount() })?.kind == .limit)
+        #expect(try doc.pageCount() == 1)
+        #expect((#expect(throws: PDFError.self) { try doc.page(at: 0) })?.kind == .limit)
+        #expect((#expect(throws: PDFError.self) { try doc.pages() })?.kind == .limit)
+        #expect((#expect(throws: PDFError.self) { try doc.allAnnotations() })?.kind == .limit)
+        // Without a trusted /Count, the count needs the walk, which fails.
+        let untrusted = try document({ b in
+            b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+            for n in 2..<20 { b.object(n, "<< /Type /Pages /Kids [\(n + 1) 0 R] >>") }
+            b.object(20, "<< /Type /Page >>")
+        }, limits: l)
+        #expect((#expect(throws: PDFError.self) { try untrusted.pageCount() })?.kind == .limit)
     }
 
     @Test func trustedCountStopsAnExponentialTree() throws {

@@ -24,10 +24,10 @@ private func balancedTree() throws -> Document {
 }
 
 /// A document whose root (2) lists `pages` pages (3, 4, ...) directly.
-private func flatTree(pages: Int) throws -> Document {
+private func flatTree(pages: Int, count: String? = nil) throws -> Document {
     var b = PDFBuilder()
     b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
-    b.object(2, "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(pages) /MediaBox [0 0 612 792] >>")
+    b.object(2, "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] \(count ?? "/Count \(pages)") /MediaBox [0 0 612 792] >>")
     for p in 0..<pages { b.object(3 + p, "<< /Type /Page /Parent 2 0 R /Contents \(p) >>") }
     b.finishWithTable()
     return try Document(data: b.bytes)
@@ -100,6 +100,23 @@ struct PageLookupTests {
         }
         #expect(visited == 2999)
         #expect(doc.pageTreeWalked)
+    }
+
+    @Test func trustedCountIsReadWithoutTheWalk() throws {
+        // /Count 5 over two pages: the count is read alone, and the walk's warning comes
+        // when the pages are listed.
+        let doc = try flatTree(pages: 2, count: "/Count 5")
+        #expect(try doc.pageCount() == 5)
+        #expect(!doc.pageTreeWalked)
+        #expect(!doc.warnings.contains { $0.contains("/Count") })
+        #expect(try doc.page(at: 1).id?.number == 4)
+        #expect(!doc.pageTreeWalked)
+        #expect(try doc.pages().count == 2)
+        #expect(doc.warnings.contains { $0.contains("/Count says 5 pages") })
+        // The balanced tree: its count reads the root alone.
+        let balanced = try balancedTree()
+        #expect(try balanced.pageCount() == 3000)
+        #expect(!balanced.pageTreeWalked)
     }
 
     @Test func outOfRangeNeedsNoWalk() throws {
