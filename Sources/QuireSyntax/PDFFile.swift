@@ -37,7 +37,9 @@ public final class PDFFile {
     /// keeps a hostile chain within a 512 KiB thread's stack in a debug build with ASan
     /// (32 did until lazy reading added a frame or two to each level).
     public static let maxLoadDepth = 16
-    private var objectStreams: [Int: [Int: PDFObject]] = [:]
+    /// Object streams opened so far (decoded, header read), each parsing its objects one
+    /// at a time as they are asked for.
+    private var objectStreams: [Int: ObjectStreamReader] = [:]
     /// Object streams the scan decoded, until their objects are parsed.
     private var decodedObjectStreams: [Int: ByteBuffer] = [:]
     private var scanIndex: [Int: XRefEntry]? = nil
@@ -691,7 +693,7 @@ public final class PDFFile {
     }
 
     /// The (index, number) pairs at the start of object stream `number` (§7.5.7), for the
-    /// scan. The decoded data is kept for ``parseObjectStream(_:)``, so that repairing a
+    /// scan. The decoded data is kept for ``openObjectStream(_:)``, so that repairing a
     /// file decodes each object stream once, not twice (nor counts it twice against
     /// `max_total_decoded_bytes`); its objects are still parsed only when asked for.
     private func objectStreamHeader(_ number: Int) throws -> [(Int, Int)] {
@@ -716,75 +718,38 @@ public final class PDFFile {
     }
 
     /// Object `number` from object stream `stream`; nil when the stream does not hold it.
+    ///
+    /// Only that object is parsed: the stream is decoded and its header read once, and
+    /// each object is parsed when it is first asked for (page 3,000 of a document whose
+    /// pages share object streams with 36,000 annotations parses pages, not annotations).
     private func compressedObject(_ number: Int, stream: Int, index: Int) throws -> PDFObject? {
         // An object stream cannot itself be in an object stream (ISO 32000-2 §7.5.7): a
         // cross-reference saying so would chain stream after stream (or name an object as
         // its own stream).
         if objectStreams[stream] == nil, case .compressed? = entries[stream] {
             warn("object stream \(stream) is itself said to be in an object stream; its objects are not read from it")
-            objectStreams[stream] = [:]
+            objectStreams[stream] = ObjectStreamReader(empty: ())
         }
-        if objectStreams[stream] == nil {
-            let failuresBefore = buffer.readFailures
-            let objects = try parseObjectStream(stream)
-            // Parsed from a source that failed meanwhile: not kept (see ``object(_:)``).
-            guard buffer.readFailures == failuresBefore else { return objects[number] }
-            objectStreams[stream] = objects
-        }
-        return objectStreams[stream]?[number]
+        if let reader = objectStreams[stream] { return reader.object(number, limits: limits, warn: warn) }
+        let failuresBefore = buffer.readFailures
+        let reader = try openObjectStream(stream)
+        // Decoded from a source that failed meanwhile: not kept (see ``object(_:)``).
+        if buffer.readFailures == failuresBefore { objectStreams[stream] = reader }
+        return reader.object(number, limits: limits, warn: warn)
     }
 
-    /// Parses all objects of object stream `number`, following /Extends for nothing: the
-    /// cross-reference names the stream of every object directly.
-    private func parseObjectStream(_ number: Int) throws -> [Int: PDFObject] {
+    /// Object stream `number` decoded, its header read, none of its objects parsed yet.
+    private func openObjectStream(_ number: Int) throws -> ObjectStreamReader {
         guard case .stream(let stream) = try object(number) else {
             throw PDFError.format("object stream \(number) is not a stream")
         }
         let data = try decodedObjectStreams.removeValue(forKey: number) ?? ByteBuffer(copying: decodedData(stream))
-        return try objectStreamObjects(number, stream, data, try objectStreamOffsets(stream, data))
-    }
-
-    /// The objects of object stream `number`, whose decoded data is `data` and header
-    /// `offsets`.
-    private func objectStreamObjects(_ number: Int, _ stream: PDFStream, _ data: ByteBuffer,
-                                     _ offsets: [(number: Int, offset: Int)]) throws -> [Int: PDFObject] {
         let n = Int(clamping: stream.dictionary["N"]?.integer ?? 0)
         let first = Int(clamping: stream.dictionary["First"]?.integer ?? 0)
         guard n >= 0, first >= 0, first <= data.count else {
             throw PDFError.format("object stream \(number) has an invalid /N or /First")
         }
-        var objects: [Int: PDFObject] = [:]
-        objects.reserveCapacity(offsets.count)
-        var parser = ObjectParser(data, limits: limits)
-        // The objects of a stream follow one another, so parsing them all reads the data
-        // about once. A header whose entries all point at one large object (or into it)
-        // made every entry parse it again: a 1.8 KB file took 26 s and 2.9 GB. One offset
-        // is parsed once and shared; past four times the data in all, the rest read as null.
-        var parsedAt: [Int: PDFObject] = [:]
-        var consumed = 0
-        let budget = 4 * (data.count - first) + 4096
-        var overBudget = false
-        for (num, off) in offsets where objects[num] == nil && off <= data.count - first {
-            if let value = parsedAt[off] {
-                objects[num] = value
-                continue
-            }
-            guard consumed <= budget else {
-                overBudget = true
-                continue
-            }
-            parser.position = first + off
-            let value = try? parser.parseObject()
-            consumed += Swift.max(1, parser.position - (first + off))
-            if let value {
-                objects[num] = value
-                parsedAt[off] = value
-            }
-        }
-        if overBudget {
-            warn("object stream \(number): its header's objects overlap, and reading them would read its data more than four times; the rest are null")
-        }
-        return objects
+        return ObjectStreamReader(number: number, data: data, first: first, pairs: try objectStreamOffsets(stream, data))
     }
 
     // MARK: Streams
@@ -934,5 +899,67 @@ public final class PDFFile {
                                      colors: Int(clamping: parm["Colors"]?.integer ?? 1),
                                      bitsPerComponent: Int(clamping: parm["BitsPerComponent"]?.integer ?? 8),
                                      columns: Int(clamping: parm["Columns"]?.integer ?? 1))
+    }
+}
+
+/// The objects of one object stream (§7.5.7), parsed one at a time as they are asked for;
+/// the decoded data is let go once every object it holds has been parsed.
+private final class ObjectStreamReader {
+    private let number: Int
+    private var data: ByteBuffer?
+    private let first: Int
+    /// Where each object number's object starts (relative to /First): the header's first
+    /// pair naming it, among the pairs whose offset lies within the data.
+    private var offsets: [Int: Int] = [:]
+    /// What parsing at an offset gave (nil: not an object), shared by the numbers the
+    /// header points there.
+    private var parsedAt: [Int: PDFObject?] = [:]
+    private var unparsed: Int
+    /// A header whose entries all point at one large object (or into it) made every entry
+    /// parse it again: a 1.8 KB file took 26 s and 2.9 GB. One offset is parsed once and
+    /// shared; past four times the data in all, the rest read as null.
+    private var consumed = 0
+    private let budget: Int
+    private var warnedOverBudget = false
+
+    init(number: Int, data: ByteBuffer, first: Int, pairs: [(number: Int, offset: Int)]) {
+        self.number = number
+        self.data = data
+        self.first = first
+        budget = 4 * (data.count - first) + 4096
+        for (num, off) in pairs where offsets[num] == nil && off <= data.count - first { offsets[num] = off }
+        unparsed = Set(offsets.values).count
+        if unparsed == 0 { self.data = nil }
+    }
+
+    /// A stream whose objects are not read (it is said to be in an object stream itself).
+    init(empty: ()) {
+        number = 0
+        data = nil
+        first = 0
+        budget = 0
+        unparsed = 0
+    }
+
+    /// Object `num`, parsed now if it was not; nil when the stream does not hold it.
+    func object(_ num: Int, limits: PDFLimits, warn: (String) -> Void) -> PDFObject? {
+        guard let off = offsets[num] else { return nil }
+        if let done = parsedAt[off] { return done }
+        guard let data else { return nil }
+        guard consumed <= budget else {
+            if !warnedOverBudget {
+                warnedOverBudget = true
+                warn("object stream \(number): its header's objects overlap, and reading them would read its data more than four times; the rest are null")
+            }
+            return nil
+        }
+        var parser = ObjectParser(data, limits: limits)
+        parser.position = first + off
+        let value = try? parser.parseObject()
+        consumed += Swift.max(1, parser.position - (first + off))
+        parsedAt[off] = .some(value)
+        unparsed -= 1
+        if unparsed == 0 { self.data = nil }
+        return value
     }
 }
