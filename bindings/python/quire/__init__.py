@@ -45,17 +45,15 @@ not know.
 
 from __future__ import annotations
 
+import typing as _typing
+
 from . import _raw
-from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
 from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointInfo, CheckpointStrategy
-from ._sync import SyncService
-from ._client import Client, Descriptor, SyncEvent, SyncEventType, SyncState
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
 from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
 from ._forms import FieldFlags, FieldOption, FieldType, FieldWidget, FormField, FormKind
-from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, hit_test_text, page_to_device
 from ._objects import MAX_NESTING_DEPTH, Name, Reference, Stream, String, Value, parse, unparse
 from ._errors import (
     BufferTooSmallError,
@@ -85,6 +83,51 @@ from ._errors import (
 
 #: The version of this binding, which is the version of the header it was written for.
 __version__ = _raw.QUIRE_VERSION_STRING
+
+# Bookmarks, the sync client and service, and the tools are imported when a program first
+# uses one of their names (``quire.Client``, ``doc.bookmarks``, ...), not by ``import
+# quire``: they need dataclasses (which imports inspect, ast, dis and tokenize), threads
+# and callbacks that a program reading or annotating documents never uses, and that cost
+# every such process about 1 MB (bench/PROFILE.md, "Memory"). The names are the same
+# objects either way; ``dir(quire)`` lists them before they are loaded.
+_LAZY = {
+    "_bookmarks": ("BUILTIN_PROVIDER", "Bookmark", "BookmarkKind", "BookmarkManager", "BookmarkProvider", "BookmarkSortOrder"),
+    "_sync": ("SyncService",),
+    "_client": ("Client", "Descriptor", "SyncEvent", "SyncEventType", "SyncState"),
+    "_tools": ("CustomTool", "HitKind", "PointerEvent", "PointerKind", "Tool", "ToolEvent", "ToolEventKind", "ToolManager", "device_to_page", "hit_test", "hit_test_text", "page_to_device"),
+}
+_LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
+
+if _typing.TYPE_CHECKING:
+    from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
+    from ._sync import SyncService
+    from ._client import Client, Descriptor, SyncEvent, SyncEventType, SyncState
+    from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, hit_test_text, page_to_device
+else:
+
+    def __getattr__(name: str) -> "_typing.Any":
+        """Loads the module of a lazily imported name (or the module itself) on first use."""
+        module = _LAZY_NAMES.get(name)
+        if module is None and name not in _LAZY:
+            raise AttributeError("module %r has no attribute %r" % (__name__, name))
+        import importlib
+
+        loaded = importlib.import_module("." + (module or name), __name__)
+        if module is None:
+            return loaded
+        value = getattr(loaded, name)
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> "_typing.List[str]":
+    """The package's names, those imported when first used included (and not the
+    machinery of the lazy import itself)."""
+    return sorted((set(globals()) - _HIDDEN) | set(_LAZY_NAMES) | set(_LAZY))
+
+
+_HIDDEN = {"_typing", "_LAZY", "_LAZY_NAMES", "_HIDDEN", "__dir__", "__getattr__"}
+
 
 
 def version() -> str:

@@ -23,6 +23,7 @@ import weakref
 from ctypes import byref, c_int32
 from enum import IntEnum, IntFlag
 from typing import (
+    TYPE_CHECKING,
     Any,
     BinaryIO,
     Callable,
@@ -59,13 +60,17 @@ from ._annotations import (
     take_annotation,
     take_list,
 )
-from ._bookmarks import BookmarkManager
 from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
 from ._fields import Attribute
 from ._geometry import Rect, rect_from_c
 from ._objects import Reference, Stream, Value, _parsed, _take
 from ._text import MARKUP_KINDS, TextChar, TextMatch, TextPage, TextSpan
 from ._text import search as _search_text
+
+if TYPE_CHECKING:
+    # Imported when first used (Document.bookmarks): quire._bookmarks needs dataclasses,
+    # which imports inspect; a program that never lists bookmarks does not pay for them.
+    from ._bookmarks import BookmarkManager
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
 PathType = Union[str, "os.PathLike[str]"]
@@ -970,6 +975,8 @@ class Document(OwnedHandle):
         remove, move, list in an order, and the chain of providers that store them."""
         self._read_handle()
         if self._bookmarks is None:
+            from ._bookmarks import BookmarkManager
+
             self._bookmarks = BookmarkManager(self)
         return self._bookmarks
 

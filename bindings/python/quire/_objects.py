@@ -46,7 +46,6 @@ from __future__ import annotations
 import math
 import weakref
 from ctypes import byref, c_double, c_int32, c_int64
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Union
 
 from . import _ffi, _raw
@@ -232,8 +231,14 @@ def _real_syntax(number: float) -> bytes:
     if not math.isfinite(number):
         raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a PDF number must be finite, not %r" % (number,))
     # The shortest digits that read back as the same double, positional (PDF has no
-    # exponent form), always with a decimal point so that it stays a real.
-    text = format(Decimal(repr(number)), "f")
+    # exponent form), always with a decimal point so that it stays a real. repr() is
+    # already positional except past 1e16 and below 1e-4; only those go through Decimal,
+    # imported then (the decimal module costs a process 0.3 MB that most never need).
+    text = repr(number)
+    if "e" in text:
+        from decimal import Decimal
+
+        text = format(Decimal(text), "f")
     if "." not in text:
         text += ".0"
     return text.encode("ascii")

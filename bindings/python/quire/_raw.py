@@ -29,7 +29,6 @@ functions of the table also fails the import, naming the functions that are miss
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 from ctypes import (
@@ -1293,6 +1292,10 @@ def _candidates() -> Iterator[Tuple[str, str]]:
     bundled = PACKAGE_DIR / LIBRARY_FILENAME
     if bundled.exists():
         yield ("next to the package", str(bundled))
+    # Only when the bundled library is missing or did not load: ctypes.util imports
+    # subprocess (0.6 MB of a process's memory) for what the common case never needs.
+    import ctypes.util
+
     found = ctypes.util.find_library("quire")
     if found:
         yield ("ctypes.util.find_library('quire')", found)
