@@ -5,6 +5,7 @@
  *   profile read FILE...        open, pages, every annotation's subtype, rect, contents, /IRT
  *   profile bulk FILE...        the same through quire_page_annotation_infos (one call a page)
  *   profile incremental SRC OUT add one square annotation, save incrementally to OUT
+ *   profile append SRC          the same, appended in place to SRC (QUIRE_SAVE_APPEND_IN_PLACE)
  *   profile rewrite SRC OUT     full save to OUT
  *   profile open FILE           open and close
  *   profile page FILE INDEX     open, page INDEX's media box and annotation count, close
@@ -109,20 +110,22 @@ int main(int argc, char **argv) {
         if ((rc = quire_page_annotation_count(&n, doc, index)) != QUIRE_OK) return fail("annotations", rc);
         printf("page %d: %g x %g, %d annotations\n", (int)index, box.right - box.left, box.top - box.bottom, (int)n);
     }
-    if (strcmp(argv[1], "incremental") == 0 || strcmp(argv[1], "rewrite") == 0) {
+    if (strcmp(argv[1], "incremental") == 0 || strcmp(argv[1], "rewrite") == 0 || strcmp(argv[1], "append") == 0) {
         quire_save_options save = QUIRE_SAVE_OPTIONS_INIT;
-        if (argc < 4) return 2;
-        if (argv[1][0] == 'i') {
+        const char *out = argv[1][0] == 'a' ? argv[2] : argc >= 4 ? argv[3] : NULL;
+        if (out == NULL) return 2;
+        if (argv[1][0] != 'r') {
             quire_annotation *a = NULL;
             quire_rect rect = {100, 100, 200, 200};
             if ((rc = quire_annotation_new(&a, "Square", 0, &rect)) != QUIRE_OK) return fail("new", rc);
             quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "benchmark");
             if ((rc = quire_document_add_annotation(doc, a)) != QUIRE_OK) return fail("add", rc);
             quire_annotation_free(a);
+            if (argv[1][0] == 'a') save.mode = QUIRE_SAVE_APPEND_IN_PLACE;
         } else {
             save.mode = QUIRE_SAVE_FULL;
         }
-        if ((rc = quire_document_save(doc, &save, argv[3])) != QUIRE_OK) return fail("save", rc);
+        if ((rc = quire_document_save(doc, &save, out)) != QUIRE_OK) return fail("save", rc);
     }
     quire_document_close(doc);
     return 0;

@@ -52,7 +52,7 @@ extension Document {
         lastSavePrefixCopy = nil
         buffer.origin = after
         buffer.sourceFileChanged(to: after)  // the lazy reader's file is the one appended to
-        try reload(from: buffer)
+        try reload(from: buffer, appended: true)
         try checkpointer?.didSave(buffer)
     }
 }

@@ -334,7 +334,7 @@ extension Document {
         }
         lastSavePrefixCopy = written.prefixCopy
         buffer.origin = written.origin  // what the next save copies from
-        try reload(from: buffer)
+        try reload(from: buffer, appended: mode == .incremental)
         sourcePath = path
         guard let current = checkpointer else { return }
         if !sameFile && current.options.uid == nil {
@@ -356,14 +356,17 @@ extension Document {
         // In pieces; a lazy buffer's unread bytes pass through a scratch buffer.
         try buffer.forEachChunk(write)
         try checkpointer?.willSave(buffer)
-        try reload(from: buffer)
+        try reload(from: buffer, appended: mode == .incremental)
         try checkpointer?.didSave(buffer)
     }
 
     /// Continues from `buffer`, a saved state of this document: unsaved changes are gone.
-    func reload(from buffer: ByteBuffer) throws {
+    /// `appended`: `buffer` is the file's bytes and an incremental update after them, so
+    /// the cross-reference and the objects read so far that the update leaves alone carry
+    /// over (see ``PDFFile/init(buffer:limits:password:continuing:)``).
+    func reload(from buffer: ByteBuffer, appended: Bool = false) throws {
         let password = options.password.map { Array($0.utf8) }
-        file = try PDFFile(buffer: buffer, limits: options.limits, password: password)
+        file = try PDFFile(buffer: buffer, limits: options.limits, password: password, continuing: appended ? file : nil)
         fileRevision += 1
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
         invalidateModel()

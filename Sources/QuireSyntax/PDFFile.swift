@@ -61,13 +61,33 @@ public final class PDFFile {
     /// How many objects were loaded from the bytes (each once, then cached): what tests of
     /// lazy reading count.
     package private(set) var objectLoads = 0
+    /// Whether this file continued from the file before its last update (see
+    /// ``init(buffer:limits:password:continuing:)``) rather than being read afresh.
+    package private(set) var continuedFromPrevious = false
 
     /// Opens the bytes of a PDF file. `password` opens an encrypted file (as its user or
     /// its owner password); nil is the empty password.
-    public init(buffer: ByteBuffer, limits: PDFLimits = .default, password: [UInt8]? = nil) throws {
+    ///
+    /// `continuing` is this file as it was before an incremental update was appended to it
+    /// (`buffer` is its bytes and the update's): when the update's cross-reference section
+    /// continues that file's (its /Prev is the old `startxref`), only the new section is
+    /// read, and the objects and object streams already read that the update does not
+    /// touch are kept, instead of reading the whole cross-reference again (a save of one
+    /// annotation to a file of 39,000 objects read it twice). Otherwise, and for a
+    /// repaired or encrypted file, the file is read afresh.
+    public init(buffer: ByteBuffer, limits: PDFLimits = .default, password: [UInt8]? = nil,
+                continuing previous: PDFFile? = nil) throws {
         self.buffer = buffer
         self.limits = limits
         readHeader()
+        if let previous, buffer.count >= previous.buffer.count {
+            if (try? continueFrom(previous)) == true {
+                continuedFromPrevious = true
+                if buffer.readFailures == 0 { return }
+                throw PDFError(.io, buffer.lastReadError ?? "a read of the document failed")
+            }
+            resetAfterContinuing()
+        }
         defer { if let problem = buffer.readError { warn(problem + "; those bytes read as zeros") } }
         do {
             try loadCrossReference()
@@ -210,8 +230,8 @@ public final class PDFFile {
         XRefReader(buffer: buffer, limits: limits, decode: { [unowned self] in try self.decodedData($0) })
     }
 
-    /// Follows `startxref` and the /Prev chain.
-    private func loadCrossReference() throws {
+    /// The offset the file's last `startxref` gives.
+    private func lastStartXRef() throws -> Int {
         let keyword = Array("startxref".utf8)
         // The last 4 KB, then 64 KB, first: a lazy buffer then reads only the end of the file.
         guard let at = buffer.lastIndex(of: keyword, from: Swift.max(0, buffer.count - 4096))
@@ -220,9 +240,96 @@ public final class PDFFile {
             throw PDFError.format("no 'startxref'")
         }
         var lexer = Lexer(buffer, at: at + keyword.count)
-        guard case .integer(let start) = try lexer.next(), start >= 0 else {
+        guard case .integer(let start) = try lexer.next(), start >= 0, let offset = Int(exactly: start) else {
             throw PDFError.format("'startxref' is not followed by an offset", at: at)
         }
+        return offset
+    }
+
+    /// Continues from `previous`, the file before an update was appended to it (see
+    /// ``init(buffer:limits:password:continuing:)``): true when the update's section was
+    /// read and merged over `previous`'s cross-reference; false, with nothing changed, when
+    /// the file must be read afresh.
+    private func continueFrom(_ previous: PDFFile) throws -> Bool {
+        guard previous.startXRef != nil, !previous.isRepaired, !previous.chainBroken, previous.security == nil,
+              previous.trailer["Encrypt"] == nil, previous.xrefForm != .rebuilt, previous.headerOffset == headerOffset,
+              previous.buffer.readFailures == 0, headerVersion != nil else { return false }
+        let start = try lastStartXRef()
+        guard start >= previous.buffer.count, start < buffer.count, start != previous.startXRef else { return false }
+        let section = try readSection(reader(), at: start)
+        guard let prev = section.trailer["Prev"]?.integer, Int(exactly: prev) == previous.startXRef,
+              section.trailer["XRefStm"] == nil, section.trailer["Encrypt"] == nil else { return false }
+        // The section's own entries, as ``loadCrossReference()`` merges one section: the
+        // first entry of a number, an object before a free entry.
+        var update: [Int: XRefEntry] = [:]
+        update.merge(section.entries.lazy.filter { $0.1 != .free }, uniquingKeysWith: { current, _ in current })
+        update.merge(section.entries.lazy.filter { $0.1 == .free }, uniquingKeysWith: { current, _ in current })
+        var merged = previous.entries
+        merged.merge(update, uniquingKeysWith: { _, newer in newer })
+        // The trailer as the chain merges it: the newest section's keys, in its order,
+        // then those of the older ones it lacks.
+        var newTrailer = PDFDictionary()
+        for (key, value) in section.trailer {
+            if ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"].contains(key.value) { continue }
+            newTrailer[key] = value
+        }
+        for (key, value) in previous.trailer where newTrailer[key] == nil { newTrailer[key] = value }
+        // What was read stays, except what the update replaces, and a stream whose data
+        // was not where its /Length said (found by looking for `endstream`, which the
+        // bytes after the old end can change) or whose indirect /Length the update
+        // replaces.
+        var kept = previous.cache
+        for number in update.keys { kept[number] = nil }
+        for (number, value) in kept {
+            // An object in an object stream that the update replaces or deletes: read
+            // again (from wherever the update's entries now say, if anywhere).
+            if case .compressed(let stream, _)? = merged[number], update[stream] != nil {
+                kept[number] = nil
+                continue
+            }
+            guard case .stream(let s) = value, case .file(_, let length) = s.data else { continue }
+            switch s.dictionary["Length"] {
+            case .integer(let declared)? where declared == Int64(length):
+                break
+            case .reference(let r)? where update[r.number] == nil
+                    && (try? previous.object(r.number))?.integer == Int64(length):
+                break
+            default:
+                kept[number] = nil
+            }
+        }
+        var streams = previous.objectStreams
+        for number in update.keys { streams[number] = nil }
+        entries = merged
+        trailer = newTrailer
+        xrefForm = section.form
+        cache = kept
+        objectStreams = streams
+        totalDecoded += previous.totalDecoded
+        startXRef = start
+        try requireCatalog()
+        try requirePageTreeRoot()
+        return true
+    }
+
+    /// Back to the state before ``continueFrom(_:)``, which gave way to reading the file
+    /// afresh.
+    private func resetAfterContinuing() {
+        entries = [:]
+        trailer = PDFDictionary()
+        xrefForm = .table
+        cache = [:]
+        objectStreams = [:]
+        decodedObjectStreams = [:]
+        totalDecoded = 0
+        startXRef = nil
+        sectionPastObjectLimit = nil
+        warnings = []
+    }
+
+    /// Follows `startxref` and the /Prev chain.
+    private func loadCrossReference() throws {
+        let start = try lastStartXRef()
         let reader = reader()
         var offset: Int? = Int(start)
         var visited: Set<Int> = []
@@ -276,7 +383,7 @@ public final class PDFFile {
             }
         }
         // A chain that loops has no sound section to append an update to.
-        startXRef = chainBroken ? nil : Int(start)
+        startXRef = chainBroken ? nil : start
     }
 
     /// The section at `offset`. Object numbers past `max_objects` in it are damage (a
