@@ -79,6 +79,61 @@ struct FilterTests {
         #expect(throws: PDFError.self) { try Filters.unpredict(raw, predictor: 12, colors: 0, bitsPerComponent: 8, columns: 3) }
     }
 
+    /// The PNG predictors against the specification's definition, written plainly (rows
+    /// padded with zeros, a zero row before the first), on random rows of every filter type,
+    /// several pixel widths, and data cut at every length (a partial last row).
+    @Test func pngPredictorsMatchTheirDefinition() throws {
+        func reference(_ data: [UInt8], bpp: Int, rowBytes: Int) -> [UInt8] {
+            var out: [UInt8] = []
+            var previous = [UInt8](repeating: 0, count: rowBytes)
+            var i = 0
+            while i < data.count {
+                let type = data[i]
+                let available = max(0, min(rowBytes, data.count - i - 1))
+                var row = [UInt8](repeating: 0, count: rowBytes)
+                for k in 0..<available { row[k] = data[i + 1 + k] }
+                for k in 0..<rowBytes {
+                    let left = k >= bpp ? Int(row[k - bpp]) : 0, up = Int(previous[k])
+                    let upLeft = k >= bpp ? Int(previous[k - bpp]) : 0
+                    let add: Int
+                    switch type {
+                    case 1: add = left
+                    case 2: add = up
+                    case 3: add = (left + up) / 2
+                    case 4:
+                        let p = left + up - upLeft
+                        let (pa, pb, pc) = (abs(p - left), abs(p - up), abs(p - upLeft))
+                        add = pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft)
+                    default: add = 0
+                    }
+                    row[k] = row[k] &+ UInt8(add & 0xFF)
+                }
+                out += row[0..<available]
+                previous = row
+                i += rowBytes + 1
+            }
+            return out
+        }
+        var state: UInt64 = 12345
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        for (colors, columns) in [(1, 7), (3, 5), (4, 2), (2, 1)] {
+            let rowBytes = colors * columns
+            var data: [UInt8] = []
+            for _ in 0..<6 {
+                data.append(next() % 5)
+                for _ in 0..<rowBytes { data.append(next()) }
+            }
+            for length in 0...data.count {
+                let cut = Array(data[0..<length])
+                let out = try Filters.unpredict(cut, predictor: 15, colors: colors, bitsPerComponent: 8, columns: columns)
+                #expect(out == reference(cut, bpp: colors, rowBytes: rowBytes), "colors \(colors) columns \(columns) length \(length)")
+            }
+        }
+    }
+
     @Test func imageCodecsPassThrough() throws {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
         #expect(try decode("/DCTDecode", jpeg) == jpeg)
