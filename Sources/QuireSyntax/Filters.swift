@@ -169,19 +169,23 @@ public enum Filters {
                     let type = src[i]
                     let available = Swift.max(0, Swift.min(rowBytes, src.count - i - 1))
                     let rp = outBase + count
-                    if available > 0 { rp.initialize(from: base + i + 1, count: available) }
+                    let sp = base + i + 1
+                    // Each filter reads the row from the data and writes it undone (UInt8 is
+                    // trivial: the output's memory is written without being read first).
                     switch type {
                     case 0:
-                        break
+                        if available > 0 { rp.initialize(from: sp, count: available) }
                     case 1:
-                        var k = bpp
-                        while k < available { rp[k] = rp[k] &+ rp[k - bpp]; k += 1 }
+                        var k = 0
+                        while k < Swift.min(bpp, available) { rp[k] = sp[k]; k += 1 }
+                        while k < available { rp[k] = sp[k] &+ rp[k - bpp]; k += 1 }
                     case 2:
-                        for k in 0..<available { rp[k] = rp[k] &+ pp[k] }
+                        var k = 0
+                        while k < available { rp[k] = sp[k] &+ pp[k]; k += 1 }
                     case 3:
                         for k in 0..<available {
                             let left: UInt8 = k >= bpp ? rp[k - bpp] : 0
-                            rp[k] = rp[k] &+ UInt8((Int(left) + Int(pp[k])) / 2)
+                            rp[k] = sp[k] &+ UInt8((Int(left) + Int(pp[k])) / 2)
                         }
                     case 4:
                         for k in 0..<available {
@@ -190,7 +194,7 @@ public enum Filters {
                             let upLeft: UInt8 = k >= bpp ? pp[k - bpp] : 0
                             let p = Int(left) + Int(up) - Int(upLeft)
                             let pa = abs(p - Int(left)), pb = abs(p - Int(up)), pc = abs(p - Int(upLeft))
-                            rp[k] = rp[k] &+ ((pa <= pb && pa <= pc) ? left : (pb <= pc ? up : upLeft))
+                            rp[k] = sp[k] &+ ((pa <= pb && pa <= pc) ? left : (pb <= pc ? up : upLeft))
                         }
                     default:
                         throw PDFError.format("unknown PNG predictor type \(type)")

@@ -29,7 +29,7 @@ public final class PDFFile {
     /// data in ``decodedData(_:)``; ``rawData(_:)`` stays encrypted.
     public private(set) var security: StandardSecurityHandler?
 
-    private var entries: [Int: XRefEntry] = [:]
+    private var entries = XRefTable()
     private var cache: [Int: PDFObject] = [:]
     private var resolving: Set<Int> = []
     /// How many objects may be loading at once, each for the one before (see ``object(_:)``):
@@ -163,7 +163,7 @@ public final class PDFFile {
 
     /// The numbers of the objects in use, ascending.
     public var objectNumbers: [Int] {
-        entries.compactMap { $0.value == .free ? nil : $0.key }.sorted()
+        entries.numbersInUse
     }
 
     /// Where object `number` is, per the cross-reference (nil when it does not say). When
@@ -178,7 +178,7 @@ public final class PDFFile {
     /// One more than the highest object number in use or named by /Size: the number a new
     /// object gets.
     public var nextObjectNumber: Int {
-        Swift.max((entries.keys.max() ?? 0).saturatingSuccessor, Int(clamping: trailer["Size"]?.integer ?? 0))
+        Swift.max((entries.maxNumber ?? 0).saturatingSuccessor, Int(clamping: trailer["Size"]?.integer ?? 0))
     }
 
     /// Whether the file is linearized: the first object after the header is a dictionary
@@ -265,7 +265,7 @@ public final class PDFFile {
         update.merge(section.entries.lazy.filter { $0.1 != .free }, uniquingKeysWith: { current, _ in current })
         update.merge(section.entries.lazy.filter { $0.1 == .free }, uniquingKeysWith: { current, _ in current })
         var merged = previous.entries
-        merged.merge(update, uniquingKeysWith: { _, newer in newer })
+        for (number, entry) in update { merged[number] = entry }
         // The trailer as the chain merges it: the newest section's keys, in its order,
         // then those of the older ones it lacks.
         var newTrailer = PDFDictionary()
@@ -315,7 +315,7 @@ public final class PDFFile {
     /// Back to the state before ``continueFrom(_:)``, which gave way to reading the file
     /// afresh.
     private func resetAfterContinuing() {
-        entries = [:]
+        entries = XRefTable()
         trailer = PDFDictionary()
         xrefForm = .table
         cache = [:]
@@ -365,12 +365,10 @@ public final class PDFFile {
                 }
             }
             // Newer sections win, and within one the first entry of a number: merged keeping
-            // what is there (one hash lookup an entry; with two, and the table growing as it
-            // went, this was a third of opening a file of 39,000 objects).
-            entries.reserveCapacity(entries.count + section.entries.count + stmEntries.count)
-            entries.merge(section.entries.lazy.filter { $0.1 != .free }, uniquingKeysWith: { current, _ in current })
-            entries.merge(stmEntries, uniquingKeysWith: { current, _ in current })
-            entries.merge(section.entries.lazy.filter { $0.1 == .free }, uniquingKeysWith: { current, _ in current })
+            // what is there.
+            entries.mergeKeepingCurrent(section.entries, free: false)
+            entries.mergeKeepingCurrent(stmEntries)
+            entries.mergeKeepingCurrent(section.entries, free: true)
             for (key, value) in section.trailer where trailer[key] == nil {
                 if ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"].contains(key.value) { continue }
                 trailer[key] = value
@@ -510,7 +508,7 @@ public final class PDFFile {
         decodedObjectStreams.removeAll()
         scanIndex = nil
         let (found, trailers, catalogs) = scan()
-        entries = found
+        entries = XRefTable(found)
         guard !found.isEmpty else {
             throw PDFError.format(headerVersion == nil ? "not a PDF file (no %PDF header and no objects)"
                                                        : "no objects found in the file")
@@ -560,7 +558,7 @@ public final class PDFFile {
         if xrefForm == .rebuilt {
             // The scan read the headers of object streams still encrypted: scan again.
             scanIndex = nil
-            entries = scan().entries
+            entries = XRefTable(scan().entries)
             cache.removeAll()
             objectStreams.removeAll()
             decodedObjectStreams.removeAll()

@@ -203,3 +203,102 @@ struct XRefReader {
         return section
     }
 }
+
+/// The merged cross-reference: where each object number is. Object numbers are dense in
+/// real files (1 to /Size), so they index an array; a number far past the others (a
+/// damaged or hostile section) goes to a dictionary instead, so that memory follows the
+/// number of entries, not the largest number. A dictionary for all of them cost a third of
+/// opening a file of 39,000 objects (hashing each number on every insert and lookup).
+struct XRefTable {
+    private var dense: [XRefEntry?] = []
+    private var sparse: [Int: XRefEntry] = [:]
+    /// How many numbers have an entry (free ones included).
+    private(set) var count = 0
+
+    init() {}
+
+    init(_ entries: [Int: XRefEntry]) {
+        for (number, entry) in entries { self[number] = entry }
+    }
+
+    subscript(number: Int) -> XRefEntry? {
+        get {
+            if number >= 0 && number < dense.count { return dense[number] }
+            return sparse.isEmpty ? nil : sparse[number]
+        }
+        set {
+            if number >= 0 && number < dense.count {
+                count += (newValue != nil ? 1 : 0) - (dense[number] != nil ? 1 : 0)
+                dense[number] = newValue
+                return
+            }
+            // Grow the array up to a number within reach of the entries there are.
+            if number >= 0 && number < Swift.max(4096, 2 * count + 4096) {
+                grow(to: number + 1)
+                count += (newValue != nil ? 1 : 0) - (dense[number] != nil ? 1 : 0)
+                dense[number] = newValue
+                return
+            }
+            let previous = sparse[number]
+            count += (newValue != nil ? 1 : 0) - (previous != nil ? 1 : 0)
+            sparse[number] = newValue
+        }
+    }
+
+    /// The array made `size` long, with what the dictionary held for the numbers it now
+    /// covers moved into it.
+    private mutating func grow(to size: Int) {
+        let old = dense.count
+        guard size > old else { return }
+        dense.reserveCapacity(Swift.max(size, 2 * old))
+        dense.append(contentsOf: repeatElement(nil, count: size - old))
+        if !sparse.isEmpty {
+            for key in sparse.keys where key >= old && key < size { dense[key] = sparse.removeValue(forKey: key) }
+        }
+    }
+
+    /// Sets the entries of `section` that have none yet (an older section yields to the
+    /// newer ones merged before it; within a section the first entry of a number wins).
+    mutating func mergeKeepingCurrent(_ section: [(Int, XRefEntry)], free: Bool? = nil) {
+        // The array grown once for the section's numbers within reach.
+        var top = -1
+        for (number, _) in section where number > top { top = number }
+        if top >= dense.count && top < Swift.max(4096, 2 * (count + section.count) + 4096) { grow(to: top + 1) }
+        for (number, entry) in section {
+            if let free, (entry == .free) != free { continue }
+            if number >= 0 && number < dense.count {
+                if dense[number] == nil {
+                    dense[number] = entry
+                    count += 1
+                }
+            } else if self[number] == nil {
+                self[number] = entry
+            }
+        }
+    }
+
+    /// Every number with an entry and its entry, in no particular order.
+    func forEach(_ body: (Int, XRefEntry) throws -> Void) rethrows {
+        for (number, entry) in dense.enumerated() { if let entry { try body(number, entry) } }
+        for (number, entry) in sparse { try body(number, entry) }
+    }
+
+    /// The numbers whose entry is not free, ascending.
+    var numbersInUse: [Int] {
+        var numbers: [Int] = []
+        numbers.reserveCapacity(count)
+        for (number, entry) in dense.enumerated() where entry != nil && entry != .free { numbers.append(number) }
+        if !sparse.isEmpty {
+            numbers += sparse.compactMap { $0.value == .free ? nil : $0.key }
+            numbers.sort()  // a far number may be negative (a hostile section's)
+        }
+        return numbers
+    }
+
+    /// The largest number with an entry, if any.
+    var maxNumber: Int? {
+        let denseMax = dense.lastIndex(where: { $0 != nil })
+        guard let sparseMax = sparse.keys.max() else { return denseMax }
+        return Swift.max(denseMax ?? sparseMax, sparseMax)
+    }
+}
