@@ -48,7 +48,10 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat"], swiftSettings: strictImports),
-        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncClient", "CQuire"], swiftSettings: strictImports),
+        // What libquire.so does at load: gives back the pages of its relocation table once
+        // the loader has applied it (Sources/CQuireLoad/quire_load.c).
+        .target(name: "CQuireLoad", path: "Sources/CQuireLoad"),
+        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncClient", "CQuire", "CQuireLoad"], swiftSettings: strictImports),
         // The system SQLite, for the sync service's default store.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // The sync core (docs/sync-protocol.md): the HTTP API as a transport-free router,
