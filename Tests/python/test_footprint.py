@@ -177,3 +177,33 @@ def test_relocation_table_is_not_resident_after_load():
     present, total = (int(x) for x in child(code).split()[-2:])
     assert total >= (size >> 12) - 2
     assert present <= total // 20, "%d of the %d pages of .rela.dyn are resident after import" % (present, total)
+
+
+def test_save_to_an_io_file_writes_the_same_bytes_without_copies(tmp_path: Path):
+    """A file that open() returned is given the library's bytes in place (a memoryview,
+    no copy of each piece); any other writer gets bytes it may keep. Both give the same
+    file, full and incremental."""
+    sample = REPO / "examples" / "sample.pdf"
+    if not sample.exists():
+        pytest.skip("examples/sample.pdf is missing")
+    kept = []
+
+    class Keeper:
+        def write(self, piece):
+            kept.append(piece)  # keeps every piece: they must be its own
+            return len(piece)
+
+    for full in (False, True):
+        with quire.Document(str(sample)) as doc:
+            doc.add_annotation(quire.Annotation.new("Square", 0, (10, 10, 50, 50)))
+            out = tmp_path / ("out-%s.pdf" % full)
+            with open(out, "wb") as f:
+                doc.save(f, full=full)
+            with open(out, "r+b") as f:  # BufferedRandom
+                doc.save(f, full=full)
+            kept.clear()
+            doc.save(Keeper(), full=full)
+            assert all(type(piece) is bytes for piece in kept)
+            assert out.read_bytes() == b"".join(kept)
+            with quire.Document(str(out)) as again:
+                assert again.page_count == doc.page_count

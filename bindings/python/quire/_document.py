@@ -16,6 +16,7 @@ under a call in progress.
 from __future__ import annotations
 
 import ctypes
+import io
 import operator
 import os
 import threading
@@ -71,6 +72,10 @@ if TYPE_CHECKING:
     # Imported when first used (Document.bookmarks): quire._bookmarks needs dataclasses,
     # which imports inspect; a program that never lists bookmarks does not pay for them.
     from ._bookmarks import BookmarkManager
+
+#: The file types of io (what open() returns) whose write() keeps no reference to what it
+#: is given, so that a save can hand them the library's bytes without copying them.
+_IO_FILES = (io.FileIO, io.BufferedWriter, io.BufferedRandom)
 
 #: What :class:`Document` opens: a file system path, or the bytes of a PDF.
 PathType = Union[str, "os.PathLike[str]"]
@@ -1563,7 +1568,11 @@ class Document(OwnedHandle):
             raise TypeError(
                 "save takes a path (str or os.PathLike) or a binary file object, not %s" % type(target).__name__
             )
-        self._save_through(write, options, full)
+        # A file of io's own (what open() returns) writes or buffers a piece before write
+        # returns and keeps no reference to it: it is given the library's bytes in place,
+        # without a copy (1 MB less at the peak of a 100 MB save). Any other object gets
+        # bytes of its own, which it may keep.
+        self._save_through(write, options, full, in_place=type(target) in _IO_FILES)
 
     # -- checkpoints ---------------------------------------------------------------------
 
@@ -1724,12 +1733,14 @@ class Document(OwnedHandle):
         options: _raw.quire_save_options,
         full: bool,
         progress_failures: Optional[List[BaseException]] = None,
+        in_place: bool = False,
     ) -> None:
         """Saves through ``write``, called with consecutive pieces of the file. An
         exception raised by ``write`` aborts the save (the callback returns non-zero, the
         library returns QUIRE_EUSER) and is chained to the :class:`UserAbortError`;
         ``KeyboardInterrupt`` and other non-``Exception`` exceptions are raised as they
-        are, once the library has returned."""
+        are, once the library has returned. With ``in_place``, ``write`` gets a
+        memoryview of the library's buffer, valid only until it returns."""
         failures: List[BaseException] = []
 
         def callback(data: Optional[int], size: int, payload: Optional[int]) -> int:
@@ -1739,7 +1750,10 @@ class Document(OwnedHandle):
                 if size:
                     if not data:
                         raise InternalError(_raw.QUIRE_EINTERNAL, "the write callback got NULL data of %d bytes" % size)
-                    write(ctypes.string_at(data, size))
+                    if in_place:
+                        write(memoryview((ctypes.c_char * size).from_address(data)).cast("B"))
+                    else:
+                        write(ctypes.string_at(data, size))
                 return 0
             except BaseException as error:  # noqa: B902 - every exception becomes QUIRE_EUSER
                 failures.append(error)
