@@ -1729,7 +1729,7 @@ class Document(OwnedHandle):
 
     def _save_through(
         self,
-        write: Callable[[bytes], Any],
+        write: Callable[[Any], Any],
         options: _raw.quire_save_options,
         full: bool,
         progress_failures: Optional[List[BaseException]] = None,
