@@ -95,8 +95,10 @@ public struct PDFDictionary: Sendable, Equatable, Sequence {
     private var index: [PDFName: Int]?
 
     /// The size past which a dictionary keeps a hash index: below it, a scan of the
-    /// entries is as fast and allocates nothing.
-    static let indexThreshold = 16
+    /// entries is as fast and allocates nothing. Annotations often have 17 to 20 keys: at
+    /// 16, building an index for each (while parsed, then again here) was 9% of a full save
+    /// of the benchmark's large document.
+    static let indexThreshold = 32
 
     public init() {}
 
@@ -269,6 +271,16 @@ public enum PDFObject: Sendable, Equatable {
 
     public var isNull: Bool { self == .null }
 
+    /// A reference, or a container that may hold one: what a walk over references visits
+    /// (numbers, names and strings are most of the values it would otherwise call on).
+    @inline(__always)
+    var mayHoldReferences: Bool {
+        switch self {
+        case .reference, .array, .dictionary, .stream: return true
+        default: return false
+        }
+    }
+
     /// A short name of the type, for messages.
     public var typeName: String {
         switch self {
@@ -282,6 +294,120 @@ public enum PDFObject: Sendable, Equatable {
         case .dictionary: return "dictionary"
         case .stream: return "stream"
         case .reference: return "reference"
+        }
+    }
+}
+
+/// The names that make up most keys and values of real files, made once: the lexer returns
+/// these instead of decoding each name's bytes into a new String (half of the cost of
+/// lexing a name). A name's bytes, up to 16, packed into two words, are hashed into an
+/// open-addressed table; a name not in it (or with a `#` escape) is made as before.
+enum CommonNames {
+    static let names: [PDFName] = [
+        // Annotations and their appearances
+        "Annot", "Annots", "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F",
+        "C", "IC", "CA", "ca", "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints",
+        "InkList", "L", "LE", "Vertices", "DA", "DS", "Name", "A", "Dest", "P", "Parent", "Open", "AP", "N",
+        "D", "AS", "IT", "RD", "S", "W", "Text", "FreeText", "Line", "Square", "Circle", "Polygon",
+        "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret", "Link",
+        "Widget", "FileAttachment", "Sound", "Movie", "Screen", "Group", "Comment", "Note", "URI", "GoTo",
+        "Launch", "JavaScript", "JS", "Next", "H", "Q", "MK", "FT", "Ff", "V", "DV", "Kids", "Fields",
+        "AcroForm", "DR", "NeedAppearances", "Opt", "TU", "TM", "Tx", "Btn", "Ch", "Sig", "Off", "Yes",
+        // Document structure
+        "Type", "Catalog", "Pages", "Page", "Count", "MediaBox", "CropBox", "BleedBox", "TrimBox", "ArtBox",
+        "Rotate", "Resources", "UserUnit", "Metadata", "Outlines", "First", "Last", "Prev", "Title",
+        "Names", "Dests", "PageLabels", "PageMode", "PageLayout", "ViewerPreferences", "StructTreeRoot",
+        "MarkInfo", "Lang", "OCProperties", "Info", "Root", "Size", "ID", "Encrypt", "XRef", "ObjStm",
+        "Index", "Extends", "XRefStm", "Length", "Filter", "DecodeParms", "FlateDecode", "DCTDecode",
+        "Predictor", "Columns", "Colors", "BitsPerComponent", "Producer", "Creator", "Author", "ModDate",
+        "Subject", "Keywords", "Trapped", "Tabs", "StructParents", "Fit", "XYZ", "FitH", "FitR",
+        // Resources, fonts, images
+        "Font", "XObject", "ExtGState", "ColorSpace", "Pattern", "Shading", "Properties", "ProcSet", "PDF",
+        "ImageB", "ImageC", "ImageI", "Form", "Image", "BBox", "Matrix", "Width", "Height", "Mask", "SMask",
+        "DeviceRGB", "DeviceGray", "DeviceCMYK", "ICCBased", "Indexed", "Decode", "Interpolate",
+        "BaseFont", "Encoding", "FirstChar", "LastChar", "Widths", "FontDescriptor", "ToUnicode",
+        "Type0", "Type1", "Type3", "TrueType", "CIDFontType0", "CIDFontType2", "DescendantFonts",
+        "CIDSystemInfo", "Registry", "Ordering", "Supplement", "WinAnsiEncoding", "MacRomanEncoding",
+        "Identity-H", "Differences", "FontName", "FontFamily", "Flags", "FontBBox", "ItalicAngle",
+        "Ascent", "Descent", "CapHeight", "StemV", "XHeight", "FontFile", "FontFile2", "FontFile3",
+        "MissingWidth", "Helv", "ZaDb", "Helvetica", "Times-Roman", "Courier", "Symbol", "ZapfDingbats",
+        "GS0", "F1", "F2", "Im1", "Fm1", "LW", "LC", "LJ", "ML", "SA", "BM", "Normal", "OP", "op", "OPM",
+    ]
+
+    struct Slot {
+        var w0: UInt64 = 0
+        var w1: UInt64 = 0
+        var length = 0
+        var index = -1
+    }
+
+    static let size = 1024
+
+    @inline(__always)
+    static func slot(_ w0: UInt64, _ w1: UInt64, _ length: Int) -> Int {
+        let h = (w0 &* 0x9E37_79B9_7F4A_7C15) ^ (w1 &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: length)
+        return Int(truncatingIfNeeded: (h ^ (h >> 29)) & UInt64(size - 1))
+    }
+
+    /// Up to 16 bytes packed little-endian into two words, zeros after them.
+    @inline(__always)
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> (UInt64, UInt64) {
+        // Two loads and masks where 16 bytes from `start` are within the buffer.
+        if start >= 0, length <= 16, start + 16 <= bytes.count, let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base + start)
+            var w0 = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            var w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if length < 8 {
+                w0 &= (1 << UInt64(8 * length)) - 1
+                w1 = 0
+            } else if length < 16 {
+                w1 &= (1 << UInt64(8 * (length - 8))) - 1
+            }
+            return (w0, w1)
+        }
+        var w0: UInt64 = 0, w1: UInt64 = 0
+        var k = 0
+        while k < length && k < 8 {
+            w0 |= UInt64(bytes[start + k]) << UInt64(8 * k)
+            k += 1
+        }
+        while k < length {
+            w1 |= UInt64(bytes[start + k]) << UInt64(8 * (k - 8))
+            k += 1
+        }
+        return (w0, w1)
+    }
+
+    static let table: [Slot] = {
+        var table = [Slot](repeating: Slot(), count: size)
+        for (i, name) in names.enumerated() {
+            let bytes = Array(name.value.utf8)
+            guard bytes.count >= 1 && bytes.count <= 16 else { continue }
+            let (w0, w1) = bytes.withUnsafeBufferPointer { pack($0, 0, bytes.count) }
+            var s = slot(w0, w1, bytes.count)
+            while table[s].index >= 0 {
+                if table[s].w0 == w0 && table[s].w1 == w1 && table[s].length == bytes.count { break }  // listed twice
+                s = (s + 1) & (size - 1)
+            }
+            if table[s].index < 0 { table[s] = Slot(w0: w0, w1: w1, length: bytes.count, index: i) }
+        }
+        return table
+    }()
+
+    /// The name `bytes[start..<end]` (no `#` escape in it) if it is one of ``names``.
+    @inline(__always)
+    static func lookup(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> PDFName? {
+        let length = end - start
+        guard length >= 1 && length <= 16 else { return nil }
+        let (w0, w1) = pack(bytes, start, length)
+        return table.withUnsafeBufferPointer { table in
+            var s = slot(w0, w1, length)
+            while true {
+                let entry = table[s]
+                if entry.index < 0 { return nil }
+                if entry.w0 == w0 && entry.w1 == w1 && entry.length == length { return names[entry.index] }
+                s = (s + 1) & (size - 1)
+            }
         }
     }
 }

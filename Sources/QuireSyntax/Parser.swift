@@ -67,8 +67,7 @@ public struct ObjectParser {
                 lexer.position = save
                 return .integer(n)
             }
-            if case .integer(let g) = try lexer.next(), g >= 0,
-               case .keyword("R") = try lexer.next() {
+            if case .integer(let g) = try lexer.next(), g >= 0, lexer.skipReferenceKeyword() {
                 guard n <= limits.maxObjects, g <= 65535 else {
                     return .null  // an impossible reference is a null (§7.3.10)
                 }
@@ -101,52 +100,103 @@ public struct ObjectParser {
         }
     }
 
-    /// An array or dictionary being parsed: its items or entries so far, and for a
-    /// dictionary, what the value being parsed is for.
-    private struct Open {
+    /// An array or dictionary being parsed. Its items (an array's) or values (a
+    /// dictionary's) are on `scratchValues` from `valueStart` on, a dictionary's keys on
+    /// `scratchKeys` from `keyStart` on, entry j being key j with value j.
+    private struct Frame {
         enum Pending { case key, value(PDFName), discard }
         var isArray: Bool
-        var items: [PDFObject] = []
-        /// A dictionary's entries so far; nil for an entry a later null removed.
-        var entries: [(key: PDFName, value: PDFObject?)] = []
-        /// Where each key is in `entries`, once there are more than
-        /// `PDFDictionary.indexThreshold` of them: below, a scan is cheaper than hashing
-        /// (building this index for every dictionary was 22% of reading a large document's
-        /// annotations); above, PDFDictionary's own setter searched its entries, and a
-        /// dictionary of 100,000 keys (1.4 MB) took 56 s to read that way.
-        var index: [PDFName: Int]? = nil
+        var valueStart: Int
+        var keyStart: Int
         var pending = Pending.key
+        /// Entries a later null removed: their value slot holds `.null` (no entry of a
+        /// parsed dictionary is null otherwise).
+        var removed = 0
+        /// Where each live key is (relative to `keyStart`), once a dictionary has more than
+        /// `PDFDictionary.indexThreshold` entries: below, a scan is cheaper than hashing
+        /// (building this index for every dictionary was 22% of reading a large document's
+        /// annotations); above, a scan per key made a dictionary of 100,000 keys (1.4 MB)
+        /// take 56 s to read.
+        var index: [PDFName: Int]? = nil
+    }
 
-        /// As PDFDictionary's setter: a later value of a key replaces the earlier one in
-        /// place, and a null removes the entry (§7.3.7).
-        mutating func set(_ key: PDFName, _ value: PDFObject) {
-            let found: Int?
-            if let index {
-                found = index[key]
-            } else {
-                found = entries.firstIndex { $0.key == key && $0.value != nil }
-            }
-            if let i = found {
-                if value == .null {
-                    entries[i].value = nil
-                    index?[key] = nil
-                } else {
-                    entries[i].value = value
-                }
-            } else if value != .null {
-                index?[key] = entries.count
-                entries.append((key, value))
-                if index == nil && entries.count > PDFDictionary.indexThreshold {
-                    var map = [PDFName: Int](minimumCapacity: entries.count * 2)
-                    for (i, e) in entries.enumerated() where e.value != nil { map[e.key] = i }
-                    index = map
+    /// The items and entries of the containers being parsed, on two stacks kept from one
+    /// container, and one object, to the next: building an array per container as it was
+    /// read (grown as it filled, then copied into the dictionary) was 20% of reading a
+    /// large document's annotations.
+    private var scratchValues: [PDFObject] = []
+    private var scratchKeys: [PDFName] = []
+    /// Each key's length in UTF-8, beside it: a key is compared only with keys of its length
+    /// (the search for an earlier value of each key was 5% of reading a large document's
+    /// annotations).
+    private var scratchKeyLengths: [Int] = []
+    private var scratchFrames: [Frame] = []
+
+    /// As PDFDictionary's setter, for the innermost open dictionary `frame`: a later value
+    /// of a key replaces the earlier one in place, and a null removes the entry (§7.3.7); a
+    /// key set again after its removal is a new entry at the end.
+    private mutating func set(_ key: PDFName, _ value: PDFObject, frame: inout Frame) {
+        let keyStart = frame.keyStart
+        let valueStart = frame.valueStart
+        let count = scratchKeys.count - keyStart
+        let length = key.value.utf8.count
+        var found = -1
+        if let index = frame.index {
+            found = index[key] ?? -1
+        } else {
+            scratchKeyLengths.withUnsafeBufferPointer { lengths in
+                var j = 0
+                while j < count {
+                    if lengths[keyStart + j] == length && scratchKeys[keyStart + j] == key {
+                        if case .null = scratchValues[valueStart + j] {} else { found = j; break }
+                    }
+                    j += 1
                 }
             }
         }
-
-        var dictionary: PDFDictionary {
-            PDFDictionary(uniqueEntries: entries.compactMap { e in e.value.map { (key: e.key, value: $0) } })
+        let isNull: Bool
+        if case .null = value { isNull = true } else { isNull = false }
+        if found >= 0 {
+            scratchValues[valueStart + found] = value
+            if isNull {
+                frame.removed += 1
+                frame.index?[key] = nil
+            }
+        } else if !isNull {
+            frame.index?[key] = count
+            scratchKeys.append(key)
+            scratchKeyLengths.append(length)
+            scratchValues.append(value)
+            if frame.index == nil && count + 1 - frame.removed > PDFDictionary.indexThreshold {
+                var map = [PDFName: Int](minimumCapacity: 2 * (count + 1))
+                for j in 0...count {
+                    if case .null = scratchValues[valueStart + j] { continue }
+                    map[scratchKeys[keyStart + j]] = j
+                }
+                frame.index = map
+            }
         }
+    }
+
+    /// The container of `frame`, closed: its items or entries leave the stacks.
+    private mutating func close(_ frame: Frame) -> PDFObject {
+        let count = scratchValues.count - frame.valueStart
+        if frame.isArray {
+            let items = Array(scratchValues[frame.valueStart...])
+            scratchValues.removeLast(count)
+            return .array(items)
+        }
+        var entries: [(key: PDFName, value: PDFObject)] = []
+        entries.reserveCapacity(count - frame.removed)
+        for j in 0..<count {
+            let v = scratchValues[frame.valueStart + j]
+            if case .null = v { continue }
+            entries.append((scratchKeys[frame.keyStart + j], v))
+        }
+        scratchValues.removeLast(count)
+        scratchKeys.removeLast(count)
+        scratchKeyLengths.removeLast(count)
+        return .dictionary(PDFDictionary(uniqueEntries: entries))
     }
 
     /// The array or dictionary that `first` (`[` or `<<`) opens, with everything nested in
@@ -154,10 +204,31 @@ public struct ObjectParser {
     /// end of its object (`endobj`, `stream`, the next `N G obj`) ends there, a key
     /// without a value is dropped, and a key that is not a name is skipped with its value.
     mutating func parseContainer(_ first: Token, depth start: Int) throws -> PDFObject {
-        var stack: [Open] = []
-        var depth = start
+        // Not re-entered (nested containers are frames of this loop), but leave the stacks
+        // as found when a parse throws half-way.
+        let frameBase = scratchFrames.count, valueBase = scratchValues.count, keyBase = scratchKeys.count
+        defer {
+            if scratchFrames.count > frameBase { scratchFrames.removeLast(scratchFrames.count - frameBase) }
+            if scratchValues.count > valueBase { scratchValues.removeLast(scratchValues.count - valueBase) }
+            if scratchKeys.count > keyBase { scratchKeys.removeLast(scratchKeys.count - keyBase) }
+            if scratchKeyLengths.count > keyBase { scratchKeyLengths.removeLast(scratchKeyLengths.count - keyBase) }
+        }
+        // A parser is often made for one object: room for a typical one at once, rather
+        // than growing each stack from one element.
+        if scratchValues.capacity == 0 {
+            scratchValues.reserveCapacity(64)
+            scratchKeys.reserveCapacity(32)
+            scratchKeyLengths.reserveCapacity(32)
+        }
+        guard first == .arrayStart || first == .dictStart else {
+            return try parseScalar(token: first, depth: start)
+        }
+        var depth = start + 1
+        try checkDepth(depth)
+        // The innermost open container; the ones around it are on `scratchFrames`.
+        var frame = Frame(isArray: first == .arrayStart, valueStart: scratchValues.count, keyStart: scratchKeys.count)
         var finished: PDFObject? = nil  // a value complete, to go into the innermost container
-        var next: Token? = first        // a token that starts a value
+        var next: Token? = nil          // a token that starts a value
         while true {
             if let token = next {
                 next = nil
@@ -165,27 +236,25 @@ public struct ObjectParser {
                 case .arrayStart, .dictStart:
                     depth += 1
                     try checkDepth(depth)
-                    stack.append(Open(isArray: token == .arrayStart))
+                    scratchFrames.append(frame)
+                    frame = Frame(isArray: token == .arrayStart, valueStart: scratchValues.count, keyStart: scratchKeys.count)
                 default:
                     finished = try parseScalar(token: token, depth: depth)
                 }
             }
             if let value = finished {
                 finished = nil
-                guard !stack.isEmpty else { return value }
-                let top = stack.count - 1
-                if stack[top].isArray {
-                    stack[top].items.append(value)
+                if frame.isArray {
+                    scratchValues.append(value)
                 } else {
-                    if case .value(let key) = stack[top].pending { stack[top].set(key, value) }
-                    stack[top].pending = .key
+                    if case .value(let key) = frame.pending { set(key, value, frame: &frame) }
+                    frame.pending = .key
                 }
             }
             // The innermost container's next token: the end of it, or the start of a value.
-            let top = stack.count - 1
             let t = try lexer.next()
             var ends = false
-            if stack[top].isArray {
+            if frame.isArray {
                 switch t {
                 case .arrayEnd: ends = true
                 case .brace: continue
@@ -194,10 +263,10 @@ public struct ObjectParser {
                      .keyword("stream") where !lexer.strict:
                     // An array cut short by the end of its object: end it here, as PDFium
                     // does. Before `obj`, the last two integers are the next object's `N G`.
-                    let items = stack[top].items
-                    if case .keyword("obj") = t, items.count >= 2, case .integer = items[items.count - 1],
-                       case .integer = items[items.count - 2] {
-                        stack[top].items.removeLast(2)
+                    let n = scratchValues.count
+                    if case .keyword("obj") = t, n - frame.valueStart >= 2,
+                       case .integer = scratchValues[n - 1], case .integer = scratchValues[n - 2] {
+                        scratchValues.removeLast(2)
                     }
                     lexer.position = lexer.tokenStart
                     ends = true
@@ -213,7 +282,7 @@ public struct ObjectParser {
                         if lexer.strict { throw PDFError.format("/\(key.value) has no value", at: lexer.tokenStart) }
                         ends = true  // a key without a value: dropped
                     } else {
-                        stack[top].pending = .value(key)
+                        frame.pending = .value(key)
                         next = vt
                     }
                 case .eof:
@@ -227,14 +296,16 @@ public struct ObjectParser {
                 default:
                     if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
                     // A key that is not a name: skip the token (and its value, if it has one).
-                    stack[top].pending = .discard
+                    frame.pending = .discard
                     next = t
                 }
             }
             if ends {
-                let closed = stack.removeLast()
                 depth -= 1
-                finished = closed.isArray ? .array(closed.items) : .dictionary(closed.dictionary)
+                let value = close(frame)
+                guard scratchFrames.count > frameBase else { return value }
+                frame = scratchFrames.removeLast()
+                finished = value
             }
         }
     }
