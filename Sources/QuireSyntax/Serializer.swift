@@ -9,6 +9,19 @@ public enum Serializer {
     /// document spent 15% of its instructions making Strings of reals and 13% making an
     /// array of each name's bytes (and a hex table per name), then copying them.
     public static func write(_ object: PDFObject, to out: inout [UInt8]) {
+        write(object, to: &out, mapping: nil)
+    }
+
+    /// New numbers for the references of what is written (a full save renumbers every
+    /// object); nil for a reference to an object that is not written, which reads as null:
+    /// a dictionary entry with such a value is left out, as the dictionary's setter drops
+    /// a null, and an array item is written as `null`.
+    public typealias ReferenceMap = (ObjectID) -> ObjectID?
+
+    /// `object`'s bytes with its references renumbered through `mapping` as they are
+    /// written: a full save built a renumbered copy of every object before (7% of its
+    /// instructions, and as much again to free them).
+    public static func write(_ object: PDFObject, to out: inout [UInt8], mapping: ReferenceMap?) {
         switch object {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -20,19 +33,27 @@ public enum Serializer {
             out.append(UInt8(ascii: "["))
             for (k, item) in items.enumerated() {
                 if k > 0 { out.append(0x20) }
-                write(item, to: &out)
+                write(item, to: &out, mapping: mapping)
             }
             out.append(UInt8(ascii: "]"))
-        case .dictionary(let d): dictionary(d, to: &out)
+        case .dictionary(let d): dictionary(d, to: &out, mapping: mapping)
         case .stream:
             // Streams are written by `stream(_:data:to:)`, which knows their data; a stream
             // nested inside another object is invalid PDF, so write its dictionary only.
-            if let d = object.dictionary { dictionary(d, to: &out) }
-        case .reference(let id):
+            if let d = object.dictionary { dictionary(d, to: &out, mapping: mapping) }
+        case .reference(var id):
+            if let mapping {
+                guard let new = mapping(id) else {
+                    out.append(contentsOf: "null".utf8)
+                    return
+                }
+                id = new
+            }
             integer(Int64(id.number), to: &out)
             out.append(0x20)
             integer(Int64(id.generation), to: &out)
-            out.append(contentsOf: " R".utf8)
+            out.append(0x20)
+            out.append(UInt8(ascii: "R"))
         }
     }
 
@@ -42,6 +63,24 @@ public enum Serializer {
         var m = i.magnitude
         if m < 10 {
             out.append(0x30 + UInt8(truncatingIfNeeded: m))
+            return
+        }
+        if m < 100_000_000 {
+            // Up to 8 digits (object numbers, offsets, most integers), gathered in one word,
+            // last digit lowest, and appended a byte at a time: the buffer and the slice
+            // below cost more than the digits.
+            var packed: UInt64 = 0
+            var count = 0
+            while m > 0 {
+                packed = packed << 8 | (0x30 + m % 10)
+                m /= 10
+                count += 1
+            }
+            while count > 0 {
+                out.append(UInt8(truncatingIfNeeded: packed))
+                packed >>= 8
+                count -= 1
+            }
             return
         }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64 has at most 20 digits
@@ -62,22 +101,27 @@ public enum Serializer {
         return out
     }
 
-    static func dictionary(_ d: PDFDictionary, to out: inout [UInt8]) {
+    static func dictionary(_ d: PDFDictionary, to out: inout [UInt8], mapping: ReferenceMap? = nil) {
         out.append(contentsOf: "<<".utf8)
         for (key, value) in d {
+            if let mapping, case .reference(let id) = value, mapping(id) == nil { continue }
             name(key, to: &out)
             out.append(0x20)
-            write(value, to: &out)
+            write(value, to: &out, mapping: mapping)
             out.append(0x20)
         }
         out.append(contentsOf: ">>".utf8)
     }
 
     /// A stream: its dictionary with /Length set to `data.count`, then the data.
-    public static func stream(_ dictionary: PDFDictionary, data: [UInt8], to out: inout [UInt8]) {
+    public static func stream(_ dictionary: PDFDictionary, data: [UInt8], to out: inout [UInt8],
+                              mapping: ReferenceMap? = nil) {
         var d = dictionary
+        // An indirect /Length to an object not written goes, as the other entries would:
+        // the new /Length then comes last, where a renumbered copy of the dictionary had it.
+        if let mapping, case .reference(let id)? = d["Length"], mapping(id) == nil { d["Length"] = nil }
         d["Length"] = .integer(Int64(data.count))
-        Serializer.dictionary(d, to: &out)
+        Serializer.dictionary(d, to: &out, mapping: mapping)
         out.append(contentsOf: "\nstream\n".utf8)
         out.append(contentsOf: data)
         out.append(contentsOf: "\nendstream".utf8)
@@ -95,12 +139,54 @@ public enum Serializer {
             out.append(contentsOf: ".0".utf8)
             return
         }
+        if decimal(r, to: &out) { return }
         let shortest = r.description
         if !shortest.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             out.append(contentsOf: shortest.utf8)
             return
         }
         out.append(contentsOf: real(r).utf8)
+    }
+
+    /// Writes `r` with up to 6 decimals when that is the one shortest form that reads back
+    /// as `r` (what `real(r)` gives, without `description`'s digit generation and String,
+    /// 8% of a full save of the benchmark's large document); false, writing nothing, when
+    /// it is not (more decimals, a magnitude of 1e9 or more, or two shortest forms, where
+    /// `description` picks the nearer).
+    ///
+    /// m / 10^d, with m below 2^53 and d at most 22, is the correctly rounded double of the
+    /// decimal m·10^-d (one correctly rounded division of two exact doubles), which is what
+    /// parsing that decimal gives; the first d at which some m reads back is the shortest.
+    static func decimal(_ r: Double, to out: inout [UInt8]) -> Bool {
+        let a = abs(r)
+        guard a < 1e9 else { return false }  // a·10^6 stays below 2^53
+        var scale = 10.0
+        var power: Int64 = 10
+        for _ in 1...6 {
+            // Rounded half up by truncation (a libm call saved): when some m reads back,
+            // a·10^d is within a hair of it, far from a half.
+            let m = Double(Int64(a * scale + 0.5))
+            if m / scale == a {
+                // Another m of as many digits reading back as `r`: leave the choice to
+                // `description`.
+                if (m - 1) / scale == a || (m + 1) / scale == a { return false }
+                let digits = Int64(m)
+                if r < 0 { out.append(UInt8(ascii: "-")) }
+                integer(digits / power, to: &out)
+                out.append(UInt8(ascii: "."))
+                var fraction = digits % power
+                var place = power / 10
+                while place > 0 {
+                    out.append(0x30 + UInt8(truncatingIfNeeded: fraction / place))
+                    fraction %= place
+                    place /= 10
+                }
+                return true
+            }
+            scale *= 10
+            power *= 10
+        }
+        return false
     }
 
     /// A real with a decimal point and no exponent, shortest form that reads back the same.

@@ -113,7 +113,7 @@ public enum Writer {
     public static func rewrite(trailer original: PDFDictionary, source: WriterSource, exempt: Int? = nil,
                                options: RewriteOptions = RewriteOptions(), progress: WriteProgress? = nil) throws -> [UInt8] {
         // Number the reachable objects breadth-first from the trailer.
-        var renumber: [Int: Int] = [:]
+        var renumber = Renumbering()
         var order: [Int] = []
         var queue: [Int] = []
         // The value of order[k] is values[k]: the queue is read in the order it was filled,
@@ -124,13 +124,16 @@ public enum Writer {
             switch value {
             case .reference(let id):
                 if renumber[id.number] == nil {
-                    renumber[id.number] = order.count + 1
+                    renumber.set(id.number, order.count + 1)
                     order.append(id.number)
                     queue.append(id.number)
                 }
-            case .array(let items): items.forEach(collect)
-            case .dictionary(let d): d.entries.forEach { collect($0.value) }
-            case .stream(let s): s.dictionary.entries.forEach { collect($0.value) }
+            case .array(let items):
+                for item in items where item.mayHoldReferences { collect(item) }
+            case .dictionary(let d):
+                for e in d.entries where e.value.mayHoldReferences { collect(e.value) }
+            case .stream(let s):
+                for e in s.dictionary.entries where e.value.mayHoldReferences { collect(e.value) }
             default: break
             }
         }
@@ -147,12 +150,18 @@ public enum Writer {
             values.append(value)
             collect(value)
         }
+        // Objects are written with their references renumbered as they go (see
+        // ``Serializer/ReferenceMap``); `remap` renumbers a copy, for the trailer.
+        // (A constant: a closure that captures the variable reads it through a box, with an
+        // exclusivity check per reference.)
+        let numbering = renumber
+        let mapping: Serializer.ReferenceMap = { id in numbering[id.number].map { ObjectID($0, 0) } }
         func remap(_ value: PDFObject) -> PDFObject {
             switch value {
             case .reference(let id):
                 // A reference to a missing object stays a reference, to a free entry: it
                 // still reads as null, and other tools see what the original said.
-                guard let n = renumber[id.number] else { return .null }
+                guard let n = numbering[id.number] else { return .null }
                 return .reference(ObjectID(n, 0))
             case .array(let items): return .array(items.map(remap))
             case .dictionary(let d): return .dictionary(remapped(d))
@@ -193,20 +202,19 @@ public enum Writer {
                 continue
             }
             let id = ObjectID(new, 0)
-            let mapped = remap(value)
             if packable(old, value) {
                 // Strings inside an object stream are not encrypted one by one: the
                 // stream is encrypted as a whole (ISO 32000-2 §7.6.2).
-                packed.append((new, mapped))
+                packed.append((new, value))
                 continue
             }
             entries[new] = .inFile(offset: out.count, generation: 0)
             if old == exempt {
                 out += Array("\(new) 0 obj\n".utf8)
-                Serializer.write(mapped, to: &out)
+                Serializer.write(value, to: &out, mapping: mapping)
                 out += Array("\nendobj\n".utf8)
             } else {
-                try writeIndirect(id, mapped, source: source, to: &out)
+                try writeIndirect(id, value, source: source, to: &out, mapping: mapping)
             }
         }
         var size = order.count + 1
@@ -225,7 +233,7 @@ public enum Writer {
                     offsets.append(0x20)
                     Serializer.integer(Int64(body.count), to: &offsets)
                     offsets.append(0x20)
-                    Serializer.write(value, to: &body)
+                    Serializer.write(value, to: &body, mapping: mapping)
                     body.append(0x0A)
                     entries[number] = .compressed(stream: size, index: index)
                 }
@@ -259,10 +267,44 @@ public enum Writer {
         return out
     }
 
+    /// Old object numbers to new ones, for a full save: a flat array for the numbers of
+    /// real files (below 2^21), a dictionary past that, so that a hostile reference to
+    /// object 9,999,999 costs no 40 MB. Hashing an Int per reference, once to number it and
+    /// once to write it, was 5% of a full save of the benchmark's large document.
+    struct Renumbering {
+        private var dense: [Int32] = []  // 0: not numbered
+        private var sparse: [Int: Int] = [:]
+        static let denseLimit = 1 << 21
+
+        subscript(old: Int) -> Int? {
+            if old >= 0 && old < dense.count {
+                let n = dense[old]
+                return n == 0 ? nil : Int(n)
+            }
+            if old >= 0 && old < Self.denseLimit { return nil }
+            return sparse[old]
+        }
+
+        mutating func set(_ old: Int, _ new: Int) {
+            guard old >= 0 && old < Self.denseLimit && new > 0 && new < Int(Int32.max) else {
+                sparse[old] = new
+                return
+            }
+            if old >= dense.count {
+                let size = Swift.min(Swift.max(old + 1, 2 * dense.count, 1024), Self.denseLimit)
+                dense.append(contentsOf: repeatElement(0, count: size - dense.count))
+            }
+            dense[old] = Int32(new)
+        }
+    }
+
     // MARK: Pieces
 
-    /// `N G obj ... endobj` for `value`, strings and stream data prepared through `source`.
-    static func writeIndirect(_ id: ObjectID, _ value: PDFObject, source: WriterSource, to out: inout [UInt8]) throws {
+    /// `N G obj ... endobj` for `value`, strings and stream data prepared through `source`,
+    /// references renumbered through `mapping` (the stream's data is that of `value` as read,
+    /// its references in the numbers of the file it was read from).
+    static func writeIndirect(_ id: ObjectID, _ value: PDFObject, source: WriterSource, to out: inout [UInt8],
+                              mapping: Serializer.ReferenceMap? = nil) throws {
         Serializer.integer(Int64(id.number), to: &out)
         out.append(0x20)
         Serializer.integer(Int64(id.generation), to: &out)
@@ -271,9 +313,9 @@ public enum Writer {
         if case .stream(let s) = prepared {
             let data: [UInt8]
             if case .stream(let original) = value { data = try source.streamData(original, id) } else { data = [] }
-            Serializer.stream(s.dictionary, data: data, to: &out)
+            Serializer.stream(s.dictionary, data: data, to: &out, mapping: mapping)
         } else {
-            Serializer.write(prepared, to: &out)
+            Serializer.write(prepared, to: &out, mapping: mapping)
         }
         out.append(contentsOf: "\nendobj\n".utf8)
     }
