@@ -305,6 +305,8 @@ public final class PDFFile {
         xrefForm = section.form
         cache = kept
         objectStreams = streams
+        residentStreams = previous.residentStreams.filter { streams[$0] != nil }
+        residentBytes = residentStreams.reduce(0) { $0 + (streams[$1]?.residentBytes ?? 0) }
         totalDecoded += previous.totalDecoded
         startXRef = start
         try requireCatalog()
@@ -320,6 +322,8 @@ public final class PDFFile {
         xrefForm = .table
         cache = [:]
         objectStreams = [:]
+        residentStreams = []
+        residentBytes = 0
         decodedObjectStreams = [:]
         totalDecoded = 0
         startXRef = nil
@@ -504,7 +508,7 @@ public final class PDFFile {
         xrefForm = .rebuilt
         startXRef = nil
         cache.removeAll()
-        objectStreams.removeAll()
+        dropObjectStreams()
         decodedObjectStreams.removeAll()
         scanIndex = nil
         let (found, trailers, catalogs) = scan()
@@ -553,14 +557,14 @@ public final class PDFFile {
         }
         security = try StandardSecurityHandler(encryptDictionary: dict, documentID: documentID, password: password)
         cache.removeAll()
-        objectStreams.removeAll()
+        dropObjectStreams()
         decodedObjectStreams.removeAll()
         if xrefForm == .rebuilt {
             // The scan read the headers of object streams still encrypted: scan again.
             scanIndex = nil
             entries = XRefTable(scan().entries)
             cache.removeAll()
-            objectStreams.removeAll()
+            dropObjectStreams()
             decodedObjectStreams.removeAll()
         }
     }
@@ -798,7 +802,7 @@ public final class PDFFile {
     }
 
     /// The (index, number) pairs at the start of object stream `number` (§7.5.7), for the
-    /// scan. The decoded data is kept for ``openObjectStream(_:)``, so that repairing a
+    /// scan. The decoded data is kept for ``decodedObjectStream(_:)``, so that repairing a
     /// file decodes each object stream once, not twice (nor counts it twice against
     /// `max_total_decoded_bytes`); its objects are still parsed only when asked for.
     private func objectStreamHeader(_ number: Int) throws -> [(Int, Int)] {
@@ -835,16 +839,75 @@ public final class PDFFile {
             warn("object stream \(stream) is itself said to be in an object stream; its objects are not read from it")
             objectStreams[stream] = ObjectStreamReader(empty: ())
         }
-        if let reader = objectStreams[stream] { return reader.object(number, limits: limits, warn: warn) }
+        if let reader = objectStreams[stream] {
+            if reader.needsData(for: number) {
+                // Let go while others were read: decoded again (see ``keepResident(_:)``).
+                let failuresBefore = buffer.readFailures
+                let data = try decodedObjectStream(stream)
+                guard buffer.readFailures == failuresBefore else {
+                    return ObjectStreamReader(number: stream, data: data.data, first: data.first, pairs: data.pairs)
+                        .object(number, limits: limits, warn: warn)
+                }
+                reader.restore(data.data)
+            }
+            defer { keepResident(stream) }
+            return reader.object(number, limits: limits, warn: warn)
+        }
         let failuresBefore = buffer.readFailures
-        let reader = try openObjectStream(stream)
+        let data = try decodedObjectStream(stream)
+        let reader = ObjectStreamReader(number: stream, data: data.data, first: data.first, pairs: data.pairs)
         // Decoded from a source that failed meanwhile: not kept (see ``object(_:)``).
-        if buffer.readFailures == failuresBefore { objectStreams[stream] = reader }
+        guard buffer.readFailures == failuresBefore else { return reader.object(number, limits: limits, warn: warn) }
+        objectStreams[stream] = reader
+        defer { keepResident(stream) }
         return reader.object(number, limits: limits, warn: warn)
     }
 
-    /// Object stream `number` decoded, its header read, none of its objects parsed yet.
-    private func openObjectStream(_ number: Int) throws -> ObjectStreamReader {
+    /// How many bytes of decoded object streams stay in memory while they still hold
+    /// objects not parsed: past it, the streams used longest ago let their data go, and are
+    /// decoded again if another of their objects is asked for. Looking up page 3,000 of
+    /// large.pdf kept 13 MB of streams whose annotations no one read.
+    package var maxResidentObjectStreamBytes = 4 << 20
+    /// The object streams holding decoded data, least recently used first, and their bytes.
+    private var residentStreams: [Int] = []
+    private var residentBytes = 0
+    /// The bytes of decoded object streams held now (for tests).
+    package var residentObjectStreamBytes: Int { residentBytes }
+
+    /// Notes that object stream `number` was just used, and lets the data of the streams
+    /// used longest ago go while the resident ones pass
+    /// ``maxResidentObjectStreamBytes`` (never the one just used).
+    private func keepResident(_ number: Int) {
+        guard let reader = objectStreams[number] else { return }
+        if residentStreams.last != number {
+            if let k = residentStreams.lastIndex(of: number) {
+                residentStreams.remove(at: k)
+            } else {
+                residentBytes += reader.residentBytes
+            }
+            residentStreams.append(number)
+        }
+        // A stream whose objects are all parsed let its data go by itself.
+        if reader.residentBytes == 0 {
+            residentStreams.removeLast()
+            residentBytes = residentStreams.reduce(0) { $0 + (objectStreams[$1]?.residentBytes ?? 0) }
+            return
+        }
+        while residentBytes > maxResidentObjectStreamBytes, residentStreams.count > 1 {
+            let oldest = residentStreams.removeFirst()
+            residentBytes -= objectStreams[oldest]?.releaseData() ?? 0
+        }
+    }
+
+    /// Forgets every object stream opened (their objects are read again when asked for).
+    private func dropObjectStreams() {
+        objectStreams.removeAll()
+        residentStreams.removeAll()
+        residentBytes = 0
+    }
+
+    /// Object stream `number` decoded, and its header read.
+    private func decodedObjectStream(_ number: Int) throws -> (data: ByteBuffer, first: Int, pairs: [(number: Int, offset: Int)]) {
         guard case .stream(let stream) = try object(number) else {
             throw PDFError.format("object stream \(number) is not a stream")
         }
@@ -854,7 +917,7 @@ public final class PDFFile {
         guard n >= 0, first >= 0, first <= data.count else {
             throw PDFError.format("object stream \(number) has an invalid /N or /First")
         }
-        return ObjectStreamReader(number: number, data: data, first: first, pairs: try objectStreamOffsets(stream, data))
+        return (data, first, try objectStreamOffsets(stream, data))
     }
 
     // MARK: Streams
@@ -1044,6 +1107,27 @@ private final class ObjectStreamReader {
         first = 0
         budget = 0
         unparsed = 0
+    }
+
+    /// The bytes of decoded data it holds.
+    var residentBytes: Int { data?.count ?? 0 }
+
+    /// Whether object `num` is yet to be parsed and the data was let go.
+    func needsData(for num: Int) -> Bool {
+        guard data == nil, unparsed > 0, let off = offsets[num] else { return false }
+        return parsedAt[off] == nil
+    }
+
+    /// The decoded data again, after ``releaseData()``.
+    func restore(_ data: ByteBuffer) {
+        if unparsed > 0 { self.data = data }
+    }
+
+    /// Lets the decoded data go (objects not parsed yet need ``restore(_:)``); returns
+    /// its bytes.
+    func releaseData() -> Int {
+        defer { data = nil }
+        return residentBytes
     }
 
     /// Object `num`, parsed now if it was not; nil when the stream does not hold it.
