@@ -166,23 +166,29 @@ extension Annotation {
             }
         }
         func entry(_ key: Key) -> PDFObject? { key.rawValue < found.count ? found[key.rawValue] : nil }
+        // `document.resolve` for a reference; any other value is its own value (most are:
+        // a call per value and per number of an array was 2% of reading annotations).
+        func resolved(_ v: PDFObject) throws -> PDFObject {
+            if case .reference = v { return try document.resolve(v) }
+            return v
+        }
         func text(_ key: Key) throws -> String? {
-            guard let v = entry(key), case .string(let s) = try document.resolve(v) else { return nil }
+            guard let v = entry(key), case .string(let s) = try resolved(v) else { return nil }
             return s.text
         }
         func numbers(_ key: Key) throws -> [Double]? {
-            guard let v = entry(key), let array = try document.resolve(v).array else { return nil }
+            guard let v = entry(key), let array = try resolved(v).array else { return nil }
             var out: [Double] = []
             out.reserveCapacity(array.count)
             for item in array {
-                guard let n = try document.resolve(item).number, n.isFinite else { return nil }
+                guard let n = try resolved(item).number, n.isFinite else { return nil }
                 out.append(n)
             }
             return out
         }
         func nameValue(_ key: Key) throws -> String? {
             guard let v = entry(key) else { return nil }
-            return try document.resolve(v).name?.value
+            return try resolved(v).name?.value
         }
         self.init(subtype: try nameValue(.subtype) ?? "Unknown", pageIndex: pageIndex, rect: .letter)
         self.id = id
@@ -198,10 +204,10 @@ extension Annotation {
         name = try text(.uniqueName)
         creationDate = try text(.creationDate).flatMap { PDFDate($0) }
         modificationDate = try text(.modificationDate).flatMap { PDFDate($0) }
-        flags = Int(clamping: try entry(.flags).map(document.resolve)?.integer ?? 0)
+        flags = Int(clamping: try entry(.flags).map(resolved)?.integer ?? 0)
         color = try numbers(.color)
         interiorColor = try numbers(.interiorColor)
-        if let ca = try entry(.opacity).map(document.resolve)?.number, ca.isFinite { opacity = Swift.min(Swift.max(ca, 0), 1) }
+        if let ca = try entry(.opacity).map(resolved)?.number, ca.isFinite { opacity = Swift.min(Swift.max(ca, 0), 1) }
         if let bs = try document.dictionary(entry(.borderStyle)), let w = try bs["W"].map(document.resolve)?.number {
             borderWidth = w
         } else if let border = try numbers(.border), border.count >= 3 {

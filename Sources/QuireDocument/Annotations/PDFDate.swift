@@ -24,9 +24,20 @@ public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible 
 
     /// Parses a PDF date string; nil when it does not start with a year.
     public init?(_ text: String) {
-        var chars = Array(text.utf8)
-        if chars.starts(with: Array("D:".utf8)) { chars.removeFirst(2) }
+        // Read in place from the String's UTF-8: copying it into an array (and the `D:`
+        // prefix into another, then shifting it out) was most of the cost of the dates of
+        // every annotation read.
+        var text = text
+        guard let fields = text.withUTF8({ PDFDate.lenientFields($0) }) else { return nil }
+        self.init(year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
+                  second: fields.second, utcOffsetMinutes: fields.offset)
+    }
+
+    /// The fields of a PDF date read leniently (see ``init(_:)``); nil without a year.
+    private static func lenientFields(_ chars: UnsafeBufferPointer<UInt8>)
+        -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int?)? {
         var i = 0
+        if chars.count >= 2 && chars[0] == UInt8(ascii: "D") && chars[1] == UInt8(ascii: ":") { i = 2 }
         func digits(_ n: Int) -> Int? {
             guard i + n <= chars.count else { return nil }
             var v = 0
@@ -38,28 +49,29 @@ public struct PDFDate: Sendable, Equatable, Comparable, CustomStringConvertible 
             i += n
             return v
         }
-        guard let y = digits(4) else { return nil }
-        year = y
-        month = Swift.min(Swift.max(digits(2) ?? 1, 1), 12)
-        day = Swift.min(Swift.max(digits(2) ?? 1, 1), 31)
-        hour = Swift.min(digits(2) ?? 0, 23)
-        minute = Swift.min(digits(2) ?? 0, 59)
-        second = Swift.min(digits(2) ?? 0, 59)
-        utcOffsetMinutes = nil
-        guard i < chars.count else { return }
-        switch chars[i] {
-        case UInt8(ascii: "Z"):
-            utcOffsetMinutes = 0
-        case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            let sign = chars[i] == UInt8(ascii: "-") ? -1 : 1
-            i += 1
-            let h = Swift.min(digits(2) ?? 0, 23)
-            if i < chars.count && chars[i] == UInt8(ascii: "'") { i += 1 }
-            let m = Swift.min(digits(2) ?? 0, 59)
-            utcOffsetMinutes = sign * (h * 60 + m)
-        default:
-            break
+        guard let year = digits(4) else { return nil }
+        let month = Swift.min(Swift.max(digits(2) ?? 1, 1), 12)
+        let day = Swift.min(Swift.max(digits(2) ?? 1, 1), 31)
+        let hour = Swift.min(digits(2) ?? 0, 23)
+        let minute = Swift.min(digits(2) ?? 0, 59)
+        let second = Swift.min(digits(2) ?? 0, 59)
+        var offset: Int? = nil
+        if i < chars.count {
+            switch chars[i] {
+            case UInt8(ascii: "Z"):
+                offset = 0
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                let sign = chars[i] == UInt8(ascii: "-") ? -1 : 1
+                i += 1
+                let h = Swift.min(digits(2) ?? 0, 23)
+                if i < chars.count && chars[i] == UInt8(ascii: "'") { i += 1 }
+                let m = Swift.min(digits(2) ?? 0, 59)
+                offset = sign * (h * 60 + m)
+            default:
+                break
+            }
         }
+        return (year, month, day, hour, minute, second, offset)
     }
 
     /// Parses a PDF date strictly, for input from a program: `D:` then the year, then
