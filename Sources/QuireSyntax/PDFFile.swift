@@ -1076,12 +1076,18 @@ private final class ObjectStreamReader {
     private let number: Int
     private var data: ByteBuffer?
     private let first: Int
-    /// Where each object number's object starts (relative to /First): the header's first
-    /// pair naming it, among the pairs whose offset lies within the data.
-    private var offsets: [Int: Int] = [:]
-    /// What parsing at an offset gave (nil: not an object), shared by the numbers the
-    /// header points there.
-    private var parsedAt: [Int: PDFObject?] = [:]
+    /// The header's pairs kept: for each object number its first pair, among those whose
+    /// offset (relative to /First) lies within the data; in header order.
+    private var numbers: [Int] = []
+    private var offsets: [Int] = []
+    /// Where each number's pair is, when the numbers are not in ascending order (else a
+    /// binary search finds it: the common case, without hashing every number).
+    private var positions: [Int: Int]? = nil
+    /// For each pair, the pair whose parse it shares (the first at its offset), when two
+    /// pairs share an offset; nil when the offsets ascend (no two can share one).
+    private var sharedWith: [Int]? = nil
+    /// What parsing at each pair's offset gave (nil inside: not an object), by pair.
+    private var parsed: [PDFObject??]
     private var unparsed: Int
     /// A header whose entries all point at one large object (or into it) made every entry
     /// parse it again: a 1.8 KB file took 26 s and 2.9 GB. One offset is parsed once and
@@ -1095,8 +1101,36 @@ private final class ObjectStreamReader {
         self.data = data
         self.first = first
         budget = 4 * (data.count - first) + 4096
-        for (num, off) in pairs where offsets[num] == nil && off <= data.count - first { offsets[num] = off }
-        unparsed = Set(offsets.values).count
+        numbers.reserveCapacity(pairs.count)
+        offsets.reserveCapacity(pairs.count)
+        var ascendingNumbers = true, ascendingOffsets = true
+        var seen: [Int: Int] = [:]  // only once the numbers stop ascending
+        for (num, off) in pairs where off <= data.count - first {
+            if ascendingNumbers, let last = numbers.last, num <= last {
+                ascendingNumbers = false
+                for (k, n) in numbers.enumerated() where seen[n] == nil { seen[n] = k }
+            }
+            if !ascendingNumbers {
+                guard seen[num] == nil else { continue }  // the first pair of a number wins
+                seen[num] = numbers.count
+            }
+            if let last = offsets.last, off <= last { ascendingOffsets = false }
+            numbers.append(num)
+            offsets.append(off)
+        }
+        if !ascendingNumbers { positions = seen }
+        var distinct = offsets.count
+        if !ascendingOffsets {
+            var firstAt: [Int: Int] = [:]
+            var shared = Array(offsets.indices)
+            for (k, off) in offsets.enumerated() {
+                if let j = firstAt[off] { shared[k] = j } else { firstAt[off] = k }
+            }
+            sharedWith = shared
+            distinct = firstAt.count
+        }
+        parsed = Array(repeating: nil, count: offsets.count)
+        unparsed = distinct
         if unparsed == 0 { self.data = nil }
     }
 
@@ -1106,7 +1140,26 @@ private final class ObjectStreamReader {
         data = nil
         first = 0
         budget = 0
+        parsed = []
         unparsed = 0
+    }
+
+    /// The pair whose parse gives object `num`, if the header names it.
+    private func slot(_ num: Int) -> Int? {
+        let k: Int
+        if let positions {
+            guard let found = positions[num] else { return nil }
+            k = found
+        } else {
+            var low = 0, high = numbers.count
+            while low < high {
+                let mid = (low + high) / 2
+                if numbers[mid] < num { low = mid + 1 } else { high = mid }
+            }
+            guard low < numbers.count, numbers[low] == num else { return nil }
+            k = low
+        }
+        return sharedWith?[k] ?? k
     }
 
     /// The bytes of decoded data it holds.
@@ -1114,8 +1167,8 @@ private final class ObjectStreamReader {
 
     /// Whether object `num` is yet to be parsed and the data was let go.
     func needsData(for num: Int) -> Bool {
-        guard data == nil, unparsed > 0, let off = offsets[num] else { return false }
-        return parsedAt[off] == nil
+        guard data == nil, unparsed > 0, let k = slot(num) else { return false }
+        return parsed[k] == nil
     }
 
     /// The decoded data again, after ``releaseData()``.
@@ -1132,8 +1185,8 @@ private final class ObjectStreamReader {
 
     /// Object `num`, parsed now if it was not; nil when the stream does not hold it.
     func object(_ num: Int, limits: PDFLimits, warn: (String) -> Void) -> PDFObject? {
-        guard let off = offsets[num] else { return nil }
-        if let done = parsedAt[off] { return done }
+        guard let k = slot(num) else { return nil }
+        if let done = parsed[k] { return done }
         guard let data else { return nil }
         guard consumed <= budget else {
             if !warnedOverBudget {
@@ -1142,11 +1195,12 @@ private final class ObjectStreamReader {
             }
             return nil
         }
+        let off = offsets[k]
         var parser = ObjectParser(data, limits: limits)
         parser.position = first + off
         let value = try? parser.parseObject()
         consumed += Swift.max(1, parser.position - (first + off))
-        parsedAt[off] = .some(value)
+        parsed[k] = .some(value)
         unparsed -= 1
         if unparsed == 0 { self.data = nil }
         return value

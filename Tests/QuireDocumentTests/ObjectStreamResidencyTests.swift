@@ -42,6 +42,27 @@ import Testing
         if corpusDirectory != nil { #expect(compared > 20) }
     }
 
+    @Test func headersOutOfOrderWithRepeatsAndSharedOffsets() throws {
+        // Numbers out of order, 12 named twice (its first pair wins), 10 and 11 at one
+        // offset (parsed once, shared), 13 past the data (not in the stream).
+        let header = "12 0 10 4 12 8 11 4 13 999 "
+        let body = "(a) (b) (c)"
+        var b = PDFBuilder()
+        b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        b.object(2, "<< /Type /Pages /Kids [] /Count 0 >>")
+        b.stream(5, "/Type /ObjStm /N 5 /First \(header.utf8.count)", Array((header + body).utf8))
+        b.finishWithXRefStream(number: 7, compressed: [10: (5, 1), 11: (5, 3), 12: (5, 0), 13: (5, 4)])
+        for budget in [4 << 20, 0] {
+            let file = try PDFFile(buffer: ByteBuffer(copying: b.bytes))
+            file.maxResidentObjectStreamBytes = budget
+            #expect(try file.object(12).string?.text == "a")
+            #expect(try file.object(11).string?.text == "b")
+            #expect(try file.object(10).string?.text == "b")
+            #expect((try? file.object(13)) ?? .null == .null)
+            #expect(file.residentObjectStreamBytes == 0)  // two distinct offsets, both parsed
+        }
+    }
+
     @Test func streamsLetGoAreDecodedAgain() throws {
         // Two object streams of three objects each; a budget of 0 keeps only the one just
         // used. Reading 10, 20, 11, 21, 12, 22 switches every time.
