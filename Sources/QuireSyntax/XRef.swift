@@ -210,10 +210,38 @@ struct XRefReader {
 /// number of entries, not the largest number. A dictionary for all of them cost a third of
 /// opening a file of 39,000 objects (hashing each number on every insert and lookup).
 struct XRefTable {
-    private var dense: [XRefEntry?] = []
+    /// Entries packed in 64 bits (see ``pack(_:)``); 0 is no entry, 1 an entry kept in
+    /// `sparse` because it does not fit (an offset past 2^46, a generation past 65,535...).
+    private var dense: [UInt64] = []
     private var sparse: [Int: XRefEntry] = [:]
     /// How many numbers have an entry (free ones included).
     private(set) var count = 0
+
+    private static let inSparse: UInt64 = 1
+
+    /// An entry in 64 bits: two bits of kind, then an offset of 46 bits and a generation of
+    /// 16, or an object stream's number and an index of 31 bits each; nil when it does not
+    /// fit. A third of the memory of an optional enum (39,606 entries: 317 KB, not 950).
+    @inline(__always) static func pack(_ entry: XRefEntry) -> UInt64? {
+        switch entry {
+        case .free:
+            return 1 << 62
+        case .inFile(let offset, let generation):
+            guard offset >= 0, offset < 1 << 46, generation >= 0, generation < 1 << 16 else { return nil }
+            return 2 << 62 | UInt64(generation) << 46 | UInt64(offset)
+        case .compressed(let stream, let index):
+            guard stream >= 0, stream < 1 << 31, index >= 0, index < 1 << 31 else { return nil }
+            return 3 << 62 | UInt64(stream) << 31 | UInt64(index)
+        }
+    }
+
+    @inline(__always) static func unpack(_ bits: UInt64) -> XRefEntry {
+        switch bits >> 62 {
+        case 1: return .free
+        case 2: return .inFile(offset: Int(bits & (1 << 46 - 1)), generation: Int(bits >> 46 & 0xFFFF))
+        default: return .compressed(stream: Int(bits >> 31 & (1 << 31 - 1)), index: Int(bits & (1 << 31 - 1)))
+        }
+    }
 
     init() {}
 
@@ -221,22 +249,44 @@ struct XRefTable {
         for (number, entry) in entries { self[number] = entry }
     }
 
+    /// The entry in the array at `number` (which is within it).
+    @inline(__always) private func denseEntry(_ number: Int) -> XRefEntry? {
+        let bits = dense[number]
+        if bits == 0 { return nil }
+        return bits == Self.inSparse ? sparse[number] : Self.unpack(bits)
+    }
+
+    /// Sets the array's slot `number` (within it), keeping `count`.
+    @inline(__always) private mutating func setDense(_ number: Int, _ entry: XRefEntry?) {
+        let old = dense[number]
+        count += (entry != nil ? 1 : 0) - (old != 0 ? 1 : 0)
+        if old == Self.inSparse { sparse[number] = nil }
+        guard let entry else {
+            dense[number] = 0
+            return
+        }
+        if let bits = Self.pack(entry) {
+            dense[number] = bits
+        } else {
+            dense[number] = Self.inSparse
+            sparse[number] = entry
+        }
+    }
+
     subscript(number: Int) -> XRefEntry? {
         get {
-            if number >= 0 && number < dense.count { return dense[number] }
+            if number >= 0 && number < dense.count { return denseEntry(number) }
             return sparse.isEmpty ? nil : sparse[number]
         }
         set {
             if number >= 0 && number < dense.count {
-                count += (newValue != nil ? 1 : 0) - (dense[number] != nil ? 1 : 0)
-                dense[number] = newValue
+                setDense(number, newValue)
                 return
             }
             // Grow the array up to a number within reach of the entries there are.
             if number >= 0 && number < Swift.max(4096, 2 * count + 4096) {
                 grow(to: number + 1)
-                count += (newValue != nil ? 1 : 0) - (dense[number] != nil ? 1 : 0)
-                dense[number] = newValue
+                setDense(number, newValue)
                 return
             }
             let previous = sparse[number]
@@ -251,9 +301,16 @@ struct XRefTable {
         let old = dense.count
         guard size > old else { return }
         dense.reserveCapacity(Swift.max(size, 2 * old))
-        dense.append(contentsOf: repeatElement(nil, count: size - old))
+        dense.append(contentsOf: repeatElement(0, count: size - old))
         if !sparse.isEmpty {
-            for key in sparse.keys where key >= old && key < size { dense[key] = sparse.removeValue(forKey: key) }
+            for key in sparse.keys where key >= old && key < size {
+                if let entry = sparse[key], let bits = Self.pack(entry) {
+                    dense[key] = bits
+                    sparse[key] = nil
+                } else {
+                    dense[key] = Self.inSparse
+                }
+            }
         }
     }
 
@@ -267,9 +324,8 @@ struct XRefTable {
         for (number, entry) in section {
             if let free, (entry == .free) != free { continue }
             if number >= 0 && number < dense.count {
-                if dense[number] == nil {
-                    dense[number] = entry
-                    count += 1
+                if dense[number] == 0 {
+                    setDense(number, entry)
                 }
             } else if self[number] == nil {
                 self[number] = entry
@@ -279,15 +335,19 @@ struct XRefTable {
 
     /// Every number with an entry and its entry, in no particular order.
     func forEach(_ body: (Int, XRefEntry) throws -> Void) rethrows {
-        for (number, entry) in dense.enumerated() { if let entry { try body(number, entry) } }
-        for (number, entry) in sparse { try body(number, entry) }
+        for (number, bits) in dense.enumerated() where bits != 0 && bits != Self.inSparse {
+            try body(number, Self.unpack(bits))
+        }
+        for (number, entry) in sparse { try body(number, entry) }  // those marked in the array too
     }
 
     /// The numbers whose entry is not free, ascending.
     var numbersInUse: [Int] {
         var numbers: [Int] = []
         numbers.reserveCapacity(count)
-        for (number, entry) in dense.enumerated() where entry != nil && entry != .free { numbers.append(number) }
+        for (number, bits) in dense.enumerated() where bits != 0 && bits != Self.inSparse && bits >> 62 != 1 {
+            numbers.append(number)
+        }
         if !sparse.isEmpty {
             numbers += sparse.compactMap { $0.value == .free ? nil : $0.key }
             numbers.sort()  // a far number may be negative (a hostile section's)
@@ -297,7 +357,7 @@ struct XRefTable {
 
     /// The largest number with an entry, if any.
     var maxNumber: Int? {
-        let denseMax = dense.lastIndex(where: { $0 != nil })
+        let denseMax = dense.lastIndex(where: { $0 != 0 })
         guard let sparseMax = sparse.keys.max() else { return denseMax }
         return Swift.max(denseMax ?? sparseMax, sparseMax)
     }

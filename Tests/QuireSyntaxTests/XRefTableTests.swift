@@ -22,11 +22,16 @@ import Testing
                 case 2: number = 4096 * (1 + next(40)) + next(10)  // just past the array
                 default: number = next(round * 500 + 100)
                 }
-                let entry: XRefEntry? = switch next(5) {
+                let entry: XRefEntry? = switch next(6) {
                 case 0: nil
                 case 1: .free
                 case 2: .compressed(stream: next(50), index: next(50))
-                default: .inFile(offset: next(1 << 20), generation: next(3))
+                case 3: .inFile(offset: next(1 << 20), generation: next(3))
+                default:  // what does not fit in 64 bits, and the edges of what does
+                    [XRefEntry.inFile(offset: 1 << 46, generation: 0), .inFile(offset: (1 << 46) - 1, generation: 65535),
+                     .inFile(offset: 5, generation: 65536), .inFile(offset: -1, generation: 0),
+                     .compressed(stream: 1 << 31, index: 0), .compressed(stream: (1 << 31) - 1, index: (1 << 31) - 1),
+                     .compressed(stream: 3, index: -2), .inFile(offset: Int.max, generation: Int.max)][next(8)]
                 }
                 table[number] = entry
                 model[number] = entry
