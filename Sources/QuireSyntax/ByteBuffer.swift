@@ -84,7 +84,8 @@ public final class ByteBuffer: @unchecked Sendable {
             guard let raw = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
                   raw != MAP_FAILED else { return nil }
             // Huge pages would turn a 4 KB read into 2 MB of memory.
-            _ = madvise(raw, capacity, 14 /* MADV_NOHUGEPAGE */)
+            // (By name: the 14 written here before is MADV_HUGEPAGE, which asked for them.)
+            _ = madvise(raw, capacity, MADV_NOHUGEPAGE)
             memory = UnsafeMutableBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: capacity)
             claimed = Mutex(size)
             lazy = LazyFill(source: source, size: size, blockShift: blockShift)
@@ -341,7 +342,7 @@ public final class ByteBuffer: @unchecked Sendable {
     /// not yet read are read into a scratch buffer instead of into the buffer, so that
     /// hashing or copying a whole file does not keep it in memory.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let chunk = 1 << 20
+        let chunk = 1 << 18  // a 256 KB scratch buffer: part of a streamed save's peak memory
         guard let lazy = storage.lazy, isLazy else {
             try withBytes { bytes in
                 let raw = UnsafeRawBufferPointer(bytes)
