@@ -9,6 +9,7 @@
  *   profile rewrite SRC OUT     full save to OUT
  *   profile open FILE           open and close
  *   profile page FILE INDEX     open, page INDEX's media box and annotation count, close
+ *   profile text FILE...        open, the plain text of every page, close (workload 5)
  */
 #include <quire.h>
 #include <stdio.h>
@@ -99,6 +100,36 @@ int main(int argc, char **argv) {
             else bulk_file(argv[k], &pages, &annots, &irt);
         }
         printf("%ld pages, %ld annotations, %ld replies\n", pages, annots, irt);
+        return 0;
+    }
+    if (strcmp(argv[1], "text") == 0) {
+        long pages = 0, bytes = 0;
+        size_t capacity = 1 << 16;
+        char *text = malloc(capacity);
+        for (int k = 2; k < argc && text != NULL; k++) {
+            if (quire_document_open(&doc, argv[k], &options) != QUIRE_OK) continue;
+            int32_t count = 0;
+            quire_document_page_count(&count, doc);
+            for (int32_t p = 0; p < count; p++) {
+                quire_text_page *t = NULL;
+                if (quire_page_text_load(&t, doc, p) != QUIRE_OK) continue;
+                size_t len = 0;
+                if (quire_text_page_text(text, capacity, &len, t) == QUIRE_EBUFS) {
+                    char *bigger = realloc(text, len + 1);
+                    if (bigger != NULL) {
+                        text = bigger;
+                        capacity = len + 1;
+                        quire_text_page_text(text, capacity, &len, t);
+                    }
+                }
+                bytes += (long)len;
+                pages++;
+                quire_text_page_free(t);
+            }
+            quire_document_close(doc);
+        }
+        free(text);
+        printf("%ld pages, %ld bytes of text\n", pages, bytes);
         return 0;
     }
     if ((rc = quire_document_open(&doc, argv[2], &options)) != QUIRE_OK) return fail(argv[2], rc);

@@ -86,6 +86,9 @@ public final class Document {
     var formFieldsCache: Result<FormFieldTable, any Error>? = nil
     /// Annotations read so far and the reverse index of replies (see Annotations).
     var annotationIndex = AnnotationIndex()
+    /// The fonts text extraction loaded, by their object (a font program parsed once per
+    /// document, not once per page); dropped with the other caches on any change.
+    var textFontCache: [ObjectID: TextFont] = [:]
     /// Whether replies and review states may be created and changed (PSPDFKit's features
     /// switch). Reading annotations and whether they are replies works either way.
     public var repliesEnabled = true
@@ -147,6 +150,7 @@ public final class Document {
         destinationNamesCache = nil
         formFieldsCache = nil
         annotationIndex = AnnotationIndex()
+        textFontCache = [:]
     }
 
     /// Drops what the model derived from the objects after object `number` became `value`

@@ -161,12 +161,20 @@ struct ContentTextInterpreter {
         let key: String
         if let id = ref?.reference { key = "\(id.number) \(id.generation)" } else { key = "/" + name.value + "@\(fonts.count)" }
         if let f = fontCache[key] { return f }
+        // A font object is loaded once per document: the pages of a document share their
+        // fonts, and parsing an embedded font program was a third of extracting text.
+        let id = ref?.reference
+        if let id, let f = document.textFontCache[id] {
+            fontCache[key] = f
+            return f
+        }
         let f: TextFont
         if let d = try? document.dictionary(ref) { f = TextFont.load(d, document: document) } else {
             warnings.append("font /\(name.value) is not in the resources; Helvetica assumed")
             f = TextFont.fallback()
         }
         if fontCache.count < 4096 { fontCache[key] = f }
+        if let id, document.textFontCache.count < 4096 { document.textFontCache[id] = f }
         return f
     }
 
