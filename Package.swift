@@ -24,9 +24,10 @@ import PackageDescription
 let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 /// The PDF model's release builds without the dynamic exclusivity checks of class
 /// properties (swift_beginAccess: 6% of reading the corpus's annotations, more with the
-/// calls around it). Debug builds, which the tests, ASan and the fuzzers run, keep them,
-/// so an overlapping access is still caught there.
-let modelSettings: [SwiftSetting] = strictImports + [
+/// calls around it). Debug builds, which run the tests and ASan, and the fuzz builds
+/// (QUIRE_FUZZ: release with sanitizers) keep them, so an overlapping access is still
+/// caught there.
+let modelSettings: [SwiftSetting] = Context.environment["QUIRE_FUZZ"] != nil ? strictImports : strictImports + [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
