@@ -1,3 +1,5 @@
+import Synchronization
+import Dispatch
 import Testing
 import QuireDocument
 import QuireSyntax
@@ -32,6 +34,19 @@ private func near(_ a: Double, _ b: Double, _ tolerance: Double = 0.01) -> Bool 
         #expect(StandardFontMetrics.font(named: "Symbol")?.width(of: "α") == 631)
         #expect(StandardFontMetrics.width(of: "Hi", font: "Helv", size: 10) == 9.44)
         #expect(StandardFontMetrics.names.count == 14)
+        // Each font is read when first asked for, from any thread: all 14 at once from
+        // several tasks give each font its own metrics, the same every time.
+        let names = StandardFontMetrics.names
+        let widths = try names.map { name in try #require(StandardFontMetrics.font(named: name)).widths.count }
+        #expect(widths.allSatisfy { $0 > 90 })
+        let right = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 28) { k in
+            let font = StandardFontMetrics.font(named: names[k % 14])
+            if font?.name == names[k % 14] && font?.widths.count == widths[k % 14] {
+                right.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(right.load(ordering: .relaxed) == 28)
     }
 
     @Test func aliasesAndSubsetTagsMapToTheStandardFonts() throws {

@@ -1,3 +1,4 @@
+import Synchronization
 /// The standard 14 fonts' metrics, the Adobe Glyph List and the Latin encodings, read from
 /// the generated tables (FontTables.generated.swift, made by scripts/gen_font_tables.py
 /// from Adobe's AFM files, fontTools and pdfminer.six) once, on first use. Immutable after
@@ -44,7 +45,7 @@ public enum StandardFontMetrics {
     /// The standard font that `name` is or stands for, or nil.
     public static func font(named name: String) -> StandardFont? {
         guard let canonical = canonicalName(name) else { return nil }
-        return Tables.fonts[canonical]
+        return Tables.font(canonical)
     }
 
     /// The width of `character` in `font` at size 1000 (glyph space units), or nil when the
@@ -76,7 +77,7 @@ public enum StandardFontMetrics {
             n = n[n.index(after: plus)...]
         }
         let s = String(n)
-        if Tables.fonts[s] != nil { return s }
+        if Tables.afm[s] != nil { return s }
         let lower = s.lowercased().replacingAll(" ", with: "")
         var bold = lower.contains("bold")
         var italic = lower.contains("italic") || lower.contains("oblique")
@@ -227,51 +228,68 @@ enum Tables {
     /// The CFF standard strings: the glyph name of SIDs 0 to 390.
     static let cffStandardStrings: [String] = FontTableData.cffStandardStrings.split(separator: "\n").map(String.init)
 
-    static let fonts: [String: StandardFont] = {
-        var out: [String: StandardFont] = [:]
-        for (name, afm) in FontTableData.standardFonts {
-            var bbox = (left: 0.0, bottom: 0.0, right: 0.0, top: 0.0)
-            var ascent = 0.0, descent = 0.0, capHeight = 0.0
-            var fixed = false
-            var widths: [String: Double] = [:]
-            var codes: [Int: String] = [:]
-            var byScalar: [UInt32: Double] = [:]
-            var boxes: [String: GlyphBox] = [:]
-            for line in afm.split(separator: "\n") {
-                let p = line.split(separator: " ")
-                guard let key = p.first else { continue }
-                switch key {
-                case "C" where p.count == 4 || p.count == 8:
-                    let glyph = String(p[2])
-                    let w = Double(p[3]) ?? 0
-                    widths[glyph] = w
-                    if p.count == 8 {
-                        let b = p[4...].map { Double($0) ?? 0 }
-                        boxes[glyph] = GlyphBox(left: b[0], bottom: b[1], right: b[2], top: b[3])
-                    }
-                    if let c = Int(p[1]), (0..<256).contains(c) { codes[c] = glyph }
-                    if let u = GlyphNames.unicode(for: glyph)?.unicodeScalars.first, byScalar[u.value] == nil {
-                        byScalar[u.value] = w
-                    }
-                case "FontBBox" where p.count == 5:
-                    let v = p.dropFirst().map { Double($0) ?? 0 }
-                    bbox = (v[0], v[1], v[2], v[3])
-                case "Ascender": ascent = p.count > 1 ? Double(p[1]) ?? 0 : 0
-                case "Descender": descent = p.count > 1 ? Double(p[1]) ?? 0 : 0
-                case "CapHeight": capHeight = p.count > 1 ? Double(p[1]) ?? 0 : 0
-                case "IsFixedPitch": fixed = p.count > 1 && p[1] == "true"
-                default: break
-                }
-            }
-            let symbolic = name == "Symbol" || name == "ZapfDingbats"
-            if symbolic { ascent = bbox.top; descent = bbox.bottom }
-            out[name] = StandardFont(name: name, boundingBox: bbox, ascent: ascent, descent: descent,
-                                     capHeight: capHeight, isFixedPitch: fixed, isSymbolic: symbolic,
-                                     widths: widths, builtInEncoding: codes, widthsByScalar: byScalar,
-                                     glyphBoxes: boxes)
-        }
+    /// Each standard font's AFM data, by name.
+    static let afm: [String: String] = {
+        var out: [String: String] = [:]
+        for (name, data) in FontTableData.standardFonts { out[name] = data }
         return out
     }()
+
+    /// The standard fonts read so far: each is read from its AFM data when first asked
+    /// for. Reading all 14 at once, on the first use of any, was 215 M instructions
+    /// (about 50 ms) of the first page of text a process extracted.
+    private static let parsed = Mutex<[String: StandardFont]>([:])
+
+    /// Standard font `name` (a canonical name), read on first use; nil if there is none.
+    static func font(_ name: String) -> StandardFont? {
+        if let known = parsed.withLock({ $0[name] }) { return known }
+        guard let data = afm[name] else { return nil }
+        let font = parseFont(name, data)
+        parsed.withLock { $0[name] = font }
+        return font
+    }
+
+    private static func parseFont(_ name: String, _ afm: String) -> StandardFont {
+        var bbox = (left: 0.0, bottom: 0.0, right: 0.0, top: 0.0)
+        var ascent = 0.0, descent = 0.0, capHeight = 0.0
+        var fixed = false
+        var widths: [String: Double] = [:]
+        var codes: [Int: String] = [:]
+        var byScalar: [UInt32: Double] = [:]
+        var boxes: [String: GlyphBox] = [:]
+        for line in afm.split(separator: "\n") {
+            let p = line.split(separator: " ")
+            guard let key = p.first else { continue }
+            switch key {
+            case "C" where p.count == 4 || p.count == 8:
+                let glyph = String(p[2])
+                let w = Double(p[3]) ?? 0
+                widths[glyph] = w
+                if p.count == 8 {
+                    let b = p[4...].map { Double($0) ?? 0 }
+                    boxes[glyph] = GlyphBox(left: b[0], bottom: b[1], right: b[2], top: b[3])
+                }
+                if let c = Int(p[1]), (0..<256).contains(c) { codes[c] = glyph }
+                if let u = GlyphNames.unicode(for: glyph)?.unicodeScalars.first, byScalar[u.value] == nil {
+                    byScalar[u.value] = w
+                }
+            case "FontBBox" where p.count == 5:
+                let v = p.dropFirst().map { Double($0) ?? 0 }
+                bbox = (v[0], v[1], v[2], v[3])
+            case "Ascender": ascent = p.count > 1 ? Double(p[1]) ?? 0 : 0
+            case "Descender": descent = p.count > 1 ? Double(p[1]) ?? 0 : 0
+            case "CapHeight": capHeight = p.count > 1 ? Double(p[1]) ?? 0 : 0
+            case "IsFixedPitch": fixed = p.count > 1 && p[1] == "true"
+            default: break
+            }
+        }
+        let symbolic = name == "Symbol" || name == "ZapfDingbats"
+        if symbolic { ascent = bbox.top; descent = bbox.bottom }
+        return StandardFont(name: name, boundingBox: bbox, ascent: ascent, descent: descent,
+                            capHeight: capHeight, isFixedPitch: fixed, isSymbolic: symbolic,
+                            widths: widths, builtInEncoding: codes, widthsByScalar: byScalar,
+                            glyphBoxes: boxes)
+    }
 }
 
 extension String {
