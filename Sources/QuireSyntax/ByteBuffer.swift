@@ -342,19 +342,19 @@ public final class ByteBuffer: @unchecked Sendable {
     /// not yet read are read into a scratch buffer instead of into the buffer, so that
     /// hashing or copying a whole file does not keep it in memory.
     public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let chunk = 1 << 18  // a 256 KB scratch buffer: part of a streamed save's peak memory
         guard let lazy = storage.lazy, isLazy else {
             try withBytes { bytes in
                 let raw = UnsafeRawBufferPointer(bytes)
                 var start = 0
                 while start < raw.count {
-                    let end = Swift.min(start + chunk, raw.count)
+                    let end = Swift.min(start + (1 << 20), raw.count)  // pieces of 1 MiB, from memory
                     try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
                     start = end
                 }
             }
             return
         }
+        let chunk = 1 << 18  // a 256 KB scratch buffer: part of a streamed save's peak memory
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { scratch.deallocate() }
         var start = 0

@@ -330,7 +330,7 @@ extension Document {
                 throw PDFError(.format, "annotation JSON: \(i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]").imageAttachmentId: no attachment \"\((records[i].imageAttachmentId ?? "").prefix(80))\" in attachments")
             }
         }
-        var existingByNumber = match.existingByNumber
+        let existingByNumber = match.existingByNumber
         let existingByName = match.existingByName
         let target = match.target
         let recordOfObject = match.recordOfObject
