@@ -339,6 +339,16 @@ public final class Document {
         var cropBox: PDFObject?
         var rotate: PDFObject?
         var resources: PDFObject?
+
+        /// These, with the inheritable entries `dict` has of its own (§7.7.3.4).
+        func applying(_ dict: PDFDictionary) -> Inherited {
+            var out = self
+            if let v = dict["MediaBox"] { out.mediaBox = v }
+            if let v = dict["CropBox"] { out.cropBox = v }
+            if let v = dict["Rotate"] { out.rotate = v }
+            if let v = dict["Resources"] { out.resources = v }
+            return out
+        }
     }
 
     /// The page a lookup found, as a kid of its parent: the parent's kids and /Count, the
@@ -424,11 +434,7 @@ public final class Document {
                 file.warn("page tree node \(id.map { "\($0)" } ?? "(direct)") is not a dictionary; skipped")
                 continue
             }
-            var inherited = parent
-            if let v = dict["MediaBox"] { inherited.mediaBox = v }
-            if let v = dict["CropBox"] { inherited.cropBox = v }
-            if let v = dict["Rotate"] { inherited.rotate = v }
-            if let v = dict["Resources"] { inherited.resources = v }
+            let inherited = parent.applying(dict)
             let type = dict["Type"]?.name?.value
             let kids = try dict["Kids"].map(resolveNoting)?.array
             if let kids, type != "Page" {
@@ -570,12 +576,8 @@ public final class Document {
         }
         defer { pageLookupVisits += visits }
         /// The page `node` (at `value`) with `inherited` and its own entries.
-        func page(_ value: PDFObject, _ node: Node, _ inherited: Inherited) -> Page {
-            var inherited = inherited
-            if let v = node.dictionary["MediaBox"] { inherited.mediaBox = v }
-            if let v = node.dictionary["CropBox"] { inherited.cropBox = v }
-            if let v = node.dictionary["Rotate"] { inherited.rotate = v }
-            if let v = node.dictionary["Resources"] { inherited.resources = v }
+        func page(_ value: PDFObject, _ node: Node, _ parent: Inherited) -> Page {
+            let inherited = parent.applying(node.dictionary)
             return Page(document: self, index: index, id: value.reference, dictionary: node.dictionary,
                         inheritedMediaBox: inherited.mediaBox, inheritedCropBox: inherited.cropBox,
                         inheritedRotate: inherited.rotate, inheritedResources: inherited.resources)
@@ -611,10 +613,7 @@ public final class Document {
                     lookupCursor = cursor
                     return page(value, node, inherited)
                 }
-                if let v = node.dictionary["MediaBox"] { inherited.mediaBox = v }
-                if let v = node.dictionary["CropBox"] { inherited.cropBox = v }
-                if let v = node.dictionary["Rotate"] { inherited.rotate = v }
-                if let v = node.dictionary["Resources"] { inherited.resources = v }
+                inherited = inherited.applying(node.dictionary)
                 if let r = value.reference { onPath.insert(r.number) }
                 depth += 1
                 if depth > limits.maxPageTreeDepth { throw Lookup.walk }

@@ -197,15 +197,19 @@ public struct Lexer {
             negative = bytes[i] == UInt8(ascii: "-")
             i += 1
         }
-        let intStart = i
         var mantissa: UInt64 = 0
-        while i < end {
-            let d = bytes[i] &- 0x30
-            guard d < 10 else { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
+        /// Reads digits into `mantissa`; returns how many.
+        @inline(__always) func digits() -> Int {
+            let from = i
+            while i < end {
+                let d = bytes[i] &- 0x30
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            return i - from
         }
-        let intDigits = i - intStart
+        let intDigits = digits()
         if i == end {
             guard intDigits > 0 && intDigits <= 18 else { return numberInFull(bytes, start, end) }
             let v = Int64(mantissa)
@@ -213,14 +217,7 @@ public struct Lexer {
         }
         guard bytes[i] == UInt8(ascii: ".") else { return numberInFull(bytes, start, end) }
         i += 1
-        let fractionStart = i
-        while i < end {
-            let d = bytes[i] &- 0x30
-            guard d < 10 else { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
-        }
-        let fractionDigits = i - fractionStart
+        let fractionDigits = digits()
         guard i == end, intDigits + fractionDigits > 0, intDigits + fractionDigits <= 15 else {
             return numberInFull(bytes, start, end)
         }

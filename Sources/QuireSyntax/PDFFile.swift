@@ -259,27 +259,24 @@ public final class PDFFile {
         let section = try readSection(reader(), at: start)
         guard let prev = section.trailer["Prev"]?.integer, Int(exactly: prev) == previous.startXRef,
               section.trailer["XRefStm"] == nil, section.trailer["Encrypt"] == nil else { return false }
-        // The section's own entries, as ``loadCrossReference()`` merges one section: the
-        // first entry of a number, an object before a free entry.
-        var update: [Int: XRefEntry] = [:]
-        update.merge(section.entries.lazy.filter { $0.1 != .free }, uniquingKeysWith: { current, _ in current })
-        update.merge(section.entries.lazy.filter { $0.1 == .free }, uniquingKeysWith: { current, _ in current })
+        // The section's own entries, merged as ``loadCrossReference()`` merges one section,
+        // then over the older ones.
+        var update = XRefTable()
+        update.mergeKeepingCurrent(section.entries, free: false)
+        update.mergeKeepingCurrent(section.entries, free: true)
         var merged = previous.entries
-        for (number, entry) in update { merged[number] = entry }
+        update.forEach { merged[$0] = $1 }
         // The trailer as the chain merges it: the newest section's keys, in its order,
         // then those of the older ones it lacks.
         var newTrailer = PDFDictionary()
-        for (key, value) in section.trailer {
-            if ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"].contains(key.value) { continue }
-            newTrailer[key] = value
-        }
+        for (key, value) in section.trailer where !Self.sectionOnlyKeys.contains(key.value) { newTrailer[key] = value }
         for (key, value) in previous.trailer where newTrailer[key] == nil { newTrailer[key] = value }
         // What was read stays, except what the update replaces, and a stream whose data
         // was not where its /Length said (found by looking for `endstream`, which the
         // bytes after the old end can change) or whose indirect /Length the update
         // replaces.
         var kept = previous.cache
-        for number in update.keys { kept[number] = nil }
+        update.forEach { number, _ in kept[number] = nil }
         for (number, value) in kept {
             // An object in an object stream that the update replaces or deletes: read
             // again (from wherever the update's entries now say, if anywhere).
@@ -299,7 +296,7 @@ public final class PDFFile {
             }
         }
         var streams = previous.objectStreams
-        for number in update.keys { streams[number] = nil }
+        update.forEach { number, _ in streams[number] = nil }
         entries = merged
         trailer = newTrailer
         xrefForm = section.form
@@ -330,6 +327,10 @@ public final class PDFFile {
         sectionPastObjectLimit = nil
         warnings = []
     }
+
+    /// The keys of a section's trailer (or cross-reference stream's dictionary) that
+    /// describe that section alone, and are not the document's trailer.
+    private static let sectionOnlyKeys: Set<String> = ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"]
 
     /// Follows `startxref` and the /Prev chain.
     private func loadCrossReference() throws {
@@ -373,8 +374,7 @@ public final class PDFFile {
             entries.mergeKeepingCurrent(section.entries, free: false)
             entries.mergeKeepingCurrent(stmEntries)
             entries.mergeKeepingCurrent(section.entries, free: true)
-            for (key, value) in section.trailer where trailer[key] == nil {
-                if ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"].contains(key.value) { continue }
+            for (key, value) in section.trailer where trailer[key] == nil && !Self.sectionOnlyKeys.contains(key.value) {
                 trailer[key] = value
             }
             first = false
@@ -839,26 +839,29 @@ public final class PDFFile {
             warn("object stream \(stream) is itself said to be in an object stream; its objects are not read from it")
             objectStreams[stream] = ObjectStreamReader(empty: ())
         }
-        if let reader = objectStreams[stream] {
-            if reader.needsData(for: number) {
-                // Let go while others were read: decoded again (see ``keepResident(_:)``).
-                let failuresBefore = buffer.readFailures
-                let data = try decodedObjectStream(stream)
-                guard buffer.readFailures == failuresBefore else {
-                    return ObjectStreamReader(number: stream, data: data.data, first: data.first, pairs: data.pairs)
-                        .object(number, limits: limits, warn: warn)
-                }
-                reader.restore(data.data)
-            }
+        let known = objectStreams[stream]
+        if let known, !known.needsData(for: number) {
             defer { keepResident(stream) }
-            return reader.object(number, limits: limits, warn: warn)
+            return known.object(number, limits: limits, warn: warn)
         }
+        // Opened now, or decoded again after its data was let go (see ``keepResident(_:)``).
         let failuresBefore = buffer.readFailures
-        let data = try decodedObjectStream(stream)
-        let reader = ObjectStreamReader(number: stream, data: data.data, first: data.first, pairs: data.pairs)
-        // Decoded from a source that failed meanwhile: not kept (see ``object(_:)``).
-        guard buffer.readFailures == failuresBefore else { return reader.object(number, limits: limits, warn: warn) }
-        objectStreams[stream] = reader
+        let (data, header) = try decodedObjectStream(stream)
+        /// A reader of `data`, its header read.
+        func open() throws -> ObjectStreamReader {
+            ObjectStreamReader(number: stream, data: data, first: header.first, pairs: try objectStreamOffsets(header.stream, data))
+        }
+        // Decoded from a source that failed meanwhile: used for this object, not kept (see
+        // ``object(_:)``).
+        guard buffer.readFailures == failuresBefore else { return try open().object(number, limits: limits, warn: warn) }
+        let reader: ObjectStreamReader
+        if let known {
+            known.restore(data)
+            reader = known
+        } else {
+            reader = try open()
+            objectStreams[stream] = reader
+        }
         defer { keepResident(stream) }
         return reader.object(number, limits: limits, warn: warn)
     }
@@ -906,8 +909,10 @@ public final class PDFFile {
         residentBytes = 0
     }
 
-    /// Object stream `number` decoded, and its header read.
-    private func decodedObjectStream(_ number: Int) throws -> (data: ByteBuffer, first: Int, pairs: [(number: Int, offset: Int)]) {
+    /// Object stream `number` decoded, with its dictionary and /First (its header of
+    /// numbers and offsets is read by ``objectStreamOffsets(_:_:)`` when a reader is made:
+    /// decoded again, a stream keeps the reader it had).
+    private func decodedObjectStream(_ number: Int) throws -> (data: ByteBuffer, header: (stream: PDFStream, first: Int)) {
         guard case .stream(let stream) = try object(number) else {
             throw PDFError.format("object stream \(number) is not a stream")
         }
@@ -917,7 +922,7 @@ public final class PDFFile {
         guard n >= 0, first >= 0, first <= data.count else {
             throw PDFError.format("object stream \(number) has an invalid /N or /First")
         }
-        return (data, first, try objectStreamOffsets(stream, data))
+        return (data, (stream, first))
     }
 
     // MARK: Streams

@@ -283,8 +283,7 @@ struct XRefTable {
                 setDense(number, newValue)
                 return
             }
-            // Grow the array up to a number within reach of the entries there are.
-            if number >= 0 && number < Swift.max(4096, 2 * count + 4096) {
+            if Self.withinReach(number, entries: count) {
                 grow(to: number + 1)
                 setDense(number, newValue)
                 return
@@ -293,6 +292,13 @@ struct XRefTable {
             count += (newValue != nil ? 1 : 0) - (previous != nil ? 1 : 0)
             sparse[number] = newValue
         }
+    }
+
+    /// Whether `number` goes in the array, which grows up to it, when the table holds
+    /// `entries`: within twice the entries (and a few thousand), so that the array's
+    /// memory follows the entries, not the largest number.
+    private static func withinReach(_ number: Int, entries: Int) -> Bool {
+        number >= 0 && number < Swift.max(4096, 2 * entries + 4096)
     }
 
     /// The array made `size` long, with what the dictionary held for the numbers it now
@@ -320,7 +326,7 @@ struct XRefTable {
         // The array grown once for the section's numbers within reach.
         var top = -1
         for (number, _) in section where number > top { top = number }
-        if top >= dense.count && top < Swift.max(4096, 2 * (count + section.count) + 4096) { grow(to: top + 1) }
+        if top >= dense.count && Self.withinReach(top, entries: count + section.count) { grow(to: top + 1) }
         for (number, entry) in section {
             if let free, (entry == .free) != free { continue }
             if number >= 0 && number < dense.count {
