@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"], swiftSettings: strictImports),
         .testTarget(name: "QuireSyncTests", dependencies: [
-            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax",
+            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport",
             .product(name: "JWTKit", package: "jwt-kit"),
             // RSA keys generated in the tests, to mint tokens.
             .product(name: "Crypto", package: "swift-crypto"),

@@ -10,22 +10,10 @@ import Testing
 /// be what a fresh open of the saved bytes reads, after any mix of additions, edits and
 /// deletions, on real files.
 @Suite struct ContinuingReloadTests {
-    /// A small deterministic generator (SplitMix64), so a failure names its seed.
-    struct Mix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One random change: an annotation added, edited or deleted, or an object deleted
     /// or replaced (its /Length included when it is one), so that every kind of entry an
     /// update can hold is drawn.
-    static func change(_ doc: Document, _ rng: inout Mix) throws {
+    static func change(_ doc: Document, _ rng: inout SplitMix64) throws {
         let pages = try doc.pageCount()
         guard pages > 0 else { return }
         let page = Int.random(in: 0..<Swift.min(pages, 20), using: &rng)
@@ -63,7 +51,7 @@ import Testing
         for (k, path) in files.enumerated() {
             guard let data = FileManager.default.contents(atPath: path),
                   let doc = try? Document(data: [UInt8](data)) else { continue }
-            var rng = Mix(state: UInt64(k) &* 7919)
+            var rng = SplitMix64(state: UInt64(k) &* 7919)
             for round in 0..<3 {
                 _ = LazyReadingTests.summary(doc)  // read objects, so that there is a cache to carry over
                 for _ in 0..<Int.random(in: 1...4, using: &rng) { try? Self.change(doc, &rng) }

@@ -3,6 +3,7 @@ import JWTKit
 import QuireDocument
 import QuireSync
 import QuireSyntax
+import QuireTestSupport
 import Testing
 
 // Issue 15's attacks on the tokens, and hostile requests: each refused with the right
@@ -277,18 +278,6 @@ import Testing
         #expect(throws: SyncConfigurationError.self) {
             _ = try SyncService(SyncConfiguration(storeURL: "sqlite::memory:", limits: bad))
         }
-    }
-}
-
-/// A deterministic generator, so that a failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -4,23 +4,11 @@ import QuireTestSupport
 
 @Suite("PDFDictionary")
 struct DictionaryTests {
-    /// A deterministic generator (SplitMix64), so that a failure replays.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     /// Past `indexThreshold` entries a dictionary keeps a hash index; every lookup, set,
     /// replacement and removal must give what a plain scan of the entries gives, in the
     /// same order, as the dictionary grows past the threshold and shrinks below it.
     @Test func indexAgreesWithAScanOfTheEntries() {
-        var rng = SplitMix(state: 7)
+        var rng = SplitMix64(state: 7)
         var dict = PDFDictionary()
         var model: [(key: PDFName, value: PDFObject)] = []
         for step in 0..<20_000 {

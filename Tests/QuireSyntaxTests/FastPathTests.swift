@@ -6,18 +6,6 @@ import QuireTestSupport
 /// general code gives: each is checked against it on generated inputs, not on examples.
 @Suite("Fast paths agree with the general code")
 struct FastPathTests {
-    /// A deterministic generator (SplitMix64), so that a failure replays.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     static func lexNumber(_ text: String, full: Bool) -> Token? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer {
@@ -28,7 +16,7 @@ struct FastPathTests {
     /// Signs, digits (up to 25), points and stray letters in every order: the one-pass
     /// reading gives the same token (or none) as the full one.
     @Test func numbersAgreeWithTheFullReading() {
-        var rng = SplitMix(state: 17)
+        var rng = SplitMix64(state: 17)
         let alphabet = Array("0123456789000000999.+-e")
         var checked = 0
         for _ in 0..<200_000 {
@@ -79,7 +67,7 @@ struct FastPathTests {
     /// What `real(_:to:)` writes is exactly what the String form (through `description`)
     /// gives, for decimals of up to 8 places, random doubles and the edges.
     @Test func realsAsBeforeByteForByte() {
-        var rng = SplitMix(state: 5)
+        var rng = SplitMix64(state: 5)
         var values: [Double] = [0.1, 0.2, 0.3, 0.5, 1.5, -0.25, 595.276, 841.89, 1e-5, 1e-7, 0.000012, 999_999_999.5,
                                 1e9 + 0.5, 123_456_789.123456, 0.1 + 0.2, 1.0 / 3.0, -1.0 / 7.0, 2.675, 1.005,
                                 Double.ulpOfOne, 4.35, 0.07, 1e15 + 0.5, -0.0, 12.345678]
@@ -99,7 +87,7 @@ struct FastPathTests {
     }
 
     @Test func integersAsBefore() {
-        var rng = SplitMix(state: 11)
+        var rng = SplitMix64(state: 11)
         var values: [Int64] = [0, 9, 10, 99, 100, 99_999_999, 100_000_000, -1, -10, -99_999_999, .max, .min]
         for _ in 0..<50_000 {
             values.append(Int64(rng.next(Int.max)) >> Int64(rng.next(62)) * (rng.next(2) == 0 ? 1 : -1))
