@@ -78,6 +78,16 @@ public struct Annotation: Sendable, Equatable {
     public var popup: ObjectID?
     /// /IRT: the annotation this one replies to.
     public var inReplyTo: ObjectID?
+    /// The id (its record's `id`: /NM, else its object number) of the annotation this one
+    /// replies to, when that annotation is not in the document, so that /IRT cannot name it
+    /// (it was deleted, or the record of a synced layer names a record this document lacks).
+    /// Links between records are ids and outlive their targets (docs/annotation-json.md,
+    /// "Links"). Written as the private entry /QuireIRT, which other viewers ignore; nil
+    /// whenever ``inReplyTo`` names an annotation of the document.
+    public var inReplyToID: String?
+    /// The id of this annotation's popup when the popup is not in the document (as
+    /// ``inReplyToID``, for /Popup): the private entry /QuirePopup.
+    public var popupID: String?
     /// /RT (meaningful with /IRT; absent means ``ReplyType/reply``).
     public var replyType: ReplyType?
     /// /State and /StateModel of a state reply.
@@ -114,14 +124,18 @@ public struct Annotation: Sendable, Equatable {
         self.rect = rect
     }
 
-    /// Whether it replies to another annotation (has /IRT).
-    public var isReply: Bool { inReplyTo != nil }
+    /// Whether it replies to another annotation (has /IRT, or the id of a reply target that
+    /// is not in the document).
+    public var isReply: Bool { inReplyTo != nil || inReplyToID != nil }
 
     /// Whether it is a state reply (a reply with /State).
-    public var isStateReply: Bool { inReplyTo != nil && state != nil }
+    public var isStateReply: Bool { isReply && state != nil }
 
     /// The private catalog-ignored key for ``customData``.
     static let customDataKey: PDFName = "QuireCustomData"
+    /// The private keys of ``inReplyToID`` and ``popupID``.
+    static let inReplyToIDKey: PDFName = "QuireIRT"
+    static let popupIDKey: PDFName = "QuirePopup"
 }
 
 // MARK: Reading
@@ -136,12 +150,12 @@ extension Annotation {
         case subtype, rect, contents, richText, author, subject, uniqueName, creationDate, modificationDate,
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
-             action, destination, customData
+             action, destination, customData, inReplyToID, popupID
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
-        "Vertices", "DA", "Name", "A", "Dest", customDataKey,
+        "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey,
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -216,9 +230,12 @@ extension Annotation {
         } else if let border = try numbers(.border), border.count >= 3 {
             borderWidth = border[2]
         }
-        popup = entry(.popup)?.reference
         // A reference to a missing or free object is null (§7.3.10), as qpdf and MuPDF read it.
+        popup = entry(.popup)?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
         inReplyTo = entry(.inReplyTo)?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
+        // The ids of link targets that are not in the document: only while no object names them.
+        if inReplyTo == nil { inReplyToID = try text(.inReplyToID).flatMap { $0.isEmpty ? nil : $0 } }
+        if popup == nil { popupID = try text(.popupID).flatMap { $0.isEmpty ? nil : $0 } }
         if let rt = try nameValue(.replyType) { replyType = ReplyType(rawValue: rt) }
         state = try text(.state) ?? nameValue(.state)
         stateModel = try text(.stateModel) ?? nameValue(.stateModel)
@@ -289,9 +306,12 @@ extension Annotation {
         }
         if changed(\.popup) { d["Popup"] = popup.map { .reference($0) } }
         if changed(\.inReplyTo) { d["IRT"] = inReplyTo.map { .reference($0) } }
-        if changed(\.inReplyTo) || changed(\.replyType) {
-            d["RT"] = inReplyTo == nil ? nil : replyType.map { .name(PDFName($0.rawValue)) }
+        if changed(\.inReplyTo) || changed(\.inReplyToID) || changed(\.replyType) {
+            d["RT"] = !isReply ? nil : replyType.map { .name(PDFName($0.rawValue)) }
         }
+        // A link's id is kept only while no object names its target.
+        if changed(\.inReplyToID) || changed(\.inReplyTo) { text(Annotation.inReplyToIDKey, inReplyTo == nil ? inReplyToID : nil) }
+        if changed(\.popupID) || changed(\.popup) { text(Annotation.popupIDKey, popup == nil ? popupID : nil) }
         if changed(\.state) { text("State", state) }
         if changed(\.stateModel) { text("StateModel", stateModel) }
         if changed(\.quadPoints) { numbers("QuadPoints", quadPoints) }

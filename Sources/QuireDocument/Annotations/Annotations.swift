@@ -217,20 +217,43 @@ extension Document {
     }
 
     /// Deletes annotation `id` and its popup: they leave the page's /Annots and are freed.
+    /// The page's other annotations keep their links to them by id: a reply to the deleted
+    /// annotation stays a reply to its id (``Annotation/inReplyToID``), an annotation whose
+    /// popup was deleted keeps the popup's id (``Annotation/popupID``); nothing else of theirs
+    /// changes (not even /M): deleting an annotation changes no other annotation's record.
     func deleteAnnotationUnbatched(_ id: ObjectID) throws {
         guard let annotation = try annotation(id) else {
             throw PDFError(.notFound, "no annotation is object \(id)")
         }
         let page = try self.page(at: annotation.pageIndex)
-        var remove: Set<Int> = [id.number]
+        // The ids (as the annotation JSON names them) of the annotations that go.
+        var remove: [Int: String] = [id.number: annotation.name ?? String(id.number)]
         // The popup goes too, unless it belongs to another annotation.
         if let popup = annotation.popup, (try ownerOfPopup(popup)).map({ $0.number == id.number }) ?? true {
-            remove.insert(popup.number)
+            let name = try dictionary(.reference(popup))?["NM"].map(resolve)?.string?.text
+            remove[popup.number] = name ?? String(popup.number)
         }
         let annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
-        let kept = annots.filter { !($0.reference.map { remove.contains($0.number) } ?? false) }
+        let kept = annots.filter { !($0.reference.map { remove[$0.number] != nil } ?? false) }
         try setAnnots(page, kept)
-        for number in remove where isInUse(number) { try deleteObject(number) }
+        try keepLinks(to: remove, in: kept)
+        for number in remove.keys.sorted() where isInUse(number) { try deleteObject(number) }
+    }
+
+    /// Writes, into each annotation of `annots` whose /IRT or /Popup names one of the objects
+    /// about to be deleted, that target's id as the private /QuireIRT or /QuirePopup, so that
+    /// the link survives as an id (``Annotation/inReplyToID``). Only that entry changes.
+    private func keepLinks(to removed: [Int: String], in annots: [PDFObject]) throws {
+        for entry in annots {
+            guard let ref = entry.reference, !removed.keys.contains(ref.number), isInUse(ref.number),
+                  case .dictionary(let d) = try object(ref.number) else { continue }
+            for (link, key) in [(PDFName("IRT"), Annotation.inReplyToIDKey), (PDFName("Popup"), Annotation.popupIDKey)] {
+                guard let target = d[link]?.reference, let name = removed[target.number] else { continue }
+                if d[key]?.string?.text != name {
+                    try setValue(.string(PDFString(text: name)), forKey: key, inObject: ref.number)
+                }
+            }
+        }
     }
 
     // MARK: Replies
@@ -285,7 +308,7 @@ extension Document {
 
     /// A reply's target must be an annotation of the same page, and must not reply, at any
     /// depth, to the annotation being changed (no cycles).
-    private func checkReplyTarget(_ target: ObjectID, from id: ObjectID?, page: Int) throws {
+    func checkReplyTarget(_ target: ObjectID, from id: ObjectID?, page: Int) throws {
         guard let t = try annotation(target) else {
             throw PDFError(.invalidArgument, "the reply target \(target) is not an annotation of the document")
         }

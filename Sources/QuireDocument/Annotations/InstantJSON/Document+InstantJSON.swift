@@ -3,6 +3,16 @@ import QuireSyntax
 
 // MARK: - Document API
 
+/// What an import does with a link (`quire.inReplyTo`, `quire.popup`) to an id that is
+/// neither a record of the JSON nor an annotation of the document.
+public enum MissingLinkPolicy: Sendable, Equatable {
+    /// The import fails, naming the field (the default).
+    case reject
+    /// The link is kept as an id (``Annotation/inReplyToID``, ``Annotation/popupID``) and
+    /// exported as it was: a synced layer's reply whose parent was deleted stays a reply.
+    case keep
+}
+
 extension Document {
     /// The annotations of page `page` (nil: of the whole document) as Instant JSON with
     /// Quire's extensions (docs/annotation-json.md): UTF-8, pretty-printed with two-space
@@ -75,11 +85,16 @@ extension Document {
             var r = InstantJSON.visibleRecord(a, kind: kind, frame: frame)
             r.id = id
             var q = r.quire ?? InstantJSONQuireFields()
+            // Links are ids: an /IRT or /Popup to an annotation of the document names its
+            // id; a target that is not in the document keeps the id it had (/QuireIRT,
+            // /QuirePopup: a deleted parent, a record of a synced layer this file lacks).
             if let target = a.inReplyTo {
                 q.inReplyTo = try reference(target, "/IRT", from: a)
                 if q.inReplyTo == nil { q.replyType = nil; q.state = nil; q.stateModel = nil }
+            } else if let id = a.inReplyToID {
+                q.inReplyTo = id
             }
-            if let popup = a.popup { q.popup = try reference(popup, "/Popup", from: a) }
+            if let popup = a.popup { q.popup = try reference(popup, "/Popup", from: a) } else { q.popup = a.popupID }
             let warn: (String) -> Void = { [file] in file.warn($0) }
             if let action = a.action {
                 r.action = InstantJSON.jsonAction(action, warn: warn)
@@ -133,13 +148,17 @@ extension Document {
     /// - Dates, flags and every other modelled entry are written as the record says
     ///   (`updatedAt` included: import restores a state, it does not edit it).
     /// - `quire.inReplyTo` and `quire.popup` name another record's `id` (or `name`), or an
-    ///   annotation of the document by /NM; a target found nowhere is an error.
+    ///   annotation of the document by /NM; a target found nowhere is an error, or with
+    ///   `missingLinks: .keep` a link kept by id (``Annotation/inReplyToID``,
+    ///   ``Annotation/popupID``), as a synced layer keeps a reply whose parent was deleted.
+    ///   An annotation created by the import whose id such a kept link names becomes its
+    ///   target (/IRT or /Popup) again.
     /// - Everything is checked before the document changes: malformed JSON, wrong types,
     ///   numbers out of range, missing fields, unknown types, flags, colours and states,
     ///   missing reply targets, replies across pages and cycles all throw
     ///   `PDFError(.format)` naming the field, and leave the document as it was.
-    public func importAnnotationsJSON(_ data: [UInt8]) throws -> [Annotation] {
-        try importAnnotations(try InstantJSONDocument(jsonBytes: data))
+    public func importAnnotationsJSON(_ data: [UInt8], missingLinks: MissingLinkPolicy = .reject) throws -> [Annotation] {
+        try importAnnotations(try InstantJSONDocument(jsonBytes: data), missingLinks: missingLinks)
     }
 
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
@@ -261,7 +280,7 @@ extension Document {
                            recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped)
     }
 
-    func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument, missingLinks: MissingLinkPolicy = .reject) throws -> [Annotation] {
         let json = importedObjectNumbers(json)
         let count = try pageCount()
         // Pages that the root's /Count counts but the tree does not hold take no annotations.
@@ -340,7 +359,7 @@ extension Document {
         // What a reference in the JSON points at: another record, or an annotation already
         // in the document (just what the checks below need of it).
         struct Existing: Equatable { let id: ObjectID; let page: Int; let inReplyTo: ObjectID? }
-        enum Ref: Equatable { case record(Int), existing(Existing) }
+        enum Ref: Equatable { case record(Int), existing(Existing), missing(String) }
         func existingRef(_ a: Annotation) -> Ref? {
             a.id.map { .existing(Existing(id: $0, page: a.pageIndex, inReplyTo: a.inReplyTo)) }
         }
@@ -353,6 +372,13 @@ extension Document {
             if let number = InstantJSON.digits(ref), let e = existingByNumber[number],
                let r = recordOfObject[number].map(Ref.record) ?? existingRef(e) {
                 return r
+            }
+            if missingLinks == .keep { return .missing(ref) }
+            // A link the annotation the record updates already keeps by id (its target is
+            // gone): kept, so that a document's own export still imports as a no-op.
+            if let existing = target[i].flatMap({ existingByNumber[$0.number] }),
+               (field == "inReplyTo" ? existing.inReplyToID : existing.popupID) == ref {
+                return .missing(ref)
             }
             throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.\(field): no annotation \"\(ref.prefix(60))\" in the JSON or the document")
         }
@@ -367,6 +393,7 @@ extension Document {
                     guard j != i else { throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: an annotation cannot reply to itself") }
                     page = wanted[j].pageIndex
                 case .existing(let e): page = e.page
+                case .missing: page = wanted[i].pageIndex  // not in the document: no page to compare
                 }
                 guard page == wanted[i].pageIndex else {
                     throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: \"\(ref.prefix(60))\" is on page \(page), not page \(wanted[i].pageIndex); a reply is on the page of the annotation it answers")
@@ -400,6 +427,8 @@ extension Document {
                     state[j] = 1
                     walked.append(j)
                     cursor = parent[j]
+                case .missing:
+                    break walk
                 case .existing(let e):
                     // A cycle among the document's own replies is the file's, cut when read.
                     guard !doneObjects.contains(e.id.number), seenObjects.insert(e.id.number).inserted else { break walk }
@@ -453,12 +482,17 @@ extension Document {
             switch ref {
             case .record(let j)?: return objectOf[alias[j] ?? j]
             case .existing(let e)?: return e.id
-            case nil: return nil
+            case .missing?, nil: return nil
             }
+        }
+        func missingID(_ ref: Ref?) -> String? {
+            if case .missing(let id)? = ref { return id }
+            return nil
         }
         for i in order where !skipped[i] {
             var a = wanted[i]
             a.inReplyTo = objectID(parent[i])
+            a.inReplyToID = missingID(parent[i])
             if let existing = target[i] {
                 if a.subtype == "Widget" { continue }  // the forms model's, left as it is
                 a.id = existing
@@ -479,7 +513,9 @@ extension Document {
             var a = wanted[i]
             a.id = id
             a.inReplyTo = objectID(parent[i])
+            a.inReplyToID = missingID(parent[i])
             a.popup = objectID(popup[i])
+            a.popupID = missingID(popup[i])
             guard case .dictionary(let current) = try object(id.number) else { continue }
             // A record with neither name nor id keeps the UUID addAnnotation gave it.
             if a.name == nil, case .string(let nm)? = current["NM"] { a.name = nm.text }
@@ -516,12 +552,43 @@ extension Document {
             }
             return stored
         }
+        // Links kept by id to an annotation this import created: objects again.
+        var created: [String: ObjectID] = [:]
+        for i in records.indices where target[i] == nil && !skipped[i] {
+            guard let id = objectOf[i] else { continue }
+            for name in [records[i].id, wanted[i].name].compactMap({ $0 }) { created[name] = id }
+        }
+        try relinkKeptLinks(created, candidates: existingByNumber.values.filter { $0.inReplyToID != nil || $0.popupID != nil })
         // 5. The form's values, through the forms model; then the deletions.
         try applyFieldValues(fieldValues)
         for id in deletions where isInUse(id.number) {
             if try annotation(id) != nil { try deleteAnnotationUnbatched(id) }
         }
         return stored
+    }
+
+    /// Makes the links kept by id (``Annotation/inReplyToID``, ``Annotation/popupID``) of
+    /// `candidates` whose id is a key of `created` (a new annotation's /NM) name that object
+    /// again: /IRT or /Popup set, the private entry removed. Nothing else changes.
+    private func relinkKeptLinks(_ created: [String: ObjectID], candidates: [Annotation]) throws {
+        guard !created.isEmpty else { return }
+        for old in candidates {
+            guard let id = old.id, isInUse(id.number), let a = try annotation(id),
+                  case .dictionary(var d) = try object(id.number) else { continue }
+            var changed = false
+            if let x = a.inReplyToID, let t = created[x], let parent = try annotation(t), parent.pageIndex == a.pageIndex,
+               (try? checkReplyTarget(t, from: id, page: a.pageIndex)) != nil {
+                d["IRT"] = .reference(t)
+                d[Annotation.inReplyToIDKey] = nil
+                changed = true
+            }
+            if let x = a.popupID, let t = created[x] {
+                d["Popup"] = .reference(t)
+                d[Annotation.popupIDKey] = nil
+                changed = true
+            }
+            if changed { try setObject(id.number, .dictionary(d)) }
+        }
     }
 
     /// The JSON as import uses it: when its `pdfId` names another file, the object numbers

@@ -72,7 +72,7 @@ extension InstantJSON {
         var q = InstantJSONQuireFields()
         if kind.isGeneric { q.subtype = a.subtype }
         q.subject = a.subject
-        q.replyType = a.inReplyTo == nil ? nil : a.replyType.map { $0 == .reply ? "reply" : "group" }
+        q.replyType = !a.isReply ? nil : a.replyType.map { $0 == .reply ? "reply" : "group" }
         q.state = a.state
         q.stateModel = a.stateModel
         let other = a.flags & ~namedFlagBits
