@@ -130,7 +130,9 @@ extension SyncService {
             var records = try await tx.records(document, from)
             for i in records.indices { records[i].revision = 0 }
             try await tx.createLayer(document, layer, records: records)
-            return SyncLayerInfo(name: layer, seq: 0, records: records.count, prunedThrough: 0)
+            let digest = LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
+            try await tx.setLayerDigest(document, layer, digest)
+            return SyncLayerInfo(name: layer, seq: 0, records: records.count, prunedThrough: 0, digest: digest)
         }
         return SyncService.json(201, .object([("layer", SyncService.layerJSON(info))]))
     }
@@ -355,14 +357,17 @@ extension SyncService {
                 }
             }
             var seq = layerInfo.seq
+            var digest = try await layerDigest(tx, document, layerInfo)
             for i in order {
                 let m = Mutation(clientSeq: 0, op: .put, id: ids[i], baseRevision: nil,
                                  put: checkAlone(records[i], id: ids[i], checker: checker))
-                let outcome = try await apply(m, tx, document, layer, seq: &seq, clientID: nil, userID: nil, maxRecordBytes: maxRecordBytes)
+                let outcome = try await apply(m, tx, document, layer, seq: &seq, digest: &digest, clientID: nil, userID: nil,
+                                              maxRecordBytes: maxRecordBytes)
                 if case .rejected(_, let message, _) = outcome {
                     throw SyncHTTPError.badRequest("the PDF's annotation \(i) (\"\(ids[i].prefix(60))\") does not go into the layer: \(message)")
                 }
             }
+            if seq > layerInfo.seq || layerInfo.digest == nil { try await tx.setLayerDigest(document, layer, digest) }
             if seq - retention > layerInfo.prunedThrough { try await tx.pruneChanges(document, layer, through: seq - retention) }
             return (layerInfo.seq, seq, order.count)
         }

@@ -33,7 +33,16 @@ extension SyncService {
         guard let initial = try await tx.initialRecords(document) else { throw SyncHTTPError.notFound("no document \(document)") }
         let records = try SyncService.storedRecords(ofArray: initial, revision: 0)
         try await tx.createLayer(document, layer, records: records)
-        return SyncLayerInfo(name: layer, seq: 0, records: records.count, prunedThrough: 0)
+        let digest = LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
+        try await tx.setLayerDigest(document, layer, digest)
+        return SyncLayerInfo(name: layer, seq: 0, records: records.count, prunedThrough: 0, digest: digest)
+    }
+
+    /// The layer's digest: as stored, or (a layer of a store made before digests) computed
+    /// from its records now.
+    func layerDigest(_ tx: any SyncTransaction, _ document: String, _ info: SyncLayerInfo) async throws -> LayerDigest {
+        if let d = info.digest { return d }
+        return LayerDigest.of(try await tx.records(document, info.name).map { ($0.id, $0.revision, $0.json) })
     }
 
     /// The records of a JSON array of records (the form `initial_records` is kept in).
@@ -83,12 +92,15 @@ extension SyncService {
     // MARK: GET /documents/{doc}/layers/{layer}
 
     func fetchLayer(_ document: String, _ layer: String) async throws -> SyncResponse {
-        let (seq, records) = try await withLayer(document, layer) { tx, info in
-            (info.seq, try await tx.records(document, layer))
+        let (seq, records, digest) = try await withLayer(document, layer) { tx, info in
+            (info.seq, try await tx.records(document, layer), info.digest)
         }
+        // The digest of these records (computed when the store has none yet).
+        let d = digest ?? LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
         return SyncService.json(200, .object([
             ("seq", .integer(seq)),
             ("records", .array(records.map { .object([("revision", .integer($0.revision)), ("record", .raw($0.json))]) })),
+            ("digest", .string(d.hex)),
         ]))
     }
 
@@ -96,7 +108,7 @@ extension SyncService {
 
     private enum FeedAnswer: Sendable {
         case reset(seq: Int64)
-        case changes(seq: Int64, [SyncChange], more: Bool)
+        case changes(seq: Int64, [SyncChange], more: Bool, digest: LayerDigest?)
     }
 
     func pullChanges(_ document: String, _ layer: String, _ request: SyncRequest) async throws -> SyncResponse {
@@ -119,23 +131,27 @@ extension SyncService {
             try await withLayer(document, layer) { tx, info in
                 if since < info.prunedThrough || since > info.seq { return .reset(seq: info.seq) }
                 let changes = try await tx.changes(document, layer, after: since, limit: limit + 1)
-                return .changes(seq: info.seq, Array(changes.prefix(limit)), more: changes.count > limit)
+                return .changes(seq: info.seq, Array(changes.prefix(limit)), more: changes.count > limit, digest: info.digest)
             }
         }
         var answer = try await read()
-        if case .changes(_, let changes, _) = answer, changes.isEmpty, wait > 0 {
+        if case .changes(_, let changes, _, _) = answer, changes.isEmpty, wait > 0 {
             await listeners.wait(document: document, layer: layer, after: since, seconds: wait)
             answer = try await read()
         }
         switch answer {
         case .reset(let seq):
             return SyncService.json(200, .object([("reset", .bool(true)), ("seq", .integer(seq))]))
-        case .changes(let seq, let changes, let more):
-            return SyncService.json(200, .object([
+        case .changes(let seq, let changes, let more, let digest):
+            // The digest of the layer at `seq` (what a client holds once it applied these
+            // changes, when `more` is false), when the store has one.
+            var fields: [(String, JSONOut)] = [
                 ("seq", .integer(seq)),
                 ("changes", .array(changes.map(SyncService.changeJSON))),
                 ("more", .bool(more)),
-            ]))
+            ]
+            if let digest { fields.append(("digest", .string(digest.hex))) }
+            return SyncService.json(200, .object(fields))
         }
     }
 

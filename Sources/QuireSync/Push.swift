@@ -147,6 +147,7 @@ extension SyncService {
         let (before, seq, results) = try await store.write { [self] tx in
             let layerInfo = try await ensureLayer(tx, document, layer)
             var seq = layerInfo.seq
+            var digest = try await layerDigest(tx, document, layerInfo)
             var results: [JSONOut] = []
             var highest: Int64 = -1
             for m in work {
@@ -155,11 +156,12 @@ extension SyncService {
                     results.append(.raw(stored))
                     continue
                 }
-                let answer = try await apply(m, tx, document, layer, seq: &seq, clientID: clientID, userID: userID,
+                let answer = try await apply(m, tx, document, layer, seq: &seq, digest: &digest, clientID: clientID, userID: userID,
                                              maxRecordBytes: limits.maxRecordBytes).json(clientSeq: m.clientSeq).bytes
                 try await tx.saveAnswer(document, layer, clientID: clientID, clientSeq: m.clientSeq, answer: answer)
                 results.append(.raw(answer))
             }
+            if seq > layerInfo.seq || layerInfo.digest == nil { try await tx.setLayerDigest(document, layer, digest) }
             let keep = Int64(limits.answerRetention)
             if highest >= keep { try await tx.pruneAnswers(document, layer, clientID: clientID, below: highest - keep + 1) }
             let retention = Int64(limits.changeRetention)
@@ -173,7 +175,7 @@ extension SyncService {
 
     /// Decides one mutation against the layer and applies it when accepted.
     func apply(_ m: Mutation, _ tx: any SyncTransaction, _ document: String, _ layer: String, seq: inout Int64,
-               clientID: String?, userID: String?, maxRecordBytes: Int) async throws -> MutationOutcome {
+               digest: inout LayerDigest, clientID: String?, userID: String?, maxRecordBytes: Int) async throws -> MutationOutcome {
         let current = try await tx.record(document, layer, id: m.id)
         func reject(_ reason: String, _ message: String) -> MutationOutcome {
             .rejected(reason: reason, message: message, current: current)
@@ -196,6 +198,7 @@ extension SyncService {
         switch m.op {
         case .delete:
             try await tx.apply(document, layer, SyncChange(seq: next, id: m.id, op: .delete, record: nil, clientID: clientID, userID: userID), record: nil)
+            if let current { digest.toggle(id: current.id, revision: current.revision, record: LayerDigest.normalizedRecord(current.json)) }
             seq = next
             return .accepted(seq: next)
         case .put:
@@ -213,9 +216,14 @@ extension SyncService {
             if current == nil, value.objectFields?["type"]?.stringValue == "pspdfkit/image" {
                 return reject("invalid", "record.type: an image annotation (pspdfkit/image) cannot be created through sync: image data (attachments) is not synced; put it in the PDF before uploading it")
             }
-            if let target = inReplyTo {
+            // Links are ids that outlive their targets: a record may keep a link it already
+            // has to a record since deleted (a reply whose parent went stays a reply to that
+            // id, and may still be edited); a put may not make a new link to a missing record.
+            var parent: SyncStoredRecord?
+            if let target = inReplyTo { parent = try await tx.record(document, layer, id: target) }
+            if let target = inReplyTo, parent != nil || current?.inReplyTo != target {
                 guard target != m.id else { return reject("invalid", "record.quire.inReplyTo: an annotation cannot reply to itself") }
-                guard let parent = try await tx.record(document, layer, id: target) else {
+                guard let parent else {
                     return reject("invalid", "record.quire.inReplyTo: the layer has no record \"\(target.prefix(60))\"")
                 }
                 guard parent.pageIndex == page else {
@@ -230,7 +238,7 @@ extension SyncService {
                     cursor = try await tx.record(document, layer, id: c)?.inReplyTo
                 }
             }
-            if let target = popup {
+            if let target = popup, current?.popup != target {
                 guard target != m.id else { return reject("invalid", "record.quire.popup: an annotation cannot be its own popup") }
                 guard try await tx.record(document, layer, id: target) != nil else {
                     return reject("invalid", "record.quire.popup: the layer has no record \"\(target.prefix(60))\"")
@@ -247,6 +255,8 @@ extension SyncService {
             }
             let stored = SyncStoredRecord(id: m.id, revision: next, pageIndex: page, inReplyTo: inReplyTo, popup: popup, json: json)
             try await tx.apply(document, layer, SyncChange(seq: next, id: m.id, op: .put, record: json, clientID: clientID, userID: userID), record: stored)
+            if let current { digest.toggle(id: current.id, revision: current.revision, record: LayerDigest.normalizedRecord(current.json)) }
+            digest.toggle(id: m.id, revision: next, record: LayerDigest.normalizedRecord(json))
             seq = next
             return .accepted(seq: next)
         }

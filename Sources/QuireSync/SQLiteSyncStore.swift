@@ -93,6 +93,10 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
             UPDATE layers SET record_count = record_count - 1 WHERE document_id = OLD.document_id AND name = OLD.layer;
         END;
         """,
+        // 3: each layer's digest (LayerDigest), set by the core; NULL until its next write.
+        """
+        ALTER TABLE layers ADD COLUMN digest BLOB;
+        """,
     ]
 
     /// Opens the store of `url`: `sqlite:///absolute/path.db` or `sqlite::memory:`.
@@ -384,17 +388,24 @@ private struct SQLiteTransaction: SyncTransaction {
     }
 
     private func layerInfo(_ row: SQLiteRow) -> SyncLayerInfo {
-        SyncLayerInfo(name: row.text(0), seq: row.integer(1), records: Int(row.integer(3)), prunedThrough: row.integer(2))
+        SyncLayerInfo(name: row.text(0), seq: row.integer(1), records: Int(row.integer(3)), prunedThrough: row.integer(2),
+                      digest: row.optionalBlob(4).flatMap { LayerDigest(bytes: $0) })
     }
 
     func layer(_ document: String, _ layer: String) async throws -> SyncLayerInfo? {
-        try connection.query("SELECT name, seq, pruned_through, record_count FROM layers WHERE document_id = ? AND name = ?",
+        try connection.query("SELECT name, seq, pruned_through, record_count, digest FROM layers WHERE document_id = ? AND name = ?",
                              [.text(document), .text(layer)], layerInfo).first
     }
 
     func layers(_ document: String) async throws -> [SyncLayerInfo] {
-        try connection.query("SELECT name, seq, pruned_through, record_count FROM layers WHERE document_id = ? ORDER BY name",
+        try connection.query("SELECT name, seq, pruned_through, record_count, digest FROM layers WHERE document_id = ? ORDER BY name",
                              [.text(document)], layerInfo)
+    }
+
+    func setLayerDigest(_ document: String, _ layer: String, _ digest: LayerDigest) async throws {
+        try mustWrite()
+        try connection.run("UPDATE layers SET digest = ? WHERE document_id = ? AND name = ?",
+                           [.blob(digest.bytes), .text(document), .text(layer)])
     }
 
     func createLayer(_ document: String, _ layer: String, records: [SyncStoredRecord]) async throws {

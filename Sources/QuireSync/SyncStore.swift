@@ -36,12 +36,16 @@ public struct SyncLayerInfo: Sendable, Equatable {
     /// Every change up to this sequence number has been pruned (0: none): a pull from
     /// before it answers `reset`.
     public var prunedThrough: Int64
+    /// The digest of its records at `seq` (``LayerDigest``), as the core last set it; nil
+    /// for a layer of a store made before digests (the core computes it at its next write).
+    public var digest: LayerDigest?
 
-    public init(name: String, seq: Int64, records: Int, prunedThrough: Int64) {
+    public init(name: String, seq: Int64, records: Int, prunedThrough: Int64, digest: LayerDigest? = nil) {
         self.name = name
         self.seq = seq
         self.records = records
         self.prunedThrough = prunedThrough
+        self.digest = digest
     }
 }
 
@@ -119,6 +123,8 @@ public protocol SyncTransaction {
     func createLayer(_ document: String, _ layer: String, records: [SyncStoredRecord]) async throws
     /// Deletes a layer with its records, changes and answers; false when there was none.
     func deleteLayer(_ document: String, _ layer: String) async throws -> Bool
+    /// Keeps `digest` as the layer's (``SyncLayerInfo/digest``): the core computes it.
+    func setLayerDigest(_ document: String, _ layer: String, _ digest: LayerDigest) async throws
 
     // Records: in the order they were created (an update keeps a record's place).
     func record(_ document: String, _ layer: String, id: String) async throws -> SyncStoredRecord?

@@ -248,6 +248,8 @@ public final class PostgresSyncStore: SyncStore {
                 FOREIGN KEY (document, layer) REFERENCES quire_layers (document, name) ON DELETE CASCADE)
             """,
         ],
+        // 2: each layer's digest (LayerDigest), set by the core; NULL until its next write.
+        ["ALTER TABLE quire_layers ADD COLUMN digest BYTEA"],
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -406,11 +408,12 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
         try await lock(document)
         let rows = try await query("""
             SELECT l.name, l.seq, l.pruned_through,
-                   (SELECT count(*) FROM quire_records r WHERE r.document = l.document AND r.layer = l.name)
+                   (SELECT count(*) FROM quire_records r WHERE r.document = l.document AND r.layer = l.name), l.digest
             FROM quire_layers l WHERE l.document = \(document) AND l.name = \(layer)
             """)
-        for try await (name, seq, pruned, count) in rows.decode((String, Int64, Int64, Int64).self) {
-            return SyncLayerInfo(name: name, seq: seq, records: Int(count), prunedThrough: pruned)
+        for try await (name, seq, pruned, count, digest) in rows.decode((String, Int64, Int64, Int64, ByteBuffer?).self) {
+            return SyncLayerInfo(name: name, seq: seq, records: Int(count), prunedThrough: pruned,
+                                 digest: digest.flatMap { LayerDigest(bytes: Self.bytes($0)) })
         }
         return nil
     }
@@ -420,11 +423,12 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
         var out: [SyncLayerInfo] = []
         let rows = try await query("""
             SELECT l.name, l.seq, l.pruned_through,
-                   (SELECT count(*) FROM quire_records r WHERE r.document = l.document AND r.layer = l.name)
+                   (SELECT count(*) FROM quire_records r WHERE r.document = l.document AND r.layer = l.name), l.digest
             FROM quire_layers l WHERE l.document = \(document) ORDER BY l.name
             """)
-        for try await (name, seq, pruned, count) in rows.decode((String, Int64, Int64, Int64).self) {
-            out.append(SyncLayerInfo(name: name, seq: seq, records: Int(count), prunedThrough: pruned))
+        for try await (name, seq, pruned, count, digest) in rows.decode((String, Int64, Int64, Int64, ByteBuffer?).self) {
+            out.append(SyncLayerInfo(name: name, seq: seq, records: Int(count), prunedThrough: pruned,
+                                     digest: digest.flatMap { LayerDigest(bytes: Self.bytes($0)) }))
         }
         return out
     }
@@ -436,6 +440,12 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
         for r in records {
             try await putRecord(document, layer, r)
         }
+    }
+
+    func setLayerDigest(_ document: String, _ layer: String, _ digest: LayerDigest) async throws {
+        try mustWrite()
+        try await lock(document)
+        try await query("UPDATE quire_layers SET digest = \(Self.buffer(digest.bytes)) WHERE document = \(document) AND name = \(layer)")
     }
 
     func deleteLayer(_ document: String, _ layer: String) async throws -> Bool {
