@@ -2504,15 +2504,22 @@ typedef enum quire_sync_event_type {
     QUIRE_SYNC_EVENT_SYNC_FAILED = 0x2505,        /**< `status` and `message`; local changes are kept */
     /** The server changed the records `record_ids` of the editable document. */
     QUIRE_SYNC_EVENT_DOCUMENT_CHANGED = 0x2506,
-    /** The local change of `record_id` was dropped: the server's record won (`reason`
-     *  "conflict": another client changed it first) or refused it ("invalid"); the
-     *  document now shows the server's record. */
+    /** The local changes of `record_id` not yet acknowledged were dropped: the server's
+     *  record won (`reason` "conflict": another client changed or deleted it first) or
+     *  refused it ("invalid"); the document now shows the server's record. `change_ids`
+     *  (version 2) names the local changes dropped (`quire_descriptor_last_change_id`),
+     *  `client_seq` the refused mutation. */
     QUIRE_SYNC_EVENT_CHANGE_DROPPED = 0x2507,
     /** The token expired or was refused, or there is none (the first event after a
      *  restart: tokens are not stored): call `quire_descriptor_reauthenticate`. */
     QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED = 0x2508,
     QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED = 0x2509,
-    QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED = 0x250A /**< `status` and `message` */
+    QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED = 0x250A, /**< `status` and `message` */
+    /** The client found that its copy of the records `record_ids` differed from the
+     *  server's (the layer's digest did not match) and fetched them again; the document
+     *  shows the server's records. `message` says what differed. Counted by
+     *  `quire_descriptor_repairs`. Never expected: report it. */
+    QUIRE_SYNC_EVENT_RECORDS_REPAIRED = 0x250B
 } quire_sync_event_type;
 
 /** One event, borrowed: valid only during the `on_event` call. */
@@ -2524,14 +2531,20 @@ typedef struct quire_sync_event {
     const char *message;         /**< the failure's or the dropped change's message; NULL otherwise */
     const char *record_id;       /**< CHANGE_DROPPED: the record; NULL otherwise */
     const char *reason;          /**< CHANGE_DROPPED: "conflict" or "invalid"; NULL otherwise */
-    const char *const *record_ids; /**< DOCUMENT_CHANGED: the records; NULL otherwise */
+    const char *const *record_ids; /**< DOCUMENT_CHANGED, RECORDS_REPAIRED: the records; NULL otherwise */
     size_t record_id_count;      /**< how many `record_ids` there are */
     int64_t completed;           /**< DOWNLOAD_PROGRESS: bytes received */
     int64_t total;               /**< DOWNLOAD_PROGRESS: bytes expected, 0 when unknown */
+    /* Version 2: read these only when `version` >= 2. */
+    int64_t client_seq;          /**< CHANGE_DROPPED: the refused mutation's client sequence number; 0 otherwise */
+    const int64_t *change_ids;   /**< CHANGE_DROPPED: the local change ids dropped, oldest first; NULL otherwise */
+    size_t change_id_count;      /**< how many `change_ids` there are */
 } quire_sync_event;
 
-/** The version of `quire_sync_event` this header describes. */
-#define QUIRE_SYNC_EVENT_VERSION 1
+/** The version of `quire_sync_event` this header describes (2: `client_seq` and
+ *  `change_ids`). The library fills the struct; a program reads the fields of the version
+ *  the event carries, so one built against version 1 keeps working. */
+#define QUIRE_SYNC_EVENT_VERSION 2
 
 /** Called with each event of `descriptor`, on its event thread. */
 typedef void (*quire_sync_event_fn)(quire_descriptor *descriptor, const quire_sync_event *event, void *payload);
@@ -2679,8 +2692,25 @@ QUIRE_API int quire_descriptor_sync(quire_descriptor *descriptor);
  */
 QUIRE_API int quire_descriptor_sync_now(quire_descriptor *descriptor);
 
-/** Waits until the work queued so far on the worker thread and its events are done. Must
- *  not be called from a callback. Returns: QUIRE_OK; QUIRE_EINVAL. */
+/**
+ * Downloads as `quire_descriptor_download` does, and waits for the end (after the work
+ * already queued): the failure that DOWNLOAD_FAILED reports is this call's status, with
+ * its message in `quire_last_error_message`. Must not be called from a callback.
+ * Returns: QUIRE_OK (downloaded); QUIRE_EINVAL (NULL, or a token for another document or
+ * layer); QUIRE_EBUSY (a download of this descriptor is running); QUIRE_EAUTH (the server
+ * refused the token: expired, wrong key, no permission, the document is gone);
+ * QUIRE_ENETWORK; QUIRE_EIO; QUIRE_EFORMAT.
+ */
+QUIRE_API int quire_descriptor_download_now(quire_descriptor *descriptor, const char *jwt);
+
+/**
+ * Waits until the work queued so far on the worker thread and its events are done. When
+ * the last download queued failed (and none succeeded since), its failure is this call's
+ * status, as `quire_descriptor_download_now` would return it: a download that fails is
+ * never silent. Failed syncs are not (their changes stay pending and are retried; see
+ * SYNC_FAILED or `quire_descriptor_sync_now`). Must not be called from a callback.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; or the failed download's status.
+ */
 QUIRE_API int quire_descriptor_wait_idle(quire_descriptor *descriptor);
 
 /**
@@ -2701,6 +2731,34 @@ QUIRE_API int quire_descriptor_set_listening(quire_descriptor *descriptor, int o
 /** How many local changes are not yet acknowledged by the server. Returns: QUIRE_OK;
  *  QUIRE_EINVAL; QUIRE_EIO. */
 QUIRE_API int quire_descriptor_pending_changes(size_t *out, quire_descriptor *descriptor);
+
+/**
+ * The id of the latest local change of this layer: each call on the editable document
+ * that changes its records (an edit, a reply, an import, a tool manager's step or undo) is
+ * one local change, numbered 1, 2, ... for the life of the local store. Read it after the
+ * call returns to know that change's id: CHANGE_DROPPED names the ids it drops, so a
+ * program can tell a dropped edit from one that reached the server. 0: none yet.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO.
+ */
+QUIRE_API int quire_descriptor_last_change_id(int64_t *out, quire_descriptor *descriptor);
+
+/**
+ * The client's records of the layer, as annotation JSON (`{"annotations": [...]}`, each
+ * record in canonical form: compact, keys sorted, without `pdfObjectId`): the server's
+ * records as last synced with the local changes not yet acknowledged on top. After a sync
+ * that ends CLEAN they equal the server's byte for byte (docs/sync-client.md), and so
+ * does the editable document's export of them. Length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (not downloaded); QUIRE_EIO; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_descriptor_records_json(char *buf, size_t buf_size, size_t *out_len, quire_descriptor *descriptor);
+
+/**
+ * How many times the client found its records differing from the server's and fetched
+ * them again (RECORDS_REPAIRED events), for the life of the local store. 0 is the only
+ * expected value.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EIO.
+ */
+QUIRE_API int quire_descriptor_repairs(int64_t *out, quire_descriptor *descriptor);
 
 /**
  * Removes this layer's local store (`documents/ID/layers/LAYER.sqlite` with its -wal and

@@ -104,8 +104,10 @@ final class ClientBox: @unchecked Sendable {
         defer { owned.forEach { free($0) } }
         var e = quire_sync_event(version: UInt32(QUIRE_SYNC_EVENT_VERSION), type: QUIRE_SYNC_EVENT_STATE_CHANGED,
                                  state: cState(d.state), status: QUIRE_OK, message: nil, record_id: nil, reason: nil,
-                                 record_ids: nil, record_id_count: 0, completed: 0, total: 0)
+                                 record_ids: nil, record_id_count: 0, completed: 0, total: 0,
+                                 client_seq: 0, change_ids: nil, change_id_count: 0)
         var ids: [UnsafePointer<CChar>?] = []
+        var changeIDs: [Int64] = []
         switch event {
         case .stateChanged(let s):
             e.type = QUIRE_SYNC_EVENT_STATE_CHANGED
@@ -128,10 +130,18 @@ final class ClientBox: @unchecked Sendable {
             e.type = QUIRE_SYNC_EVENT_DOCUMENT_CHANGED
             ids = changed.map { c($0) }
             e.record_id_count = ids.count
-        case .changeDropped(let id, let reason, let message):
+        case .changeDropped(let dropped):
             e.type = QUIRE_SYNC_EVENT_CHANGE_DROPPED
-            e.record_id = c(id)
-            e.reason = c(reason)
+            e.record_id = c(dropped.id)
+            e.reason = c(dropped.reason)
+            e.message = c(dropped.message)
+            e.client_seq = dropped.clientSeq
+            changeIDs = dropped.changes
+            e.change_id_count = changeIDs.count
+        case .recordsRepaired(let repaired, let message):
+            e.type = QUIRE_SYNC_EVENT_RECORDS_REPAIRED
+            ids = repaired.map { c($0) }
+            e.record_id_count = ids.count
             e.message = c(message)
         case .authenticationNeeded: e.type = QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED
         case .reauthenticationFinished: e.type = QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED
@@ -143,7 +153,10 @@ final class ClientBox: @unchecked Sendable {
         let handle = handle(d)
         ids.withUnsafeBufferPointer { buffer in
             if !ids.isEmpty { e.record_ids = buffer.baseAddress }
-            onEvent(handle, &e, payload)
+            changeIDs.withUnsafeBufferPointer { changes in
+                if !changeIDs.isEmpty { e.change_ids = changes.baseAddress }
+                onEvent(handle, &e, payload)
+            }
         }
     }
 
@@ -329,8 +342,20 @@ public func quire_descriptor_sync_now(_ d: OpaquePointer?) -> Int32 {
 }
 
 @c @implementation
+public func quire_descriptor_download_now(_ d: OpaquePointer?, _ jwt: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_descriptor_download_now") {
+        let desc = try descriptor(d)
+        let token = try jwtArgument(jwt)
+        try clientCall { try desc.downloadNow(token: token) }
+    }
+}
+
+@c @implementation
 public func quire_descriptor_wait_idle(_ d: OpaquePointer?) -> Int32 {
-    guarded("quire_descriptor_wait_idle") { try descriptor(d).waitIdle() }
+    guarded("quire_descriptor_wait_idle") {
+        let desc = try descriptor(d)
+        try clientCall { try desc.waitIdle() }
+    }
 }
 
 @c @implementation
@@ -367,6 +392,33 @@ public func quire_descriptor_pending_changes(_ out: UnsafeMutablePointer<Int>?, 
         let out = try required(out, "out")
         let desc = try descriptor(d)
         try clientCall { out.pointee = try desc.pendingChanges() }
+    }
+}
+
+@c @implementation
+public func quire_descriptor_last_change_id(_ out: UnsafeMutablePointer<Int64>?, _ d: OpaquePointer?) -> Int32 {
+    guarded("quire_descriptor_last_change_id") {
+        let out = try required(out, "out")
+        let desc = try descriptor(d)
+        try clientCall { out.pointee = desc.lastChangeID }
+    }
+}
+
+@c @implementation
+public func quire_descriptor_records_json(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                          _ d: OpaquePointer?) -> Int32 {
+    guarded("quire_descriptor_records_json") {
+        let desc = try descriptor(d)
+        try clientCall { try copyOut(bytes: try desc.recordsJSON(), buf, bufSize, outLen) }
+    }
+}
+
+@c @implementation
+public func quire_descriptor_repairs(_ out: UnsafeMutablePointer<Int64>?, _ d: OpaquePointer?) -> Int32 {
+    guarded("quire_descriptor_repairs") {
+        let out = try required(out, "out")
+        let desc = try descriptor(d)
+        try clientCall { out.pointee = try desc.repairs() }
     }
 }
 

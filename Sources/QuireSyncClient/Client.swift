@@ -58,12 +58,39 @@ public enum SyncEvent: Sendable {
     case documentChanged([String])
     /// A local change was dropped: the server's record won (reason "conflict") or refused
     /// it ("invalid"); the document now shows the server's record.
-    case changeDropped(id: String, reason: String, message: String)
+    case changeDropped(SyncDroppedChange)
     /// The token expired or was refused, or there is none yet (after a restart): call
     /// ``SyncDescriptor/reauthenticate(token:)``.
     case authenticationNeeded
     case reauthenticationFinished
     case reauthenticationFailed(SyncClientError)
+    /// The client's copy of these records differed from the server's (the layer's digest
+    /// did not match after a pull): they were fetched again, and the document shows the
+    /// server's records. Counted (``SyncDescriptor/repairs()``); never expected.
+    case recordsRepaired([String], message: String)
+}
+
+/// What ``SyncEvent/changeDropped(_:)`` reports: which record, why, and which local
+/// changes (``SyncDescriptor/lastChangeID``) it drops: every local change of that record
+/// not yet acknowledged, the mutation refused and those made after it.
+public struct SyncDroppedChange: Sendable, Equatable {
+    /// The record.
+    public var id: String
+    /// "conflict" (another client changed or deleted it first) or "invalid" (the server
+    /// refused the record).
+    public var reason: String
+    public var message: String
+    /// The refused mutation's client sequence number.
+    public var clientSeq: Int64
+    /// The local change ids dropped, oldest first.
+    public var changes: [Int64]
+    public init(id: String, reason: String, message: String, clientSeq: Int64, changes: [Int64]) {
+        self.id = id
+        self.reason = reason
+        self.message = message
+        self.clientSeq = clientSeq
+        self.changes = changes
+    }
 }
 
 /// The client's settings.

@@ -48,10 +48,17 @@ public final class SyncDescriptor: @unchecked Sendable {
     private var _state: SyncState = .unknown
     private var token: String?
     private var downloading = false
+    /// The failure of the last download queued, until a download succeeds.
+    private var downloadFailure: SyncClientError?
     private var listening = false
     private var closed = false
-    private var autoSyncGeneration = 0
+    /// Whether an automatic sync is scheduled (it runs `autoSyncDelay` after the first
+    /// local change that it will push, however many follow).
+    private var autoSyncScheduled = false
+    /// Consecutive failed syncs (the retry's back-off); 0 after a sync that succeeded.
+    private var failedSyncs = 0
     private var _autoSyncDelay: Double
+    private var _lastChangeID: Int64 = 0
 
     /// The lock of the editable document: hold it around every use of the document
     /// (``withDocument(_:)``); the sync holds it while it applies the server's changes.
@@ -119,6 +126,16 @@ public final class SyncDescriptor: @unchecked Sendable {
     /// How many local changes wait to be pushed (pending and sent but not answered).
     public func pendingChanges() throws -> Int { try openStore().pendingCount() }
 
+    /// The id of the latest local change: each document operation that changes records (an
+    /// edit, an import, an undo) is one local change, numbered 1, 2, ... per layer store.
+    /// Read it after the operation returns to know its id; ``SyncEvent/changeDropped(_:)``
+    /// names the ids it drops. 0: none yet.
+    public var lastChangeID: Int64 {
+        let known = stateLock.withLock { _lastChangeID }
+        if known > 0 { return known }
+        return (try? openStore().lastChangeID()) ?? 0
+    }
+
     /// The client id of this installation and layer (made on first use, kept in the store).
     public func clientID() throws -> String {
         let s = try openStore()
@@ -158,17 +175,24 @@ public final class SyncDescriptor: @unchecked Sendable {
             defer { stateLock.withLock { downloading = false } }
             do {
                 try performDownload()
+                stateLock.withLock { downloadFailure = nil }
                 client.emit(self, .downloadFinished)
                 settle()
-            } catch let e as SyncClientError {
+            } catch {
+                let e = error as? SyncClientError ?? SyncClientError(.storage, "\(error)")
+                stateLock.withLock { downloadFailure = e }
                 if e.kind == .authentication { client.emit(self, .authenticationNeeded) }
                 client.emit(self, .downloadFailed(e))
                 settle()
-            } catch {
-                client.emit(self, .downloadFailed(SyncClientError(.storage, "\(error)")))
-                settle()
             }
         }
+    }
+
+    /// Downloads as ``download(token:)`` does and waits for the end: its failure is thrown.
+    /// Never call it from an event handler or the token provider.
+    public func downloadNow(token: String) throws {
+        try download(token: token)
+        try waitIdle()
     }
 
     /// Downloads on the calling thread (the worker's own work, and the blocking form).
@@ -290,10 +314,9 @@ public final class SyncDescriptor: @unchecked Sendable {
                 changed.append(id)
             }
         }
-        let ids = Set(view.map(\.id))
         var items: [InstantJSONValue] = []
         for (id, json) in view where current.records[id]?.json != json {
-            if let item = prepared(json, knownIDs: ids) { items.append(item) }
+            if let item = prepared(json) { items.append(item) }
             changed.append(id)
         }
         try importRecords(d, items)
@@ -304,18 +327,13 @@ public final class SyncDescriptor: @unchecked Sendable {
         if announce && !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
     }
 
-    /// A record to import: without `pdfObjectId`, and without references to records the
-    /// layer lacks (as the server's PDF export leaves them out).
-    private func prepared(_ json: [UInt8], knownIDs: Set<String>) -> InstantJSONValue? {
-        guard let value = try? InstantJSONValue(parsing: json), var fields = normalizedRecord(value)?.fields else { return nil }
-        if var quire = fields["quire"]?.fields {
-            if let target = quire["inReplyTo"]?.string, !knownIDs.contains(target) {
-                for key in ["inReplyTo", "replyType", "state", "stateModel"] { quire[key] = nil }
-            }
-            if let target = quire["popup"]?.string, !knownIDs.contains(target) { quire["popup"] = nil }
-            fields["quire"] = .object(quire)
-        }
-        return .object(fields)
+    /// A record to import: the record itself, without `pdfObjectId`. Its links stay ids
+    /// even when the layer lacks their target (a reply whose parent was deleted): the
+    /// import keeps them (``MissingLinkPolicy/keep``), so the document's export gives back
+    /// the record as the server has it.
+    private func prepared(_ json: [UInt8]) -> InstantJSONValue? {
+        guard let value = try? InstantJSONValue(parsing: json) else { return nil }
+        return normalizedRecord(value)
     }
 
     /// Imports records into the document: all at once, or (when that fails) one by one,
@@ -326,10 +344,10 @@ public final class SyncDescriptor: @unchecked Sendable {
             InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat),
                                      "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).bytes
         }
-        if (try? d.importAnnotationsJSON(json(items))) != nil { return }
+        if (try? d.importAnnotationsJSON(json(items), missingLinks: .keep)) != nil { return }
         for item in items {
             do {
-                _ = try d.importAnnotationsJSON(json([item]))
+                _ = try d.importAnnotationsJSON(json([item]), missingLinks: .keep)
             } catch {
                 let id = item["id"]?.string ?? "?"
                 client.emit(self, .syncFailed(SyncClientError(.protocolError, "the record \(id.prefix(80)) cannot be shown in the document: \(error)")))
@@ -385,9 +403,12 @@ public final class SyncDescriptor: @unchecked Sendable {
             for id in shadowOrder where after.records[id] == nil { changes.append((id, nil)) }
             if !changes.isEmpty {
                 let store = try openStore()
-                try store.transaction {
-                    for (id, json) in changes { try store.recordLocalChange(id, json: json) }
+                let change = try store.transaction {
+                    let change = try store.nextChangeID()
+                    for (id, json) in changes { try store.recordLocalChange(id, json: json, change: change) }
+                    return change
                 }
+                stateLock.withLock { _lastChangeID = change }
             }
             shadow = after.records
             shadowOrder = after.order
@@ -437,16 +458,33 @@ public final class SyncDescriptor: @unchecked Sendable {
         return pages
     }
 
-    private func scheduleAutoSync() {
-        let (delay, generation): (Double, Int) = stateLock.withLock {
-            autoSyncGeneration += 1
-            return (_autoSyncDelay, autoSyncGeneration)
+    /// Schedules the automatic sync, unless one is scheduled already: it runs
+    /// `autoSyncDelay` after the first local change not yet pushed (not after the last:
+    /// a program that edits without pause still shares its changes), behind a sync
+    /// already running. Changes made meanwhile go with it, or with the next one.
+    private func scheduleAutoSync(after seconds: Double? = nil) {
+        let delay: Double? = stateLock.withLock {
+            guard _autoSyncDelay > 0, !autoSyncScheduled, !closed else { return nil }
+            autoSyncScheduled = true
+            return seconds ?? _autoSyncDelay
         }
-        guard delay > 0 else { return }
+        guard let delay else { return }
         worker.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, self.stateLock.withLock({ self.autoSyncGeneration == generation && !self.closed }) else { return }
-            self.runSync()
+            guard let self else { return }
+            let run: Bool = self.stateLock.withLock {
+                self.autoSyncScheduled = false
+                return !self.closed && self._autoSyncDelay > 0
+            }
+            if run { self.runSync() }
         }
+    }
+
+    /// The wait before retrying after a failure on the network: 0.5, 1, then 2 s, each
+    /// with up to half again of random jitter (so that clients cut off together do not
+    /// come back in step): at most 3 s.
+    static func retryDelay(failures: Int) -> Double {
+        let base = Swift.min(0.5 * Double(1 << Swift.min(Swift.max(failures - 1, 0), 2)), 2)
+        return base * Double.random(in: 1...1.5)
     }
 
     // MARK: Sync
@@ -469,11 +507,54 @@ public final class SyncDescriptor: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Waits until the work queued so far (downloads, syncs) and its events are done.
-    public func waitIdle() {
+    /// Waits until the work queued so far (downloads, syncs) and its events are done;
+    /// throws the failure of the last download queued when it failed (and none succeeded
+    /// since), so that a download never fails silently. Failed syncs are not thrown (their
+    /// changes stay pending and are retried): ``syncNow()`` throws those.
+    public func waitIdle() throws {
         worker.sync {}
         events.sync {}
+        if let failure = stateLock.withLock({ downloadFailure }) { throw failure }
     }
+
+    /// The client's records: the server's records as last synced with the local changes
+    /// not yet acknowledged on top, each canonical (compact, keys sorted, no
+    /// `pdfObjectId`), in the order of the records then of local creations. After a sync
+    /// that ends clean they equal the server's, byte for byte, and so does the editable
+    /// document's export of them (docs/sync-client.md, "The record is the truth").
+    public func records() throws -> [(id: String, json: [UInt8])] {
+        try documentLock.withLock {
+            let store = try openStore()
+            guard try store.downloaded else { throw SyncClientError(.state, "\(documentID)/\(layer) is not downloaded") }
+            return try store.localView()
+        }
+    }
+
+    /// The local changes not yet acknowledged by the server: the mutations sent and not
+    /// answered (with their client sequence number), then the pending ones, each with the
+    /// local change ids it carries.
+    public func unacknowledgedChanges() throws -> [LocalMutation] {
+        try documentLock.withLock {
+            let store = try openStore()
+            return try store.outbox() + store.pending()
+        }
+    }
+
+    /// ``records()`` as annotation JSON: `{"annotations": [...]}`.
+    public func recordsJSON() throws -> [UInt8] {
+        var out: [UInt8] = Array("{\"annotations\":[".utf8)
+        for (i, r) in try records().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += r.json
+        }
+        out += Array("]}".utf8)
+        return out
+    }
+
+    /// How many times the client found its records differing from the server's and
+    /// fetched them again (``SyncEvent/recordsRepaired(_:message:)``), for the life of the
+    /// local store.
+    public func repairs() throws -> Int64 { Int64(try openStore().meta("repairs") ?? "0") ?? 0 }
 
     private func runSync() {
         do {
@@ -495,6 +576,14 @@ public final class SyncDescriptor: @unchecked Sendable {
             client.emit(self, .syncFinished)
         }
         settle()
+        // Local changes still waiting: with automatic sync on, try again soon (the network
+        // is back within seconds of coming back), or at once for changes made meanwhile.
+        let failures: Int = stateLock.withLock {
+            failedSyncs = failure?.kind == .network ? failedSyncs + 1 : 0
+            return failedSyncs
+        }
+        guard failure == nil || failure?.kind == .network, ((try? openStore().pendingCount()) ?? 0) > 0 else { return }
+        scheduleAutoSync(after: failure == nil ? nil : Self.retryDelay(failures: failures))
     }
 
     private func performSync() throws {
@@ -563,7 +652,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                   results.count == batch.count else {
                 throw SyncClientError(.protocolError, "the push answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))")
             }
-            var dropped: [(LocalMutation, String, String, InstantJSONValue?)] = []
+            var dropped: [(mutation: LocalMutation, reason: String, message: String, changes: [Int64])] = []
             try documentLock.withLock {
                 try store.transaction {
                     for (m, result) in zip(batch, results) {
@@ -585,16 +674,17 @@ public final class SyncDescriptor: @unchecked Sendable {
                             } else {
                                 try store.deleteRecord(m.id)
                             }
-                            try store.dropPending(m.id)
-                            dropped.append((m, result["reason"]?.string ?? "conflict", result["message"]?.string ?? "", current))
+                            let later = try store.dropPending(m.id)
+                            dropped.append((m, result["reason"]?.string ?? "conflict", result["message"]?.string ?? "", m.changes + later))
                         }
                         try store.removeFromOutbox(seq)
                     }
                 }
                 if !dropped.isEmpty, document != nil { try reconcileDocument(announce: true) }
             }
-            for (m, reason, message, _) in dropped {
-                client.emit(self, .changeDropped(id: m.id, reason: reason, message: message))
+            for d in dropped {
+                client.emit(self, .changeDropped(SyncDroppedChange(id: d.mutation.id, reason: d.reason, message: d.message,
+                                                                   clientSeq: d.mutation.clientSeq ?? 0, changes: d.changes)))
             }
         }
     }
@@ -649,8 +739,37 @@ public final class SyncDescriptor: @unchecked Sendable {
                 changed = apply.map(\.0)
             }
             if !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
-            if answer["more"]?.bool != true { return }
+            if answer["more"]?.bool != true {
+                // Every change up to `seq` applied: the records must be the server's. A
+                // digest that differs means one is not; fetch them again.
+                if let text = answer["digest"]?.string, let remote = LayerDigest(hex: text) {
+                    let local = try store.digest()
+                    if local != remote { try repair(store, local: local, remote: remote, seq: seq) }
+                }
+                return
+            }
         }
+    }
+
+    /// The client's records differ from the server's (their digests at `seq` differ):
+    /// fetches the layer, keeps it as the server's records (local changes not yet
+    /// acknowledged stay on top), shows it, reports the records that differed and counts
+    /// the repair. Never expected: a defect of the client, the server, or the store.
+    private func repair(_ store: LocalStore, local: LayerDigest, remote: LayerDigest, seq: Int64) throws {
+        var before: [String: (Int64, [UInt8])] = [:]
+        for r in try store.records() { before[r.id] = (r.revision, r.json) }
+        try refetchLayer()
+        var differing: [String] = []
+        var after: Set<String> = []
+        for r in try store.records() {
+            after.insert(r.id)
+            if let b = before[r.id], b.0 == r.revision, b.1 == r.json { continue }
+            differing.append(r.id)
+        }
+        differing += before.keys.filter { !after.contains($0) }.sorted()
+        let count = (Int64(try store.meta("repairs") ?? "0") ?? 0) + 1
+        try store.transaction { try store.setMeta(["repairs": String(count)]) }
+        client.emit(self, .recordsRepaired(differing, message: "the client's records (digest \(local)) differed from the server's (digest \(remote)) at seq \(seq): \(differing.count) record(s) fetched again"))
     }
 
     // MARK: Requests and tokens
@@ -760,8 +879,14 @@ public final class SyncDescriptor: @unchecked Sendable {
 
     public var isListening: Bool { stateLock.withLock { listening } }
 
+    /// The listener's loop. After a failure it waits ``retryDelay(failures:)`` (at most
+    /// 3 s) before polling again, and the HTTP transport gives up connecting after a few
+    /// seconds, so a listener is back within about five seconds of the network (issue 30:
+    /// an exponential back-off to 30 s kept clients away for 25 s after a partition
+    /// healed). The first poll that succeeds after a failure also starts a sync when local
+    /// changes wait, since the failed syncs that left them may not be retried otherwise.
     private func listen() {
-        var backoff = 1.0
+        var failures = 0
         while stateLock.withLock({ listening && !closed }) {
             do {
                 let store = try openStore()
@@ -770,9 +895,13 @@ public final class SyncDescriptor: @unchecked Sendable {
                 let r = try call("GET", "/documents/\(documentID)/layers/\(layer)/changes",
                                  query: ["since": String(cursor), "wait": String(client.configuration.listenWaitSeconds)],
                                  timeout: client.configuration.listenWaitSeconds + 30)
-                backoff = 1
-                if let v = try? InstantJSONValue(parsing: r.body),
-                   v["reset"]?.bool == true || !(v["changes"]?.items?.isEmpty ?? true) {
+                let recovered = failures > 0
+                failures = 0
+                let changed = (try? InstantJSONValue(parsing: r.body)).map {
+                    $0["reset"]?.bool == true || !($0["changes"]?.items?.isEmpty ?? true)
+                } ?? false
+                let waiting = recovered ? try store.pendingCount() : 0
+                if changed || waiting > 0 {
                     worker.async { [self] in runSync() }
                     // Let the sync move the cursor before the next poll.
                     worker.sync {}
@@ -780,11 +909,11 @@ public final class SyncDescriptor: @unchecked Sendable {
             } catch let e as SyncClientError {
                 if e.kind == .authentication { client.emit(self, .authenticationNeeded) }
                 if e.kind == .forbidden { setState(.invalid) }
-                sleepWhileListening(e.kind == .authentication ? 5 : backoff)
-                backoff = Swift.min(backoff * 2, 30)
+                failures += 1
+                sleepWhileListening(e.kind == .authentication ? 5 : Self.retryDelay(failures: failures))
             } catch {
-                sleepWhileListening(backoff)
-                backoff = Swift.min(backoff * 2, 30)
+                failures += 1
+                sleepWhileListening(Self.retryDelay(failures: failures))
             }
         }
     }

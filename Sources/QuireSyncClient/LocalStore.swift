@@ -11,12 +11,14 @@ import QuireSyntax
 //                           downloaded ("1" once the layer was fetched)
 //   records(id, revision, json)   the server's records as last known (what was pulled or
 //                           acknowledged), the base of rebasing
-//   outbox(client_seq, id, op, base, json)   mutations with their idempotency key,
-//                           written before they are sent: a retry sends the same ones
-//   pending(ord, id, op, base, chained, json)   the local changes not yet in the outbox,
-//                           one row per record id (its latest local state), in the order
-//                           of their first change; `chained` = made while the same id was
-//                           in the outbox (its base is that mutation's answer)
+//   outbox(client_seq, id, op, base, json, changes)   mutations with their idempotency
+//                           key, written before they are sent: a retry sends the same ones
+//   pending(ord, id, op, base, chained, json, changes)   the local changes not yet in the
+//                           outbox, one row per record id (its latest local state), in the
+//                           order of their first change; `chained` = made while the same id
+//                           was in the outbox (its base is that mutation's answer)
+//   `changes`: the local change ids (one per document operation that changed records, from
+//   meta next_change_id) that the row carries, comma-separated: what CHANGE_DROPPED names.
 
 /// One pending or outgoing local change.
 public struct LocalMutation: Sendable, Equatable {
@@ -26,7 +28,13 @@ public struct LocalMutation: Sendable, Equatable {
     public var op: String
     public var baseRevision: Int64?
     public var record: [UInt8]?
+    /// The local change ids it carries (``SyncDescriptor/lastChangeID``), oldest first.
+    public var changes: [Int64] = []
 }
+
+/// `changes` as stored: ids joined by commas.
+func changeList(_ text: String) -> [Int64] { text.split(separator: ",").compactMap { Int64($0) } }
+func changeText(_ changes: [Int64]) -> String { changes.map(String.init).joined(separator: ",") }
 
 final class LocalStore: @unchecked Sendable {
     let path: String
@@ -42,7 +50,8 @@ final class LocalStore: @unchecked Sendable {
     /// descriptor's worker while it syncs).
     let lock = RecursiveLock()
 
-    static let schemaVersion = "1"
+    /// 2: `changes` in pending and outbox (a store of version 1 is migrated when opened).
+    static let schemaVersion = "2"
 
     init(path: String) throws {
         self.path = path
@@ -55,11 +64,22 @@ final class LocalStore: @unchecked Sendable {
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 CREATE TABLE IF NOT EXISTS records(id TEXT PRIMARY KEY, revision INTEGER NOT NULL, json BLOB NOT NULL);
                 CREATE TABLE IF NOT EXISTS outbox(client_seq INTEGER PRIMARY KEY, id TEXT NOT NULL, op TEXT NOT NULL,
-                                                  base INTEGER, json BLOB);
+                                                  base INTEGER, json BLOB, changes TEXT NOT NULL DEFAULT '');
                 CREATE TABLE IF NOT EXISTS pending(ord INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
-                                                   op TEXT NOT NULL, base INTEGER, chained INTEGER NOT NULL, json BLOB);
+                                                   op TEXT NOT NULL, base INTEGER, chained INTEGER NOT NULL, json BLOB,
+                                                   changes TEXT NOT NULL DEFAULT '');
                 """)
             if try meta("schema") == nil { try setMeta(["schema": Self.schemaVersion]) }
+            if try meta("schema") == "1" {
+                // Version 1 (0.5's first stores): the change ids came with version 2.
+                try transaction {
+                    try db.execute("""
+                        ALTER TABLE outbox ADD COLUMN changes TEXT NOT NULL DEFAULT '';
+                        ALTER TABLE pending ADD COLUMN changes TEXT NOT NULL DEFAULT '';
+                        """)
+                    try setMeta(["schema": "2"])
+                }
+            }
             guard try meta("schema") == Self.schemaVersion else {
                 throw SyncClientError(.storage, "the local store \(path) has another schema version")
             }
@@ -128,38 +148,90 @@ final class LocalStore: @unchecked Sendable {
         try wrap { try db.query("SELECT revision, json FROM records WHERE id = ?", [.text(id)]) { ($0.integer(0), $0.blob(1)) }.first }
     }
 
+    /// Writes the server's record `id` at `revision` (`json` canonical, without
+    /// `pdfObjectId`), keeping the records' digest (``digest()``) up to date, inside the
+    /// caller's transaction.
     func putRecord(_ id: String, revision: Int64, json: [UInt8]) throws {
         try wrap {
+            var d = try digest()
+            if let old = try record(id) { d.toggle(id: id, revision: old.revision, record: old.json) }
+            d.toggle(id: id, revision: revision, record: json)
             try db.run("INSERT INTO records(id, revision, json) VALUES(?, ?, ?) ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, json = excluded.json",
                        [.text(id), .integer(revision), .blob(json)])
+            try setMeta(["digest": d.hex])
         }
     }
 
     func deleteRecord(_ id: String) throws {
-        try wrap { try db.run("DELETE FROM records WHERE id = ?", [.text(id)]) }
+        try wrap {
+            guard let old = try record(id) else { return }
+            var d = try digest()
+            d.toggle(id: id, revision: old.revision, record: old.json)
+            try db.run("DELETE FROM records WHERE id = ?", [.text(id)])
+            try setMeta(["digest": d.hex])
+        }
     }
 
     func deleteAllRecords() throws {
-        try wrap { try db.run("DELETE FROM records") }
+        try wrap {
+            try db.run("DELETE FROM records")
+            try setMeta(["digest": LayerDigest().hex])
+        }
+    }
+
+    /// The digest of the server's records as this store holds them (``LayerDigest``): kept
+    /// with every write, computed from the records when a store made before digests has
+    /// none.
+    func digest() throws -> LayerDigest {
+        try wrap {
+            if let text = try meta("digest"), let d = LayerDigest(hex: text) { return d }
+            var d = LayerDigest()
+            for r in try records() { d.toggle(id: r.id, revision: r.revision, record: r.json) }
+            return d
+        }
     }
 
     // MARK: pending and outbox
 
     func outbox() throws -> [LocalMutation] {
         try wrap {
-            try db.query("SELECT client_seq, id, op, base, json FROM outbox ORDER BY client_seq") {
+            try db.query("SELECT client_seq, id, op, base, json, changes FROM outbox ORDER BY client_seq") {
                 LocalMutation(clientSeq: $0.integer(0), id: $0.text(1), op: $0.text(2),
-                              baseRevision: $0.isNull(3) ? nil : $0.integer(3), record: $0.optionalBlob(4))
+                              baseRevision: $0.isNull(3) ? nil : $0.integer(3), record: $0.optionalBlob(4),
+                              changes: changeList($0.text(5)))
             }
         }
     }
 
     func pending() throws -> [LocalMutation] {
         try wrap {
-            try db.query("SELECT id, op, base, json FROM pending ORDER BY ord") {
+            try db.query("SELECT id, op, base, json, changes FROM pending ORDER BY ord") {
                 LocalMutation(clientSeq: nil, id: $0.text(0), op: $0.text(1),
-                              baseRevision: $0.isNull(2) ? nil : $0.integer(2), record: $0.optionalBlob(3))
+                              baseRevision: $0.isNull(2) ? nil : $0.integer(2), record: $0.optionalBlob(3),
+                              changes: changeList($0.text(4)))
             }
+        }
+    }
+
+    /// A new local change id (1, 2, ...), inside the caller's transaction.
+    func nextChangeID() throws -> Int64 {
+        try wrap {
+            let id = Int64(try meta("next_change_id") ?? "1") ?? 1
+            guard id < Int64.max else { throw SyncClientError(.storage, "the local store's change ids are exhausted") }
+            try setMeta(["next_change_id": String(id + 1)])
+            return id
+        }
+    }
+
+    /// The latest local change id given out (0: none yet).
+    func lastChangeID() throws -> Int64 {
+        try wrap { (Int64(try meta("next_change_id") ?? "1") ?? 1) - 1 }
+    }
+
+    /// The local change ids of `id`'s pending row (empty: none).
+    func pendingChanges(_ id: String) throws -> [Int64] {
+        try wrap {
+            changeList(try db.query("SELECT changes FROM pending WHERE id = ?", [.text(id)]) { $0.text(0) }.first ?? "")
         }
     }
 
@@ -182,13 +254,14 @@ final class LocalStore: @unchecked Sendable {
         try !db.query("SELECT 1 FROM outbox WHERE id = ? LIMIT 1", [.text(id)]) { $0.integer(0) }.isEmpty
     }
 
-    /// Records a local change of record `id` (nil json: deleted), inside the caller's
-    /// transaction.
-    func recordLocalChange(_ id: String, json: [UInt8]?) throws {
+    /// Records a local change of record `id` (nil json: deleted), made by local change
+    /// `change`, inside the caller's transaction.
+    func recordLocalChange(_ id: String, json: [UInt8]?, change: Int64) throws {
         try wrap {
             let op = json == nil ? "delete" : "put"
-            let existing = try db.query("SELECT op, base, chained FROM pending WHERE id = ?", [.text(id)]) {
-                (op: $0.text(0), base: $0.isNull(1) ? nil : Optional($0.integer(1)), chained: $0.integer(2) != 0)
+            let existing = try db.query("SELECT op, base, chained, changes FROM pending WHERE id = ?", [.text(id)]) {
+                (op: $0.text(0), base: $0.isNull(1) ? nil : Optional($0.integer(1)), chained: $0.integer(2) != 0,
+                 changes: $0.text(3))
             }.first
             if let existing {
                 // A record created locally and deleted before it left: nothing for the server.
@@ -196,15 +269,16 @@ final class LocalStore: @unchecked Sendable {
                     try db.run("DELETE FROM pending WHERE id = ?", [.text(id)])
                     return
                 }
-                try db.run("UPDATE pending SET op = ?, json = ? WHERE id = ?",
-                           [.text(op), json.map { .blob($0) } ?? .null, .text(id)])
+                try db.run("UPDATE pending SET op = ?, json = ?, changes = ? WHERE id = ?",
+                           [.text(op), json.map { .blob($0) } ?? .null,
+                            .text(changeText(changeList(existing.changes) + [change])), .text(id)])
                 return
             }
             let chained = try inOutbox(id)
             let base: Int64? = chained ? nil : try record(id)?.revision
-            try db.run("INSERT INTO pending(id, op, base, chained, json) VALUES(?, ?, ?, ?, ?)",
+            try db.run("INSERT INTO pending(id, op, base, chained, json, changes) VALUES(?, ?, ?, ?, ?, ?)",
                        [.text(id), .text(op), base.map { .integer($0) } ?? .null, .integer(chained ? 1 : 0),
-                        json.map { .blob($0) } ?? .null])
+                        json.map { .blob($0) } ?? .null, .text(String(change))])
         }
     }
 
@@ -213,9 +287,9 @@ final class LocalStore: @unchecked Sendable {
     /// (`order`). Call it inside ``transaction(_:)``.
     func sealPending(order: ([LocalMutation]) -> [LocalMutation]) throws {
         try wrap {
-            let rows = try db.query("SELECT id, op, base, chained, json FROM pending WHERE id NOT IN (SELECT id FROM outbox) ORDER BY ord") {
+            let rows = try db.query("SELECT id, op, base, chained, json, changes FROM pending WHERE id NOT IN (SELECT id FROM outbox) ORDER BY ord") {
                 (LocalMutation(clientSeq: nil, id: $0.text(0), op: $0.text(1), baseRevision: $0.isNull(2) ? nil : $0.integer(2),
-                               record: $0.optionalBlob(4)), $0.integer(3) != 0)
+                               record: $0.optionalBlob(4), changes: changeList($0.text(5))), $0.integer(3) != 0)
             }
             guard !rows.isEmpty else { return }
             // Never below a client_seq already used (the outbox's are the latest).
@@ -234,9 +308,9 @@ final class LocalStore: @unchecked Sendable {
                 mutations.append(m)
             }
             for m in order(mutations) {
-                try db.run("INSERT INTO outbox(client_seq, id, op, base, json) VALUES(?, ?, ?, ?, ?)",
+                try db.run("INSERT INTO outbox(client_seq, id, op, base, json, changes) VALUES(?, ?, ?, ?, ?, ?)",
                            [.integer(next), .text(m.id), .text(m.op), m.baseRevision.map { .integer($0) } ?? .null,
-                            m.record.map { .blob($0) } ?? .null])
+                            m.record.map { .blob($0) } ?? .null, .text(changeText(m.changes))])
                 try db.run("DELETE FROM pending WHERE id = ?", [.text(m.id)])
                 next += 1
             }
@@ -257,13 +331,13 @@ final class LocalStore: @unchecked Sendable {
         }
     }
 
-    /// Drops the pending change of `id`; returns whether there was one.
+    /// Drops the pending change of `id`; returns the local change ids it carried.
     @discardableResult
-    func dropPending(_ id: String) throws -> Bool {
+    func dropPending(_ id: String) throws -> [Int64] {
         try wrap {
-            let had = try !db.query("SELECT 1 FROM pending WHERE id = ?", [.text(id)]) { $0.integer(0) }.isEmpty
+            let changes = try pendingChanges(id)
             try db.run("DELETE FROM pending WHERE id = ?", [.text(id)])
-            return had
+            return changes
         }
     }
 

@@ -47,23 +47,39 @@ public struct HTTPTransport: SyncTransport {
         return out
     }
 
-    /// The process's HTTP client (never shut down, like `HTTPClient.shared`): a failed
+    /// How long connecting may take before the request fails (and the descriptor retries,
+    /// within 3 s: `SyncDescriptor.retryDelay`). A server that takes longer to accept a
+    /// connection is as good as unreachable; the kernel's own retries of a connection whose
+    /// first packets were lost back off to tens of seconds, so that after a network
+    /// partition healed a client waited 22 to 25 s on them (issue 30).
+    public static let connectTimeout = TimeAmount.seconds(2)
+    /// How long a request other than a long poll may wait with no byte of the answer
+    /// arriving: a connection that stopped carrying data (a partition, a proxy that holds
+    /// it) fails after this instead of after the request's whole timeout (60 s).
+    public static let readTimeout = TimeAmount.seconds(20)
+
+    /// The process's HTTP clients (never shut down, like `HTTPClient.shared`): a failed
     /// connection fails the request at once instead of being retried until the request's
-    /// deadline (the descriptor retries on its next sync, and reports the failure now),
-    /// and connecting gives up after 10 s.
+    /// deadline (the descriptor retries, and reports the failure now), and connecting gives
+    /// up after ``connectTimeout``. Long polls (requests with `wait`, which the server
+    /// answers only when a change comes or the wait ends) go through a client of their own
+    /// without ``readTimeout``.
     ///
     /// Connections per server: every listening descriptor holds one for its long poll, and
     /// its syncs need another, so the pool's default of 8 per host let the ninth listening
     /// descriptor of a process (a backend syncing many layers) wait behind the long polls
     /// until its requests timed out. The limit is ``maxConnectionsPerServer``.
-    static let client: HTTPClient = {
+    static let client = makeClient(read: readTimeout)
+    static let longPollClient = makeClient(read: nil)
+
+    static func makeClient(read: TimeAmount?) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: connectTimeout, read: read)
         configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerServer)
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    }
 
     private final class Box: @unchecked Sendable {
         var result: Result<SyncResponse, any Error> = .failure(SyncClientError(.network, "no answer"))
@@ -82,9 +98,10 @@ public struct HTTPTransport: SyncTransport {
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         let timeout = TimeAmount.seconds(Int64(max(1, timeoutSeconds)))
+        let client = request.query["wait"] != nil ? Self.longPollClient : Self.client
         Task {
             do {
-                let response = try await Self.client.execute(outgoing, timeout: timeout)
+                let response = try await client.execute(outgoing, timeout: timeout)
                 let body = try await response.body.collect(upTo: Self.maxResponseBytes)
                 box.result = .success(SyncResponse(status: Int(response.status.code),
                                                    headers: response.headers.map { ($0.name, $0.value) },

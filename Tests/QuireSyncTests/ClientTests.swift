@@ -35,7 +35,8 @@ final class EventLog: @unchecked Sendable {
         case .syncFinished: text = "syncFinished"
         case .syncFailed(let e): text = "syncFailed \(e.kind)"
         case .documentChanged(let ids): text = "documentChanged \(ids.sorted().joined(separator: ","))"
-        case .changeDropped(let id, let reason, _): text = "changeDropped \(id) \(reason)"
+        case .changeDropped(let d): text = "changeDropped \(d.id) \(d.reason)"
+        case .recordsRepaired(let ids, _): text = "recordsRepaired \(ids.sorted().joined(separator: ","))"
         case .authenticationNeeded: text = "authenticationNeeded"
         case .reauthenticationFinished: text = "reauthenticationFinished"
         case .reauthenticationFailed(let e): text = "reauthenticationFailed \(e.kind)"
@@ -58,7 +59,7 @@ func makeClient(_ h: Harness, _ transport: SwitchableTransport, _ dir: String, l
 func downloaded(_ client: SyncClient, token: String) throws -> SyncDescriptor {
     let d = try client.descriptor(forJWT: token)
     try d.download(token: token)
-    d.waitIdle()
+    try d.waitIdle()
     return d
 }
 
@@ -177,7 +178,7 @@ struct SyncClientTests {
         #expect(server.keys.contains("note-a") && server.count == 6)
         // B pulls them into its document.
         try b.syncNow()
-        b.waitIdle()
+        try b.waitIdle()
         #expect(try localRecords(b) == server)
         #expect(try localRecords(a) == server)
         #expect(logB.contains("documentChanged"))
@@ -187,7 +188,7 @@ struct SyncClientTests {
         try setContents(b, "sq-1", "B's text")
         try a.syncNow()
         try b.syncNow()
-        b.waitIdle()
+        try b.waitIdle()
         #expect(logB.contains("changeDropped sq-1 conflict"), "\(logB.all)")
         try a.syncNow()
         let final = try await serverRecords(h)
@@ -234,10 +235,10 @@ struct SyncClientTests {
         #expect(try Set(localRecords(d).keys).isSuperset(of: (0..<5).map { "off-\($0)" }))
         transport.online.withLock { $0 = true }
         #expect(throws: SyncClientError.self) { try d.syncNow() }
-        d.waitIdle()
+        try d.waitIdle()
         #expect(log2.contains("authenticationNeeded"))
         try d.reauthenticate(token: token)
-        d.waitIdle()
+        try d.waitIdle()
         #expect(log2.contains("reauthenticationFinished"), "\(log2.all)")
         #expect(try d.pendingChanges() == 0)
         try d.syncNow()
@@ -264,7 +265,7 @@ struct SyncClientTests {
         let d = try downloaded(client, token: good)
         _ = try note(d, "n1", "x")
         try d.reauthenticate(token: expired)
-        d.waitIdle()
+        try d.waitIdle()
         #expect(log.contains("reauthenticationFailed authentication"), "\(log.all)")
         // The expired token is not kept: the good one still works.
         try d.syncNow()
@@ -272,13 +273,14 @@ struct SyncClientTests {
         let expiredSecond = try await sign(claims(layer: "second", expiresIn: -3600))
         let d2 = try client.descriptor(forJWT: expiredSecond)
         try d2.download(token: expiredSecond)
-        d2.waitIdle()
+        // A failed download is never silent: waiting for it throws its failure.
+        #expect(throws: SyncClientError.self) { try d2.waitIdle() }
         #expect(log.contains("downloadFailed authentication"))
         #expect(log.contains("authenticationNeeded"))
         let fresh = try await sign(claims(layer: "second"))
         client.tokenProvider = { _ in fresh }
         try d2.download(token: expiredSecond)
-        d2.waitIdle()
+        try d2.waitIdle()
         #expect(d2.state == .clean, "\(log.all)")
         client.close()
         await h.finish()

@@ -42,6 +42,7 @@ static const char *event_name(quire_sync_event_type type) {
     case QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED: return "authentication needed";
     case QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED: return "reauthentication finished";
     case QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED: return "reauthentication failed";
+    case QUIRE_SYNC_EVENT_RECORDS_REPAIRED: return "records repaired";
     }
     return NULL;
 }
@@ -65,6 +66,9 @@ static void on_event(quire_descriptor *descriptor, const quire_sync_event *event
     e->count++;
     if (pthread_equal(pthread_self(), e->caller)) e->wrong_thread++;
     if (descriptor != e->descriptor || event->version != QUIRE_SYNC_EVENT_VERSION) e->wrong_thread++;
+    /* Version 2's fields: only CHANGE_DROPPED carries change ids. */
+    if (event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED && (event->change_ids || event->change_id_count || event->client_seq))
+        e->wrong_thread++;
     /* Every event is of the family, and so is its state. */
     if (!event_name(event->type) || !state_name(event->state)) e->wrong_thread++;
     if (event->type == QUIRE_SYNC_EVENT_DOWNLOAD_FAILED) e->download_failed_status = event->status;
@@ -141,6 +145,13 @@ static void test_client_arguments(void) {
     CHECK_STATUS(quire_descriptor_set_listening(NULL, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_descriptor_pending_changes(&n, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_descriptor_remove_local_storage(NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_descriptor_download_now(NULL, "x"), QUIRE_EINVAL);
+    {
+        int64_t id = 0;
+        CHECK_STATUS(quire_descriptor_last_change_id(&id, NULL), QUIRE_EINVAL);
+        CHECK_STATUS(quire_descriptor_repairs(&id, NULL), QUIRE_EINVAL);
+        CHECK_STATUS(quire_descriptor_records_json(NULL, 0, &n, NULL), QUIRE_EINVAL);
+    }
     CHECK(strcmp(quire_status_string(QUIRE_EAUTH), "unknown status") != 0);
     CHECK(strcmp(quire_status_string(QUIRE_ENETWORK), "unknown status") != 0);
 }
@@ -214,12 +225,25 @@ static void test_client_offline(void) {
     CHECK_STATUS(quire_descriptor_sync_now(d), QUIRE_ESTATE);
     CHECK_STATUS(quire_descriptor_pending_changes(&n, d), QUIRE_OK);
     CHECK_INT((long)n, 0);
+    {
+        int64_t id = -1;
+        CHECK_STATUS(quire_descriptor_last_change_id(NULL, d), QUIRE_EINVAL);
+        CHECK_STATUS(quire_descriptor_last_change_id(&id, d), QUIRE_OK);
+        CHECK(id == 0);
+        CHECK_STATUS(quire_descriptor_repairs(&id, d), QUIRE_OK);
+        CHECK(id == 0);
+        CHECK_STATUS(quire_descriptor_records_json(NULL, 0, &n, d), QUIRE_ESTATE); /* not downloaded */
+    }
 
     /* A token of another layer is refused; a download with nothing listening fails with
-     * QUIRE_ENETWORK, reported on the event thread. */
+     * QUIRE_ENETWORK, reported on the event thread and by the wait (issue 40: a failed
+     * download is never silent), and by download_now. */
     CHECK_STATUS(quire_descriptor_download(d, other_layer), QUIRE_EINVAL);
+    CHECK_STATUS(quire_descriptor_download_now(d, other_layer), QUIRE_EINVAL);
     CHECK_STATUS(quire_descriptor_download(d, token), QUIRE_OK);
-    CHECK_STATUS(quire_descriptor_wait_idle(d), QUIRE_OK);
+    CHECK_STATUS(quire_descriptor_wait_idle(d), QUIRE_ENETWORK);
+    CHECK(quire_last_error_message()[0] != 0);
+    CHECK_STATUS(quire_descriptor_download_now(d, token), QUIRE_ENETWORK);
     pthread_mutex_lock(&events.lock);
     CHECK_INT(events.download_failed_status, QUIRE_ENETWORK);
     CHECK_INT(events.wrong_thread, 0);
@@ -229,7 +253,7 @@ static void test_client_offline(void) {
 
     CHECK_STATUS(quire_descriptor_reauthenticate(d, other_layer), QUIRE_EINVAL);
     CHECK_STATUS(quire_descriptor_reauthenticate(d, token), QUIRE_OK);
-    CHECK_STATUS(quire_descriptor_wait_idle(d), QUIRE_OK);
+    CHECK_STATUS(quire_descriptor_wait_idle(d), QUIRE_ENETWORK); /* the download's failure still */
     pthread_mutex_lock(&events.lock);
     CHECK_INT(events.reauth_failed_status, QUIRE_ENETWORK);
     pthread_mutex_unlock(&events.lock);
@@ -239,7 +263,7 @@ static void test_client_offline(void) {
     CHECK_STATUS(quire_descriptor_set_listening(d, 1), QUIRE_OK);
     CHECK_STATUS(quire_descriptor_set_listening(d, 0), QUIRE_OK);
     CHECK_STATUS(quire_descriptor_sync(d), QUIRE_OK);
-    CHECK_STATUS(quire_descriptor_wait_idle(d), QUIRE_OK);
+    CHECK_STATUS(quire_descriptor_wait_idle(d), QUIRE_ENETWORK);
 
     CHECK_STATUS(quire_descriptor_remove_local_storage(d), QUIRE_OK);
     CHECK_STATUS(quire_client_remove_unused_cache(&n, client), QUIRE_OK);

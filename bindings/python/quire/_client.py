@@ -7,8 +7,7 @@ Example (``examples/python/instant_review.py`` does the whole review)::
 
     with quire.Client("http://127.0.0.1:8080", "/var/lib/reviewer") as client:
         descriptor = client.descriptor(jwt)
-        descriptor.download(jwt)
-        descriptor.wait_idle()
+        descriptor.download(jwt, wait=True)  # raises why, when it fails
         doc = descriptor.document
         doc.add_annotation(...)          # pending, durably, before it returns
         descriptor.sync_now()            # pushed, and the server's changes pulled in
@@ -58,6 +57,7 @@ class SyncEventType(enum.IntEnum):
     AUTHENTICATION_NEEDED = _raw.QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED
     REAUTHENTICATION_FINISHED = _raw.QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED
     REAUTHENTICATION_FAILED = _raw.QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED
+    RECORDS_REPAIRED = _raw.QUIRE_SYNC_EVENT_RECORDS_REPAIRED
 
 
 @dataclass(frozen=True)
@@ -69,14 +69,19 @@ class SyncEvent:
     #: ``QUIRE_OK`` (0), or the status of a failure.
     status: int = 0
     message: Optional[str] = None
-    #: CHANGE_DROPPED: the record whose local change was dropped, and why
+    #: CHANGE_DROPPED: the record whose local changes were dropped, and why
     #: (``"conflict"`` or ``"invalid"``).
     record_id: Optional[str] = None
     reason: Optional[str] = None
-    #: DOCUMENT_CHANGED: the records the server changed.
+    #: DOCUMENT_CHANGED: the records the server changed; RECORDS_REPAIRED: the records
+    #: fetched again because the client's copy differed from the server's.
     record_ids: Tuple[str, ...] = field(default_factory=tuple)
     completed: int = 0
     total: int = 0
+    #: CHANGE_DROPPED: the local change ids dropped (:attr:`Descriptor.last_change_id` after
+    #: an edit gives its id), oldest first, and the refused mutation's client sequence number.
+    change_ids: Tuple[int, ...] = field(default_factory=tuple)
+    client_seq: int = 0
 
 
 def _text(p: Optional[bytes]) -> Optional[str]:
@@ -193,13 +198,20 @@ class Client:
             ids: Tuple[str, ...] = ()
             if e.record_ids and e.record_id_count:
                 ids = tuple(_text(e.record_ids[i]) or "" for i in range(e.record_id_count))
+            changes: Tuple[int, ...] = ()
+            client_seq = 0
+            if e.version >= 2:
+                client_seq = e.client_seq
+                if e.change_ids and e.change_id_count:
+                    changes = tuple(int(e.change_ids[i]) for i in range(e.change_id_count))
             event = SyncEvent(
                 type=SyncEventType(e.type), state=SyncState(e.state), status=e.status, message=_text(e.message),
                 record_id=_text(e.record_id), reason=_text(e.reason), record_ids=ids,
-                completed=e.completed, total=e.total,
+                completed=e.completed, total=e.total, change_ids=changes, client_seq=client_seq,
             )
             descriptor = self._descriptor_of(handle)
-            if event.type in (SyncEventType.DOCUMENT_CHANGED, SyncEventType.CHANGE_DROPPED):
+            if event.type in (SyncEventType.DOCUMENT_CHANGED, SyncEventType.CHANGE_DROPPED,
+                              SyncEventType.RECORDS_REPAIRED):
                 descriptor._forget_reads()
             if self._on_event is not None:
                 self._on_event(descriptor, event)
@@ -283,16 +295,24 @@ class Descriptor:
         check(_raw.lib.quire_descriptor_pending_changes(byref(out), self._live()))
         return int(out.value)
 
-    def download(self, jwt: str) -> None:
-        """Starts downloading the PDF (once per document) and the layer with ``jwt``; the
-        DOWNLOAD_FINISHED or DOWNLOAD_FAILED event says when it ends (:meth:`wait_idle`
-        waits for it).
+    def download(self, jwt: str, *, wait: bool = False) -> None:
+        """Downloads the PDF (once per document) and the layer with ``jwt``: in the
+        background (the DOWNLOAD_FINISHED or DOWNLOAD_FAILED event says when it ends;
+        :meth:`wait_idle` waits for it and raises its failure), or with ``wait=True``, to
+        the end (``quire_descriptor_download_now``).
 
         Raises:
             InvalidArgumentError: a token for another document or layer.
             BusyError: a download of this descriptor is running.
+            AuthenticationError: (``wait=True``) the server refused the token: expired,
+                signed by another key, without permission, or the document is gone.
+            NetworkError: (``wait=True``) the server cannot be reached.
         """
-        check(_raw.lib.quire_descriptor_download(self._live(), c_string(jwt, "the token")))
+        token = c_string(jwt, "the token")
+        if wait:
+            check(_raw.lib.quire_descriptor_download_now(self._live(), token))
+        else:
+            check(_raw.lib.quire_descriptor_download(self._live(), token))
 
     @property
     def document(self) -> Document:
@@ -330,8 +350,46 @@ class Descriptor:
         self._forget_reads()
 
     def wait_idle(self) -> None:
-        """Waits until the work queued so far and its events are done."""
+        """Waits until the work queued so far and its events are done.
+
+        Raises:
+            QuireError: the failure of the last download queued, when it failed (and none
+                succeeded since): a download never fails silently. Failed syncs are not
+                raised here (their changes stay pending and are retried; :meth:`sync_now`
+                raises them).
+        """
         check(_raw.lib.quire_descriptor_wait_idle(self._live()))
+
+    @property
+    def last_change_id(self) -> int:
+        """The id of the latest local change (0: none yet). Each call on the editable
+        document that changes its records is one local change, numbered 1, 2, ...: read this
+        after the call to know its id. A CHANGE_DROPPED event's :attr:`SyncEvent.change_ids`
+        names the ones it drops."""
+        out = ctypes.c_int64()
+        check(_raw.lib.quire_descriptor_last_change_id(byref(out), self._live()))
+        return int(out.value)
+
+    def records(self) -> Dict[str, Dict[str, Any]]:
+        """The client's records, by id: the server's records as last synced with the
+        local changes not yet acknowledged on top. After a sync that ends CLEAN they equal
+        the server's (and so does :meth:`records_json`, byte for byte)."""
+        import json
+
+        return {r["id"]: r for r in json.loads(self.records_json())["annotations"]}
+
+    def records_json(self) -> bytes:
+        """The client's records as annotation JSON (``{"annotations": [...]}``), each record
+        canonical: compact, keys sorted, without ``pdfObjectId``."""
+        return query_bytes(_raw.lib.quire_descriptor_records_json, self._live())
+
+    @property
+    def repairs(self) -> int:
+        """How many times the client found its records differing from the server's and
+        fetched them again (RECORDS_REPAIRED): 0 is the only expected value."""
+        out = ctypes.c_int64()
+        check(_raw.lib.quire_descriptor_repairs(byref(out), self._live()))
+        return int(out.value)
 
     def reauthenticate(self, jwt: str) -> None:
         """Replaces the token (checked by the server on the worker thread:

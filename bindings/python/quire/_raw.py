@@ -259,7 +259,8 @@ QUIRE_SYNC_EVENT_CHANGE_DROPPED = 0x2507
 QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED = 0x2508
 QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED = 0x2509
 QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED = 0x250A
-QUIRE_SYNC_EVENT_VERSION = 1
+QUIRE_SYNC_EVENT_RECORDS_REPAIRED = 0x250B
+QUIRE_SYNC_EVENT_VERSION = 2
 QUIRE_CLIENT_CALLBACKS_VERSION = 1
 QUIRE_CLIENT_CONFIG_VERSION = 1
 
@@ -612,6 +613,10 @@ class quire_sync_event(Structure):
         ("record_id_count", c_size_t),
         ("completed", c_int64),
         ("total", c_int64),
+        # Version 2.
+        ("client_seq", c_int64),
+        ("change_ids", POINTER(c_int64)),
+        ("change_id_count", c_size_t),
     ]
 
 
@@ -1212,11 +1217,15 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_descriptor_document", c_int, (POINTER(quire_document_p), quire_descriptor_p)),
     ("quire_descriptor_sync", c_int, (quire_descriptor_p,)),
     ("quire_descriptor_sync_now", c_int, (quire_descriptor_p,)),
+    ("quire_descriptor_download_now", c_int, (quire_descriptor_p, c_char_p)),
     ("quire_descriptor_wait_idle", c_int, (quire_descriptor_p,)),
     ("quire_descriptor_reauthenticate", c_int, (quire_descriptor_p, c_char_p)),
     ("quire_descriptor_set_auto_sync_delay", c_int, (quire_descriptor_p, c_double)),
     ("quire_descriptor_set_listening", c_int, (quire_descriptor_p, c_int)),
     ("quire_descriptor_pending_changes", c_int, (POINTER(c_size_t), quire_descriptor_p)),
+    ("quire_descriptor_last_change_id", c_int, (POINTER(c_int64), quire_descriptor_p)),
+    _query("quire_descriptor_records_json", _TEXT, quire_descriptor_p),
+    ("quire_descriptor_repairs", c_int, (POINTER(c_int64), quire_descriptor_p)),
     ("quire_descriptor_remove_local_storage", c_int, (quire_descriptor_p,)),
     # Tools
     ("quire_tool_callbacks_init", c_int, (POINTER(quire_tool_callbacks), ctypes.c_uint)),
