@@ -5,8 +5,10 @@
 #   make demo       build, then run the examples on examples/sample.pdf, and two clients'
 #                   notes converging through quire-server (examples/sync_demo.sh)
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
-#                   valgrind), Python, the sync server (test-server), the web review page
-#                   in headless Chromium (test-web), and the corpus sweep
+#                   valgrind), Python, the sync server (test-server), the sync's convergence
+#                   harness (test-convergence: 500 schedules), the web review page in
+#                   headless Chromium (test-web), and the corpus sweep
+#   make test-convergence-long  10,000 schedules of the convergence harness
 #   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
 #                   bench-full runs the complete one (bench/RESULTS.md)
@@ -59,11 +61,12 @@ RELEASE_FLAGS := -c release --disable-local-rpath \
 SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-asan test-c test-python test-server test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-python test-server test-convergence test-convergence-long test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
-     build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake
+     build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake \
+     build/bin/quire-convergence
 
 build/.stamp: $(SOURCES)
 	@# SwiftPM relinks on changed objects, not on a changed quire.order: make it relink.
@@ -90,6 +93,12 @@ build/bin/quire: build/.stamp
 build/bin/quire-server: build/.stamp
 	@mkdir -p build/bin
 	cp $(BIN_DIR)/quire-server $@.tmp && mv -f $@.tmp $@
+
+# The sync's convergence harness (Tests/Convergence/README.md), built by the same release
+# build: make test runs it.
+build/bin/quire-convergence: build/.stamp
+	@mkdir -p build/bin
+	cp $(BIN_DIR)/quire-convergence $@.tmp && mv -f $@.tmp $@
 
 build/include/quire.h: include/quire.h
 	@mkdir -p build/include
@@ -147,7 +156,20 @@ demo: deps-demo all
 	@echo "== Sync: quire-server on loopback, two clients' notes converging (examples/sync_demo.sh)"
 	PYTHON=$(PYTHON) bash examples/sync_demo.sh build/bin/quire-server
 
-test: deps test-swift test-c test-python test-server test-web test-corpus test-packaging
+test: deps test-swift test-c test-python test-server test-convergence test-web test-corpus test-packaging
+
+# The sync's convergence harness (Tests/Convergence/README.md): seeded random schedules of 3
+# to 6 clients over a network the schedule controls (loss, duplicates, delays, cuts,
+# crashes), each checked for convergence, nothing lost and nothing applied twice.
+# QUIRE_CONVERGENCE_SEED picks the run's seed (1 by default); a failure prints the
+# command that replays it.
+CONVERGENCE_SCHEDULES ?= 500
+test-convergence: all
+	build/bin/quire-convergence --schedules $(CONVERGENCE_SCHEDULES)
+
+# The long run: 10,000 schedules (about an hour here; not in CI).
+test-convergence-long: all
+	build/bin/quire-convergence --schedules 10000
 
 # QUIRE_NO_SERVER: no Swift test covers quire-server (Tests/server tests the release binary
 # over HTTP), and a debug build of it and its dependencies (SwiftNIO, Hummingbird,

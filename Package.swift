@@ -36,6 +36,7 @@ let package = Package(
     products: [
         .library(name: "quire", type: .dynamic, targets: ["Quire"]),
         .executable(name: "quire-cli", targets: ["QuireCLI"]),
+        .executable(name: "quire-convergence", targets: ["QuireConvergenceCLI"]),
     ],
     dependencies: [
         // MD5, SHA-2 and AES for the standard security handler (ISO 32000-2 §7.6).
@@ -80,9 +81,19 @@ let package = Package(
         .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
         .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
+        // The convergence harness of the sync (issue 30, Tests/Convergence/README.md): seeded
+        // random schedules of several clients over a network the schedule controls, against
+        // the real sync core. A library for the Swift tests, and `quire-convergence`, which
+        // `make` builds in release for `make test` (500 schedules) and the long run.
+        .target(name: "QuireConvergence", dependencies: [
+            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport",
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ], path: "Tests/Convergence/Harness", swiftSettings: strictImports),
+        .executableTarget(name: "QuireConvergenceCLI", dependencies: ["QuireConvergence"], path: "Tests/Convergence/Main",
+                          swiftSettings: strictImports),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"], swiftSettings: strictImports),
         .testTarget(name: "QuireSyncTests", dependencies: [
-            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport",
+            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireConvergence",
             .product(name: "JWTKit", package: "jwt-kit"),
             // RSA keys generated in the tests, to mint tokens.
             .product(name: "Crypto", package: "swift-crypto"),

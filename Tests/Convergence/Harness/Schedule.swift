@@ -1,0 +1,213 @@
+import Dispatch
+import FoundationEssentials
+import JWTKit
+import QuireDocument
+import QuireSync
+import QuireSyncClient
+import QuireSyntax
+import QuireTestSupport
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// One schedule of a convergence run (issue 30): N clients of one layer, a seeded random
+// sequence of what users and the network do, then quiescence, then the checks:
+//
+// - every client's records (its store) equal the server's, byte for byte in canonical
+//   JSON, and so does its document's export of them;
+// - the layer equals its feed replayed from the layer's first records;
+// - every local change the user made is on the server, or was reported dropped by a
+//   CHANGE_DROPPED naming its local change id (none lost);
+// - every mutation was applied at most once, and each client's in the order it made them.
+
+/// How a run draws its schedules.
+public struct ConvergenceOptions: Sendable {
+    /// The run's seed: schedule i draws from a generator seeded by (seed, i).
+    public var seed: UInt64 = 1
+    public var clients: ClosedRange<Int> = 3...6
+    public var steps: ClosedRange<Int> = 30...80
+    /// Faults of the network (loss, duplicates, delays, interleavings, cuts) and crashes.
+    public var faults = true
+    /// Where schedules keep their files (a tmpfs when there is one: the stores fsync).
+    public var directory: String
+    /// Print each step.
+    public var trace = false
+    /// Keep a failing schedule's files.
+    public var keepFailures = true
+    public init(directory: String) { self.directory = directory }
+}
+
+/// What one schedule did and found.
+public struct ScheduleReport: Sendable {
+    public var schedule: Int
+    public var clients = 0
+    public var steps = 0
+    public var edits = 0
+    public var syncs = 0
+    public var accepted = 0
+    public var droppedChanges = 0
+    public var repairs: Int64 = 0
+    public var faults: [String: Int] = [:]
+    public var divergences: [String] = []
+    public var lost: [String] = []
+    public var duplicated: [String] = []
+    public var disordered: [String] = []
+    public var errors: [String] = []
+    public var seconds = 0.0
+    public var failed: Bool { !(divergences.isEmpty && lost.isEmpty && duplicated.isEmpty && disordered.isEmpty && errors.isEmpty) }
+
+    public var problems: [String] {
+        divergences.map { "divergence: " + $0 } + lost.map { "lost: " + $0 } + duplicated.map { "duplicated: " + $0 }
+            + disordered.map { "out of order: " + $0 } + errors.map { "error: " + $0 }
+    }
+}
+
+/// The claims of the run's tokens.
+struct RunClaims: JWTPayload {
+    var document_id: String
+    var layer: String
+    var permissions: [String]
+    var user_id: String
+    var exp: ExpirationClaim
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The signing key of every run of this process (ES256: quick to make).
+let runKey = ES256PrivateKey()
+
+func token(user: String) throws -> String {
+    try blocking {
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: runKey)
+        return try await keys.sign(RunClaims(document_id: "doc", layer: "main", permissions: ["read", "write", "download"],
+                                             user_id: user, exp: ExpirationClaim(value: Date(timeIntervalSinceNow: 86_400))))
+    }
+}
+
+/// The last local change a client made to a record: what must reach the server unless a
+/// CHANGE_DROPPED names it.
+struct Expectation {
+    var change: Int64
+    /// "put", "delete", or "none" (created and deleted before it ever left).
+    var op: String
+    var record: [UInt8]?
+}
+
+/// One user's client.
+final class SimClient: @unchecked Sendable {
+    let index: Int
+    let user: String
+    let directory: String
+    let token: String
+    var client: SyncClient
+    var descriptor: SyncDescriptor
+    var offline = false
+    /// Local change ids reported dropped.
+    let dropped = Mutex<Set<Int64>>([])
+    let repairs = Mutex<Int64>(0)
+    var expected: [String: Expectation] = [:]
+    var clientID: String { (try? descriptor.clientID()) ?? "?" }
+
+    init(index: Int, directory: String, transport: ScheduledTransport) throws {
+        self.index = index
+        user = "user\(index)"
+        self.directory = directory
+        token = try runToken(user)
+        (client, descriptor) = try SimClient.open(directory, transport, token)
+        attach()
+    }
+
+    static func open(_ directory: String, _ transport: ScheduledTransport, _ token: String) throws -> (SyncClient, SyncDescriptor) {
+        var configuration = SyncClientConfiguration()
+        configuration.autoSyncDelay = 0  // the schedule decides when each client syncs
+        let client = try SyncClient(transport: transport, dataDirectory: directory, configuration: configuration)
+        client.tokenProvider = { _ in token }
+        return (client, try client.descriptor(forJWT: token))
+    }
+
+    func attach() {
+        client.eventHandler = { [weak self] _, event in
+            switch event {
+            case .changeDropped(let d): self?.dropped.withLock { $0.formUnion(d.changes) }
+            case .recordsRepaired: self?.repairs.withLock { $0 += 1 }
+            default: break
+            }
+        }
+    }
+
+    /// A crash and a restart: the process's memory is gone, its data directory stays.
+    func restart(_ transport: ScheduledTransport) throws {
+        client.close()
+        (client, descriptor) = try SimClient.open(directory, transport, token)
+        attach()
+    }
+}
+
+private let tokenCache = Mutex<[String: String]>([:])
+
+func runToken(_ user: String) throws -> String {
+    if let t = tokenCache.withLock({ $0[user] }) { return t }
+    let t = try token(user: user)
+    tokenCache.withLock { $0[user] = t }
+    return t
+}
+
+/// The PDF every schedule starts from: three pages, with a square that has a reply and a
+/// review state, and a highlight, as a layer's first records (revision 0).
+func startingPDF() throws -> [UInt8] {
+    var b = PDFBuilderPages()
+    let doc = try Document(data: b.pdf(pages: 3))
+    var square = Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 100, bottom: 500, right: 300, top: 600))
+    square.name = "init-sq"
+    square.author = "init"
+    square.contents = "Check this"
+    square.color = [1, 0, 0]
+    let sq = try doc.addAnnotation(square)
+    _ = try doc.addReply(to: try sq.id.orThrow(), author: "init", contents: "first reply")
+    _ = try doc.addStateReply(to: try sq.id.orThrow(), author: "init", model: .review, state: "Accepted")
+    var highlight = Annotation(subtype: "Highlight", pageIndex: 1, rect: Rect(left: 72, bottom: 700, right: 300, top: 714))
+    highlight.name = "init-hl"
+    highlight.author = "init"
+    highlight.quadPoints = [72, 714, 300, 714, 72, 700, 300, 700]
+    highlight.color = [1, 1, 0]
+    _ = try doc.addAnnotation(highlight)
+    return try doc.saved(.full(objectStreams: false))
+}
+
+/// Plain pages written by hand.
+struct PDFBuilderPages {
+    func pdf(pages: Int) -> [UInt8] {
+        var out: [UInt8] = Array("%PDF-1.7\n%\u{E2}\u{E3}\n".utf8)
+        var offsets: [Int] = []
+        func object(_ body: String) {
+            offsets.append(out.count)
+            out += Array("\(offsets.count) 0 obj\n\(body)\nendobj\n".utf8)
+        }
+        object("<< /Type /Catalog /Pages 2 0 R >>")
+        object("<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(pages) >>")
+        for _ in 0..<pages { object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>") }
+        let xref = out.count
+        var table = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
+        for o in offsets {
+            let s = String(o)
+            table += String(repeating: "0", count: 10 - s.count) + s + " 00000 n \n"
+        }
+        table += "trailer\n<< /Size \(offsets.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        out += Array(table.utf8)
+        return out
+    }
+}
+
+struct Missing: Error, CustomStringConvertible {
+    let what: String
+    var description: String { what }
+}
+
+extension Optional {
+    func orThrow(_ what: String = "a value is missing") throws -> Wrapped {
+        guard let v = self else { throw Missing(what: what) }
+        return v
+    }
+}
