@@ -932,7 +932,11 @@ typedef enum quire_annot_string_field {
     QUIRE_ANNOT_ICON = 0x070A, /**< /Name: a note's icon or a stamp's name */
     QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending (OpenArrow, ...) */
     QUIRE_ANNOT_LINE_END = 0x070C, /**< the second /LE line ending */
-    QUIRE_ANNOT_CUSTOM_DATA = 0x070D /**< the application's own data (JSON text) */
+    QUIRE_ANNOT_CUSTOM_DATA = 0x070D, /**< the application's own data (JSON text) */
+    /** The id of the annotation it replies to when that one is not in the document (a
+     *  deleted parent: links are ids, docs/annotation-json.md "Links"): /QuireIRT.
+     *  Read-only (setting it is QUIRE_EINVAL); not set when /IRT names an annotation. */
+    QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -1088,9 +1092,12 @@ QUIRE_API int quire_annotation_ink_stroke(double *buf, size_t capacity, size_t *
 QUIRE_API int quire_annotation_add_ink_stroke(quire_annotation *annotation, const double *points, size_t count);
 
 /**
- * Whether the annotation replies to another (has /IRT): 1 or 0; and the object number of
- * the annotation it replies to.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (for the target: not a reply).
+ * Whether the annotation replies to another: 1 or 0; and the object number of the
+ * annotation it replies to (/IRT). A reply whose parent was deleted stays a reply, to its
+ * parent's id (its annotation JSON's `quire.inReplyTo`; docs/annotation-json.md, "Links"):
+ * `is_reply` gives 1 and `in_reply_to` QUIRE_ENOTFOUND, as there is no object to name.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (for the target: not a reply, or its
+ * parent is not in the document).
  */
 QUIRE_API int quire_annotation_is_reply(int32_t *out, const quire_annotation *annotation);
 QUIRE_API int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *annotation);
@@ -1203,8 +1210,8 @@ QUIRE_API void quire_annotation_list_free(quire_annotation_list *list);
 
 /* Bulk reads: what a viewer lists of every annotation of a page, in one call. */
 
-/** The current version of `quire_annotation_info`. */
-#define QUIRE_ANNOTATION_INFO_VERSION 1
+/** The current version of `quire_annotation_info` (2: `in_reply_to_id`). */
+#define QUIRE_ANNOTATION_INFO_VERSION 2
 
 /**
  * What a viewer lists of one annotation, written by the library into the caller's buffer
@@ -1241,6 +1248,11 @@ typedef struct quire_annotation_info {
     size_t state_len;              /**< its length in bytes (0 when NULL) */
     const char *state_model;       /**< /StateModel: "Marked" or "Review" */
     size_t state_model_len;        /**< its length in bytes (0 when NULL) */
+    /* Version 2. */
+    const char *in_reply_to_id;    /**< QUIRE_ANNOT_IN_REPLY_TO_ID: the id of the annotation it
+                                        replies to when that one is not in the document
+                                        (`in_reply_to` is then 0, yet it is a reply) */
+    size_t in_reply_to_id_len;     /**< its length in bytes (0 when NULL) */
 } quire_annotation_info;
 
 /**

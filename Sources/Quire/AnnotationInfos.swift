@@ -8,7 +8,9 @@ import QuireSyntax
 
 /// The versions of `quire_annotation_info` (written by the library, so it has no _init).
 let annotationInfoVersions = StructVersions<quire_annotation_info>(
-    name: "quire_annotation_info", sizes: [MemoryLayout<quire_annotation_info>.size])
+    name: "quire_annotation_info",
+    sizes: [MemoryLayout<quire_annotation_info>.offset(of: \quire_annotation_info.in_reply_to_id) ?? 0,
+            MemoryLayout<quire_annotation_info>.size])
 
 /// The strings of the infos, laid out once: each set string's UTF-8 and a NUL, in the order
 /// of the struct's fields, annotation after annotation; `spans` holds, per annotation and
@@ -16,7 +18,7 @@ let annotationInfoVersions = StructVersions<quire_annotation_info>(
 /// Dates are written as digits straight into the area (a String per date was most of the
 /// cost of the call).
 private struct StringArea {
-    static let fields = 8
+    static let fields = 9
     var area: [UInt8] = []
     var spans: [(offset: Int, count: Int)] = []
 
@@ -32,6 +34,7 @@ private struct StringArea {
             add(a.modificationDate)
             add(a.state)
             add(a.stateModel)
+            add(a.inReplyTo == nil ? a.inReplyToID : nil)
         }
     }
 
@@ -120,6 +123,7 @@ func copyOutInfos(_ items: [Annotation], _ buf: UnsafeMutableRawPointer?, _ bufS
         (info.modification_date, info.modification_date_len) = string(first + 5)
         (info.state, info.state_len) = string(first + 6)
         (info.state_model, info.state_model_len) = string(first + 7)
+        if version >= 2 { (info.in_reply_to_id, info.in_reply_to_id_len) = string(first + 8) }
         let slot = structs + i * stride
         withUnsafeBytes(of: &info) { source in
             if let base = source.baseAddress { slot.copyMemory(from: base, byteCount: size) }

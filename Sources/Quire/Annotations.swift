@@ -185,6 +185,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_LINE_START: value = a.lineEndings.first
         case QUIRE_ANNOT_LINE_END: value = a.lineEndings.count > 1 ? a.lineEndings[1] : nil
         case QUIRE_ANNOT_CUSTOM_DATA: value = a.customData
+        case QUIRE_ANNOT_IN_REPLY_TO_ID: value = a.inReplyTo == nil ? a.inReplyToID : nil
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -228,6 +229,8 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_LINE_START: ending(0)
         case QUIRE_ANNOT_LINE_END: ending(1)
         case QUIRE_ANNOT_CUSTOM_DATA: b.annotation.customData = value
+        case QUIRE_ANNOT_IN_REPLY_TO_ID:
+            throw CallError(code: QUIRE_EINVAL, message: "QUIRE_ANNOT_IN_REPLY_TO_ID is read-only (quire_document_set_in_reply_to links a reply)")
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -382,7 +385,11 @@ public func quire_annotation_is_reply(_ out: UnsafeMutablePointer<Int32>?, _ ann
 public func quire_annotation_in_reply_to(_ outNumber: UnsafeMutablePointer<Int32>?, _ annotation: OpaquePointer?) -> Int32 {
     guarded("quire_annotation_in_reply_to") {
         let out = try required(outNumber, "out_number")
-        guard let target = try box(annotation).annotation.inReplyTo else {
+        let a = try box(annotation).annotation
+        guard let target = a.inReplyTo else {
+            if let id = a.inReplyToID {
+                throw CallError(code: QUIRE_ENOTFOUND, message: "the annotation replies to \"\(id.prefix(80))\", which is not in the document")
+            }
             throw CallError(code: QUIRE_ENOTFOUND, message: "the annotation is not a reply")
         }
         out.pointee = Int32(clamping: target.number)

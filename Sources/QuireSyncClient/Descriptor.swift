@@ -260,6 +260,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             d.sharedLock = documentLock
             document = d
             do {
+                try pinRecordIDs(d)
                 try reconcileDocument(announce: false)
             } catch {
                 document = nil
@@ -268,6 +269,17 @@ public final class SyncDescriptor: @unchecked Sendable {
             d.changeFollower = { [weak self] log, doc in try self?.follow(doc, log) }
             return d
         }
+    }
+
+    /// Keeps the record id of every annotation whose id depends on another annotation (a
+    /// /NM that an earlier annotation shares, which gives the object number): as
+    /// /QuireID, so that deleting the other one does not change it (the layer's records
+    /// were named by the server from this PDF, and their ids are the truth). Under
+    /// documentLock, before the first reconcile (no local change comes of it).
+    private func pinRecordIDs(_ d: Document) throws {
+        applying = true
+        defer { applying = false }
+        try d.pinAnnotationRecordIDs()
     }
 
     /// Runs `body` with the editable document, holding its lock (the sync does not apply
@@ -344,10 +356,10 @@ public final class SyncDescriptor: @unchecked Sendable {
             InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat),
                                      "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).bytes
         }
-        if (try? d.importAnnotationsJSON(json(items), missingLinks: .keep)) != nil { return }
+        if (try? d.importAnnotationsJSON(json(items), options: .synced)) != nil { return }
         for item in items {
             do {
-                _ = try d.importAnnotationsJSON(json([item]), missingLinks: .keep)
+                _ = try d.importAnnotationsJSON(json([item]), options: .synced)
             } catch {
                 let id = item["id"]?.string ?? "?"
                 client.emit(self, .syncFailed(SyncClientError(.protocolError, "the record \(id.prefix(80)) cannot be shown in the document: \(error)")))
@@ -431,8 +443,10 @@ public final class SyncDescriptor: @unchecked Sendable {
     private func changedPages(_ d: Document, _ log: [Change]) throws -> Set<Int>? {
         if forceFullScan || log.count < logged { return nil }
         guard logged < log.count else { return [] }
-        var objectPage: [Int: Int] = [:]
-        for r in shadow.values { if let o = r.object { objectPage[o] = r.page } }
+        // Every page of each object: an object that two pages list is two records, and a
+        // change of it changes both.
+        var objectPages: [Int: Set<Int>] = [:]
+        for r in shadow.values { if let o = r.object { objectPages[o, default: []].insert(r.page) } }
         var pageOf: [Int: Int] = [:]
         for page in try d.pages() {
             if let id = page.id { pageOf[id.number] = page.index }
@@ -442,7 +456,11 @@ public final class SyncDescriptor: @unchecked Sendable {
         for change in log[logged...] {
             switch change {
             case .setObject(let id, let value):
-                if let p = objectPage[id.number] ?? pageOf[id.number] {
+                if let p = objectPages[id.number] {
+                    pages.formUnion(p)
+                    continue
+                }
+                if let p = pageOf[id.number] {
                     pages.insert(p)
                     continue
                 }
@@ -452,7 +470,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 default: return nil
                 }
             case .deleteObject(let id):
-                if let p = objectPage[id.number] ?? pageOf[id.number] { pages.insert(p) }
+                if let p = objectPages[id.number] { pages.formUnion(p) } else if let p = pageOf[id.number] { pages.insert(p) }
             }
         }
         return pages

@@ -58,6 +58,15 @@ struct LinkTests {
         // Saved and opened again: still a reply to "parent".
         let reopened = try Document(data: doc.saved(.incremental))
         #expect(try records(reopened) == after)
+        // XFDF names the parent too, and its own export imports again without an error.
+        let xfdf = try doc.exportXFDF()
+        #expect(xfdf.contains("inreplyto=\"parent\""))
+        _ = try doc.importXFDF(Array(xfdf.utf8))
+        let again = try records(doc)
+        for r in [reply, state] {
+            let id = try #require(r.name)
+            #expect(again[id]?.contains("\"inReplyTo\":\"parent\"") == true)
+        }
     }
 
     @Test func deletingAPopupLeavesItsParentsRecord() throws {
@@ -85,7 +94,7 @@ struct LinkTests {
             """.utf8)
         #expect(throws: PDFError.self) { _ = try doc.importAnnotationsJSON(json) }
         #expect(try records(doc).isEmpty, "a refused import changes nothing")
-        _ = try doc.importAnnotationsJSON(json, missingLinks: .keep)
+        _ = try doc.importAnnotationsJSON(json, options: AnnotationImportOptions(missingLinks: .keep))
         let kept = try #require(try records(doc)["orphan"])
         #expect(kept.contains("\"inReplyTo\":\"gone\"") && kept.contains("\"state\":\"Rejected\""))
         // The target appearing again (an import creating "gone") makes the link an /IRT.
@@ -97,5 +106,98 @@ struct LinkTests {
         let orphan = try #require(try doc.annotations(onPage: 0).first { $0.name == "orphan" })
         #expect(orphan.inReplyTo == back[0].id && orphan.inReplyToID == nil)
         #expect(try records(doc)["orphan"] == kept)
+    }
+}
+
+@Suite("Record ids")
+struct RecordIDTests {
+    /// Two notes with one /NM, a link that two pages list, a square without /NM.
+    func awkward() throws -> Document {
+        let doc = try blankDocument(pages: 2)
+        func object(_ subtype: PDFName, _ extra: [(PDFName, PDFObject)]) throws -> PDFObject {
+            .reference(try doc.addObject(.dictionary(PDFDictionary([
+                ("Type", .name("Annot")), ("Subtype", .name(subtype)),
+                ("Rect", .array([.integer(10), .integer(10), .integer(30), .integer(30)])),
+            ] + extra))))
+        }
+        let link = try object("Link", [])
+        let square = try object("Square", [])
+        let twin1 = try object("Text", [("NM", .string(PDFString(text: "twin")))])
+        let twin2 = try object("Text", [("NM", .string(PDFString(text: "twin")))])
+        for (index, added) in [(0, [link, square, twin1]), (1, [link, twin2])] {
+            let page = try doc.page(at: index)
+            try doc.setValue(.array(added), forKey: "Annots", inObject: try #require(page.id).number)
+        }
+        return doc
+    }
+
+    func ids(_ doc: Document) throws -> [String] {
+        let v = try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: nil, prettyPrinted: false))
+        guard case .object(let top) = v, case .array(let items)? = top["annotations"] else { return [] }
+        return items.compactMap { item in
+            if case .object(let f) = item, case .string(let id)? = f["id"] { return id }
+            return nil
+        }
+    }
+
+    @Test func idsOfDuplicatesAndSharedObjectsAndTheirPins() throws {
+        let doc = try awkward()
+        let before = try ids(doc)
+        let numbers = try doc.allAnnotations().compactMap { $0.id?.number }
+        let link = numbers[0], twin2 = numbers[4]
+        // The second listing of the link is "N#1" (its page, not its place), the second
+        // twin its object number.
+        #expect(before == ["\(link)", "\(numbers[1])", "twin", "\(link)#1", "\(twin2)"])
+        // Pinned, the second twin keeps its id when the first goes.
+        #expect(try doc.pinAnnotationRecordIDs() == 1)
+        let first = try #require(try doc.allAnnotations().first { $0.name == "twin" && $0.pageIndex == 0 }?.id)
+        try doc.deleteAnnotation(first)
+        #expect(try ids(doc) == ["\(link)", "\(numbers[1])", "\(link)#1", "\(twin2)"])
+        // The link, through its second listing: updated, and both records say so.
+        var second = try #require(try doc.annotations(onPage: 1).first { $0.id?.number == link })
+        second.contents = "seen from page 2"
+        try doc.updateAnnotation(second)
+        let v = try String(decoding: doc.exportAnnotationsJSON(page: nil, prettyPrinted: false), as: UTF8.self)
+        #expect(v.ranges(of: "seen from page 2").count == 2)
+        // Deleted, it leaves both pages' /Annots.
+        try doc.deleteAnnotation(try #require(second.id))
+        #expect(try ids(doc) == ["\(numbers[1])", "\(twin2)"])
+        for index in 0..<2 {
+            let annots = try doc.page(at: index).dictionary["Annots"].map { try doc.resolve($0) }?.array ?? []
+            #expect(!annots.contains { $0.reference?.number == link })
+        }
+    }
+
+    @Test func exactRecordsComeBackAsTheyWere() throws {
+        let doc = try blankDocument()
+        // Records a synced layer may hold: one without `name`, one whose name differs from
+        // its id, a reply to the first by id.
+        let json = Array("""
+            {"format": "https://pspdfkit.com/instant-json/v1", "annotations": [
+              {"v": 1, "type": "pspdfkit/note", "id": "67", "pageIndex": 0, "bbox": [10, 10, 20, 20], "text": "no name"},
+              {"v": 1, "type": "pspdfkit/note", "id": "rec-2", "name": "other-name", "pageIndex": 0, "bbox": [40, 10, 20, 20], "text": "named"},
+              {"v": 1, "type": "pspdfkit/note", "id": "rep", "name": "rep", "pageIndex": 0, "bbox": [70, 10, 20, 20], "text": "reply",
+               "quire": {"inReplyTo": "67", "replyType": "reply"}}]}
+            """.utf8)
+        _ = try doc.importAnnotationsJSON(json, options: .synced)
+        let v = try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: nil, prettyPrinted: false))
+        guard case .object(let top) = v, case .array(let items)? = top["annotations"] else { Issue.record("no annotations"); return }
+        var byID: [String: [String: InstantJSONValue]] = [:]
+        for item in items { if case .object(let f) = item, case .string(let id)? = f["id"] { byID[id] = f } }
+        #expect(Set(byID.keys) == ["67", "rec-2", "rep"])
+        #expect(byID["67"]?["name"] == nil, "a record without name stays without one")
+        #expect(byID["rec-2"]?["name"] == .string("other-name"))
+        if case .object(let q)? = byID["rep"]?["quire"] { #expect(q["inReplyTo"] == .string("67")) } else { Issue.record("no quire") }
+        // Imported again, exactly, nothing changes.
+        let again = try doc.exportAnnotationsJSON(page: nil, prettyPrinted: false)
+        var stripped: [InstantJSONValue] = []
+        for item in items {
+            guard case .object(var f) = item else { continue }
+            f["pdfObjectId"] = nil
+            stripped.append(.object(f))
+        }
+        let records = InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat), "annotations": .array(stripped)])
+        _ = try doc.importAnnotationsJSON(Array(records.canonicalText.utf8), options: .synced)
+        #expect(try doc.exportAnnotationsJSON(page: nil, prettyPrinted: false) == again)
     }
 }

@@ -2676,6 +2676,9 @@ static void finish_choices(struct call *c) {
     } else if (strcmp(fn->name, "quire_annotation_set_number") == 0) {
         /* QUIRE_ANNOT_FONT_SIZE is read-only (the header: QUIRE_EINVAL). */
         if (c->values[1].i32 == QUIRE_ANNOT_FONT_SIZE) c->must_fail = 1;
+    } else if (strcmp(fn->name, "quire_annotation_set_string") == 0) {
+        /* QUIRE_ANNOT_IN_REPLY_TO_ID is read-only (the header: QUIRE_EINVAL). */
+        if (c->values[1].i32 == QUIRE_ANNOT_IN_REPLY_TO_ID) c->must_fail = 1;
     } else if (fn->nargs == 2 && fn->arg_kinds[0] == ARG_INIT_STRUCT &&
                fn->arg_kinds[1] == ARG_UINT) {
         /* quire_*_init(struct, version): version 0 is QUIRE_EINVAL, a version after the

@@ -363,11 +363,15 @@
     X(quire_descriptor_document, int, (quire_document **, quire_descriptor *))          \
     X(quire_descriptor_sync, int, (quire_descriptor *))                                 \
     X(quire_descriptor_sync_now, int, (quire_descriptor *))                             \
+    X(quire_descriptor_download_now, int, (quire_descriptor *, const char *))           \
     X(quire_descriptor_wait_idle, int, (quire_descriptor *))                            \
     X(quire_descriptor_reauthenticate, int, (quire_descriptor *, const char *))         \
     X(quire_descriptor_set_auto_sync_delay, int, (quire_descriptor *, double))          \
     X(quire_descriptor_set_listening, int, (quire_descriptor *, int))                   \
     X(quire_descriptor_pending_changes, int, (size_t *, quire_descriptor *))            \
+    X(quire_descriptor_last_change_id, int, (int64_t *, quire_descriptor *))            \
+    X(quire_descriptor_records_json, int, (char *, size_t, size_t *, quire_descriptor *)) \
+    X(quire_descriptor_repairs, int, (int64_t *, quire_descriptor *))                   \
     X(quire_descriptor_remove_local_storage, int, (quire_descriptor *))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
@@ -457,7 +461,8 @@ HEADER_ASSERT(annot_string_fields,
                   QUIRE_ANNOT_REPLY_TYPE == 0x0708 &&
                   QUIRE_ANNOT_DEFAULT_APPEARANCE == 0x0709 &&
                   QUIRE_ANNOT_ICON == 0x070A && QUIRE_ANNOT_LINE_START == 0x070B &&
-                  QUIRE_ANNOT_LINE_END == 0x070C && QUIRE_ANNOT_CUSTOM_DATA == 0x070D);
+                  QUIRE_ANNOT_LINE_END == 0x070C && QUIRE_ANNOT_CUSTOM_DATA == 0x070D &&
+                  QUIRE_ANNOT_IN_REPLY_TO_ID == 0x070E);
 HEADER_ASSERT(annot_number_fields,
               QUIRE_ANNOT_OPACITY == 0x0800 && QUIRE_ANNOT_BORDER_WIDTH == 0x0801 &&
                   QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803);
@@ -713,7 +718,13 @@ HEADER_ASSERT(sync_events, QUIRE_SYNC_EVENT_STATE_CHANGED == 0x2500 &&
                                QUIRE_SYNC_EVENT_CHANGE_DROPPED == 0x2507 &&
                                QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED == 0x2508 &&
                                QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED == 0x2509 &&
-                               QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED == 0x250A);
+                               QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED == 0x250A &&
+                               QUIRE_SYNC_EVENT_RECORDS_REPAIRED == 0x250B);
+/* Version 2 of quire_sync_event adds its fields after version 1's, which keep their places. */
+HEADER_ASSERT(sync_event_v2, QUIRE_SYNC_EVENT_VERSION == 2 &&
+                                 offsetof(quire_sync_event, client_seq) >= offsetof(quire_sync_event, total) + sizeof(int64_t) &&
+                                 offsetof(quire_sync_event, change_ids) > offsetof(quire_sync_event, client_seq) &&
+                                 offsetof(quire_sync_event, change_id_count) > offsetof(quire_sync_event, change_ids));
 /* The tool manager: its handle an incomplete type, its structs' initialisers constant
  * expressions, its callbacks of exactly the header's types, its enums their families. */
 static quire_tool_manager *const header_no_tool_manager = NULL;
@@ -865,7 +876,8 @@ int main(void) {
                                   QUIRE_ANNOT_STATE, QUIRE_ANNOT_STATE_MODEL,
                                   QUIRE_ANNOT_REPLY_TYPE, QUIRE_ANNOT_DEFAULT_APPEARANCE,
                                   QUIRE_ANNOT_ICON, QUIRE_ANNOT_LINE_START,
-                                  QUIRE_ANNOT_LINE_END, QUIRE_ANNOT_CUSTOM_DATA};
+                                  QUIRE_ANNOT_LINE_END, QUIRE_ANNOT_CUSTOM_DATA,
+                                  QUIRE_ANNOT_IN_REPLY_TO_ID};
         unsigned k = 0x0700;
         for (i = 0; i < sizeof fields / sizeof fields[0]; i++, k++)
             header_check(fields[i] + 0u == k, "string fields are numbered 0x0700, 0x0701, ...");

@@ -1469,10 +1469,25 @@ static void test_replies_and_threads(void) {
     }
 
     /* Deleting the note: its replies' /IRT now names a free object, which reads as null
-     * (as qpdf and MuPDF read it): they are no longer replies. */
+     * (as qpdf and MuPDF read it), but they stay replies to its id (links are ids: issue
+     * 30): is_reply is 1, and in_reply_to has no object to give. */
     CHECK_STATUS(quire_document_delete_annotation(doc, note), QUIRE_OK);
     a = doc_annot(doc, r1);
-    CHECK_INT(is_reply(a), 0);
+    CHECK_INT(is_reply(a), 1);
+    {
+        int32_t target = 0;
+        char id[64];
+        CHECK_STATUS(quire_annotation_in_reply_to(&target, a), QUIRE_ENOTFOUND);
+        CHECK(strstr(quire_last_error_message(), "not in the document") != NULL);
+        /* The parent's id (its /NM, or its object number when it had none). */
+        CHECK_STATUS(quire_annotation_string(id, sizeof id, NULL, a, QUIRE_ANNOT_IN_REPLY_TO_ID), QUIRE_EINVAL);
+        {
+            size_t n = 0;
+            CHECK_STATUS(quire_annotation_string(id, sizeof id, &n, a, QUIRE_ANNOT_IN_REPLY_TO_ID), QUIRE_OK);
+            CHECK(n > 0);
+        }
+        CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_IN_REPLY_TO_ID, "x"), QUIRE_EINVAL);
+    }
     quire_annotation_free(a);
     a = doc_annot(doc, r3);
     CHECK_INT(reply_target(a), r1); /* r3 still replies to r1 */
@@ -1907,7 +1922,7 @@ static void test_errors(void) {
             (quire_annot_string_field)-1, (quire_annot_string_field)14,
             (quire_annot_string_field)100, (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX, (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_CUSTOM_DATA + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_IN_REPLY_TO_ID + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -2378,6 +2393,7 @@ static void check_info_matches(const quire_annotation_info *info, const quire_an
         {info->modification_date, info->modification_date_len, QUIRE_ANNOT_MODIFICATION_DATE},
         {info->state, info->state_len, QUIRE_ANNOT_STATE},
         {info->state_model, info->state_model_len, QUIRE_ANNOT_STATE_MODEL},
+        {info->in_reply_to_id, info->in_reply_to_id_len, QUIRE_ANNOT_IN_REPLY_TO_ID},
     };
     size_t k;
     CHECK_INT(info->version, QUIRE_ANNOTATION_INFO_VERSION);
@@ -2448,6 +2464,19 @@ static void test_bulk_infos(void) {
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION + 1), QUIRE_EVERSION);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 1, 1), QUIRE_ERANGE);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, -1, 1), QUIRE_ERANGE);
+    /* Version 1 (before in_reply_to_id): smaller structs, each of version 1's size. */
+    {
+        size_t len1 = 0;
+        int32_t count1 = 0;
+        CHECK_STATUS(quire_page_annotation_infos(NULL, 0, &len1, &count1, doc, 0, 1), QUIRE_OK);
+        CHECK(len1 < len && len - len1 == (size_t)count1 * (sizeof(quire_annotation_info) -
+                                                            offsetof(quire_annotation_info, in_reply_to_id)));
+        CHECK_STATUS(quire_page_annotation_infos(buf, len1 + 1, &len2, &count1, doc, 0, 1), QUIRE_OK);
+        items = (quire_annotation_info **)(void *)buf;
+        CHECK_INT(items[0]->version, 1);
+        CHECK((size_t)((const unsigned char *)items[1] - (const unsigned char *)items[0]) ==
+              offsetof(quire_annotation_info, in_reply_to_id));
+    }
 
     /* The exact size: every info equals what the per-field functions read, and every
      * pointer points inside the buffer. Object numbers 26..35, 26 a StrikeOut replying to
@@ -2515,14 +2544,14 @@ static void test_bulk_infos(void) {
     doc = NULL;
     if (list) {
         quire_annotation *a = NULL;
-        CHECK_STATUS(quire_annotation_list_infos(NULL, 0, &len2, &count, list, 1), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_list_infos(NULL, 0, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
         CHECK_INT(len2, len);
         CHECK_INT(count, 10);
         memset(buf, 0, len);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len + 1, &len2, &count, list, 1), QUIRE_OK);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, 1), QUIRE_EBUFS);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, 2), QUIRE_EVERSION);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, NULL, 1), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len + 1, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EBUFS);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION + 1), QUIRE_EVERSION);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, NULL, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EINVAL);
         items = (quire_annotation_info **)(void *)buf;
         CHECK_INT(items[0]->object_number, 26);
         CHECK(items[10] == NULL);

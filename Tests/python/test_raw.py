@@ -254,6 +254,7 @@ C_FIELD_TO_CTYPES = {
     "quire_token_provider_fn": _raw.quire_token_provider_fn,
     "int": c_int,
     "int64_t": c_int64,
+    "const int64_t *": POINTER(c_int64),
 }
 for _enum in header_enums():
     C_FIELD_TO_CTYPES[_enum] = c_int32

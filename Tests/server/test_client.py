@@ -211,11 +211,19 @@ def test_expired_token_reauthentication_and_provider(server, keys, tmp_path):
     with client:
         d = client.descriptor(expired)
         d.download(expired)
-        d.wait_idle()
+        # A failed download is never silent (issue 40): waiting raises its reason, and so
+        # does a download that waits.
+        with pytest.raises(quire.AuthenticationError, match="expired|exp"):
+            d.wait_idle()
         assert quire.SyncEventType.AUTHENTICATION_NEEDED in events.types()
         assert quire.SyncEventType.DOWNLOAD_FAILED in events.types()
-        d.download(good)
-        d.wait_idle()
+        with pytest.raises(quire.AuthenticationError):
+            d.download(expired, wait=True)
+        with pytest.raises(quire.AuthenticationError):
+            d.download(mint(keys.other, claims(doc, "review")), wait=True)  # a key the server does not know
+        with pytest.raises(quire.StateError):
+            d.document
+        d.download(good, wait=True)
         assert d.state == quire.SyncState.CLEAN
         add_note(d.document, "n1", "one")
         d.reauthenticate(expired)
@@ -412,3 +420,57 @@ def test_many_listening_descriptors_in_one_process(server, keys, tmp_path):
             d.sync_now()  # raises NetworkError if its request timed out behind the long polls
         for k in range(20):
             assert "many-%d" % k in server_records(server, keys, doc, layer="layer%d" % k)
+
+
+def test_the_record_is_the_truth_through_the_binding(server, keys, tmp_path):
+    """Issue 30 through Python: a reply made while another client deletes its parent keeps
+    its link everywhere; a delete pushes nothing but itself; CHANGE_DROPPED names the local
+    change ids it drops; the client's records equal the server's."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, a_events = make_client(server, tmp_path / "a")
+    b_client, b_events = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        parent = add_note(ann.document, "parent-note", "the parent")
+        ann.sync_now()
+        bob.sync_now()
+        bob.document.delete_annotation(find(bob.document, "parent-note"))
+        reply = ann.document.add_state_reply(parent, "Ann", "Review", "Accepted")
+        ann.sync_now()
+        bob.sync_now()
+        ann.sync_now()
+        bob.sync_now()
+        on_server = server_records(server, keys, doc)
+        assert "parent-note" not in on_server
+        assert on_server[reply.name]["quire"]["inReplyTo"] == "parent-note"
+        expected = {k: _canon(v) for k, v in on_server.items()}
+        for d in (ann, bob):
+            assert d.state == quire.SyncState.CLEAN and d.pending_changes == 0
+            assert {k: _canon(v) for k, v in d.records().items()} == expected
+            assert {k: _canon(v) for k, v in records(d.document).items()} == expected
+            assert d.repairs == 0
+        orphan = find(bob.document, reply.name)
+        assert orphan.is_reply and orphan.in_reply_to is None and orphan.in_reply_to_id == "parent-note"
+        # The same record changed by both: the later one is dropped, naming its changes.
+        a_note = find(ann.document, reply.name)
+        a_note.contents = "Ann's"
+        ann.document.update_annotation(a_note)
+        b_note = find(bob.document, reply.name)
+        b_note.contents = "Bob's"
+        bob.document.update_annotation(b_note)
+        bobs = bob.last_change_id
+        assert bobs > 0
+        ann.sync_now()
+        bob.sync_now()
+        bob.wait_idle()
+        dropped = b_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert dropped and dropped[-1].record_id == reply.name and bobs in dropped[-1].change_ids, dropped
+        assert dropped[-1].client_seq > 0
+        assert json.loads(bob.records_json())["annotations"]
+
+
+def _canon(record: dict) -> str:
+    r = dict(record)
+    r.pop("pdfObjectId", None)
+    return json.dumps(r, sort_keys=True)

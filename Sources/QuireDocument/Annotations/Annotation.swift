@@ -88,6 +88,11 @@ public struct Annotation: Sendable, Equatable {
     /// The id of this annotation's popup when the popup is not in the document (as
     /// ``inReplyToID``, for /Popup): the private entry /QuirePopup.
     public var popupID: String?
+    /// Its record's `id` when that is not what its /NM gives (a record whose `name` and
+    /// `id` differ, made into an annotation by an import): the private entry /QuireID, so
+    /// that the annotation JSON names it by the same id in every document (docs/annotation-
+    /// json.md, "Ids").
+    public var recordID: String?
     /// /RT (meaningful with /IRT; absent means ``ReplyType/reply``).
     public var replyType: ReplyType?
     /// /State and /StateModel of a state reply.
@@ -136,6 +141,7 @@ public struct Annotation: Sendable, Equatable {
     /// The private keys of ``inReplyToID`` and ``popupID``.
     static let inReplyToIDKey: PDFName = "QuireIRT"
     static let popupIDKey: PDFName = "QuirePopup"
+    static let recordIDKey: PDFName = "QuireID"
 }
 
 // MARK: Reading
@@ -150,12 +156,12 @@ extension Annotation {
         case subtype, rect, contents, richText, author, subject, uniqueName, creationDate, modificationDate,
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
-             action, destination, customData, inReplyToID, popupID
+             action, destination, customData, inReplyToID, popupID, recordID
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
-        "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey,
+        "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -236,6 +242,7 @@ extension Annotation {
         // The ids of link targets that are not in the document: only while no object names them.
         if inReplyTo == nil { inReplyToID = try text(.inReplyToID).flatMap { $0.isEmpty ? nil : $0 } }
         if popup == nil { popupID = try text(.popupID).flatMap { $0.isEmpty ? nil : $0 } }
+        recordID = try text(.recordID).flatMap { $0.isEmpty ? nil : $0 }
         if let rt = try nameValue(.replyType) { replyType = ReplyType(rawValue: rt) }
         state = try text(.state) ?? nameValue(.state)
         stateModel = try text(.stateModel) ?? nameValue(.stateModel)
@@ -312,6 +319,7 @@ extension Annotation {
         // A link's id is kept only while no object names its target.
         if changed(\.inReplyToID) || changed(\.inReplyTo) { text(Annotation.inReplyToIDKey, inReplyTo == nil ? inReplyToID : nil) }
         if changed(\.popupID) || changed(\.popup) { text(Annotation.popupIDKey, popup == nil ? popupID : nil) }
+        if changed(\.recordID) { text(Annotation.recordIDKey, recordID) }
         if changed(\.state) { text("State", state) }
         if changed(\.stateModel) { text("StateModel", stateModel) }
         if changed(\.quadPoints) { numbers("QuadPoints", quadPoints) }

@@ -197,8 +197,13 @@ extension Document {
             || annotation.stateModel != current.stateModel || annotation.replyType != current.replyType {
             try checkReplies()
         }
-        guard annotation.pageIndex == current.pageIndex else {
-            throw PDFError(.invalidArgument, "an annotation cannot move to another page; delete it and add it there")
+        // An object that a page's /Annots lists besides another page's (real files have
+        // them: a link on two pages) is updated through either listing.
+        if annotation.pageIndex != current.pageIndex {
+            let listed = try annotations(onPage: annotation.pageIndex).contains { $0.id?.number == id.number }
+            guard listed else {
+                throw PDFError(.invalidArgument, "an annotation cannot move to another page; delete it and add it there")
+            }
         }
         if let target = annotation.inReplyTo, target != current.inReplyTo, importedOver == nil {
             try checkReplyTarget(target, from: id, page: annotation.pageIndex)
@@ -211,7 +216,8 @@ extension Document {
         guard case .dictionary(let original) = try object(id.number) else {
             throw PDFError(.format, "annotation \(id) is not a dictionary")
         }
-        var dict = a.written(into: original, pageObject: try page(at: a.pageIndex).id, previous: current)
+        // /P stays the page it names (the first listing, for an object on two pages).
+        var dict = a.written(into: original, pageObject: try page(at: current.pageIndex).id, previous: current)
         if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict) }
         try setObject(id.number, .dictionary(dict))
     }
@@ -226,34 +232,50 @@ extension Document {
             throw PDFError(.notFound, "no annotation is object \(id)")
         }
         let page = try self.page(at: annotation.pageIndex)
-        // The ids (as the annotation JSON names them) of the annotations that go.
-        var remove: [Int: String] = [id.number: annotation.name ?? String(id.number)]
-        // The popup goes too, unless it belongs to another annotation.
+        // The objects that go: the annotation, and its popup unless it belongs to another.
+        var remove: Set<Int> = [id.number]
         if let popup = annotation.popup, (try ownerOfPopup(popup)).map({ $0.number == id.number }) ?? true {
-            let name = try dictionary(.reference(popup))?["NM"].map(resolve)?.string?.text
-            remove[popup.number] = name ?? String(popup.number)
+            remove.insert(popup.number)
         }
-        let annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
-        let kept = annots.filter { !($0.reference.map { remove[$0.number] != nil } ?? false) }
-        try setAnnots(page, kept)
-        try keepLinks(to: remove, in: kept)
-        for number in remove.keys.sorted() where isInUse(number) { try deleteObject(number) }
-    }
-
-    /// Writes, into each annotation of `annots` whose /IRT or /Popup names one of the objects
-    /// about to be deleted, that target's id as the private /QuireIRT or /QuirePopup, so that
-    /// the link survives as an id (``Annotation/inReplyToID``). Only that entry changes.
-    private func keepLinks(to removed: [Int: String], in annots: [PDFObject]) throws {
-        for entry in annots {
-            guard let ref = entry.reference, !removed.keys.contains(ref.number), isInUse(ref.number),
-                  case .dictionary(let d) = try object(ref.number) else { continue }
-            for (link, key) in [(PDFName("IRT"), Annotation.inReplyToIDKey), (PDFName("Popup"), Annotation.popupIDKey)] {
-                guard let target = d[link]?.reference, let name = removed[target.number] else { continue }
-                if d[key]?.string?.text != name {
-                    try setValue(.string(PDFString(text: name)), forKey: key, inObject: ref.number)
-                }
+        // Every page that lists them (an object a file lists on two pages is gone from
+        // both: no /Annots keeps a reference to a freed object), and what each keeps.
+        var listing: [(Page, [PDFObject])] = []
+        for other in try pages() {
+            let annots = other.index == page.index ? try page.dictionary["Annots"].map(resolve)?.array ?? []
+                : try other.dictionary["Annots"].map(resolve)?.array ?? []
+            let kept = annots.filter { !($0.reference.map { remove.contains($0.number) } ?? false) }
+            if kept.count != annots.count { listing.append((other.index == page.index ? page : other, kept)) }
+        }
+        // Their annotations that link to them keep the links by id: the ids the annotation
+        // JSON gives them now, before they go (read only when such a link exists).
+        var links: [(Int, PDFName, Int)] = []
+        for (_, kept) in listing { links += try self.links(in: kept, to: remove) }
+        var ids: [Int: String] = [:]
+        if !links.isEmpty {
+            for (a, rid) in try annotationRecordIDs(pages: Array(try pages().indices)) {
+                if let n = a.id?.number, remove.contains(n), ids[n] == nil { ids[n] = rid }
             }
         }
+        for (p, kept) in listing { try setAnnots(p, kept) }
+        for (object, key, target) in links {
+            guard let rid = ids[target] else { continue }
+            try setValue(.string(PDFString(text: rid)), forKey: key, inObject: object)
+        }
+        for number in remove.sorted() where isInUse(number) { try deleteObject(number) }
+    }
+
+    /// The annotations of `annots` whose /IRT or /Popup names one of `targets`: (object,
+    /// the private key that keeps the link by id, the target).
+    private func links(in annots: [PDFObject], to targets: Set<Int>) throws -> [(Int, PDFName, Int)] {
+        var out: [(Int, PDFName, Int)] = []
+        for entry in annots {
+            guard let ref = entry.reference, !targets.contains(ref.number), isInUse(ref.number),
+                  case .dictionary(let d) = try object(ref.number) else { continue }
+            for (link, key) in [(PDFName("IRT"), Annotation.inReplyToIDKey), (PDFName("Popup"), Annotation.popupIDKey)] {
+                if let target = d[link]?.reference, targets.contains(target.number) { out.append((ref.number, key, target.number)) }
+            }
+        }
+        return out
     }
 
     // MARK: Replies

@@ -44,8 +44,8 @@ extension Document {
         try batch { try setInReplyToUnbatched(id, target) }
     }
 
-    /// Imports parsed records (see ``importAnnotationsJSON(_:missingLinks:)``).
-    public func importAnnotations(_ json: InstantJSONDocument, missingLinks: MissingLinkPolicy = .reject) throws -> [Annotation] {
-        try batch { try importAnnotationsUnbatched(json, missingLinks: missingLinks) }
+    /// Imports parsed records (see ``importAnnotationsJSON(_:options:)``).
+    public func importAnnotations(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions()) throws -> [Annotation] {
+        try batch { try importAnnotationsUnbatched(json, options: options) }
     }
 }

@@ -125,6 +125,10 @@ extension Document {
                 }
                 attrs.append(("inreplyto", parent))
                 if let rt = a.replyType { attrs.append(("replyType", rt == .group ? "group" : "reply")) }
+            } else if let parent = a.inReplyToID {
+                // A reply whose parent is gone keeps its link by name (Annotation.inReplyToID).
+                attrs.append(("inreplyto", parent))
+                if let rt = a.replyType { attrs.append(("replyType", rt == .group ? "group" : "reply")) }
             }
             if let s = a.state { attrs.append(("state", s)) }
             if let m = a.stateModel { attrs.append(("statemodel", m)) }
@@ -203,7 +207,9 @@ extension Document {
                 if let existing, let eid = existing.id, existing.pageIndex == a.pageIndex {
                     a.id = eid
                     a.inReplyTo = existing.inReplyTo
+                    a.inReplyToID = existing.inReplyToID
                     a.popup = existing.popup
+                    a.popupID = existing.popupID
                     try updateAnnotation(a)
                     id = eid
                 } else {
@@ -211,7 +217,10 @@ extension Document {
                     id = added
                 }
                 if let n = a.name { byName[n] = id }
-                if let parent = record.inReplyTo { pendingReplies.append((id, parent, record.replyType)) }
+                // A link the annotation already keeps by name to an absent parent stays as it is.
+                if let parent = record.inReplyTo, existing?.inReplyToID != parent {
+                    pendingReplies.append((id, parent, record.replyType))
+                }
                 count += 1
             }
             for (id, parent, replyType) in pendingReplies {

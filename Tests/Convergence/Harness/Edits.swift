@@ -72,8 +72,9 @@ extension ScheduleRun {
         let kind = pickEdit()
         let before = Set(try d.unacknowledgedChanges().map(\.id))
         let lastBefore = d.lastChangeID
+        var what = ""
         do {
-            try d.withDocument { doc in try perform(kind, c, doc) }
+            what = try d.withDocument { doc in try perform(kind, c, doc) }
         } catch {
             self.error("client \(index): \(kind) failed: \(error)")
             return
@@ -81,7 +82,7 @@ extension ScheduleRun {
         report.edits += 1
         let change = d.lastChangeID
         guard change != lastBefore else {
-            trace("client \(index): \(kind) changed no record")
+            trace("client \(index): \(kind) \(what) changed no record")
             return
         }
         let after = try d.unacknowledgedChanges()
@@ -92,10 +93,11 @@ extension ScheduleRun {
         for id in before.subtracting(after.map(\.id)) {
             c.expected[id] = Expectation(change: change, op: "none", record: nil)
         }
-        trace("client \(index): \(kind) (change \(change))")
+        trace("client \(index): \(kind) \(what) (change \(change))")
     }
 
-    func perform(_ kind: EditKind, _ c: SimClient, _ doc: Document) throws {
+    /// Performs one edit; returns what it named (for the trace).
+    func perform(_ kind: EditKind, _ c: SimClient, _ doc: Document) throws -> String {
         let page = Int(rng.next(3))
         switch kind {
         case .note, .square, .ink, .highlight, .freeText:
@@ -127,37 +129,44 @@ extension ScheduleRun {
             a.contents = "\(a.name ?? "") by \(c.user)"
             _ = try doc.addAnnotation(a)
             touch(a.name)
+            return a.name ?? ""
         case .editContents:
-            guard var a = try pickTarget(doc) else { return }
+            guard var a = try pickTarget(doc) else { return "" }
             names += 1
             a.contents = "\(c.user) edit \(names)"
             try doc.updateAnnotation(a)
             touch(a.name)
+            return "\(a.name ?? "?") (object \(a.id?.number ?? 0), page \(a.pageIndex))"
         case .move:
-            guard var a = try pickTarget(doc, kinds: ["Square", "Circle", "Text", "FreeText"]) else { return }
+            guard var a = try pickTarget(doc, kinds: ["Square", "Circle", "Text", "FreeText"]) else { return "" }
             let dx = Double(rng.next(21)) - 10, dy = Double(rng.next(21)) - 10
             a.rect = Rect(left: a.rect.left + dx, bottom: a.rect.bottom + dy, right: a.rect.right + dx, top: a.rect.top + dy)
             try doc.updateAnnotation(a)
             touch(a.name)
+            return "\(a.name ?? "?") (object \(a.id?.number ?? 0))"
         case .recolor:
-            guard var a = try pickTarget(doc, kinds: ["Square", "Circle", "Ink", "Highlight"]) else { return }
+            guard var a = try pickTarget(doc, kinds: ["Square", "Circle", "Ink", "Highlight"]) else { return "" }
             a.color = randomColor()
             try doc.updateAnnotation(a)
             touch(a.name)
+            return "\(a.name ?? "?") (object \(a.id?.number ?? 0))"
         case .reply:
-            guard let target = try pickTarget(doc), let id = target.id else { return }
+            guard let target = try pickTarget(doc), let id = target.id else { return "" }
             let reply = try doc.addReply(to: id, author: c.user, contents: "\(c.user) replies")
             touch(reply.name)
             touch(target.name)
+            return "\(reply.name ?? "?") to \(target.name ?? "?") (object \(id.number), page \(target.pageIndex))"
         case .stateReply:
-            guard let target = try pickTarget(doc), let id = target.id else { return }
+            guard let target = try pickTarget(doc), let id = target.id else { return "" }
             let model: StateModel = rng.next(3) == 0 ? .marked : .review
             let state = model.states[Int(rng.next(model.states.count))]
             let reply = try doc.addStateReply(to: id, author: c.user, model: model, state: state)
             touch(reply.name)
+            return "\(reply.name ?? "?") to \(target.name ?? "?") (object \(id.number), page \(target.pageIndex))"
         case .delete:
-            guard let target = try pickTarget(doc), let id = target.id else { return }
+            guard let target = try pickTarget(doc), let id = target.id else { return "" }
             try doc.deleteAnnotation(id)
+            return "\(target.name ?? "?") (object \(id.number), page \(target.pageIndex))"
         case .importPair:
             let note = freshName(c), reply = freshName(c)
             let json = """
@@ -169,11 +178,12 @@ extension ScheduleRun {
                 """
             _ = try doc.importAnnotationsJSON(Array(json.utf8))
             touch(note)
+            return "\(note), \(reply)"
         case .importUpdate:
             // A record changed through JSON: its export, edited, imported back.
-            guard let target = try pickTarget(doc), let name = target.name else { return }
+            guard let target = try pickTarget(doc), let name = target.name else { return "" }
             let exported = try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: target.pageIndex, prettyPrinted: false))
-            guard var record = exported["annotations"]?.items?.first(where: { $0["id"]?.string == name })?.fields else { return }
+            guard var record = exported["annotations"]?.items?.first(where: { $0["id"]?.string == name })?.fields else { return "" }
             names += 1
             let text = "\(c.user) json edit \(names)"
             if record["text"] != nil || record["type"]?.string == "pspdfkit/note" || record["type"]?.string == "pspdfkit/text" {
@@ -191,6 +201,7 @@ extension ScheduleRun {
                                                 "annotations": .array([.object(record)])])
             _ = try doc.importAnnotationsJSON(Array(json.canonicalText.utf8))
             touch(name)
+            return name
         }
     }
 }

@@ -155,7 +155,9 @@ func runToken(_ user: String) throws -> String {
 }
 
 /// The PDF every schedule starts from: three pages, with a square that has a reply and a
-/// review state, and a highlight, as a layer's first records (revision 0).
+/// review state, and a highlight, as a layer's first records (revision 0); and what real
+/// files hold that ids must survive (examples/sample.pdf has each): a link whose object
+/// two pages list in their /Annots, annotations without /NM, and two with the same /NM.
 func startingPDF() throws -> [UInt8] {
     var b = PDFBuilderPages()
     let doc = try Document(data: b.pdf(pages: 3))
@@ -173,6 +175,25 @@ func startingPDF() throws -> [UInt8] {
     highlight.quadPoints = [72, 714, 300, 714, 72, 700, 300, 700]
     highlight.color = [1, 1, 0]
     _ = try doc.addAnnotation(highlight)
+    func object(_ subtype: PDFName, _ rect: [Double], _ extra: [(PDFName, PDFObject)] = []) throws -> PDFObject {
+        .reference(try doc.addObject(.dictionary(PDFDictionary([
+            ("Type", .name("Annot")), ("Subtype", .name(subtype)), ("Rect", .array(rect.map { .real($0) })),
+            ("F", .integer(4)),
+        ] + extra))))
+    }
+    let link = try object("Link", [50, 50, 150, 70], [("Border", .array([.integer(0), .integer(0), .integer(0)]))])
+    let unnamed = try object("Square", [300, 300, 350, 340], [("C", .array([.integer(0), .integer(0), .integer(1)])),
+                                                            ("Contents", .string(PDFString(text: "no /NM")))])
+    let twin1 = try object("Text", [400, 400, 420, 420], [("NM", .string(PDFString(text: "twin"))),
+                                                        ("Contents", .string(PDFString(text: "first twin")))])
+    let twin2 = try object("Text", [400, 450, 420, 470], [("NM", .string(PDFString(text: "twin"))),
+                                                        ("Contents", .string(PDFString(text: "second twin")))])
+    for (index, added) in [(0, [link, unnamed, twin1]), (1, [link, twin2])] {
+        let page = try doc.page(at: index)
+        let pageID = try page.id.orThrow("a page without an object")
+        let annots = try page.dictionary["Annots"].map { try doc.resolve($0) }?.array ?? []
+        try doc.setValue(.array(annots + added), forKey: "Annots", inObject: pageID.number)
+    }
     return try doc.saved(.full(objectStreams: false))
 }
 

@@ -14,6 +14,13 @@ import Glibc
 // Exit status 0 when every schedule passed, 1 when one failed (each failure printed with
 // the command that replays it), 2 for a bad argument.
 
+/// Prints a line at once, also into a pipe or a file (CI's log, a long run's), so that
+/// progress shows while the run goes on.
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
 func usage() -> Never {
     print("""
         usage: quire-convergence [--schedules N] [--seed S] [--first K] [--clients A-B] [--steps A-B]
@@ -56,22 +63,22 @@ while let a = args.next() {
     }
 }
 
-print("quire-convergence: seed \(options.seed), schedules \(first)..<\(first + count), \(options.clients.lowerBound)-\(options.clients.upperBound) clients, \(options.steps.lowerBound)-\(options.steps.upperBound) steps, faults \(options.faults ? "on" : "off")")
+say("quire-convergence: seed \(options.seed), schedules \(first)..<\(first + count), \(options.clients.lowerBound)-\(options.clients.upperBound) clients, \(options.steps.lowerBound)-\(options.steps.upperBound) steps, faults \(options.faults ? "on" : "off")")
 let summary = runSchedules(options, first: first, count: count) { report, summary in
     if report.failed {
-        print("schedule \(report.schedule) FAILED (\(report.clients) clients, \(report.steps) steps):")
-        for p in report.problems.prefix(20) { print("  " + p) }
-        if report.problems.count > 20 { print("  ... \(report.problems.count - 20) more") }
-        print("  replay: quire-convergence --seed \(options.seed) --first \(report.schedule) --schedules 1 --trace")
+        say("schedule \(report.schedule) FAILED (\(report.clients) clients, \(report.steps) steps):")
+        for p in report.problems.prefix(20) { say("  " + p) }
+        if report.problems.count > 20 { say("  ... \(report.problems.count - 20) more") }
+        say("  replay: quire-convergence --seed \(options.seed) --first \(report.schedule) --schedules 1 --trace")
     }
     if summary.schedules % 50 == 0 {
-        print("  \(summary.schedules) schedules, \(summary.failures.count) failed, \(Int(summary.seconds)) s")
+        say("  \(summary.schedules) schedules, \(summary.failures.count) failed, \(Int(summary.seconds)) s")
     }
 }
-print(summary.text)
+say(summary.text)
 if summary.failures.isEmpty {
     try? FileManager.default.removeItem(atPath: options.directory)
 } else {
-    print("the failing schedules' files are in \(options.directory)")
+    say("the failing schedules' files are in \(options.directory)")
 }
 exit(summary.failures.isEmpty ? 0 : 1)

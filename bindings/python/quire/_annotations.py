@@ -576,16 +576,26 @@ class Annotation(OwnedHandle):
 
     @property
     def is_reply(self) -> bool:
-        """Whether the annotation replies to another (has /IRT)."""
+        """Whether the annotation replies to another: it has /IRT, or it replies to an
+        annotation no longer in the document (:attr:`in_reply_to_id`)."""
         info = self._info
         if info is not None:
-            return info.in_reply_to is not None
+            return info.in_reply_to is not None or info.in_reply_to_id is not None
         return self._get_int(_raw.lib.quire_annotation_is_reply) != 0
+
+    @property
+    def in_reply_to_id(self) -> Optional[str]:
+        """The id of the annotation this one replies to when that annotation is no longer
+        in the document (it was deleted, or a synced layer's record names one this document
+        lacks): links are ids (docs/annotation-json.md, "Links"). ``None`` otherwise, or
+        when :attr:`in_reply_to` names an annotation. Read-only."""
+        return self._get_string(_raw.QUIRE_ANNOT_IN_REPLY_TO_ID)
 
     @property
     def in_reply_to(self) -> Optional[int]:
         """The object number of the annotation this one replies to; ``None`` when it is not
-        a reply. Change it with :meth:`quire.Document.set_in_reply_to`."""
+        a reply, or when the annotation it replies to is no longer in the document (see
+        :attr:`in_reply_to_id`). Change it with :meth:`quire.Document.set_in_reply_to`."""
         info = self._info
         if info is not None:
             return info.in_reply_to
@@ -787,7 +797,7 @@ def take_list(handle: Any, owner: Optional[_Owner] = None) -> List[Annotation]:
 
 
 class _Info(NamedTuple):
-    """What ``quire_annotation_info`` (version 1) holds of one annotation, decoded."""
+    """What ``quire_annotation_info`` (version 2) holds of one annotation, decoded."""
 
     id: Optional[int]
     page_index: int
@@ -802,6 +812,7 @@ class _Info(NamedTuple):
     modified: Optional[str]
     state: Optional[str]
     state_model: Optional[str]
+    in_reply_to_id: Optional[str]
 
 
 #: The string fields of quire_annot_string_field that _Info holds: their index in it.
@@ -813,14 +824,15 @@ _INFO_STRINGS: Dict[int, int] = {
     _raw.QUIRE_ANNOT_MODIFICATION_DATE: 10,
     _raw.QUIRE_ANNOT_STATE: 11,
     _raw.QUIRE_ANNOT_STATE_MODEL: 12,
+    _raw.QUIRE_ANNOT_IN_REPLY_TO_ID: 13,
 }
 
 #: ``_handle`` of an annotation read in bulk that has not needed its own handle yet.
 _PENDING: Any = object()
 
-#: quire_annotation_info (version 1) as the struct module reads it: native sizes and
+#: quire_annotation_info (version 2) as the struct module reads it: native sizes and
 #: alignment, as the C compiler lays it out (checked against ctypes' layout at import).
-_INFO_LAYOUT = struct.Struct("@Iiiiidddd" + "PN" * 8)
+_INFO_LAYOUT = struct.Struct("@Iiiiidddd" + "PN" * 9)
 if _INFO_LAYOUT.size != ctypes.sizeof(_raw.quire_annotation_info):  # pragma: no cover - a platform check
     raise ImportError("quire_annotation_info is %d bytes to ctypes but %d to struct" % (
         ctypes.sizeof(_raw.quire_annotation_info), _INFO_LAYOUT.size))
@@ -884,7 +896,8 @@ def read_infos(handle: Any) -> List[_Info]:
             raise InternalError(_raw.QUIRE_EINTERNAL, "quire_annotation_list_infos gave a struct outside the buffer")
         (_version, page, number, target, flags, left, bottom, right, top,
          subtype, subtype_len, contents, contents_len, author, author_len, name, name_len,
-         created, created_len, modified, modified_len, state, state_len, model, model_len) = unpack(data, start)
+         created, created_len, modified, modified_len, state, state_len, model, model_len,
+         parent, parent_len) = unpack(data, start)
         subtype -= base
         infos.append(new(_Info, (
             number or None, page, target or None, flags, new(Rect, (left, bottom, right, top)),
@@ -896,6 +909,7 @@ def read_infos(handle: Any) -> List[_Info]:
             data[modified - base : modified - base + modified_len].decode("utf-8", "replace") if modified else None,
             data[state - base : state - base + state_len].decode("utf-8", "replace") if state else None,
             data[model - base : model - base + model_len].decode("utf-8", "replace") if model else None,
+            data[parent - base : parent - base + parent_len].decode("utf-8", "replace") if parent else None,
         )))
     return infos
 

@@ -176,12 +176,13 @@ QUIRE_ANNOT_ICON = 0x070A
 QUIRE_ANNOT_LINE_START = 0x070B
 QUIRE_ANNOT_LINE_END = 0x070C
 QUIRE_ANNOT_CUSTOM_DATA = 0x070D
+QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
 
 QUIRE_ANNOT_OPACITY = 0x0800
 QUIRE_ANNOT_BORDER_WIDTH = 0x0801
 QUIRE_ANNOT_FONT_SIZE = 0x0802
 QUIRE_ANNOT_FLAGS = 0x0803
-QUIRE_ANNOTATION_INFO_VERSION = 1
+QUIRE_ANNOTATION_INFO_VERSION = 2
 
 QUIRE_ANNOT_COLOR = 0x0900
 QUIRE_ANNOT_INTERIOR_COLOR = 0x0901
@@ -774,7 +775,7 @@ class quire_rect(Structure):
 
 
 class quire_annotation_info(Structure):
-    """``quire_annotation_info`` (version 1): what ``quire_page_annotation_infos`` and
+    """``quire_annotation_info`` (version 2): what ``quire_page_annotation_infos`` and
     ``quire_annotation_list_infos`` write for each annotation into the caller's buffer. The
     strings point into that buffer; an unset one is NULL. The binding reads the buffer with
     :mod:`struct` (quire._annotations.read_infos), lengths included: through ctypes, a
@@ -803,6 +804,9 @@ class quire_annotation_info(Structure):
         ("state_len", c_size_t),
         ("state_model", c_char_p),
         ("state_model_len", c_size_t),
+        # Version 2.
+        ("in_reply_to_id", c_char_p),
+        ("in_reply_to_id_len", c_size_t),
     ]
 
 

@@ -13,6 +13,26 @@ public enum MissingLinkPolicy: Sendable, Equatable {
     case keep
 }
 
+/// How an import treats its records.
+public struct AnnotationImportOptions: Sendable, Equatable {
+    /// A link to an id found nowhere: refused (the default) or kept.
+    public var missingLinks: MissingLinkPolicy
+    /// Records are the truth (a synced layer's): each is imported so that the export gives
+    /// it back as it is. A record without `name` makes (or leaves) an annotation without
+    /// /NM, its `id` kept as /QuireID (``Annotation/recordID``); by default the /NM is
+    /// `name ?? id`, PSPDFKit's convention (so that PSPDFKit, reading the PDF, finds the
+    /// same ids), and the export then adds a `name`.
+    public var exactRecords: Bool
+
+    public init(missingLinks: MissingLinkPolicy = .reject, exactRecords: Bool = false) {
+        self.missingLinks = missingLinks
+        self.exactRecords = exactRecords
+    }
+
+    /// What a sync client imports its layer's records with: links kept, records exact.
+    public static let synced = AnnotationImportOptions(missingLinks: .keep, exactRecords: true)
+}
+
 extension Document {
     /// The annotations of page `page` (nil: of the whole document) as Instant JSON with
     /// Quire's extensions (docs/annotation-json.md): UTF-8, pretty-printed with two-space
@@ -54,22 +74,14 @@ extension Document {
         } else {
             indices = Array(try pages().indices)  // the pages that exist
         }
-        // Ids first: NM, else the object number (PSPDFKit's convention), made unique.
         var entries: [(annotation: Annotation, id: String, frame: InstantJSON.Frame)] = []
-        var used: Set<String> = []
         var idOfObject: [Int: String] = [:]
-        for index in indices {
-            let frame = try InstantJSON.Frame(self.page(at: index))
-            for (position, a) in try annotations(onPage: index).enumerated() {
-                // A /NM that an earlier annotation has already: the object number (the record
-                // keeps the /NM in `name`, and its pdfObjectId matches it back on import).
-                var id = a.name ?? a.id.map { String($0.number) } ?? "direct-\(index)-\(position)"
-                if used.contains(id), let object = a.id { id = String(object.number) }
-                if used.contains(id) { id += "#\(index).\(position)" }
-                used.insert(id)
-                if let object = a.id, idOfObject[object.number] == nil { idOfObject[object.number] = id }
-                entries.append((a, id, frame))
-            }
+        var frames: [Int: InstantJSON.Frame] = [:]
+        for (a, id) in try annotationRecordIDs(pages: indices) {
+            if let object = a.id, idOfObject[object.number] == nil { idOfObject[object.number] = id }
+            let frame = try frames[a.pageIndex] ?? InstantJSON.Frame(self.page(at: a.pageIndex))
+            frames[a.pageIndex] = frame
+            entries.append((a, id, frame))
         }
         func reference(_ target: ObjectID, _ what: String, from a: Annotation) throws -> String? {
             if let id = idOfObject[target.number] { return id }
@@ -133,6 +145,49 @@ extension Document {
         return json
     }
 
+    /// The record id of each annotation of pages `indices`, in page and /Annots order, as
+    /// the annotation JSON names it (the one rule for export and import): its /QuireID
+    /// (``Annotation/recordID``), else its /NM, else its object number (PSPDFKit's
+    /// convention), made unique: an id that an earlier annotation has already becomes the
+    /// object number (the record keeps the /NM in `name`), and an object listed on two
+    /// pages gets `#page` after it on the second (`#page.position` when it is listed twice
+    /// on one page).
+    func annotationRecordIDs(pages indices: [Int]) throws -> [(annotation: Annotation, id: String)] {
+        var out: [(annotation: Annotation, id: String)] = []
+        var used: Set<String> = []
+        for index in indices {
+            for (position, a) in try annotations(onPage: index).enumerated() {
+                var id = a.recordID ?? a.name ?? a.id.map { String($0.number) } ?? "direct-\(index)-\(position)"
+                if used.contains(id), let object = a.id { id = String(object.number) }
+                // An object listed on two pages: its page, which its place in /Annots does not
+                // change (only a second listing on one page takes the position too).
+                if used.contains(id) { id += "#\(index)" }
+                if used.contains(id) { id += ".\(position)" }
+                used.insert(id)
+                out.append((a, id))
+            }
+        }
+        return out
+    }
+
+    /// Writes /QuireID (``Annotation/recordID``) into every annotation whose record id
+    /// depends on the others (its /NM is an earlier annotation's too, so its id is its
+    /// object number): the ids then stay what they are when annotations come and go. An
+    /// object listed on two pages keeps its ids by page (`#page`) as they are. Changes
+    /// only that entry of those annotations; returns how many it pinned.
+    @discardableResult
+    public func pinAnnotationRecordIDs() throws -> Int {
+        var pinned = 0
+        try batch {
+            for (a, id) in try annotationRecordIDs(pages: Array(try pages().indices)) {
+                guard let object = a.id, a.recordID == nil, !id.contains("#"), id != (a.name ?? String(object.number)) else { continue }
+                try setValue(.string(PDFString(text: id)), forKey: Annotation.recordIDKey, inObject: object.number)
+                pinned += 1
+            }
+        }
+        return pinned
+    }
+
     /// Imports annotation JSON (Instant JSON, with or without Quire's extensions) and returns
     /// the annotations as stored, in the order of the records.
     ///
@@ -149,7 +204,7 @@ extension Document {
     ///   (`updatedAt` included: import restores a state, it does not edit it).
     /// - `quire.inReplyTo` and `quire.popup` name another record's `id` (or `name`), or an
     ///   annotation of the document by /NM; a target found nowhere is an error, or with
-    ///   `missingLinks: .keep` a link kept by id (``Annotation/inReplyToID``,
+    ///   `options.missingLinks` `.keep` a link kept by id (``Annotation/inReplyToID``,
     ///   ``Annotation/popupID``), as a synced layer keeps a reply whose parent was deleted.
     ///   An annotation created by the import whose id such a kept link names becomes its
     ///   target (/IRT or /Popup) again.
@@ -157,8 +212,8 @@ extension Document {
     ///   numbers out of range, missing fields, unknown types, flags, colours and states,
     ///   missing reply targets, replies across pages and cycles all throw
     ///   `PDFError(.format)` naming the field, and leave the document as it was.
-    public func importAnnotationsJSON(_ data: [UInt8], missingLinks: MissingLinkPolicy = .reject) throws -> [Annotation] {
-        try importAnnotations(try InstantJSONDocument(jsonBytes: data), missingLinks: missingLinks)
+    public func importAnnotationsJSON(_ data: [UInt8], options: AnnotationImportOptions = AnnotationImportOptions()) throws -> [Annotation] {
+        try importAnnotations(try InstantJSONDocument(jsonBytes: data), options: options)
     }
 
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
@@ -175,6 +230,8 @@ extension Document {
         var alias: [Int?]
         var direct: [Int: Annotation]
         var skipped: [Bool]
+        /// The document's annotations by record id (``annotationRecordIDs``), when read.
+        var recordIDs: [String: Annotation]?
     }
 
     /// The records that stand for an annotation the page holds as a direct dictionary in
@@ -207,7 +264,7 @@ extension Document {
     }
 
     func matchImportRecords(_ records: [InstantJSONAnnotation], _ wanted: inout [Annotation],
-                            recordOf: [String: Int]) throws -> ImportMatch {
+                            recordOf: [String: Int], exactRecords: Bool = false) throws -> ImportMatch {
         var existingByName: [String: [Annotation]] = [:]
         var existingByNumber: [Int: Annotation] = [:]
         for a in try allAnnotations() {
@@ -251,7 +308,33 @@ extension Document {
             existingByNumber[number] = e  // as listed on the record's page
             if e.name == nil { wanted[i].name = nil }  // it stays without /NM, as it was
         }
-        for (i, a) in wanted.enumerated() where target[i] == nil && alias[i] == nil {
+        // Then by record id, as the export names each annotation (``annotationRecordIDs``):
+        // a synced layer's record carries no pdfObjectId, and its id names the same
+        // annotation in every client's document, even one whose /NM another annotation
+        // shares, or an object listed on two pages.
+        var byRecordID: [String: Annotation]?
+        for (i, r) in records.enumerated() where target[i] == nil && alias[i] == nil {
+            guard let rid = r.id else { continue }
+            if byRecordID == nil {
+                byRecordID = [:]
+                for (a, id) in try annotationRecordIDs(pages: Array(try pages().indices)) where byRecordID?[id] == nil {
+                    byRecordID?[id] = a
+                }
+            }
+            guard let e = byRecordID?[rid], let eid = e.id, e.pageIndex == wanted[i].pageIndex,
+                  e.subtype == wanted[i].subtype else { continue }
+            if let first = recordOfObject[eid.number] {
+                alias[i] = first
+                continue
+            }
+            claim(i, eid)
+            existingByNumber[eid.number] = e
+            // It keeps its /NM, or its lack of one (an exact record says which).
+            if r.name == nil && !exactRecords { wanted[i].name = e.name }
+        }
+        // Then by /NM on the same page; not for exact records, whose id is what names them
+        // (another annotation may have the /NM: a duplicate a file holds).
+        for (i, a) in wanted.enumerated() where target[i] == nil && alias[i] == nil && !exactRecords {
             guard let name = a.name, let candidates = existingByName[name] else { continue }
             let free = candidates.filter { $0.id.map { !claimed.contains($0.number) } ?? false }
             if let same = free.first(where: { $0.pageIndex == a.pageIndex }), let sameID = same.id {
@@ -277,10 +360,11 @@ extension Document {
             }
         }
         return ImportMatch(existingByName: existingByName, existingByNumber: existingByNumber, target: target,
-                           recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped)
+                           recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped, recordIDs: byRecordID)
     }
 
-    func importAnnotationsUnbatched(_ json: InstantJSONDocument, missingLinks: MissingLinkPolicy = .reject) throws -> [Annotation] {
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions()) throws -> [Annotation] {
+        let missingLinks = options.missingLinks
         let json = importedObjectNumbers(json)
         let count = try pageCount()
         // Pages that the root's /Count counts but the tree does not hold take no annotations.
@@ -318,7 +402,9 @@ extension Document {
             if let name = r.name ?? r.id, name.isEmpty {
                 throw PDFError(.format, "annotation JSON: \(path).\(r.name != nil ? "name" : "id"): must not be empty")
             }
-            wanted.append(try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path))
+            var a = try InstantJSON.fields(of: r, kind: kind, frame: frame, pageCount: existing, path: path)
+            if options.exactRecords { a.name = r.name }  // no `name`, no /NM: the id is kept as /QuireID
+            wanted.append(a)
             if r.type == InstantJSON.imageType {
                 // Without its attachment in this JSON (a record synced alone), the record may
                 // only update a stamp that has its image already (checked once matched).
@@ -338,7 +424,7 @@ extension Document {
         }
         // Which existing annotation each record updates (a function of its own: this one's
         // frame, in a debug build, must fit a small stack; see HostileNumberTests).
-        var match = try matchImportRecords(records, &wanted, recordOf: recordOf)
+        var match = try matchImportRecords(records, &wanted, recordOf: recordOf, exactRecords: options.exactRecords)
         for (i, a) in try directAliases(records, wanted, unmatched: { match.target[$0] == nil && match.alias[$0] == nil }) {
             match.alias[i] = i  // the same annotation, left as it is
             match.direct[i] = a
@@ -359,12 +445,28 @@ extension Document {
         // What a reference in the JSON points at: another record, or an annotation already
         // in the document (just what the checks below need of it).
         struct Existing: Equatable { let id: ObjectID; let page: Int; let inReplyTo: ObjectID? }
+        // The pages that list each object (an object that a damaged file lists on two pages is
+        // on both, and a reply on either is on its page).
+        var pagesOfObject: [Int: Set<Int>] = [:]
+        for a in try allAnnotations() { if let id = a.id { pagesOfObject[id.number, default: []].insert(a.pageIndex) } }
         enum Ref: Equatable { case record(Int), existing(Existing), missing(String) }
         func existingRef(_ a: Annotation) -> Ref? {
             a.id.map { .existing(Existing(id: $0, page: a.pageIndex, inReplyTo: a.inReplyTo)) }
         }
+        var recordIDs = match.recordIDs
         func resolve(_ ref: String, _ field: String, _ i: Int) throws -> Ref {
             if let j = recordOf[ref] { return .record(j) }
+            // An annotation of the document by its record id (what a synced record names).
+            if recordIDs == nil {
+                var map: [String: Annotation] = [:]
+                for (a, id) in try annotationRecordIDs(pages: Array(try pages().indices)) where map[id] == nil { map[id] = a }
+                recordIDs = map
+            }
+            if let e = recordIDs?[ref], let eid = e.id, let r = recordOfObject[eid.number].map(Ref.record) ?? existingRef(e) {
+                return r
+            }
+            // Exact records name record ids only (not another annotation that has the /NM).
+            if options.exactRecords { return .missing(ref) }
             if let e = existingByName[ref]?.first, let eid = e.id, let r = recordOfObject[eid.number].map(Ref.record) ?? existingRef(e) {
                 return r
             }
@@ -392,7 +494,8 @@ extension Document {
                 case .record(let j):
                     guard j != i else { throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.inReplyTo: an annotation cannot reply to itself") }
                     page = wanted[j].pageIndex
-                case .existing(let e): page = e.page
+                case .existing(let e):
+                    page = pagesOfObject[e.id.number]?.contains(wanted[i].pageIndex) == true ? wanted[i].pageIndex : e.page
                 case .missing: page = wanted[i].pageIndex  // not in the document: no page to compare
                 }
                 guard page == wanted[i].pageIndex else {
@@ -496,6 +599,7 @@ extension Document {
             if let existing = target[i] {
                 if a.subtype == "Widget" { continue }  // the forms model's, left as it is
                 a.id = existing
+                a.recordID = existingByNumber[existing.number]?.recordID  // an existing annotation keeps its id
                 try updateAnnotationUnbatched(a, importedOver: existingByNumber[existing.number])
             } else if Annotation.creatableSubtypes.contains(a.subtype) {
                 objectOf[i] = try addAnnotationUnbatched(a, imported: true).id
@@ -517,8 +621,19 @@ extension Document {
             a.popup = objectID(popup[i])
             a.popupID = missingID(popup[i])
             guard case .dictionary(let current) = try object(id.number) else { continue }
-            // A record with neither name nor id keeps the UUID addAnnotation gave it.
-            if a.name == nil, case .string(let nm)? = current["NM"] { a.name = nm.text }
+            // A record with neither name nor id keeps the UUID addAnnotation gave it (an exact
+            // record without `name` has none).
+            if a.name == nil, records[i].id == nil || !options.exactRecords, case .string(let nm)? = current["NM"] { a.name = nm.text }
+            // An annotation this import made: its record's id, when its /NM (or object
+            // number) would not give it back. One that was there keeps the id it has (it
+            // may be an object two pages list, whose second record this was).
+            if target[i] != nil {
+                a.recordID = existingByNumber[id.number]?.recordID
+            } else if let rid = records[i].id, rid != (a.name ?? String(id.number)) {
+                a.recordID = rid
+            } else {
+                a.recordID = nil
+            }
             var d = a.written(into: current, pageObject: try page(at: a.pageIndex).id)
             if a.color == [] { d["C"] = .array([]) }
             if a.interiorColor == [] { d["IC"] = .array([]) }
