@@ -3,7 +3,7 @@ import QuireSyntax
 /// One unsaved change, in the order it was made.
 ///
 /// The document's change log is the one journal of unsaved changes: saving writes the
-/// current state it leads to, and the checkpointer and sync (to come) consume the log
+/// current state it leads to, and the checkpointer and the sync client consume the log
 /// itself, each from the position it last read (``Document/changeLog``).
 public enum Change: Sendable, Equatable {
     /// Object `id` now has `value` (a new object, or a replaced one).

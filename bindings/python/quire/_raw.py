@@ -17,8 +17,9 @@ Library lookup:
   :class:`ImportError` naming it, rather than quietly loading another library;
 - otherwise, first that exists wins: the library next to this file, inside the package
   (``quire/libquire.so``; this is where ``make`` copies it and where ``pip install`` puts
-  it); then the system loader: ``ctypes.util.find_library("quire")``, then
-  ``libquire.so.0``.
+  it); then the system loader: ``ctypes.util.find_library("quire")``, then the soname
+  this binding was written against (``libquire.so.0.5``: ``libquire.so.MAJOR.MINOR``
+  while the major version is 0, ``libquire.so.MAJOR`` from 1.0).
 
 At load, the library's major version (``quire_version_number() // 1000000``) must be
 :data:`QUIRE_VERSION_MAJOR`, the major version of the header this module was written
