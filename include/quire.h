@@ -920,7 +920,7 @@ typedef struct quire_annotation_list quire_annotation_list;
 /** Text fields of an annotation, for `quire_annotation_string` and its setter. */
 typedef enum quire_annot_string_field {
     QUIRE_ANNOT_CONTENTS = 0x0700, /**< /Contents: the text */
-    QUIRE_ANNOT_AUTHOR = 0x0701, /**< /T */
+    QUIRE_ANNOT_AUTHOR = 0x0701, /**< /T; never set for a Widget, whose /T is its form field's name (setting it is refused when the widget is added or updated) */
     QUIRE_ANNOT_SUBJECT = 0x0702, /**< /Subj */
     QUIRE_ANNOT_UNIQUE_NAME = 0x0703, /**< /NM: the unique name (a UUID for new ones) */
     QUIRE_ANNOT_CREATION_DATE = 0x0704, /**< /CreationDate, a PDF date: D:YYYYMMDDHHmmSSOHH'mm */
