@@ -44,8 +44,8 @@ extension Document {
         try batch { try setInReplyToUnbatched(id, target) }
     }
 
-    /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
-    public func importAnnotations(_ json: InstantJSONDocument) throws -> [Annotation] {
-        try batch { try importAnnotationsUnbatched(json) }
+    /// Imports parsed records (see ``importAnnotationsJSON(_:progress:)``): all or nothing.
+    public func importAnnotations(_ json: InstantJSONDocument, progress: ProgressHandler? = nil) throws -> [Annotation] {
+        try allOrNothing { try importAnnotationsUnbatched(json, progress: progress) }
     }
 }

@@ -22,8 +22,12 @@ extension Document {
     /// that Instant JSON's comments can hold (notes replying to an exported annotation that
     /// is not itself a reply, without a state) are written as `comments` of their root
     /// instead of as records, for PSPDFKit's Instant comments (docs/annotation-json.md).
-    public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool) throws -> [UInt8] {
-        var json = try annotationsInstantJSON(page: page)
+    ///
+    /// `progress` (see ``ProgressHandler``) counts two steps per page exported: its
+    /// annotations read, then written as records; throwing from it stops the export.
+    public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool,
+                                      progress: ProgressHandler? = nil) throws -> [UInt8] {
+        var json = try annotationsInstantJSON(page: page, progress: progress)
         if instantComments { json = Document.withInstantComments(json) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -34,8 +38,9 @@ extension Document {
         }
     }
 
-    /// The records ``exportAnnotationsJSON(page:)`` writes.
-    public func annotationsInstantJSON(page: Int?) throws -> InstantJSONDocument {
+    /// The records ``exportAnnotationsJSON(page:)`` writes; `progress` as for
+    /// ``exportAnnotationsJSON(page:prettyPrinted:instantComments:progress:)``.
+    public func annotationsInstantJSON(page: Int?, progress: ProgressHandler? = nil) throws -> InstantJSONDocument {
         let count = try pageCount()
         let indices: [Int]
         if let page {
@@ -48,7 +53,10 @@ extension Document {
         var entries: [(annotation: Annotation, id: String, frame: InstantJSON.Frame)] = []
         var used: Set<String> = []
         var idOfObject: [Int: String] = [:]
-        for index in indices {
+        let steps = 2 * indices.count
+        try progress?(0, steps)
+        for (k, index) in indices.enumerated() {
+            if k > 0 { try progress?(k, steps) }
             let frame = try InstantJSON.Frame(self.page(at: index))
             for (position, a) in try annotations(onPage: index).enumerated() {
                 // A /NM that an earlier annotation has already: the object number (the record
@@ -70,7 +78,15 @@ extension Document {
         var records: [InstantJSONAnnotation] = []
         var attachments: [String: InstantJSONAttachment] = [:]
         var textPages: [Int: TextPage?] = [:]  // each page's text read once, for markedText
+        // The second step of each page: its records written (entries are in page order).
+        var pagesWritten = 0
+        var lastPage: Int? = nil
         for (a, id, frame) in entries {
+            if a.pageIndex != lastPage {
+                if lastPage != nil { pagesWritten += 1 }
+                lastPage = a.pageIndex
+                try progress?(indices.count + pagesWritten, steps)
+            }
             let kind = InstantJSON.kind(subtype: a.subtype)
             var r = InstantJSON.visibleRecord(a, kind: kind, frame: frame)
             r.id = id
@@ -115,6 +131,7 @@ extension Document {
         // (one edited record, say) must not delete the annotations it left out.
         json.pdfId = instantPdfId
         if page == nil { json.formFieldValues = exportedFieldValues() }
+        if steps > 0 { try progress?(steps, steps) }
         return json
     }
 
@@ -138,8 +155,11 @@ extension Document {
     ///   numbers out of range, missing fields, unknown types, flags, colours and states,
     ///   missing reply targets, replies across pages and cycles all throw
     ///   `PDFError(.format)` naming the field, and leave the document as it was.
-    public func importAnnotationsJSON(_ data: [UInt8]) throws -> [Annotation] {
-        try importAnnotations(try InstantJSONDocument(jsonBytes: data))
+    /// - The import is all or nothing (``allOrNothing(_:)``): an error while the records are
+    ///   applied, or `progress` (see ``ProgressHandler``; two steps per record: created or
+    ///   updated, then completed) throwing to cancel, undoes what was applied.
+    public func importAnnotationsJSON(_ data: [UInt8], progress: ProgressHandler? = nil) throws -> [Annotation] {
+        try importAnnotations(try InstantJSONDocument(jsonBytes: data), progress: progress)
     }
 
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
@@ -261,7 +281,7 @@ extension Document {
                            recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped)
     }
 
-    func importAnnotationsUnbatched(_ json: InstantJSONDocument) throws -> [Annotation] {
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument, progress: ProgressHandler? = nil) throws -> [Annotation] {
         let json = importedObjectNumbers(json)
         let count = try pageCount()
         // Pages that the root's /Count counts but the tree does not hold take no annotations.
@@ -456,7 +476,9 @@ extension Document {
             case nil: return nil
             }
         }
-        for i in order where !skipped[i] {
+        let steps = 2 * order.count
+        for (k, i) in order.enumerated() where !skipped[i] {
+            try progress?(k, steps)
             var a = wanted[i]
             a.inReplyTo = objectID(parent[i])
             if let existing = target[i] {
@@ -474,7 +496,8 @@ extension Document {
         }
         // 4. Every entry exactly as the record says (addAnnotation's defaults undone), and
         // the popups linked both ways.
-        for i in order where !skipped[i] && wanted[i].subtype != "Widget" {
+        for (k, i) in order.enumerated() where !skipped[i] && wanted[i].subtype != "Widget" {
+            try progress?(order.count + k, steps)
             guard let id = objectOf[i] else { continue }
             var a = wanted[i]
             a.id = id
@@ -521,6 +544,7 @@ extension Document {
         for id in deletions where isInUse(id.number) {
             if try annotation(id) != nil { try deleteAnnotationUnbatched(id) }
         }
+        try progress?(steps, steps)
         return stored
     }
 
