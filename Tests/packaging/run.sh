@@ -166,7 +166,7 @@ man_page() {
     for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS "EXIT STATUS" EXAMPLES; do
         grep -q "^$s" "$OUT/quire.1.txt" || fail "quire.1 has no $s section"
     done
-    for cmd in info check annots thread; do
+    for cmd in info check annots thread export import doctor; do
         grep -q "^   quire $cmd" "$OUT/quire.1.txt" || fail "quire.1 has no subsection for quire $cmd"
     done
     grep -q -- "--password PW" "$OUT/quire.1.txt" || fail "quire.1 does not explain --password"
