@@ -265,7 +265,9 @@ wheel: deps-packaging all
 	rm -rf build/wheel && mkdir -p build/wheel/src build/dist
 	cp -R bindings/python/pyproject.toml bindings/python/setup.py bindings/python/quire build/wheel/src/
 	rm -rf build/wheel/src/quire/libquire.so* && find build/wheel/src -name __pycache__ -prune -exec rm -rf {} +
-	objcopy --strip-debug build/lib/$(SONAME) build/wheel/src/quire/libquire.so
+	@# Stripped as make install strips it (scripts/install-binary.sh: the Swift runtime's names
+	@# kept for the valgrind suppressions); the debug file stays in build/wheel/debug.
+	sh scripts/install-binary.sh 755 build/lib/$(SONAME) build/wheel/src/quire/libquire.so build/wheel/debug
 	cd build/wheel/src && QUIRE_VERSION=$(VERSION) $(PYTHON) -m pip wheel -q --no-deps \
 		--no-build-isolation --disable-pip-version-check -w .. .
 	rm -f build/dist/quire-*.whl
