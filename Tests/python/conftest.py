@@ -41,7 +41,7 @@ import quire  # noqa: E402,F401  (a missing library fails here, once, with the l
 # the tests compare (flattened pages, generated appearances) used to depend on the fonts
 # installed: on a machine with a Hebrew font, poppler drew the Hebrew value of
 # bug_725389.pdf's field, which Quire's appearance draws as '?', and the page differed by
-# 0.51% where the tolerance is 0.5% (issue 40); with these fonts it is 0.37% everywhere.
+# 0.51% where the tolerance is 0.5% (issue 40); with these fonts, 0.37% (Debian 12's poppler).
 # pypdfium2 and PyMuPDF carry their own fonts and do not read fontconfig.
 PINNED_FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
