@@ -5,9 +5,10 @@
 #   make demo       build, then run the examples on examples/sample.pdf, and two clients'
 #                   notes converging through quire-server (examples/sync_demo.sh)
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
-#                   valgrind), Python, the sync server (test-server), the sync's convergence
-#                   harness (test-convergence: 500 schedules), the web review page in
-#                   headless Chromium (test-web), and the corpus sweep
+#                   valgrind), the README's and docs' C blocks and versions (test-docs),
+#                   Python, the sync server (test-server), the sync's convergence harness
+#                   (test-convergence: 500 schedules), the web review page in headless
+#                   Chromium (test-web), and the corpus sweep
 #   make test-convergence-long  10,000 schedules of the convergence harness
 #   make bench      build, then the quick benchmark against PDFium, MuPDF, qpdf and pypdf
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
@@ -19,8 +20,10 @@
 #                   filled and read back, every annotated file flattened); make test
 #                   runs a fixed sample of a quarter of it
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
-#   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire) and
-#                   the man page (share/man/man1/quire.1); DESTDIR stages it
+#   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire), the
+#                   man page (share/man/man1/quire.1) and the valgrind suppressions
+#                   (share/quire/valgrind.supp); binaries stripped, their debug information
+#                   in lib/debug/.build-id (INSTALL_STRIP=0: as built); DESTDIR stages it
 #   make wheel      the Python package as a platform-tagged wheel, checked and tagged by
 #                   auditwheel (build/dist/quire-VERSION-py3-none-manylinux_*.whl)
 #   make docs       the HTML reference: C (Doxygen) and Python (pdoc), build/docs/index.html
@@ -52,16 +55,26 @@ SWIFT_STATIC := $(abspath $(dir $(SWIFT_BIN))../lib/swift_static/linux)
 # code, the pages the kernel maps around each fault kept 4.3 MB of it resident in a process
 # that opened one file; ordered, 2.6 MB (bench/PROFILE.md, "Memory"). Symbols it names
 # that no longer exist are ignored.
-RELEASE_FLAGS := -c release --disable-local-rpath \
+#
+# --build-id: `make install` puts the debug information in a file named by it
+# (scripts/install-binary.sh), where gdb and valgrind look for it.
+#
+# DWARF 4, not the toolchain's default DWARF 5: valgrind 3.19 (Debian 12's) cannot read
+# DWARF 5's forms ("unhandled dwarf2 abbrev form code 0x25 ... Giving up") and stops before
+# running a program that loads the library. Swift with -dwarf-version=4, the C of the
+# dependencies (BoringSSL, the SwiftNIO shims) with -gdwarf-4; the static Swift runtime
+# has no debug information of its own. gdb and perf read DWARF 4 as well.
+DEBUG_INFO_FLAGS := -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
+RELEASE_FLAGS := -c release --disable-local-rpath $(DEBUG_INFO_FLAGS) \
 	-Xswiftc -static-stdlib -Xlinker -L$(SWIFT_STATIC) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(CURDIR)/quire.map \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/quire.order -Xlinker --no-warn-symbol-ordering \
-	-Xlinker -soname=$(SONAME)
+	-Xlinker --build-id=sha1 -Xlinker -soname=$(SONAME)
 
 SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources include -type f)
 BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 
-.PHONY: all demo test test-swift test-asan test-c test-python test-server test-convergence test-convergence-long test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all demo test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -114,7 +127,7 @@ build/lib/pkgconfig/quire.pc: bindings/c/quire.pc.in include/quire.h
 # (CMAKE_PREFIX_PATH=$PWD/build) and an installed or DESTDIR-staged prefix.
 build/lib/cmake/Quire/%.cmake: bindings/cmake/%.cmake.in include/quire.h
 	@mkdir -p build/lib/cmake/Quire
-	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(MAJOR)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(MAJOR)|g' -e 's|@MINOR@|$(MINOR)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
 
 # The man page, made from `quire --help` and each command's help (scripts/help2man.py).
 build/share/man/man1/quire.1: build/bin/quire scripts/help2man.py
@@ -156,7 +169,7 @@ demo: deps-demo all
 	@echo "== Sync: quire-server on loopback, two clients' notes converging (examples/sync_demo.sh)"
 	PYTHON=$(PYTHON) bash examples/sync_demo.sh build/bin/quire-server
 
-test: deps test-swift test-c test-python test-server test-convergence test-web test-corpus test-packaging
+test: deps test-swift test-c test-docs test-python test-server test-convergence test-web test-corpus test-packaging
 
 # The sync's convergence harness (Tests/Convergence/README.md): seeded random schedules of 3
 # to 6 clients over a network the schedule controls (loss, duplicates, delays, cuts,
@@ -194,6 +207,14 @@ fuzz:
 
 test-c: all
 	$(MAKE) -C Tests/c ROOT=$(CURDIR) test valgrind
+
+# What the README and docs/ say, checked (issue 40): every version string agrees with the
+# header (Tests/docs/check_versions.py, and its self-test on what the 0.5 README said),
+# and every C block compiles with -Werror, links and runs (Tests/docs/c_blocks.py).
+test-docs: all
+	$(PYTHON) Tests/docs/check_versions.py --self-test
+	$(PYTHON) Tests/docs/check_versions.py
+	$(PYTHON) Tests/docs/c_blocks.py $(CURDIR)
 
 test-python: all
 	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python
@@ -267,7 +288,9 @@ wheel: deps-packaging all
 	rm -rf build/wheel && mkdir -p build/wheel/src build/dist
 	cp -R bindings/python/pyproject.toml bindings/python/setup.py bindings/python/quire build/wheel/src/
 	rm -rf build/wheel/src/quire/libquire.so* && find build/wheel/src -name __pycache__ -prune -exec rm -rf {} +
-	objcopy --strip-debug build/lib/$(SONAME) build/wheel/src/quire/libquire.so
+	@# Stripped as make install strips it (scripts/install-binary.sh: the Swift runtime's names
+	@# kept for the valgrind suppressions); the debug file stays in build/wheel/debug.
+	sh scripts/install-binary.sh 755 build/lib/$(SONAME) build/wheel/src/quire/libquire.so build/wheel/debug
 	cd build/wheel/src && QUIRE_VERSION=$(VERSION) $(PYTHON) -m pip wheel -q --no-deps \
 		--no-build-isolation --disable-pip-version-check -w .. .
 	rm -f build/dist/quire-*.whl
@@ -292,14 +315,27 @@ docs: deps-packaging all
 test-packaging: deps-packaging all
 	MAKE="$(MAKE)" PYTHON="$(PYTHON)" VERSION="$(VERSION)" bash Tests/packaging/run.sh
 
+# The library and the programs are installed without their debug information, which goes
+# into DEBUGDIR/.build-id/xx/yyyy.debug, found by build ID (as Debian's -dbgsym packages
+# ship it; scripts/install-binary.sh): libquire.so is 123 MB as built, 37 MB installed
+# (README, "Sizes"). DEBUGDIR is PREFIX/lib/debug: for PREFIX=/usr, /usr/lib/debug, where
+# gdb and valgrind look by default; with another prefix, DEBUGDIR=/usr/lib/debug puts the
+# files there (README, "Debugging and valgrind"). INSTALL_STRIP=0 installs the binaries as
+# built. The valgrind suppressions for programs that link the library
+# (Tests/c/valgrind.supp: the Swift runtime's caches) go to PREFIX/share/quire/valgrind.supp.
+DEBUGDIR ?= $(PREFIX)/lib/debug
+DEBUG_DIR = $(DESTDIR)$(DEBUGDIR)
+INSTALLED_BINARIES = lib/$(SONAME) bin/quire bin/quire-server
+
 install: all build/share/man/man1/quire.1
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 build/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+		$(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/quire
+	sh scripts/install-binary.sh 755 build/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DEBUG_DIR)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so
 	install -m 644 include/quire.h $(DESTDIR)$(PREFIX)/include/quire.h
-	install -m 755 build/bin/quire $(DESTDIR)$(PREFIX)/bin/quire
-	install -m 755 build/bin/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server
+	sh scripts/install-binary.sh 755 build/bin/quire $(DESTDIR)$(PREFIX)/bin/quire $(DEBUG_DIR)
+	sh scripts/install-binary.sh 755 build/bin/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server $(DEBUG_DIR)
+	install -m 644 Tests/c/valgrind.supp $(DESTDIR)$(PREFIX)/share/quire/valgrind.supp
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/quire.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc
 	install -m 644 build/lib/cmake/Quire/QuireConfig.cmake build/lib/cmake/Quire/QuireConfigVersion.cmake \
@@ -307,14 +343,22 @@ install: all build/share/man/man1/quire.1
 	install -m 644 build/share/man/man1/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1
 
 uninstall:
+	@# The debug files, named by the installed binaries' build IDs (the same as the built ones').
+	@for f in $(INSTALLED_BINARIES); do \
+	  id=$$(readelf -n $(DESTDIR)$(PREFIX)/$$f 2>/dev/null | sed -n 's/^ *Build ID: *\([0-9a-f]*\).*/\1/p' | head -1); \
+	  [ -z "$$id" ] || { rm -f $(DEBUG_DIR)/.build-id/$$(echo $$id | cut -c1-2)/$$(echo $$id | cut -c3-).debug; \
+	                     rmdir $(DEBUG_DIR)/.build-id/$$(echo $$id | cut -c1-2) 2>/dev/null || true; }; \
+	done
+	@rmdir $(DEBUG_DIR)/.build-id $(DEBUG_DIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
 	      $(DESTDIR)$(PREFIX)/include/quire.h $(DESTDIR)$(PREFIX)/bin/quire \
 	      $(DESTDIR)$(PREFIX)/bin/quire-server \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc \
 	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfig.cmake \
 	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfigVersion.cmake \
-	      $(DESTDIR)$(PREFIX)/share/man/man1/quire.1
-	rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Quire 2>/dev/null || true
+	      $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 \
+	      $(DESTDIR)$(PREFIX)/share/quire/valgrind.supp
+	rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/quire 2>/dev/null || true
 
 clean:
 	rm -rf build .build bindings/python/quire/libquire.so

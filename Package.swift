@@ -151,6 +151,10 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     for target in package.targets where target.name == "Quire" {
         target.dependencies.append("QuireSyncHTTP")
     }
+    // `quire doctor` reports the features of the library and quire-server built with it.
+    for target in package.targets where target.name == "QuireCLI" {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("QUIRE_SYNC_HTTP")]
+    }
     package.products.append(.executable(name: "quire-server", targets: ["QuireServer"]))
     // The sync core's PostgreSQL store, registered with SyncService through storeFactories.
     package.targets.append(.target(name: "QuireSyncPostgres", dependencies: [

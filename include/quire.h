@@ -98,6 +98,23 @@ QUIRE_API const char *quire_version(void);
  */
 QUIRE_API int32_t quire_version_number(void);
 
+/**
+ * What this build of the library is, for bug reports (`quire doctor` prints the same for
+ * the command-line tool): one JSON object in UTF-8, through the length-query pattern, with
+ * "version" (as `quire_version`), "abi" and "soname" ("0.5", "libquire.so.0.5"), "build"
+ * ("release" or "debug"), "features" (booleans: "sync_service", the sync service's core
+ * and SQLite store, always there; "sync_client", the HTTP client of `quire_client_open`,
+ * absent from a build made with QUIRE_NO_SERVER; "tls", https for that client;
+ * "postgresql", the PostgreSQL store, which only quire-server has), "checkpoint_directory"
+ * (where checkpoints go by default, from this process's environment), "environment" (the
+ * variables that change it: XDG_STATE_HOME, HOME, QUIRE_LIBRARY, or null), "limits" (the
+ * defaults of `quire_open_options`) and "platform" (uname's system, release and machine).
+ * Later versions may add keys; none is removed or changes meaning within a major version.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `out_len`); QUIRE_EBUFS.
+ * Thread safety: any thread.
+ */
+QUIRE_API int quire_build_info(char *buf, size_t buf_size, size_t *out_len);
+
 /* ------------------------------------------------------------------------------------ */
 /* Status codes and errors                                                               */
 /* ------------------------------------------------------------------------------------ */
@@ -920,7 +937,7 @@ typedef struct quire_annotation_list quire_annotation_list;
 /** Text fields of an annotation, for `quire_annotation_string` and its setter. */
 typedef enum quire_annot_string_field {
     QUIRE_ANNOT_CONTENTS = 0x0700, /**< /Contents: the text */
-    QUIRE_ANNOT_AUTHOR = 0x0701, /**< /T */
+    QUIRE_ANNOT_AUTHOR = 0x0701, /**< /T; never set for a Widget, whose /T is its form field's name (setting it is refused when the widget is added or updated) */
     QUIRE_ANNOT_SUBJECT = 0x0702, /**< /Subj */
     QUIRE_ANNOT_UNIQUE_NAME = 0x0703, /**< /NM: the unique name (a UUID for new ones) */
     QUIRE_ANNOT_CREATION_DATE = 0x0704, /**< /CreationDate, a PDF date: D:YYYYMMDDHHmmSSOHH'mm */
@@ -1548,20 +1565,53 @@ QUIRE_API int quire_field_set_values(quire_document *doc, int32_t index, const c
  */
 QUIRE_API int quire_field_reset(quire_document *doc, int32_t index);
 
+/** The current version of `quire_flatten_options`. */
+#define QUIRE_FLATTEN_OPTIONS_VERSION 1
+
+/** Options of `quire_document_flatten`. Initialise with QUIRE_FLATTEN_OPTIONS_INIT. */
+typedef struct quire_flatten_options {
+    /** Must be QUIRE_FLATTEN_OPTIONS_VERSION (or an older version). */
+    uint32_t version;
+    /** NULL (the default) for every subtype but Link and Popup, or a comma-separated list
+     *  of subtype names ("Widget", "Highlight,Ink", ...); read during the call only. */
+    const char *subtypes;
+    /** Non-zero (the default) keeps links on the pages; 0 removes them too. */
+    int32_t keep_links;
+    /** Called on the calling thread with the pages done and their total (the last call
+     *  with done == total); return non-zero to cancel: the call returns QUIRE_EUSER and
+     *  the document is as it was. NULL: no progress (see "Long operations"). */
+    int (*progress)(uint64_t done, uint64_t total, void *payload);
+    /** Passed to `progress`. */
+    void *progress_payload;
+} quire_flatten_options;
+
+/** Initialiser for `quire_flatten_options`: every subtype but Link and Popup, links kept,
+ *  no progress callback. */
+#define QUIRE_FLATTEN_OPTIONS_INIT { QUIRE_FLATTEN_OPTIONS_VERSION, NULL, 1, NULL, NULL }
+
+/**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_FLATTEN_OPTIONS_VERSION)
+ * and sets its version: QUIRE_FLATTEN_OPTIONS_INIT for bindings that cannot use the macro.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_flatten_options_init(quire_flatten_options *options, unsigned version);
+
 /**
  * Flattens annotations: burns the normal appearance of each chosen, visible annotation
  * (form field widgets included) into its page's content, as a form XObject placed with
  * the matrix of ISO 32000-2 §12.5.5, and removes it from the page. Popups, replies (/IRT)
  * and hidden annotations of the chosen subtypes are removed without being drawn. When no
- * widget remains, the form (/AcroForm) is removed, so nothing stays editable.
- * subtypes: NULL for every subtype but Link and Popup, or a comma-separated list of
- * subtype names ("Widget", "Highlight,Ink", ...).
- * keep_links: non-zero keeps links on the pages; 0 removes them too.
+ * widget remains, the form (/AcroForm) is removed, so nothing stays editable. All or
+ * nothing: on an error or a cancel, the document is as it was.
+ * options: NULL for the defaults (QUIRE_FLATTEN_OPTIONS_INIT): which subtypes, whether
+ * links stay, and a progress callback.
  * out_count: receives the number of annotations drawn; may be NULL.
- * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (a page tree that cannot be read);
- * QUIRE_ELIMIT.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (also an options version of 0); QUIRE_EVERSION;
+ * QUIRE_EFORMAT (a page tree that cannot be read); QUIRE_ELIMIT; QUIRE_EUSER (the
+ * progress callback cancelled).
+ * Thread: the document's; `progress` is called on the calling thread.
  */
-QUIRE_API int quire_document_flatten(int32_t *out_count, quire_document *doc, const char *subtypes, int32_t keep_links);
+QUIRE_API int quire_document_flatten(int32_t *out_count, quire_document *doc, const quire_flatten_options *options);
 
 /**
  * The document's annotations (but links, popups and widgets), with replies (`inreplyto`,
@@ -1576,15 +1626,147 @@ QUIRE_API int quire_document_export_xfdf(char *buf, size_t buf_size, size_t *out
  * is updated, any other is added; replies are linked by `inreplyto`; field values are set
  * with the rules of `quire_field_set_value` (a value a field refuses is a warning of the
  * document, not an error). No document type declaration is accepted, so no entity is
- * ever expanded or fetched.
+ * ever expanded or fetched. All or nothing: on an error, nothing is imported.
+ * `quire_document_import_annotations` does the same with a progress callback.
  * out_count: receives the number of annotations added or updated and field values set;
  * may be NULL.
  * Returns: QUIRE_OK; QUIRE_EINVAL (also an annotation the rules refuse); QUIRE_EFORMAT
  * (not well-formed XML, a DOCTYPE, an annotation without page or rect, a reply to a name
  * that is nowhere); QUIRE_ELIMIT (more than 64 MiB, 64 levels or 1,000,000 elements).
- * Annotations imported before an error stay (as unsaved changes).
  */
 QUIRE_API int quire_document_import_xfdf(int32_t *out_count, quire_document *doc, const char *xfdf, size_t length);
+
+/* ------------------------------------------------------------------------------------ */
+/* Long operations: progress and cancellation                                            */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * Every operation whose time grows with the document takes a versioned options struct
+ * that ends with the same two fields as `quire_save_options` (version 2):
+ *
+ *     int (*progress)(uint64_t done, uint64_t total, void *payload);
+ *     void *progress_payload;
+ *
+ * `progress` is called on the calling thread, before the call returns, with the steps
+ * done so far and their total: `done` never decreases, `total` stays the same during a
+ * call, and the last call has done == total. What a step is belongs to the operation (an
+ * object written by a save, a page read by a search or a flatten, a record of an import),
+ * so done / total is a fraction of the work. Returning non-zero cancels: the call returns
+ * QUIRE_EUSER, an operation that changes the document leaves it as it was (a save writes
+ * nothing), and an export hands nothing to its `write`. The callback must not call Quire
+ * on the same document. NULL: no progress.
+ *
+ * The operations: `quire_document_save` and `quire_document_save_to_callback`
+ * (`quire_save_options`), `quire_document_flatten` (`quire_flatten_options`),
+ * `quire_document_search_text` (`quire_text_search_options`, version 2),
+ * `quire_document_text` (`quire_text_options`), and annotation JSON and XFDF,
+ * `quire_document_export_annotations` and `quire_document_import_annotations` below.
+ */
+
+/** The formats in which annotations are exported and imported. */
+typedef enum quire_annotation_format {
+    /** Annotation JSON: Instant JSON with Quire's extensions (docs/annotation-json.md), as
+     *  `quire_document_export_annotations_json` writes it. Importing reads Instant JSON's
+     *  comments too. */
+    QUIRE_FORMAT_JSON = 0x3800,
+    /** Export only: annotation JSON with the replies that Instant comments can hold written
+     *  as "comments", as `quire_document_export_annotations_json_instant_comments` does. */
+    QUIRE_FORMAT_JSON_INSTANT_COMMENTS = 0x3801,
+    /** XFDF (ISO 19444-1), as `quire_document_export_xfdf` writes it: the document's
+     *  annotations but links, popups and widgets, and its field values (docs/forms.md). */
+    QUIRE_FORMAT_XFDF = 0x3802
+} quire_annotation_format;
+
+/** The current version of `quire_export_options`. */
+#define QUIRE_EXPORT_OPTIONS_VERSION 1
+
+/** Options of `quire_document_export_annotations`. Initialise with
+ *  QUIRE_EXPORT_OPTIONS_INIT. */
+typedef struct quire_export_options {
+    /** Must be QUIRE_EXPORT_OPTIONS_VERSION (or an older version). */
+    uint32_t version;
+    /** QUIRE_FORMAT_JSON (the default), QUIRE_FORMAT_JSON_INSTANT_COMMENTS or
+     *  QUIRE_FORMAT_XFDF. */
+    quire_annotation_format format;
+    /** JSON: the page to export, or -1 (the default) for every page. XFDF is always the
+     *  whole document: -1. */
+    int32_t page_index;
+    /** Two steps per page exported (its annotations read, then written); non-zero cancels
+     *  (see "Long operations"). NULL: no progress. */
+    int (*progress)(uint64_t done, uint64_t total, void *payload);
+    /** Passed to `progress`. */
+    void *progress_payload;
+} quire_export_options;
+
+/** Initialiser for `quire_export_options`: JSON of every page, no progress callback. */
+#define QUIRE_EXPORT_OPTIONS_INIT { QUIRE_EXPORT_OPTIONS_VERSION, QUIRE_FORMAT_JSON, -1, NULL, NULL }
+
+/**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_EXPORT_OPTIONS_VERSION) and
+ * sets its version.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_export_options_init(quire_export_options *options, unsigned version);
+
+/**
+ * Exports the document's annotations in `options->format` (the same bytes as
+ * `quire_document_export_annotations_json`, `..._json_instant_comments` or
+ * `quire_document_export_xfdf` give), handing them to `write` in one or more consecutive
+ * pieces on the calling thread once the export is complete: a cancelled or failed export
+ * writes nothing. `write` returns 0 to go on, non-zero to stop (QUIRE_EUSER).
+ * options: NULL for the defaults (QUIRE_EXPORT_OPTIONS_INIT: JSON of every page).
+ * payload: passed to `write`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `doc` or `write`; an unknown format; a page for
+ * XFDF); QUIRE_EVERSION; QUIRE_ERANGE (no such page); QUIRE_ENOTFOUND (a page missing
+ * from the page tree); QUIRE_ELIMIT; QUIRE_EUSER (the progress or write callback
+ * stopped it).
+ * Thread: the document's; both callbacks are called on the calling thread.
+ */
+QUIRE_API int quire_document_export_annotations(quire_document *doc, const quire_export_options *options,
+                                                quire_write_fn write, void *payload);
+
+/** The current version of `quire_import_options`. */
+#define QUIRE_IMPORT_OPTIONS_VERSION 1
+
+/** Options of `quire_document_import_annotations`. Initialise with
+ *  QUIRE_IMPORT_OPTIONS_INIT. */
+typedef struct quire_import_options {
+    /** Must be QUIRE_IMPORT_OPTIONS_VERSION (or an older version). */
+    uint32_t version;
+    /** QUIRE_FORMAT_JSON (the default; Instant comments included) or QUIRE_FORMAT_XFDF. */
+    quire_annotation_format format;
+    /** Two steps per JSON record (created or updated, then completed), one per XFDF
+     *  annotation and field value; non-zero cancels and nothing is imported (see "Long
+     *  operations"). NULL: no progress. */
+    int (*progress)(uint64_t done, uint64_t total, void *payload);
+    /** Passed to `progress`. */
+    void *progress_payload;
+} quire_import_options;
+
+/** Initialiser for `quire_import_options`: JSON, no progress callback. */
+#define QUIRE_IMPORT_OPTIONS_INIT { QUIRE_IMPORT_OPTIONS_VERSION, QUIRE_FORMAT_JSON, NULL, NULL }
+
+/**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_IMPORT_OPTIONS_VERSION) and
+ * sets its version.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_import_options_init(quire_import_options *options, unsigned version);
+
+/**
+ * Imports `length` bytes of annotations in `options->format`, with the rules of
+ * `quire_document_import_annotations_json` (JSON) or `quire_document_import_xfdf` (XFDF).
+ * All or nothing: on an error or a cancel, the document is as it was.
+ * options: NULL for the defaults (QUIRE_IMPORT_OPTIONS_INIT: JSON).
+ * out_count: receives what the format's own import function counts; may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `doc`, NULL `data` with a length; an unknown or
+ * export-only format); QUIRE_EVERSION; the errors of the format's import function;
+ * QUIRE_EUSER (the progress callback cancelled).
+ * Thread: the document's; `progress` is called on the calling thread.
+ */
+QUIRE_API int quire_document_import_annotations(int32_t *out_count, quire_document *doc,
+                                                const quire_import_options *options, const void *data,
+                                                size_t length);
 
 /* ------------------------------------------------------------------------------------ */
 /* Bookmarks                                                                            */
@@ -2264,8 +2446,9 @@ typedef struct quire_text_char {
  */
 QUIRE_API int quire_text_char_init(quire_text_char *out, unsigned version);
 
-/** The current version of `quire_text_search_options`. */
-#define QUIRE_TEXT_SEARCH_OPTIONS_VERSION 1
+/** The current version of `quire_text_search_options` (2 added the progress callback; a
+ *  version 1 struct, 16 bytes, is read as it is). */
+#define QUIRE_TEXT_SEARCH_OPTIONS_VERSION 2
 
 /** Options of `quire_document_search_text`. Initialise with QUIRE_TEXT_SEARCH_OPTIONS_INIT. */
 typedef struct quire_text_search_options {
@@ -2278,10 +2461,17 @@ typedef struct quire_text_search_options {
     int32_t whole_word;
     /** Most matches returned; 0 (the default): all. */
     int32_t max_matches;
+    /** Version 2: called with the pages searched and their total (a search of one page
+     *  has one step); non-zero cancels with QUIRE_EUSER (see "Long operations"). NULL: no
+     *  progress. */
+    int (*progress)(uint64_t done, uint64_t total, void *payload);
+    /** Version 2: passed to `progress`. */
+    void *progress_payload;
 } quire_text_search_options;
 
-/** Initialiser for `quire_text_search_options`: case-insensitive, any position, all. */
-#define QUIRE_TEXT_SEARCH_OPTIONS_INIT { QUIRE_TEXT_SEARCH_OPTIONS_VERSION, 0, 0, 0 }
+/** Initialiser for `quire_text_search_options`: case-insensitive, any position, all, no
+ *  progress callback. */
+#define QUIRE_TEXT_SEARCH_OPTIONS_INIT { QUIRE_TEXT_SEARCH_OPTIONS_VERSION, 0, 0, 0, NULL, NULL }
 
 /**
  * Fills `options` with the defaults of `version` (1 up to
@@ -2404,12 +2594,55 @@ QUIRE_API int quire_text_page_warning(char *buf, size_t buf_size, size_t *out_le
  * space (line breaks too), and a word hyphenated at a line end matches unhyphenated.
  * Matches do not overlap. `options` NULL: the defaults. `*out` is owned by the caller.
  * Thread: the document's.
+ * The whole document's search covers the pages that exist (a page that /Count counts
+ * but the page tree lacks has no text).
  * Returns: QUIRE_OK (also with no match: the list is then empty); QUIRE_EINVAL (NULL
  * `out`, `doc` or `query`, an empty query, a negative max_matches); QUIRE_EVERSION;
- * QUIRE_ERANGE (no such page); QUIRE_EFORMAT, QUIRE_ELIMIT (a page cannot be read).
+ * QUIRE_ERANGE (no such page); QUIRE_EFORMAT, QUIRE_ELIMIT (a page cannot be read);
+ * QUIRE_EUSER (the progress callback cancelled: no list is made).
  */
 QUIRE_API int quire_document_search_text(quire_text_match_list **out, quire_document *doc, const char *query,
                                          const quire_text_search_options *options, int32_t page_index);
+
+/** The current version of `quire_text_options`. */
+#define QUIRE_TEXT_OPTIONS_VERSION 1
+
+/** Options of `quire_document_text`. Initialise with QUIRE_TEXT_OPTIONS_INIT. */
+typedef struct quire_text_options {
+    /** Must be QUIRE_TEXT_OPTIONS_VERSION (or an older version). */
+    uint32_t version;
+    /** Called with the pages read and their total; non-zero cancels with QUIRE_EUSER and
+     *  nothing is written (see "Long operations"). NULL: no progress. */
+    int (*progress)(uint64_t done, uint64_t total, void *payload);
+    /** Passed to `progress`. */
+    void *progress_payload;
+} quire_text_options;
+
+/** Initialiser for `quire_text_options`: no progress callback. */
+#define QUIRE_TEXT_OPTIONS_INIT { QUIRE_TEXT_OPTIONS_VERSION, NULL, NULL }
+
+/**
+ * Fills `options` with the defaults of `version` (1 up to QUIRE_TEXT_OPTIONS_VERSION) and
+ * sets its version.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_text_options_init(quire_text_options *options, unsigned version);
+
+/**
+ * The text of the whole document, as pdftotext writes it: each page's plain text (as
+ * `quire_text_page_text` gives it) followed by a form feed (U+000C), so that splitting at
+ * form feeds gives the pages; a page that /Count counts but the page tree lacks is empty.
+ * The UTF-8 bytes go to `write`, in one or more consecutive pieces on the calling thread,
+ * once every page is read: a cancelled or failed call writes nothing. `write` returns 0
+ * to go on, non-zero to stop (QUIRE_EUSER).
+ * options: NULL for the defaults (QUIRE_TEXT_OPTIONS_INIT).
+ * payload: passed to `write`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `doc` or `write`); QUIRE_EVERSION; QUIRE_EFORMAT,
+ * QUIRE_ELIMIT (a page cannot be read); QUIRE_EUSER.
+ * Thread: the document's; both callbacks are called on the calling thread.
+ */
+QUIRE_API int quire_document_text(quire_document *doc, const quire_text_options *options,
+                                  quire_write_fn write, void *payload);
 
 /** How many matches the list holds. Returns: QUIRE_OK; QUIRE_EINVAL. */
 QUIRE_API int quire_text_match_list_count(int32_t *out, const quire_text_match_list *list);

@@ -171,11 +171,13 @@ public func quire_field_set_values(_ doc: OpaquePointer?, _ index: Int32, _ valu
 
 @c @implementation
 public func quire_document_flatten(_ outCount: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?,
-                                   _ subtypes: UnsafePointer<CChar>?, _ keepLinks: Int32) -> Int32 {
+                                   _ options: UnsafePointer<quire_flatten_options>?) -> Int32 {
     guarded("quire_document_flatten") {
         let d = try document(doc)
-        let chosen = subtypes.map { Set(String(cString: $0).split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }) }
-        let n = try d.flatten(FlattenOptions(subtypes: chosen, keepLinks: keepLinks != 0))
+        let o = try options.map { try flattenOptionsVersions.read($0, defaults: flattenOptionsDefaults).value } ?? flattenOptionsDefaults
+        let chosen = o.subtypes.map { Set(String(cString: $0).split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }) }
+        let n = try d.flatten(FlattenOptions(subtypes: chosen, keepLinks: o.keep_links != 0),
+                              progress: progressHandler(o.progress, o.progress_payload, "flatten", "the document is as it was"))
         outCount?.pointee = Int32(clamping: n)
     }
 }

@@ -47,9 +47,13 @@ private var textCharDefaults: quire_text_char {
 }
 
 private let searchOptionsVersions = StructVersions<quire_text_search_options>(
-    name: "options", sizes: [MemoryLayout<quire_text_search_options>.size])
+    // Version 1 ends with max_matches: 16 bytes (the padding before `progress` is not
+    // version 1's, and a version 1 caller's struct may end right there).
+    name: "options", sizes: [(MemoryLayout<quire_text_search_options>.offset(of: \.max_matches) ?? 12) + MemoryLayout<Int32>.size,
+                             MemoryLayout<quire_text_search_options>.size])
 private var searchOptionsDefaults: quire_text_search_options {
-    quire_text_search_options(version: searchOptionsVersions.current, match_case: 0, whole_word: 0, max_matches: 0)
+    quire_text_search_options(version: searchOptionsVersions.current, match_case: 0, whole_word: 0, max_matches: 0,
+                              progress: nil, progress_payload: nil)
 }
 
 @c @implementation
@@ -263,11 +267,14 @@ public func quire_document_search_text(_ out: UnsafeMutablePointer<OpaquePointer
         guard c.max_matches >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "options.max_matches is negative") }
         let searchOptions = TextSearchOptions(caseSensitive: c.match_case != 0, wholeWord: c.whole_word != 0,
                                               maxMatches: Int(c.max_matches))
+        let progress = progressHandler(c.progress, c.progress_payload, "search", "no list was made")
         let matches: [TextMatch]
         if pageIndex == -1 {
-            matches = try d.searchText(q, options: searchOptions)
+            matches = try d.searchText(q, options: searchOptions, progress: progress)
         } else {
+            try progress?(0, 1)
             matches = try d.textPage(at: Int(pageIndex)).search(q, options: searchOptions)
+            try progress?(1, 1)
         }
         out.pointee = OpaquePointer(Unmanaged.passRetained(TextMatchListBox(matches)).toOpaque())
     }

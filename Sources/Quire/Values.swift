@@ -415,13 +415,7 @@ func saveOptions(_ pointer: UnsafePointer<quire_save_options>?) throws -> (mode:
         inPlace = true
     default: throw CallError(code: QUIRE_EINVAL, message: "options.mode 0x\(String(options.mode.rawValue, radix: 16)) is not a QUIRE_SAVE_* value")
     }
-    guard let callback = options.progress else { return (mode, inPlace, nil) }
-    nonisolated(unsafe) let payload = options.progress_payload  // the caller's, handed back as it is
-    return (mode, inPlace, { done, total in
-        guard callback(UInt64(clamping: done), UInt64(clamping: total), payload) == 0 else {
-            throw CallError(code: QUIRE_EUSER, message: "the progress callback returned non-zero: the save was cancelled, nothing was written")
-        }
-    })
+    return (mode, inPlace, progressHandler(options.progress, options.progress_payload, "save", "nothing was written"))
 }
 
 @c @implementation

@@ -51,12 +51,23 @@ struct StructVersions<T> {
         raw.storeBytes(of: version, as: UInt32.self)
     }
 
+    /// A hint for a "version" that no header ever had: versions are small numbers, so one
+    /// past 65,535 is most likely another argument passed where the struct goes (issue 40:
+    /// `quire_document_save(doc, "out.pdf", &options)` read the path's bytes "out." as the
+    /// version 779384175, and the message spoke of a newer library).
+    static func notAVersion(_ version: UInt32) -> String {
+        guard version > 0xFFFF else { return "" }
+        let bytes = withUnsafeBytes(of: version.littleEndian) { Array($0) }
+        let text = bytes.allSatisfy { (0x20..<0x7F).contains($0) } ? ", whose bytes read as the text \"\(String(decoding: bytes, as: UTF8.self))\"" : ""
+        return ": no header has that version\(text), so this is likely not the struct at all; check the arguments' order against quire.h (a string or another pointer where the struct goes)"
+    }
+
     private func check(_ version: UInt32) throws {
         guard version >= 1 else {
             throw CallError(code: QUIRE_EINVAL, message: "\(name)->version is 0: initialise the struct with its _INIT macro or _init function")
         }
         guard version <= current else {
-            throw CallError(code: QUIRE_EVERSION, message: "\(name)->version is \(version); this library knows versions 1 to \(current)")
+            throw CallError(code: QUIRE_EVERSION, message: "\(name)->version is \(version); this library knows versions 1 to \(current)" + StructVersions.notAVersion(version))
         }
     }
 }

@@ -26,18 +26,28 @@ let formsHelp: [String: String] = [
           0 the fields were listed; 1 the file could not be read; 2 a usage error
         """,
     "fill": """
-        usage: quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+        usage: quire fill [--password PW] [--full] [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
 
-        Set the fields NAME of FILE to VALUE and write the result to OUT, incrementally
-        (FILE's bytes, then the changes) unless --full. The appearances of the changed
-        fields are regenerated. A check box or radio group takes "Off" or one of its
-        on-states (see quire fields); a multi-select list box takes several values
-        separated by newlines. The rules of ISO 32000-2 §12.7 apply: a read-only field,
-        a value longer than /MaxLen, a value that is not an option, stop the command with
-        status 1 and nothing written.
+        Set fields of FILE and write the result to OUT, incrementally (FILE's bytes, then
+        the changes) unless --full. The appearances of the changed fields are regenerated.
+        A check box or radio group takes "Off" or one of its on-states (see quire fields);
+        a multi-select list box takes several values (a JSON array, or values separated by
+        newlines). The rules of ISO 32000-2 §12.7 apply: a read-only field, a value longer
+        than /MaxLen, a value that is not an option, stop the command with status 1 and
+        nothing written. Values are set in the order given: --values first, then each
+        --field, then each NAME=VALUE.
+
+        NAME=VALUE splits at the first '=', so a field whose name has one
+        ("Calculated.5 Val=num*2") is named with --field or in --values.
 
         Options:
           -o OUT         the file to write (required; may be FILE itself)
+          --field NAME   the field that the next --value sets (any name, '=' included)
+          --value V      the value for the --field before it
+          --values JSON  a JSON file (- for standard input) of one object: each key a
+                         field's full name, each value a string or, for a list box, an
+                         array of strings ({"Name": "Ada", "Colours": ["red", "blue"]});
+                         numbers and booleans are set as their JSON text
           --full         rewrite the whole file instead of appending an update
           --password PW  the user or owner password of an encrypted file
           -h, --help     print this help and exit
@@ -169,11 +179,15 @@ struct FillCommand {
     var path = ""
     var output = ""
     var full = false
-    var assignments: [(String, String)] = []
+    /// Each field's values, in the order they are set.
+    var assignments: [(name: String, values: [String])] = []
 
     init(arguments: ArraySlice<String>) throws {
         var args = arguments
         var positional: [String] = []
+        var fromOptions: [(name: String, values: [String])] = []
+        var valuesFile: String?
+        var pendingField: String?
         while let arg = args.popFirst() {
             switch arg {
             case "-o", "--output":
@@ -183,6 +197,19 @@ struct FillCommand {
             case "--password":
                 guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value", command: "fill") }
                 password = pw
+            case "--field":
+                guard let name = args.popFirst() else { throw UsageError(message: "--field needs a NAME", command: "fill") }
+                if let pending = pendingField { throw UsageError(message: "--field \(pending) has no --value", command: "fill") }
+                pendingField = name
+            case "--value":
+                guard let value = args.popFirst() else { throw UsageError(message: "--value needs a value", command: "fill") }
+                guard let name = pendingField else { throw UsageError(message: "--value \(value) comes after no --field NAME", command: "fill") }
+                fromOptions.append((name, [value]))
+                pendingField = nil
+            case "--values":
+                guard let file = args.popFirst() else { throw UsageError(message: "--values needs a JSON file (or -)", command: "fill") }
+                guard valuesFile == nil else { throw UsageError(message: "--values is given twice", command: "fill") }
+                valuesFile = file
             case "-h", "--help": throw HelpRequest(command: "fill")
             default:
                 if arg.hasPrefix("--password=") { password = String(arg.dropFirst("--password=".count)); continue }
@@ -190,22 +217,58 @@ struct FillCommand {
                 positional.append(arg)
             }
         }
+        if let pending = pendingField { throw UsageError(message: "--field \(pending) has no --value", command: "fill") }
         guard let first = positional.first else { throw UsageError(message: "fill takes FILE", command: "fill") }
         guard !output.isEmpty else { throw UsageError(message: "fill needs -o OUT", command: "fill") }
         path = first
+        if let valuesFile { assignments += try FillCommand.values(from: valuesFile) }
+        assignments += fromOptions
         for a in positional.dropFirst() {
             guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
-                throw UsageError(message: "'\(a)' is not NAME=VALUE", command: "fill")
+                throw UsageError(message: "'\(a)' is not NAME=VALUE (name a field with '=' in it with --field NAME --value V)", command: "fill")
             }
-            assignments.append((String(a[..<eq]), String(a[a.index(after: eq)...])))
+            assignments.append((String(a[..<eq]), [String(a[a.index(after: eq)...])]))
         }
-        guard !assignments.isEmpty else { throw UsageError(message: "fill takes at least one NAME=VALUE", command: "fill") }
+        guard !assignments.isEmpty else { throw UsageError(message: "fill takes at least one value (NAME=VALUE, --field NAME --value V, or --values JSON)", command: "fill") }
+    }
+
+    /// The values of a --values file: one JSON object of names to strings or arrays.
+    static func values(from file: String) throws -> [(name: String, values: [String])] {
+        let bytes = file == "-" ? try readStandardInput() : try ByteBuffer.read(path: file).loadedCopy()
+        let where_ = file == "-" ? "standard input" : file
+        let json: InstantJSONValue
+        do {
+            json = try InstantJSONValue(parsing: bytes)
+        } catch let e as PDFError {
+            throw PDFError(.format, "--values \(where_): \(e.message)")
+        }
+        guard case .object(let object) = json else {
+            throw PDFError(.format, "--values \(where_): not a JSON object of field names to values")
+        }
+        func text(_ v: InstantJSONValue, _ name: String) throws -> String {
+            switch v {
+            case .string(let s): return s
+            case .integer(let n): return String(n)
+            case .number, .bool: return v.text
+            default: throw PDFError(.format, "--values \(where_): the value of \"\(name)\" is not a string, a number, a boolean or an array of strings")
+            }
+        }
+        // In the order of the names, so that a run is repeatable (JSON objects are unordered).
+        return try object.keys.sorted().map { name in
+            guard let value = object[name] else { return (name, []) }
+            if case .array(let items) = value { return (name, try items.map { try text($0, name) }) }
+            return (name, [try text(value, name)])
+        }
     }
 
     func run() throws {
         let document = try Document(path: path, options: OpenOptions(password: password))
-        for (name, value) in assignments {
-            try document.setFieldValue(value, named: name)
+        for (name, values) in assignments {
+            if values.count == 1 {
+                try document.setFieldValue(values[0], named: name)
+            } else {
+                try document.setFieldValues(values, of: try document.formField(named: name))
+            }
         }
         try document.save(to: output, mode: full ? .full(objectStreams: false) : .incremental)
     }

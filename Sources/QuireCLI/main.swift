@@ -5,10 +5,13 @@
 //   quire annots [--json] [--password PW] FILE
 //   quire thread [--password PW] FILE PAGE ANNOTATION
 //   quire fields [--json] [--password PW] FILE
-//   quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+//   quire fill [--password PW] [--full] [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
 //   quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
 //   quire text [--json] [--page N] [--password PW] FILE
 //   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
+//   quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
+//   quire import [--format F] [--full] [--json] [--password PW] FILE DATA -o OUT
+//   quire doctor [--json]
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
 // `quire info --json` is a contract that tests and outside checks rely on: one JSON object
@@ -30,10 +33,14 @@ let synopsis = """
            quire annots [--json] [--password PW] FILE
            quire thread [--password PW] FILE PAGE ANNOTATION
            quire fields [--json] [--password PW] FILE
-           quire fill [--password PW] [--full] FILE NAME=VALUE... -o OUT
+           quire fill [--password PW] [--full] [--values JSON] [--field NAME --value V]...
+                      FILE [NAME=VALUE]... -o OUT
            quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
            quire text [--json] [--page N] [--password PW] FILE
            quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
+           quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
+           quire import [--format F] [--full] [--json] [--password PW] FILE DATA -o OUT
+           quire doctor [--json]
            quire help [COMMAND]
            quire --version
     """
@@ -47,8 +54,8 @@ let usage = """
     file. It opens classic and stream cross-references, object streams, incremental
     updates and damaged files (repaired by scanning, with warnings), and encrypted files
     (RC4 40 and 128, AES-128, AES-256) with the empty password or --password. It never
-    changes the file: fill and flatten write their result to another file (-o OUT),
-    unless told to write it over FILE.
+    changes the file: fill, flatten and import write their result to another file
+    (-o OUT), unless told to write it over FILE.
 
     Commands:
       info      print what the document is: pages, PDF version, encryption, repair,
@@ -61,16 +68,20 @@ let usage = """
       thread    print the comments (the annotation and its text replies, by date) and the
                 review summary of the annotation whose /NM is NM on page PAGE
       fields    list the fields of the form: name, type, value, flags, options
-      fill      set field values (NAME=VALUE), regenerate their appearances and write
-                the result to -o OUT
+      fill      set field values (NAME=VALUE, --field NAME --value V, or a JSON file of
+                values), regenerate their appearances and write the result to -o OUT
       flatten   burn the annotations and form fields into the pages and write -o OUT
       text      print the text of the pages; with --json, every character with its quad
       search    print every match of a word or phrase, with its page and position
+      export    write the annotations (and field values) as annotation JSON or XFDF
+      import    import annotation JSON or XFDF into a document and write -o OUT
+      doctor    print what this build is and where it looks, for bug reports
       help      print this text, or the help of COMMAND (the same as quire COMMAND --help)
 
     Options:
-      --json         info and annots: print JSON instead of text (see quire help info and
-                     quire help annots for the fields)
+      --json         info, annots, fields, text, search, import and doctor: print JSON
+                     instead of text, one value on standard output that jq reads (quire
+                     help COMMAND lists its fields); export writes JSON by default
       --password PW  the user or owner password of an encrypted file (also --password=PW)
       -h, --help     print the help (of the command, after one) and exit
       --version      print "quire VERSION" and exit
@@ -90,6 +101,9 @@ let usage = """
       quire check file.pdf || echo "damaged or suspicious"
       quire annots --json file.pdf
       quire thread file.pdf 1 note-1
+      quire export file.pdf | jq '.annotations | length'
+      quire import file.pdf notes.xfdf -o reviewed.pdf
+      quire fill form.pdf --field 'Calculated.5 Val=num*2' --value 10 -o filled.pdf
 
     See also:
       qpdf(1), pdfinfo(1); the C library libquire and its header quire.h, the Python
@@ -186,7 +200,7 @@ let commandHelp: [String: String] = [
         usage: quire help [COMMAND]
 
         Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
-        flatten, text, search).
+        flatten, text, search, export, import, doctor).
         """,
 ]
 
@@ -207,7 +221,7 @@ struct HelpRequest: Error { let command: String }
 /// The help of a command, or of quire.
 func help(_ command: String?) -> String? {
     guard let command else { return usage }
-    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command]
+    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? doctorHelp[command]
 }
 
 /// The options every command that opens a file takes.
@@ -511,6 +525,12 @@ func main() -> Int32 {
             try TextCommand(arguments: arguments.dropFirst()).run()
         case "search":
             return try SearchCommand(arguments: arguments.dropFirst()).run()
+        case "export":
+            try ExportCommand(arguments: arguments.dropFirst()).run()
+        case "import":
+            try ImportCommand(arguments: arguments.dropFirst()).run()
+        case "doctor":
+            try DoctorCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":
             print("quire \(QUIRE_VERSION_STRING)")
         case "-h", "--help":
@@ -529,7 +549,7 @@ func main() -> Int32 {
         return 0
     } catch let e as UsageError {
         if !e.message.isEmpty { standardError("quire: \(e.message)") }
-        if let command = e.command, let text = commandHelp[command] ?? formsHelp[command] ?? textHelp[command] {
+        if let command = e.command, let text = help(command) {
             standardError(String(text.prefix { $0 != "\n" }))
             standardError("Run 'quire help \(command)' for its options.")
         } else {

@@ -3,7 +3,7 @@ import QuireSyntax
 /// One unsaved change, in the order it was made.
 ///
 /// The document's change log is the one journal of unsaved changes: saving writes the
-/// current state it leads to, and the checkpointer and sync (to come) consume the log
+/// current state it leads to, and the checkpointer and the sync client consume the log
 /// itself, each from the position it last read (``Document/changeLog``).
 public enum Change: Sendable, Equatable {
     /// Object `id` now has `value` (a new object, or a replaced one).
@@ -79,6 +79,34 @@ final class ChangeSet {
         generations[id.number] = id.generation
         deleted.insert(id.number)
         append(.deleteObject(id), number: id.number)
+    }
+
+    /// Everything the set holds, to go back to with ``restore(_:)``. Copies share storage
+    /// until one of them changes, so taking one costs nothing until the next change.
+    struct Snapshot {
+        fileprivate let objects: [Int: PDFObject]
+        fileprivate let generations: [Int: Int]
+        fileprivate let deleted: Set<Int>
+        fileprivate let log: [Change]
+        fileprivate let nextNumber: Int
+        fileprivate let compactFrom: Int?
+        fileprivate let latestEntry: [Int: Int]
+    }
+
+    func snapshot() -> Snapshot {
+        Snapshot(objects: objects, generations: generations, deleted: deleted, log: log, nextNumber: nextNumber,
+                 compactFrom: compactFrom, latestEntry: latestEntry)
+    }
+
+    /// Back to `snapshot`: the changes made since are gone, from the state and the log.
+    func restore(_ snapshot: Snapshot) {
+        objects = snapshot.objects
+        generations = snapshot.generations
+        deleted = snapshot.deleted
+        log = snapshot.log
+        nextNumber = snapshot.nextNumber
+        compactFrom = snapshot.compactFrom
+        latestEntry = snapshot.latestEntry
     }
 
     /// Every changed object with its generation and current value (nil: deleted), by number.
@@ -220,6 +248,32 @@ extension Document {
             batchDepth -= 1
             if batchDepth == 0 { changes.endBatch() }
             try? journalChanges()
+            throw error
+        }
+        batchDepth -= 1
+        if batchDepth == 0 { changes.endBatch() }
+        try journalChanges()
+        return result
+    }
+
+    /// Runs `body` as one batch that either completes or changes nothing: when it throws
+    /// (an error, or a progress handler that cancels), every change it made is undone,
+    /// from the objects and from the change log, before the error is rethrown, so the
+    /// checkpointer and the change follower never see them. Warnings it added stay.
+    public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
+        let before = changes.snapshot()
+        if batchDepth == 0 { changes.beginBatch() }
+        batchDepth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // Undone before the batch ends: ``batch(_:)`` would hand the partial changes to
+            // the checkpointer here.
+            batchDepth -= 1
+            changes.restore(before)
+            invalidateModel()
+            if batchDepth == 0 { changes.endBatch() }
             throw error
         }
         batchDepth -= 1

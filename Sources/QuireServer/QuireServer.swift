@@ -35,9 +35,11 @@ struct QuireServer: AsyncParsableCommand {
             SIGTERM or SIGINT stops the server gracefully: long polls are answered at once, \
             requests in flight finish, and the process exits with status 0.
 
-            Example:
+            Example (examples/python/mint_jwt.py --new-key backend.pem writes the backend's \
+            private key, backend.pem, which signs tokens and stays with the backend, and its \
+            public key, backend.pub.pem, which is all the server needs):
               quire-server --store sqlite:///var/lib/quire/quire.db \\
-                --public-key backend.pem --admin-token-file admin-token
+                --public-key backend.pub.pem --admin-token-file admin-token
             """)
 
     @Option(help: ArgumentHelp(
@@ -219,7 +221,16 @@ struct Settings {
         if keyFiles.isEmpty, let list = env["QUIRE_PUBLIC_KEYS"] {
             keyFiles = list.split(separator: ":").map(String.init)
         }
-        let keys = try keyFiles.map { try Self.readText($0, what: "public key") }
+        let keys = try keyFiles.map { file in
+            let text = try Self.readText(file, what: "public key")
+            // The server verifies; only the backend signs. A private key here would sit on
+            // the server for nothing (and the help's example once named one).
+            if text.contains("PRIVATE KEY-----") {
+                let pub = file.hasSuffix(".pem") ? String(file.dropLast(4)) + ".pub.pem" : file + ".pub.pem"
+                throw SettingsError("\(file) is a private key: the server takes only public keys (--public-key); give its public key instead (examples/python/mint_jwt.py --new-key writes it beside the private one, as \(pub)), and keep the private key with the backend that signs the tokens")
+            }
+            return text
+        }
         let jwks = try (options.jwks ?? env["QUIRE_JWKS"]).map { try Self.readText($0, what: "JWKS") }
 
         var adminToken: String? = nil

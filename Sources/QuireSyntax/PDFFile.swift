@@ -466,9 +466,33 @@ public final class PDFFile {
             }
         }
         scanIndex = found
+        // Each object stream is read where the scan found it, not through the
+        // cross-reference being repaired: a damaged one that says the stream is free (an
+        // empty or zeroed cross-reference stream) left its objects unindexed, and a file
+        // whose catalog and page tree live in an object stream opened with no pages, where
+        // PDFium and MuPDF (whose repair reads scanned object streams too) find them. The
+        // usual limits hold: the stream decodes within max_stream_bytes and
+        // max_total_decoded_bytes, and its header names objects up to max_objects only.
+        // Catalogs among a stream's objects count as the ones the scan peeks at: a file
+        // whose only trailer cannot be read (a cross-reference stream of no data) has its
+        // catalog found there, as MuPDF's repair finds it.
+        // A cross-reference stream's entry that places an object in a stream the scan did
+        // not find to be an object stream (the cross-reference stream itself, say) gives way
+        // to the header of a real one that holds the object.
+        let objectStreamSet = Set(objectStreamNumbers)
         for n in objectStreamNumbers {
-            for (index, number) in (try? objectStreamHeader(n)) ?? [] where found[number] == nil {
-                found[number] = .compressed(stream: n, index: index)
+            guard case .inFile(let offset, _)? = found[n], let header = try? objectStreamHeader(n, at: offset) else { continue }
+            for (index, number) in header.pairs {
+                switch found[number] {
+                case nil: found[number] = .compressed(stream: n, index: index)
+                case .compressed(let stream, _)? where !objectStreamSet.contains(stream):
+                    found[number] = .compressed(stream: n, index: index)
+                default: break
+                }
+            }
+            catalogs += header.catalogs.filter { number in
+                if case .compressed(let stream, _)? = found[number] { return stream == n }
+                return false
             }
         }
         scanIndex = found
@@ -801,15 +825,29 @@ public final class PDFFile {
         }
     }
 
-    /// The (index, number) pairs at the start of object stream `number` (§7.5.7), for the
-    /// scan. The decoded data is kept for ``decodedObjectStream(_:)``, so that repairing a
+    /// The (index, number) pairs at the start of object stream `number`, the object at
+    /// `offset` (§7.5.7), for the scan. The decoded data is kept for ``decodedObjectStream(_:)``, so that repairing a
     /// file decodes each object stream once, not twice (nor counts it twice against
     /// `max_total_decoded_bytes`); its objects are still parsed only when asked for.
-    private func objectStreamHeader(_ number: Int) throws -> [(Int, Int)] {
-        guard case .stream(let stream) = try object(number) else { return [] }
+    ///
+    /// Also the objects whose bytes hold "/Catalog", as the scan peeks at the objects of the
+    /// file: each object's bytes run from its offset to the next offset in order (so the
+    /// whole stream is searched once, whatever order or overlap a hostile header has).
+    private func objectStreamHeader(_ number: Int, at offset: Int) throws -> (pairs: [(Int, Int)], catalogs: [Int]) {
+        guard case .stream(let stream)? = try parse(number, at: offset) else { return ([], []) }
         let data = ByteBuffer(copying: try decodedData(stream))
         if objectStreams[number] == nil { decodedObjectStreams[number] = data }
-        return try objectStreamOffsets(stream, data).enumerated().map { ($0.offset, $0.element.number) }
+        let offsets = try objectStreamOffsets(stream, data)
+        let first = Int(clamping: stream.dictionary["First"]?.integer ?? 0)
+        var catalogs: [Int] = []
+        let starts = offsets.map { (number: $0.number, start: first.addingReportingOverflow($0.offset).partialValue) }
+            .filter { $0.start >= 0 && $0.start < data.count }
+            .sorted { $0.start < $1.start }
+        for (k, object) in starts.enumerated() {
+            let end = k + 1 < starts.count ? starts[k + 1].start : data.count
+            if data.contains("/Catalog", from: object.start, to: end) { catalogs.append(object.number) }
+        }
+        return (offsets.enumerated().map { ($0.offset, $0.element.number) }, catalogs)
     }
 
     /// The header of an object stream whose decoded data is `data`: up to /N pairs of

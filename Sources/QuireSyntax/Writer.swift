@@ -19,10 +19,19 @@ public struct WriterSource {
     }
 }
 
+/// The progress of a long operation (a save, an import or export of annotations, a
+/// flatten, a search or the text of a document): called on the operation's thread with
+/// the steps done so far and their total, `done` never decreasing and the last call with
+/// `done == total`. What a step is belongs to the operation (an object written, a page
+/// read, a record imported), so `done / total` is a fraction of the work, not of the time.
+/// Throwing cancels the operation, which rethrows the error: one that changes the
+/// document undoes its changes first, and a save writes nothing.
+public typealias ProgressHandler = (_ done: Int, _ total: Int) throws -> Void
+
 /// Called while a file is written with the objects written so far and their total (the
 /// last call has `done == total`); throwing stops the writing, and the error is the
 /// writer's (nothing is written anywhere by the writer itself: it returns bytes).
-public typealias WriteProgress = (_ done: Int, _ total: Int) throws -> Void
+public typealias WriteProgress = ProgressHandler
 
 /// Writes PDF files: incremental updates appended to an existing file (ISO 32000-2
 /// §7.5.6), and full rewrites.

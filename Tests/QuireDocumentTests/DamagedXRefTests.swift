@@ -279,4 +279,76 @@ struct DamagedXRefTests {
         c.append("xref\n0 2\n" + entry(nil) + entry(c.offsets[1]!) + "trailer\n<< /Size 4 /Root 1 0 R /Prev \(at) >>\nstartxref\n\(at)\n%%EOF\n")
         try expectPages(c.bytes, 1)
     }
+
+    // MARK: Object streams found by the repair's scan (issue 40)
+
+    /// The catalog, the page tree, a page (200 x 300) and a note on it, all in object
+    /// stream 5; the file's only cross-reference is stream 6, whose rows are given.
+    private func everythingInAnObjectStream(rows: (Int) -> [Row], dataOverride: [UInt8]? = nil) -> [UInt8] {
+        var b = PDFBuilder()
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /Annots [4 0 R] >>",
+            "<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (found) /NM (note-1) >>",
+        ]
+        var header = ""
+        var body = ""
+        for (k, o) in objects.enumerated() {
+            header += "\(k + 1) \(body.utf8.count) "
+            body += o + "\n"
+        }
+        b.stream(5, "/Type /ObjStm /N 4 /First \(header.utf8.count) /Filter /FlateDecode",
+                 PDFBuilder.deflate(Array((header + body).utf8)))
+        let start = b.bytes.count
+        let data = dataOverride ?? PDFBuilder.deflate(rows(b.offsets[5]!).flatMap(\.bytes))
+        b.append("6 0 obj\n<< /Type /XRef /Size 7 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length \(data.count) >>\nstream\n")
+        b.bytes += data
+        b.append("\nendstream\nendobj\nstartxref\n\(start)\n%%EOF\n")
+        return b.bytes
+    }
+
+    /// Opens `bytes`, which must give one page of 200 x 300 with the note of
+    /// ``everythingInAnObjectStream(rows:dataOverride:)`` on it, repaired.
+    private func expectPageAndNote(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            try expectPages(bytes, 1, sourceLocation: sourceLocation)
+            let doc = try Document(data: bytes)
+            let notes = try doc.annotations(onPage: 0)
+            #expect(notes.map(\.contents) == ["found"], sourceLocation: sourceLocation)
+            #expect(notes.first?.name == "note-1", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func emptyXRefStreamAndThePageTreeInAnObjectStream() throws {
+        // Issue 40: the cross-reference stream says every object is free. The repair's scan
+        // finds object stream 5, whose objects (the catalog, the tree, the page and its
+        // note) were read through the damaged entries, which said "free", so none was
+        // indexed: 0 pages, where PDFium and MuPDF find the page and its note.
+        expectPageAndNote(everythingInAnObjectStream(rows: { _ in Array(repeating: .free, count: 7) }))
+        // No rows at all (a stream of no data), and rows that point at garbage.
+        expectPageAndNote(everythingInAnObjectStream(rows: { _ in [] }, dataOverride: []))
+        expectPageAndNote(everythingInAnObjectStream(rows: { _ in Array(repeating: .at(3), count: 7) }))
+        // The stream object itself listed at a wrong offset, its objects as in another stream.
+        expectPageAndNote(everythingInAnObjectStream(rows: { _ in
+            [.free, .compressed(stream: 6, index: 0), .compressed(stream: 6, index: 1), .compressed(stream: 6, index: 2),
+             .compressed(stream: 6, index: 3), .at(1), .free]
+        }))
+    }
+
+    @Test func scannedObjectStreamsKeepTheirLimits() throws {
+        // The objects of a scanned object stream are indexed within the usual limits: a
+        // stream that decodes past max_stream_bytes is not decoded, so its catalog is not
+        // found (a format error, as for any file without one); under a limit it fits, it is.
+        let bytes = everythingInAnObjectStream(rows: { _ in Array(repeating: .free, count: 7) })
+        var limits = PDFLimits()
+        limits.maxStreamBytes = 64
+        let error = #expect(throws: PDFError.self) { try Document(data: bytes, options: OpenOptions(limits: limits)) }
+        #expect(error?.kind == .format)
+        limits.maxStreamBytes = 4096
+        let doc = try Document(data: bytes, options: OpenOptions(limits: limits))
+        #expect(try doc.pageCount() == 1)
+    }
 }

@@ -1567,8 +1567,27 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         return version == 1 ? offsetof(quire_text_char, glyph_box) : version == 2 ? sizeof(quire_text_char) : 0;
     }
     if (strcmp(ctype, "quire_text_search_options *") == 0) {
+        /* Version 1 is 16 bytes, to `max_matches`; 2 adds the progress callback. */
         *current = QUIRE_TEXT_SEARCH_OPTIONS_VERSION;
-        return version == 1 ? sizeof(quire_text_search_options) : 0;
+        return version == 1   ? offsetof(quire_text_search_options, max_matches) + sizeof(int32_t)
+               : version == 2 ? sizeof(quire_text_search_options)
+                              : 0;
+    }
+    if (strcmp(ctype, "quire_flatten_options *") == 0) {
+        *current = QUIRE_FLATTEN_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_flatten_options) : 0;
+    }
+    if (strcmp(ctype, "quire_export_options *") == 0) {
+        *current = QUIRE_EXPORT_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_export_options) : 0;
+    }
+    if (strcmp(ctype, "quire_import_options *") == 0) {
+        *current = QUIRE_IMPORT_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_import_options) : 0;
+    }
+    if (strcmp(ctype, "quire_text_options *") == 0) {
+        *current = QUIRE_TEXT_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_text_options) : 0;
     }
     if (strcmp(ctype, "quire_checkpoint_options *") == 0) {
         *current = QUIRE_CHECKPOINT_OPTIONS_VERSION;
@@ -2599,11 +2618,9 @@ static void set_choice(struct call *c, unsigned i, int choice) {
          * a number past the last object is a missing object, which reads as null (the
          * header), so only a negative one must fail. */
         if (strcmp(fn->name, "quire_document_set_replies_enabled") == 0 ||
-            strcmp(fn->name, "quire_document_stop_checkpoints") == 0 ||
-            strcmp(fn->name, "quire_document_flatten") == 0) {
-            /* "on (1) or off (0)", and stop's `remove` ("unless `remove` is non-zero"),
-             * flatten's `keep_links` ("non-zero keeps links"): any other number is taken
-             * as on (the C convention). */
+            strcmp(fn->name, "quire_document_stop_checkpoints") == 0) {
+            /* "on (1) or off (0)", and stop's `remove` ("unless `remove` is non-zero"):
+             * any other number is taken as on (the C convention). */
         } else if ((strcmp(fn->name, "quire_document_export_annotations_json") == 0 ||
                     strcmp(fn->name, "quire_document_export_annotations_json_instant_comments") == 0) &&
                    strcmp(name, "page_index") == 0 && c->values[i].i32 == -1) {

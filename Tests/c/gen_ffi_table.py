@@ -218,6 +218,8 @@ MUTATING = {
     "quire_field_reset",
     "quire_document_flatten",
     "quire_document_import_xfdf",
+    # Long operations (issue 40): an import in a format changes the document.
+    "quire_document_import_annotations",
     # 0.4: bookmarks. The sort order and the change callback are not stored in the file,
     # but they change what the document's later calls see or do, so they get a document of
     # their own too; the providers' chain likewise (the harness's chain on the valid
@@ -257,6 +259,8 @@ READ_ONLY = {
     "quire_document_export_annotations_json_instant_comments",
     # Forms (issue 22): XFDF into the caller's buffer.
     "quire_document_export_xfdf",
+    # Long operations (issue 40): an export in a format, handed to the caller's callback.
+    "quire_document_export_annotations",
     # The path of the checkpoint file, into the caller's buffer (the valid document has
     # checkpointing started, so that it can succeed).
     "quire_document_checkpoint_path",
@@ -268,6 +272,10 @@ READ_ONLY = {
     "quire_sync_config_init",
     "quire_text_char_init",
     "quire_text_search_options_init",
+    "quire_flatten_options_init",
+    "quire_export_options_init",
+    "quire_import_options_init",
+    "quire_text_options_init",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
     # The sync client: no document among their parameters (their handles are only NULL
@@ -407,9 +415,17 @@ OPTIONAL = {
     # "subtypes: NULL for every subtype but Link and Popup"; "out_count: ...; may be NULL."
     ("quire_field_widget", "out_page_index"),
     ("quire_field_widget", "out_rect"),
-    ("quire_document_flatten", "subtypes"),
+    ("quire_document_flatten", "options"),
     ("quire_document_flatten", "out_count"),
     ("quire_document_import_xfdf", "out_count"),
+    # Long operations (issue 40): "options: NULL for the defaults"; "out_count: ...; may be
+    # NULL"; the payload is the caller's, passed to its write callback.
+    ("quire_document_export_annotations", "options"),
+    ("quire_document_export_annotations", "payload"),
+    ("quire_document_import_annotations", "options"),
+    ("quire_document_import_annotations", "out_count"),
+    ("quire_document_text", "options"),
+    ("quire_document_text", "payload"),
 }
 
 
@@ -435,6 +451,10 @@ INIT_STRUCTS = {
     "quire_custom_tool *",
     "quire_text_char *",
     "quire_text_search_options *",
+    "quire_flatten_options *",
+    "quire_export_options *",
+    "quire_import_options *",
+    "quire_text_options *",
     "quire_client_config *",
     "quire_client_callbacks *",
     "quire_file_access *",

@@ -42,6 +42,7 @@
 #define QUIRE_API_FUNCTIONS(X)                                                          \
     X(quire_version, const char *, (void))                                              \
     X(quire_version_number, int32_t, (void))                                            \
+    X(quire_build_info, int, (char *, size_t, size_t *))                                \
     X(quire_status_string, const char *, (int))                                         \
     X(quire_last_error_message, const char *, (void))                                   \
     X(quire_last_error_code, int, (void))                                               \
@@ -246,12 +247,19 @@
       (quire_document *, int32_t, const char *const *, int32_t))                        \
     X(quire_field_reset, int,                                                           \
       (quire_document *, int32_t))                                                      \
+    X(quire_flatten_options_init, int, (quire_flatten_options *, unsigned))             \
     X(quire_document_flatten, int,                                                      \
-      (int32_t *, quire_document *, const char *, int32_t))                             \
+      (int32_t *, quire_document *, const quire_flatten_options *))                     \
     X(quire_document_export_xfdf, int,                                                  \
       (char *, size_t, size_t *, quire_document *))                                     \
     X(quire_document_import_xfdf, int,                                                  \
       (int32_t *, quire_document *, const char *, size_t))                              \
+    X(quire_export_options_init, int, (quire_export_options *, unsigned))               \
+    X(quire_document_export_annotations, int,                                           \
+      (quire_document *, const quire_export_options *, quire_write_fn, void *))         \
+    X(quire_import_options_init, int, (quire_import_options *, unsigned))               \
+    X(quire_document_import_annotations, int,                                           \
+      (int32_t *, quire_document *, const quire_import_options *, const void *, size_t)) \
     X(quire_bookmark_new, int,                                                          \
       (quire_bookmark **, quire_action_type, int32_t, const char *))                    \
     X(quire_bookmark_copy, int, (quire_bookmark **, const quire_bookmark *))            \
@@ -335,6 +343,9 @@
     X(quire_document_search_text, int,                                                  \
       (quire_text_match_list **, quire_document *, const char *,                        \
        const quire_text_search_options *, int32_t))                                     \
+    X(quire_text_options_init, int, (quire_text_options *, unsigned))                   \
+    X(quire_document_text, int,                                                         \
+      (quire_document *, const quire_text_options *, quire_write_fn, void *))           \
     X(quire_text_match_list_count, int, (int32_t *, const quire_text_match_list *))     \
     X(quire_text_match_list_get, int,                                                   \
       (int32_t *, int32_t *, int32_t *, const quire_text_match_list *, int32_t))        \
@@ -608,7 +619,24 @@ static const quire_file_access header_static_file_access = QUIRE_FILE_ACCESS_INI
 /* Text (issue 18): the versioned structs' initialisers at file scope, the markup family. */
 static const quire_text_char header_static_text_char = QUIRE_TEXT_CHAR_INIT;
 static const quire_text_search_options header_static_search_options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
-HEADER_ASSERT(text_versions, QUIRE_TEXT_CHAR_VERSION == 2 && QUIRE_TEXT_SEARCH_OPTIONS_VERSION == 1);
+HEADER_ASSERT(text_versions, QUIRE_TEXT_CHAR_VERSION == 2 && QUIRE_TEXT_SEARCH_OPTIONS_VERSION == 2 &&
+                                 QUIRE_TEXT_OPTIONS_VERSION == 1);
+/* Long operations (issue 40): the options of each, at file scope; the annotation formats;
+ * every progress field has the save options' type. */
+static const quire_flatten_options header_static_flatten_options = QUIRE_FLATTEN_OPTIONS_INIT;
+static const quire_export_options header_static_export_options = QUIRE_EXPORT_OPTIONS_INIT;
+static const quire_import_options header_static_import_options = QUIRE_IMPORT_OPTIONS_INIT;
+static const quire_text_options header_static_text_options = QUIRE_TEXT_OPTIONS_INIT;
+HEADER_ASSERT(long_operation_versions, QUIRE_FLATTEN_OPTIONS_VERSION == 1 && QUIRE_EXPORT_OPTIONS_VERSION == 1 &&
+                                           QUIRE_IMPORT_OPTIONS_VERSION == 1);
+HEADER_ASSERT(annotation_formats, QUIRE_FORMAT_JSON == 0x3800 && QUIRE_FORMAT_JSON_INSTANT_COMMENTS == 0x3801 &&
+                                      QUIRE_FORMAT_XFDF == 0x3802);
+HEADER_ASSERT(search_options_v1_size, offsetof(quire_text_search_options, max_matches) + sizeof(int32_t) == 16);
+static int header_progress(uint64_t done, uint64_t total, void *payload);
+static int header_progress(uint64_t done, uint64_t total, void *payload) {
+    (void)payload;
+    return done > total;
+}
 HEADER_ASSERT(text_markup_family, QUIRE_TEXT_MARKUP_HIGHLIGHT == 0x1100 && QUIRE_TEXT_MARKUP_UNDERLINE == 0x1101 &&
                                       QUIRE_TEXT_MARKUP_STRIKEOUT == 0x1102 && QUIRE_TEXT_MARKUP_SQUIGGLY == 0x1103);
 HEADER_ASSERT(text_char_box, offsetof(quire_text_char, box) == 8);
@@ -856,6 +884,39 @@ int main(void) {
                      header_static_search_options.version == QUIRE_TEXT_SEARCH_OPTIONS_VERSION &&
                      header_static_search_options.match_case == 0 && header_static_search_options.max_matches == 0,
                  "QUIRE_TEXT_CHAR_INIT and QUIRE_TEXT_SEARCH_OPTIONS_INIT at file scope");
+    {
+        /* The long operations' initialisers: the version, the defaults, no callback; a
+         * progress function of the header's type goes into each without a cast. */
+        quire_flatten_options flatten = QUIRE_FLATTEN_OPTIONS_INIT;
+        quire_export_options exporting = QUIRE_EXPORT_OPTIONS_INIT;
+        quire_import_options importing = QUIRE_IMPORT_OPTIONS_INIT;
+        quire_text_options text = QUIRE_TEXT_OPTIONS_INIT;
+        quire_text_search_options search = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
+        const quire_annotation_format formats[] = {QUIRE_FORMAT_JSON, QUIRE_FORMAT_JSON_INSTANT_COMMENTS,
+                                                   QUIRE_FORMAT_XFDF};
+        header_check(header_static_flatten_options.version == QUIRE_FLATTEN_OPTIONS_VERSION &&
+                         header_static_flatten_options.subtypes == NULL &&
+                         header_static_flatten_options.keep_links == 1 &&
+                         header_static_flatten_options.progress == NULL &&
+                         header_static_export_options.version == QUIRE_EXPORT_OPTIONS_VERSION &&
+                         header_static_export_options.format == QUIRE_FORMAT_JSON &&
+                         header_static_export_options.page_index == -1 &&
+                         header_static_import_options.version == QUIRE_IMPORT_OPTIONS_VERSION &&
+                         header_static_import_options.format == QUIRE_FORMAT_JSON &&
+                         header_static_text_options.version == QUIRE_TEXT_OPTIONS_VERSION &&
+                         header_static_text_options.progress_payload == NULL &&
+                         header_static_search_options.progress == NULL,
+                     "the long operations' initialisers at file scope");
+        flatten.progress = header_progress;
+        exporting.progress = header_progress;
+        importing.progress = header_progress;
+        text.progress = header_progress;
+        search.progress = header_progress;
+        header_check(flatten.progress(1, 2, NULL) == 0 && exporting.progress(3, 2, NULL) == 1 &&
+                         importing.progress == text.progress && search.progress == flatten.progress &&
+                         formats[2] == QUIRE_FORMAT_XFDF,
+                     "a progress callback goes into every long operation's options");
+    }
     header_check(write_fn(header_version_from_parts, 3, NULL) == 0 &&
                      header_write_fn(header_version_from_parts, 2, &header_written) == 0 &&
                      header_written == 5,

@@ -1173,6 +1173,10 @@ int main(int argc, char **argv) {
     /* Text: extraction, search, selection, markup from text (test_text.c). */
     run_text_tests();
 
+    /* Progress and cancellation of the long operations, quire_build_info
+     * (test_long_operations.c). */
+    run_long_operation_tests();
+
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

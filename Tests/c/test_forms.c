@@ -179,13 +179,13 @@ static void test_flatten_and_xfdf(void) {
     }
 
     /* Flattening: the widgets are drawn, then gone with the form. */
-    CHECK_STATUS(quire_document_flatten(&drawn, doc, NULL, 1), QUIRE_OK);
+    CHECK_STATUS(quire_document_flatten(&drawn, doc, NULL), QUIRE_OK);
     CHECK(drawn >= 4);
     CHECK_STATUS(quire_page_annotation_count(&n, doc, 0), QUIRE_OK);
     CHECK_INT(n, 0);
     CHECK_STATUS(quire_document_field_count(&n, doc), QUIRE_OK);
     CHECK_INT(n, 0);
-    CHECK_STATUS(quire_document_flatten(NULL, NULL, NULL, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_flatten(NULL, NULL, NULL), QUIRE_EINVAL);
     quire_document_close(doc);
 }
 

@@ -7,7 +7,9 @@
 #   cli-help     `quire --help`, `quire help COMMAND` and `quire COMMAND --help` are
 #                complete and agree; usage errors exit 2
 #   install      `make install DESTDIR=... PREFIX=/usr/local` stages every file: library,
-#                soname link, header, quire.pc, the CMake package, the man page
+#                soname link, header, quire.pc, the CMake package, the man page, the valgrind
+#                suppressions; the binaries without debug information, which is in
+#                lib/debug/.build-id/xx/yyyy.debug by build ID, as DWARF 4 (issue 40)
 #   man-page     the installed quire.1 is what `quire --help` says now, and groff reads it
 #                without a warning
 #   cmake        examples/c/pdfinfo.c builds with CMake against the staged prefix
@@ -15,6 +17,10 @@
 #                version, the next major, and (while the major is 0, when minor releases
 #                may break the ABI) an earlier minor are refused
 #   pkg-config   the same example built with pkg-config against `make install PREFIX=...`
+#   valgrind     that program under valgrind as a user runs it (--leak-check=full
+#                --error-exitcode, the installed share/quire/valgrind.supp): with the installed
+#                library, and with the built one, whose DWARF 4 valgrind 3.19 reads (it gave
+#                up on DWARF 5); no error, no definite or possible leak (issue 40)
 #   wheel        `make wheel` gives one quire-VERSION-py3-none-manylinux_*_ARCH.whl whose tag
 #                auditwheel confirms, with the library inside
 #   venv         the wheel installs into a fresh virtual environment (no index, no
@@ -119,9 +125,29 @@ install_staged() {
     [ -n "$SONAME" ] || fail "build/lib/libquire.so has no soname"
     for f in "lib/$SONAME" lib/libquire.so include/quire.h bin/quire lib/pkgconfig/quire.pc \
              lib/cmake/Quire/QuireConfig.cmake lib/cmake/Quire/QuireConfigVersion.cmake \
-             share/man/man1/quire.1; do
+             share/man/man1/quire.1 share/quire/valgrind.supp; do
         [ -e "$p/$f" ] || fail "make install did not install $f"
     done
+    # Stripped, with the debug information beside them by build ID (and DWARF 4 in it).
+    local binary id debug versions
+    for binary in "lib/$SONAME" bin/quire bin/quire-server; do
+        ! readelf -SW "$p/$binary" | grep -q ' \.debug_info ' || fail "$binary is installed with its debug information"
+        readelf -SW "$p/$binary" | grep -q ' \.gnu_debuglink ' || fail "$binary has no .gnu_debuglink"
+        id="$(readelf -n "$p/$binary" | sed -n 's/^ *Build ID: *\([0-9a-f]*\).*/\1/p' | head -1)"
+        [ -n "$id" ] || fail "$binary has no build ID"
+        debug="$p/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+        [ -s "$debug" ] || fail "no debug file $debug for $binary"
+        echo "$binary: $(du -k "$p/$binary" | cut -f1) KB, its debug information $(du -k "$debug" | cut -f1) KB"
+    done
+    id="$(readelf -n "$p/lib/$SONAME" | sed -n 's/^ *Build ID: *\([0-9a-f]*\).*/\1/p' | head -1)"
+    versions="$(readelf --debug-dump=info "$p/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2>/dev/null \
+                | sed -n 's/^ *Version: *\([0-9]*\)$/\1/p' | sort -u | tr '\n' ' ')"
+    [ "$versions" = "4 " ] || fail "the library's debug information is DWARF version(s) $versions, not 4 alone (valgrind 3.19 reads up to 4)"
+    # The symbol table is gone but for the Swift runtime's names, which the suppressions match.
+    # (Through a file: grep -q would stop reading, and pipefail would count nm's SIGPIPE.)
+    nm "$p/lib/$SONAME" > "$OUT/installed-symbols.txt" 2>/dev/null || true
+    grep -q 'ConcurrentReadableHashMap.*resize' "$OUT/installed-symbols.txt" \
+        || fail "the installed library lost the Swift runtime's names that valgrind.supp matches"
     [ "$(readlink "$p/lib/libquire.so")" = "$SONAME" ] || fail "lib/libquire.so is not a link to $SONAME"
     grep -qx "prefix=/usr/local" "$p/lib/pkgconfig/quire.pc" || fail "quire.pc does not say prefix=/usr/local"
     grep -q "set(PACKAGE_VERSION \"$VERSION\")" "$p/lib/cmake/Quire/QuireConfigVersion.cmake" \
@@ -142,7 +168,7 @@ man_page() {
     for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS "EXIT STATUS" EXAMPLES; do
         grep -q "^$s" "$OUT/quire.1.txt" || fail "quire.1 has no $s section"
     done
-    for cmd in info check annots thread; do
+    for cmd in info check annots thread export import doctor; do
         grep -q "^   quire $cmd" "$OUT/quire.1.txt" || fail "quire.1 has no subsection for quire $cmd"
     done
     grep -q -- "--password PW" "$OUT/quire.1.txt" || fail "quire.1 does not explain --password"
@@ -191,6 +217,32 @@ pkg_config_build() {
     grep -q "$SONAME => $prefix/lib/" "$OUT/pkgconfig-ldd.txt" \
         || { ldd "$OUT/pdfinfo-pkgconfig"; fail "pdfinfo built with pkg-config does not load the installed library"; }
     echo "pkg-config: pdfinfo builds against make install PREFIX=... and runs"
+}
+
+valgrind_installed() {
+    local prefix="$OUT/prefix" program="$OUT/pdfinfo-pkgconfig" supp log status lib
+    [ -x "$program" ] || fail "no $program (the pkg-config part failed?)"
+    supp="$prefix/share/quire/valgrind.supp"
+    [ -f "$supp" ] || fail "make install did not install share/quire/valgrind.supp"
+    # As a user runs it: every leak kind valgrind counts by default (definite and possible).
+    for lib in installed built; do
+        log="$OUT/valgrind-$lib.log"
+        status=0
+        if [ "$lib" = installed ]; then
+            valgrind --leak-check=full --error-exitcode=99 --suppressions="$supp" "$program" "$SAMPLE" \
+                > "$OUT/valgrind-$lib.out" 2> "$log" || status=$?
+        else
+            # The library as built, debug information and all (LD_LIBRARY_PATH wins over the
+            # program's RUNPATH).
+            LD_LIBRARY_PATH="$ROOT/build/lib" valgrind --leak-check=full --error-exitcode=99 --suppressions="$supp" \
+                "$program" "$SAMPLE" > "$OUT/valgrind-$lib.out" 2> "$log" || status=$?
+        fi
+        ! grep -q "Giving up\|unhandled dwarf2" "$log" || { cat "$log"; fail "valgrind could not read the $lib library's debug information"; }
+        [ "$status" = 0 ] || { tail -40 "$log"; fail "valgrind exited $status on pdfinfo with the $lib library"; }
+        grep -q '^Pages: *2$' "$OUT/valgrind-$lib.out" || fail "pdfinfo under valgrind did not print 'Pages: 2'"
+        grep -q "ERROR SUMMARY: 0 errors" "$log" || { tail -20 "$log"; fail "valgrind reported errors with the $lib library"; }
+    done
+    echo "valgrind --leak-check=full --error-exitcode with share/quire/valgrind.supp: pdfinfo is clean with the installed and the built library"
 }
 
 WHEEL=""
@@ -285,6 +337,7 @@ part install install_staged
 part man-page man_page
 part cmake cmake_build
 part pkg-config pkg_config_build
+part valgrind valgrind_installed
 part wheel wheel
 part venv venv
 part docs docs

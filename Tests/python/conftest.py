@@ -35,6 +35,45 @@ if str(BINDING_DIR) not in sys.path:
 
 import quire  # noqa: E402,F401  (a missing library fails here, once, with the loader's message)
 
+# The fonts that poppler (pdftoppm) substitutes for fonts a PDF does not embed: the
+# DejaVu families of Debian's fonts-dejavu-core only (scripts/install-deps.sh installs it),
+# through a fontconfig file of their own, whatever else the machine has. The renderings
+# the tests compare (flattened pages, generated appearances) used to depend on the fonts
+# installed: on a machine with a Hebrew font, poppler drew the Hebrew value of
+# bug_725389.pdf's field, which Quire's appearance draws as '?', and the page differed by
+# 0.51% where the tolerance is 0.5% (issue 40); with these fonts, 0.37% (Debian 12's poppler).
+# pypdfium2 and PyMuPDF carry their own fonts and do not read fontconfig.
+PINNED_FONTS = Path("/usr/share/fonts/truetype/dejavu")
+
+
+def _pin_fonts() -> None:
+    import os
+    import tempfile
+
+    if not PINNED_FONTS.is_dir():
+        return  # the rendering tests then fail with the reason (pinned_fonts below)
+    directory = Path(tempfile.mkdtemp(prefix="quire-fonts-"))
+    conf = directory / "fonts.conf"
+    # The system's rules (aliases such as ZapfDingbats, the families' fallbacks: without
+    # them poppler drew no check marks), the pinned directory as the only system one.
+    conf.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        '  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n'
+        "  <dir>%s</dir>\n  <cachedir>%s</cachedir>\n</fontconfig>\n" % (PINNED_FONTS, directory / "cache")
+    )
+    os.environ["FONTCONFIG_FILE"] = str(conf)
+
+
+_pin_fonts()
+
+
+def pinned_fonts() -> None:
+    """Fails the calling test unless the pinned fonts are there (poppler's renderings are
+    then the same on every machine)."""
+    if not PINNED_FONTS.is_dir():
+        pytest.fail("%s is missing: install fonts-dejavu-core (scripts/install-deps.sh test), whose fonts "
+                    "the rendering tests pin" % PINNED_FONTS)
+
 # The corpus files the tests use (paths relative to the corpus).
 ANNOTS = "pdfium/testing/resources/annots.pdf"  # 2 pages, 9 + 3 annotations, PDF 1.7
 OUTLINE = "pypdf/resources/outline-without-title.pdf"  # 4 pages, A4, PDF 1.5

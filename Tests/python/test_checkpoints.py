@@ -153,9 +153,14 @@ def test_example_recovers_after_a_crash(pdf: Path, tmp_path: Path):
         assert result.returncode == 0, result.stderr
         return result.stdout
 
-    assert "recovered unsaved changes: no" in run("--crash")
+    first = run("--crash")
+    assert "recovered unsaved changes: no" in first and "checkpoint found: none" in first
     second = run("--crash")
     assert "recovered unsaved changes: yes" in second and "notes on page 1: 1" in second
+    assert "checkpoint found: changes" in second
+    # The example teaches the API the README does (issue 40: it used the old load=True).
+    source = script.read_text()
+    assert "load=True" not in source and "existing=quire.CheckpointExisting.LOAD" in source
     third = run("--save")
     assert "notes on page 1: 2" in third and "saved" in third
     fourth = run()

@@ -254,6 +254,9 @@ def _annotated_files(limit: int) -> list:
 
 
 def _gray(path: Path, tmp: Path, tag: str) -> list:
+    from conftest import pinned_fonts
+
+    pinned_fonts()  # the fonts poppler substitutes: the same on every machine (conftest.py)
     subprocess.run(["pdftoppm", "-gray", "-r", "40", str(path), str(tmp / tag)], capture_output=True, timeout=120)
     pages = []
     for pgm in sorted(tmp.glob(tag + "-*.pgm")):

@@ -238,3 +238,22 @@ def test_a_key_file_that_is_no_key_is_refused(tmp_path: Path) -> None:
     r = run(["--port", str(free_port()), "--store", "sqlite::memory:", "--public-key", str(bad)], cwd=tmp_path)
     assert r.returncode != 0
     assert r.stderr.strip()
+
+
+def test_the_help_example_gives_the_public_key() -> None:
+    # Issue 40: the example passed backend.pem, the private key mint_jwt.py --new-key
+    # writes, as --public-key; the public one is backend.pub.pem.
+    text = run(["--help"]).stdout
+    assert "--public-key backend.pub.pem" in text
+    assert "--public-key backend.pem" not in text
+
+
+def test_a_private_key_is_refused_as_a_public_key(keys: Keys, tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+
+    private = tmp_path / "backend.pem"
+    private.write_bytes(keys.ec.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                              serialization.NoEncryption()))
+    r = run(["--port", str(free_port()), "--store", "sqlite::memory:", "--public-key", str(private)], cwd=tmp_path)
+    assert r.returncode != 0
+    assert "is a private key" in r.stderr and "backend.pub.pem" in r.stderr, r.stderr

@@ -35,7 +35,12 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     try:
         document = quire.Document(args.file)
-        recovered = document.start_checkpoints(quire.CheckpointStrategy.IMMEDIATE, directory=args.directory, load=True)
+        # What an earlier run left, if anything; then start, applying it (existing=LOAD, the
+        # default; REFUSE would raise quire.ExistsError instead, to ask the user first).
+        found = document.inspect_checkpoint(directory=args.directory)
+        print("checkpoint found: %s" % found.state)
+        recovered = document.start_checkpoints(quire.CheckpointStrategy.IMMEDIATE, directory=args.directory,
+                                               existing=quire.CheckpointExisting.LOAD)
         notes = [a.contents for a in document.pages[0].annotations if (a.contents or "").startswith("Note ")]
         print("recovered unsaved changes: %s" % ("yes" if recovered else "no"))
         print("notes on page 1: %d" % len(notes))

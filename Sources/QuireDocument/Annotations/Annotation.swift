@@ -54,7 +54,7 @@ public struct Annotation: Sendable, Equatable {
     /// a text string (an /RC stream is not read, and is kept as it is while this is nil).
     /// ``RichText/sanitized(_:)`` gives the subset the standard allows.
     public var richText: String?
-    /// /T: the author.
+    /// /T: the author; nil for a Widget, whose /T is its form field's name.
     public var author: String?
     /// /Subj.
     public var subject: String?
@@ -222,7 +222,9 @@ extension Annotation {
         }
         contents = try text(.contents)
         richText = try text(.richText)
-        author = try text(.author)
+        // A widget's /T is its form field's partial name (ISO 32000-2 §12.7.4), not an
+        // author: "Widget by Combo1" was the field's name read as one (issue 40).
+        author = subtype == "Widget" ? nil : try text(.author)
         subject = try text(.subject)
         name = try text(.uniqueName)
         creationDate = try text(.creationDate).flatMap { PDFDate($0) }

@@ -11,7 +11,7 @@ extension Annotation {
     /// The fields that have rules.
     enum Field: CaseIterable {
         case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
-        case quadPoints, linePoints, vertices, inkList
+        case quadPoints, linePoints, vertices, inkList, author
 
         /// How messages name the field.
         var label: String {
@@ -28,6 +28,7 @@ extension Annotation {
             case .linePoints: return "line"
             case .vertices: return "vertices"
             case .inkList: return "ink list"
+            case .author: return "author"
             }
         }
     }
@@ -104,6 +105,13 @@ extension Annotation {
         return numbersProblem(stroke, groups: 2, "a stroke is x, y pairs")
     }
 
+    /// A widget's /T is the partial name of its form field (the widget and its field share
+    /// one dictionary), not an author: widgets read without an author, and one cannot be
+    /// given to them, which would rename the field.
+    static func widgetAuthorProblem(_ author: String?) -> String? {
+        author == nil ? nil : "a widget's /T is the name of its form field, not an author; a widget has no author (rename a field through the form, not its widget)"
+    }
+
     static func inkListProblem(_ strokes: [[Double]]) -> String? {
         for (k, stroke) in strokes.enumerated() {
             if let problem = inkStrokeProblem(stroke) { return "stroke \(k): \(problem)" }
@@ -133,6 +141,7 @@ extension Annotation {
             case .linePoints: problem = check(\.linePoints, Annotation.linePointsProblem)
             case .vertices: problem = check(\.vertices, Annotation.verticesProblem)
             case .inkList: problem = check(\.inkList, Annotation.inkListProblem)
+            case .author: problem = subtype == "Widget" ? check(\.author, Annotation.widgetAuthorProblem) : nil
             }
             if let problem { return RuleViolation(field: field, problem: problem) }
         }
@@ -150,7 +159,8 @@ extension Annotation {
     /// - ``color`` and ``interiorColor`` have 0, 1, 3 or 4 components, each in 0...1;
     /// - ``quadPoints`` come in groups of 8 numbers, ``linePoints`` are 4 numbers or none,
     ///   ``vertices`` and each stroke of ``inkList`` are x, y pairs (a stroke has at least
-    ///   one), and every number is finite.
+    ///   one), and every number is finite;
+    /// - a Widget has no ``author`` (its /T is its form field's name).
     ///
     /// With `previous` (the annotation as the document has it), only the fields that differ
     /// from it are checked: a value that a file already had is kept as it was read, even

@@ -44,8 +44,9 @@ extension Document {
         try batch { try setInReplyToUnbatched(id, target) }
     }
 
-    /// Imports parsed records (see ``importAnnotationsJSON(_:options:)``).
-    public func importAnnotations(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions()) throws -> [Annotation] {
-        try batch { try importAnnotationsUnbatched(json, options: options) }
+    /// Imports parsed records (see ``importAnnotationsJSON(_:options:progress:)``): all or nothing.
+    public func importAnnotations(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions(),
+                                  progress: ProgressHandler? = nil) throws -> [Annotation] {
+        try allOrNothing { try importAnnotationsUnbatched(json, options: options, progress: progress) }
     }
 }

@@ -27,14 +27,20 @@ extension Document {
     /// draws no such subtype. When every
     /// widget is gone, the form (/AcroForm) goes too, so nothing remains editable.
     ///
-    /// Returns the number of annotations drawn. One batch of the editing path.
+    /// `progress` is called with the pages done and their total (see ``ProgressHandler``).
+    ///
+    /// Returns the number of annotations drawn. All or nothing (``allOrNothing(_:)``): an
+    /// error, or `progress` throwing to cancel, leaves the document as it was.
     @discardableResult
-    public func flatten(_ options: FlattenOptions = FlattenOptions()) throws -> Int {
-        try batch {
+    public func flatten(_ options: FlattenOptions = FlattenOptions(), progress: ProgressHandler? = nil) throws -> Int {
+        try allOrNothing {
             if options.subtypes?.contains("Widget") ?? true { try makeMissingFieldAppearances() }
+            let all = try pages()
+            try progress?(0, all.count)
             var drawn = 0
             var widgetsLeft = false
-            for page in try pages() {
+            for (done, page) in all.enumerated() {
+                if done > 0 { try progress?(done, all.count) }
                 guard let pageID = page.id else { continue }
                 guard let annotsValue = page.dictionary["Annots"], let annots = try resolve(annotsValue).array else { continue }
                 var keep: [PDFObject] = []
@@ -73,6 +79,7 @@ extension Document {
                try catalog()["AcroForm"] != nil {
                 try setValue(nil, forKey: "AcroForm", inObject: rootID.number)
             }
+            if !all.isEmpty { try progress?(all.count, all.count) }
             return drawn
         }
     }

@@ -96,13 +96,25 @@ extension Document {
     // MARK: Export
 
     /// The document's annotations (all but links, popups and widgets) and field values as
-    /// XFDF.
-    public func exportXFDF() throws -> String {
+    /// XFDF. `progress` (see ``ProgressHandler``) counts two steps per page: its
+    /// annotations read, then written; throwing from it stops the export.
+    public func exportXFDF(progress: ProgressHandler? = nil) throws -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xfdf xmlns=\"http://ns.adobe.com/xfdf/\" xml:space=\"preserve\">\n<annots>\n"
-        let all = try allAnnotations()
+        let pageIndices = try pages().indices
+        let steps = 2 * pageIndices.count
+        var all: [Annotation] = []
+        for index in pageIndices {
+            try progress?(index, steps)
+            all += try annotations(onPage: index)
+        }
         var nameOf: [Int: String] = [:]
         for a in all { if let id = a.id, let n = a.name { nameOf[id.number] = n } }
+        var lastPage: Int? = nil
         for a in all {
+            if a.pageIndex != lastPage {
+                lastPage = a.pageIndex
+                try progress?(pageIndices.count + a.pageIndex, steps)
+            }
             let element = a.subtype.lowercased()
             guard XFDF.subtypes[element] != nil else { continue }
             var attrs: [(String, String)] = [("page", "\(a.pageIndex)"),
@@ -185,17 +197,23 @@ extension Document {
         }
         write(root, depth: 0)
         out += "</fields>\n</xfdf>\n"
+        try progress?(steps, steps)
         return out
     }
 
     // MARK: Import
 
     /// Imports XFDF (see ``XFDF``): returns the number of annotations added or updated and
-    /// of field values set. The changes are one batch.
+    /// of field values set. All or nothing (``allOrNothing(_:)``): on an error, or when
+    /// `progress` (see ``ProgressHandler``; a step per annotation and per field) throws to
+    /// cancel, nothing is imported. A value a field refuses is a warning, not an error.
     @discardableResult
-    public func importXFDF(_ bytes: [UInt8]) throws -> Int {
+    public func importXFDF(_ bytes: [UInt8], progress: ProgressHandler? = nil) throws -> Int {
         let reader = try XFDFReader.read(bytes)
-        return try batch {
+        let steps = reader.annotations.count + reader.fields.count
+        var done = 0
+        return try allOrNothing {
+            try progress?(0, steps)
             var count = 0
             var byName: [String: ObjectID] = [:]
             for a in try allAnnotations() { if let n = a.name, let id = a.id { byName[n] = id } }
@@ -222,6 +240,8 @@ extension Document {
                     pendingReplies.append((id, parent, record.replyType))
                 }
                 count += 1
+                done += 1
+                try progress?(done, steps)
             }
             for (id, parent, replyType) in pendingReplies {
                 guard let target = byName[parent] else {
@@ -241,7 +261,10 @@ extension Document {
                 } catch let e as PDFError {
                     file.warn("XFDF: field \"\(name)\" not set: \(e.message)")
                 }
+                done += 1
+                try progress?(done, steps)
             }
+            if done != steps { try progress?(steps, steps) }  // an annotation that was not stored
             return count
         }
     }

@@ -330,14 +330,40 @@ extension Document {
         return TextPage(pageIndex: index, glyphs: interpreter.glyphs, warnings: interpreter.warnings)
     }
 
-    /// Every match of `query` in the document, page by page (see ``TextPage/search(_:options:)``).
-    public func searchText(_ query: String, options: TextSearchOptions = TextSearchOptions()) throws -> [TextMatch] {
+    /// Every match of `query` in the document, page by page (see ``TextPage/search(_:options:)``),
+    /// over the pages that exist (a page that the root's /Count counts but the page tree
+    /// lacks has no text). `progress` (see ``ProgressHandler``) counts the pages searched;
+    /// throwing from it stops the search.
+    public func searchText(_ query: String, options: TextSearchOptions = TextSearchOptions(),
+                           progress: ProgressHandler? = nil) throws -> [TextMatch] {
         var out: [TextMatch] = []
-        for i in 0..<(try pageCount()) {
+        let indices = try pages().map(\.index)
+        try progress?(0, indices.count)
+        for (k, i) in indices.enumerated() {
             var o = options
             if options.maxMatches > 0 { o.maxMatches = options.maxMatches - out.count }
             out += try textPage(at: i).search(query, options: o)
             if options.maxMatches > 0 && out.count >= options.maxMatches { break }
+            if k + 1 < indices.count { try progress?(k + 1, indices.count) }
+        }
+        if !indices.isEmpty { try progress?(indices.count, indices.count) }
+        return out
+    }
+
+    /// The text of every page (``TextPage/text``) in page order, each page's followed by a
+    /// form feed (U+000C), as pdftotext writes it: splitting at form feeds gives the pages.
+    /// A page that the root's /Count counts but the page tree lacks gives an empty page.
+    /// `progress` (see ``ProgressHandler``) counts the pages read; throwing from it stops.
+    public func documentText(progress: ProgressHandler? = nil) throws -> String {
+        let count = try pageCount()
+        var exists = [Bool](repeating: false, count: count)
+        for page in try pages() where page.index < count { exists[page.index] = true }
+        var out = ""
+        try progress?(0, count)
+        for i in 0..<count {
+            if exists[i] { out += try textPage(at: i).text }
+            out += "\u{0C}"
+            try progress?(i + 1, count)
         }
         return out
     }

@@ -49,7 +49,7 @@ import typing as _typing
 
 from . import _raw
 from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
-from ._checkpoint import CheckpointInfo, CheckpointStrategy
+from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
 from ._geometry import Rect
 from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
@@ -145,6 +145,25 @@ def library_path() -> str:
     return _raw.library_path()
 
 
+def build_info() -> _typing.Dict[str, _typing.Any]:
+    """What the loaded library is, for bug reports (``quire_build_info``; ``quire doctor``
+    prints the same for the command-line tool): ``version``, ``abi`` and ``soname``
+    (``"0.5"``, ``"libquire.so.0.5"``), ``build`` (``"release"`` or ``"debug"``),
+    ``features`` (booleans: ``sync_service``, ``sync_client``, ``tls``, ``postgresql``),
+    ``checkpoint_directory`` (where checkpoints go by default), ``environment`` (the
+    variables that change it), ``limits`` (the defaults of the open options) and
+    ``platform``; this binding adds ``library_path`` and ``python``."""
+    import json
+    import platform
+
+    from ._ffi import query_bytes
+
+    info: _typing.Dict[str, _typing.Any] = json.loads(query_bytes(_raw.lib.quire_build_info).decode("utf-8"))
+    info["library_path"] = library_path()
+    info["python"] = platform.python_version()
+    return info
+
+
 __all__ = [
     "Action",
     "Annotation",
@@ -161,6 +180,8 @@ __all__ = [
     "DisabledError",
     "Document",
     "CheckpointInfo",
+    "CheckpointState",
+    "CheckpointExisting",
     "SyncService",
     "Client",
     "Descriptor",
@@ -214,6 +235,7 @@ __all__ = [
     "UserAbortError",
     "Value",
     "library_path",
+    "build_info",
     "Tool",
     "CustomTool",
     "PointerEvent",

@@ -731,7 +731,29 @@ class AnnotationThread(NamedTuple):
     replies: List[Annotation]
     """Every reply below :attr:`root`, nested ones flattened depth first: each reply is
     followed by its own replies, siblings in /Annots order. State replies are included
-    (:attr:`Annotation.is_state_reply` tells them apart)."""
+    (:attr:`Annotation.is_state_reply` tells them apart). :meth:`with_depth` gives each
+    with its depth, for indenting."""
+
+    def with_depth(self) -> List[Tuple[Annotation, int]]:
+        """Each of :attr:`replies`, in the same order, with its depth in the thread: 1 for a
+        reply to :attr:`root`, 2 for a reply to such a reply, and so on::
+
+            for thread in doc.threads():
+                print(thread.root.contents)
+                for reply, depth in thread.with_depth():
+                    print("  " * depth + (reply.contents or ""))
+        """
+        depths: Dict[int, int] = {}
+        if self.root.id is not None:
+            depths[self.root.id] = 0
+        out: List[Tuple[Annotation, int]] = []
+        for reply in self.replies:
+            parent = reply.in_reply_to
+            depth = (depths.get(parent, 0) if parent is not None else 0) + 1
+            if reply.id is not None:
+                depths[reply.id] = depth
+            out.append((reply, depth))
+        return out
 
 
 def page_threads(listing: PageListing) -> List[AnnotationThread]:

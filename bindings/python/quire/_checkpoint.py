@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import operator
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import NamedTuple, Union
 
 from . import _raw
@@ -49,13 +49,49 @@ class CheckpointStrategy(IntEnum):
         )
 
 
+class CheckpointState(str, Enum):
+    """What :meth:`quire.Document.inspect_checkpoint` finds (``QUIRE_CHECKPOINT_NONE``, ...).
+    A ``str`` too, equal to its value, so ``info.state == "changes"`` keeps working:
+
+    - ``NONE`` (``"none"``): no checkpoint;
+    - ``EMPTY`` (``"empty"``): a checkpoint with nothing to recover;
+    - ``CHANGES`` (``"changes"``): unsaved changes that loading applies;
+    - ``STALE`` (``"stale"``): taken against another version of the file;
+    - ``DAMAGED`` (``"damaged"``): it cannot be read."""
+
+    NONE = "none"
+    EMPTY = "empty"
+    CHANGES = "changes"
+    STALE = "stale"
+    DAMAGED = "damaged"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class CheckpointExisting(str, Enum):
+    """What :meth:`quire.Document.start_checkpoints` does with a checkpoint that is already
+    there (``QUIRE_CHECKPOINT_EXISTING_*``); a ``str`` too, so ``"load"``, ``"refuse"`` and
+    ``"discard"`` work as they did:
+
+    - ``LOAD``: apply it as unsaved changes (the default);
+    - ``REFUSE``: leave it, and raise :class:`quire.ExistsError` if it holds changes;
+    - ``DISCARD``: throw it away (the one choice that loses recovery data)."""
+
+    LOAD = "load"
+    REFUSE = "refuse"
+    DISCARD = "discard"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
 class CheckpointInfo(NamedTuple):
     """What :meth:`Document.inspect_checkpoint` found."""
 
-    #: ``"none"`` (no checkpoint), ``"empty"`` (nothing to recover), ``"changes"`` (unsaved
-    #: changes that loading applies), ``"stale"`` (taken against another version of the
-    #: file) or ``"damaged"``.
-    state: str
+    #: A :class:`CheckpointState` (equal to its string: ``"none"``, ``"empty"``,
+    #: ``"changes"``, ``"stale"`` or ``"damaged"``).
+    state: CheckpointState
     #: The checkpoint file's size in bytes.
     size: int
     #: When it was last written, in seconds since 1970 (``time.time()``'s clock).

@@ -41,7 +41,7 @@ from typing import (
 )
 
 from . import _raw
-from ._checkpoint import CheckpointInfo, CheckpointStrategy
+from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
 from ._errors import (
     IndexOutOfRangeError,
     InternalError,
@@ -380,11 +380,17 @@ def _object_number(number: int) -> int:
     return value
 
 
+#: A progress callback of a long operation: ``progress(done, total)``, where returning
+#: ``True`` (or raising) cancels.
+ProgressCallback = Callable[[int, int], Optional[bool]]
+
+
 def _progress_callback(
-    progress: Optional[Callable[[int, int], Optional[bool]]], failures: List[BaseException]
+    progress: Optional[ProgressCallback], failures: List[BaseException]
 ) -> Optional[Any]:
-    """The C progress callback of a save for ``progress`` (None for none): ``True`` from
-    ``progress``, or an exception (kept in ``failures``), cancels."""
+    """The C progress callback of a long operation (a save, a flatten, an import or
+    export, a search, the text of a document) for ``progress`` (None for none): ``True``
+    from ``progress``, or an exception (kept in ``failures``), cancels."""
     if progress is None:
         return None
     if not callable(progress):
@@ -401,8 +407,9 @@ def _progress_callback(
 
 
 def _raise_progress_failure(status: int, failures: List[BaseException]) -> None:
-    """After a save: an exception the progress callback raised, as the cause of the
-    :class:`UserAbortError` of the cancelled save (other ``BaseException`` as it is)."""
+    """After a long operation: an exception the progress callback raised, as the cause of
+    the :class:`UserAbortError` of the cancelled operation (other ``BaseException`` as it
+    is)."""
     if not failures:
         return
     original = failures[0]
@@ -1286,40 +1293,105 @@ class Document(OwnedHandle):
         """
         return FormField(self, self._get_int(_raw.lib.quire_document_field_index, c_string(name, "name")))
 
-    def flatten(self, subtypes: Optional[Sequence[str]] = None, *, keep_links: bool = True) -> int:
+    def flatten(
+        self,
+        subtypes: Optional[Sequence[str]] = None,
+        *,
+        keep_links: bool = True,
+        progress: Optional[ProgressCallback] = None,
+    ) -> int:
         """Burns annotations into the page content (their normal appearances, placed as ISO
         32000-2 §12.5.5 says) and removes them; returns how many were drawn. ``subtypes``
         chooses which (``["Widget"]`` for form fields only); ``None`` is every subtype but
         links and popups. Replies and hidden annotations are removed, not drawn; with no
-        widget left, the form goes too. ``keep_links=False`` removes links as well."""
-        chosen = None if subtypes is None else c_string(",".join(subtypes), "subtypes")
+        widget left, the form goes too. ``keep_links=False`` removes links as well.
+
+        ``progress``, if given, is called as ``progress(done, total)`` with the pages done
+        and their total, on the calling thread; returning ``True`` (or raising) cancels.
+        All or nothing: on an error or a cancel the document is as it was.
+
+        Raises:
+            UserAbortError: ``progress`` cancelled (its exception, if it raised, chained).
+        """
+        options = _raw.flatten_options_init()
+        if subtypes is not None:
+            options.subtypes = c_string(",".join(subtypes), "subtypes")
+        options.keep_links = 1 if keep_links else 0
         out = c_int32()
         with self._lock:
-            check(_raw.lib.quire_document_flatten(byref(out), self._live_handle(), chosen, 1 if keep_links else 0))
+            self._with_progress(progress, options, lambda: _raw.lib.quire_document_flatten(
+                byref(out), self._live_handle(), byref(options)))
         return out.value
 
-    def export_xfdf(self) -> str:
-        """The annotations (with replies and review states) and field values as XFDF
-        (ISO 19444-1), the XML Acrobat and PDFTron exchange."""
-        with self._lock:
-            return text(query_bytes(_raw.lib.quire_document_export_xfdf, self._read_handle()))
+    def _with_progress(self, progress: Optional[ProgressCallback], options: Any, call: Callable[[], int]) -> None:
+        """Runs ``call`` (a C call taking ``options``) with ``progress`` as the options'
+        progress callback; raises what the call returned, with an exception the callback
+        raised as its cause."""
+        failures: List[BaseException] = []
+        c_progress = _progress_callback(progress, failures)
+        if c_progress is not None:
+            options.progress = c_progress  # alive until the call returns
+        status = call()
+        _raise_progress_failure(status, failures)
+        check(status)
 
-    def import_xfdf(self, xfdf: Union[str, bytes]) -> int:
+    def _export(self, fmt: int, index: int, progress: Optional[ProgressCallback]) -> bytes:
+        """The annotations in format ``fmt`` (``QUIRE_FORMAT_*``) through
+        ``quire_document_export_annotations``: one pass, the pieces collected here."""
+        options = _raw.export_options_init()
+        options.format = fmt
+        options.page_index = index
+        pieces: List[bytes] = []
+
+        def write(data: Optional[int], size: int, payload: Optional[int]) -> int:
+            if size and data is not None:
+                pieces.append(ctypes.string_at(data, size))
+            return 0
+
+        c_write = _raw.quire_write_fn(write)
+        with self._lock:
+            self._with_progress(progress, options, lambda: _raw.lib.quire_document_export_annotations(
+                self._read_handle(), byref(options), c_write, None))
+        return b"".join(pieces)
+
+    def _import(self, fmt: int, data: Union[str, BytesType], progress: Optional[ProgressCallback]) -> int:
+        """Imports ``data`` in format ``fmt`` through ``quire_document_import_annotations``."""
+        payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        options = _raw.import_options_init()
+        options.format = fmt
+        out = c_int32()
+        with self._lock:
+            self._with_progress(progress, options, lambda: _raw.lib.quire_document_import_annotations(
+                byref(out), self._live_handle(), byref(options), payload, len(payload)))
+        return out.value
+
+    def export_xfdf(self, *, progress: Optional[ProgressCallback] = None) -> str:
+        """The annotations (with replies and review states) and field values as XFDF
+        (ISO 19444-1), the XML Acrobat and PDFTron exchange; docs/forms.md lists its
+        elements and attributes.
+
+        ``progress``, if given, is called as ``progress(done, total)``, two steps per page
+        (its annotations read, then written); returning ``True`` (or raising) cancels with
+        :class:`UserAbortError`."""
+        return text(self._export(_raw.QUIRE_FORMAT_XFDF, -1, progress))
+
+    def import_xfdf(self, xfdf: Union[str, bytes], *, progress: Optional[ProgressCallback] = None) -> int:
         """Imports XFDF (``str`` or UTF-8 ``bytes``): annotations are added, or updated when
         their name (/NM) is already on their page; replies are linked by ``inreplyto``;
         field values are set (a value a field refuses becomes a warning). Returns how many
-        annotations and values were imported.
+        annotations and values were imported. All or nothing: on an error, nothing is.
+
+        ``progress``, if given, is called as ``progress(done, total)``, a step per
+        annotation and per field value; returning ``True`` (or raising) cancels, and
+        nothing is imported.
 
         Raises:
             FormatError: not well-formed XML, a DOCTYPE (never accepted: no entity is
                 expanded), an annotation without page or rect, a reply to an unknown name.
             LimitError: more than 64 MiB, 64 levels or 1,000,000 elements.
+            UserAbortError: ``progress`` cancelled.
         """
-        data = xfdf.encode("utf-8") if isinstance(xfdf, str) else bytes(xfdf)
-        out = c_int32()
-        with self._lock:
-            check(_raw.lib.quire_document_import_xfdf(byref(out), self._live_handle(), data, len(data)))
-        return out.value
+        return self._import(_raw.QUIRE_FORMAT_XFDF, xfdf, progress)
 
     def annotations(self) -> Iterator[Annotation]:
         """Every annotation of the document, page after page, each page in /Annots order (as
@@ -1346,6 +1418,9 @@ class Document(OwnedHandle):
                 print(root.subtype, root.contents)
                 for reply in replies:
                     print("  ", reply.author, reply.contents)
+
+        Each thread's :meth:`AnnotationThread.with_depth` gives the replies with their depth
+        (1 for a reply to the root, 2 for a reply to a reply, ...), for indenting.
         """
         threads: List[AnnotationThread] = []
         for index in range(self.page_count):
@@ -1369,6 +1444,7 @@ class Document(OwnedHandle):
         match_case: bool = False,
         whole_word: bool = False,
         max_matches: int = 0,
+        progress: Optional[ProgressCallback] = None,
     ) -> List[TextMatch]:
         """Every match of ``query`` in the text of the document (or of ``page``), in page
         and text order: case-insensitive unless ``match_case``; white space in the query
@@ -1376,14 +1452,45 @@ class Document(OwnedHandle):
         matches unhyphenated. Each match has its page, character range, text and quads
         (for :meth:`add_text_markup`). ``max_matches`` 0: all.
 
+        ``progress``, if given, is called as ``progress(done, total)`` with the pages
+        searched and their total; returning ``True`` (or raising) cancels with
+        :class:`UserAbortError`.
+
         Raises:
             InvalidArgumentError: an empty query, a negative ``max_matches``.
             IndexOutOfRangeError: no such page.
+            UserAbortError: ``progress`` cancelled.
         """
         index = -1 if page is None else (page.index if isinstance(page, Page) else operator.index(page))
         if index < 0 and page is not None:
             raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "page index %d is out of range" % index)
-        return _search_text(self, query, index, match_case, whole_word, max_matches)
+        failures: List[BaseException] = []
+        c_progress = _progress_callback(progress, failures)
+        return _search_text(self, query, index, match_case, whole_word, max_matches, c_progress,
+                            lambda status: _raise_progress_failure(status, failures))
+
+    def text(self, *, progress: Optional[ProgressCallback] = None) -> str:
+        """The text of every page, as pdftotext writes it: each page's text
+        (:attr:`Page.text`) followed by a form feed, so that ``doc.text().split("\\f")``
+        gives the pages (and a last empty string); a page that /Count counts but the page
+        tree lacks is empty.
+
+        ``progress``, if given, is called as ``progress(done, total)`` with the pages read
+        and their total; returning ``True`` (or raising) cancels with
+        :class:`UserAbortError`."""
+        options = _raw.text_options_init()
+        pieces: List[bytes] = []
+
+        def write(data: Optional[int], size: int, payload: Optional[int]) -> int:
+            if size and data is not None:
+                pieces.append(ctypes.string_at(data, size))
+            return 0
+
+        c_write = _raw.quire_write_fn(write)
+        with self._lock:
+            self._with_progress(progress, options, lambda: _raw.lib.quire_document_text(
+                self._read_handle(), byref(options), c_write, None))
+        return text(b"".join(pieces))
 
     def add_text_markup(self, span: Union[TextMatch, TextSpan], subtype: str = "Highlight") -> Annotation:
         """Creates a ``subtype`` annotation (Highlight, Underline, StrikeOut or Squiggly)
@@ -1417,7 +1524,11 @@ class Document(OwnedHandle):
             return text(query_bytes(_raw.lib.quire_annotation_marked_text, self._read_handle(), annotation._live()))
 
     def export_annotations_json(
-        self, page: Optional[Union[int, "Page"]] = None, *, instant_comments: bool = False
+        self,
+        page: Optional[Union[int, "Page"]] = None,
+        *,
+        instant_comments: bool = False,
+        progress: Optional[ProgressCallback] = None,
     ) -> str:
         """The annotations of page ``page`` (an index or a :class:`Page`; ``None`` for every
         page) as JSON shaped after PSPDFKit's Instant JSON, extended with replies and review
@@ -1434,8 +1545,13 @@ class Document(OwnedHandle):
         every page (``page=None``), ``formFieldValues``: one ``pspdfkit/form-field-value`` record per text, check box,
         radio button, combo box and list box field.
 
+        ``progress``, if given, is called as ``progress(done, total)``, two steps per page
+        (its annotations read, then written); returning ``True`` (or raising) cancels with
+        :class:`UserAbortError`.
+
         Raises:
             IndexOutOfRangeError: no such page.
+            UserAbortError: ``progress`` cancelled.
         """
         if isinstance(page, Page):
             index = page.index
@@ -1445,14 +1561,10 @@ class Document(OwnedHandle):
             index = operator.index(page)
             if index < 0:
                 raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "page index %d is out of range" % index)
-        function = (
-            _raw.lib.quire_document_export_annotations_json_instant_comments
-            if instant_comments
-            else _raw.lib.quire_document_export_annotations_json
-        )
-        return text(self._get_string(function, index))
+        fmt = _raw.QUIRE_FORMAT_JSON_INSTANT_COMMENTS if instant_comments else _raw.QUIRE_FORMAT_JSON
+        return text(self._export(fmt, index, progress))
 
-    def import_annotations_json(self, data: Union[str, BytesType]) -> int:
+    def import_annotations_json(self, data: Union[str, BytesType], *, progress: Optional[ProgressCallback] = None) -> int:
         """Imports annotation JSON (what :meth:`export_annotations_json` writes, or plain
         Instant JSON): an annotation whose name (/NM) is already on its page is updated, any
         other is created; replies are linked by name. Instant JSON's ``comments`` become
@@ -1466,6 +1578,10 @@ class Document(OwnedHandle):
         nothing: on an error, nothing was imported, form values included. Returns the
         number of annotations (comments included) created or updated.
 
+        ``progress``, if given, is called as ``progress(done, total)``, two steps per
+        record (created or updated, then completed); returning ``True`` (or raising)
+        cancels, and nothing is imported (:class:`UserAbortError`).
+
         Raises:
             FormatError: malformed JSON, an unknown annotation type, a reply or comment
                 whose parent is missing, XHTML that is not well-formed, an image that does
@@ -1477,12 +1593,9 @@ class Document(OwnedHandle):
             StateError: a form value for a read-only field.
             IndexOutOfRangeError: a text value longer than the field's /MaxLen.
             UnsupportedError: a value for a push button or a signature field.
+            UserAbortError: ``progress`` cancelled.
         """
-        payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-        out = c_int32()
-        with self._lock:
-            check(_raw.lib.quire_document_import_annotations_json(byref(out), self._live_handle(), payload, len(payload)))
-        return out.value
+        return self._import(_raw.QUIRE_FORMAT_JSON, data, progress)
 
     # -- saving --------------------------------------------------------------------------
 
@@ -1583,7 +1696,7 @@ class Document(OwnedHandle):
         interval: float = 10.0,
         directory: Optional[PathType] = None,
         uid: Optional[str] = None,
-        existing: str = "load",
+        existing: Union[CheckpointExisting, str] = CheckpointExisting.LOAD,
         load: Optional[bool] = None,
     ) -> bool:
         """Starts keeping checkpoints of the unsaved changes, for crash recovery
@@ -1596,13 +1709,15 @@ class Document(OwnedHandle):
         bytes). Saving the document writes the changes and empties the checkpoint once the
         file is durable.
 
-        ``existing`` says what to do with a checkpoint that is already there (left by a
-        crash, or by a program that closed the document unsaved): ``"load"`` (the default)
-        applies it as unsaved changes; ``"refuse"`` leaves it and raises
-        :class:`ExistsError` if it holds unsaved changes (ask your user, then start again
-        with ``"load"`` or ``"discard"``; :meth:`inspect_checkpoint` says what is there);
-        ``"discard"`` throws it away, the only choice that loses recovery data. The older
-        ``load=True`` means ``"load"`` and ``load=False`` means ``"refuse"``.
+        ``existing`` (a :class:`CheckpointExisting`, or its string) says what to do with a
+        checkpoint that is already there (left by a crash, or by a program that closed the
+        document unsaved): ``LOAD`` (``"load"``, the default) applies it as unsaved
+        changes; ``REFUSE`` (``"refuse"``) leaves it and raises :class:`ExistsError` if it
+        holds unsaved changes (ask your user, then start again with ``LOAD`` or
+        ``DISCARD``; :meth:`inspect_checkpoint` says what is there); ``DISCARD``
+        (``"discard"``) throws it away, the only choice that loses recovery data. The
+        older ``load=True`` means ``"load"`` and ``load=False`` means ``"refuse"``
+        (deprecated: use ``existing``).
 
         Returns whether an existing checkpoint was applied.
 
@@ -1617,9 +1732,13 @@ class Document(OwnedHandle):
                 ``uid`` for a document opened from bytes.
         """
         if load is not None:
-            existing = "load" if load else "refuse"
+            existing = CheckpointExisting.LOAD if load else CheckpointExisting.REFUSE
         if existing not in self._EXISTING:
-            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "existing is 'load', 'refuse' or 'discard', not %r" % (existing,))
+            raise InvalidArgumentError(
+                _raw.QUIRE_EINVAL,
+                "existing is quire.CheckpointExisting.LOAD, REFUSE or DISCARD ('load', 'refuse' or 'discard'), not %r"
+                % (existing,),
+            )
         chosen = CheckpointStrategy._of(strategy)
         options = _raw.checkpoint_options_init()
         options.strategy = int(chosen)
@@ -1628,23 +1747,23 @@ class Document(OwnedHandle):
             options.directory = c_string(os.fsencode(os.fspath(directory)), "the directory")
         if uid is not None:
             options.uid = c_string(uid, "the uid")
-        options.existing = self._EXISTING[existing]
+        options.existing = self._EXISTING[CheckpointExisting(existing)]
         loaded = c_int32()
         with self._lock:
             check(_raw.lib.quire_document_start_checkpoints(byref(loaded), self._live_handle(), byref(options)))
         return bool(loaded.value)
 
     _EXISTING = {
-        "load": _raw.QUIRE_CHECKPOINT_EXISTING_LOAD,
-        "refuse": _raw.QUIRE_CHECKPOINT_EXISTING_REFUSE,
-        "discard": _raw.QUIRE_CHECKPOINT_EXISTING_DISCARD,
+        CheckpointExisting.LOAD: _raw.QUIRE_CHECKPOINT_EXISTING_LOAD,
+        CheckpointExisting.REFUSE: _raw.QUIRE_CHECKPOINT_EXISTING_REFUSE,
+        CheckpointExisting.DISCARD: _raw.QUIRE_CHECKPOINT_EXISTING_DISCARD,
     }
     _CHECKPOINT_STATES = {
-        _raw.QUIRE_CHECKPOINT_NONE: "none",
-        _raw.QUIRE_CHECKPOINT_EMPTY: "empty",
-        _raw.QUIRE_CHECKPOINT_CHANGES: "changes",
-        _raw.QUIRE_CHECKPOINT_STALE: "stale",
-        _raw.QUIRE_CHECKPOINT_DAMAGED: "damaged",
+        _raw.QUIRE_CHECKPOINT_NONE: CheckpointState.NONE,
+        _raw.QUIRE_CHECKPOINT_EMPTY: CheckpointState.EMPTY,
+        _raw.QUIRE_CHECKPOINT_CHANGES: CheckpointState.CHANGES,
+        _raw.QUIRE_CHECKPOINT_STALE: CheckpointState.STALE,
+        _raw.QUIRE_CHECKPOINT_DAMAGED: CheckpointState.DAMAGED,
     }
 
     def inspect_checkpoint(self, *, directory: Optional[PathType] = None, uid: Optional[str] = None) -> "CheckpointInfo":
@@ -1667,7 +1786,7 @@ class Document(OwnedHandle):
         info = _raw.quire_checkpoint_info(version=_raw.QUIRE_CHECKPOINT_INFO_VERSION)
         with self._lock:
             check(_raw.lib.quire_document_inspect_checkpoint(byref(info), self._read_handle(), byref(options)))
-        return CheckpointInfo(self._CHECKPOINT_STATES.get(info.state, "damaged"), int(info.size),
+        return CheckpointInfo(self._CHECKPOINT_STATES.get(info.state, CheckpointState.DAMAGED), int(info.size),
                               float(info.modified), int(info.changed_objects), bool(info.in_use))
 
     def stop_checkpoints(self, remove: bool = False) -> None:

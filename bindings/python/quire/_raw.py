@@ -17,8 +17,9 @@ Library lookup:
   :class:`ImportError` naming it, rather than quietly loading another library;
 - otherwise, first that exists wins: the library next to this file, inside the package
   (``quire/libquire.so``; this is where ``make`` copies it and where ``pip install`` puts
-  it); then the system loader: ``ctypes.util.find_library("quire")``, then
-  ``libquire.so.0``.
+  it); then the system loader: ``ctypes.util.find_library("quire")``, then the soname
+  this binding was written against (``libquire.so.0.5``: ``libquire.so.MAJOR.MINOR``
+  while the major version is 0, ``libquire.so.MAJOR`` from 1.0).
 
 At load, the library's major version (``quire_version_number() // 1000000``) must be
 :data:`QUIRE_VERSION_MAJOR`, the major version of the header this module was written
@@ -239,6 +240,14 @@ QUIRE_FIELD_FLAG_NO_TOGGLE_TO_OFF = 1 << 14
 QUIRE_FIELD_FLAG_EDIT = 1 << 18
 QUIRE_FIELD_FLAG_MULTI_SELECT = 1 << 21
 QUIRE_FIELD_FLAG_COMB = 1 << 24
+QUIRE_FLATTEN_OPTIONS_VERSION = 1
+
+# Long operations: annotation formats, and the versions of their options
+QUIRE_FORMAT_JSON = 0x3800
+QUIRE_FORMAT_JSON_INSTANT_COMMENTS = 0x3801
+QUIRE_FORMAT_XFDF = 0x3802
+QUIRE_EXPORT_OPTIONS_VERSION = 1
+QUIRE_IMPORT_OPTIONS_VERSION = 1
 QUIRE_SYNC_CONFIG_VERSION = 1
 
 # Sync client: states, events, versions
@@ -320,7 +329,8 @@ QUIRE_TEXT_MARKUP_UNDERLINE = 0x1101
 QUIRE_TEXT_MARKUP_STRIKEOUT = 0x1102
 QUIRE_TEXT_MARKUP_SQUIGGLY = 0x1103
 QUIRE_TEXT_CHAR_VERSION = 2
-QUIRE_TEXT_SEARCH_OPTIONS_VERSION = 1
+QUIRE_TEXT_SEARCH_OPTIONS_VERSION = 2
+QUIRE_TEXT_OPTIONS_VERSION = 1
 
 # ----------------------------------------------------------------------------------------
 # Types
@@ -420,9 +430,12 @@ class quire_annotation_list(Structure):
 quire_annotation_list_p = POINTER(quire_annotation_list)
 
 
-#: The progress callback of ``quire_save_options`` (version 2):
-#: ``int (*)(uint64_t done, uint64_t total, void *payload)``; non-zero cancels the save.
+#: The progress callback of ``quire_save_options`` (version 2) and of every other long
+#: operation's options: ``int (*)(uint64_t done, uint64_t total, void *payload)``;
+#: non-zero cancels the operation.
 quire_save_progress_fn = ctypes.CFUNCTYPE(c_int, ctypes.c_uint64, ctypes.c_uint64, c_void_p)
+#: The same type, by the name that fits every long operation.
+quire_progress_fn = quire_save_progress_fn
 
 
 class quire_save_options(Structure):
@@ -854,12 +867,79 @@ class quire_text_search_options(Structure):
         ("match_case", c_int32),
         ("whole_word", c_int32),
         ("max_matches", c_int32),
+        ("progress", quire_save_progress_fn),
+        ("progress_payload", c_void_p),
     ]
 
 
 def text_search_options_init() -> quire_text_search_options:
     """``QUIRE_TEXT_SEARCH_OPTIONS_INIT`` through ``quire_text_search_options_init``."""
     return _init(quire_text_search_options(), "quire_text_search_options_init", QUIRE_TEXT_SEARCH_OPTIONS_VERSION)
+
+
+class quire_text_options(Structure):
+    """``quire_text_options``. Build it with :func:`text_options_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("progress", quire_save_progress_fn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+def text_options_init() -> quire_text_options:
+    """``QUIRE_TEXT_OPTIONS_INIT`` through ``quire_text_options_init``."""
+    return _init(quire_text_options(), "quire_text_options_init", QUIRE_TEXT_OPTIONS_VERSION)
+
+
+class quire_flatten_options(Structure):
+    """``quire_flatten_options``. Build it with :func:`flatten_options_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("subtypes", c_char_p),
+        ("keep_links", c_int32),
+        ("progress", quire_save_progress_fn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+def flatten_options_init() -> quire_flatten_options:
+    """``QUIRE_FLATTEN_OPTIONS_INIT`` through ``quire_flatten_options_init``."""
+    return _init(quire_flatten_options(), "quire_flatten_options_init", QUIRE_FLATTEN_OPTIONS_VERSION)
+
+
+class quire_export_options(Structure):
+    """``quire_export_options``. Build it with :func:`export_options_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("format", c_int32),
+        ("page_index", c_int32),
+        ("progress", quire_save_progress_fn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+def export_options_init() -> quire_export_options:
+    """``QUIRE_EXPORT_OPTIONS_INIT`` through ``quire_export_options_init``."""
+    return _init(quire_export_options(), "quire_export_options_init", QUIRE_EXPORT_OPTIONS_VERSION)
+
+
+class quire_import_options(Structure):
+    """``quire_import_options``. Build it with :func:`import_options_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("format", c_int32),
+        ("progress", quire_save_progress_fn),
+        ("progress_payload", c_void_p),
+    ]
+
+
+def import_options_init() -> quire_import_options:
+    """``QUIRE_IMPORT_OPTIONS_INIT`` through ``quire_import_options_init``."""
+    return _init(quire_import_options(), "quire_import_options_init", QUIRE_IMPORT_OPTIONS_VERSION)
 
 
 # ----------------------------------------------------------------------------------------
@@ -884,6 +964,7 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     # Versions
     ("quire_version", c_char_p, ()),
     ("quire_version_number", c_int32, ()),
+    _query("quire_build_info", _TEXT),
     # Status codes and errors
     ("quire_status_string", c_char_p, (c_int,)),
     ("quire_last_error_message", c_char_p, ()),
@@ -1082,9 +1163,23 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_field_set_value", c_int, (quire_document_p, c_int32, c_char_p)),
     ("quire_field_set_values", c_int, (quire_document_p, c_int32, POINTER(c_char_p), c_int32)),
     ("quire_field_reset", c_int, (quire_document_p, c_int32)),
-    ("quire_document_flatten", c_int, (POINTER(c_int32), quire_document_p, c_char_p, c_int32)),
+    ("quire_flatten_options_init", c_int, (POINTER(quire_flatten_options), ctypes.c_uint)),
+    ("quire_document_flatten", c_int, (POINTER(c_int32), quire_document_p, POINTER(quire_flatten_options))),
     _query("quire_document_export_xfdf", _TEXT, quire_document_p),
     ("quire_document_import_xfdf", c_int, (POINTER(c_int32), quire_document_p, c_char_p, c_size_t)),
+    # Long operations: annotations exported and imported in a format, with progress
+    ("quire_export_options_init", c_int, (POINTER(quire_export_options), ctypes.c_uint)),
+    (
+        "quire_document_export_annotations",
+        c_int,
+        (quire_document_p, POINTER(quire_export_options), quire_write_fn, c_void_p),
+    ),
+    ("quire_import_options_init", c_int, (POINTER(quire_import_options), ctypes.c_uint)),
+    (
+        "quire_document_import_annotations",
+        c_int,
+        (POINTER(c_int32), quire_document_p, POINTER(quire_import_options), c_void_p, c_size_t),
+    ),
     # Bookmarks
     ("quire_bookmark_new", c_int, (POINTER(quire_bookmark_p), c_int32, c_int32, c_char_p)),
     ("quire_bookmark_copy", c_int, (POINTER(quire_bookmark_p), quire_bookmark_p)),
@@ -1187,6 +1282,8 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
         c_int,
         (POINTER(quire_text_match_list_p), quire_document_p, c_char_p, POINTER(quire_text_search_options), c_int32),
     ),
+    ("quire_text_options_init", c_int, (POINTER(quire_text_options), ctypes.c_uint)),
+    ("quire_document_text", c_int, (quire_document_p, POINTER(quire_text_options), quire_write_fn, c_void_p)),
     ("quire_text_match_list_count", c_int, (POINTER(c_int32), quire_text_match_list_p)),
     (
         "quire_text_match_list_get",

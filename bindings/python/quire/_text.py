@@ -226,18 +226,24 @@ class TextPage(OwnedHandle):
 
 
 def search(document: "Document", query: str, page_index: int, match_case: bool, whole_word: bool,
-           max_matches: int) -> List[TextMatch]:
-    """What :meth:`Document.search` does."""
+           max_matches: int, progress: Any = None, on_status: Any = None) -> List[TextMatch]:
+    """What :meth:`Document.search` does; ``progress`` is a C progress callback (or None),
+    and ``on_status`` sees the call's status before it is checked."""
     from ._ffi import c_string
 
     options = _raw.text_search_options_init()
     options.match_case = 1 if match_case else 0
     options.whole_word = 1 if whole_word else 0
     options.max_matches = max_matches
+    if progress is not None:
+        options.progress = progress  # alive until the call returns
     out = _raw.quire_text_match_list_p()
     with document._lock:
-        check(_raw.lib.quire_document_search_text(byref(out), document._read_handle(), c_string(query, "query"),
-                                                  byref(options), page_index))
+        status = _raw.lib.quire_document_search_text(byref(out), document._read_handle(), c_string(query, "query"),
+                                                     byref(options), page_index)
+    if on_status is not None:
+        on_status(status)
+    check(status)
     try:
         count = c_int32()
         check(_raw.lib.quire_text_match_list_count(byref(count), out))

@@ -52,8 +52,12 @@ extension Document {
     /// that Instant JSON's comments can hold (notes replying to an exported annotation that
     /// is not itself a reply, without a state) are written as `comments` of their root
     /// instead of as records, for PSPDFKit's Instant comments (docs/annotation-json.md).
-    public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool) throws -> [UInt8] {
-        var json = try annotationsInstantJSON(page: page)
+    ///
+    /// `progress` (see ``ProgressHandler``) counts two steps per page exported: its
+    /// annotations read, then written as records; throwing from it stops the export.
+    public func exportAnnotationsJSON(page: Int?, prettyPrinted: Bool, instantComments: Bool,
+                                      progress: ProgressHandler? = nil) throws -> [UInt8] {
+        var json = try annotationsInstantJSON(page: page, progress: progress)
         if instantComments { json = Document.withInstantComments(json) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -64,8 +68,9 @@ extension Document {
         }
     }
 
-    /// The records ``exportAnnotationsJSON(page:)`` writes.
-    public func annotationsInstantJSON(page: Int?) throws -> InstantJSONDocument {
+    /// The records ``exportAnnotationsJSON(page:)`` writes; `progress` as for
+    /// ``exportAnnotationsJSON(page:prettyPrinted:instantComments:progress:)``.
+    public func annotationsInstantJSON(page: Int?, progress: ProgressHandler? = nil) throws -> InstantJSONDocument {
         let count = try pageCount()
         let indices: [Int]
         if let page {
@@ -77,7 +82,9 @@ extension Document {
         var entries: [(annotation: Annotation, id: String, frame: InstantJSON.Frame)] = []
         var idOfObject: [Int: String] = [:]
         var frames: [Int: InstantJSON.Frame] = [:]
-        for (a, id) in try annotationRecordIDs(pages: indices) {
+        let steps = 2 * indices.count
+        try progress?(0, steps)
+        for (a, id) in try annotationRecordIDs(pages: indices, eachPage: { k in if k > 0 { try progress?(k, steps) } }) {
             if let object = a.id, idOfObject[object.number] == nil { idOfObject[object.number] = id }
             let frame = try frames[a.pageIndex] ?? InstantJSON.Frame(self.page(at: a.pageIndex))
             frames[a.pageIndex] = frame
@@ -92,7 +99,15 @@ extension Document {
         var records: [InstantJSONAnnotation] = []
         var attachments: [String: InstantJSONAttachment] = [:]
         var textPages: [Int: TextPage?] = [:]  // each page's text read once, for markedText
+        // The second step of each page: its records written (entries are in page order).
+        var pagesWritten = 0
+        var lastPage: Int? = nil
         for (a, id, frame) in entries {
+            if a.pageIndex != lastPage {
+                if lastPage != nil { pagesWritten += 1 }
+                lastPage = a.pageIndex
+                try progress?(indices.count + pagesWritten, steps)
+            }
             let kind = InstantJSON.kind(subtype: a.subtype)
             var r = InstantJSON.visibleRecord(a, kind: kind, frame: frame)
             r.id = id
@@ -142,6 +157,7 @@ extension Document {
         // (one edited record, say) must not delete the annotations it left out.
         json.pdfId = instantPdfId
         if page == nil { json.formFieldValues = exportedFieldValues() }
+        if steps > 0 { try progress?(steps, steps) }
         return json
     }
 
@@ -152,10 +168,11 @@ extension Document {
     /// object number (the record keeps the /NM in `name`), and an object listed on two
     /// pages gets `#page` after it on the second (`#page.position` when it is listed twice
     /// on one page).
-    func annotationRecordIDs(pages indices: [Int]) throws -> [(annotation: Annotation, id: String)] {
+    func annotationRecordIDs(pages indices: [Int], eachPage: ((Int) throws -> Void)? = nil) throws -> [(annotation: Annotation, id: String)] {
         var out: [(annotation: Annotation, id: String)] = []
         var used: Set<String> = []
-        for index in indices {
+        for (k, index) in indices.enumerated() {
+            try eachPage?(k)
             for (position, a) in try annotations(onPage: index).enumerated() {
                 var id = a.recordID ?? a.name ?? a.id.map { String($0.number) } ?? "direct-\(index)-\(position)"
                 if used.contains(id), let object = a.id { id = String(object.number) }
@@ -212,8 +229,12 @@ extension Document {
     ///   numbers out of range, missing fields, unknown types, flags, colours and states,
     ///   missing reply targets, replies across pages and cycles all throw
     ///   `PDFError(.format)` naming the field, and leave the document as it was.
-    public func importAnnotationsJSON(_ data: [UInt8], options: AnnotationImportOptions = AnnotationImportOptions()) throws -> [Annotation] {
-        try importAnnotations(try InstantJSONDocument(jsonBytes: data), options: options)
+    /// - The import is all or nothing (``allOrNothing(_:)``): an error while the records are
+    ///   applied, or `progress` (see ``ProgressHandler``; two steps per record: created or
+    ///   updated, then completed) throwing to cancel, undoes what was applied.
+    public func importAnnotationsJSON(_ data: [UInt8], options: AnnotationImportOptions = AnnotationImportOptions(),
+                                      progress: ProgressHandler? = nil) throws -> [Annotation] {
+        try importAnnotations(try InstantJSONDocument(jsonBytes: data), options: options, progress: progress)
     }
 
     /// Imports parsed records (see ``importAnnotationsJSON(_:)``).
@@ -363,7 +384,8 @@ extension Document {
                            recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped, recordIDs: byRecordID)
     }
 
-    func importAnnotationsUnbatched(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions()) throws -> [Annotation] {
+    func importAnnotationsUnbatched(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions(),
+                                    progress: ProgressHandler? = nil) throws -> [Annotation] {
         let missingLinks = options.missingLinks
         let json = importedObjectNumbers(json)
         let count = try pageCount()
@@ -592,7 +614,9 @@ extension Document {
             if case .missing(let id)? = ref { return id }
             return nil
         }
-        for i in order where !skipped[i] {
+        let steps = 2 * order.count
+        for (k, i) in order.enumerated() where !skipped[i] {
+            try progress?(k, steps)
             var a = wanted[i]
             a.inReplyTo = objectID(parent[i])
             a.inReplyToID = missingID(parent[i])
@@ -612,7 +636,8 @@ extension Document {
         }
         // 4. Every entry exactly as the record says (addAnnotation's defaults undone), and
         // the popups linked both ways.
-        for i in order where !skipped[i] && wanted[i].subtype != "Widget" {
+        for (k, i) in order.enumerated() where !skipped[i] && wanted[i].subtype != "Widget" {
+            try progress?(order.count + k, steps)
             guard let id = objectOf[i] else { continue }
             var a = wanted[i]
             a.id = id
@@ -679,6 +704,7 @@ extension Document {
         for id in deletions where isInUse(id.number) {
             if try annotation(id) != nil { try deleteAnnotationUnbatched(id) }
         }
+        try progress?(steps, steps)
         return stored
     }
 

@@ -255,6 +255,7 @@ extension InstantJSON {
         case .linePoints: field = "quire.pdfLinePoints"
         case .vertices: field = "quire.pdfVertices"
         case .inkList: field = q.pdfInkList != nil && a.inkList == q.pdfInkList ? "quire.pdfInkList" : "lines.points"
+        case .author: field = "creatorName"  // widgets are skipped before the rules: not met
         }
         throw PDFError(.format, "annotation JSON: \(path).\(field): \(violation.problem)")
     }
