@@ -285,7 +285,7 @@ extension Document {
     }
 
     func matchImportRecords(_ records: [InstantJSONAnnotation], _ wanted: inout [Annotation],
-                            recordOf: [String: Int], exactRecords: Bool = false) throws -> ImportMatch {
+                            recordOf: [String: Int], exactRecords: Bool = false, byID: Bool = true) throws -> ImportMatch {
         var existingByName: [String: [Annotation]] = [:]
         var existingByNumber: [Int: Annotation] = [:]
         for a in try allAnnotations() {
@@ -334,7 +334,7 @@ extension Document {
         // annotation in every client's document, even one whose /NM another annotation
         // shares, or an object listed on two pages.
         var byRecordID: [String: Annotation]?
-        for (i, r) in records.enumerated() where target[i] == nil && alias[i] == nil {
+        for (i, r) in records.enumerated() where byID && target[i] == nil && alias[i] == nil {
             guard let rid = r.id else { continue }
             if byRecordID == nil {
                 byRecordID = [:]
@@ -387,6 +387,8 @@ extension Document {
     func importAnnotationsUnbatched(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions(),
                                     progress: ProgressHandler? = nil) throws -> [Annotation] {
         let missingLinks = options.missingLinks
+        // Another file's JSON: its ids are not this document's record ids either.
+        let sameFile = !pdfIdNamesAnotherFile(json)
         let json = importedObjectNumbers(json)
         let count = try pageCount()
         // Pages that the root's /Count counts but the tree does not hold take no annotations.
@@ -446,7 +448,7 @@ extension Document {
         }
         // Which existing annotation each record updates (a function of its own: this one's
         // frame, in a debug build, must fit a small stack; see HostileNumberTests).
-        var match = try matchImportRecords(records, &wanted, recordOf: recordOf, exactRecords: options.exactRecords)
+        var match = try matchImportRecords(records, &wanted, recordOf: recordOf, exactRecords: options.exactRecords, byID: sameFile)
         for (i, a) in try directAliases(records, wanted, unmatched: { match.target[$0] == nil && match.alias[$0] == nil }) {
             match.alias[i] = i  // the same annotation, left as it is
             match.direct[i] = a
@@ -479,7 +481,7 @@ extension Document {
         func resolve(_ ref: String, _ field: String, _ i: Int) throws -> Ref {
             if let j = recordOf[ref] { return .record(j) }
             // An annotation of the document by its record id (what a synced record names).
-            if recordIDs == nil {
+            if sameFile && recordIDs == nil {
                 var map: [String: Annotation] = [:]
                 for (a, id) in try annotationRecordIDs(pages: Array(try pages().indices)) where map[id] == nil { map[id] = a }
                 recordIDs = map
