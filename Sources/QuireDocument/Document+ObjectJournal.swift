@@ -46,18 +46,43 @@ extension Document {
         return 0
     }
 
-    /// Runs `body` as one batch, noting every object it changes with its state before the
-    /// first change. Records do not nest: an inner call runs `body` without a record of
-    /// its own (the outer one sees its changes).
+    /// Runs `body` as one batch (``batch(_:)``), noting every object it changes with its
+    /// state before the first change. The batch begins at the first change: a call that
+    /// changes nothing (most pointer events) does not wake the checkpoint journal and the
+    /// change follower, which a batch does when it ends. Records do not nest: an inner call
+    /// runs `body` as an ordinary batch (the outer record sees its changes).
     func recordingObjectChanges<T>(_ record: ObjectChangeRecord, _ body: () throws -> T) throws -> T {
         guard changes.willChange == nil else { return try batch(body) }
         let set = changes
+        var began = false
         set.willChange = { [unowned self, unowned record] number in
+            if !began {
+                // What batch() does on entry, at the first change: nothing was logged since
+                // `body` started, so the batch covers every change it makes.
+                began = true
+                if batchDepth == 0 { set.beginBatch() }
+                batchDepth += 1
+            }
             // Called before the change: the value read now is the one before it.
             record.note(number, (try? self.objectState(number)) ?? .absent)
         }
-        defer { set.willChange = nil }
-        return try batch(body)
+        func end() {
+            set.willChange = nil
+            guard began else { return }
+            batchDepth -= 1
+            if batchDepth == 0 { set.endBatch() }
+        }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            end()
+            if began { try? journalChanges() }
+            throw error
+        }
+        end()
+        if began { try journalChanges() }
+        return result
     }
 
     /// Whether two states of one object are the same object: equal values, where a stream

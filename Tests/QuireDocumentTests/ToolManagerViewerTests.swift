@@ -111,6 +111,24 @@ struct ToolManagerViewerTests {
         #expect(try doc.reviewSummary(for: ObjectID(10, 0)).current.first?.id == state.id)
     }
 
+    /// A step reaches the change log's readers (checkpoints, the sync client) as one group:
+    /// a group move of two annotations calls the change follower once; pointer events that
+    /// change nothing do not call it at all.
+    @Test func aStepIsOneGroupAndEventsThatChangeNothingAreQuiet() throws {
+        let doc = try undoDocument()
+        let m = ToolManager(document: doc)
+        var calls = 0
+        doc.changeFollower = { _, _ in calls += 1 }
+        try tap(m, Point(x: 500, y: 750))
+        try m.send(PointerEvent(.dragMove, pageIndex: 0, Point(x: 1, y: 1)))
+        try m.select([ObjectID(10, 0), ObjectID(11, 0)], mode: .replace)
+        #expect(calls == 0)
+        try drag(m, Point(x: 110, y: 110), Point(x: 130, y: 120))
+        #expect(calls == 1)
+        #expect(try m.undo())
+        #expect(calls == 2)
+    }
+
     @Test func historyDescriptionsAndLockedGroups() throws {
         let doc = try undoDocument()
         let m = ToolManager(document: doc)

@@ -113,16 +113,23 @@ struct UndoStep {
         }
         objects.removeAll { containerNumbers.contains($0.number) }
 
-        // The annotations among the objects: dictionaries with a /Subtype that some page
-        // of the step lists (or that call themselves annotations).
+        // The annotations among the objects: dictionaries (not streams: appearances have a
+        // /Subtype too) with a /Subtype that some page of the step lists, or that call
+        // themselves annotations, or have the /Rect every annotation has (one a file wrote
+        // without /Type). Decided from the values alone: looking the object up among the
+        // pages' annotations would read every page of a large document for each step.
         var listed: Set<Int> = []
         for p in pages { for e in p.before + p.after { if let r = e.reference { listed.insert(r.number) } } }
         var annotations: [AnnotationChange] = []
         for change in objects {
-            guard let dict = change.after.value?.dictionary ?? change.before.value?.dictionary,
+            func plain(_ s: ObjectState) -> PDFDictionary? {
+                if case .dictionary(let d)? = s.value { return d }
+                return nil
+            }
+            guard let dict = plain(change.after) ?? plain(change.before),
                   let subtype = dict["Subtype"]?.name?.value,
                   listed.contains(change.number) || dict["Type"]?.name?.value == "Annot"
-                    || (try? document.annotation(ObjectID(change.number))) != nil else { continue }
+                    || dict["Rect"]?.array != nil else { continue }
             let kind: AnnotationChange.Kind
             switch (change.before, change.after) {
             case (.absent, _): kind = .added
