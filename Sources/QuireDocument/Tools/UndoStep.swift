@@ -163,14 +163,14 @@ struct UndoStep {
                 throw conflict(verb, change.number, now: now, expected: expected(change))
             }
         }
-        var plans: [(PageChange, exact: Bool, merged: [PDFObject]?)] = []
+        var plans: [(PageChange, exact: Bool, merged: [PDFObject]?, index: Int?)] = []
         for page in pages {
             var exact = true
             for c in page.containers where !document.sameState(try document.objectState(c.number), expected(c)) {
                 exact = false
             }
             if exact {
-                plans.append((page, true, nil))
+                plans.append((page, true, nil, nil))
                 continue
             }
             let from = direction == .undo ? page.after : page.before
@@ -178,8 +178,11 @@ struct UndoStep {
             guard case .dictionary(let dict)? = try? document.object(page.page) else {
                 throw PDFError(.state, "\(verb) refused: page object \(page.page) is gone; the step is dropped and nothing was changed")
             }
+            guard let index = try document.pageIndexByObject()[page.page] else {
+                throw PDFError(.state, "\(verb) refused: object \(page.page) is no longer a page; the step is dropped and nothing was changed")
+            }
             let current = try document.annotsEntries(of: dict) { document.isInUse($0) ? try document.object($0) : nil }
-            plans.append((page, false, try UndoStep.merge(current, from: from, to: to, verb: verb)))
+            plans.append((page, false, try UndoStep.merge(current, from: from, to: to, verb: verb), index))
         }
         // Then change, all in one batch: a failure part way puts back what was changed.
         var done: [(Int, ObjectState)] = []
@@ -189,16 +192,13 @@ struct UndoStep {
                     done.append((change.number, try document.objectState(change.number)))
                     try document.setObjectState(change.number, target(change))
                 }
-                for (page, exact, merged) in plans {
+                for (page, exact, merged, index) in plans {
                     if exact {
                         for c in page.containers {
                             done.append((c.number, try document.objectState(c.number)))
                             try document.setObjectState(c.number, target(c))
                         }
-                    } else if let merged {
-                        guard let index = try document.pageIndexByObject()[page.page] else {
-                            throw PDFError(.state, "page object \(page.page) is no longer a page")
-                        }
+                    } else if let merged, let index {
                         let p = try document.page(at: index)
                         var holders = [page.page]
                         if let r = p.dictionary["Annots"]?.reference { holders.append(r.number) }
