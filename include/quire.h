@@ -3029,6 +3029,15 @@ QUIRE_API int quire_descriptor_remove_local_storage(quire_descriptor *descriptor
  * functions, so the change log, checkpoints and sync see it; each call that changes the
  * document is one undo step.
  *
+ * Undo and redo restore exactly: a step records every PDF object it changed, before and
+ * after, and undoing it gives each back its state before (an undone deletion restores the
+ * same object, at its place in /Annots, so the stacking order stays; no date is stamped
+ * again). A step is refused (QUIRE_ESTATE, naming the annotation; it is dropped and nothing
+ * changes) when an object it changed was changed outside the manager since: by a script,
+ * another manager, or a collaborator's change applied by the sync client. Annotations others
+ * added to or removed from the same page do not block it. A full save renumbers objects and
+ * drops the history; an incremental save keeps it.
+ *
  * Thread safety: a manager is used by one thread at a time, the one that uses its
  * document; its callbacks run on the thread that makes the call, before the call returns.
  */
@@ -3248,15 +3257,19 @@ QUIRE_API int quire_tool_manager_current_tool(quire_tool *out, quire_tool_manage
 QUIRE_API int quire_tool_manager_send(int32_t *out_handled, quire_tool_manager *manager, quire_pointer_kind kind,
                                       int32_t page_index, double x, double y);
 
-/** The selected annotation's object number (0: nothing). Returns: QUIRE_OK; QUIRE_EINVAL. */
+/** The selected annotation's object number (0: nothing); with several selected, the first
+ *  (`quire_tool_manager_selection_at` gives the others). Returns: QUIRE_OK; QUIRE_EINVAL. */
 QUIRE_API int quire_tool_manager_selection(int32_t *out_object, quire_tool_manager *manager);
 
-/** Deletes the selected annotation (one undo step). Returns: QUIRE_OK; QUIRE_EINVAL;
- *  QUIRE_ESTATE (nothing selected, or called from a callback); QUIRE_ENOTFOUND. */
+/** Deletes the selected annotations (one undo step). A locked annotation (/F 128) cannot be
+ *  deleted (ISO 32000-2 12.5.3): with one selected, nothing is deleted. Returns: QUIRE_OK;
+ *  QUIRE_EINVAL; QUIRE_ESTATE (nothing selected, a locked annotation, or called from a
+ *  callback); QUIRE_ENOTFOUND (the selected annotations are gone). */
 QUIRE_API int quire_tool_manager_delete_selection(quire_tool_manager *manager);
 
 /** Sets the selected annotation's /Contents (`text` NULL removes it; one undo step).
- *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; QUIRE_ENOTFOUND. */
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (nothing or several selected, contents
+ *  locked by /F 512 LockedContents, or called from a callback); QUIRE_ENOTFOUND. */
 QUIRE_API int quire_tool_manager_set_selection_contents(quire_tool_manager *manager, const char *text);
 
 /**
@@ -3278,7 +3291,7 @@ QUIRE_API int quire_tool_manager_set_field_value(quire_tool_manager *manager, co
  * the name before the callback returns again). Both are preset to QUIRE_TOOL_PAN / NULL.
  * Return 0, or non-zero to fail the send with QUIRE_EUSER. The handler may read the
  * document; it must not call `manager`'s functions (QUIRE_ESTATE). Changes it makes to the
- * document itself are not undo steps of the manager.
+ * document itself are part of the send's undo step.
  */
 typedef int (*quire_custom_tool_handle_fn)(int32_t *out_handled, quire_tool *out_next, const char **out_next_name,
                                            quire_tool_manager *manager, quire_pointer_kind kind, int32_t page_index,
@@ -3326,14 +3339,216 @@ QUIRE_API int quire_tool_manager_set_custom_tool(quire_tool_manager *manager, co
  *  the tool. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; the annotation functions' statuses. */
 QUIRE_API int quire_tool_manager_commit(quire_tool_manager *manager);
 
-/** Undoes the last step (one gesture); `*out_done` (may be NULL) is 0 when there was none.
- *  A step whose annotation was changed behind the manager's back fails and is dropped.
- *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE; the annotation functions' statuses. */
+/** Undoes the last step (one gesture) exactly, as the section's introduction says;
+ *  `*out_done` (may be NULL) is 0 when there was none. What the current tool holds (ink
+ *  strokes) is committed first, as a step of its own, which is the one undone. A step
+ *  an object of which was changed outside the manager since is refused with QUIRE_ESTATE
+ *  (the message names it), dropped, and nothing changes.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (refused, or called from a callback); the
+ *  annotation functions' statuses. Thread safety: as the document. */
 QUIRE_API int quire_tool_manager_undo(int32_t *out_done, quire_tool_manager *manager);
 
-/** Redoes the last undone step; `*out_done` (may be NULL) is 0 when there was none.
- *  Returns: as `quire_tool_manager_undo`. */
+/** Redoes the last undone step exactly; `*out_done` (may be NULL) is 0 when there was none.
+ *  Refused as `quire_tool_manager_undo` is, when an object it changes was changed outside
+ *  the manager since the undo. Returns: as `quire_tool_manager_undo`. */
 QUIRE_API int quire_tool_manager_redo(int32_t *out_done, quire_tool_manager *manager);
+
+/* -- Issue 31: what a viewer needs: modifiers, multiple selection, previews, handles, the
+ *    history, the style read back, replies and review states. ------------------------ */
+
+/** Shift, in `quire_pointer_event.modifiers`: a tap on an annotation toggles it in the
+ *  selection (on empty space it keeps the selection); a drag on empty space draws a rubber
+ *  band that adds the annotations it meets; a drag on an annotation adds it and moves the
+ *  selection. */
+#define QUIRE_MODIFIER_SHIFT 0x1
+
+/** A pointer event with the keys held (`quire_tool_manager_send_event`). Initialise with
+ *  QUIRE_POINTER_EVENT_INIT or `quire_pointer_event_init`. */
+typedef struct quire_pointer_event {
+    uint32_t version;         /**< QUIRE_POINTER_EVENT_VERSION */
+    quire_pointer_kind kind;  /**< what happened (default QUIRE_POINTER_TAP) */
+    int32_t page_index;       /**< the page (default 0) */
+    double x;                 /**< the point in user space, x */
+    double y;                 /**< the point in user space, y */
+    uint32_t modifiers;       /**< QUIRE_MODIFIER_* bits (default 0); other bits are ignored */
+} quire_pointer_event;
+
+/** The current version of `quire_pointer_event`. */
+#define QUIRE_POINTER_EVENT_VERSION 1
+/** Initialiser for `quire_pointer_event`: a tap at (0, 0) of page 0, no modifiers. */
+#define QUIRE_POINTER_EVENT_INIT { QUIRE_POINTER_EVENT_VERSION, QUIRE_POINTER_TAP, 0, 0, 0, 0 }
+
+/** Fills `event` with the defaults of `version`. Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or
+ *  version 0); QUIRE_EVERSION (a newer version). Thread safety: any thread. */
+QUIRE_API int quire_pointer_event_init(quire_pointer_event *event, unsigned version);
+
+/**
+ * Sends `*event` (read, not kept) through the loop, as `quire_tool_manager_send` does, with
+ * its modifiers. `*out_handled` (may be NULL) is 1 when a tool handled it, 0 when it was
+ * dropped.
+ * Returns: as `quire_tool_manager_send`; QUIRE_EVERSION (an event of a newer version).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_send_event(int32_t *out_handled, quire_tool_manager *manager,
+                                            const quire_pointer_event *event);
+
+/**
+ * The style of new annotations, into the fields of `out->version` (set by
+ * QUIRE_TOOL_STYLE_INIT or `quire_tool_style_init`). `out->author` (NULL when there is
+ * none) and `out->free_text` point to strings owned by the manager, valid until the next
+ * `quire_tool_manager_set_style` on it or its `_free`. A colour of other than three
+ * components (set through the Swift API) reads as RGB: gray g as (g, g, g), CMYK as
+ * ((1 - c)(1 - k), (1 - m)(1 - k), (1 - y)(1 - k)), none as (0, 0, 0).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, version 0); QUIRE_EVERSION.
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_style(quire_tool_style *out, quire_tool_manager *manager);
+
+/** The selection, in the order its annotations were selected. */
+typedef enum quire_selection_mode {
+    QUIRE_SELECT_REPLACE = 0x3400, /**< the selection becomes what is given */
+    QUIRE_SELECT_ADD = 0x3401,     /**< what is given joins the selection */
+    QUIRE_SELECT_TOGGLE = 0x3402,  /**< each given annotation leaves it when in it, else joins it */
+    QUIRE_SELECT_REMOVE = 0x3403   /**< what is given leaves the selection */
+} quire_selection_mode;
+
+/** How many annotations are selected (0: none). Returns: QUIRE_OK; QUIRE_EINVAL.
+ *  Thread safety: as the document. */
+QUIRE_API int quire_tool_manager_selection_count(int32_t *out_count, quire_tool_manager *manager);
+
+/** The object number of selected annotation `index` (0 is the one
+ *  `quire_tool_manager_selection` gives). Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ *  Thread safety: as the document. */
+QUIRE_API int quire_tool_manager_selection_at(int32_t *out_object, quire_tool_manager *manager, int32_t index);
+
+/**
+ * Changes the selection by annotation `object` as `mode` says (REPLACE with `object` 0
+ * clears it). Reports SELECTION_CHANGED when it changed.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (an unknown mode); QUIRE_ENOTFOUND (`object` is no
+ * annotation of the document: nothing changes); QUIRE_ESTATE (called from a callback).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_select(quire_tool_manager *manager, int32_t object, quire_selection_mode mode);
+
+/**
+ * Changes the selection, as `mode` says, by the annotations of page `page_index` whose
+ * rectangle meets `*rect` (user space; a rubber band): those drawn on the page, not links
+ * or form widgets. `*out_count` (may be NULL) is how many it met.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `rect`, a coordinate that is not finite, an
+ * unknown mode); QUIRE_ERANGE (no such page); QUIRE_ESTATE (called from a callback).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_select_rect(int32_t *out_count, quire_tool_manager *manager, int32_t page_index,
+                                             const quire_rect *rect, quire_selection_mode mode);
+
+/**
+ * The selection's resize handles, as x, y pairs in user space through the length-query
+ * pattern for numbers (`buf` NULL and `capacity` 0 give the count in `*out_count`; 16
+ * always suffices): the corners (left-bottom, right-bottom, left-top, right-top), then the
+ * middles of the left, right, bottom and top edges; a drag that starts on one resizes the
+ * annotation. None (a count of 0) unless exactly one annotation is selected, drawn on its
+ * page, and neither locked nor read-only.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS (`buf` untouched).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_selection_handles(double *buf, size_t capacity, size_t *out_count,
+                                                   quire_tool_manager *manager);
+
+/** What a preview shows (`quire_tool_preview.kind`). */
+typedef enum quire_preview_kind {
+    QUIRE_PREVIEW_NONE = 0x3500,     /**< nothing is being drawn */
+    QUIRE_PREVIEW_RECT = 0x3501,     /**< a drag's rectangle: square, circle, free text, text markup so far */
+    QUIRE_PREVIEW_SEGMENT = 0x3502,  /**< a line's or arrow's segment: path 0 is its two points */
+    QUIRE_PREVIEW_INK = 0x3503,      /**< ink strokes: one path each, the last possibly still drawn */
+    QUIRE_PREVIEW_VERTICES = 0x3504, /**< a polygon's or polyline's vertices so far: path 0 (`closed` for a polygon) */
+    QUIRE_PREVIEW_MOVE = 0x3505,     /**< the selection moved by `dx`, `dy`; `rect` its bounds moved */
+    QUIRE_PREVIEW_RESIZE = 0x3506,   /**< the selected annotation resized to `rect` */
+    QUIRE_PREVIEW_SELECT = 0x3507    /**< a rubber band selecting what `rect` meets */
+} quire_preview_kind;
+
+/** What the current tool is drawing and has not made yet, for the host to draw a preview
+ *  without redoing the tool's logic. Initialise with QUIRE_TOOL_PREVIEW_INIT or
+ *  `quire_tool_preview_init`. */
+typedef struct quire_tool_preview {
+    uint32_t version;         /**< QUIRE_TOOL_PREVIEW_VERSION */
+    quire_preview_kind kind;  /**< what it shows */
+    quire_tool tool;          /**< the tool drawing it */
+    int32_t page_index;       /**< its page; -1 for NONE */
+    quire_rect rect;          /**< the rectangle (normalized); for paths, their bounds */
+    double dx;                /**< MOVE: how far the selection moved, x; else 0 */
+    double dy;                /**< MOVE: how far, y; else 0 */
+    int32_t path_count;       /**< paths to read with `quire_tool_manager_preview_path` */
+    int32_t closed;           /**< 1 when the path closes (a polygon's vertices), else 0 */
+} quire_tool_preview;
+
+/** The current version of `quire_tool_preview`. */
+#define QUIRE_TOOL_PREVIEW_VERSION 1
+/** Initialiser for `quire_tool_preview`: nothing. */
+#define QUIRE_TOOL_PREVIEW_INIT { QUIRE_TOOL_PREVIEW_VERSION, QUIRE_PREVIEW_NONE, QUIRE_TOOL_PAN, -1, {0, 0, 0, 0}, 0, 0, 0, 0 }
+
+/** Fills `preview` with the defaults of `version` (nothing). Returns: QUIRE_OK; QUIRE_EINVAL;
+ *  QUIRE_EVERSION. Thread safety: any thread. */
+QUIRE_API int quire_tool_preview_init(quire_tool_preview *preview, unsigned version);
+
+/**
+ * What the current tool is drawing, into the fields of `out->version`: kind NONE when
+ * nothing (custom tools draw no previews). Call it after each event to redraw.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EVERSION. Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_preview(quire_tool_preview *out, quire_tool_manager *manager);
+
+/** Path `path` of the current preview (0 to `path_count` - 1), as x, y pairs in user
+ *  space through the length-query pattern for numbers.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (no such path); QUIRE_EBUFS.
+ *  Thread safety: as the document. */
+QUIRE_API int quire_tool_manager_preview_path(double *buf, size_t capacity, size_t *out_count,
+                                              quire_tool_manager *manager, int32_t path);
+
+/** The two histories of a manager. */
+typedef enum quire_history {
+    QUIRE_HISTORY_UNDO = 0x3600, /**< the steps undo takes, the next one first */
+    QUIRE_HISTORY_REDO = 0x3601  /**< the steps redo takes, the next one first */
+} quire_history;
+
+/** How many steps undo (or redo) can take: 0 means the Undo (Redo) command is unavailable.
+ *  Returns: QUIRE_OK; QUIRE_EINVAL (an unknown history). Thread safety: as the document. */
+QUIRE_API int quire_tool_manager_history_count(int32_t *out_count, quire_tool_manager *manager, quire_history which);
+
+/**
+ * What step `index` of a history does, for a menu ("Add Square", "Move 3 annotations",
+ * "Delete Ink", "Edit Note", "Reply to Square", "Set state Accepted", "Fill Name"), in
+ * English, through the length-query pattern: index 0 is the step the next undo (redo)
+ * takes.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (no such step); QUIRE_EBUFS.
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_step_description(char *buf, size_t buf_size, size_t *out_len,
+                                                  quire_tool_manager *manager, quire_history which, int32_t index);
+
+/**
+ * Adds a text reply with `contents` (UTF-8, copied) to the selected annotation, by the
+ * style's author, as `quire_document_add_reply` does; one undo step; reports
+ * ANNOTATION_ADDED. `*out_object` (may be NULL) is the reply's object number.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `contents`); QUIRE_ESTATE (nothing or several
+ * selected, or called from a callback); QUIRE_ENOTFOUND (the selection is gone);
+ * QUIRE_EDISABLED (replies are off for the document).
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_reply(int32_t *out_object, quire_tool_manager *manager, const char *contents);
+
+/**
+ * Sets a review state on the selected annotation: a state reply by the style's author that
+ * sets `state` in `model` ("Review": Accepted, Rejected, Cancelled, Completed, None;
+ * "Marked": Marked, Unmarked; NULL `model` is "Review"), as
+ * `quire_document_add_state_reply` does; one undo step. `*out_object` (may be NULL) is the
+ * state reply's object number.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `state`, an unknown model, a state of another
+ * model); QUIRE_ESTATE (nothing or several selected, or called from a callback);
+ * QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ * Thread safety: as the document.
+ */
+QUIRE_API int quire_tool_manager_set_state(int32_t *out_object, quire_tool_manager *manager, const char *model,
+                                           const char *state);
 
 #ifdef __cplusplus
 }

@@ -3,10 +3,24 @@
 import CQuire
 import QuireDocument
 import QuireSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
 
 let toolCallbacksVersions = StructVersions<quire_tool_callbacks>(name: "callbacks", sizes: [MemoryLayout<quire_tool_callbacks>.size])
 let toolStyleVersions = StructVersions<quire_tool_style>(name: "style", sizes: [MemoryLayout<quire_tool_style>.size])
 let customToolVersions = StructVersions<quire_custom_tool>(name: "tool", sizes: [MemoryLayout<quire_custom_tool>.size])
+let pointerEventVersions = StructVersions<quire_pointer_event>(name: "event", sizes: [MemoryLayout<quire_pointer_event>.size])
+let toolPreviewVersions = StructVersions<quire_tool_preview>(name: "preview", sizes: [MemoryLayout<quire_tool_preview>.size])
+
+var pointerEventDefaults: quire_pointer_event {
+    quire_pointer_event(version: pointerEventVersions.current, kind: QUIRE_POINTER_TAP, page_index: 0, x: 0, y: 0, modifiers: 0)
+}
+
+var toolPreviewDefaults: quire_tool_preview {
+    quire_tool_preview(version: toolPreviewVersions.current, kind: QUIRE_PREVIEW_NONE, tool: QUIRE_TOOL_PAN, page_index: -1,
+                       rect: quire_rect(left: 0, bottom: 0, right: 0, top: 0), dx: 0, dy: 0, path_count: 0, closed: 0)
+}
 
 var customToolDefaults: quire_custom_tool {
     quire_custom_tool(version: customToolVersions.current, name: nil, handle: nil, finish: nil, release: nil, payload: nil)
@@ -80,10 +94,41 @@ final class ToolManagerBox {
     var busy = false
     /// The C tools registered, by name (their payloads are released with the box).
     var registrations: [String: CToolRegistration] = [:]
+    /// The style's strings as `quire_tool_manager_style` hands them out (malloc'd, so
+    /// that they never move; replaced by the next set_style, freed with the box).
+    private(set) var styleAuthor: UnsafeMutablePointer<CChar>? = nil
+    private(set) var styleFreeText: UnsafeMutablePointer<CChar>? = nil
 
     init(_ manager: ToolManager, _ callbacks: quire_tool_callbacks) {
         self.manager = manager
         self.callbacks = callbacks
+    }
+
+    deinit {
+        free(styleAuthor)
+        free(styleFreeText)
+    }
+
+    /// The style's strings as C strings owned by the box, made again when they changed.
+    func styleStrings() -> (author: UnsafePointer<CChar>?, freeText: UnsafePointer<CChar>?) {
+        let style = manager.style
+        if styleAuthor.map({ String(cString: $0) }) != style.author {
+            free(styleAuthor)
+            styleAuthor = style.author.flatMap { strdup($0) }
+        }
+        if styleFreeText.map({ String(cString: $0) }) != style.freeTextContents {
+            free(styleFreeText)
+            styleFreeText = strdup(style.freeTextContents)
+        }
+        return (styleAuthor.map { UnsafePointer($0) }, styleFreeText.map { UnsafePointer($0) })
+    }
+
+    /// Drops the strings handed out (a new style replaces them).
+    func dropStyleStrings() {
+        free(styleAuthor)
+        free(styleFreeText)
+        styleAuthor = nil
+        styleFreeText = nil
     }
 
     /// Runs `body` with the manager, refusing re-entry from a callback.
@@ -287,7 +332,9 @@ public func quire_tool_manager_set_style(_ manager: OpaquePointer?, _ style: Uns
         out.tolerance = s.tolerance
         out.author = s.author.map { String(cString: $0) }
         out.freeTextContents = s.free_text.map { String(cString: $0) } ?? "Text"
+        out.interiorColor = box.manager.style.interiorColor
         try box.run { try $0.setStyle(out) }
+        box.dropStyleStrings()
     }
 }
 
@@ -406,5 +453,221 @@ public func quire_tool_manager_redo(_ outDone: UnsafeMutablePointer<Int32>?, _ m
     guarded("quire_tool_manager_redo") {
         let done = try toolBox(manager).run { try $0.redo() }
         outDone?.pointee = done ? 1 : 0
+    }
+}
+
+// MARK: Issue 31: modifiers, selection, previews, handles, history, style, replies
+
+private func selectionMode(_ mode: quire_selection_mode) throws -> SelectionMode {
+    let offset = Int(mode.rawValue) - Int(QUIRE_SELECT_REPLACE.rawValue)
+    guard let m = SelectionMode(rawValue: offset) else {
+        throw CallError(code: QUIRE_EINVAL, message: "mode 0x\(String(mode.rawValue, radix: 16)) is not one of the QUIRE_SELECT_* values")
+    }
+    return m
+}
+
+private func history(_ which: quire_history, _ manager: ToolManager) throws -> [UndoStepInfo] {
+    switch which {
+    case QUIRE_HISTORY_UNDO: return manager.undoSteps
+    case QUIRE_HISTORY_REDO: return manager.redoSteps
+    default:
+        throw CallError(code: QUIRE_EINVAL, message: "which 0x\(String(which.rawValue, radix: 16)) is not QUIRE_HISTORY_UNDO or QUIRE_HISTORY_REDO")
+    }
+}
+
+/// An RGB triple for the C style from a colour of 0, 1, 3 or 4 components.
+private func rgb(_ c: [Double]) -> (Double, Double, Double) {
+    switch c.count {
+    case 1: return (c[0], c[0], c[0])
+    case 3: return (c[0], c[1], c[2])
+    case 4: return ((1 - c[0]) * (1 - c[3]), (1 - c[1]) * (1 - c[3]), (1 - c[2]) * (1 - c[3]))
+    default: return (0, 0, 0)
+    }
+}
+
+@c @implementation
+public func quire_pointer_event_init(_ event: UnsafeMutablePointer<quire_pointer_event>?, _ version: UInt32) -> Int32 {
+    guarded("quire_pointer_event_init") {
+        try pointerEventVersions.initialize(event, version: version, defaults: pointerEventDefaults)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_send_event(_ outHandled: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                          _ event: UnsafePointer<quire_pointer_event>?) -> Int32 {
+    guarded("quire_tool_manager_send_event") {
+        let box = try toolBox(manager)
+        let e = try pointerEventVersions.read(try required(event, "event"), defaults: pointerEventDefaults).value
+        let k = try pointerKind(e.kind)
+        let mods = PointerEvent.Modifiers(rawValue: e.modifiers & UInt32(QUIRE_MODIFIER_SHIFT))
+        let handled = try box.run {
+            try $0.send(PointerEvent(k, pageIndex: Int(e.page_index), Point(x: e.x, y: e.y), modifiers: mods))
+        }
+        outHandled?.pointee = handled ? 1 : 0
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_style(_ out: UnsafeMutablePointer<quire_tool_style>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_style") {
+        let out = try required(out, "out")
+        let box = try toolBox(manager)
+        let style = box.manager.style
+        let (r, g, b) = rgb(style.color)
+        let strings = box.styleStrings()
+        let value = quire_tool_style(version: toolStyleVersions.current, red: r, green: g, blue: b,
+                                     border_width: style.borderWidth, opacity: style.opacity, font_size: style.fontSize,
+                                     tolerance: style.tolerance, author: strings.author, free_text: strings.freeText)
+        try toolStyleVersions.write(value, to: out)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_selection_count(_ out: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_selection_count") {
+        let out = try required(out, "out_count")
+        out.pointee = Int32(clamping: try toolBox(manager).manager.selectedAnnotations.count)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_selection_at(_ out: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                            _ index: Int32) -> Int32 {
+    guarded("quire_tool_manager_selection_at") {
+        let out = try required(out, "out_object")
+        let list = try toolBox(manager).manager.selectedAnnotations
+        guard index >= 0, Int(index) < list.count else {
+            throw CallError(code: QUIRE_ERANGE, message: "index \(index) is out of range (\(list.count) selected)")
+        }
+        out.pointee = Int32(clamping: list[Int(index)].number)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_select(_ manager: OpaquePointer?, _ object: Int32, _ mode: quire_selection_mode) -> Int32 {
+    guarded("quire_tool_manager_select") {
+        let box = try toolBox(manager)
+        let m = try selectionMode(mode)
+        if object == 0 && m == .replace {
+            try box.run { $0.select(nil) }
+            return
+        }
+        guard object > 0 else { throw CallError(code: QUIRE_ENOTFOUND, message: "no annotation is object \(object)") }
+        try box.run { try $0.select([ObjectID(Int(object))], mode: m) }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_select_rect(_ outCount: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                           _ pageIndex: Int32, _ rect: UnsafePointer<quire_rect>?,
+                                           _ mode: quire_selection_mode) -> Int32 {
+    guarded("quire_tool_manager_select_rect") {
+        let box = try toolBox(manager)
+        let r = try required(rect, "rect").pointee
+        let m = try selectionMode(mode)
+        let found = try box.run {
+            try $0.select(in: Rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top), pageIndex: Int(pageIndex), mode: m)
+        }
+        outCount?.pointee = Int32(clamping: found.count)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_selection_handles(_ buf: UnsafeMutablePointer<Double>?, _ capacity: Int,
+                                                 _ outCount: UnsafeMutablePointer<Int>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_selection_handles") {
+        _ = try required(outCount, "out_count")
+        let handles = try toolBox(manager).manager.selectionHandles()
+        try copyOut(numbers: handles.flatMap { [$0.x, $0.y] }, buf, capacity, outCount)
+    }
+}
+
+@c @implementation
+public func quire_tool_preview_init(_ preview: UnsafeMutablePointer<quire_tool_preview>?, _ version: UInt32) -> Int32 {
+    guarded("quire_tool_preview_init") {
+        try toolPreviewVersions.initialize(preview, version: version, defaults: toolPreviewDefaults)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_preview(_ out: UnsafeMutablePointer<quire_tool_preview>?, _ manager: OpaquePointer?) -> Int32 {
+    guarded("quire_tool_manager_preview") {
+        let out = try required(out, "out")
+        let box = try toolBox(manager)
+        var value = toolPreviewDefaults
+        if let p = box.manager.preview {
+            value.kind = quire_preview_kind(rawValue: QUIRE_PREVIEW_RECT.rawValue + UInt32(p.kind.rawValue))
+            value.tool = cTool(p.tool)
+            value.page_index = Int32(clamping: p.pageIndex)
+            value.rect = quire_rect(left: p.rect.left, bottom: p.rect.bottom, right: p.rect.right, top: p.rect.top)
+            value.dx = p.offset.x
+            value.dy = p.offset.y
+            value.path_count = Int32(clamping: p.paths.count)
+            value.closed = p.closed ? 1 : 0
+        }
+        try toolPreviewVersions.write(value, to: out)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_preview_path(_ buf: UnsafeMutablePointer<Double>?, _ capacity: Int,
+                                            _ outCount: UnsafeMutablePointer<Int>?, _ manager: OpaquePointer?,
+                                            _ path: Int32) -> Int32 {
+    guarded("quire_tool_manager_preview_path") {
+        _ = try required(outCount, "out_count")
+        let paths = try toolBox(manager).manager.preview?.paths ?? []
+        guard path >= 0, Int(path) < paths.count else {
+            throw CallError(code: QUIRE_ERANGE, message: "path \(path) is out of range (the preview has \(paths.count))")
+        }
+        try copyOut(numbers: paths[Int(path)], buf, capacity, outCount)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_history_count(_ out: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                             _ which: quire_history) -> Int32 {
+    guarded("quire_tool_manager_history_count") {
+        let out = try required(out, "out_count")
+        out.pointee = Int32(clamping: try history(which, try toolBox(manager).manager).count)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_step_description(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int,
+                                                _ outLen: UnsafeMutablePointer<Int>?, _ manager: OpaquePointer?,
+                                                _ which: quire_history, _ index: Int32) -> Int32 {
+    guarded("quire_tool_manager_step_description") {
+        _ = try required(outLen, "out_len")
+        let steps = try history(which, try toolBox(manager).manager)
+        guard index >= 0, Int(index) < steps.count else {
+            throw CallError(code: QUIRE_ERANGE, message: "step \(index) is out of range (the history has \(steps.count))")
+        }
+        try copyOut(steps[Int(index)].description, buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_reply(_ outObject: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                     _ contents: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_reply") {
+        let box = try toolBox(manager)
+        let text = String(cString: try required(contents, "contents"))
+        let reply = try box.run { try $0.reply(text) }
+        outObject?.pointee = Int32(clamping: reply.id?.number ?? 0)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_state(_ outObject: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                         _ model: UnsafePointer<CChar>?, _ state: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_set_state") {
+        let box = try toolBox(manager)
+        let s = String(cString: try required(state, "state"))
+        let name = model.map { String(cString: $0) } ?? StateModel.review.rawValue
+        guard let m = StateModel(rawValue: name) else {
+            throw CallError(code: QUIRE_EINVAL, message: "unknown state model \(name) (Marked or Review)")
+        }
+        let reply = try box.run { try $0.setReviewState(s, model: m) }
+        outObject?.pointee = Int32(clamping: reply.id?.number ?? 0)
     }
 }

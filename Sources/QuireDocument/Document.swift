@@ -58,6 +58,9 @@ public final class Document {
     /// How many times the document continued from saved bytes: a full save renumbers the
     /// objects, so what holds object numbers from before must be made again.
     var fileRevision = 0
+    /// How many times the document continued from a full save, which renumbers objects:
+    /// the tool manager's undo steps name objects by number, and are dropped then.
+    var renumberings = 0
     public let options: OpenOptions
     /// Unsaved changes (see Editing.swift).
     var changes: ChangeSet

@@ -34,6 +34,11 @@ final class ChangeSet {
 
     init(nextNumber: Int) { self.nextNumber = nextNumber }
 
+    /// Called with an object's number before it changes (``set(_:_:)``, ``delete(_:)``):
+    /// the tool manager's undo learns what a step touched, and the values before it
+    /// (``Document/recordingObjectChanges(_:)``).
+    var willChange: ((Int) -> Void)? = nil
+
     /// The outermost batch begins: its changes may be compacted.
     func beginBatch() {
         compactFrom = log.count
@@ -67,6 +72,7 @@ final class ChangeSet {
     func value(_ number: Int) -> PDFObject? { objects[number] }
 
     func set(_ id: ObjectID, _ value: PDFObject) {
+        willChange?(id.number)
         objects[id.number] = value
         generations[id.number] = id.generation
         deleted.remove(id.number)
@@ -75,6 +81,7 @@ final class ChangeSet {
     }
 
     func delete(_ id: ObjectID) {
+        willChange?(id.number)
         objects[id.number] = .null
         generations[id.number] = id.generation
         deleted.insert(id.number)
@@ -422,6 +429,7 @@ extension Document {
         let password = options.password.map { Array($0.utf8) }
         file = try PDFFile(buffer: buffer, limits: options.limits, password: password, continuing: appended ? file : nil)
         fileRevision += 1
+        if !appended { renumberings += 1 }  // a full save renumbers the objects
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
         invalidateModel()
     }

@@ -202,10 +202,10 @@ struct ToolManagerTests {
         #expect(try doc.annotation(id)?.rect == Rect(left: 110, bottom: 120, right: 260, top: 240))
         try m.deleteSelection()
         #expect(try doc.annotation(id) == nil && m.selection == nil)
-        #expect(try m.undo())  // the deletion: re-added as a new object
-        let back = try #require(try doc.annotations(onPage: 0).first { $0.subtype == "Square" && $0.flags & 34 == 0 })
+        #expect(try m.undo())  // the deletion: the same object is back
+        let back = try #require(try doc.annotation(id))
         #expect(back.rect == Rect(left: 110, bottom: 120, right: 260, top: 240))
-        #expect(try m.undo())  // the resize, applied to the re-added object
+        #expect(try m.undo())  // the resize
         #expect(try m.undo())  // the move
         #expect(try doc.annotations(onPage: 0).first { $0.subtype == "Square" && $0.flags & 34 == 0 }?.rect
                 == Rect(left: 100, bottom: 100, right: 200, top: 200))

@@ -1562,6 +1562,14 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_CUSTOM_TOOL_VERSION;
         return version == 1 ? sizeof(quire_custom_tool) : 0;
     }
+    if (strcmp(ctype, "quire_pointer_event *") == 0) {
+        *current = QUIRE_POINTER_EVENT_VERSION;
+        return version == 1 ? sizeof(quire_pointer_event) : 0;
+    }
+    if (strcmp(ctype, "quire_tool_preview *") == 0) {
+        *current = QUIRE_TOOL_PREVIEW_VERSION;
+        return version == 1 ? sizeof(quire_tool_preview) : 0;
+    }
     if (strcmp(ctype, "quire_text_char *") == 0) {
         *current = QUIRE_TEXT_CHAR_VERSION;
         return version == 1 ? offsetof(quire_text_char, glyph_box) : version == 2 ? sizeof(quire_text_char) : 0;

@@ -255,6 +255,8 @@ READ_ONLY = {
     "quire_tool_manager_set_field_value",
     "quire_tool_manager_set_custom_tool",
     "quire_tool_manager_delete_selection",
+    # Issue 31: a review state from the manager (a NULL manager here).
+    "quire_tool_manager_set_state",
     "quire_document_export_annotations_json",
     "quire_document_export_annotations_json_instant_comments",
     # Forms (issue 22): XFDF into the caller's buffer.
@@ -449,6 +451,8 @@ INIT_STRUCTS = {
     "quire_tool_callbacks *",
     "quire_tool_style *",
     "quire_custom_tool *",
+    "quire_pointer_event *",
+    "quire_tool_preview *",
     "quire_text_char *",
     "quire_text_search_options *",
     "quire_flatten_options *",
@@ -458,6 +462,14 @@ INIT_STRUCTS = {
     "quire_client_config *",
     "quire_client_callbacks *",
     "quire_file_access *",
+}
+
+# Getters that fill a versioned struct of the caller's (an out-parameter of sizeof(T), as any
+# other): not _init functions.
+VERSIONED_OUT_GETTERS = {
+    "quire_text_page_char",
+    "quire_tool_manager_style",
+    "quire_tool_manager_preview",
 }
 
 # `const char *` parameters of the sync service's requests: the harness passes real methods
@@ -604,7 +616,7 @@ def classify(fn, family_index):
                                  % fn["name"])
             kinds = [("ffi_type_pointer", "ARG_PROVIDERS"),
                      ("ffi_type_uint64", "ARG_PROVIDERS_COUNT")]
-        elif t in INIT_STRUCTS and not (fn["name"] == "quire_text_page_char"):
+        elif t in INIT_STRUCTS and fn["name"] not in VERSIONED_OUT_GETTERS:
             if not fn["name"].endswith("_init") or nxt != "unsigned":
                 raise SystemExit("gen_ffi_table.py: %s takes a non-const %s, which the harness "
                                  "only knows as the struct of a quire_*_init(struct *, unsigned "

@@ -147,6 +147,27 @@
     X(quire_tool_manager_commit, int, (quire_tool_manager *))                           \
     X(quire_tool_manager_undo, int, (int32_t *, quire_tool_manager *))                  \
     X(quire_tool_manager_redo, int, (int32_t *, quire_tool_manager *))                  \
+    X(quire_pointer_event_init, int, (quire_pointer_event *, unsigned))                 \
+    X(quire_tool_manager_send_event, int,                                               \
+      (int32_t *, quire_tool_manager *, const quire_pointer_event *))                   \
+    X(quire_tool_manager_style, int, (quire_tool_style *, quire_tool_manager *))        \
+    X(quire_tool_manager_selection_count, int, (int32_t *, quire_tool_manager *))       \
+    X(quire_tool_manager_selection_at, int, (int32_t *, quire_tool_manager *, int32_t)) \
+    X(quire_tool_manager_select, int, (quire_tool_manager *, int32_t, quire_selection_mode)) \
+    X(quire_tool_manager_select_rect, int, (int32_t *, quire_tool_manager *, int32_t,   \
+      const quire_rect *, quire_selection_mode))                                        \
+    X(quire_tool_manager_selection_handles, int,                                        \
+      (double *, size_t, size_t *, quire_tool_manager *))                               \
+    X(quire_tool_preview_init, int, (quire_tool_preview *, unsigned))                   \
+    X(quire_tool_manager_preview, int, (quire_tool_preview *, quire_tool_manager *))    \
+    X(quire_tool_manager_preview_path, int,                                             \
+      (double *, size_t, size_t *, quire_tool_manager *, int32_t))                      \
+    X(quire_tool_manager_history_count, int, (int32_t *, quire_tool_manager *, quire_history)) \
+    X(quire_tool_manager_step_description, int,                                         \
+      (char *, size_t, size_t *, quire_tool_manager *, quire_history, int32_t))         \
+    X(quire_tool_manager_reply, int, (int32_t *, quire_tool_manager *, const char *))   \
+    X(quire_tool_manager_set_state, int,                                                \
+      (int32_t *, quire_tool_manager *, const char *, const char *))                    \
     X(quire_annotation_new, int,                                                        \
       (quire_annotation **, const char *, int32_t, const quire_rect *))                 \
     X(quire_annotation_free, void, (quire_annotation *))                                \
@@ -759,6 +780,9 @@ static quire_tool_manager *const header_no_tool_manager = NULL;
 static const quire_tool_callbacks header_static_tool_callbacks = QUIRE_TOOL_CALLBACKS_INIT;
 static const quire_tool_style header_static_tool_style = QUIRE_TOOL_STYLE_INIT;
 static const quire_custom_tool header_static_custom_tool = QUIRE_CUSTOM_TOOL_INIT;
+static const quire_pointer_event header_static_pointer_event = QUIRE_POINTER_EVENT_INIT;
+static const quire_tool_preview header_static_tool_preview = QUIRE_TOOL_PREVIEW_INIT;
+static const quire_preview_kind header_preview_kind = QUIRE_PREVIEW_NONE;
 static void header_tool_event(quire_tool_manager *manager, const quire_tool_event *event, void *payload);
 static void header_tool_event(quire_tool_manager *manager, const quire_tool_event *event, void *payload) {
     if (payload && event && !manager) memcpy(payload, &event->kind, sizeof event->kind);
@@ -807,6 +831,15 @@ HEADER_ASSERT(tool_events, QUIRE_TOOL_EVENT_TOOL_CHANGED == 0x3200 && QUIRE_TOOL
                                QUIRE_TOOL_EVENT_FIELD_CHANGED == 0x3209);
 HEADER_ASSERT(hit_kinds, QUIRE_HIT_NONE == 0x3300 && QUIRE_HIT_ANNOTATION == 0x3301 && QUIRE_HIT_LINK == 0x3302 &&
                              QUIRE_HIT_WIDGET == 0x3303);
+HEADER_ASSERT(selection_modes, QUIRE_SELECT_REPLACE == 0x3400 && QUIRE_SELECT_ADD == 0x3401 &&
+                                   QUIRE_SELECT_TOGGLE == 0x3402 && QUIRE_SELECT_REMOVE == 0x3403);
+HEADER_ASSERT(preview_kinds, QUIRE_PREVIEW_NONE == 0x3500 && QUIRE_PREVIEW_RECT == 0x3501 &&
+                                 QUIRE_PREVIEW_SEGMENT == 0x3502 && QUIRE_PREVIEW_INK == 0x3503 &&
+                                 QUIRE_PREVIEW_VERTICES == 0x3504 && QUIRE_PREVIEW_MOVE == 0x3505 &&
+                                 QUIRE_PREVIEW_RESIZE == 0x3506 && QUIRE_PREVIEW_SELECT == 0x3507);
+HEADER_ASSERT(histories, QUIRE_HISTORY_UNDO == 0x3600 && QUIRE_HISTORY_REDO == 0x3601);
+HEADER_ASSERT(tool_structs_31, QUIRE_POINTER_EVENT_VERSION >= 1 && QUIRE_TOOL_PREVIEW_VERSION >= 1 &&
+                                   QUIRE_MODIFIER_SHIFT == 0x1);
 /* The limits are 64-bit on every ABI (uint64_t), and the key count a size_t. */
 HEADER_ASSERT(sync_limits_64_bits, sizeof header_static_sync_config.max_body_bytes == 8 &&
                                        sizeof header_static_sync_config.max_upload_bytes == 8 &&
@@ -1123,6 +1156,14 @@ int main(void) {
                          tool.finish == NULL && tool.release == NULL && tool.payload == NULL &&
                          header_static_custom_tool.version == QUIRE_CUSTOM_TOOL_VERSION,
                      "QUIRE_CUSTOM_TOOL_INIT: the version and nothing else");
+        header_check(header_static_pointer_event.version == QUIRE_POINTER_EVENT_VERSION &&
+                         header_static_pointer_event.kind == QUIRE_POINTER_TAP &&
+                         header_static_pointer_event.page_index == 0 && header_static_pointer_event.modifiers == 0,
+                     "QUIRE_POINTER_EVENT_INIT: a tap on page 0 without modifiers");
+        header_check(header_static_tool_preview.version == QUIRE_TOOL_PREVIEW_VERSION &&
+                         header_static_tool_preview.kind == header_preview_kind &&
+                         header_static_tool_preview.page_index == -1 && header_static_tool_preview.path_count == 0,
+                     "QUIRE_TOOL_PREVIEW_INIT: nothing");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,

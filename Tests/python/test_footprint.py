@@ -48,7 +48,8 @@ LAZY = {
     "PointerEvent": "quire._tools", "PointerKind": "quire._tools", "Tool": "quire._tools",
     "ToolEvent": "quire._tools", "ToolEventKind": "quire._tools", "ToolManager": "quire._tools",
     "device_to_page": "quire._tools", "hit_test": "quire._tools", "hit_test_text": "quire._tools",
-    "page_to_device": "quire._tools",
+    "page_to_device": "quire._tools", "ToolStyle": "quire._tools", "ToolPreview": "quire._tools",
+    "PreviewKind": "quire._tools", "SelectionMode": "quire._tools",
 }
 
 

@@ -580,3 +580,219 @@ def test_rendering_shows_every_annotation_where_the_events_were(tmp_path: Path) 
             continue
         x, y = i % width + 0.5, height - (i // width + 0.5)
         assert any(r.left - 2 <= x <= r.right + 2 and r.bottom - 2 <= y <= r.top + 2 for r in rects), (x, y)
+
+
+# -- Issue 31 ------------------------------------------------------------------------------
+
+
+def _two_squares(doc: "quire.Document", tools: quire.ToolManager):
+    """Squares A (100..200) and B (150..250, over A) on page 0, drawn by the manager; their
+    object numbers."""
+    tools.tool = quire.Tool.SQUARE
+    tools.drag(0, (100, 100), (200, 200))
+    a = tools.events[-1].object_number
+    tools.drag(0, (150, 150), (250, 250))
+    b = tools.events[-1].object_number
+    tools.tool = quire.Tool.PAN
+    return a, b
+
+
+def test_undo_refuses_what_was_changed_outside_the_manager() -> None:
+    """Defect 1: a move, then /Contents set through Document.update_annotation (as a synced
+    collaborator's change or a script would): undo raises StateError and keeps the
+    contents; the step is dropped."""
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        a, _ = _two_squares(doc, tools)
+        tools.drag(0, (110, 110), (120, 130))  # Pan -> AnnotEdit moves A
+        annotation = doc.annotation(a)
+        annotation.contents = "a collaborator's comment"
+        doc.update_annotation(annotation)
+        with pytest.raises(quire.StateError, match="changed outside the tool manager"):
+            tools.undo()
+        assert doc.annotation(a).contents == "a collaborator's comment"
+        assert doc.annotation(a).rect.left == 110
+        assert tools.undo_steps == ["Add Square", "Add Square"]  # the move's step is gone
+
+
+def test_redo_never_loses_a_step() -> None:
+    """Defect 2, the issue's sequence: draw, undo, redo, set contents, undo, undo, redo, redo."""
+    with quire.Document(str(SAMPLE)) as doc:
+        before = doc.pages[0].annotation_count
+        tools = quire.ToolManager(doc)
+        tools.tool = quire.Tool.SQUARE
+        tools.drag(0, (100, 100), (200, 200))
+        number = tools.events[-1].object_number
+        assert tools.undo() and tools.redo()
+        assert doc.pages[0].annotations[-1].id == number  # the same object
+        tools.select(number)
+        tools.set_selection_contents("hello")
+        assert tools.undo() and tools.undo()
+        assert doc.pages[0].annotation_count == before
+        assert tools.redo() and tools.redo()
+        assert doc.annotation(number).contents == "hello"
+        assert tools.redo() is False
+
+
+def test_undoing_a_deletion_keeps_the_stacking_order() -> None:
+    """Defect 3: A under B; delete A; undo: A is under B again (and the same object)."""
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        a, b = _two_squares(doc, tools)
+        order = [x.id for x in doc.pages[0].annotations]
+        tools.tap(0, (110, 110))
+        assert tools.selection == a
+        tools.delete_selection()
+        assert tools.undo()
+        assert [x.id for x in doc.pages[0].annotations] == order
+        assert quire.hit_test(doc, 0, (175, 175)) == (quire.HitKind.ANNOTATION, b)
+
+
+def test_locked_annotations_are_not_deleted(tmp_path: Path) -> None:
+    """Defect 4: /F 128 (Locked) refuses deletion, /F 512 (LockedContents) a contents
+    change; both stay selected and unchanged."""
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        a, b = _two_squares(doc, tools)
+        for number, flags in ((a, 4 | 128), (b, 4 | 512)):
+            x = doc.annotation(number)
+            x.flags = flags
+            doc.update_annotation(x)
+        tools.select(a)
+        with pytest.raises(quire.StateError, match="locked"):
+            tools.delete_selection()
+        assert doc.annotation(a) is not None
+        tools.select(b)
+        with pytest.raises(quire.StateError, match="locked"):
+            tools.set_selection_contents("no")
+        assert doc.annotation(b).contents is None
+
+
+@pytest.mark.parametrize("page", [2**32, 2**32 + 1, -(2**31) - 1, 2**31])
+def test_page_indexes_do_not_wrap(page: int) -> None:
+    """Defect 5: a page index beyond 32 bits raises, never acts on page (index mod 2**32)."""
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        tools.tool = quire.Tool.STICKY_NOTE
+        count = doc.pages[0].annotation_count
+        with pytest.raises(quire.IndexOutOfRangeError):
+            tools.tap(page, (100, 100))
+        assert doc.pages[0].annotation_count == count and not tools.can_undo
+        with pytest.raises(quire.IndexOutOfRangeError):
+            quire.hit_test(doc, page, (100, 100))
+        with pytest.raises(quire.IndexOutOfRangeError):
+            quire.hit_test_text(doc, page, (100, 100))
+        with pytest.raises(quire.IndexOutOfRangeError):
+            quire.device_to_page(doc, page, (0, 0, 100, 100), (1, 1))
+        with pytest.raises(quire.IndexOutOfRangeError):
+            quire.page_to_device(doc, page, (0, 0, 100, 100), (1, 1))
+        with pytest.raises(quire.IndexOutOfRangeError):
+            tools.select_rect(page, (0, 0, 10, 10))
+
+
+def test_set_style_keeps_what_it_is_not_given() -> None:
+    """Defect 6: set_style(tolerance=1) after colour, author and width keeps them; the style
+    reads back; the next square has them."""
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        assert tools.style == quire.ToolStyle()
+        tools.set_style(color=(0, 0, 1), author="Ada", border_width=5)
+        tools.set_style(tolerance=1)
+        assert tools.style == quire.ToolStyle(color=(0, 0, 1), border_width=5, author="Ada", tolerance=1)
+        tools.tool = quire.Tool.SQUARE
+        tools.drag(0, (100, 100), (200, 200))
+        square = doc.annotation(tools.events[-1].object_number)
+        assert square.author == "Ada" and square.border_width == 5
+        assert tuple(square.color) == (0, 0, 1)
+        tools.set_style(author=None)
+        assert tools.style.author is None and tools.style.border_width == 5
+        with pytest.raises(quire.InvalidArgumentError):
+            tools.set_style(opacity=2)
+        assert tools.style.opacity == 1  # unchanged
+
+
+def test_undo_restores_exactly(tmp_path: Path) -> None:
+    """Defect 7: undo gives back the annotation exactly (an annotation without /M gains
+    none), read back by pikepdf from the saved file."""
+    src = tmp_path / "src.pdf"
+    with pikepdf.new() as pdf:
+        pdf.add_blank_page(page_size=(612, 792))
+        annot = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Square,
+                                                     Rect=[100, 100, 200, 200], F=4))
+        pdf.pages[0].Annots = pdf.make_indirect(pikepdf.Array([annot]))
+        pdf.save(src)
+    out = tmp_path / "out.pdf"
+    with quire.Document(str(src)) as doc:
+        tools = quire.ToolManager(doc)
+        tools.drag(0, (150, 150), (170, 160))
+        assert doc.pages[0].annotations[0].rect.left == 120
+        assert tools.undo()
+        doc.save(str(out))
+    with pikepdf.open(src) as a, pikepdf.open(out) as b:
+        before, after = a.pages[0].Annots[0], b.pages[0].Annots[0]
+        assert "/M" not in after and "/AP" not in after
+        assert sorted(before.keys()) == sorted(after.keys())
+        assert [float(v) for v in after.Rect] == [100, 100, 200, 200]
+
+
+def test_what_a_viewer_needs() -> None:
+    """can_undo/can_redo and the steps' descriptions, the preview of a drag, the handles,
+    multiple selection (Shift-tap, rubber band) with group move and delete, replies and
+    review states from the manager."""
+    with quire.Document(str(SAMPLE)) as doc:
+        tools = quire.ToolManager(doc)
+        assert not tools.can_undo and not tools.can_redo and tools.preview is None
+        tools.set_style(author="Ada")
+        tools.tool = quire.Tool.SQUARE
+        tools.send(quire.PointerKind.DRAG_BEGIN, 0, (100, 100))
+        tools.send(quire.PointerKind.DRAG_MOVE, 0, (200, 150))
+        preview = tools.preview
+        assert preview is not None and preview.kind == quire.PreviewKind.RECT and preview.tool == quire.Tool.SQUARE
+        assert preview.rect == quire.Rect(100, 100, 200, 150) and preview.page_index == 0
+        tools.send(quire.PointerKind.DRAG_END, 0, (200, 200))
+        a = tools.events[-1].object_number
+        tools.drag(0, (150, 150), (250, 250))
+        b = tools.events[-1].object_number
+        tools.tool = quire.Tool.INK
+        tools.drag(0, (300, 300), (320, 320))
+        tools.send(quire.PointerKind.DRAG_BEGIN, 0, (400, 400))
+        ink = tools.preview
+        assert ink.kind == quire.PreviewKind.INK and ink.paths == ((300, 300, 320, 320), (400, 400))
+        tools.tool = quire.Tool.PAN  # commits the ink
+        ink_number = [e.object_number for e in tools.events if e.kind == quire.ToolEventKind.ANNOTATION_ADDED][-1]
+        assert tools.can_undo and tools.undo_steps[:3] == ["Add Ink", "Add Square", "Add Square"]
+        tools.tap(0, (110, 110))
+        assert tools.selected == [a]
+        assert tools.selection_handles[0] == (100, 100) and len(tools.selection_handles) == 8
+        tools.tap(0, (240, 240), shift=True)
+        assert tools.selected == [a, b] and tools.selection_handles == []
+        tools.drag(0, (110, 110), (130, 120))  # both move
+        assert doc.annotation(a).rect.left == 120 and doc.annotation(b).rect.left == 170
+        assert tools.undo_steps[0] == "Move 2 annotations"
+        tools.select(None)
+        tools.drag(0, (50, 50), (400, 400), shift=True)  # a rubber band over all three
+        assert sorted(tools.selected) == sorted([a, b, ink_number])
+        assert tools.select_rect(0, (0, 0, 1, 1)) == 0 and tools.selected == []
+        tools.select([a, b])
+        tools.delete_selection()
+        numbers = [x.id for x in doc.pages[0].annotations]
+        assert a not in numbers and b not in numbers
+        assert tools.undo()
+        numbers = [x.id for x in doc.pages[0].annotations]
+        assert a in numbers and b in numbers
+        tools.select(a)
+        reply = tools.reply("I agree")
+        state = tools.set_state("Accepted")
+        assert [c.contents for c in doc.comments(a)][1:] == ["I agree"]
+        current, _ = doc.review_summary(a)
+        assert [s.state for s in current] == ["Accepted"] and current[0].author == "Ada"
+        assert doc.annotation(reply).author == "Ada" and state != reply
+        assert tools.undo_steps[:2] == ["Set state Accepted", "Reply to Square"]
+        with pytest.raises(quire.InvalidArgumentError):
+            tools.set_state("Maybe")
+        assert tools.undo() and tools.undo()
+        assert doc.comments(a)[1:] == []
+        assert tools.redo_steps[:2] == ["Reply to Square", "Set state Accepted"]
+        assert tools.can_redo and tools.redo() and tools.redo()
+        with pytest.raises(quire.NotFoundError):
+            tools.select(999999)

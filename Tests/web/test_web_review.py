@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -46,6 +47,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # pragma: no cover - reported by the fixture, as a failure
     webdriver = None  # type: ignore[assignment]
@@ -76,9 +78,22 @@ class Server:
         self.log.seek(0)
         return self.log.read()
 
-    def state(self, page: int = 0) -> Dict[str, Any]:
-        with urllib.request.urlopen(self.url + "api/state?page=%d" % page, timeout=WAIT) as answer:
+    def state(self, page: int = 0, user: Optional[str] = None) -> Dict[str, Any]:
+        query = "api/state?page=%d" % page + ("&user=" + urllib.parse.quote(user) if user else "")
+        with urllib.request.urlopen(self.url + query, timeout=WAIT) as answer:
             return json.load(answer)
+
+    def post(self, path: str, body: Dict[str, Any]) -> Tuple[int, Dict[str, Any]]:
+        """A request as another reviewer's page would send it."""
+        import urllib.error
+
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=WAIT) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -238,8 +253,12 @@ def test_review_session_in_chromium(server: Server, browser: Any) -> None:
     pike0: List[Dict[str, Any]] = []
     pdfium0: List[Dict[str, Any]] = []
 
-    # A refused action shows the server's message on the page.
-    click(driver, "#redo")
+    # Undo and Redo are off with nothing to undo; a refused action (Ctrl+Y anyway) shows
+    # the server's message on the page.
+    assert not driver.find_element(By.ID, "redo").is_enabled()
+    assert not driver.find_element(By.ID, "undo").is_enabled()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    wait_idle(driver)
     error = driver.find_element(By.ID, "error")
     assert error.is_displayed() and "nothing to redo" in error.text
 
@@ -399,6 +418,253 @@ def test_review_session_in_chromium(server: Server, browser: Any) -> None:
         assert not red_near(picture, left + 40, top + 490), "red where only the moved square was"
 
 
+# ---- issue 31: the page a reviewer uses -------------------------------------------------------------
+
+def set_input(driver: Any, element_id: str, value: str) -> None:
+    """Sets an input's value as a person does, then fires its change event."""
+    driver.execute_script("const e = document.getElementById(arguments[0]); e.value = arguments[1];"
+                          "e.dispatchEvent(new Event('change'));", element_id, value)
+    wait_idle(driver)
+
+
+def page_to_device(x: float, y: float, size: Tuple[int, int] = (612, 792)) -> Tuple[float, float]:
+    """PDFium's FPDF_PageToDevice for page 0 of the sample shown at ``size`` pixels."""
+    pdf = pdfium.PdfDocument(str(SAMPLE))
+    try:
+        dx, dy = ctypes.c_int(), ctypes.c_int()
+        assert pdfium_raw.FPDF_PageToDevice(pdf[0].raw, 0, 0, size[0], size[1], 0, x, y, ctypes.byref(dx), ctypes.byref(dy))
+        return dx.value, dy.value
+    finally:
+        pdf.close()
+
+
+def title_chars() -> List[Tuple[float, float, float, float]]:
+    """PDFium's boxes of the sample's first characters: "Link Annotations", its title."""
+    pdf = pdfium.PdfDocument(str(SAMPLE))
+    try:
+        text = pdf[0].get_textpage()
+        assert text.get_text_range(0, 16) == "Link Annotations"
+        return [text.get_charbox(i) for i in range(16)]
+    finally:
+        pdf.close()
+
+
+def tap_scrolled(driver: Any, x: int, y: int) -> None:
+    """A tap at the image's device pixel (x, y) when the image is larger than the viewer
+    (zoomed): the viewer scrolls the point into view, and the click goes to its place in
+    the window (Selenium's element offsets start at the visible part's centre)."""
+    left, top = driver.execute_script(
+        "const v = document.getElementById('viewer'); v.scrollLeft = Math.max(0, arguments[0] - 200);"
+        "v.scrollTop = Math.max(0, arguments[1] - 200);"
+        "const r = document.getElementById('page').getBoundingClientRect(); return [r.left, r.top];", x, y)
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(int(round(left + x)), int(round(top + y))).click()
+    actions.perform()
+    wait_idle(driver)
+
+
+def list_item(driver: Any, number: int) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, "#annotations li[data-object='%d']" % number)
+
+
+def test_reviewer_session_draw_comment_reply_state_undo_save(server: Server, browser: Any) -> None:
+    """Issue 31: a reviewer named Ada, in blue with 3-point lines, draws a square and
+    highlights the title (yellow, multiplied over the text); picks the square in the list,
+    comments, replies, sets a review state; undo and redo say what they do and bring the
+    state back as the same object; another reviewer, Bob, then changes the square's
+    comment, and Ada's undo of her comment is refused without touching Bob's; zoom, Shift
+    in the list for several. Everything checked in the saved file by pikepdf and PDFium."""
+    driver = browser
+    driver.get(server.url)
+    wait_idle(driver)
+    set_input(driver, "user", "Ada")
+    set_input(driver, "color", "#0000ff")
+    set_input(driver, "width", "3")
+    state = server.state(user="Ada")
+    assert state["user"] == "Ada" and state["style"] == {"color": "#0000ff", "highlight": "#ffeb00",
+                                                         "border_width": 3.0, "author": "Ada"}
+    before = len(state["annotations"])
+
+    # A square, in Ada's colour and width.
+    click(driver, "[data-tool=square]")
+    drag(driver, (300, 500), (450, 600))
+    state = server.state(user="Ada")
+    square = state["annotations"][before]
+    assert square["subtype"] == "Square" and square["author"] == "Ada" and square["color"] == "#0000ff"
+    number = square["object"]
+    assert driver.find_element(By.ID, "undo").get_attribute("title").startswith("Undo Add Square")
+
+    # A highlight over the title: yellow, whatever Ada's colour; its preview while dragging
+    # is the manager's rectangle, drawn yellow and multiplied.
+    boxes = title_chars()
+    start = page_to_device((boxes[0][0] + boxes[0][2]) / 2, (boxes[0][1] + boxes[0][3]) / 2)
+    end = page_to_device((boxes[-1][0] + boxes[-1][2]) / 2, (boxes[-1][1] + boxes[-1][3]) / 2)
+    click(driver, "[data-tool=highlight]")
+    image = driver.find_element(By.ID, "page")
+    (ActionChains(driver).move_to_element_with_offset(image, *image_offset(driver, *start)).click_and_hold()
+     .move_by_offset(int((end[0] - start[0]) / 2), 0).perform())
+    wait_idle(driver)
+    preview = driver.find_element(By.CSS_SELECTOR, "#overlay .preview.highlight")
+    assert preview.value_of_css_property("mix-blend-mode") == "multiply"
+    assert server.state(user="Ada")["preview"]["kind"] == "rect"
+    ActionChains(driver).move_by_offset(end[0] - start[0] - int((end[0] - start[0]) / 2), end[1] - start[1]).release().perform()
+    wait_idle(driver)
+    state = server.state(user="Ada")
+    highlight = state["annotations"][before + 1]
+    assert highlight["subtype"] == "Highlight" and highlight["author"] == "Ada"
+    assert state["preview"] is None and state["style"]["color"] == "#0000ff"
+    # The server's image of the page: inside the highlight, yellow paper and dark text (a
+    # multiply blend; an opaque yellow would hide the text).
+    from PIL import Image
+    import io
+
+    with urllib.request.urlopen(server.url + state["image"]["url"].lstrip("/"), timeout=WAIT) as answer:
+        picture = Image.open(io.BytesIO(answer.read())).convert("RGB")
+    x0, y0 = page_to_device(boxes[0][0], boxes[0][3])
+    x1, y1 = page_to_device(boxes[-1][2], boxes[-1][1])
+    pixels = [picture.getpixel((x, y)) for x in range(int(x0) + 1, int(x1) - 1) for y in range(int(y0) + 1, int(y1) - 1)]
+    yellow = sum(1 for r, g, b in pixels if r > 200 and g > 180 and b < 100)
+    dark = sum(1 for r, g, b in pixels if r < 90 and g < 90 and b < 90)
+    assert yellow > len(pixels) // 3 and dark > 20, (yellow, dark, len(pixels))
+
+    # The list selects the square (and scrolls to it); the thread panel shows.
+    click(driver, "[data-tool=pan]")
+    list_item(driver, number).click()
+    wait_idle(driver)
+    assert server.state(user="Ada")["selected"] == [number]
+    assert "selected" in list_item(driver, number).get_attribute("class")
+    assert driver.find_element(By.ID, "thread").is_displayed()
+    assert driver.find_element(By.ID, "review").text == "No review state yet."
+    # A comment, a reply, a review state.
+    comment = driver.find_element(By.ID, "comment")
+    comment.clear()
+    comment.send_keys("Is this figure right?")
+    click(driver, "#set-comment")
+    reply = driver.find_element(By.ID, "reply-text")
+    reply.send_keys("Checked with the source: yes.")
+    click(driver, "#reply")
+    replies = driver.find_elements(By.CSS_SELECTOR, "#replies li")
+    assert len(replies) == 1 and "Ada: Checked with the source: yes." in replies[0].text
+    assert reply.get_attribute("value") == ""
+    driver.find_element(By.CSS_SELECTOR, "#review-state option[value='Accepted']").click()
+    click(driver, "#set-state")
+    assert driver.find_element(By.ID, "review").text == "Ada: Accepted"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#history li")) == 1
+    thread = server.state(user="Ada")["thread"]
+    state_object = thread["states"][0]["object"]
+
+    # Undo and redo say what they do; the state comes back as the same object.
+    assert driver.find_element(By.ID, "undo").get_attribute("title").startswith("Undo Set state Accepted")
+    click(driver, "#undo")
+    assert driver.find_element(By.ID, "review").text == "No review state yet."
+    assert driver.find_element(By.ID, "redo").get_attribute("title").startswith("Redo Set state Accepted")
+    click(driver, "#redo")
+    assert driver.find_element(By.ID, "review").text == "Ada: Accepted"
+    assert server.state(user="Ada")["thread"]["states"][0]["object"] == state_object
+
+    # Bob, another reviewer with a manager of his own, changes the square's comment.
+    status, _ = server.post("api/select", {"user": "Bob", "object": number})
+    assert status == 200
+    status, answer = server.post("api/contents", {"user": "Bob", "text": "Bob: the figure is fine."})
+    assert status == 200 and answer["undo"] == "Edit Square"
+    # Ada undoes her state and her reply; the undo of her comment is refused (409) with the
+    # server's message, and Bob's comment stays.
+    click(driver, "#undo")
+    click(driver, "#undo")
+    assert server.state(user="Ada")["thread"]["replies"] == []
+    click(driver, "#undo")
+    error = driver.find_element(By.ID, "error")
+    assert error.is_displayed() and "changed outside the tool manager" in error.text
+    state = server.state(user="Ada")
+    square = by_object(state, number)
+    assert square["contents"] == "Bob: the figure is fine."
+    assert state["undo"] == "Add Highlight"  # the refused step is gone
+    click(driver, "#redo")
+    click(driver, "#redo")
+    assert not driver.find_element(By.ID, "error").is_displayed()
+    thread = server.state(user="Ada")["thread"]
+    assert [r["contents"] for r in thread["replies"]] == ["Checked with the source: yes."]
+    assert thread["states"][0]["state"] == "Accepted"
+
+    # Several selected: Shift-click the highlight's list item.
+    list_item(driver, number).click()
+    wait_idle(driver)
+    ActionChains(driver).key_down(Keys.SHIFT).click(list_item(driver, highlight["object"])).key_up(Keys.SHIFT).perform()
+    wait_idle(driver)
+    assert server.state(user="Ada")["selected"] == [number, highlight["object"]]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#overlay .selection")) == 2
+    assert not driver.find_element(By.ID, "thread").is_displayed()
+
+    # Zoom: 150% renders the page 1.5 times larger; a tap there still lands on the square.
+    driver.find_element(By.CSS_SELECTOR, "#zoom option[value='1.5']").click()
+    wait_idle(driver)
+    assert driver.find_element(By.ID, "page").size == {"width": 918, "height": 1188}
+    tap_scrolled(driver, int(375 * 1.5), int(550 * 1.5))
+    assert server.state(user="Ada")["selected"] == [number]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#overlay .handle")) == 8
+    click(driver, "#zoom-out")
+    assert driver.find_element(By.ID, "zoom").get_attribute("value") == "1.25"
+    driver.find_element(By.CSS_SELECTOR, "#zoom option[value='1']").click()
+    wait_idle(driver)
+
+    # The page now, for people: build/web-review-thread.png.
+    list_item(driver, number).click()
+    wait_idle(driver)
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(SCREENSHOT.with_name("web-review-thread.png")))
+
+    # Save, and read the file with pikepdf and PDFium.
+    click(driver, "#save")
+    with pikepdf.open(server.output) as pdf:
+        annots = {a.objgen[0]: a for a in pdf.pages[0].Annots}
+        sq = annots[number]
+        assert str(sq.T) == "Ada" and [float(v) for v in sq.C] == [0, 0, 1] and float(sq.BS.W) == 3
+        assert str(sq.Contents) == "Bob: the figure is fine."
+        hl = annots[highlight["object"]]
+        assert str(hl.Subtype) == "/Highlight" and [round(float(v), 2) for v in hl.C] == [1, 0.92, 0]
+        gs = hl.AP.N.Resources.ExtGState
+        assert any(str(g.get("/BM")) == "/Multiply" for g in gs.values())
+        replies_to = [a for a in annots.values() if "/IRT" in a and a.IRT.objgen[0] == number]
+        texts = sorted((str(a.get("/State", "")), str(a.Contents), str(a.T)) for a in replies_to)
+        assert texts == [("", "Checked with the source: yes.", "Ada"), ("Accepted", "Ada set the state to Accepted", "Ada")]
+        assert [str(a.StateModel) for a in replies_to if "/State" in a] == ["Review"]
+    doc = pdfium.PdfDocument(str(server.output))
+    try:
+        page = doc[0]
+        found: Dict[int, List[str]] = {}
+        for i in range(pdfium_raw.FPDFPage_GetAnnotCount(page.raw)):
+            annot = pdfium_raw.FPDFPage_GetAnnot(page.raw, i)
+            kind = pdfium_raw.FPDFAnnot_GetSubtype(annot)
+            size = pdfium_raw.FPDFAnnot_GetStringValue(annot, b"Contents", None, 0)
+            buffer = ctypes.create_string_buffer(size)
+            pdfium_raw.FPDFAnnot_GetStringValue(annot, b"Contents", ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), size)
+            found.setdefault(kind, []).append(buffer.raw[:max(0, size - 2)].decode("utf-16-le"))
+            pdfium_raw.FPDFPage_CloseAnnot(annot)
+        assert "Bob: the figure is fine." in found[pdfium_raw.FPDF_ANNOT_SQUARE]
+        assert len(found[pdfium_raw.FPDF_ANNOT_HIGHLIGHT]) == 4  # the sample's three and Ada's
+        assert "Checked with the source: yes." in found[pdfium_raw.FPDF_ANNOT_TEXT]
+        # As PDFium draws the saved page: the square's 3-point border blue where the
+        # square is, the highlight yellow over the title with the text dark through it.
+        drawn = page.render(scale=1, draw_annots=True).to_pil().convert("RGB")
+        sx0, sy0, sx1, sy1 = by_object(server.state(user="Ada"), number)["rect"]
+        r, g, b = drawn.getpixel((int(sx0 + 1.5), int(792 - (sy0 + sy1) / 2)))
+        assert b > 200 and r < 60 and g < 60, (r, g, b)
+        inside = [drawn.getpixel((x, y)) for x in range(int(x0) + 1, int(x1) - 1) for y in range(int(y0) + 1, int(y1) - 1)]
+        assert sum(1 for r, g, b in inside if r > 200 and g > 180 and b < 100) > len(inside) // 3
+        assert sum(1 for r, g, b in inside if r < 90 and g < 90 and b < 90) > 20
+        # The highlight marks the title, as PDFium's own text extraction reads it.
+        text = page.get_textpage()
+        hx0, hy0, hx1, hy1 = highlight["rect"]
+        assert text.get_text_bounded(hx0, hy0, hx1, hy1).strip() == "Link Annotations"
+    finally:
+        doc.close()
+    errors = [e["message"] for e in driver.get_log("browser")
+              if e["level"] == "SEVERE" and "/api/undo" not in e["message"] and "favicon.ico" not in e["message"]]
+    assert not errors, errors
+
+
 def test_server_answers_bad_requests_with_json_errors(server: Server) -> None:
     """Requests a page would never send get a 4xx and one JSON error shape; the server
     goes on, and nothing was added to the document."""
@@ -430,6 +696,20 @@ def test_server_answers_bad_requests_with_json_errors(server: Server) -> None:
         ("api/state?page=x", None, 400, "bad_page"),
         ("api/page/7.png", None, 400, "bad_page"),
         ("static/../server.py", None, 404, "not_found"),
+        # Issue 31's routes and fields.
+        ("api/style", b'{"color": "red"}', 400, "bad_color"),
+        ("api/style", b'{"color": [1, 2, 3]}', 400, "bad_color"),
+        ("api/style", b'{"border_width": -1}', 400, "bad_width"),
+        ("api/select", b'{"object": "x"}', 400, "bad_object"),
+        ("api/select", b'{"object": 999999}', 404, "NotFoundError"),
+        ("api/reply", b'{"text": " "}', 400, "bad_text"),
+        ("api/reply", b'{"text": "x"}', 409, "StateError"),  # nothing is selected
+        ("api/review-state", b'{"state": "Maybe"}', 400, "bad_state"),
+        ("api/event", b'{"page": 0, "kind": "tap", "x": 1, "y": 1, "shift": 1}', 400, "bad_shift"),
+        ("api/state?page=0&zoom=7", None, 400, "bad_zoom"),
+        ("api/state?page=0&zoom=x", None, 400, "bad_zoom"),
+        ("api/tool", b'{"tool": "pan", "user": ""}', 400, "bad_user"),
+        ("api/tool", b'{"tool": "pan", "zoom": 0.33}', 400, "bad_zoom"),
     ]
     for path, body, status, code in cases:
         got_status, value = call(path, body)

@@ -3,7 +3,9 @@
 
     PYTHONPATH=bindings/python python3 examples/web/server.py examples/sample.pdf
 
-then open the address it prints. The server holds one document and one ``quire.ToolManager``.
+then open the address it prints. The server holds one document and a ``quire.ToolManager``
+per reviewer (the name the page sends as ``user``: the author of what they add, with their
+own colour, width and undo history; one reviewer's undo never overwrites another's work).
 The page shows a page image rendered here with pypdfium2, sends its pointer events in the
 image's device pixels, and this server converts them to PDF user space with
 ``quire.device_to_page`` (the page's crop box, /Rotate and the image's size: the same
@@ -52,6 +54,7 @@ TOOLS: Dict[str, quire.Tool] = {
     "note": quire.Tool.STICKY_NOTE,
     "free_text": quire.Tool.FREE_TEXT,
     "highlight": quire.Tool.HIGHLIGHT,
+    "polygon": quire.Tool.POLYGON,
 }
 # What the page shows as the current tool for tools the loop switches to by itself.
 TOOL_NAMES: Dict[quire.Tool, str] = {tool: name for name, tool in TOOLS.items()}
@@ -91,9 +94,51 @@ def _status_of(error: quire.QuireError) -> HTTPStatus:
     return HTTPStatus.UNPROCESSABLE_ENTITY
 
 
+DEFAULT_USER = "Reviewer"
+MAX_USERS = 64  # reviewers (each a tool manager of their own) one server keeps
+HIGHLIGHT = (1.0, 0.92, 0.0)  # highlights are yellow, drawn with a multiply blend
+STATES = ("Accepted", "Rejected", "Cancelled", "Completed", "None")
+ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
+
+
+def _hex(rgb: Tuple[float, float, float]) -> str:
+    return "#%02x%02x%02x" % tuple(int(round(max(0.0, min(1.0, c)) * 255)) for c in rgb)
+
+
+def _rgb(value: Any, what: str) -> Tuple[float, float, float]:
+    """A colour from the page: "#rrggbb", or three numbers in 0..1."""
+    if isinstance(value, str) and len(value) == 7 and value.startswith("#"):
+        try:
+            return tuple(int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+        except ValueError:
+            pass
+    if (isinstance(value, list) and len(value) == 3
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1 for c in value)):
+        return float(value[0]), float(value[1]), float(value[2])
+    raise RequestError(HTTPStatus.BAD_REQUEST, "bad_color", "%s must be \"#rrggbb\" or three numbers in 0..1" % what)
+
+
+class Reviewer:
+    """One person reviewing: a tool manager of their own (their own undo history, which
+    refuses to undo over another reviewer's changes), their author name, colours and width."""
+
+    def __init__(self, review: "Review", name: str) -> None:
+        self.name = name
+        self.color: Tuple[float, float, float] = (1.0, 0.0, 0.0)
+        self.highlight: Tuple[float, float, float] = HIGHLIGHT
+        self.tools = quire.ToolManager(review.document, on_event=review._on_event)
+        self.tools.set_style(author=name, color=self.color)
+
+    def apply_colors(self) -> None:
+        """The style's colour for the current tool: the highlight colour for highlights."""
+        wanted = self.highlight if self.tools.tool == quire.Tool.HIGHLIGHT else self.color
+        if tuple(self.tools.style.color) != tuple(wanted):
+            self.tools.set_style(color=wanted)
+
+
 class Review:
-    """The document under review, its tool manager and the page images: everything behind
-    one lock."""
+    """The document under review, its reviewers' tool managers and the page images:
+    everything behind one lock."""
 
     def __init__(self, source: Path, output: Path, scale: float) -> None:
         self.source, self.output, self.scale = source, output, scale
@@ -101,13 +146,27 @@ class Review:
         self.document = quire.Document(str(source))
         self.revision = 0  # bumped by every change of the document
         self.saved_revision = 0  # the revision the last Save wrote
-        self.events: List[str] = []  # the manager's events during the current request
-        self.tools = quire.ToolManager(self.document, on_event=self._on_event)
-        self._images: Dict[int, Tuple[int, bytes, int, int]] = {}  # page -> (revision, png, width, height)
+        self.events: List[str] = []  # the managers' events during the current request
+        self.reviewers: Dict[str, Reviewer] = {}
+        self._images: Dict[Tuple[int, float], Tuple[int, bytes, int, int]] = {}  # (page, zoom) -> (revision, png, w, h)
 
     def close(self) -> None:
-        self.tools.close()
+        for reviewer in self.reviewers.values():
+            reviewer.tools.close()
         self.document.close()
+
+    def reviewer(self, body: Dict[str, Any]) -> Reviewer:
+        """The reviewer a request names (``user``: their author name)."""
+        name = body.get("user", DEFAULT_USER)
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= 64 or "\0" in name:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_user", "user must be a name of 1 to 64 characters")
+        name = name.strip()
+        reviewer = self.reviewers.get(name)
+        if reviewer is None:
+            if len(self.reviewers) >= MAX_USERS:
+                raise RequestError(HTTPStatus.CONFLICT, "too_many_users", "this server keeps %d reviewers" % MAX_USERS)
+            reviewer = self.reviewers[name] = Reviewer(self, name)
+        return reviewer
 
     def _on_event(self, event: quire.ToolEvent) -> None:
         text = event.kind.name.lower()
@@ -131,38 +190,69 @@ class Review:
                                "page must be an index from 0 to %d, not %r" % (self.document.page_count - 1, page))
         return page
 
-    def image(self, page: int) -> Tuple[bytes, int, int]:
-        """The PNG of ``page`` as the document is now, and its size in pixels: rendered by
-        PDFium from the document's current bytes (Quire draws nothing), kept until the next
-        change."""
-        cached = self._images.get(page)
+    @staticmethod
+    def _check_zoom(zoom: Any) -> float:
+        if zoom is None:
+            return 1.0
+        if not isinstance(zoom, (int, float)) or isinstance(zoom, bool) or zoom not in ZOOMS:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_zoom", "zoom must be one of %s" % ", ".join(map(str, ZOOMS)))
+        return float(zoom)
+
+    def image(self, page: int, zoom: float = 1.0) -> Tuple[bytes, int, int]:
+        """The PNG of ``page`` at ``zoom`` as the document is now, and its size in pixels:
+        rendered by PDFium from the document's current bytes (Quire draws nothing), kept
+        until the next change."""
+        cached = self._images.get((page, zoom))
         if cached is not None and cached[0] == self.revision:
             return cached[1], cached[2], cached[3]
         data = self.document.save_to_bytes()
         pdf = pdfium.PdfDocument(data)
         try:
             pdf.init_forms()  # form fields drawn by PDFium's form filler, with their values
-            bitmap = pdf[page].render(scale=self.scale, draw_annots=True, may_draw_forms=True)
+            bitmap = pdf[page].render(scale=self.scale * zoom, draw_annots=True, may_draw_forms=True)
             picture = bitmap.to_pil()
             out = io.BytesIO()
             picture.save(out, format="PNG")
             png, width, height = out.getvalue(), picture.width, picture.height
         finally:
             pdf.close()
-        self._images[page] = (self.revision, png, width, height)
+        self._images[(page, zoom)] = (self.revision, png, width, height)
         return png, width, height
 
-    def view(self, page: int) -> Tuple[int, int, int, int, int]:
+    def view(self, page: int, zoom: float = 1.0) -> Tuple[int, int, int, int, int]:
         """The device rectangle the page image fills, for ``quire.device_to_page``."""
-        _, width, height = self.image(page)
+        _, width, height = self.image(page, zoom)
         return 0, 0, width, height, 0
 
     # -- state -------------------------------------------------------------------------------
 
-    def state(self, page: int) -> Dict[str, Any]:
+    def _device_rect(self, page: int, view: Any, r: Any) -> List[float]:
+        x0, y0 = quire.page_to_device(self.document, page, view, (r[0], r[3]))
+        x1, y1 = quire.page_to_device(self.document, page, view, (r[2], r[1]))
+        return [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
+
+    def _thread(self, number: int) -> Optional[Dict[str, Any]]:
+        """The replies and review states of annotation ``number``."""
+        try:
+            comments = self.document.comments(number)[1:]
+            current, history = self.document.review_summary(number)
+        except quire.QuireError:
+            return None
+
+        def entry(a: quire.Annotation) -> Dict[str, Any]:
+            created = a.created_datetime
+            return {"object": a.id, "author": a.author, "contents": a.contents, "state": a.state,
+                    "created": created.isoformat() if created is not None else None}
+
+        return {"object": number, "replies": [entry(a) for a in comments],
+                "states": [entry(a) for a in current], "history": [entry(a) for a in history]}
+
+    def state(self, page: int, reviewer: Reviewer, zoom: float = 1.0) -> Dict[str, Any]:
         self._check_page(page)
-        view = self.view(page)
-        selection = self.tools.selection
+        view = self.view(page, zoom)
+        tools = reviewer.tools
+        selected = tools.selected
+        selection = selected[0] if selected else None
         # Form fields by their widgets' rects on this page (a widget names no field number).
         fields: Dict[Tuple[float, float, float, float], Dict[str, Any]] = {}
         for field in self.document.fields:
@@ -177,44 +267,79 @@ class Review:
                         "options": [o.export_value for o in field.options],
                         "read_only": field.is_read_only,
                     }
+        listing = self.document.pages[page].annotations
+        replies: Dict[int, int] = {}
+        for a in listing:
+            if a.in_reply_to is not None and not a.is_state_reply:
+                replies[a.in_reply_to] = replies.get(a.in_reply_to, 0) + 1
         annotations = []
-        for a in self.document.pages[page].annotations:
+        for a in listing:
             # Not drawn on the page, so not listed: popups, replies, hidden (2) and no-view (32).
             if a.subtype == "Popup" or a.is_reply or a.flags & (2 | 32):
                 continue
             r = a.rect
-            x0, y0 = quire.page_to_device(self.document, page, view, (r.left, r.top))
-            x1, y1 = quire.page_to_device(self.document, page, view, (r.right, r.bottom))
+            color = tuple(a.color)
             annotations.append({
                 "object": a.id,
                 "subtype": a.subtype,
                 "rect": [r.left, r.bottom, r.right, r.top],
-                "device": [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)],
+                "device": self._device_rect(page, view, (r.left, r.bottom, r.right, r.top)),
                 "contents": a.contents,
                 "author": a.author,
-                "selected": a.id is not None and a.id == selection,
+                "color": _hex(color) if len(color) == 3 else None,
+                "replies": replies.get(a.id, 0) if a.id is not None else 0,
+                "selected": a.id is not None and a.id in selected,
                 "field": fields.get((r.left, r.bottom, r.right, r.top)) if a.subtype == "Widget" else None,
             })
-        tool = self.tools.tool
+        preview = None
+        p = tools.preview
+        if p is not None and p.page_index == page:
+            def device(xy: Any) -> List[List[float]]:
+                return [list(quire.page_to_device(self.document, page, view, (xy[i], xy[i + 1])))
+                        for i in range(0, len(xy) - 1, 2)]
+            preview = {"kind": p.kind.name.lower(), "tool": p.tool.name.lower(),
+                       "device": self._device_rect(page, view, p.rect),
+                       "paths": [device(path) for path in p.paths], "closed": p.closed}
+        handles = [quire.page_to_device(self.document, page, view, h) for h in tools.selection_handles]
+        try:
+            if selection is not None and self.document.annotation(selection).page_index != page:
+                handles = []
+        except quire.NotFoundError:  # another reviewer deleted it
+            handles = []
+        tool = tools.tool
+        undo_steps, redo_steps = tools.undo_steps, tools.redo_steps
+        style = tools.style
         return {
             "document": self.source.name,
             "output": str(self.output),
+            "user": reviewer.name,
             "page": page,
             "page_count": self.document.page_count,
+            "zoom": zoom,
+            "zooms": list(ZOOMS),
             "tool": TOOL_NAMES.get(tool, tool.name.lower()),
             "manager_tool": tool.name.lower(),
             "selection": selection,
+            "selected": selected,
             "revision": self.revision,
-            "image": {"url": "/api/page/%d.png?revision=%d" % (page, self.revision),
+            "image": {"url": "/api/page/%d.png?zoom=%s&revision=%d" % (page, zoom, self.revision),
                       "width": view[2], "height": view[3]},
             "annotations": annotations,
+            "preview": preview,
+            "handles": [list(h) for h in handles],
+            "thread": self._thread(selection) if selection is not None else None,
+            "states": list(STATES),
+            "style": {"color": _hex(reviewer.color), "highlight": _hex(reviewer.highlight),
+                      "border_width": style.border_width, "author": style.author},
+            "undo": undo_steps[0] if undo_steps else None,
+            "redo": redo_steps[0] if redo_steps else None,
             "events": list(self.events),
             "unsaved": self.revision != self.saved_revision,
         }
 
     # -- actions ---------------------------------------------------------------------------
 
-    def pointer(self, body: Dict[str, Any]) -> int:
+    def pointer(self, body: Dict[str, Any], reviewer: Reviewer, zoom: float) -> int:
         page = self._check_page(body.get("page"))
         kind = POINTERS.get(body.get("kind"))  # type: ignore[arg-type]
         if kind is None:
@@ -225,49 +350,92 @@ class Review:
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_point", "x and y must be numbers (device pixels)")
         if not all(math.isfinite(v) for v in (x, y)):  # type: ignore[arg-type]
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_point", "x and y must be finite")
+        shift = body.get("shift", False)
+        if not isinstance(shift, bool):
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_shift", "shift must be true or false")
         # A drag may leave the image (the page captures the pointer): it stops at the edge,
         # so that what it makes stays on the page.
-        view = self.view(page)
+        view = self.view(page, zoom)
         x = min(max(float(x), 0.0), float(view[2]))  # type: ignore[arg-type]
         y = min(max(float(y), 0.0), float(view[3]))  # type: ignore[arg-type]
         # Device pixels of the image the page shows to user space: Quire's conversion.
         point = quire.device_to_page(self.document, page, view, (x, y))
-        handled = self.tools.send(kind, page, point)
-        LOG.info("pointer %s page %d device (%.1f, %.1f) -> user space (%.2f, %.2f): %s",
-                 kind.name.lower(), page, x, y, point[0], point[1], "handled" if handled else "dropped")
+        handled = reviewer.tools.send(kind, page, point, shift=shift)
+        LOG.info("%s: pointer %s%s page %d device (%.1f, %.1f) -> user space (%.2f, %.2f): %s", reviewer.name,
+                 kind.name.lower(), " shift" if shift else "", page, x, y, point[0], point[1],
+                 "handled" if handled else "dropped")
         return page
 
-    def set_tool(self, body: Dict[str, Any]) -> None:
+    def set_tool(self, body: Dict[str, Any], reviewer: Reviewer) -> None:
         tool = TOOLS.get(body.get("tool"))  # type: ignore[arg-type]
         if tool is None:
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_tool",
                                "tool must be one of %s, not %r" % (", ".join(TOOLS), body.get("tool")))
-        self.tools.tool = tool
+        reviewer.tools.tool = tool
+        reviewer.apply_colors()
 
-    def set_contents(self, body: Dict[str, Any]) -> None:
+    def set_style(self, body: Dict[str, Any], reviewer: Reviewer) -> None:
+        if "color" in body:
+            reviewer.color = _rgb(body["color"], "color")
+        if "highlight" in body:
+            reviewer.highlight = _rgb(body["highlight"], "highlight")
+        if "border_width" in body:
+            width = body["border_width"]
+            if not isinstance(width, (int, float)) or isinstance(width, bool) or not 0 <= width <= 50:
+                raise RequestError(HTTPStatus.BAD_REQUEST, "bad_width", "border_width must be a number from 0 to 50")
+            reviewer.tools.set_style(border_width=float(width))
+        reviewer.apply_colors()
+
+    def select(self, body: Dict[str, Any], reviewer: Reviewer) -> int:
+        """Selects an annotation from the list (``shift``: toggles it); returns its page."""
+        number = body.get("object")
+        if number is None:
+            reviewer.tools.select(None)
+            return self._check_page(body.get("page", 0))
+        if not isinstance(number, int) or isinstance(number, bool) or number <= 0:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_object", "object must be an annotation's object number")
+        annotation = self.document.annotation(number)
+        mode = quire.SelectionMode.TOGGLE if body.get("shift") is True else quire.SelectionMode.REPLACE
+        reviewer.tools.select(number, mode)
+        return annotation.page_index
+
+    def set_contents(self, body: Dict[str, Any], reviewer: Reviewer) -> None:
         text = body.get("text")
         if text is not None and not isinstance(text, str):
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_text", "text must be a string or null")
-        self.tools.set_selection_contents(text or None)
+        reviewer.tools.set_selection_contents(text or None)
 
-    def set_field_value(self, body: Dict[str, Any]) -> None:
+    def reply(self, body: Dict[str, Any], reviewer: Reviewer) -> None:
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_text", "a reply needs some text")
+        reviewer.tools.reply(text)
+
+    def set_review_state(self, body: Dict[str, Any], reviewer: Reviewer) -> None:
+        state = body.get("state")
+        if state not in STATES:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_state", "state must be one of %s" % ", ".join(STATES))
+        reviewer.tools.set_state(state)
+
+    def set_field_value(self, body: Dict[str, Any], reviewer: Reviewer) -> None:
         value = body.get("value")
         if not isinstance(value, str):
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_value", "value must be a string")
-        self.tools.set_field_value(value)
+        reviewer.tools.set_field_value(value)
 
-    def undo(self) -> None:
-        if not self.tools.undo():
+    def undo(self, reviewer: Reviewer) -> None:
+        if not reviewer.tools.undo():
             raise RequestError(HTTPStatus.CONFLICT, "nothing_to_undo", "there is nothing to undo")
         self.revision += 1
 
-    def redo(self) -> None:
-        if not self.tools.redo():
+    def redo(self, reviewer: Reviewer) -> None:
+        if not reviewer.tools.redo():
             raise RequestError(HTTPStatus.CONFLICT, "nothing_to_redo", "there is nothing to redo")
         self.revision += 1
 
     def save(self) -> None:
-        self.tools.commit()  # pending ink strokes
+        for reviewer in self.reviewers.values():
+            reviewer.tools.commit()  # pending ink strokes
         self.document.save(str(self.output))
         self.saved_revision = self.revision
         LOG.info("saved %s", self.output)
@@ -346,9 +514,15 @@ class Handler(BaseHTTPRequestHandler):
             self._static(path[len("/static/"):])
         elif path == "/api/state":
             query = parse_qs(url.query)
-            self._handle(lambda: self._state(self._int(query.get("page", ["0"])[0])))
+
+            def state() -> None:
+                body = {"user": query.get("user", [DEFAULT_USER])[0], "zoom": self._zoom(query)}
+                self._state(self._int(query.get("page", ["0"])[0]), body)
+
+            self._handle(state)
         elif path.startswith("/api/page/") and path.endswith(".png"):
-            self._handle(lambda: self._image(self._int(path[len("/api/page/"):-len(".png")])))
+            query = parse_qs(url.query)
+            self._handle(lambda: self._image(self._int(path[len("/api/page/"):-len(".png")]), self._zoom(query)))
         elif path == "/healthz":
             self._json(HTTPStatus.OK, {"ok": True})
         else:
@@ -362,26 +536,36 @@ class Handler(BaseHTTPRequestHandler):
 
         def act() -> None:
             body = self._body()
+            reviewer = review.reviewer(body)
+            zoom = review._check_zoom(body.get("zoom"))
             page = body.get("page", 0)
             if path == "/api/event":
-                page = review.pointer(body)
+                page = review.pointer(body, reviewer, zoom)
             elif path == "/api/tool":
-                review.set_tool(body)
+                review.set_tool(body, reviewer)
+            elif path == "/api/style":
+                review.set_style(body, reviewer)
+            elif path == "/api/select":
+                page = review.select(body, reviewer)
             elif path == "/api/contents":
-                review.set_contents(body)
+                review.set_contents(body, reviewer)
+            elif path == "/api/reply":
+                review.reply(body, reviewer)
+            elif path == "/api/review-state":
+                review.set_review_state(body, reviewer)
             elif path == "/api/field":
-                review.set_field_value(body)
+                review.set_field_value(body, reviewer)
             elif path == "/api/delete":
-                review.tools.delete_selection()
+                reviewer.tools.delete_selection()
             elif path == "/api/undo":
-                review.undo()
+                review.undo(reviewer)
             elif path == "/api/redo":
-                review.redo()
+                review.redo(reviewer)
             elif path == "/api/save":
                 review.save()
             else:
                 raise RequestError(HTTPStatus.NOT_FOUND, "not_found", "no such action: %s" % path)
-            self._state(page)
+            self._state(page, body)
 
         self._handle(act)
 
@@ -392,11 +576,22 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             raise RequestError(HTTPStatus.BAD_REQUEST, "bad_page", "%r is not a page index" % text)
 
-    def _state(self, page: Any) -> None:
-        self._json(HTTPStatus.OK, self.review.state(self.review._check_page(page)))
+    @staticmethod
+    def _zoom(query: Dict[str, List[str]]) -> Optional[float]:
+        if "zoom" not in query:
+            return None
+        try:
+            return float(query["zoom"][0])
+        except ValueError:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "bad_zoom", "%r is not a zoom" % query["zoom"][0])
 
-    def _image(self, page: int) -> None:
-        png, _, _ = self.review.image(self.review._check_page(page))
+    def _state(self, page: Any, body: Dict[str, Any]) -> None:
+        review = self.review
+        answer = review.state(review._check_page(page), review.reviewer(body), review._check_zoom(body.get("zoom")))
+        self._json(HTTPStatus.OK, answer)
+
+    def _image(self, page: int, zoom: Optional[float]) -> None:
+        png, _, _ = self.review.image(self.review._check_page(page), self.review._check_zoom(zoom))
         self._send(HTTPStatus.OK, png, "image/png")
 
     def _static(self, name: str) -> None:

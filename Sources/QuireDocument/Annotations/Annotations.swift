@@ -363,7 +363,7 @@ extension Document {
     }
 
     /// Replaces the page's /Annots, in place when it is an indirect array.
-    private func setAnnots(_ page: Page, _ annots: [PDFObject]) throws {
+    func setAnnots(_ page: Page, _ annots: [PDFObject]) throws {
         guard let pageID = page.id else {
             throw PDFError(.unsupported, "page \(page.index + 1) is a direct object; its annotations cannot be changed")
         }

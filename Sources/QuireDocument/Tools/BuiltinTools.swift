@@ -2,7 +2,9 @@ import QuireSyntax
 
 /// The default tool: a tap or a drag on an annotation hands over to AnnotEdit, a tap on a
 /// link to the link tool, on a form field to form filling; on empty space it clears the
-/// selection and handles the event (panning and zooming are the host's).
+/// selection and handles the event (panning and zooming are the host's). With Shift, a tap
+/// on empty space keeps the selection, and a drag there hands over to AnnotEdit, which
+/// draws a rubber band.
 final class PanTool: Tool {
     let id = ToolID.pan
     private var next = ToolID.pan
@@ -23,6 +25,11 @@ final class PanTool: Tool {
                 next = .builtIn(.formFill)
                 return false
             case .none:
+                if event.modifiers.contains(.shift) {
+                    guard event.kind == .dragBegin else { return true }
+                    next = .builtIn(.annotEdit)
+                    return false
+                }
                 m.select(nil)
                 return true
             }
@@ -37,6 +44,11 @@ final class PanTool: Tool {
 /// Selects, moves (drag the annotation), resizes (drag one of the selection's eight
 /// handles) and reports double taps; deleting and editing contents are the manager's
 /// ``ToolManager/deleteSelection()`` and ``ToolManager/setSelectionContents(_:)``.
+///
+/// Several annotations: a Shift-tap toggles one in the selection; a Shift-drag on empty
+/// space draws a rubber band that adds the annotations it meets; a drag on a selected
+/// annotation moves every selected annotation of that page (those that are locked or
+/// read-only stay where they are).
 final class AnnotEditTool: Tool {
     let id = ToolID.builtIn(.annotEdit)
 
@@ -49,43 +61,86 @@ final class AnnotEditTool: Tool {
         (0.5, 0, (false, true, false, false)), (0.5, 1, (false, false, false, true)),
     ]
 
-    enum Mode { case idle, moving(Annotation, Point), resizing(Annotation, Int) }
+    enum Mode {
+        case idle
+        case moving([Annotation], Point, page: Int)
+        case resizing(Annotation, Int)
+        case rubberBand(Point, page: Int, base: [ObjectID])
+    }
     private var mode = Mode.idle
     private var last: Point? = nil
 
+    /// Where the handles of `rect` are, in the order of ``handles``.
+    static func handlePoints(of rect: Rect) -> [Point] {
+        let r = rect.normalized
+        return handles.map { Point(x: r.left + $0.0 * r.width, y: r.bottom + $0.1 * r.height) }
+    }
+
     /// The handle of `rect` at `p`, within `tolerance`.
     static func handle(of rect: Rect, at p: Point, tolerance: Double) -> Int? {
-        let r = rect.normalized
-        for (i, h) in handles.enumerated() {
-            let hx = r.left + h.0 * r.width, hy = r.bottom + h.1 * r.height
-            if abs(p.x - hx) <= tolerance && abs(p.y - hy) <= tolerance { return i }
+        for (i, h) in handlePoints(of: rect).enumerated() {
+            if abs(p.x - h.x) <= tolerance && abs(p.y - h.y) <= tolerance { return i }
         }
         return nil
     }
 
+    /// `rect` with the edges handle `h` moves brought to `p` (at least a point wide and high).
+    static func resized(_ rect: Rect, handle h: Int, to p: Point) -> Rect {
+        let r = rect.normalized
+        guard handles.indices.contains(h) else { return r }
+        let e = handles[h].edges
+        var n = r
+        if e.0 { n.left = Swift.min(p.x, r.right - 1) }
+        if e.1 { n.bottom = Swift.min(p.y, r.top - 1) }
+        if e.2 { n.right = Swift.max(p.x, r.left + 1) }
+        if e.3 { n.top = Swift.max(p.y, r.bottom + 1) }
+        return n
+    }
+
     func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
+        let shift = event.modifiers.contains(.shift)
         switch event.kind {
         case .tap, .longPress, .doubleTap:
             guard case .annotation(let a) = try m.hit(event), let aid = a.id else {
+                if shift { return true }  // a Shift-tap beside the selection keeps it
                 m.select(nil)
                 return false
             }
-            m.select(aid)
+            if shift && event.kind == .tap {
+                try m.select([aid], mode: .toggle)
+            } else {
+                m.select(aid)
+            }
             if event.kind == .doubleTap { m.emit(.editRequested(aid)) }
             return true
         case .dragBegin:
-            if let sel = m.selection, let a = try m.document.annotation(sel), a.pageIndex == event.pageIndex,
-               a.isDrawnOnPage, let h = AnnotEditTool.handle(of: a.rect, at: event.point, tolerance: m.style.tolerance) {
+            if !shift, m.selectedAnnotations.count == 1, let sel = m.selection, let a = try m.document.annotation(sel),
+               a.pageIndex == event.pageIndex, a.isDrawnOnPage,
+               let h = AnnotEditTool.handle(of: a.rect, at: event.point, tolerance: m.style.tolerance) {
                 mode = .resizing(a, h)
                 last = event.point
                 return true
             }
             guard case .annotation(let a) = try m.hit(event), let aid = a.id else {
+                if shift {
+                    mode = .rubberBand(event.point, page: event.pageIndex, base: m.selectedAnnotations)
+                    last = event.point
+                    return true
+                }
                 m.select(nil)
                 return false
             }
-            m.select(aid)
-            mode = .moving(a, event.point)
+            if shift {
+                try m.select([aid], mode: .add)
+            } else if !m.selectedAnnotations.contains(where: { $0.number == aid.number }) {
+                m.select(aid)
+            }
+            // Every selected annotation of this page moves with it.
+            var moving: [Annotation] = []
+            for id in m.selectedAnnotations {
+                if let s = try m.document.annotation(id), s.pageIndex == event.pageIndex { moving.append(s) }
+            }
+            mode = .moving(moving, event.point, page: event.pageIndex)
             last = event.point
             return true
         case .dragMove:
@@ -98,22 +153,27 @@ final class AnnotEditTool: Tool {
             guard let p = last else { return true }
             switch mode {
             case .idle: return true
-            case .moving(let a, let start):
+            case .moving(let list, let start, _):
                 let dx = p.x - start.x, dy = p.y - start.y
-                guard dx != 0 || dy != 0, editable(a) else { return true }
-                try m.update(AnnotEditTool.transformed(a, to: Rect(left: a.rect.left + dx, bottom: a.rect.bottom + dy,
-                                                                   right: a.rect.right + dx, top: a.rect.top + dy)))
+                let movable = list.filter(ToolManager.isMovable)
+                guard dx != 0 || dy != 0, !movable.isEmpty else { return true }
+                m.describeStep("Move")
+                for a in movable {
+                    try m.update(AnnotEditTool.transformed(a, to: Rect(left: a.rect.left + dx, bottom: a.rect.bottom + dy,
+                                                                       right: a.rect.right + dx, top: a.rect.top + dy)))
+                }
             case .resizing(let a, let h):
-                guard editable(a) else { return true }
-                let r = a.rect.normalized
-                let e = AnnotEditTool.handles[h].edges
-                var n = r
-                if e.0 { n.left = Swift.min(p.x, r.right - 1) }
-                if e.1 { n.bottom = Swift.min(p.y, r.top - 1) }
-                if e.2 { n.right = Swift.max(p.x, r.left + 1) }
-                if e.3 { n.top = Swift.max(p.y, r.bottom + 1) }
-                guard n != r else { return true }
+                guard ToolManager.isMovable(a) else { return true }
+                let n = AnnotEditTool.resized(a.rect, handle: h, to: p)
+                guard n != a.rect.normalized else { return true }
+                m.describeStep("Resize")
                 try m.update(AnnotEditTool.transformed(a, to: n))
+            case .rubberBand(let start, let page, let base):
+                let band = Rect(left: start.x, bottom: start.y, right: p.x, top: p.y)
+                let found = try m.annotations(in: band, pageIndex: page)
+                var list = base
+                for id in found where !list.contains(where: { $0.number == id.number }) { list.append(id) }
+                m.setSelection(list)
             }
             return true
         case .cancel:
@@ -123,15 +183,41 @@ final class AnnotEditTool: Tool {
         }
     }
 
-    private func pageOf(_ mode: Mode) -> Int? {
+    var preview: ToolPreview? {
+        guard let p = last else { return nil }
         switch mode {
         case .idle: return nil
-        case .moving(let a, _), .resizing(let a, _): return a.pageIndex
+        case .moving(let list, let start, let page):
+            let movable = list.filter(ToolManager.isMovable)
+            guard let first = movable.first else { return nil }
+            let dx = p.x - start.x, dy = p.y - start.y
+            var r = first.rect.normalized
+            for a in movable.dropFirst() {
+                let b = a.rect.normalized
+                r = Rect(left: Swift.min(r.left, b.left), bottom: Swift.min(r.bottom, b.bottom),
+                         right: Swift.max(r.right, b.right), top: Swift.max(r.top, b.top))
+            }
+            var out = ToolPreview(kind: .move, tool: id, pageIndex: page,
+                                  rect: Rect(left: r.left + dx, bottom: r.bottom + dy, right: r.right + dx, top: r.top + dy))
+            out.offset = Point(x: dx, y: dy)
+            out.annotations = movable.compactMap(\.id)
+            return out
+        case .resizing(let a, let h):
+            guard ToolManager.isMovable(a) else { return nil }
+            var out = ToolPreview(kind: .resize, tool: id, pageIndex: a.pageIndex, rect: AnnotEditTool.resized(a.rect, handle: h, to: p))
+            out.annotations = a.id.map { [$0] } ?? []
+            return out
+        case .rubberBand(let start, let page, _):
+            return ToolPreview(kind: .select, tool: id, pageIndex: page, rect: Rect(left: start.x, bottom: start.y, right: p.x, top: p.y))
         }
     }
 
-    private func editable(_ a: Annotation) -> Bool {
-        a.flags & (Annotation.Flag.readOnly | Annotation.Flag.locked) == 0
+    private func pageOf(_ mode: Mode) -> Int? {
+        switch mode {
+        case .idle: return nil
+        case .moving(_, _, let page), .rubberBand(_, let page, _): return page
+        case .resizing(let a, _): return a.pageIndex
+        }
     }
 
     /// `a` with its rect mapped onto `target`, and its points (quads, ink, line, vertices)
@@ -193,6 +279,11 @@ final class InkTool: Tool {
         }
     }
 
+    var preview: ToolPreview? {
+        guard let page else { return nil }
+        return ToolPreview.paths(.ink, tool: id, pageIndex: page, stroke.isEmpty ? strokes : strokes + [stroke])
+    }
+
     func finish(in m: ToolManager) throws {
         defer { strokes = []; stroke = []; page = nil }
         guard let page, !strokes.isEmpty else { return }
@@ -242,6 +333,14 @@ final class ShapeTool: Tool {
         }
     }
 
+    var preview: ToolPreview? {
+        guard let s = start, let e = end else { return nil }
+        switch kind {
+        case .line, .arrow: return ToolPreview.paths(.segment, tool: id, pageIndex: page, [[s.x, s.y, e.x, e.y]])
+        default: return ToolPreview(kind: .rect, tool: id, pageIndex: page, rect: Rect(left: s.x, bottom: s.y, right: e.x, top: e.y))
+        }
+    }
+
     private func create(from s: Point, to e: Point, in m: ToolManager) throws {
         let w = m.style.borderWidth
         switch kind {
@@ -288,6 +387,12 @@ final class PolyTool: Tool {
         }
     }
 
+    var preview: ToolPreview? {
+        guard var p = ToolPreview.paths(.vertices, tool: id, pageIndex: page, [vertices]) else { return nil }
+        p.closed = kind == .polygon
+        return p
+    }
+
     func finish(in m: ToolManager) throws {
         defer { vertices = [] }
         // A double tap often lands on the last tap's point: one vertex, not two.
@@ -307,8 +412,14 @@ final class PlaceTool: Tool {
     let id: ToolID
     let kind: ToolKind
     private var start: Point? = nil
+    private var end: Point? = nil
     private var page = 0
     static let noteSize = 24.0
+
+    var preview: ToolPreview? {
+        guard let s = start, let e = end else { return nil }
+        return ToolPreview(kind: .rect, tool: id, pageIndex: page, rect: Rect(left: s.x, bottom: s.y, right: e.x, top: e.y))
+    }
 
     init(_ kind: ToolKind) { self.kind = kind; id = .builtIn(kind) }
 
@@ -328,19 +439,20 @@ final class PlaceTool: Tool {
             try place(Rect(left: p.x, bottom: p.y - 2 * size, right: p.x + 10 * size, top: p.y), page: event.pageIndex, m)
             return true
         case (.freeText, .dragBegin):
-            start = p; page = event.pageIndex
+            start = p; end = p; page = event.pageIndex
             return true
         case (.freeText, .dragMove):
+            if start != nil, event.pageIndex == page { end = p }
             return true
         case (.freeText, .dragEnd):
-            defer { start = nil }
+            defer { start = nil; end = nil }
             guard let s = start, event.pageIndex == page else { return true }
             let r = Rect(left: s.x, bottom: s.y, right: p.x, top: p.y).normalized
             guard r.width >= ShapeTool.minSize, r.height >= ShapeTool.minSize else { return true }
             try place(r, page: page, m)
             return true
         case (_, .cancel):
-            start = nil
+            start = nil; end = nil
             return true
         default:
             return false
@@ -416,7 +528,14 @@ final class TextMarkupTool: Tool {
     private var start: Point? = nil
     private var page = 0
 
+    private var end: Point? = nil
+
     init(_ kind: ToolKind) { self.kind = kind; id = .builtIn(kind) }
+
+    var preview: ToolPreview? {
+        guard let s = start, let e = end else { return nil }
+        return ToolPreview(kind: .rect, tool: id, pageIndex: page, rect: Rect(left: s.x, bottom: s.y, right: e.x, top: e.y))
+    }
 
     var subtype: String {
         switch kind {
@@ -430,12 +549,13 @@ final class TextMarkupTool: Tool {
     func handle(_ event: PointerEvent, in m: ToolManager) throws -> Bool {
         switch event.kind {
         case .dragBegin:
-            start = event.point; page = event.pageIndex
+            start = event.point; end = event.point; page = event.pageIndex
             return true
         case .dragMove:
+            if start != nil, event.pageIndex == page { end = event.point }
             return true
         case .dragEnd:
-            defer { start = nil }
+            defer { start = nil; end = nil }
             guard let s = start, event.pageIndex == page else { return true }
             let text = try m.document.textPage(at: page)
             guard let span = text.select(from: TextPoint(x: s.x, y: s.y), to: TextPoint(x: event.point.x, y: event.point.y)),
@@ -447,7 +567,7 @@ final class TextMarkupTool: Tool {
             try m.add(a)
             return true
         case .cancel:
-            start = nil
+            start = nil; end = nil
             return true
         case .tap, .doubleTap, .longPress:
             return false

@@ -51,11 +51,20 @@ public struct PointerEvent: Sendable, Equatable {
     public enum Kind: Int, Sendable, CaseIterable {
         case tap, doubleTap, longPress, dragBegin, dragMove, dragEnd, cancel
     }
+    /// The keys held with the event.
+    public struct Modifiers: OptionSet, Sendable, Equatable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Shift: a tap toggles an annotation in the selection; a drag on empty space draws
+        /// a rubber band that adds the annotations it touches.
+        public static let shift = Modifiers(rawValue: 1)
+    }
     public var kind: Kind
     public var pageIndex: Int
     public var point: Point
-    public init(_ kind: Kind, pageIndex: Int, _ point: Point) {
-        self.kind = kind; self.pageIndex = pageIndex; self.point = point
+    public var modifiers: Modifiers
+    public init(_ kind: Kind, pageIndex: Int, _ point: Point, modifiers: Modifiers = []) {
+        self.kind = kind; self.pageIndex = pageIndex; self.point = point; self.modifiers = modifiers
     }
 }
 
@@ -105,18 +114,23 @@ public protocol Tool: AnyObject {
     func nextTool(in manager: ToolManager) -> ToolID
     /// The tool is replaced: commit what it holds (pending ink strokes, polygon vertices).
     func finish(in manager: ToolManager) throws
+    /// What it is drawing and has not made yet (nil: nothing), for the host to draw.
+    var preview: ToolPreview? { get }
 }
 
 extension Tool {
     public func nextTool(in manager: ToolManager) -> ToolID { .pan }
     public func finish(in manager: ToolManager) throws {}
+    public var preview: ToolPreview? { nil }
 }
 
 /// A headless tool manager: the host sends pointer events in page coordinates; the
 /// current tool handles each, or names the tool that replaces it (PDFTron's loop).
 /// Every change goes through the document's annotation API (``Document/addAnnotation(_:)``
 /// and its siblings), so the change log, checkpoints and sync see it; each public call
-/// that changes the document is one undo step.
+/// that changes the document is one undo step (``UndoStep``: the objects it changed, each
+/// before and after, so that undo and redo restore them exactly and refuse to apply over
+/// a change made outside the manager).
 ///
 /// Not thread-safe: use it on the thread that uses its document.
 public final class ToolManager {
@@ -124,8 +138,10 @@ public final class ToolManager {
     /// How new annotations look (``setStyle(_:)`` checks a new one).
     public private(set) var style = ToolStyle()
     public private(set) var current: Tool
-    /// The selected annotation.
-    public private(set) var selection: ObjectID?
+    /// The selected annotations, in the order they were selected.
+    public private(set) var selectedAnnotations: [ObjectID] = []
+    /// The first selected annotation (the one a reply or a contents change is for).
+    public var selection: ObjectID? { selectedAnnotations.first }
     /// Receives every ``ToolEvent``, on the thread that made the call.
     public var onEvent: ((ToolEvent) -> Void)?
     /// The most tool replacements for one event; past it the event is dropped
@@ -137,23 +153,19 @@ public final class ToolManager {
     public static let maxUndo = 1_000
 
     private var factories: [String: () -> Tool] = [:]
-    private var undoStack: [[Op]] = []
-    private var redoStack: [[Op]] = []
-    private var gesture: [Op] = []
-    /// Object number of an annotation that undo or redo re-added -> its new id.
-    private var remap: [Int: ObjectID] = [:]
-
-    enum Op {
-        case added(Annotation)
-        case modified(before: Annotation, after: Annotation)
-        case removed(Annotation)
-        /// A form field's values, before and after (by its fully qualified name).
-        case field(name: String, widget: ObjectID, before: [String], after: [String])
-    }
+    private var undoStack: [UndoStep] = []
+    private var redoStack: [UndoStep] = []
+    /// The record of the call being made, and what the step it makes is called.
+    private var record: ObjectChangeRecord? = nil
+    private var stepVerb: String? = nil
+    private var stepDescription: String? = nil
+    /// The document's ``Document/renumberings`` the history belongs to.
+    private var numbering: Int
 
     public init(document: Document) {
         self.document = document
         self.current = PanTool()
+        self.numbering = document.renumberings
     }
 
     /// Sets the style of new annotations. Throws `.invalidArgument` for a colour of other
@@ -185,8 +197,7 @@ public final class ToolManager {
     /// Throws `.notFound` for a custom tool that is not registered.
     public func setTool(_ id: ToolID) throws {
         let tool = try make(id)
-        defer { closeGesture() }
-        try replace(with: tool)
+        try step { try replace(with: tool) }
     }
 
     private func make(_ id: ToolID) throws -> Tool {
@@ -220,6 +231,10 @@ public final class ToolManager {
         try old.finish(in: self)
     }
 
+    /// What the current tool is drawing and has not made yet (nil: nothing): the host
+    /// draws it as a preview.
+    public var preview: ToolPreview? { current.preview }
+
     // MARK: Events
 
     /// Sends `event` through the loop: `handled = tool.handle(event); if !handled { tool =
@@ -234,54 +249,181 @@ public final class ToolManager {
         guard event.pageIndex >= 0, event.pageIndex < count else {
             throw PDFError(.range, "page \(event.pageIndex) is out of range (the document has \(document.pagesText(count)))")
         }
-        defer { closeGesture() }
-        var hops = 0
-        while true {
-            if try current.handle(event, in: self) { return true }
-            hops += 1
-            if hops > ToolManager.maxHops {
-                if current.id != .pan { try replace(with: PanTool()) }
-                emit(.unhandled(event))
-                return false
+        return try step {
+            var hops = 0
+            while true {
+                if try current.handle(event, in: self) { return true }
+                hops += 1
+                if hops > ToolManager.maxHops {
+                    if current.id != .pan { try replace(with: PanTool()) }
+                    emit(.unhandled(event))
+                    return false
+                }
+                let next = current.nextTool(in: self)
+                let tool: Tool
+                do { tool = try make(next) } catch { tool = PanTool() }
+                try replace(with: tool)
             }
-            let next = current.nextTool(in: self)
-            let tool: Tool
-            do { tool = try make(next) } catch { tool = PanTool() }
-            try replace(with: tool)
         }
     }
 
     /// Commits what the current tool holds (pending ink strokes, polygon vertices) without
     /// changing the tool.
     public func commit() throws {
-        defer { closeGesture() }
-        try current.finish(in: self)
+        try step { try current.finish(in: self) }
     }
 
-    // MARK: Selection and editing
+    // MARK: Selection
 
-    /// Selects annotation `id` (nil: nothing).
+    /// Selects annotation `id` alone (nil: nothing).
     public func select(_ id: ObjectID?) {
-        guard id != selection else { return }
-        selection = id
-        emit(.selectionChanged(id))
+        setSelection(id.map { [$0] } ?? [])
     }
 
-    /// Deletes the selected annotation (one undo step). Throws `.state` when nothing is selected.
+    /// Changes the selection by `ids` as `mode` says. Throws `.notFound` for an object
+    /// that is no annotation of the document (and changes nothing then).
+    public func select(_ ids: [ObjectID], mode: SelectionMode) throws {
+        for id in ids where try document.annotation(id) == nil {
+            throw PDFError(.notFound, "no annotation is object \(id)")
+        }
+        var list = selectedAnnotations
+        switch mode {
+        case .replace:
+            list = []
+            for id in ids where !list.contains(where: { $0.number == id.number }) { list.append(id) }
+        case .add:
+            for id in ids where !list.contains(where: { $0.number == id.number }) { list.append(id) }
+        case .toggle:
+            for id in ids {
+                if let i = list.firstIndex(where: { $0.number == id.number }) { list.remove(at: i) } else { list.append(id) }
+            }
+        case .remove:
+            list.removeAll { s in ids.contains { $0.number == s.number } }
+        }
+        setSelection(list)
+    }
+
+    /// The annotations a viewer lets the user select on page `pageIndex` whose rectangle
+    /// meets `rect` (a rubber band): drawn on the page (``Annotation/isDrawnOnPage``), not
+    /// links or form widgets, in /Annots order.
+    public func annotations(in rect: Rect, pageIndex: Int) throws -> [ObjectID] {
+        let band = rect.normalized
+        guard [band.left, band.bottom, band.right, band.top].allSatisfy(\.isFinite) else {
+            throw PDFError(.invalidArgument, "the rectangle \(rect) is not finite")
+        }
+        return try document.annotations(onPage: pageIndex).compactMap { a in
+            guard let id = a.id, a.isDrawnOnPage, a.subtype != "Link", a.subtype != "Widget" else { return nil }
+            let r = a.rect.normalized
+            return r.left <= band.right && band.left <= r.right && r.bottom <= band.top && band.bottom <= r.top ? id : nil
+        }
+    }
+
+    /// Changes the selection by the annotations of page `pageIndex` that `rect` meets
+    /// (``annotations(in:pageIndex:)``), as `mode` says; returns them.
+    @discardableResult
+    public func select(in rect: Rect, pageIndex: Int, mode: SelectionMode) throws -> [ObjectID] {
+        let found = try annotations(in: rect, pageIndex: pageIndex)
+        try select(found, mode: mode)
+        return found
+    }
+
+    /// Sets the selection; reports ``ToolEvent/selectionChanged(_:)`` (with the first
+    /// selected annotation) when it changed.
+    func setSelection(_ ids: [ObjectID]) {
+        guard ids != selectedAnnotations else { return }
+        selectedAnnotations = ids
+        emit(.selectionChanged(selection))
+    }
+
+    /// Whether annotation `a` may be moved or resized by the user: not read-only, not
+    /// locked (ISO 32000-2 §12.5.3).
+    static func isMovable(_ a: Annotation) -> Bool {
+        a.flags & (Annotation.Flag.readOnly | Annotation.Flag.locked) == 0
+    }
+
+    /// The selection's eight handles (corners, then the middles of the edges: left-bottom,
+    /// right-bottom, left-top, right-top, left, right, bottom, top), which a drag resizes
+    /// it by; none unless exactly one annotation is selected, drawn on its page and movable.
+    public func selectionHandles() throws -> [Point] {
+        guard selectedAnnotations.count == 1, let id = selection, let a = try document.annotation(id),
+              a.isDrawnOnPage, ToolManager.isMovable(a) else { return [] }
+        return AnnotEditTool.handlePoints(of: a.rect)
+    }
+
+    // MARK: Editing the selection
+
+    /// Deletes the selected annotations (one undo step). Throws `.state` when nothing is
+    /// selected, or when one of them is locked (/F 128: ISO 32000-2 §12.5.3 forbids
+    /// deleting it; nothing is deleted then).
     public func deleteSelection() throws {
+        guard !selectedAnnotations.isEmpty else { throw PDFError(.state, "no annotation is selected") }
+        var found: [Annotation] = []
+        for id in selectedAnnotations {
+            guard let a = try document.annotation(id) else { continue }
+            if a.flags & Annotation.Flag.locked != 0 {
+                throw PDFError(.state, "annotation \(id) is locked (/F 128): it cannot be deleted (ISO 32000-2 12.5.3)")
+            }
+            found.append(a)
+        }
+        guard !found.isEmpty else { throw PDFError(.notFound, "the selected annotations are gone") }
+        try step(verb: "Delete") {
+            for a in found {
+                guard let id = a.id, try document.annotation(id) != nil else { continue }  // a popup went with its parent
+                try remove(id)
+            }
+        }
+    }
+
+    /// The one selected annotation; throws `.state` when none or several are selected.
+    private func single(_ what: String) throws -> ObjectID {
         guard let id = selection else { throw PDFError(.state, "no annotation is selected") }
-        defer { closeGesture() }
-        try remove(id)
+        guard selectedAnnotations.count == 1 else {
+            throw PDFError(.state, "\(selectedAnnotations.count) annotations are selected: \(what) needs one")
+        }
+        return id
     }
 
     /// Sets the contents of the selected annotation (one undo step). Throws `.state` when
-    /// nothing is selected.
+    /// nothing or several are selected, or when its contents are locked (/F 512,
+    /// LockedContents).
     public func setSelectionContents(_ text: String?) throws {
-        guard let id = selection else { throw PDFError(.state, "no annotation is selected") }
+        let id = try single("setting the contents")
         guard var a = try document.annotation(id) else { throw PDFError(.notFound, "the selected annotation \(id) is gone") }
-        defer { closeGesture() }
+        if a.flags & Annotation.Flag.lockedContents != 0 {
+            throw PDFError(.state, "the contents of annotation \(id) are locked (/F 512, LockedContents)")
+        }
         a.contents = text
-        try update(a)
+        try step(verb: "Edit") { try update(a) }
+    }
+
+    /// Adds a text reply with `text` to the selected annotation, by the style's author (one
+    /// undo step). Returns the reply. Throws `.state` when nothing or several are selected,
+    /// `.disabled` when the document's replies are off.
+    @discardableResult
+    public func reply(_ text: String) throws -> Annotation {
+        let id = try single("a reply")
+        guard let parent = try document.annotation(id) else { throw PDFError(.notFound, "the selected annotation \(id) is gone") }
+        return try step(description: "Reply to \(UndoStep.noun(parent.subtype))") {
+            let r = try document.addReply(to: id, author: style.author, contents: text)
+            if let rid = r.id { emit(.annotationAdded(rid)) }
+            return r
+        }
+    }
+
+    /// Sets a review state on the selected annotation: a state reply by the style's author
+    /// (one undo step). Returns the reply. Throws `.state` when nothing or several are
+    /// selected, `.invalidArgument` for a state that is not one of `model`'s.
+    @discardableResult
+    public func setReviewState(_ state: String, model: StateModel = .review) throws -> Annotation {
+        let id = try single("a review state")
+        guard model.states.contains(state) else {
+            throw PDFError(.invalidArgument, "\(state) is not a state of the \(model.rawValue) model (\(model.states.joined(separator: ", ")))")
+        }
+        return try step(description: "Set state \(state)") {
+            let r = try document.addStateReply(to: id, author: style.author, model: model, state: state)
+            if let rid = r.id { emit(.annotationAdded(rid)) }
+            return r
+        }
     }
 
     /// Sets the value of the form field whose widget is selected (one undo step), with the
@@ -291,10 +433,9 @@ public final class ToolManager {
     /// is no field's widget.
     public func setSelectedFieldValue(_ value: String) throws {
         guard let id = selection else { throw PDFError(.state, "no form field is selected") }
-        guard let field = try fieldOf(widget: id) else { throw PDFError(.notFound, "the selection \(id) is no form field's widget") }
-        defer { closeGesture() }
+        guard let field = try fieldOf(widget: id) else { throw PDFError(.notFound, "the selection \(id) is no field's widget") }
         let values = field.type == .listBox ? value.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [value]
-        try setField(field, values, widget: id)
+        try step { try setField(field, values, widget: id) }
     }
 
     /// The form field that has widget `id` (or is merged with it).
@@ -302,138 +443,174 @@ public final class ToolManager {
         try document.formFields().first { $0.id.number == id.number || $0.widgets.contains { $0.id.number == id.number } }
     }
 
-    /// Sets `field`'s values through the forms model and records it for undo.
+    /// Sets `field`'s values through the forms model (part of the current step).
     func setField(_ field: FormField, _ values: [String], widget: ObjectID) throws {
-        let before = field.values.isEmpty ? [""] : field.values
-        try document.setFieldValues(values, of: field)
-        gesture.append(.field(name: field.name, widget: widget, before: before, after: values))
-        emit(.fieldChanged(widget))
+        try step(description: "Fill \(field.name)") {
+            try document.setFieldValues(values, of: field)
+            emit(.fieldChanged(widget))
+        }
     }
 
     // MARK: Changes (for tools)
 
-    /// Adds `annotation` through the document and records it for undo.
+    /// Adds `annotation` through the document (part of the current step, or a step of its
+    /// own when called outside one).
     @discardableResult
     public func add(_ annotation: Annotation) throws -> Annotation {
-        let stored = try document.addAnnotation(annotation)
-        gesture.append(.added(stored))
-        if let id = stored.id { emit(.annotationAdded(id)) }
-        return stored
+        try step {
+            let stored = try document.addAnnotation(annotation)
+            if let id = stored.id { emit(.annotationAdded(id)) }
+            return stored
+        }
     }
 
-    /// Writes a changed annotation through the document and records it for undo.
+    /// Writes a changed annotation through the document (part of the current step).
     public func update(_ annotation: Annotation) throws {
-        guard let id = annotation.id, let before = try document.annotation(id) else {
+        guard let id = annotation.id, try document.annotation(id) != nil else {
             throw PDFError(.notFound, "the annotation is not in the document")
         }
-        try document.updateAnnotation(annotation)
-        let after = try document.annotation(id) ?? annotation
-        gesture.append(.modified(before: before, after: after))
-        emit(.annotationModified(id))
+        try step {
+            try document.updateAnnotation(annotation)
+            emit(.annotationModified(id))
+        }
     }
 
-    /// Deletes annotation `id` through the document and records it for undo.
+    /// Deletes annotation `id` through the document (part of the current step).
     public func remove(_ id: ObjectID) throws {
-        guard let before = try document.annotation(id) else { throw PDFError(.notFound, "no annotation is object \(id)") }
-        try document.deleteAnnotation(id)
-        gesture.append(.removed(before))
-        if selection == id { select(nil) }
-        emit(.annotationRemoved(id))
+        guard try document.annotation(id) != nil else { throw PDFError(.notFound, "no annotation is object \(id)") }
+        try step {
+            try document.deleteAnnotation(id)
+            if selectedAnnotations.contains(where: { $0.number == id.number }) {
+                setSelection(selectedAnnotations.filter { $0.number != id.number })
+            }
+            emit(.annotationRemoved(id))
+        }
+    }
+
+    /// Names the step being made ("Move", "Resize"): its description is this verb and what
+    /// it changed ("Move Square", "Move 3 annotations").
+    public func describeStep(_ verb: String) {
+        if record != nil { stepVerb = verb }
     }
 
     func emit(_ event: ToolEvent) { onEvent?(event) }
 
-    private func closeGesture() {
-        guard !gesture.isEmpty else { return }
-        undoStack.append(gesture)
-        if undoStack.count > ToolManager.maxUndo { undoStack.removeFirst(undoStack.count - ToolManager.maxUndo) }
+    // MARK: Steps
+
+    /// Runs `body` as one undo step: the objects it changes are recorded with their states
+    /// before and after. Inside another step, it is part of that one.
+    private func step<T>(verb: String? = nil, description: String? = nil, _ body: () throws -> T) throws -> T {
+        if record != nil {
+            if let verb, stepVerb == nil { stepVerb = verb }
+            if let description, stepDescription == nil { stepDescription = description }
+            return try body()
+        }
+        followDocument()
+        let r = ObjectChangeRecord()
+        record = r
+        stepVerb = verb
+        stepDescription = description
+        defer {
+            record = nil
+            if var made = try? UndoStep.make(r, in: document) {
+                made.description = stepDescription ?? describe(made, verb: stepVerb)
+                undoStack.append(made)
+                if undoStack.count > ToolManager.maxUndo { undoStack.removeFirst(undoStack.count - ToolManager.maxUndo) }
+                redoStack.removeAll()
+            }
+            stepVerb = nil
+            stepDescription = nil
+        }
+        return try document.recordingObjectChanges(r, body)
+    }
+
+    /// "Add Square", "Delete 2 annotations", "Move Ink", "Edit Note".
+    private func describe(_ step: UndoStep, verb: String?) -> String {
+        let shown = step.annotations.filter { $0.subtype != "Popup" }
+        let noun: String
+        if shown.count == 1, let a = shown.first {
+            noun = UndoStep.noun(a.subtype)
+        } else if shown.isEmpty {
+            noun = "the document"
+        } else {
+            noun = "\(shown.count) annotations"
+        }
+        if let verb { return "\(verb) \(noun)" }
+        if !shown.isEmpty && shown.allSatisfy({ $0.kind == .added }) { return "Add \(noun)" }
+        if !shown.isEmpty && shown.allSatisfy({ $0.kind == .removed }) { return "Delete \(noun)" }
+        return "Change \(noun)"
+    }
+
+    /// A full save renumbered the document's objects: the history names objects that no
+    /// longer are what it recorded, and is dropped (as is the selection).
+    private func followDocument() {
+        guard document.renumberings != numbering else { return }
+        numbering = document.renumberings
+        undoStack.removeAll()
         redoStack.removeAll()
-        gesture = []
+        setSelection([])
     }
 
     // MARK: Undo
 
-    public var canUndo: Bool { !undoStack.isEmpty }
-    public var canRedo: Bool { !redoStack.isEmpty }
+    public var canUndo: Bool { followDocument(); return !undoStack.isEmpty }
+    public var canRedo: Bool { followDocument(); return !redoStack.isEmpty }
 
-    /// Undoes the last step (one gesture). Returns false when there is nothing to undo.
-    /// A step that cannot be undone (its annotation was changed behind the manager's back)
-    /// throws and is dropped.
+    /// The steps undo would take, the next one first.
+    public var undoSteps: [UndoStepInfo] { followDocument(); return undoStack.reversed().map(ToolManager.info) }
+    /// The steps redo would take, the next one first.
+    public var redoSteps: [UndoStepInfo] { followDocument(); return redoStack.reversed().map(ToolManager.info) }
+
+    private static func info(_ s: UndoStep) -> UndoStepInfo {
+        UndoStepInfo(description: s.description, annotations: s.annotations.map(\.id))
+    }
+
+    /// Undoes the last step (one gesture) exactly: every object it changed gets back its
+    /// state before it, under its own number (an undone deletion restores the same object
+    /// at its place in /Annots; dates are not stamped again). Returns false when there is
+    /// nothing to undo. What the current tool holds (ink strokes) is committed first, as a
+    /// step of its own, which is the one undone. When an object the step changed was
+    /// changed outside the manager since (a script, a collaborator's change applied by the
+    /// sync client, another manager), the step is refused: it throws `.state` naming that
+    /// object, is dropped, and the document is left as it was.
     @discardableResult
     public func undo() throws -> Bool {
-        try current.finish(in: self)
-        closeGesture()
-        guard let step = undoStack.popLast() else { return false }
-        try document.batch {
-            for op in step.reversed() {
-                switch op {
-                case .added(let a): try removeQuietly(a)
-                case .modified(let before, _): try writeQuietly(before)
-                case .removed(let a): try readd(a)
-                case .field(let name, let widget, let before, _): try setFieldQuietly(name, widget, before)
-                }
-            }
-        }
-        redoStack.append(step)
+        try commit()
+        followDocument()
+        guard let s = undoStack.popLast() else { return false }
+        try s.apply(.undo, in: document)
+        redoStack.append(s)
+        report(s, .undo)
         return true
     }
 
-    /// Redoes the last undone step. Returns false when there is nothing to redo.
+    /// Redoes the last undone step exactly (the mirror of ``undo()``, with the same
+    /// refusal). Returns false when there is nothing to redo.
     @discardableResult
     public func redo() throws -> Bool {
-        guard let step = redoStack.popLast() else { return false }
-        try document.batch {
-            for op in step {
-                switch op {
-                case .added(let a): try readd(a)
-                case .modified(_, let after): try writeQuietly(after)
-                case .removed(let a): try removeQuietly(a)
-                case .field(let name, let widget, _, let after): try setFieldQuietly(name, widget, after)
-                }
-            }
-        }
-        undoStack.append(step)
+        followDocument()
+        guard let s = redoStack.popLast() else { return false }
+        try s.apply(.redo, in: document)
+        undoStack.append(s)
+        report(s, .redo)
         return true
     }
 
-    /// The id an annotation has now (undo and redo re-add deleted annotations as new objects).
-    func currentID(_ id: ObjectID) -> ObjectID {
-        var id = id
-        var hops = 0
-        while let next = remap[id.number], next != id, hops < 10_000 { id = next; hops += 1 }
-        return id
-    }
-
-    private func removeQuietly(_ a: Annotation) throws {
-        guard let original = a.id else { return }
-        let id = currentID(original)
-        try document.deleteAnnotation(id)
-        if selection == id { select(nil) }
-        emit(.annotationRemoved(id))
-    }
-
-    private func writeQuietly(_ a: Annotation) throws {
-        guard let original = a.id else { return }
-        var b = a
-        b.id = currentID(original)
-        b.inReplyTo = b.inReplyTo.map(currentID)
-        try document.updateAnnotation(b)
-        emit(.annotationModified(currentID(original)))
-    }
-
-    private func setFieldQuietly(_ name: String, _ widget: ObjectID, _ values: [String]) throws {
-        try document.setFieldValues(values, of: try document.formField(named: name))
-        emit(.fieldChanged(widget))
-    }
-
-    private func readd(_ a: Annotation) throws {
-        var b = a
-        b.inReplyTo = b.inReplyTo.map(currentID)
-        b.popup = nil
-        let stored = try document.addAnnotation(b)
-        if let old = a.id, let new = stored.id {
-            if new.number != old.number { remap[old.number] = new }
-            emit(.annotationAdded(new))
+    /// The events of an undone or redone step, and the selection without what it removed.
+    private func report(_ s: UndoStep, _ direction: UndoStep.Direction) {
+        var gone: Set<Int> = []
+        for a in s.annotations {
+            if a.isWidget { emit(.fieldChanged(a.id)); continue }
+            switch (a.kind, direction) {
+            case (.added, .undo), (.removed, .redo):
+                gone.insert(a.id.number)
+                emit(.annotationRemoved(a.id))
+            case (.added, .redo), (.removed, .undo): emit(.annotationAdded(a.id))
+            case (.modified, _): emit(.annotationModified(a.id))
+            }
+        }
+        if selectedAnnotations.contains(where: { gone.contains($0.number) }) {
+            setSelection(selectedAnnotations.filter { !gone.contains($0.number) })
         }
     }
 
@@ -453,6 +630,12 @@ public final class ToolManager {
     func hit(_ event: PointerEvent) throws -> HitTarget {
         try document.hitTest(pageIndex: event.pageIndex, at: event.point, tolerance: style.tolerance)
     }
+}
+
+extension Annotation.Flag {
+    /// LockedContents (ISO 32000-2 Table 167, bit 10): the contents may not be changed by
+    /// the user; position, size and deletion are not restricted by it.
+    public static let lockedContents = 512
 }
 
 /// The bounds of x, y pairs, grown by `pad`.

@@ -94,7 +94,7 @@ _LAZY = {
     "_bookmarks": ("BUILTIN_PROVIDER", "Bookmark", "BookmarkKind", "BookmarkManager", "BookmarkProvider", "BookmarkSortOrder"),
     "_sync": ("SyncService",),
     "_client": ("Client", "Descriptor", "SyncEvent", "SyncEventType", "SyncState"),
-    "_tools": ("CustomTool", "HitKind", "PointerEvent", "PointerKind", "Tool", "ToolEvent", "ToolEventKind", "ToolManager", "device_to_page", "hit_test", "hit_test_text", "page_to_device"),
+    "_tools": ("CustomTool", "HitKind", "PointerEvent", "PointerKind", "PreviewKind", "SelectionMode", "Tool", "ToolEvent", "ToolEventKind", "ToolManager", "ToolPreview", "ToolStyle", "device_to_page", "hit_test", "hit_test_text", "page_to_device"),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 
@@ -102,7 +102,7 @@ if _typing.TYPE_CHECKING:
     from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
     from ._sync import SyncService
     from ._client import Client, Descriptor, SyncEvent, SyncEventType, SyncState
-    from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, Tool, ToolEvent, ToolEventKind, ToolManager, device_to_page, hit_test, hit_test_text, page_to_device
+    from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, PreviewKind, SelectionMode, Tool, ToolEvent, ToolEventKind, ToolManager, ToolPreview, ToolStyle, device_to_page, hit_test, hit_test_text, page_to_device
 else:
 
     def __getattr__(name: str) -> "_typing.Any":
@@ -244,6 +244,10 @@ __all__ = [
     "ToolManager",
     "PointerKind",
     "HitKind",
+    "ToolStyle",
+    "ToolPreview",
+    "PreviewKind",
+    "SelectionMode",
     "device_to_page",
     "page_to_device",
     "hit_test",

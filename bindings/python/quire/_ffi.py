@@ -2,6 +2,7 @@
 
 - :func:`text`: UTF-8 from the library, decoded leniently;
 - :func:`c_string` and :func:`optional_c_string`: Python text for a ``const char *``;
+- :func:`int32_index`: a Python int for an ``int32_t`` index, refused rather than wrapped;
 - :func:`query_bytes`, :func:`query_short_bytes` and :func:`query_doubles`: the header's
   length-query pattern (call with a NULL buffer to learn the size, then with a buffer of
   that size; retry when the value grew in between);
@@ -15,17 +16,19 @@ Nothing here is public API.
 from __future__ import annotations
 
 import ctypes
+import operator
 import threading
 from ctypes import byref, c_double, c_size_t
 from typing import Any, Callable, ClassVar, Iterable, List, Optional, Tuple, TypeVar, Union
 
 from . import _raw
-from ._errors import InvalidArgumentError, StateError, raise_status, text
+from ._errors import IndexOutOfRangeError, InvalidArgumentError, StateError, raise_status, text
 
 __all__ = [
     "OwnedHandle",
     "c_string",
     "doubles",
+    "int32_index",
     "optional_c_string",
     "query_bytes",
     "query_doubles",
@@ -39,6 +42,21 @@ _Self = TypeVar("_Self", bound="OwnedHandle")
 # ----------------------------------------------------------------------------------------
 # Python -> C
 # ----------------------------------------------------------------------------------------
+
+
+def int32_index(value: Any, what: str) -> int:
+    """``value`` (any integer: ``operator.index``) for an ``int32_t`` index. ctypes would
+    keep only its low 32 bits (2**32 would be page 0): one beyond the range of ``int32_t``
+    raises :class:`quire.IndexOutOfRangeError` instead.
+
+    Raises:
+        IndexOutOfRangeError: below -2**31 or from 2**31 on; ``what`` names it.
+        TypeError: not an integer.
+    """
+    number = operator.index(value)
+    if not -(2**31) <= number < 2**31:
+        raise IndexOutOfRangeError(_raw.QUIRE_ERANGE, "%s %d is out of range (a 32-bit index)" % (what, number))
+    return number
 
 
 def c_string(value: Union[str, bytes], what: str) -> bytes:

@@ -319,6 +319,24 @@ QUIRE_HIT_NONE = 0x3300
 QUIRE_HIT_ANNOTATION = 0x3301
 QUIRE_HIT_LINK = 0x3302
 QUIRE_HIT_WIDGET = 0x3303
+# Issue 31: modifiers, selection modes, previews, histories
+QUIRE_MODIFIER_SHIFT = 0x1
+QUIRE_POINTER_EVENT_VERSION = 1
+QUIRE_SELECT_REPLACE = 0x3400
+QUIRE_SELECT_ADD = 0x3401
+QUIRE_SELECT_TOGGLE = 0x3402
+QUIRE_SELECT_REMOVE = 0x3403
+QUIRE_PREVIEW_NONE = 0x3500
+QUIRE_PREVIEW_RECT = 0x3501
+QUIRE_PREVIEW_SEGMENT = 0x3502
+QUIRE_PREVIEW_INK = 0x3503
+QUIRE_PREVIEW_VERTICES = 0x3504
+QUIRE_PREVIEW_MOVE = 0x3505
+QUIRE_PREVIEW_RESIZE = 0x3506
+QUIRE_PREVIEW_SELECT = 0x3507
+QUIRE_TOOL_PREVIEW_VERSION = 1
+QUIRE_HISTORY_UNDO = 0x3600
+QUIRE_HISTORY_REDO = 0x3601
 
 # ----------------------------------------------------------------------------------------
 # Text (QUIRE_TEXT_MARKUP_*, versioned structs)
@@ -758,6 +776,24 @@ def custom_tool_init() -> quire_custom_tool:
     return _init(quire_custom_tool(), "quire_custom_tool_init", QUIRE_CUSTOM_TOOL_VERSION)
 
 
+class quire_pointer_event(Structure):
+    """``quire_pointer_event``. Build it with :func:`pointer_event_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("kind", c_int),
+        ("page_index", c_int32),
+        ("x", c_double),
+        ("y", c_double),
+        ("modifiers", c_uint32),
+    ]
+
+
+def pointer_event_init() -> quire_pointer_event:
+    """``QUIRE_POINTER_EVENT_INIT`` through ``quire_pointer_event_init``."""
+    return _init(quire_pointer_event(), "quire_pointer_event_init", QUIRE_POINTER_EVENT_VERSION)
+
+
 class quire_client_config(Structure):
     """``quire_client_config``. Build it with :func:`client_config_init`."""
 
@@ -785,6 +821,27 @@ class quire_rect(Structure):
         ("right", c_double),
         ("top", c_double),
     ]
+
+
+class quire_tool_preview(Structure):
+    """``quire_tool_preview``. Build it with :func:`tool_preview_init`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("kind", c_int),
+        ("tool", c_int),
+        ("page_index", c_int32),
+        ("rect", quire_rect),
+        ("dx", c_double),
+        ("dy", c_double),
+        ("path_count", c_int32),
+        ("closed", c_int32),
+    ]
+
+
+def tool_preview_init() -> quire_tool_preview:
+    """``QUIRE_TOOL_PREVIEW_INIT`` through ``quire_tool_preview_init``."""
+    return _init(quire_tool_preview(), "quire_tool_preview_init", QUIRE_TOOL_PREVIEW_VERSION)
 
 
 class quire_annotation_info(Structure):
@@ -1363,6 +1420,29 @@ _FUNCTIONS: Tuple[Tuple[str, _CType, Tuple[_CType, ...]], ...] = (
     ("quire_tool_manager_commit", c_int, (quire_tool_manager_p,)),
     ("quire_tool_manager_undo", c_int, (POINTER(c_int32), quire_tool_manager_p)),
     ("quire_tool_manager_redo", c_int, (POINTER(c_int32), quire_tool_manager_p)),
+    ("quire_pointer_event_init", c_int, (POINTER(quire_pointer_event), ctypes.c_uint)),
+    (
+        "quire_tool_manager_send_event",
+        c_int,
+        (POINTER(c_int32), quire_tool_manager_p, POINTER(quire_pointer_event)),
+    ),
+    ("quire_tool_manager_style", c_int, (POINTER(quire_tool_style), quire_tool_manager_p)),
+    ("quire_tool_manager_selection_count", c_int, (POINTER(c_int32), quire_tool_manager_p)),
+    ("quire_tool_manager_selection_at", c_int, (POINTER(c_int32), quire_tool_manager_p, c_int32)),
+    ("quire_tool_manager_select", c_int, (quire_tool_manager_p, c_int32, c_int32)),
+    (
+        "quire_tool_manager_select_rect",
+        c_int,
+        (POINTER(c_int32), quire_tool_manager_p, c_int32, POINTER(quire_rect), c_int32),
+    ),
+    _query("quire_tool_manager_selection_handles", _NUMBERS, quire_tool_manager_p),
+    ("quire_tool_preview_init", c_int, (POINTER(quire_tool_preview), ctypes.c_uint)),
+    ("quire_tool_manager_preview", c_int, (POINTER(quire_tool_preview), quire_tool_manager_p)),
+    _query("quire_tool_manager_preview_path", _NUMBERS, quire_tool_manager_p, c_int32),
+    ("quire_tool_manager_history_count", c_int, (POINTER(c_int32), quire_tool_manager_p, c_int32)),
+    _query("quire_tool_manager_step_description", _TEXT, quire_tool_manager_p, c_int32, c_int32),
+    ("quire_tool_manager_reply", c_int, (POINTER(c_int32), quire_tool_manager_p, c_char_p)),
+    ("quire_tool_manager_set_state", c_int, (POINTER(c_int32), quire_tool_manager_p, c_char_p, c_char_p)),
 )
 
 

@@ -33,17 +33,19 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional,
 
 from . import _raw
 from ._errors import InvalidArgumentError, check, text
+from ._ffi import c_string, int32_index, query_bytes, query_doubles
+from ._geometry import Rect
 
 
 def text_of_last_error() -> str:
     """The calling thread's last error message."""
     return text(_raw.lib.quire_last_error_message())
-from ._ffi import c_string
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
 
 __all__ = ["Tool", "PointerKind", "ToolEventKind", "HitKind", "ToolEvent", "ToolManager", "CustomTool", "PointerEvent",
+           "ToolStyle", "ToolPreview", "PreviewKind", "SelectionMode",
            "device_to_page", "page_to_device", "hit_test", "hit_test_text"]
 
 PointLike = Sequence[float]
@@ -107,6 +109,62 @@ class HitKind(IntEnum):
     ANNOTATION = _raw.QUIRE_HIT_ANNOTATION
     LINK = _raw.QUIRE_HIT_LINK
     WIDGET = _raw.QUIRE_HIT_WIDGET
+
+
+class SelectionMode(IntEnum):
+    """How :meth:`ToolManager.select` changes the selection (``QUIRE_SELECT_*``)."""
+
+    REPLACE = _raw.QUIRE_SELECT_REPLACE  #: the selection becomes what is given
+    ADD = _raw.QUIRE_SELECT_ADD  #: what is given joins it
+    TOGGLE = _raw.QUIRE_SELECT_TOGGLE  #: each given one leaves it when in it, else joins it
+    REMOVE = _raw.QUIRE_SELECT_REMOVE  #: what is given leaves it
+
+
+class PreviewKind(IntEnum):
+    """What a :class:`ToolPreview` shows (``QUIRE_PREVIEW_*``)."""
+
+    NONE = _raw.QUIRE_PREVIEW_NONE
+    RECT = _raw.QUIRE_PREVIEW_RECT  #: a drag's rectangle (square, circle, free text, text markup so far)
+    SEGMENT = _raw.QUIRE_PREVIEW_SEGMENT  #: a line's or arrow's two points
+    INK = _raw.QUIRE_PREVIEW_INK  #: ink strokes, the last possibly still being drawn
+    VERTICES = _raw.QUIRE_PREVIEW_VERTICES  #: a polygon's or polyline's vertices so far
+    MOVE = _raw.QUIRE_PREVIEW_MOVE  #: the selection moved by ``offset``
+    RESIZE = _raw.QUIRE_PREVIEW_RESIZE  #: the selected annotation resized to ``rect``
+    SELECT = _raw.QUIRE_PREVIEW_SELECT  #: a rubber band
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolStyle:
+    """How new annotations look (:attr:`ToolManager.style`)."""
+
+    color: Tuple[float, float, float] = (1.0, 0.0, 0.0)  #: /C, RGB in 0..1
+    border_width: float = 2.0  #: points
+    opacity: float = 1.0  #: /CA, 0..1
+    font_size: float = 12.0  #: of free text
+    tolerance: float = 4.0  #: hit-test tolerance in points
+    author: Optional[str] = None  #: /T of new annotations, replies and review states
+    free_text: str = "Text"  #: the text of new free text
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolPreview:
+    """What the current tool is drawing and has not made yet (:attr:`ToolManager.preview`),
+    in user space of ``page_index``: a viewer draws it without redoing the tool's logic.
+
+    ``rect`` is the drag's rectangle (for paths, their bounds; for a move, the moved
+    selection's bounds); ``offset`` how far a move went; ``paths`` the x, y lists of a
+    segment, of each ink stroke, of the vertices (``closed`` for a polygon)."""
+
+    kind: PreviewKind
+    tool: Tool
+    page_index: int
+    rect: Rect
+    offset: Tuple[float, float] = (0.0, 0.0)
+    paths: Tuple[Tuple[float, ...], ...] = ()
+    closed: bool = False
+
+
+_UNSET: Any = object()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,7 +246,7 @@ def _point(point: PointLike) -> Tuple[float, float]:
 
 
 def _view(view: Sequence[int]) -> Tuple[int, int, int, int, int]:
-    values = [int(v) for v in view]
+    values = [int32_index(v, "a view's value") for v in view]
     if len(values) == 4:
         values.append(0)
     if len(values) != 5:
@@ -207,8 +265,9 @@ def device_to_page(document: "Document", page_index: int, view: Sequence[int], p
     """
     x, y = c_double(), c_double()
     px, py = _point(point)
+    page = int32_index(page_index, "page index")
     with document._lock:
-        check(_raw.lib.quire_page_device_to_page(byref(x), byref(y), document._read_handle(), page_index, *_view(view), px, py))
+        check(_raw.lib.quire_page_device_to_page(byref(x), byref(y), document._read_handle(), page, *_view(view), px, py))
     return x.value, y.value
 
 
@@ -216,8 +275,9 @@ def page_to_device(document: "Document", page_index: int, view: Sequence[int], p
     """The inverse of :func:`device_to_page` (``FPDF_PageToDevice`` without rounding)."""
     x, y = c_double(), c_double()
     px, py = _point(point)
+    page = int32_index(page_index, "page index")
     with document._lock:
-        check(_raw.lib.quire_page_page_to_device(byref(x), byref(y), document._read_handle(), page_index, *_view(view), px, py))
+        check(_raw.lib.quire_page_page_to_device(byref(x), byref(y), document._read_handle(), page, *_view(view), px, py))
     return x.value, y.value
 
 
@@ -232,8 +292,9 @@ def hit_test(document: "Document", page_index: int, point: PointLike, tolerance:
     """
     kind, number = c_int32(), c_int32()
     px, py = _point(point)
+    page = int32_index(page_index, "page index")
     with document._lock:
-        check(_raw.lib.quire_page_hit_test(byref(kind), byref(number), document._read_handle(), page_index, px, py, float(tolerance)))
+        check(_raw.lib.quire_page_hit_test(byref(kind), byref(number), document._read_handle(), page, px, py, float(tolerance)))
     return HitKind(kind.value), (number.value or None)
 
 
@@ -252,8 +313,9 @@ def hit_test_text(document: "Document", page_index: int, point: PointLike, toler
     """
     index = c_int32()
     px, py = _point(point)
+    page = int32_index(page_index, "page index")
     with document._lock:
-        check(_raw.lib.quire_page_hit_test_text(byref(index), document._read_handle(), page_index, px, py, float(tolerance)))
+        check(_raw.lib.quire_page_hit_test_text(byref(index), document._read_handle(), page, px, py, float(tolerance)))
     return None if index.value < 0 else index.value
 
 
@@ -396,67 +458,243 @@ class ToolManager:
         self._call(lambda: _raw.lib.quire_tool_manager_register_tool(self._handle, byref(c_tool)), changes=False)
         self._custom[tool.name] = (tool, callbacks, keep)
 
-    def send(self, kind: PointerKind, page_index: int, point: PointLike) -> bool:
+    def send(self, kind: PointerKind, page_index: int, point: PointLike, shift: bool = False) -> bool:
         """Sends one pointer event at ``point`` (user space) of page ``page_index``; returns
-        whether a tool handled it.
+        whether a tool handled it. With ``shift`` (the Shift key held): a tap toggles an
+        annotation in the selection, a drag on empty space draws a rubber band.
 
         Raises:
             InvalidArgumentError: a non-finite point.
-            IndexOutOfRangeError: no such page.
+            IndexOutOfRangeError: no such page (also one beyond 32 bits, which is never
+                wrapped to another page).
         """
         handled = c_int32()
         x, y = _point(point)
-        self._call(lambda: _raw.lib.quire_tool_manager_send(byref(handled), self._handle, int(kind), page_index, x, y))
+        page = int32_index(page_index, "page index")
+        if not shift:
+            self._call(lambda: _raw.lib.quire_tool_manager_send(byref(handled), self._handle, int(kind), page, x, y))
+            return bool(handled.value)
+        event = _raw.pointer_event_init()
+        event.kind, event.page_index, event.x, event.y = int(kind), page, x, y
+        event.modifiers = _raw.QUIRE_MODIFIER_SHIFT
+        self._call(lambda: _raw.lib.quire_tool_manager_send_event(byref(handled), self._handle, byref(event)))
         return bool(handled.value)
 
-    def tap(self, page_index: int, point: PointLike) -> bool:
-        """Sends a tap."""
-        return self.send(PointerKind.TAP, page_index, point)
+    def tap(self, page_index: int, point: PointLike, shift: bool = False) -> bool:
+        """Sends a tap (with ``shift``: toggles the annotation there in the selection)."""
+        return self.send(PointerKind.TAP, page_index, point, shift)
 
     def double_tap(self, page_index: int, point: PointLike) -> bool:
         """Sends a double tap."""
         return self.send(PointerKind.DOUBLE_TAP, page_index, point)
 
-    def drag(self, page_index: int, start: PointLike, end: PointLike, *through: PointLike) -> None:
-        """Sends a drag: begin at ``start``, a move to each of ``through``, end at ``end``."""
-        self.send(PointerKind.DRAG_BEGIN, page_index, start)
+    def drag(self, page_index: int, start: PointLike, end: PointLike, *through: PointLike, shift: bool = False) -> None:
+        """Sends a drag: begin at ``start``, a move to each of ``through``, end at ``end``
+        (with ``shift`` from empty space: a rubber band that adds what it meets)."""
+        self.send(PointerKind.DRAG_BEGIN, page_index, start, shift)
         for p in through:
-            self.send(PointerKind.DRAG_MOVE, page_index, p)
-        self.send(PointerKind.DRAG_END, page_index, end)
+            self.send(PointerKind.DRAG_MOVE, page_index, p, shift)
+        self.send(PointerKind.DRAG_END, page_index, end, shift)
 
-    def set_style(self, color: Sequence[float] = (1.0, 0.0, 0.0), border_width: float = 2.0, opacity: float = 1.0,
-                  font_size: float = 12.0, tolerance: float = 4.0, author: Optional[str] = None,
-                  free_text: Optional[str] = None) -> None:
-        """Sets how new annotations look.
+    # -- style ---------------------------------------------------------------------------
 
-        Raises:
-            InvalidArgumentError: a value out of its range.
-        """
+    @property
+    def style(self) -> ToolStyle:
+        """How new annotations look; setting it replaces every field (:meth:`set_style`
+        changes some)."""
+        out = _raw.tool_style_init()
+        self._call(lambda: _raw.lib.quire_tool_manager_style(byref(out), self._handle), changes=False)
+        return ToolStyle(
+            color=(out.red, out.green, out.blue),
+            border_width=out.border_width,
+            opacity=out.opacity,
+            font_size=out.font_size,
+            tolerance=out.tolerance,
+            author=out.author.decode("utf-8", "replace") if out.author is not None else None,
+            free_text=out.free_text.decode("utf-8", "replace") if out.free_text is not None else "Text",
+        )
+
+    @style.setter
+    def style(self, value: ToolStyle) -> None:
         style = _raw.tool_style_init()
-        rgb = [float(c) for c in color]
+        rgb = [float(c) for c in value.color]
         if len(rgb) != 3:
             raise InvalidArgumentError(_raw.QUIRE_EINVAL, "color is 3 numbers (red, green, blue)")
         style.red, style.green, style.blue = rgb
-        style.border_width, style.opacity, style.font_size, style.tolerance = border_width, opacity, font_size, tolerance
-        keep = [c_string(author, "author") if author is not None else None,
-                c_string(free_text, "free_text") if free_text is not None else None]
+        style.border_width, style.opacity = float(value.border_width), float(value.opacity)
+        style.font_size, style.tolerance = float(value.font_size), float(value.tolerance)
+        keep = [c_string(value.author, "author") if value.author is not None else None,
+                c_string(value.free_text, "free_text") if value.free_text is not None else None]
         style.author, style.free_text = keep[0], keep[1]
         self._call(lambda: _raw.lib.quire_tool_manager_set_style(self._handle, byref(style)))
+
+    def set_style(self, color: Sequence[float] = _UNSET, border_width: float = _UNSET, opacity: float = _UNSET,
+                  font_size: float = _UNSET, tolerance: float = _UNSET, author: Optional[str] = _UNSET,
+                  free_text: Optional[str] = _UNSET) -> None:
+        """Changes how new annotations look: the fields given, the others kept
+        (``author=None`` removes the author; ``free_text=None`` is "Text").
+
+        Raises:
+            InvalidArgumentError: a value out of its range (nothing changes then).
+        """
+        changes: Dict[str, Any] = {}
+        for name, value in (("color", color), ("border_width", border_width), ("opacity", opacity),
+                            ("font_size", font_size), ("tolerance", tolerance), ("author", author),
+                            ("free_text", free_text)):
+            if value is not _UNSET:
+                changes[name] = value
+        if "color" in changes:
+            changes["color"] = tuple(float(c) for c in changes["color"])
+        if "free_text" in changes and changes["free_text"] is None:
+            changes["free_text"] = "Text"
+        self.style = dataclasses.replace(self.style, **changes)
+
+    # -- what a viewer draws ---------------------------------------------------------------
+
+    @property
+    def preview(self) -> Optional[ToolPreview]:
+        """What the current tool is drawing and has not made yet (a drag's rectangle or
+        segment, ink strokes, polygon vertices, a move, a resize, a rubber band), or
+        ``None``: draw it after each event."""
+        out = _raw.tool_preview_init()
+        self._call(lambda: _raw.lib.quire_tool_manager_preview(byref(out), self._handle), changes=False)
+        if out.kind == _raw.QUIRE_PREVIEW_NONE:
+            return None
+        paths = []
+        for k in range(out.path_count):
+            paths.append(tuple(self._numbers(_raw.lib.quire_tool_manager_preview_path, k)))
+        r = out.rect
+        return ToolPreview(PreviewKind(out.kind), Tool(out.tool), out.page_index, Rect(r.left, r.bottom, r.right, r.top),
+                           (out.dx, out.dy), tuple(paths), bool(out.closed))
+
+    def _numbers(self, function: Callable[..., int], *args: Any) -> List[float]:
+        result: List[float] = []
+
+        def read() -> int:
+            result[:] = query_doubles(function, self._handle, *args)
+            return _raw.QUIRE_OK
+
+        self._call(read, changes=False)
+        return result
+
+    @property
+    def selection_handles(self) -> List[Tuple[float, float]]:
+        """The selection's eight resize handles in user space (corners: left-bottom,
+        right-bottom, left-top, right-top; then the middles of the left, right, bottom and
+        top edges), or none unless one annotation is selected, drawn and movable."""
+        xy = self._numbers(_raw.lib.quire_tool_manager_selection_handles)
+        return [(xy[i], xy[i + 1]) for i in range(0, len(xy) - 1, 2)]
+
+    # -- history ---------------------------------------------------------------------------
+
+    def _history(self, which: int) -> List[str]:
+        count = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, which), changes=False)
+        out: List[str] = []
+
+        def read() -> int:
+            for k in range(count.value):
+                out.append(query_bytes(_raw.lib.quire_tool_manager_step_description, self._handle, which, k)
+                           .decode("utf-8", "replace"))
+            return _raw.QUIRE_OK
+
+        self._call(read, changes=False)
+        return out
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` has a step to undo."""
+        count = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, _raw.QUIRE_HISTORY_UNDO),
+                   changes=False)
+        return count.value > 0
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether :meth:`redo` has a step to redo."""
+        count = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, _raw.QUIRE_HISTORY_REDO),
+                   changes=False)
+        return count.value > 0
+
+    @property
+    def undo_steps(self) -> List[str]:
+        """What each step undo would take does, the next one first ("Move Square",
+        "Delete 2 annotations", "Reply to Note"): an Edit menu's "Undo ..." items."""
+        return self._history(_raw.QUIRE_HISTORY_UNDO)
+
+    @property
+    def redo_steps(self) -> List[str]:
+        """What each step redo would take does, the next one first."""
+        return self._history(_raw.QUIRE_HISTORY_REDO)
 
     # -- selection and editing -----------------------------------------------------------
 
     @property
     def selection(self) -> Optional[int]:
-        """The selected annotation's object number, or ``None``."""
+        """The selected annotation's object number (the first, with several selected), or
+        ``None``."""
         out = c_int32()
         self._call(lambda: _raw.lib.quire_tool_manager_selection(byref(out), self._handle), changes=False)
         return out.value or None
 
-    def delete_selection(self) -> None:
-        """Deletes the selected annotation (one undo step).
+    @property
+    def selected(self) -> List[int]:
+        """The object numbers of every selected annotation, in the order they were selected."""
+        count = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_selection_count(byref(count), self._handle), changes=False)
+        out: List[int] = []
+        number = c_int32()
+        for k in range(count.value):
+            self._call(lambda: _raw.lib.quire_tool_manager_selection_at(byref(number), self._handle, k), changes=False)
+            out.append(number.value)
+        return out
+
+    def select(self, annotation: Union[int, Iterable[int], None], mode: SelectionMode = SelectionMode.REPLACE) -> None:
+        """Changes the selection by an annotation's object number (or several) as ``mode``
+        says; ``None`` with :attr:`SelectionMode.REPLACE` clears it.
 
         Raises:
-            StateError: nothing is selected.
+            NotFoundError: a number that is no annotation of the document.
+        """
+        if annotation is None:
+            numbers: List[int] = [0]
+        elif isinstance(annotation, int):
+            numbers = [annotation]
+        else:
+            numbers = [int(n) for n in annotation]
+            if not numbers and mode == SelectionMode.REPLACE:
+                numbers = [0]
+        for k, number in enumerate(numbers):
+            number = int32_index(number, "object number")
+            m = SelectionMode.ADD if mode == SelectionMode.REPLACE and k > 0 else mode
+            self._call(lambda: _raw.lib.quire_tool_manager_select(self._handle, number, int(m)), changes=False)
+
+    def select_rect(self, page_index: int, rect: Sequence[float], mode: SelectionMode = SelectionMode.REPLACE) -> int:
+        """Changes the selection, as ``mode`` says, by the annotations of page
+        ``page_index`` whose rectangle meets ``rect`` = (left, bottom, right, top) in user
+        space (a rubber band: drawn annotations, not links or widgets); returns how many.
+
+        Raises:
+            InvalidArgumentError: a rectangle that is not 4 finite numbers.
+            IndexOutOfRangeError: no such page.
+        """
+        values = [float(v) for v in rect]
+        if len(values) != 4:
+            raise InvalidArgumentError(_raw.QUIRE_EINVAL, "a rectangle is 4 numbers (left, bottom, right, top)")
+        where = _raw.quire_rect(*values)
+        page = int32_index(page_index, "page index")
+        count = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_select_rect(byref(count), self._handle, page, byref(where), int(mode)),
+                   changes=False)
+        return count.value
+
+    def delete_selection(self) -> None:
+        """Deletes the selected annotations (one undo step).
+
+        Raises:
+            StateError: nothing is selected, or one of them is locked (/F 128: ISO 32000-2
+                12.5.3 forbids deleting it; nothing is deleted then).
         """
         self._call(lambda: _raw.lib.quire_tool_manager_delete_selection(self._handle))
 
@@ -464,7 +702,7 @@ class ToolManager:
         """Sets the selected annotation's /Contents (``None`` removes it; one undo step).
 
         Raises:
-            StateError: nothing is selected.
+            StateError: nothing or several selected, or its contents are locked (/F 512).
         """
         raw = c_string(text, "text") if text is not None else None
         self._call(lambda: _raw.lib.quire_tool_manager_set_selection_contents(self._handle, raw))
@@ -482,18 +720,57 @@ class ToolManager:
         raw = c_string(value, "value")
         self._call(lambda: _raw.lib.quire_tool_manager_set_field_value(self._handle, raw))
 
+    def reply(self, text: str) -> int:
+        """Adds a text reply with ``text`` to the selected annotation, by the style's author
+        (one undo step); returns the reply's object number.
+
+        Raises:
+            StateError: nothing or several selected.
+            DisabledError: replies are off for the document.
+        """
+        raw = c_string(text, "text")
+        out = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_reply(byref(out), self._handle, raw))
+        return out.value
+
+    def set_state(self, state: str, model: str = "Review") -> int:
+        """Sets a review state on the selected annotation: a state reply by the style's
+        author ("Review": Accepted, Rejected, Cancelled, Completed, None; "Marked": Marked,
+        Unmarked), one undo step; returns its object number.
+
+        Raises:
+            StateError: nothing or several selected.
+            InvalidArgumentError: an unknown model, or a state of another model.
+        """
+        raw_state, raw_model = c_string(state, "state"), c_string(model, "model")
+        out = c_int32()
+        self._call(lambda: _raw.lib.quire_tool_manager_set_state(byref(out), self._handle, raw_model, raw_state))
+        return out.value
+
     def commit(self) -> None:
         """Commits what the current tool holds (ink strokes, polygon vertices)."""
         self._call(lambda: _raw.lib.quire_tool_manager_commit(self._handle))
 
     def undo(self) -> bool:
-        """Undoes the last step (one gesture); False when there was none."""
+        """Undoes the last step (one gesture) exactly: every object it changed gets back
+        its state before it (an undone deletion is the same object, at its place in the
+        stacking order; no date is stamped again). False when there was none.
+
+        Raises:
+            StateError: an annotation the step changed was changed outside the manager
+                since (a script, a collaborator's synced change, another manager): the step
+                is refused and dropped, and nothing changes.
+        """
         done = c_int32()
         self._call(lambda: _raw.lib.quire_tool_manager_undo(byref(done), self._handle))
         return bool(done.value)
 
     def redo(self) -> bool:
-        """Redoes the last undone step; False when there was none."""
+        """Redoes the last undone step exactly; False when there was none.
+
+        Raises:
+            StateError: refused as :meth:`undo` is.
+        """
         done = c_int32()
         self._call(lambda: _raw.lib.quire_tool_manager_redo(byref(done), self._handle))
         return bool(done.value)
