@@ -68,6 +68,10 @@ public final class SyncDescriptor: @unchecked Sendable {
     /// The records of the editable document as last seen, by id (under documentLock).
     private var shadow: [String: LocalRecord] = [:]
     private var shadowOrder: [String] = []
+    /// The objects that two pages list (two records each): a page's export alone cannot
+    /// name them as the whole document's does, so a change of a page with one of them
+    /// compares the whole document.
+    private var sharedObjects: Set<Int> = []
     /// While the sync applies the server's changes, the change follower ignores them.
     private var applying = false
     /// How many entries of the document's change log the follower has seen.
@@ -314,18 +318,23 @@ public final class SyncDescriptor: @unchecked Sendable {
         let view = try store.localView()
         applying = true
         defer { applying = false }
-        let current = try exportRecords(d)
+        var current = try exportRecords(d)
         var wanted: [String: [UInt8]] = [:]
         for (id, json) in view { wanted[id] = json }
         var changed: [String] = []
+        var deleted = false
         for id in current.order {
             guard let r = current.records[id] else { continue }
             let keep = wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.int64 } == Int64(r.page)
             if !keep {
                 try deleteLocal(d, r)
                 changed.append(id)
+                deleted = true
             }
         }
+        // A deletion may have taken other records with it (an object two pages list is
+        // two records): compare with what the document holds now.
+        if deleted { current = try exportRecords(d) }
         var items: [InstantJSONValue] = []
         for (id, json) in view where current.records[id]?.json != json {
             if let item = prepared(json) { items.append(item) }
@@ -335,6 +344,7 @@ public final class SyncDescriptor: @unchecked Sendable {
         let after = try exportRecords(d)
         shadow = after.records
         shadowOrder = after.order
+        noteSharedObjects()
         logged = d.changeLog.count  // what applying changed is not a local change
         if announce && !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
     }
@@ -393,9 +403,11 @@ public final class SyncDescriptor: @unchecked Sendable {
                 after = (shadowOrder, shadow)
                 for page in pages.sorted() {
                     let fresh = try exportRecords(d, page: page)
-                    // An id that another page's record has (a duplicate /NM): the export of
-                    // the whole document names them differently; take that one.
-                    if fresh.order.contains(where: { id in shadow[id].map { $0.page != page } ?? false }) {
+                    // An id that another page's record has (a duplicate /NM), or an object
+                    // that another page lists too: the export of the whole document names
+                    // them differently; take that one.
+                    if fresh.order.contains(where: { id in shadow[id].map { $0.page != page } ?? false })
+                        || fresh.records.values.contains(where: { $0.object.map { sharedObjects.contains($0) } ?? false }) {
                         after = try exportRecords(d)
                         break
                     }
@@ -424,6 +436,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             }
             shadow = after.records
             shadowOrder = after.order
+            noteSharedObjects()
             logged = log.count
             forceFullScan = false
             return !changes.isEmpty
@@ -431,6 +444,15 @@ public final class SyncDescriptor: @unchecked Sendable {
         guard changed else { return }
         if state == .clean || state == .unknown { setState(.dirty) }
         scheduleAutoSync()
+    }
+
+    /// Adds to ``sharedObjects`` the objects of which the shadow holds two records.
+    private func noteSharedObjects() {
+        var seen: Set<Int> = []
+        for r in shadow.values {
+            guard let o = r.object else { continue }
+            if !seen.insert(o).inserted { sharedObjects.insert(o) }
+        }
     }
 
     /// The pages whose records the change log's new entries may have changed: the pages of

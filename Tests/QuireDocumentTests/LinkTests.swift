@@ -201,3 +201,20 @@ struct RecordIDTests {
         #expect(try doc.exportAnnotationsJSON(page: nil, prettyPrinted: false) == again)
     }
 }
+
+extension RecordIDTests {
+    @Test func undoingTheDeletionOfAnObjectOnTwoPagesListsItOnBoth() throws {
+        let doc = try awkward()
+        let before = try ids(doc)
+        let link = try #require(try doc.allAnnotations().first?.id)
+        let tm = ToolManager(document: doc)
+        tm.select(link)
+        try tm.deleteSelection()
+        #expect(!(try ids(doc)).contains("\(link.number)"))
+        #expect(try tm.undo())
+        #expect(try ids(doc) == before)
+        #expect(try tm.redo())
+        #expect(try tm.undo())
+        #expect(try ids(doc) == before)
+    }
+}

@@ -13,11 +13,16 @@ extension ScheduleRun {
     enum EditKind: CaseIterable {
         case note, square, ink, highlight, freeText, editContents, move, recolor, reply, stateReply, delete,
              importPair, importUpdate
+        /// Through the user's tool manager (issue 31): a square drawn, a selection's text
+        /// changed or deleted, and undo and redo, which refuse a step whose annotation a
+        /// remote change reached since.
+        case toolSquare, toolContents, toolDelete, toolUndo, toolRedo
     }
 
     static let editWeights: [(EditKind, Int)] = [
         (.note, 14), (.square, 8), (.ink, 5), (.highlight, 5), (.freeText, 4), (.editContents, 14), (.move, 8),
         (.recolor, 5), (.reply, 12), (.stateReply, 7), (.delete, 10), (.importPair, 4), (.importUpdate, 4),
+        (.toolSquare, 3), (.toolContents, 3), (.toolDelete, 2), (.toolUndo, 6), (.toolRedo, 3),
     ]
 
     func pickEdit() -> EditKind {
@@ -202,6 +207,44 @@ extension ScheduleRun {
             _ = try doc.importAnnotationsJSON(Array(json.canonicalText.utf8))
             touch(name)
             return name
+        case .toolSquare, .toolContents, .toolDelete, .toolUndo, .toolRedo:
+            return try tool(kind, c, doc, page: page)
+        }
+    }
+
+    /// An edit through the client's tool manager (one per document: a restarted client's
+    /// document gets a new one, with no history).
+    func tool(_ kind: EditKind, _ c: SimClient, _ doc: Document, page: Int) throws -> String {
+        if c.tools?.document !== doc { c.tools = ToolManager(document: doc) }
+        guard let tm = c.tools else { return "" }
+        switch kind {
+        case .toolSquare:
+            try tm.setTool(.builtIn(.square))
+            let x = Double(rng.next(400)) + 50, y = Double(rng.next(600)) + 50
+            try tm.send(PointerEvent(.dragBegin, pageIndex: page, Point(x: x, y: y)))
+            try tm.send(PointerEvent(.dragMove, pageIndex: page, Point(x: x + 20, y: y + 15)))
+            try tm.send(PointerEvent(.dragEnd, pageIndex: page, Point(x: x + 40, y: y + 30)))
+            try tm.setTool(.pan)
+            return "square on page \(page)"
+        case .toolContents, .toolDelete:
+            guard let target = try pickTarget(doc), let id = target.id else { return "" }
+            tm.select(id)
+            if kind == .toolDelete {
+                try tm.deleteSelection()
+            } else {
+                names += 1
+                try tm.setSelectionContents("\(c.user) tool edit \(names)")
+                touch(target.name)
+            }
+            return "\(target.name ?? "?") (object \(id.number))"
+        default:
+            do {
+                let done = kind == .toolUndo ? try tm.undo() : try tm.redo()
+                return done ? "done" : "nothing to do"
+            } catch let e as PDFError where e.kind == .state {
+                // Refused: its annotation changed since (a remote change, another edit).
+                return "refused (\(e.message.prefix(80)))"
+            }
         }
     }
 }

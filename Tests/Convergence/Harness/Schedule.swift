@@ -108,6 +108,8 @@ final class SimClient: @unchecked Sendable {
     let dropped = Mutex<Set<Int64>>([])
     let repairs = Mutex<Int64>(0)
     var expected: [String: Expectation] = [:]
+    /// The user's tool manager on the editable document (made on first use).
+    var tools: ToolManager?
     var clientID: String { (try? descriptor.clientID()) ?? "?" }
 
     init(index: Int, directory: String, transport: ScheduledTransport) throws {

@@ -491,6 +491,13 @@ extension Document {
             }
             // Exact records name record ids only (not another annotation that has the /NM).
             if options.exactRecords { return .missing(ref) }
+            // A link the annotation the record updates already keeps by id (its target is
+            // gone): kept, so that a document's own export still imports as a no-op (and
+            // never resolves to another annotation that has that /NM).
+            if let existing = target[i].flatMap({ existingByNumber[$0.number] }),
+               (field == "inReplyTo" ? existing.inReplyToID : existing.popupID) == ref {
+                return .missing(ref)
+            }
             if let e = existingByName[ref]?.first, let eid = e.id, let r = recordOfObject[eid.number].map(Ref.record) ?? existingRef(e) {
                 return r
             }
@@ -500,12 +507,6 @@ extension Document {
                 return r
             }
             if missingLinks == .keep { return .missing(ref) }
-            // A link the annotation the record updates already keeps by id (its target is
-            // gone): kept, so that a document's own export still imports as a no-op.
-            if let existing = target[i].flatMap({ existingByNumber[$0.number] }),
-               (field == "inReplyTo" ? existing.inReplyToID : existing.popupID) == ref {
-                return .missing(ref)
-            }
             throw PDFError(.format, "annotation JSON: annotations[\(i)].quire.\(field): no annotation \"\(ref.prefix(60))\" in the JSON or the document")
         }
         var parent: [Ref?] = Array(repeating: nil, count: records.count)
