@@ -167,7 +167,7 @@ class FaultProxy:
                 sink.sendall(data)
                 with self.lock:
                     self.stats["bytes"] += len(data)
-        except OSError:
+        except (OSError, ValueError):  # a socket closed under us (a cut, the other side): done
             pass
         finally:
             with self.lock:

@@ -40,9 +40,26 @@ def admin(server: ServerProcess, keys: Keys, method: str, path: str, body: Optio
 
 
 def empty_feed(body: Dict[str, Any], seq: int) -> bool:
-    """`{"seq": seq, "changes": []}`, with `"more": false` or without it."""
+    """`{"seq": seq, "changes": []}`, with `"more": false` or without it, and the layer's
+    digest (32 hexadecimal digits) or without it."""
     return body.get("seq") == seq and body.get("changes") == [] and body.get("more", False) is False \
-        and set(body) <= {"seq", "changes", "more"}
+        and set(body) <= {"seq", "changes", "more", "digest"} \
+        and (body.get("digest") is None or re.fullmatch(r"[0-9a-f]{32}", body["digest"]) is not None)
+
+
+def layer_digest(records: List[Dict[str, Any]]) -> str:
+    """The layer digest of docs/sync-protocol.md, computed here on its own: the XOR of the
+    first 16 bytes of SHA-256(id NUL revision NUL canonical record without pdfObjectId)."""
+    import hashlib
+
+    acc = bytearray(16)
+    for item in records:
+        record = {k: v for k, v in item["record"].items() if k != "pdfObjectId"}
+        canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        h = hashlib.sha256(record["id"].encode() + b"\0" + str(item["revision"]).encode() + b"\0" + canonical).digest()
+        for i in range(16):
+            acc[i] ^= h[i]
+    return acc.hex()
 
 
 def count_pdf_annotations(data: bytes) -> int:
@@ -654,3 +671,20 @@ def test_form_field_values_are_refused_as_records(server: ServerProcess, keys: K
     assert results[0]["message"].startswith("record.type: \"pspdfkit/form-field-value\"")
     ids = [x["record"]["id"] for x in c.fetch().json["records"]]
     assert not {"fv-1", "fv-2", "ff-1"} & set(ids)
+
+
+def test_the_layer_digest_is_its_records(server, keys, document):
+    """The digest the feed and the layer answer (docs/sync-protocol.md) is the one its
+    records give, computed independently here, before and after changes."""
+    c = client(server, keys, document)
+    layer = c.fetch().json
+    assert layer["digest"] == layer_digest(layer["records"])
+    assert c.changes(0).json["digest"] == layer["digest"]
+    r = c.push([put(1, note("digest-1", "d\u00e9j\u00e0 vu / \u4f60\u597d")), put(2, note("digest-2", "x"))])
+    assert r.status == 200, r
+    layer = c.fetch().json
+    assert layer["digest"] == layer_digest(layer["records"])
+    assert c.changes(layer["seq"]).json["digest"] == layer["digest"]
+    assert c.push([delete(3, "digest-1", r.json["results"][0]["revision"])]).status == 200
+    layer = c.fetch().json
+    assert layer["digest"] == layer_digest(layer["records"])
