@@ -248,17 +248,22 @@ extension Document {
         }
         // Their annotations that link to them keep the links by id: the ids the annotation
         // JSON gives them now, before they go (read only when such a link exists).
-        var links: [(Int, PDFName, Int)] = []
-        for (_, kept) in listing { links += try self.links(in: kept, to: remove) }
-        var ids: [Int: String] = [:]
+        var links: [(Int, PDFName, Int, Int)] = []
+        for (p, kept) in listing { links += try self.links(in: kept, to: remove).map { ($0.0, $0.1, $0.2, p.index) } }
+        // By object and page (an object two pages list has a record on each: a link from
+        // one of those pages names the one on its page).
+        var ids: [Int: [Int: String]] = [:]
+        var firstID: [Int: String] = [:]
         if !links.isEmpty {
             for (a, rid) in try annotationRecordIDs(pages: Array(try pages().indices)) {
-                if let n = a.id?.number, remove.contains(n), ids[n] == nil { ids[n] = rid }
+                guard let n = a.id?.number, remove.contains(n) else { continue }
+                if ids[n]?[a.pageIndex] == nil { ids[n, default: [:]][a.pageIndex] = rid }
+                if firstID[n] == nil { firstID[n] = rid }
             }
         }
         for (p, kept) in listing { try setAnnots(p, kept) }
-        for (object, key, target) in links {
-            guard let rid = ids[target] else { continue }
+        for (object, key, target, page) in links {
+            guard let rid = ids[target]?[page] ?? firstID[target] else { continue }
             try setValue(.string(PDFString(text: rid)), forKey: key, inObject: object)
         }
         for number in remove.sorted() where isInUse(number) { try deleteObject(number) }

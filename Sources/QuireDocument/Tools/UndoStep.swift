@@ -163,6 +163,7 @@ struct UndoStep {
                 throw conflict(verb, change.number, now: now, expected: expected(change))
             }
         }
+        try checkNotMadeAgain(direction, verb: verb, target: target, in: document)
         var plans: [(PageChange, exact: Bool, merged: [PDFObject]?, index: Int?)] = []
         for page in pages {
             var exact = true
@@ -212,6 +213,32 @@ struct UndoStep {
                 for (number, state) in done.reversed() { try? document.setObjectState(number, state) }
             }
             throw error
+        }
+    }
+
+    /// An annotation the step brings back (an undone deletion, a redone creation) must not
+    /// be on its page again as another object with its identity (its /QuireID, else /NM,
+    /// else its object number: what names its record): made again outside the manager (a
+    /// collaborator's change that the sync client applied as a new object, an import).
+    /// Bringing it back would put its old state over that one's, beside it.
+    private func checkNotMadeAgain(_ direction: Direction, verb: String, target: (ObjectChange) -> ObjectState,
+                                   in document: Document) throws {
+        var names: [String: Int] = [:]
+        for a in annotations where (a.kind == .removed && direction == .undo) || (a.kind == .added && direction == .redo) {
+            guard let change = objects.first(where: { $0.number == a.id.number }),
+                  let dict = target(change).value?.dictionary else { continue }
+            let name = (dict[Annotation.recordIDKey] ?? dict["NM"])?.string?.text ?? String(a.id.number)
+            names[name] = a.id.number
+        }
+        guard !names.isEmpty else { return }
+        let indexByObject = try document.pageIndexByObject()
+        for page in pages {
+            guard let index = indexByObject[page.page] else { continue }
+            for other in try document.annotations(onPage: index) {
+                guard let id = other.id, let name = other.recordID ?? other.name, let number = names[name],
+                      id.number != number else { continue }
+                throw PDFError(.state, "\(verb) refused: annotation \(number)'s name \"\(name.prefix(60))\" is on page \(index + 1) again, as annotation \(id.number), made outside the tool manager; the step is dropped and nothing was changed")
+            }
         }
     }
 

@@ -81,17 +81,23 @@ extension Document {
         }
         var entries: [(annotation: Annotation, id: String, frame: InstantJSON.Frame)] = []
         var idOfObject: [Int: String] = [:]
+        // An object two pages list has a record on each: a link from one of those pages
+        // names the one on its page.
+        var idOnPage: [Int: [Int: String]] = [:]
         var frames: [Int: InstantJSON.Frame] = [:]
         let steps = 2 * indices.count
         try progress?(0, steps)
         for (a, id) in try annotationRecordIDs(pages: indices, eachPage: { k in if k > 0 { try progress?(k, steps) } }) {
-            if let object = a.id, idOfObject[object.number] == nil { idOfObject[object.number] = id }
+            if let object = a.id {
+                if idOfObject[object.number] == nil { idOfObject[object.number] = id }
+                if idOnPage[object.number]?[a.pageIndex] == nil { idOnPage[object.number, default: [:]][a.pageIndex] = id }
+            }
             let frame = try frames[a.pageIndex] ?? InstantJSON.Frame(self.page(at: a.pageIndex))
             frames[a.pageIndex] = frame
             entries.append((a, id, frame))
         }
         func reference(_ target: ObjectID, _ what: String, from a: Annotation) throws -> String? {
-            if let id = idOfObject[target.number] { return id }
+            if let id = idOnPage[target.number]?[a.pageIndex] ?? idOfObject[target.number] { return id }
             if let t = try annotation(target) { return t.name ?? String(target.number) }
             file.warn("annotation \(a.name ?? a.id?.description ?? "") on page \(a.pageIndex + 1): its \(what) \(target) is not an annotation of the document; left out of the JSON")
             return nil
