@@ -60,13 +60,22 @@ let package = Package(
         // What libquire.so does at load: gives back the pages of its relocation table once
         // the loader has applied it (Sources/CQuireLoad/quire_load.c).
         .target(name: "CQuireLoad", path: "Sources/CQuireLoad"),
-        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncClient", "CQuire", "CQuireLoad"], swiftSettings: strictImports),
-        // The system SQLite, for the sync service's default store.
+        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncProtocol", "QuireSyncClient", "CQuire", "CQuireLoad"], swiftSettings: strictImports),
+        // The system SQLite, for the sync service's default store and the client's local one.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // A thin layer over SQLite's C API, shared by the service's store and the client's.
+        .target(name: "QuireSQLite", dependencies: ["CSQLite"], swiftSettings: strictImports),
+        // What the sync service and the client share (docs/sync-protocol.md): a request and
+        // a response, the query decoder, the id rules, the layer digest. The client links
+        // this, not the service's router, JWT verifier and store.
+        .target(name: "QuireSyncProtocol", dependencies: [
+            "QuireDocument",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strictImports),
         // The sync core (docs/sync-protocol.md): the HTTP API as a transport-free router,
         // JWTs, the SQLite store. No HTTP server and no SwiftNIO in it.
         .target(name: "QuireSync", dependencies: [
-            "QuireDocument", "QuireSyntax", "CSQLite",
+            "QuireSyncProtocol", "QuireSQLite", "QuireDocument", "QuireSyntax",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strictImports),
@@ -74,11 +83,13 @@ let package = Package(
         // push, pull and rebase through a small transport protocol. No SwiftNIO: the HTTP
         // transport is only in the server build.
         .target(name: "QuireSyncClient", dependencies: [
-            "QuireSync", "QuireDocument", "QuireSyntax",
+            "QuireSyncProtocol", "QuireSQLite", "QuireDocument", "QuireSyntax",
             .product(name: "JWTKit", package: "jwt-kit"),
         ], swiftSettings: strictImports),
         .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
-        .target(name: "QuireTestSupport", dependencies: ["QuireSyntax", "CZlib"], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
+        .target(name: "QuireTestSupport", dependencies: [
+            "QuireSyntax", "CZlib", .product(name: "JWTKit", package: "jwt-kit"),
+        ], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
         .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
         // The convergence harness of the sync (issue 30, Tests/Convergence/README.md): seeded
@@ -86,14 +97,14 @@ let package = Package(
         // the real sync core. A library for the Swift tests, and `quire-convergence`, which
         // `make` builds in release for `make test` (500 schedules) and the long run.
         .target(name: "QuireConvergence", dependencies: [
-            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport",
+            "QuireSync", "QuireSyncProtocol", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport",
             .product(name: "JWTKit", package: "jwt-kit"),
         ], path: "Tests/Convergence/Harness", swiftSettings: strictImports),
         .executableTarget(name: "QuireConvergenceCLI", dependencies: ["QuireConvergence"], path: "Tests/Convergence/Main",
                           swiftSettings: strictImports),
         .testTarget(name: "QuireSyntaxTests", dependencies: ["QuireSyntax", "QuireTestSupport"], swiftSettings: strictImports),
         .testTarget(name: "QuireSyncTests", dependencies: [
-            "QuireSync", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireConvergence",
+            "QuireSync", "QuireSyncProtocol", "QuireSQLite", "QuireSyncClient", "QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireConvergence",
             .product(name: "JWTKit", package: "jwt-kit"),
             // RSA keys generated in the tests, to mint tokens.
             .product(name: "Crypto", package: "swift-crypto"),
@@ -143,7 +154,7 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     // The sync client's HTTP transport; the C layer uses it when it is there
     // (#if canImport(QuireSyncHTTP)), and answers QUIRE_EUNSUPPORTED without it.
     package.targets.append(.target(name: "QuireSyncHTTP", dependencies: [
-        "QuireSync", "QuireSyncClient",
+        "QuireSyncProtocol", "QuireSyncClient",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -158,14 +169,14 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     package.products.append(.executable(name: "quire-server", targets: ["QuireServer"]))
     // The sync core's PostgreSQL store, registered with SyncService through storeFactories.
     package.targets.append(.target(name: "QuireSyncPostgres", dependencies: [
-        "QuireSync",
+        "QuireSync", "QuireSyncProtocol",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Logging", package: "swift-log"),
     ], swiftSettings: strictImports))
     package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
-        "QuireSync", "QuireSyncPostgres",
+        "QuireSync", "QuireSyncProtocol", "QuireSyncPostgres",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -222,9 +222,7 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
             guard let value else { b.annotation.replyType = nil; return }
             guard let rt = ReplyType(rawValue: value) else { throw CallError(code: QUIRE_EINVAL, message: "reply type '\(value)' is not R or Group") }
             b.annotation.replyType = rt
-        case QUIRE_ANNOT_DEFAULT_APPEARANCE:
-            b.annotation.defaultAppearance = value
-            b.annotation.fontSize = value.flatMap(Annotation.fontSize(in:))
+        case QUIRE_ANNOT_DEFAULT_APPEARANCE: b.annotation.defaultAppearance = value
         case QUIRE_ANNOT_ICON: b.annotation.iconName = value
         case QUIRE_ANNOT_LINE_START: ending(0)
         case QUIRE_ANNOT_LINE_END: ending(1)

@@ -127,7 +127,7 @@ public func quire_bookmark_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ k
             action = .named(try nonEmptyText(text, "text"))
         case QUIRE_ACTION_OTHER:
             let syntax = try nonEmptyText(text, "text")
-            guard let dict = try parseStrictly(ByteBuffer(copying: Array(syntax.utf8))).dictionary,
+            guard let dict = try ObjectParser.parseStrict(ByteBuffer(copying: Array(syntax.utf8))).dictionary,
                   dict["S"]?.name != nil else {
                 throw CallError(code: QUIRE_EFORMAT, message: "text is not an action dictionary with an /S name")
             }

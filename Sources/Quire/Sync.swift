@@ -3,6 +3,7 @@
 import CQuire
 import Dispatch
 import QuireSync
+import QuireSyncProtocol
 import QuireSyntax
 #if canImport(Glibc)
 import Glibc
@@ -44,49 +45,6 @@ final class SyncResponseBox {
         values.forEach { free($0) }
         free(body)
     }
-}
-
-/// A request target ("/path?a=1&b=x%20y") as the path (still percent-encoded: the core
-/// decodes each segment) and the query, decoded as a host's HTTP server decodes it (`+` is a
-/// space; a name given twice keeps its first value).
-func splitTarget(_ target: String) -> (path: String, query: [String: String]) {
-    let bytes = Array(target.utf8)
-    guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, [:]) }
-    let path = String(decoding: bytes[..<mark], as: UTF8.self)
-    var query: [String: String] = [:]
-    for pair in bytes[(mark + 1)...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-        let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-        let name = queryDecoded(parts[0])
-        let value = parts.count > 1 ? queryDecoded(parts[1]) : ""
-        if query[name] == nil { query[name] = value }
-    }
-    return (path, query)
-}
-
-/// `bytes` with `+` as a space and `%XY` decoded (a malformed escape stays as it is);
-/// invalid UTF-8 becomes U+FFFD, which the core then refuses where it matters.
-func queryDecoded(_ bytes: ArraySlice<UInt8>) -> String {
-    func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 65...70: return c - 55
-        case 97...102: return c - 87
-        default: return nil
-        }
-    }
-    var out: [UInt8] = []
-    var i = bytes.startIndex
-    while i < bytes.endIndex {
-        let c = bytes[i]
-        if c == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let hi = hex(bytes[i + 1]), let lo = hex(bytes[i + 2]) {
-            out.append(hi << 4 | lo)
-            i += 3
-        } else {
-            out.append(c == UInt8(ascii: "+") ? 0x20 : c)
-            i += 1
-        }
-    }
-    return String(decoding: out, as: UTF8.self)
 }
 
 let syncConfigVersions = StructVersions<quire_sync_config>(name: "config", sizes: [MemoryLayout<quire_sync_config>.size])
@@ -201,8 +159,7 @@ public func quire_sync_service_handle(_ out: UnsafeMutablePointer<OpaquePointer?
             }
         }
         let bytes = body.map { Array(UnsafeRawBufferPointer(start: $0, count: bodyLength)) } ?? []
-        let (path, query) = splitTarget(target)
-        let request = SyncRequest(method: method, path: path, query: query, headers: list, body: bytes)
+        let request = SyncRequest(method: method, target: target, headers: list, body: bytes)
         let response = s.handleBlocking(request)
         out.pointee = OpaquePointer(Unmanaged.passRetained(SyncResponseBox(response)).toOpaque())
     }

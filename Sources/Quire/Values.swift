@@ -280,22 +280,8 @@ public func quire_value_parse(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ sy
         _ = try required(out, "out")
         let syntax = try required(syntax, "pdf_syntax")
         guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length is negative") }
-        try give(try parseStrictly(ByteBuffer(copying: UnsafeRawPointer(syntax), count: length)), out)
+        try give(try ObjectParser.parseStrict(ByteBuffer(copying: UnsafeRawPointer(syntax), count: length)), out)
     }
-}
-
-/// One PDF object in PDF syntax, parsed strictly: a program's input, so nothing is
-/// repaired silently and nothing may follow the object.
-func parseStrictly(_ buffer: ByteBuffer) throws -> PDFObject {
-    var parser = ObjectParser(buffer)
-    parser.lexer.strict = true
-    let parsed = try parser.parseObject()
-    var rest = parser.lexer
-    rest.skipWhitespace()
-    guard rest.position >= buffer.count else {
-        throw CallError(code: QUIRE_EFORMAT, message: "unexpected text after the value at byte \(rest.position)")
-    }
-    return parsed
 }
 
 @c @implementation

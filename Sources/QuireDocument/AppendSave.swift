@@ -41,7 +41,7 @@ extension Document {
         let pad = AppendInPlace.padding(beforeTailAt: origin.size + tailStart, tailLength: tailLength)
         if pad > 0 { update.insert(contentsOf: repeatElement(UInt8(ascii: "\n"), count: pad), at: tailStart) }
         let buffer = try file.buffer.appending(update)
-        try checkpointer?.willSave(buffer)
+        try notifyWillSave(buffer)
         // The first and last 4 KB are what the unchanged-file check compares.
         let after = try file.buffer.withBytes(loading: [0..<4096, Swift.max(0, origin.size - 4096)..<origin.size]) { expected in
             try update.withUnsafeBytes { u in
@@ -53,6 +53,6 @@ extension Document {
         buffer.origin = after
         buffer.sourceFileChanged(to: after)  // the lazy reader's file is the one appended to
         try reload(from: buffer, appended: true)
-        try checkpointer?.didSave(buffer)
+        try notifyDidSave(buffer)
     }
 }

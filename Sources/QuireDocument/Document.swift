@@ -105,14 +105,17 @@ public final class Document {
     public var sourcePath: String? = nil
     /// How the last ``save(to:mode:progress:)`` copied the original bytes: for tests.
     var lastSavePrefixCopy: AtomicFile.PrefixCopy? = nil
-    /// The checkpointer, once checkpointing has started (see Checkpoints).
-    var checkpointer: Checkpointer? = nil
-    /// A second reader of the change log beside the checkpointer: called with the whole log
-    /// after each operation (at the end of the outermost ``batch(_:)``, or after a change
-    /// outside batches), on the thread that made it, before the operation returns. The
-    /// sync client (QuireSyncClient) turns what the log changed into pending mutations
-    /// here. A throw fails the operation, whose changes stay made (as the checkpointer's).
-    public var changeFollower: ((_ log: [Change], _ document: Document) throws -> Void)? = nil
+    /// The checkpointer, once checkpointing has started (see Checkpoints): one of the
+    /// change observers while it is set.
+    var checkpointer: Checkpointer? = nil {
+        didSet {
+            if let oldValue, oldValue !== checkpointer { removeChangeObserver(oldValue) }
+            if let checkpointer { addChangeObserver(checkpointer) }
+        }
+    }
+    /// The readers of the change log (``ChangeObserver``), held weakly, in order: the
+    /// checkpointer, the sync client's descriptor.
+    var changeObservers: [WeakChangeObserver] = []
     /// The lock of a document used from several threads (a synced document: see
     /// ``DocumentLock``); the C layer holds it for the duration of each call on it.
     public var sharedLock: DocumentLock? = nil

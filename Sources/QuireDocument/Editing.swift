@@ -266,7 +266,7 @@ extension Document {
     /// Runs `body` as one batch that either completes or changes nothing: when it throws
     /// (an error, or a progress handler that cancels), every change it made is undone,
     /// from the objects and from the change log, before the error is rethrown, so the
-    /// checkpointer and the change follower never see them. Warnings it added stay.
+    /// change observers never see them. Warnings it added stay.
     public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
         let before = changes.snapshot()
         if batchDepth == 0 { changes.beginBatch() }
@@ -289,12 +289,11 @@ extension Document {
         return result
     }
 
-    /// Hands the new entries of the change log to the checkpointer and to the change
-    /// follower (``changeFollower``), outside batches.
+    /// Hands the change log to its observers (``ChangeObserver``: the checkpointer, the
+    /// sync client), outside batches.
     func journalChanges() throws {
         guard batchDepth == 0 else { return }
-        if let checkpointer { try checkpointer.changesMade(changes.log, in: self) }
-        if let changeFollower { try changeFollower(changes.log, self) }
+        for observer in liveChangeObservers { try observer.changesMade(changes.log, in: self) }
     }
 
     /// The data of a stream of this document: decoded (filters undone) or raw (as stored,
@@ -387,7 +386,7 @@ extension Document {
         let original = file.buffer.origin
         let buffer = try savedBuffer(mode, progress: progress)
         let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
-        try checkpointer?.willSave(buffer)
+        try notifyWillSave(buffer)
         // A lazy buffer reads only what the kernel does not copy from the original file.
         let written = try buffer.withBytes(loading: []) {
             try AtomicFile.write(UnsafeRawBufferPointer($0), to: path, copyingPrefixFrom: mode == .incremental ? original : nil,
@@ -397,15 +396,17 @@ extension Document {
         buffer.origin = written.origin  // what the next save copies from
         try reload(from: buffer, appended: mode == .incremental)
         sourcePath = path
-        guard let current = checkpointer else { return }
-        if !sameFile && current.options.uid == nil {
+        if let current = checkpointer, !sameFile, current.options.uid == nil {
+            // Saved as another file: its checkpoint is another (its UID comes from the path).
             current.remove()
             checkpointer = nil
             var options = current.options
             options.existing = .discard  // the saved file replaced whatever that checkpoint was about
-            checkpointer = try Checkpointer(document: self, options: options)
+            let started = try Checkpointer(document: self, options: options)
+            checkpointer = started
+            try notifyDidSave(buffer, except: started)
         } else {
-            try current.didSave(buffer)
+            try notifyDidSave(buffer)
         }
     }
 
@@ -416,9 +417,9 @@ extension Document {
         let buffer = try savedBuffer(mode, progress: progress)
         // In pieces; a lazy buffer's unread bytes pass through a scratch buffer.
         try buffer.forEachChunk(write)
-        try checkpointer?.willSave(buffer)
+        try notifyWillSave(buffer)
         try reload(from: buffer, appended: mode == .incremental)
-        try checkpointer?.didSave(buffer)
+        try notifyDidSave(buffer)
     }
 
     /// Continues from `buffer`, a saved state of this document: unsaved changes are gone.

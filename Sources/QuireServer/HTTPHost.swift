@@ -1,5 +1,5 @@
 // The translation between Hummingbird and the sync core: a Hummingbird request becomes a
-// `SyncRequest` (method, path, decoded query, header fields, the body collected up to its
+// `SyncRequest` (method, the raw target whose query the core decodes, header fields, the body collected up to its
 // limit), the core's `SyncResponse` becomes the HTTP response, and each request is logged
 // in one line. Nothing here knows a route but the body limit's.
 
@@ -8,6 +8,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import QuireSync
+import QuireSyncProtocol
 
 struct HTTPHost: HTTPResponder {
     typealias Context = BasicRequestContext
@@ -20,10 +21,10 @@ struct HTTPHost: HTTPResponder {
         let start = ContinuousClock.now
         let method = request.method.rawValue
         let path = request.uri.path
+        // The raw target (path and query as they came): the core decodes the query.
         var syncRequest = SyncRequest(
             method: method,
-            path: path,
-            query: Self.decodeQuery(request.uri.query),
+            target: request.uri.query.map { path + "?" + $0 } ?? path,
             headers: request.headers.map { (name: $0.name.rawName, value: $0.value) })
 
         let answer: SyncResponse
@@ -101,47 +102,6 @@ struct HTTPHost: HTTPResponder {
             return .unreadable(error)
         }
         return .complete(body)
-    }
-
-    /// `a=1&b=x%2Fy` to ["a": "1", "b": "x/y"]: names and values percent-decoded, `+` as a
-    /// space (HTML forms); the first of repeated names wins. A part that does not decode
-    /// (a bad escape, not UTF-8) is passed as it came, for the core to refuse.
-    static func decodeQuery(_ query: String?) -> [String: String] {
-        guard let query, !query.isEmpty else { return [:] }
-        var result: [String: String] = [:]
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = percentDecoded(pair[0])
-            let value = pair.count > 1 ? percentDecoded(pair[1]) : ""
-            if result[name] == nil { result[name] = value }
-        }
-        return result
-    }
-
-    static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        while let c = iterator.next() {
-            switch c {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let h = iterator.next().flatMap(hex), let l = iterator.next().flatMap(hex) else {
-                    return String(text)
-                }
-                bytes.append(h << 4 | l)
-            default: bytes.append(c)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self) ?? String(text)
     }
 
     // MARK: The response

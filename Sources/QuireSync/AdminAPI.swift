@@ -1,6 +1,7 @@
 import Crypto
 import FoundationEssentials
 import QuireDocument
+import QuireSyncProtocol
 import QuireSyntax
 
 // The admin API (`Authorization: Token <api token>`).
@@ -31,7 +32,7 @@ extension SyncService {
     private func exportedRecords(_ document: Document) throws -> [InstantJSONValue] {
         do {
             let json = try InstantJSONValue(parsing: try document.exportAnnotationsJSON(page: nil, prettyPrinted: false))
-            guard case .array(let items)? = json.objectFields?["annotations"] else { return [] }
+            guard case .array(let items)? = json.objectValue?["annotations"] else { return [] }
             return items
         } catch {
             throw SyncHTTPError.badRequest("Quire cannot read the PDF's annotations: \(errorMessage(error))")
@@ -116,7 +117,7 @@ extension SyncService {
         } catch {
             throw SyncHTTPError.invalidJSON(SyncService.jsonMessage(error))
         }
-        guard let fields = value.objectFields else { throw SyncHTTPError.badRequest("the body is {\"from\": \"layer\"}") }
+        guard let fields = value.objectValue else { throw SyncHTTPError.badRequest("the body is {\"from\": \"layer\"}") }
         for key in fields.keys.sorted() where key != "from" {
             throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" (from)")
         }
@@ -228,7 +229,7 @@ extension SyncService {
         var annotations: [Annotation] = []
         for index in try document.pages().indices { annotations += try document.annotations(onPage: index) }
         guard annotations.count == original.count,
-              case .array(let exported)? = try InstantJSONValue(parsing: document.exportAnnotationsJSON(page: nil, prettyPrinted: false)).objectFields?["annotations"],
+              case .array(let exported)? = try InstantJSONValue(parsing: document.exportAnnotationsJSON(page: nil, prettyPrinted: false)).objectValue?["annotations"],
               exported.count == original.count else {
             throw SyncHTTPError.internal("the PDF's annotations and their export disagree")
         }
@@ -313,7 +314,7 @@ extension SyncService {
             var used = taken
             var ids: [String] = []
             for (i, item) in items.enumerated() {
-                let old = item.objectFields?["id"]?.stringValue ?? "imported-\(i)"
+                let old = item.objectValue?["id"]?.stringValue ?? "imported-\(i)"
                 var id = old
                 if used.contains(id) || id.isEmpty {
                     repeat { id = SyncIDs.uuid() } while used.contains(id)
@@ -328,7 +329,7 @@ extension SyncService {
                 fields["id"] = .string(ids[i])
                 // A renamed record's /NM is its new id, so that it never matches the
                 // annotation whose id it had.
-                if let old = item.objectFields?["id"]?.stringValue, rename[old] != nil { fields["name"] = .string(ids[i]) }
+                if let old = item.objectValue?["id"]?.stringValue, rename[old] != nil { fields["name"] = .string(ids[i]) }
                 fields["pdfObjectId"] = nil  // object numbers of another file
                 if case .object(var quire)? = fields["quire"] {
                     for key in ["inReplyTo", "popup"] {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import QuireDocument
+import QuireSyncProtocol
 import QuireSyntax
 
 // The client API (JWT): the PDF, a layer, its change feed, pushes.
@@ -13,10 +14,10 @@ struct RecordKeys {
     var hasCreatorName: Bool
 
     init(_ value: InstantJSONValue) {
-        let fields = value.objectFields ?? [:]
+        let fields = value.objectValue ?? [:]
         id = fields["id"]?.stringValue
         if case .integer(let p)? = fields["pageIndex"], let page = Int(exactly: p) { pageIndex = page }
-        let quire = fields["quire"]?.objectFields ?? [:]
+        let quire = fields["quire"]?.objectValue ?? [:]
         inReplyTo = quire["inReplyTo"]?.stringValue
         popup = quire["popup"]?.stringValue
         if let c = fields["creatorName"], c != .null { hasCreatorName = true } else { hasCreatorName = false }

@@ -67,19 +67,3 @@ indirect enum JSONOut {
         out.append(UInt8(ascii: "\""))
     }
 }
-
-extension InstantJSONValue {
-    /// Compact JSON with sorted keys, as bytes: the form records are stored in.
-    var canonicalBytes: [UInt8] { Array(canonicalText.utf8) }
-
-    /// The object's fields, or nil.
-    var objectFields: [String: InstantJSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-}

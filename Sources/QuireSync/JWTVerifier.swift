@@ -102,12 +102,12 @@ final class JWTVerifier: Sendable {
         } catch {
             throw SyncConfigurationError("the JWKS is not JSON: \(error)")
         }
-        guard case .array(let items)? = document.objectFields?["keys"] else {
+        guard case .array(let items)? = document.objectValue?["keys"] else {
             throw SyncConfigurationError("the JWKS has no \"keys\" array")
         }
         var out: [(algorithm: String, kid: String?, key: Key)] = []
         for (i, item) in items.enumerated() {
-            guard let fields = item.objectFields else { throw SyncConfigurationError("JWKS key \(i): not an object") }
+            guard let fields = item.objectValue else { throw SyncConfigurationError("JWKS key \(i): not an object") }
             let kty = fields["kty"]?.stringValue
             guard kty == "RSA" || kty == "EC", fields["use"]?.stringValue != "enc" else { continue }
             let jwk: JWK

@@ -1,4 +1,5 @@
 import QuireDocument
+import QuireSyncProtocol
 import QuireSyntax
 
 // POST /documents/{doc}/layers/{layer}/mutations: the rules of a push.
@@ -51,7 +52,7 @@ extension SyncService {
         } catch {
             throw SyncHTTPError.invalidJSON(SyncService.jsonMessage(error))
         }
-        guard let top = value.objectFields else { throw SyncHTTPError.badRequest("a push is a JSON object {\"client_id\", \"mutations\"}") }
+        guard let top = value.objectValue else { throw SyncHTTPError.badRequest("a push is a JSON object {\"client_id\", \"mutations\"}") }
         for key in top.keys.sorted() where key != "client_id" && key != "mutations" {
             throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in the push (client_id, mutations)")
         }
@@ -66,7 +67,7 @@ extension SyncService {
         var out: [(Mutation, InstantJSONValue?)] = []
         for (i, item) in items.enumerated() {
             let at = "mutations[\(i)]"
-            guard let m = item.objectFields else { throw SyncHTTPError.badRequest("\(at) must be an object") }
+            guard let m = item.objectValue else { throw SyncHTTPError.badRequest("\(at) must be an object") }
             for key in m.keys.sorted() where !allowed.contains(key) {
                 throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in \(at) (client_seq, op, id, base_revision, record)")
             }
@@ -87,7 +88,7 @@ extension SyncService {
             }
             var record: InstantJSONValue?
             switch (op, m["record"]) {
-            case (.put, let r?) where r.objectFields != nil: record = r
+            case (.put, let r?) where r.objectValue != nil: record = r
             case (.put, _): throw SyncHTTPError.badRequest("\(at).record must be an annotation record (a JSON object) for a put")
             case (.delete, nil), (.delete, .null?): record = nil
             case (.delete, _): throw SyncHTTPError.badRequest("\(at): a delete has no record")
@@ -100,7 +101,7 @@ extension SyncService {
     /// The checks of a put that need the document's pages but not the layer: the record
     /// as the annotation model reads it.
     func checkAlone(_ record: InstantJSONValue, id: String, checker: AnnotationRecordChecker) -> PutCheck {
-        guard let fields = record.objectFields else { return .invalid("the record is not a JSON object") }
+        guard let fields = record.objectValue else { return .invalid("the record is not a JSON object") }
         // Form data is not a record of a layer: a layer holds annotations (docs/sync-protocol.md).
         if let type = fields["type"]?.stringValue,
            type == InstantJSONFormFieldValue.type || type.hasPrefix(InstantJSONFormField.typePrefix) {
@@ -213,7 +214,7 @@ extension SyncService {
             // Attachments (image data) are not synced: an image annotation already in the
             // layer (from the uploaded PDF) may be updated, but a new one would have no
             // image, and the layer's export to PDF could not create it.
-            if current == nil, value.objectFields?["type"]?.stringValue == "pspdfkit/image" {
+            if current == nil, value.objectValue?["type"]?.stringValue == "pspdfkit/image" {
                 return reject("invalid", "record.type: an image annotation (pspdfkit/image) cannot be created through sync: image data (attachments) is not synced; put it in the PDF before uploading it")
             }
             // Links are ids that outlive their targets: a record may keep a link it already

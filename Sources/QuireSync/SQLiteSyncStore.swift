@@ -1,4 +1,6 @@
 import CSQLite
+import QuireSQLite
+import QuireSyncProtocol
 import Synchronization
 
 /// The default store: one SQLite database file (or one in memory), through the system

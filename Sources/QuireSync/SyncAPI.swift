@@ -1,56 +1,8 @@
-// The public types of the sync core: a request in, a response out, the configuration and
-// its limits. The contract is docs/sync-protocol.md; hosts (quire-server on Hummingbird,
-// the C request handler) translate their requests into `SyncRequest` and `SyncResponse`
-// back, and hold no rule of their own.
+// The public types of the sync core: its configuration and limits. A request in and a
+// response out (`SyncRequest`, `SyncResponse`) are the protocol's, in QuireSyncProtocol,
+// which the client shares. The contract is docs/sync-protocol.md.
 
-/// One HTTP request, as the host received it.
-public struct SyncRequest: Sendable {
-    /// `GET`, `POST`, `DELETE`, ... (compared case-sensitively, as HTTP methods are).
-    public var method: String
-    /// The path without the query, still percent-encoded as it came (`/documents/a%2Fb/pdf`):
-    /// the router decodes each segment after splitting, so an encoded `/` never splits one.
-    public var path: String
-    /// The query parameters, already percent-decoded by the host.
-    public var query: [String: String]
-    /// The header fields in order; names compare case-insensitively.
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
-
-    public init(method: String, path: String, query: [String: String] = [:],
-                headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The value of the first header field named `name` (any case).
-    public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
-    }
-}
-
-/// One HTTP response: always a complete one (errors are JSON bodies with a 4xx or 5xx).
-public struct SyncResponse: Sendable {
-    public var status: Int
-    /// Always has `X-Request-Id`, and `Content-Type` when there is a body.
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
-
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The value of the first header field named `name` (any case).
-    public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
-    }
-}
+import QuireSyncProtocol
 
 /// The named limits of docs/sync-protocol.md ("Limits").
 public struct SyncLimits: Sendable, Equatable {

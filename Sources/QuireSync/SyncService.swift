@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import QuireDocument
+import QuireSyncProtocol
 import QuireSyntax
 import Synchronization
 
@@ -85,6 +86,7 @@ public final class SyncService: Sendable {
         let requestID = Self.requestID(for: request)
         var response: SyncResponse
         do {
+            if let problem = request.queryError { throw SyncHTTPError.badRequest(problem) }
             response = try await route(request)
         } catch let e as SyncHTTPError {
             response = SyncService.errorResponse(e)

@@ -1,3 +1,4 @@
+import QuireSyncProtocol
 // Storage behind a small protocol: a store runs transactions, and a transaction reads and
 // writes documents, layers, records, changes and idempotency answers. Every rule of the
 // model (first writer wins, idempotency, validation, retention) is the core's

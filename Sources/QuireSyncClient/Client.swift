@@ -1,6 +1,6 @@
 import Dispatch
 import QuireDocument
-import QuireSync
+import QuireSyncProtocol
 import QuireSyntax
 #if canImport(Glibc)
 import Glibc
@@ -15,16 +15,6 @@ import Glibc
 /// transport prefixes its base URL. A transport error (no connection, a timeout) throws.
 public protocol SyncTransport: Sendable {
     func send(_ request: SyncRequest, timeoutSeconds: Int) throws -> SyncResponse
-}
-
-/// The sync core in this process as the transport: the real router, store and JWT checks
-/// of `SyncService`, without HTTP (tests, and programs that embed the service).
-public struct InProcessTransport: SyncTransport {
-    public let service: SyncService
-    public init(service: SyncService) { self.service = service }
-    public func send(_ request: SyncRequest, timeoutSeconds: Int) throws -> SyncResponse {
-        service.handleBlocking(request)
-    }
 }
 
 /// A descriptor's state, as PSPDFKit Instant's `InstantDocumentState`.
@@ -154,7 +144,7 @@ public final class SyncClient: @unchecked Sendable {
 
     /// The descriptor of `document` and `layer` (ids of the protocol).
     public func descriptor(document: String, layer: String) throws -> SyncDescriptor {
-        guard isProtocolID(document), isProtocolID(layer) else {
+        guard SyncIDs.isValid(document), SyncIDs.isValid(layer) else {
             throw SyncClientError(.invalidArgument, "the document and layer must be ids ([A-Za-z0-9._-]{1,128})")
         }
         return try lock.withLock {
@@ -169,10 +159,10 @@ public final class SyncClient: @unchecked Sendable {
     /// The descriptors of every layer downloaded in the data directory.
     public func localDescriptors() throws -> [SyncDescriptor] {
         var out: [SyncDescriptor] = []
-        for document in listDirectory(dataDirectory + "/documents") where isProtocolID(document) {
+        for document in listDirectory(dataDirectory + "/documents") where SyncIDs.isValid(document) {
             for file in listDirectory(documentDirectory(document) + "/layers") where file.hasSuffix(".sqlite") {
                 let layer = String(file.dropLast(7))
-                if isProtocolID(layer) { out.append(try descriptor(document: document, layer: layer)) }
+                if SyncIDs.isValid(layer) { out.append(try descriptor(document: document, layer: layer)) }
             }
         }
         return out
@@ -181,7 +171,7 @@ public final class SyncClient: @unchecked Sendable {
     /// Removes a document's local storage: its PDF and every layer's store. Its
     /// descriptors go back to ``SyncState/unknown``.
     public func removeLocalStorage(document: String) throws {
-        guard isProtocolID(document) else { throw SyncClientError(.invalidArgument, "the document must be an id") }
+        guard SyncIDs.isValid(document) else { throw SyncClientError(.invalidArgument, "the document must be an id") }
         let mine = lock.withLock { descriptors.values.filter { $0.documentID == document } }
         for d in mine { try d.removeLocalStorage() }
         try removeTree(documentDirectory(document))
@@ -192,7 +182,7 @@ public final class SyncClient: @unchecked Sendable {
     @discardableResult
     public func removeUnusedCache() throws -> Int {
         var removed = 0
-        for document in listDirectory(dataDirectory + "/documents") where isProtocolID(document) {
+        for document in listDirectory(dataDirectory + "/documents") where SyncIDs.isValid(document) {
             let layers = listDirectory(documentDirectory(document) + "/layers").filter { $0.hasSuffix(".sqlite") }
             if layers.isEmpty {
                 try removeTree(documentDirectory(document))

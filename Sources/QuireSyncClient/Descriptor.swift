@@ -1,6 +1,6 @@
 import Dispatch
 import QuireDocument
-import QuireSync
+import QuireSyncProtocol
 import QuireSyntax
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +19,7 @@ struct LocalRecord {
 
 /// A record's JSON without `pdfObjectId`, canonical; nil when it is not a JSON object.
 func normalizedRecord(_ value: InstantJSONValue) -> InstantJSONValue? {
-    guard var fields = value.fields else { return nil }
+    guard var fields = value.objectValue else { return nil }
     fields["pdfObjectId"] = nil
     return .object(fields)
 }
@@ -65,6 +65,9 @@ public final class SyncDescriptor: @unchecked Sendable {
     public let documentLock = RecursiveLock()
     private var store: LocalStore?
     private var document: Document?
+    /// The document's change observer while it is this descriptor's (the document holds
+    /// it weakly; this keeps it alive).
+    private var observer: LogObserver?
     /// The records of the editable document as last seen, by id (under documentLock).
     private var shadow: [String: LocalRecord] = [:]
     private var shadowOrder: [String] = []
@@ -221,18 +224,18 @@ public final class SyncDescriptor: @unchecked Sendable {
     /// answer to "reset"); local changes not yet answered are kept and stay on top.
     private func refetchLayer() throws {
         let r = try call("GET", "/documents/\(documentID)/layers/\(layer)")
-        guard r.status == 200, let json = try? InstantJSONValue(parsing: r.body), let seq = json["seq"]?.int64,
-              let items = json["records"]?.items else {
+        guard r.status == 200, let json = try? InstantJSONValue(parsing: r.body), let seq = json["seq"]?.integerValue,
+              let items = json["records"]?.arrayValue else {
             throw SyncClientError(.protocolError, "the layer's answer is not {\"seq\", \"records\"}")
         }
         client.emit(self, .downloadProgress(completed: Int64(r.body.count), total: Int64(r.body.count)))
         var fetched: [(String, Int64, [UInt8])] = []
         for item in items {
-            guard let revision = item["revision"]?.int64, let record = item["record"], let id = record["id"]?.string,
+            guard let revision = item["revision"]?.integerValue, let record = item["record"], let id = record["id"]?.stringValue,
                   let normalized = normalizedRecord(record) else {
                 throw SyncClientError(.protocolError, "a record of the layer has no id or revision")
             }
-            fetched.append((id, revision, normalized.bytes))
+            fetched.append((id, revision, normalized.canonicalBytes))
         }
         let store = try openStore()
         try documentLock.withLock {
@@ -270,7 +273,9 @@ public final class SyncDescriptor: @unchecked Sendable {
                 document = nil
                 throw error
             }
-            d.changeFollower = { [weak self] log, doc in try self?.follow(doc, log) }
+            let o = LogObserver(self)
+            observer = o
+            d.addChangeObserver(o)
             return d
         }
     }
@@ -298,13 +303,13 @@ public final class SyncDescriptor: @unchecked Sendable {
         let exported = try InstantJSONValue(parsing: d.exportAnnotationsJSON(page: page, prettyPrinted: false))
         var order: [String] = []
         var records: [String: LocalRecord] = [:]
-        for item in exported["annotations"]?.items ?? [] {
-            guard let id = item["id"]?.string, let normalized = normalizedRecord(item) else { continue }
+        for item in exported["annotations"]?.arrayValue ?? [] {
+            guard let id = item["id"]?.stringValue, let normalized = normalizedRecord(item) else { continue }
             let quire = item["quire"]
-            let refs = [quire?["inReplyTo"]?.string, quire?["popup"]?.string].compactMap { $0 }
+            let refs = [quire?["inReplyTo"]?.stringValue, quire?["popup"]?.stringValue].compactMap { $0 }
             order.append(id)
-            records[id] = LocalRecord(json: normalized.bytes, object: item["pdfObjectId"]?.int64.map { Int($0) },
-                                      page: Int(item["pageIndex"]?.int64 ?? -1), references: refs)
+            records[id] = LocalRecord(json: normalized.canonicalBytes, object: item["pdfObjectId"]?.integerValue.map { Int($0) },
+                                      page: Int(item["pageIndex"]?.integerValue ?? -1), references: refs)
         }
         return (order, records)
     }
@@ -325,7 +330,7 @@ public final class SyncDescriptor: @unchecked Sendable {
         var deleted = false
         for id in current.order {
             guard let r = current.records[id] else { continue }
-            let keep = wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.int64 } == Int64(r.page)
+            let keep = wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.integerValue } == Int64(r.page)
             if !keep {
                 try deleteLocal(d, r)
                 changed.append(id)
@@ -364,14 +369,14 @@ public final class SyncDescriptor: @unchecked Sendable {
         guard !items.isEmpty else { return }
         func json(_ items: [InstantJSONValue]) -> [UInt8] {
             InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat),
-                                     "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).bytes
+                                     "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).canonicalBytes
         }
         if (try? d.importAnnotationsJSON(json(items), options: .synced)) != nil { return }
         for item in items {
             do {
                 _ = try d.importAnnotationsJSON(json([item]), options: .synced)
             } catch {
-                let id = item["id"]?.string ?? "?"
+                let id = item["id"]?.stringValue ?? "?"
                 client.emit(self, .syncFailed(SyncClientError(.protocolError, "the record \(id.prefix(80)) cannot be shown in the document: \(error)")))
             }
         }
@@ -385,9 +390,16 @@ public final class SyncDescriptor: @unchecked Sendable {
         }
     }
 
-    /// The change follower: what the operation changed in the records becomes pending
-    /// mutations, written durably before the operation returns. Under documentLock (the
-    /// caller's edit holds it, or takes it here).
+    /// The descriptor's reader of the document's change log.
+    private final class LogObserver: ChangeObserver {
+        weak var descriptor: SyncDescriptor?
+        init(_ descriptor: SyncDescriptor) { self.descriptor = descriptor }
+        func changesMade(_ log: [Change], in document: Document) throws { try descriptor?.follow(document, log) }
+    }
+
+    /// What the operation changed in the records becomes pending mutations, written
+    /// durably before the operation returns (the document's change observer). Under
+    /// documentLock (the caller's edit holds it, or takes it here).
     private func follow(_ d: Document, _ log: [Change]) throws {
         let changed: Bool = try documentLock.withLock {
             guard !applying, d === document else { return false }
@@ -656,7 +668,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 onPath.insert(id)
                 stack.append((id, true))
                 if mutation.op == "put", let record = mutation.record, let value = try? InstantJSONValue(parsing: record) {
-                    for ref in [value["quire"]?["inReplyTo"]?.string, value["quire"]?["popup"]?.string].compactMap({ $0 })
+                    for ref in [value["quire"]?["inReplyTo"]?.stringValue, value["quire"]?["popup"]?.stringValue].compactMap({ $0 })
                     where byID[ref] != nil && !done.contains(ref) {
                         stack.append((ref, false))
                     }
@@ -686,9 +698,9 @@ public final class SyncDescriptor: @unchecked Sendable {
                 if m.op == "put", let record = m.record { fields["record"] = try InstantJSONValue(parsing: record) }
                 mutations.append(.object(fields))
             }
-            let body = InstantJSONValue.object(["client_id": .string(clientID), "mutations": .array(mutations)]).bytes
+            let body = InstantJSONValue.object(["client_id": .string(clientID), "mutations": .array(mutations)]).canonicalBytes
             let r = try call("POST", "/documents/\(documentID)/layers/\(layer)/mutations", body: body)
-            guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body), let results = answer["results"]?.items,
+            guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body), let results = answer["results"]?.arrayValue,
                   results.count == batch.count else {
                 throw SyncClientError(.protocolError, "the push answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))")
             }
@@ -697,7 +709,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 try store.transaction {
                     for (m, result) in zip(batch, results) {
                         guard let seq = m.clientSeq else { continue }
-                        if result["status"]?.string == "accepted", let revision = result["revision"]?.int64 {
+                        if result["status"]?.stringValue == "accepted", let revision = result["revision"]?.integerValue {
                             if m.op == "put", let record = m.record {
                                 try store.putRecord(m.id, revision: revision, json: record)
                                 try store.rebaseChained(m.id, revision: revision)
@@ -709,13 +721,13 @@ public final class SyncDescriptor: @unchecked Sendable {
                             // Rejected: the server's record wins; a later local change of
                             // the same record builds on the dropped one and goes too.
                             let current = result["current"].flatMap { $0 == .null ? nil : normalizedRecord($0) }
-                            if let current, let revision = result["current_revision"]?.int64 {
-                                try store.putRecord(m.id, revision: revision, json: current.bytes)
+                            if let current, let revision = result["current_revision"]?.integerValue {
+                                try store.putRecord(m.id, revision: revision, json: current.canonicalBytes)
                             } else {
                                 try store.deleteRecord(m.id)
                             }
                             let later = try store.dropPending(m.id)
-                            dropped.append((m, result["reason"]?.string ?? "conflict", result["message"]?.string ?? "", m.changes + later))
+                            dropped.append((m, result["reason"]?.stringValue ?? "conflict", result["message"]?.stringValue ?? "", m.changes + later))
                         }
                         try store.removeFromOutbox(seq)
                     }
@@ -737,12 +749,12 @@ public final class SyncDescriptor: @unchecked Sendable {
             guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body) else {
                 throw SyncClientError(.protocolError, "the feed answered \(r.status)")
             }
-            if answer["reset"]?.bool == true {
+            if answer["reset"]?.boolValue == true {
                 setState(.needsReset)
                 try refetchLayer()
                 return
             }
-            guard let seq = answer["seq"]?.int64, let changes = answer["changes"]?.items else {
+            guard let seq = answer["seq"]?.integerValue, let changes = answer["changes"]?.arrayValue else {
                 throw SyncClientError(.protocolError, "the feed's answer has no seq or changes")
             }
             if !changes.isEmpty { setState(.receivingChanges) }
@@ -752,22 +764,22 @@ public final class SyncDescriptor: @unchecked Sendable {
                 var apply: [(String, InstantJSONValue?)] = []
                 try store.transaction {
                     for c in changes {
-                        guard let id = c["id"]?.string, let changeSeq = c["seq"]?.int64 else {
+                        guard let id = c["id"]?.stringValue, let changeSeq = c["seq"]?.integerValue else {
                             throw SyncClientError(.protocolError, "a change has no id or seq")
                         }
                         let known = try store.record(id)
-                        if c["op"]?.string == "delete" {
+                        if c["op"]?.stringValue == "delete" {
                             try store.deleteRecord(id)
                             if known != nil && !local.contains(id) { apply.append((id, nil)) }
                         } else {
                             guard let record = c["record"].flatMap(normalizedRecord) else {
                                 throw SyncClientError(.protocolError, "a put change has no record")
                             }
-                            let json = record.bytes
+                            let json = record.canonicalBytes
                             try store.putRecord(id, revision: changeSeq, json: json)
                             // Our own change comes back as we pushed it: nothing to show,
                             // unless the server changed it (creatorName).
-                            let own = c["client_id"]?.string == clientID && known?.json == json
+                            let own = c["client_id"]?.stringValue == clientID && known?.json == json
                             if !own && !local.contains(id) { apply.append((id, record)) }
                         }
                     }
@@ -779,10 +791,10 @@ public final class SyncDescriptor: @unchecked Sendable {
                 changed = apply.map(\.0)
             }
             if !changed.isEmpty { client.emit(self, .documentChanged(changed)) }
-            if answer["more"]?.bool != true {
+            if answer["more"]?.boolValue != true {
                 // Every change up to `seq` applied: the records must be the server's. A
                 // digest that differs means one is not; fetch them again.
-                if let text = answer["digest"]?.string, let remote = LayerDigest(hex: text) {
+                if let text = answer["digest"]?.stringValue, let remote = LayerDigest(hex: text) {
                     let local = try store.digest()
                     if local != remote { try repair(store, local: local, remote: remote, seq: seq) }
                 }
@@ -869,7 +881,7 @@ public final class SyncDescriptor: @unchecked Sendable {
     }
 
     static func errorText(_ r: SyncResponse) -> String {
-        if let v = try? InstantJSONValue(parsing: r.body), let m = v["error"]?["message"]?.string { return m }
+        if let v = try? InstantJSONValue(parsing: r.body), let m = v["error"]?["message"]?.stringValue { return m }
         return String(decoding: r.body.prefix(200), as: UTF8.self)
     }
 
@@ -938,7 +950,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 let recovered = failures > 0
                 failures = 0
                 let changed = (try? InstantJSONValue(parsing: r.body)).map {
-                    $0["reset"]?.bool == true || !($0["changes"]?.items?.isEmpty ?? true)
+                    $0["reset"]?.boolValue == true || !($0["changes"]?.arrayValue?.isEmpty ?? true)
                 } ?? false
                 let waiting = recovered ? try store.pendingCount() : 0
                 if changed || waiting > 0 {
@@ -976,7 +988,8 @@ public final class SyncDescriptor: @unchecked Sendable {
         stopListening()
         worker.sync {}
         try documentLock.withLock {
-            document?.changeFollower = nil
+            if let observer { document?.removeChangeObserver(observer) }
+            observer = nil
             document?.sharedLock = nil
             document = nil
             shadow = [:]

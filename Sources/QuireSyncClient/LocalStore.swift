@@ -1,5 +1,6 @@
 import QuireDocument
-import QuireSync
+import QuireSQLite
+import QuireSyncProtocol
 import QuireSyntax
 
 // The local store of one (document, layer): a SQLite file in WAL mode with

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import JWTKit
 import QuireDocument
-import QuireSync
+import QuireSyncProtocol
 import QuireSyntax
 #if canImport(Glibc)
 import Glibc
@@ -72,7 +72,7 @@ public struct SyncTokenClaims: Sendable, Equatable {
         } catch {
             throw SyncClientError(.invalidArgument, "the token is not a JWT with document_id and layer claims")
         }
-        guard isProtocolID(payload.document_id), isProtocolID(payload.layer) else {
+        guard SyncIDs.isValid(payload.document_id), SyncIDs.isValid(payload.layer) else {
             throw SyncClientError(.invalidArgument, "the token's document_id or layer is not an id ([A-Za-z0-9._-]{1,128})")
         }
         documentID = payload.document_id
@@ -82,86 +82,20 @@ public struct SyncTokenClaims: Sendable, Equatable {
     }
 }
 
-/// Whether `s` is a document, layer or client id of the protocol: `[A-Za-z0-9._-]{1,128}`,
-/// not `.` or `..` (so it is also a safe file name).
-func isProtocolID(_ s: String) -> Bool {
-    let bytes = Array(s.utf8)
-    guard (1...128).contains(bytes.count), s != ".", s != ".." else { return false }
-    return bytes.allSatisfy { b in
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x2D
-    }
-}
-
-extension InstantJSONValue {
-    var fields: [String: InstantJSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
-    var string: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-    var int64: Int64? {
-        if case .integer(let i) = self { return i }
-        return nil
-    }
-    var items: [InstantJSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
-    var bool: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
-    subscript(key: String) -> InstantJSONValue? { fields?[key] }
-    var bytes: [UInt8] { Array(canonicalText.utf8) }
-}
-
 /// The recursive mutex of QuireDocument.
 public typealias RecursiveLock = DocumentLock
 
-/// Writes `bytes` to `path` atomically and durably (a temporary file, fsync, rename, fsync
-/// of the directory).
+/// Writes `bytes` to `path` atomically and durably, through the one durable writer of the
+/// model (``AtomicFile``: a uniquely named temporary file, fsync, rename, fsync of the
+/// directory), its error as a storage error.
 func writeFileDurably(_ bytes: [UInt8], to path: String) throws {
-    let temporary = path + ".tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw SyncClientError(.storage, "cannot create \(temporary): errno \(errno)") }
-    var written = 0
-    let ok = bytes.withUnsafeBytes { raw -> Bool in
-        guard let base = raw.baseAddress else { return fsync(fd) == 0 }
-        while written < raw.count {
-            let n = write(fd, base + written, raw.count - written)
-            if n < 0 { if errno == EINTR { continue }; return false }
-            written += n
-        }
-        return fsync(fd) == 0
-    }
-    close(fd)
-    guard ok, rename(temporary, path) == 0 else {
-        unlink(temporary)
-        throw SyncClientError(.storage, "cannot write \(path): errno \(errno)")
-    }
-    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
-    if dfd >= 0 {
-        fsync(dfd)
-        close(dfd)
+    do { try AtomicFile.write(bytes, to: path) } catch {
+        throw SyncClientError(.storage, "cannot write \(path): \(error)")
     }
 }
 
-func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 { if errno == EINTR { continue }; return nil }
-        if n == 0 { return out }
-        out += chunk[0..<n]
-    }
-}
+/// The whole file at `path`; nil when it is absent or cannot be read.
+func readFile(_ path: String) -> [UInt8]? { (try? AtomicFile.read(path)) ?? nil }
 
 func makeDirectories(_ path: String) throws {
     var current = path.hasPrefix("/") ? "" : "."

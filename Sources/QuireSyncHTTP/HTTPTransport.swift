@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Dispatch
 import NIOCore
 import NIOHTTP1
-import QuireSync
+import QuireSyncProtocol
 import QuireSyncClient
 
 // The sync client's HTTP transport: AsyncHTTPClient (SwiftNIO, TLS through

@@ -23,6 +23,7 @@ import NIOCore
 import NIOSSL
 import PostgresNIO
 import QuireSync
+import QuireSyncProtocol
 import Synchronization
 
 public final class PostgresSyncStore: SyncStore {

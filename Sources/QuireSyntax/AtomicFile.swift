@@ -5,6 +5,9 @@ import Glibc
 /// Writing a file so that it is never torn: a temporary file in the same directory,
 /// written in full and flushed to disk, then renamed over the target, then the directory
 /// flushed, so that after a crash the target holds either the old bytes or the new ones.
+/// The one home of durable file writing for every module (issue 32: the sync client had
+/// its own, with a fixed `path + ".tmp"` name two writers shared); the temporary file's
+/// name is unique (mkstemp).
 public enum AtomicFile {
     /// How the first bytes of a file written with a `prefix` origin got there.
     public enum PrefixCopy: Sendable, Equatable {
@@ -92,11 +95,7 @@ public enum AtomicFile {
             throw error
         }
         // The rename is durable once the directory is flushed.
-        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
-        }
+        syncDirectory(of: path)
         // The saved file's identity after the rename (which sets its change time), if the
         // path still leads to the file written.
         let (device, inode) = (st.st_dev, st.st_ino)
@@ -197,7 +196,61 @@ public enum AtomicFile {
         return unsafeBitCast(symbol, to: CopyFileRange.self)
     }()
 
-    static func ioError(_ what: String) -> PDFError {
+    /// Flushes the directory holding `path` to disk: what makes a rename or a new file in
+    /// it durable.
+    package static func syncDirectory(of path: String) {
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
+        }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Appends `bytes` to `fd` (opened for writing at its end), however many `write` calls
+    /// it takes; throws an I/O error with `what`.
+    package static func append(_ fd: Int32, _ bytes: [UInt8], _ what: @autoclosure () -> String) throws {
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(fd, base + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError(what())
+                }
+                done += n
+            }
+        }
+    }
+
+    /// The whole content of the file at `path`; nil when there is no such file.
+    package static func read(_ path: String) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ioError("cannot open '\(path)'")
+        }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read '\(path)'")
+            }
+            if n == 0 { return out }
+            out += chunk[0..<n]
+        }
+    }
+
+    package static func ioError(_ what: String) -> PDFError {
         PDFError(.io, "\(what): \(String(cString: strerror(errno)))")
     }
 }

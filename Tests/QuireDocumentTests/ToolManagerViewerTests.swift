@@ -112,13 +112,14 @@ struct ToolManagerViewerTests {
     }
 
     /// A step reaches the change log's readers (checkpoints, the sync client) as one group:
-    /// a group move of two annotations calls the change follower once; pointer events that
+    /// a group move of two annotations calls a change observer once; pointer events that
     /// change nothing do not call it at all.
     @Test func aStepIsOneGroupAndEventsThatChangeNothingAreQuiet() throws {
         let doc = try undoDocument()
         let m = ToolManager(document: doc)
-        var calls = 0
-        doc.changeFollower = { _, _ in calls += 1 }
+        let counter = CountingObserver()
+        doc.addChangeObserver(counter)
+        var calls: Int { counter.calls }
         try tap(m, Point(x: 500, y: 750))
         try m.send(PointerEvent(.dragMove, pageIndex: 0, Point(x: 1, y: 1)))
         try m.select([ObjectID(10, 0), ObjectID(11, 0)], mode: .replace)
@@ -150,4 +151,15 @@ struct ToolManagerViewerTests {
         #expect(try doc.annotation(ObjectID(10, 0)) != nil)
         #expect(throws: PDFError.self) { try m.select([ObjectID(2, 0)], mode: .add) }  // not an annotation
     }
+}
+
+/// A change observer that counts its calls.
+final class CountingObserver: ChangeObserver {
+    var calls = 0, saves = 0
+    var log: [Change] = []
+    func changesMade(_ log: [Change], in document: Document) throws {
+        calls += 1
+        self.log = log
+    }
+    func didSave(_ saved: ByteBuffer, of document: Document) throws { saves += 1 }
 }

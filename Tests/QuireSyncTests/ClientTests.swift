@@ -1,14 +1,27 @@
 import FoundationEssentials
 import QuireDocument
 import QuireSync
+import QuireSyncProtocol
 import QuireSyncClient
 import QuireSyntax
+import QuireTestSupport
 import Synchronization
 import Testing
 
 // The sync client (QuireSyncClient) against the real sync core in this process: the
 // router, JWT checks and SQLite store of SyncService, through InProcessTransport. The
 // network going down is a transport that refuses while switched off.
+
+/// The sync core in this process as the transport: the real router, store and JWT checks
+/// of `SyncService`, without HTTP (tests, and programs that embed the service).
+struct InProcessTransport: SyncTransport {
+    let service: SyncService
+    init(service: SyncService) { self.service = service }
+    func send(_ request: SyncRequest, timeoutSeconds: Int) throws -> SyncResponse {
+        service.handleBlocking(request)
+    }
+}
+
 
 /// The in-process transport, with a switch that takes the network down.
 final class SwitchableTransport: SyncTransport, @unchecked Sendable {
@@ -109,13 +122,6 @@ func setContents(_ d: SyncDescriptor, _ name: String, _ text: String) throws {
             }
         }
         Issue.record("no annotation \(name)")
-    }
-}
-
-extension InstantJSONValue {
-    var arrayValue: [InstantJSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
     }
 }
 

@@ -2,7 +2,10 @@ import FoundationEssentials
 import QuireDocument
 import QuireSync
 import QuireSyncClient
+import QuireSQLite
+import QuireSyncProtocol
 import QuireSyntax
+import QuireTestSupport
 import Synchronization
 import Testing
 

@@ -1,7 +1,9 @@
 import FoundationEssentials
 import QuireDocument
 import QuireSync
+import QuireSyncProtocol
 import QuireSyntax
+import QuireTestSupport
 import Testing
 
 // The admin API's PDF export and import, checked by opening the PDFs with Quire.
@@ -50,7 +52,7 @@ import Testing
         r = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
         #expect(r.status == 200, "\(text(r))")
         let push = try await h.push([putNote(1, id: "n1", page: 1)])
-        #expect(try json(push)["results"]?[0]?["status"]?.string == "accepted")
+        #expect(try json(push)["results"]?[0]?["status"]?.stringValue == "accepted")
         r = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
         #expect(r.status == 200, "\(text(r))")
         let names = try Document(data: r.body).allAnnotations().compactMap(\.name)
@@ -63,7 +65,7 @@ import Testing
         // Change the square's note, delete the highlight, add a note with a reply and a
         // state, and a reply to a record that is then deleted (its /IRT is left out).
         let layer = try await h.layer()
-        let square = try #require(layer["records"]?.array.first { $0["record"]?["id"]?.string == "sq-1" }?["record"])
+        let square = try #require(layer["records"]?.arrayValue?.first { $0["record"]?["id"]?.stringValue == "sq-1" }?["record"])
         guard case .object(var fields) = square else { Issue.record("not an object"); return }
         fields["note"] = .string("Changed in the layer")
         let changed = String(decoding: InstantJSONValue.object(fields).canonicalText.utf8, as: UTF8.self)
@@ -77,7 +79,7 @@ import Testing
             putNote(7, id: "orphan", page: 1, text: "Orphan", extra: #", "quire": {"inReplyTo": "tmp"}"#),
             deleteMutation(8, id: "tmp", base: 6),
         ])
-        #expect(try json(r)["results"]?.array.allSatisfy { $0["status"]?.string == "accepted" } == true, "\(text(r))")
+        #expect(try json(r)["results"]?.arrayValue?.allSatisfy { $0["status"]?.stringValue == "accepted" } == true, "\(text(r))")
         let export = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
         #expect(export.status == 200, "\(text(export))")
         let (doc, byName) = try annotations(export.body)
@@ -108,24 +110,24 @@ import Testing
         let bytes = try other.saved(.full(objectStreams: false))
         var r = await h.admin("POST", "/admin/documents/doc/layers/main/import", body: bytes)
         #expect(r.status == 200, "\(text(r))")
-        #expect(try json(r)["imported"]?.int == 5)
+        #expect(try json(r)["imported"]?.integerValue == 5)
         let layer = try await h.layer()
-        let records = layer["records"]?.array.compactMap { $0["record"] } ?? []
+        let records = layer["records"]?.arrayValue?.compactMap { $0["record"] } ?? []
         #expect(records.count == 9)
-        #expect(layer["seq"]?.int == 5)
+        #expect(layer["seq"]?.integerValue == 5)
         // The clashing ones got new ids; their reply points at the renamed square.
         let imported = records.suffix(5)
-        let renamedSquare = try #require(imported.first { $0["type"]?.string == "pspdfkit/shape/rectangle" })
-        let newSquareID = try #require(renamedSquare["id"]?.string)
-        #expect(newSquareID != "sq-1" && renamedSquare["name"]?.string == newSquareID)
+        let renamedSquare = try #require(imported.first { $0["type"]?.stringValue == "pspdfkit/shape/rectangle" })
+        let newSquareID = try #require(renamedSquare["id"]?.stringValue)
+        #expect(newSquareID != "sq-1" && renamedSquare["name"]?.stringValue == newSquareID)
         #expect(renamedSquare["pdfObjectId"] == nil)
         let replies = imported.filter { $0["quire"]?["inReplyTo"] != nil }
-        #expect(replies.count == 2 && replies.allSatisfy { $0["quire"]?["inReplyTo"]?.string == newSquareID })
-        #expect(imported.contains { $0["id"]?.string == "circle-1" })
+        #expect(replies.count == 2 && replies.allSatisfy { $0["quire"]?["inReplyTo"]?.stringValue == newSquareID })
+        #expect(imported.contains { $0["id"]?.stringValue == "circle-1" })
         // They are changes of the feed.
         let token = try await sign(claims())
         let feed = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0"])
-        #expect(try json(feed)["changes"]?.array.count == 5)
+        #expect(try json(feed)["changes"]?.arrayValue?.count == 5)
         // The exported PDF has both sets.
         let export = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
         #expect(export.status == 200, "\(text(export))")
@@ -135,7 +137,7 @@ import Testing
         _ = try big.addAnnotation(Annotation(subtype: "Square", pageIndex: 3, rect: Rect(left: 1, bottom: 1, right: 9, top: 9)))
         r = await h.admin("POST", "/admin/documents/doc/layers/main/import", body: try big.saved(.full(objectStreams: false)))
         #expect(r.status == 400, "\(text(r))")
-        #expect(try await h.layer()["seq"]?.int == 5)
+        #expect(try await h.layer()["seq"]?.integerValue == 5)
         r = await h.admin("POST", "/admin/documents/doc/layers/main/import", body: Array("not a pdf".utf8))
         #expect(r.status == 400)
     }

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import QuireDocument
 @testable import QuireSync
+import QuireSQLite
+import QuireSyncProtocol
 import QuireSyntax
 import Testing
 

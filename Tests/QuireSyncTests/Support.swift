@@ -4,7 +4,9 @@ import FoundationEssentials
 import JWTKit
 import QuireDocument
 import QuireSync
+import QuireSyncProtocol
 import QuireSyntax
+import QuireTestSupport
 import Testing
 
 // What the sync tests share: PDFs made here, keys generated here, a service on a real
@@ -89,39 +91,25 @@ struct TestKeys: Sendable {
 
 let keys = TestKeys()
 
-/// The claims a test signs (the same JSON as the server's).
-struct TestClaims: JWTPayload {
-    var document_id: String
-    var layer: String
-    var permissions: [String]
-    var user_id: String?
-    var exp: ExpirationClaim
-    var nbf: NotBeforeClaim?
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
 enum Signer {
     case rs256, rs512, es256, es512, otherRSA
 }
 
 func claims(doc: String = "doc", layer: String = "main", permissions: [String] = ["read", "write", "download"],
-            user: String? = "alice", expiresIn: Double = 3600, notBefore: Double? = nil) -> TestClaims {
-    TestClaims(document_id: doc, layer: layer, permissions: permissions, user_id: user,
-               exp: ExpirationClaim(value: Date(timeIntervalSinceNow: expiresIn)),
-               nbf: notBefore.map { NotBeforeClaim(value: Date(timeIntervalSinceNow: $0)) })
+            user: String? = "alice", expiresIn: Double = 3600, notBefore: Double? = nil) -> TestTokenClaims {
+    TestTokenClaims(document: doc, layer: layer, permissions: permissions, user: user, expiresIn: expiresIn, notBefore: notBefore)
 }
 
-func sign(_ c: TestClaims, with signer: Signer = .rs256) async throws -> String {
-    let collection = JWTKeyCollection()
-    switch signer {
-    case .rs256: await collection.add(rsa: keys.rsa, digestAlgorithm: .sha256)
-    case .rs512: await collection.add(rsa: keys.rsa, digestAlgorithm: .sha512)
-    case .es256: await collection.add(ecdsa: keys.ec)
-    case .es512: await collection.add(ecdsa: keys.ec512)
-    case .otherRSA: await collection.add(rsa: keys.otherRSA, digestAlgorithm: .sha256)
+func sign(_ c: TestTokenClaims, with signer: Signer = .rs256) async throws -> String {
+    try await c.signed { collection in
+        switch signer {
+        case .rs256: await collection.add(rsa: keys.rsa, digestAlgorithm: .sha256)
+        case .rs512: await collection.add(rsa: keys.rsa, digestAlgorithm: .sha512)
+        case .es256: await collection.add(ecdsa: keys.ec)
+        case .es512: await collection.add(ecdsa: keys.ec512)
+        case .otherRSA: await collection.add(rsa: keys.otherRSA, digestAlgorithm: .sha256)
+        }
     }
-    return try await collection.sign(c)
 }
 
 func base64URL(_ bytes: [UInt8]) -> String {
@@ -205,40 +193,8 @@ func text(_ r: SyncResponse) -> String { String(decoding: r.body, as: UTF8.self)
 
 func json(_ r: SyncResponse) throws -> InstantJSONValue { try InstantJSONValue(parsing: r.body) }
 
-extension InstantJSONValue {
-    subscript(_ key: String) -> InstantJSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
-    }
-
-    subscript(_ i: Int) -> InstantJSONValue? {
-        if case .array(let a) = self, i >= 0, i < a.count { return a[i] }
-        return nil
-    }
-
-    var int: Int64? {
-        if case .integer(let i) = self { return i }
-        return nil
-    }
-
-    var string: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-
-    var array: [InstantJSONValue] {
-        if case .array(let a) = self { return a }
-        return []
-    }
-
-    var bool: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
-}
-
 /// The error code of an error answer.
-func errorCode(_ r: SyncResponse) -> String? { (try? json(r))?["error"]?["code"]?.string }
+func errorCode(_ r: SyncResponse) -> String? { (try? json(r))?["error"]?["code"]?.stringValue }
 
 /// A put mutation of a note on `page`.
 func putNote(_ seq: Int, id: String, page: Int = 0, base: Int64? = nil, text: String = "hello",

@@ -387,6 +387,35 @@ def test_push_then_changes(server: ServerProcess, keys: Keys, document: str) -> 
     assert rid not in [x["record"]["id"] for x in c.fetch().json["records"]]
 
 
+def test_the_query_decodes_the_same_on_every_host(server: ServerProcess, keys: Keys, document: str) -> None:
+    """One query decoder for every host (issue 32: `?since=%31%4` was `%31%4` to quire-server
+    and `1%4` to the C handler; `%FF` was kept by one and U+FFFD to the other): escapes
+    and `+` decode, the first of repeated names wins, and a malformed escape or bytes that
+    are not UTF-8 are a 400, never a guess."""
+    c = client(server, keys, document)
+    assert c.push([put(1, note(unique("n"), "q"))]).json["results"][0]["status"] == "accepted"
+    base = f"/documents/{document}/layers/{c.layer}/changes"
+
+    def seqs(query: str) -> Any:
+        r = c.get(f"{base}?{query}")
+        return [ch["seq"] for ch in r.json["changes"]] if r.status == 200 else r
+
+    assert seqs("since=0") == [1]
+    assert seqs("since=%30") == [1]           # %30 is "0"
+    assert seqs("s%69nce=%31") == []          # names decode too: since=1
+    assert seqs("since=0&since=1") == [1]     # the first wins
+    assert seqs("since=1&&since=0&") == []    # empty parts are skipped
+    for bad in ["since=%30%4", "since=%3", "since=%G0", "since=%FF", "since=0&x=%C3%28", "%ZZ=0&since=0"]:
+        r = c.get(f"{base}?{bad}")
+        assert_error(r, 400, "bad_request")
+        assert "query" in r.json["error"]["message"], (bad, r.json)
+    # "+" is a space: " 0" is not a sequence number.
+    assert_error(c.get(f"{base}?since=+0"), 400)
+    # Before any route: /healthz refuses a malformed query as well.
+    assert_error(request(server.port, "GET", "/healthz?id=%41%4"), 400, "bad_request")
+    assert request(server.port, "GET", "/healthz?id=%41").status == 200
+
+
 def test_creator_name_is_kept_when_given(server: ServerProcess, keys: Keys, document: str) -> None:
     c = client(server, keys, document, user_id="ada")
     rid = unique("n")

@@ -110,8 +110,10 @@ public struct Annotation: Sendable, Equatable {
     public var vertices: [Double] = []
     /// /DA of free text: the default appearance string (`/Helv 12 Tf 0 g`).
     public var defaultAppearance: String?
-    /// The font size of free text, from /DA.
-    public var fontSize: Double?
+    /// The font size of free text: the size operand of the `Tf` in /DA (``fontSize(in:)``),
+    /// derived from it and nowhere else (issue 32: four places set it by hand, and an
+    /// annotation whose /DA said 24 was drawn at 12 when one forgot).
+    public var fontSize: Double? { defaultAppearance.flatMap(Annotation.fontSize(in:)) }
     /// /Name: the icon of a note (Comment, Note, Help, ...) or the name of a stamp
     /// (Approved, Draft, ...).
     public var iconName: String?
@@ -260,11 +262,24 @@ extension Annotation {
         }
         vertices = try numbers(.vertices) ?? []
         defaultAppearance = try text(.defaultAppearance)
-        fontSize = defaultAppearance.flatMap(Annotation.fontSize(in:))
         iconName = try nameValue(.iconName)
         if let a = entry(.action) { action = try document.action(a) }
         if let d = entry(.destination) { destination = try document.destination(d) }
         customData = try text(.customData)
+    }
+
+    /// A default appearance string (/DA, §12.7.4.3) with Helvetica at `fontSize` and the
+    /// text colour `color` (0, 1 gray, 3 RGB components; black by default): the one writer
+    /// of /DA for the annotations Quire makes (tools, annotation JSON, XFDF).
+    public static func defaultAppearance(fontSize: Double, color: [Double]? = nil) -> String {
+        func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
+        var da = "/Helv \(n(fontSize)) Tf"
+        switch color?.count {
+        case 3?: da += " " + (color ?? []).map(n).joined(separator: " ") + " rg"
+        case 1?: da += " \(n(color?[0] ?? 0)) g"
+        default: da += " 0 g"
+        }
+        return da
     }
 
     /// The size operand of the `Tf` operator in a default appearance string.

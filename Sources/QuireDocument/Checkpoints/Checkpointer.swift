@@ -108,7 +108,7 @@ public struct CheckpointInfo: Sendable, Equatable {
 /// The file is named after the document's UID and locked (`flock`) while the document is
 /// open, so that a second document with the same UID is refused. Encrypted documents get
 /// their records sealed with AES-256-GCM under a key derived from the file key.
-public final class Checkpointer {
+public final class Checkpointer: ChangeObserver {
     /// The journal file.
     public let path: String
     public let options: CheckpointOptions
@@ -182,7 +182,7 @@ public final class Checkpointer {
         let preexisting = document.hasUnsavedChanges
         // Every stored property is set: if what follows throws, deinit releases the lock.
         Self.clean(directory, olderThan: options.maxAge, except: uid)
-        if let existing = try Self.readFile(path) {
+        if let existing = try AtomicFile.read(path) {
             switch options.existing {
             case .load:
                 loadedCheckpoint = try load(existing, into: document)
@@ -246,7 +246,7 @@ public final class Checkpointer {
         let (directory, uid) = try location(of: document, options)
         let path = directory + "/" + uid + ".qcheckpoint"
         var info = CheckpointInfo(state: .none, path: path, size: 0, modified: 0, changedObjects: 0, inUse: false)
-        guard let bytes = try readFile(path) else { return info }
+        guard let bytes = try AtomicFile.read(path) else { return info }
         var st = stat()
         if stat(path, &st) == 0 {
             info.modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
@@ -296,7 +296,7 @@ public final class Checkpointer {
     /// Called by the document after each change outside a batch, and at the end of each
     /// batch: serializes the new entries of the change log as one group and, for the
     /// immediate strategy, writes them before returning.
-    func changesMade(_ log: [Change], in document: Document) throws {
+    public func changesMade(_ log: [Change], in document: Document) throws {
         guard logged < log.count else { return }
         try finishCompaction()
         var out: [UInt8] = []
@@ -359,7 +359,7 @@ public final class Checkpointer {
                 throw PDFError(.state, "checkpointing stopped before the checkpoint was written")
             }
             do {
-                try writeAll(s.fd, s.pending)
+                try AtomicFile.append(s.fd, s.pending, "cannot write the checkpoint")
                 if sync { _ = fdatasync(s.fd) }
             } catch let e as PDFError {
                 s.error = e
@@ -389,19 +389,22 @@ public final class Checkpointer {
 
     /// Starts a new journal for the current state of the document: its header (the file's
     /// identity) and, if there are unsaved changes, a group with the current value of
-    /// every changed object. Written to a temporary file and renamed over the old journal.
+    /// every changed object. Written to a temporary file and renamed over the old journal;
+    /// the file stays open to append to. The temporary file's fixed name (`.tmp`, like the
+    /// compaction's `.compact`) is safe: only the holder of the document's lock file writes
+    /// it, and the next holder removes what a killed one left.
     private func startJournal(with state: [UInt8] = []) throws {
         var out = Self.magic
         try frame([UInt8(ascii: "H")] + identity, to: &out)
         out += state
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.ioError("cannot create '\(temporary)'") }
+        guard fd >= 0 else { throw AtomicFile.ioError("cannot create '\(temporary)'") }
         do {
-            try Self.writeAll(fd, out)
-            guard fsync(fd) == 0 else { throw Self.ioError("cannot flush '\(temporary)'") }
-            guard rename(temporary, path) == 0 else { throw Self.ioError("cannot rename '\(temporary)'") }
-            Self.syncDirectory(of: path)
+            try AtomicFile.append(fd, out, "cannot write the checkpoint")
+            guard fsync(fd) == 0 else { throw AtomicFile.ioError("cannot flush '\(temporary)'") }
+            guard rename(temporary, path) == 0 else { throw AtomicFile.ioError("cannot rename '\(temporary)'") }
+            AtomicFile.syncDirectory(of: path)
         } catch {
             close(fd)
             unlink(temporary)
@@ -448,21 +451,21 @@ public final class Checkpointer {
             if target >= 0 { close(target) }
         }
         do {
-            guard source >= 0, target >= 0 else { throw ioError("cannot open '\(journal)' for compaction") }
+            guard source >= 0, target >= 0 else { throw AtomicFile.ioError("cannot open '\(journal)' for compaction") }
             for (number, span) in spans.sorted(by: { $0.value.offset < $1.value.offset }) {
                 let bytes = try readRange(source, span.offset, span.length)
                 result[number] = Span(offset: job.length + out.count, length: span.length)
                 out += bytes
                 if out.count > 1 << 22 {  // write as it goes, in 4 MiB pieces
-                    try writeAll(target, out)
+                    try AtomicFile.append(target, out, "cannot write the checkpoint")
                     job.length += out.count
                     out.removeAll(keepingCapacity: true)
                 }
             }
             JournalCodec.frame([UInt8(ascii: "G")], to: &out)
-            try writeAll(target, out)
+            try AtomicFile.append(target, out, "cannot write the checkpoint")
             job.length += out.count
-            guard fsync(target) == 0 else { throw ioError("cannot flush '\(temporary)'") }
+            guard fsync(target) == 0 else { throw AtomicFile.ioError("cannot flush '\(temporary)'") }
             job.temporary = temporary
             job.records = result
             job.total = result.values.reduce(0) { $0 + $1.length }
@@ -485,22 +488,22 @@ public final class Checkpointer {
         if job.error != nil { return }  // the journal is still whole; try again later
         try shared.withLock { s in
             if !s.pending.isEmpty {
-                try Self.writeAll(s.fd, s.pending)
+                try AtomicFile.append(s.fd, s.pending, "cannot write the checkpoint")
                 s.pending.removeAll(keepingCapacity: true)
             }
             let tail = try Self.readRange(s.fd, job.cutoff, journalBytes - job.cutoff, reopen: path)
             let target = open(job.temporary, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard target >= 0 else { throw Self.ioError("cannot open '\(job.temporary)'") }
+            guard target >= 0 else { throw AtomicFile.ioError("cannot open '\(job.temporary)'") }
             do {
-                try Self.writeAll(target, tail)
-                guard fsync(target) == 0 else { throw Self.ioError("cannot flush '\(job.temporary)'") }
-                guard rename(job.temporary, path) == 0 else { throw Self.ioError("cannot rename '\(job.temporary)'") }
+                try AtomicFile.append(target, tail, "cannot write the checkpoint")
+                guard fsync(target) == 0 else { throw AtomicFile.ioError("cannot flush '\(job.temporary)'") }
+                guard rename(job.temporary, path) == 0 else { throw AtomicFile.ioError("cannot rename '\(job.temporary)'") }
             } catch {
                 close(target)
                 unlink(job.temporary)
                 throw error
             }
-            Self.syncDirectory(of: path)
+            AtomicFile.syncDirectory(of: path)
             if s.fd >= 0 { close(s.fd) }
             s.fd = target
         }
@@ -537,7 +540,7 @@ public final class Checkpointer {
 
     /// Before a save replaces the file: records the identity of the new bytes, durably, so
     /// that recovery knows the changes are in the file if the process dies after the rename.
-    func willSave(_ saved: ByteBuffer) throws {
+    public func willSave(_ saved: ByteBuffer, of document: Document) throws {
         try Self.flush(shared, sync: false)
         var out: [UInt8] = []
         try frame([UInt8(ascii: "V")] + (try JournalCodec.sha256(saved)), to: &out)
@@ -548,7 +551,7 @@ public final class Checkpointer {
 
     /// After a save is durable: the old checkpoint is removed, and a new journal starts
     /// from the saved bytes.
-    func didSave(_ saved: ByteBuffer) throws {
+    public func didSave(_ saved: ByteBuffer, of document: Document) throws {
         identity = (try JournalCodec.sha256(saved))
         abandonCompaction()
         liveRecords = [:]
@@ -588,7 +591,7 @@ public final class Checkpointer {
             s.pending.removeAll()
         }
         unlink(path)
-        Self.syncDirectory(of: path)
+        AtomicFile.syncDirectory(of: path)
     }
 
     // MARK: Recovery
@@ -680,10 +683,10 @@ public final class Checkpointer {
         document.invalidateModel()
         // Continue the same journal, without the torn or unfinished tail.
         let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Self.ioError("cannot open '\(path)'") }
+        guard fd >= 0 else { throw AtomicFile.ioError("cannot open '\(path)'") }
         guard ftruncate(fd, off_t(parsed.validEnd)) == 0 else {
             close(fd)
-            throw Self.ioError("cannot truncate '\(path)'")
+            throw AtomicFile.ioError("cannot truncate '\(path)'")
         }
         _ = lseek(fd, 0, SEEK_END)
         shared.withLock { $0.fd = fd }
@@ -693,27 +696,6 @@ public final class Checkpointer {
 
     // MARK: Files
 
-    private static func readFile(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw ioError("cannot open '\(path)'")
-        }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("cannot read '\(path)'")
-            }
-            if n == 0 { break }
-            out += chunk[0..<n]
-        }
-        return out
-    }
-
     /// `length` bytes at `offset` of `fd` (with `reopen`, of a new read-only descriptor of
     /// that path, for a descriptor opened for appending only).
     private static func readRange(_ fd: Int32, _ offset: Int, _ length: Int, reopen: String? = nil) throws -> [UInt8] {
@@ -721,7 +703,7 @@ public final class Checkpointer {
         var source = fd
         if let reopen {
             source = open(reopen, O_RDONLY | O_CLOEXEC)
-            guard source >= 0 else { throw ioError("cannot open '\(reopen)'") }
+            guard source >= 0 else { throw AtomicFile.ioError("cannot open '\(reopen)'") }
         }
         defer { if reopen != nil { close(source) } }
         var out = [UInt8](repeating: 0, count: length)
@@ -732,7 +714,7 @@ public final class Checkpointer {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ioError("cannot read the checkpoint")
+                throw AtomicFile.ioError("cannot read the checkpoint")
             }
             guard n > 0 else { throw PDFError(.io, "the checkpoint ended before its byte \(offset + length)") }
             done += n
@@ -740,31 +722,16 @@ public final class Checkpointer {
         return out
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var written = 0
-            while written < raw.count {
-                let n = write(fd, base + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ioError("cannot write the checkpoint")
-                }
-                written += n
-            }
-        }
-    }
-
     private static func lock(_ path: String) throws -> Int32 {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ioError("cannot open the lock '\(path)'") }
+        guard fd >= 0 else { throw AtomicFile.ioError("cannot open the lock '\(path)'") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             close(fd)
             if busy {
                 throw PDFError(.busy, "the checkpoint '\(path)' is in use by another open document")
             }
-            throw ioError("cannot lock '\(path)'")
+            throw AtomicFile.ioError("cannot lock '\(path)'")
         }
         return fd
     }
@@ -798,21 +765,8 @@ public final class Checkpointer {
         for part in path.split(separator: "/") {
             current += "/" + part
             if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw ioError("cannot create the checkpoint directory '\(current)'")
+                throw AtomicFile.ioError("cannot create the checkpoint directory '\(current)'")
             }
         }
-    }
-
-    private static func syncDirectory(of path: String) {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
-    }
-
-    private static func ioError(_ what: String) -> PDFError {
-        PDFError(.io, "\(what): \(String(cString: strerror(errno)))")
     }
 }

@@ -57,29 +57,11 @@ public enum XFDF {
         Appearance.n(v)
     }
 
-    static func color(_ c: [Double]) -> String? {
-        let rgb: [Double]
-        switch c.count {
-        case 1: rgb = [c[0], c[0], c[0]]
-        case 3: rgb = c
-        case 4: rgb = [(1 - c[0]) * (1 - c[3]), (1 - c[1]) * (1 - c[3]), (1 - c[2]) * (1 - c[3])]
-        default: return nil
-        }
-        let hex = "0123456789ABCDEF".map { $0 }
-        var s = "#"
-        for v in rgb {
-            let b = Int((Swift.min(Swift.max(v.isFinite ? v : 0, 0), 1) * 255).rounded())
-            s.append(hex[b / 16])
-            s.append(hex[b % 16])
-        }
-        return s
-    }
+    /// XFDF's colours are "#RRGGBB": the model's one writer and parser (the "#" optional on
+    /// reading, as some producers leave it out).
+    static func color(_ c: [Double]) -> String? { Annotation.hexColor(c) }
 
-    static func parseColor(_ s: String) -> [Double]? {
-        let hex = s.hasPrefix("#") ? s.dropFirst() : Substring(s)
-        guard hex.count == 6, let v = Int(hex, radix: 16) else { return nil }
-        return [Double((v >> 16) & 255) / 255, Double((v >> 8) & 255) / 255, Double(v & 255) / 255]
-    }
+    static func parseColor(_ s: String) -> [Double]? { Annotation.color(hex: s, requireHash: false) }
 
     static func numbers(_ s: String) -> [Double]? {
         let parts = s.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " })

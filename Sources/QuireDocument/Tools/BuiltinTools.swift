@@ -463,8 +463,7 @@ final class PlaceTool: Tool {
         var a = m.styled("FreeText", page: page, rect: rect)
         a.contents = m.style.freeTextContents
         let size = m.style.fontSize.isFinite && m.style.fontSize > 0 ? m.style.fontSize : 12
-        let sizeText = size == size.rounded() && size < 1e6 ? String(Int(size)) : String(size)
-        a.defaultAppearance = "/Helv \(sizeText) Tf 0 g"
+        a.defaultAppearance = Annotation.defaultAppearance(fontSize: size)
         a.color = nil
         m.select(try m.add(a).id)
     }

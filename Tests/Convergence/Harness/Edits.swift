@@ -188,13 +188,13 @@ extension ScheduleRun {
             // A record changed through JSON: its export, edited, imported back.
             guard let target = try pickTarget(doc), let name = target.name else { return "" }
             let exported = try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: target.pageIndex, prettyPrinted: false))
-            guard var record = exported["annotations"]?.items?.first(where: { $0["id"]?.string == name })?.fields else { return "" }
+            guard var record = exported["annotations"]?.arrayValue?.first(where: { $0["id"]?.stringValue == name })?.objectValue else { return "" }
             names += 1
             let text = "\(c.user) json edit \(names)"
-            if record["text"] != nil || record["type"]?.string == "pspdfkit/note" || record["type"]?.string == "pspdfkit/text" {
+            if record["text"] != nil || record["type"]?.stringValue == "pspdfkit/note" || record["type"]?.stringValue == "pspdfkit/text" {
                 record["text"] = .string(text)
                 record["quire"] = record["quire"].flatMap { q in
-                    guard var f = q.fields else { return q }
+                    guard var f = q.objectValue else { return q }
                     f["richText"] = nil
                     f["contents"] = nil
                     return .object(f)

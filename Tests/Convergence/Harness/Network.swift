@@ -2,6 +2,7 @@ import Dispatch
 import QuireDocument
 import QuireSync
 import QuireSyncClient
+import QuireSyncProtocol
 import Synchronization
 
 // The server and the network of a convergence run: the real sync core (SyncService with a
@@ -118,12 +119,12 @@ struct AnswerLog {
 
     mutating func record(_ request: SyncRequest, _ response: SyncResponse) {
         guard request.method == "POST", request.path.hasSuffix("/mutations"), response.status == 200,
-              let body = try? InstantJSONValue(parsing: request.body), let clientID = body["client_id"]?.string,
-              let answer = try? InstantJSONValue(parsing: response.body), let results = answer["results"]?.items else { return }
+              let body = try? InstantJSONValue(parsing: request.body), let clientID = body["client_id"]?.stringValue,
+              let answer = try? InstantJSONValue(parsing: response.body), let results = answer["results"]?.arrayValue else { return }
         for result in results {
-            guard let cs = result["client_seq"]?.int64 else { continue }
+            guard let cs = result["client_seq"]?.integerValue else { continue }
             let key = "\(clientID)#\(cs)"
-            if result["status"]?.string == "accepted", let seq = result["seq"]?.int64 {
+            if result["status"]?.stringValue == "accepted", let seq = result["seq"]?.integerValue {
                 accepted[key, default: []].insert(seq)
                 acceptedByClient[clientID, default: []].append((cs, seq))
             } else {
@@ -133,22 +134,3 @@ struct AnswerLog {
     }
 }
 
-extension InstantJSONValue {
-    var string: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-    var int64: Int64? {
-        if case .integer(let i) = self { return i }
-        return nil
-    }
-    var items: [InstantJSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
-    var fields: [String: InstantJSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
-    subscript(_ key: String) -> InstantJSONValue? { fields?[key] }
-}

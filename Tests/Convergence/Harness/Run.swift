@@ -4,6 +4,7 @@ import FoundationEssentials
 import QuireDocument
 import QuireSync
 import QuireSyncClient
+import QuireSyncProtocol
 import QuireSyntax
 import QuireTestSupport
 import Synchronization
@@ -145,9 +146,9 @@ public final class ScheduleRun: @unchecked Sendable {
         answers.record(request, r)
         if options.trace, request.method == "POST", let body = try? InstantJSONValue(parsing: request.body),
            let answer = try? InstantJSONValue(parsing: r.body) {
-            let ms = (body["mutations"]?.items ?? []).map { "\($0["op"]?.string ?? "?") \($0["id"]?.string ?? "?")" }
-            let rs = (answer["results"]?.items ?? []).map { $0["status"]?.string ?? "?" }
-            trace("  push \(body["client_id"]?.string ?? "?"): \(zip(ms, rs).map { "\($0.0) \($0.1)" }.joined(separator: ", "))")
+            let ms = (body["mutations"]?.arrayValue ?? []).map { "\($0["op"]?.stringValue ?? "?") \($0["id"]?.stringValue ?? "?")" }
+            let rs = (answer["results"]?.arrayValue ?? []).map { $0["status"]?.stringValue ?? "?" }
+            trace("  push \(body["client_id"]?.stringValue ?? "?"): \(zip(ms, rs).map { "\($0.0) \($0.1)" }.joined(separator: ", "))")
         }
         return r
     }
@@ -248,7 +249,7 @@ public final class ScheduleRun: @unchecked Sendable {
     func serverSeq() throws -> Int64 {
         let r = server.handle(SyncRequest(method: "GET", path: "/documents/doc/layers/main/changes", query: ["since": "0"],
                                           headers: [("Authorization", "Bearer \(clients[0].token)")], body: []))
-        guard r.status == 200, let v = try? InstantJSONValue(parsing: r.body), let seq = v["seq"]?.int64 else {
+        guard r.status == 200, let v = try? InstantJSONValue(parsing: r.body), let seq = v["seq"]?.integerValue else {
             throw Missing(what: "the feed answered \(r.status)")
         }
         return seq
@@ -258,12 +259,12 @@ public final class ScheduleRun: @unchecked Sendable {
     func layerRecords() throws -> [String: (revision: Int64, json: [UInt8])] {
         let r = server.handle(SyncRequest(method: "GET", path: "/documents/doc/layers/main", query: [:],
                                           headers: [("Authorization", "Bearer \(clients[0].token)")], body: []))
-        guard r.status == 200, let v = try? InstantJSONValue(parsing: r.body), let items = v["records"]?.items else {
+        guard r.status == 200, let v = try? InstantJSONValue(parsing: r.body), let items = v["records"]?.arrayValue else {
             throw Missing(what: "the layer answered \(r.status)")
         }
         var out: [String: (Int64, [UInt8])] = [:]
         for item in items {
-            guard let revision = item["revision"]?.int64, var fields = item["record"]?.fields, let id = fields["id"]?.string else {
+            guard let revision = item["revision"]?.integerValue, var fields = item["record"]?.objectValue, let id = fields["id"]?.stringValue else {
                 throw Missing(what: "a record without id or revision")
             }
             fields["pdfObjectId"] = nil
@@ -279,11 +280,11 @@ public final class ScheduleRun: @unchecked Sendable {
         while true {
             let r = server.handle(SyncRequest(method: "GET", path: "/documents/doc/layers/main/changes", query: ["since": String(since)],
                                               headers: [("Authorization", "Bearer \(clients[0].token)")], body: []))
-            guard r.status == 200, let v = try? InstantJSONValue(parsing: r.body), let changes = v["changes"]?.items else {
+            guard r.status == 200, let v = try? InstantJSONValue(parsing: r.body), let changes = v["changes"]?.arrayValue else {
                 throw Missing(what: "the feed answered \(r.status)")
             }
             out += changes
-            guard v["more"] == .bool(true), let last = changes.last?["seq"]?.int64 else { return out }
+            guard v["more"] == .bool(true), let last = changes.last?["seq"]?.integerValue else { return out }
             since = last
         }
     }
@@ -302,8 +303,8 @@ public final class ScheduleRun: @unchecked Sendable {
             let exported: [String: String] = try d.withDocument { doc in
                 var out: [String: String] = [:]
                 let v = try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: nil, prettyPrinted: false))
-                for item in v["annotations"]?.items ?? [] {
-                    guard var fields = item.fields, let id = fields["id"]?.string else { continue }
+                for item in v["annotations"]?.arrayValue ?? [] {
+                    guard var fields = item.objectValue, let id = fields["id"]?.stringValue else { continue }
                     fields["pdfObjectId"] = nil
                     out[id] = InstantJSONValue.object(fields).canonicalText
                 }
@@ -321,7 +322,7 @@ public final class ScheduleRun: @unchecked Sendable {
         var replay: [String: (Int64, String)] = initialRecords.mapValues { (0, String(decoding: $0, as: UTF8.self)) }
         var lastSeq: Int64 = 0
         for change in changes {
-            guard let seq = change["seq"]?.int64, let id = change["id"]?.string, let op = change["op"]?.string else {
+            guard let seq = change["seq"]?.integerValue, let id = change["id"]?.stringValue, let op = change["op"]?.stringValue else {
                 report.errors.append("a change of the feed without seq, id or op")
                 continue
             }
@@ -329,7 +330,7 @@ public final class ScheduleRun: @unchecked Sendable {
             lastSeq = seq
             if op == "delete" {
                 replay[id] = nil
-            } else if var fields = change["record"]?.fields {
+            } else if var fields = change["record"]?.objectValue {
                 fields["pdfObjectId"] = nil
                 replay[id] = (seq, InstantJSONValue.object(fields).canonicalText)
             }
@@ -345,7 +346,7 @@ public final class ScheduleRun: @unchecked Sendable {
             report.duplicated.append("\(key) accepted as \(seqs.sorted())")
         }
         var feedByClient: [String: Int] = [:]
-        for change in changes { if let c = change["client_id"]?.string { feedByClient[c, default: 0] += 1 } }
+        for change in changes { if let c = change["client_id"]?.stringValue { feedByClient[c, default: 0] += 1 } }
         for c in clients {
             let id = c.clientID
             let distinct = Set((answers.acceptedByClient[id] ?? []).map(\.0)).count
@@ -368,13 +369,13 @@ public final class ScheduleRun: @unchecked Sendable {
             let dropped = c.dropped.withLock { $0 }
             report.droppedChanges += dropped.count
             let id = c.clientID
-            let mine = changes.filter { $0["client_id"]?.string == id }
+            let mine = changes.filter { $0["client_id"]?.stringValue == id }
             for (record, e) in c.expected.sorted(by: { $0.key < $1.key }) {
                 if dropped.contains(e.change) || e.op == "none" { continue }
                 let found = mine.contains { change in
-                    guard change["id"]?.string == record, change["op"]?.string == e.op else { return false }
+                    guard change["id"]?.stringValue == record, change["op"]?.stringValue == e.op else { return false }
                     if e.op == "delete" { return true }
-                    guard var fields = change["record"]?.fields, let expected = e.record,
+                    guard var fields = change["record"]?.objectValue, let expected = e.record,
                           let want = try? InstantJSONValue(parsing: expected) else { return false }
                     fields["pdfObjectId"] = nil
                     // The server names the user as the creator of a record made without one.
@@ -382,8 +383,8 @@ public final class ScheduleRun: @unchecked Sendable {
                     return InstantJSONValue.object(fields) == want
                 }
                 if !found {
-                    let pushed = mine.filter { $0["id"]?.string == record }.map { change -> String in
-                        guard var f = change["record"]?.fields else { return change["op"]?.string ?? "?" }
+                    let pushed = mine.filter { $0["id"]?.stringValue == record }.map { change -> String in
+                        guard var f = change["record"]?.objectValue else { return change["op"]?.stringValue ?? "?" }
                         f["pdfObjectId"] = nil
                         return InstantJSONValue.object(f).canonicalText
                     }

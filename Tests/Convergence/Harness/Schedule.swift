@@ -64,25 +64,12 @@ public struct ScheduleReport: Sendable {
     }
 }
 
-/// The claims of the run's tokens.
-struct RunClaims: JWTPayload {
-    var document_id: String
-    var layer: String
-    var permissions: [String]
-    var user_id: String
-    var exp: ExpirationClaim
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
 /// The signing key of every run of this process (ES256: quick to make).
 let runKey = ES256PrivateKey()
 
 func token(user: String) throws -> String {
     try blocking {
-        let keys = JWTKeyCollection()
-        await keys.add(ecdsa: runKey)
-        return try await keys.sign(RunClaims(document_id: "doc", layer: "main", permissions: ["read", "write", "download"],
-                                             user_id: user, exp: ExpirationClaim(value: Date(timeIntervalSinceNow: 86_400))))
+        try await TestTokenClaims(user: user, expiresIn: 86_400).signed { await $0.add(ecdsa: runKey) }
     }
 }
 

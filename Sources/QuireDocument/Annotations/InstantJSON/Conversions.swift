@@ -134,45 +134,11 @@ enum InstantJSON {
 
     // MARK: Colours
 
-    /// "#RRGGBB" of a gray, RGB or CMYK colour; nil for none (transparent) or another count.
-    static func hex(_ c: [Double]?) -> String? {
-        guard let c else { return nil }
-        let rgb: [Double]
-        switch c.count {
-        case 1: rgb = [c[0], c[0], c[0]]
-        case 3: rgb = c
-        case 4: rgb = [(1 - c[0]) * (1 - c[3]), (1 - c[1]) * (1 - c[3]), (1 - c[2]) * (1 - c[3])]
-        default: return nil
-        }
-        let digits = Array("0123456789ABCDEF")
-        var s = "#"
-        for v in rgb {
-            let b = Int((Swift.min(Swift.max(v.isFinite ? v : 0, 0), 1) * 255).rounded())
-            s.append(digits[b / 16])
-            s.append(digits[b % 16])
-        }
-        return s
-    }
+    /// "#RRGGBB" of a colour (``Annotation/hexColor(_:)``, the model's one writer).
+    static func hex(_ c: [Double]?) -> String? { Annotation.hexColor(c) }
 
-    static func rgb(hex s: String) -> [Double]? {
-        let chars = Array(s.utf8)
-        guard chars.count == 7, chars[0] == UInt8(ascii: "#") else { return nil }
-        var out: [Double] = []
-        for i in stride(from: 1, to: 7, by: 2) {
-            guard let hi = hexDigit(chars[i]), let lo = hexDigit(chars[i + 1]) else { return nil }
-            out.append(Double(hi * 16 + lo) / 255)
-        }
-        return out
-    }
-
-    private static func hexDigit(_ c: UInt8) -> Int? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(c - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(c - UInt8(ascii: "a")) + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(c - UInt8(ascii: "A")) + 10
-        default: return nil
-        }
-    }
+    /// The colour of "#RRGGBB" (``Annotation/color(hex:requireHash:)``, the model's one parser).
+    static func rgb(hex s: String) -> [Double]? { Annotation.color(hex: s) }
 
     // MARK: Line endings and icons
 
@@ -222,13 +188,7 @@ enum InstantJSON {
     /// The default appearance import writes from `fontSize` and `fontColor`.
     static func defaultAppearance(fontSize: Double?, fontColor: String?) -> String? {
         guard let fontSize else { return nil }
-        var da = "/Helv \(numberText(fontSize)) Tf"
-        if let c = fontColor.flatMap(rgb(hex:)) {
-            da += " " + c.map(numberText).joined(separator: " ") + " rg"
-        } else {
-            da += " 0 g"
-        }
-        return da
+        return Annotation.defaultAppearance(fontSize: fontSize, color: fontColor.flatMap(rgb(hex:)))
     }
 
     // MARK: Geometry

@@ -368,3 +368,52 @@ extension InstantJSONValue {
         out += "\""
     }
 }
+
+// MARK: Reading values
+
+/// The one set of accessors for JSON values (issue 32: the sync server, its client and their
+/// tests each defined their own, with different names).
+extension InstantJSONValue {
+    /// Compact JSON with sorted keys, as UTF-8 bytes (``canonicalText``): the form records
+    /// are stored, compared and digested in.
+    public var canonicalBytes: [UInt8] { Array(canonicalText.utf8) }
+
+    /// The fields of an object; nil for another kind of value.
+    public var objectValue: [String: InstantJSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    /// The text of a string; nil for another kind of value.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// An integer (a number written without fraction or exponent); nil otherwise.
+    public var integerValue: Int64? {
+        if case .integer(let i) = self { return i }
+        return nil
+    }
+
+    /// The items of an array; nil for another kind of value.
+    public var arrayValue: [InstantJSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// A boolean; nil for another kind of value.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The field `key` of an object; nil when absent or not an object.
+    public subscript(key: String) -> InstantJSONValue? { objectValue?[key] }
+
+    /// The item at `index` of an array; nil when out of range or not an array.
+    public subscript(index: Int) -> InstantJSONValue? {
+        guard let a = arrayValue, index >= 0, index < a.count else { return nil }
+        return a[index]
+    }
+}

@@ -132,7 +132,6 @@ extension InstantJSON {
         } else {
             a.defaultAppearance = q.defaultAppearance
         }
-        a.fontSize = a.defaultAppearance.flatMap(Annotation.fontSize(in:))
         func checkName(_ s: String, _ field: String) throws -> String {
             try JSONNode(value: .string(s), path: "\(path).\(field)").pdfName()
         }
