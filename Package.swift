@@ -49,6 +49,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The system Expat, to read the XHTML of rich text (Instant JSON's xhtml, /RC).
         .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
+        // The system HarfBuzz (shaping, hb-subset) and FriBidi, to draw text of any script in
+        // generated appearances (Sources/QuireDocument/Text/AppearanceText.swift).
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz"),
         // include/quire.h, through include/module.modulemap.
         .systemLibrary(name: "CQuire", path: "include"),
         .target(name: "QuireSyntax", dependencies: [
@@ -56,7 +59,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: modelSettings),
-        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat"], swiftSettings: modelSettings),
+        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat", "CHarfBuzz"], swiftSettings: modelSettings),
         // What libquire.so does at load: gives back the pages of its relocation table once
         // the loader has applied it (Sources/CQuireLoad/quire_load.c).
         .target(name: "CQuireLoad", path: "Sources/CQuireLoad"),

@@ -39,14 +39,20 @@ PYTHON="${PYTHON:-python3}"
 #              with Jansson
 #   libexpat1-dev (demo and test): rich text (/RC, Instant JSON's xhtml) is read with the
 #              system Expat (Sources/CExpat), linked by every build of the package
+#   libharfbuzz-dev, libfribidi-dev (demo and test): generated appearances draw text of any
+#              script with the system HarfBuzz (shaping; hb-subset, from libharfbuzz-subset0,
+#              subsets the fonts they embed) and FriBidi (the bidirectional algorithm),
+#              linked by every build of the package (Sources/CHarfBuzz)
+#   fonts-droid-fallback (test): with DejaVu Sans, the Unicode fonts the appearance tests
+#              draw with (Chinese, Japanese, Korean; docs/forms.md, "Text in any script")
 #   fonts-dejavu-core (test): the only fonts poppler may substitute while the Python tests
 #              render pages (Tests/python/conftest.py pins them with a fontconfig file of
 #              its own), so that a rendering does not change with the fonts a machine has
 #   chromium, chromium-driver (test): `make test-web` drives the web review page
 #              (examples/web) in a real headless Chromium through Selenium and the system
 #              chromedriver (/usr/bin/chromedriver); nothing is downloaded at test time
-APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl libjansson-dev)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core libsqlite3-dev libexpat1-dev libjansson-dev chromium chromium-driver)
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev curl libjansson-dev)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjansson-dev chromium chromium-driver)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
 

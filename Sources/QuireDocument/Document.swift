@@ -103,6 +103,10 @@ public final class Document {
     /// The path the document was opened from, from which the default checkpoint UID is
     /// derived; nil for a document opened from memory.
     public var sourcePath: String? = nil
+    /// Font files tried first when generated appearances draw text the font of their /DA
+    /// cannot (``addAppearanceFont(path:)``; ``AppearanceFonts`` gives the whole order).
+    public internal(set) var appearanceFontFiles: [String] = []
+    var appearanceFontsLoaded: [UnicodeFont] = []
     /// How the last ``save(to:mode:progress:)`` copied the original bytes: for tests.
     var lastSavePrefixCopy: AtomicFile.PrefixCopy? = nil
     /// The checkpointer, once checkpointing has started (see Checkpoints): one of the

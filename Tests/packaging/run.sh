@@ -270,10 +270,15 @@ assert "quire/libquire.so" in names, "no quire/libquire.so in the wheel"
 assert "quire/__init__.py" in names, "no quire/__init__.py in the wheel"
 assert "Version: %s\n" % version in meta, "METADATA is not version %s" % version
 assert "Root-Is-Purelib: false" in info, "the wheel says it is pure"
-# The one library auditwheel may graft in: the system SQLite that the sync service's store
-# links (libquire.so's only dependency beyond libc, libm, libz, libstdc++ and libgcc).
+# The libraries auditwheel may graft in: the system SQLite that the sync service's store
+# links, and HarfBuzz (with hb-subset) and FriBidi, which draw text of any script in
+# generated appearances, with what HarfBuzz links (FreeType, GLib, Graphite, libpng,
+# Brotli, PCRE2): libquire.so's dependencies beyond libc, libm, libz, libstdc++, libgcc
+# and Expat.
+allowed = ("libsqlite3", "libharfbuzz", "libfribidi", "libfreetype", "libglib-2", "libgraphite2", "libpng16",
+           "libbrotlicommon", "libbrotlidec", "libpcre2-8")
 grafted = [n for n in names if n.startswith("quire.libs/") and n != "quire.libs/"]
-assert all(n.split("/")[-1].startswith("libsqlite3") for n in grafted), "auditwheel grafted other libraries in: %s" % grafted
+assert all(n.split("/")[-1].startswith(allowed) for n in grafted), "auditwheel grafted other libraries in: %s" % grafted
 EOF
     echo "$name ($(du -k "${wheels[0]}" | cut -f1) KB), auditwheel: $tag"
 }

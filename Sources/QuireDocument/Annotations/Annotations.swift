@@ -176,7 +176,7 @@ extension Document {
         a.modificationDate = now
         if a.flags == 0 && !a.isStateReply { a.flags = Annotation.Flag.print }
         var dict = a.written(into: PDFDictionary(), pageObject: page.id)
-        dict = try withAppearance(a, dict)
+        dict = try withAppearance(a, dict, strict: !imported)
         let id = try addObject(.dictionary(dict))
         try appendToAnnots(page, .reference(id))
         a.id = id
@@ -218,7 +218,7 @@ extension Document {
         }
         // /P stays the page it names (the first listing, for an object on two pages).
         var dict = a.written(into: original, pageObject: try page(at: current.pageIndex).id, previous: current)
-        if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict) }
+        if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict, strict: importedOver == nil) }
         try setObject(id.number, .dictionary(dict))
     }
 
@@ -380,9 +380,11 @@ extension Document {
     }
 
     /// `dict` with a new normal appearance stream generated for `annotation`: for an image
-    /// stamp (with Quire's image entry), the image scaled to the rectangle.
-    func withAppearance(_ annotation: Annotation, _ dict: PDFDictionary) throws -> PDFDictionary {
-        var appearance = Appearance.make(for: annotation)
+    /// stamp (with Quire's image entry), the image scaled to the rectangle. `strict`: text
+    /// no font can draw fails the call (the caller's own text), rather than being left out
+    /// with a warning (a record imported from elsewhere).
+    func withAppearance(_ annotation: Annotation, _ dict: PDFDictionary, strict: Bool) throws -> PDFDictionary {
+        var appearance = try Appearance.make(for: annotation, document: self, strict: strict)
         if annotation.subtype == "Stamp", let entry = try self.dictionary(dict[Document.imageKey]),
            case .reference(let image)? = entry["Image"] {
             let r = annotation.rect
@@ -394,9 +396,26 @@ extension Document {
             ]), content: Array("q \(n(r.width)) 0 0 \(n(r.height)) \(n(r.left)) \(n(r.bottom)) cm /Im0 Do Q\n".utf8))
         }
         var d = dict
-        let stream = try addStream(appearance.dictionary, data: appearance.content)
+        let stream = try addAppearanceStream(appearance)
         d["AP"] = .dictionary(PDFDictionary([("N", .reference(stream))]))
         return d
+    }
+
+    /// Writes a generated appearance: its text's fonts (the Unicode fonts as subsets of
+    /// what it shows) into its /Resources /Font, then the stream.
+    func addAppearanceStream(_ appearance: Appearance.Stream) throws -> ObjectID {
+        var dict = appearance.dictionary
+        if let text = appearance.text {
+            let fonts = try text.fontResources(self)
+            if !fonts.isEmpty {
+                var resources = dict["Resources"]?.dictionary ?? PDFDictionary()
+                var fontDict = resources["Font"]?.dictionary ?? PDFDictionary()
+                for (name, font) in fonts { fontDict[PDFName(name)] = font }
+                resources["Font"] = .dictionary(fontDict)
+                dict["Resources"] = .dictionary(resources)
+            }
+        }
+        return try addStream(dict, data: appearance.content)
     }
 }
 

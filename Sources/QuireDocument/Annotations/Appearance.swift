@@ -9,9 +9,15 @@ enum Appearance {
     struct Stream {
         var dictionary: PDFDictionary
         var content: [UInt8]
+        /// The text's fonts, written with the stream (``Document/addAppearanceStream(_:)``).
+        var text: AppearanceText? = nil
     }
 
-    static func make(for a: Annotation) -> Stream {
+    /// The appearance of `a`. Its text (free text's contents, a stamp's name) is drawn in
+    /// Helvetica when WinAnsiEncoding has every character, else in the document's Unicode
+    /// fonts (``AppearanceText``; `strict`: a character no font has fails the call).
+    static func make(for a: Annotation, document: Document, strict: Bool) throws -> Stream {
+        var text: AppearanceText? = nil
         var ops = ContentBuilder()
         var resources = PDFDictionary()
         var states = PDFDictionary()
@@ -72,16 +78,22 @@ enum Appearance {
             // and for a size that is negative or not a number.
             let size = a.fontSize.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 12
             if width > 0 && a.color != nil { ops.line("\(n(width)) w \(n(r.left + width / 2)) \(n(r.bottom + width / 2)) \(n(max(r.width - width, 0))) \(n(max(r.height - width, 0))) re S") }
-            resources["Font"] = .dictionary(PDFDictionary([("Helv", helvetica("Helvetica"))]))
-            ops.text(a.contents ?? "", in: r, font: "Helv", size: size, color: textColor(a.defaultAppearance))
+            let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
+                                       strict: strict, what: "the contents of a FreeText annotation")
+            ops.text(a.contents ?? "", in: r, font: t, size: size, color: textColor(a.defaultAppearance))
+            text = t
         case "Stamp":
             let name = a.iconName ?? "Draft"
             ops.line("\(n(max(width, 2))) w")
             ops.line("\(n(r.left + 2)) \(n(r.bottom + 2)) \(n(max(r.width - 4, 0))) \(n(max(r.height - 4, 0))) re S")
-            resources["Font"] = .dictionary(PDFDictionary([("HeBo", helvetica("Helvetica-Bold"))]))
-            // Bold capitals are about 0.72 em wide: fit the name in 90% of the width.
-            let size = max(4, min(r.height * 0.5, r.width * 0.9 / (Double(max(name.count, 1)) * 0.72)))
-            ops.text(name.uppercased(), in: r, font: "HeBo", size: size, color: stroke, centered: true, emWidth: 0.72)
+            let label = name.uppercased()
+            let t = try AppearanceText(label, preferred: standardFont("HeBo", "Helvetica-Bold"), document: document,
+                                       strict: strict, what: "the name of a Stamp annotation")
+            // The name fits 90% of the width and half the height.
+            let widthAtOne = t.width(label, size: 1)
+            let size = max(4, min(r.height * 0.5, widthAtOne > 0 ? r.width * 0.9 / widthAtOne : r.height * 0.5))
+            ops.text(label, in: r, font: t, size: size, color: stroke, centered: true)
+            text = t
         default:
             ops.line("\(n(r.left)) \(n(r.bottom)) \(n(r.width)) \(n(r.height)) re S")
         }
@@ -91,7 +103,12 @@ enum Appearance {
             ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
         ])
         if !resources.isEmpty { dict["Resources"] = .dictionary(resources) }
-        return Stream(dictionary: dict, content: ops.bytes)
+        return Stream(dictionary: dict, content: ops.bytes, text: text)
+    }
+
+    /// One of the standard 14 fonts, as the font of generated text (WinAnsiEncoding).
+    static func standardFont(_ resourceName: String, _ base: String) -> FieldFont {
+        FieldFont(resourceName: resourceName, resource: helvetica(base), standard: StandardFontMetrics.font(named: base))
     }
 
     static func isMarkup(_ subtype: String) -> Bool {
@@ -256,47 +273,37 @@ struct ContentBuilder {
         }
     }
 
-    /// `text` in WinAnsi-encoded Helvetica, wrapped to `r`'s width, from its top.
-    mutating func text(_ text: String, in r: Rect, font: String, size: Double, color c: [Double],
-                       centered: Bool = false, emWidth: Double = 0.5) {
+    /// `text` in `font`, wrapped by words to `r`'s width less 2 points each side, from its
+    /// top (or one line centred in `r`).
+    mutating func text(_ text: String, in r: Rect, font: AppearanceText, size: Double, color c: [Double],
+                       centered: Bool = false) {
         let n = Appearance.n
-        let charWidth = size * emWidth
-        // Characters per line. From a hostile file, the size can be 0, negative or not a
-        // number (/DA (/Helv 0 Tf)) and the width infinite (/Rect [-1e308 0 1e308 9]):
-        // Int() of an infinite, NaN or huge quotient traps, so it is clamped first.
-        let fit = (r.width - 4) / charWidth
-        let maxChars = fit.isFinite ? Int(Swift.min(Swift.max(fit, 1), 1_000_000)) : 1_000_000
+        let available = r.width - 4
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             var current = ""
             for word in paragraph.split(separator: " ") {
-                if current.isEmpty { current = String(word) } else if current.count + 1 + word.count <= maxChars {
-                    current += " " + word
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if current.isEmpty || font.width(candidate, size: size) <= available {
+                    current = candidate
                 } else {
                     lines.append(current)
                     current = String(word)
                 }
+                if lines.count > 10_000 { break }
             }
             lines.append(current)
+            if lines.count > 10_000 { break }
         }
         line("q BT")
         color(c, stroking: false)
-        line("/\(font) \(n(size)) Tf")
+        if let tf = font.fontOperator(size: size) { line(tf) }
         var y = centered ? (r.bottom + r.top) / 2 - size * 0.35 : r.top - 2 - size
         for l in lines where y >= r.bottom - size {
-            let x = centered ? (r.left + r.right) / 2 - Double(l.count) * charWidth / 2 : r.left + 2
-            line("1 0 0 1 \(n(x)) \(n(y)) Tm")
-            var s = PDFString(bytes: winAnsi(l))
-            s.isHex = false
-            bytes += Serializer.bytes(.string(s))
-            line(" Tj")
+            let x = centered ? (r.left + r.right) / 2 - font.width(l, size: size) / 2 : r.left + 2
+            line(font.show(l, x: x, y: y, size: size))
             y -= size * 1.2
         }
         line("ET Q")
-    }
-
-    /// WinAnsiEncoding bytes of `text`: Latin-1 characters as themselves, others as '?'.
-    func winAnsi(_ text: String) -> [UInt8] {
-        text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
     }
 }

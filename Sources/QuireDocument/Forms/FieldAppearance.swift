@@ -63,14 +63,27 @@ struct FieldFont {
     var codes: [UInt32: UInt8]? = nil
     var codeWidths: [Double]? = nil
 
-    /// `text` as the font's codes; characters it has no code for as "?" (or the first code
-    /// it has, when it has no "?").
+    /// `text` as the font's codes (a tab as a space, other control characters left out);
+    /// characters it has no code for as "?" (or the first code it has, when it has no "?"):
+    /// ``AppearanceText`` uses a font only for text it ``covers(_:)``.
     func encode(_ text: String) -> [UInt8] {
         guard let codes else { return winAnsiBytes(text) }
         let unknown = codes[UInt32(UInt8(ascii: "?"))] ?? codes.values.min() ?? UInt8(ascii: "?")
         return text.unicodeScalars.compactMap { s in
-            if s.value == 0x0A || s.value == 0x0D { return nil }
+            if s == "\t" { return codes[0x20] ?? unknown }
+            if s.properties.generalCategory == .control { return nil }
             return codes[s.value] ?? unknown
+        }
+    }
+
+    /// Whether its encoding has every character of `text` that is drawn (line breaks and
+    /// other control characters are not; a tab is drawn as a space).
+    func covers(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { s in
+            if s.properties.generalCategory == .control && s != "\t" { return true }
+            let v = s == "\t" ? 0x20 : s.value
+            if let codes { return codes[v] != nil }
+            return winAnsiCodes[v] != nil || (0xA0...0xFF).contains(v)
         }
     }
 
@@ -98,10 +111,12 @@ private let winAnsiCodes: [UInt32: UInt8] = {
 /// The glyph name of each WinAnsiEncoding code, for the standard 14 fonts' widths.
 private let winAnsiGlyphs = BaseEncoding.winAnsi.glyphNames
 
-/// Text as WinAnsiEncoding bytes; characters it does not have as "?".
+/// Text as WinAnsiEncoding bytes (a tab as a space, other control characters left out);
+/// characters it does not have as "?" (``AppearanceText`` uses it only for text it has).
 func winAnsiBytes(_ text: String) -> [UInt8] {
     text.unicodeScalars.compactMap { s in
-        if s.value == 0x0A || s.value == 0x0D { return nil }
+        if s == "\t" { return 0x20 }
+        if s.properties.generalCategory == .control { return nil }
         if let code = winAnsiCodes[s.value] { return code }
         // No-break space and soft hyphen: WinAnsi's 0xA0 and 0xAD, which Annex D names
         // "space" and "hyphen" again.
@@ -112,48 +127,74 @@ func winAnsiBytes(_ text: String) -> [UInt8] {
 extension Document {
     /// The font that /DA names, from the form's /DR, or Helvetica.
     func fieldFont(_ da: DefaultAppearance, field: FormField) throws -> FieldFont {
-        var fonts: PDFDictionary? = nil
-        if let form = try acroForm(), let dr = try dictionary(form["DR"]) { fonts = try dictionary(dr["Font"]) }
-        if let ref = fonts?[PDFName(da.fontName)], let fd = try dictionary(ref),
-           ["Type1", "TrueType", "MMType1"].contains(fd["Subtype"]?.name?.value ?? "") {
-            var font = FieldFont(resourceName: da.fontName, resource: ref)
-            font.standard = (fd["BaseFont"]?.name?.value).flatMap(StandardFontMetrics.font(named:))
-                ?? StandardFontMetrics.font(named: da.fontName)
-            if let first = try fd["FirstChar"].map(resolve)?.integer, let w = try fd["Widths"].map(resolve)?.array,
-               first >= 0, first < 256 {
-                for (k, item) in w.prefix(256).enumerated() {
-                    if let v = try resolve(item).number, v.isFinite, v >= 0 { font.widths[Int(first) + k] = Swift.min(v, 10_000) }
-                }
-                if let desc = try dictionary(fd["FontDescriptor"]), let mw = try desc["MissingWidth"].map(resolve)?.number,
-                   mw.isFinite, mw > 0 { font.missingWidth = Swift.min(mw, 10_000) }
-            }
-            // The font's own encoding, through the text model: the codes its characters
-            // have, and their widths.
-            let model = TextFont.load(fd, document: self)
-            var codes: [UInt32: UInt8] = [:]
-            var codeWidths = [Double](repeating: 500, count: 256)
-            for code in 0..<256 {
-                let w = model.advance(UInt32(code), bytes: 1) * 1000
-                if w.isFinite, w >= 0 { codeWidths[code] = Swift.min(w, 10_000) }
-                // Only codes the encoding names (or /ToUnicode maps): the text model reads
-                // the others as Latin-1, which says nothing of the glyph there.
-                guard model.toUnicode != nil || model.encoding[code] != nil else { continue }
-                let text = model.text(UInt32(code), bytes: 1).unicodeScalars
-                guard text.count == 1, let u = text.first, u.value != 0xFFFD, codes[u.value] == nil else { continue }
-                codes[u.value] = UInt8(code)
-            }
-            if !codes.isEmpty {
-                font.codes = codes
-                font.codeWidths = codeWidths
-            }
+        let fonts = try formFontResources()
+        if let ref = fonts?[PDFName(da.fontName)], let font = try simpleFormFont(da.fontName, ref) {
             return font
         }
         if fonts?[PDFName(da.fontName)] != nil {
-            file.warn("field \"\(field.name)\": font /\(da.fontName) is not a simple font; Helvetica is used for its appearance")
+            file.warn("field \"\(field.name)\": font /\(da.fontName) is not a simple font; Helvetica or a Unicode font is used for its appearance")
         }
         let name = fonts?[PDFName(da.fontName)] == nil ? da.fontName : "QuireHelv"
         return FieldFont(resourceName: name, resource: Appearance.helvetica("Helvetica"),
                          standard: StandardFontMetrics.font(named: "Helvetica"))
+    }
+
+    /// The simple fonts of the form's /DR other than `name`, in their order there: a font
+    /// of the form that has every character of a value the /DA font does not
+    /// (``AppearanceText``). At most 64.
+    func otherFormFonts(excluding name: String) throws -> [FieldFont] {
+        guard let fonts = try formFontResources() else { return [] }
+        var out: [FieldFont] = []
+        for (key, ref) in fonts where key.value != name && out.count < 64 {
+            // Symbolic fonts (ZapfDingbats, Symbol) are not text fonts.
+            if ["ZaDb", "Symbol", "ZapfDingbats"].contains(key.value) { continue }
+            if let f = try simpleFormFont(key.value, ref), f.standard?.isSymbolic != true { out.append(f) }
+        }
+        return out
+    }
+
+    private func formFontResources() throws -> PDFDictionary? {
+        guard let form = try acroForm(), let dr = try dictionary(form["DR"]) else { return nil }
+        return try dictionary(dr["Font"])
+    }
+
+    /// A simple font of /DR (Type1, TrueType, MMType1) with its encoding and widths; nil
+    /// for another kind.
+    private func simpleFormFont(_ resourceName: String, _ ref: PDFObject) throws -> FieldFont? {
+        guard let fd = try dictionary(ref), ["Type1", "TrueType", "MMType1"].contains(fd["Subtype"]?.name?.value ?? "") else {
+            return nil
+        }
+        var font = FieldFont(resourceName: resourceName, resource: ref)
+        font.standard = (fd["BaseFont"]?.name?.value).flatMap(StandardFontMetrics.font(named:))
+            ?? StandardFontMetrics.font(named: resourceName)
+        if let first = try fd["FirstChar"].map(resolve)?.integer, let w = try fd["Widths"].map(resolve)?.array,
+           first >= 0, first < 256 {
+            for (k, item) in w.prefix(256).enumerated() {
+                if let v = try resolve(item).number, v.isFinite, v >= 0 { font.widths[Int(first) + k] = Swift.min(v, 10_000) }
+            }
+            if let desc = try dictionary(fd["FontDescriptor"]), let mw = try desc["MissingWidth"].map(resolve)?.number,
+               mw.isFinite, mw > 0 { font.missingWidth = Swift.min(mw, 10_000) }
+        }
+        // The font's own encoding, through the text model: the codes its characters
+        // have, and their widths.
+        let model = TextFont.load(fd, document: self)
+        var codes: [UInt32: UInt8] = [:]
+        var codeWidths = [Double](repeating: 500, count: 256)
+        for code in 0..<256 {
+            let w = model.advance(UInt32(code), bytes: 1) * 1000
+            if w.isFinite, w >= 0 { codeWidths[code] = Swift.min(w, 10_000) }
+            // Only codes the encoding names (or /ToUnicode maps): the text model reads
+            // the others as Latin-1, which says nothing of the glyph there.
+            guard model.toUnicode != nil || model.encoding[code] != nil else { continue }
+            let text = model.text(UInt32(code), bytes: 1).unicodeScalars
+            guard text.count == 1, let u = text.first, u.value != 0xFFFD, codes[u.value] == nil else { continue }
+            codes[u.value] = UInt8(code)
+        }
+        if !codes.isEmpty {
+            font.codes = codes
+            font.codeWidths = codeWidths
+        }
+        return font
     }
 
     /// The rotation of a widget's appearance (/MK /R), 0, 90, 180 or 270.
@@ -222,19 +263,32 @@ extension Document {
         try setValue(.dictionary(PDFDictionary([("N", .reference(stream))])), forKey: "AP", inObject: id.number)
     }
 
-    /// Regenerates the appearance of each widget of a text field or combo box to show `text`.
-    func regenerateTextAppearances(_ field: FormField, text: String) throws {
-        try recordFallbackAppearance(field)
+    /// The text of a field's appearance and its font (``AppearanceText``): its /DA font
+    /// when that has every character of `text`, else another font of /DR, else the
+    /// Unicode fonts. `strict`: a character no font has fails the call (before anything
+    /// changed) rather than being left out with a warning.
+    func appearanceText(_ text: String, field: FormField, strict: Bool) throws -> (DefaultAppearance, AppearanceText) {
         let da = DefaultAppearance(field.defaultAppearance)
         let font = try fieldFont(da, field: field)
+        let t = try AppearanceText(text, preferred: font, alternatives: try otherFormFonts(excluding: font.resourceName),
+                                   document: self, strict: strict, what: "the value of field \"\(field.name)\"")
+        return (da, t)
+    }
+
+    /// Regenerates the appearance of each widget of a text field or combo box to show `text`.
+    /// `strict`: see ``appearanceText(_:field:strict:)``.
+    func regenerateTextAppearances(_ field: FormField, text: String, strict: Bool = true) throws {
+        var display = text
+        if field.flags.contains(.password) { display = String(repeating: "*", count: text.count) }
+        let (da, font) = try appearanceText(display, field: field, strict: strict)
+        try recordFallbackAppearance(field)
         let n = Appearance.n
+        var drawn: [(FieldWidget, Frame, [UInt8])] = []
         for w in field.widgets {
             guard let wd = try dictionary(.reference(w.id)) else { continue }
             let f = try frame(wd, rect: w.rect)
             let pad = 2 + f.border
             let innerWidth = Swift.max(f.width - 2 * pad, 1)
-            var display = text
-            if field.flags.contains(.password) { display = String(repeating: "*", count: text.count) }
             var ops = f.prologue
             ops.append("/Tx BMC q")
             ops.append("\(n(f.border)) \(n(f.border)) \(n(Swift.max(f.width - 2 * f.border, 0))) \(n(Swift.max(f.height - 2 * f.border, 0))) re W n")
@@ -242,6 +296,9 @@ extension Document {
             let multiline = field.flags.contains(.multiline) && field.type == .text
             let comb = field.type == .text && field.flags.contains(.comb) && !multiline && !field.flags.contains(.password)
                 && (field.maxLength.map { $0 > 0 && $0 <= FormLimits.maxCombCells } ?? false)
+            func setFont(_ size: Double) {
+                ops.append([font.fontOperator(size: size), da.colorOperator].compactMap { $0 }.joined(separator: " "))
+            }
             if multiline {
                 var size = da.size ?? 12
                 var lines = wrap(display, font: font, size: size, width: innerWidth)
@@ -252,38 +309,41 @@ extension Document {
                         lines = wrap(display, font: font, size: size, width: innerWidth)
                     }
                 }
-                ops.append("/\(font.resourceName) \(n(size)) Tf \(da.colorOperator)")
+                setFont(size)
                 var y = f.height - pad - size * 0.8
                 for line in lines {
                     if y < -size { break }
-                    let bytes = font.encode(line)
-                    let x = aligned(font.width(of: bytes, size: size), quadding: field.quadding, pad: pad, width: f.width)
-                    ops.append("1 0 0 1 \(n(x)) \(n(y)) Tm \(stringOperand(bytes)) Tj")
+                    let x = aligned(font.width(line, size: size), quadding: field.quadding, pad: pad, width: f.width)
+                    ops.append(font.show(line, x: x, y: y, size: size))
                     y -= size * 1.15
                 }
             } else {
-                let bytes = font.encode(display)
+                let line = String(display.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
                 var size = da.size ?? Swift.max(Swift.min(12, (f.height - 2 * pad) / 1.1), 2)
                 if da.size == nil, !comb {
-                    let widthAtOne = font.width(of: bytes, size: 1)
+                    let widthAtOne = font.width(line, size: 1)
                     if widthAtOne > 0 { size = Swift.max(Swift.min(size, innerWidth / widthAtOne), 2) }
                 }
-                ops.append("/\(font.resourceName) \(n(size)) Tf \(da.colorOperator)")
+                setFont(size)
                 let y = (f.height - size * 0.7) / 2
                 if comb, let cells = field.maxLength {
                     let cell = f.width / Double(cells)
-                    for (k, b) in bytes.prefix(cells).enumerated() {
-                        let cw = font.width(of: [b], size: size)
-                        ops.append("1 0 0 1 \(n(Double(k) * cell + (cell - cw) / 2)) \(n(y)) Tm \(stringOperand([b])) Tj")
+                    for (k, ch) in line.prefix(cells).enumerated() {
+                        let cw = font.width(String(ch), size: size)
+                        ops.append(font.show(String(ch), x: Double(k) * cell + (cell - cw) / 2, y: y, size: size))
                     }
                 } else {
-                    let x = aligned(font.width(of: bytes, size: size), quadding: field.quadding, pad: pad, width: f.width)
-                    ops.append("1 0 0 1 \(n(x)) \(n(y)) Tm \(stringOperand(bytes)) Tj")
+                    let x = aligned(font.width(line, size: size), quadding: field.quadding, pad: pad, width: f.width)
+                    ops.append(font.show(line, x: x, y: y, size: size))
                 }
             }
             ops.append("ET Q EMC")
-            try installAppearance(widget: w.id, frame: f, content: Array((ops.joined(separator: "\n") + "\n").utf8),
-                                  fonts: [(font.resourceName, font.resource)])
+            drawn.append((w, f, Array((ops.joined(separator: "\n") + "\n").utf8)))
+        }
+        // The fonts once for all the widgets (the Unicode fonts as subsets of what they show).
+        let fonts = try font.fontResources(self)
+        for (w, f, content) in drawn {
+            try installAppearance(widget: w.id, frame: f, content: content, fonts: fonts)
         }
     }
 
@@ -301,13 +361,13 @@ extension Document {
     }
 
     /// Regenerates a list box's widgets: its options from the top, the selected ones on a
-    /// highlight.
-    func regenerateListAppearances(_ field: FormField, selected: Set<Int>) throws {
+    /// highlight. `strict`: see ``appearanceText(_:field:strict:)``.
+    func regenerateListAppearances(_ field: FormField, selected: Set<Int>, strict: Bool = true) throws {
+        let (da, font) = try appearanceText(field.options.map(\.displayText).joined(separator: "\n"), field: field, strict: strict)
         try recordFallbackAppearance(field)
-        let da = DefaultAppearance(field.defaultAppearance)
-        let font = try fieldFont(da, field: field)
         let size = da.size ?? 12
         let n = Appearance.n
+        var drawn: [(FieldWidget, Frame, [UInt8])] = []
         for w in field.widgets {
             guard let wd = try dictionary(.reference(w.id)) else { continue }
             let f = try frame(wd, rect: w.rect)
@@ -322,13 +382,17 @@ extension Document {
                 if selected.contains(k) {
                     ops.append("0.6 0.75 0.86 rg \(n(f.border)) \(n(top - lineHeight)) \(n(Swift.max(f.width - 2 * f.border, 0))) \(n(lineHeight)) re f")
                 }
-                let bytes = font.encode(option.displayText)
-                ops.append("BT /\(font.resourceName) \(n(size)) Tf \(selected.contains(k) ? "1 g" : da.colorOperator) 1 0 0 1 \(n(pad)) \(n(top - size * 0.95)) Tm \(stringOperand(bytes)) Tj ET")
+                let line = String(option.displayText.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
+                let tf = [font.fontOperator(size: size), selected.contains(k) ? "1 g" : da.colorOperator].compactMap { $0 }.joined(separator: " ")
+                ops.append("BT \(tf) \(font.show(line, x: pad, y: top - size * 0.95, size: size)) ET")
                 top -= lineHeight
             }
             ops.append("Q EMC")
-            try installAppearance(widget: w.id, frame: f, content: Array((ops.joined(separator: "\n") + "\n").utf8),
-                                  fonts: [(font.resourceName, font.resource)])
+            drawn.append((w, f, Array((ops.joined(separator: "\n") + "\n").utf8)))
+        }
+        let fonts = try font.fontResources(self)
+        for (w, f, content) in drawn {
+            try installAppearance(widget: w.id, frame: f, content: content, fonts: fonts)
         }
     }
 
@@ -343,7 +407,7 @@ extension Document {
         let size = da.size ?? Swift.max(Swift.min(f.width, f.height) * 0.8, 1)
         let n = Appearance.n
         // ZapfDingbats' check ("4") is 0.76 em wide; centred with that width.
-        let on = f.prologue + ["q BT /ZaDb \(n(size)) Tf \(da.colorOperator) 1 0 0 1 \(n((f.width - size * 0.76) / 2)) \(n((f.height - size * 0.7) / 2)) Tm \(stringOperand([glyph])) Tj ET Q"]
+        let on = f.prologue + ["q BT /ZaDb \(n(size)) Tf \(da.colorOperator) 1 0 0 1 \(n((f.width - size * 0.76) / 2)) \(n((f.height - size * 0.7) / 2)) Tm \(AppearanceText.stringOperand([glyph])) Tj ET Q"]
         var dict = PDFDictionary([("Type", .name("XObject")), ("Subtype", .name("Form")),
                                   ("BBox", .array([0, 0, f.width, f.height].map(Annotation.number)))])
         if let m = f.matrix { dict["Matrix"] = .array(m.map(Annotation.number)) }
@@ -365,32 +429,14 @@ extension Document {
         }
     }
 
-    /// A literal string operand in ASCII: bytes outside printable ASCII, and the
-    /// delimiters, as escapes (the content stream stays UTF-8-clean text).
-    private func stringOperand(_ bytes: [UInt8]) -> String {
-        var out = "("
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\\"):
-                out += "\\" + String(UnicodeScalar(b))
-            case 32...126:
-                out += String(UnicodeScalar(b))
-            default:
-                let o = String(b, radix: 8)
-                out += "\\" + String(repeating: "0", count: 3 - o.count) + o
-            }
-        }
-        return out + ")"
-    }
-
     /// `text` broken into lines at newlines and, by words, at `width`.
-    private func wrap(_ text: String, font: FieldFont, size: Double, width: Double) -> [String] {
+    private func wrap(_ text: String, font: AppearanceText, size: Double, width: Double) -> [String] {
         var lines: [String] = []
         for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             var current = ""
             for word in paragraph.split(separator: " ") {
                 let candidate = current.isEmpty ? String(word) : current + " " + word
-                if current.isEmpty || font.width(of: font.encode(candidate), size: size) <= width {
+                if current.isEmpty || font.width(candidate, size: size) <= width {
                     current = candidate
                 } else {
                     lines.append(current)

@@ -98,12 +98,12 @@ extension Document {
             switch field.type {
             case .listBox:
                 let selected = field.values.compactMap { v in field.options.firstIndex(where: { $0.exportValue == v }) }
-                try regenerateListAppearances(field, selected: Set(selected))
+                try regenerateListAppearances(field, selected: Set(selected), strict: false)
             case .comboBox:
                 let v = field.values.first ?? ""
-                try regenerateTextAppearances(field, text: field.options.first(where: { $0.exportValue == v })?.displayText ?? v)
+                try regenerateTextAppearances(field, text: field.options.first(where: { $0.exportValue == v })?.displayText ?? v, strict: false)
             default:
-                try regenerateTextAppearances(field, text: field.values.first ?? "")
+                try regenerateTextAppearances(field, text: field.values.first ?? "", strict: false)
             }
         }
     }
@@ -128,8 +128,8 @@ extension Document {
         let drawable: Set<String> = ["Text", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine",
                                      "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp"]
         guard drawable.contains(subtype), let id = item.reference, let annotation = try annotation(id) else { return nil }
-        let s = Appearance.make(for: annotation)
-        return .reference(try addStream(s.dictionary, data: s.content))
+        let s = try Appearance.make(for: annotation, document: self, strict: false)
+        return .reference(try addAppearanceStream(s))
     }
 
     /// Appends `draws` to the page's content and their XObjects to its resources.

@@ -457,8 +457,9 @@ extension Document {
                 if let m = field.maxLength, m >= 0, text.count > m {
                     throw PDFError(.range, "field \"\(field.name)\" takes at most \(m) characters (/MaxLen); the value has \(text.count)")
                 }
-                try setFieldEntry("V", .string(PDFString(text: text)), of: field)
+                // The appearance first: a character no font has fails here, before /V changed.
                 try regenerateTextAppearances(field, text: text)
+                try setFieldEntry("V", .string(PDFString(text: text)), of: field)
             case .checkBox, .radioButton:
                 guard values.count == 1, let raw = values.first else {
                     throw PDFError(.invalidArgument, "a button takes one value, not \(values.count)")
@@ -498,15 +499,16 @@ extension Document {
                 }
                 let value: PDFObject = exports.count == 1 ? .string(PDFString(text: exports[0]))
                     : .array(exports.map { .string(PDFString(text: $0)) })
-                try setFieldEntry("V", exports.isEmpty ? nil : value, of: field)
                 let indices = exports.compactMap { e in field.options.firstIndex(where: { $0.exportValue == e }) }.sorted()
-                try setFieldEntry("I", indices.isEmpty || field.type == .comboBox ? nil : .array(indices.map { .integer(Int64($0)) }), of: field)
+                // The appearance first: a character no font has fails here, before /V changed.
                 if field.type == .comboBox {
                     let shown = field.options.first(where: { $0.exportValue == exports[0] })?.displayText ?? exports[0]
                     try regenerateTextAppearances(field, text: shown)
                 } else {
                     try regenerateListAppearances(field, selected: Set(indices))
                 }
+                try setFieldEntry("V", exports.isEmpty ? nil : value, of: field)
+                try setFieldEntry("I", indices.isEmpty || field.type == .comboBox ? nil : .array(indices.map { .integer(Int64($0)) }), of: field)
             case .pushButton:
                 throw PDFError(.unsupported, "push button \"\(field.name)\" has no value")
             case .signature:

@@ -685,7 +685,7 @@ extension Document {
                 let stored = try imageAttachment(of: id)
                 if stored?.bytes != image.bytes || stored?.contentType != image.contentType {
                     d[Document.imageKey] = try addImage(image.image, bytes: image.bytes, contentType: image.contentType)
-                    d = try withAppearance(a, d)
+                    d = try withAppearance(a, d, strict: false)
                 }
             }
             try setObject(id.number, .dictionary(d))
