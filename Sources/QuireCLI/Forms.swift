@@ -26,7 +26,7 @@ let formsHelp: [String: String] = [
           0 the fields were listed; 1 the file could not be read; 2 a usage error
         """,
     "fill": """
-        usage: quire fill [--password PW] [--full] [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
+        usage: quire fill [--password PW] [--full] [--font FILE]... [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
 
         Set fields of FILE and write the result to OUT, incrementally (FILE's bytes, then
         the changes) unless --full. The appearances of the changed fields are regenerated.
@@ -40,6 +40,12 @@ let formsHelp: [String: String] = [
         NAME=VALUE splits at the first '=', so a field whose name has one
         ("Calculated.5 Val=num*2") is named with --field or in --values.
 
+        Values in any script are drawn: with the field's font when it has every
+        character, else with a Unicode font embedded as a subset (the --font files first,
+        then QUIRE_FONTS, then DejaVu, Noto, Droid Sans Fallback and the other system fonts
+        of docs/forms.md). A character no font has stops the command with status 1,
+        naming it.
+
         Options:
           -o OUT         the file to write (required; may be FILE itself)
           --field NAME   the field that the next --value sets (any name, '=' included)
@@ -49,6 +55,8 @@ let formsHelp: [String: String] = [
                          array of strings ({"Name": "Ada", "Colours": ["red", "blue"]});
                          numbers and booleans are set as their JSON text
           --full         rewrite the whole file instead of appending an update
+          --font FILE    a TrueType font file tried first for characters the field's font
+                         lacks (repeatable: in the order given)
           --password PW  the user or owner password of an encrypted file
           -h, --help     print this help and exit
 
@@ -181,6 +189,8 @@ struct FillCommand {
     var full = false
     /// Each field's values, in the order they are set.
     var assignments: [(name: String, values: [String])] = []
+    /// Font files tried first for text the fields' fonts cannot draw.
+    var fonts: [String] = []
 
     init(arguments: ArraySlice<String>) throws {
         var args = arguments
@@ -194,6 +204,9 @@ struct FillCommand {
                 guard let o = args.popFirst() else { throw UsageError(message: "-o needs a file", command: "fill") }
                 output = o
             case "--full": full = true
+            case "--font":
+                guard let f = args.popFirst() else { throw UsageError(message: "--font needs a font file", command: "fill") }
+                fonts.append(f)
             case "--password":
                 guard let pw = args.popFirst() else { throw UsageError(message: "--password needs a value", command: "fill") }
                 password = pw
@@ -263,6 +276,7 @@ struct FillCommand {
 
     func run() throws {
         let document = try Document(path: path, options: OpenOptions(password: password))
+        for font in fonts { try document.addAppearanceFont(path: font) }
         for (name, values) in assignments {
             if values.count == 1 {
                 try document.setFieldValue(values[0], named: name)

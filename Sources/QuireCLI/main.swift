@@ -5,7 +5,7 @@
 //   quire annots [--json] [--password PW] FILE
 //   quire thread [--password PW] FILE PAGE ANNOTATION
 //   quire fields [--json] [--password PW] FILE
-//   quire fill [--password PW] [--full] [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
+//   quire fill [--password PW] [--full] [--font FILE]... [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
 //   quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
 //   quire text [--json] [--page N] [--password PW] FILE
 //   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
@@ -33,7 +33,7 @@ let synopsis = """
            quire annots [--json] [--password PW] FILE
            quire thread [--password PW] FILE PAGE ANNOTATION
            quire fields [--json] [--password PW] FILE
-           quire fill [--password PW] [--full] [--values JSON] [--field NAME --value V]...
+           quire fill [--password PW] [--full] [--font FILE]... [--values JSON] [--field NAME --value V]...
                       FILE [NAME=VALUE]... -o OUT
            quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
            quire text [--json] [--page N] [--password PW] FILE
