@@ -9,9 +9,9 @@
  *   exact type this file expects: a signature that changes in the header fails to compile
  *   here, which is the point (a changed signature is an ABI change: see abi_check.sh).
  * - The Makefile checks that the table covers the header: `nm -u` of the object must list
- *   exactly the functions that header_functions.py reads from quire.h (for the C++ object
+ *   exactly the functions that scripts/quire_header.py reads from quire.h (for the C++ object
  *   this also proves the extern "C" guard: without it the names would be mangled), and
- *   `header_functions.py --check-uses` checks that every function, macro and typedef
+ *   `quire_header.py --check-uses` checks that every function, macro and typedef
  *   occurs here.
  * - Every macro is used, in constant expressions where the C standard allows it; the
  *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT,

@@ -310,7 +310,7 @@ docs() {
     [ ! -s build/docs/doxygen-warnings.log ] || { cat build/docs/doxygen-warnings.log; fail "doxygen warned"; }
     # Every function of the header is in the C reference, and the README is its main page.
     local missing=0 name
-    for name in $("$PYTHON" Tests/c/header_functions.py --names include/quire.h); do
+    for name in $("$PYTHON" scripts/quire_header.py --names include/quire.h); do
         grep -q ">$name</a>" build/docs/c/quire_8h.html || { echo "not in the C reference: $name"; missing=$((missing + 1)); }
     done
     [ "$missing" = 0 ] || fail "$missing header functions are not in the C reference"
