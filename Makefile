@@ -1,6 +1,7 @@
 # Quire: build, test, install.
 #
-#   make            release build: build/lib/libquire.so (self-contained), build/include,
+#   make            release build: build/lib/libquire.so (self-contained), build/include (quire.h
+#                   and its topic headers, quire/*.h),
 #                   build/lib/pkgconfig/quire.pc, build/bin/quire, build/bin/quire-server
 #   make demo       build, then run the examples on examples/sample.pdf, and two clients'
 #                   notes converging through quire-server (examples/sync_demo.sh)
@@ -113,9 +114,14 @@ build/bin/quire-convergence: build/.stamp
 	@mkdir -p build/bin
 	cp $(BIN_DIR)/quire-convergence $@.tmp && mv -f $@.tmp $@
 
-build/include/quire.h: include/quire.h
-	@mkdir -p build/include
-	cp $< $@
+# The header: the umbrella quire.h and its topic headers (include/quire/*.h), copied whole
+# so that no topic header that was removed from include/quire stays behind.
+TOPIC_HEADERS := $(wildcard include/quire/*.h)
+
+build/include/quire.h: include/quire.h $(TOPIC_HEADERS)
+	@rm -rf build/include && mkdir -p build/include/quire
+	cp $(TOPIC_HEADERS) build/include/quire/
+	cp include/quire.h $@
 
 # pkg-config for using the library from the build tree; `make install` writes its own.
 build/lib/pkgconfig/quire.pc: bindings/c/quire.pc.in include/quire.h
@@ -328,11 +334,12 @@ DEBUG_DIR = $(DESTDIR)$(DEBUGDIR)
 INSTALLED_BINARIES = lib/$(SONAME) bin/quire bin/quire-server
 
 install: all build/share/man/man1/quire.1
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/quire $(DESTDIR)$(PREFIX)/bin \
 		$(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/quire
 	sh scripts/install-binary.sh 755 build/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DEBUG_DIR)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so
 	install -m 644 include/quire.h $(DESTDIR)$(PREFIX)/include/quire.h
+	install -m 644 $(TOPIC_HEADERS) $(DESTDIR)$(PREFIX)/include/quire/
 	sh scripts/install-binary.sh 755 build/bin/quire $(DESTDIR)$(PREFIX)/bin/quire $(DEBUG_DIR)
 	sh scripts/install-binary.sh 755 build/bin/quire-server $(DESTDIR)$(PREFIX)/bin/quire-server $(DEBUG_DIR)
 	install -m 644 Tests/c/valgrind.supp $(DESTDIR)$(PREFIX)/share/quire/valgrind.supp
@@ -351,14 +358,15 @@ uninstall:
 	done
 	@rmdir $(DEBUG_DIR)/.build-id $(DEBUG_DIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
-	      $(DESTDIR)$(PREFIX)/include/quire.h $(DESTDIR)$(PREFIX)/bin/quire \
+	      $(DESTDIR)$(PREFIX)/include/quire.h $(addprefix $(DESTDIR)$(PREFIX)/include/quire/,$(notdir $(TOPIC_HEADERS))) \
+	      $(DESTDIR)$(PREFIX)/bin/quire \
 	      $(DESTDIR)$(PREFIX)/bin/quire-server \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire.pc \
 	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfig.cmake \
 	      $(DESTDIR)$(PREFIX)/lib/cmake/Quire/QuireConfigVersion.cmake \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 \
 	      $(DESTDIR)$(PREFIX)/share/quire/valgrind.supp
-	rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/quire 2>/dev/null || true
+	rmdir $(DESTDIR)$(PREFIX)/lib/cmake/Quire $(DESTDIR)$(PREFIX)/share/quire $(DESTDIR)$(PREFIX)/include/quire 2>/dev/null || true
 
 clean:
 	rm -rf build .build bindings/python/quire/libquire.so
