@@ -102,6 +102,7 @@ class Declaration:
     file: str  # the path, relative to the directory of the umbrella header
     line: int  # 1-based, of the statement's first line
     section: str  # the title of the banner above it ("" before the first)
+    doc_shared: bool = False  # the doc comment is that of a run of declarations it ends
 
 
 @dataclass
@@ -344,24 +345,36 @@ def parse_source(text: str, path: str) -> List[Declaration]:
     def where(line: int) -> str:
         return "%s:%d" % (path, line + 1)
 
-    def doc_before(first: int, run_member) -> Optional[str]:
+    statements = list(_statements(body, path))
+    statement_first: Dict[int, int] = {}  # each line of a statement: the statement's first
+    for _, first, last in statements:
+        for k in range(first, last + 1):
+            statement_first[k] = first
+
+    def doc_before(first: int, run_member) -> Tuple[Optional[str], bool]:
         """The doc comment of what starts on line `first` (see the module's doc): the
-        comment right above it, or above the run of declarations it ends."""
+        comment right above it, or above the run of declarations it ends; and whether it
+        came through a run (shared with the declarations above)."""
         start = first
+        shared = False
         while True:
             prev = start - 1
             if prev < 0 or not lines[prev].strip():
-                return None
+                return None, False
             if lines[prev].rstrip().endswith("*/") and prev in ends:
                 if code_lines[prev].strip():
                     pass  # code and a trailing comment: another member of the run
                 elif ends[prev].kind == "doc":
-                    return ends[prev].body() or None
+                    return ends[prev].body() or None, shared
                 else:
-                    return None
+                    return None, False
             if not run_member(prev):
-                return None
-            start = statement_start_define(prev) if prev in directive_lines else statement_start(prev)
+                return None, False
+            if prev in directive_lines:
+                start = statement_start_define(prev)
+            else:
+                start = statement_first.get(prev, statement_start(prev))
+            shared = True
 
     def statement_start(line: int) -> int:
         i = line
@@ -384,12 +397,12 @@ def parse_source(text: str, path: str) -> List[Declaration]:
             line -= 1
         return line
 
-    def doc_of(first: int, last: int, run_member, body: bool = False) -> Optional[str]:
+    def doc_of(first: int, last: int, run_member, body: bool = False) -> Tuple[Optional[str], bool]:
         # A trailing /**< on the declaration's lines (a struct's or enum's: on its last
         # line, after the closing brace; the others are its members').
         for k in range(last if body else first, last + 1):
             if k in trailing:
-                return trailing[k].body() or None
+                return trailing[k].body() or None, False
         return doc_before(first, run_member)
 
     out: List[Declaration] = []
@@ -402,15 +415,18 @@ def parse_source(text: str, path: str) -> List[Declaration]:
         if m.group(2):
             raise HeaderError("quire_header.py: %s: %s takes arguments, which no reader of the header "
                               "knows how to handle" % (where(first), name))
-        out.append(Macro(name, doc_of(first, last, is_define_line), path, first + 1, section_of(first),
+        doc, shared = doc_of(first, last, is_define_line)
+        out.append(Macro(name, doc, path, first + 1, section_of(first), shared,
                          value=value, guard=name in guards or name == "QUIRE_API"))
 
-    for st, first, last in _statements(body, path):
+    for st, first, last in statements:
         line = first
-        doc = doc_of(first, last, is_declaration_line, body="{" in st)
+        doc, shared = doc_of(first, last, is_declaration_line, body="{" in st)
         sec = section_of(first)
         if st.startswith("typedef "):
-            out.append(_typedef(st, path, line, doc, sec, text, first, last, lines, trailing, ends, code_lines))
+            declaration = _typedef(st, path, line, doc, sec, text, first, last, lines, trailing, ends, code_lines)
+            declaration.doc_shared = shared
+            out.append(declaration)
             continue
         if not st.startswith("QUIRE_API "):
             raise HeaderError("quire_header.py: %s: a declaration without QUIRE_API: %r" % (where(first), st[:120]))
@@ -420,7 +436,7 @@ def parse_source(text: str, path: str) -> List[Declaration]:
             raise HeaderError("quire_header.py: %s: not a typedef and not a function declaration: %r"
                               % (where(first), st))
         params = [p for p in (_param(p, where(first)) for p in _split_params(m.group("params"))) if p is not None]
-        out.append(Function(m.group("name"), doc, path, line + 1, sec, ret=normalise_type(m.group("ret")),
+        out.append(Function(m.group("name"), doc, path, line + 1, sec, shared, ret=normalise_type(m.group("ret")),
                             params=params))
 
     # Cross-check with a cruder count: every `quire_xxx(` in the code starts a declaration.

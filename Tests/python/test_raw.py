@@ -190,12 +190,16 @@ C_FIELD_TO_CTYPES = {
     "const char *": c_char_p,
     "double": c_double,
     "void *": c_void_p,
-    "int (*)(quire_bookmark_sink *, void *)": _raw.quire_bookmark_load_fn,
-    "int (*)(int32_t *, const quire_bookmark *, void *)": _raw.quire_bookmark_decide_fn,
-    "int (*)(void *)": _raw.quire_bookmark_save_fn,
-    "void (*)(void *)": _raw.quire_bookmark_release_fn,
-    "int (*)(void *, uint64_t, void *, size_t)": _raw.quire_file_read_fn,
-    "int (*)(uint64_t, uint64_t, void *)": _raw.quire_save_progress_fn,
+    # Function-pointer members: the CFUNCTYPE of each signature (ctypes makes one class per
+    # signature, so the generated STRUCT_FIELD_fn names of one signature are one class).
+    "int (*)(quire_bookmark_sink *, void *)": ctypes.CFUNCTYPE(c_int, _raw.quire_bookmark_sink_p, c_void_p),
+    "int (*)(int32_t *, const quire_bookmark *, void *)": ctypes.CFUNCTYPE(
+        c_int, POINTER(c_int32), _raw.quire_bookmark_p, c_void_p
+    ),
+    "int (*)(void *)": ctypes.CFUNCTYPE(c_int, c_void_p),
+    "void (*)(void *)": ctypes.CFUNCTYPE(None, c_void_p),
+    "int (*)(void *, uint64_t, void *, size_t)": ctypes.CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_size_t),
+    "int (*)(uint64_t, uint64_t, void *)": ctypes.CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p),
     "const char * const *": POINTER(c_char_p),
     "size_t": c_size_t,
     "quire_rect": _raw.quire_rect,
@@ -355,6 +359,34 @@ def test_write_fn_matches_the_header_typedef():
     assert [p.type for p in write_fn.signature.params] == ["const void *", "size_t", "void *"]
     assert _raw.quire_write_fn._restype_ is c_int
     assert list(_raw.quire_write_fn._argtypes_) == [c_void_p, c_size_t, c_void_p]
+
+
+def test_the_generated_table_is_what_the_header_gives():
+    """bindings/python/quire/_raw_generated.py is generated from the header, never edited:
+    what is checked in is what scripts/gen_python_raw.py writes from the header now."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import gen_python_raw
+
+    generated = gen_python_raw.generate(HEADER_DECLARATIONS)
+    checked_in = (BINDING_DIR / "quire" / "_raw_generated.py").read_text(encoding="utf-8")
+    assert checked_in == generated, (
+        "bindings/python/quire/_raw_generated.py differs from what the header gives: run `make generate` "
+        "and commit the file (it is never edited by hand)"
+    )
+
+
+def test_every_init_function_has_a_helper():
+    """Each `quire_X_init(quire_X *, unsigned version)` of the header has its helper X_init()
+    here, which fills a fresh struct through the library with the current version."""
+    inits = [f for f in HEADER_DECLARATIONS.functions if f.name.endswith("_init")]
+    assert len(inits) >= 20
+    for function in inits:
+        struct = function.name[: -len("_init")]
+        assert [p.type for p in function.params] == [struct + " *", "unsigned"], function.name
+        helper = getattr(_raw, struct[len("quire_"):] + "_init")
+        made = helper()
+        assert isinstance(made, getattr(_raw, struct)), function.name
+        assert made.version == getattr(_raw, "QUIRE_%s_VERSION" % struct[len("quire_"):].upper()), function.name
 
 
 def test_version_check_refuses_another_major():
