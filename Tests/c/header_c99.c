@@ -86,7 +86,7 @@
     X(quire_document_object, int, (quire_value **, quire_document *, int32_t))          \
     X(quire_document_resolve, int,                                                      \
       (quire_value **, quire_document *, const quire_value *))                          \
-    X(quire_value_type, int, (quire_value_kind *, const quire_value *))                 \
+    X(quire_value_get_kind, int, (quire_value_kind *, const quire_value *))             \
     X(quire_value_bool, int, (int32_t *, const quire_value *))                          \
     X(quire_value_integer, int, (int64_t *, const quire_value *))                       \
     X(quire_value_number, int, (double *, const quire_value *))                         \
@@ -243,7 +243,7 @@
       (int32_t *, quire_document *, const char *))                                      \
     X(quire_field_name, int,                                                            \
       (char *, size_t, size_t *, quire_document *, int32_t))                            \
-    X(quire_field_type, int,                                                            \
+    X(quire_field_get_kind, int,                                                        \
       (quire_field_kind *, quire_document *, int32_t))                                  \
     X(quire_field_flags, int,                                                           \
       (uint32_t *, quire_document *, int32_t))                                          \
@@ -290,7 +290,7 @@
     X(quire_bookmark_set_identifier, int, (quire_bookmark *, const char *))             \
     X(quire_bookmark_name, int, (char *, size_t, size_t *, const quire_bookmark *))     \
     X(quire_bookmark_set_name, int, (quire_bookmark *, const char *))                   \
-    X(quire_bookmark_action_kind, int, (quire_action_type *, const quire_bookmark *))   \
+    X(quire_bookmark_action_type, int, (quire_action_type *, const quire_bookmark *))   \
     X(quire_bookmark_page_index, int, (int32_t *, const quire_bookmark *))              \
     X(quire_bookmark_action_text, int,                                                  \
       (char *, size_t, size_t *, const quire_bookmark *))                               \

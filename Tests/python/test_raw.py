@@ -379,7 +379,7 @@ def test_every_init_function_has_a_helper():
     """Each `quire_X_init(quire_X *, unsigned version)` of the header has its helper X_init()
     here, which fills a fresh struct through the library with the current version."""
     inits = [f for f in HEADER_DECLARATIONS.functions if f.name.endswith("_init")]
-    assert len(inits) >= 20
+    assert {"quire_open_options_init", "quire_save_options_init", "quire_tool_preview_init"} <= {f.name for f in inits}
     for function in inits:
         struct = function.name[: -len("_init")]
         assert [p.type for p in function.params] == [struct + " *", "unsigned"], function.name

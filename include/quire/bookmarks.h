@@ -35,7 +35,7 @@ extern "C" {
  */
 typedef struct quire_bookmark quire_bookmark;
 
-/** Bookmark actions, for `quire_bookmark_new` and `quire_bookmark_action_kind`: the action
+/** Bookmark actions, for `quire_bookmark_new` and `quire_bookmark_action_type`: the action
  *  types of outline items (`quire_action_type`), under the names of 0.4. */
 #define QUIRE_BOOKMARK_GOTO QUIRE_ACTION_GOTO   /**< go to a page of the document */
 #define QUIRE_BOOKMARK_URI QUIRE_ACTION_URI     /**< open a URI */
@@ -100,10 +100,10 @@ QUIRE_API int quire_bookmark_name(char *buf, size_t buf_size, size_t *out_len,
 QUIRE_API int quire_bookmark_set_name(quire_bookmark *bookmark, const char *name);
 
 /**
- * The kind of a bookmark's action (QUIRE_BOOKMARK_GOTO, ...).
+ * The type of a bookmark's action (QUIRE_BOOKMARK_GOTO, ...).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-QUIRE_API int quire_bookmark_action_kind(quire_action_type *out, const quire_bookmark *bookmark);
+QUIRE_API int quire_bookmark_action_type(quire_action_type *out, const quire_bookmark *bookmark);
 
 /**
  * The page index a go-to bookmark points at.

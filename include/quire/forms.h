@@ -51,7 +51,7 @@ typedef enum quire_form_kind {
     QUIRE_FORM_XFA_ONLY = 0x1A03        /**< /XFA without AcroForm fields: nothing to fill */
 } quire_form_kind;
 
-/** The type of a field (§12.7.5), from `quire_field_type`. */
+/** The kind of a field (its type, §12.7.5), from `quire_field_get_kind`. */
 typedef enum quire_field_kind {
     QUIRE_FIELD_TEXT = 0x1B00,
     QUIRE_FIELD_CHECK_BOX = 0x1B01,
@@ -108,8 +108,9 @@ QUIRE_API int quire_document_field_index(int32_t *out, quire_document *doc, cons
  */
 QUIRE_API int quire_field_name(char *buf, size_t buf_size, size_t *out_len, quire_document *doc, int32_t index);
 
-/** The type of field `index`. Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT. */
-QUIRE_API int quire_field_type(quire_field_kind *out, quire_document *doc, int32_t index);
+/** The kind of field `index` (named `get_kind` because a C function cannot have the name of the
+ *  type it gives). Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ELIMIT. */
+QUIRE_API int quire_field_get_kind(quire_field_kind *out, quire_document *doc, int32_t index);
 
 /**
  * The flags (/Ff, inherited) of field `index`: QUIRE_FIELD_FLAG_* bits, and the other bits

@@ -29,7 +29,7 @@ extern "C" {
  */
 typedef struct quire_value quire_value;
 
-/** Types of values. */
+/** The kinds of values (PDF object types), from `quire_value_get_kind`. */
 typedef enum quire_value_kind {
     QUIRE_VALUE_NULL = 0x0300,
     QUIRE_VALUE_BOOL = 0x0301,
@@ -70,10 +70,11 @@ QUIRE_API int quire_document_object(quire_value **out, quire_document *doc, int3
 QUIRE_API int quire_document_resolve(quire_value **out, quire_document *doc, const quire_value *value);
 
 /**
- * The type of `value`: one of the QUIRE_VALUE_* values.
+ * The kind of `value` (its PDF object type): one of the QUIRE_VALUE_* values. (Named
+ * `get_kind` because a C function cannot have the name of the type it gives.)
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
-QUIRE_API int quire_value_type(quire_value_kind *out, const quire_value *value);
+QUIRE_API int quire_value_get_kind(quire_value_kind *out, const quire_value *value);
 
 /**
  * A boolean as 1 or 0, an integer, or a number (integer or real) as a double.

@@ -163,7 +163,7 @@ def _from_handle(handle: Any) -> Bookmark:
             return None
 
     kind = c_int32()
-    check(_raw.lib.quire_bookmark_action_kind(byref(kind), handle))
+    check(_raw.lib.quire_bookmark_action_type(byref(kind), handle))
     page: Optional[int] = None
     if kind.value == _raw.QUIRE_BOOKMARK_GOTO:
         out = c_int32()

@@ -225,7 +225,8 @@ class quire_value(Structure):
 #: ``quire_value *``.
 quire_value_p = POINTER(quire_value)
 
-#: ``quire_value_kind``: Types of values. Passed and stored as a C int.
+#: ``quire_value_kind``: The kinds of values (PDF object types), from `quire_value_get_kind`.
+#: Passed and stored as a C int.
 quire_value_kind = c_int32
 QUIRE_VALUE_NULL = 0x0300
 QUIRE_VALUE_BOOL = 0x0301
@@ -407,8 +408,8 @@ QUIRE_FORM_ACROFORM = 0x1A01
 QUIRE_FORM_XFA_FOREGROUND = 0x1A02
 QUIRE_FORM_XFA_ONLY = 0x1A03
 
-#: ``quire_field_kind``: The type of a field (§12.7.5), from `quire_field_type`. Passed and
-#: stored as a C int.
+#: ``quire_field_kind``: The kind of a field (its type, §12.7.5), from `quire_field_get_kind`.
+#: Passed and stored as a C int.
 quire_field_kind = c_int32
 QUIRE_FIELD_TEXT = 0x1B00
 QUIRE_FIELD_CHECK_BOX = 0x1B01
@@ -1234,7 +1235,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_document_trailer", c_int, (POINTER(quire_value_p), quire_document_p)),
     ("quire_document_object", c_int, (POINTER(quire_value_p), quire_document_p, c_int32)),
     ("quire_document_resolve", c_int, (POINTER(quire_value_p), quire_document_p, quire_value_p)),
-    ("quire_value_type", c_int, (POINTER(quire_value_kind), quire_value_p)),
+    ("quire_value_get_kind", c_int, (POINTER(quire_value_kind), quire_value_p)),
     ("quire_value_bool", c_int, (POINTER(c_int32), quire_value_p)),
     ("quire_value_integer", c_int, (POINTER(c_int64), quire_value_p)),
     ("quire_value_number", c_int, (POINTER(c_double), quire_value_p)),
@@ -1359,7 +1360,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_document_field_count", c_int, (POINTER(c_int32), quire_document_p)),
     ("quire_document_field_index", c_int, (POINTER(c_int32), quire_document_p, c_char_p)),
     ("quire_field_name", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32)),
-    ("quire_field_type", c_int, (POINTER(quire_field_kind), quire_document_p, c_int32)),
+    ("quire_field_get_kind", c_int, (POINTER(quire_field_kind), quire_document_p, c_int32)),
     ("quire_field_flags", c_int, (POINTER(c_uint32), quire_document_p, c_int32)),
     ("quire_field_max_length", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
     ("quire_field_value_count", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
@@ -1400,7 +1401,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_bookmark_set_identifier", c_int, (quire_bookmark_p, c_char_p)),
     ("quire_bookmark_name", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
     ("quire_bookmark_set_name", c_int, (quire_bookmark_p, c_char_p)),
-    ("quire_bookmark_action_kind", c_int, (POINTER(quire_action_type), quire_bookmark_p)),
+    ("quire_bookmark_action_type", c_int, (POINTER(quire_action_type), quire_bookmark_p)),
     ("quire_bookmark_page_index", c_int, (POINTER(c_int32), quire_bookmark_p)),
     ("quire_bookmark_action_text", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_bookmark_p)),
     ("quire_bookmark_sort_key", c_int, (POINTER(c_int64), quire_bookmark_p)),
