@@ -16,7 +16,9 @@ how a type is written). Its users:
 
 What it reads. `read(path)` starts at the umbrella header and follows its `#include "..."`
 lines (quoted includes only, relative to the including file, as a compiler does; each file
-once), so the declarations come in the order a compiler sees them. In each file, comments
+once): the declarations come file by file, the umbrella first, then each header in the
+order it is first included (the umbrella's own, the versions, before those of
+quire/common.h, which a compiler reads first; nothing depends on that). In each file, comments
 and preprocessor lines are set aside (the `#ifdef __cplusplus` blocks hold only the
 `extern "C"` glue and are dropped whole), and the rest is split into statements at the `;`
 outside braces. Every statement must be one of:
@@ -160,7 +162,7 @@ class Source:
 
 
 class Header:
-    """Everything the header files declare, in the order a compiler reads them."""
+    """Everything the header files declare, file by file (see read())."""
 
     def __init__(self, sources: List[Source]):
         self.sources = sources
