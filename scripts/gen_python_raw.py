@@ -109,8 +109,10 @@ class Types:
         m = re.match(r"^(const )?(\w+) \*$", t)
         if m and (m.group(2) in SCALARS or m.group(2) in self.enums or m.group(2) in self.structs):
             return "%s(%s)" % (self._c("POINTER"), self.ctype(m.group(2), where))
-        raise SystemExit("gen_python_raw.py: %s: the C type %r has no ctypes mapping here: add one "
-                         "(and to the oracle in Tests/python/test_raw.py)" % (where, t))
+        raise SystemExit(
+            "gen_python_raw.py: %s: the C type %r has no ctypes mapping here: add one "
+            "(and to the oracle in Tests/python/test_raw.py)" % (where, t)
+        )
 
     def signature(self, sig: quire_header.Signature, where: str) -> Tuple[str, List[str]]:
         """("CFUNCTYPE", [restype, argtypes...]) of a callback's signature."""
@@ -166,16 +168,34 @@ def python_value(macro: quire_header.Macro, known: Set[str]) -> Optional[str]:
     if re.fullmatch(r"[\w\s()*+\-<|]+", value):
         for name in re.findall(r"\b[A-Za-z_]\w*", value):
             if name not in known:
-                raise SystemExit("gen_python_raw.py: %s:%d: %s = %s names %s, which is not a constant "
-                                 "defined before it" % (macro.file, macro.line, macro.name, value, name))
+                raise SystemExit(
+                    "gen_python_raw.py: %s:%d: %s = %s names %s, which is not a constant "
+                    "defined before it" % (macro.file, macro.line, macro.name, value, name)
+                )
         for literal in re.findall(r"\b\d\w*", value):
             if not re.fullmatch(r"0[xX][0-9A-Fa-f]+|[1-9]\d*|0", literal):
-                raise SystemExit("gen_python_raw.py: %s:%d: %s = %s: the literal %s is not one Python "
-                                 "reads the same" % (macro.file, macro.line, macro.name, value, literal))
-        return " ".join(value.split())
-    raise SystemExit("gen_python_raw.py: %s:%d: %s = %s: not a number, an integer expression or a "
-                     "string, which this generator does not know how to write" % (macro.file, macro.line,
-                                                                                 macro.name, value))
+                raise SystemExit(
+                    "gen_python_raw.py: %s:%d: %s = %s: the literal %s is not one Python "
+                    "reads the same" % (macro.file, macro.line, macro.name, value, literal)
+                )
+        value = " ".join(value.split())
+        # C's parentheses around a whole value (`(-1)`) are not Python's style.
+        while value.startswith("(") and value.endswith(")") and _balanced(value[1:-1]):
+            value = value[1:-1].strip()
+        return value
+    raise SystemExit(
+        "gen_python_raw.py: %s:%d: %s = %s: not a number, an integer expression or a "
+        "string, which this generator does not know how to write" % (macro.file, macro.line, macro.name, value)
+    )
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def function_entry(name: str, restype: str, argtypes: List[str]) -> List[str]:
@@ -185,8 +205,11 @@ def function_entry(name: str, restype: str, argtypes: List[str]) -> List[str]:
         return [one]
     if len("        %s," % args) <= WIDTH:
         return ["    (", '        "%s",' % name, "        %s," % restype, "        %s," % args, "    ),"]
-    return (["    (", '        "%s",' % name, "        %s," % restype, "        ("]
-            + ["            %s," % a for a in argtypes] + ["        ),", "    ),"])
+    return (
+        ["    (", '        "%s",' % name, "        %s," % restype, "        ("]
+        + ["            %s," % a for a in argtypes]
+        + ["        ),", "    ),"]
+    )
 
 
 BANNER = "# " + "-" * 88
@@ -214,8 +237,10 @@ def generate(header: quire_header.Header, header_label: str = "include/quire.h")
             argtypes = []
             for p in d.params:
                 if p.type == "function pointer":
-                    raise SystemExit("gen_python_raw.py: %s: a function-pointer parameter: declare a typedef "
-                                     "for it in the header" % where)
+                    raise SystemExit(
+                        "gen_python_raw.py: %s: a function-pointer parameter: declare a typedef "
+                        "for it in the header" % where
+                    )
                 argtypes.append(types.ctype(p.type, where))
             if here != function_place:
                 function_place = here
@@ -240,8 +265,11 @@ def generate(header: quire_header.Header, header_label: str = "include/quire.h")
             known.add(d.name)
             exported.append(d.name)
         elif isinstance(d, quire_header.Enum):
-            lines = comment("``%s``: %s Passed and stored as a C int." % (d.name, doc) if doc else
-                            "``%s``, passed and stored as a C int." % d.name)
+            lines = comment(
+                "``%s``: %s Passed and stored as a C int." % (d.name, doc)
+                if doc
+                else "``%s``, passed and stored as a C int." % d.name
+            )
             lines.append("%s = %s" % (d.name, types._c("c_int32")))
             exported.append(d.name)
             for c in d.constants:
@@ -250,9 +278,15 @@ def generate(header: quire_header.Header, header_label: str = "include/quire.h")
                 exported.append(c.name)
             blocks.append(("code", lines))
         elif isinstance(d, quire_header.Handle):
-            blocks.append(("class", ["class %s(%s):" % (d.name, types._c("Structure"))]
-                           + docstring("``%s``: %s Opaque: only ever used through a pointer, ``%s_p``."
-                                       % (d.name, doc, d.name))))
+            blocks.append(
+                (
+                    "class",
+                    ["class %s(%s):" % (d.name, types._c("Structure"))]
+                    + docstring(
+                        "``%s``: %s Opaque: only ever used through a pointer, ``%s_p``." % (d.name, doc, d.name)
+                    ),
+                )
+            )
             blocks.append(("code", ["#: ``%s *``." % d.name, "%s_p = %s(%s)" % (d.name, types._c("POINTER"), d.name)]))
             exported += [d.name, d.name + "_p"]
         elif isinstance(d, quire_header.Callback):
@@ -282,17 +316,19 @@ def generate(header: quire_header.Header, header_label: str = "include/quire.h")
             blocks.append(("class", lines))
             exported.append(d.name)
 
-    out = ['"""The raw ctypes declarations of Quire\'s C header: constants, structures, callback types',
-           "and the function table.",
-           "",
-           "GENERATED by scripts/gen_python_raw.py from %s and the topic headers it includes:" % header_label,
-           "do not edit. To regenerate: ``make generate`` (or ``python3 scripts/gen_python_raw.py``).",
-           "",
-           ":mod:`quire._raw` loads the library and declares every function of :data:`FUNCTIONS` on it.",
-           '"""',
-           "",
-           "from __future__ import annotations",
-           ""]
+    out = [
+        '"""The raw ctypes declarations of Quire\'s C header: constants, structures, callback types',
+        "and the function table.",
+        "",
+        "GENERATED by scripts/gen_python_raw.py from %s and the topic headers it includes:" % header_label,
+        "do not edit. To regenerate: ``make generate`` (or ``python3 scripts/gen_python_raw.py``).",
+        "",
+        ":mod:`quire._raw` loads the library and declares every function of :data:`FUNCTIONS` on it.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+    ]
     ctypes_names = sorted(types.used, key=lambda n: (not n.isupper(), n[0].islower(), n))
     out += ["from ctypes import ("] + ["    %s," % n for n in ctypes_names] + [")"]
     out += ["from typing import Any, Tuple"]
@@ -305,8 +341,15 @@ def generate(header: quire_header.Header, header_label: str = "include/quire.h")
             out += [""]
         out += lines
         previous = kind
-    out += ["", "", BANNER, "# The functions: (name, restype, argtypes), in header order", BANNER, "",
-            "FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = ("]
+    out += [
+        "",
+        "",
+        BANNER,
+        "# The functions: (name, restype, argtypes), in header order",
+        BANNER,
+        "",
+        "FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (",
+    ]
     out += functions
     out += [")", ""]
     exported.append("FUNCTIONS")
@@ -327,8 +370,11 @@ def main(argv: List[str]) -> int:
         except FileNotFoundError:
             current = None
         if current != text:
-            print("gen_python_raw.py: %s is not what the header gives: run `make generate` and commit it "
-                  "(it is never edited by hand)" % os.path.relpath(output, ROOT), file=sys.stderr)
+            print(
+                "gen_python_raw.py: %s is not what the header gives: run `make generate` and commit it "
+                "(it is never edited by hand)" % os.path.relpath(output, ROOT),
+                file=sys.stderr,
+            )
             return 1
         print("gen_python_raw.py: %s is up to date with the header" % os.path.relpath(output, ROOT))
         return 0

@@ -221,8 +221,10 @@ def read(path: str = DEFAULT_HEADER) -> Header:
         for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', strip_comments(text), re.M):
             included = os.path.join(os.path.dirname(file), m.group(1))
             if not os.path.exists(included):
-                raise HeaderError("quire_header.py: %s includes \"%s\", which is not at %s"
-                                  % (os.path.relpath(file, base), m.group(1), included))
+                raise HeaderError(
+                    "quire_header.py: %s includes \"%s\", which is not at %s"
+                    % (os.path.relpath(file, base), m.group(1), included)
+                )
             visit(included)
 
     visit(path)
@@ -237,7 +239,8 @@ def read_text(text: str, path: str = "quire.h") -> Header:
 def strip_comments(text: str) -> str:
     """The text with each comment blanked (its newlines kept, so lines keep their numbers)."""
     return _COMMENT_OR_STRING.sub(
-        lambda m: m.group(0) if m.group(0)[0] in "\"'" else re.sub(r"[^\n]", " ", m.group(0)), text)
+        lambda m: m.group(0) if m.group(0)[0] in "\"'" else re.sub(r"[^\n]", " ", m.group(0)), text
+    )
 
 
 _COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
@@ -271,9 +274,16 @@ def _comments(text: str, code_lines: List[str]) -> List[_Comment]:
         start_col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
         end_col = m.end() - (text.rfind("\n", 0, m.end()) + 1)
         kind = "trailing" if c.startswith("/**<") else "doc" if c.startswith("/**") and c != "/**/" else "plain"
-        out.append(_Comment(first, last, c, kind,
-                            bool(code_lines[first][:start_col].strip()),
-                            bool(code_lines[last][end_col:].strip())))
+        out.append(
+            _Comment(
+                first,
+                last,
+                c,
+                kind,
+                bool(code_lines[first][:start_col].strip()),
+                bool(code_lines[last][end_col:].strip()),
+            )
+        )
     return out
 
 
@@ -292,8 +302,11 @@ def parse_source(text: str, path: str) -> List[Declaration]:
     # Sections: /* ---- */ /* Title */ /* ---- */.
     sections: List[Tuple[int, str]] = []
     for i in range(1, len(lines) - 1):
-        if (re.match(r"^/\* -{10,} \*/$", lines[i - 1].strip()) and re.match(r"^/\* -{10,} \*/$", lines[i + 1].strip())
-                and re.match(r"^/\* (.*?)\s*\*/$", lines[i].strip())):
+        if (
+            re.match(r"^/\* -{10,} \*/$", lines[i - 1].strip())
+            and re.match(r"^/\* -{10,} \*/$", lines[i + 1].strip())
+            and re.match(r"^/\* (.*?)\s*\*/$", lines[i].strip())
+        ):
             sections.append((i, re.match(r"^/\* (.*?)\s*\*/$", lines[i].strip()).group(1)))
 
     def section_of(line: int) -> str:
@@ -415,11 +428,23 @@ def parse_source(text: str, path: str) -> List[Declaration]:
         if not name.startswith("QUIRE_"):
             raise HeaderError("quire_header.py: %s: a macro outside the QUIRE_ namespace: %s" % (where(first), name))
         if m.group(2):
-            raise HeaderError("quire_header.py: %s: %s takes arguments, which no reader of the header "
-                              "knows how to handle" % (where(first), name))
+            raise HeaderError(
+                "quire_header.py: %s: %s takes arguments, which no reader of the header "
+                "knows how to handle" % (where(first), name)
+            )
         doc, shared = doc_of(first, last, is_define_line)
-        out.append(Macro(name, doc, path, first + 1, section_of(first), shared,
-                         value=value, guard=name in guards or name == "QUIRE_API"))
+        out.append(
+            Macro(
+                name,
+                doc,
+                path,
+                first + 1,
+                section_of(first),
+                shared,
+                value=value,
+                guard=name in guards or name == "QUIRE_API",
+            )
+        )
 
     for st, first, last in statements:
         line = first
@@ -432,21 +457,26 @@ def parse_source(text: str, path: str) -> List[Declaration]:
             continue
         if not st.startswith("QUIRE_API "):
             raise HeaderError("quire_header.py: %s: a declaration without QUIRE_API: %r" % (where(first), st[:120]))
-        st = st[len("QUIRE_API "):]
+        st = st[len("QUIRE_API ") :]
         m = _DECL.match(st)
         if not m or "{" in st:
-            raise HeaderError("quire_header.py: %s: not a typedef and not a function declaration: %r"
-                              % (where(first), st))
+            raise HeaderError(
+                "quire_header.py: %s: not a typedef and not a function declaration: %r" % (where(first), st)
+            )
         params = [p for p in (_param(p, where(first)) for p in _split_params(m.group("params"))) if p is not None]
-        out.append(Function(m.group("name"), doc, path, line + 1, sec, shared, ret=normalise_type(m.group("ret")),
-                            params=params))
+        out.append(
+            Function(
+                m.group("name"), doc, path, line + 1, sec, shared, ret=normalise_type(m.group("ret")), params=params
+            )
+        )
 
     # Cross-check with a cruder count: every `quire_xxx(` in the code starts a declaration.
     crude = set(re.findall(r"\b(quire_\w+)\s*\(", body))
     found = {d.name for d in out if isinstance(d, Function)}
     if crude != found:
-        raise HeaderError("quire_header.py: %s: parsed %s but the code mentions %s"
-                          % (path, sorted(found), sorted(crude)))
+        raise HeaderError(
+            "quire_header.py: %s: parsed %s but the code mentions %s" % (path, sorted(found), sorted(crude))
+        )
     out.sort(key=lambda d: d.line)
     return out
 
@@ -509,8 +539,9 @@ def _param(p: str, where: str) -> Optional[Param]:
         return Param("function pointer", fp.group(2))
     m = re.match(r"^(.*?)\s*(%s)$" % IDENT, p)
     if not m or not m.group(1).strip():
-        raise HeaderError("quire_header.py: %s: parameter without a name: %r (every parameter of the "
-                          "header is named)" % (where, p))
+        raise HeaderError(
+            "quire_header.py: %s: parameter without a name: %r (every parameter of the header is named)" % (where, p)
+        )
     return Param(normalise_type(m.group(1)), m.group(2))
 
 
@@ -567,28 +598,32 @@ def _typedef(st, path, line, doc, sec, text, first, last, lines, trailing, ends,
     m = re.match(r"^typedef struct (%s) (%s)$" % (IDENT, IDENT), st)
     if m:
         if m.group(1) != m.group(2):
-            raise HeaderError("quire_header.py: %s: typedef struct %s %s: the tag and the name differ"
-                              % (where, m.group(1), m.group(2)))
+            raise HeaderError(
+                "quire_header.py: %s: typedef struct %s %s: the tag and the name differ"
+                % (where, m.group(1), m.group(2))
+            )
         return Handle(m.group(1), doc, path, line + 1, sec)
     m = re.match(r"^typedef (struct|enum) (%s) ?\{(.*)\} ?(%s)$" % (IDENT, IDENT), st, re.S)
     if m:
         kind, tag, _, name = m.groups()
         if tag != name:
-            raise HeaderError("quire_header.py: %s: typedef %s %s { ... } %s: the tag and the name differ"
-                              % (where, kind, tag, name))
+            raise HeaderError(
+                "quire_header.py: %s: typedef %s %s { ... } %s: the tag and the name differ" % (where, kind, tag, name)
+            )
         # The body again from the file's text with its lines (the statement is joined).
         code = strip_comments(text)
         start = _line_offset(text, first)
         open_brace = code.index("{", start)
         close_brace = _matching_brace(code, open_brace)
-        raw_body = code[open_brace + 1:close_brace]
+        raw_body = code[open_brace + 1 : close_brace]
         if kind == "enum":
             constants = []
             for member, mfirst, mlast in _members(code, open_brace + 1, raw_body, ","):
                 e = re.match(r"^(QUIRE_\w+)\s*=\s*(.+)$", member)
                 if not e or not _INT.match(e.group(2)):
-                    raise HeaderError("quire_header.py: %s: %s: the constant %r has no explicit integer value"
-                                      % (where, name, member))
+                    raise HeaderError(
+                        "quire_header.py: %s: %s: the constant %r has no explicit integer value" % (where, name, member)
+                    )
                 constants.append(Constant(e.group(1), int(e.group(2), 0), e.group(2), member_doc(mfirst, mlast)))
             if not constants:
                 raise HeaderError("quire_header.py: %s: the enum %s has no constants" % (where, name))
@@ -603,14 +638,17 @@ def _typedef(st, path, line, doc, sec, text, first, last, lines, trailing, ends,
                 continue
             f = re.match(r"^(.*?)\s*\b(%s)$" % IDENT, member)
             if not f or not f.group(1).strip() or "[" in member:
-                raise HeaderError("quire_header.py: %s:%d: %s: a field the reader does not understand: %r"
-                                  % (path, mfirst + 1, name, member))
+                raise HeaderError(
+                    "quire_header.py: %s:%d: %s: a field the reader does not understand: %r"
+                    % (path, mfirst + 1, name, member)
+                )
             fields.append(Field(f.group(2), normalise_type(f.group(1)), member_doc(mfirst, mlast)))
         return Struct(name, doc, path, line + 1, sec, fields=fields)
     m = _CALLBACK.match(st)
     if m:
-        return Callback(m.group("name"), doc, path, line + 1, sec,
-                        signature=_signature(m.group("ret"), m.group("params"), where))
+        return Callback(
+            m.group("name"), doc, path, line + 1, sec, signature=_signature(m.group("ret"), m.group("params"), where)
+        )
     raise HeaderError("quire_header.py: %s: a typedef the reader does not understand: %r" % (where, st[:160]))
 
 
@@ -670,8 +708,10 @@ def main(argv: List[str]) -> int:
             for n in missing:
                 print("  " + n)
             return 1
-        print("%s uses all %d functions, %d macros and %d typedefs of %s"
-              % (source, len(header.functions), len(header.constants()), len(header.typedefs()), path))
+        print(
+            "%s uses all %d functions, %d macros and %d typedefs of %s"
+            % (source, len(header.functions), len(header.constants()), len(header.typedefs()), path)
+        )
         return 0
     if mode == "--macros":
         print("\n".join(header.constants()))
@@ -680,8 +720,14 @@ def main(argv: List[str]) -> int:
     elif mode == "--files":
         print("\n".join(s.path for s in header.sources))
     elif mode == "--json":
-        json.dump([{"name": f.name, "return": f.ret, "params": [{"type": p.type, "name": p.name} for p in f.params]}
-                   for f in header.functions], sys.stdout, indent=1)
+        json.dump(
+            [
+                {"name": f.name, "return": f.ret, "params": [{"type": p.type, "name": p.name} for p in f.params]}
+                for f in header.functions
+            ],
+            sys.stdout,
+            indent=1,
+        )
         sys.stdout.write("\n")
     else:
         print("\n".join(sorted(f.name for f in header.functions)))

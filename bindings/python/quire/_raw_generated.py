@@ -40,7 +40,7 @@ QUIRE_VERSION_MINOR = 5
 #: Patch version: bumped for fixes that change no interface.
 QUIRE_VERSION_PATCH = 0
 #: The version as one number: MAJOR * 1000000 + MINOR * 1000 + PATCH.
-QUIRE_VERSION_NUMBER = (QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH)
+QUIRE_VERSION_NUMBER = QUIRE_VERSION_MAJOR * 1000000 + QUIRE_VERSION_MINOR * 1000 + QUIRE_VERSION_PATCH
 #: The version as a string, "MAJOR.MINOR.PATCH".
 QUIRE_VERSION_STRING = "0.5.0"
 
@@ -52,50 +52,50 @@ QUIRE_VERSION_STRING = "0.5.0"
 #: Success.
 QUIRE_OK = 0
 #: An argument is invalid: a NULL pointer where one is required, an unknown enum value.
-QUIRE_EINVAL = (-1)
+QUIRE_EINVAL = -1
 #: Memory could not be allocated.
-QUIRE_ENOMEM = (-2)
+QUIRE_ENOMEM = -2
 #: The operating system failed a read or a write (the message names the call and errno).
-QUIRE_EIO = (-3)
+QUIRE_EIO = -3
 #: What was asked for does not exist: a missing file, a metadata key that is not set.
-QUIRE_ENOTFOUND = (-4)
+QUIRE_ENOTFOUND = -4
 #: The data is not a PDF, or is damaged beyond what the parser can repair.
-QUIRE_EFORMAT = (-5)
+QUIRE_EFORMAT = -5
 #: The document is encrypted and the password given does not open it.
-QUIRE_EPASSWORD = (-6)
+QUIRE_EPASSWORD = -6
 #: The document uses a feature this version of Quire does not support.
-QUIRE_EUNSUPPORTED = (-7)
+QUIRE_EUNSUPPORTED = -7
 #: A safety limit was exceeded (nesting depth, object count, decompressed size, ...).
-QUIRE_ELIMIT = (-8)
+QUIRE_ELIMIT = -8
 #: An index is out of range.
-QUIRE_ERANGE = (-9)
+QUIRE_ERANGE = -9
 #: The caller's buffer is too small; `*out_len` holds the length needed.
-QUIRE_EBUFS = (-10)
+QUIRE_EBUFS = -10
 #: A caller-supplied callback returned non-zero and so aborted the operation.
-QUIRE_EUSER = (-11)
+QUIRE_EUSER = -11
 #: The handle is in a state that does not allow the call.
-QUIRE_ESTATE = (-12)
+QUIRE_ESTATE = -12
 #: An internal error: a bug in Quire.
-QUIRE_EINTERNAL = (-13)
+QUIRE_EINTERNAL = -13
 #: The feature is turned off for this document (replies and review states, when the document's
 #: replies switch is off).
-QUIRE_EDISABLED = (-14)
+QUIRE_EDISABLED = -14
 #: A checkpoint is in use (locked) by another open document, in this process or another.
-QUIRE_EBUSY = (-15)
+QUIRE_EBUSY = -15
 #: A checkpoint was taken against a different version of the file, and is not applied.
-QUIRE_ESTALE = (-16)
+QUIRE_ESTALE = -16
 #: Saved state exists that the call was asked not to replace: a checkpoint holding unsaved
 #: changes, when `quire_document_start_checkpoints` was told to refuse rather than load or
 #: discard it (QUIRE_CHECKPOINT_EXISTING_REFUSE).
-QUIRE_EEXIST = (-17)
+QUIRE_EEXIST = -17
 #: A versioned struct (its `version` field) is newer than this library knows: the caller was
 #: built against a later header.
-QUIRE_EVERSION = (-18)
+QUIRE_EVERSION = -18
 #: The sync server refused the token (expired, not valid, or without the permission the call
 #: needs): reauthenticate (`quire_descriptor_reauthenticate`).
-QUIRE_EAUTH = (-19)
+QUIRE_EAUTH = -19
 #: The sync server could not be reached, or failed (5xx); local changes are kept.
-QUIRE_ENETWORK = (-20)
+QUIRE_ENETWORK = -20
 
 
 # ----------------------------------------------------------------------------------------
