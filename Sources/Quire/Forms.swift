@@ -170,6 +170,14 @@ public func quire_field_set_values(_ doc: OpaquePointer?, _ index: Int32, _ valu
 }
 
 @c @implementation
+public func quire_document_add_font(_ doc: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_document_add_font") {
+        let path = String(cString: try required(path, "path"))
+        try document(doc).addAppearanceFont(path: path)
+    }
+}
+
+@c @implementation
 public func quire_document_flatten(_ outCount: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?,
                                    _ options: UnsafePointer<quire_flatten_options>?) -> Int32 {
     guarded("quire_document_flatten") {

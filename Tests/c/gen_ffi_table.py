@@ -217,6 +217,7 @@ MUTATING = {
     "quire_field_set_value",
     "quire_field_set_values",
     "quire_field_reset",
+    "quire_document_add_font",
     "quire_document_flatten",
     "quire_document_import_xfdf",
     # Long operations (issue 40): an import in a format changes the document.

@@ -268,6 +268,7 @@
       (quire_document *, int32_t, const char *const *, int32_t))                        \
     X(quire_field_reset, int,                                                           \
       (quire_document *, int32_t))                                                      \
+    X(quire_document_add_font, int, (quire_document *, const char *))                  \
     X(quire_flatten_options_init, int, (quire_flatten_options *, unsigned))             \
     X(quire_document_flatten, int,                                                      \
       (int32_t *, quire_document *, const quire_flatten_options *))                     \

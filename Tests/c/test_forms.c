@@ -189,9 +189,33 @@ static void test_flatten_and_xfdf(void) {
     quire_document_close(doc);
 }
 
+/* Text in any script (issue 39): a value the field's Helvetica cannot encode is drawn with
+ * a Unicode font (docs/forms.md); a font file given to the document is tried first; a file
+ * that is not a font is refused; a character no font has fails the call, naming it, and
+ * the value stays as it was. */
+static void test_fonts(void) {
+    quire_document *doc = open_corpus(TEXT_FORM, NULL);
+    int32_t text;
+    if (!doc) return;
+    text = field_index(doc, "Text Box");
+    CHECK_STATUS(quire_document_add_font(NULL, "/x.ttf"), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_font(doc, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_font(doc, "/nonexistent/quire-font.ttf"), QUIRE_EIO);
+    CHECK_STATUS(quire_document_add_font(doc, "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), QUIRE_OK);
+    /* "Привет", "שלום" in UTF-8. */
+    CHECK_STATUS(quire_field_set_value(doc, text, "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"), QUIRE_OK);
+    CHECK_STR(field_value(doc, text, 0), "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d");
+    /* U+10FFFD, a private-use character no font has. */
+    CHECK_STATUS(quire_field_set_value(doc, text, "\xf4\x8f\xbf\xbd"), QUIRE_EUNSUPPORTED);
+    CHECK(strstr(quire_last_error_message(), "U+10FFFD") != NULL);
+    CHECK_STR(field_value(doc, text, 0), "\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82 \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d");
+    quire_document_close(doc);
+}
+
 void run_form_tests(void) {
     test_field_constants();
     test_fields();
     test_list_box();
     test_flatten_and_xfdf();
+    test_fonts();
 }

@@ -193,6 +193,20 @@ QUIRE_API int quire_field_set_values(quire_document *doc, int32_t index, const c
  */
 QUIRE_API int quire_field_reset(quire_document *doc, int32_t index);
 
+/**
+ * Adds a font file (TrueType outlines; a collection's first face) that generated
+ * appearances try first for characters the font of their /DA lacks: field values
+ * (`quire_field_set_value`), FreeText contents and stamp names (docs/forms.md, "Text in any
+ * script"). Fonts added earlier are tried before later ones, all before the files of the
+ * QUIRE_FONTS environment variable and the system's fonts. Only the glyphs drawn are
+ * embedded (a subset). Adding a path again does nothing. The list belongs to `doc` (it is
+ * not saved in the file); `path` is copied.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments); QUIRE_EIO (the file cannot be read);
+ * QUIRE_EFORMAT (not a font); QUIRE_EUNSUPPORTED (no TrueType outlines, such as a CFF-based
+ * OpenType font, or a licence that forbids embedding).
+ */
+QUIRE_API int quire_document_add_font(quire_document *doc, const char *path);
+
 /** The current version of `quire_flatten_options`. */
 #define QUIRE_FLATTEN_OPTIONS_VERSION 1
 

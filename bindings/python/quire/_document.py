@@ -1287,6 +1287,27 @@ class Document(OwnedHandle):
         """
         return [FormField(self, k) for k in range(self._get_int(_raw.lib.quire_document_field_count))]
 
+    def add_font(self, path: PathType) -> None:
+        """Adds a font file (TrueType outlines; a collection's first face) that generated
+        appearances try first for characters the font of their ``/DA`` lacks: field values,
+        FreeText contents and stamp names, in any script (docs/forms.md, "Text in any
+        script"). Fonts added earlier are tried first, then the files of the
+        ``QUIRE_FONTS`` environment variable and the system's fonts (DejaVu, Noto, Droid
+        Sans Fallback, ...). Only the glyphs drawn are embedded. The list belongs to this
+        document; it is not saved in the file.
+
+        A value with a character no font has is refused by ``field.value = ...`` (and by
+        adding or updating an annotation) with :class:`UnsupportedError`, which names it.
+
+        Raises:
+            QuireIOError: the file cannot be read.
+            FormatError: not a font.
+            UnsupportedError: no TrueType outlines (a CFF-based OpenType font), or a
+                licence that forbids embedding.
+        """
+        with self._lock:
+            check(_raw.lib.quire_document_add_font(self._live_handle(), c_string(os.fspath(path), "path")))
+
     def field(self, name: str) -> FormField:
         """The field whose fully qualified name is ``name``.
 

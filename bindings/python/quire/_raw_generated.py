@@ -1376,6 +1376,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_field_set_value", c_int, (quire_document_p, c_int32, c_char_p)),
     ("quire_field_set_values", c_int, (quire_document_p, c_int32, POINTER(c_char_p), c_int32)),
     ("quire_field_reset", c_int, (quire_document_p, c_int32)),
+    ("quire_document_add_font", c_int, (quire_document_p, c_char_p)),
     ("quire_flatten_options_init", c_int, (POINTER(quire_flatten_options), c_uint)),
     ("quire_document_flatten", c_int, (POINTER(c_int32), quire_document_p, POINTER(quire_flatten_options))),
     ("quire_document_export_xfdf", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p)),
