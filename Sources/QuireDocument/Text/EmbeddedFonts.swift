@@ -170,14 +170,15 @@ final class EmbeddedFonts {
         return UnsafeRawBufferPointer(start: data, count: Int(length)).map { $0 }
     }
 
-    /// A /ToUnicode CMap (§9.10.3) from glyph ids (the codes under Identity-H) to text.
+    /// A /ToUnicode CMap (§9.10.3) from glyph ids (the codes under Identity-H) to text (at
+    /// most 128 UTF-16 units a glyph: §9.10.3 allows 512 bytes).
     static func toUnicodeCMap(_ glyphs: [UInt32: String]) -> String {
         func hex16(_ v: UInt32) -> String {
             let s = String(v, radix: 16, uppercase: true)
             return String(repeating: "0", count: Swift.max(0, 4 - s.count)) + s
         }
         let entries = glyphs.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
-            .map { "<\(hex16($0.key & 0xFFFF))> <\($0.value.utf16.map { hex16(UInt32($0)) }.joined())>" }
+            .map { "<\(hex16($0.key & 0xFFFF))> <\($0.value.utf16.prefix(128).map { hex16(UInt32($0)) }.joined())>" }
         var out = """
             /CIDInit /ProcSet findresource begin
             12 dict begin

@@ -140,9 +140,10 @@ struct FontChain {
         var direction = quire_fribidi_par_on
         let ok = text.withUnsafeMutableBufferPointer { t -> Bool in
             guard let tp = t.baseAddress else { return false }
-            fribidi_get_bidi_types(tp, FriBidiStrIndex(count), &types)
-            fribidi_get_bracket_types(tp, FriBidiStrIndex(count), types, &brackets)
-            return fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(count), &direction, &levels) != 0
+            guard let n = FriBidiStrIndex(exactly: count) else { return false }
+            fribidi_get_bidi_types(tp, n, &types)
+            fribidi_get_bracket_types(tp, n, types, &brackets)
+            return fribidi_get_par_embedding_levels_ex(types, brackets, n, &direction, &levels) != 0
         }
         return ok ? levels.map { Swift.max(Int($0), 0) } : Array(repeating: 0, count: count)
     }
@@ -155,7 +156,7 @@ struct FontChain {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         codepoints.withUnsafeBufferPointer { cp in
-            hb_buffer_add_utf32(buffer, cp.baseAddress, Int32(cp.count), UInt32(start), Int32(end - start))
+            hb_buffer_add_utf32(buffer, cp.baseAddress, Int32(clamping: cp.count), UInt32(clamping: start), Int32(clamping: end - start))
         }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)

@@ -41,19 +41,20 @@ final class UnicodeFont: @unchecked Sendable {
         guard let face = hb_face_create(blob, index), hb_face_get_glyph_count(face) > 0 else {
             throw PDFError(.format, "\(path) is not a font file HarfBuzz reads")
         }
-        func table(_ tag: String) -> [UInt8] {
+        /// The first `limit` bytes of a table (the small ones read here), and its length.
+        func table(_ tag: String, limit: Int = 64) -> (bytes: [UInt8], length: Int) {
             let t = tag.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard let b = hb_face_reference_table(face, t) else { return [] }
+            guard let b = hb_face_reference_table(face, t) else { return ([], 0) }
             defer { hb_blob_destroy(b) }
             var length: UInt32 = 0
-            guard let data = hb_blob_get_data(b, &length), length > 0 else { return [] }
-            return UnsafeRawBufferPointer(start: data, count: Int(length)).map { $0 }
+            guard let data = hb_blob_get_data(b, &length), length > 0 else { return ([], 0) }
+            return (UnsafeRawBufferPointer(start: data, count: Swift.min(Int(length), limit)).map { $0 }, Int(length))
         }
-        guard !table("glyf").isEmpty, !table("loca").isEmpty else {
+        guard table("glyf", limit: 0).length > 0, table("loca", limit: 0).length > 0 else {
             hb_face_destroy(face)
             throw PDFError(.unsupported, "\(path) has no TrueType outlines (glyf): only TrueType fonts are embedded")
         }
-        let os2 = table("OS/2")
+        let os2 = table("OS/2").bytes
         if os2.count >= 10 {
             let fsType = UInt16(os2[8]) << 8 | UInt16(os2[9])
             // Bits 0-3: 2 is "restricted licence embedding", which must not be embedded.
@@ -68,7 +69,7 @@ final class UnicodeFont: @unchecked Sendable {
             throw PDFError(.internal, "HarfBuzz could not make a font of \(path)")
         }
         hb_font_make_immutable(font)
-        return UnicodeFont(path: path, index: index, face: face, font: font, head: table("head"), post: table("post"))
+        return UnicodeFont(path: path, index: index, face: face, font: font, head: table("head").bytes, post: table("post").bytes)
     }
 
     private init(path: String, index: UInt32, face: OpaquePointer, font: OpaquePointer, head: [UInt8], post: [UInt8]) {
