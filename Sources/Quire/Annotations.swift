@@ -186,6 +186,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_LINE_END: value = a.lineEndings.count > 1 ? a.lineEndings[1] : nil
         case QUIRE_ANNOT_CUSTOM_DATA: value = a.customData
         case QUIRE_ANNOT_IN_REPLY_TO_ID: value = a.inReplyTo == nil ? a.inReplyToID : nil
+        case QUIRE_ANNOT_BORDER_STYLE: value = a.borderStyle
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -229,6 +230,9 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_CUSTOM_DATA: b.annotation.customData = value
         case QUIRE_ANNOT_IN_REPLY_TO_ID:
             throw CallError(code: QUIRE_EINVAL, message: "QUIRE_ANNOT_IN_REPLY_TO_ID is read-only (quire_document_set_in_reply_to links a reply)")
+        case QUIRE_ANNOT_BORDER_STYLE:
+            if let value { try Annotation.validate(borderStyle: value) }
+            b.annotation.borderStyle = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -246,6 +250,7 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_BORDER_WIDTH: value = a.borderWidth
         case QUIRE_ANNOT_FONT_SIZE: value = a.fontSize
         case QUIRE_ANNOT_FLAGS: value = Double(a.flags)
+        case QUIRE_ANNOT_CLOUDY_INTENSITY: value = a.cloudyIntensity
         default: throw unknownField(field, "quire_annot_number_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -272,6 +277,9 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: q
             b.annotation.flags = Int(value)
         case QUIRE_ANNOT_FONT_SIZE:
             throw CallError(code: QUIRE_EINVAL, message: "the font size is read from the default appearance: set QUIRE_ANNOT_DEFAULT_APPEARANCE")
+        case QUIRE_ANNOT_CLOUDY_INTENSITY:
+            try Annotation.validate(cloudyIntensity: value)
+            b.annotation.cloudyIntensity = value == 0 ? nil : value
         default: throw unknownField(field, "quire_annot_number_field")
         }
     }
@@ -319,6 +327,8 @@ public func quire_annotation_points(_ buf: UnsafeMutablePointer<Double>?, _ capa
         case QUIRE_ANNOT_QUAD_POINTS: try copyOut(numbers: a.quadPoints, buf, capacity, outCount)
         case QUIRE_ANNOT_LINE: try copyOut(numbers: a.linePoints, buf, capacity, outCount)
         case QUIRE_ANNOT_VERTICES: try copyOut(numbers: a.vertices, buf, capacity, outCount)
+        case QUIRE_ANNOT_DASH_PATTERN: try copyOut(numbers: a.dashPattern, buf, capacity, outCount)
+        case QUIRE_ANNOT_RECT_DIFFERENCES: try copyOut(numbers: a.rectDifferences, buf, capacity, outCount)
         default: throw unknownField(kind, "quire_annot_points_field")
         }
     }
@@ -329,7 +339,7 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: qu
                                         _ count: Int) -> Int32 {
     guarded("quire_annotation_set_points") {
         let b = try box(annotation)
-        let values = try numbersArgument(points, count)
+        let values = try numbersArgument(points, count, even: kind != QUIRE_ANNOT_DASH_PATTERN)
         switch kind {
         case QUIRE_ANNOT_QUAD_POINTS:
             guard values.count % 8 == 0 else { throw CallError(code: QUIRE_EINVAL, message: "quad points come in groups of 8 numbers") }
@@ -338,6 +348,12 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: qu
             guard values.isEmpty || values.count == 4 else { throw CallError(code: QUIRE_EINVAL, message: "a line is 4 numbers: x1 y1 x2 y2") }
             b.annotation.linePoints = values
         case QUIRE_ANNOT_VERTICES: b.annotation.vertices = values
+        case QUIRE_ANNOT_DASH_PATTERN:
+            try Annotation.validate(dashPattern: values)
+            b.annotation.dashPattern = values
+        case QUIRE_ANNOT_RECT_DIFFERENCES:
+            try Annotation.validate(rectDifferences: values)
+            b.annotation.rectDifferences = values
         default: throw unknownField(kind, "quire_annot_points_field")
         }
     }

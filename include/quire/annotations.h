@@ -49,19 +49,29 @@ typedef enum quire_annot_string_field {
     QUIRE_ANNOT_REPLY_TYPE = 0x0708, /**< /RT: "R" (reply) or "Group" */
     QUIRE_ANNOT_DEFAULT_APPEARANCE = 0x0709, /**< /DA of free text, such as "/Helv 12 Tf 0 g" */
     QUIRE_ANNOT_ICON = 0x070A, /**< /Name: a note's icon or a stamp's name */
-    QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending (OpenArrow, ...) */
+    QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending of a Line or PolyLine: None, Square, Circle, Diamond, OpenArrow, ClosedArrow, Butt, ROpenArrow, RClosedArrow or Slash (Table 179; another name is drawn as None) */
     QUIRE_ANNOT_LINE_END = 0x070C, /**< the second /LE line ending */
     QUIRE_ANNOT_CUSTOM_DATA = 0x070D, /**< the application's own data (JSON text) */
     /** The id of the annotation it replies to when that one is not in the document (a
      *  deleted parent: links are ids, docs/annotation-json.md "Links"): /QuireIRT.
      *  Read-only (setting it is QUIRE_EINVAL); not set when /IRT names an annotation. */
-    QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
+    QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E,
+    /** /BS /S, the border style: "S" solid, "D" dashed (with QUIRE_ANNOT_DASH_PATTERN),
+     *  "B" beveled, "I" inset, "U" underline (ISO 32000-2 Table 168); another name is
+     *  QUIRE_EINVAL. Drawn on Square, Circle, Line, Polygon, PolyLine, Ink and FreeText
+     *  borders (beveled, inset and underline on Square and FreeText). */
+    QUIRE_ANNOT_BORDER_STYLE = 0x070F
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
     QUIRE_ANNOT_BORDER_WIDTH = 0x0801, /**< /BS /W */
     QUIRE_ANNOT_FONT_SIZE = 0x0802, /**< the size in /DA of free text (read-only) */
-    QUIRE_ANNOT_FLAGS = 0x0803 /**< /F, ISO 32000-2 Table 167 (an integer) */
+    QUIRE_ANNOT_FLAGS = 0x0803, /**< /F, ISO 32000-2 Table 167 (an integer) */
+    /** The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (the standard names 0 to
+     *  2); setting 0 removes the effect. Drawn on Square, Circle and Polygon: scallops
+     *  of radius 4 × intensity + half the border width (a cloudy Polygon's /Rect grows to
+     *  hold them when it is added or updated). */
+    QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
@@ -70,7 +80,13 @@ typedef enum quire_annot_color_field {
 typedef enum quire_annot_points_field {
     QUIRE_ANNOT_QUAD_POINTS = 0x0A00, /**< /QuadPoints of text markup: 8 numbers per quadrilateral */
     QUIRE_ANNOT_LINE = 0x0A01, /**< /L of a line: x1 y1 x2 y2 */
-    QUIRE_ANNOT_VERTICES = 0x0A02 /**< /Vertices of polygons and polylines */
+    QUIRE_ANNOT_VERTICES = 0x0A02, /**< /Vertices of polygons and polylines */
+    /** /BS /D: the dash and gap lengths of a dashed border (at most 16, each 0 or more,
+     *  not all 0; any count, odd too); none draws 3 on, 3 off */
+    QUIRE_ANNOT_DASH_PATTERN = 0x0A03,
+    /** /RD: how far the drawing lies inside /Rect, left bottom right top (4 numbers of 0
+     *  or more, or none): a Square's, Circle's or FreeText's border, and a cloud */
+    QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04
 } quire_annot_points_field;
 
 /**
@@ -179,7 +195,8 @@ QUIRE_API int quire_annotation_set_color(quire_annotation *annotation, quire_ann
                                const double *components, size_t count);
 
 /**
- * A point list (QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES), through the
+ * A list of numbers (QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES,
+ * QUIRE_ANNOT_DASH_PATTERN, QUIRE_ANNOT_RECT_DIFFERENCES), through the
  * length-query pattern for numbers: `buf` NULL and `capacity` 0 give the count in
  * `*out_count`; a buffer too small gives QUIRE_EBUFS.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
@@ -188,7 +205,7 @@ QUIRE_API int quire_annotation_points(double *buf, size_t capacity, size_t *out_
                             const quire_annotation *annotation, quire_annot_points_field kind);
 
 /**
- * Sets a point list from `count` numbers (an even count; 0 clears it).
+ * Sets a list of numbers from `count` numbers (an even count for points; 0 clears it).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */
 QUIRE_API int quire_annotation_set_points(quire_annotation *annotation, quire_annot_points_field kind,

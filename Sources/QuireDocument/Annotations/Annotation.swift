@@ -74,6 +74,19 @@ public struct Annotation: Sendable, Equatable {
     public var opacity: Double = 1
     /// The border width: /BS /W, else the third element of /Border.
     public var borderWidth: Double?
+    /// /BS /S, the border style (ISO 32000-2 Table 168): "S" solid, "D" dashed, "B"
+    /// beveled, "I" inset, "U" underline (``BorderStyle``); nil when unset (solid).
+    public var borderStyle: String?
+    /// /BS /D: the dash array of a dashed border (dash and gap lengths); [] when unset (a
+    /// dashed border then draws 3 on, 3 off). Read from /Border's fourth element too.
+    public var dashPattern: [Double] = []
+    /// /BE /I of a cloudy border effect (/BE /S /C, §12.5.4): 0 to 2 in the standard
+    /// (viewers accept more); nil when the border has no effect. Drawn on Square, Circle
+    /// and Polygon.
+    public var cloudyIntensity: Double?
+    /// /RD: how far the drawing lies inside /Rect (left, bottom, right, top), for Square,
+    /// Circle, FreeText and Caret; [] when unset.
+    public var rectDifferences: [Double] = []
     /// /Popup.
     public var popup: ObjectID?
     /// /IRT: the annotation this one replies to.
@@ -144,6 +157,14 @@ public struct Annotation: Sendable, Equatable {
     static let inReplyToIDKey: PDFName = "QuireIRT"
     static let popupIDKey: PDFName = "QuirePopup"
     static let recordIDKey: PDFName = "QuireID"
+
+    /// The border styles of /BS /S (Table 168).
+    public enum BorderStyle {
+        public static let all = ["S", "D", "B", "I", "U"]
+    }
+    /// The line endings of /LE (Table 179), all of which Quire draws.
+    public static let lineEndingNames = ["None", "Square", "Circle", "Diamond", "OpenArrow", "ClosedArrow",
+                                         "Butt", "ROpenArrow", "RClosedArrow", "Slash"]
 }
 
 // MARK: Reading
@@ -158,12 +179,13 @@ extension Annotation {
         case subtype, rect, contents, richText, author, subject, uniqueName, creationDate, modificationDate,
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
-             action, destination, customData, inReplyToID, popupID, recordID
+             action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
+        "BE", "RD",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -235,11 +257,34 @@ extension Annotation {
         color = try numbers(.color)
         interiorColor = try numbers(.interiorColor)
         if let ca = try entry(.opacity).map(resolved)?.number, ca.isFinite { opacity = Swift.min(Swift.max(ca, 0), 1) }
-        if let bs = try document.dictionary(entry(.borderStyle)), let w = try bs["W"].map(document.resolve)?.number {
+        let bs = try document.dictionary(entry(.borderStyle))
+        if let bs, let w = try bs["W"].map(document.resolve)?.number {
             borderWidth = w
         } else if let border = try numbers(.border), border.count >= 3 {
             borderWidth = border[2]
         }
+        if let bs {
+            borderStyle = try bs["S"].map(document.resolve)?.name?.value
+            if let d = try bs["D"].map(document.resolve)?.array {
+                dashPattern = try d.compactMap { try document.resolve($0).number }.filter(\.isFinite)
+            }
+        } else if let border = try entry(.border).map(resolved)?.array, border.count >= 4,
+                  let d = try resolved(border[3]).array {
+            // /Border [h v w [dash]] (§12.5.2, Table 166): a dashed border.
+            dashPattern = try d.compactMap { try resolved($0).number }.filter(\.isFinite)
+            if !dashPattern.isEmpty { borderStyle = "D" }
+        }
+        if let be = try document.dictionary(entry(.borderEffect)), try be["S"].map(document.resolve)?.name?.value == "C" {
+            let i = try be["I"].map(document.resolve)?.number ?? 0
+            cloudyIntensity = i.isFinite ? i : 0
+        }
+        if let rd = try numbers(.rectDifferences), rd.count == 4 { rectDifferences = rd }
+        // Values outside the model's rules read as unset (the entries stay in the file until
+        // the field is set): a record exported from this annotation then imports anywhere.
+        if Annotation.borderStyleProblem(borderStyle) != nil { borderStyle = nil }
+        if Annotation.dashPatternProblem(dashPattern) != nil { dashPattern = [] }
+        if let c = cloudyIntensity { cloudyIntensity = Swift.min(Swift.max(c, 0), Annotation.maxCloudyIntensity) }
+        if Annotation.rectDifferencesProblem(rectDifferences) != nil { rectDifferences = [] }
         // A reference to a missing or free object is null (§7.3.10), as qpdf and MuPDF read it.
         popup = entry(.popup)?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
         inReplyTo = entry(.inReplyTo)?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
@@ -322,12 +367,18 @@ extension Annotation {
         if changed(\.color) { numbers("C", color) }
         if changed(\.interiorColor) { numbers("IC", interiorColor) }
         if changed(\.opacity) { d["CA"] = opacity < 1 ? Annotation.number(opacity) : nil }
-        if changed(\.borderWidth), let w = borderWidth {
+        if (changed(\.borderWidth) && borderWidth != nil) || changed(\.borderStyle) || changed(\.dashPattern) {
             var bs = d["BS"]?.dictionary ?? PDFDictionary()
-            bs["W"] = Annotation.number(w)
-            d["BS"] = .dictionary(bs)
+            if let w = borderWidth { bs["W"] = Annotation.number(w) }
+            if changed(\.borderStyle) { bs["S"] = borderStyle.map { .name(PDFName($0)) } }
+            if changed(\.dashPattern) { bs["D"] = dashPattern.isEmpty ? nil : .array(dashPattern.map(Annotation.number)) }
+            d["BS"] = bs.isEmpty ? nil : .dictionary(bs)
             d["Border"] = nil
         }
+        if changed(\.cloudyIntensity) {
+            d["BE"] = cloudyIntensity.map { .dictionary(PDFDictionary([("S", .name("C")), ("I", Annotation.number($0))])) }
+        }
+        if changed(\.rectDifferences) { numbers("RD", rectDifferences.count == 4 ? rectDifferences : nil) }
         if changed(\.popup) { d["Popup"] = popup.map { .reference($0) } }
         if changed(\.inReplyTo) { d["IRT"] = inReplyTo.map { .reference($0) } }
         if changed(\.inReplyTo) || changed(\.inReplyToID) || changed(\.replyType) {

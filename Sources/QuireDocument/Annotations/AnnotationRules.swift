@@ -12,6 +12,7 @@ extension Annotation {
     enum Field: CaseIterable {
         case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
         case quadPoints, linePoints, vertices, inkList, author
+        case borderStyle, dashPattern, cloudyIntensity, rectDifferences
 
         /// How messages name the field.
         var label: String {
@@ -29,6 +30,10 @@ extension Annotation {
             case .vertices: return "vertices"
             case .inkList: return "ink list"
             case .author: return "author"
+            case .borderStyle: return "border style"
+            case .dashPattern: return "dash pattern"
+            case .cloudyIntensity: return "cloudy intensity"
+            case .rectDifferences: return "rect differences"
             }
         }
     }
@@ -112,6 +117,38 @@ extension Annotation {
         author == nil ? nil : "a widget's /T is the name of its form field, not an author; a widget has no author (rename a field through the form, not its widget)"
     }
 
+    static func borderStyleProblem(_ style: String?) -> String? {
+        guard let style, !BorderStyle.all.contains(style) else { return nil }
+        return "\(style.prefix(40)) is not a border style (S solid, D dashed, B beveled, I inset, U underline)"
+    }
+
+    /// The most numbers of a dash array.
+    static let maxDashes = 16
+
+    static func dashPatternProblem(_ dash: [Double]) -> String? {
+        guard !dash.isEmpty else { return nil }
+        if dash.count > maxDashes { return "\(dash.count) numbers (at most \(maxDashes))" }
+        if let bad = dash.first(where: { !$0.isFinite || $0 < 0 }) { return "\(bad) is not a finite length of 0 or more" }
+        return dash.allSatisfy({ $0 == 0 }) ? "every length is 0 (ISO 32000-2 §8.4.3.6 forbids it)" : nil
+    }
+
+    /// The greatest cloudy intensity (the standard names 0 to 2; PSPDFKit's viewers write
+    /// up to 5 and draw more).
+    static let maxCloudyIntensity = 10.0
+
+    static func cloudyIntensityProblem(_ intensity: Double?) -> String? {
+        guard let intensity else { return nil }
+        return intensity.isFinite && (0...maxCloudyIntensity).contains(intensity) ? nil
+            : "\(intensity) is not between 0 and \(Int(maxCloudyIntensity))"
+    }
+
+    static func rectDifferencesProblem(_ rd: [Double]) -> String? {
+        guard !rd.isEmpty else { return nil }
+        guard rd.count == 4 else { return "\(rd.count) numbers (left, bottom, right, top: 4, or none)" }
+        if let bad = rd.first(where: { !$0.isFinite || $0 < 0 }) { return "\(bad) is not a finite distance of 0 or more" }
+        return nil
+    }
+
     static func inkListProblem(_ strokes: [[Double]]) -> String? {
         for (k, stroke) in strokes.enumerated() {
             if let problem = inkStrokeProblem(stroke) { return "stroke \(k): \(problem)" }
@@ -142,6 +179,10 @@ extension Annotation {
             case .vertices: problem = check(\.vertices, Annotation.verticesProblem)
             case .inkList: problem = check(\.inkList, Annotation.inkListProblem)
             case .author: problem = subtype == "Widget" ? check(\.author, Annotation.widgetAuthorProblem) : nil
+            case .borderStyle: problem = check(\.borderStyle, Annotation.borderStyleProblem)
+            case .dashPattern: problem = check(\.dashPattern, Annotation.dashPatternProblem)
+            case .cloudyIntensity: problem = check(\.cloudyIntensity, Annotation.cloudyIntensityProblem)
+            case .rectDifferences: problem = check(\.rectDifferences, Annotation.rectDifferencesProblem)
             }
             if let problem { return RuleViolation(field: field, problem: problem) }
         }
@@ -160,7 +201,11 @@ extension Annotation {
     /// - ``quadPoints`` come in groups of 8 numbers, ``linePoints`` are 4 numbers or none,
     ///   ``vertices`` and each stroke of ``inkList`` are x, y pairs (a stroke has at least
     ///   one), and every number is finite;
-    /// - a Widget has no ``author`` (its /T is its form field's name).
+    /// - a Widget has no ``author`` (its /T is its form field's name);
+    /// - ``borderStyle`` is S, D, B, I or U; ``dashPattern`` is at most 16 finite lengths
+    ///   of 0 or more, not all 0; ``cloudyIntensity`` is in 0...10; ``rectDifferences`` is
+    ///   4 finite distances of 0 or more, or none. (Line endings have no rule: a name
+    ///   that is not in Table 179 is drawn as None, as viewers do.)
     ///
     /// With `previous` (the annotation as the document has it), only the fields that differ
     /// from it are checked: a value that a file already had is kept as it was read, even
@@ -232,6 +277,26 @@ extension Annotation {
         try check(.inkList, inkStrokeProblem(inkStroke))
     }
 
+    /// Checks a value for ``borderStyle`` (S, D, B, I or U).
+    public static func validate(borderStyle: String) throws {
+        try check(.borderStyle, borderStyleProblem(borderStyle))
+    }
+
+    /// Checks a value for ``dashPattern``.
+    public static func validate(dashPattern: [Double]) throws {
+        try check(.dashPattern, dashPatternProblem(dashPattern))
+    }
+
+    /// Checks a value for ``cloudyIntensity`` (0...10).
+    public static func validate(cloudyIntensity: Double) throws {
+        try check(.cloudyIntensity, cloudyIntensityProblem(cloudyIntensity))
+    }
+
+    /// Checks a value for ``rectDifferences`` (4 distances of 0 or more, or none).
+    public static func validate(rectDifferences: [Double]) throws {
+        try check(.rectDifferences, rectDifferencesProblem(rectDifferences))
+    }
+
     private static func check(_ field: Field, _ problem: String?) throws {
         if let problem { throw RuleViolation(field: field, problem: problem).error }
     }
@@ -246,5 +311,19 @@ extension Annotation {
     mutating func defaultQuadPoints() {
         guard ["Highlight", "Underline", "Squiggly", "StrikeOut"].contains(subtype), quadPoints.isEmpty else { return }
         quadPoints = [rect.left, rect.top, rect.right, rect.top, rect.left, rect.bottom, rect.right, rect.bottom]
+    }
+
+    /// A cloudy Polygon's scallops bulge out of its vertices by the cloud's radius: its
+    /// rectangle grows to hold them (the appearance is clipped to /Rect), when a program
+    /// adds or updates it. It never shrinks.
+    mutating func fitRectToCloud() {
+        guard subtype == "Polygon", let intensity = cloudyIntensity, intensity > 0, vertices.count >= 6,
+              vertices.allSatisfy(\.isFinite), (borderWidth ?? 1).isFinite else { return }
+        let reach = Appearance.cloudRadius(intensity: intensity, width: borderWidth ?? 1) + (borderWidth ?? 1) / 2
+        let xs = stride(from: 0, to: vertices.count - 1, by: 2).map { vertices[$0] }
+        let ys = stride(from: 1, to: vertices.count, by: 2).map { vertices[$0] }
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return }
+        rect = Rect(left: Swift.min(rect.left, minX - reach), bottom: Swift.min(rect.bottom, minY - reach),
+                    right: Swift.max(rect.right, maxX + reach), top: Swift.max(rect.top, maxY + reach))
     }
 }

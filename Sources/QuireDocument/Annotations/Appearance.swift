@@ -1,4 +1,9 @@
 import QuireSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Generated normal appearances (/AP /N, ISO 32000-2 §12.5.5) for the annotations Quire
 /// creates, so that viewers that only draw what is in the file show them.
@@ -33,35 +38,64 @@ enum Appearance {
         if let fill = a.interiorColor { ops.color(fill, stroking: false) }
         let hasFill = a.interiorColor.map { !$0.isEmpty } ?? false
         let r = a.rect
+        // A dashed border (/BS /S /D) dashes every stroked shape; line endings stay solid.
+        let dash = a.borderStyle == "D" ? dashOperator(a.dashPattern) : nil
+        let cloud = a.cloudyIntensity.flatMap { $0 > 0 ? cloudRadius(intensity: $0, width: width) : nil }
         switch a.subtype {
         case "Square":
             ops.line("\(n(width)) w")
-            ops.line("\(n(r.left + width / 2)) \(n(r.bottom + width / 2)) \(n(max(r.width - width, 0))) \(n(max(r.height - width, 0))) re \(hasFill ? "B" : "S")")
+            if let dash { ops.line(dash) }
+            if let cloud {
+                ops.line("1 j")
+                let inner = inset(r, a.rectDifferences, default: cloud + width / 2)
+                ops.cloud(corners(inner), radius: cloud, close: hasFill ? "b" : "s")
+            } else {
+                let box = inset(r, a.rectDifferences, default: 0)
+                ops.border(box, width: width, style: a.borderStyle, fill: hasFill)
+            }
         case "Circle":
             ops.line("\(n(width)) w")
-            ops.ellipse(Rect(left: r.left + width / 2, bottom: r.bottom + width / 2, right: r.right - width / 2, top: r.top - width / 2))
-            ops.line(hasFill ? "B" : "S")
+            if let dash { ops.line(dash) }
+            if let cloud {
+                ops.line("1 j")
+                let inner = inset(r, a.rectDifferences, default: cloud + width / 2)
+                ops.cloud(ellipsePoints(inner, step: cloud * 2), radius: cloud, close: hasFill ? "b" : "s")
+            } else {
+                let box = inset(r, a.rectDifferences, default: width / 2)
+                ops.ellipse(box)
+                ops.line(hasFill ? "B" : "S")
+            }
         case "Line":
             ops.line("\(n(width)) w 1 J")
+            if let dash { ops.line(dash) }
             if a.linePoints.count >= 4 {
                 let p = a.linePoints
                 ops.line("\(n(p[0])) \(n(p[1])) m \(n(p[2])) \(n(p[3])) l S")
-                for (k, ending) in a.lineEndings.prefix(2).enumerated() {
-                    let (tip, from) = k == 0 ? ((p[0], p[1]), (p[2], p[3])) : ((p[2], p[3]), (p[0], p[1]))
-                    ops.lineEnding(ending, tip: tip, from: from, size: max(6, width * 4), fill: hasFill)
-                }
+                if dash != nil { ops.line("[] 0 d") }
+                ops.lineEndings(a.lineEndings, start: ((p[0], p[1]), (p[2], p[3])), end: ((p[2], p[3]), (p[0], p[1])),
+                                size: endingSize(width), fill: hasFill)
             }
         case "Polygon", "PolyLine":
             ops.line("\(n(width)) w 1 j")
+            if let dash { ops.line(dash) }
             let v = a.vertices
-            if v.count >= 4 {
+            if a.subtype == "Polygon", let cloud, v.count >= 6 {
+                ops.cloud(stride(from: 0, to: v.count - 1, by: 2).map { (v[$0], v[$0 + 1]) }, radius: cloud, close: hasFill ? "b" : "s")
+            } else if v.count >= 4 {
                 ops.line("\(n(v[0])) \(n(v[1])) m")
                 var i = 2
                 while i + 1 < v.count { ops.line("\(n(v[i])) \(n(v[i + 1])) l"); i += 2 }
                 ops.line(a.subtype == "Polygon" ? (hasFill ? "b" : "s") : "S")
+                if a.subtype == "PolyLine" {
+                    if dash != nil { ops.line("[] 0 d") }
+                    let k = v.count / 2 * 2
+                    ops.lineEndings(a.lineEndings, start: ((v[0], v[1]), (v[2], v[3])),
+                                    end: ((v[k - 2], v[k - 1]), (v[k - 4], v[k - 3])), size: endingSize(width), fill: hasFill)
+                }
             }
         case "Ink":
             ops.line("\(n(width)) w 1 J 1 j")
+            if let dash { ops.line(dash) }
             for stroke in a.inkList where stroke.count >= 2 {
                 ops.line("\(n(stroke[0])) \(n(stroke[1])) m")
                 var i = 2
@@ -77,7 +111,12 @@ enum Appearance {
             // A size of 0 in /DA means "fit the box" (§12.7.4.3); Quire draws 12 points then,
             // and for a size that is negative or not a number.
             let size = a.fontSize.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 12
-            if width > 0 && a.color != nil { ops.line("\(n(width)) w \(n(r.left + width / 2)) \(n(r.bottom + width / 2)) \(n(max(r.width - width, 0))) \(n(max(r.height - width, 0))) re S") }
+            if width > 0 && a.color != nil {
+                ops.line("\(n(width)) w")
+                if let dash { ops.line(dash) }
+                ops.border(inset(r, a.rectDifferences, default: 0), width: width, style: a.borderStyle, fill: false)
+                if dash != nil { ops.line("[] 0 d") }
+            }
             let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
                                        strict: strict, what: "the contents of a FreeText annotation")
             ops.text(a.contents ?? "", in: r, font: t, size: size, color: textColor(a.defaultAppearance))
@@ -104,6 +143,46 @@ enum Appearance {
         ])
         if !resources.isEmpty { dict["Resources"] = .dictionary(resources) }
         return Stream(dictionary: dict, content: ops.bytes, text: text)
+    }
+
+    /// The `d` operator of a dash array: /BS /D, else 3 on and 3 off (Table 168's default).
+    static func dashOperator(_ dash: [Double]) -> String {
+        "[\((dash.isEmpty ? [3] : dash).map(n).joined(separator: " "))] 0 d"
+    }
+
+    /// The size of a line ending: 4 times the width, at least 6 points.
+    static func endingSize(_ width: Double) -> Double { max(6, width * 4) }
+
+    /// The radius of a cloudy border's scallops: 4 points per unit of intensity, and half
+    /// the line width, at least 2 points.
+    static func cloudRadius(intensity: Double, width: Double) -> Double {
+        max(2, 4 * min(intensity, Annotation.maxCloudyIntensity) + width / 2)
+    }
+
+    /// `r` less /RD (left, bottom, right, top), or less `default` on each side without
+    /// it; never less than an empty rectangle at its centre.
+    static func inset(_ r: Rect, _ rd: [Double], default d: Double) -> Rect {
+        let e = rd.count == 4 ? rd : [d, d, d, d]
+        let cx = (r.left + r.right) / 2, cy = (r.bottom + r.top) / 2
+        return Rect(left: min(r.left + e[0], cx), bottom: min(r.bottom + e[1], cy),
+                    right: max(r.right - e[2], cx), top: max(r.top - e[3], cy))
+    }
+
+    /// The corners of `r`, counter-clockwise from the lower left.
+    static func corners(_ r: Rect) -> [(Double, Double)] {
+        [(r.left, r.bottom), (r.right, r.bottom), (r.right, r.top), (r.left, r.top)]
+    }
+
+    /// Points on the ellipse inscribed in `r`, about `step` apart, counter-clockwise.
+    static func ellipsePoints(_ r: Rect, step: Double) -> [(Double, Double)] {
+        let rx = r.width / 2, ry = r.height / 2, cx = (r.left + r.right) / 2, cy = (r.bottom + r.top) / 2
+        // Ramanujan's perimeter; at least 8 and at most 1,000 points.
+        let perimeter = Double.pi * (3 * (rx + ry) - ((3 * rx + ry) * (rx + 3 * ry)).squareRoot())
+        let count = Int(min(1000, max(8, (perimeter / max(step, 1)).rounded())))
+        return (0..<count).map { k in
+            let t = 2 * Double.pi * Double(k) / Double(count)
+            return (cx + rx * cos(t), cy + ry * sin(t))
+        }
     }
 
     /// One of the standard 14 fonts, as the font of generated text (WinAnsiEncoding).
@@ -189,31 +268,121 @@ struct ContentBuilder {
         line("\(n(cx + k * rx)) \(n(cy - ry)) \(n(cx + rx)) \(n(cy - k * ry)) \(n(cx + rx)) \(n(cy)) c")
     }
 
-    /// A line ending (§12.5.6.7, Table 179) at `tip`, pointing away from `from`.
+    /// The two line endings of /LE: the first at `start.0` pointing away from `start.1`,
+    /// the second at `end.0` pointing away from `end.1`.
+    mutating func lineEndings(_ endings: [String], start: ((Double, Double), (Double, Double)),
+                              end: ((Double, Double), (Double, Double)), size: Double, fill: Bool) {
+        for (k, ending) in endings.prefix(2).enumerated() {
+            let (tip, from) = k == 0 ? start : end
+            lineEnding(ending, tip: tip, from: from, size: size, fill: fill)
+        }
+    }
+
+    /// A line ending (§12.5.6.7, Table 179) at `tip`, pointing away from `from`: every
+    /// name of the table; another name draws nothing, as None.
     mutating func lineEnding(_ name: String, tip: (Double, Double), from: (Double, Double), size: Double, fill: Bool) {
         let dx = tip.0 - from.0, dy = tip.1 - from.1
         let length = (dx * dx + dy * dy).squareRoot()
-        guard length > 0 else { return }
+        guard length > 0, length.isFinite else { return }
         let ux = dx / length, uy = dy / length
         let n = Appearance.n
-        let back = (tip.0 - ux * size, tip.1 - uy * size)
-        let left = (back.0 - uy * size / 2, back.1 + ux * size / 2)
-        let right = (back.0 + uy * size / 2, back.1 - ux * size / 2)
+        func p(_ q: (Double, Double)) -> String { "\(n(q.0)) \(n(q.1))" }
+        // The wings of an arrow whose apex is `apex` and whose back is `size` along -u·dir.
+        func wings(apex: (Double, Double), dir: Double) -> ((Double, Double), (Double, Double)) {
+            let back = (apex.0 - dir * ux * size, apex.1 - dir * uy * size)
+            return ((back.0 - uy * size / 2, back.1 + ux * size / 2), (back.0 + uy * size / 2, back.1 - ux * size / 2))
+        }
         switch name {
-        case "OpenArrow":
-            line("\(n(left.0)) \(n(left.1)) m \(n(tip.0)) \(n(tip.1)) l \(n(right.0)) \(n(right.1)) l S")
-        case "ClosedArrow":
-            line("\(n(left.0)) \(n(left.1)) m \(n(tip.0)) \(n(tip.1)) l \(n(right.0)) \(n(right.1)) l \(fill ? "b" : "s")")
+        case "OpenArrow", "ROpenArrow":
+            let (l, r) = wings(apex: tip, dir: name == "OpenArrow" ? 1 : -1)
+            line("\(p(l)) m \(p(tip)) l \(p(r)) l S")
+        case "ClosedArrow", "RClosedArrow":
+            let (l, r) = wings(apex: tip, dir: name == "ClosedArrow" ? 1 : -1)
+            line("\(p(l)) m \(p(tip)) l \(p(r)) l \(fill ? "b" : "s")")
         case "Square":
             line("\(n(tip.0 - size / 2)) \(n(tip.1 - size / 2)) \(n(size)) \(n(size)) re \(fill ? "B" : "S")")
         case "Circle":
             ellipse(Rect(left: tip.0 - size / 2, bottom: tip.1 - size / 2, right: tip.0 + size / 2, top: tip.1 + size / 2))
             line(fill ? "B" : "S")
+        case "Diamond":
+            let h = size / 2
+            line("\(n(tip.0)) \(n(tip.1 + h)) m \(n(tip.0 + h)) \(n(tip.1)) l \(n(tip.0)) \(n(tip.1 - h)) l \(n(tip.0 - h)) \(n(tip.1)) l \(fill ? "b" : "s")")
         case "Butt":
             line("\(n(tip.0 - uy * size / 2)) \(n(tip.1 + ux * size / 2)) m \(n(tip.0 + uy * size / 2)) \(n(tip.1 - ux * size / 2)) l S")
+        case "Slash":
+            // 30° clockwise from the perpendicular (-uy, ux).
+            let c = 3.0.squareRoot() / 2, s = 0.5
+            let px = -uy * c + ux * s, py = ux * c + uy * s
+            line("\(n(tip.0 - px * size / 2)) \(n(tip.1 - py * size / 2)) m \(n(tip.0 + px * size / 2)) \(n(tip.1 + py * size / 2)) l S")
         default:
-            break  // None, and endings Quire does not draw
+            break  // None, and names the table does not have
         }
+    }
+
+    /// The border of a rectangle in its style (Table 168): solid or dashed (the dash set
+    /// by the caller), beveled and inset (the border, then a light and a dark band inside
+    /// it, as on a raised or sunken button), underline (the bottom edge only).
+    mutating func border(_ box: Rect, width w: Double, style: String?, fill: Bool) {
+        let n = Appearance.n
+        let outer = Rect(left: box.left + w / 2, bottom: box.bottom + w / 2, right: box.right - w / 2, top: box.top - w / 2)
+        switch style {
+        case "U"?:
+            if fill { line("\(n(box.left)) \(n(box.bottom)) \(n(box.width)) \(n(box.height)) re f") }
+            line("\(n(box.left)) \(n(box.bottom + w / 2)) m \(n(box.right)) \(n(box.bottom + w / 2)) l S")
+        case "B"?, "I"?:
+            line("\(n(outer.left)) \(n(outer.bottom)) \(n(max(outer.width, 0))) \(n(max(outer.height, 0))) re \(fill ? "B" : "S")")
+            let (l, b, r, t) = (box.left + w, box.bottom + w, box.right - w, box.top - w)
+            guard r - l > 2 * w, t - b > 2 * w else { return }
+            let (light, dark) = style == "B" ? ("1 g", "0.5 g") : ("0.5 g", "0.75 g")
+            line("q \(light)")
+            line("\(n(l)) \(n(b)) m \(n(l)) \(n(t)) l \(n(r)) \(n(t)) l \(n(r - w)) \(n(t - w)) l \(n(l + w)) \(n(t - w)) l \(n(l + w)) \(n(b + w)) l f")
+            line("\(dark)")
+            line("\(n(r)) \(n(t)) m \(n(r)) \(n(b)) l \(n(l)) \(n(b)) l \(n(l + w)) \(n(b + w)) l \(n(r - w)) \(n(b + w)) l \(n(r - w)) \(n(t - w)) l f Q")
+        default:
+            line("\(n(outer.left)) \(n(outer.bottom)) \(n(max(outer.width, 0))) \(n(max(outer.height, 0))) re \(fill ? "B" : "S")")
+        }
+    }
+
+    /// A cloudy border (/BE /S /C) along the closed polygon `points`: each edge divided
+    /// into chords of about twice `radius`, and on each chord a half-circle bulging outwards
+    /// (away from the polygon's inside), closed and painted with `close` (s or b).
+    mutating func cloud(_ points: [(Double, Double)], radius: Double, close: String) {
+        let n = Appearance.n
+        let pts = points.filter { $0.0.isFinite && $0.1.isFinite }
+        guard pts.count >= 3, radius > 0 else { return }
+        // The shoelace area's sign: counter-clockwise polygons have their outside to the
+        // right of each edge.
+        var area = 0.0
+        for i in pts.indices {
+            let a = pts[i], b = pts[(i + 1) % pts.count]
+            area += a.0 * b.1 - b.0 * a.1
+        }
+        let outward = area >= 0 ? 1.0 : -1.0
+        let k = 0.5523
+        var started = false
+        var arcs = 0
+        for i in pts.indices {
+            let a = pts[i], b = pts[(i + 1) % pts.count]
+            let dx = b.0 - a.0, dy = b.1 - a.1
+            let length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { continue }
+            let count = Int(max(1, min(1000, (length / (2 * radius)).rounded())))
+            let tx = dx / length, ty = dy / length
+            let nx = ty * outward, ny = -tx * outward
+            let chord = length / Double(count)
+            let r = chord / 2
+            for j in 0..<count {
+                guard arcs < 20_000 else { break }
+                arcs += 1
+                let s = (a.0 + tx * chord * Double(j), a.1 + ty * chord * Double(j))
+                let e = (s.0 + tx * chord, s.1 + ty * chord)
+                let top = (s.0 + tx * r + nx * r, s.1 + ty * r + ny * r)
+                if !started { line("\(n(s.0)) \(n(s.1)) m"); started = true }
+                line("\(n(s.0 + nx * r * k)) \(n(s.1 + ny * r * k)) \(n(top.0 - tx * r * k)) \(n(top.1 - ty * r * k)) \(n(top.0)) \(n(top.1)) c")
+                line("\(n(top.0 + tx * r * k)) \(n(top.1 + ty * r * k)) \(n(e.0 + nx * r * k)) \(n(e.1 + ny * r * k)) \(n(e.0)) \(n(e.1)) c")
+            }
+        }
+        if started { line(close) }
     }
 
     /// Text markup on one quadrilateral's box.

@@ -160,7 +160,7 @@ extension Document {
         if annotation.isReply { try checkReplies() }
         let page = try self.page(at: annotation.pageIndex)
         var a = annotation
-        if !imported { a.defaultQuadPoints() }
+        if !imported { a.defaultQuadPoints(); a.fitRectToCloud() }
         if let target = a.inReplyTo, !imported { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
         try a.validate()
@@ -211,7 +211,7 @@ extension Document {
         try annotation.validateState()
         try annotation.validate(changedFrom: current)
         var a = annotation
-        if importedOver == nil { a.defaultQuadPoints() }
+        if importedOver == nil { a.defaultQuadPoints(); a.fitRectToCloud() }
         a.modificationDate = PDFDate.now()
         guard case .dictionary(let original) = try object(id.number) else {
             throw PDFError(.format, "annotation \(id) is not a dictionary")

@@ -63,6 +63,11 @@ public enum XFDF {
 
     static func parseColor(_ s: String) -> [Double]? { Annotation.color(hex: s, requireHash: false) }
 
+    /// XFDF's `style` names of /BS /S (XFDF 3.0 §2.5.1; "cloudy" is /BE /S /C).
+    static let borderStyles: [(pdf: String, xfdf: String)] = [
+        ("S", "solid"), ("D", "dash"), ("B", "bevelled"), ("I", "inset"), ("U", "underline"),
+    ]
+
     static func numbers(_ s: String) -> [Double]? {
         let parts = s.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " })
         var out: [Double] = []
@@ -112,6 +117,14 @@ extension Document {
             let flags = XFDF.flagNames.filter { a.flags & $0.0 != 0 }.map(\.1)
             if !flags.isEmpty { attrs.append(("flags", flags.joined(separator: ","))) }
             if let w = a.borderWidth { attrs.append(("width", XFDF.number(w))) }
+            if let i = a.cloudyIntensity {
+                attrs.append(("style", "cloudy"))
+                attrs.append(("intensity", XFDF.number(i)))
+            } else if let style = a.borderStyle.flatMap({ s in XFDF.borderStyles.first { $0.pdf == s }?.xfdf }) {
+                attrs.append(("style", style))
+            }
+            if !a.dashPattern.isEmpty { attrs.append(("dashes", a.dashPattern.map(XFDF.number).joined(separator: ","))) }
+            if a.rectDifferences.count == 4 { attrs.append(("fringe", a.rectDifferences.map(XFDF.number).joined(separator: ","))) }
             if let irt = a.inReplyTo {
                 guard let parent = nameOf[irt.number] else {
                     file.warn("XFDF export: annotation \(a.id.map { "\($0.number)" } ?? "?") replies to one without a name (/NM): written without inreplyto")
@@ -131,10 +144,10 @@ extension Document {
                 let p = a.linePoints
                 attrs.append(("start", "\(XFDF.number(p[0])),\(XFDF.number(p[1]))"))
                 attrs.append(("end", "\(XFDF.number(p[2])),\(XFDF.number(p[3]))"))
-                if a.lineEndings.count >= 2 {
-                    attrs.append(("head", a.lineEndings[0]))
-                    attrs.append(("tail", a.lineEndings[1]))
-                }
+            }
+            if a.lineEndings.count >= 2 && (a.subtype == "Line" || a.subtype == "PolyLine" || a.subtype == "FreeText") {
+                attrs.append(("head", a.lineEndings[0]))
+                attrs.append(("tail", a.lineEndings[1]))
             }
             if let icon = a.iconName { attrs.append(("icon", icon)) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
@@ -388,8 +401,18 @@ final class XFDFReader {
         if let c = attrs["coords"].flatMap(XFDF.numbers) { a.quadPoints = c }
         if let s = attrs["start"].flatMap(XFDF.numbers), let e = attrs["end"].flatMap(XFDF.numbers), s.count == 2, e.count == 2 {
             a.linePoints = s + e
-            if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] }
         }
+        if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] }
+        switch attrs["style"] {
+        case "cloudy"?:
+            a.cloudyIntensity = attrs["intensity"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? 1
+        case let style?:
+            a.borderStyle = XFDF.borderStyles.first { $0.xfdf == style }?.pdf
+        case nil:
+            break
+        }
+        if let d = attrs["dashes"].flatMap(XFDF.numbers), !d.isEmpty { a.dashPattern = d }
+        if let rd = attrs["fringe"].flatMap(XFDF.numbers), rd.count == 4 { a.rectDifferences = rd }
         a.iconName = attrs["icon"]
         let replyType: ReplyType? = attrs["replyType"].map { $0.lowercased() == "group" ? .group : .reply }
         current = Record(annotation: a, inReplyTo: attrs["inreplyto"], replyType: replyType)

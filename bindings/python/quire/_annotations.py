@@ -476,8 +476,10 @@ class Annotation(OwnedHandle):
 
     @property
     def line_endings(self) -> Tuple[Optional[str], Optional[str]]:
-        """The two /LE line endings (start, end), such as ``('None', 'OpenArrow')``; each
-        ``None`` when unset. Assign a pair."""
+        """The two /LE line endings (start, end) of a Line or PolyLine, such as ``('None',
+        'OpenArrow')``; each ``None`` when unset. Assign a pair of names of ISO 32000-2
+        Table 179: None, Square, Circle, Diamond, OpenArrow, ClosedArrow, Butt, ROpenArrow,
+        RClosedArrow, Slash."""
         return (self._get_string(_raw.QUIRE_ANNOT_LINE_START), self._get_string(_raw.QUIRE_ANNOT_LINE_END))
 
     @line_endings.setter
@@ -491,6 +493,26 @@ class Annotation(OwnedHandle):
 
     opacity = _number_field(_raw.QUIRE_ANNOT_OPACITY, "/CA, 0 to 1 (``None`` when unset).")
     border_width = _number_field(_raw.QUIRE_ANNOT_BORDER_WIDTH, "/BS /W (``None`` when unset).")
+    border_style = _string_field(
+        _raw.QUIRE_ANNOT_BORDER_STYLE,
+        "/BS /S, the border style: ``'S'`` solid, ``'D'`` dashed (see :attr:`dash_pattern`), "
+        "``'B'`` beveled, ``'I'`` inset, ``'U'`` underline (``None`` when unset: solid).",
+    )
+    dash_pattern = _points_field(
+        _raw.QUIRE_ANNOT_DASH_PATTERN,
+        "/BS /D: the dash and gap lengths of a dashed border ([] when unset: 3 on, 3 off); "
+        "at most 16 lengths of 0 or more, not all 0.",
+    )
+    cloudy_intensity = _number_field(
+        _raw.QUIRE_ANNOT_CLOUDY_INTENSITY,
+        "The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (``None`` when the border has "
+        "no effect; assigning 0 removes it). Drawn on Square, Circle and Polygon.",
+    )
+    rect_differences = _points_field(
+        _raw.QUIRE_ANNOT_RECT_DIFFERENCES,
+        "/RD: how far the drawing lies inside :attr:`rect`, ``[left, bottom, right, top]`` "
+        "([] when unset).",
+    )
 
     # -- free text ---------------------------------------------------------------------------
 

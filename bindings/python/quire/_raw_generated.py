@@ -338,6 +338,7 @@ QUIRE_ANNOT_LINE_START = 0x070B
 QUIRE_ANNOT_LINE_END = 0x070C
 QUIRE_ANNOT_CUSTOM_DATA = 0x070D
 QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
+QUIRE_ANNOT_BORDER_STYLE = 0x070F
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -345,6 +346,7 @@ QUIRE_ANNOT_OPACITY = 0x0800
 QUIRE_ANNOT_BORDER_WIDTH = 0x0801
 QUIRE_ANNOT_FONT_SIZE = 0x0802
 QUIRE_ANNOT_FLAGS = 0x0803
+QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
 
 #: ``quire_annot_color_field``, passed and stored as a C int.
 quire_annot_color_field = c_int32
@@ -356,6 +358,8 @@ quire_annot_points_field = c_int32
 QUIRE_ANNOT_QUAD_POINTS = 0x0A00
 QUIRE_ANNOT_LINE = 0x0A01
 QUIRE_ANNOT_VERTICES = 0x0A02
+QUIRE_ANNOT_DASH_PATTERN = 0x0A03
+QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04
 
 #: The current version of `quire_annotation_info` (2: `in_reply_to_id`).
 QUIRE_ANNOTATION_INFO_VERSION = 2
@@ -1766,11 +1770,13 @@ __all__ = [
     "QUIRE_ANNOT_LINE_END",
     "QUIRE_ANNOT_CUSTOM_DATA",
     "QUIRE_ANNOT_IN_REPLY_TO_ID",
+    "QUIRE_ANNOT_BORDER_STYLE",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",
     "QUIRE_ANNOT_FONT_SIZE",
     "QUIRE_ANNOT_FLAGS",
+    "QUIRE_ANNOT_CLOUDY_INTENSITY",
     "quire_annot_color_field",
     "QUIRE_ANNOT_COLOR",
     "QUIRE_ANNOT_INTERIOR_COLOR",
@@ -1778,6 +1784,8 @@ __all__ = [
     "QUIRE_ANNOT_QUAD_POINTS",
     "QUIRE_ANNOT_LINE",
     "QUIRE_ANNOT_VERTICES",
+    "QUIRE_ANNOT_DASH_PATTERN",
+    "QUIRE_ANNOT_RECT_DIFFERENCES",
     "QUIRE_ANNOTATION_INFO_VERSION",
     "quire_annotation_info",
     "quire_form_kind",

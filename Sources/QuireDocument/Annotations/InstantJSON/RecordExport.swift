@@ -40,6 +40,12 @@ extension InstantJSON {
         case .borderWidth?: r.borderWidth = width
         case nil: break
         }
+        if kind.width == .strokeWidth {
+            // Shapes: a dashed stroke, and a cloudy border with its inset.
+            if a.borderStyle == "D" { r.strokeDashArray = strokeDashArray(a.dashPattern) }
+            r.cloudyBorderIntensity = a.cloudyIntensity
+            r.cloudyBorderInset = inset(a.rectDifferences)
+        }
         switch kind.geometry {
         case .rects:
             if !a.quadPoints.isEmpty { r.rects = frame.rects(a.quadPoints) }
@@ -100,6 +106,10 @@ extension InstantJSON {
             q.pdfVertices = a.vertices.isEmpty ? nil : a.vertices
             q.lineEndings = a.lineEndings.isEmpty ? nil : a.lineEndings
             q.defaultAppearance = a.defaultAppearance
+            q.borderStyle = a.borderStyle
+            q.dashPattern = a.dashPattern.isEmpty ? nil : a.dashPattern
+            q.cloudyIntensity = a.cloudyIntensity
+            q.rectDifferences = a.rectDifferences.isEmpty ? nil : a.rectDifferences
             q.iconName = a.iconName
             q.customDataText = a.customData
             q.richText = a.richText
@@ -119,6 +129,10 @@ extension InstantJSON {
         if back.vertices != a.vertices { q.pdfVertices = a.vertices }
         if back.lineEndings != a.lineEndings { q.lineEndings = a.lineEndings }
         if back.defaultAppearance != a.defaultAppearance { q.defaultAppearance = a.defaultAppearance }
+        if back.borderStyle != a.borderStyle { q.borderStyle = a.borderStyle }
+        if back.dashPattern != a.dashPattern { q.dashPattern = a.dashPattern }
+        if back.cloudyIntensity != a.cloudyIntensity { q.cloudyIntensity = a.cloudyIntensity }
+        if back.rectDifferences != a.rectDifferences { q.rectDifferences = a.rectDifferences }
         if back.iconName != a.iconName { q.iconName = a.iconName }
         if back.customData != a.customData { q.customDataText = a.customData }
         if back.richText != a.richText || back.contents != a.contents {
@@ -126,5 +140,20 @@ extension InstantJSON {
             if back.contents != a.contents { q.contents = a.contents }
         }
         r.quire = q.isEmpty ? nil : q
+    }
+
+    /// Instant JSON's dash array of /BS /D: two lengths, dash and gap (an empty /D is the
+    /// standard's default, 3 on and 3 off; one length is as long on as off).
+    static func strokeDashArray(_ dash: [Double]) -> [Double] {
+        switch dash.count {
+        case 0: return [3, 3]
+        case 1: return [dash[0], dash[0]]
+        default: return dash
+        }
+    }
+
+    /// Instant JSON's inset, [left, top, right, bottom], of /RD [left bottom right top].
+    static func inset(_ rd: [Double]) -> [Double]? {
+        rd.count == 4 ? [rd[0], rd[3], rd[2], rd[1]] : nil
     }
 }

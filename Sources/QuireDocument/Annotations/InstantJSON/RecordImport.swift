@@ -77,6 +77,18 @@ extension InstantJSON {
         case .borderWidth?: a.borderWidth = r.borderWidth
         case nil: a.borderWidth = q.borderWidth
         }
+        // Border style and effect: the shapes' Instant JSON fields, else Quire's.
+        if kind.width == .strokeWidth {
+            a.borderStyle = q.borderStyle ?? (r.strokeDashArray != nil ? "D" : nil)
+            a.dashPattern = q.dashPattern ?? r.strokeDashArray ?? []
+            a.cloudyIntensity = r.cloudyBorderIntensity ?? q.cloudyIntensity
+            a.rectDifferences = r.cloudyBorderInset.map { [$0[0], $0[3], $0[2], $0[1]] } ?? q.rectDifferences ?? []
+        } else {
+            a.borderStyle = q.borderStyle
+            a.dashPattern = q.dashPattern ?? []
+            a.cloudyIntensity = q.cloudyIntensity
+            a.rectDifferences = q.rectDifferences ?? []
+        }
         // Geometry: the Instant JSON form, refined by the exact PDF values when they agree.
         switch kind.geometry {
         case .rects:
@@ -255,6 +267,10 @@ extension InstantJSON {
         case .vertices: field = "quire.pdfVertices"
         case .inkList: field = q.pdfInkList != nil && a.inkList == q.pdfInkList ? "quire.pdfInkList" : "lines.points"
         case .author: field = "creatorName"  // widgets are skipped before the rules: not met
+        case .borderStyle: field = "quire.borderStyle"
+        case .dashPattern: field = q.dashPattern != nil ? "quire.dashPattern" : "strokeDashArray"
+        case .cloudyIntensity: field = r.cloudyBorderIntensity != nil ? "cloudyBorderIntensity" : "quire.cloudyIntensity"
+        case .rectDifferences: field = r.cloudyBorderInset != nil ? "cloudyBorderInset" : "quire.rectDifferences"
         }
         throw PDFError(.format, "annotation JSON: \(path).\(field): \(violation.problem)")
     }
@@ -284,6 +300,9 @@ extension InstantJSON {
         try check(r.lineWidth, "lineWidth")
         try check(r.borderWidth, "borderWidth")
         try check(r.fontSize, "fontSize")
+        try check(r.strokeDashArray, "strokeDashArray", maxCount: Annotation.maxDashes)
+        try check(r.cloudyBorderIntensity, "cloudyBorderIntensity")
+        try check(r.cloudyBorderInset, "cloudyBorderInset", count: 4)
         for (i, rect) in (r.rects ?? []).enumerated() { try check(rect, "rects[\(i)]", count: 4) }
         try check(r.startPoint, "startPoint", count: 2)
         try check(r.endPoint, "endPoint", count: 2)
@@ -295,6 +314,9 @@ extension InstantJSON {
             try check(q.color, "quire.color", maxCount: 4)
             try check(q.interiorColor, "quire.interiorColor", maxCount: 4)
             try check(q.borderWidth, "quire.borderWidth")
+            try check(q.dashPattern, "quire.dashPattern", maxCount: Annotation.maxDashes)
+            try check(q.cloudyIntensity, "quire.cloudyIntensity")
+            try check(q.rectDifferences, "quire.rectDifferences", count: 4)
             try check(q.pdfRect, "quire.pdfRect", count: 4)
             try check(q.pdfQuadPoints, "quire.pdfQuadPoints")
             for (i, stroke) in (q.pdfInkList ?? []).enumerated() { try check(stroke, "quire.pdfInkList[\(i)]") }

@@ -156,6 +156,12 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     public var lineWidth: Double?
     public var borderWidth: Double?
     public var fontSize: Double?
+    /// Shapes: the dash and gap lengths of a dashed stroke (/BS /S /D with /BS /D).
+    public var strokeDashArray: [Double]?
+    /// Rectangles, ellipses and polygons: the cloudy border's intensity (/BE /S /C /I) and
+    /// the cloud's inset from the bbox, [left, top, right, bottom] (/RD).
+    public var cloudyBorderIntensity: Double?
+    public var cloudyBorderInset: [Double]?
     /// Text markup: one bbox-like rectangle per quadrilateral.
     public var rects: [[Double]]?
     /// Ink: the strokes.
@@ -191,7 +197,8 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         case v, type, id, name, pdfObjectId, pageIndex, bbox, opacity, flags, createdAt, updatedAt, creatorName,
              customData, note, text, icon, stampType, color, strokeColor, fillColor, borderColor, fontColor,
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
-             action, quire, isCommentThreadRoot, imageAttachmentId, contentType
+             action, quire, isCommentThreadRoot, imageAttachmentId, contentType, strokeDashArray,
+             cloudyBorderIntensity, cloudyBorderInset
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -229,6 +236,9 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(lineWidth, forKey: .lineWidth)
         try c.encodeIfPresent(borderWidth, forKey: .borderWidth)
         try c.encodeIfPresent(fontSize, forKey: .fontSize)
+        try c.encodeIfPresent(strokeDashArray, forKey: .strokeDashArray)
+        try c.encodeIfPresent(cloudyBorderIntensity, forKey: .cloudyBorderIntensity)
+        try c.encodeIfPresent(cloudyBorderInset, forKey: .cloudyBorderInset)
         try c.encodeIfPresent(rects, forKey: .rects)
         try c.encodeIfPresent(lines, forKey: .lines)
         try c.encodeIfPresent(startPoint, forKey: .startPoint)
@@ -292,6 +302,9 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         lineWidth = try o.node("lineWidth")?.number()
         borderWidth = try o.node("borderWidth")?.number()
         fontSize = try o.node("fontSize")?.number()
+        strokeDashArray = try o.node("strokeDashArray")?.numbers(maxCount: Annotation.maxDashes)
+        cloudyBorderIntensity = try o.node("cloudyBorderIntensity")?.number()
+        cloudyBorderInset = try o.node("cloudyBorderInset")?.numbers(count: 4)
         rects = try o.node("rects")?.array().map { try $0.numbers(count: 4) }
         lines = try o.node("lines").map(InstantJSONLines.init(json:))
         startPoint = try o.node("startPoint")?.numbers(count: 2)
@@ -411,6 +424,13 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
     public var lineEndings: [String]?
     /// /DA of free text, when `fontSize` and `fontColor` do not rebuild it.
     public var defaultAppearance: String?
+    /// /BS /S as a PDF name (S, D, B, I, U), when `strokeDashArray` does not give it.
+    public var borderStyle: String?
+    /// /BS /D exactly, when `strokeDashArray` does not hold it.
+    public var dashPattern: [Double]?
+    /// /BE /I and /RD, for types without `cloudyBorderIntensity` and `cloudyBorderInset`.
+    public var cloudyIntensity: Double?
+    public var rectDifferences: [Double]?
     /// /Name, when `icon`/`stampType` cannot hold it.
     public var iconName: String?
     /// The exact text of the custom data, when it is not the canonical text of
@@ -456,6 +476,10 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
         pdfVertices = try o.node("pdfVertices")?.numbers()
         lineEndings = try o.node("lineEndings")?.array().map { try $0.pdfName() }
         defaultAppearance = try o.string("defaultAppearance")
+        borderStyle = try o.node("borderStyle")?.pdfName()
+        dashPattern = try o.node("dashPattern")?.numbers(maxCount: Annotation.maxDashes)
+        cloudyIntensity = try o.node("cloudyIntensity")?.number()
+        rectDifferences = try o.node("rectDifferences")?.numbers(count: 4)
         iconName = try o.node("iconName")?.pdfName()
         customDataText = try o.string("customDataText")
         richText = try o.string("richText")
