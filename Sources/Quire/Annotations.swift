@@ -187,6 +187,8 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_CUSTOM_DATA: value = a.customData
         case QUIRE_ANNOT_IN_REPLY_TO_ID: value = a.inReplyTo == nil ? a.inReplyToID : nil
         case QUIRE_ANNOT_BORDER_STYLE: value = a.borderStyle
+        case QUIRE_ANNOT_SYMBOL: value = a.symbol
+        case QUIRE_ANNOT_INTENT: value = a.intent
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -233,6 +235,12 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_BORDER_STYLE:
             if let value { try Annotation.validate(borderStyle: value) }
             b.annotation.borderStyle = value
+        case QUIRE_ANNOT_SYMBOL:
+            if let value { try Annotation.validate(symbol: value) }
+            b.annotation.symbol = value
+        case QUIRE_ANNOT_INTENT:
+            if let value { try Annotation.validate(intent: value) }
+            b.annotation.intent = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -251,6 +259,7 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_FONT_SIZE: value = a.fontSize
         case QUIRE_ANNOT_FLAGS: value = Double(a.flags)
         case QUIRE_ANNOT_CLOUDY_INTENSITY: value = a.cloudyIntensity
+        case QUIRE_ANNOT_ALIGNMENT: value = a.alignment.map(Double.init)
         default: throw unknownField(field, "quire_annot_number_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -280,6 +289,12 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_CLOUDY_INTENSITY:
             try Annotation.validate(cloudyIntensity: value)
             b.annotation.cloudyIntensity = value == 0 ? nil : value
+        case QUIRE_ANNOT_ALIGNMENT:
+            guard value == value.rounded(), let q = Int(exactly: value) else {
+                throw CallError(code: QUIRE_EINVAL, message: "alignment \(value) is not 0, 1 or 2")
+            }
+            try Annotation.validate(alignment: q)
+            b.annotation.alignment = q
         default: throw unknownField(field, "quire_annot_number_field")
         }
     }
@@ -329,6 +344,7 @@ public func quire_annotation_points(_ buf: UnsafeMutablePointer<Double>?, _ capa
         case QUIRE_ANNOT_VERTICES: try copyOut(numbers: a.vertices, buf, capacity, outCount)
         case QUIRE_ANNOT_DASH_PATTERN: try copyOut(numbers: a.dashPattern, buf, capacity, outCount)
         case QUIRE_ANNOT_RECT_DIFFERENCES: try copyOut(numbers: a.rectDifferences, buf, capacity, outCount)
+        case QUIRE_ANNOT_CALLOUT_LINE: try copyOut(numbers: a.calloutLine, buf, capacity, outCount)
         default: throw unknownField(kind, "quire_annot_points_field")
         }
     }
@@ -339,7 +355,8 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: qu
                                         _ count: Int) -> Int32 {
     guarded("quire_annotation_set_points") {
         let b = try box(annotation)
-        let values = try numbersArgument(points, count, even: kind != QUIRE_ANNOT_DASH_PATTERN)
+        // Points come in x, y pairs; the other lists have their own rules in the model.
+        let values = try numbersArgument(points, count, even: [QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES].contains(kind))
         switch kind {
         case QUIRE_ANNOT_QUAD_POINTS:
             guard values.count % 8 == 0 else { throw CallError(code: QUIRE_EINVAL, message: "quad points come in groups of 8 numbers") }
@@ -354,8 +371,28 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: qu
         case QUIRE_ANNOT_RECT_DIFFERENCES:
             try Annotation.validate(rectDifferences: values)
             b.annotation.rectDifferences = values
+        case QUIRE_ANNOT_CALLOUT_LINE:
+            try Annotation.validate(calloutLine: values)
+            b.annotation.calloutLine = values
         default: throw unknownField(kind, "quire_annot_points_field")
         }
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_image(_ annotation: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
+                                       _ contentType: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_annotation_set_image") {
+        let b = try box(annotation)
+        guard data != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but length is \(UInt(bitPattern: length))") }
+        // A size_t past SSIZE_MAX arrives negative: refused, never a copy of that count.
+        guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length \(UInt(bitPattern: length)) is too large") }
+        guard let data else { b.annotation.image = nil; return }
+        guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
+        guard length <= ImageAttachment.maxBytes else {
+            throw CallError(code: QUIRE_ELIMIT, message: "the image is \(length) bytes long (at most \(ImageAttachment.maxBytes))")
+        }
+        b.annotation.image = try Annotation.StampImage(bytes: Array(UnsafeRawBufferPointer(start: data, count: length)), contentType: type)
     }
 }
 

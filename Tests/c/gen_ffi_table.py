@@ -313,6 +313,7 @@ ANNOTATION_SETTERS = {
     "quire_annotation_set_color",
     "quire_annotation_set_points",
     "quire_annotation_add_ink_stroke",
+    "quire_annotation_set_image",
 }
 # Functions that change only the caller's bookmark value (no document): a fresh bookmark of
 # their own in each call (ARG_MUT_BOOKMARK).
@@ -386,6 +387,9 @@ OPTIONAL = {
     ("quire_document_add_reply", "author"),
     # "Sets a text field from NUL-terminated UTF-8; NULL clears it."
     ("quire_annotation_set_string", "value"),
+    # "`data` NULL and `length` 0 forget an image not stored yet (`content_type` is then ignored)"
+    ("quire_annotation_set_image", "data"),
+    ("quire_annotation_set_image", "content_type"),
     # "out_count: receives the number of annotations created or updated; may be NULL."
     ("quire_document_import_annotations_json", "out_count"),
     # "Either out-pointer may be NULL."

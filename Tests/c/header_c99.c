@@ -196,6 +196,8 @@
       (double *, size_t, size_t *, const quire_annotation *, quire_annot_points_field)) \
     X(quire_annotation_set_points, int,                                                 \
       (quire_annotation *, quire_annot_points_field, const double *, size_t))           \
+    X(quire_annotation_set_image, int,                                                  \
+      (quire_annotation *, const void *, size_t, const char *))                         \
     X(quire_annotation_ink_stroke_count, int, (int32_t *, const quire_annotation *))    \
     X(quire_annotation_ink_stroke, int,                                                 \
       (double *, size_t, size_t *, const quire_annotation *, int32_t))                  \
@@ -495,15 +497,18 @@ HEADER_ASSERT(annot_string_fields,
                   QUIRE_ANNOT_DEFAULT_APPEARANCE == 0x0709 &&
                   QUIRE_ANNOT_ICON == 0x070A && QUIRE_ANNOT_LINE_START == 0x070B &&
                   QUIRE_ANNOT_LINE_END == 0x070C && QUIRE_ANNOT_CUSTOM_DATA == 0x070D &&
-                  QUIRE_ANNOT_IN_REPLY_TO_ID == 0x070E);
+                  QUIRE_ANNOT_IN_REPLY_TO_ID == 0x070E && QUIRE_ANNOT_BORDER_STYLE == 0x070F &&
+                  QUIRE_ANNOT_SYMBOL == 0x0710 && QUIRE_ANNOT_INTENT == 0x0711);
 HEADER_ASSERT(annot_number_fields,
               QUIRE_ANNOT_OPACITY == 0x0800 && QUIRE_ANNOT_BORDER_WIDTH == 0x0801 &&
-                  QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803);
+                  QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803 &&
+                  QUIRE_ANNOT_CLOUDY_INTENSITY == 0x0804 && QUIRE_ANNOT_ALIGNMENT == 0x0805);
 HEADER_ASSERT(annot_colors,
               QUIRE_ANNOT_COLOR == 0x0900 && QUIRE_ANNOT_INTERIOR_COLOR == 0x0901);
 HEADER_ASSERT(annot_point_lists,
               QUIRE_ANNOT_QUAD_POINTS == 0x0A00 && QUIRE_ANNOT_LINE == 0x0A01 &&
-                  QUIRE_ANNOT_VERTICES == 0x0A02);
+                  QUIRE_ANNOT_VERTICES == 0x0A02 && QUIRE_ANNOT_DASH_PATTERN == 0x0A03 &&
+                  QUIRE_ANNOT_RECT_DIFFERENCES == 0x0A04 && QUIRE_ANNOT_CALLOUT_LINE == 0x0A05);
 HEADER_ASSERT(bookmark_sort_orders,
               QUIRE_BOOKMARK_SORT_CUSTOM == 0x0C00 &&
                   QUIRE_BOOKMARK_SORT_PAGE == 0x0C01);
@@ -972,7 +977,8 @@ int main(void) {
                                   QUIRE_ANNOT_REPLY_TYPE, QUIRE_ANNOT_DEFAULT_APPEARANCE,
                                   QUIRE_ANNOT_ICON, QUIRE_ANNOT_LINE_START,
                                   QUIRE_ANNOT_LINE_END, QUIRE_ANNOT_CUSTOM_DATA,
-                                  QUIRE_ANNOT_IN_REPLY_TO_ID};
+                                  QUIRE_ANNOT_IN_REPLY_TO_ID, QUIRE_ANNOT_BORDER_STYLE,
+                                  QUIRE_ANNOT_SYMBOL, QUIRE_ANNOT_INTENT};
         unsigned k = 0x0700;
         for (i = 0; i < sizeof fields / sizeof fields[0]; i++, k++)
             header_check(fields[i] + 0u == k, "string fields are numbered 0x0700, 0x0701, ...");

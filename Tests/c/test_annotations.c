@@ -1922,7 +1922,7 @@ static void test_errors(void) {
             (quire_annot_string_field)-1, (quire_annot_string_field)14,
             (quire_annot_string_field)100, (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX, (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_IN_REPLY_TO_ID + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_INTENT + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -1930,7 +1930,7 @@ static void test_errors(void) {
         static const quire_annot_number_field bad_numbers[] = {
             (quire_annot_number_field)-1, (quire_annot_number_field)4,
             (quire_annot_number_field)INT32_MAX, (quire_annot_number_field)0,
-            (quire_annot_number_field)(QUIRE_ANNOT_FLAGS + 1),
+            (quire_annot_number_field)(QUIRE_ANNOT_ALIGNMENT + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};
@@ -1944,7 +1944,7 @@ static void test_errors(void) {
         static const quire_annot_points_field bad_points[] = {
             (quire_annot_points_field)-1, (quire_annot_points_field)3,
             (quire_annot_points_field)INT32_MAX, (quire_annot_points_field)0,
-            (quire_annot_points_field)(QUIRE_ANNOT_VERTICES + 1),
+            (quire_annot_points_field)(QUIRE_ANNOT_CALLOUT_LINE + 1),
             (quire_annot_points_field)QUIRE_ANNOT_COLOR,
             (quire_annot_points_field)QUIRE_ANNOT_INTERIOR_COLOR,
             (quire_annot_points_field)QUIRE_ANNOT_BORDER_WIDTH};
@@ -2565,6 +2565,148 @@ static void test_bulk_infos(void) {
     quire_document_close(empty);
 }
 
+/* Border styles and effects, carets and image stamps (issue 39): the fields' constants
+ * round-trip through a document and the rules refuse what the header says. */
+static void test_styles_and_kinds(void) {
+    static const unsigned char png[] = {
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x00, 0x00, 0x00, 0x00, 0x57, 0xdd, 0x52,
+        0xf8, 0x00, 0x00, 0x00, 0x0e, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60, 0xf8, 0xcf, 0xc0,
+        0xf0, 0x1f, 0x00, 0x05, 0x01, 0x01, 0xff, 0x5d, 0x69, 0x35, 0xd9, 0x00, 0x00, 0x00, 0x00, 0x49,
+        0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    static const double dash[2] = {12, 6}, zeros[2] = {0, 0}, rd[4] = {1, 2, 3, 4}, three[3] = {1, 2, 3};
+    unsigned char *original;
+    size_t size = 0, count = 0, len = 0;
+    double numbers[8], value = 0;
+    char text[64];
+    quire_document *doc = NULL;
+    quire_annotation *square, *caret, *stamp, *read = NULL;
+    int32_t square_id = -1, caret_id = -1, stamp_id = -1;
+    g_test = "border styles, carets and image stamps";
+    original = read_file(corpus(ANNOTS_PDF), &size);
+    CHECK(original != NULL);
+    if (!original) return;
+    CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
+    if (!doc) {
+        free(original);
+        return;
+    }
+    square = new_annot("Square", 0, 100, 100, 300, 300);
+    caret = new_annot("Caret", 0, 100, 400, 120, 420);
+    stamp = new_annot("Stamp", 0, 300, 400, 400, 500);
+    if (square && caret && stamp) {
+        /* The rules, checked where the value is set. */
+        CHECK_STATUS(quire_annotation_set_string(square, QUIRE_ANNOT_BORDER_STYLE, "Dashed"), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_points(square, QUIRE_ANNOT_DASH_PATTERN, zeros, 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_points(square, QUIRE_ANNOT_RECT_DIFFERENCES, three, 3), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(square, QUIRE_ANNOT_CLOUDY_INTENSITY, 11), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(square, QUIRE_ANNOT_CLOUDY_INTENSITY, -1), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_SYMBOL, "Q"), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_image(stamp, png, sizeof png, "image/gif"), QUIRE_EFORMAT);
+        CHECK_STATUS(quire_annotation_set_image(stamp, png, sizeof png - 20, "image/png"), QUIRE_EFORMAT);
+        CHECK_STATUS(quire_annotation_set_image(stamp, NULL, 5, "image/png"), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_image(stamp, png, sizeof png, NULL), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_image(NULL, png, sizeof png, "image/png"), QUIRE_EINVAL);
+        /* The values. */
+        CHECK_STATUS(quire_annotation_set_string(square, QUIRE_ANNOT_BORDER_STYLE, "D"), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_points(square, QUIRE_ANNOT_DASH_PATTERN, dash, 2), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_points(square, QUIRE_ANNOT_RECT_DIFFERENCES, rd, 4), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_number(square, QUIRE_ANNOT_CLOUDY_INTENSITY, 2), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_SYMBOL, "P"), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_image(stamp, png, sizeof png, "image/png"), QUIRE_OK);
+        /* Only a Stamp has an image. */
+        CHECK_STATUS(quire_annotation_set_image(square, png, sizeof png, "image/png"), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, square), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_image(square, NULL, 0, NULL), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, square), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, caret), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, stamp), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&square_id, square), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&caret_id, caret), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&stamp_id, stamp), QUIRE_OK);
+    }
+    /* Read back from the document. */
+    CHECK_STATUS(quire_document_annotation(&read, doc, square_id), QUIRE_OK);
+    if (read) {
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_BORDER_STYLE), QUIRE_OK);
+        CHECK_STR(text, "D");
+        CHECK_STATUS(quire_annotation_points(numbers, 8, &count, read, QUIRE_ANNOT_DASH_PATTERN), QUIRE_OK);
+        CHECK_INT(count, 2);
+        CHECK(numbers[0] == 12 && numbers[1] == 6);
+        CHECK_STATUS(quire_annotation_points(numbers, 8, &count, read, QUIRE_ANNOT_RECT_DIFFERENCES), QUIRE_OK);
+        CHECK_INT(count, 4);
+        CHECK(numbers[0] == 1 && numbers[3] == 4);
+        CHECK_STATUS(quire_annotation_number(&value, read, QUIRE_ANNOT_CLOUDY_INTENSITY), QUIRE_OK);
+        CHECK(value == 2);
+        /* 0 removes the effect. */
+        CHECK_STATUS(quire_annotation_set_number(read, QUIRE_ANNOT_CLOUDY_INTENSITY, 0), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_number(&value, read, QUIRE_ANNOT_CLOUDY_INTENSITY), QUIRE_ENOTFOUND);
+        CHECK_STATUS(quire_document_update_annotation(doc, read), QUIRE_OK);
+        quire_annotation_free(read);
+        read = NULL;
+    }
+    CHECK_STATUS(quire_document_annotation(&read, doc, caret_id), QUIRE_OK);
+    if (read) {
+        CHECK_SUBTYPE(read, "Caret");
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_SYMBOL), QUIRE_OK);
+        CHECK_STR(text, "P");
+        quire_annotation_free(read);
+        read = NULL;
+    }
+    /* A FreeText callout: intent, callout line, alignment. */
+    {
+        static const double cl[6] = {60, 60, 100, 100, 140, 150}, bad[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        quire_annotation *ft = new_annot("FreeText", 0, 40, 40, 260, 260);
+        int32_t ft_id = -1;
+        if (ft) {
+            CHECK_STATUS(quire_annotation_set_number(ft, QUIRE_ANNOT_ALIGNMENT, 3), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_number(ft, QUIRE_ANNOT_ALIGNMENT, 0.5), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_points(ft, QUIRE_ANNOT_CALLOUT_LINE, bad, 8), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_string(ft, QUIRE_ANNOT_INTENT, ""), QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_set_string(ft, QUIRE_ANNOT_INTENT, "FreeTextCallout"), QUIRE_OK);
+            CHECK_STATUS(quire_annotation_set_points(ft, QUIRE_ANNOT_CALLOUT_LINE, cl, 6), QUIRE_OK);
+            CHECK_STATUS(quire_annotation_set_number(ft, QUIRE_ANNOT_ALIGNMENT, 2), QUIRE_OK);
+            CHECK_STATUS(quire_annotation_set_string(ft, QUIRE_ANNOT_LINE_START, "OpenArrow"), QUIRE_OK);
+            CHECK_STATUS(quire_annotation_set_string(ft, QUIRE_ANNOT_CONTENTS, "Callout"), QUIRE_OK);
+            CHECK_STATUS(quire_document_add_annotation(doc, ft), QUIRE_OK);
+            CHECK_STATUS(quire_annotation_id(&ft_id, ft), QUIRE_OK);
+            quire_annotation_free(ft);
+        }
+        CHECK_STATUS(quire_document_annotation(&read, doc, ft_id), QUIRE_OK);
+        if (read) {
+            CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_INTENT), QUIRE_OK);
+            CHECK_STR(text, "FreeTextCallout");
+            CHECK_STATUS(quire_annotation_points(numbers, 8, &count, read, QUIRE_ANNOT_CALLOUT_LINE), QUIRE_OK);
+            CHECK_INT(count, 6);
+            CHECK(numbers[2] == 100 && numbers[5] == 150);
+            CHECK_STATUS(quire_annotation_number(&value, read, QUIRE_ANNOT_ALIGNMENT), QUIRE_OK);
+            CHECK(value == 2);
+            CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_LINE_START), QUIRE_OK);
+            CHECK_STR(text, "OpenArrow");
+            quire_annotation_free(read);
+            read = NULL;
+        }
+    }
+    /* The image stamp exports as a pspdfkit/image record with its attachment. */
+    {
+        char *json = NULL;
+        CHECK_STATUS(quire_document_export_annotations_json(NULL, 0, &len, doc, 0), QUIRE_OK);
+        json = malloc(len + 1);
+        if (json) {
+            CHECK_STATUS(quire_document_export_annotations_json(json, len + 1, &len, doc, 0), QUIRE_OK);
+            CHECK(strstr(json, "\"pspdfkit/image\"") != NULL);
+            CHECK(strstr(json, "\"image/png\"") != NULL);
+            CHECK(strstr(json, "\"symbol\" : \"P\"") != NULL);
+            free(json);
+        }
+    }
+    quire_annotation_free(square);
+    quire_annotation_free(caret);
+    quire_annotation_free(stamp);
+    quire_document_close(doc);
+    free(original);
+}
+
 /* ---- the program ----------------------------------------------------------------------------- */
 
 void run_annotation_tests(void) {
@@ -2582,4 +2724,5 @@ void run_annotation_tests(void) {
     test_search();
     test_errors();
     test_json();
+    test_styles_and_kinds();
 }

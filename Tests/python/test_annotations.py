@@ -144,7 +144,7 @@ def test_geometry_fields():
     assert ink.ink == []
     # A subtype Quire reads but does not create is refused where the value is made.
     with pytest.raises(quire.UnsupportedError):
-        quire.Annotation.new("Caret", 0, (0, 0, 1, 1))
+        quire.Annotation.new("FileAttachment", 0, (0, 0, 1, 1))
 
 
 def test_thread_comments_and_review_summary(doc: quire.Document):
@@ -425,8 +425,8 @@ def test_every_subtype_renders_inside_its_rect(subtype: str, renderer: str):
     assert changed_pixels(before, after, box) > 20, "%s drew nothing inside %r with %s" % (subtype, rect, renderer)
 
 
-def test_all_thirteen_subtypes_are_listed():
-    assert len(quire.SUBTYPES) == 13
+def test_all_fourteen_subtypes_are_listed():
+    assert len(quire.SUBTYPES) == 14 and "Caret" in quire.SUBTYPES
 
 
 # ---------------------------------------------------------------------------------------

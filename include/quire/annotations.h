@@ -49,7 +49,7 @@ typedef enum quire_annot_string_field {
     QUIRE_ANNOT_REPLY_TYPE = 0x0708, /**< /RT: "R" (reply) or "Group" */
     QUIRE_ANNOT_DEFAULT_APPEARANCE = 0x0709, /**< /DA of free text, such as "/Helv 12 Tf 0 g" */
     QUIRE_ANNOT_ICON = 0x070A, /**< /Name: a note's icon or a stamp's name */
-    QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending of a Line or PolyLine: None, Square, Circle, Diamond, OpenArrow, ClosedArrow, Butt, ROpenArrow, RClosedArrow or Slash (Table 179; another name is drawn as None) */
+    QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending of a Line or PolyLine (a FreeText callout's one /LE): None, Square, Circle, Diamond, OpenArrow, ClosedArrow, Butt, ROpenArrow, RClosedArrow or Slash (Table 179; another name is drawn as None) */
     QUIRE_ANNOT_LINE_END = 0x070C, /**< the second /LE line ending */
     QUIRE_ANNOT_CUSTOM_DATA = 0x070D, /**< the application's own data (JSON text) */
     /** The id of the annotation it replies to when that one is not in the document (a
@@ -60,7 +60,14 @@ typedef enum quire_annot_string_field {
      *  "B" beveled, "I" inset, "U" underline (ISO 32000-2 Table 168); another name is
      *  QUIRE_EINVAL. Drawn on Square, Circle, Line, Polygon, PolyLine, Ink and FreeText
      *  borders (beveled, inset and underline on Square and FreeText). */
-    QUIRE_ANNOT_BORDER_STYLE = 0x070F
+    QUIRE_ANNOT_BORDER_STYLE = 0x070F,
+    /** /Sy of a Caret: "P" (a paragraph symbol follows) or "None"; another value is
+     *  QUIRE_EINVAL */
+    QUIRE_ANNOT_SYMBOL = 0x0710,
+    /** /IT, the intent: "FreeTextCallout" (drawn with its callout line) or
+     *  "FreeTextTypeWriter" (drawn as its text alone) for FreeText; any other name is kept
+     *  (LineArrow, PolygonCloud, ...); an empty one is QUIRE_EINVAL */
+    QUIRE_ANNOT_INTENT = 0x0711
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -71,7 +78,9 @@ typedef enum quire_annot_number_field {
      *  2); setting 0 removes the effect. Drawn on Square, Circle and Polygon: scallops
      *  of radius 4 × intensity + half the border width (a cloudy Polygon's /Rect grows to
      *  hold them when it is added or updated). */
-    QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
+    QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804,
+    /** /Q of FreeText: 0 left, 1 centred, 2 right (another value is QUIRE_EINVAL) */
+    QUIRE_ANNOT_ALIGNMENT = 0x0805
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
@@ -86,14 +95,17 @@ typedef enum quire_annot_points_field {
     QUIRE_ANNOT_DASH_PATTERN = 0x0A03,
     /** /RD: how far the drawing lies inside /Rect, left bottom right top (4 numbers of 0
      *  or more, or none): a Square's, Circle's or FreeText's border, and a cloud */
-    QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04
+    QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04,
+    /** /CL of a FreeText callout: x1 y1 (the point it points at, where QUIRE_ANNOT_LINE_START
+     *  is drawn), an optional knee x2 y2, and x3 y3 at the text box: 4 or 6 numbers, or none */
+    QUIRE_ANNOT_CALLOUT_LINE = 0x0A05
 } quire_annot_points_field;
 
 /**
  * Makes a new annotation of `subtype` for page `page_index` at `rect`. It is not in any
  * document until added, and only "Text", "FreeText", "Line", "Square", "Circle", "Polygon",
- * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink" and "Stamp" can be
- * added (another name makes a value that `quire_document_add_annotation` refuses with
+ * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp" and "Caret"
+ * can be added (another name makes a value that `quire_document_add_annotation` refuses with
  * QUIRE_EUNSUPPORTED).
  * out: receives a new annotation owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty subtype, a negative page, a
@@ -196,7 +208,7 @@ QUIRE_API int quire_annotation_set_color(quire_annotation *annotation, quire_ann
 
 /**
  * A list of numbers (QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES,
- * QUIRE_ANNOT_DASH_PATTERN, QUIRE_ANNOT_RECT_DIFFERENCES), through the
+ * QUIRE_ANNOT_DASH_PATTERN, QUIRE_ANNOT_RECT_DIFFERENCES, QUIRE_ANNOT_CALLOUT_LINE), through the
  * length-query pattern for numbers: `buf` NULL and `capacity` 0 give the count in
  * `*out_count`; a buffer too small gives QUIRE_EBUFS.
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
@@ -210,6 +222,23 @@ QUIRE_API int quire_annotation_points(double *buf, size_t capacity, size_t *out_
  */
 QUIRE_API int quire_annotation_set_points(quire_annotation *annotation, quire_annot_points_field kind,
                                 const double *points, size_t count);
+
+/**
+ * Gives a Stamp an image: `length` bytes of a PNG (8-bit gray or RGB, with or without
+ * alpha, not interlaced) or a JPEG (8-bit gray or RGB), `content_type` "image/png" or
+ * "image/jpeg". The bytes are checked (decoded) now and copied; the image is stored in the
+ * document, scaled to the rectangle as the stamp's appearance, when the annotation is added
+ * (`quire_document_add_annotation`) or written back (`quire_document_update_annotation`),
+ * and the annotation JSON exports it as a "pspdfkit/image" record with its attachment.
+ * `data` NULL and `length` 0 forget an image not stored yet (`content_type` is then
+ * ignored); a stored image stays until another replaces it. Only a Stamp may have one
+ * (adding another subtype with an image is QUIRE_EINVAL).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL annotation, NULL data with a length, NULL
+ * content_type); QUIRE_EFORMAT (not a PNG or JPEG Quire reads, or another content type);
+ * QUIRE_ELIMIT (over 16 MiB, or over 20,000 pixels a side or 40 million in all).
+ */
+QUIRE_API int quire_annotation_set_image(quire_annotation *annotation, const void *data, size_t length,
+                                         const char *content_type);
 
 /**
  * The ink strokes (/InkList): their number, and stroke `stroke` as x, y pairs through the

@@ -32,7 +32,7 @@ public struct Annotation: Sendable, Equatable {
     /// The subtypes Quire creates (with a generated appearance).
     public static let creatableSubtypes: Set<String> = [
         "Text", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine",
-        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp",
+        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret",
     ]
     /// Annotation flags (Table 167).
     public enum Flag {
@@ -84,6 +84,20 @@ public struct Annotation: Sendable, Equatable {
     /// (viewers accept more); nil when the border has no effect. Drawn on Square, Circle
     /// and Polygon.
     public var cloudyIntensity: Double?
+    /// /IT, the intent: FreeTextCallout and FreeTextTypeWriter for FreeText (LineArrow,
+    /// LineDimension, PolygonCloud, ... for others); nil when unset.
+    public var intent: String?
+    /// /CL of a FreeText callout: the line from the point it points at (x1 y1, where the
+    /// line ending is drawn), through an optional knee (x2 y2), to the box: 4 or 6 numbers.
+    public var calloutLine: [Double] = []
+    /// /Q of FreeText: 0 left, 1 centred, 2 right; nil when unset (left).
+    public var alignment: Int?
+    /// /Sy of a Caret: "P" (a paragraph symbol follows the caret) or "None"; nil when unset.
+    public var symbol: String?
+    /// An image (PNG or JPEG) for a Stamp, to be stored and drawn as its appearance when
+    /// the annotation is added or updated (Instant JSON's `pspdfkit/image`). Never read
+    /// from a document: a stored image stays while this is nil.
+    public var image: StampImage?
     /// /RD: how far the drawing lies inside /Rect (left, bottom, right, top), for Square,
     /// Circle, FreeText and Caret; [] when unset.
     public var rectDifferences: [Double] = []
@@ -138,6 +152,21 @@ public struct Annotation: Sendable, Equatable {
     /// a private entry other viewers ignore.
     public var customData: String?
 
+    /// The bytes and media type of a stamp's image (``image``).
+    public struct StampImage: Sendable, Equatable {
+        public var bytes: [UInt8]
+        /// image/png or image/jpeg.
+        public var contentType: String
+
+        /// The image of `bytes`, checked: it must decode (``ImageAttachment/read(_:contentType:)``:
+        /// `PDFError` `.format` or `.limit` otherwise).
+        public init(bytes: [UInt8], contentType: String) throws {
+            _ = try ImageAttachment.read(bytes, contentType: contentType)
+            self.bytes = bytes
+            self.contentType = contentType
+        }
+    }
+
     public init(subtype: String, pageIndex: Int, rect: Rect) {
         self.subtype = subtype
         self.pageIndex = pageIndex
@@ -179,13 +208,14 @@ extension Annotation {
         case subtype, rect, contents, richText, author, subject, uniqueName, creationDate, modificationDate,
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
-             action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences
+             action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences, symbol,
+             intent, calloutLine, alignment
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
-        "BE", "RD",
+        "BE", "RD", "Sy", "IT", "CL", "Q",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -279,6 +309,11 @@ extension Annotation {
             cloudyIntensity = i.isFinite ? i : 0
         }
         if let rd = try numbers(.rectDifferences), rd.count == 4 { rectDifferences = rd }
+        symbol = try nameValue(.symbol)
+        intent = try nameValue(.intent)
+        if let cl = try numbers(.calloutLine), cl.count == 4 || cl.count == 6 { calloutLine = cl }
+        // /Q of FreeText (a widget's /Q is its field's quadding, read by the form).
+        if subtype == "FreeText", let q = try entry(.alignment).map(resolved)?.integer, (0...2).contains(q) { alignment = Int(q) }
         // Values outside the model's rules read as unset (the entries stay in the file until
         // the field is set): a record exported from this annotation then imports anywhere.
         if Annotation.borderStyleProblem(borderStyle) != nil { borderStyle = nil }
@@ -302,8 +337,13 @@ extension Annotation {
             }
         }
         linePoints = try numbers(.line) ?? []
-        if let le = try entry(.lineEndings).map(document.resolve)?.array {
-            lineEndings = try le.compactMap { try document.resolve($0).name?.value }
+        if let le = try entry(.lineEndings).map(document.resolve) {
+            // An array of two names, or one name (a FreeText callout's, §12.5.6.6).
+            if let array = le.array {
+                lineEndings = try array.compactMap { try document.resolve($0).name?.value }
+            } else if let one = le.name?.value {
+                lineEndings = [one]
+            }
         }
         vertices = try numbers(.vertices) ?? []
         defaultAppearance = try text(.defaultAppearance)
@@ -379,6 +419,10 @@ extension Annotation {
             d["BE"] = cloudyIntensity.map { .dictionary(PDFDictionary([("S", .name("C")), ("I", Annotation.number($0))])) }
         }
         if changed(\.rectDifferences) { numbers("RD", rectDifferences.count == 4 ? rectDifferences : nil) }
+        if changed(\.symbol) { d["Sy"] = symbol.map { .name(PDFName($0)) } }
+        if changed(\.intent) { d["IT"] = intent.map { .name(PDFName($0)) } }
+        if changed(\.calloutLine) { numbers("CL", calloutLine) }
+        if changed(\.alignment) { d["Q"] = alignment.map { .integer(Int64($0)) } }
         if changed(\.popup) { d["Popup"] = popup.map { .reference($0) } }
         if changed(\.inReplyTo) { d["IRT"] = inReplyTo.map { .reference($0) } }
         if changed(\.inReplyTo) || changed(\.inReplyToID) || changed(\.replyType) {
@@ -393,7 +437,13 @@ extension Annotation {
         if changed(\.quadPoints) { numbers("QuadPoints", quadPoints) }
         if changed(\.inkList) { d["InkList"] = inkList.isEmpty ? nil : .array(inkList.map { .array($0.map(Annotation.number)) }) }
         if changed(\.linePoints) { numbers("L", linePoints) }
-        if changed(\.lineEndings) { d["LE"] = lineEndings.isEmpty ? nil : .array(lineEndings.map { .name(PDFName($0)) }) }
+        if changed(\.lineEndings) {
+            if subtype == "FreeText" {
+                d["LE"] = lineEndings.first.map { .name(PDFName($0)) }  // one name (§12.5.6.6)
+            } else {
+                d["LE"] = lineEndings.isEmpty ? nil : .array(lineEndings.map { .name(PDFName($0)) })
+            }
+        }
         if changed(\.vertices) { numbers("Vertices", vertices) }
         if changed(\.defaultAppearance) { text("DA", defaultAppearance) }
         if changed(\.iconName) { d["Name"] = iconName.map { .name(PDFName($0)) } }

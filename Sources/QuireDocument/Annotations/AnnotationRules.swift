@@ -12,7 +12,8 @@ extension Annotation {
     enum Field: CaseIterable {
         case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
         case quadPoints, linePoints, vertices, inkList, author
-        case borderStyle, dashPattern, cloudyIntensity, rectDifferences
+        case borderStyle, dashPattern, cloudyIntensity, rectDifferences, symbol, image
+        case intent, calloutLine, alignment
 
         /// How messages name the field.
         var label: String {
@@ -34,6 +35,11 @@ extension Annotation {
             case .dashPattern: return "dash pattern"
             case .cloudyIntensity: return "cloudy intensity"
             case .rectDifferences: return "rect differences"
+            case .symbol: return "symbol"
+            case .image: return "image"
+            case .intent: return "intent"
+            case .calloutLine: return "callout line"
+            case .alignment: return "alignment"
             }
         }
     }
@@ -149,6 +155,23 @@ extension Annotation {
         return nil
     }
 
+    static func calloutLineProblem(_ line: [Double]) -> String? {
+        guard line.isEmpty || line.count == 4 || line.count == 6 else {
+            return "\(line.count) numbers (a callout line is 4 or 6: x1 y1 [x2 y2] x3 y3, or none)"
+        }
+        return numbersProblem(line, groups: 2, "")
+    }
+
+    static func alignmentProblem(_ q: Int?) -> String? {
+        guard let q, !(0...2).contains(q) else { return nil }
+        return "\(q) is not an alignment (0 left, 1 centred, 2 right)"
+    }
+
+    static func symbolProblem(_ symbol: String?) -> String? {
+        guard let symbol, symbol != "P", symbol != "None" else { return nil }
+        return "\(symbol.prefix(40)) is not a caret symbol (P or None)"
+    }
+
     static func inkListProblem(_ strokes: [[Double]]) -> String? {
         for (k, stroke) in strokes.enumerated() {
             if let problem = inkStrokeProblem(stroke) { return "stroke \(k): \(problem)" }
@@ -183,6 +206,11 @@ extension Annotation {
             case .dashPattern: problem = check(\.dashPattern, Annotation.dashPatternProblem)
             case .cloudyIntensity: problem = check(\.cloudyIntensity, Annotation.cloudyIntensityProblem)
             case .rectDifferences: problem = check(\.rectDifferences, Annotation.rectDifferencesProblem)
+            case .symbol: problem = check(\.symbol, Annotation.symbolProblem)
+            case .intent: problem = check(\.intent) { $0.map { $0.isEmpty ? "must not be empty" : nil } ?? nil }
+            case .calloutLine: problem = check(\.calloutLine, Annotation.calloutLineProblem)
+            case .alignment: problem = check(\.alignment, Annotation.alignmentProblem)
+            case .image: problem = image != nil && subtype != "Stamp" ? "only a Stamp has an image, not a \(subtype.prefix(40))" : nil
             }
             if let problem { return RuleViolation(field: field, problem: problem) }
         }
@@ -204,7 +232,9 @@ extension Annotation {
     /// - a Widget has no ``author`` (its /T is its form field's name);
     /// - ``borderStyle`` is S, D, B, I or U; ``dashPattern`` is at most 16 finite lengths
     ///   of 0 or more, not all 0; ``cloudyIntensity`` is in 0...10; ``rectDifferences`` is
-    ///   4 finite distances of 0 or more, or none. (Line endings have no rule: a name
+    ///   4 finite distances of 0 or more, or none; ``symbol`` is P or None; only a Stamp
+    ///   has an ``image``; ``intent`` is not empty; ``calloutLine`` is 4 or 6 finite
+    ///   numbers, or none; ``alignment`` is 0, 1 or 2. (Line endings have no rule: a name
     ///   that is not in Table 179 is drawn as None, as viewers do.)
     ///
     /// With `previous` (the annotation as the document has it), only the fields that differ
@@ -280,6 +310,26 @@ extension Annotation {
     /// Checks a value for ``borderStyle`` (S, D, B, I or U).
     public static func validate(borderStyle: String) throws {
         try check(.borderStyle, borderStyleProblem(borderStyle))
+    }
+
+    /// Checks a value for ``calloutLine`` (4 or 6 finite numbers, or none).
+    public static func validate(calloutLine: [Double]) throws {
+        try check(.calloutLine, calloutLineProblem(calloutLine))
+    }
+
+    /// Checks a value for ``alignment`` (0, 1 or 2).
+    public static func validate(alignment: Int) throws {
+        try check(.alignment, alignmentProblem(alignment))
+    }
+
+    /// Checks a value for ``intent`` (not empty).
+    public static func validate(intent: String) throws {
+        try check(.intent, intent.isEmpty ? "must not be empty" : nil)
+    }
+
+    /// Checks a value for ``symbol`` (P or None).
+    public static func validate(symbol: String) throws {
+        try check(.symbol, symbolProblem(symbol))
     }
 
     /// Checks a value for ``dashPattern``.

@@ -107,19 +107,44 @@ enum Appearance {
             for q in quads(a) { ops.markup(a.subtype, q) }
         case "Text":
             ops.note(r, fill: a.color ?? [1, 0.82, 0])
+        case "Caret":
+            // A filled caret (^) in the rectangle less /RD, in /C (blue by default).
+            let box = inset(r, a.rectDifferences, default: 0)
+            ops.color(a.color ?? defaultColor("Caret"), stroking: false)
+            ops.caret(box)
         case "FreeText":
             // A size of 0 in /DA means "fit the box" (§12.7.4.3); Quire draws 12 points then,
             // and for a size that is negative or not a number.
             let size = a.fontSize.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 12
-            if width > 0 && a.color != nil {
+            // The box is /Rect less /RD (a callout's line lies outside it). A typewriter
+            // (/IT /FreeTextTypeWriter) is its text alone: no border, no callout.
+            let box = inset(r, a.rectDifferences, default: 0)
+            let typewriter = a.intent == "FreeTextTypeWriter"
+            if let fill = a.interiorColor, !fill.isEmpty, !typewriter {
+                ops.line("\(n(box.left)) \(n(box.bottom)) \(n(box.width)) \(n(box.height)) re f")
+            }
+            if width > 0 && a.color != nil && !typewriter {
                 ops.line("\(n(width)) w")
                 if let dash { ops.line(dash) }
-                ops.border(inset(r, a.rectDifferences, default: 0), width: width, style: a.borderStyle, fill: false)
+                ops.border(box, width: width, style: a.borderStyle, fill: false)
                 if dash != nil { ops.line("[] 0 d") }
+            }
+            let cl = a.calloutLine
+            if !typewriter, cl.count == 4 || cl.count == 6 {
+                // The callout line, from the point it points at to the box, with its ending
+                // at that point (/LE, one name).
+                ops.line("\(n(max(width, 1))) w 1 j")
+                ops.line("\(n(cl[0])) \(n(cl[1])) m")
+                var i = 2
+                while i + 1 < cl.count { ops.line("\(n(cl[i])) \(n(cl[i + 1])) l"); i += 2 }
+                ops.line("S")
+                ops.lineEndings(Array(a.lineEndings.prefix(1)), start: ((cl[0], cl[1]), (cl[2], cl[3])), end: ((0, 0), (0, 0)),
+                                size: endingSize(max(width, 1)), fill: hasFill)
             }
             let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
                                        strict: strict, what: "the contents of a FreeText annotation")
-            ops.text(a.contents ?? "", in: r, font: t, size: size, color: textColor(a.defaultAppearance))
+            ops.text(a.contents ?? "", in: box, font: t, size: size, color: textColor(a.defaultAppearance),
+                     alignment: a.alignment ?? 0)
             text = t
         case "Stamp":
             let name = a.iconName ?? "Draft"
@@ -200,6 +225,7 @@ enum Appearance {
         case "Underline", "Squiggly": return [0, 0.5, 0]
         case "StrikeOut": return [0.8, 0, 0]
         case "Stamp": return [0.8, 0.1, 0.1]
+        case "Caret": return [0, 0, 1]
         default: return [0, 0, 0]
         }
     }
@@ -430,6 +456,16 @@ struct ContentBuilder {
         return "1 1 0 rg\n"
     }
 
+    /// A caret (^) filling `r`: its two sides curve in from the bottom corners to the apex.
+    mutating func caret(_ r: Rect) {
+        let n = Appearance.n
+        let cx = (r.left + r.right) / 2, w = r.width, h = r.height
+        line("\(n(r.left)) \(n(r.bottom)) m")
+        line("\(n(cx - w * 0.1)) \(n(r.bottom + h * 0.1)) \(n(cx)) \(n(r.top - h * 0.4)) \(n(cx)) \(n(r.top)) c")
+        line("\(n(cx)) \(n(r.top - h * 0.4)) \(n(cx + w * 0.1)) \(n(r.bottom + h * 0.1)) \(n(r.right)) \(n(r.bottom)) c")
+        line("h f")
+    }
+
     /// A note icon filling `r`: a coloured sheet with lines of text.
     mutating func note(_ r: Rect, fill: [Double]) {
         let n = Appearance.n
@@ -444,9 +480,9 @@ struct ContentBuilder {
 
     /// `text` in `font`, wrapped by words to `r`'s width less 2 points each side, from its
     /// top (or one line centred in `r`).
+    /// `alignment` (/Q): 0 left, 1 centred, 2 right, each line in the box.
     mutating func text(_ text: String, in r: Rect, font: AppearanceText, size: Double, color c: [Double],
-                       centered: Bool = false) {
-        let n = Appearance.n
+                       centered: Bool = false, alignment: Int = 0) {
         let available = r.width - 4
         var lines: [String] = []
         for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
@@ -469,7 +505,14 @@ struct ContentBuilder {
         if let tf = font.fontOperator(size: size) { line(tf) }
         var y = centered ? (r.bottom + r.top) / 2 - size * 0.35 : r.top - 2 - size
         for l in lines where y >= r.bottom - size {
-            let x = centered ? (r.left + r.right) / 2 - font.width(l, size: size) / 2 : r.left + 2
+            let x: Double
+            if centered || alignment == 1 {
+                x = (r.left + r.right) / 2 - font.width(l, size: size) / 2
+            } else if alignment == 2 {
+                x = r.right - 2 - font.width(l, size: size)
+            } else {
+                x = r.left + 2
+            }
             line(font.show(l, x: x, y: y, size: size))
             y -= size * 1.2
         }

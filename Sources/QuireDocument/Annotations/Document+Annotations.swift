@@ -176,6 +176,8 @@ extension Document {
         a.modificationDate = now
         if a.flags == 0 && !a.isStateReply { a.flags = Annotation.Flag.print }
         var dict = a.written(into: PDFDictionary(), pageObject: page.id)
+        if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
+        a.image = nil
         dict = try withAppearance(a, dict, strict: !imported)
         let id = try addObject(.dictionary(dict))
         try appendToAnnots(page, .reference(id))
@@ -218,6 +220,8 @@ extension Document {
         }
         // /P stays the page it names (the first listing, for an object on two pages).
         var dict = a.written(into: original, pageObject: try page(at: current.pageIndex).id, previous: current)
+        if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
+        a.image = nil
         if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict, strict: importedOver == nil) }
         try setObject(id.number, .dictionary(dict))
     }

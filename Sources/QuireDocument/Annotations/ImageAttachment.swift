@@ -187,6 +187,13 @@ extension Document {
         ]))
     }
 
+    /// Stores a stamp's image (``Annotation/image``): the private entry its appearance is
+    /// drawn from, and its JSON export gives back.
+    func storeImage(_ image: Annotation.StampImage) throws -> PDFObject {
+        try addImage(ImageAttachment.read(image.bytes, contentType: image.contentType), bytes: image.bytes,
+                     contentType: image.contentType.lowercased() == "image/jpg" ? "image/jpeg" : image.contentType.lowercased())
+    }
+
     /// The attachment of an image stamp (its bytes and content type), nil for other stamps.
     func imageAttachment(of id: ObjectID) throws -> (bytes: [UInt8], contentType: String)? {
         guard case .dictionary(let d) = try object(id.number), let entry = try dictionary(d[Document.imageKey]),

@@ -124,6 +124,7 @@ extension Document {
                 attrs.append(("style", style))
             }
             if !a.dashPattern.isEmpty { attrs.append(("dashes", a.dashPattern.map(XFDF.number).joined(separator: ","))) }
+            if let sy = a.symbol { attrs.append(("symbol", sy == "P" ? "paragraph" : "none")) }
             if a.rectDifferences.count == 4 { attrs.append(("fringe", a.rectDifferences.map(XFDF.number).joined(separator: ","))) }
             if let irt = a.inReplyTo {
                 guard let parent = nameOf[irt.number] else {
@@ -145,10 +146,15 @@ extension Document {
                 attrs.append(("start", "\(XFDF.number(p[0])),\(XFDF.number(p[1]))"))
                 attrs.append(("end", "\(XFDF.number(p[2])),\(XFDF.number(p[3]))"))
             }
-            if a.lineEndings.count >= 2 && (a.subtype == "Line" || a.subtype == "PolyLine" || a.subtype == "FreeText") {
+            if a.lineEndings.count >= 2 && (a.subtype == "Line" || a.subtype == "PolyLine") {
                 attrs.append(("head", a.lineEndings[0]))
                 attrs.append(("tail", a.lineEndings[1]))
+            } else if a.subtype == "FreeText", let head = a.lineEndings.first {
+                attrs.append(("head", head))
             }
+            if let it = a.intent { attrs.append(("intent", it)) }
+            if !a.calloutLine.isEmpty { attrs.append(("callout", a.calloutLine.map(XFDF.number).joined(separator: ","))) }
+            if let q = a.alignment { attrs.append(("justification", ["left", "centered", "right"][Swift.min(Swift.max(q, 0), 2)])) }
             if let icon = a.iconName { attrs.append(("icon", icon)) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
             if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
@@ -402,7 +408,10 @@ final class XFDFReader {
         if let s = attrs["start"].flatMap(XFDF.numbers), let e = attrs["end"].flatMap(XFDF.numbers), s.count == 2, e.count == 2 {
             a.linePoints = s + e
         }
-        if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] }
+        if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] } else if subtype == "FreeText", let h = attrs["head"] { a.lineEndings = [h] }
+        a.intent = attrs["intent"]
+        if let cl = attrs["callout"].flatMap(XFDF.numbers), cl.count == 4 || cl.count == 6 { a.calloutLine = cl }
+        if let j = attrs["justification"] { a.alignment = ["left", "centered", "right"].firstIndex(of: j.lowercased()) }
         switch attrs["style"] {
         case "cloudy"?:
             a.cloudyIntensity = attrs["intensity"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } ?? 1
@@ -413,6 +422,7 @@ final class XFDFReader {
         }
         if let d = attrs["dashes"].flatMap(XFDF.numbers), !d.isEmpty { a.dashPattern = d }
         if let rd = attrs["fringe"].flatMap(XFDF.numbers), rd.count == 4 { a.rectDifferences = rd }
+        if subtype == "Caret", let sy = attrs["symbol"] { a.symbol = sy.lowercased() == "paragraph" || sy == "P" ? "P" : "None" }
         a.iconName = attrs["icon"]
         let replyType: ReplyType? = attrs["replyType"].map { $0.lowercased() == "group" ? .group : .reply }
         current = Record(annotation: a, inReplyTo: attrs["inreplyto"], replyType: replyType)

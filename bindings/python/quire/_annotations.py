@@ -33,11 +33,13 @@ from __future__ import annotations
 import datetime as _dt
 import ctypes
 import operator
+import os
 import re
 import struct
 import threading
 import weakref
 from ctypes import byref, c_double, c_int32, c_size_t
+from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Set, Tuple, Union, cast
 
 from . import _raw
@@ -65,6 +67,7 @@ SUBTYPES: Tuple[str, ...] = (
     "StrikeOut",
     "Ink",
     "Stamp",
+    "Caret",
 )
 
 #: Subtypes of ISO 32000-2 §12.5.6 that Quire reads but does not create: :meth:`Annotation.new`
@@ -73,7 +76,7 @@ SUBTYPES: Tuple[str, ...] = (
 _READ_ONLY_SUBTYPES = frozenset(
     (
         "Link", "Popup", "FileAttachment", "Sound", "Movie", "Screen", "Widget", "PrinterMark",
-        "TrapNet", "Watermark", "3D", "Redact", "Projection", "RichMedia", "Caret",
+        "TrapNet", "Watermark", "3D", "Redact", "Projection", "RichMedia",
     )
 )
 
@@ -508,6 +511,30 @@ class Annotation(OwnedHandle):
         "The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (``None`` when the border has "
         "no effect; assigning 0 removes it). Drawn on Square, Circle and Polygon.",
     )
+    intent = _string_field(
+        _raw.QUIRE_ANNOT_INTENT,
+        "/IT, the intent: ``'FreeTextCallout'`` or ``'FreeTextTypeWriter'`` for free text "
+        "(``None`` when unset).",
+    )
+    callout_line = _points_field(
+        _raw.QUIRE_ANNOT_CALLOUT_LINE,
+        "/CL of a free text callout: ``[x1, y1, x3, y3]`` or ``[x1, y1, x2, y2, x3, y3]``, from the "
+        "point it points at (where ``line_endings[0]`` is drawn) to the text box ([] when unset).",
+    )
+
+    @property
+    def alignment(self) -> Optional[int]:
+        """/Q of free text: 0 left, 1 centred, 2 right (``None`` when unset: left)."""
+        value = self._get_number(_raw.QUIRE_ANNOT_ALIGNMENT)
+        return int(value) if value is not None else None
+
+    @alignment.setter
+    def alignment(self, value: int) -> None:
+        self._set_number(_raw.QUIRE_ANNOT_ALIGNMENT, operator.index(value))
+
+    symbol = _string_field(
+        _raw.QUIRE_ANNOT_SYMBOL, "/Sy of a Caret: ``'P'`` (a paragraph symbol follows) or ``'None'``."
+    )
     rect_differences = _points_field(
         _raw.QUIRE_ANNOT_RECT_DIFFERENCES,
         "/RD: how far the drawing lies inside :attr:`rect`, ``[left, bottom, right, top]`` "
@@ -557,6 +584,29 @@ class Annotation(OwnedHandle):
     vertices = _points_field(
         _raw.QUIRE_ANNOT_VERTICES, "/Vertices of polygons and polylines: x, y pairs ([] when unset)."
     )
+
+    def set_image(self, data: Union[bytes, bytearray, memoryview, "os.PathLike[str]", str, None],
+                  content_type: Optional[str] = None) -> None:
+        """Gives a Stamp an image (PNG or JPEG bytes, or the path of such a file), stored and
+        drawn as its appearance when the annotation is added or written back
+        (:meth:`quire.Document.add_annotation`, :meth:`quire.Document.update_annotation`).
+        ``content_type`` is ``'image/png'`` or ``'image/jpeg'``; by default it is told from
+        the bytes. The image is checked now: :class:`quire.FormatError` when it is not a PNG
+        or JPEG that Quire reads, :class:`quire.LimitError` past 16 MiB or 40 million pixels.
+        ``None`` forgets an image not stored yet."""
+        if data is None:
+            with self._lock:
+                self._changed()
+                check(_raw.lib.quire_annotation_set_image(self._live(), None, 0, None))
+            return
+        if isinstance(data, (str, os.PathLike)):
+            data = Path(data).read_bytes()
+        raw = bytes(data)
+        if content_type is None:
+            content_type = "image/png" if raw[:8] == b"\x89PNG\r\n\x1a\n" else "image/jpeg"
+        with self._lock:
+            self._changed()
+            check(_raw.lib.quire_annotation_set_image(self._live(), raw, len(raw), content_type.encode("utf-8")))
 
     @property
     def ink(self) -> List[List[float]]:

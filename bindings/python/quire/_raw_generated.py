@@ -339,6 +339,8 @@ QUIRE_ANNOT_LINE_END = 0x070C
 QUIRE_ANNOT_CUSTOM_DATA = 0x070D
 QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
 QUIRE_ANNOT_BORDER_STYLE = 0x070F
+QUIRE_ANNOT_SYMBOL = 0x0710
+QUIRE_ANNOT_INTENT = 0x0711
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -347,6 +349,7 @@ QUIRE_ANNOT_BORDER_WIDTH = 0x0801
 QUIRE_ANNOT_FONT_SIZE = 0x0802
 QUIRE_ANNOT_FLAGS = 0x0803
 QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
+QUIRE_ANNOT_ALIGNMENT = 0x0805
 
 #: ``quire_annot_color_field``, passed and stored as a C int.
 quire_annot_color_field = c_int32
@@ -360,6 +363,7 @@ QUIRE_ANNOT_LINE = 0x0A01
 QUIRE_ANNOT_VERTICES = 0x0A02
 QUIRE_ANNOT_DASH_PATTERN = 0x0A03
 QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04
+QUIRE_ANNOT_CALLOUT_LINE = 0x0A05
 
 #: The current version of `quire_annotation_info` (2: `in_reply_to_id`).
 QUIRE_ANNOTATION_INFO_VERSION = 2
@@ -1306,6 +1310,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
         (POINTER(c_double), c_size_t, POINTER(c_size_t), quire_annotation_p, quire_annot_points_field),
     ),
     ("quire_annotation_set_points", c_int, (quire_annotation_p, quire_annot_points_field, POINTER(c_double), c_size_t)),
+    ("quire_annotation_set_image", c_int, (quire_annotation_p, c_void_p, c_size_t, c_char_p)),
     ("quire_annotation_ink_stroke_count", c_int, (POINTER(c_int32), quire_annotation_p)),
     (
         "quire_annotation_ink_stroke",
@@ -1771,12 +1776,15 @@ __all__ = [
     "QUIRE_ANNOT_CUSTOM_DATA",
     "QUIRE_ANNOT_IN_REPLY_TO_ID",
     "QUIRE_ANNOT_BORDER_STYLE",
+    "QUIRE_ANNOT_SYMBOL",
+    "QUIRE_ANNOT_INTENT",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",
     "QUIRE_ANNOT_FONT_SIZE",
     "QUIRE_ANNOT_FLAGS",
     "QUIRE_ANNOT_CLOUDY_INTENSITY",
+    "QUIRE_ANNOT_ALIGNMENT",
     "quire_annot_color_field",
     "QUIRE_ANNOT_COLOR",
     "QUIRE_ANNOT_INTERIOR_COLOR",
@@ -1786,6 +1794,7 @@ __all__ = [
     "QUIRE_ANNOT_VERTICES",
     "QUIRE_ANNOT_DASH_PATTERN",
     "QUIRE_ANNOT_RECT_DIFFERENCES",
+    "QUIRE_ANNOT_CALLOUT_LINE",
     "QUIRE_ANNOTATION_INFO_VERSION",
     "quire_annotation_info",
     "quire_form_kind",

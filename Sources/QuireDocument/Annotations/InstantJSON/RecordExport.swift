@@ -66,6 +66,17 @@ extension InstantJSON {
         case .none:
             break
         }
+        if kind.font {
+            // Free text: alignment and callout.
+            r.horizontalAlign = a.alignment.map { ["left", "center", "right"][Swift.min(Swift.max($0, 0), 2)] }
+            let cl = a.calloutLine
+            if cl.count == 4 || cl.count == 6 {
+                r.callout = InstantJSONCallout(
+                    start: frame.point(cl[0], cl[1]), knee: cl.count == 6 ? frame.point(cl[2], cl[3]) : nil,
+                    end: frame.point(cl[cl.count - 2], cl[cl.count - 1]), cap: lineCaps(a.lineEndings)?.start,
+                    innerRectInset: inset(a.rectDifferences) ?? [0, 0, 0, 0])
+            }
+        }
         if kind.font, let da = a.defaultAppearance {
             r.fontSize = fontSize(da)
             r.fontColor = fontColor(da)
@@ -107,6 +118,10 @@ extension InstantJSON {
             q.lineEndings = a.lineEndings.isEmpty ? nil : a.lineEndings
             q.defaultAppearance = a.defaultAppearance
             q.borderStyle = a.borderStyle
+            q.symbol = a.symbol
+            q.intent = a.intent
+            q.calloutLine = a.calloutLine.isEmpty ? nil : a.calloutLine
+            q.alignment = a.alignment
             q.dashPattern = a.dashPattern.isEmpty ? nil : a.dashPattern
             q.cloudyIntensity = a.cloudyIntensity
             q.rectDifferences = a.rectDifferences.isEmpty ? nil : a.rectDifferences
@@ -130,6 +145,10 @@ extension InstantJSON {
         if back.lineEndings != a.lineEndings { q.lineEndings = a.lineEndings }
         if back.defaultAppearance != a.defaultAppearance { q.defaultAppearance = a.defaultAppearance }
         if back.borderStyle != a.borderStyle { q.borderStyle = a.borderStyle }
+        if back.symbol != a.symbol { q.symbol = a.symbol }
+        if back.intent != a.intent { q.intent = a.intent }
+        if back.calloutLine != a.calloutLine { q.calloutLine = a.calloutLine }
+        if back.alignment != a.alignment { q.alignment = a.alignment }
         if back.dashPattern != a.dashPattern { q.dashPattern = a.dashPattern }
         if back.cloudyIntensity != a.cloudyIntensity { q.cloudyIntensity = a.cloudyIntensity }
         if back.rectDifferences != a.rectDifferences { q.rectDifferences = a.rectDifferences }

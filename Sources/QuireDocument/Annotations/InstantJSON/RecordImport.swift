@@ -77,6 +77,10 @@ extension InstantJSON {
         case .borderWidth?: a.borderWidth = r.borderWidth
         case nil: a.borderWidth = q.borderWidth
         }
+        a.symbol = q.symbol
+        a.intent = q.intent
+        a.calloutLine = q.calloutLine ?? []
+        a.alignment = q.alignment
         // Border style and effect: the shapes' Instant JSON fields, else Quire's.
         if kind.width == .strokeWidth {
             a.borderStyle = q.borderStyle ?? (r.strokeDashArray != nil ? "D" : nil)
@@ -134,6 +138,29 @@ extension InstantJSON {
             a.lineEndings = q.lineEndings ?? []
         }
         if kind.font {
+            if let align = r.horizontalAlign {
+                guard let index = ["left", "center", "right"].firstIndex(of: align) else {
+                    throw fail("horizontalAlign", "\"\(align.prefix(40))\" is not left, center or right")
+                }
+                a.alignment = index
+            }
+            if let c = r.callout {
+                let visible = c.start + (c.knee ?? []) + c.end
+                a.calloutLine = frame.pdf([c.start] + (c.knee.map { [$0] } ?? []) + [c.end])
+                if let exact = q.calloutLine, exact.count == visible.count, close(frame.points(exact).flatMap { $0 }, visible) {
+                    a.calloutLine = exact
+                }
+                if q.intent == nil { a.intent = "FreeTextCallout" }
+                if q.lineEndings == nil, let cap = c.cap {
+                    guard let name = lineCapNames.first(where: { $0.json == cap })?.pdf else {
+                        throw fail("callout.cap", "unknown line cap \"\(cap.prefix(40))\" (\(lineCapNames.map(\.json).joined(separator: ", ")))")
+                    }
+                    a.lineEndings = [name]
+                }
+                if q.rectDifferences == nil, let i = c.innerRectInset, i != [0, 0, 0, 0] {
+                    a.rectDifferences = [i[0], i[3], i[2], i[1]]
+                }
+            }
             if let size = r.fontSize, size <= 0 { throw fail("fontSize", "\(size) is not a font size") }
             if let c = r.fontColor, rgb(hex: c) == nil { throw fail("fontColor", "\"\(c.prefix(40))\" is not a colour (#RRGGBB)") }
             a.defaultAppearance = defaultAppearance(fontSize: r.fontSize, fontColor: r.fontColor)
@@ -268,6 +295,11 @@ extension InstantJSON {
         case .inkList: field = q.pdfInkList != nil && a.inkList == q.pdfInkList ? "quire.pdfInkList" : "lines.points"
         case .author: field = "creatorName"  // widgets are skipped before the rules: not met
         case .borderStyle: field = "quire.borderStyle"
+        case .symbol: field = "quire.symbol"
+        case .intent: field = "quire.intent"
+        case .calloutLine: field = q.calloutLine != nil ? "quire.calloutLine" : "callout"
+        case .alignment: field = "quire.alignment"
+        case .image: field = "imageAttachmentId"
         case .dashPattern: field = q.dashPattern != nil ? "quire.dashPattern" : "strokeDashArray"
         case .cloudyIntensity: field = r.cloudyBorderIntensity != nil ? "cloudyBorderIntensity" : "quire.cloudyIntensity"
         case .rectDifferences: field = r.cloudyBorderInset != nil ? "cloudyBorderInset" : "quire.rectDifferences"
@@ -303,6 +335,12 @@ extension InstantJSON {
         try check(r.strokeDashArray, "strokeDashArray", maxCount: Annotation.maxDashes)
         try check(r.cloudyBorderIntensity, "cloudyBorderIntensity")
         try check(r.cloudyBorderInset, "cloudyBorderInset", count: 4)
+        if let c = r.callout {
+            try check(c.start, "callout.start", count: 2)
+            try check(c.knee, "callout.knee", count: 2)
+            try check(c.end, "callout.end", count: 2)
+            try check(c.innerRectInset, "callout.innerRectInset", count: 4)
+        }
         for (i, rect) in (r.rects ?? []).enumerated() { try check(rect, "rects[\(i)]", count: 4) }
         try check(r.startPoint, "startPoint", count: 2)
         try check(r.endPoint, "endPoint", count: 2)
@@ -317,6 +355,7 @@ extension InstantJSON {
             try check(q.dashPattern, "quire.dashPattern", maxCount: Annotation.maxDashes)
             try check(q.cloudyIntensity, "quire.cloudyIntensity")
             try check(q.rectDifferences, "quire.rectDifferences", count: 4)
+            try check(q.calloutLine, "quire.calloutLine", maxCount: 6)
             try check(q.pdfRect, "quire.pdfRect", count: 4)
             try check(q.pdfQuadPoints, "quire.pdfQuadPoints")
             for (i, stroke) in (q.pdfInkList ?? []).enumerated() { try check(stroke, "quire.pdfInkList[\(i)]") }

@@ -156,6 +156,9 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     public var lineWidth: Double?
     public var borderWidth: Double?
     public var fontSize: Double?
+    /// Free text: the callout (/CL, /LE, /RD) and the alignment (/Q: left, center, right).
+    public var callout: InstantJSONCallout?
+    public var horizontalAlign: String?
     /// Shapes: the dash and gap lengths of a dashed stroke (/BS /S /D with /BS /D).
     public var strokeDashArray: [Double]?
     /// Rectangles, ellipses and polygons: the cloudy border's intensity (/BE /S /C /I) and
@@ -198,7 +201,7 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
              customData, note, text, icon, stampType, color, strokeColor, fillColor, borderColor, fontColor,
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
              action, quire, isCommentThreadRoot, imageAttachmentId, contentType, strokeDashArray,
-             cloudyBorderIntensity, cloudyBorderInset
+             cloudyBorderIntensity, cloudyBorderInset, callout, horizontalAlign
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -239,6 +242,8 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(strokeDashArray, forKey: .strokeDashArray)
         try c.encodeIfPresent(cloudyBorderIntensity, forKey: .cloudyBorderIntensity)
         try c.encodeIfPresent(cloudyBorderInset, forKey: .cloudyBorderInset)
+        try c.encodeIfPresent(callout, forKey: .callout)
+        try c.encodeIfPresent(horizontalAlign, forKey: .horizontalAlign)
         try c.encodeIfPresent(rects, forKey: .rects)
         try c.encodeIfPresent(lines, forKey: .lines)
         try c.encodeIfPresent(startPoint, forKey: .startPoint)
@@ -305,6 +310,8 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         strokeDashArray = try o.node("strokeDashArray")?.numbers(maxCount: Annotation.maxDashes)
         cloudyBorderIntensity = try o.node("cloudyBorderIntensity")?.number()
         cloudyBorderInset = try o.node("cloudyBorderInset")?.numbers(count: 4)
+        callout = try o.node("callout").map(InstantJSONCallout.init(json:))
+        horizontalAlign = try o.string("horizontalAlign")
         rects = try o.node("rects")?.array().map { try $0.numbers(count: 4) }
         lines = try o.node("lines").map(InstantJSONLines.init(json:))
         startPoint = try o.node("startPoint")?.numbers(count: 2)
@@ -382,6 +389,38 @@ public struct InstantJSONLineCaps: Codable, Sendable, Equatable {
     }
 }
 
+/// A free text's callout: the line from `start` (where `cap`, the line ending, is drawn)
+/// through `knee` to `end`, and the text box's inset from the bbox, [left, top, right,
+/// bottom] (Nutrient's Instant JSON).
+public struct InstantJSONCallout: Codable, Sendable, Equatable {
+    public var start: [Double]
+    public var knee: [Double]?
+    public var end: [Double]
+    public var cap: String?
+    public var innerRectInset: [Double]?
+
+    public init(start: [Double], knee: [Double]?, end: [Double], cap: String?, innerRectInset: [Double]?) {
+        self.start = start
+        self.knee = knee
+        self.end = end
+        self.cap = cap
+        self.innerRectInset = innerRectInset
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        start = try o.required("start").numbers(count: 2)
+        knee = try o.node("knee")?.numbers(count: 2)
+        end = try o.required("end").numbers(count: 2)
+        cap = try o.string("cap")
+        innerRectInset = try o.node("innerRectInset")?.numbers(count: 4)
+    }
+}
+
 /// Quire's fields of a record (the `quire` object). Values here are PDF values: names as
 /// in the file, coordinates in PDF user space (not flipped), dates in PDF form.
 public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
@@ -424,6 +463,13 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
     public var lineEndings: [String]?
     /// /DA of free text, when `fontSize` and `fontColor` do not rebuild it.
     public var defaultAppearance: String?
+    /// /Sy of a Caret (P or None).
+    public var symbol: String?
+    /// /IT, when the record's fields do not give it (a callout gives FreeTextCallout).
+    public var intent: String?
+    /// /CL and /Q exactly, when `callout` and `horizontalAlign` do not hold them.
+    public var calloutLine: [Double]?
+    public var alignment: Int?
     /// /BS /S as a PDF name (S, D, B, I, U), when `strokeDashArray` does not give it.
     public var borderStyle: String?
     /// /BS /D exactly, when `strokeDashArray` does not hold it.
@@ -477,6 +523,10 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
         lineEndings = try o.node("lineEndings")?.array().map { try $0.pdfName() }
         defaultAppearance = try o.string("defaultAppearance")
         borderStyle = try o.node("borderStyle")?.pdfName()
+        symbol = try o.node("symbol")?.pdfName()
+        intent = try o.node("intent")?.pdfName()
+        calloutLine = try o.node("calloutLine")?.numbers(maxCount: 6)
+        alignment = try o.node("alignment")?.integer(in: 0...2)
         dashPattern = try o.node("dashPattern")?.numbers(maxCount: Annotation.maxDashes)
         cloudyIntensity = try o.node("cloudyIntensity")?.number()
         rectDifferences = try o.node("rectDifferences")?.numbers(count: 4)
