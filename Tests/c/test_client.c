@@ -69,6 +69,10 @@ static void on_event(quire_descriptor *descriptor, const quire_sync_event *event
     /* Version 2's fields: only CHANGE_DROPPED carries change ids. */
     if (event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED && (event->change_ids || event->change_id_count || event->client_seq))
         e->wrong_thread++;
+    /* Version 3's: only CHANGE_DROPPED names fields, and a count goes with its array. */
+    if ((event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED && (event->fields || event->field_count)) ||
+        (!event->fields != !event->field_count))
+        e->wrong_thread++;
     /* Every event is of the family, and so is its state. */
     if (!event_name(event->type) || !state_name(event->state)) e->wrong_thread++;
     if (event->type == QUIRE_SYNC_EVENT_DOWNLOAD_FAILED) e->download_failed_status = event->status;

@@ -48,6 +48,8 @@ public struct ScheduleReport: Sendable {
     public var syncs = 0
     public var accepted = 0
     public var droppedChanges = 0
+    /// Puts the server merged field by field with concurrent changes.
+    public var merges = 0
     public var repairs: Int64 = 0
     public var faults: [String: Int] = [:]
     public var divergences: [String] = []
@@ -80,6 +82,9 @@ struct Expectation {
     /// "put", "delete", or "none" (created and deleted before it ever left).
     var op: String
     var record: [UInt8]?
+    /// The fields the client's change changed (``RecordFields``): a merge on the server
+    /// keeps those of `record` and may take the others from other clients' changes.
+    var fields: Set<String>? = nil
 }
 
 /// One user's client.

@@ -82,6 +82,10 @@ class SyncEvent:
     #: an edit gives its id), oldest first, and the refused mutation's client sequence number.
     change_ids: Tuple[int, ...] = field(default_factory=tuple)
     client_seq: int = 0
+    #: CHANGE_DROPPED: the fields (``"text"``, ``"colour"``, ...) that lost to another
+    #: client's change of the same fields; when the change's other fields were merged and
+    #: kept, only these were dropped. Empty when the whole change was dropped.
+    fields: Tuple[str, ...] = field(default_factory=tuple)
 
 
 def _text(p: Optional[bytes]) -> Optional[str]:
@@ -204,10 +208,13 @@ class Client:
                 client_seq = e.client_seq
                 if e.change_ids and e.change_id_count:
                     changes = tuple(int(e.change_ids[i]) for i in range(e.change_id_count))
+            fields: Tuple[str, ...] = ()
+            if e.version >= 3 and e.fields and e.field_count:
+                fields = tuple(_text(e.fields[i]) or "" for i in range(e.field_count))
             event = SyncEvent(
                 type=SyncEventType(e.type), state=SyncState(e.state), status=e.status, message=_text(e.message),
                 record_id=_text(e.record_id), reason=_text(e.reason), record_ids=ids,
-                completed=e.completed, total=e.total, change_ids=changes, client_seq=client_seq,
+                completed=e.completed, total=e.total, change_ids=changes, client_seq=client_seq, fields=fields,
             )
             descriptor = self._descriptor_of(handle)
             if event.type in (SyncEventType.DOCUMENT_CHANGED, SyncEventType.CHANGE_DROPPED,
