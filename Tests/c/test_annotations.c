@@ -514,7 +514,6 @@ static void test_read_annots_pdf(void) {
     quire_annotation *a;
     int32_t k;
     quire_rect r;
-    g_test = "read annots.pdf";
     if (!doc) return;
     /* manifest: annots_per_page {"0": 9, "1": 3}. */
     CHECK_INT(page_count_of(doc, 0), 9);
@@ -647,7 +646,6 @@ static void test_read_caret_pdf(void) {
     quire_annotation *a;
     quire_annotation_list *list = NULL;
     int32_t k, replies = 0;
-    g_test = "read caret.pdf (a grouped reply)";
     if (!doc) return;
     /* manifest: 10 annotations, annots_irt_majority 1, annots_state_majority 0. pikepdf:
      * /Annots [26 27 28 29 30 31 32 33 34 35]; 26 is a /StrikeOut with /IRT 28 0 R and
@@ -731,7 +729,6 @@ static void test_read_states(void) {
     quire_annotation *a;
     quire_annotation_list *current = NULL, *history = NULL, *list = NULL;
     int32_t n, k, replies, states;
-    g_test = "read review states";
 
     /* iText's cmp_xfdfInReplyTo.pdf. manifest: 5 annotations, annots_irt_majority 1,
      * annots_state_majority 2. pikepdf: /Annots [28 29 30 31 40]; 40 is a /Text with
@@ -991,7 +988,6 @@ static void test_create_subtypes(void) {
     quire_document *doc = NULL, *again;
     int k;
     int32_t changed = -1;
-    g_test = "create every subtype";
     original = read_file(corpus(ANNOTS_PDF), &size);
     CHECK(original != NULL);
     if (!original) return;
@@ -1093,7 +1089,6 @@ static void test_update_and_delete(void) {
     quire_rect r;
     static const double green[3] = {0, 1, 0};
     int32_t id = -1;
-    g_test = "update and delete";
     original = read_file(corpus(ANNOTS_PDF), &size);
     if (!original) return;
     CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
@@ -1241,7 +1236,6 @@ static void test_add_copy(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a;
     int32_t copy19 = -1, copy22 = -1;
-    g_test = "add a copy of an annotation";
     if (!doc) return;
     /* 19 has /NM (Highlight-1); 22 has /NM (Highlight-With-Popup-1) and /Popup 21 0 R, and
      * 21 is in page 1's /Annots too (pikepdf). */
@@ -1343,7 +1337,6 @@ static void test_replies_and_threads(void) {
     quire_document *doc = NULL, *again;
     quire_annotation *a = NULL;
     int32_t note, r1, r2, r3, dee = -1, s_ada1, s_bob, s_ada2, s_cy;
-    g_test = "replies, comments, review summary";
     original = read_file(corpus(ANNOTS_PDF), &size);
     if (!original) return;
     CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
@@ -1502,7 +1495,6 @@ static void test_set_in_reply_to(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a;
     int32_t state;
-    g_test = "set_in_reply_to";
     if (!doc) return;
     /* pikepdf: 19, 20 and 22 are Highlights on page 1; 26 is the Square on page 2. */
     /* Another page: QUIRE_EINVAL (the header). */
@@ -1579,7 +1571,6 @@ static void test_state_rules(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a, *r;
     int32_t note, reply, k, out = -1, states[7];
-    g_test = "states and state models";
     if (!doc) return;
     note = add_note(doc, 0, "Ada", "A note to review");
     /* Every state of both models (the header: Marked: Marked, Unmarked; Review: Accepted,
@@ -1674,7 +1665,6 @@ static void test_replies_switch(void) {
     quire_annotation *a, *out = NULL;
     quire_annotation_list *list = NULL;
     int32_t note, reply, state, enabled = -1, copy_id = -1;
-    g_test = "replies switch";
     if (!doc) return;
     note = add_note(doc, 0, "Ada", "switch note");
     reply = add_reply(doc, note, "Bob", "before the switch");
@@ -1772,7 +1762,6 @@ static void test_search(void) {
     quire_annotation_list *list = NULL;
     quire_annotation *a;
     int32_t first, second, reply;
-    g_test = "search";
     if (!doc) return;
     /* One note on page 2, then one on page 1: results come in page order. Case is ignored
      * beyond ASCII (U+00DC/U+00FC, U+00C9/U+00E9). */
@@ -1830,7 +1819,6 @@ static void test_errors(void) {
     char buf[32];
     size_t len = 99, count = 99;
     int32_t v = -5, w = -5;
-    g_test = "annotation error paths";
     if (!doc) return;
     with_nan[1] = NAN;
     with_inf[3] = -INFINITY;
@@ -2230,7 +2218,6 @@ static void test_json(void) {
     quire_document *doc = NULL, *other = NULL;
     char *json, *again, small[8];
     int32_t note, reply, state, count = -1, found = -1, k, n;
-    g_test = "annotation JSON";
     original = read_file(corpus(ANNOTS_PDF), &size);
     if (!original) return;
     CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
@@ -2432,7 +2419,6 @@ static void test_bulk_infos(void) {
     size_t len = 0, len2 = 0, rounded;
     int32_t count = -1, k;
     unsigned char *buf, *guarded;
-    g_test = "bulk reads of a page's annotations";
     if (!doc || !empty) {
         quire_document_close(doc);
         quire_document_close(empty);
@@ -2567,19 +2553,21 @@ static void test_bulk_infos(void) {
 
 /* ---- the program ----------------------------------------------------------------------------- */
 
-void run_annotation_tests(void) {
-    test_read_annots_pdf();
-    test_read_caret_pdf();
-    test_bulk_infos();
-    test_read_states();
-    test_create_subtypes();
-    test_update_and_delete();
-    test_add_copy();
-    test_replies_and_threads();
-    test_set_in_reply_to();
-    test_state_rules();
-    test_replies_switch();
-    test_search();
-    test_errors();
-    test_json();
-}
+static const struct test_case annotations_tests[] = {
+    {"read_annots_pdf",      test_read_annots_pdf},
+    {"read_caret_pdf",       test_read_caret_pdf},
+    {"bulk_infos",           test_bulk_infos},
+    {"read_states",          test_read_states},
+    {"create_subtypes",      test_create_subtypes},
+    {"update_and_delete",    test_update_and_delete},
+    {"add_copy",             test_add_copy},
+    {"replies_and_threads",  test_replies_and_threads},
+    {"set_in_reply_to",      test_set_in_reply_to},
+    {"state_rules",          test_state_rules},
+    {"replies_switch",       test_replies_switch},
+    {"search",               test_search},
+    {"errors",               test_errors},
+    {"json",                 test_json},
+    {NULL, NULL}};
+
+const struct test_suite annotations_suite = {"annotations", NULL, NULL, annotations_tests};

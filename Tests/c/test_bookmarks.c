@@ -208,7 +208,6 @@ static void test_values(void) {
     int32_t page = -1;
     int64_t key = 0;
     char *id1, *id2, *text;
-    g_test = "bookmark values";
 
     /* A go-to bookmark: its kind and page; no name, no action text, no sort key yet (the
      * header: QUIRE_ENOTFOUND for each). */
@@ -418,7 +417,6 @@ static void test_document_bookmarks(void) {
     struct change_counter counter = {0, NULL, 0, -1, -1};
     quire_bookmark_change_fn on_change = count_change;
     int k;
-    g_test = "document bookmarks (built-in provider)";
 
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc) return;
@@ -644,7 +642,6 @@ static void test_export_to_outline(void) {
     quire_bookmark *a, *u, *n;
     int32_t count = -1, written = -1, depth = -1, parent = -2, page = -1;
     quire_action_type action = (quire_action_type)-1;
-    g_test = "export to the outline";
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc) return;
     CHECK_STATUS(quire_document_outline_count(&count, doc), QUIRE_OK);
@@ -831,14 +828,14 @@ done:
 }
 
 static void test_persistence(void) {
-    g_test = "persistence (incremental save, page_labels.pdf)";
+    test_step("persistence (incremental save, page_labels.pdf)");
     check_persistence(LABELS_PDF, LABELS_PAGES, QUIRE_SAVE_INCREMENTAL);
-    g_test = "persistence (full save, page_labels.pdf)";
+    test_step("persistence (full save, page_labels.pdf)");
     check_persistence(LABELS_PDF, LABELS_PAGES, QUIRE_SAVE_FULL);
     /* Encrypted: the strings of the store go through the security handler. */
-    g_test = "persistence (incremental save, V4-aes.pdf)";
+    test_step("persistence (incremental save, V4-aes.pdf)");
     check_persistence(AES_PDF, AES_PAGES, QUIRE_SAVE_INCREMENTAL);
-    g_test = "persistence (full save, V4-aes.pdf)";
+    test_step("persistence (full save, V4-aes.pdf)");
     check_persistence(AES_PDF, AES_PAGES, QUIRE_SAVE_FULL);
 }
 
@@ -1037,7 +1034,6 @@ static void test_provider_chain(void) {
     char *labels_ids[3];
     const char *dir = make_temp_dir();
     int k;
-    g_test = "a provider chain in C";
     memset(&store, 0, sizeof store);
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc || !dir) goto done;
@@ -1218,7 +1214,6 @@ static void test_provider_errors(void) {
     int32_t count = -1;
     const char *msg;
     const char *dir = make_temp_dir();
-    g_test = "bookmark provider errors";
     memset(&store, 0, sizeof store);
     memset(&other, 0, sizeof other);
     doc = open_corpus(LABELS_PDF, NULL);
@@ -1384,35 +1379,38 @@ done:
     remove_temp_dir(dir);
 }
 
-void run_bookmark_tests(void) {
-    {
-        /* The provider initialisers (the header): the current version, no callbacks. */
-        quire_bookmark_provider p = QUIRE_BOOKMARK_PROVIDER_INIT;
-        quire_bookmark_provider b = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
-        g_test = "bookmark provider initialisers";
-        CHECK_INT(p.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
-        CHECK_INT(p.builtin, 0);
-        CHECK(p.load == NULL && p.add == NULL && p.remove == NULL && p.save == NULL &&
-              p.release == NULL && p.payload == NULL);
-        CHECK_INT(b.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
-        CHECK(b.builtin != 0);
-        /* The bookmark kinds are the outline's action types (the header: aliases, so that
-         * one quire_action_type serves both), in that family's range. */
-        CHECK_INT(QUIRE_BOOKMARK_GOTO, QUIRE_ACTION_GOTO);
-        CHECK_INT(QUIRE_BOOKMARK_URI, QUIRE_ACTION_URI);
-        CHECK_INT(QUIRE_BOOKMARK_NAMED, QUIRE_ACTION_NAMED);
-        CHECK_INT(QUIRE_BOOKMARK_OTHER, QUIRE_ACTION_OTHER);
-        CHECK_INT(QUIRE_BOOKMARK_GOTO, 0x0201);
-        CHECK_INT(QUIRE_BOOKMARK_URI, 0x0203);
-        CHECK_INT(QUIRE_BOOKMARK_NAMED, 0x0204);
-        CHECK_INT(QUIRE_BOOKMARK_OTHER, 0x0206);
-        CHECK_INT(QUIRE_BOOKMARK_SORT_CUSTOM, 0x0C00);
-        CHECK_INT(QUIRE_BOOKMARK_SORT_PAGE, 0x0C01);
-    }
-    test_values();
-    test_document_bookmarks();
-    test_export_to_outline();
-    test_persistence();
-    test_provider_chain();
-    test_provider_errors();
+/* The provider initialisers (the header): the current version, no callbacks. */
+static void test_provider_initialisers(void) {
+    quire_bookmark_provider p = QUIRE_BOOKMARK_PROVIDER_INIT;
+    quire_bookmark_provider b = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+    CHECK_INT(p.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
+    CHECK_INT(p.builtin, 0);
+    CHECK(p.load == NULL && p.add == NULL && p.remove == NULL && p.save == NULL &&
+          p.release == NULL && p.payload == NULL);
+    CHECK_INT(b.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
+    CHECK(b.builtin != 0);
+    /* The bookmark kinds are the outline's action types (the header: aliases, so that
+     * one quire_action_type serves both), in that family's range. */
+    CHECK_INT(QUIRE_BOOKMARK_GOTO, QUIRE_ACTION_GOTO);
+    CHECK_INT(QUIRE_BOOKMARK_URI, QUIRE_ACTION_URI);
+    CHECK_INT(QUIRE_BOOKMARK_NAMED, QUIRE_ACTION_NAMED);
+    CHECK_INT(QUIRE_BOOKMARK_OTHER, QUIRE_ACTION_OTHER);
+    CHECK_INT(QUIRE_BOOKMARK_GOTO, 0x0201);
+    CHECK_INT(QUIRE_BOOKMARK_URI, 0x0203);
+    CHECK_INT(QUIRE_BOOKMARK_NAMED, 0x0204);
+    CHECK_INT(QUIRE_BOOKMARK_OTHER, 0x0206);
+    CHECK_INT(QUIRE_BOOKMARK_SORT_CUSTOM, 0x0C00);
+    CHECK_INT(QUIRE_BOOKMARK_SORT_PAGE, 0x0C01);
 }
+
+static const struct test_case bookmarks_tests[] = {
+    {"provider_initialisers",  test_provider_initialisers},
+    {"values",                 test_values},
+    {"document_bookmarks",     test_document_bookmarks},
+    {"export_to_outline",      test_export_to_outline},
+    {"persistence",            test_persistence},
+    {"provider_chain",         test_provider_chain},
+    {"provider_errors",        test_provider_errors},
+    {NULL, NULL}};
+
+const struct test_suite bookmarks_suite = {"bookmarks", NULL, NULL, bookmarks_tests};

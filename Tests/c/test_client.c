@@ -102,7 +102,6 @@ static void test_client_arguments(void) {
     quire_client *client = NULL;
     quire_sync_state state;
     size_t n;
-    g_test = "client_arguments";
     CHECK_STATUS(quire_client_config_init(NULL, QUIRE_CLIENT_CONFIG_VERSION), QUIRE_EINVAL);
     CHECK_STATUS(quire_client_config_init(&config, 0), QUIRE_EINVAL);
     CHECK_STATUS(quire_client_config_init(&config, QUIRE_CLIENT_CONFIG_VERSION + 1), QUIRE_EVERSION);
@@ -169,7 +168,6 @@ static void test_client_offline(void) {
     size_t n = 0;
     int status;
     char *token = client_fixture("token"), *other_layer = client_fixture("token-other-layer");
-    g_test = "client_offline";
     if (!token || !other_layer) {
         report(0, __FILE__, __LINE__, "the client tests need the tokens of sync_fixtures.py");
         free(token);
@@ -282,7 +280,9 @@ static void test_client_offline(void) {
     free(other_layer);
 }
 
-void run_client_tests(void) {
-    test_client_arguments();
-    test_client_offline();
-}
+static const struct test_case client_tests[] = {
+    {"arguments",  test_client_arguments},
+    {"offline",    test_client_offline},
+    {NULL, NULL}};
+
+const struct test_suite client_suite = {"client", NULL, NULL, client_tests};

@@ -182,7 +182,6 @@ static void test_edit(void) {
     quire_document *doc;
     quire_value *v = NULL, *stream6 = NULL;
     int32_t n = -1, m = -1, count = -1, before = -1;
-    g_test = "editing";
     /* annots.pdf: objects 1 to 26, /Size 27; 1 is the catalog << /Type /Catalog /Pages 2 0 R
      * /AcroForm << ... >> >> (the file). */
     doc = open_corpus(ANNOTS, NULL);
@@ -335,7 +334,6 @@ static void test_edit_errors(void) {
     quire_document *doc;
     quire_value *v = parse_value("<< /Quire 1 >>"), *i42 = parse_value("42");
     int32_t n = -7;
-    g_test = "editing: errors";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc || !v || !i42) {
         quire_document_close(doc);
@@ -447,7 +445,6 @@ static void test_save_path(void) {
     unsigned char *original, *saved, *saved2;
     size_t original_size = 0, saved_size = 0, saved2_size = 0;
     quire_save_options options = QUIRE_SAVE_OPTIONS_INIT;
-    g_test = "saving to a path";
     dir = make_temp_dir();
     original = read_file(corpus(ANNOTS), &original_size);
     doc = open_corpus(ANNOTS, NULL);
@@ -603,7 +600,6 @@ static void test_save_append_in_place(void) {
     struct byte_sink sink = {0};
     FILE *f;
     quire_save_options options = QUIRE_SAVE_OPTIONS_INIT;
-    g_test = "appending in place";
     dir = make_temp_dir();
     original = read_file(corpus(ANNOTS), &original_size);
     if (!dir || !original) {
@@ -675,7 +671,6 @@ static void test_save_callback(void) {
     size_t original_size = 0;
     struct byte_sink sink, sink2;
     int status;
-    g_test = "saving through a callback";
     memset(&sink, 0, sizeof sink);
     memset(&sink2, 0, sizeof sink2);
     original = read_file(corpus(ANNOTS), &original_size);
@@ -766,7 +761,6 @@ static void test_save_full(void) {
     struct byte_sink sink;
     int32_t root;
     int32_t object_streams;
-    g_test = "full saves";
     /* hybrid-xref.pdf: 30 pages, 11 outline items (manifest, all peers), objects in an object
      * stream (manifest pikepdf objstm_objects 13). */
     for (object_streams = 0; object_streams <= 1; object_streams++) {
@@ -864,7 +858,6 @@ static void test_save_encrypted(void) {
          QUIRE_ENCRYPTION_AES_256, 6},
     };
     size_t i;
-    g_test = "saving encrypted files";
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct encrypted_save_case *c = &cases[i];
         quire_document *doc = open_corpus(c->path, c->password), *re = NULL;
@@ -914,7 +907,6 @@ static void test_save_encrypted(void) {
 static void test_save_repaired(void) {
     quire_document *doc, *re;
     struct byte_sink sink;
-    g_test = "saving a repaired file";
     /* bad3.pdf: the cross-reference was rebuilt (see test_api.c). An incremental save would
      * append to an xref that does not exist: QUIRE_EUNSUPPORTED (the header); a full save
      * writes a new, clean file. */
@@ -956,7 +948,6 @@ static void test_outline_actions(void) {
      * written (ISO 32000-2 §12.6.4: /F of GoToR and Launch, /N of Named, /S otherwise). */
     quire_document *doc, *re;
     struct byte_sink sink;
-    g_test = "outline actions";
     doc = open_corpus(BOOKMARKS, NULL);
     if (!doc) return;
     memset(&sink, 0, sizeof sink);
@@ -1021,15 +1012,22 @@ static void test_outline_actions(void) {
     quire_document_close(doc);
 }
 
-void run_editing_tests(void) {
+/* The save callbacks are "called ... on the calling thread" (the header): this one. */
+static int editing_setup(void) {
     sink_expect_thread();
-    test_edit();
-    test_edit_errors();
-    test_save_path();
-    test_save_append_in_place();
-    test_save_callback();
-    test_save_full();
-    test_save_encrypted();
-    test_save_repaired();
-    test_outline_actions();
+    return 0;
 }
+
+static const struct test_case editing_tests[] = {
+    {"edit",                  test_edit},
+    {"edit_errors",           test_edit_errors},
+    {"save_path",             test_save_path},
+    {"save_append_in_place",  test_save_append_in_place},
+    {"save_callback",         test_save_callback},
+    {"save_full",             test_save_full},
+    {"save_encrypted",        test_save_encrypted},
+    {"save_repaired",         test_save_repaired},
+    {"outline_actions",       test_outline_actions},
+    {NULL, NULL}};
+
+const struct test_suite editing_suite = {"editing", editing_setup, NULL, editing_tests};

@@ -33,7 +33,6 @@ static void test_field_constants(void) {
                                       QUIRE_FIELD_COMBO_BOX, QUIRE_FIELD_LIST_BOX, QUIRE_FIELD_PUSH_BUTTON,
                                       QUIRE_FIELD_SIGNATURE, QUIRE_FIELD_UNKNOWN};
     size_t k;
-    g_test = "forms: constants";
     for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) CHECK_INT((int)kinds[k], 0x1B00 + (int)k);
     CHECK_INT(QUIRE_FIELD_OPTION_EXPORT, 0x1C00);
     CHECK_INT(QUIRE_FIELD_OPTION_DISPLAY, 0x1C01);
@@ -189,9 +188,11 @@ static void test_flatten_and_xfdf(void) {
     quire_document_close(doc);
 }
 
-void run_form_tests(void) {
-    test_field_constants();
-    test_fields();
-    test_list_box();
-    test_flatten_and_xfdf();
-}
+static const struct test_case forms_tests[] = {
+    {"field_constants",   test_field_constants},
+    {"fields",            test_fields},
+    {"list_box",          test_list_box},
+    {"flatten_and_xfdf",  test_flatten_and_xfdf},
+    {NULL, NULL}};
+
+const struct test_suite forms_suite = {"forms", NULL, NULL, forms_tests};

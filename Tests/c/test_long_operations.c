@@ -415,19 +415,14 @@ static void test_wrong_argument_message(void) {
     quire_document_close(doc);
 }
 
-void run_long_operation_tests(void) {
-    g_test = "long operations: options";
-    test_options_init();
-    g_test = "long operations: flatten";
-    test_flatten();
-    g_test = "long operations: export";
-    test_export();
-    g_test = "long operations: import";
-    test_import();
-    g_test = "long operations: search and text";
-    test_search_and_text();
-    g_test = "long operations: build info";
-    test_build_info();
-    g_test = "long operations: wrong argument order";
-    test_wrong_argument_message();
-}
+static const struct test_case long_operations_tests[] = {
+    {"options_init",            test_options_init},
+    {"flatten",                 test_flatten},
+    {"export",                  test_export},
+    {"import",                  test_import},
+    {"search_and_text",         test_search_and_text},
+    {"build_info",              test_build_info},
+    {"wrong_argument_message",  test_wrong_argument_message},
+    {NULL, NULL}};
+
+const struct test_suite long_operations_suite = {"long_operations", NULL, NULL, long_operations_tests};

@@ -64,7 +64,6 @@ static const struct structure_case structure_cases[] = {
 
 static void test_structure_cases(void) {
     size_t i;
-    g_test = "xref form, object count, linearized";
     for (i = 0; i < sizeof structure_cases / sizeof structure_cases[0]; i++) {
         const struct structure_case *c = &structure_cases[i];
         quire_document *doc = open_corpus(c->path, NULL);
@@ -94,7 +93,6 @@ static void test_structure_errors(void) {
     quire_xref_form form = (quire_xref_form)0x7777;
     quire_encryption_method method = (quire_encryption_method)0x7777;
     quire_action_type action = (quire_action_type)0x7777;
-    g_test = "structure: NULL arguments";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc) return;
     /* The header: QUIRE_EINVAL for NULL arguments; out untouched. */
@@ -165,7 +163,6 @@ static void test_encryption(void) {
     quire_encryption_method method = (quire_encryption_method)0x7777;
     int32_t revision = -7, is_owner = -7;
     uint32_t permissions = 7;
-    g_test = "encryption";
     for (i = 0; i < sizeof encryption_cases / sizeof encryption_cases[0]; i++) {
         const struct encryption_case *c = &encryption_cases[i];
         doc = open_corpus(c->path, c->password);
@@ -217,7 +214,6 @@ static void test_max_pages(void) {
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
     int32_t pages = -1;
     int status;
-    g_test = "max_pages";
     /* hybrid-xref.pdf has 30 pages (manifest page_count, all peers). */
     options.max_pages = 30;
     CHECK_STATUS(quire_document_open(&doc, corpus(HYBRID), &options), QUIRE_OK);
@@ -287,7 +283,6 @@ static void test_limits_named(void) {
     char data[512];
     size_t len = 0, n;
     int32_t pages = -1;
-    g_test = "limits named";
     /* max_xref_chain: 4 sections chained through /Prev, 2 allowed: QUIRE_ELIMIT at open,
      * with the limit's name in the message; the default opens it. */
     n = limit_pdf(pdf, sizeof pdf, 4, "", "x");
@@ -351,7 +346,6 @@ static void test_missing_pages(void) {
     quire_rect r;
     int32_t pages = -1, v = -7, i;
     size_t len = 99;
-    g_test = "missing pages";
     doc = open_corpus(COUNT_3_OF_1, NULL);
     if (doc) {
         CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
@@ -551,7 +545,7 @@ static void test_outline(void) {
     quire_action_type w = (quire_action_type)0x7777;
     size_t len = 99;
     char buf[16];
-    g_test = "outline: bookmarks.pdf";
+    test_step("bookmarks.pdf");
     doc = open_corpus(BOOKMARKS, NULL);
     if (doc) {
         static const int32_t bad[] = {6, -1, INT32_MIN, INT32_MAX};
@@ -588,7 +582,7 @@ static void test_outline(void) {
         quire_document_close(doc);
     }
 
-    g_test = "outline: hybrid-xref.pdf";
+    test_step("hybrid-xref.pdf");
     doc = open_corpus(HYBRID, NULL);
     if (doc) {
         check_outline(doc, hybrid_outline, 11, "hybrid-xref.pdf");
@@ -596,7 +590,7 @@ static void test_outline(void) {
         quire_document_close(doc);
     }
 
-    g_test = "outline: named destinations and GoTo actions";
+    test_step("named destinations and GoTo actions");
     doc = open_corpus(QPDF("outlines-with-actions.pdf"), NULL);
     if (doc) {
         check_outline(doc, actions_outline, 11, "outlines-with-actions.pdf");
@@ -608,7 +602,7 @@ static void test_outline(void) {
         quire_document_close(doc);
     }
 
-    g_test = "outline: page_labels.pdf";
+    test_step("page_labels.pdf");
     doc = open_corpus(PAGE_LABELS, NULL);
     if (doc) {
         check_outline(doc, page_labels_outline, 6, "page_labels.pdf");
@@ -616,7 +610,7 @@ static void test_outline(void) {
     }
 
     /* No outline: 0 items (manifest outline_items 0, all peers), index 0 out of range. */
-    g_test = "outline: none";
+    test_step("none");
     doc = open_corpus(ANNOTS, NULL);
     if (doc) {
         v = -7;
@@ -669,7 +663,6 @@ static void test_page_labels(void) {
     quire_document *doc;
     char buf[8];
     size_t len = 99;
-    g_test = "page labels";
     check_labels(PAGE_LABELS, page_labels_labels, 7);
     check_labels(QPDF("page-labels-and-outlines.pdf"), qpdf_labels, 30);
     check_labels("pdfbox/pdfbox/src/test/resources/org/apache/pdfbox/pdmodel/test_pagelabels.pdf",
@@ -700,13 +693,15 @@ static void test_page_labels(void) {
     }
 }
 
-void run_structure_tests(void) {
-    test_structure_cases();
-    test_structure_errors();
-    test_encryption();
-    test_max_pages();
-    test_limits_named();
-    test_missing_pages();
-    test_outline();
-    test_page_labels();
-}
+static const struct test_case structure_tests[] = {
+    {"cases",          test_structure_cases},
+    {"errors",         test_structure_errors},
+    {"encryption",     test_encryption},
+    {"max_pages",      test_max_pages},
+    {"limits_named",   test_limits_named},
+    {"missing_pages",  test_missing_pages},
+    {"outline",        test_outline},
+    {"page_labels",    test_page_labels},
+    {NULL, NULL}};
+
+const struct test_suite structure_suite = {"structure", NULL, NULL, structure_tests};

@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the framework --------------------------------------------------------------------- */
@@ -39,7 +41,18 @@ void guarded_free(void *p, size_t size) {
 }
 
 int g_passed, g_failed;
-const char *g_test = "";
+
+/* The running test ("suite::test"; "suite (setup)" and "suite (teardown)" around them) and
+ * its step: only the runner sets the name, so no test can print another's. */
+static char g_test_name[160];
+static const char *g_step;
+
+static void set_test_name(const char *suite, const char *sep, const char *test) {
+    snprintf(g_test_name, sizeof g_test_name, "%s%s%s", suite, sep, test);
+    g_step = NULL;
+}
+
+void test_step(const char *label) { g_step = label; }
 
 void report(int ok, const char *file, int line, const char *fmt, ...) {
     va_list ap;
@@ -48,7 +61,8 @@ void report(int ok, const char *file, int line, const char *fmt, ...) {
         return;
     }
     g_failed++;
-    fprintf(stderr, "%s:%d: [%s] FAILED: ", file, line, g_test);
+    fprintf(stderr, "%s:%d: [%s%s%s] FAILED: ", file, line, g_test_name, g_step ? ": " : "",
+            g_step ? g_step : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -68,6 +82,156 @@ void check_status(int got, int expected, const char *what, const char *file, int
         report(msg != NULL && msg[0] != '\0', file, line,
                "after %s failed, quire_last_error_message() is empty", what);
     }
+}
+
+/* ---- the runner ------------------------------------------------------------------------ */
+
+/* The -s patterns; none: every test. */
+#define MAX_PATTERNS 64
+static const char *g_patterns[MAX_PATTERNS];
+static int g_npatterns, g_verbose;
+
+static int matches(const char *pattern, const struct test_suite *suite,
+                   const struct test_case *test) {
+    char full[160];
+    if (strcmp(pattern, suite->name) == 0) return 1;
+    snprintf(full, sizeof full, "%s::%s", suite->name, test->name);
+    return fnmatch(pattern, full, 0) == 0;
+}
+
+static int selected(const struct test_suite *suite, const struct test_case *test) {
+    int i;
+    if (g_npatterns == 0) return 1;
+    for (i = 0; i < g_npatterns; i++)
+        if (matches(g_patterns[i], suite, test)) return 1;
+    return 0;
+}
+
+/* Whether the names are well formed and unique: a table that breaks the rule is a failure
+ * of the run, not a test that cannot be picked. */
+static int check_names(const struct test_suite *const *suites) {
+    const struct test_suite *const *s, *const *s2;
+    const struct test_case *t, *t2;
+    int ok = 1;
+    for (s = suites; *s; s++) {
+        for (s2 = suites; s2 != s; s2++)
+            if (strcmp((*s)->name, (*s2)->name) == 0) {
+                fprintf(stderr, "test_api: two suites are named %s\n", (*s)->name);
+                ok = 0;
+            }
+        for (t = (*s)->tests; t->name; t++) {
+            const char *c;
+            for (c = t->name; *c; c++)
+                if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) break;
+            if (*c || !t->name[0] || !t->run) {
+                fprintf(stderr, "test_api: %s::%s is not a test name [a-z0-9_]+ with a function\n",
+                        (*s)->name, t->name);
+                ok = 0;
+            }
+            for (t2 = (*s)->tests; t2 != t; t2++)
+                if (strcmp(t->name, t2->name) == 0) {
+                    fprintf(stderr, "test_api: two tests are named %s::%s\n", (*s)->name, t->name);
+                    ok = 0;
+                }
+        }
+    }
+    return ok;
+}
+
+int test_options(int *argc, char **argv, const struct test_suite *const *suites) {
+    const struct test_suite *const *s;
+    const struct test_case *t;
+    int i, out = 1, list = 0;
+    if (!check_names(suites)) return 2;
+    for (i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "-l") == 0) list = 1;
+        else if (strcmp(argv[i], "-v") == 0) g_verbose = 1;
+        else if (strncmp(argv[i], "-s", 2) == 0) {
+            const char *pattern = argv[i][2] ? argv[i] + 2 : (i + 1 < *argc ? argv[++i] : NULL);
+            if (!pattern || !pattern[0]) {
+                fprintf(stderr, "test_api: -s needs a suite or suite::test (-l lists them)\n");
+                return 2;
+            }
+            if (g_npatterns == MAX_PATTERNS) {
+                fprintf(stderr, "test_api: more than %d -s options\n", MAX_PATTERNS);
+                return 2;
+            }
+            g_patterns[g_npatterns++] = pattern;
+        } else if (strcmp(argv[i], "--") == 0) {
+            for (i++; i < *argc; i++) argv[out++] = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "test_api: unknown option %s\n", argv[i]);
+            return 2;
+        } else argv[out++] = argv[i];
+    }
+    *argc = out;
+    for (i = 0; i < g_npatterns; i++) {
+        int found = 0;
+        for (s = suites; *s && !found; s++)
+            for (t = (*s)->tests; t->name && !found; t++) found = matches(g_patterns[i], *s, t);
+        if (!found) {
+            fprintf(stderr, "test_api: -s %s selects no test (-l lists them)\n", g_patterns[i]);
+            return 2;
+        }
+    }
+    if (list) {
+        for (s = suites; *s; s++)
+            for (t = (*s)->tests; t->name; t++)
+                if (selected(*s, t)) printf("%s::%s\n", (*s)->name, t->name);
+        return 0;
+    }
+    return -1;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void run_test_suites(const struct test_suite *const *suites) {
+    const struct test_suite *const *s;
+    const struct test_case *t;
+    int ran = 0, total = 0;
+    for (s = suites; *s; s++) {
+        int any = 0;
+        for (t = (*s)->tests; t->name; t++) {
+            total++;
+            if (selected(*s, t)) any = 1;
+        }
+        if (!any) continue;
+        if ((*s)->setup) {
+            set_test_name((*s)->name, " ", "(setup)");
+            if ((*s)->setup() != 0) {
+                fprintf(stderr, "test_api: the setup of %s failed: its tests did not run\n",
+                        (*s)->name);
+                report(0, __FILE__, __LINE__, "the setup of suite %s failed", (*s)->name);
+                continue;
+            }
+        }
+        for (t = (*s)->tests; t->name; t++) {
+            double start;
+            int failed_before = g_failed;
+            if (!selected(*s, t)) continue;
+            set_test_name((*s)->name, "::", t->name);
+            if (g_verbose) {
+                printf("== %s", g_test_name);
+                fflush(stdout);
+            }
+            start = now_seconds();
+            t->run();
+            ran++;
+            if (g_verbose)
+                printf(" %.2f s%s\n", now_seconds() - start,
+                       g_failed > failed_before ? " FAILED" : "");
+        }
+        if ((*s)->teardown) {
+            set_test_name((*s)->name, " ", "(teardown)");
+            (*s)->teardown();
+        }
+    }
+    set_test_name("", "", "");
+    if (ran < total) printf("test_api: %d of %d tests run (-s)\n", ran, total);
 }
 
 int near(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }

@@ -390,7 +390,6 @@ static void test_open(void) {
     const char *not_pem[] = {"not a PEM text"};
     const char *garbage_pem[] = {"-----BEGIN PUBLIC KEY-----\nZ2FyYmFnZQ==\n-----END PUBLIC KEY-----\n"};
     const char *null_entry[] = {NULL};
-    g_test = "sync: opening a service";
 
     /* The defaults (an in-memory store) and QUIRE_SYNC_CONFIG_INIT's version. */
     CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_OK);
@@ -532,7 +531,7 @@ static void test_health_and_admin(quire_sync_service *s) {
     const quire_sync_header pdf_type = {"Content-Type", "application/pdf"};
     const quire_sync_header lower_admin = {"authorization", ADMIN};
     char expected[160];
-    g_test = "sync: the health check and the admin API";
+    test_step("the health check and the admin API");
 
     /* The health check: 200 {"status": "ok"}, JSON, with a request id (generated, or the
      * request's own when it matches [A-Za-z0-9-]{1,64}). */
@@ -708,7 +707,7 @@ static long long test_client_api(quire_sync_service *s) {
     size_t n;
     long long seq = -1;
     double t0, one_request;
-    g_test = "sync: the client API";
+    test_step("the client API");
 
     /* Without a valid JWT: 401 unauthenticated. */
     SEND(&r, s, "GET", LAYER_PATH, NULL, NULL, 0);
@@ -831,7 +830,7 @@ static long long test_client_api(quire_sync_service *s) {
 static void test_limits(quire_sync_service *s) {
     struct reply r;
     unsigned char *big = malloc(DEFAULT_MAX_BODY + 1);
-    g_test = "sync: the limits";
+    test_step("the limits");
     CHECK(big != NULL);
     if (!big) return;
     memset(big, '[', DEFAULT_MAX_BODY + 1);
@@ -861,7 +860,7 @@ static void test_arguments(quire_sync_service *s) {
     size_t count = 77, len = 77;
     const char *name = "unset", *value = "unset";
     const void *data = &g_sdir;
-    g_test = "sync: arguments and the response getters";
+    test_step("arguments and the response getters");
 
     r = sentinel;
     CHECK_STATUS(quire_sync_service_handle(NULL, s, "GET", "/healthz", NULL, 0, NULL, 0), QUIRE_EINVAL);
@@ -1017,7 +1016,7 @@ static void test_threads(quire_sync_service *s) {
     pthread_t t[WORKERS];
     struct worker w[WORKERS];
     int k, started[WORKERS];
-    g_test = "sync: threads at once on one service";
+    test_step("threads at once on one service");
     for (k = 0; k < WORKERS; k++) {
         memset(&w[k], 0, sizeof w[k]);
         w[k].service = s;
@@ -1041,7 +1040,7 @@ static void test_shutdown(quire_sync_service *s, long long seq) {
     struct poll_job job;
     pthread_t t;
     double t0, one_request, shut;
-    g_test = "sync: shutdown during a long poll";
+    test_step("shutdown during a long poll");
     if (!have_tokens("the long poll") || seq < 0) {
         CHECK_STATUS(quire_sync_service_shutdown(s), QUIRE_OK);
         return;
@@ -1084,7 +1083,6 @@ static void test_shutdown(quire_sync_service *s, long long seq) {
 static void test_memory_store(void) {
     quire_sync_service *s;
     long long seq;
-    g_test = "sync: an in-memory store";
     s = OPEN_SERVICE("sqlite::memory:");
     if (!s) return;
     test_health_and_admin(s);
@@ -1132,7 +1130,6 @@ static void test_file_store(void) {
     quire_sync_service *s, *sentinel = (quire_sync_service *)&g_sdir;
     struct reply r;
     size_t n;
-    g_test = "sync: a SQLite file";
     snprintf(url, sizeof url, "sqlite://%s", path);
     snprintf(wal, sizeof wal, "%s-wal", path);
     s = OPEN_SERVICE(url);
@@ -1221,17 +1218,34 @@ static void test_file_store(void) {
 
 /* ---- the group --------------------------------------------------------------------------------- */
 
-void run_sync_tests(void) {
+static void sync_teardown(void) {
+    free(g_pdf);
+    free(g_pdf_json);
+    free(g_key);
+    free(g_bearer);
+    free(g_bearer_read);
+    free(g_bearer_other_layer);
+    free(g_bearer_expired);
+    free(g_bearer_unknown_key);
+    g_pdf = NULL;
+    g_pdf_json = g_key = g_bearer = g_bearer_read = g_bearer_other_layer = g_bearer_expired =
+        g_bearer_unknown_key = NULL;
+    remove_temp_dir(g_sdir);
+}
+
+static int sync_setup(void) {
     const char *dir = make_temp_dir();
     quire_document *doc = NULL;
     size_t json_len = 0;
     char *json = NULL;
-    if (!dir) return;
+    if (!dir) return 1;
     snprintf(g_sdir, sizeof g_sdir, "%s", dir);
-    g_test = "sync: setup";
     g_pdf = read_file(QUIRE_SAMPLE_PDF, &g_pdf_size);
     CHECK(g_pdf != NULL);
-    if (!g_pdf) goto done;
+    if (!g_pdf) {
+        sync_teardown();
+        return 1;
+    }
     /* The file as the library reads it: pages, annotations, and their annotation JSON. */
     g_pdf_annots = annotations_of(g_pdf, g_pdf_size, &g_pdf_pages);
     CHECK(g_pdf_annots > 0 && g_pdf_pages > 0);
@@ -1254,22 +1268,13 @@ void run_sync_tests(void) {
     if (g_sync_fixtures)
         CHECK(g_key && g_bearer && g_bearer_read && g_bearer_other_layer && g_bearer_expired &&
               g_bearer_unknown_key);
-
-    test_open();
-    test_memory_store();
-    test_file_store();
-
-done:
-    free(g_pdf);
-    free(g_pdf_json);
-    free(g_key);
-    free(g_bearer);
-    free(g_bearer_read);
-    free(g_bearer_other_layer);
-    free(g_bearer_expired);
-    free(g_bearer_unknown_key);
-    g_pdf = NULL;
-    g_pdf_json = g_key = g_bearer = g_bearer_read = g_bearer_other_layer = g_bearer_expired =
-        g_bearer_unknown_key = NULL;
-    remove_temp_dir(g_sdir);
+    return 0;
 }
+
+static const struct test_case sync_tests[] = {
+    {"open",          test_open},
+    {"memory_store",  test_memory_store},
+    {"file_store",    test_file_store},
+    {NULL, NULL}};
+
+const struct test_suite sync_suite = {"sync", sync_setup, sync_teardown, sync_tests};

@@ -48,7 +48,11 @@ static char *page_text(const quire_text_page *text) {
     return buf;
 }
 
-static void test_extraction(quire_document *doc) {
+/* The document of text_pdf, open while the suite runs. */
+static quire_document *g_doc;
+
+static void test_extraction(void) {
+    quire_document *doc = g_doc;
     quire_text_page *text = NULL;
     quire_text_char ch = QUIRE_TEXT_CHAR_INIT;
     int32_t count = 0, first = 0, n = 0;
@@ -130,7 +134,8 @@ static void test_extraction(quire_document *doc) {
     CHECK_STATUS(quire_page_text_load(NULL, doc, 0), QUIRE_EINVAL);
 }
 
-static void test_search_and_markup(quire_document *doc) {
+static void test_search_and_markup(void) {
+    quire_document *doc = g_doc;
     quire_text_match_list *list = NULL;
     quire_text_search_options options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
     quire_text_page *text = NULL;
@@ -191,13 +196,21 @@ static void test_search_and_markup(quire_document *doc) {
     quire_text_page_free(text);
 }
 
-void run_text_tests(void) {
+static int text_setup(void) {
     size_t size = 0;
     unsigned char *data = text_pdf(&size);
-    quire_document *doc = NULL;
-    CHECK_STATUS(quire_document_open_memory(&doc, data, size, NULL), QUIRE_OK);
-    if (!doc) return;
-    test_extraction(doc);
-    test_search_and_markup(doc);
-    quire_document_close(doc);
+    CHECK_STATUS(quire_document_open_memory(&g_doc, data, size, NULL), QUIRE_OK);
+    return g_doc ? 0 : 1;
 }
+
+static void text_teardown(void) {
+    quire_document_close(g_doc);
+    g_doc = NULL;
+}
+
+static const struct test_case text_tests[] = {
+    {"extraction",         test_extraction},
+    {"search_and_markup",  test_search_and_markup},
+    {NULL, NULL}};
+
+const struct test_suite text_suite = {"text", text_setup, text_teardown, text_tests};

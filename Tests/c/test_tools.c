@@ -78,7 +78,6 @@ static quire_tool current(quire_tool_manager *m) {
 static void test_coordinates(void) {
     quire_document *doc = open_corpus(BOXES_PDF, NULL);
     double x = 0, y = 0, bx = 0, by = 0;
-    g_test = "tools: coordinates";
     if (!doc) return;
     CHECK_STATUS(quire_page_device_to_page(&x, &y, doc, 1, 10, 20, 800, 600, 1, 100, 50), QUIRE_OK);
     CHECK(fabs(x - 517.64996) < 0.01 && fabs(y - 56.6) < 0.01);
@@ -99,7 +98,6 @@ static void test_hit_test(void) {
     quire_document *doc = open_corpus(LINKS_PDF, NULL);
     quire_hit_kind kind = QUIRE_HIT_NONE;
     int32_t object = -1;
-    g_test = "tools: hit test";
     if (!doc) return;
     CHECK_STATUS(quire_page_hit_test(&kind, &object, doc, 0, 300, 643, 0), QUIRE_OK);
     CHECK_INT(kind, QUIRE_HIT_LINK);
@@ -128,7 +126,6 @@ static void test_walkthrough(void) {
     struct recorder r;
     quire_tool_manager *m;
     int32_t handled = -1, selected = -1, changed = -1;
-    g_test = "tools: walkthrough";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -183,7 +180,6 @@ static void test_create_move_undo(void) {
     quire_annotation *a = NULL;
     quire_rect rect;
     int32_t handled = -1, square = 0, done = -1, count = 0;
-    g_test = "tools: create, move, undo";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -262,7 +258,6 @@ static void test_errors(void) {
     quire_tool_style style;
     quire_tool t;
     int32_t v;
-    g_test = "tools: errors";
     if (!doc) return;
     CHECK_STATUS(quire_tool_callbacks_init(&cb, QUIRE_TOOL_CALLBACKS_VERSION), QUIRE_OK);
     CHECK(cb.version == QUIRE_TOOL_CALLBACKS_VERSION && cb.on_event == NULL && cb.payload == NULL);
@@ -319,7 +314,6 @@ static void test_every_tool(void) {
     quire_tool_manager *m;
     size_t i;
     int32_t handled = -1, last = 0, selected = 0;
-    g_test = "tools: every creation tool";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -407,7 +401,6 @@ static void test_form_filling(void) {
     quire_tool_manager *m;
     char value[64];
     int32_t handled = -1, done = -1;
-    g_test = "tools: form filling";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -453,7 +446,6 @@ static void test_text_markup(void) {
     quire_tool_manager *m;
     size_t i;
     int32_t handled = -1;
-    g_test = "tools: text markup";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -497,7 +489,6 @@ static void test_text_hit_test(void) {
     quire_text_char c = QUIRE_TEXT_CHAR_INIT, hit = QUIRE_TEXT_CHAR_INIT, first = QUIRE_TEXT_CHAR_INIT;
     int32_t count = 0, i, index = -2, tested = 0;
     double x, y;
-    g_test = "tools: text hit test";
     if (!doc) return;
     CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
     if (!text) { quire_document_close(doc); return; }
@@ -578,7 +569,6 @@ static void test_custom_tools(void) {
     struct host_tool stubborn, handoff, failing, replaced;
     int32_t handled = -1, count = 0;
     int k, changes = 0;
-    g_test = "tools: custom tools";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     memset(&stubborn, 0, sizeof stubborn);
@@ -679,7 +669,6 @@ static void test_undo_refuses_outside_changes(void) {
     int32_t square = 0, done = -1;
     char text[64];
     size_t len = 0;
-    g_test = "tools: undo refuses what changed outside the manager";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -725,7 +714,6 @@ static void test_history_and_locks(void) {
     int32_t square = 0, done = -1, count = 0, flags = 0;
     char text[64];
     size_t len = 0;
-    g_test = "tools: history, same object after an undone deletion, locked annotations";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -784,7 +772,6 @@ static void test_selection_and_previews(void) {
     double xy[16];
     size_t n = 0;
     int32_t a = 0, b = 0, count = -1, object = 0, handled = 0;
-    g_test = "tools: multiple selection, handles, previews";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -936,7 +923,6 @@ static void test_style_replies_states(void) {
     int32_t square = 0, reply = 0, state = 0, done = 0;
     char text[64];
     size_t len = 0;
-    g_test = "tools: style read back, replies and review states";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
@@ -998,7 +984,6 @@ static void test_issue31_errors(void) {
     size_t n = 0;
     char text[8];
     int32_t v = 0;
-    g_test = "tools: issue 31 errors";
     CHECK_STATUS(quire_pointer_event_init(&event, QUIRE_POINTER_EVENT_VERSION), QUIRE_OK);
     CHECK(event.kind == QUIRE_POINTER_TAP && event.page_index == 0 && event.modifiers == 0);
     CHECK_STATUS(quire_pointer_event_init(&event, 2), QUIRE_EVERSION);
@@ -1021,20 +1006,22 @@ static void test_issue31_errors(void) {
     CHECK_STATUS(quire_tool_manager_set_state(&v, NULL, NULL, "Accepted"), QUIRE_EINVAL);
 }
 
-void run_tool_tests(void) {
-    test_coordinates();
-    test_hit_test();
-    test_walkthrough();
-    test_create_move_undo();
-    test_every_tool();
-    test_form_filling();
-    test_text_markup();
-    test_text_hit_test();
-    test_custom_tools();
-    test_errors();
-    test_undo_refuses_outside_changes();
-    test_history_and_locks();
-    test_selection_and_previews();
-    test_style_replies_states();
-    test_issue31_errors();
-}
+static const struct test_case tools_tests[] = {
+    {"coordinates",                   test_coordinates},
+    {"hit_test",                      test_hit_test},
+    {"walkthrough",                   test_walkthrough},
+    {"create_move_undo",              test_create_move_undo},
+    {"every_tool",                    test_every_tool},
+    {"form_filling",                  test_form_filling},
+    {"text_markup",                   test_text_markup},
+    {"text_hit_test",                 test_text_hit_test},
+    {"custom_tools",                  test_custom_tools},
+    {"errors",                        test_errors},
+    {"undo_refuses_outside_changes",  test_undo_refuses_outside_changes},
+    {"history_and_locks",             test_history_and_locks},
+    {"selection_and_previews",        test_selection_and_previews},
+    {"style_replies_states",          test_style_replies_states},
+    {"issue31_errors",                test_issue31_errors},
+    {NULL, NULL}};
+
+const struct test_suite tools_suite = {"tools", NULL, NULL, tools_tests};

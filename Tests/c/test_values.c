@@ -77,7 +77,6 @@ static void test_trailer_and_objects(void) {
     quire_value *page = NULL, *annots = NULL, *sentinel = (quire_value *)&doc;
     int32_t n = -1, i;
     double d = 0;
-    g_test = "values: annots.pdf trailer and objects";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc) return;
 
@@ -360,7 +359,6 @@ static const struct sample samples[] = {
 
 static void test_getters_by_type(void) {
     size_t i;
-    g_test = "values: getters by type";
     for (i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         quire_value *v = parse_value(samples[i].syntax);
         int g;
@@ -428,7 +426,6 @@ static void test_getter_values(void) {
     quire_value *v;
     int32_t i32 = -7, n = -7;
     double d = 0;
-    g_test = "values: getter results";
 
     v = parse_value("true");
     if (v) {
@@ -608,7 +605,6 @@ static void test_parse(void) {
     size_t i;
     quire_value *v, *sentinel = (quire_value *)&i;
     int32_t n = -1;
-    g_test = "values: parsing";
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int status;
         v = sentinel;
@@ -708,7 +704,6 @@ static void test_round_trips(void) {
         "<< /Zeta 1 /Alpha [2 3] /Mid << /Inner (x) >> /R 7 1 R >>", "12 0 R",
         "<< /Type /Page /MediaBox [0 0 612 792] >>"};
     size_t i;
-    g_test = "values: round trips";
     for (i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
         quire_value *v = parse_value(syntax[i]);
         if (v) check_round_trip(v, syntax[i]);
@@ -814,7 +809,6 @@ static void test_stream_data(void) {
     quire_value *s, *dict;
     size_t f, len = 99;
     char buf[16];
-    g_test = "values: stream data";
 
     /* rotation.pdf, "3 0 obj\r<</Length 178/Filter/FlateDecode>>stream\r\n" (the file): raw,
      * the 178 bytes at offset 2167 of the file (pikepdf read_raw_bytes, found there); decoded,
@@ -925,11 +919,13 @@ static void test_stream_data(void) {
     }
 }
 
-void run_value_tests(void) {
-    test_trailer_and_objects();
-    test_getters_by_type();
-    test_getter_values();
-    test_parse();
-    test_round_trips();
-    test_stream_data();
-}
+static const struct test_case values_tests[] = {
+    {"trailer_and_objects",  test_trailer_and_objects},
+    {"getters_by_type",      test_getters_by_type},
+    {"getter_values",        test_getter_values},
+    {"parse",                test_parse},
+    {"round_trips",          test_round_trips},
+    {"stream_data",          test_stream_data},
+    {NULL, NULL}};
+
+const struct test_suite values_suite = {"values", NULL, NULL, values_tests};

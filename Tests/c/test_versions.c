@@ -151,7 +151,6 @@ static void test_init_functions(void) {
     const size_t checkpoint_sizes[] = {offsetof(quire_checkpoint_options, existing),
                                        sizeof(quire_checkpoint_options)};
     const size_t sync_sizes[] = {sizeof(quire_sync_config)};
-    g_test = "versions: the _init functions";
     /* One version each, but for the checkpoint options (the header's VERSION macros). */
     CHECK_INT(QUIRE_OPEN_OPTIONS_VERSION, 1);
     CHECK_INT(QUIRE_SAVE_OPTIONS_VERSION, 2);
@@ -276,7 +275,6 @@ static void test_open_options(void) {
     quire_document *doc = NULL, *sentinel = (quire_document *)&g_vdir;
     unsigned char *data;
     size_t n = 0;
-    g_test = "versions: quire_open_options";
     data = read_file(corpus(ANNOTS), &n);
     CHECK(data != NULL && o != NULL);
     if (!data || !o) {
@@ -354,7 +352,7 @@ static void test_save_options_v1_exact(quire_document *doc) {
     int wstatus = 0, fds[2];
     char result = 0;
     ssize_t got;
-    g_test = "versions: quire_save_options version 1 at its 12 bytes";
+    test_step("quire_save_options version 1 at its 12 bytes");
     fflush(stdout);
     fflush(stderr);
     if (pipe(fds) != 0) {
@@ -425,7 +423,6 @@ static void test_save_options(void) {
     void *v;
     int k;
     const char *path = join_path(g_vdir, "saved.pdf");
-    g_test = "versions: quire_save_options";
     memset(&sink, 0, sizeof sink);
     CHECK(o != NULL && o1 != NULL && big != NULL);
     if (!o || !o1 || !big || !doc) {
@@ -471,7 +468,7 @@ static void test_save_options(void) {
     o->progress_payload = NULL;
     /* Version 1 at exactly its 12 bytes (in a child process). */
     test_save_options_v1_exact(doc);
-    g_test = "versions: quire_save_options";
+    test_step(NULL);
 
     /* The fields after the version are read, in both versions: a full save with object
      * streams writes a cross-reference stream (the header). */
@@ -570,7 +567,6 @@ static void test_bookmark_provider(void) {
     struct vp_counts counts = {0, 0, 0, 0};
     int32_t count = -1;
     void *v;
-    g_test = "versions: quire_bookmark_provider";
     CHECK(builtin && custom && one && two);
     if (!builtin || !custom || !one || !two || !doc) goto done;
 
@@ -692,7 +688,6 @@ static void test_checkpoint_options(void) {
     size_t n = 0;
     void *p, *v;
     int32_t loaded = -7;
-    g_test = "versions: quire_checkpoint_options 1 and 2";
     snprintf(dir, sizeof dir, "%s/checkpoints", g_vdir);
     data = read_file(corpus(ANNOTS), &n);
     CHECK(data != NULL);
@@ -824,7 +819,6 @@ static void test_checkpoint_info(void) {
     quire_checkpoint_info *info = guarded_alloc(size), before;
     quire_document *doc = open_corpus(ANNOTS, NULL);
     void *v;
-    g_test = "versions: quire_checkpoint_info";
     snprintf(dir, sizeof dir, "%s/checkpoints", g_vdir);
     o.directory = dir;
     o.uid = "versions-info";
@@ -908,7 +902,6 @@ static void test_sync_config(void) {
     unsigned char *pdf;
     size_t n = 0;
     void *v;
-    g_test = "versions: quire_sync_config";
     snprintf(store, sizeof store, "sqlite://%s", store_path);
     pdf = read_file(corpus(ANNOTS), &n);
     CHECK(c != NULL && keys != NULL && pdf != NULL);
@@ -983,16 +976,23 @@ done:
     guarded_free(keys, sizeof *keys);
 }
 
-void run_version_tests(void) {
+static int versions_setup(void) {
     const char *dir = make_temp_dir();
-    if (!dir) return;
+    if (!dir) return 1;
     snprintf(g_vdir, sizeof g_vdir, "%s", dir);
-    test_init_functions();
-    test_open_options();
-    test_save_options();
-    test_bookmark_provider();
-    test_checkpoint_options();
-    test_checkpoint_info();
-    test_sync_config();
-    remove_temp_dir(g_vdir);
+    return 0;
 }
+
+static void versions_teardown(void) { remove_temp_dir(g_vdir); }
+
+static const struct test_case versions_tests[] = {
+    {"init_functions",      test_init_functions},
+    {"open_options",        test_open_options},
+    {"save_options",        test_save_options},
+    {"bookmark_provider",   test_bookmark_provider},
+    {"checkpoint_options",  test_checkpoint_options},
+    {"checkpoint_info",     test_checkpoint_info},
+    {"sync_config",         test_sync_config},
+    {NULL, NULL}};
+
+const struct test_suite versions_suite = {"versions", versions_setup, versions_teardown, versions_tests};
