@@ -54,7 +54,10 @@ SWIFT_STATIC := $(abspath $(dir $(SWIFT_BIN))../lib/swift_static/linux)
 # start of .text (quire.order, written by scripts/symbol_order.py). Spread over 22 MB of
 # code, the pages the kernel maps around each fault kept 4.3 MB of it resident in a process
 # that opened one file; ordered, 2.6 MB (bench/PROFILE.md, "Memory"). Symbols it names
-# that no longer exist are ignored.
+# that no longer exist are ignored (--no-warn-symbol-ordering): a stale file costs
+# locality, never a build. It is checked in, not made here: making it takes a linked
+# library, the benchmark's data and minutes of callgrind (scripts/symbol_order.py, whose
+# --prune drops the names that no longer exist).
 #
 # --build-id: `make install` puts the debug information in a file named by it
 # (scripts/install-binary.sh), where gdb and valgrind look for it.
@@ -72,7 +75,10 @@ RELEASE_FLAGS := -c release --disable-local-rpath $(DEBUG_INFO_FLAGS) \
 	-Xlinker --build-id=sha1 -Xlinker -soname=$(SONAME)
 
 SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources include -type f)
-BIN_DIR := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+# Where SwiftPM puts the release products: .build/release is the link it keeps to
+# .build/<target triple>/release, what `swift build -c release --show-bin-path` prints,
+# known without starting SwiftPM (which took seconds on every make, even `make -n`).
+BIN_DIR := .build/release
 
 .PHONY: all demo test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
