@@ -68,8 +68,8 @@ static char *fetch(enum string_kind kind, quire_document *doc, int32_t index, co
     buf = malloc(len + 1);
     if (!buf) return NULL;
     status = get_string_raw(kind, buf, len + 1, &len2, doc, index, key);
-    report(status == QUIRE_OK, __FILE__, __LINE__, "reading %zu + 1 bytes returned %d: %s",
-           len, status, quire_last_error_message());
+    report(status == QUIRE_OK, __FILE__, __LINE__, "reading %zu + 1 bytes returned %d: %s", len,
+           status, quire_last_error_message());
     report(len2 == len, __FILE__, __LINE__, "*out_len is %zu, the query said %zu", len2, len);
     if (status != QUIRE_OK || len2 != len) {
         free(buf);
@@ -80,14 +80,14 @@ static char *fetch(enum string_kind kind, quire_document *doc, int32_t index, co
     return buf;
 }
 
-#define CHECK_FETCH(kind, doc, index, key, expected)                                        \
-    do {                                                                                   \
-        size_t l_ = 0;                                                                     \
-        char *s_ = fetch((kind), (doc), (index), (key), &l_);                              \
-        report(s_ != NULL && l_ == strlen(expected) && memcmp(s_, (expected), l_) == 0,    \
-               __FILE__, __LINE__, "%s is \"%s\", expected \"%s\"",                        \
-               #kind "(" #index ", " #key ")", s_ ? s_ : "(failed)", (expected));           \
-        free(s_);                                                                          \
+#define CHECK_FETCH(kind, doc, index, key, expected)                                              \
+    do {                                                                                          \
+        size_t l_ = 0;                                                                            \
+        char *s_ = fetch((kind), (doc), (index), (key), &l_);                                     \
+        report(s_ != NULL && l_ == strlen(expected) && memcmp(s_, (expected), l_) == 0, __FILE__, \
+               __LINE__, "%s is \"%s\", expected \"%s\"", #kind "(" #index ", " #key ")",         \
+               s_ ? s_ : "(failed)", (expected));                                                 \
+        free(s_);                                                                                 \
     } while (0)
 
 static const quire_box all_boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED,
@@ -112,20 +112,19 @@ static void test_version(void) {
 }
 
 static void test_status_strings(void) {
-    static const int codes[] = {QUIRE_OK,        QUIRE_EINVAL,   QUIRE_ENOMEM,
-                                QUIRE_EIO,       QUIRE_ENOTFOUND, QUIRE_EFORMAT,
-                                QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,
-                                QUIRE_ERANGE,    QUIRE_EBUFS,    QUIRE_EUSER,
-                                QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED,
-                                QUIRE_EBUSY,     QUIRE_ESTALE,   QUIRE_EEXIST,
-                                QUIRE_EVERSION,  QUIRE_EAUTH,    QUIRE_ENETWORK};
+    static const int codes[] = {
+        QUIRE_OK,      QUIRE_EINVAL,    QUIRE_ENOMEM,       QUIRE_EIO,       QUIRE_ENOTFOUND,
+        QUIRE_EFORMAT, QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,    QUIRE_ERANGE,
+        QUIRE_EBUFS,   QUIRE_EUSER,     QUIRE_ESTATE,       QUIRE_EINTERNAL, QUIRE_EDISABLED,
+        QUIRE_EBUSY,   QUIRE_ESTALE,    QUIRE_EEXIST,       QUIRE_EVERSION,  QUIRE_EAUTH,
+        QUIRE_ENETWORK};
     static const int unknown[] = {1, 2, -21, -100, 42, INT_MIN, INT_MAX};
     const size_t n = sizeof codes / sizeof codes[0];
     size_t i, j;
     for (i = 0; i < n; i++) {
         const char *s = quire_status_string(codes[i]);
-        report(s != NULL && s[0] != '\0' && strcmp(s, "unknown status") != 0, __FILE__,
-               __LINE__, "quire_status_string(%d) is \"%s\"", codes[i], s ? s : "(null)");
+        report(s != NULL && s[0] != '\0' && strcmp(s, "unknown status") != 0, __FILE__, __LINE__,
+               "quire_status_string(%d) is \"%s\"", codes[i], s ? s : "(null)");
         CHECK(s == quire_status_string(codes[i])); /* static */
         for (j = 0; j < i; j++) {
             const char *t = quire_status_string(codes[j]);
@@ -493,10 +492,16 @@ static void check_ranges(quire_document *doc, int32_t pages) {
     /* Not a quire_box: numbers (-1, 5, 100, the extremes; 0, the media box's number before
      * 0.5), the one past the art box, and constants of other families, which their own
      * ranges make detectable (the header). */
-    static const quire_box bad_boxes[] = {
-        (quire_box)-1, (quire_box)5, (quire_box)100, (quire_box)INT32_MIN, (quire_box)INT32_MAX,
-        (quire_box)0, (quire_box)(QUIRE_BOX_ART + 1), (quire_box)QUIRE_ANNOT_OPACITY,
-        (quire_box)QUIRE_STREAM_DECODED, (quire_box)QUIRE_XREF_TABLE};
+    static const quire_box bad_boxes[] = {(quire_box)-1,
+                                          (quire_box)5,
+                                          (quire_box)100,
+                                          (quire_box)INT32_MIN,
+                                          (quire_box)INT32_MAX,
+                                          (quire_box)0,
+                                          (quire_box)(QUIRE_BOX_ART + 1),
+                                          (quire_box)QUIRE_ANNOT_OPACITY,
+                                          (quire_box)QUIRE_STREAM_DECODED,
+                                          (quire_box)QUIRE_XREF_TABLE};
     int32_t v = -7;
     quire_rect r, before;
     size_t i;
@@ -586,9 +591,11 @@ static void test_open_callback(void) {
     CHECK(s.bytes != NULL);
     if (!s.bytes) return;
     CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION), QUIRE_OK);
-    CHECK(initialised.version == QUIRE_FILE_ACCESS_VERSION && initialised.size == 0 && initialised.read == NULL);
+    CHECK(initialised.version == QUIRE_FILE_ACCESS_VERSION && initialised.size == 0 &&
+          initialised.read == NULL);
     CHECK_STATUS(quire_file_access_init(NULL, QUIRE_FILE_ACCESS_VERSION), QUIRE_EINVAL);
-    CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION + 1),
+                 QUIRE_EVERSION);
 
     access.size = s.size;
     access.read = served_read;
@@ -601,8 +608,8 @@ static void test_open_callback(void) {
         check_ranges(doc, 2);
         quire_document_close(doc);
     }
-    CHECK_INT(s.released, 1);   /* once everything is released */
-    CHECK(s.asked <= s.size);   /* each byte asked for once at most */
+    CHECK_INT(s.released, 1); /* once everything is released */
+    CHECK(s.asked <= s.size); /* each byte asked for once at most */
 
     /* Arguments: NULL access or read, a bad version, a size past 2^63. */
     test_step("open callback errors");
@@ -656,15 +663,26 @@ static void test_boxes(void) {
      * the defaults applied (crop = media, bleed/trim/art = crop): pypdfium2 get_*box and
      * pikepdf .mediabox/.cropbox/.bleedbox/.trimbox/.artbox agree on every value. */
     static const double expected[5][5][4] = {
-        {{0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792},
-         {0, 0, 612, 792}},
-        {{0, 0, 612, 792}, {10, 20, 582, 752}, {10, 20, 582, 752}, {10, 20, 582, 752},
+        {{0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}},
+        {{0, 0, 612, 792},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
          {10, 20, 582, 752}},
-        {{0, 0, 612, 792}, {10, 20, 582, 752}, {10, 20, 582, 752}, {10, 20, 582, 752},
+        {{0, 0, 612, 792},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
          {10, 20, 582, 752}},
-        {{0, 0, 612, 792}, {10, 20, 582, 752}, {20, 40, 552, 712}, {30, 60, 522, 672},
+        {{0, 0, 612, 792},
+         {10, 20, 582, 752},
+         {20, 40, 552, 712},
+         {30, 60, 522, 672},
          {10, 20, 582, 752}},
-        {{0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {30, 60, 522, 672},
+        {{0, 0, 612, 792},
+         {0, 0, 612, 792},
+         {0, 0, 612, 792},
+         {30, 60, 522, 672},
          {25, 50, 527, 722}},
     };
     quire_document *doc;
@@ -683,8 +701,8 @@ static void test_boxes(void) {
             report(near(r.left, expected[p][b][0]) && near(r.bottom, expected[p][b][1]) &&
                        near(r.right, expected[p][b][2]) && near(r.top, expected[p][b][3]),
                    __FILE__, __LINE__, "page %d box 0x%x is [%g %g %g %g], expected [%g %g %g %g]",
-                   (int)p, (unsigned)all_boxes[b], r.left, r.bottom, r.right, r.top, expected[p][b][0],
-                   expected[p][b][1], expected[p][b][2], expected[p][b][3]);
+                   (int)p, (unsigned)all_boxes[b], r.left, r.bottom, r.right, r.top,
+                   expected[p][b][0], expected[p][b][1], expected[p][b][2], expected[p][b][3]);
         }
         CHECK_STATUS(quire_page_rotation(&v, doc, p), QUIRE_OK);
         CHECK_INT(v, 0); /* no /Rotate anywhere (the file); pypdfium2: 0 */
@@ -742,8 +760,8 @@ static void test_rotation(void) {
     for (p = 0; p < 9 && p < pages; p++) {
         v = -1;
         CHECK_STATUS(quire_page_rotation(&v, doc, p), QUIRE_OK);
-        report(v == rotation[p], __FILE__, __LINE__, "page %d rotation is %d, expected %d",
-               (int)p, (int)v, (int)rotation[p]);
+        report(v == rotation[p], __FILE__, __LINE__, "page %d rotation is %d, expected %d", (int)p,
+               (int)v, (int)rotation[p]);
         for (b = 0; b < 5; b++) {
             quire_rect r;
             memset(&r, 0, sizeof r);
@@ -783,9 +801,9 @@ static void test_metadata(void) {
     static const char *const keys[6] = {"CreationDate", "Author",  "Creator",
                                         "Producer",     "ModDate", "Title"};
     static const char *const values[6] = {
-        "D:20080915112205-04'00'",           "brianc",
-        "PScript5.dll Version 5.2.2",        "Acrobat Distiller 8.1.0 (Windows)",
-        "D:20080915112205-04'00'",           "Microsoft Word - Document1"};
+        "D:20080915112205-04'00'",    "brianc",
+        "PScript5.dll Version 5.2.2", "Acrobat Distiller 8.1.0 (Windows)",
+        "D:20080915112205-04'00'",    "Microsoft Word - Document1"};
     const char *producer = "Acrobat Distiller 8.1.0 (Windows)";
     const size_t plen = strlen(producer);
     quire_document *doc;
@@ -865,10 +883,8 @@ static void test_metadata(void) {
     /* Index out of range: ERANGE. */
     CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, 6), QUIRE_ERANGE);
     CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, -1), QUIRE_ERANGE);
-    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MAX),
-                 QUIRE_ERANGE);
-    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MIN),
-                 QUIRE_ERANGE);
+    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MAX), QUIRE_ERANGE);
+    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MIN), QUIRE_ERANGE);
     CHECK_INT(len, 99);
 
     /* Pages: 2 (manifest); /Rotate 0 and 90; /MediaBox and /CropBox [0 0 612 792] (the
@@ -902,7 +918,9 @@ static void test_metadata_encodings(void) {
     if (doc) {
         CHECK_STATUS(quire_document_metadata_count(&v, doc), QUIRE_OK);
         CHECK_INT(v, 1);
-        CHECK_FETCH(S_METADATA, doc, 0, "Producer", "Man\xc3\xbc" "ally Created");
+        CHECK_FETCH(S_METADATA, doc, 0, "Producer",
+                    "Man\xc3\xbc"
+                    "ally Created");
         quire_document_close(doc);
     }
 
@@ -915,7 +933,8 @@ static void test_metadata_encodings(void) {
         CHECK_STATUS(quire_document_metadata_count(&v, doc), QUIRE_OK);
         CHECK_INT(v, 3);
         CHECK_FETCH(S_METADATA, doc, 0, "Producer",
-                    "iTextSharp\xe2\x84\xa2 5.4.4 \xc2\xa9" "2000-2013 1T3XT BVBA (internet "
+                    "iTextSharp\xe2\x84\xa2 5.4.4 \xc2\xa9"
+                    "2000-2013 1T3XT BVBA (internet "
                     "access GmbH; licensed version)");
         CHECK_FETCH(S_METADATA, doc, 0, "CreationDate", "D:20160630145301+02'00'");
         CHECK_FETCH(S_METADATA_KEY, doc, 0, NULL, "Producer");
@@ -1011,8 +1030,8 @@ static void test_repaired(void) {
     report(count >= 1, __FILE__, __LINE__, "a repaired file has %d warnings", (int)count);
     for (i = 0; i < count && i < 100; i++) {
         char *w = fetch(S_WARNING, doc, i, NULL, &len);
-        report(w != NULL && len > 0 && strlen(w) == len, __FILE__, __LINE__,
-               "warning %d is \"%s\"", (int)i, w ? w : "(failed)");
+        report(w != NULL && len > 0 && strlen(w) == len, __FILE__, __LINE__, "warning %d is \"%s\"",
+               (int)i, w ? w : "(failed)");
         free(w);
     }
     if (count >= 1) {
@@ -1097,21 +1116,21 @@ static void test_encrypted(void) {
 }
 
 static const struct test_case basics_tests[] = {
-    {"version",                test_version},
-    {"status_strings",         test_status_strings},
-    {"last_error",             test_last_error},
-    {"last_error_per_thread",  test_last_error_per_thread},
-    {"open_errors",            test_open_errors},
-    {"annots",                 test_annots},
-    {"open_callback",          test_open_callback},
-    {"boxes",                  test_boxes},
-    {"rotation",               test_rotation},
-    {"metadata",               test_metadata},
-    {"metadata_encodings",     test_metadata_encodings},
-    {"pdf_version",            test_pdf_version},
-    {"repaired",               test_repaired},
-    {"encrypted",              test_encrypted},
-    {"parallel_documents",     test_parallel_documents},
+    {"version", test_version},
+    {"status_strings", test_status_strings},
+    {"last_error", test_last_error},
+    {"last_error_per_thread", test_last_error_per_thread},
+    {"open_errors", test_open_errors},
+    {"annots", test_annots},
+    {"open_callback", test_open_callback},
+    {"boxes", test_boxes},
+    {"rotation", test_rotation},
+    {"metadata", test_metadata},
+    {"metadata_encodings", test_metadata_encodings},
+    {"pdf_version", test_pdf_version},
+    {"repaired", test_repaired},
+    {"encrypted", test_encrypted},
+    {"parallel_documents", test_parallel_documents},
     {NULL, NULL}};
 
 const struct test_suite basics_suite = {"basics", NULL, NULL, basics_tests};
@@ -1119,18 +1138,18 @@ const struct test_suite basics_suite = {"basics", NULL, NULL, basics_tests};
 /* Every suite, in the order they run. */
 static const struct test_suite *const suites[] = {
     &basics_suite,
-    &structure_suite,   /* the 0.2 interface: test_structure.c, test_values.c, test_editing.c */
+    &structure_suite, /* the 0.2 interface: test_structure.c, test_values.c, test_editing.c */
     &values_suite,
     &editing_suite,
-    &annotations_suite, /* the 0.3 interface: annotations, replies, review states */
-    &forms_suite,       /* forms, flattening and XFDF */
-    &bookmarks_suite,   /* the 0.4 interface: bookmarks and their providers */
-    &checkpoints_suite, /* crash recovery of unsaved changes */
-    &versions_suite,    /* the versioned structs, each version in guarded memory */
-    &sync_suite,        /* the sync service's request handler */
-    &client_suite,      /* the sync client's C API without a server */
-    &tools_suite,       /* the tool manager */
-    &text_suite,        /* text: extraction, search, selection, markup from text */
+    &annotations_suite,     /* the 0.3 interface: annotations, replies, review states */
+    &forms_suite,           /* forms, flattening and XFDF */
+    &bookmarks_suite,       /* the 0.4 interface: bookmarks and their providers */
+    &checkpoints_suite,     /* crash recovery of unsaved changes */
+    &versions_suite,        /* the versioned structs, each version in guarded memory */
+    &sync_suite,            /* the sync service's request handler */
+    &client_suite,          /* the sync client's C API without a server */
+    &tools_suite,           /* the tool manager */
+    &text_suite,            /* text: extraction, search, selection, markup from text */
     &long_operations_suite, /* progress and cancellation of the long operations, build info */
     NULL};
 

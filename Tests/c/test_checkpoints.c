@@ -43,8 +43,8 @@
 /* Seconds to wait for something a background thread does (valgrind is slow). */
 #define WAIT_SECONDS 60
 
-static char g_dir[64];        /* the temporary directory of these tests */
-static char g_ckpt[128];      /* the checkpoint directory the options name */
+static char g_dir[64];   /* the temporary directory of these tests */
+static char g_ckpt[128]; /* the checkpoint directory the options name */
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -454,8 +454,10 @@ static void test_checkpoint_invalid_options(void) {
      * one past the last, and constants of other families (their own ranges: the header). */
     {
         static const quire_checkpoint_strategy bad_strategies[] = {
-            (quire_checkpoint_strategy)3, (quire_checkpoint_strategy)-1,
-            (quire_checkpoint_strategy)0, (quire_checkpoint_strategy)1,
+            (quire_checkpoint_strategy)3,
+            (quire_checkpoint_strategy)-1,
+            (quire_checkpoint_strategy)0,
+            (quire_checkpoint_strategy)1,
             (quire_checkpoint_strategy)2,
             (quire_checkpoint_strategy)(QUIRE_CHECKPOINT_IMMEDIATE + 1),
             (quire_checkpoint_strategy)QUIRE_CHECKPOINT_EXISTING_LOAD,
@@ -481,7 +483,7 @@ static void test_checkpoint_invalid_options(void) {
         report(quire_document_start_checkpoints(&loaded, doc, &o) == QUIRE_EINVAL, __FILE__,
                __LINE__, "the UID \"%s\" is refused", bad_uids[k]);
     }
-    CHECK_INT(loaded, -7); /* every call failed: untouched */
+    CHECK_INT(loaded, -7);                                      /* every call failed: untouched */
     CHECK_STATUS(quire_document_checkpoint(doc), QUIRE_ESTATE); /* none started */
 
     /* The bounds of the interval are valid; starting again is QUIRE_ESTATE. */
@@ -515,7 +517,7 @@ static void test_checkpoint_immediate_recovery(void) {
         return;
     }
     CHECK_INT(page0_count(doc), before + 1);
-    quire_document_close(doc); /* "crash": closed without saving */
+    quire_document_close(doc);                 /* "crash": closed without saving */
     CHECK(same_bytes(path, QUIRE_SAMPLE_PDF)); /* the PDF itself is untouched */
     CHECK(path_exists(ckpt));                  /* the checkpoint stays (the header) */
 
@@ -776,10 +778,9 @@ static void test_checkpoint_timed(void) {
     snprintf(ckpt, sizeof ckpt, "%s", checkpoint_path(doc));
     size0 = file_size(ckpt);
     CHECK(add_note(doc, "timed note 1"));
-    for (waited = 0; waited < WAIT_SECONDS * 50 && file_size(ckpt) <= size0; waited++)
-        sleep_ms(20);
-    report(file_size(ckpt) > size0, __FILE__, __LINE__,
-           "the timer wrote the change within %d s", WAIT_SECONDS);
+    for (waited = 0; waited < WAIT_SECONDS * 50 && file_size(ckpt) <= size0; waited++) sleep_ms(20);
+    report(file_size(ckpt) > size0, __FILE__, __LINE__, "the timer wrote the change within %d s",
+           WAIT_SECONDS);
     quire_document_close(doc);
 
     /* A day's interval: a change is not written by the timer, but closing writes it. */
@@ -944,7 +945,8 @@ static void test_checkpoint_existing(void) {
             CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), expect);
             if (expect == QUIRE_OK) {
                 CHECK_INT(loaded, choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD ? 1 : 0);
-                CHECK_INT(notes_with(doc, "unsaved note"), choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD);
+                CHECK_INT(notes_with(doc, "unsaved note"),
+                          choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD);
             } else {
                 CHECK_INT(loaded, -7);
                 CHECK_INT(unsaved(doc), 0);
@@ -952,8 +954,9 @@ static void test_checkpoint_existing(void) {
             }
             CHECK_STATUS(quire_document_stop_checkpoints(doc, 0), QUIRE_OK);
             CHECK_INT(inspect_state(doc, "existing"),
-                      !v1 && choices[c] == QUIRE_CHECKPOINT_EXISTING_DISCARD ? QUIRE_CHECKPOINT_EMPTY
-                                                                           : QUIRE_CHECKPOINT_CHANGES);
+                      !v1 && choices[c] == QUIRE_CHECKPOINT_EXISTING_DISCARD
+                          ? QUIRE_CHECKPOINT_EMPTY
+                          : QUIRE_CHECKPOINT_CHANGES);
             quire_document_close(doc);
             /* Start afresh for the next combination. */
             doc = open_path(path);
@@ -964,7 +967,7 @@ static void test_checkpoint_existing(void) {
             quire_document_close(doc);
         }
     }
-    {   /* A version 1 caller that asked for loading gets it. */
+    { /* A version 1 caller that asked for loading gets it. */
         quire_document *doc;
         quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 1);
         int32_t loaded = -7;
@@ -981,7 +984,7 @@ static void test_checkpoint_existing(void) {
         CHECK_STATUS(quire_document_stop_checkpoints(doc, 1), QUIRE_OK);
         quire_document_close(doc);
     }
-    {   /* An unknown choice is refused before anything happens. */
+    { /* An unknown choice is refused before anything happens. */
         quire_document *doc = open_path(path);
         quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 0);
         int32_t loaded = -7;
@@ -1101,38 +1104,43 @@ static int checkpoints_setup(void) {
 }
 
 static void checkpoints_teardown(void) {
-    if (g_old_state) setenv("XDG_STATE_HOME", g_old_state, 1);
-    else unsetenv("XDG_STATE_HOME");
-    if (g_old_home) setenv("HOME", g_old_home, 1);
-    else unsetenv("HOME");
+    if (g_old_state)
+        setenv("XDG_STATE_HOME", g_old_state, 1);
+    else
+        unsetenv("XDG_STATE_HOME");
+    if (g_old_home)
+        setenv("HOME", g_old_home, 1);
+    else
+        unsetenv("HOME");
     free(g_old_state);
     free(g_old_home);
     g_old_state = g_old_home = NULL;
     test_step("the real default directory");
     report(count_dir_entries(g_real_default) == g_real_before, __FILE__, __LINE__,
-           "%s had %d entries before these tests and has %d after", g_real_default,
-           g_real_before, count_dir_entries(g_real_default));
+           "%s had %d entries before these tests and has %d after", g_real_default, g_real_before,
+           count_dir_entries(g_real_default));
     remove_temp_dir(g_dir);
 }
 
 static const struct test_case checkpoints_tests[] = {
-    {"status_strings",        test_checkpoint_status_strings},
-    {"before_start",          test_checkpoint_before_start},
-    {"defaults",              test_checkpoint_defaults},
-    {"memory_document",       test_checkpoint_memory_document},
-    {"invalid_options",       test_checkpoint_invalid_options},
-    {"immediate_recovery",    test_checkpoint_immediate_recovery},
-    {"busy",                  test_checkpoint_busy},
-    {"stale",                 test_checkpoint_stale},
-    {"changes_before_start",  test_checkpoint_changes_before_start},
-    {"damaged",               test_checkpoint_damaged},
-    {"manual",                test_checkpoint_manual},
-    {"timed",                 test_checkpoint_timed},
-    {"async",                 test_checkpoint_async},
-    {"path_query",            test_checkpoint_path_query},
-    {"encrypted",             test_checkpoint_encrypted},
-    {"existing",              test_checkpoint_existing},
-    {"inspect",               test_checkpoint_inspect},
+    {"status_strings", test_checkpoint_status_strings},
+    {"before_start", test_checkpoint_before_start},
+    {"defaults", test_checkpoint_defaults},
+    {"memory_document", test_checkpoint_memory_document},
+    {"invalid_options", test_checkpoint_invalid_options},
+    {"immediate_recovery", test_checkpoint_immediate_recovery},
+    {"busy", test_checkpoint_busy},
+    {"stale", test_checkpoint_stale},
+    {"changes_before_start", test_checkpoint_changes_before_start},
+    {"damaged", test_checkpoint_damaged},
+    {"manual", test_checkpoint_manual},
+    {"timed", test_checkpoint_timed},
+    {"async", test_checkpoint_async},
+    {"path_query", test_checkpoint_path_query},
+    {"encrypted", test_checkpoint_encrypted},
+    {"existing", test_checkpoint_existing},
+    {"inspect", test_checkpoint_inspect},
     {NULL, NULL}};
 
-const struct test_suite checkpoints_suite = {"checkpoints", checkpoints_setup, checkpoints_teardown, checkpoints_tests};
+const struct test_suite checkpoints_suite = {"checkpoints", checkpoints_setup, checkpoints_teardown,
+                                             checkpoints_tests};

@@ -25,8 +25,8 @@ static size_t guarded_pages(size_t size, size_t page) { return (size + page - 1)
 
 void *guarded_alloc(size_t size) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), n = guarded_pages(size, page);
-    unsigned char *base = mmap(NULL, (n + 1) * page, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *base =
+        mmap(NULL, (n + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return NULL;
     if (mprotect(base + n * page, page, PROT_NONE) != 0) {
         munmap(base, (n + 1) * page);
@@ -77,8 +77,7 @@ void check_status(int got, int expected, const char *what, const char *file, int
     if (expected < 0 && got == expected) {
         int code = quire_last_error_code();
         msg = quire_last_error_message();
-        report(code == expected, file, line, "after %s, quire_last_error_code() is %d", what,
-               code);
+        report(code == expected, file, line, "after %s, quire_last_error_code() is %d", what, code);
         report(msg != NULL && msg[0] != '\0', file, line,
                "after %s failed, quire_last_error_message() is empty", what);
     }
@@ -144,8 +143,10 @@ int test_options(int *argc, char **argv, const struct test_suite *const *suites)
     int i, out = 1, list = 0;
     if (!check_names(suites)) return 2;
     for (i = 1; i < *argc; i++) {
-        if (strcmp(argv[i], "-l") == 0) list = 1;
-        else if (strcmp(argv[i], "-v") == 0) g_verbose = 1;
+        if (strcmp(argv[i], "-l") == 0)
+            list = 1;
+        else if (strcmp(argv[i], "-v") == 0)
+            g_verbose = 1;
         else if (strncmp(argv[i], "-s", 2) == 0) {
             const char *pattern = argv[i][2] ? argv[i] + 2 : (i + 1 < *argc ? argv[++i] : NULL);
             if (!pattern || !pattern[0]) {
@@ -162,7 +163,8 @@ int test_options(int *argc, char **argv, const struct test_suite *const *suites)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "test_api: unknown option %s\n", argv[i]);
             return 2;
-        } else argv[out++] = argv[i];
+        } else
+            argv[out++] = argv[i];
     }
     *argc = out;
     for (i = 0; i < g_npatterns; i++) {
@@ -267,16 +269,15 @@ unsigned char *read_file(const char *path, size_t *size) {
     return data;
 }
 
-quire_document *open_corpus_at(const char *rel, const char *password, const char *file,
-                               int line) {
+quire_document *open_corpus_at(const char *rel, const char *password, const char *file, int line) {
     quire_document *doc = NULL;
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
     int status;
     options.password = password;
     status = quire_document_open(&doc, corpus(rel), &options);
     report(status == QUIRE_OK && doc != NULL, file, line,
-           "quire_document_open(%s) returned %d (%s): %s", rel, status,
-           quire_status_string(status), quire_last_error_message());
+           "quire_document_open(%s) returned %d (%s): %s", rel, status, quire_status_string(status),
+           quire_last_error_message());
     return status == QUIRE_OK ? doc : NULL;
 }
 
@@ -346,15 +347,19 @@ const char *join_path(const char *dir, const char *name) {
 /* ---- strings through the length-query pattern ------------------------------------------ */
 
 void check_query_status(int status, const char *file, int line) {
-    report(status == QUIRE_OK, file, line, "the NULL/0 length query returned %d (%s): %s",
-           status, quire_status_string(status), quire_last_error_message());
+    report(status == QUIRE_OK, file, line, "the NULL/0 length query returned %d (%s): %s", status,
+           quire_status_string(status), quire_last_error_message());
 }
 
-static const char *const text_fn_names[] = {
-    "quire_document_outline_title", "quire_document_outline_target", "quire_page_label",
-    "quire_value_bytes",            "quire_value_text",              "quire_value_to_pdf",
-    "quire_value_dict_key",         "quire_document_stream_data (decoded)",
-    "quire_document_stream_data (raw)"};
+static const char *const text_fn_names[] = {"quire_document_outline_title",
+                                            "quire_document_outline_target",
+                                            "quire_page_label",
+                                            "quire_value_bytes",
+                                            "quire_value_text",
+                                            "quire_value_to_pdf",
+                                            "quire_value_dict_key",
+                                            "quire_document_stream_data (decoded)",
+                                            "quire_document_stream_data (raw)"};
 
 int call_text(enum text_fn fn, char *buf, size_t size, size_t *len, quire_document *doc,
               const quire_value *value, int32_t index) {
@@ -374,8 +379,8 @@ int call_text(enum text_fn fn, char *buf, size_t size, size_t *len, quire_docume
     return QUIRE_EINVAL;
 }
 
-char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                    int32_t index, size_t *len_out, const char *file, int line) {
+char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                    size_t *len_out, const char *file, int line) {
     size_t len = (size_t)-1, len2 = (size_t)-1;
     char *buf;
     int status;
@@ -393,8 +398,8 @@ char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *val
     status = call_text(fn, buf, len + 1, &len2, doc, value, index);
     report(status == QUIRE_OK, file, line, "%s: reading %zu + 1 bytes returned %d: %s",
            text_fn_names[fn], len, status, quire_last_error_message());
-    report(len2 == len, file, line, "%s: *out_len is %zu, the query said %zu",
-           text_fn_names[fn], len2, len);
+    report(len2 == len, file, line, "%s: *out_len is %zu, the query said %zu", text_fn_names[fn],
+           len2, len);
     if (status != QUIRE_OK || len2 != len) {
         free(buf);
         return NULL;
@@ -423,9 +428,8 @@ static void print_escaped(char *out, size_t out_size, const char *s, size_t n) {
     out[o] = '\0';
 }
 
-void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                   int32_t index, const char *expected, size_t n, const char *what,
-                   const char *file, int line) {
+void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                   const char *expected, size_t n, const char *what, const char *file, int line) {
     size_t len = 0;
     char *s = fetch_text_at(fn, doc, value, index, &len, file, line);
     char got[512], want[512];
@@ -434,8 +438,8 @@ void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *valu
     } else {
         print_escaped(got, sizeof got, s ? s : "(failed)", s ? len : 8);
         print_escaped(want, sizeof want, expected, n);
-        report(0, file, line, "%s is \"%s\" (%zu bytes), expected \"%s\" (%zu bytes)", what,
-               got, s ? len : 0, want, n);
+        report(0, file, line, "%s is \"%s\" (%zu bytes), expected \"%s\" (%zu bytes)", what, got,
+               s ? len : 0, want, n);
     }
     free(s);
 }
@@ -480,8 +484,8 @@ void check_length_query_at(enum text_fn fn, quire_document *doc, const quire_val
             report(len2 == len, file, line, "%s: QUIRE_EBUFS set *out_len to %zu, not %zu",
                    text_fn_names[fn], len2, len);
             report(memcmp(buf, before, cap) == 0, file, line,
-                   "%s: a buffer of %zu bytes was written although too small",
-                   text_fn_names[fn], sizes[k]);
+                   "%s: a buffer of %zu bytes was written although too small", text_fn_names[fn],
+                   sizes[k]);
         }
     }
     /* Exactly *out_len + 1: the result and a NUL, nothing after. */

@@ -81,17 +81,17 @@ void report(int ok, const char *file, int line, const char *fmt, ...);
 
 #define CHECK(cond) report(!!(cond), __FILE__, __LINE__, "%s", #cond)
 
-#define CHECK_INT(actual, expected)                                                        \
-    do {                                                                                   \
-        long long a_ = (long long)(actual), e_ = (long long)(expected);                    \
+#define CHECK_INT(actual, expected)                                                         \
+    do {                                                                                    \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                     \
         report(a_ == e_, __FILE__, __LINE__, "%s is %lld, expected %lld", #actual, a_, e_); \
     } while (0)
 
-#define CHECK_STR(actual, expected)                                                        \
-    do {                                                                                   \
-        const char *a_ = (actual), *e_ = (expected);                                       \
-        report(a_ != NULL && strcmp(a_, e_) == 0, __FILE__, __LINE__,                      \
-               "%s is \"%s\", expected \"%s\"", #actual, a_ ? a_ : "(null)", e_);           \
+#define CHECK_STR(actual, expected)                                               \
+    do {                                                                          \
+        const char *a_ = (actual), *e_ = (expected);                              \
+        report(a_ != NULL && strcmp(a_, e_) == 0, __FILE__, __LINE__,             \
+               "%s is \"%s\", expected \"%s\"", #actual, a_ ? a_ : "(null)", e_); \
     } while (0)
 
 /* The call returns `expected`; when that is an error, the last error of this thread is
@@ -101,12 +101,10 @@ void check_status(int got, int expected, const char *what, const char *file, int
 
 int near(double a, double b);
 
-#define CHECK_RECT(r, l, b, rt, t)                                                          \
-    report(near((r).left, l) && near((r).bottom, b) && near((r).right, rt) &&              \
-               near((r).top, t),                                                           \
-           __FILE__, __LINE__, "%s is [%g %g %g %g], expected [%g %g %g %g]", #r, (r).left, \
-           (r).bottom, (r).right, (r).top, (double)(l), (double)(b), (double)(rt),          \
-           (double)(t))
+#define CHECK_RECT(r, l, b, rt, t)                                                              \
+    report(near((r).left, l) && near((r).bottom, b) && near((r).right, rt) && near((r).top, t), \
+           __FILE__, __LINE__, "%s is [%g %g %g %g], expected [%g %g %g %g]", #r, (r).left,     \
+           (r).bottom, (r).right, (r).top, (double)(l), (double)(b), (double)(rt), (double)(t))
 
 /* ---- files ----------------------------------------------------------------------------- */
 
@@ -123,8 +121,7 @@ const char *corpus(const char *rel);
 unsigned char *read_file(const char *path, size_t *size);
 
 /* Opens CORPUS_DIR/rel with the password (NULL: none) as a check; NULL on failure. */
-quire_document *open_corpus_at(const char *rel, const char *password, const char *file,
-                               int line);
+quire_document *open_corpus_at(const char *rel, const char *password, const char *file, int line);
 #define open_corpus(rel, password) open_corpus_at((rel), (password), __FILE__, __LINE__)
 
 /* A fresh directory under /tmp (mkdtemp), in a static buffer per call (up to 4 live). */
@@ -164,21 +161,20 @@ int call_text(enum text_fn fn, char *buf, size_t size, size_t *len, quire_docume
  * exactly *out_len + 1 bytes), checking the protocol on the way; returns a malloc'd copy
  * with a NUL after it (the caller frees it) and its length in *len_out, or NULL after a
  * failed check. */
-char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                    int32_t index, size_t *len_out, const char *file, int line);
-#define fetch_text(fn, doc, value, index, len_out)                                          \
+char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                    size_t *len_out, const char *file, int line);
+#define fetch_text(fn, doc, value, index, len_out) \
     fetch_text_at((fn), (doc), (value), (index), (len_out), __FILE__, __LINE__)
 
 /* The result is exactly the `n` bytes at `expected`. */
-void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                   int32_t index, const char *expected, size_t n, const char *what,
-                   const char *file, int line);
-#define CHECK_TEXT(fn, doc, value, index, expected)                                        \
-    check_text_at((fn), (doc), (value), (index), (expected), strlen(expected),             \
+void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                   const char *expected, size_t n, const char *what, const char *file, int line);
+#define CHECK_TEXT(fn, doc, value, index, expected)                            \
+    check_text_at((fn), (doc), (value), (index), (expected), strlen(expected), \
                   #fn "(" #value ", " #index ")", __FILE__, __LINE__)
-#define CHECK_BYTES(fn, doc, value, index, expected, n)                                    \
-    check_text_at((fn), (doc), (value), (index), (expected), (n),                          \
-                  #fn "(" #value ", " #index ")", __FILE__, __LINE__)
+#define CHECK_BYTES(fn, doc, value, index, expected, n)                                           \
+    check_text_at((fn), (doc), (value), (index), (expected), (n), #fn "(" #value ", " #index ")", \
+                  __FILE__, __LINE__)
 
 /* The whole length-query protocol on one result of length > 0: the query; buffers of 0, 1
  * and *out_len bytes give QUIRE_EBUFS with *out_len set and the buffer untouched; exactly
@@ -186,7 +182,7 @@ void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *valu
  * a NULL buffer with a size, give QUIRE_EINVAL. */
 void check_length_query_at(enum text_fn fn, quire_document *doc, const quire_value *value,
                            int32_t index, const char *file, int line);
-#define CHECK_LENGTH_QUERY(fn, doc, value, index)                                          \
+#define CHECK_LENGTH_QUERY(fn, doc, value, index) \
     check_length_query_at((fn), (doc), (value), (index), __FILE__, __LINE__)
 
 /* ---- values ---------------------------------------------------------------------------- */
