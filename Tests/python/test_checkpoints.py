@@ -21,6 +21,8 @@ import pytest
 
 import quire
 from pdfpeers import PeerMissing, qpdf_check
+from quire_testing.peers import peer
+from quire_testing.library import child_env
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -143,9 +145,8 @@ def test_manual_timed_and_async(pdf: Path, tmp_path: Path):
 
 def test_example_recovers_after_a_crash(pdf: Path, tmp_path: Path):
     script = REPO / "examples" / "python" / "checkpoints.py"
-    env = dict(os.environ)
-    env.pop("QUIRE_LIBRARY", None)
-    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    # The package and library under test, wherever they came from (Tests/support).
+    env = child_env()
 
     def run(*flags: str) -> str:
         result = subprocess.run([sys.executable, str(script), str(pdf), "--directory", str(tmp_path / "cp"), *flags],
@@ -192,7 +193,7 @@ def make_source(tmp_path: Path, sample_pdf: Path, kind: str) -> Tuple[Path, Opti
         shutil.copyfile(sample_pdf, target)
         return target, None
     if not shutil.which("qpdf"):
-        pytest.importorskip("pikepdf", reason="neither qpdf nor pikepdf to make an encrypted file with")
+        peer("pikepdf", why="neither qpdf nor pikepdf to make an encrypted file with")
     checkpoint_crash.encrypt(sample_pdf, target, encryption)
     return target, checkpoint_crash.USER_PASSWORD
 

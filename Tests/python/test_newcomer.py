@@ -16,8 +16,9 @@ import pytest
 import quire
 
 from conftest import REPO
+from quire_testing.paths import QUIRE_CLI
 
-CLI = REPO / "build" / "bin" / "quire"
+CLI = QUIRE_CLI  # make's build/bin/quire, or $QUIRE_CLI
 SAMPLE = REPO / "examples" / "sample.pdf"
 TEXT_FORM = "pdfium/testing/resources/text_form_multiple.pdf"
 
@@ -177,7 +178,7 @@ def test_build_info_from_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_help_lists_every_command_that_takes_json() -> None:
     # Defect 7: quire --help said --json was for info and annots only.
     text = cli("--help").stdout.decode()
-    line = next(l for l in text.splitlines() if l.strip().startswith("--json"))
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith("--json"))
     for command in ("fields", "text", "search", "import", "doctor"):
         usage = cli("help", command).stdout.decode().splitlines()[0]
         assert "--json" in usage, command

@@ -16,6 +16,8 @@ import pytest
 import quire
 
 from conftest import CORPUS, REPO
+from quire_testing.peers import peer, peer_program
+from quire_testing.paths import QUIRE_CLI
 
 sys.path.insert(0, str(REPO / "Tests" / "corpus"))
 import text_agreement  # noqa: E402
@@ -241,9 +243,8 @@ def _share_yellowed(before, after, pixels) -> float:
 
 @pytest.mark.parametrize("name", RENDER_FILES)
 def test_highlight_colours_its_words_and_not_their_neighbours(name: str, tmp_path: Path):
-    if not shutil.which("pdftoppm"):
-        pytest.skip("pdftoppm is not installed (apt-get install poppler-utils)")
-    pytest.importorskip("PIL")
+    peer_program("pdftoppm")
+    peer("PIL")
     source = CORPUS / name
     if not source.exists():
         pytest.skip("corpus file %s is absent" % name)
@@ -294,8 +295,8 @@ MEDIAN_GLYPH_IOU = 0.8
 
 @pytest.fixture(scope="module")
 def corpus_report():
-    pytest.importorskip("pypdfium2")
-    pytest.importorskip("pymupdf")
+    peer("pypdfium2")
+    peer("pymupdf")
     if not (CORPUS / "manifest.jsonl").exists():
         pytest.skip("the corpus is absent")
     return text_agreement.measure(text_agreement.quire_binding_pages)
@@ -336,14 +337,14 @@ GLYPH_BOX_SAMPLES = [
 def test_adobe_japan1_without_to_unicode_agrees_with_a_peer(name: str):
     # Adobe-Japan1 fonts with Identity-H/V and no /ToUnicode: Unicode from the collection's
     # UCS2 CMap (scored 0.0, 0.08 and 0.71 before it was built in).
-    pytest.importorskip("pypdfium2")
-    pytest.importorskip("pymupdf")
+    peer("pypdfium2")
+    peer("pymupdf")
     path = CORPUS / name
     if not path.exists():
         pytest.skip("the corpus is absent")
-    peer = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
-    ours = text_agreement.normalise("".join(p[0] for p in text_agreement.quire_binding_pages(path, len(peer))))
-    pdfium = text_agreement.normalise("".join(p[0] for p in peer))
+    theirs = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
+    ours = text_agreement.normalise("".join(p[0] for p in text_agreement.quire_binding_pages(path, len(theirs))))
+    pdfium = text_agreement.normalise("".join(p[0] for p in theirs))
     mupdf = text_agreement.normalise("".join(text_agreement.mupdf_text(path, text_agreement.MAX_PAGES)))
     best = max(text_agreement.similarity(ours, pdfium), text_agreement.similarity(ours, mupdf))
     assert best >= 0.98, "%s: %.3f" % (name, best)
@@ -351,14 +352,14 @@ def test_adobe_japan1_without_to_unicode_agrees_with_a_peer(name: str):
 
 @pytest.mark.parametrize("name,kind", GLYPH_BOX_SAMPLES)
 def test_glyph_boxes_match_pdfium_per_font_format(name: str, kind: str):
-    pytest.importorskip("pypdfium2")
+    peer("pypdfium2")
     path = CORPUS / name
     if not path.exists():
         pytest.skip("the corpus is absent")
-    peer = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
-    ours = text_agreement.quire_binding_pages(path, len(peer))
+    theirs = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
+    ours = text_agreement.quire_binding_pages(path, len(theirs))
     scores: List[float] = []
-    for (_, _, glyphs), (_, tight, _) in zip(ours, peer):
+    for (_, _, glyphs), (_, tight, _) in zip(ours, theirs):
         scores += text_agreement.box_scores(glyphs, tight)
     assert len(scores) >= 5, "%s: %d characters paired" % (name, len(scores))
     assert statistics.median(scores) >= 0.93, "%s (%s): median IoU %.3f" % (name, kind, statistics.median(scores))
@@ -372,7 +373,7 @@ def test_glyph_boxes_match_pdfium_per_font_format(name: str, kind: str):
 def test_cli_text_search_and_annots(tmp_path: Path):
     import json
 
-    quire_cli = REPO / "build" / "bin" / "quire"
+    quire_cli = QUIRE_CLI
     if not quire_cli.exists():
         pytest.skip("build/bin/quire is missing: run make")
     source = tmp_path / "two-lines.pdf"

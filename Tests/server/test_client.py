@@ -186,7 +186,6 @@ def test_offline_edits_sync_exactly_once(server, keys, tmp_path, start_server, h
     with client:
         d = downloaded(client, jwt)
         doc_ = d.document
-        workdir, settings = own.workdir, own.settings
         assert own.stop() == 0
         for i in range(5):
             add_note(doc_, f"offline-{i}", f"written offline {i}")

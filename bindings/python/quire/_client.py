@@ -18,7 +18,6 @@ from __future__ import annotations
 import ctypes
 import enum
 import os
-import sys
 import threading
 import weakref
 from ctypes import byref, c_int, c_size_t

@@ -25,7 +25,6 @@ in ``on_event`` is raised again by the call once it returns (the change it repor
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 from ctypes import byref, c_double, c_int32
 from enum import IntEnum
