@@ -1,3 +1,4 @@
+import QuireConvergence
 import QuireDocument
 import QuireSync
 import QuireSyncClient
@@ -205,6 +206,62 @@ struct ClientMerge {
         #expect(try localRecords(clientA.descriptor(forJWT: token)) == server)
         #expect(try localRecords(clientB.descriptor(forJWT: token)) == server)
         clientA.close(); clientB.close()
+        await h.finish()
+    }
+
+    /// One object that two pages list is two records (`L` and `L#1`); the layer may hold
+    /// them with different values (two users each edited one). The client's document shows
+    /// both: the page whose record changes gets its own copy of the object (it ended with
+    /// both pages showing one value: found by the harness's long run, schedules 8249 and
+    /// 9300 of seed 1).
+    @Test func twoRecordsOfOneObjectMayDiffer() async throws {
+        let h = try await Harness(upload: false)
+        let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
+        #expect(up.status == 201, "\(text(up))")
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let log = EventLog()
+        let transport = SwitchableTransport(h.service)
+        let client = try makeClient(h, transport, dir.path, log: log)
+        let token = try await sign(claims())
+        let records = try await serverRecords(h)
+        let second = try #require(records.keys.first { $0.contains("#") })
+        let first = String(second.prefix { $0 != "#" })
+        let layer = try await h.layer()
+        let revision = try #require(layer["records"]?.arrayValue?.first { $0["record"]?["id"]?.stringValue == second }?["revision"]?.integerValue)
+        let before = try #require(layer["records"]?.arrayValue?.first { $0["record"]?["id"]?.stringValue == second }?["record"])
+        try await offload {
+            let d = try downloaded(client, token: token)
+            #expect(try localRecords(d) == records)
+            _ = d
+        }
+        // Another user changes the second page's record only.
+        guard case .object(var fields) = before else { Issue.record("not an object"); return }
+        fields["note"] = .string("page two only")
+        let put = "{\"client_seq\": 1, \"op\": \"put\", \"id\": \"\(second)\", \"base_revision\": \(revision), \"record\": \(InstantJSONValue.object(fields).canonicalText)}"
+        let r = try await h.push([put], client: "other")
+        #expect(text(r).contains("accepted"), "\(text(r))")
+        let server = try await serverRecords(h)
+        #expect(server[second] != server[first])
+        try await offload {
+            let d = try client.descriptor(forJWT: token)
+            try d.syncNow()
+            #expect(try localRecords(d) == server)
+            // And the copy is the page's own: an edit of the first page's record changes it alone.
+            try d.withDocument { doc in
+                for var a in try doc.annotations(onPage: 0) where a.subtype == "Link" {
+                    a.contents = "page one only"
+                    try doc.updateAnnotation(a)
+                }
+            }
+            try d.syncNow()
+            #expect(try d.pendingChanges() == 0)
+        }
+        let end = try await serverRecords(h)
+        #expect(end[first]?.contains("page one only") == true && end[second]?.contains("page two only") == true, "\(end)")
+        #expect(try localRecords(client.descriptor(forJWT: token)) == end)
+        #expect(!log.contains("changeDropped"), "\(log.all)")
+        client.close()
         await h.finish()
     }
 }
