@@ -131,6 +131,13 @@ def test_export_and_import_xfdf(tmp_path: Path) -> None:
     r = cli("import", "--json", str(SAMPLE), str(xfdf), "-o", str(target))   # the format from the bytes
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["format"] == "xfdf"
+    # The import's warnings are in the report (the save that followed cleared them).
+    refused = tmp_path / "refused.xfdf"
+    refused.write_text('<?xml version="1.0"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields>'
+                       '<field name="NoSuchField"><value>x</value></field></fields></xfdf>')
+    r = cli("import", "--json", str(SAMPLE), str(refused), "-o", str(tmp_path / "y.pdf"))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["warnings"] == ['XFDF: field "NoSuchField" not set: no field is named "NoSuchField"']
 
 
 @needs_cli
