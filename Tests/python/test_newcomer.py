@@ -336,3 +336,12 @@ def test_whole_document_search_and_text_skip_missing_pages(corpus: Callable[[str
         assert doc.page_count == 3
         assert doc.search("a") == []
         assert doc.text().split("\f") == [doc.pages[0].text, "", "", ""]
+
+
+def test_enumerations_print_by_name() -> None:
+    # Python 3.11 made str() of an IntEnum its number: print(d.state) printed 9217.
+    assert str(quire.SyncState.CLEAN) == "SyncState.CLEAN" and f"{quire.SyncState.CLEAN}" == "SyncState.CLEAN"
+    assert quire.SyncState.CLEAN == int(quire.SyncState.CLEAN) and "%d" % quire.SyncState.CLEAN == str(int(quire.SyncState.CLEAN))
+    assert str(quire.Tool.SQUARE) == "Tool.SQUARE"
+    flags = quire.Permissions.PRINT | quire.Permissions.MODIFY
+    assert "PRINT" in str(flags) and "MODIFY" in str(flags) and int(flags) == int(quire.Permissions.PRINT) | int(quire.Permissions.MODIFY)

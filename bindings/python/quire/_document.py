@@ -22,7 +22,6 @@ import os
 import threading
 import weakref
 from ctypes import byref, c_int32
-from enum import IntEnum, IntFlag
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -41,7 +40,16 @@ from typing import (
 )
 
 from . import _raw
+from ._annotations import (
+    Annotation,
+    AnnotationThread,
+    PageListing,
+    page_threads,
+    take_annotation,
+    take_list,
+)
 from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
+from ._enums import IntEnum, IntFlag
 from ._errors import (
     IndexOutOfRangeError,
     InternalError,
@@ -52,17 +60,9 @@ from ._errors import (
     make_error,
     raise_missing_file,
 )
-from ._forms import FormField, FormKind
-from ._annotations import (
-    Annotation,
-    AnnotationThread,
-    PageListing,
-    page_threads,
-    take_annotation,
-    take_list,
-)
 from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
 from ._fields import Attribute
+from ._forms import FormField, FormKind
 from ._geometry import Rect, rect_from_c
 from ._objects import Reference, Stream, Value, _parsed, _take
 from ._text import MARKUP_KINDS, TextChar, TextMatch, TextPage, TextSpan
