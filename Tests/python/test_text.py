@@ -4,6 +4,7 @@ they were made on and not their neighbours; the corpus agrees with PDFium and Mu
 
 from __future__ import annotations
 
+import re
 import shutil
 import statistics
 import subprocess
@@ -389,6 +390,14 @@ def test_cli_text_search_and_annots(tmp_path: Path):
     matches = json.loads(out.stdout)
     assert out.returncode == 0 and [(m["page"], m["text"], m["first"], m["last"]) for m in matches] == [(1, "con-\ntract", 17, 26)]
     assert subprocess.run([str(quire_cli), "search", str(source), "absent"], capture_output=True).returncode == 3
+    # Positions print to a ten-thousandth of a point (sample.pdf's first "pdfium" printed
+    # 100.02000000000001).
+    out = subprocess.run([str(quire_cli), "search", str(REPO / "examples" / "sample.pdf"), "pdfium"], capture_output=True, text=True)
+    numbers = re.findall(r"-?\d+\.\d+", out.stdout)
+    assert out.returncode == 0 and numbers and all(len(n.split(".")[1]) <= 4 for n in numbers), out.stdout
+    out = subprocess.run([str(quire_cli), "search", "--json", str(REPO / "examples" / "sample.pdf"), "pdfium"], capture_output=True, text=True)
+    quads = [v for m in json.loads(out.stdout) for q in m["quads"] for v in q]
+    assert quads and all(round(v, 4) == v for v in quads)
     assert subprocess.run([str(quire_cli), "text", "--page", "2", str(source)], capture_output=True).returncode == 1
     assert subprocess.run([str(quire_cli), "text", "--page", "x", str(source)], capture_output=True).returncode == 2
     with quire.Document(source) as doc:

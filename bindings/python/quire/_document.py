@@ -20,6 +20,7 @@ import io
 import operator
 import os
 import threading
+import warnings
 import weakref
 from ctypes import byref, c_int32
 from typing import (
@@ -1390,6 +1391,7 @@ class Document(OwnedHandle):
         Raises:
             FormatError: not well-formed XML, a DOCTYPE (never accepted: no entity is
                 expanded), an annotation without page or rect, a reply to an unknown name.
+            IndexOutOfRangeError: an annotation on a page the document does not have.
             LimitError: more than 64 MiB, 64 levels or 1,000,000 elements.
             UserAbortError: ``progress`` cancelled.
         """
@@ -1734,6 +1736,11 @@ class Document(OwnedHandle):
                 ``uid`` for a document opened from bytes.
         """
         if load is not None:
+            warnings.warn(
+                "start_checkpoints(load=...) is deprecated: use existing='load' or existing='refuse'",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             existing = CheckpointExisting.LOAD if load else CheckpointExisting.REFUSE
         if existing not in self._EXISTING:
             raise InvalidArgumentError(
