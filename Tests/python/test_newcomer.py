@@ -55,6 +55,7 @@ def test_fill_names_a_field_with_an_equals_sign(corpus: Callable[[str], Path], t
     out = tmp_path / "positional.pdf"
     r = cli("fill", str(src), "Calculated5 Val=num*2=10", "-o", str(out))
     assert r.returncode == 1 and not out.exists()
+    assert b"--field NAME --value V" in r.stderr, r.stderr  # and says how to name it
     # --field NAME --value V names it whole.
     out = tmp_path / "field.pdf"
     r = cli("fill", str(src), "--field", "Calculated5 Val=num*2", "--value", "10", "-o", str(out))
