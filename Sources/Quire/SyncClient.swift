@@ -105,8 +105,9 @@ final class ClientBox: @unchecked Sendable {
         var e = quire_sync_event(version: UInt32(QUIRE_SYNC_EVENT_VERSION), type: QUIRE_SYNC_EVENT_STATE_CHANGED,
                                  state: cState(d.state), status: QUIRE_OK, message: nil, record_id: nil, reason: nil,
                                  record_ids: nil, record_id_count: 0, completed: 0, total: 0,
-                                 client_seq: 0, change_ids: nil, change_id_count: 0)
+                                 client_seq: 0, change_ids: nil, change_id_count: 0, fields: nil, field_count: 0)
         var ids: [UnsafePointer<CChar>?] = []
+        var fields: [UnsafePointer<CChar>?] = []
         var changeIDs: [Int64] = []
         switch event {
         case .stateChanged(let s):
@@ -138,6 +139,8 @@ final class ClientBox: @unchecked Sendable {
             e.client_seq = dropped.clientSeq
             changeIDs = dropped.changes
             e.change_id_count = changeIDs.count
+            fields = dropped.fields.map { c($0) }
+            e.field_count = fields.count
         case .recordsRepaired(let repaired, let message):
             e.type = QUIRE_SYNC_EVENT_RECORDS_REPAIRED
             ids = repaired.map { c($0) }
@@ -155,7 +158,10 @@ final class ClientBox: @unchecked Sendable {
             if !ids.isEmpty { e.record_ids = buffer.baseAddress }
             changeIDs.withUnsafeBufferPointer { changes in
                 if !changeIDs.isEmpty { e.change_ids = changes.baseAddress }
-                onEvent(handle, &e, payload)
+                fields.withUnsafeBufferPointer { names in
+                    if !fields.isEmpty { e.fields = names.baseAddress }
+                    onEvent(handle, &e, payload)
+                }
             }
         }
     }

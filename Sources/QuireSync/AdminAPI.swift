@@ -129,7 +129,10 @@ extension SyncService {
             guard try await tx.layer(document, layer) == nil else { throw SyncHTTPError.conflict("the layer \(layer) exists") }
             // Records copied; the feed starts again at 0, so every record is at revision 0.
             var records = try await tx.records(document, from)
-            for i in records.indices { records[i].revision = 0 }
+            for i in records.indices {
+                records[i].revision = 0
+                records[i].fieldRevisions = nil  // every field at 0 too
+            }
             try await tx.createLayer(document, layer, records: records)
             let digest = LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
             try await tx.setLayerDigest(document, layer, digest)
@@ -364,7 +367,7 @@ extension SyncService {
                                  put: checkAlone(records[i], id: ids[i], checker: checker))
                 let outcome = try await apply(m, tx, document, layer, seq: &seq, digest: &digest, clientID: nil, userID: nil,
                                               maxRecordBytes: maxRecordBytes)
-                if case .rejected(_, let message, _) = outcome {
+                if case .rejected(_, let message, _, _) = outcome {
                     throw SyncHTTPError.badRequest("the PDF's annotation \(i) (\"\(ids[i].prefix(60))\") does not go into the layer: \(message)")
                 }
             }

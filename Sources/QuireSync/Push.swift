@@ -12,6 +12,11 @@ struct Mutation: Sendable {
     var baseRevision: Int64?
     /// A put's record and what checking it alone found.
     var put: PutCheck?
+    /// The fields (``RecordFields``) a put changed from its base (push version 2): with
+    /// them a put on an older base than the record's is merged, field by field.
+    var fields: Set<String>? = nil
+    /// The document's checker, to check a merged record again.
+    var checker: AnnotationRecordChecker? = nil
 }
 
 enum PutCheck: Sendable {
@@ -21,27 +26,71 @@ enum PutCheck: Sendable {
 
 /// What became of a mutation.
 enum MutationOutcome {
-    case accepted(seq: Int64)
-    case rejected(reason: String, message: String, current: SyncStoredRecord?)
+    /// Applied; `merged` is the record stored when it is not the one sent (a field-level
+    /// merge), `dropped` the fields of the put that lost to concurrent changes.
+    case accepted(seq: Int64, merged: [UInt8]? = nil, dropped: [String] = [])
+    /// Not applied; `fields`: the fields that conflicted, when a merge was tried.
+    case rejected(reason: String, message: String, current: SyncStoredRecord?, fields: [String]? = nil)
 
     /// Its answer, kept in the store under (client_id, client_seq).
     func json(clientSeq: Int64) -> JSONOut {
         switch self {
-        case .accepted(let seq):
-            return .object([("client_seq", .integer(clientSeq)), ("status", .string("accepted")), ("seq", .integer(seq)), ("revision", .integer(seq))])
-        case .rejected(let reason, let message, let current):
-            return .object([
+        case .accepted(let seq, let merged, let dropped):
+            var out: [(String, JSONOut)] = [("client_seq", .integer(clientSeq)), ("status", .string("accepted")), ("seq", .integer(seq)),
+                                            ("revision", .integer(seq))]
+            if let merged {
+                out.append(("record", .raw(merged)))
+                out.append(("dropped_fields", .array(dropped.map(JSONOut.string))))
+            }
+            return .object(out)
+        case .rejected(let reason, let message, let current, let fields):
+            var out: [(String, JSONOut)] = [
                 ("client_seq", .integer(clientSeq)), ("status", .string("rejected")), ("reason", .string(reason)),
                 ("message", .string(message)), ("current", .optionalRaw(current?.json)),
                 ("current_revision", current.map { .integer($0.revision) } ?? .null),
-            ])
+            ]
+            if let fields { out.append(("fields", .array(fields.map(JSONOut.string)))) }
+            return .object(out)
         }
+    }
+}
+
+/// When each field of a record last changed (``SyncStoredRecord/fieldRevisions``).
+struct FieldRevisions {
+    var revisions: [String: Int64]
+    /// The revision of the fields not named.
+    var base: Int64
+
+    init(_ record: SyncStoredRecord) {
+        revisions = [:]
+        base = record.revision
+        guard let bytes = record.fieldRevisions, let object = (try? InstantJSONValue(parsing: bytes))?.objectValue else { return }
+        for (field, value) in object {
+            guard let r = value.integerValue else { continue }
+            if field == "*" { base = r } else { revisions[field] = r }
+        }
+    }
+
+    init(createdAt revision: Int64) {
+        revisions = [:]
+        base = revision
+    }
+
+    func revision(of field: String) -> Int64 { revisions[field] ?? base }
+
+    var bytes: [UInt8] {
+        var object: [String: InstantJSONValue] = ["*": .integer(base)]
+        for (field, r) in revisions where r != base { object[field] = .integer(r) }
+        return InstantJSONValue.object(object).canonicalBytes
     }
 }
 
 /// Record ids (keys in a layer) are any non-empty string up to this many bytes: those of a
 /// PDF's own annotations are their /NM, which may be any text.
 let maxRecordIDBytes = 4096
+
+/// A mutation names at most this many fields.
+let maxFieldsPerMutation = 256
 
 extension SyncService {
     /// Reads a push body; a malformed one is refused whole, before anything is applied.
@@ -53,8 +102,14 @@ extension SyncService {
             throw SyncHTTPError.invalidJSON(SyncService.jsonMessage(error))
         }
         guard let top = value.objectValue else { throw SyncHTTPError.badRequest("a push is a JSON object {\"client_id\", \"mutations\"}") }
-        for key in top.keys.sorted() where key != "client_id" && key != "mutations" {
-            throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in the push (client_id, mutations)")
+        for key in top.keys.sorted() where key != "client_id" && key != "mutations" && key != "v" {
+            throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in the push (v, client_id, mutations)")
+        }
+        let version: Int64
+        switch top["v"] {
+        case nil: version = 1
+        case .integer(let v)? where v == 1 || v == 2: version = v
+        default: throw SyncHTTPError.badRequest("v (the push's version) must be 1 or 2")
         }
         guard let clientID = top["client_id"]?.stringValue, SyncIDs.isValid(clientID) else {
             throw SyncHTTPError.badRequest("client_id must be a string of [A-Za-z0-9._-]{1,128}")
@@ -63,13 +118,14 @@ extension SyncService {
         guard items.count <= limits.maxMutationsPerPush else {
             throw SyncHTTPError.tooLarge("a push has at most \(limits.maxMutationsPerPush) mutations (max_mutations_per_push), not \(items.count)")
         }
-        let allowed: Set<String> = ["client_seq", "op", "id", "base_revision", "record"]
+        let allowed: Set<String> = version >= 2 ? ["client_seq", "op", "id", "base_revision", "record", "fields"]
+            : ["client_seq", "op", "id", "base_revision", "record"]
         var out: [(Mutation, InstantJSONValue?)] = []
         for (i, item) in items.enumerated() {
             let at = "mutations[\(i)]"
             guard let m = item.objectValue else { throw SyncHTTPError.badRequest("\(at) must be an object") }
             for key in m.keys.sorted() where !allowed.contains(key) {
-                throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in \(at) (client_seq, op, id, base_revision, record)")
+                throw SyncHTTPError.unknownField("unknown field \"\(key.prefix(60))\" in \(at) (client_seq, op, id, base_revision, record\(version >= 2 ? ", fields" : ""))")
             }
             guard case .integer(let clientSeq)? = m["client_seq"], clientSeq >= 0 else {
                 throw SyncHTTPError.badRequest("\(at).client_seq must be an integer, 0 or more")
@@ -93,7 +149,23 @@ extension SyncService {
             case (.delete, nil), (.delete, .null?): record = nil
             case (.delete, _): throw SyncHTTPError.badRequest("\(at): a delete has no record")
             }
-            out.append((Mutation(clientSeq: clientSeq, op: op, id: id, baseRevision: base, put: nil), record))
+            var changed: Set<String>?
+            switch m["fields"] {
+            case nil: changed = nil
+            case .array(let names)? where op == .put && names.count <= maxFieldsPerMutation:
+                var set: Set<String> = []
+                for name in names {
+                    guard let n = name.stringValue, !n.isEmpty, n.utf8.count <= 256 else {
+                        throw SyncHTTPError.badRequest("\(at).fields must be field names (non-empty strings of at most 256 bytes)")
+                    }
+                    set.insert(n)
+                }
+                changed = set
+            case .array?:
+                throw SyncHTTPError.badRequest("\(at).fields: only a put names its fields, at most \(maxFieldsPerMutation)")
+            default: throw SyncHTTPError.badRequest("\(at).fields must be an array of field names")
+            }
+            out.append((Mutation(clientSeq: clientSeq, op: op, id: id, baseRevision: base, put: nil, fields: changed), record))
         }
         return (clientID, out)
     }
@@ -138,6 +210,7 @@ extension SyncService {
             for (m, record) in parsed {
                 var m = m
                 if let record { m.put = checkAlone(record, id: m.id, checker: checker) }
+                if m.fields != nil { m.checker = checker }
                 mutations.append(m)
             }
         } else {
@@ -181,7 +254,10 @@ extension SyncService {
         func reject(_ reason: String, _ message: String) -> MutationOutcome {
             .rejected(reason: reason, message: message, current: current)
         }
-        // First writer wins: the base must be the record's current revision (null: absent).
+        // First writer wins: the base must be the record's current revision (null: absent),
+        // but a put that names its fields merges with the changes made since its base
+        // unless they changed the same fields (docs/sync-protocol.md, "Field-level merge").
+        var merge: (applied: Set<String>, dropped: [String])?
         switch (current, m.baseRevision) {
         case (nil, nil):
             if m.op == .delete { return reject("conflict", "the layer has no record \"\(m.id.prefix(60))\"") }
@@ -191,7 +267,19 @@ extension SyncService {
             return reject("conflict", "the record \"\(m.id.prefix(60))\" exists (revision \(c.revision)); base_revision was null")
         case (let c?, let base?):
             if c.revision != base {
-                return reject("conflict", "the record \"\(m.id.prefix(60))\" is at revision \(c.revision), not \(base)")
+                guard m.op == .put, let fields = m.fields, base < c.revision else {
+                    return reject("conflict", "the record \"\(m.id.prefix(60))\" is at revision \(c.revision), not \(base)")
+                }
+                let revisions = FieldRevisions(c)
+                let conflicting = fields.filter { revisions.revision(of: $0) > base }
+                let applied = fields.subtracting(conflicting)
+                guard !applied.isEmpty else {
+                    let names = conflicting.sorted()
+                    return .rejected(reason: "conflict",
+                                     message: "the record \"\(m.id.prefix(60))\" is at revision \(c.revision), not \(base), and its fields \(names.joined(separator: ", ")) changed since",
+                                     current: c, fields: names)
+                }
+                merge = (applied, conflicting.sorted())
             }
         }
         let (next, overflow) = seq.addingReportingOverflow(1)
@@ -204,9 +292,21 @@ extension SyncService {
             return .accepted(seq: next)
         case .put:
             guard let check = m.put else { return reject("invalid", "a put without a record") }
-            guard case .valid(var value, let page, let inReplyTo, let popup, let hasCreator) = check else {
+            guard case .valid(var value, let page, var inReplyTo, var popup, let hasCreator) = check else {
                 if case .invalid(let message) = check { return reject("invalid", message) }
                 return reject("invalid", "invalid record")
+            }
+            // A merge: the current record with the fields this put changed and no one else did.
+            if let merge, let current, let sent = value.objectValue,
+               let stored = (try? InstantJSONValue(parsing: current.json))?.objectValue {
+                value = .object(RecordFields.taking(merge.applied, from: sent, into: stored))
+                let keys = RecordKeys(value)
+                (inReplyTo, popup) = (keys.inReplyTo, keys.popup)
+                if let checker = m.checker {
+                    do { try checker.check(try AnnotationRecordChecker.record(value)) } catch {
+                        return reject("invalid", "the merged record: " + SyncService.jsonMessage(error))
+                    }
+                }
             }
             if let current, current.pageIndex != page {
                 return reject("invalid", "record.pageIndex: the record is on page \(current.pageIndex), not \(page); annotations do not move between pages (delete it first)")
@@ -254,11 +354,22 @@ extension SyncService {
             guard json.count <= maxRecordBytes else {
                 return reject("invalid", "the record is \(json.count) bytes, more than max_record_bytes (\(maxRecordBytes))")
             }
-            let stored = SyncStoredRecord(id: m.id, revision: next, pageIndex: page, inReplyTo: inReplyTo, popup: popup, json: json)
+            var revisions = FieldRevisions(createdAt: next)
+            if let current {
+                revisions = FieldRevisions(current)
+                if let before = (try? InstantJSONValue(parsing: current.json))?.objectValue, let after = value.objectValue {
+                    for field in RecordFields.changed(from: before, to: after) { revisions.revisions[field] = next }
+                } else {
+                    revisions = FieldRevisions(createdAt: next)
+                }
+            }
+            let stored = SyncStoredRecord(id: m.id, revision: next, pageIndex: page, inReplyTo: inReplyTo, popup: popup, json: json,
+                                          fieldRevisions: revisions.bytes)
             try await tx.apply(document, layer, SyncChange(seq: next, id: m.id, op: .put, record: json, clientID: clientID, userID: userID), record: stored)
             if let current { digest.toggle(id: current.id, revision: current.revision, record: LayerDigest.normalizedRecord(current.json)) }
             digest.toggle(id: m.id, revision: next, record: LayerDigest.normalizedRecord(json))
             seq = next
+            if let merge { return .accepted(seq: next, merged: json, dropped: merge.dropped) }
             return .accepted(seq: next)
         }
     }

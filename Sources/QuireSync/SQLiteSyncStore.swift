@@ -99,6 +99,10 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
         """
         ALTER TABLE layers ADD COLUMN digest BLOB;
         """,
+        // 4: when each field of a record last changed (field-level merge), set by the core.
+        """
+        ALTER TABLE records ADD COLUMN field_revisions BLOB;
+        """,
     ]
 
     /// Opens the store of `url`: `sqlite:///absolute/path.db` or `sqlite::memory:`.
@@ -424,18 +428,19 @@ private struct SQLiteTransaction: SyncTransaction {
 
     private func storedRecord(_ row: SQLiteRow) -> SyncStoredRecord {
         SyncStoredRecord(id: row.text(0), revision: row.integer(1), pageIndex: Int(row.integer(2)),
-                         inReplyTo: row.optionalText(3), popup: row.optionalText(4), json: row.blob(5))
+                         inReplyTo: row.optionalText(3), popup: row.optionalText(4), json: row.blob(5),
+                         fieldRevisions: row.optionalBlob(6))
     }
 
     func record(_ document: String, _ layer: String, id: String) async throws -> SyncStoredRecord? {
         try connection.query("""
-            SELECT id, revision, page, in_reply_to, popup, json FROM records WHERE document_id = ? AND layer = ? AND id = ?
+            SELECT id, revision, page, in_reply_to, popup, json, field_revisions FROM records WHERE document_id = ? AND layer = ? AND id = ?
             """, [.text(document), .text(layer), .text(id)], storedRecord).first
     }
 
     func records(_ document: String, _ layer: String) async throws -> [SyncStoredRecord] {
         try connection.query("""
-            SELECT id, revision, page, in_reply_to, popup, json FROM records WHERE document_id = ? AND layer = ? ORDER BY position
+            SELECT id, revision, page, in_reply_to, popup, json, field_revisions FROM records WHERE document_id = ? AND layer = ? ORDER BY position
             """, [.text(document), .text(layer)], storedRecord)
     }
 
@@ -443,12 +448,14 @@ private struct SQLiteTransaction: SyncTransaction {
         // ON CONFLICT DO UPDATE keeps the row (and so its position): an update keeps its
         // record's place in the layer's order.
         try connection.run("""
-            INSERT INTO records (document_id, layer, id, revision, page, in_reply_to, popup, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO records (document_id, layer, id, revision, page, in_reply_to, popup, json, field_revisions)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (document_id, layer, id) DO UPDATE SET
                 revision = excluded.revision, page = excluded.page, in_reply_to = excluded.in_reply_to,
-                popup = excluded.popup, json = excluded.json
+                popup = excluded.popup, json = excluded.json, field_revisions = excluded.field_revisions
             """, [.text(document), .text(layer), .text(r.id), .integer(r.revision), .integer(Int64(r.pageIndex)),
-                  r.inReplyTo.map(SQLiteValue.text) ?? .null, r.popup.map(SQLiteValue.text) ?? .null, .blob(r.json)])
+                  r.inReplyTo.map(SQLiteValue.text) ?? .null, r.popup.map(SQLiteValue.text) ?? .null, .blob(r.json),
+                  r.fieldRevisions.map(SQLiteValue.blob) ?? .null])
     }
 
     func apply(_ document: String, _ layer: String, _ change: SyncChange, record: SyncStoredRecord?) async throws {

@@ -63,14 +63,21 @@ public struct SyncStoredRecord: Sendable, Equatable {
     public var popup: String?
     /// The record: compact JSON, UTF-8.
     public var json: [UInt8]
+    /// When each of its fields (``RecordFields``) last changed, as the core keeps it (a
+    /// JSON object of revisions, `"*"` for the fields not named); nil when not kept (an
+    /// initial record, or one written before field revisions were: every field is then
+    /// taken as written at `revision`).
+    public var fieldRevisions: [UInt8]?
 
-    public init(id: String, revision: Int64, pageIndex: Int, inReplyTo: String?, popup: String?, json: [UInt8]) {
+    public init(id: String, revision: Int64, pageIndex: Int, inReplyTo: String?, popup: String?, json: [UInt8],
+                fieldRevisions: [UInt8]? = nil) {
         self.id = id
         self.revision = revision
         self.pageIndex = pageIndex
         self.inReplyTo = inReplyTo
         self.popup = popup
         self.json = json
+        self.fieldRevisions = fieldRevisions
     }
 }
 

@@ -74,12 +74,18 @@ public struct SyncDroppedChange: Sendable, Equatable {
     public var clientSeq: Int64
     /// The local change ids dropped, oldest first.
     public var changes: [Int64]
-    public init(id: String, reason: String, message: String, clientSeq: Int64, changes: [Int64]) {
+    /// The fields (``RecordFields``) that lost to concurrent changes of other clients:
+    /// for a field-level merge that kept the change's other fields (`reason` "conflict",
+    /// the change itself stays applied but for these), or a conflict on those fields
+    /// alone. Empty when the whole change was dropped for another reason.
+    public var fields: [String]
+    public init(id: String, reason: String, message: String, clientSeq: Int64, changes: [Int64], fields: [String] = []) {
         self.id = id
         self.reason = reason
         self.message = message
         self.clientSeq = clientSeq
         self.changes = changes
+        self.fields = fields
     }
 }
 

@@ -340,6 +340,17 @@ public final class SyncDescriptor: @unchecked Sendable {
         // A deletion may have taken other records with it (an object two pages list is
         // two records): compare with what the document holds now.
         if deleted { current = try exportRecords(d) }
+        // A record of an object that another page lists too, whose value changes: its page
+        // gets its own copy of the object first, or the import would change the other
+        // page's record with it (the layer may hold the two records with different values).
+        var listings: [Int: Int] = [:]
+        for r in current.records.values { if let object = r.object { listings[object, default: 0] += 1 } }
+        var separated = false
+        for (id, json) in view where current.records[id]?.json != json {
+            guard let r = current.records[id], let object = r.object, listings[object, default: 0] > 1, r.page >= 0 else { continue }
+            if try d.separateSharedAnnotation(object, onPage: r.page) != nil { separated = true }
+        }
+        if separated { current = try exportRecords(d) }
         var items: [InstantJSONValue] = []
         for (id, json) in view where current.records[id]?.json != json {
             if let item = prepared(json) { items.append(item) }
@@ -696,21 +707,41 @@ public final class SyncDescriptor: @unchecked Sendable {
                     "base_revision": m.baseRevision.map { .integer($0) } ?? .null,
                 ]
                 if m.op == "put", let record = m.record { fields["record"] = try InstantJSONValue(parsing: record) }
+                // What this change changed: the server merges it with concurrent changes of
+                // other fields instead of refusing it (push version 2).
+                if m.op == "put", m.baseRevision != nil, let changed = m.fields {
+                    fields["fields"] = .array(changed.sorted().map(InstantJSONValue.string))
+                }
                 mutations.append(.object(fields))
             }
-            let body = InstantJSONValue.object(["client_id": .string(clientID), "mutations": .array(mutations)]).canonicalBytes
+            let body = InstantJSONValue.object(["v": .integer(2), "client_id": .string(clientID),
+                                                "mutations": .array(mutations)]).canonicalBytes
             let r = try call("POST", "/documents/\(documentID)/layers/\(layer)/mutations", body: body)
             guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body), let results = answer["results"]?.arrayValue,
                   results.count == batch.count else {
                 throw SyncClientError(.protocolError, "the push answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))")
             }
-            var dropped: [(mutation: LocalMutation, reason: String, message: String, changes: [Int64])] = []
+            var dropped: [(mutation: LocalMutation, reason: String, message: String, changes: [Int64], fields: [String])] = []
+            var merged = false
             try documentLock.withLock {
                 try store.transaction {
                     for (m, result) in zip(batch, results) {
                         guard let seq = m.clientSeq else { continue }
                         if result["status"]?.stringValue == "accepted", let revision = result["revision"]?.integerValue {
-                            if m.op == "put", let record = m.record {
+                            if m.op == "put", let value = result["record"].flatMap(normalizedRecord) {
+                                // Merged with concurrent changes: the server's record is the
+                                // truth; a later local change of it keeps only its own fields.
+                                let record = value.canonicalBytes
+                                try store.putRecord(m.id, revision: revision, json: record)
+                                try store.rebasePending(m.id, on: record)
+                                try store.rebaseChained(m.id, revision: revision)
+                                merged = true
+                                let lost = result["dropped_fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                                if !lost.isEmpty {
+                                    dropped.append((m, "conflict", "the fields \(lost.joined(separator: ", ")) of \(m.id) changed on the server first; the change's other fields were kept",
+                                                    m.changes, lost))
+                                }
+                            } else if m.op == "put", let record = m.record {
                                 try store.putRecord(m.id, revision: revision, json: record)
                                 try store.rebaseChained(m.id, revision: revision)
                             } else {
@@ -727,16 +758,18 @@ public final class SyncDescriptor: @unchecked Sendable {
                                 try store.deleteRecord(m.id)
                             }
                             let later = try store.dropPending(m.id)
-                            dropped.append((m, result["reason"]?.stringValue ?? "conflict", result["message"]?.stringValue ?? "", m.changes + later))
+                            dropped.append((m, result["reason"]?.stringValue ?? "conflict", result["message"]?.stringValue ?? "", m.changes + later,
+                                            result["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []))
                         }
                         try store.removeFromOutbox(seq)
                     }
                 }
-                if !dropped.isEmpty, document != nil { try reconcileDocument(announce: true) }
+                if !dropped.isEmpty || merged, document != nil { try reconcileDocument(announce: true) }
             }
             for d in dropped {
                 client.emit(self, .changeDropped(SyncDroppedChange(id: d.mutation.id, reason: d.reason, message: d.message,
-                                                                   clientSeq: d.mutation.clientSeq ?? 0, changes: d.changes)))
+                                                                   clientSeq: d.mutation.clientSeq ?? 0, changes: d.changes,
+                                                                   fields: d.fields)))
             }
         }
     }

@@ -20,6 +20,8 @@ import QuireSyntax
 //                           was in the outbox (its base is that mutation's answer)
 //   `changes`: the local change ids (one per document operation that changed records, from
 //   meta next_change_id) that the row carries, comma-separated: what CHANGE_DROPPED names.
+//   `fields`: the fields (RecordFields) the row's local changes changed, comma-separated
+//   (NULL: not known, a row of a version 2 store): what a push names for a field-level merge.
 
 /// One pending or outgoing local change.
 public struct LocalMutation: Sendable, Equatable {
@@ -31,6 +33,14 @@ public struct LocalMutation: Sendable, Equatable {
     public var record: [UInt8]?
     /// The local change ids it carries (``SyncDescriptor/lastChangeID``), oldest first.
     public var changes: [Int64] = []
+    /// The fields (``RecordFields``) its local changes changed; nil when not known.
+    public var fields: Set<String>? = nil
+}
+
+/// `fields` as stored: names joined by commas (field names have none); nil stays NULL.
+func fieldsText(_ fields: Set<String>?) -> SQLiteValue { fields.map { .text($0.sorted().joined(separator: ",")) } ?? .null }
+func fieldsSet(_ row: SQLiteRow, _ column: Int32) -> Set<String>? {
+    row.optionalText(column).map { Set($0.split(separator: ",").map(String.init)) }
 }
 
 /// `changes` as stored: ids joined by commas.
@@ -51,8 +61,9 @@ final class LocalStore: @unchecked Sendable {
     /// descriptor's worker while it syncs).
     let lock = RecursiveLock()
 
-    /// 2: `changes` in pending and outbox (a store of version 1 is migrated when opened).
-    static let schemaVersion = "2"
+    /// 2: `changes` in pending and outbox; 3: `fields` (stores of versions 1 and 2 are
+    /// migrated when opened).
+    static let schemaVersion = "3"
 
     init(path: String) throws {
         self.path = path
@@ -65,10 +76,10 @@ final class LocalStore: @unchecked Sendable {
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 CREATE TABLE IF NOT EXISTS records(id TEXT PRIMARY KEY, revision INTEGER NOT NULL, json BLOB NOT NULL);
                 CREATE TABLE IF NOT EXISTS outbox(client_seq INTEGER PRIMARY KEY, id TEXT NOT NULL, op TEXT NOT NULL,
-                                                  base INTEGER, json BLOB, changes TEXT NOT NULL DEFAULT '');
+                                                  base INTEGER, json BLOB, changes TEXT NOT NULL DEFAULT '', fields TEXT);
                 CREATE TABLE IF NOT EXISTS pending(ord INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
                                                    op TEXT NOT NULL, base INTEGER, chained INTEGER NOT NULL, json BLOB,
-                                                   changes TEXT NOT NULL DEFAULT '');
+                                                   changes TEXT NOT NULL DEFAULT '', fields TEXT);
                 """)
             if try meta("schema") == nil { try setMeta(["schema": Self.schemaVersion]) }
             if try meta("schema") == "1" {
@@ -79,6 +90,13 @@ final class LocalStore: @unchecked Sendable {
                         ALTER TABLE pending ADD COLUMN changes TEXT NOT NULL DEFAULT '';
                         """)
                     try setMeta(["schema": "2"])
+                }
+            }
+            if try meta("schema") == "2" {
+                // Version 2: the fields of field-level merges came with version 3 (NULL: not known).
+                try transaction {
+                    try db.execute("ALTER TABLE outbox ADD COLUMN fields TEXT; ALTER TABLE pending ADD COLUMN fields TEXT;")
+                    try setMeta(["schema": "3"])
                 }
             }
             guard try meta("schema") == Self.schemaVersion else {
@@ -196,20 +214,20 @@ final class LocalStore: @unchecked Sendable {
 
     func outbox() throws -> [LocalMutation] {
         try wrap {
-            try db.query("SELECT client_seq, id, op, base, json, changes FROM outbox ORDER BY client_seq") {
+            try db.query("SELECT client_seq, id, op, base, json, changes, fields FROM outbox ORDER BY client_seq") {
                 LocalMutation(clientSeq: $0.integer(0), id: $0.text(1), op: $0.text(2),
                               baseRevision: $0.isNull(3) ? nil : $0.integer(3), record: $0.optionalBlob(4),
-                              changes: changeList($0.text(5)))
+                              changes: changeList($0.text(5)), fields: fieldsSet($0, 6))
             }
         }
     }
 
     func pending() throws -> [LocalMutation] {
         try wrap {
-            try db.query("SELECT id, op, base, json, changes FROM pending ORDER BY ord") {
+            try db.query("SELECT id, op, base, json, changes, fields FROM pending ORDER BY ord") {
                 LocalMutation(clientSeq: nil, id: $0.text(0), op: $0.text(1),
                               baseRevision: $0.isNull(2) ? nil : $0.integer(2), record: $0.optionalBlob(3),
-                              changes: changeList($0.text(4)))
+                              changes: changeList($0.text(4)), fields: fieldsSet($0, 5))
             }
         }
     }
@@ -260,9 +278,9 @@ final class LocalStore: @unchecked Sendable {
     func recordLocalChange(_ id: String, json: [UInt8]?, change: Int64) throws {
         try wrap {
             let op = json == nil ? "delete" : "put"
-            let existing = try db.query("SELECT op, base, chained, changes FROM pending WHERE id = ?", [.text(id)]) {
+            let existing = try db.query("SELECT op, base, chained, changes, json, fields FROM pending WHERE id = ?", [.text(id)]) {
                 (op: $0.text(0), base: $0.isNull(1) ? nil : Optional($0.integer(1)), chained: $0.integer(2) != 0,
-                 changes: $0.text(3))
+                 changes: $0.text(3), json: $0.optionalBlob(4), fields: fieldsSet($0, 5))
             }.first
             if let existing {
                 // A record created locally and deleted before it left: nothing for the server.
@@ -270,16 +288,47 @@ final class LocalStore: @unchecked Sendable {
                     try db.run("DELETE FROM pending WHERE id = ?", [.text(id)])
                     return
                 }
-                try db.run("UPDATE pending SET op = ?, json = ?, changes = ? WHERE id = ?",
+                // A record deleted and put again (an undo of the delete) has no fields to name:
+                // it goes as a whole record.
+                let fields = existing.op == "delete" ? nil
+                    : existing.fields.map { $0.union(Self.changedFields(from: existing.json, to: json)) }
+                try db.run("UPDATE pending SET op = ?, json = ?, changes = ?, fields = ? WHERE id = ?",
                            [.text(op), json.map { .blob($0) } ?? .null,
-                            .text(changeText(changeList(existing.changes) + [change])), .text(id)])
+                            .text(changeText(changeList(existing.changes) + [change])), fieldsText(fields), .text(id)])
                 return
             }
             let chained = try inOutbox(id)
             let base: Int64? = chained ? nil : try record(id)?.revision
-            try db.run("INSERT INTO pending(id, op, base, chained, json, changes) VALUES(?, ?, ?, ?, ?, ?)",
+            // What the user changed: from the record as the document showed it before.
+            let before = chained ? try db.query("SELECT json FROM outbox WHERE id = ? ORDER BY client_seq DESC LIMIT 1", [.text(id)]) {
+                $0.optionalBlob(0)
+            }.first ?? nil : try record(id)?.json
+            try db.run("INSERT INTO pending(id, op, base, chained, json, changes, fields) VALUES(?, ?, ?, ?, ?, ?, ?)",
                        [.text(id), .text(op), base.map { .integer($0) } ?? .null, .integer(chained ? 1 : 0),
-                        json.map { .blob($0) } ?? .null, .text(String(change))])
+                        json.map { .blob($0) } ?? .null, .text(String(change)),
+                        fieldsText(Self.changedFields(from: before, to: json))])
+        }
+    }
+
+    /// The fields that differ between two versions of a record (either absent: none).
+    static func changedFields(from old: [UInt8]?, to new: [UInt8]?) -> Set<String> {
+        guard let old, let new, let a = (try? InstantJSONValue(parsing: old))?.objectValue,
+              let b = (try? InstantJSONValue(parsing: new))?.objectValue else { return [] }
+        return RecordFields.changed(from: a, to: b)
+    }
+
+    /// After the outbox mutation of `id` was accepted as `merged` (a field-level merge):
+    /// a chained pending change of it keeps the fields it changed and takes the others
+    /// from `merged`, so that what the merge brought is not pushed back over.
+    func rebasePending(_ id: String, on merged: [UInt8]) throws {
+        try wrap {
+            guard let row = try db.query("SELECT json, fields FROM pending WHERE id = ? AND op = 'put'", [.text(id)], {
+                (json: $0.optionalBlob(0), fields: fieldsSet($0, 1))
+            }).first, let json = row.json, let fields = row.fields,
+                let mine = (try? InstantJSONValue(parsing: json))?.objectValue,
+                let base = (try? InstantJSONValue(parsing: merged))?.objectValue else { return }
+            let rebased = InstantJSONValue.object(RecordFields.taking(fields, from: mine, into: base)).canonicalBytes
+            try db.run("UPDATE pending SET json = ? WHERE id = ?", [.blob(rebased), .text(id)])
         }
     }
 
@@ -288,9 +337,9 @@ final class LocalStore: @unchecked Sendable {
     /// (`order`). Call it inside ``transaction(_:)``.
     func sealPending(order: ([LocalMutation]) -> [LocalMutation]) throws {
         try wrap {
-            let rows = try db.query("SELECT id, op, base, chained, json, changes FROM pending WHERE id NOT IN (SELECT id FROM outbox) ORDER BY ord") {
+            let rows = try db.query("SELECT id, op, base, chained, json, changes, fields FROM pending WHERE id NOT IN (SELECT id FROM outbox) ORDER BY ord") {
                 (LocalMutation(clientSeq: nil, id: $0.text(0), op: $0.text(1), baseRevision: $0.isNull(2) ? nil : $0.integer(2),
-                               record: $0.optionalBlob(4), changes: changeList($0.text(5))), $0.integer(3) != 0)
+                               record: $0.optionalBlob(4), changes: changeList($0.text(5)), fields: fieldsSet($0, 6)), $0.integer(3) != 0)
             }
             guard !rows.isEmpty else { return }
             // Never below a client_seq already used (the outbox's are the latest).
@@ -309,9 +358,9 @@ final class LocalStore: @unchecked Sendable {
                 mutations.append(m)
             }
             for m in order(mutations) {
-                try db.run("INSERT INTO outbox(client_seq, id, op, base, json, changes) VALUES(?, ?, ?, ?, ?, ?)",
+                try db.run("INSERT INTO outbox(client_seq, id, op, base, json, changes, fields) VALUES(?, ?, ?, ?, ?, ?, ?)",
                            [.integer(next), .text(m.id), .text(m.op), m.baseRevision.map { .integer($0) } ?? .null,
-                            m.record.map { .blob($0) } ?? .null, .text(changeText(m.changes))])
+                            m.record.map { .blob($0) } ?? .null, .text(changeText(m.changes)), fieldsText(m.fields)])
                 try db.run("DELETE FROM pending WHERE id = ?", [.text(m.id)])
                 next += 1
             }

@@ -251,6 +251,8 @@ public final class PostgresSyncStore: SyncStore {
         ],
         // 2: each layer's digest (LayerDigest), set by the core; NULL until its next write.
         ["ALTER TABLE quire_layers ADD COLUMN digest BYTEA"],
+        // 3: when each field of a record last changed (field-level merge), set by the core.
+        ["ALTER TABLE quire_records ADD COLUMN field_revisions BYTEA"],
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -461,21 +463,21 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
 
     private func putRecord(_ document: String, _ layer: String, _ r: SyncStoredRecord) async throws {
         try await query("""
-            INSERT INTO quire_records (document, layer, id, revision, page_index, in_reply_to, popup, json)
+            INSERT INTO quire_records (document, layer, id, revision, page_index, in_reply_to, popup, json, field_revisions)
             VALUES (\(document), \(layer), \(r.id), \(r.revision), \(r.pageIndex), \(r.inReplyTo), \(r.popup),
-                    \(Self.buffer(r.json)))
+                    \(Self.buffer(r.json)), \(r.fieldRevisions.map(Self.buffer)))
             ON CONFLICT (document, layer, id) DO UPDATE SET revision = EXCLUDED.revision,
                 page_index = EXCLUDED.page_index, in_reply_to = EXCLUDED.in_reply_to, popup = EXCLUDED.popup,
-                json = EXCLUDED.json
+                json = EXCLUDED.json, field_revisions = EXCLUDED.field_revisions
             """)
     }
 
     private func decodeRecords(_ rows: PostgresRowSequence) async throws -> [SyncStoredRecord] {
         var out: [SyncStoredRecord] = []
-        for try await (id, revision, page, reply, popup, json) in rows.decode(
-            (String, Int64, Int, String?, String?, ByteBuffer).self) {
+        for try await (id, revision, page, reply, popup, json, fields) in rows.decode(
+            (String, Int64, Int, String?, String?, ByteBuffer, ByteBuffer?).self) {
             out.append(SyncStoredRecord(id: id, revision: revision, pageIndex: page, inReplyTo: reply, popup: popup,
-                                        json: Self.bytes(json)))
+                                        json: Self.bytes(json), fieldRevisions: fields.map(Self.bytes)))
         }
         return out
     }
@@ -483,7 +485,7 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
     func record(_ document: String, _ layer: String, id: String) async throws -> SyncStoredRecord? {
         try await lock(document)
         return try await decodeRecords(query("""
-            SELECT id, revision, page_index, in_reply_to, popup, json FROM quire_records
+            SELECT id, revision, page_index, in_reply_to, popup, json, field_revisions FROM quire_records
             WHERE document = \(document) AND layer = \(layer) AND id = \(id)
             """)).first
     }
@@ -491,7 +493,7 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
     func records(_ document: String, _ layer: String) async throws -> [SyncStoredRecord] {
         try await lock(document)
         return try await decodeRecords(query("""
-            SELECT id, revision, page_index, in_reply_to, popup, json FROM quire_records
+            SELECT id, revision, page_index, in_reply_to, popup, json, field_revisions FROM quire_records
             WHERE document = \(document) AND layer = \(layer) ORDER BY position
             """))
     }

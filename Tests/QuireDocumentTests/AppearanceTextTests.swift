@@ -1,18 +1,31 @@
-import Testing
-@testable import QuireDocument
 import QuireSyntax
 import QuireTestSupport
+import Testing
+
+@testable import QuireDocument
 
 /// A one-page form with a text field "t" (/DA Helvetica, auto size), a multi-line field
 /// "m", a comb field "c" of 6 cells, and a /DR with Helvetica and `extraFonts`.
-private func unicodeForm(extraFonts: String = "", extraObjects: (inout PDFBuilder) -> Void = { _ in }) throws -> Document {
+private func unicodeForm(
+    extraFonts: String = "",
+    extraObjects: (inout PDFBuilder) -> Void = { _ in }
+) throws -> Document {
     try document { b in
-        b.object(1, "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R 5 0 R 6 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 10 0 R \(extraFonts) >> >> >> >>")
+        b.object(
+            1,
+            "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R 5 0 R 6 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 10 0 R \(extraFonts) >> >> >> >>"
+        )
         b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
         b.object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R 5 0 R 6 0 R] >>")
         b.object(4, "<< /FT /Tx /T (t) /Subtype /Widget /Rect [10 700 400 730] /P 3 0 R >>")
-        b.object(5, "<< /FT /Tx /T (m) /Ff 4096 /DA (/Helv 12 Tf 0 g) /Subtype /Widget /Rect [10 500 200 650] /P 3 0 R >>")
-        b.object(6, "<< /FT /Tx /T (c) /Ff 16777216 /MaxLen 6 /DA (/Helv 12 Tf 0 g) /Subtype /Widget /Rect [10 400 200 430] /P 3 0 R >>")
+        b.object(
+            5,
+            "<< /FT /Tx /T (m) /Ff 4096 /DA (/Helv 12 Tf 0 g) /Subtype /Widget /Rect [10 500 200 650] /P 3 0 R >>"
+        )
+        b.object(
+            6,
+            "<< /FT /Tx /T (c) /Ff 16777216 /MaxLen 6 /DA (/Helv 12 Tf 0 g) /Subtype /Widget /Rect [10 400 200 430] /P 3 0 R >>"
+        )
         b.object(10, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
         extraObjects(&b)
     }
@@ -20,7 +33,8 @@ private func unicodeForm(extraFonts: String = "", extraObjects: (inout PDFBuilde
 
 /// Whether the system has the fonts these tests draw with (scripts/install-deps.sh
 /// installs them: fonts-dejavu-core, fonts-droid-fallback).
-private let haveFonts = (try? AppearanceFonts.font("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")) != nil
+private let haveFonts =
+    (try? AppearanceFonts.font("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")) != nil
     && (try? AppearanceFonts.font("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")) != nil
 
 /// The normal appearance of widget `id`: its content and its /Resources /Font.
@@ -40,13 +54,20 @@ private func toUnicodeText(_ d: Document, _ fonts: PDFDictionary) throws -> Stri
     var out = ""
     for (_, ref) in fonts {
         guard let f = try d.dictionary(ref), f["Subtype"]?.name == "Type0",
-              let tu = f["ToUnicode"], case .stream(let s) = try d.resolve(tu) else { continue }
+            let tu = f["ToUnicode"], case .stream(let s) = try d.resolve(tu)
+        else { continue }
         let cmap = String(decoding: try d.streamData(s, decoded: true), as: UTF8.self)
         // "<gid> <utf16be>" lines.
         var inBlock = false
         for line in cmap.split(separator: "\n") {
-            if line.hasSuffix("beginbfchar") { inBlock = true; continue }
-            if line == "endbfchar" { inBlock = false; continue }
+            if line.hasSuffix("beginbfchar") {
+                inBlock = true
+                continue
+            }
+            if line == "endbfchar" {
+                inBlock = false
+                continue
+            }
             guard inBlock, line.split(separator: " ").count == 2 else { continue }
             let hex = line.split(separator: " ")[1].dropFirst().dropLast()
             var units: [UInt16] = []
@@ -72,11 +93,14 @@ struct AppearanceTextTests {
         #expect(fonts.count == 1 && fonts["Helv"] != nil)
     }
 
-    @Test(.enabled(if: haveFonts), arguments: [
-        ("Cyrillic", "Привет мир"), ("Greek", "Καλημέρα κόσμε"), ("Hebrew", "שלום עולם"),
-        ("Arabic", "مرحبا بالعالم"), ("CJK", "你好世界"), ("Symbols", "★☺→✓€"),
-        ("Mixed", "Привет 你好 שלום Ünïcödé"),
-    ])
+    @Test(
+        .enabled(if: haveFonts),
+        arguments: [
+            ("Cyrillic", "Привет мир"), ("Greek", "Καλημέρα κόσμε"), ("Hebrew", "שלום עולם"),
+            ("Arabic", "مرحبا بالعالم"), ("CJK", "你好世界"), ("Symbols", "★☺→✓€"),
+            ("Mixed", "Привет 你好 שלום Ünïcödé"),
+        ]
+    )
     func scriptsAreEmbeddedNotReplaced(_ script: String, _ text: String) throws {
         let d = try unicodeForm()
         try d.setFieldValue(text, named: "t")
@@ -107,8 +131,10 @@ struct AppearanceTextTests {
         // /ToUnicode gives back every character drawn.
         let mapped = Set(try toUnicodeText(d, fonts).unicodeScalars.map(\.value))
         let wanted = Set(text.unicodeScalars.filter { $0 != " " }.map(\.value))
-        #expect(wanted.subtracting(mapped).isEmpty,
-                "\(script): not in /ToUnicode: \(wanted.subtracting(mapped).map { String(UnicodeScalar($0)!) })")
+        #expect(
+            wanted.subtracting(mapped).isEmpty,
+            "\(script): not in /ToUnicode: \(wanted.subtracting(mapped).map { String(UnicodeScalar($0)!) })"
+        )
         // Quire's own text extraction of the flattened page gives left-to-right text back.
         if !["Hebrew", "Arabic", "Mixed"].contains(script) {
             _ = try d.flatten()
@@ -149,7 +175,9 @@ struct AppearanceTextTests {
     @Test(.enabled(if: haveFonts)) func multilineAndComb() throws {
         let d = try unicodeForm()
         try d.setFieldValue("Съешь же ещё этих мягких французских булок, да выпей чаю", named: "m")
-        let lines = try appearance(d, 5).content.split(separator: "\n").filter { $0.contains("TJ") && $0.hasPrefix("1 0 0 1") }
+        let lines = try appearance(d, 5).content.split(separator: "\n").filter {
+            $0.contains("TJ") && $0.hasPrefix("1 0 0 1")
+        }
         let ys = Set(lines.compactMap { $0.split(separator: " ").dropFirst(5).first })
         #expect(ys.count >= 3, "the text was not wrapped: \(ys)")
         try d.setFieldValue("你好世界", named: "c")
@@ -174,7 +202,10 @@ struct AppearanceTextTests {
     /// A font of /DR whose encoding has every character serves before any embedding.
     @Test func aDRFontThatHasTheCharactersIsUsed() throws {
         let d = try unicodeForm(extraFonts: "/Cyr 11 0 R") { b in
-            b.object(11, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [192 /uni041F /uni0440 /uni0438 /uni0432 /uni0435 /uni0442] >> >>")
+            b.object(
+                11,
+                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [192 /uni041F /uni0440 /uni0438 /uni0432 /uni0435 /uni0442] >> >>"
+            )
         }
         try d.setFieldValue("Привет", named: "t")
         let (content, fonts) = try appearance(d, 4)

@@ -181,10 +181,11 @@ final class Harness: Sendable {
 
     /// POST mutations with a full token (or `token`).
     func push(_ mutations: [String], client: String = "client-a", token: String? = nil, doc: String = "doc",
-              layer: String = "main") async throws -> SyncResponse {
+              layer: String = "main", version: Int? = nil) async throws -> SyncResponse {
         let t: String
         if let token { t = token } else { t = try await sign(claims(doc: doc, layer: layer)) }
-        let body = "{\"client_id\": \"\(client)\", \"mutations\": [\(mutations.joined(separator: ","))]}"
+        let v = version.map { "\"v\": \($0), " } ?? ""
+        let body = "{\(v)\"client_id\": \"\(client)\", \"mutations\": [\(mutations.joined(separator: ","))]}"
         return await self.client("POST", "/documents/\(doc)/layers/\(layer)/mutations", token: t, body: Array(body.utf8))
     }
 }
@@ -198,9 +199,10 @@ func errorCode(_ r: SyncResponse) -> String? { (try? json(r))?["error"]?["code"]
 
 /// A put mutation of a note on `page`.
 func putNote(_ seq: Int, id: String, page: Int = 0, base: Int64? = nil, text: String = "hello",
-             extra: String = "") -> String {
-    """
-    {"client_seq": \(seq), "op": "put", "id": "\(id)", "base_revision": \(base.map(String.init) ?? "null"),
+             extra: String = "", fields: [String]? = nil) -> String {
+    let named = fields.map { ", \"fields\": [" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? ""
+    return """
+    {"client_seq": \(seq), "op": "put", "id": "\(id)", "base_revision": \(base.map(String.init) ?? "null")\(named),
      "record": {"v": 1, "type": "pspdfkit/note", "id": "\(id)", "pageIndex": \(page), "bbox": [10, 10, 20, 20], "text": "\(text)"\(extra)}}
     """
 }

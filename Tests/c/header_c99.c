@@ -776,10 +776,14 @@ HEADER_ASSERT(sync_events, QUIRE_SYNC_EVENT_STATE_CHANGED == 0x2500 &&
                                QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED == 0x250A &&
                                QUIRE_SYNC_EVENT_RECORDS_REPAIRED == 0x250B);
 /* Version 2 of quire_sync_event adds its fields after version 1's, which keep their places. */
-HEADER_ASSERT(sync_event_v2, QUIRE_SYNC_EVENT_VERSION == 2 &&
+HEADER_ASSERT(sync_event_v2, QUIRE_SYNC_EVENT_VERSION >= 2 &&
                                  offsetof(quire_sync_event, client_seq) >= offsetof(quire_sync_event, total) + sizeof(int64_t) &&
                                  offsetof(quire_sync_event, change_ids) > offsetof(quire_sync_event, client_seq) &&
                                  offsetof(quire_sync_event, change_id_count) > offsetof(quire_sync_event, change_ids));
+/* Version 3 adds `fields` after version 2's. */
+HEADER_ASSERT(sync_event_v3, QUIRE_SYNC_EVENT_VERSION == 3 &&
+                                 offsetof(quire_sync_event, fields) > offsetof(quire_sync_event, change_id_count) &&
+                                 offsetof(quire_sync_event, field_count) > offsetof(quire_sync_event, fields));
 /* The tool manager: its handle an incomplete type, its structs' initialisers constant
  * expressions, its callbacks of exactly the header's types, its enums their families. */
 static quire_tool_manager *const header_no_tool_manager = NULL;

@@ -264,8 +264,13 @@ def test_free_text_round_trips(free_text: bytes):
     records = json.loads(exported)["annotations"]
     callout = next(r for r in records if r["pageIndex"] == 0)
     # Nutrient's callout: flipped points (the page is 300 high), the cap, the inset.
-    assert callout["callout"] == {"start": [60, 240], "knee": [100, 200], "end": [140, 150], "cap": "openArrow",
-                                  "innerRectInset": [100, 0, 0, 100]}
+    assert callout["callout"] == {
+        "start": [60, 240],
+        "knee": [100, 200],
+        "end": [140, 150],
+        "cap": "openArrow",
+        "innerRectInset": [100, 0, 0, 100],
+    }
     assert "intent" not in callout.get("quire", {})
     assert [r.get("horizontalAlign") for r in records if r["pageIndex"] == 2] == ["left", "center", "right"]
     assert 'intent="FreeTextCallout"' in xfdf and 'justification="centered"' in xfdf

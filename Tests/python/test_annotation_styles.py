@@ -60,9 +60,23 @@ def render_poppler(data: bytes, page: int) -> Any:
         source = Path(directory) / "in.pdf"
         source.write_bytes(data)
         subprocess.run(
-            [program, "-r", str(72 * SCALE), "-gray", "-png", "-f", str(page + 1), "-l", str(page + 1), "-singlefile",
-             str(source), str(Path(directory) / "out")],
-            check=True, capture_output=True, timeout=60,
+            [
+                program,
+                "-r",
+                str(72 * SCALE),
+                "-gray",
+                "-png",
+                "-f",
+                str(page + 1),
+                "-l",
+                str(page + 1),
+                "-singlefile",
+                str(source),
+                str(Path(directory) / "out"),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=60,
         )
         with Image.open(Path(directory) / "out.png") as image:
             return image.convert("L").copy()
@@ -108,8 +122,12 @@ def column(image: Any, x: float, y0: float, y1: float) -> List[int]:
 
 
 def inside(box: Tuple[float, float, float, float], rect: Tuple[float, float, float, float], slack: float = 1.0) -> bool:
-    return (box[0] >= rect[0] - slack and box[1] >= rect[1] - slack
-            and box[2] <= rect[2] + slack and box[3] <= rect[3] + slack)
+    return (
+        box[0] >= rect[0] - slack
+        and box[1] >= rect[1] - slack
+        and box[2] <= rect[2] + slack
+        and box[3] <= rect[3] + slack
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -128,28 +146,86 @@ def make(a: quire.Annotation, **fields: Any) -> quire.Annotation:
 
 def specs() -> List[Tuple[str, Callable[[int], quire.Annotation]]]:
     out: List[Tuple[str, Callable[[int], quire.Annotation]]] = [
-        ("dashed", lambda p: make(quire.Annotation.new("Square", p, RECT), border_width=4, border_style="D",
-                                  dash_pattern=[12, 6], color=(0, 0, 0))),
-        ("beveled", lambda p: make(quire.Annotation.new("Square", p, RECT), border_width=6, border_style="B",
-                                   color=(0, 0, 0), interior_color=(0.2, 0.2, 0.2))),
-        ("inset", lambda p: make(quire.Annotation.new("Square", p, RECT), border_width=6, border_style="I",
-                                 color=(0, 0, 0), interior_color=(1, 1, 1))),
-        ("underline", lambda p: make(quire.Annotation.new("Square", p, RECT), border_width=4, border_style="U",
-                                     color=(0, 0, 0))),
-        ("cloudy square", lambda p: make(quire.Annotation.new("Square", p, RECT), border_width=2,
-                                         cloudy_intensity=2, color=(0, 0, 0))),
-        ("cloudy circle", lambda p: make(quire.Annotation.new("Circle", p, RECT), border_width=2,
-                                         cloudy_intensity=2, color=(0, 0, 0))),
-        ("cloudy polygon", lambda p: make(quire.Annotation.new("Polygon", p, (60, 60, 240, 240)), border_width=2,
-                                          cloudy_intensity=1, color=(0, 0, 0), vertices=POLYGON)),
-        ("polyline", lambda p: make(quire.Annotation.new("PolyLine", p, (20, 20, 280, 280)), border_width=2,
-                                    color=(0, 0, 0), vertices=[60, 150, 150, 200, 240, 150],
-                                    line_endings=("ClosedArrow", "Circle"))),
+        (
+            "dashed",
+            lambda p: make(
+                quire.Annotation.new("Square", p, RECT),
+                border_width=4,
+                border_style="D",
+                dash_pattern=[12, 6],
+                color=(0, 0, 0),
+            ),
+        ),
+        (
+            "beveled",
+            lambda p: make(
+                quire.Annotation.new("Square", p, RECT),
+                border_width=6,
+                border_style="B",
+                color=(0, 0, 0),
+                interior_color=(0.2, 0.2, 0.2),
+            ),
+        ),
+        (
+            "inset",
+            lambda p: make(
+                quire.Annotation.new("Square", p, RECT),
+                border_width=6,
+                border_style="I",
+                color=(0, 0, 0),
+                interior_color=(1, 1, 1),
+            ),
+        ),
+        (
+            "underline",
+            lambda p: make(quire.Annotation.new("Square", p, RECT), border_width=4, border_style="U", color=(0, 0, 0)),
+        ),
+        (
+            "cloudy square",
+            lambda p: make(
+                quire.Annotation.new("Square", p, RECT), border_width=2, cloudy_intensity=2, color=(0, 0, 0)
+            ),
+        ),
+        (
+            "cloudy circle",
+            lambda p: make(
+                quire.Annotation.new("Circle", p, RECT), border_width=2, cloudy_intensity=2, color=(0, 0, 0)
+            ),
+        ),
+        (
+            "cloudy polygon",
+            lambda p: make(
+                quire.Annotation.new("Polygon", p, (60, 60, 240, 240)),
+                border_width=2,
+                cloudy_intensity=1,
+                color=(0, 0, 0),
+                vertices=POLYGON,
+            ),
+        ),
+        (
+            "polyline",
+            lambda p: make(
+                quire.Annotation.new("PolyLine", p, (20, 20, 280, 280)),
+                border_width=2,
+                color=(0, 0, 0),
+                vertices=[60, 150, 150, 200, 240, 150],
+                line_endings=("ClosedArrow", "Circle"),
+            ),
+        ),
     ]
     for ending in ENDINGS:
-        out.append(("line " + ending, lambda p, e=ending: make(
-            quire.Annotation.new("Line", p, (20, 100, 280, 200)), border_width=2, color=(0, 0, 0),
-            line=[60, 150, 240, 150], line_endings=("None", e))))
+        out.append(
+            (
+                "line " + ending,
+                lambda p, e=ending: make(
+                    quire.Annotation.new("Line", p, (20, 100, 280, 200)),
+                    border_width=2,
+                    color=(0, 0, 0),
+                    line=[60, 150, 240, 150],
+                    line_endings=("None", e),
+                ),
+            )
+        )
     return out
 
 
@@ -178,6 +254,7 @@ def test_pikepdf_reads_back_what_was_set(styled: bytes):
     import pikepdf
 
     with pikepdf.open(io.BytesIO(styled)) as pdf:
+
         def annot(name: str) -> Any:
             return pdf.pages[page_of(name)].Annots[0]
 
@@ -365,8 +442,15 @@ def test_polyline_endings(styled: bytes, renderer: str):
 
 
 def fields(a: quire.Annotation) -> Tuple[Any, ...]:
-    return (a.subtype, a.border_style, a.dash_pattern, a.cloudy_intensity, a.rect_differences, a.line_endings,
-            a.border_width)
+    return (
+        a.subtype,
+        a.border_style,
+        a.dash_pattern,
+        a.cloudy_intensity,
+        a.rect_differences,
+        a.line_endings,
+        a.border_width,
+    )
 
 
 def test_json_round_trip_keeps_every_style(styled: bytes):
@@ -394,11 +478,29 @@ def test_instant_json_shapes_import():
     document = {
         "format": "https://pspdfkit.com/instant-json/v1",
         "annotations": [
-            {"v": 1, "type": "pspdfkit/shape/ellipse", "pageIndex": 0, "bbox": [50, 50, 200, 200],
-             "strokeWidth": 5, "strokeColor": "#0000ff", "cloudyBorderIntensity": 1,
-             "cloudyBorderInset": [10, 11, 12, 13], "id": "e1", "name": "e1"},
-            {"v": 1, "type": "pspdfkit/shape/rectangle", "pageIndex": 0, "bbox": [20, 20, 100, 100],
-             "strokeWidth": 2, "strokeColor": "#000000", "strokeDashArray": [4, 2], "id": "r1", "name": "r1"},
+            {
+                "v": 1,
+                "type": "pspdfkit/shape/ellipse",
+                "pageIndex": 0,
+                "bbox": [50, 50, 200, 200],
+                "strokeWidth": 5,
+                "strokeColor": "#0000ff",
+                "cloudyBorderIntensity": 1,
+                "cloudyBorderInset": [10, 11, 12, 13],
+                "id": "e1",
+                "name": "e1",
+            },
+            {
+                "v": 1,
+                "type": "pspdfkit/shape/rectangle",
+                "pageIndex": 0,
+                "bbox": [20, 20, 100, 100],
+                "strokeWidth": 2,
+                "strokeColor": "#000000",
+                "strokeDashArray": [4, 2],
+                "id": "r1",
+                "name": "r1",
+            },
         ],
     }
     with quire.Document.from_bytes(blank_pdf(1)) as doc:

@@ -172,9 +172,23 @@ def render_gray(data: bytes, page: int, dpi: int = 150) -> Any:
         source = Path(directory) / "in.pdf"
         source.write_bytes(data)
         subprocess.run(
-            [program, "-r", str(dpi), "-gray", "-png", "-f", str(page + 1), "-l", str(page + 1), "-singlefile",
-             str(source), str(Path(directory) / "out")],
-            check=True, capture_output=True, timeout=60,
+            [
+                program,
+                "-r",
+                str(dpi),
+                "-gray",
+                "-png",
+                "-f",
+                str(page + 1),
+                "-l",
+                str(page + 1),
+                "-singlefile",
+                str(source),
+                str(Path(directory) / "out"),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=60,
         )
         with Image.open(Path(directory) / "out.png") as image:
             return image.convert("L").copy()
@@ -196,12 +210,18 @@ def reference_pdf(text: str) -> bytes:
     def family(c: str) -> str:
         return "dr" if 0x3000 <= ord(c) <= 0x9FFF else "dv"
 
-    html = "".join('<span style="font-family: %s">%s</span>' % (f, "".join(g)) for f, g in itertools.groupby(text, key=family))
+    html = "".join(
+        '<span style="font-family: %s">%s</span>' % (f, "".join(g)) for f, g in itertools.groupby(text, key=family)
+    )
     with pymupdf.open() as document:
         page = document.new_page(width=PAGE[0], height=PAGE[1])
         left, bottom, right, top = RECT
-        page.insert_htmlbox(pymupdf.Rect(left, PAGE[1] - top, right, PAGE[1] - bottom), '<p dir="auto">%s</p>' % html,
-                            css=css, archive=archive)
+        page.insert_htmlbox(
+            pymupdf.Rect(left, PAGE[1] - top, right, PAGE[1] - bottom),
+            '<p dir="auto">%s</p>' % html,
+            css=css,
+            archive=archive,
+        )
         return document.tobytes()
 
 
@@ -243,7 +263,11 @@ def test_pdftoppm_draws_glyphs_like_a_reference_not_question_marks(which: str, r
         # (Helvetica, which poppler draws with DejaVu Sans at Helvetica's widths); 0.17 to
         # 0.33 against the question marks.
         floor = 0.5 if name == "latin" else 0.75
-        assert similar >= floor and similar >= 2 * unlike, "%s: overlap %.2f with the reference, %.2f with '?'" % (name, similar, unlike)
+        assert similar >= floor and similar >= 2 * unlike, "%s: overlap %.2f with the reference, %.2f with '?'" % (
+            name,
+            similar,
+            unlike,
+        )
 
 
 def test_add_font_and_a_character_no_font_has(tmp_path: Path):
@@ -255,10 +279,10 @@ def test_add_font_and_a_character_no_font_has(tmp_path: Path):
         doc.add_font(DEJAVU)
         doc.field("latin").value = "before"
         with pytest.raises(quire.UnsupportedError, match=r"U\+10FFFD"):
-            doc.field("latin").value = "ok \U0010FFFD"
+            doc.field("latin").value = "ok \U0010fffd"
         assert doc.field("latin").value == "before"
         a = quire.Annotation.new("FreeText", 0, RECT)
-        a.contents = "\U0010FFFD"
+        a.contents = "\U0010fffd"
         with pytest.raises(quire.UnsupportedError, match=r"U\+10FFFD"):
             doc.add_annotation(a)
 
@@ -271,14 +295,23 @@ def test_cli_fill_takes_fonts(tmp_path: Path):
         pytest.skip("build/bin/quire is not built (make)")
     source, out = tmp_path / "form.pdf", tmp_path / "out.pdf"
     source.write_bytes(form_pdf())
-    done = subprocess.run([str(cli), "fill", "--font", str(DEJAVU), str(source), "hebrew=שלום", "-o", str(out)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(cli), "fill", "--font", str(DEJAVU), str(source), "hebrew=שלום", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     with quire.Document(str(out)) as doc:
         assert doc.field("hebrew").value == "שלום"
-    done = subprocess.run([str(cli), "fill", "--font", "/nonexistent/f.ttf", str(source), "hebrew=x", "-o", str(out)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(cli), "fill", "--font", "/nonexistent/f.ttf", str(source), "hebrew=x", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 1 and "/nonexistent/f.ttf" in done.stderr
-    done = subprocess.run([str(cli), "fill", str(source), "hebrew=\U0010FFFD", "-o", str(tmp_path / "no.pdf")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(cli), "fill", str(source), "hebrew=\U0010fffd", "-o", str(tmp_path / "no.pdf")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 1 and "U+10FFFD" in done.stderr and not (tmp_path / "no.pdf").exists()

@@ -53,6 +53,19 @@ def canonical(record: Dict[str, Any]) -> str:
 # ---- the child: one user's client ---------------------------------------------------------------
 
 
+def with_record_ids(doc: Any) -> Dict[Any, str]:
+    """The document's annotations, each with its record id. An annotation without /NM (the
+    uploaded file's links and square) is a record whose id is not its name: the annotation
+    JSON lists every annotation in the order `annotations()` does, so the two are read
+    together, again while the sync thread changed the document in between."""
+    while True:
+        first = list(doc.annotations())
+        ids = [item["id"] for item in json.loads(doc.export_annotations_json())["annotations"]]
+        again = list(doc.annotations())
+        if len(ids) == len(first) and [(a.id, a.name) for a in first] == [(a.id, a.name) for a in again]:
+            return dict(zip(first, ids))
+
+
 def child(url: str, data: str, token: str, user: str, seed: int, duration: float) -> int:
     import quire
 
@@ -91,7 +104,8 @@ def child(url: str, data: str, token: str, user: str, seed: int, duration: float
         n += 1
         marker = "%s-%d" % (user, n)
         try:
-            annotations = [a for a in doc.annotations() if a.subtype not in ("Popup", "Widget")]
+            listed = with_record_ids(doc)
+            annotations = [a for a in listed if a.subtype not in ("Popup", "Widget")]
             kind = rng.choice(["note", "note", "edit", "edit", "move", "reply", "reply", "state", "delete"])
             if not annotations and kind != "note":
                 kind = "note"
@@ -115,7 +129,7 @@ def child(url: str, data: str, token: str, user: str, seed: int, duration: float
                     target.rect = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
                     marker = None
                 doc.update_annotation(target)
-                record = target.name or ""
+                record = listed[target]
             elif kind == "reply":
                 assert target is not None
                 reply = doc.add_reply(target, user, marker)
@@ -126,7 +140,7 @@ def child(url: str, data: str, token: str, user: str, seed: int, duration: float
                 record, marker = reply.name or "", None
             else:
                 assert target is not None
-                record, marker = target.name or "", None
+                record, marker = listed[target], None
                 doc.delete_annotation(target)
             change = d.last_change_id
             if change != before:
@@ -163,10 +177,12 @@ class Child:
         self.index = index
         self.user = "user%d" % index
         self.proxy = proxy
+        from sync_support import child_env
+
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--child", url, str(data), token, self.user, str(seed), str(duration)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONPATH": str(REPO / "bindings" / "python")})
+            env=child_env())  # the package and library under test (Tests/support/quire_testing)
         self.lines: List[str] = []
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()

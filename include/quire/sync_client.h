@@ -76,7 +76,10 @@ typedef enum quire_sync_event_type {
      *  record won (`reason` "conflict": another client changed or deleted it first) or
      *  refused it ("invalid"); the document now shows the server's record. `change_ids`
      *  (version 2) names the local changes dropped (`quire_descriptor_last_change_id`),
-     *  `client_seq` the refused mutation. */
+     *  `client_seq` the refused mutation. `fields` (version 3) names the fields that lost
+     *  to another client's change of the same fields (docs/sync-protocol.md, "Field-level
+     *  merge"): when the change's other fields were merged and kept, only these were
+     *  dropped; empty when the whole change was. */
     QUIRE_SYNC_EVENT_CHANGE_DROPPED = 0x2507,
     /** The token expired or was refused, or there is none (the first event after a
      *  restart: tokens are not stored): call `quire_descriptor_reauthenticate`. */
@@ -107,12 +110,15 @@ typedef struct quire_sync_event {
     int64_t client_seq;          /**< CHANGE_DROPPED: the refused mutation's client sequence number; 0 otherwise */
     const int64_t *change_ids;   /**< CHANGE_DROPPED: the local change ids dropped, oldest first; NULL otherwise */
     size_t change_id_count;      /**< how many `change_ids` there are */
+    /* Version 3: read these only when `version` >= 3. */
+    const char *const *fields;   /**< CHANGE_DROPPED: the fields lost to concurrent changes; NULL otherwise */
+    size_t field_count;          /**< how many `fields` there are */
 } quire_sync_event;
 
 /** The version of `quire_sync_event` this header describes (2: `client_seq` and
- *  `change_ids`). The library fills the struct; a program reads the fields of the version
- *  the event carries, so one built against version 1 keeps working. */
-#define QUIRE_SYNC_EVENT_VERSION 2
+ *  `change_ids`; 3: `fields`). The library fills the struct; a program reads the fields of
+ *  the version the event carries, so one built against an older version keeps working. */
+#define QUIRE_SYNC_EVENT_VERSION 3
 
 /** Called with each event of `descriptor`, on its event thread. */
 typedef void (*quire_sync_event_fn)(quire_descriptor *descriptor, const quire_sync_event *event, void *payload);

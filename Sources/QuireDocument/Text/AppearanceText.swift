@@ -23,8 +23,14 @@ final class AppearanceText {
 
     /// Chooses the font for `text` (every line the appearance will draw): `preferred`, else
     /// one of `alternatives`, else the document's Unicode fonts.
-    init(_ text: String, preferred: FieldFont, alternatives: [FieldFont] = [], document: Document,
-         strict: Bool, what: @autoclosure () -> String) throws {
+    init(
+        _ text: String,
+        preferred: FieldFont,
+        alternatives: [FieldFont] = [],
+        document: Document,
+        strict: Bool,
+        what: @autoclosure () -> String
+    ) throws {
         if preferred.covers(text) {
             simple = preferred
             embedded = nil
@@ -42,10 +48,15 @@ final class AppearanceText {
                 let h = String(s.value, radix: 16, uppercase: true)
                 return "U+" + String(repeating: "0", count: Swift.max(0, 4 - h.count)) + h + " (\(String(s)))"
             }.joined(separator: ", ")
-            let fonts = chain.fonts.isEmpty ? "no Unicode font was found"
-                : "the fonts tried were " + chain.fonts.prefix(6).map { $0.path }.joined(separator: ", ") + (chain.fonts.count > 6 ? ", ..." : "")
-            let message = "no font has \(list) to draw \(what()); \(fonts). Add a font file that has "
-                + (missing.count == 1 ? "it" : "them") + " (Document.addAppearanceFont, quire_document_add_font, quire fill --font) or install one of the fonts of docs/forms.md"
+            let fonts =
+                chain.fonts.isEmpty
+                ? "no Unicode font was found"
+                : "the fonts tried were " + chain.fonts.prefix(6).map { $0.path }.joined(separator: ", ")
+                    + (chain.fonts.count > 6 ? ", ..." : "")
+            let message =
+                "no font has \(list) to draw \(what()); \(fonts). Add a font file that has "
+                + (missing.count == 1 ? "it" : "them")
+                + " (Document.addAppearanceFont, quire_document_add_font, quire fill --font) or install one of the fonts of docs/forms.md"
             if strict { throw PDFError(.unsupported, message) }
             document.file.warn(message + "; the appearance leaves " + (missing.count == 1 ? "it" : "them") + " out")
         }

@@ -95,21 +95,28 @@ final class EmbeddedFonts {
         }
         let baseName = PDFName(tag + "+" + font.postScriptName)
         let compressed = try Filters.deflate(program)
-        let file = try document.addStream(PDFDictionary([
-            ("Length1", .integer(Int64(program.count))), ("Filter", .name("FlateDecode")),
-        ]), data: compressed)
+        let file = try document.addStream(
+            PDFDictionary([
+                ("Length1", .integer(Int64(program.count))), ("Filter", .name("FlateDecode")),
+            ]),
+            data: compressed
+        )
         let num = Annotation.number
         let r = { (v: Double) in num(v.rounded()) }
-        let descriptor = try document.addObject(.dictionary(PDFDictionary([
-            ("Type", .name("FontDescriptor")), ("FontName", .name(baseName)),
-            // Symbolic (bit 3): its glyphs are not the standard Latin set.
-            ("Flags", .integer(4)),
-            ("FontBBox", .array(font.bbox.map(r))),
-            ("ItalicAngle", num(font.italicAngle)),
-            ("Ascent", r(font.ascent)), ("Descent", r(font.descent)), ("CapHeight", r(font.capHeight)),
-            ("StemV", .integer(80)),
-            ("FontFile2", .reference(file)),
-        ])))
+        let descriptor = try document.addObject(
+            .dictionary(
+                PDFDictionary([
+                    ("Type", .name("FontDescriptor")), ("FontName", .name(baseName)),
+                    // Symbolic (bit 3): its glyphs are not the standard Latin set.
+                    ("Flags", .integer(4)),
+                    ("FontBBox", .array(font.bbox.map(r))),
+                    ("ItalicAngle", num(font.italicAngle)),
+                    ("Ascent", r(font.ascent)), ("Descent", r(font.descent)), ("CapHeight", r(font.capHeight)),
+                    ("StemV", .integer(80)),
+                    ("FontFile2", .reference(file)),
+                ])
+            )
+        )
         // /W: runs of consecutive glyph ids, each with its widths.
         var w: [PDFObject] = []
         var k = 0
@@ -120,25 +127,41 @@ final class EmbeddedFonts {
             w.append(.array(gids[k..<j].map { r(font.advance($0)) }))
             k = j
         }
-        let cidFont = try document.addObject(.dictionary(PDFDictionary([
-            ("Type", .name("Font")), ("Subtype", .name("CIDFontType2")), ("BaseFont", .name(baseName)),
-            ("CIDSystemInfo", .dictionary(PDFDictionary([
-                ("Registry", .string(PDFString(text: "Adobe"))), ("Ordering", .string(PDFString(text: "Identity"))),
-                ("Supplement", .integer(0)),
-            ]))),
-            ("FontDescriptor", .reference(descriptor)),
-            ("DW", .integer(1000)),
-            ("W", .array(w)),
-            ("CIDToGIDMap", .name("Identity")),
-        ])))
-        let toUnicode = try document.addStream(PDFDictionary([("Filter", .name("FlateDecode"))]),
-                                               data: try Filters.deflate(Array(EmbeddedFonts.toUnicodeCMap(glyphs).utf8)))
-        return try document.addObject(.dictionary(PDFDictionary([
-            ("Type", .name("Font")), ("Subtype", .name("Type0")), ("BaseFont", .name(baseName)),
-            ("Encoding", .name("Identity-H")),
-            ("DescendantFonts", .array([.reference(cidFont)])),
-            ("ToUnicode", .reference(toUnicode)),
-        ])))
+        let cidFont = try document.addObject(
+            .dictionary(
+                PDFDictionary([
+                    ("Type", .name("Font")), ("Subtype", .name("CIDFontType2")), ("BaseFont", .name(baseName)),
+                    (
+                        "CIDSystemInfo",
+                        .dictionary(
+                            PDFDictionary([
+                                ("Registry", .string(PDFString(text: "Adobe"))),
+                                ("Ordering", .string(PDFString(text: "Identity"))),
+                                ("Supplement", .integer(0)),
+                            ])
+                        )
+                    ),
+                    ("FontDescriptor", .reference(descriptor)),
+                    ("DW", .integer(1000)),
+                    ("W", .array(w)),
+                    ("CIDToGIDMap", .name("Identity")),
+                ])
+            )
+        )
+        let toUnicode = try document.addStream(
+            PDFDictionary([("Filter", .name("FlateDecode"))]),
+            data: try Filters.deflate(Array(EmbeddedFonts.toUnicodeCMap(glyphs).utf8))
+        )
+        return try document.addObject(
+            .dictionary(
+                PDFDictionary([
+                    ("Type", .name("Font")), ("Subtype", .name("Type0")), ("BaseFont", .name(baseName)),
+                    ("Encoding", .name("Identity-H")),
+                    ("DescendantFonts", .array([.reference(cidFont)])),
+                    ("ToUnicode", .reference(toUnicode)),
+                ])
+            )
+        )
     }
 
     /// The font program with only `gids` (and the glyphs their composites use), glyph ids

@@ -81,8 +81,10 @@ struct FontChain {
             let s = FontChain.drawable(String(ch))
             guard !s.isEmpty else { continue }
             let category = s[0].properties.generalCategory
-            let neutral = [.spaceSeparator, .otherPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-                           .initialPunctuation, .finalPunctuation].contains(category)
+            let neutral = [
+                .spaceSeparator, .otherPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+                .initialPunctuation, .finalPunctuation,
+            ].contains(category)
             var index: Int? = nil
             if neutral, let p = previous, s.allSatisfy({ FontChain.isIgnorable($0) || fonts[p].glyph($0) != nil }) {
                 index = p
@@ -90,7 +92,9 @@ struct FontChain {
                 index = fontIndex(for: s[...])
             }
             guard let index else {
-                for u in s where !FontChain.isIgnorable(u) && !result.uncovered.contains(u) { result.uncovered.append(u) }
+                for u in s where !FontChain.isIgnorable(u) && !result.uncovered.contains(u) {
+                    result.uncovered.append(u)
+                }
                 continue
             }
             scalars += s
@@ -102,7 +106,8 @@ struct FontChain {
         // Runs of one font and one level, in logical order.
         var runs: [(start: Int, end: Int, font: Int, level: Int)] = []
         var start = 0
-        for i in 1...scalars.count where i == scalars.count || fontOf[i] != fontOf[start] || levels[i] != levels[start] {
+        for i in 1...scalars.count where i == scalars.count || fontOf[i] != fontOf[start] || levels[i] != levels[start]
+        {
             runs.append((start, i, fontOf[start], levels[start]))
             start = i
         }
@@ -114,7 +119,10 @@ struct FontChain {
             for level in stride(from: maxLevel, through: minOdd, by: -1) {
                 var i = 0
                 while i < runs.count {
-                    guard runs[i].level >= level else { i += 1; continue }
+                    guard runs[i].level >= level else {
+                        i += 1
+                        continue
+                    }
                     var j = i
                     while j < runs.count && runs[j].level >= level { j += 1 }
                     runs[i..<j].reverse()
@@ -124,7 +132,14 @@ struct FontChain {
         }
         let codepoints = scalars.map(\.value)
         for run in runs {
-            result.glyphs += shapeRun(codepoints, scalars: scalars, run.start, run.end, font: run.font, rtl: run.level % 2 == 1)
+            result.glyphs += shapeRun(
+                codepoints,
+                scalars: scalars,
+                run.start,
+                run.end,
+                font: run.font,
+                rtl: run.level % 2 == 1
+            )
         }
         return result
     }
@@ -150,13 +165,25 @@ struct FontChain {
 
     /// Scalars `start..<end` of the line shaped with font `font` (the whole line as context),
     /// in visual order.
-    private func shapeRun(_ codepoints: [UInt32], scalars: [Unicode.Scalar], _ start: Int, _ end: Int,
-                          font index: Int, rtl: Bool) -> [ShapedGlyph] {
+    private func shapeRun(
+        _ codepoints: [UInt32],
+        scalars: [Unicode.Scalar],
+        _ start: Int,
+        _ end: Int,
+        font index: Int,
+        rtl: Bool
+    ) -> [ShapedGlyph] {
         let font = fonts[index]
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         codepoints.withUnsafeBufferPointer { cp in
-            hb_buffer_add_utf32(buffer, cp.baseAddress, Int32(clamping: cp.count), UInt32(clamping: start), Int32(clamping: end - start))
+            hb_buffer_add_utf32(
+                buffer,
+                cp.baseAddress,
+                Int32(clamping: cp.count),
+                UInt32(clamping: start),
+                Int32(clamping: end - start)
+            )
         }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
@@ -165,7 +192,8 @@ struct FontChain {
         hb_shape(font.font, buffer, nil, 0)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        else { return [] }
         let n = Int(count)
         let scale = 1000 / font.unitsPerEm
         // The text of each glyph: from its cluster to the next cluster of the run, on the
@@ -174,7 +202,10 @@ struct FontChain {
         var next: [Int: Int] = [:]
         for (k, c) in clusters.enumerated() { next[c] = k + 1 < clusters.count ? clusters[k + 1] : end }
         var given: Set<Int> = []
-        var glyphs = [ShapedGlyph](repeating: ShapedGlyph(font: index, gid: 0, advance: 0, xOffset: 0, yOffset: 0, text: ""), count: n)
+        var glyphs = [ShapedGlyph](
+            repeating: ShapedGlyph(font: index, gid: 0, advance: 0, xOffset: 0, yOffset: 0, text: ""),
+            count: n
+        )
         let logical: [Int] = rtl ? Array((0..<n).reversed()) : Array(0..<n)
         for i in logical {
             let c = Int(infos[i].cluster)
@@ -182,10 +213,14 @@ struct FontChain {
             if given.insert(c).inserted, c >= start, let e = next[c], e <= scalars.count, c < e {
                 text = String(String.UnicodeScalarView(scalars[c..<e]))
             }
-            glyphs[i] = ShapedGlyph(font: index, gid: infos[i].codepoint,
-                                    advance: Double(positions[i].x_advance) * scale,
-                                    xOffset: Double(positions[i].x_offset) * scale,
-                                    yOffset: Double(positions[i].y_offset) * scale, text: text)
+            glyphs[i] = ShapedGlyph(
+                font: index,
+                gid: infos[i].codepoint,
+                advance: Double(positions[i].x_advance) * scale,
+                xOffset: Double(positions[i].x_offset) * scale,
+                yOffset: Double(positions[i].y_offset) * scale,
+                text: text
+            )
         }
         return glyphs
     }

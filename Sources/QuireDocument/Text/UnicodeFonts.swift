@@ -1,6 +1,7 @@
 import CHarfBuzz
 import QuireSyntax
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,7 +70,14 @@ final class UnicodeFont: @unchecked Sendable {
             throw PDFError(.internal, "HarfBuzz could not make a font of \(path)")
         }
         hb_font_make_immutable(font)
-        return UnicodeFont(path: path, index: index, face: face, font: font, head: table("head").bytes, post: table("post").bytes)
+        return UnicodeFont(
+            path: path,
+            index: index,
+            face: face,
+            font: font,
+            head: table("head").bytes,
+            post: table("post").bytes
+        )
     }
 
     private init(path: String, index: UInt32, face: OpaquePointer, font: OpaquePointer, head: [UInt8], post: [UInt8]) {
@@ -89,26 +97,38 @@ final class UnicodeFont: @unchecked Sendable {
         capHeight = metric(HB_OT_METRICS_TAG_CAP_HEIGHT) ?? ascent
         // head: xMin, yMin, xMax, yMax as int16 at 36.
         if head.count >= 44 {
-            let v = (0..<4).map { k in Double(Int16(bitPattern: UInt16(head[36 + 2 * k]) << 8 | UInt16(head[37 + 2 * k]))) * 1000 / upem }
+            let v = (0..<4).map { k in
+                Double(Int16(bitPattern: UInt16(head[36 + 2 * k]) << 8 | UInt16(head[37 + 2 * k]))) * 1000 / upem
+            }
             bbox = v
         } else {
             bbox = [0, descent, 1000, ascent]
         }
         // post: italicAngle, a 16.16 fixed number at 4.
         if post.count >= 8 {
-            let raw = Int32(bitPattern: UInt32(post[4]) << 24 | UInt32(post[5]) << 16 | UInt32(post[6]) << 8 | UInt32(post[7]))
+            let raw = Int32(
+                bitPattern: UInt32(post[4]) << 24 | UInt32(post[5]) << 16 | UInt32(post[6]) << 8 | UInt32(post[7])
+            )
             italicAngle = Double(raw) / 65536
         } else {
             italicAngle = 0
         }
         var buffer = [CChar](repeating: 0, count: 128)
         var size = UInt32(buffer.count)
-        _ = hb_ot_name_get_utf8(face, hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME), hb_language_get_default(), &size, &buffer)
+        _ = hb_ot_name_get_utf8(
+            face,
+            hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME),
+            hb_language_get_default(),
+            &size,
+            &buffer
+        )
         var name = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             .filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         if name.isEmpty {
             let file = path.split(separator: "/").last.map(String.init) ?? "Font"
-            name = String(file.prefix(while: { $0 != "." })).filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            name = String(file.prefix(while: { $0 != "." })).filter {
+                $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-")
+            }
         }
         postScriptName = name.isEmpty ? "Font" : String(name.prefix(60))
     }

@@ -92,7 +92,7 @@ extension ScheduleRun {
         }
         let after = try d.unacknowledgedChanges()
         for m in after where m.changes.contains(change) {
-            c.expected[m.id] = Expectation(change: change, op: m.op, record: m.record)
+            c.expected[m.id] = Expectation(change: change, op: m.op, record: m.record, fields: m.fields)
         }
         // Created and deleted before it left: nothing of it may reach the server.
         for id in before.subtracting(after.map(\.id)) {

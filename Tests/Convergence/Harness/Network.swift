@@ -116,6 +116,8 @@ struct AnswerLog {
     var rejected: Set<String> = []
     /// client id -> [(client seq, seq)] accepted, as seen.
     var acceptedByClient: [String: [(Int64, Int64)]] = [:]
+    /// (client id, client seq) of the puts accepted as a field-level merge.
+    var merged: Set<String> = []
 
     mutating func record(_ request: SyncRequest, _ response: SyncResponse) {
         guard request.method == "POST", request.path.hasSuffix("/mutations"), response.status == 200,
@@ -127,6 +129,7 @@ struct AnswerLog {
             if result["status"]?.stringValue == "accepted", let seq = result["seq"]?.integerValue {
                 accepted[key, default: []].insert(seq)
                 acceptedByClient[clientID, default: []].append((cs, seq))
+                if result["record"] != nil { merged.insert(key) }
             } else {
                 rejected.insert(key)
             }

@@ -362,6 +362,7 @@ public final class ScheduleRun: @unchecked Sendable {
                 previous = seq
             }
             report.accepted += distinct
+            report.merges += answers.merged.filter { $0.hasPrefix(id + "#") }.count
         }
         // 4. Nothing lost: each record's last local change is on the server, or reported
         // dropped by the change id the edit got.
@@ -380,7 +381,10 @@ public final class ScheduleRun: @unchecked Sendable {
                     fields["pdfObjectId"] = nil
                     // The server names the user as the creator of a record made without one.
                     if want["creatorName"] == nil, fields["creatorName"] == .string(c.user) { fields["creatorName"] = nil }
-                    return InstantJSONValue.object(fields) == want
+                    if InstantJSONValue.object(fields) == want { return true }
+                    // Merged with other clients' changes: this change's fields are as it made them.
+                    guard let changed = e.fields, !changed.isEmpty, let wanted = want.objectValue else { return false }
+                    return RecordFields.taking(changed, from: wanted, into: fields) == fields
                 }
                 if !found {
                     let pushed = mine.filter { $0["id"]?.stringValue == record }.map { change -> String in

@@ -13,6 +13,8 @@ public struct ConvergenceSummary: Sendable {
     public var syncs = 0
     public var accepted = 0
     public var droppedChanges = 0
+    /// Puts merged field by field with concurrent changes (issue 33).
+    public var merges = 0
     public var repairs: Int64 = 0
     public var divergences = 0
     public var lost = 0
@@ -28,6 +30,7 @@ public struct ConvergenceSummary: Sendable {
         syncs += r.syncs
         accepted += r.accepted
         droppedChanges += r.droppedChanges
+        merges += r.merges
         repairs += r.repairs
         divergences += r.divergences.count
         lost += r.lost.count
@@ -43,7 +46,7 @@ public struct ConvergenceSummary: Sendable {
         return """
             \(schedules) schedules in \((seconds * 10).rounded() / 10) s: \(failures.count) failed
               divergences \(divergences), lost \(lost), duplicated \(duplicated), out of order \(disordered), errors \(errors)
-              edits \(edits), syncs \(syncs), mutations accepted \(accepted), local changes reported dropped \(droppedChanges), repairs \(repairs)
+              edits \(edits), syncs \(syncs), mutations accepted \(accepted), local changes reported dropped \(droppedChanges), merges \(merges), repairs \(repairs)
               network: \(f)
             """
     }

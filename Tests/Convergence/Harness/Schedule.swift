@@ -48,6 +48,8 @@ public struct ScheduleReport: Sendable {
     public var syncs = 0
     public var accepted = 0
     public var droppedChanges = 0
+    /// Puts the server merged field by field with concurrent changes.
+    public var merges = 0
     public var repairs: Int64 = 0
     public var faults: [String: Int] = [:]
     public var divergences: [String] = []
@@ -80,6 +82,9 @@ struct Expectation {
     /// "put", "delete", or "none" (created and deleted before it ever left).
     var op: String
     var record: [UInt8]?
+    /// The fields the client's change changed (``RecordFields``): a merge on the server
+    /// keeps those of `record` and may take the others from other clients' changes.
+    var fields: Set<String>? = nil
 }
 
 /// One user's client.
@@ -147,7 +152,7 @@ func runToken(_ user: String) throws -> String {
 /// review state, and a highlight, as a layer's first records (revision 0); and what real
 /// files hold that ids must survive (examples/sample.pdf has each): a link whose object
 /// two pages list in their /Annots, annotations without /NM, and two with the same /NM.
-func startingPDF() throws -> [UInt8] {
+public func startingPDF() throws -> [UInt8] {
     let b = PDFBuilderPages()
     let doc = try Document(data: b.pdf(pages: 3))
     var square = Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 100, bottom: 500, right: 300, top: 600))

@@ -16,9 +16,7 @@ Example (``examples/python/instant_review.py`` does the whole review)::
 from __future__ import annotations
 
 import ctypes
-import enum
 import os
-import sys
 import threading
 import weakref
 from ctypes import byref, c_int, c_size_t
@@ -27,11 +25,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _raw
 from ._document import Document, _close_document
+from ._enums import IntEnum
 from ._errors import StateError, check
 from ._ffi import c_string, query_bytes
 
 
-class SyncState(enum.IntEnum):
+class SyncState(IntEnum):
     """A descriptor's state (``quire_sync_state``), as Instant's."""
 
     UNKNOWN = _raw.QUIRE_SYNC_STATE_UNKNOWN
@@ -43,7 +42,7 @@ class SyncState(enum.IntEnum):
     NEEDS_RESET = _raw.QUIRE_SYNC_STATE_NEEDS_RESET
 
 
-class SyncEventType(enum.IntEnum):
+class SyncEventType(IntEnum):
     """What a :class:`SyncEvent` reports (``quire_sync_event_type``)."""
 
     STATE_CHANGED = _raw.QUIRE_SYNC_EVENT_STATE_CHANGED
@@ -82,6 +81,10 @@ class SyncEvent:
     #: an edit gives its id), oldest first, and the refused mutation's client sequence number.
     change_ids: Tuple[int, ...] = field(default_factory=tuple)
     client_seq: int = 0
+    #: CHANGE_DROPPED: the fields (``"text"``, ``"colour"``, ...) that lost to another
+    #: client's change of the same fields; when the change's other fields were merged and
+    #: kept, only these were dropped. Empty when the whole change was dropped.
+    fields: Tuple[str, ...] = field(default_factory=tuple)
 
 
 def _text(p: Optional[bytes]) -> Optional[str]:
@@ -204,10 +207,13 @@ class Client:
                 client_seq = e.client_seq
                 if e.change_ids and e.change_id_count:
                     changes = tuple(int(e.change_ids[i]) for i in range(e.change_id_count))
+            fields: Tuple[str, ...] = ()
+            if e.version >= 3 and e.fields and e.field_count:
+                fields = tuple(_text(e.fields[i]) or "" for i in range(e.field_count))
             event = SyncEvent(
                 type=SyncEventType(e.type), state=SyncState(e.state), status=e.status, message=_text(e.message),
                 record_id=_text(e.record_id), reason=_text(e.reason), record_ids=ids,
-                completed=e.completed, total=e.total, change_ids=changes, client_seq=client_seq,
+                completed=e.completed, total=e.total, change_ids=changes, client_seq=client_seq, fields=fields,
             )
             descriptor = self._descriptor_of(handle)
             if event.type in (SyncEventType.DOCUMENT_CHANGED, SyncEventType.CHANGE_DROPPED,

@@ -888,11 +888,14 @@ class quire_sync_event(Structure):
         ("client_seq", c_int64),
         ("change_ids", POINTER(c_int64)),
         ("change_id_count", c_size_t),
+        ("fields", POINTER(c_char_p)),
+        ("field_count", c_size_t),
     ]
 
 
-#: The version of `quire_sync_event` this header describes (2: `client_seq` and `change_ids`).
-QUIRE_SYNC_EVENT_VERSION = 2
+#: The version of `quire_sync_event` this header describes (2: `client_seq` and `change_ids`; 3:
+#: `fields`).
+QUIRE_SYNC_EVENT_VERSION = 3
 
 #: ``quire_sync_event_fn``: Called with each event of `descriptor`, on its event thread.
 quire_sync_event_fn = CFUNCTYPE(None, quire_descriptor_p, POINTER(quire_sync_event), c_void_p)
