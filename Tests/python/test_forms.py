@@ -295,8 +295,16 @@ KNOWN_FLATTEN_DIFFERENCES: Dict[str, str] = {
     )},
     # Small pages (300 x 200 to 300 x 600 pt: 0.5 % is 90 to 190 pixels at 40 dpi) whose
     # fields have no /AP: poppler draws the value itself, Quire's appearance draws the same
-    # text a pixel or two away. (text_form_custom_font.pdf was one until the appearance used
-    # its font's own encoding and widths: now within the tolerance.)
+    # text a pixel or two away.
+    # Fields without /AP whose value has characters the /DA font has no code for: poppler
+    # draws "?" in their place, Quire draws the characters (issue 39: never a "?" substitute).
+    "pdfium-in/testing/resources/pixel/text_form_custom_font.pdf":
+        "the value is six spaces and the /DA font's /ToUnicode maps its only code, 32, to U+B0A9:"
+        " the font has no space; poppler draws six '?' (code 63, the font's square glyph), Quire"
+        " six spaces (nothing)",
+    "pdfium-in/testing/resources/pixel/bug_725389.pdf":
+        "the value is Hebrew and '...' in /Times-Roman, which has no Hebrew: poppler draws '???...',"
+        " Quire the Hebrew letters with a Unicode font (DejaVu Sans)",
     "pdfium-in/testing/resources/javascript/public_methods.pdf":
         "text fields without /AP: poppler's own drawing of the values, Quire's a pixel or two away",
     "pdfium-in/testing/resources/pixel/scrollable_widgets1.pdf":
