@@ -86,6 +86,8 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          with its UID, each strategy, loading
                                                          on and off; a bad version, strategy,
                                                          interval or UID)
+  quire_sync_completion               pointer            ARG_FNPTR     (NULL only: the call is
+                                                         refused, as the harness expects)
   quire_checkpoint_done_fn            pointer            ARG_DONEFN    (NULL or a real callback,
                                                          called on a background thread: the
                                                          harness waits for it)
@@ -291,7 +293,10 @@ READ_ONLY = {
 }
 # Handles of the sync client: the harness passes NULL only (a real client needs a server;
 # each function must answer QUIRE_EINVAL, or do nothing for quire_client_close).
-CLIENT_HANDLES = {"quire_client *", "quire_descriptor *", "const quire_descriptor *"}
+CLIENT_HANDLES = {"quire_client *", "quire_descriptor *", "const quire_descriptor *",
+                  # a request of the asynchronous handler: the harness makes none (its
+                  # completion is NULL), so it passes NULL; test_sync.c drives real ones
+                  "quire_sync_call *"}
 # The tool manager's handle: the harness passes NULL only (each function must answer
 # QUIRE_EINVAL, or do nothing for quire_tool_manager_free); quire_tool_manager_new's result
 # is freed (ARG_OUT_TOOLS). Tests/c/test_tools.c and Tests/python/test_tools.py drive real
@@ -411,6 +416,9 @@ OPTIONAL = {
     ("quire_document_start_checkpoints", "options"),
     # "options: NULL for the defaults."
     ("quire_document_inspect_checkpoint", "options"),
+    # "out_call: ...; NULL when the caller will never cancel", and the payload is the caller's
+    ("quire_sync_service_handle_async", "out_call"),
+    ("quire_sync_service_handle_async", "payload"),
     # "calls `done` (if not NULL)", and the payload is the caller's
     ("quire_document_checkpoint_async", "done"),
     ("quire_document_checkpoint_async", "payload"),
@@ -645,6 +653,10 @@ def classify(fn, family_index):
             pointee = "sizeof(quire_checkpoint_options)"
         elif t == "quire_checkpoint_done_fn":
             kinds = [("ffi_type_pointer", "ARG_DONEFN")]
+        elif t == "quire_sync_completion":
+            # NULL only: every call is then QUIRE_EINVAL (a completion is required), which
+            # is what the harness checks; test_sync.c runs real completions.
+            kinds = [("ffi_type_pointer", "ARG_FNPTR")]
         elif t == "const quire_rect *":
             kinds = [("ffi_type_pointer", "ARG_RECT")]
         elif t == "const double *" and nxt == "size_t":

@@ -23,7 +23,7 @@
  *   quire_bookmark_provider, quire_checkpoint_options, quire_sync_config,
  *   quire_sync_header) and the exact types of the callback
  *   typedefs (quire_write_fn, quire_bookmark_change_fn, the provider's members,
- *   quire_checkpoint_done_fn) are pinned at compile time.
+ *   quire_checkpoint_done_fn, quire_sync_completion) are pinned at compile time.
  * - When linked against libquire and run, main() checks the macros' values at run time.
  *
  * Only the common subset of C99 and C++11 is used here (no designated initialisers, no
@@ -338,6 +338,12 @@
       (const char **, const char **, const quire_sync_response *, size_t))              \
     X(quire_sync_response_body, int, (const void **, size_t *, const quire_sync_response *)) \
     X(quire_sync_response_free, void, (quire_sync_response *))                         \
+    X(quire_sync_service_handle_async, int,                                             \
+      (quire_sync_call **, quire_sync_service *, const char *, const char *,            \
+       const quire_sync_header *, size_t, const void *, size_t, quire_sync_completion,  \
+       void *))                                                                         \
+    X(quire_sync_call_cancel, int, (quire_sync_call *))                                 \
+    X(quire_sync_call_free, void, (quire_sync_call *))                                  \
     X(quire_text_char_init, int, (quire_text_char *, unsigned))                         \
     X(quire_text_search_options_init, int, (quire_text_search_options *, unsigned))     \
     X(quire_page_text_load, int, (quire_text_page **, quire_document *, int32_t))       \
@@ -733,6 +739,15 @@ static const quire_sync_config header_static_sync_config = QUIRE_SYNC_CONFIG_INI
 static const quire_sync_header header_sync_headers[] = {{"Authorization", "Token t"},
                                                         {"X-Request-Id", "header-c99"}};
 static const char *const header_sync_keys[] = {"-----BEGIN PUBLIC KEY-----"};
+/* The asynchronous handler's call is an incomplete type and its completion has exactly
+ * the header's type. */
+static quire_sync_call *const header_no_call = NULL;
+static void header_sync_completed(quire_sync_response *response, void *payload);
+static void header_sync_completed(quire_sync_response *response, void *payload) {
+    (void)response;
+    if (payload) memset(payload, 1, 1);
+}
+static const quire_sync_completion header_sync_completion = header_sync_completed;
 
 /* The sync client: its handles are incomplete types, its structs' initialisers constant
  * expressions, its callbacks of exactly the header's types. */
@@ -1097,6 +1112,12 @@ int main(void) {
                      "quire_sync_config and quire_sync_header hold what a host sets");
         header_check(header_no_service == NULL && header_no_response == NULL && response == NULL,
                      "sync handles are pointers");
+        {
+            unsigned char completed = 0;
+            header_sync_completion(NULL, &completed);
+            header_check(header_no_call == NULL && completed == 1,
+                         "quire_sync_call is a pointer; a completion is called through its typedef");
+        }
     }
     {
         /* The sync client's structs: the initialisers set the versions and the defaults;

@@ -246,8 +246,8 @@ static void test_init_functions(void) {
         }
     }
     {
-        /* QUIRE_SYNC_CONFIG_INIT: an in-memory store, no keys, no JWKS, the admin API off,
-         * the default limits (the header). */
+        /* QUIRE_SYNC_CONFIG_INIT: no store (the caller names one), no keys, no JWKS, the
+         * admin API off, the default limits (the header). */
         quire_sync_config *c = guarded_alloc(sizeof *c);
         if (c) {
             memset(c, 0xA5, sizeof *c);
@@ -935,9 +935,11 @@ static void test_sync_config(void) {
     }
     sync_close(service);
     service = NULL;
-    /* The defaults past the version: an in-memory store, the admin API off (404), an upload
-     * of any size (up to 256 MiB). */
+    /* The defaults past the version: no store (refused: the caller names one), the admin
+     * API off (404), an upload of any size (up to 256 MiB). */
     CHECK_STATUS(quire_sync_config_init(c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    c->store = "sqlite::memory:";
     CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
     if (service) {
         CHECK_INT(sync_status(service, "GET", "/healthz", 0, NULL, 0), 200);

@@ -720,6 +720,29 @@ class quire_sync_header(Structure):
 
 
 # ----------------------------------------------------------------------------------------
+# quire/sync_service.h: Sync service: the asynchronous handler, for event-loop hosts (Node, libuv, asyncio)
+# ----------------------------------------------------------------------------------------
+
+
+class quire_sync_call(Structure):
+    """``quire_sync_call``: A request in progress of `quire_sync_service_handle_async`, owned by
+    the caller; cancel it with `quire_sync_call_cancel`, release it with `quire_sync_call_free`.
+    Opaque: only ever used through a pointer, ``quire_sync_call_p``.
+    """
+
+
+#: ``quire_sync_call *``.
+quire_sync_call_p = POINTER(quire_sync_call)
+
+#: ``quire_sync_completion``: The completion of `quire_sync_service_handle_async`: called
+#: exactly once per request, on a thread of the library (never inside
+#: `quire_sync_service_handle_async` itself, never on the caller's thread unless that is one of
+#: the library's), with the response, which the callback owns (release it with
+#: `quire_sync_response_free`, from any thread).
+quire_sync_completion = CFUNCTYPE(None, quire_sync_response_p, c_void_p)
+
+
+# ----------------------------------------------------------------------------------------
 # quire/text.h: Text: extraction with positions, search, selection, highlights
 # ----------------------------------------------------------------------------------------
 
@@ -1470,6 +1493,25 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_sync_response_header", c_int, (POINTER(c_char_p), POINTER(c_char_p), quire_sync_response_p, c_size_t)),
     ("quire_sync_response_body", c_int, (POINTER(c_void_p), POINTER(c_size_t), quire_sync_response_p)),
     ("quire_sync_response_free", None, (quire_sync_response_p,)),
+    # quire/sync_service.h: Sync service: the asynchronous handler, for event-loop hosts (Node, libuv, asyncio)
+    (
+        "quire_sync_service_handle_async",
+        c_int,
+        (
+            POINTER(quire_sync_call_p),
+            quire_sync_service_p,
+            c_char_p,
+            c_char_p,
+            POINTER(quire_sync_header),
+            c_size_t,
+            c_void_p,
+            c_size_t,
+            quire_sync_completion,
+            c_void_p,
+        ),
+    ),
+    ("quire_sync_call_cancel", c_int, (quire_sync_call_p,)),
+    ("quire_sync_call_free", None, (quire_sync_call_p,)),
     # quire/text.h: Text: extraction with positions, search, selection, highlights
     ("quire_text_char_init", c_int, (POINTER(quire_text_char), c_uint)),
     ("quire_text_search_options_init", c_int, (POINTER(quire_text_search_options), c_uint)),
@@ -1866,6 +1908,9 @@ __all__ = [
     "quire_sync_config",
     "QUIRE_SYNC_CONFIG_VERSION",
     "quire_sync_header",
+    "quire_sync_call",
+    "quire_sync_call_p",
+    "quire_sync_completion",
     "quire_text_page",
     "quire_text_page_p",
     "quire_text_match_list",
