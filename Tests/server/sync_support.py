@@ -160,10 +160,12 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = 
 # Content-Length) is answered with the protocol's JSON error and a request id. Only
 # quire-server does: the other hosts' web servers (waitress, Go's net/http, Node's llhttp)
 # answer those in their own shape before the library sees a request.
+# nul_in_request_line: a raw NUL in the request line reaches the library (waitress passes it
+# on; the binding sends it as %00), which answers its 400; Go's and Node's parsers refuse it.
 HOST_FEATURES: Dict[str, Dict[str, bool]] = {
     "python-handler": {"framing_errors": False},
-    "go-handler": {"framing_errors": False},
-    "node-handler": {"framing_errors": False},
+    "go-handler": {"framing_errors": False, "nul_in_request_line": False},
+    "node-handler": {"framing_errors": False, "nul_in_request_line": False},
 }
 
 
