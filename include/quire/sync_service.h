@@ -158,7 +158,8 @@ typedef struct quire_sync_call quire_sync_call;
 /**
  * The completion of `quire_sync_service_handle_async`: called exactly once per request,
  * on a thread of the library (never inside `quire_sync_service_handle_async` itself, never
- * on the caller's thread unless that is one of the library's), with the response, which the
+ * on the caller's thread unless that is one of the library's; possibly before
+ * `quire_sync_service_handle_async` has returned to the caller), with the response, which the
  * callback owns (release it with `quire_sync_response_free`, from any thread). `payload` is
  * the caller's pointer, passed through. The callback must return quickly and must not call
  * back into the service's blocking functions (`quire_sync_service_handle`,

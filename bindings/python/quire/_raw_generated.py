@@ -737,8 +737,9 @@ quire_sync_call_p = POINTER(quire_sync_call)
 #: ``quire_sync_completion``: The completion of `quire_sync_service_handle_async`: called
 #: exactly once per request, on a thread of the library (never inside
 #: `quire_sync_service_handle_async` itself, never on the caller's thread unless that is one of
-#: the library's), with the response, which the callback owns (release it with
-#: `quire_sync_response_free`, from any thread).
+#: the library's; possibly before `quire_sync_service_handle_async` has returned to the caller),
+#: with the response, which the callback owns (release it with `quire_sync_response_free`, from
+#: any thread).
 quire_sync_completion = CFUNCTYPE(None, quire_sync_response_p, c_void_p)
 
 
