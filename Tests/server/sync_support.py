@@ -162,8 +162,12 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = 
 # answer those in their own shape before the library sees a request.
 # nul_in_request_line: a raw NUL in the request line reaches the library (waitress passes it
 # on; the binding sends it as %00), which answers its 400; Go's and Node's parsers refuse it.
+# cancels_on_disconnect: a long poll whose client went away stops waiting at once (the Go and
+# Node hosts cancel the asynchronous call); the others hold it until its wait ends.
 HOST_FEATURES: Dict[str, Dict[str, bool]] = {
-    "python-handler": {"framing_errors": False},
+    "quire-server": {"cancels_on_disconnect": False},
+    "quire-server+postgres": {"cancels_on_disconnect": False},
+    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False},
     "go-handler": {"framing_errors": False, "nul_in_request_line": False},
     "node-handler": {"framing_errors": False, "nul_in_request_line": False},
 }

@@ -166,3 +166,30 @@ def test_framing_errors_are_answered_in_the_protocols_shape(server: ServerProces
     assert error["code"] == ("too_large" if status == 431 else "bad_request") and error["message"], error
     # The server goes on serving.
     assert request(server.port, "GET", "/healthz").status == 200
+
+
+# ---- a client that goes away ------------------------------------------------------------------------
+
+
+def test_a_long_poll_stops_when_its_client_goes_away(server: ServerProcess, keys: Keys, expect_failure_unless) -> None:
+    expect_failure_unless("cancels_on_disconnect", "keeps a long poll waiting after its client went away (up to its wait)")
+    import time
+
+    doc = unique("gone")
+    assert upload(server.port, keys, doc).status == 201
+    layer = unique("layer")
+    token = mint(keys.rsa, claims(doc, layer))
+    c = Client(server.port, doc, layer, token)
+    seq = c.fetch().json["seq"]
+    target = f"/documents/{doc}/layers/{layer}/changes?since={seq}&wait=30"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        time.sleep(1.0)
+    gone = time.monotonic()
+    # The host logs each request when it has answered it: the poll's line comes at once when
+    # the library stopped waiting for it, 30 s later when it did not.
+    while time.monotonic() - gone < 10:
+        if any("changes" in line and layer in line for line in server.log().splitlines()):
+            return
+        time.sleep(0.1)
+    pytest.fail(f"the long poll of {layer} still waits 10 s after its client went away")
