@@ -94,8 +94,11 @@ def go_host() -> List[str]:
     if "go" not in _built:
         out = HOSTS_BUILD / "go" / "syncserver"
         out.parent.mkdir(parents=True, exist_ok=True)
+        # Go's caches in the build tree (a CI run may have no $HOME), and no module proxy:
+        # the host uses the standard library only.
         _build(["go", "build", "-o", str(out), "."], REPO / "examples" / "go", "the Go host",
-               CGO_LDFLAGS=f"-Wl,-rpath,{LIBRARY_PREFIX / 'lib'}")
+               CGO_LDFLAGS=f"-Wl,-rpath,{LIBRARY_PREFIX / 'lib'}", GOCACHE=str(out.parent / "cache"),
+               GOPATH=str(out.parent / "gopath"), GOPROXY="off")
         _built["go"] = [str(out)]
     return _built["go"]
 
