@@ -178,7 +178,7 @@ def measure(peer, workload, args, timeout):
                                 env=dict(os.environ, PYTHONWARNINGS="ignore"))
     except subprocess.TimeoutExpired:
         return {"error": "timed out after %d s" % timeout}
-    lines = [l for l in result.stdout.splitlines() if l.startswith("{")]
+    lines = [ln for ln in result.stdout.splitlines() if ln.startswith("{")]
     if result.returncode != 0 or not lines:
         tail = (result.stderr.strip().splitlines() or ["exit %d" % result.returncode])[-1]
         return {"error": tail[:200]}

@@ -33,7 +33,6 @@ import json
 import os
 import platform
 import random
-import statistics
 import sys
 import tempfile
 import threading
@@ -367,7 +366,7 @@ class ClientBench:
         lost = duplicated = 0
         for i, (_, descriptor) in enumerate(reviewers):
             layer = i % self.n_layers
-            wanted = {rid for (l, rid) in self.acks if l == layer}
+            wanted = {rid for (lay, rid) in self.acks if lay == layer}
             deadline = time.monotonic() + 30
             while True:
                 descriptor.sync_now()

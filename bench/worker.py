@@ -50,7 +50,7 @@ def quire_read(paths):
                     for a in annotations:
                         annots += 1
                         subtype = a.subtype
-                        rect = a.rect
+                        _rect = a.rect
                         contents = a.contents
                         target = a.in_reply_to
                         chars += len(subtype) + len(contents or "")
@@ -140,7 +140,7 @@ def pdfium_read(paths):
                         if not annot:
                             continue
                         annots += 1
-                        subtype = r.FPDFAnnot_GetSubtype(annot)
+                        _subtype = r.FPDFAnnot_GetSubtype(annot)
                         r.FPDFAnnot_GetRect(annot, rect)
                         size = r.FPDFAnnot_GetStringValue(annot, b"Contents", None, 0)
                         if size > len(buf):
@@ -240,7 +240,7 @@ def mupdf_read(paths):
                     for a in page.annots():  # MuPDF's list leaves out /Popup annotations
                         annots += 1
                         subtype = a.type[1]
-                        rect = a.rect
+                        _rect = a.rect
                         contents = a.info["content"]
                         chars += len(subtype) + len(contents)
                         if a.irt_xref:
@@ -308,7 +308,7 @@ def qpdf_read(paths):
                         annots += 1
                         subtype = str(a.get("/Subtype", ""))
                         r = a.get("/Rect")
-                        rect = [float(x) for x in r] if isinstance(r, pikepdf.Array) else None
+                        _rect = [float(x) for x in r] if isinstance(r, pikepdf.Array) else None
                         c = a.get("/Contents")
                         contents = str(c) if isinstance(c, pikepdf.String) else ""
                         chars += len(subtype) - 1 + len(contents)
@@ -381,7 +381,7 @@ def pypdf_read(paths):
                     subtype = str(a.get("/Subtype", ""))
                     r = a.get("/Rect")
                     r = r.get_object() if r is not None else None
-                    rect = [float(x.get_object()) for x in r] if isinstance(r, ArrayObject) else None
+                    _rect = [float(x.get_object()) for x in r] if isinstance(r, ArrayObject) else None
                     c = a.get("/Contents")
                     contents = str(c.get_object()) if c is not None else ""
                     chars += len(subtype) - 1 + len(contents)

@@ -70,7 +70,7 @@ def body(lines, literal=False):
     out = []
     if literal:
         out += [".PP", ".nf", ".RS 4"]
-        out += [esc(l.strip()) for l in lines if l.strip()]
+        out += [esc(ln.strip()) for ln in lines if ln.strip()]
         out += [".RE", ".fi"]
         return out
     entry_indent = None
@@ -146,7 +146,7 @@ def main():
     out += synopsis(usage)
     sections = split_sections(rest)
     intro = sections[0][2]
-    if any(l.strip() for l in intro):
+    if any(ln.strip() for ln in intro):
         out.append(".SH DESCRIPTION")
         for p in paragraphs(intro):
             out += [".PP", esc(" ".join(p))]
@@ -157,8 +157,8 @@ def main():
             out += [".PP", "(%s)" % esc(note)]
         out += body(lines, literal=heading.lower() == "examples")
         if heading.lower() == "commands":
-            commands = [ENTRY.match(l).group(2) for l in lines if ENTRY.match(l)
-                        and len(ENTRY.match(l).group(1)) == 2]
+            commands = [ENTRY.match(ln).group(2) for ln in lines if ENTRY.match(ln)
+                        and len(ENTRY.match(ln).group(1)) == 2]
             for command in commands:
                 if command == "help":
                     continue

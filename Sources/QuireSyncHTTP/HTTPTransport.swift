@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOHTTP1
 import QuireSyncProtocol
@@ -107,11 +110,23 @@ public struct HTTPTransport: SyncTransport {
                                                    headers: response.headers.map { ($0.name, $0.value) },
                                                    body: Array(buffer: body)))
             } catch {
-                box.result = .failure(SyncClientError(.network, "\(request.method) \(baseURL): \(error)"))
+                box.result = .failure(SyncClientError(.network, "\(request.method) \(baseURL): \(Self.describe(error))"))
             }
             done.signal()
         }
         done.wait()
         return try box.result.get()
+    }
+}
+
+extension HTTPTransport {
+    /// What went wrong, for a person: a system call's error as the C library names it
+    /// ("Connection refused (errno 111)"); SwiftNIO's own description of it reads
+    /// "connection reset (error set): Connection refused) (errno: 111)".
+    static func describe(_ error: any Error) -> String {
+        if let io = error as? IOError {
+            return "\(String(cString: strerror(io.errnoCode))) (errno \(io.errnoCode))"
+        }
+        return "\(error)"
     }
 }

@@ -75,13 +75,15 @@ public enum RecordFields {
         return out
     }
 
-    static func unflattened(_ keys: [String: InstantJSONValue], keepEmptyQuire: Bool) -> [String: InstantJSONValue] {
+    static func unflattened(_ keys: [String: InstantJSONValue]) -> [String: InstantJSONValue] {
         var out: [String: InstantJSONValue] = [:]
         var quire: [String: InstantJSONValue] = [:]
         for (key, value) in keys {
             if key.hasPrefix("quire.") { quire[String(key.dropFirst(6))] = value } else { out[key] = value }
         }
-        if !quire.isEmpty || keepEmptyQuire { out["quire"] = .object(quire) }
+        // An empty `quire` says nothing: the annotation JSON leaves it out (docs/annotation-
+        // json.md), so a merged record does too, or it would differ from every client's.
+        if !quire.isEmpty { out["quire"] = .object(quire) }
         return out
     }
 
@@ -113,6 +115,6 @@ public enum RecordFields {
             }
             if taken { out[key] = from[key] }
         }
-        return unflattened(out, keepEmptyQuire: base["quire"] != nil)
+        return unflattened(out)
     }
 }

@@ -5,8 +5,8 @@ Usage: sync_fixtures.py DIR      (the Makefile writes out/sync before each run o
 
 The sync service verifies JWTs with public keys only (docs/sync-protocol.md), so a test of
 its client API needs a key pair and tokens signed with the private key. They are made here,
-at each run (the tokens expire), with PyJWT and cryptography (Tests/server makes its own the
-same way); the private key is never written. DIR receives:
+at each run (the tokens expire), by the tests' one token helper (PyJWT and cryptography:
+Tests/support/quire_testing/tokens.py); the private key is never written. DIR receives:
 
   ec.pub.pem          an EC P-256 public key (PEM), the key the tests' service trusts
   token               ES256: document doc1, layer main, read + write + download, user_id
@@ -25,11 +25,9 @@ of one.
 import os
 import sqlite3
 import sys
-import time
 
-import jwt  # PyJWT
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from quire_testing.tokens import claims, ec_key, mint, public_pem  # noqa: E402
 
 DOCUMENT = "doc1"
 LAYER = "main"
@@ -45,10 +43,7 @@ def write(directory, name, data):
 
 
 def token(key, layer=LAYER, permissions=("read", "write", "download"), exp_in=86400):
-    now = int(time.time())
-    claims = {"document_id": DOCUMENT, "layer": layer, "permissions": list(permissions),
-              "user_id": USER, "exp": now + exp_in}
-    return jwt.encode(claims, key, algorithm="ES256")
+    return mint(key, claims(DOCUMENT, layer, permissions, user_id=USER, exp_in=exp_in), algorithm="ES256")
 
 
 def main(argv):
@@ -56,10 +51,9 @@ def main(argv):
         raise SystemExit("usage: sync_fixtures.py DIR")
     directory = argv[1]
     os.makedirs(directory, exist_ok=True)
-    key = ec.generate_private_key(ec.SECP256R1())
-    other = ec.generate_private_key(ec.SECP256R1())
-    write(directory, "ec.pub.pem", key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    key = ec_key()
+    other = ec_key()
+    write(directory, "ec.pub.pem", public_pem(key))
     write(directory, "token", token(key))
     write(directory, "token-read", token(key, permissions=("read",)))
     write(directory, "token-other-layer", token(key, layer="other"))

@@ -54,8 +54,8 @@ static char *astr_at(const quire_annotation *a, quire_annot_string_field field, 
     st = call_astr(NULL, 0, &len, a, field);
     if (status) *status = st;
     if (st != QUIRE_OK) return NULL;
-    report(len < 1000000u, file, line, "field %d: the length query set *out_len to %zu",
-           (int)field, len);
+    report(len < 1000000u, file, line, "field %d: the length query set *out_len to %zu", (int)field,
+           len);
     if (len >= 1000000u) return NULL;
     buf = malloc(len + 2);
     if (!buf) return NULL;
@@ -98,12 +98,11 @@ static void check_astr_missing_at(const quire_annotation *a, quire_annot_string_
            "%s: the query returned %d (%s), *out_len %zu; expected QUIRE_ENOTFOUND, untouched",
            what, status, quire_status_string(status), len);
     status = call_astr(buf, sizeof buf, &len, a, field);
-    report(status == QUIRE_ENOTFOUND && len == 4242 && memcmp(buf, "ZZZZZZZ", 8) == 0, file,
-           line, "%s: reading returned %d, expected QUIRE_ENOTFOUND, buffer untouched", what,
-           status);
+    report(status == QUIRE_ENOTFOUND && len == 4242 && memcmp(buf, "ZZZZZZZ", 8) == 0, file, line,
+           "%s: reading returned %d, expected QUIRE_ENOTFOUND, buffer untouched", what, status);
     if (status == QUIRE_ENOTFOUND)
-        report(quire_last_error_code() == QUIRE_ENOTFOUND && quire_last_error_message()[0],
-               file, line, "%s: QUIRE_ENOTFOUND without the last error", what);
+        report(quire_last_error_code() == QUIRE_ENOTFOUND && quire_last_error_message()[0], file,
+               line, "%s: QUIRE_ENOTFOUND without the last error", what);
 }
 #define CHECK_ASTR_MISSING(a, field) \
     check_astr_missing_at((a), (field), #field " of " #a, __FILE__, __LINE__)
@@ -153,8 +152,7 @@ static void check_astr_protocol_at(const quire_annotation *a, quire_annot_string
            file, line, "field %d: exactly *out_len + 1 bytes: status %d", (int)field, status);
     memset(buf, 'Z', cap);
     status = call_astr(buf, cap, &len2, a, field);
-    report(status == QUIRE_OK && len2 == len && strcmp(buf, expected) == 0 &&
-               buf[len + 1] == 'Z',
+    report(status == QUIRE_OK && len2 == len && strcmp(buf, expected) == 0 && buf[len + 1] == 'Z',
            file, line, "field %d: a larger buffer: status %d", (int)field, status);
     memset(buf, 'Z', cap);
     status = call_astr(buf, cap, NULL, a, field);
@@ -189,8 +187,7 @@ static void check_anum_at(const quire_annotation *a, quire_annot_number_field fi
  * (QUIRE_EBUFS, the count set, nothing written), exactly n, and 8 (the header: 4 always
  * suffices; nothing is written past n). */
 static void check_color_at(const quire_annotation *a, quire_annot_color_field which, size_t n,
-                           const double *expected, const char *what, const char *file,
-                           int line) {
+                           const double *expected, const char *what, const char *file, int line) {
     double c[8];
     size_t count = 9999, k;
     int status, ok;
@@ -205,8 +202,8 @@ static void check_color_at(const quire_annotation *a, quire_annot_color_field wh
         status = quire_annotation_color(c, n - 1, &count, a, which);
         ok = status == QUIRE_EBUFS && count == n;
         for (k = 0; ok && k < 8; k++) ok = c[k] == -9;
-        report(ok, file, line, "%s: room for %zu of %zu components: status %d, count %zu%s",
-               what, n - 1, n, status, count, ok ? "" : " (or the buffer was written)");
+        report(ok, file, line, "%s: room for %zu of %zu components: status %d, count %zu%s", what,
+               n - 1, n, status, count, ok ? "" : " (or the buffer was written)");
     }
     for (k = 0; k < 8; k++) c[k] = -9;
     count = 9999;
@@ -214,8 +211,8 @@ static void check_color_at(const quire_annotation *a, quire_annot_color_field wh
     ok = status == QUIRE_OK && count == n;
     for (k = 0; ok && k < n; k++) ok = near(c[k], expected[k]);
     for (k = n; ok && k < 8; k++) ok = c[k] == -9; /* nothing written past the count */
-    report(ok, file, line, "%s: room for exactly %zu: status %d, count %zu, [%g %g %g %g]",
-           what, n, status, count, c[0], c[1], c[2], c[3]);
+    report(ok, file, line, "%s: room for exactly %zu: status %d, count %zu, [%g %g %g %g]", what, n,
+           status, count, c[0], c[1], c[2], c[3]);
     for (k = 0; k < 8; k++) c[k] = -9;
     count = 9999;
     status = quire_annotation_color(c, 8, &count, a, which);
@@ -225,10 +222,10 @@ static void check_color_at(const quire_annotation *a, quire_annot_color_field wh
     report(ok, file, line, "%s: room for 8: status %d, %zu components [%g %g %g %g], expected %zu",
            what, status, count, c[0], c[1], c[2], c[3], n);
 }
-#define CHECK_COLOR(a, which, n, ...)                                                  \
-    do {                                                                               \
-        static const double e_[] = {__VA_ARGS__};                                      \
-        check_color_at((a), (which), (n), e_, #which " of " #a, __FILE__, __LINE__);   \
+#define CHECK_COLOR(a, which, n, ...)                                                \
+    do {                                                                             \
+        static const double e_[] = {__VA_ARGS__};                                    \
+        check_color_at((a), (which), (n), e_, #which " of " #a, __FILE__, __LINE__); \
     } while (0)
 
 /* kind: a QUIRE_ANNOT_* point list (quire_annot_points_field), or INK_STROKE(k) for ink
@@ -245,8 +242,7 @@ static int call_points(double *buf, size_t cap, size_t *count, const quire_annot
  * pattern for numbers: the NULL/0 query, a buffer one too small (QUIRE_EBUFS, the count
  * set, nothing written), exactly n, and a larger one (nothing written past n). */
 static void check_points_at(const quire_annotation *a, int32_t kind, size_t n,
-                            const double *expected, const char *what, const char *file,
-                            int line) {
+                            const double *expected, const char *what, const char *file, int line) {
     double buf[80];
     size_t count = 9999, k;
     int status, ok;
@@ -276,13 +272,13 @@ static void check_points_at(const quire_annotation *a, int32_t kind, size_t n,
     status = call_points(buf, n + 5, &count, a, kind);
     ok = status == QUIRE_OK && count == n;
     for (k = n; ok && k < 80; k++) ok = buf[k] == -777;
-    report(ok, file, line, "%s: room for %zu more: status %d, count %zu", what, (size_t)5,
-           status, count);
+    report(ok, file, line, "%s: room for %zu more: status %d, count %zu", what, (size_t)5, status,
+           count);
 }
-#define CHECK_POINTS(a, kind, n, ...)                                                  \
-    do {                                                                               \
-        static const double e_[] = {__VA_ARGS__};                                      \
-        check_points_at((a), (kind), (n), e_, #kind " of " #a, __FILE__, __LINE__);    \
+#define CHECK_POINTS(a, kind, n, ...)                                               \
+    do {                                                                            \
+        static const double e_[] = {__VA_ARGS__};                                   \
+        check_points_at((a), (kind), (n), e_, #kind " of " #a, __FILE__, __LINE__); \
     } while (0)
 #define CHECK_NO_POINTS(a, kind) \
     check_points_at((a), (kind), 0, NULL, #kind " of " #a, __FILE__, __LINE__)
@@ -402,12 +398,12 @@ static quire_document *save_and_reopen_at(quire_document *doc, const unsigned ch
            "save_to_callback returned %d (%zu bytes): %s", status, sink.size,
            quire_last_error_message());
     if (original)
-        report(sink.size >= original_size && memcmp(sink.data, original, original_size) == 0,
-               file, line, "the incremental save does not begin with the original bytes");
+        report(sink.size >= original_size && memcmp(sink.data, original, original_size) == 0, file,
+               line, "the incremental save does not begin with the original bytes");
     if (status == QUIRE_OK) {
         status = quire_document_open_memory(&again, sink.data, sink.size, NULL);
-        report(status == QUIRE_OK && again, file, line,
-               "reopening the saved bytes returned %d: %s", status, quire_last_error_message());
+        report(status == QUIRE_OK && again, file, line, "reopening the saved bytes returned %d: %s",
+               status, quire_last_error_message());
     }
     sink_free(&sink);
     return status == QUIRE_OK ? again : NULL;
@@ -426,8 +422,8 @@ static quire_annotation *new_annot_at(const char *subtype, int32_t page, double 
     rect.right = r;
     rect.top = t;
     status = quire_annotation_new(&a, subtype, page, &rect);
-    report(status == QUIRE_OK && a, file, line, "quire_annotation_new(%s) returned %d: %s",
-           subtype, status, quire_last_error_message());
+    report(status == QUIRE_OK && a, file, line, "quire_annotation_new(%s) returned %d: %s", subtype,
+           status, quire_last_error_message());
     return status == QUIRE_OK ? a : NULL;
 }
 #define new_annot(subtype, page, l, b, r, t) \
@@ -439,8 +435,8 @@ static int32_t reply_at(quire_document *doc, int32_t target, const char *author,
     quire_annotation *r = NULL;
     int32_t id;
     int status = quire_document_add_reply(&r, doc, target, author, contents);
-    report(status == QUIRE_OK && r, file, line, "add_reply(%d, %s) returned %d: %s",
-           (int)target, contents, status, quire_last_error_message());
+    report(status == QUIRE_OK && r, file, line, "add_reply(%d, %s) returned %d: %s", (int)target,
+           contents, status, quire_last_error_message());
     id = annot_id(r);
     quire_annotation_free(r);
     return id;
@@ -448,14 +444,13 @@ static int32_t reply_at(quire_document *doc, int32_t target, const char *author,
 #define add_reply(doc, target, author, contents) \
     reply_at((doc), (target), (author), (contents), __FILE__, __LINE__)
 
-static int32_t state_at(quire_document *doc, int32_t target, const char *author,
-                        const char *model, const char *state, const char *file, int line) {
+static int32_t state_at(quire_document *doc, int32_t target, const char *author, const char *model,
+                        const char *state, const char *file, int line) {
     quire_annotation *r = NULL;
     int32_t id;
     int status = quire_document_add_state_reply(&r, doc, target, author, model, state);
     report(status == QUIRE_OK && r, file, line, "add_state_reply(%d, %s, %s/%s) returned %d: %s",
-           (int)target, author ? author : "NULL", model, state, status,
-           quire_last_error_message());
+           (int)target, author ? author : "NULL", model, state, status, quire_last_error_message());
     id = annot_id(r);
     quire_annotation_free(r);
     return id;
@@ -468,7 +463,8 @@ static void set_date_at(quire_document *doc, int32_t number, const char *date, c
                         int line) {
     quire_annotation *a = NULL;
     int status = quire_document_annotation(&a, doc, number);
-    if (status == QUIRE_OK) status = quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, date);
+    if (status == QUIRE_OK)
+        status = quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, date);
     if (status == QUIRE_OK) status = quire_document_update_annotation(doc, a);
     report(status == QUIRE_OK, file, line, "setting the creation date of %d to %s: %d: %s",
            (int)number, date, status, quire_last_error_message());
@@ -507,14 +503,12 @@ static void test_read_annots_pdf(void) {
      * 15 and 16 are on both pages); subtypes from pikepdf, and pypdfium2's FPDFAnnot_GetSubtype
      * agrees (2 Link, 9 Highlight, 16 Popup, 20 Widget, 5 Square). */
     static const int32_t ids0[9] = {15, 16, 17, 18, 19, 20, 21, 22, 23};
-    static const char *const subtypes0[9] = {"Link",      "Link",      "Link",
-                                             "Link",      "Highlight", "Highlight",
-                                             "Popup",     "Highlight", "Widget"};
+    static const char *const subtypes0[9] = {
+        "Link", "Link", "Link", "Link", "Highlight", "Highlight", "Popup", "Highlight", "Widget"};
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a;
     int32_t k;
     quire_rect r;
-    g_test = "read annots.pdf";
     if (!doc) return;
     /* manifest: annots_per_page {"0": 9, "1": 3}. */
     CHECK_INT(page_count_of(doc, 0), 9);
@@ -647,7 +641,6 @@ static void test_read_caret_pdf(void) {
     quire_annotation *a;
     quire_annotation_list *list = NULL;
     int32_t k, replies = 0;
-    g_test = "read caret.pdf (a grouped reply)";
     if (!doc) return;
     /* manifest: 10 annotations, annots_irt_majority 1, annots_state_majority 0. pikepdf:
      * /Annots [26 27 28 29 30 31 32 33 34 35]; 26 is a /StrikeOut with /IRT 28 0 R and
@@ -731,7 +724,6 @@ static void test_read_states(void) {
     quire_annotation *a;
     quire_annotation_list *current = NULL, *history = NULL, *list = NULL;
     int32_t n, k, replies, states;
-    g_test = "read review states";
 
     /* iText's cmp_xfdfInReplyTo.pdf. manifest: 5 annotations, annots_irt_majority 1,
      * annots_state_majority 2. pikepdf: /Annots [28 29 30 31 40]; 40 is a /Text with
@@ -851,13 +843,17 @@ static const double VERTS[8] = {300, 100, 350, 200, 400, 100, 450, 150};
 static void fill_annotation(quire_annotation *a, const char *subtype, int index) {
     char text[128];
     static const double rgb[3] = {0.25, 0.5, 1};
-    snprintf(text, sizeof text, "Contents of %s: Gr\xc3\xbc\xc3\x9f" "e \xe2\x9c\x93", subtype);
+    snprintf(text, sizeof text,
+             "Contents of %s: Gr\xc3\xbc\xc3\x9f"
+             "e \xe2\x9c\x93",
+             subtype);
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, text), QUIRE_OK);
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_AUTHOR, "Ada Lovelace"), QUIRE_OK);
     snprintf(text, sizeof text, "Subject %d", index);
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_SUBJECT, text), QUIRE_OK);
-    CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE,
-                                             "D:20240102030405+01'00'"), QUIRE_OK);
+    CHECK_STATUS(
+        quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, "D:20240102030405+01'00'"),
+        QUIRE_OK);
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CUSTOM_DATA, "{\"k\": [1, \"x\"]}"),
                  QUIRE_OK);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, rgb, 3), QUIRE_OK);
@@ -866,8 +862,9 @@ static void fill_annotation(quire_annotation *a, const char *subtype, int index)
     if (strcmp(subtype, "Text") == 0) {
         CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_ICON, "Help"), QUIRE_OK);
     } else if (strcmp(subtype, "FreeText") == 0) {
-        CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_DEFAULT_APPEARANCE,
-                                                 "/Helv 14 Tf 0 0 1 rg"), QUIRE_OK);
+        CHECK_STATUS(
+            quire_annotation_set_string(a, QUIRE_ANNOT_DEFAULT_APPEARANCE, "/Helv 14 Tf 0 0 1 rg"),
+            QUIRE_OK);
         CHECK_STATUS(quire_annotation_set_number(a, QUIRE_ANNOT_BORDER_WIDTH, 1.5), QUIRE_OK);
     } else if (strcmp(subtype, "Line") == 0) {
         static const double blue[3] = {0, 0, 1};
@@ -912,7 +909,10 @@ static void check_filled(const quire_annotation *a, const char *subtype, int ind
     CHECK_SUBTYPE(a, subtype);
     CHECK_STATUS(quire_annotation_rect(&r, a), QUIRE_OK);
     CHECK_RECT(r, 100 + index, 100, 400 + index, 700.5);
-    snprintf(text, sizeof text, "Contents of %s: Gr\xc3\xbc\xc3\x9f" "e \xe2\x9c\x93", subtype);
+    snprintf(text, sizeof text,
+             "Contents of %s: Gr\xc3\xbc\xc3\x9f"
+             "e \xe2\x9c\x93",
+             subtype);
     CHECK_ASTR(a, QUIRE_ANNOT_CONTENTS, text);
     CHECK_ASTR(a, QUIRE_ANNOT_AUTHOR, "Ada Lovelace");
     snprintf(text, sizeof text, "Subject %d", index);
@@ -931,8 +931,8 @@ static void check_filled(const quire_annotation *a, const char *subtype, int ind
         /* The modification date is set on add (the header), as a PDF date. */
         int status;
         char *m = astr_at(a, QUIRE_ANNOT_MODIFICATION_DATE, &status, __FILE__, __LINE__);
-        report(looks_like_pdf_date(m), __FILE__, __LINE__, "%s: modification date \"%s\"",
-               subtype, m ? m : "(none)");
+        report(looks_like_pdf_date(m), __FILE__, __LINE__, "%s: modification date \"%s\"", subtype,
+               m ? m : "(none)");
         free(m);
     }
     if (strcmp(subtype, "Text") == 0) {
@@ -981,17 +981,15 @@ static void check_filled(const quire_annotation *a, const char *subtype, int ind
 }
 
 static void test_create_subtypes(void) {
-    static const char *const subtypes[13] = {"Text",      "FreeText",  "Line",     "Square",
-                                             "Circle",    "Polygon",   "PolyLine", "Highlight",
-                                             "Underline", "Squiggly",  "StrikeOut", "Ink",
-                                             "Stamp"};
+    static const char *const subtypes[13] = {
+        "Text",      "FreeText",  "Line",     "Square",    "Circle", "Polygon", "PolyLine",
+        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink",    "Stamp"};
     struct created made[13];
     unsigned char *original;
     size_t size = 0;
     quire_document *doc = NULL, *again;
     int k;
     int32_t changed = -1;
-    g_test = "create every subtype";
     original = read_file(corpus(ANNOTS_PDF), &size);
     CHECK(original != NULL);
     if (!original) return;
@@ -1033,9 +1031,8 @@ static void test_create_subtypes(void) {
     for (k = 0; k < 13 && k < 99; k++) {
         int l;
         for (l = 0; l < k; l++)
-            report(strcmp(made[k].name, made[l].name) != 0 && made[k].id != made[l].id,
-                   __FILE__, __LINE__, "%s and %s have the same /NM or id", made[k].subtype,
-                   made[l].subtype);
+            report(strcmp(made[k].name, made[l].name) != 0 && made[k].id != made[l].id, __FILE__,
+                   __LINE__, "%s and %s have the same /NM or id", made[k].subtype, made[l].subtype);
     }
 
     again = save_and_reopen(doc, original, size);
@@ -1093,7 +1090,6 @@ static void test_update_and_delete(void) {
     quire_rect r;
     static const double green[3] = {0, 1, 0};
     int32_t id = -1;
-    g_test = "update and delete";
     original = read_file(corpus(ANNOTS_PDF), &size);
     if (!original) return;
     CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
@@ -1113,7 +1109,8 @@ static void test_update_and_delete(void) {
         r.bottom = 470;
         r.right = 200;
         r.top = 490;
-        CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "Changed note"), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "Changed note"),
+                     QUIRE_OK);
         CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_AUTHOR, "Bob"), QUIRE_OK);
         CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, green, 3), QUIRE_OK);
         CHECK_STATUS(quire_annotation_set_rect(a, &r), QUIRE_OK);
@@ -1241,7 +1238,6 @@ static void test_add_copy(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a;
     int32_t copy19 = -1, copy22 = -1;
-    g_test = "add a copy of an annotation";
     if (!doc) return;
     /* 19 has /NM (Highlight-1); 22 has /NM (Highlight-With-Popup-1) and /Popup 21 0 R, and
      * 21 is in page 1's /Annots too (pikepdf). */
@@ -1304,15 +1300,16 @@ static void check_comments_at(quire_document *doc, int32_t number, const char *i
            "comments of %d: status %d, [%s], expected [%s]", (int)number, status, got, ids);
     quire_annotation_list_free(list);
 }
-#define CHECK_COMMENTS(doc, number, ids) check_comments_at((doc), (number), (ids), __FILE__, __LINE__)
+#define CHECK_COMMENTS(doc, number, ids) \
+    check_comments_at((doc), (number), (ids), __FILE__, __LINE__)
 
 static void check_review_at(quire_document *doc, int32_t number, const char *current_ids,
                             const char *history_ids, const char *file, int line) {
     quire_annotation_list *current = NULL, *history = NULL;
     int status = quire_document_review_summary(&current, &history, doc, number);
     const char *c = list_ids(current), *h = list_ids(history);
-    report(status == QUIRE_OK && strcmp(c, current_ids) == 0 && strcmp(h, history_ids) == 0,
-           file, line, "review of %d: status %d, current [%s] history [%s], expected [%s] [%s]",
+    report(status == QUIRE_OK && strcmp(c, current_ids) == 0 && strcmp(h, history_ids) == 0, file,
+           line, "review of %d: status %d, current [%s] history [%s], expected [%s] [%s]",
            (int)number, status, c, h, current_ids, history_ids);
     quire_annotation_list_free(current);
     quire_annotation_list_free(history);
@@ -1343,7 +1340,6 @@ static void test_replies_and_threads(void) {
     quire_document *doc = NULL, *again;
     quire_annotation *a = NULL;
     int32_t note, r1, r2, r3, dee = -1, s_ada1, s_bob, s_ada2, s_cy;
-    g_test = "replies, comments, review summary";
     original = read_file(corpus(ANNOTS_PDF), &size);
     if (!original) return;
     CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
@@ -1480,10 +1476,12 @@ static void test_replies_and_threads(void) {
         CHECK_STATUS(quire_annotation_in_reply_to(&target, a), QUIRE_ENOTFOUND);
         CHECK(strstr(quire_last_error_message(), "not in the document") != NULL);
         /* The parent's id (its /NM, or its object number when it had none). */
-        CHECK_STATUS(quire_annotation_string(id, sizeof id, NULL, a, QUIRE_ANNOT_IN_REPLY_TO_ID), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_string(id, sizeof id, NULL, a, QUIRE_ANNOT_IN_REPLY_TO_ID),
+                     QUIRE_EINVAL);
         {
             size_t n = 0;
-            CHECK_STATUS(quire_annotation_string(id, sizeof id, &n, a, QUIRE_ANNOT_IN_REPLY_TO_ID), QUIRE_OK);
+            CHECK_STATUS(quire_annotation_string(id, sizeof id, &n, a, QUIRE_ANNOT_IN_REPLY_TO_ID),
+                         QUIRE_OK);
             CHECK(n > 0);
         }
         CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_IN_REPLY_TO_ID, "x"), QUIRE_EINVAL);
@@ -1502,7 +1500,6 @@ static void test_set_in_reply_to(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a;
     int32_t state;
-    g_test = "set_in_reply_to";
     if (!doc) return;
     /* pikepdf: 19, 20 and 22 are Highlights on page 1; 26 is the Square on page 2. */
     /* Another page: QUIRE_EINVAL (the header). */
@@ -1579,12 +1576,12 @@ static void test_state_rules(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a, *r;
     int32_t note, reply, k, out = -1, states[7];
-    g_test = "states and state models";
     if (!doc) return;
     note = add_note(doc, 0, "Ada", "A note to review");
     /* Every state of both models (the header: Marked: Marked, Unmarked; Review: Accepted,
      * Rejected, Cancelled, Completed, None). */
-    for (k = 0; k < 5; k++) CHECK((states[k] = add_state(doc, note, "Ada", "Review", review[k])) > 0);
+    for (k = 0; k < 5; k++)
+        CHECK((states[k] = add_state(doc, note, "Ada", "Review", review[k])) > 0);
     for (k = 0; k < 2; k++)
         CHECK((states[5 + k] = add_state(doc, note, "Ada", "Marked", marked[k])) > 0);
     /* A state of another model, an unknown model, case, empty and NULL: QUIRE_EINVAL. */
@@ -1674,7 +1671,6 @@ static void test_replies_switch(void) {
     quire_annotation *a, *out = NULL;
     quire_annotation_list *list = NULL;
     int32_t note, reply, state, enabled = -1, copy_id = -1;
-    g_test = "replies switch";
     if (!doc) return;
     note = add_note(doc, 0, "Ada", "switch note");
     reply = add_reply(doc, note, "Bob", "before the switch");
@@ -1772,18 +1768,24 @@ static void test_search(void) {
     quire_annotation_list *list = NULL;
     quire_annotation *a;
     int32_t first, second, reply;
-    g_test = "search";
     if (!doc) return;
     /* One note on page 2, then one on page 1: results come in page order. Case is ignored
      * beyond ASCII (U+00DC/U+00FC, U+00C9/U+00E9). */
-    second = add_note(doc, 1, "Bob", "Second page: \xc3\x9c" "BER caf\xc3\x89 needle");
-    first = add_note(doc, 0, "Ada", "First page: \xc3\xbc" "ber Caf\xc3\xa9 NEEDLE");
+    second = add_note(doc, 1, "Bob",
+                      "Second page: \xc3\x9c"
+                      "BER caf\xc3\x89 needle");
+    first = add_note(doc, 0, "Ada",
+                     "First page: \xc3\xbc"
+                     "ber Caf\xc3\xa9 NEEDLE");
     reply = add_reply(doc, first, "Cy", "a reply with a needle in it");
     CHECK_STATUS(quire_document_search_annotations(&list, doc, "needle"), QUIRE_OK);
     CHECK_STR(list_ids(list), ids(3, first, reply, second));
     quire_annotation_list_free(list);
     list = NULL;
-    CHECK_STATUS(quire_document_search_annotations(&list, doc, "\xc3\x9c" "ber"), QUIRE_OK);
+    CHECK_STATUS(quire_document_search_annotations(&list, doc,
+                                                   "\xc3\x9c"
+                                                   "ber"),
+                 QUIRE_OK);
     CHECK_STR(list_ids(list), ids(2, first, second));
     quire_annotation_list_free(list);
     list = NULL;
@@ -1830,7 +1832,6 @@ static void test_errors(void) {
     char buf[32];
     size_t len = 99, count = 99;
     int32_t v = -5, w = -5;
-    g_test = "annotation error paths";
     if (!doc) return;
     with_nan[1] = NAN;
     with_inf[3] = -INFINITY;
@@ -1919,31 +1920,40 @@ static void test_errors(void) {
      * another family, cast. */
     {
         static const quire_annot_string_field bad_strings[] = {
-            (quire_annot_string_field)-1, (quire_annot_string_field)14,
-            (quire_annot_string_field)100, (quire_annot_string_field)INT32_MIN,
-            (quire_annot_string_field)INT32_MAX, (quire_annot_string_field)0,
+            (quire_annot_string_field)-1,
+            (quire_annot_string_field)14,
+            (quire_annot_string_field)100,
+            (quire_annot_string_field)INT32_MIN,
+            (quire_annot_string_field)INT32_MAX,
+            (quire_annot_string_field)0,
             (quire_annot_string_field)(QUIRE_ANNOT_IN_REPLY_TO_ID + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
             (quire_annot_string_field)QUIRE_BOX_MEDIA};
         static const quire_annot_number_field bad_numbers[] = {
-            (quire_annot_number_field)-1, (quire_annot_number_field)4,
-            (quire_annot_number_field)INT32_MAX, (quire_annot_number_field)0,
+            (quire_annot_number_field)-1,
+            (quire_annot_number_field)4,
+            (quire_annot_number_field)INT32_MAX,
+            (quire_annot_number_field)0,
             (quire_annot_number_field)(QUIRE_ANNOT_FLAGS + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};
         static const quire_annot_color_field bad_colors[] = {
-            (quire_annot_color_field)-1, (quire_annot_color_field)2,
-            (quire_annot_color_field)INT32_MIN, (quire_annot_color_field)0,
+            (quire_annot_color_field)-1,
+            (quire_annot_color_field)2,
+            (quire_annot_color_field)INT32_MIN,
+            (quire_annot_color_field)0,
             (quire_annot_color_field)(QUIRE_ANNOT_INTERIOR_COLOR + 1),
             (quire_annot_color_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_color_field)QUIRE_ANNOT_AUTHOR,
             (quire_annot_color_field)QUIRE_ANNOT_QUAD_POINTS};
         static const quire_annot_points_field bad_points[] = {
-            (quire_annot_points_field)-1, (quire_annot_points_field)3,
-            (quire_annot_points_field)INT32_MAX, (quire_annot_points_field)0,
+            (quire_annot_points_field)-1,
+            (quire_annot_points_field)3,
+            (quire_annot_points_field)INT32_MAX,
+            (quire_annot_points_field)0,
             (quire_annot_points_field)(QUIRE_ANNOT_VERTICES + 1),
             (quire_annot_points_field)QUIRE_ANNOT_COLOR,
             (quire_annot_points_field)QUIRE_ANNOT_INTERIOR_COLOR,
@@ -1967,8 +1977,7 @@ static void test_errors(void) {
             CHECK_STATUS(quire_annotation_set_color(a, bad_colors[j], NULL, 0), QUIRE_EINVAL);
         }
         for (j = 0; j < sizeof bad_points / sizeof bad_points[0]; j++) {
-            CHECK_STATUS(quire_annotation_points(nums, 16, &count, a, bad_points[j]),
-                         QUIRE_EINVAL);
+            CHECK_STATUS(quire_annotation_points(nums, 16, &count, a, bad_points[j]), QUIRE_EINVAL);
             CHECK_STATUS(quire_annotation_set_points(a, bad_points[j], finite, 4), QUIRE_EINVAL);
         }
         CHECK_INT(len, 99);
@@ -2041,10 +2050,12 @@ static void test_errors(void) {
     CHECK_STATUS(quire_annotation_set_color(NULL, QUIRE_ANNOT_COLOR, finite, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 2), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 5), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, (size_t)-1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, (size_t)-1),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, INT32_MAX), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, NULL, SIZE_MAX), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 3), QUIRE_EINVAL); /* 2, 3 > 1 */
+    CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, finite, 3),
+                 QUIRE_EINVAL); /* 2, 3 > 1 */
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_COLOR, with_nan, 3), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_color(a, QUIRE_ANNOT_INTERIOR_COLOR, with_inf, 4),
                  QUIRE_EINVAL);
@@ -2076,7 +2087,8 @@ static void test_errors(void) {
     CHECK_STATUS(quire_annotation_set_points(a, QUIRE_ANNOT_LINE, with_nan, 4), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_points(a, QUIRE_ANNOT_VERTICES, with_inf, 4), QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_points(a, QUIRE_ANNOT_VERTICES, NULL, 2), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_set_points(a, QUIRE_ANNOT_VERTICES, NULL, SIZE_MAX), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_set_points(a, QUIRE_ANNOT_VERTICES, NULL, SIZE_MAX),
+                 QUIRE_EINVAL);
     CHECK_POINTS(a, QUIRE_ANNOT_QUAD_POINTS, 8, 293, 542, 349, 542, 293, 530, 349, 530);
     CHECK_NO_POINTS(a, QUIRE_ANNOT_VERTICES);
     CHECK_NO_POINTS(a, QUIRE_ANNOT_LINE);
@@ -2084,7 +2096,8 @@ static void test_errors(void) {
      * (QUIRE_EBUFS, with the count) is in CHECK_POINTS. */
     count = 99;
     CHECK_STATUS(quire_annotation_points(nums, 16, NULL, a, QUIRE_ANNOT_QUAD_POINTS), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_points(NULL, 8, &count, a, QUIRE_ANNOT_QUAD_POINTS), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_points(NULL, 8, &count, a, QUIRE_ANNOT_QUAD_POINTS),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_points(nums, 16, &count, NULL, QUIRE_ANNOT_QUAD_POINTS),
                  QUIRE_EINVAL);
     CHECK_INT(count, 99);
@@ -2142,9 +2155,9 @@ static void test_errors(void) {
                  QUIRE_EINVAL);
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, "D:20241315000000Z"),
                  QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE,
-                                             "D:20240615120000Z and more"),
-                 QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, "D:20240615120000Z and more"),
+        QUIRE_EINVAL);
     /* A date without its optional parts is a PDF date (ISO 32000-2 §7.9.4). */
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, "D:2024"), QUIRE_OK);
     CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CREATION_DATE, NULL), QUIRE_OK);
@@ -2153,7 +2166,8 @@ static void test_errors(void) {
     /* The string length-query pattern: a NULL buffer with a size, NULL out_len. */
     len = 99;
     CHECK_STATUS(quire_annotation_string(NULL, 3, &len, a, QUIRE_ANNOT_UNIQUE_NAME), QUIRE_EINVAL);
-    CHECK_STATUS(quire_annotation_string(buf, sizeof buf, NULL, a, QUIRE_ANNOT_UNIQUE_NAME), QUIRE_EINVAL);
+    CHECK_STATUS(quire_annotation_string(buf, sizeof buf, NULL, a, QUIRE_ANNOT_UNIQUE_NAME),
+                 QUIRE_EINVAL);
     CHECK_INT(len, 99);
     CHECK_STATUS(quire_annotation_string(buf, 5, &len, a, QUIRE_ANNOT_UNIQUE_NAME), QUIRE_EBUFS);
     CHECK_INT(len, 11); /* "Highlight-1" (pikepdf) */
@@ -2198,7 +2212,6 @@ static void test_errors(void) {
     quire_document_close(doc);
 }
 
-
 /* ---- annotation JSON (quire_document_export_annotations_json / _import_) ------------------ */
 
 /* The JSON of page `page` (-1: all), through the length-query pattern, malloc'd. */
@@ -2212,9 +2225,9 @@ static char *export_at(quire_document *doc, int32_t page, size_t *len_out, const
     if (status != QUIRE_OK || !(buf = malloc(len + 2))) return NULL;
     buf[len + 1] = 'Z';
     status = quire_document_export_annotations_json(buf, len + 1, &len2, doc, page);
-    report(status == QUIRE_OK && len2 == len && buf[len] == '\0' && buf[len + 1] == 'Z', file,
-           line, "export(page %d) into %zu + 1 bytes: status %d, *out_len %zu", (int)page, len,
-           status, len2);
+    report(status == QUIRE_OK && len2 == len && buf[len] == '\0' && buf[len + 1] == 'Z', file, line,
+           "export(page %d) into %zu + 1 bytes: status %d, *out_len %zu", (int)page, len, status,
+           len2);
     if (status != QUIRE_OK) {
         free(buf);
         return NULL;
@@ -2230,7 +2243,6 @@ static void test_json(void) {
     quire_document *doc = NULL, *other = NULL;
     char *json, *again, small[8];
     int32_t note, reply, state, count = -1, found = -1, k, n;
-    g_test = "annotation JSON";
     original = read_file(corpus(ANNOTS_PDF), &size);
     if (!original) return;
     CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
@@ -2264,17 +2276,19 @@ static void test_json(void) {
         /* With Instant comments: the plain reply is a comment of its root, the state reply
          * stays a record (a comment has no state); the length-query pattern as above. */
         len2 = 0;
-        CHECK_STATUS(quire_document_export_annotations_json_instant_comments(NULL, 0, &len2, doc, 1),
-                     QUIRE_OK);
+        CHECK_STATUS(
+            quire_document_export_annotations_json_instant_comments(NULL, 0, &len2, doc, 1),
+            QUIRE_OK);
         again = len2 > 0 ? malloc(len2 + 1) : NULL;
         if (again) {
             size_t len3 = 0;
-            CHECK_STATUS(quire_document_export_annotations_json_instant_comments(again, len2 + 1, &len3,
-                                                                             doc, 1),
+            CHECK_STATUS(quire_document_export_annotations_json_instant_comments(again, len2 + 1,
+                                                                                 &len3, doc, 1),
                          QUIRE_OK);
             CHECK_INT(len3, len2);
             CHECK(strstr(again, "\"comments\"") != NULL);
-            CHECK(strstr(again, "\"pspdfkit/comment\"") != NULL || strstr(again, "\"pspdfkit\\/comment\"") != NULL);
+            CHECK(strstr(again, "\"pspdfkit/comment\"") != NULL ||
+                  strstr(again, "\"pspdfkit\\/comment\"") != NULL);
             CHECK(strstr(again, "\"isCommentThreadRoot\" : true") != NULL);
             CHECK(strstr(again, "JSON reply") != NULL && strstr(again, "Accepted") != NULL);
             free(again);
@@ -2296,8 +2310,9 @@ static void test_json(void) {
             quire_annotation *a = page_annot(other, 1, k);
             char buf[64];
             size_t l;
-            if (a && quire_annotation_string(buf, sizeof buf, &l, a, QUIRE_ANNOT_CONTENTS) ==
-                         QUIRE_OK && strcmp(buf, "JSON note") == 0)
+            if (a &&
+                quire_annotation_string(buf, sizeof buf, &l, a, QUIRE_ANNOT_CONTENTS) == QUIRE_OK &&
+                strcmp(buf, "JSON note") == 0)
                 found = annot_id(a);
             quire_annotation_free(a);
         }
@@ -2374,7 +2389,6 @@ static void test_json(void) {
     quire_document_close(doc);
 }
 
-
 /* ---- bulk reads (quire_page_annotation_infos, quire_annotation_list_infos) ------------------ */
 
 /* One info against what the per-field functions give for the same annotation. */
@@ -2385,7 +2399,11 @@ static void check_info_matches(const quire_annotation_info *info, const quire_an
     quire_rect r;
     int32_t v = 0;
     double flags = 0;
-    struct { const char *s; size_t len; quire_annot_string_field field; } strings[] = {
+    struct {
+        const char *s;
+        size_t len;
+        quire_annot_string_field field;
+    } strings[] = {
         {info->contents, info->contents_len, QUIRE_ANNOT_CONTENTS},
         {info->author, info->author_len, QUIRE_ANNOT_AUTHOR},
         {info->name, info->name_len, QUIRE_ANNOT_UNIQUE_NAME},
@@ -2404,8 +2422,8 @@ static void check_info_matches(const quire_annotation_info *info, const quire_an
     CHECK_STATUS(quire_annotation_number(&flags, a, QUIRE_ANNOT_FLAGS), QUIRE_OK);
     CHECK_INT(info->flags, (int32_t)flags);
     CHECK_STATUS(quire_annotation_rect(&r, a), QUIRE_OK);
-    CHECK(info->rect.left == r.left && info->rect.bottom == r.bottom && info->rect.right == r.right &&
-          info->rect.top == r.top);
+    CHECK(info->rect.left == r.left && info->rect.bottom == r.bottom &&
+          info->rect.right == r.right && info->rect.top == r.top);
     CHECK_STATUS(quire_annotation_subtype(buf, sizeof buf, &n, a), QUIRE_OK);
     CHECK(info->subtype != NULL && info->subtype_len == n && memcmp(info->subtype, buf, n) == 0 &&
           info->subtype[n] == '\0');
@@ -2417,8 +2435,8 @@ static void check_info_matches(const quire_annotation_info *info, const quire_an
         } else {
             CHECK_INT(status, QUIRE_OK);
             /* Binary-safe: the length, then the bytes, then the NUL, inside the buffer. */
-            CHECK(strings[k].s != NULL && strings[k].len == n && memcmp(strings[k].s, buf, n) == 0 &&
-                  strings[k].s[n] == '\0');
+            CHECK(strings[k].s != NULL && strings[k].len == n &&
+                  memcmp(strings[k].s, buf, n) == 0 && strings[k].s[n] == '\0');
             CHECK(strings[k].s >= base && strings[k].s + strings[k].len < base + len);
         }
     }
@@ -2432,36 +2450,48 @@ static void test_bulk_infos(void) {
     size_t len = 0, len2 = 0, rounded;
     int32_t count = -1, k;
     unsigned char *buf, *guarded;
-    g_test = "bulk reads of a page's annotations";
     if (!doc || !empty) {
         quire_document_close(doc);
         quire_document_close(empty);
         return;
     }
     /* The length query: caret.pdf's page has 10 annotations (manifest; pikepdf /Annots). */
-    CHECK_STATUS(quire_page_annotation_infos(NULL, 0, &len, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
+    CHECK_STATUS(
+        quire_page_annotation_infos(NULL, 0, &len, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION),
+        QUIRE_OK);
     CHECK_INT(count, 10);
     CHECK(len >= 11 * sizeof(void *) + 10 * sizeof(quire_annotation_info));
     buf = malloc(len + 9);
-    if (!buf) { quire_document_close(doc); quire_document_close(empty); return; }
+    if (!buf) {
+        quire_document_close(doc);
+        quire_document_close(empty);
+        return;
+    }
     /* Too small by one byte (no room for the NUL after the block): QUIRE_EBUFS with the
      * size, and the buffer and the count untouched. */
     memset(buf, 0xAB, len + 9);
     count = -1;
-    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EBUFS);
+    CHECK_STATUS(
+        quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION),
+        QUIRE_EBUFS);
     CHECK_INT(len2, len);
     CHECK_INT(count, -1);
-    for (k = 0; k < (int32_t)len + 9; k++) if (buf[k] != 0xAB) break;
+    for (k = 0; k < (int32_t)len + 9; k++)
+        if (buf[k] != 0xAB) break;
     CHECK_INT(k, (int32_t)len + 9);
     /* Not aligned for a pointer: refused (malloc's memory is aligned). */
-    CHECK_STATUS(quire_page_annotation_infos(buf + 1, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_annotation_infos(buf + 1, len, &len2, &count, doc, 0,
+                                             QUIRE_ANNOTATION_INFO_VERSION),
+                 QUIRE_EINVAL);
     /* The arguments and the version. */
     CHECK_STATUS(quire_page_annotation_infos(buf, len, NULL, &count, doc, 0, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, NULL, doc, 0, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, NULL, 0, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_page_annotation_infos(NULL, 5, &len2, &count, doc, 0, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, 0), QUIRE_EINVAL);
-    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 0,
+                                             QUIRE_ANNOTATION_INFO_VERSION + 1),
+                 QUIRE_EVERSION);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, 1, 1), QUIRE_ERANGE);
     CHECK_STATUS(quire_page_annotation_infos(buf, len, &len2, &count, doc, -1, 1), QUIRE_ERANGE);
     /* Version 1 (before in_reply_to_id): smaller structs, each of version 1's size. */
@@ -2469,9 +2499,11 @@ static void test_bulk_infos(void) {
         size_t len1 = 0;
         int32_t count1 = 0;
         CHECK_STATUS(quire_page_annotation_infos(NULL, 0, &len1, &count1, doc, 0, 1), QUIRE_OK);
-        CHECK(len1 < len && len - len1 == (size_t)count1 * (sizeof(quire_annotation_info) -
-                                                            offsetof(quire_annotation_info, in_reply_to_id)));
-        CHECK_STATUS(quire_page_annotation_infos(buf, len1 + 1, &len2, &count1, doc, 0, 1), QUIRE_OK);
+        CHECK(len1 < len &&
+              len - len1 == (size_t)count1 * (sizeof(quire_annotation_info) -
+                                              offsetof(quire_annotation_info, in_reply_to_id)));
+        CHECK_STATUS(quire_page_annotation_infos(buf, len1 + 1, &len2, &count1, doc, 0, 1),
+                     QUIRE_OK);
         items = (quire_annotation_info **)(void *)buf;
         CHECK_INT(items[0]->version, 1);
         CHECK((size_t)((const unsigned char *)items[1] - (const unsigned char *)items[0]) ==
@@ -2482,7 +2514,9 @@ static void test_bulk_infos(void) {
      * pointer points inside the buffer. Object numbers 26..35, 26 a StrikeOut replying to
      * 28 with /F 4 and /Rect [246.582 623.533 378.365 641.918] (pikepdf). */
     memset(buf, 0xAB, len + 9);
-    CHECK_STATUS(quire_page_annotation_infos(buf, len + 1, &len2, &count, doc, 0, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
+    CHECK_STATUS(quire_page_annotation_infos(buf, len + 1, &len2, &count, doc, 0,
+                                             QUIRE_ANNOTATION_INFO_VERSION),
+                 QUIRE_OK);
     CHECK_INT(len2, len);
     CHECK_INT(count, 10);
     CHECK_INT(buf[len], 0); /* the NUL after the block, then nothing */
@@ -2490,7 +2524,8 @@ static void test_bulk_infos(void) {
     items = (quire_annotation_info **)(void *)buf;
     for (k = 0; k < count; k++) {
         quire_annotation *a = page_annot(doc, 0, k);
-        CHECK((const unsigned char *)items[k] >= buf && (const unsigned char *)(items[k] + 1) <= buf + len);
+        CHECK((const unsigned char *)items[k] >= buf &&
+              (const unsigned char *)(items[k] + 1) <= buf + len);
         if (a) check_info_matches(items[k], a, (const char *)buf, len);
         CHECK_INT(items[k]->object_number, 26 + k);
         quire_annotation_free(a);
@@ -2518,9 +2553,11 @@ static void test_bulk_infos(void) {
     CHECK_STATUS(quire_page_annotation_infos(NULL, 0, &len2, &count, empty, 0, 1), QUIRE_OK);
     CHECK_INT(count, 0);
     CHECK_INT(len2, sizeof(void *));
-    CHECK_STATUS(quire_page_annotation_infos(buf, sizeof(void *), &len2, &count, empty, 1, 1), QUIRE_EBUFS);
+    CHECK_STATUS(quire_page_annotation_infos(buf, sizeof(void *), &len2, &count, empty, 1, 1),
+                 QUIRE_EBUFS);
     memset(buf, 0xAB, sizeof(void *) + 1);
-    CHECK_STATUS(quire_page_annotation_infos(buf, sizeof(void *) + 1, &len2, &count, empty, 1, 1), QUIRE_OK);
+    CHECK_STATUS(quire_page_annotation_infos(buf, sizeof(void *) + 1, &len2, &count, empty, 1, 1),
+                 QUIRE_OK);
     CHECK_INT(buf[sizeof(void *)], 0);
     CHECK_INT(count, 0);
     CHECK(((quire_annotation_info **)(void *)buf)[0] == NULL);
@@ -2530,7 +2567,8 @@ static void test_bulk_infos(void) {
     rounded = (len + 1 + 7) / 8 * 8;
     guarded = guarded_alloc(rounded);
     if (guarded) {
-        CHECK_STATUS(quire_page_annotation_infos(guarded, rounded, &len2, &count, doc, 0, 1), QUIRE_OK);
+        CHECK_STATUS(quire_page_annotation_infos(guarded, rounded, &len2, &count, doc, 0, 1),
+                     QUIRE_OK);
         CHECK_INT(count, 10);
         CHECK_STR(((quire_annotation_info **)(void *)guarded)[9]->subtype, "Popup");
         guarded_free(guarded, rounded);
@@ -2544,14 +2582,24 @@ static void test_bulk_infos(void) {
     doc = NULL;
     if (list) {
         quire_annotation *a = NULL;
-        CHECK_STATUS(quire_annotation_list_infos(NULL, 0, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_list_infos(NULL, 0, &len2, &count, list,
+                                                 QUIRE_ANNOTATION_INFO_VERSION),
+                     QUIRE_OK);
         CHECK_INT(len2, len);
         CHECK_INT(count, 10);
         memset(buf, 0, len);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len + 1, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_OK);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EBUFS);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list, QUIRE_ANNOTATION_INFO_VERSION + 1), QUIRE_EVERSION);
-        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, NULL, QUIRE_ANNOTATION_INFO_VERSION), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len + 1, &len2, &count, list,
+                                                 QUIRE_ANNOTATION_INFO_VERSION),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list,
+                                                 QUIRE_ANNOTATION_INFO_VERSION),
+                     QUIRE_EBUFS);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, list,
+                                                 QUIRE_ANNOTATION_INFO_VERSION + 1),
+                     QUIRE_EVERSION);
+        CHECK_STATUS(quire_annotation_list_infos(buf, len, &len2, &count, NULL,
+                                                 QUIRE_ANNOTATION_INFO_VERSION),
+                     QUIRE_EINVAL);
         items = (quire_annotation_info **)(void *)buf;
         CHECK_INT(items[0]->object_number, 26);
         CHECK(items[10] == NULL);
@@ -2567,19 +2615,21 @@ static void test_bulk_infos(void) {
 
 /* ---- the program ----------------------------------------------------------------------------- */
 
-void run_annotation_tests(void) {
-    test_read_annots_pdf();
-    test_read_caret_pdf();
-    test_bulk_infos();
-    test_read_states();
-    test_create_subtypes();
-    test_update_and_delete();
-    test_add_copy();
-    test_replies_and_threads();
-    test_set_in_reply_to();
-    test_state_rules();
-    test_replies_switch();
-    test_search();
-    test_errors();
-    test_json();
-}
+static const struct test_case annotations_tests[] = {
+    {"read_annots_pdf", test_read_annots_pdf},
+    {"read_caret_pdf", test_read_caret_pdf},
+    {"bulk_infos", test_bulk_infos},
+    {"read_states", test_read_states},
+    {"create_subtypes", test_create_subtypes},
+    {"update_and_delete", test_update_and_delete},
+    {"add_copy", test_add_copy},
+    {"replies_and_threads", test_replies_and_threads},
+    {"set_in_reply_to", test_set_in_reply_to},
+    {"state_rules", test_state_rules},
+    {"replies_switch", test_replies_switch},
+    {"search", test_search},
+    {"errors", test_errors},
+    {"json", test_json},
+    {NULL, NULL}};
+
+const struct test_suite annotations_suite = {"annotations", NULL, NULL, annotations_tests};

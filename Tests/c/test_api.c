@@ -2,9 +2,10 @@
  * test_api.c: the C API of libquire, function by function, on real PDF files from the
  * shared corpus.
  *
- * Usage: test_api CORPUS_DIR [SYNC_FIXTURES_DIR]
+ * Usage: test_api [-v] [-l] [-s SUITE[::TEST]]... CORPUS_DIR [SYNC_FIXTURES_DIR]
  *   (the Makefile passes $(ROOT)/../shared/corpus, and out/sync, where sync_fixtures.py has
- *   written the keys and tokens of the sync tests: without it they fail, saying so)
+ *   written the keys and tokens of the sync tests: without it they fail, saying so; -l lists
+ *   the tests, -s picks suites or tests: test_support.h)
  *
  * Every expected value below comes from somewhere other than Quire, and says where:
  *  - "manifest" is a row of CORPUS_DIR/manifest.jsonl (page counts, annotations per page,
@@ -18,15 +19,11 @@
  *  - "the header" is include/quire.h: the contract (status codes, the length-query pattern,
  *    defaults).
  *
- * This file holds main() and the tests of the 0.1 interface; the 0.2 interface (document
- * structure, outline, page labels, values, editing, saving) is tested in test_structure.c,
- * test_values.c and test_editing.c, the 0.3 interface (annotations, replies, review
- * states) in test_annotations.c, the 0.4 interface (bookmarks and their providers) in
- * test_bookmarks.c, checkpoints (crash recovery of unsaved changes) in
- * test_checkpoints.c, and the versioned structs (each version in guarded memory) in
- * test_versions.c, all linked into the same program. The framework (CHECK*,
- * which count checks) is in test_support.c; the last line is `N passed, M failed`, and the
- * exit status is non-zero if any check failed.
+ * This file holds main() and the suite of the 0.1 interface ("basics"); each other file
+ * test_*.c holds one suite (test_support.h lists them), all linked into the same program.
+ * The framework (CHECK*, which count checks, and the runner, which names each test) is in
+ * test_support.c; the last line is `N passed, M failed`, and the exit status is non-zero
+ * if any check failed.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -71,8 +68,8 @@ static char *fetch(enum string_kind kind, quire_document *doc, int32_t index, co
     buf = malloc(len + 1);
     if (!buf) return NULL;
     status = get_string_raw(kind, buf, len + 1, &len2, doc, index, key);
-    report(status == QUIRE_OK, __FILE__, __LINE__, "reading %zu + 1 bytes returned %d: %s",
-           len, status, quire_last_error_message());
+    report(status == QUIRE_OK, __FILE__, __LINE__, "reading %zu + 1 bytes returned %d: %s", len,
+           status, quire_last_error_message());
     report(len2 == len, __FILE__, __LINE__, "*out_len is %zu, the query said %zu", len2, len);
     if (status != QUIRE_OK || len2 != len) {
         free(buf);
@@ -83,14 +80,14 @@ static char *fetch(enum string_kind kind, quire_document *doc, int32_t index, co
     return buf;
 }
 
-#define CHECK_FETCH(kind, doc, index, key, expected)                                        \
-    do {                                                                                   \
-        size_t l_ = 0;                                                                     \
-        char *s_ = fetch((kind), (doc), (index), (key), &l_);                              \
-        report(s_ != NULL && l_ == strlen(expected) && memcmp(s_, (expected), l_) == 0,    \
-               __FILE__, __LINE__, "%s is \"%s\", expected \"%s\"",                        \
-               #kind "(" #index ", " #key ")", s_ ? s_ : "(failed)", (expected));           \
-        free(s_);                                                                          \
+#define CHECK_FETCH(kind, doc, index, key, expected)                                              \
+    do {                                                                                          \
+        size_t l_ = 0;                                                                            \
+        char *s_ = fetch((kind), (doc), (index), (key), &l_);                                     \
+        report(s_ != NULL && l_ == strlen(expected) && memcmp(s_, (expected), l_) == 0, __FILE__, \
+               __LINE__, "%s is \"%s\", expected \"%s\"", #kind "(" #index ", " #key ")",         \
+               s_ ? s_ : "(failed)", (expected));                                                 \
+        free(s_);                                                                                 \
     } while (0)
 
 static const quire_box all_boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX_BLEED,
@@ -101,7 +98,6 @@ static const quire_box all_boxes[] = {QUIRE_BOX_MEDIA, QUIRE_BOX_CROP, QUIRE_BOX
 static void test_version(void) {
     const char *v = quire_version();
     int major = -1, minor = -1, patch = -1;
-    g_test = "version";
     CHECK(v != NULL);
     CHECK_STR(v, QUIRE_VERSION_STRING);
     CHECK(v == quire_version()); /* a static string */
@@ -116,21 +112,19 @@ static void test_version(void) {
 }
 
 static void test_status_strings(void) {
-    static const int codes[] = {QUIRE_OK,        QUIRE_EINVAL,   QUIRE_ENOMEM,
-                                QUIRE_EIO,       QUIRE_ENOTFOUND, QUIRE_EFORMAT,
-                                QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,
-                                QUIRE_ERANGE,    QUIRE_EBUFS,    QUIRE_EUSER,
-                                QUIRE_ESTATE,    QUIRE_EINTERNAL, QUIRE_EDISABLED,
-                                QUIRE_EBUSY,     QUIRE_ESTALE,   QUIRE_EEXIST,
-                                QUIRE_EVERSION,  QUIRE_EAUTH,    QUIRE_ENETWORK};
+    static const int codes[] = {
+        QUIRE_OK,      QUIRE_EINVAL,    QUIRE_ENOMEM,       QUIRE_EIO,       QUIRE_ENOTFOUND,
+        QUIRE_EFORMAT, QUIRE_EPASSWORD, QUIRE_EUNSUPPORTED, QUIRE_ELIMIT,    QUIRE_ERANGE,
+        QUIRE_EBUFS,   QUIRE_EUSER,     QUIRE_ESTATE,       QUIRE_EINTERNAL, QUIRE_EDISABLED,
+        QUIRE_EBUSY,   QUIRE_ESTALE,    QUIRE_EEXIST,       QUIRE_EVERSION,  QUIRE_EAUTH,
+        QUIRE_ENETWORK};
     static const int unknown[] = {1, 2, -21, -100, 42, INT_MIN, INT_MAX};
     const size_t n = sizeof codes / sizeof codes[0];
     size_t i, j;
-    g_test = "status strings";
     for (i = 0; i < n; i++) {
         const char *s = quire_status_string(codes[i]);
-        report(s != NULL && s[0] != '\0' && strcmp(s, "unknown status") != 0, __FILE__,
-               __LINE__, "quire_status_string(%d) is \"%s\"", codes[i], s ? s : "(null)");
+        report(s != NULL && s[0] != '\0' && strcmp(s, "unknown status") != 0, __FILE__, __LINE__,
+               "quire_status_string(%d) is \"%s\"", codes[i], s ? s : "(null)");
         CHECK(s == quire_status_string(codes[i])); /* static */
         for (j = 0; j < i; j++) {
             const char *t = quire_status_string(codes[j]);
@@ -151,7 +145,6 @@ static void test_last_error(void) {
     int32_t count = -1;
     const char *msg;
     char saved[1024];
-    g_test = "last error";
     quire_clear_error();
     CHECK_INT(quire_last_error_code(), QUIRE_OK);
     CHECK_STR(quire_last_error_message(), "");
@@ -217,7 +210,6 @@ static void test_last_error_per_thread(void) {
     struct thread_result r;
     char saved[1024];
     const char *m;
-    g_test = "last error per thread";
     memset(&r, 0, sizeof r);
 
     CHECK_STATUS(quire_document_page_count(NULL, NULL), QUIRE_EINVAL);
@@ -280,7 +272,6 @@ static void test_parallel_documents(void) {
     pthread_t t[2];
     struct parallel_job jobs[2];
     int i;
-    g_test = "parallel documents";
     /* Page counts: manifest (9 and 2, all peers). */
     jobs[0].path = corpus("qpdf/qpdf/qtest/qpdf/manual-appearances.pdf");
     jobs[0].expected_pages = 9;
@@ -324,7 +315,6 @@ static void test_open_errors(void) {
     char *tmp;
     unsigned char *bytes;
     size_t size = 0;
-    g_test = "open errors";
 
     /* NULL arguments: QUIRE_EINVAL (the header), *out untouched. */
     CHECK_STATUS(quire_document_open(NULL, annots, NULL), QUIRE_EINVAL);
@@ -502,10 +492,16 @@ static void check_ranges(quire_document *doc, int32_t pages) {
     /* Not a quire_box: numbers (-1, 5, 100, the extremes; 0, the media box's number before
      * 0.5), the one past the art box, and constants of other families, which their own
      * ranges make detectable (the header). */
-    static const quire_box bad_boxes[] = {
-        (quire_box)-1, (quire_box)5, (quire_box)100, (quire_box)INT32_MIN, (quire_box)INT32_MAX,
-        (quire_box)0, (quire_box)(QUIRE_BOX_ART + 1), (quire_box)QUIRE_ANNOT_OPACITY,
-        (quire_box)QUIRE_STREAM_DECODED, (quire_box)QUIRE_XREF_TABLE};
+    static const quire_box bad_boxes[] = {(quire_box)-1,
+                                          (quire_box)5,
+                                          (quire_box)100,
+                                          (quire_box)INT32_MIN,
+                                          (quire_box)INT32_MAX,
+                                          (quire_box)0,
+                                          (quire_box)(QUIRE_BOX_ART + 1),
+                                          (quire_box)QUIRE_ANNOT_OPACITY,
+                                          (quire_box)QUIRE_STREAM_DECODED,
+                                          (quire_box)QUIRE_XREF_TABLE};
     int32_t v = -7;
     quire_rect r, before;
     size_t i;
@@ -532,7 +528,7 @@ static void test_annots(void) {
     quire_document *doc;
     unsigned char *bytes;
     size_t size = 0;
-    g_test = "annots.pdf from a path";
+    test_step("annots.pdf from a path");
     doc = open_corpus("pdfium/testing/resources/annots.pdf", NULL);
     if (doc) {
         check_annots_doc(doc);
@@ -541,7 +537,7 @@ static void test_annots(void) {
         quire_document_close(doc);
     }
 
-    g_test = "annots.pdf from memory";
+    test_step("annots.pdf from memory");
     bytes = read_file(path, &size);
     CHECK(bytes != NULL);
     CHECK_INT(size, 5745); /* manifest: size */
@@ -590,14 +586,16 @@ static void test_open_callback(void) {
     quire_file_access access = QUIRE_FILE_ACCESS_INIT;
     quire_file_access initialised;
     quire_document *doc = NULL;
-    g_test = "annots.pdf from a read callback";
+    test_step("annots.pdf from a read callback");
     s.bytes = read_file(path, &s.size);
     CHECK(s.bytes != NULL);
     if (!s.bytes) return;
     CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION), QUIRE_OK);
-    CHECK(initialised.version == QUIRE_FILE_ACCESS_VERSION && initialised.size == 0 && initialised.read == NULL);
+    CHECK(initialised.version == QUIRE_FILE_ACCESS_VERSION && initialised.size == 0 &&
+          initialised.read == NULL);
     CHECK_STATUS(quire_file_access_init(NULL, QUIRE_FILE_ACCESS_VERSION), QUIRE_EINVAL);
-    CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_file_access_init(&initialised, QUIRE_FILE_ACCESS_VERSION + 1),
+                 QUIRE_EVERSION);
 
     access.size = s.size;
     access.read = served_read;
@@ -610,11 +608,11 @@ static void test_open_callback(void) {
         check_ranges(doc, 2);
         quire_document_close(doc);
     }
-    CHECK_INT(s.released, 1);   /* once everything is released */
-    CHECK(s.asked <= s.size);   /* each byte asked for once at most */
+    CHECK_INT(s.released, 1); /* once everything is released */
+    CHECK(s.asked <= s.size); /* each byte asked for once at most */
 
     /* Arguments: NULL access or read, a bad version, a size past 2^63. */
-    g_test = "open callback errors";
+    test_step("open callback errors");
     s.released = 0;
     CHECK_STATUS(quire_document_open_callback(&doc, NULL, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_open_callback(NULL, &access, NULL), QUIRE_EINVAL);
@@ -665,21 +663,32 @@ static void test_boxes(void) {
      * the defaults applied (crop = media, bleed/trim/art = crop): pypdfium2 get_*box and
      * pikepdf .mediabox/.cropbox/.bleedbox/.trimbox/.artbox agree on every value. */
     static const double expected[5][5][4] = {
-        {{0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792},
-         {0, 0, 612, 792}},
-        {{0, 0, 612, 792}, {10, 20, 582, 752}, {10, 20, 582, 752}, {10, 20, 582, 752},
+        {{0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}},
+        {{0, 0, 612, 792},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
          {10, 20, 582, 752}},
-        {{0, 0, 612, 792}, {10, 20, 582, 752}, {10, 20, 582, 752}, {10, 20, 582, 752},
+        {{0, 0, 612, 792},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
+         {10, 20, 582, 752},
          {10, 20, 582, 752}},
-        {{0, 0, 612, 792}, {10, 20, 582, 752}, {20, 40, 552, 712}, {30, 60, 522, 672},
+        {{0, 0, 612, 792},
+         {10, 20, 582, 752},
+         {20, 40, 552, 712},
+         {30, 60, 522, 672},
          {10, 20, 582, 752}},
-        {{0, 0, 612, 792}, {0, 0, 612, 792}, {0, 0, 612, 792}, {30, 60, 522, 672},
+        {{0, 0, 612, 792},
+         {0, 0, 612, 792},
+         {0, 0, 612, 792},
+         {30, 60, 522, 672},
          {25, 50, 527, 722}},
     };
     quire_document *doc;
     int32_t pages = -1, p, v;
     size_t b;
-    g_test = "boxes2.pdf";
+    test_step("boxes2.pdf");
     doc = open_corpus("qpdf/qpdf/qtest/qpdf/boxes2.pdf", NULL);
     if (!doc) return;
     CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
@@ -692,8 +701,8 @@ static void test_boxes(void) {
             report(near(r.left, expected[p][b][0]) && near(r.bottom, expected[p][b][1]) &&
                        near(r.right, expected[p][b][2]) && near(r.top, expected[p][b][3]),
                    __FILE__, __LINE__, "page %d box 0x%x is [%g %g %g %g], expected [%g %g %g %g]",
-                   (int)p, (unsigned)all_boxes[b], r.left, r.bottom, r.right, r.top, expected[p][b][0],
-                   expected[p][b][1], expected[p][b][2], expected[p][b][3]);
+                   (int)p, (unsigned)all_boxes[b], r.left, r.bottom, r.right, r.top,
+                   expected[p][b][0], expected[p][b][1], expected[p][b][2], expected[p][b][3]);
         }
         CHECK_STATUS(quire_page_rotation(&v, doc, p), QUIRE_OK);
         CHECK_INT(v, 0); /* no /Rotate anywhere (the file); pypdfium2: 0 */
@@ -715,7 +724,7 @@ static void test_boxes(void) {
     /* Decimal coordinates: JPXTestGrey.pdf's page has /MediaBox, /CropBox, /BleedBox and
      * /TrimBox [0.0 0.0 595.28 841.89] and /ArtBox [91.0254 654.881 421.506 761.201]
      * (pikepdf, exact; pypdfium2 the same as floats). */
-    g_test = "JPXTestGrey.pdf boxes";
+    test_step("JPXTestGrey.pdf boxes");
     doc = open_corpus("pdfbox/tools/src/test/resources/input/ImageIOUtil/JPXTestGrey.pdf", NULL);
     if (!doc) return;
     for (b = 0; b < 4; b++) {
@@ -744,7 +753,6 @@ static void test_rotation(void) {
     quire_document *doc;
     int32_t pages = -1, p, v, major = 0, minor = 0;
     size_t b;
-    g_test = "manual-appearances.pdf";
     doc = open_corpus("qpdf/qpdf/qtest/qpdf/manual-appearances.pdf", NULL);
     if (!doc) return;
     CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
@@ -752,8 +760,8 @@ static void test_rotation(void) {
     for (p = 0; p < 9 && p < pages; p++) {
         v = -1;
         CHECK_STATUS(quire_page_rotation(&v, doc, p), QUIRE_OK);
-        report(v == rotation[p], __FILE__, __LINE__, "page %d rotation is %d, expected %d",
-               (int)p, (int)v, (int)rotation[p]);
+        report(v == rotation[p], __FILE__, __LINE__, "page %d rotation is %d, expected %d", (int)p,
+               (int)v, (int)rotation[p]);
         for (b = 0; b < 5; b++) {
             quire_rect r;
             memset(&r, 0, sizeof r);
@@ -793,9 +801,9 @@ static void test_metadata(void) {
     static const char *const keys[6] = {"CreationDate", "Author",  "Creator",
                                         "Producer",     "ModDate", "Title"};
     static const char *const values[6] = {
-        "D:20080915112205-04'00'",           "brianc",
-        "PScript5.dll Version 5.2.2",        "Acrobat Distiller 8.1.0 (Windows)",
-        "D:20080915112205-04'00'",           "Microsoft Word - Document1"};
+        "D:20080915112205-04'00'",    "brianc",
+        "PScript5.dll Version 5.2.2", "Acrobat Distiller 8.1.0 (Windows)",
+        "D:20080915112205-04'00'",    "Microsoft Word - Document1"};
     const char *producer = "Acrobat Distiller 8.1.0 (Windows)";
     const size_t plen = strlen(producer);
     quire_document *doc;
@@ -803,7 +811,6 @@ static void test_metadata(void) {
     char buf[128], before[128];
     size_t len;
     int status;
-    g_test = "rotation.pdf metadata";
     doc = open_corpus("pdfbox/pdfbox/src/test/resources/input/rotation.pdf", NULL);
     if (!doc) return;
 
@@ -876,10 +883,8 @@ static void test_metadata(void) {
     /* Index out of range: ERANGE. */
     CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, 6), QUIRE_ERANGE);
     CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, -1), QUIRE_ERANGE);
-    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MAX),
-                 QUIRE_ERANGE);
-    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MIN),
-                 QUIRE_ERANGE);
+    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MAX), QUIRE_ERANGE);
+    CHECK_STATUS(quire_document_metadata_key(buf, sizeof buf, &len, doc, INT32_MIN), QUIRE_ERANGE);
     CHECK_INT(len, 99);
 
     /* Pages: 2 (manifest); /Rotate 0 and 90; /MediaBox and /CropBox [0 0 612 792] (the
@@ -906,7 +911,6 @@ static void test_metadata(void) {
 static void test_metadata_encodings(void) {
     quire_document *doc;
     int32_t v = -1;
-    g_test = "metadata text encodings";
 
     /* pdfium's utf-8.pdf: /Producer (\357\273\277Man\303\274ally Created) (the file): a
      * UTF-8 string with a byte order mark; pypdfium2 and pikepdf: "Manüally Created". */
@@ -914,7 +918,9 @@ static void test_metadata_encodings(void) {
     if (doc) {
         CHECK_STATUS(quire_document_metadata_count(&v, doc), QUIRE_OK);
         CHECK_INT(v, 1);
-        CHECK_FETCH(S_METADATA, doc, 0, "Producer", "Man\xc3\xbc" "ally Created");
+        CHECK_FETCH(S_METADATA, doc, 0, "Producer",
+                    "Man\xc3\xbc"
+                    "ally Created");
         quire_document_close(doc);
     }
 
@@ -927,7 +933,8 @@ static void test_metadata_encodings(void) {
         CHECK_STATUS(quire_document_metadata_count(&v, doc), QUIRE_OK);
         CHECK_INT(v, 3);
         CHECK_FETCH(S_METADATA, doc, 0, "Producer",
-                    "iTextSharp\xe2\x84\xa2 5.4.4 \xc2\xa9" "2000-2013 1T3XT BVBA (internet "
+                    "iTextSharp\xe2\x84\xa2 5.4.4 \xc2\xa9"
+                    "2000-2013 1T3XT BVBA (internet "
                     "access GmbH; licensed version)");
         CHECK_FETCH(S_METADATA, doc, 0, "CreationDate", "D:20160630145301+02'00'");
         CHECK_FETCH(S_METADATA_KEY, doc, 0, NULL, "Producer");
@@ -975,7 +982,6 @@ static void test_metadata_encodings(void) {
 static void test_pdf_version(void) {
     quire_document *doc;
     int32_t major = -1, minor = -1;
-    g_test = "pdf version";
     /* Header %PDF-1.3 (manifest raw.header_version), catalog /Version /1.4 (manifest
      * pikepdf catalog_version): the later one, 1.4 (pdfium and mupdf say 1.4; pikepdf
      * reports the header's 1.3). */
@@ -1006,7 +1012,6 @@ static void test_repaired(void) {
     int32_t v = -1, count = -1, i;
     char buf[4], before[4];
     size_t len;
-    g_test = "bad3.pdf (repaired)";
     /* qpdf's bad3.pdf: startxref points where there is no xref (manifest raw.startxref_target
      * "bad-offset"); pikepdf xref_reconstructed true with 4 warnings, mupdf is_repaired true
      * with 5; 1 page, version 1.3 (all peers). */
@@ -1025,8 +1030,8 @@ static void test_repaired(void) {
     report(count >= 1, __FILE__, __LINE__, "a repaired file has %d warnings", (int)count);
     for (i = 0; i < count && i < 100; i++) {
         char *w = fetch(S_WARNING, doc, i, NULL, &len);
-        report(w != NULL && len > 0 && strlen(w) == len, __FILE__, __LINE__,
-               "warning %d is \"%s\"", (int)i, w ? w : "(failed)");
+        report(w != NULL && len > 0 && strlen(w) == len, __FILE__, __LINE__, "warning %d is \"%s\"",
+               (int)i, w ? w : "(failed)");
         free(w);
     }
     if (count >= 1) {
@@ -1059,7 +1064,6 @@ static void test_encrypted(void) {
     quire_document *doc = NULL;
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
     int32_t v = -1;
-    g_test = "encrypted";
     /* User password "view", owner password "master" (the file name; the corpus README).
      * Without a password or with a wrong one, pikepdf ("invalid password") and pypdfium2
      * ("Incorrect password error") refuse it: QUIRE_EPASSWORD. With either password both
@@ -1111,10 +1115,54 @@ static void test_encrypted(void) {
     }
 }
 
+static const struct test_case basics_tests[] = {
+    {"version", test_version},
+    {"status_strings", test_status_strings},
+    {"last_error", test_last_error},
+    {"last_error_per_thread", test_last_error_per_thread},
+    {"open_errors", test_open_errors},
+    {"annots", test_annots},
+    {"open_callback", test_open_callback},
+    {"boxes", test_boxes},
+    {"rotation", test_rotation},
+    {"metadata", test_metadata},
+    {"metadata_encodings", test_metadata_encodings},
+    {"pdf_version", test_pdf_version},
+    {"repaired", test_repaired},
+    {"encrypted", test_encrypted},
+    {"parallel_documents", test_parallel_documents},
+    {NULL, NULL}};
+
+const struct test_suite basics_suite = {"basics", NULL, NULL, basics_tests};
+
+/* Every suite, in the order they run. */
+static const struct test_suite *const suites[] = {
+    &basics_suite,
+    &structure_suite, /* the 0.2 interface: test_structure.c, test_values.c, test_editing.c */
+    &values_suite,
+    &editing_suite,
+    &annotations_suite,     /* the 0.3 interface: annotations, replies, review states */
+    &forms_suite,           /* forms, flattening and XFDF */
+    &bookmarks_suite,       /* the 0.4 interface: bookmarks and their providers */
+    &checkpoints_suite,     /* crash recovery of unsaved changes */
+    &versions_suite,        /* the versioned structs, each version in guarded memory */
+    &sync_suite,            /* the sync service's request handler */
+    &client_suite,          /* the sync client's C API without a server */
+    &tools_suite,           /* the tool manager */
+    &text_suite,            /* text: extraction, search, selection, markup from text */
+    &long_operations_suite, /* progress and cancellation of the long operations, build info */
+    NULL};
+
 int main(int argc, char **argv) {
     struct stat st;
+    int status = test_options(&argc, argv, suites);
+    if (status >= 0) return status;
     if (argc != 2 && argc != 3) {
-        fprintf(stderr, "usage: %s CORPUS_DIR [SYNC_FIXTURES_DIR]\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s [-v] [-l] [-s SUITE[::TEST]]... CORPUS_DIR [SYNC_FIXTURES_DIR]\n"
+                "  (test_support.h: -l lists the tests, -s picks suites or tests by name or "
+                "pattern)\n",
+                argv[0]);
         return 2;
     }
     g_corpus = argv[1];
@@ -1124,59 +1172,7 @@ int main(int argc, char **argv) {
                 strerror(errno));
         return 2;
     }
-
-    test_version();
-    test_status_strings();
-    test_last_error();
-    test_last_error_per_thread();
-    test_open_errors();
-    test_annots();
-    test_open_callback();
-    test_boxes();
-    test_rotation();
-    test_metadata();
-    test_metadata_encodings();
-    test_pdf_version();
-    test_repaired();
-    test_encrypted();
-    test_parallel_documents();
-
-    /* The 0.2 interface: test_structure.c, test_values.c, test_editing.c. */
-    run_structure_tests();
-    run_value_tests();
-    run_editing_tests();
-
-    /* The 0.3 interface: annotations, replies and review states (test_annotations.c). */
-    run_annotation_tests();
-
-    /* Forms, flattening and XFDF (test_forms.c). */
-    run_form_tests();
-
-    /* The 0.4 interface: bookmarks and their providers (test_bookmarks.c). */
-    run_bookmark_tests();
-
-    /* Checkpoints: crash recovery of unsaved changes (test_checkpoints.c). */
-    run_checkpoint_tests();
-
-    /* The versioned structs, each version in guarded memory (test_versions.c). */
-    run_version_tests();
-
-    /* The sync service's request handler (test_sync.c). */
-    run_sync_tests();
-
-    /* The sync client's C API without a server (test_client.c). */
-    run_client_tests();
-
-    /* The tool manager (test_tools.c). */
-    run_tool_tests();
-
-    /* Text: extraction, search, selection, markup from text (test_text.c). */
-    run_text_tests();
-
-    /* Progress and cancellation of the long operations, quire_build_info
-     * (test_long_operations.c). */
-    run_long_operation_tests();
-
+    run_test_suites(suites);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

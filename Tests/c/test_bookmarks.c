@@ -34,8 +34,8 @@ typedef int (*bookmark_text_fn)(char *, size_t, size_t *, const quire_bookmark *
 
 /* The text through the length-query pattern (the NULL/0 query, then exactly *out_len + 1
  * bytes): a malloc'd copy, or NULL with *status the failing status. */
-static char *btext_at(bookmark_text_fn fn, const quire_bookmark *b, int *status,
-                      const char *file, int line) {
+static char *btext_at(bookmark_text_fn fn, const quire_bookmark *b, int *status, const char *file,
+                      int line) {
     size_t len = (size_t)-1, len2 = (size_t)-1;
     char *buf;
     int st = fn(NULL, 0, &len, b);
@@ -64,11 +64,12 @@ static void check_btext_at(bookmark_text_fn fn, const quire_bookmark *b, const c
                            const char *what, const char *file, int line) {
     int status = 0;
     char *s = btext_at(fn, b, &status, file, line);
-    report(s != NULL && strcmp(s, expected) == 0, file, line, "%s is \"%s\" (status %d), expected \"%s\"",
-           what, s ? s : "(failed)", status, expected);
+    report(s != NULL && strcmp(s, expected) == 0, file, line,
+           "%s is \"%s\" (status %d), expected \"%s\"", what, s ? s : "(failed)", status, expected);
     free(s);
 }
-#define CHECK_BTEXT(fn, b, expected) check_btext_at((fn), (b), (expected), #fn "(" #b ")", __FILE__, __LINE__)
+#define CHECK_BTEXT(fn, b, expected) \
+    check_btext_at((fn), (b), (expected), #fn "(" #b ")", __FILE__, __LINE__)
 
 /* The getter fails with `expected` (QUIRE_ENOTFOUND: the bookmark lacks it) and leaves
  * *out_len alone. */
@@ -82,15 +83,15 @@ static void check_btext_status_at(bookmark_text_fn fn, const quire_bookmark *b, 
     check_status(fn(buf, sizeof buf, &len, b), expected, what, file, line);
     report(buf[0] == 'Z' && len == 4242, file, line, "%s wrote the buffer on failure", what);
 }
-#define CHECK_BTEXT_STATUS(fn, b, expected)                                                  \
+#define CHECK_BTEXT_STATUS(fn, b, expected) \
     check_btext_status_at((fn), (b), (expected), #fn "(" #b ")", __FILE__, __LINE__)
 
 /* The whole length-query protocol on one text of length > 0 (as check_length_query in
  * test_support.c): buffers of 0, 1 and *out_len bytes give QUIRE_EBUFS with *out_len set and
  * the buffer untouched; *out_len + 1 bytes give the text and a NUL, nothing after; a NULL
  * out_len, or a NULL buffer with a size, give QUIRE_EINVAL. */
-static void check_blength_query_at(bookmark_text_fn fn, const quire_bookmark *b,
-                                   const char *file, int line) {
+static void check_blength_query_at(bookmark_text_fn fn, const quire_bookmark *b, const char *file,
+                                   int line) {
     size_t len = 0, len2, sizes[3];
     char *expected = btext_at(fn, b, NULL, file, line);
     char buf[512], before[512];
@@ -123,7 +124,8 @@ static void check_blength_query_at(bookmark_text_fn fn, const quire_bookmark *b,
     len2 = 0;
     status = fn(buf, len + 1, &len2, b);
     report(status == QUIRE_OK && len2 == len && memcmp(buf, expected, len) == 0 &&
-               buf[len] == '\0' && memcmp(buf + len + 1, before + len + 1, sizeof buf - len - 1) == 0,
+               buf[len] == '\0' &&
+               memcmp(buf + len + 1, before + len + 1, sizeof buf - len - 1) == 0,
            file, line, "a buffer of *out_len + 1 bytes: status %d, *out_len %zu", status, len2);
     memset(buf, 'Z', sizeof buf);
     status = fn(buf, sizeof buf, NULL, b);
@@ -132,7 +134,8 @@ static void check_blength_query_at(bookmark_text_fn fn, const quire_bookmark *b,
     status = fn(NULL, 10, &len2, b);
     report(status == QUIRE_EINVAL && len2 == 777, file, line,
            "NULL buf with buf_size 10 returned %d, *out_len %zu", status, len2);
-    report(memcmp(buf, before, sizeof buf) == 0, file, line, "the buffer was written on QUIRE_EINVAL");
+    report(memcmp(buf, before, sizeof buf) == 0, file, line,
+           "the buffer was written on QUIRE_EINVAL");
     free(expected);
 }
 #define CHECK_BLENGTH_QUERY(fn, b) check_blength_query_at((fn), (b), __FILE__, __LINE__)
@@ -151,8 +154,9 @@ static quire_bookmark *new_bookmark_at(quire_action_type kind, int32_t page, con
                                        const char *name, const char *file, int line) {
     quire_bookmark *b = NULL;
     int status = quire_bookmark_new(&b, kind, page, text);
-    report(status == QUIRE_OK && b != NULL, file, line, "quire_bookmark_new(0x%x, %d, %s) returned %d: %s",
-           (unsigned)kind, (int)page, text ? text : "NULL", status, quire_last_error_message());
+    report(status == QUIRE_OK && b != NULL, file, line,
+           "quire_bookmark_new(0x%x, %d, %s) returned %d: %s", (unsigned)kind, (int)page,
+           text ? text : "NULL", status, quire_last_error_message());
     if (status != QUIRE_OK) return NULL;
     if (name) {
         status = quire_bookmark_set_name(b, name);
@@ -160,7 +164,8 @@ static quire_bookmark *new_bookmark_at(quire_action_type kind, int32_t page, con
     }
     return b;
 }
-#define new_goto(page, name) new_bookmark_at(QUIRE_BOOKMARK_GOTO, (page), NULL, (name), __FILE__, __LINE__)
+#define new_goto(page, name) \
+    new_bookmark_at(QUIRE_BOOKMARK_GOTO, (page), NULL, (name), __FILE__, __LINE__)
 #define new_text(kind, text, name) new_bookmark_at((kind), 0, (text), (name), __FILE__, __LINE__)
 
 static int64_t sort_key_of(const quire_bookmark *b) {
@@ -171,8 +176,9 @@ static int64_t sort_key_of(const quire_bookmark *b) {
 /* The identifiers of the document's bookmarks in `order`, joined with spaces after mapping
  * each identifier to its one-letter label in `ids`/`labels` ("?" for an unknown one), so that
  * an order is checked as a short string such as "CAD". */
-static void order_string(char *out, size_t size, quire_document *doc, quire_bookmark_sort_order order,
-                         char *const *ids, const char *labels, int n_ids) {
+static void order_string(char *out, size_t size, quire_document *doc,
+                         quire_bookmark_sort_order order, char *const *ids, const char *labels,
+                         int n_ids) {
     int32_t count = 0, k;
     size_t o = 0;
     out[0] = '\0';
@@ -208,7 +214,6 @@ static void test_values(void) {
     int32_t page = -1;
     int64_t key = 0;
     char *id1, *id2, *text;
-    g_test = "bookmark values";
 
     /* A go-to bookmark: its kind and page; no name, no action text, no sort key yet (the
      * header: QUIRE_ENOTFOUND for each). */
@@ -279,12 +284,12 @@ static void test_values(void) {
      * the out-parameter is untouched. */
     {
         static const char *const bad[] = {
-            "<< /JS (app.alert(1)) >>",           /* no /S */
-            "<< /S (JavaScript) >>",              /* /S not a name */
-            "[/S /JavaScript]",                   /* not a dictionary */
-            "<< /S /JavaScript /JS (x)",          /* cut short */
-            "<< /S /URI >> trailing",             /* text after the value */
-            "/JavaScript",                        /* a name */
+            "<< /JS (app.alert(1)) >>",  /* no /S */
+            "<< /S (JavaScript) >>",     /* /S not a name */
+            "[/S /JavaScript]",          /* not a dictionary */
+            "<< /S /JavaScript /JS (x)", /* cut short */
+            "<< /S /URI >> trailing",    /* text after the value */
+            "/JavaScript",               /* a name */
         };
         size_t k;
         for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -299,13 +304,19 @@ static void test_values(void) {
      * Launch), the one past the last, and constants of other families (their own ranges). */
     out = sentinel;
     {
-        static const quire_action_type bad_kinds[] = {
-            (quire_action_type)4, (quire_action_type)-1, (quire_action_type)0,
-            (quire_action_type)1, (quire_action_type)2, (quire_action_type)3,
-            QUIRE_ACTION_NONE, QUIRE_ACTION_GOTOR, QUIRE_ACTION_LAUNCH,
-            (quire_action_type)(QUIRE_ACTION_OTHER + 1),
-            (quire_action_type)QUIRE_BOOKMARK_SORT_PAGE, (quire_action_type)QUIRE_XREF_STREAM,
-            (quire_action_type)QUIRE_VALUE_BOOL};
+        static const quire_action_type bad_kinds[] = {(quire_action_type)4,
+                                                      (quire_action_type)-1,
+                                                      (quire_action_type)0,
+                                                      (quire_action_type)1,
+                                                      (quire_action_type)2,
+                                                      (quire_action_type)3,
+                                                      QUIRE_ACTION_NONE,
+                                                      QUIRE_ACTION_GOTOR,
+                                                      QUIRE_ACTION_LAUNCH,
+                                                      (quire_action_type)(QUIRE_ACTION_OTHER + 1),
+                                                      (quire_action_type)QUIRE_BOOKMARK_SORT_PAGE,
+                                                      (quire_action_type)QUIRE_XREF_STREAM,
+                                                      (quire_action_type)QUIRE_VALUE_BOOL};
         size_t k;
         for (k = 0; k < sizeof bad_kinds / sizeof bad_kinds[0]; k++) {
             CHECK_STATUS(quire_bookmark_new(&out, bad_kinds[k], 0, NULL), QUIRE_EINVAL);
@@ -418,7 +429,6 @@ static void test_document_bookmarks(void) {
     struct change_counter counter = {0, NULL, 0, -1, -1};
     quire_bookmark_change_fn on_change = count_change;
     int k;
-    g_test = "document bookmarks (built-in provider)";
 
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc) return;
@@ -468,9 +478,10 @@ static void test_document_bookmarks(void) {
         CHECK_STATUS(quire_document_find_bookmark(&got, doc, ids[k]), QUIRE_OK);
         if (!got) continue;
         CHECK_STATUS(quire_bookmark_sort_key(&keys[k], got), QUIRE_OK);
-        if (k > 0) report(keys[k] > keys[k - 1], __FILE__, __LINE__,
-                          "sort key %d (%lld) is not after %lld", k, (long long)keys[k],
-                          (long long)keys[k - 1]);
+        if (k > 0)
+            report(keys[k] > keys[k - 1], __FILE__, __LINE__,
+                   "sort key %d (%lld) is not after %lld", k, (long long)keys[k],
+                   (long long)keys[k - 1]);
         CHECK_BTEXT(quire_bookmark_identifier, got, ids[k]);
         quire_bookmark_free(got);
     }
@@ -523,8 +534,10 @@ static void test_document_bookmarks(void) {
      * past the last, and constants of other families (their own ranges). */
     {
         static const quire_bookmark_sort_order bad_orders[] = {
-            (quire_bookmark_sort_order)2, (quire_bookmark_sort_order)-1,
-            (quire_bookmark_sort_order)0, (quire_bookmark_sort_order)1,
+            (quire_bookmark_sort_order)2,
+            (quire_bookmark_sort_order)-1,
+            (quire_bookmark_sort_order)0,
+            (quire_bookmark_sort_order)1,
             (quire_bookmark_sort_order)(QUIRE_BOOKMARK_SORT_PAGE + 1),
             (quire_bookmark_sort_order)QUIRE_ACTION_GOTO,
             (quire_bookmark_sort_order)QUIRE_CHECKPOINT_TIMED};
@@ -614,7 +627,8 @@ static void test_document_bookmarks(void) {
     CHECK_STATUS(quire_document_set_bookmark_change_callback(doc, NULL, NULL), QUIRE_OK);
     CHECK_STATUS(quire_document_move_bookmark(doc, ids[4], 0), QUIRE_OK);
     CHECK_INT(counter.calls, 10);
-    CHECK_STATUS(quire_document_set_bookmark_change_callback(NULL, on_change, &counter), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_set_bookmark_change_callback(NULL, on_change, &counter),
+                 QUIRE_EINVAL);
     /* A new provider chain is a change too (the header). */
     CHECK_STATUS(quire_document_set_bookmark_change_callback(doc, on_change, &counter), QUIRE_OK);
     {
@@ -644,7 +658,6 @@ static void test_export_to_outline(void) {
     quire_bookmark *a, *u, *n;
     int32_t count = -1, written = -1, depth = -1, parent = -2, page = -1;
     quire_action_type action = (quire_action_type)-1;
-    g_test = "export to the outline";
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc) return;
     CHECK_STATUS(quire_document_outline_count(&count, doc), QUIRE_OK);
@@ -658,14 +671,15 @@ static void test_export_to_outline(void) {
         CHECK_STATUS(quire_document_add_bookmark(doc, u), QUIRE_OK);
         CHECK_STATUS(quire_document_add_bookmark(doc, n), QUIRE_OK);
         /* In the page order: a (page 3), then u and n in their custom order. */
-        CHECK_STATUS(quire_document_set_bookmark_sort_order(doc, QUIRE_BOOKMARK_SORT_PAGE), QUIRE_OK);
+        CHECK_STATUS(quire_document_set_bookmark_sort_order(doc, QUIRE_BOOKMARK_SORT_PAGE),
+                     QUIRE_OK);
         CHECK_STATUS(quire_document_export_bookmarks_to_outline(&written, doc), QUIRE_OK);
         CHECK_INT(written, 3);
         CHECK_STATUS(quire_document_outline_count(&count, doc), QUIRE_OK);
         CHECK_INT(count, LABELS_OUTLINE + 3);
         /* Top-level items after the document's own: the name, else the URI, as the title. */
-        CHECK_STATUS(quire_document_outline_item(&depth, &parent, NULL, NULL, &action, &page,
-                                                 doc, LABELS_OUTLINE),
+        CHECK_STATUS(quire_document_outline_item(&depth, &parent, NULL, NULL, &action, &page, doc,
+                                                 LABELS_OUTLINE),
                      QUIRE_OK);
         CHECK_INT(depth, 0);
         CHECK_INT(parent, -1);
@@ -703,7 +717,7 @@ static void test_export_to_outline(void) {
 
 struct saved_bookmark {
     char *id;
-    char *name;   /* NULL: none */
+    char *name; /* NULL: none */
     quire_action_type kind;
     int32_t page; /* -1: not a go-to */
     char *text;   /* NULL: a go-to */
@@ -751,11 +765,12 @@ static void check_persistence(const char *rel, int32_t pages, quire_save_mode mo
     memset(before, 0, sizeof before);
     doc = open_corpus(rel, NULL);
     if (!doc || !path) goto done;
-    b[0] = new_goto(pages - 1, "The last page \xe2\x80\x94 \xc3\xbc" "ber");
+    b[0] = new_goto(pages - 1, "The last page \xe2\x80\x94 \xc3\xbc"
+                               "ber");
     b[1] = new_text(QUIRE_BOOKMARK_URI, "https://example.org/p?q=1&r=(2)", "A link");
     b[2] = new_text(QUIRE_BOOKMARK_NAMED, "FirstPage", NULL);
-    b[3] = new_text(QUIRE_BOOKMARK_OTHER,
-                    "<< /S /Launch /F (readme.txt) /NewWindow true >>", "Launch it");
+    b[3] = new_text(QUIRE_BOOKMARK_OTHER, "<< /S /Launch /F (readme.txt) /NewWindow true >>",
+                    "Launch it");
     b[4] = new_goto(0, NULL);
     for (k = 0; k < 5; k++) {
         if (!b[k]) continue;
@@ -801,15 +816,15 @@ static void check_persistence(const char *rel, int32_t pages, quire_save_mode mo
                "%s: bookmark %d is named \"%s\" after reopening, \"%s\" before", rel, (int)k,
                after.name ? after.name : "(none)", before[k].name ? before[k].name : "(none)");
         report(after.kind == before[k].kind && after.page == before[k].page, __FILE__, __LINE__,
-               "%s: bookmark %d: kind 0x%x page %d after reopening, kind 0x%x page %d before",
-               rel, (int)k, (unsigned)after.kind, (int)after.page, (unsigned)before[k].kind,
+               "%s: bookmark %d: kind 0x%x page %d after reopening, kind 0x%x page %d before", rel,
+               (int)k, (unsigned)after.kind, (int)after.page, (unsigned)before[k].kind,
                (int)before[k].page);
         report(same_text(after.text, before[k].text), __FILE__, __LINE__,
                "%s: bookmark %d's action is \"%s\" after reopening, \"%s\" before", rel, (int)k,
                after.text ? after.text : "(none)", before[k].text ? before[k].text : "(none)");
-        report(after.has_key == before[k].has_key && after.key == before[k].key, __FILE__,
-               __LINE__, "%s: bookmark %d's sort key is %lld (%d) after reopening, %lld (%d) before",
-               rel, (int)k, (long long)after.key, after.has_key, (long long)before[k].key,
+        report(after.has_key == before[k].has_key && after.key == before[k].key, __FILE__, __LINE__,
+               "%s: bookmark %d's sort key is %lld (%d) after reopening, %lld (%d) before", rel,
+               (int)k, (long long)after.key, after.has_key, (long long)before[k].key,
                before[k].has_key);
         free_saved(&after);
         quire_bookmark_free(got);
@@ -831,14 +846,14 @@ done:
 }
 
 static void test_persistence(void) {
-    g_test = "persistence (incremental save, page_labels.pdf)";
+    test_step("persistence (incremental save, page_labels.pdf)");
     check_persistence(LABELS_PDF, LABELS_PAGES, QUIRE_SAVE_INCREMENTAL);
-    g_test = "persistence (full save, page_labels.pdf)";
+    test_step("persistence (full save, page_labels.pdf)");
     check_persistence(LABELS_PDF, LABELS_PAGES, QUIRE_SAVE_FULL);
     /* Encrypted: the strings of the store go through the security handler. */
-    g_test = "persistence (incremental save, V4-aes.pdf)";
+    test_step("persistence (incremental save, V4-aes.pdf)");
     check_persistence(AES_PDF, AES_PAGES, QUIRE_SAVE_INCREMENTAL);
-    g_test = "persistence (full save, V4-aes.pdf)";
+    test_step("persistence (full save, V4-aes.pdf)");
     check_persistence(AES_PDF, AES_PAGES, QUIRE_SAVE_FULL);
 }
 
@@ -852,14 +867,14 @@ struct goto_store {
     int n;
     int loads, adds, removes, saves, releases;
     int fail_load, fail_add, fail_remove, fail_save; /* returned by the callback when non-zero */
-    int sink_errors;                  /* quire_bookmark_sink_add calls that failed in load */
-    int bad_arguments;                /* callbacks given NULL where the header says otherwise */
-    quire_bookmark_sink *last_sink;   /* the sink of the last load, kept to call it late */
+    int sink_errors;                /* quire_bookmark_sink_add calls that failed in load */
+    int bad_arguments;              /* callbacks given NULL where the header says otherwise */
+    quire_bookmark_sink *last_sink; /* the sink of the last load, kept to call it late */
     /* Calls back into the document from the add callback (the header: QUIRE_ESTATE). */
     quire_document *doc;
     int reenter;
-    int reenter_add, reenter_remove, reenter_move, reenter_providers, reenter_count,
-        reenter_find, reenter_bookmark;
+    int reenter_add, reenter_remove, reenter_move, reenter_providers, reenter_count, reenter_find,
+        reenter_bookmark;
     struct goto_store *reenter_offered; /* the payload of the provider offered from inside */
 };
 
@@ -944,8 +959,10 @@ static int gs_add(int32_t *accepted, const quire_bookmark *b, void *payload) {
     if (kind != QUIRE_BOOKMARK_GOTO) return 0;
     k = store_index(s, b);
     if (k == -1 && s->n == STORE_MAX) return 0;
-    if (k == -1) k = s->n++;
-    else quire_bookmark_free(s->items[k]);
+    if (k == -1)
+        k = s->n++;
+    else
+        quire_bookmark_free(s->items[k]);
     s->items[k] = NULL;
     if (quire_bookmark_copy(&s->items[k], b) != QUIRE_OK) {
         s->bad_arguments++;
@@ -1037,7 +1054,6 @@ static void test_provider_chain(void) {
     char *labels_ids[3];
     const char *dir = make_temp_dir();
     int k;
-    g_test = "a provider chain in C";
     memset(&store, 0, sizeof store);
     doc = open_corpus(LABELS_PDF, NULL);
     if (!doc || !dir) goto done;
@@ -1218,7 +1234,6 @@ static void test_provider_errors(void) {
     int32_t count = -1;
     const char *msg;
     const char *dir = make_temp_dir();
-    g_test = "bookmark provider errors";
     memset(&store, 0, sizeof store);
     memset(&other, 0, sizeof other);
     doc = open_corpus(LABELS_PDF, NULL);
@@ -1264,8 +1279,8 @@ static void test_provider_errors(void) {
         other.fail_load = -3;
         CHECK_STATUS(quire_document_bookmark_count(&count, doc), QUIRE_EUSER);
         msg = quire_last_error_message();
-        report(strstr(msg, "provider 2") != NULL && strstr(msg, "load") != NULL, __FILE__,
-               __LINE__, "the message \"%s\" does not name provider 2 and its load callback", msg);
+        report(strstr(msg, "provider 2") != NULL && strstr(msg, "load") != NULL, __FILE__, __LINE__,
+               "the message \"%s\" does not name provider 2 and its load callback", msg);
         other.fail_load = 0;
     }
 
@@ -1384,35 +1399,38 @@ done:
     remove_temp_dir(dir);
 }
 
-void run_bookmark_tests(void) {
-    {
-        /* The provider initialisers (the header): the current version, no callbacks. */
-        quire_bookmark_provider p = QUIRE_BOOKMARK_PROVIDER_INIT;
-        quire_bookmark_provider b = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
-        g_test = "bookmark provider initialisers";
-        CHECK_INT(p.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
-        CHECK_INT(p.builtin, 0);
-        CHECK(p.load == NULL && p.add == NULL && p.remove == NULL && p.save == NULL &&
-              p.release == NULL && p.payload == NULL);
-        CHECK_INT(b.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
-        CHECK(b.builtin != 0);
-        /* The bookmark kinds are the outline's action types (the header: aliases, so that
-         * one quire_action_type serves both), in that family's range. */
-        CHECK_INT(QUIRE_BOOKMARK_GOTO, QUIRE_ACTION_GOTO);
-        CHECK_INT(QUIRE_BOOKMARK_URI, QUIRE_ACTION_URI);
-        CHECK_INT(QUIRE_BOOKMARK_NAMED, QUIRE_ACTION_NAMED);
-        CHECK_INT(QUIRE_BOOKMARK_OTHER, QUIRE_ACTION_OTHER);
-        CHECK_INT(QUIRE_BOOKMARK_GOTO, 0x0201);
-        CHECK_INT(QUIRE_BOOKMARK_URI, 0x0203);
-        CHECK_INT(QUIRE_BOOKMARK_NAMED, 0x0204);
-        CHECK_INT(QUIRE_BOOKMARK_OTHER, 0x0206);
-        CHECK_INT(QUIRE_BOOKMARK_SORT_CUSTOM, 0x0C00);
-        CHECK_INT(QUIRE_BOOKMARK_SORT_PAGE, 0x0C01);
-    }
-    test_values();
-    test_document_bookmarks();
-    test_export_to_outline();
-    test_persistence();
-    test_provider_chain();
-    test_provider_errors();
+/* The provider initialisers (the header): the current version, no callbacks. */
+static void test_provider_initialisers(void) {
+    quire_bookmark_provider p = QUIRE_BOOKMARK_PROVIDER_INIT;
+    quire_bookmark_provider b = QUIRE_BOOKMARK_PROVIDER_BUILTIN_INIT;
+    CHECK_INT(p.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
+    CHECK_INT(p.builtin, 0);
+    CHECK(p.load == NULL && p.add == NULL && p.remove == NULL && p.save == NULL &&
+          p.release == NULL && p.payload == NULL);
+    CHECK_INT(b.version, QUIRE_BOOKMARK_PROVIDER_VERSION);
+    CHECK(b.builtin != 0);
+    /* The bookmark kinds are the outline's action types (the header: aliases, so that
+     * one quire_action_type serves both), in that family's range. */
+    CHECK_INT(QUIRE_BOOKMARK_GOTO, QUIRE_ACTION_GOTO);
+    CHECK_INT(QUIRE_BOOKMARK_URI, QUIRE_ACTION_URI);
+    CHECK_INT(QUIRE_BOOKMARK_NAMED, QUIRE_ACTION_NAMED);
+    CHECK_INT(QUIRE_BOOKMARK_OTHER, QUIRE_ACTION_OTHER);
+    CHECK_INT(QUIRE_BOOKMARK_GOTO, 0x0201);
+    CHECK_INT(QUIRE_BOOKMARK_URI, 0x0203);
+    CHECK_INT(QUIRE_BOOKMARK_NAMED, 0x0204);
+    CHECK_INT(QUIRE_BOOKMARK_OTHER, 0x0206);
+    CHECK_INT(QUIRE_BOOKMARK_SORT_CUSTOM, 0x0C00);
+    CHECK_INT(QUIRE_BOOKMARK_SORT_PAGE, 0x0C01);
 }
+
+static const struct test_case bookmarks_tests[] = {
+    {"provider_initialisers", test_provider_initialisers},
+    {"values", test_values},
+    {"document_bookmarks", test_document_bookmarks},
+    {"export_to_outline", test_export_to_outline},
+    {"persistence", test_persistence},
+    {"provider_chain", test_provider_chain},
+    {"provider_errors", test_provider_errors},
+    {NULL, NULL}};
+
+const struct test_suite bookmarks_suite = {"bookmarks", NULL, NULL, bookmarks_tests};

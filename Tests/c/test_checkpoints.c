@@ -43,8 +43,8 @@
 /* Seconds to wait for something a background thread does (valgrind is slow). */
 #define WAIT_SECONDS 60
 
-static char g_dir[64];        /* the temporary directory of these tests */
-static char g_ckpt[128];      /* the checkpoint directory the options name */
+static char g_dir[64];   /* the temporary directory of these tests */
+static char g_ckpt[128]; /* the checkpoint directory the options name */
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -278,7 +278,6 @@ static int done_status(struct done_record *r) {
 static void test_checkpoint_status_strings(void) {
     const char *busy = quire_status_string(QUIRE_EBUSY);
     const char *stale = quire_status_string(QUIRE_ESTALE);
-    g_test = "checkpoints: status strings";
     CHECK_INT(QUIRE_EBUSY, -15);
     CHECK_INT(QUIRE_ESTALE, -16);
     CHECK(busy != NULL && busy[0] != '\0' && strcmp(busy, "unknown status") != 0);
@@ -297,7 +296,6 @@ static void test_checkpoint_before_start(void) {
     size_t len = 12345;
     char buf[16] = "untouched";
     int32_t loaded = -7;
-    g_test = "checkpoints: before starting";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "before.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -330,7 +328,6 @@ static void test_checkpoint_defaults(void) {
     quire_document *doc, *same, *other;
     int32_t loaded = -7;
     long long size;
-    g_test = "checkpoints: default options";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "defaults.pdf"));
     snprintf(state, sizeof state, "%s/state", g_dir);
     snprintf(home, sizeof home, "%s/home", g_dir);
@@ -402,7 +399,6 @@ static void test_checkpoint_memory_document(void) {
     quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_IMMEDIATE, NULL, 0);
     int32_t loaded = -7;
     char prefix[256];
-    g_test = "checkpoints: a document opened from memory";
     CHECK(data != NULL);
     if (!data) return;
     CHECK_STATUS(quire_document_open_memory(&doc, data, size, NULL), QUIRE_OK);
@@ -446,7 +442,6 @@ static void test_checkpoint_invalid_options(void) {
     static const double bad_intervals[] = {0.0, 0.001, -1.0, 86400.5, 1e9};
     int32_t loaded = -7;
     size_t k;
-    g_test = "checkpoints: invalid options";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "invalid.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -459,8 +454,10 @@ static void test_checkpoint_invalid_options(void) {
      * one past the last, and constants of other families (their own ranges: the header). */
     {
         static const quire_checkpoint_strategy bad_strategies[] = {
-            (quire_checkpoint_strategy)3, (quire_checkpoint_strategy)-1,
-            (quire_checkpoint_strategy)0, (quire_checkpoint_strategy)1,
+            (quire_checkpoint_strategy)3,
+            (quire_checkpoint_strategy)-1,
+            (quire_checkpoint_strategy)0,
+            (quire_checkpoint_strategy)1,
             (quire_checkpoint_strategy)2,
             (quire_checkpoint_strategy)(QUIRE_CHECKPOINT_IMMEDIATE + 1),
             (quire_checkpoint_strategy)QUIRE_CHECKPOINT_EXISTING_LOAD,
@@ -486,7 +483,7 @@ static void test_checkpoint_invalid_options(void) {
         report(quire_document_start_checkpoints(&loaded, doc, &o) == QUIRE_EINVAL, __FILE__,
                __LINE__, "the UID \"%s\" is refused", bad_uids[k]);
     }
-    CHECK_INT(loaded, -7); /* every call failed: untouched */
+    CHECK_INT(loaded, -7);                                      /* every call failed: untouched */
     CHECK_STATUS(quire_document_checkpoint(doc), QUIRE_ESTATE); /* none started */
 
     /* The bounds of the interval are valid; starting again is QUIRE_ESTATE. */
@@ -507,7 +504,6 @@ static void test_checkpoint_immediate_recovery(void) {
     char path[4096], ckpt[1024];
     quire_document *doc;
     int32_t loaded = -7, before;
-    g_test = "checkpoints: immediate strategy, recovery after closing without saving";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "immediate.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -521,7 +517,7 @@ static void test_checkpoint_immediate_recovery(void) {
         return;
     }
     CHECK_INT(page0_count(doc), before + 1);
-    quire_document_close(doc); /* "crash": closed without saving */
+    quire_document_close(doc);                 /* "crash": closed without saving */
     CHECK(same_bytes(path, QUIRE_SAMPLE_PDF)); /* the PDF itself is untouched */
     CHECK(path_exists(ckpt));                  /* the checkpoint stays (the header) */
 
@@ -562,7 +558,6 @@ static void test_checkpoint_busy(void) {
     char path[4096];
     quire_document *a, *b;
     int32_t loaded = -7;
-    g_test = "checkpoints: a UID in use";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "busy.pdf"));
     a = open_path(path);
     b = open_path(fresh_copy(NULL, "busy-other.pdf"));
@@ -594,7 +589,6 @@ static void test_checkpoint_stale(void) {
     char path[4096], ckpt[1024];
     quire_document *doc, *other;
     int32_t loaded = -7, in_file;
-    g_test = "checkpoints: a checkpoint of another version of the file";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "stale.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -642,7 +636,6 @@ static void test_checkpoint_changes_before_start(void) {
     char path[4096];
     quire_document *doc;
     int32_t loaded = -7;
-    g_test = "checkpoints: changes made before starting";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "before-start.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -668,7 +661,6 @@ static void test_checkpoint_damaged(void) {
     int32_t loaded = -7;
     long long after_first, after_second;
     FILE *f;
-    g_test = "checkpoints: a damaged checkpoint";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "damaged.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -741,7 +733,6 @@ static void test_checkpoint_manual(void) {
     quire_document *doc;
     int32_t loaded = -7;
     long long size0, size1;
-    g_test = "checkpoints: manual strategy";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "manual.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -779,7 +770,6 @@ static void test_checkpoint_timed(void) {
     int32_t loaded = -7;
     long long size0;
     int waited;
-    g_test = "checkpoints: timed strategy";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "timed.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -788,10 +778,9 @@ static void test_checkpoint_timed(void) {
     snprintf(ckpt, sizeof ckpt, "%s", checkpoint_path(doc));
     size0 = file_size(ckpt);
     CHECK(add_note(doc, "timed note 1"));
-    for (waited = 0; waited < WAIT_SECONDS * 50 && file_size(ckpt) <= size0; waited++)
-        sleep_ms(20);
-    report(file_size(ckpt) > size0, __FILE__, __LINE__,
-           "the timer wrote the change within %d s", WAIT_SECONDS);
+    for (waited = 0; waited < WAIT_SECONDS * 50 && file_size(ckpt) <= size0; waited++) sleep_ms(20);
+    report(file_size(ckpt) > size0, __FILE__, __LINE__, "the timer wrote the change within %d s",
+           WAIT_SECONDS);
     quire_document_close(doc);
 
     /* A day's interval: a change is not written by the timer, but closing writes it. */
@@ -827,7 +816,6 @@ static void test_checkpoint_async(void) {
     struct done_record rec;
     int32_t loaded = -7;
     long long size0;
-    g_test = "checkpoints: asynchronous checkpoint";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "async.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -873,7 +861,6 @@ static void test_checkpoint_path_query(void) {
     quire_document *doc;
     int32_t loaded = -7;
     size_t len = 0, len2 = 0;
-    g_test = "checkpoints: the path through the length-query pattern";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "path.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -934,7 +921,6 @@ static void test_checkpoint_existing(void) {
     char path[4096];
     size_t s, c;
     int v1;
-    g_test = "checkpoints: an existing checkpoint is kept unless discarding is asked for";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "existing.pdf"));
     for (s = 0; s < 3; s++) {
         for (c = 0; c < 4; c++) {
@@ -959,7 +945,8 @@ static void test_checkpoint_existing(void) {
             CHECK_STATUS(quire_document_start_checkpoints(&loaded, doc, &o), expect);
             if (expect == QUIRE_OK) {
                 CHECK_INT(loaded, choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD ? 1 : 0);
-                CHECK_INT(notes_with(doc, "unsaved note"), choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD);
+                CHECK_INT(notes_with(doc, "unsaved note"),
+                          choices[c] == QUIRE_CHECKPOINT_EXISTING_LOAD);
             } else {
                 CHECK_INT(loaded, -7);
                 CHECK_INT(unsaved(doc), 0);
@@ -967,8 +954,9 @@ static void test_checkpoint_existing(void) {
             }
             CHECK_STATUS(quire_document_stop_checkpoints(doc, 0), QUIRE_OK);
             CHECK_INT(inspect_state(doc, "existing"),
-                      !v1 && choices[c] == QUIRE_CHECKPOINT_EXISTING_DISCARD ? QUIRE_CHECKPOINT_EMPTY
-                                                                           : QUIRE_CHECKPOINT_CHANGES);
+                      !v1 && choices[c] == QUIRE_CHECKPOINT_EXISTING_DISCARD
+                          ? QUIRE_CHECKPOINT_EMPTY
+                          : QUIRE_CHECKPOINT_CHANGES);
             quire_document_close(doc);
             /* Start afresh for the next combination. */
             doc = open_path(path);
@@ -979,7 +967,7 @@ static void test_checkpoint_existing(void) {
             quire_document_close(doc);
         }
     }
-    {   /* A version 1 caller that asked for loading gets it. */
+    { /* A version 1 caller that asked for loading gets it. */
         quire_document *doc;
         quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 1);
         int32_t loaded = -7;
@@ -996,7 +984,7 @@ static void test_checkpoint_existing(void) {
         CHECK_STATUS(quire_document_stop_checkpoints(doc, 1), QUIRE_OK);
         quire_document_close(doc);
     }
-    {   /* An unknown choice is refused before anything happens. */
+    { /* An unknown choice is refused before anything happens. */
         quire_document *doc = open_path(path);
         quire_checkpoint_options o = options_for(QUIRE_CHECKPOINT_MANUAL, "existing", 0);
         int32_t loaded = -7;
@@ -1023,7 +1011,6 @@ static void test_checkpoint_inspect(void) {
     quire_checkpoint_info info = QUIRE_CHECKPOINT_INFO_INIT;
     struct stat before, after;
     int32_t loaded;
-    g_test = "checkpoints: inspection";
     snprintf(path, sizeof path, "%s", fresh_copy(NULL, "inspect.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -1067,7 +1054,6 @@ static void test_checkpoint_encrypted(void) {
     quire_document *doc;
     int32_t loaded = -7;
     static const char secret[] = "a secret note 7c1d0e";
-    g_test = "checkpoints: an encrypted document";
     snprintf(path, sizeof path, "%s", fresh_copy(AES_PDF, "aes.pdf"));
     doc = open_path(path);
     if (!doc) return;
@@ -1088,56 +1074,73 @@ static void test_checkpoint_encrypted(void) {
     quire_document_close(doc);
 }
 
-void run_checkpoint_tests(void) {
+/* The environment these tests change, kept to be put back, and the real default directory
+ * (the header's), which must not change. */
+static char *g_old_state, *g_old_home;
+static char g_real_default[1024];
+static int g_real_before;
+
+/* The default directory is in the temporary directory for as long as these tests run. */
+static int checkpoints_setup(void) {
     const char *dir = make_temp_dir();
     char *old_state = getenv("XDG_STATE_HOME"), *old_home = getenv("HOME");
-    char state[256], real_default[1024];
-    int real_before;
-    if (!dir) return;
-    /* The real default directory (the header's), which must not change. */
+    char state[256];
+    if (!dir) return 1;
     if (old_state && old_state[0])
-        snprintf(real_default, sizeof real_default, "%s/quire/checkpoints", old_state);
+        snprintf(g_real_default, sizeof g_real_default, "%s/quire/checkpoints", old_state);
     else
-        snprintf(real_default, sizeof real_default, "%s/.local/state/quire/checkpoints",
+        snprintf(g_real_default, sizeof g_real_default, "%s/.local/state/quire/checkpoints",
                  old_home ? old_home : ".");
-    real_before = count_dir_entries(real_default);
+    g_real_before = count_dir_entries(g_real_default);
     /* Copies: setenv may invalidate what getenv returned. */
-    old_state = old_state ? strdup(old_state) : NULL;
-    old_home = old_home ? strdup(old_home) : NULL;
+    g_old_state = old_state ? strdup(old_state) : NULL;
+    g_old_home = old_home ? strdup(old_home) : NULL;
     snprintf(g_dir, sizeof g_dir, "%s", dir);
     snprintf(g_ckpt, sizeof g_ckpt, "%s/checkpoints", g_dir);
-    /* The default directory is in the temporary directory for as long as these tests run. */
     snprintf(state, sizeof state, "%s/state", g_dir);
     setenv("XDG_STATE_HOME", state, 1);
     setenv("HOME", join_path(g_dir, "home"), 1);
+    return 0;
+}
 
-    test_checkpoint_status_strings();
-    test_checkpoint_before_start();
-    test_checkpoint_defaults();
-    test_checkpoint_memory_document();
-    test_checkpoint_invalid_options();
-    test_checkpoint_immediate_recovery();
-    test_checkpoint_busy();
-    test_checkpoint_stale();
-    test_checkpoint_changes_before_start();
-    test_checkpoint_damaged();
-    test_checkpoint_manual();
-    test_checkpoint_timed();
-    test_checkpoint_async();
-    test_checkpoint_path_query();
-    test_checkpoint_encrypted();
-    test_checkpoint_existing();
-    test_checkpoint_inspect();
-
-    if (old_state) setenv("XDG_STATE_HOME", old_state, 1);
-    else unsetenv("XDG_STATE_HOME");
-    if (old_home) setenv("HOME", old_home, 1);
-    else unsetenv("HOME");
-    free(old_state);
-    free(old_home);
-    g_test = "checkpoints: the real default directory";
-    report(count_dir_entries(real_default) == real_before, __FILE__, __LINE__,
-           "%s had %d entries before these tests and has %d after", real_default, real_before,
-           count_dir_entries(real_default));
+static void checkpoints_teardown(void) {
+    if (g_old_state)
+        setenv("XDG_STATE_HOME", g_old_state, 1);
+    else
+        unsetenv("XDG_STATE_HOME");
+    if (g_old_home)
+        setenv("HOME", g_old_home, 1);
+    else
+        unsetenv("HOME");
+    free(g_old_state);
+    free(g_old_home);
+    g_old_state = g_old_home = NULL;
+    test_step("the real default directory");
+    report(count_dir_entries(g_real_default) == g_real_before, __FILE__, __LINE__,
+           "%s had %d entries before these tests and has %d after", g_real_default, g_real_before,
+           count_dir_entries(g_real_default));
     remove_temp_dir(g_dir);
 }
+
+static const struct test_case checkpoints_tests[] = {
+    {"status_strings", test_checkpoint_status_strings},
+    {"before_start", test_checkpoint_before_start},
+    {"defaults", test_checkpoint_defaults},
+    {"memory_document", test_checkpoint_memory_document},
+    {"invalid_options", test_checkpoint_invalid_options},
+    {"immediate_recovery", test_checkpoint_immediate_recovery},
+    {"busy", test_checkpoint_busy},
+    {"stale", test_checkpoint_stale},
+    {"changes_before_start", test_checkpoint_changes_before_start},
+    {"damaged", test_checkpoint_damaged},
+    {"manual", test_checkpoint_manual},
+    {"timed", test_checkpoint_timed},
+    {"async", test_checkpoint_async},
+    {"path_query", test_checkpoint_path_query},
+    {"encrypted", test_checkpoint_encrypted},
+    {"existing", test_checkpoint_existing},
+    {"inspect", test_checkpoint_inspect},
+    {NULL, NULL}};
+
+const struct test_suite checkpoints_suite = {"checkpoints", checkpoints_setup, checkpoints_teardown,
+                                             checkpoints_tests};

@@ -65,9 +65,11 @@ static void on_event(quire_descriptor *descriptor, const quire_sync_event *event
     pthread_mutex_lock(&e->lock);
     e->count++;
     if (pthread_equal(pthread_self(), e->caller)) e->wrong_thread++;
-    if (descriptor != e->descriptor || event->version != QUIRE_SYNC_EVENT_VERSION) e->wrong_thread++;
+    if (descriptor != e->descriptor || event->version != QUIRE_SYNC_EVENT_VERSION)
+        e->wrong_thread++;
     /* Version 2's fields: only CHANGE_DROPPED carries change ids. */
-    if (event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED && (event->change_ids || event->change_id_count || event->client_seq))
+    if (event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED &&
+        (event->change_ids || event->change_id_count || event->client_seq))
         e->wrong_thread++;
     /* Version 3's: only CHANGE_DROPPED names fields, and a count goes with its array. */
     if ((event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED && (event->fields || event->field_count)) ||
@@ -76,7 +78,8 @@ static void on_event(quire_descriptor *descriptor, const quire_sync_event *event
     /* Every event is of the family, and so is its state. */
     if (!event_name(event->type) || !state_name(event->state)) e->wrong_thread++;
     if (event->type == QUIRE_SYNC_EVENT_DOWNLOAD_FAILED) e->download_failed_status = event->status;
-    if (event->type == QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED) e->reauth_failed_status = event->status;
+    if (event->type == QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED)
+        e->reauth_failed_status = event->status;
     if (event->type == QUIRE_SYNC_EVENT_STATE_CHANGED) e->state_changes++;
     pthread_mutex_unlock(&e->lock);
 }
@@ -106,10 +109,10 @@ static void test_client_arguments(void) {
     quire_client *client = NULL;
     quire_sync_state state;
     size_t n;
-    g_test = "client_arguments";
     CHECK_STATUS(quire_client_config_init(NULL, QUIRE_CLIENT_CONFIG_VERSION), QUIRE_EINVAL);
     CHECK_STATUS(quire_client_config_init(&config, 0), QUIRE_EINVAL);
-    CHECK_STATUS(quire_client_config_init(&config, QUIRE_CLIENT_CONFIG_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_client_config_init(&config, QUIRE_CLIENT_CONFIG_VERSION + 1),
+                 QUIRE_EVERSION);
     CHECK_STATUS(quire_client_config_init(&config, QUIRE_CLIENT_CONFIG_VERSION), QUIRE_OK);
     CHECK(config.auto_sync_delay < 0 && config.server_url == NULL);
     CHECK_STATUS(quire_client_callbacks_init(&callbacks, 0), QUIRE_EINVAL);
@@ -173,7 +176,6 @@ static void test_client_offline(void) {
     size_t n = 0;
     int status;
     char *token = client_fixture("token"), *other_layer = client_fixture("token-other-layer");
-    g_test = "client_offline";
     if (!token || !other_layer) {
         report(0, __FILE__, __LINE__, "the client tests need the tokens of sync_fixtures.py");
         free(token);
@@ -236,7 +238,8 @@ static void test_client_offline(void) {
         CHECK(id == 0);
         CHECK_STATUS(quire_descriptor_repairs(&id, d), QUIRE_OK);
         CHECK(id == 0);
-        CHECK_STATUS(quire_descriptor_records_json(NULL, 0, &n, d), QUIRE_ESTATE); /* not downloaded */
+        CHECK_STATUS(quire_descriptor_records_json(NULL, 0, &n, d),
+                     QUIRE_ESTATE); /* not downloaded */
     }
 
     /* A token of another layer is refused; a download with nothing listening fails with
@@ -286,7 +289,7 @@ static void test_client_offline(void) {
     free(other_layer);
 }
 
-void run_client_tests(void) {
-    test_client_arguments();
-    test_client_offline();
-}
+static const struct test_case client_tests[] = {
+    {"arguments", test_client_arguments}, {"offline", test_client_offline}, {NULL, NULL}};
+
+const struct test_suite client_suite = {"client", NULL, NULL, client_tests};

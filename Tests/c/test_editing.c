@@ -71,8 +71,8 @@ static char *key_pdf(quire_document *doc, int32_t number, const char *key) {
 }
 
 /* Entry `key` of object `number`, printed, is `expected` (NULL: the key is missing). */
-static void check_key_at(quire_document *doc, int32_t number, const char *key,
-                         const char *expected, int line) {
+static void check_key_at(quire_document *doc, int32_t number, const char *key, const char *expected,
+                         int line) {
     char *text = key_pdf(doc, number, key);
     if (expected)
         report(text && strcmp(text, expected) == 0, __FILE__, line,
@@ -83,7 +83,8 @@ static void check_key_at(quire_document *doc, int32_t number, const char *key,
                (int)number, key, text);
     free(text);
 }
-#define CHECK_KEY(doc, number, key, expected) check_key_at((doc), (number), (key), (expected), __LINE__)
+#define CHECK_KEY(doc, number, key, expected) \
+    check_key_at((doc), (number), (key), (expected), __LINE__)
 
 /* The object number of a reference in the trailer (/Root, /Info, /Encrypt), or -1. */
 static int32_t trailer_ref(quire_document *doc, const char *key) {
@@ -111,8 +112,8 @@ static quire_document *reopen_sink(const struct byte_sink *sink, const char *pas
     int status;
     options.password = password;
     status = quire_document_open_memory(&doc, sink->data, sink->size, &options);
-    report(status == QUIRE_OK, __FILE__, line, "reopening %zu saved bytes: %d (%s): %s",
-           sink->size, status, quire_status_string(status), quire_last_error_message());
+    report(status == QUIRE_OK, __FILE__, line, "reopening %zu saved bytes: %d (%s): %s", sink->size,
+           status, quire_status_string(status), quire_last_error_message());
     return status == QUIRE_OK ? doc : NULL;
 }
 
@@ -153,11 +154,11 @@ static long file_size(const char *path) {
  * update of a few changed objects, a cross-reference section and a trailer stays well under
  * 4 KiB. */
 static void check_incremental(const unsigned char *saved, size_t saved_size,
-                              const unsigned char *original, size_t original_size,
-                              const char *what, int line) {
-    report(saved_size > original_size && memcmp(saved, original, original_size) == 0,
-           __FILE__, line, "%s: the %zu saved bytes do not begin with the %zu original ones",
-           what, saved_size, original_size);
+                              const unsigned char *original, size_t original_size, const char *what,
+                              int line) {
+    report(saved_size > original_size && memcmp(saved, original, original_size) == 0, __FILE__,
+           line, "%s: the %zu saved bytes do not begin with the %zu original ones", what,
+           saved_size, original_size);
     report(saved_size > original_size && saved_size - original_size < 4096, __FILE__, line,
            "%s: the update is %ld bytes", what, (long)saved_size - (long)original_size);
 }
@@ -182,7 +183,6 @@ static void test_edit(void) {
     quire_document *doc;
     quire_value *v = NULL, *stream6 = NULL;
     int32_t n = -1, m = -1, count = -1, before = -1;
-    g_test = "editing";
     /* annots.pdf: objects 1 to 26, /Size 27; 1 is the catalog << /Type /Catalog /Pages 2 0 R
      * /AcroForm << ... >> >> (the file). */
     doc = open_corpus(ANNOTS, NULL);
@@ -335,7 +335,6 @@ static void test_edit_errors(void) {
     quire_document *doc;
     quire_value *v = parse_value("<< /Quire 1 >>"), *i42 = parse_value("42");
     int32_t n = -7;
-    g_test = "editing: errors";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc || !v || !i42) {
         quire_document_close(doc);
@@ -447,7 +446,6 @@ static void test_save_path(void) {
     unsigned char *original, *saved, *saved2;
     size_t original_size = 0, saved_size = 0, saved2_size = 0;
     quire_save_options options = QUIRE_SAVE_OPTIONS_INIT;
-    g_test = "saving to a path";
     dir = make_temp_dir();
     original = read_file(corpus(ANNOTS), &original_size);
     doc = open_corpus(ANNOTS, NULL);
@@ -603,7 +601,6 @@ static void test_save_append_in_place(void) {
     struct byte_sink sink = {0};
     FILE *f;
     quire_save_options options = QUIRE_SAVE_OPTIONS_INIT;
-    g_test = "appending in place";
     dir = make_temp_dir();
     original = read_file(corpus(ANNOTS), &original_size);
     if (!dir || !original) {
@@ -639,8 +636,8 @@ static void test_save_append_in_place(void) {
     CHECK_INT(count_dir_entries(dir), 1);
     saved = read_file(path, &saved_size);
     if (saved) {
-        report(saved_size > original_size && memcmp(saved, original, original_size) == 0, __FILE__, __LINE__,
-               "the appended file does not begin with the original bytes");
+        report(saved_size > original_size && memcmp(saved, original, original_size) == 0, __FILE__,
+               __LINE__, "the appended file does not begin with the original bytes");
         report(saved_size - original_size < 8192, __FILE__, __LINE__, "the update is %zu bytes",
                saved_size - original_size);
         CHECK(ends_with_eof(saved, saved_size));
@@ -675,7 +672,6 @@ static void test_save_callback(void) {
     size_t original_size = 0;
     struct byte_sink sink, sink2;
     int status;
-    g_test = "saving through a callback";
     memset(&sink, 0, sizeof sink);
     memset(&sink2, 0, sizeof sink2);
     original = read_file(corpus(ANNOTS), &original_size);
@@ -766,7 +762,6 @@ static void test_save_full(void) {
     struct byte_sink sink;
     int32_t root;
     int32_t object_streams;
-    g_test = "full saves";
     /* hybrid-xref.pdf: 30 pages, 11 outline items (manifest, all peers), objects in an object
      * stream (manifest pikepdf objstm_objects 13). */
     for (object_streams = 0; object_streams <= 1; object_streams++) {
@@ -855,8 +850,8 @@ static void test_save_encrypted(void) {
     static const struct encrypted_save_case cases[] = {
         {QPDF("enc-R2,V1,U=view,O=master.pdf"), "view", QUIRE_SAVE_INCREMENTAL,
          QUIRE_ENCRYPTION_RC4_40, 2},
-        {QPDF("enc-R2,V1,U=view,O=master.pdf"), "view", QUIRE_SAVE_FULL,
-         QUIRE_ENCRYPTION_RC4_40, 2},
+        {QPDF("enc-R2,V1,U=view,O=master.pdf"), "view", QUIRE_SAVE_FULL, QUIRE_ENCRYPTION_RC4_40,
+         2},
         {QPDF("V4-aes.pdf"), NULL, QUIRE_SAVE_INCREMENTAL, QUIRE_ENCRYPTION_AES_128, 4},
         {QPDF("enc-XI-R6,V5,U=view,O=master.pdf"), "view", QUIRE_SAVE_INCREMENTAL,
          QUIRE_ENCRYPTION_AES_256, 6},
@@ -864,7 +859,6 @@ static void test_save_encrypted(void) {
          QUIRE_ENCRYPTION_AES_256, 6},
     };
     size_t i;
-    g_test = "saving encrypted files";
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct encrypted_save_case *c = &cases[i];
         quire_document *doc = open_corpus(c->path, c->password), *re = NULL;
@@ -885,8 +879,8 @@ static void test_save_encrypted(void) {
             quire_document *none = NULL;
             int status = quire_document_open_memory(&none, sink.data, sink.size, NULL);
             report(status == QUIRE_EPASSWORD, __FILE__, __LINE__,
-                   "%s (mode 0x%x): reopened without a password: %d", c->path,
-                   (unsigned)c->mode, status);
+                   "%s (mode 0x%x): reopened without a password: %d", c->path, (unsigned)c->mode,
+                   status);
             quire_document_close(status == QUIRE_OK ? none : NULL);
         }
         if (sink.size) re = reopen_sink(&sink, c->password, __LINE__);
@@ -898,9 +892,9 @@ static void test_save_encrypted(void) {
             CHECK_INT(int_of(quire_document_is_encrypted, re), 1);
             CHECK_STATUS(quire_document_encryption(&method, &revision, NULL, NULL, re), QUIRE_OK);
             report(method == c->method && revision == c->revision, __FILE__, __LINE__,
-                   "%s (mode 0x%x): saved with method 0x%x revision %d, expected 0x%x %d",
-                   c->path, (unsigned)c->mode, (unsigned)method, (int)revision,
-                   (unsigned)c->method, (int)c->revision);
+                   "%s (mode 0x%x): saved with method 0x%x revision %d, expected 0x%x %d", c->path,
+                   (unsigned)c->mode, (unsigned)method, (int)revision, (unsigned)c->method,
+                   (int)c->revision);
             CHECK_STATUS(quire_document_metadata(buf, sizeof buf, &len, re, "Title"), QUIRE_OK);
             CHECK_STR(buf, "QuireSecretTitle");
             CHECK_INT(int_of(quire_document_page_count, re), 30);
@@ -914,7 +908,6 @@ static void test_save_encrypted(void) {
 static void test_save_repaired(void) {
     quire_document *doc, *re;
     struct byte_sink sink;
-    g_test = "saving a repaired file";
     /* bad3.pdf: the cross-reference was rebuilt (see test_api.c). An incremental save would
      * append to an xref that does not exist: QUIRE_EUNSUPPORTED (the header); a full save
      * writes a new, clean file. */
@@ -956,7 +949,6 @@ static void test_outline_actions(void) {
      * written (ISO 32000-2 §12.6.4: /F of GoToR and Launch, /N of Named, /S otherwise). */
     quire_document *doc, *re;
     struct byte_sink sink;
-    g_test = "outline actions";
     doc = open_corpus(BOOKMARKS, NULL);
     if (!doc) return;
     memset(&sink, 0, sizeof sink);
@@ -997,8 +989,8 @@ static void test_outline_actions(void) {
                    "item %d: action 0x%x, expected 0x%x", (int)i, (unsigned)action,
                    (unsigned)expected[i].action);
             if (expected[i].action == QUIRE_ACTION_GOTOR)
-                report(page == expected[i].page, __FILE__, __LINE__, "item %d: page %d, expected %d",
-                       (int)i, (int)page, (int)expected[i].page);
+                report(page == expected[i].page, __FILE__, __LINE__,
+                       "item %d: page %d, expected %d", (int)i, (int)page, (int)expected[i].page);
             if (expected[i].target) {
                 CHECK_TEXT(T_OUTLINE_TARGET, re, NULL, i, expected[i].target);
             } else {
@@ -1009,9 +1001,9 @@ static void test_outline_actions(void) {
         /* The structure is unchanged: item 3 still has 2 children and is closed. */
         {
             int32_t children = -1, is_open = -1;
-            CHECK_STATUS(quire_document_outline_item(NULL, NULL, &children, &is_open, NULL, NULL,
-                                                     re, 3),
-                         QUIRE_OK);
+            CHECK_STATUS(
+                quire_document_outline_item(NULL, NULL, &children, &is_open, NULL, NULL, re, 3),
+                QUIRE_OK);
             CHECK_INT(children, 2);
             CHECK_INT(is_open, 0);
         }
@@ -1021,15 +1013,22 @@ static void test_outline_actions(void) {
     quire_document_close(doc);
 }
 
-void run_editing_tests(void) {
+/* The save callbacks are "called ... on the calling thread" (the header): this one. */
+static int editing_setup(void) {
     sink_expect_thread();
-    test_edit();
-    test_edit_errors();
-    test_save_path();
-    test_save_append_in_place();
-    test_save_callback();
-    test_save_full();
-    test_save_encrypted();
-    test_save_repaired();
-    test_outline_actions();
+    return 0;
 }
+
+static const struct test_case editing_tests[] = {
+    {"edit", test_edit},
+    {"edit_errors", test_edit_errors},
+    {"save_path", test_save_path},
+    {"save_append_in_place", test_save_append_in_place},
+    {"save_callback", test_save_callback},
+    {"save_full", test_save_full},
+    {"save_encrypted", test_save_encrypted},
+    {"save_repaired", test_save_repaired},
+    {"outline_actions", test_outline_actions},
+    {NULL, NULL}};
+
+const struct test_suite editing_suite = {"editing", editing_setup, NULL, editing_tests};

@@ -29,11 +29,11 @@ static int32_t field_index(quire_document *doc, const char *name) {
  * 231: bit n is 1 << (n - 1)) and the kinds' ranges, so that a value mistyped in the header
  * is caught here. */
 static void test_field_constants(void) {
-    const quire_field_kind kinds[] = {QUIRE_FIELD_TEXT, QUIRE_FIELD_CHECK_BOX, QUIRE_FIELD_RADIO_BUTTON,
-                                      QUIRE_FIELD_COMBO_BOX, QUIRE_FIELD_LIST_BOX, QUIRE_FIELD_PUSH_BUTTON,
-                                      QUIRE_FIELD_SIGNATURE, QUIRE_FIELD_UNKNOWN};
+    const quire_field_kind kinds[] = {QUIRE_FIELD_TEXT,         QUIRE_FIELD_CHECK_BOX,
+                                      QUIRE_FIELD_RADIO_BUTTON, QUIRE_FIELD_COMBO_BOX,
+                                      QUIRE_FIELD_LIST_BOX,     QUIRE_FIELD_PUSH_BUTTON,
+                                      QUIRE_FIELD_SIGNATURE,    QUIRE_FIELD_UNKNOWN};
     size_t k;
-    g_test = "forms: constants";
     for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) CHECK_INT((int)kinds[k], 0x1B00 + (int)k);
     CHECK_INT(QUIRE_FIELD_OPTION_EXPORT, 0x1C00);
     CHECK_INT(QUIRE_FIELD_OPTION_DISPLAY, 0x1C01);
@@ -137,7 +137,8 @@ static void test_list_box(void) {
     CHECK(count >= 3); /* Apple, Banana, Cherry, ... */
     {
         const quire_field_option_part display = QUIRE_FIELD_OPTION_DISPLAY;
-        CHECK_STATUS(quire_field_option(option, sizeof option, &len, doc, multi, 2, display), QUIRE_OK);
+        CHECK_STATUS(quire_field_option(option, sizeof option, &len, doc, multi, 2, display),
+                     QUIRE_OK);
         CHECK_STR(option, "Cherry");
     }
     CHECK_STATUS(quire_field_set_values(doc, multi, values, 2), QUIRE_OK);
@@ -169,10 +170,12 @@ static void test_flatten_and_xfdf(void) {
             CHECK_STATUS(quire_document_import_xfdf(&imported, fresh, xfdf, len), QUIRE_OK);
             CHECK(imported >= 1);
             CHECK_STR(field_value(fresh, 0, 0), "Burnt in");
-            CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, "<xfdf><annots>", 14), QUIRE_EFORMAT);
+            CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, "<xfdf><annots>", 14),
+                         QUIRE_EFORMAT);
             CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, NULL, 3), QUIRE_EINVAL);
             /* A size past SSIZE_MAX (a negative length given to size_t) is refused, not copied. */
-            CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, "<xfdf/>", (size_t)-1), QUIRE_EINVAL);
+            CHECK_STATUS(quire_document_import_xfdf(NULL, fresh, "<xfdf/>", (size_t)-1),
+                         QUIRE_EINVAL);
             quire_document_close(fresh);
         }
         free(xfdf);
@@ -189,9 +192,10 @@ static void test_flatten_and_xfdf(void) {
     quire_document_close(doc);
 }
 
-void run_form_tests(void) {
-    test_field_constants();
-    test_fields();
-    test_list_box();
-    test_flatten_and_xfdf();
-}
+static const struct test_case forms_tests[] = {{"field_constants", test_field_constants},
+                                               {"fields", test_fields},
+                                               {"list_box", test_list_box},
+                                               {"flatten_and_xfdf", test_flatten_and_xfdf},
+                                               {NULL, NULL}};
+
+const struct test_suite forms_suite = {"forms", NULL, NULL, forms_tests};

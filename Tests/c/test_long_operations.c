@@ -39,11 +39,11 @@ static int record_progress(uint64_t done, uint64_t total, void *payload) {
 }
 
 /* The log ends at done == total after at least one call, and never went wrong. */
-#define CHECK_PROGRESS_COMPLETE(log)                                                        \
-    do {                                                                                   \
-        CHECK((log).calls >= 1);                                                           \
-        CHECK(!(log).bad);                                                                 \
-        CHECK((log).last_done == (log).total);                                             \
+#define CHECK_PROGRESS_COMPLETE(log)           \
+    do {                                       \
+        CHECK((log).calls >= 1);               \
+        CHECK(!(log).bad);                     \
+        CHECK((log).last_done == (log).total); \
     } while (0)
 
 /* Whether the `size` bytes at `data` hold `needle`. */
@@ -82,11 +82,13 @@ static void test_options_init(void) {
     CHECK(flatten.version == QUIRE_FLATTEN_OPTIONS_VERSION && flatten.subtypes == NULL &&
           flatten.keep_links == 1 && flatten.progress == NULL && flatten.progress_payload == NULL);
     CHECK_STATUS(quire_flatten_options_init(&flatten, 0), QUIRE_EINVAL);
-    CHECK_STATUS(quire_flatten_options_init(&flatten, QUIRE_FLATTEN_OPTIONS_VERSION + 1), QUIRE_EVERSION);
+    CHECK_STATUS(quire_flatten_options_init(&flatten, QUIRE_FLATTEN_OPTIONS_VERSION + 1),
+                 QUIRE_EVERSION);
     CHECK_STATUS(quire_flatten_options_init(NULL, 1), QUIRE_EINVAL);
     memset(&exporting, 0xAB, sizeof exporting);
     CHECK_STATUS(quire_export_options_init(&exporting, QUIRE_EXPORT_OPTIONS_VERSION), QUIRE_OK);
-    CHECK(exporting.format == QUIRE_FORMAT_JSON && exporting.page_index == -1 && exporting.progress == NULL);
+    CHECK(exporting.format == QUIRE_FORMAT_JSON && exporting.page_index == -1 &&
+          exporting.progress == NULL);
     CHECK_STATUS(quire_export_options_init(&exporting, 2), QUIRE_EVERSION);
     memset(&importing, 0xAB, sizeof importing);
     CHECK_STATUS(quire_import_options_init(&importing, QUIRE_IMPORT_OPTIONS_VERSION), QUIRE_OK);
@@ -150,16 +152,20 @@ static char *json_by_query(quire_document *doc, int instant, size_t *len) {
     char *json;
     *len = 0;
     if (instant) {
-        CHECK_STATUS(quire_document_export_annotations_json_instant_comments(NULL, 0, len, doc, -1), QUIRE_OK);
+        CHECK_STATUS(quire_document_export_annotations_json_instant_comments(NULL, 0, len, doc, -1),
+                     QUIRE_OK);
     } else {
         CHECK_STATUS(quire_document_export_annotations_json(NULL, 0, len, doc, -1), QUIRE_OK);
     }
     json = malloc(*len + 1);
     if (!json) return NULL;
     if (instant) {
-        CHECK_STATUS(quire_document_export_annotations_json_instant_comments(json, *len + 1, len, doc, -1), QUIRE_OK);
+        CHECK_STATUS(
+            quire_document_export_annotations_json_instant_comments(json, *len + 1, len, doc, -1),
+            QUIRE_OK);
     } else {
-        CHECK_STATUS(quire_document_export_annotations_json(json, *len + 1, len, doc, -1), QUIRE_OK);
+        CHECK_STATUS(quire_document_export_annotations_json(json, *len + 1, len, doc, -1),
+                     QUIRE_OK);
     }
     return json;
 }
@@ -252,8 +258,10 @@ static void test_import(void) {
     if (!doc) return;
     /* A new note, exported as JSON and XFDF, goes into a fresh copy of the file. */
     CHECK_STATUS(quire_annotation_new(&note, "Text", 0, &rect), QUIRE_OK);
-    CHECK_STATUS(quire_annotation_set_string(note, QUIRE_ANNOT_CONTENTS, "from the export"), QUIRE_OK);
-    CHECK_STATUS(quire_annotation_set_string(note, QUIRE_ANNOT_UNIQUE_NAME, "long-operations-note"), QUIRE_OK);
+    CHECK_STATUS(quire_annotation_set_string(note, QUIRE_ANNOT_CONTENTS, "from the export"),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_annotation_set_string(note, QUIRE_ANNOT_UNIQUE_NAME, "long-operations-note"),
+                 QUIRE_OK);
     CHECK_STATUS(quire_document_add_annotation(doc, note), QUIRE_OK);
     quire_annotation_free(note);
     CHECK_STATUS(quire_document_export_annotations(doc, &exporting, sink_write, &json), QUIRE_OK);
@@ -267,26 +275,30 @@ static void test_import(void) {
     /* Cancelled at the first step: nothing imported. */
     options.progress = record_progress;
     options.progress_payload = &log;
-    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size), QUIRE_EUSER);
+    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size),
+                 QUIRE_EUSER);
     CHECK_INT(annotations_on(target, 0), before);
     CHECK_INT(unsaved(target), 0);
     /* Cancelled at the last step, after every record was applied: still nothing. */
     memset(&log, 0, sizeof log);
-    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size), QUIRE_OK);
+    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size),
+                 QUIRE_OK);
     CHECK_PROGRESS_COMPLETE(log);
     quire_document_close(target);
     target = open_sample();
     if (!target) return;
     log.cancel_at = log.calls;
     log.calls = 0;
-    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size), QUIRE_EUSER);
+    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size),
+                 QUIRE_EUSER);
     CHECK_INT(annotations_on(target, 0), before);
     CHECK_INT(unsaved(target), 0);
 
     /* To the end: the note is there once. */
     memset(&log, 0, sizeof log);
     count = -1;
-    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size), QUIRE_OK);
+    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, json.data, json.size),
+                 QUIRE_OK);
     CHECK_PROGRESS_COMPLETE(log);
     CHECK(count >= 1);
     CHECK_INT(annotations_on(target, 0), before + 1);
@@ -297,15 +309,20 @@ static void test_import(void) {
     if (!target) return;
     options.format = QUIRE_FORMAT_XFDF;
     memset(&log, 0, sizeof log);
-    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, xfdf.data, xfdf.size), QUIRE_OK);
+    CHECK_STATUS(quire_document_import_annotations(&count, target, &options, xfdf.data, xfdf.size),
+                 QUIRE_OK);
     CHECK_PROGRESS_COMPLETE(log);
-    CHECK(annotations_on(target, 0) >= before + 1); /* (annotations without /NM come in as new ones) */
-    CHECK_STATUS(quire_document_import_annotations(NULL, target, NULL, xfdf.data, xfdf.size), QUIRE_EFORMAT);
+    CHECK(annotations_on(target, 0) >=
+          before + 1); /* (annotations without /NM come in as new ones) */
+    CHECK_STATUS(quire_document_import_annotations(NULL, target, NULL, xfdf.data, xfdf.size),
+                 QUIRE_EFORMAT);
     options.format = QUIRE_FORMAT_JSON_INSTANT_COMMENTS;
-    CHECK_STATUS(quire_document_import_annotations(NULL, target, &options, json.data, json.size), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_import_annotations(NULL, target, &options, json.data, json.size),
+                 QUIRE_EINVAL);
     options.format = QUIRE_FORMAT_XFDF;
     CHECK_STATUS(quire_document_import_annotations(NULL, target, &options, NULL, 3), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_import_annotations(NULL, target, &options, "<x/>", (size_t)-1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_import_annotations(NULL, target, &options, "<x/>", (size_t)-1),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_document_import_annotations(NULL, NULL, &options, "<x/>", 4), QUIRE_EINVAL);
     quire_document_close(target);
     sink_free(&json);
@@ -408,26 +425,23 @@ static void test_wrong_argument_message(void) {
     quire_document *doc = open_sample();
     const void *path = "out.pdf";
     if (!doc) return;
-    CHECK_STATUS(quire_document_save(doc, (const quire_save_options *)path, "out.pdf"), QUIRE_EVERSION);
+    CHECK_STATUS(quire_document_save(doc, (const quire_save_options *)path, "out.pdf"),
+                 QUIRE_EVERSION);
     CHECK(strstr(quire_last_error_message(), "\"out.\"") != NULL);
     CHECK(strstr(quire_last_error_message(), "arguments' order") != NULL);
     CHECK(!path_exists("out.pdf"));
     quire_document_close(doc);
 }
 
-void run_long_operation_tests(void) {
-    g_test = "long operations: options";
-    test_options_init();
-    g_test = "long operations: flatten";
-    test_flatten();
-    g_test = "long operations: export";
-    test_export();
-    g_test = "long operations: import";
-    test_import();
-    g_test = "long operations: search and text";
-    test_search_and_text();
-    g_test = "long operations: build info";
-    test_build_info();
-    g_test = "long operations: wrong argument order";
-    test_wrong_argument_message();
-}
+static const struct test_case long_operations_tests[] = {
+    {"options_init", test_options_init},
+    {"flatten", test_flatten},
+    {"export", test_export},
+    {"import", test_import},
+    {"search_and_text", test_search_and_text},
+    {"build_info", test_build_info},
+    {"wrong_argument_message", test_wrong_argument_message},
+    {NULL, NULL}};
+
+const struct test_suite long_operations_suite = {"long_operations", NULL, NULL,
+                                                 long_operations_tests};

@@ -64,7 +64,6 @@ static const struct structure_case structure_cases[] = {
 
 static void test_structure_cases(void) {
     size_t i;
-    g_test = "xref form, object count, linearized";
     for (i = 0; i < sizeof structure_cases / sizeof structure_cases[0]; i++) {
         const struct structure_case *c = &structure_cases[i];
         quire_document *doc = open_corpus(c->path, NULL);
@@ -94,7 +93,6 @@ static void test_structure_errors(void) {
     quire_xref_form form = (quire_xref_form)0x7777;
     quire_encryption_method method = (quire_encryption_method)0x7777;
     quire_action_type action = (quire_action_type)0x7777;
-    g_test = "structure: NULL arguments";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc) return;
     /* The header: QUIRE_EINVAL for NULL arguments; out untouched. */
@@ -146,13 +144,13 @@ static const struct encryption_case encryption_cases[] = {
     {QPDF("V4-aes.pdf"), NULL, QUIRE_ENCRYPTION_AES_128, 4, 0xFFFFFFFCu, 1},
     /* R6, V5, AES-256, P -3076 (pikepdf stream_method aesv3, bits 256) */
     {QPDF("enc-XI-R6,V5,U=view,O=master.pdf"), "view", QUIRE_ENCRYPTION_AES_256, 6, 0xFFFFF3FCu, 0},
-    {QPDF("enc-XI-R6,V5,U=view,O=master.pdf"), "master", QUIRE_ENCRYPTION_AES_256, 6, 0xFFFFF3FCu, 1},
+    {QPDF("enc-XI-R6,V5,U=view,O=master.pdf"), "master", QUIRE_ENCRYPTION_AES_256, 6, 0xFFFFF3FCu,
+     1},
     /* Crypt filters that leave streams and strings as they are: "/StmF /Identity /StrF
      * /Identity" with /EFF /StdCF for embedded files only (the file); pikepdf, opening it
      * with "asdfqwer" (the password qpdf's test suite gives it), reports R 6, P -1028,
      * stream_method and string_method none, efile_method aesv3, owner_password_matched true. */
-    {QPDF("nontrivial-crypt-filter.pdf"), "asdfqwer", QUIRE_ENCRYPTION_IDENTITY, 6, 0xFFFFFBFCu,
-     1},
+    {QPDF("nontrivial-crypt-filter.pdf"), "asdfqwer", QUIRE_ENCRYPTION_IDENTITY, 6, 0xFFFFFBFCu, 1},
     /* R5 (the deprecated Adobe extension level 3), AES-256, P -4, empty passwords (pikepdf:
      * R 5, owner_password_matched true; manifest mupdf "Standard V5 R5 256-bit AES") */
     {"pypdf/resources/encryption/r5-empty-password.pdf", NULL, QUIRE_ENCRYPTION_AES_256, 5,
@@ -165,7 +163,6 @@ static void test_encryption(void) {
     quire_encryption_method method = (quire_encryption_method)0x7777;
     int32_t revision = -7, is_owner = -7;
     uint32_t permissions = 7;
-    g_test = "encryption";
     for (i = 0; i < sizeof encryption_cases / sizeof encryption_cases[0]; i++) {
         const struct encryption_case *c = &encryption_cases[i];
         doc = open_corpus(c->path, c->password);
@@ -175,8 +172,8 @@ static void test_encryption(void) {
         permissions = 7;
         CHECK_STATUS(quire_document_encryption(&method, &revision, &permissions, &is_owner, doc),
                      QUIRE_OK);
-        report(method == c->method && revision == c->revision &&
-                   permissions == c->permissions && is_owner == c->is_owner,
+        report(method == c->method && revision == c->revision && permissions == c->permissions &&
+                   is_owner == c->is_owner,
                __FILE__, __LINE__,
                "%s with %s: method 0x%x revision %d permissions 0x%08lx owner %d, expected "
                "0x%x %d 0x%08lx %d",
@@ -217,7 +214,6 @@ static void test_max_pages(void) {
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
     int32_t pages = -1;
     int status;
-    g_test = "max_pages";
     /* hybrid-xref.pdf has 30 pages (manifest page_count, all peers). */
     options.max_pages = 30;
     CHECK_STATUS(quire_document_open(&doc, corpus(HYBRID), &options), QUIRE_OK);
@@ -256,23 +252,29 @@ static size_t limit_pdf(char *buf, size_t size, int sections, const char *stream
     int k, i;
     n += (size_t)snprintf(buf + n, size - n, "%%PDF-1.7\n");
     offsets[1] = n;
-    n += (size_t)snprintf(buf + n, size - n, "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n");
+    n +=
+        (size_t)snprintf(buf + n, size - n, "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n");
     offsets[2] = n;
-    n += (size_t)snprintf(buf + n, size - n, "2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n");
-    offsets[3] = n;
     n += (size_t)snprintf(buf + n, size - n,
-                          "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] >>\nendobj\n");
+                          "2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n");
+    offsets[3] = n;
+    n += (size_t)snprintf(
+        buf + n, size - n,
+        "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] >>\nendobj\n");
     offsets[4] = n;
-    n += (size_t)snprintf(buf + n, size - n, "4 0 obj\n<< %s /Length %u >>\nstream\n%s\nendstream\nendobj\n",
+    n += (size_t)snprintf(buf + n, size - n,
+                          "4 0 obj\n<< %s /Length %u >>\nstream\n%s\nendstream\nendobj\n",
                           stream_dict, (unsigned)strlen(stream_data), stream_data);
     for (k = 0; k < sections; k++) {
         xref = n;
         n += (size_t)snprintf(buf + n, size - n, "xref\n0 5\n0000000000 65535 f \n");
-        for (i = 1; i <= 4; i++) n += (size_t)snprintf(buf + n, size - n, "%010u 00000 n \n", (unsigned)offsets[i]);
+        for (i = 1; i <= 4; i++)
+            n += (size_t)snprintf(buf + n, size - n, "%010u 00000 n \n", (unsigned)offsets[i]);
         if (k == 0)
             n += (size_t)snprintf(buf + n, size - n, "trailer\n<< /Size 5 /Root 1 0 R >>\n");
         else
-            n += (size_t)snprintf(buf + n, size - n, "trailer\n<< /Size 5 /Root 1 0 R /Prev %u >>\n", (unsigned)prev);
+            n += (size_t)snprintf(buf + n, size - n,
+                                  "trailer\n<< /Size 5 /Root 1 0 R /Prev %u >>\n", (unsigned)prev);
         prev = xref;
     }
     n += (size_t)snprintf(buf + n, size - n, "startxref\n%u\n%%%%EOF\n", (unsigned)xref);
@@ -287,7 +289,6 @@ static void test_limits_named(void) {
     char data[512];
     size_t len = 0, n;
     int32_t pages = -1;
-    g_test = "limits named";
     /* max_xref_chain: 4 sections chained through /Prev, 2 allowed: QUIRE_ELIMIT at open,
      * with the limit's name in the message; the default opens it. */
     n = limit_pdf(pdf, sizeof pdf, 4, "", "x");
@@ -301,21 +302,24 @@ static void test_limits_named(void) {
     doc = NULL;
     /* max_stream_bytes: a stream that decodes to 121 bytes, 50 allowed: the document opens
      * and reads; decoding that stream gives QUIRE_ELIMIT naming the limit, raw data is fine. */
-    n = limit_pdf(pdf, sizeof pdf, 1, "/Filter /ASCIIHexDecode",
-                  "41414141414141414141414141414141414141414141414141414141414141414141414141414141"
-                  "41414141414141414141414141414141414141414141414141414141414141414141414141414141"
-                  "4141414141414141414141414141414141414141414141414141414141414141414141414141414141>");
+    n = limit_pdf(
+        pdf, sizeof pdf, 1, "/Filter /ASCIIHexDecode",
+        "41414141414141414141414141414141414141414141414141414141414141414141414141414141"
+        "41414141414141414141414141414141414141414141414141414141414141414141414141414141"
+        "4141414141414141414141414141414141414141414141414141414141414141414141414141414141>");
     options.max_stream_bytes = 50;
     CHECK_STATUS(quire_document_open_memory(&doc, pdf, n, &options), QUIRE_OK);
     if (doc) {
         CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
         CHECK_INT(pages, 1);
         CHECK_STATUS(quire_document_object(&stream, doc, 4), QUIRE_OK);
-        CHECK_STATUS(quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_DECODED),
-                     QUIRE_ELIMIT);
+        CHECK_STATUS(
+            quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_DECODED),
+            QUIRE_ELIMIT);
         CHECK(strstr(quire_last_error_message(), "max_stream_bytes") != NULL);
-        CHECK_STATUS(quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_RAW),
-                     QUIRE_OK);
+        CHECK_STATUS(
+            quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_RAW),
+            QUIRE_OK);
         CHECK(len == 243);
         quire_value_free(stream);
         quire_document_close(doc);
@@ -327,8 +331,9 @@ static void test_limits_named(void) {
     CHECK_STATUS(quire_document_open_memory(&doc, pdf, n, &options), QUIRE_OK);
     if (doc) {
         CHECK_STATUS(quire_document_object(&stream, doc, 4), QUIRE_OK);
-        CHECK_STATUS(quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_DECODED),
-                     QUIRE_OK);
+        CHECK_STATUS(
+            quire_document_stream_data(data, sizeof data, &len, doc, stream, QUIRE_STREAM_DECODED),
+            QUIRE_OK);
         CHECK(len == 121 && data[0] == 'A' && data[120] == 'A');
         quire_value_free(stream);
         quire_document_close(doc);
@@ -351,7 +356,6 @@ static void test_missing_pages(void) {
     quire_rect r;
     int32_t pages = -1, v = -7, i;
     size_t len = 99;
-    g_test = "missing pages";
     doc = open_corpus(COUNT_3_OF_1, NULL);
     if (doc) {
         CHECK_STATUS(quire_document_page_count(&pages, doc), QUIRE_OK);
@@ -408,8 +412,8 @@ static void check_outline(quire_document *doc, const struct outline_expect *e, i
                           const char *name) {
     int32_t count = -1, i;
     CHECK_STATUS(quire_document_outline_count(&count, doc), QUIRE_OK);
-    report(count == n, __FILE__, __LINE__, "%s: %d outline items, expected %d", name,
-           (int)count, (int)n);
+    report(count == n, __FILE__, __LINE__, "%s: %d outline items, expected %d", name, (int)count,
+           (int)n);
     for (i = 0; i < n && i < count; i++) {
         int32_t depth = -7, parent = -7, children = -7, is_open = -7, page = -7;
         quire_action_type action = (quire_action_type)0x7777;
@@ -423,12 +427,12 @@ static void check_outline(quire_document *doc, const struct outline_expect *e, i
                __FILE__, __LINE__,
                "%s item %d: depth %d parent %d children %d open %d action 0x%x, expected "
                "%d %d %d %d 0x%x",
-               name, (int)i, (int)depth, (int)parent, (int)children, (int)is_open,
-               (unsigned)action, (int)e[i].depth, (int)e[i].parent, (int)e[i].children,
-               (int)e[i].is_open, (unsigned)e[i].action);
+               name, (int)i, (int)depth, (int)parent, (int)children, (int)is_open, (unsigned)action,
+               (int)e[i].depth, (int)e[i].parent, (int)e[i].children, (int)e[i].is_open,
+               (unsigned)e[i].action);
         if (e[i].action == QUIRE_ACTION_GOTO || e[i].action == QUIRE_ACTION_GOTOR)
-            report(page == e[i].page, __FILE__, __LINE__, "%s item %d: page %d, expected %d",
-                   name, (int)i, (int)page, (int)e[i].page);
+            report(page == e[i].page, __FILE__, __LINE__, "%s item %d: page %d, expected %d", name,
+                   (int)i, (int)page, (int)e[i].page);
         CHECK_TEXT(T_OUTLINE_TITLE, doc, NULL, i, e[i].title);
         if (e[i].target) {
             CHECK_TEXT(T_OUTLINE_TARGET, doc, NULL, i, e[i].target);
@@ -514,14 +518,16 @@ static const struct outline_expect actions_outline[] = {
 static const struct outline_expect old_dests_outline[] = {
     {0, -1, 2, 1, QUIRE_ACTION_GOTO, 5, "\xe2\x80\xa2Potato 1 -> 5: /XYZ null null null", NULL},
     {1, 0, 2, 1, QUIRE_ACTION_GOTO, 11, "\xe2\x80\xa2Mern 1.1 -> 11: /Fit", NULL},
-    {2, 1, 2, 0, QUIRE_ACTION_GOTO, 12, "\xe2\x80\xa2" "Biherbadem 1.1.1 -> 12: /FitV 100",
+    {2, 1, 2, 0, QUIRE_ACTION_GOTO, 12,
+     "\xe2\x80\xa2"
+     "Biherbadem 1.1.1 -> 12: /FitV 100",
      NULL},
     {3, 2, 0, -1, QUIRE_ACTION_GOTO, 18,
      "\xe2\x80\xa2Glarpenspliel (A, name) 1.1.1.1 -> 18: /XYZ null null null", NULL},
     {3, 2, 0, -1, QUIRE_ACTION_GOTO, 19,
      "\xe2\x80\xa2Hagoogamagoogle 1.1.1.2 -> 19: /XYZ null null null", NULL},
-    {2, 1, 1, 1, QUIRE_ACTION_GOTO, 12,
-     "\xe2\x80\xa2Gawehwehweh 1.1.2 -> 12: /XYZ null null null", NULL},
+    {2, 1, 1, 1, QUIRE_ACTION_GOTO, 12, "\xe2\x80\xa2Gawehwehweh 1.1.2 -> 12: /XYZ null null null",
+     NULL},
     {3, 5, 0, -1, QUIRE_ACTION_GOTO, 22,
      "\xe2\x80\xa2Jawarnianbvarwash 1.1.2.1 -> 22: /XYZ null null null", NULL},
     {1, 0, 2, 1, QUIRE_ACTION_GOTO, 13,
@@ -551,7 +557,7 @@ static void test_outline(void) {
     quire_action_type w = (quire_action_type)0x7777;
     size_t len = 99;
     char buf[16];
-    g_test = "outline: bookmarks.pdf";
+    test_step("bookmarks.pdf");
     doc = open_corpus(BOOKMARKS, NULL);
     if (doc) {
         static const int32_t bad[] = {6, -1, INT32_MIN, INT32_MAX};
@@ -563,8 +569,7 @@ static void test_outline(void) {
         /* Any out-pointer may be NULL (the header). */
         CHECK_STATUS(quire_document_outline_item(NULL, NULL, NULL, NULL, NULL, NULL, doc, 1),
                      QUIRE_OK);
-        CHECK_STATUS(quire_document_outline_item(NULL, NULL, &v, NULL, &w, NULL, doc, 1),
-                     QUIRE_OK);
+        CHECK_STATUS(quire_document_outline_item(NULL, NULL, &v, NULL, &w, NULL, doc, 1), QUIRE_OK);
         CHECK_INT(v, 1);
         CHECK_INT(w, QUIRE_ACTION_URI);
         /* Indices out of range: QUIRE_ERANGE, nothing written. */
@@ -588,7 +593,7 @@ static void test_outline(void) {
         quire_document_close(doc);
     }
 
-    g_test = "outline: hybrid-xref.pdf";
+    test_step("hybrid-xref.pdf");
     doc = open_corpus(HYBRID, NULL);
     if (doc) {
         check_outline(doc, hybrid_outline, 11, "hybrid-xref.pdf");
@@ -596,7 +601,7 @@ static void test_outline(void) {
         quire_document_close(doc);
     }
 
-    g_test = "outline: named destinations and GoTo actions";
+    test_step("named destinations and GoTo actions");
     doc = open_corpus(QPDF("outlines-with-actions.pdf"), NULL);
     if (doc) {
         check_outline(doc, actions_outline, 11, "outlines-with-actions.pdf");
@@ -608,7 +613,7 @@ static void test_outline(void) {
         quire_document_close(doc);
     }
 
-    g_test = "outline: page_labels.pdf";
+    test_step("page_labels.pdf");
     doc = open_corpus(PAGE_LABELS, NULL);
     if (doc) {
         check_outline(doc, page_labels_outline, 6, "page_labels.pdf");
@@ -616,7 +621,7 @@ static void test_outline(void) {
     }
 
     /* No outline: 0 items (manifest outline_items 0, all peers), index 0 out of range. */
-    g_test = "outline: none";
+    test_step("none");
     doc = open_corpus(ANNOTS, NULL);
     if (doc) {
         v = -7;
@@ -635,17 +640,16 @@ static void test_outline(void) {
  * on every page of these files. */
 static const char *const page_labels_labels[] = {"i", "ii", "1", "2", "zzA", "zzB", ""};
 static const char *const qpdf_labels[] = {
-    "",   "",    "i",   "ii",  "iii",   "iv", "v",  "",   "",    "vi",   "vii",
-    "",   "2",   "3",   "4",   "6",     "7",  "8",  "9",  "",    "12",   "13",
-    "16059", "l", "li", "lii", "liii", "liv", "lv", "liv"};
+    "",  "",  "i", "ii", "iii", "iv", "v",  "",      "",  "vi", "vii", "",     "2",   "3",  "4",
+    "6", "7", "8", "9",  "",    "12", "13", "16059", "l", "li", "lii", "liii", "liv", "lv", "liv"};
 /* /PageLabels << /Nums [0 << /P (0) >> 1 << /S /R >>] >> (pikepdf): a prefix alone, then
  * upper-case roman numerals from 1. */
 static const char *const old_dests_labels[] = {
-    "0",   "I",   "II",   "III",   "IV",   "V",    "VI",  "VII",  "VIII",  "IX",
-    "X",   "XI",  "XII",  "XIII",  "XIV",  "XV",   "XVI", "XVII", "XVIII", "XIX",
-    "XX",  "XXI", "XXII", "XXIII", "XXIV", "XXV", "XXVI", "XXVII", "XXVIII", "XXIX"};
-static const char *const pdfbox_labels[] = {"A1", "A2", "A3", "i", "ii", "iii", "iv", "v",
-                                            "vi", "vii", "Appendix I", "Appendix II"};
+    "0",  "I",   "II",   "III",   "IV",   "V",   "VI",   "VII",   "VIII",   "IX",
+    "X",  "XI",  "XII",  "XIII",  "XIV",  "XV",  "XVI",  "XVII",  "XVIII",  "XIX",
+    "XX", "XXI", "XXII", "XXIII", "XXIV", "XXV", "XXVI", "XXVII", "XXVIII", "XXIX"};
+static const char *const pdfbox_labels[] = {"A1", "A2", "A3", "i",   "ii",         "iii",
+                                            "iv", "v",  "vi", "vii", "Appendix I", "Appendix II"};
 
 static void check_labels(const char *path, const char *const *labels, int32_t n) {
     quire_document *doc = open_corpus(path, NULL);
@@ -669,7 +673,6 @@ static void test_page_labels(void) {
     quire_document *doc;
     char buf[8];
     size_t len = 99;
-    g_test = "page labels";
     check_labels(PAGE_LABELS, page_labels_labels, 7);
     check_labels(QPDF("page-labels-and-outlines.pdf"), qpdf_labels, 30);
     check_labels("pdfbox/pdfbox/src/test/resources/org/apache/pdfbox/pdmodel/test_pagelabels.pdf",
@@ -700,13 +703,14 @@ static void test_page_labels(void) {
     }
 }
 
-void run_structure_tests(void) {
-    test_structure_cases();
-    test_structure_errors();
-    test_encryption();
-    test_max_pages();
-    test_limits_named();
-    test_missing_pages();
-    test_outline();
-    test_page_labels();
-}
+static const struct test_case structure_tests[] = {{"cases", test_structure_cases},
+                                                   {"errors", test_structure_errors},
+                                                   {"encryption", test_encryption},
+                                                   {"max_pages", test_max_pages},
+                                                   {"limits_named", test_limits_named},
+                                                   {"missing_pages", test_missing_pages},
+                                                   {"outline", test_outline},
+                                                   {"page_labels", test_page_labels},
+                                                   {NULL, NULL}};
+
+const struct test_suite structure_suite = {"structure", NULL, NULL, structure_tests};

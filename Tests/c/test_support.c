@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the framework --------------------------------------------------------------------- */
@@ -23,8 +25,8 @@ static size_t guarded_pages(size_t size, size_t page) { return (size + page - 1)
 
 void *guarded_alloc(size_t size) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), n = guarded_pages(size, page);
-    unsigned char *base = mmap(NULL, (n + 1) * page, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *base =
+        mmap(NULL, (n + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return NULL;
     if (mprotect(base + n * page, page, PROT_NONE) != 0) {
         munmap(base, (n + 1) * page);
@@ -39,7 +41,18 @@ void guarded_free(void *p, size_t size) {
 }
 
 int g_passed, g_failed;
-const char *g_test = "";
+
+/* The running test ("suite::test"; "suite (setup)" and "suite (teardown)" around them) and
+ * its step: only the runner sets the name, so no test can print another's. */
+static char g_test_name[160];
+static const char *g_step;
+
+static void set_test_name(const char *suite, const char *sep, const char *test) {
+    snprintf(g_test_name, sizeof g_test_name, "%s%s%s", suite, sep, test);
+    g_step = NULL;
+}
+
+void test_step(const char *label) { g_step = label; }
 
 void report(int ok, const char *file, int line, const char *fmt, ...) {
     va_list ap;
@@ -48,7 +61,8 @@ void report(int ok, const char *file, int line, const char *fmt, ...) {
         return;
     }
     g_failed++;
-    fprintf(stderr, "%s:%d: [%s] FAILED: ", file, line, g_test);
+    fprintf(stderr, "%s:%d: [%s%s%s] FAILED: ", file, line, g_test_name, g_step ? ": " : "",
+            g_step ? g_step : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -63,11 +77,163 @@ void check_status(int got, int expected, const char *what, const char *file, int
     if (expected < 0 && got == expected) {
         int code = quire_last_error_code();
         msg = quire_last_error_message();
-        report(code == expected, file, line, "after %s, quire_last_error_code() is %d", what,
-               code);
+        report(code == expected, file, line, "after %s, quire_last_error_code() is %d", what, code);
         report(msg != NULL && msg[0] != '\0', file, line,
                "after %s failed, quire_last_error_message() is empty", what);
     }
+}
+
+/* ---- the runner ------------------------------------------------------------------------ */
+
+/* The -s patterns; none: every test. */
+#define MAX_PATTERNS 64
+static const char *g_patterns[MAX_PATTERNS];
+static int g_npatterns, g_verbose;
+
+static int matches(const char *pattern, const struct test_suite *suite,
+                   const struct test_case *test) {
+    char full[160];
+    if (strcmp(pattern, suite->name) == 0) return 1;
+    snprintf(full, sizeof full, "%s::%s", suite->name, test->name);
+    return fnmatch(pattern, full, 0) == 0;
+}
+
+static int selected(const struct test_suite *suite, const struct test_case *test) {
+    int i;
+    if (g_npatterns == 0) return 1;
+    for (i = 0; i < g_npatterns; i++)
+        if (matches(g_patterns[i], suite, test)) return 1;
+    return 0;
+}
+
+/* Whether the names are well formed and unique: a table that breaks the rule is a failure
+ * of the run, not a test that cannot be picked. */
+static int check_names(const struct test_suite *const *suites) {
+    const struct test_suite *const *s, *const *s2;
+    const struct test_case *t, *t2;
+    int ok = 1;
+    for (s = suites; *s; s++) {
+        for (s2 = suites; s2 != s; s2++)
+            if (strcmp((*s)->name, (*s2)->name) == 0) {
+                fprintf(stderr, "test_api: two suites are named %s\n", (*s)->name);
+                ok = 0;
+            }
+        for (t = (*s)->tests; t->name; t++) {
+            const char *c;
+            for (c = t->name; *c; c++)
+                if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) break;
+            if (*c || !t->name[0] || !t->run) {
+                fprintf(stderr, "test_api: %s::%s is not a test name [a-z0-9_]+ with a function\n",
+                        (*s)->name, t->name);
+                ok = 0;
+            }
+            for (t2 = (*s)->tests; t2 != t; t2++)
+                if (strcmp(t->name, t2->name) == 0) {
+                    fprintf(stderr, "test_api: two tests are named %s::%s\n", (*s)->name, t->name);
+                    ok = 0;
+                }
+        }
+    }
+    return ok;
+}
+
+int test_options(int *argc, char **argv, const struct test_suite *const *suites) {
+    const struct test_suite *const *s;
+    const struct test_case *t;
+    int i, out = 1, list = 0;
+    if (!check_names(suites)) return 2;
+    for (i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "-l") == 0)
+            list = 1;
+        else if (strcmp(argv[i], "-v") == 0)
+            g_verbose = 1;
+        else if (strncmp(argv[i], "-s", 2) == 0) {
+            const char *pattern = argv[i][2] ? argv[i] + 2 : (i + 1 < *argc ? argv[++i] : NULL);
+            if (!pattern || !pattern[0]) {
+                fprintf(stderr, "test_api: -s needs a suite or suite::test (-l lists them)\n");
+                return 2;
+            }
+            if (g_npatterns == MAX_PATTERNS) {
+                fprintf(stderr, "test_api: more than %d -s options\n", MAX_PATTERNS);
+                return 2;
+            }
+            g_patterns[g_npatterns++] = pattern;
+        } else if (strcmp(argv[i], "--") == 0) {
+            for (i++; i < *argc; i++) argv[out++] = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "test_api: unknown option %s\n", argv[i]);
+            return 2;
+        } else
+            argv[out++] = argv[i];
+    }
+    *argc = out;
+    for (i = 0; i < g_npatterns; i++) {
+        int found = 0;
+        for (s = suites; *s && !found; s++)
+            for (t = (*s)->tests; t->name && !found; t++) found = matches(g_patterns[i], *s, t);
+        if (!found) {
+            fprintf(stderr, "test_api: -s %s selects no test (-l lists them)\n", g_patterns[i]);
+            return 2;
+        }
+    }
+    if (list) {
+        for (s = suites; *s; s++)
+            for (t = (*s)->tests; t->name; t++)
+                if (selected(*s, t)) printf("%s::%s\n", (*s)->name, t->name);
+        return 0;
+    }
+    return -1;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void run_test_suites(const struct test_suite *const *suites) {
+    const struct test_suite *const *s;
+    const struct test_case *t;
+    int ran = 0, total = 0;
+    for (s = suites; *s; s++) {
+        int any = 0;
+        for (t = (*s)->tests; t->name; t++) {
+            total++;
+            if (selected(*s, t)) any = 1;
+        }
+        if (!any) continue;
+        if ((*s)->setup) {
+            set_test_name((*s)->name, " ", "(setup)");
+            if ((*s)->setup() != 0) {
+                fprintf(stderr, "test_api: the setup of %s failed: its tests did not run\n",
+                        (*s)->name);
+                report(0, __FILE__, __LINE__, "the setup of suite %s failed", (*s)->name);
+                continue;
+            }
+        }
+        for (t = (*s)->tests; t->name; t++) {
+            double start;
+            int failed_before = g_failed;
+            if (!selected(*s, t)) continue;
+            set_test_name((*s)->name, "::", t->name);
+            if (g_verbose) {
+                printf("== %s", g_test_name);
+                fflush(stdout);
+            }
+            start = now_seconds();
+            t->run();
+            ran++;
+            if (g_verbose)
+                printf(" %.2f s%s\n", now_seconds() - start,
+                       g_failed > failed_before ? " FAILED" : "");
+        }
+        if ((*s)->teardown) {
+            set_test_name((*s)->name, " ", "(teardown)");
+            (*s)->teardown();
+        }
+    }
+    set_test_name("", "", "");
+    if (ran < total) printf("test_api: %d of %d tests run (-s)\n", ran, total);
 }
 
 int near(double a, double b) { return fabs(a - b) <= 1e-6 * (1.0 + fabs(b)); }
@@ -103,16 +269,15 @@ unsigned char *read_file(const char *path, size_t *size) {
     return data;
 }
 
-quire_document *open_corpus_at(const char *rel, const char *password, const char *file,
-                               int line) {
+quire_document *open_corpus_at(const char *rel, const char *password, const char *file, int line) {
     quire_document *doc = NULL;
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
     int status;
     options.password = password;
     status = quire_document_open(&doc, corpus(rel), &options);
     report(status == QUIRE_OK && doc != NULL, file, line,
-           "quire_document_open(%s) returned %d (%s): %s", rel, status,
-           quire_status_string(status), quire_last_error_message());
+           "quire_document_open(%s) returned %d (%s): %s", rel, status, quire_status_string(status),
+           quire_last_error_message());
     return status == QUIRE_OK ? doc : NULL;
 }
 
@@ -182,15 +347,19 @@ const char *join_path(const char *dir, const char *name) {
 /* ---- strings through the length-query pattern ------------------------------------------ */
 
 void check_query_status(int status, const char *file, int line) {
-    report(status == QUIRE_OK, file, line, "the NULL/0 length query returned %d (%s): %s",
-           status, quire_status_string(status), quire_last_error_message());
+    report(status == QUIRE_OK, file, line, "the NULL/0 length query returned %d (%s): %s", status,
+           quire_status_string(status), quire_last_error_message());
 }
 
-static const char *const text_fn_names[] = {
-    "quire_document_outline_title", "quire_document_outline_target", "quire_page_label",
-    "quire_value_bytes",            "quire_value_text",              "quire_value_to_pdf",
-    "quire_value_dict_key",         "quire_document_stream_data (decoded)",
-    "quire_document_stream_data (raw)"};
+static const char *const text_fn_names[] = {"quire_document_outline_title",
+                                            "quire_document_outline_target",
+                                            "quire_page_label",
+                                            "quire_value_bytes",
+                                            "quire_value_text",
+                                            "quire_value_to_pdf",
+                                            "quire_value_dict_key",
+                                            "quire_document_stream_data (decoded)",
+                                            "quire_document_stream_data (raw)"};
 
 int call_text(enum text_fn fn, char *buf, size_t size, size_t *len, quire_document *doc,
               const quire_value *value, int32_t index) {
@@ -210,8 +379,8 @@ int call_text(enum text_fn fn, char *buf, size_t size, size_t *len, quire_docume
     return QUIRE_EINVAL;
 }
 
-char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                    int32_t index, size_t *len_out, const char *file, int line) {
+char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                    size_t *len_out, const char *file, int line) {
     size_t len = (size_t)-1, len2 = (size_t)-1;
     char *buf;
     int status;
@@ -229,8 +398,8 @@ char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *val
     status = call_text(fn, buf, len + 1, &len2, doc, value, index);
     report(status == QUIRE_OK, file, line, "%s: reading %zu + 1 bytes returned %d: %s",
            text_fn_names[fn], len, status, quire_last_error_message());
-    report(len2 == len, file, line, "%s: *out_len is %zu, the query said %zu",
-           text_fn_names[fn], len2, len);
+    report(len2 == len, file, line, "%s: *out_len is %zu, the query said %zu", text_fn_names[fn],
+           len2, len);
     if (status != QUIRE_OK || len2 != len) {
         free(buf);
         return NULL;
@@ -259,9 +428,8 @@ static void print_escaped(char *out, size_t out_size, const char *s, size_t n) {
     out[o] = '\0';
 }
 
-void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                   int32_t index, const char *expected, size_t n, const char *what,
-                   const char *file, int line) {
+void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                   const char *expected, size_t n, const char *what, const char *file, int line) {
     size_t len = 0;
     char *s = fetch_text_at(fn, doc, value, index, &len, file, line);
     char got[512], want[512];
@@ -270,8 +438,8 @@ void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *valu
     } else {
         print_escaped(got, sizeof got, s ? s : "(failed)", s ? len : 8);
         print_escaped(want, sizeof want, expected, n);
-        report(0, file, line, "%s is \"%s\" (%zu bytes), expected \"%s\" (%zu bytes)", what,
-               got, s ? len : 0, want, n);
+        report(0, file, line, "%s is \"%s\" (%zu bytes), expected \"%s\" (%zu bytes)", what, got,
+               s ? len : 0, want, n);
     }
     free(s);
 }
@@ -316,8 +484,8 @@ void check_length_query_at(enum text_fn fn, quire_document *doc, const quire_val
             report(len2 == len, file, line, "%s: QUIRE_EBUFS set *out_len to %zu, not %zu",
                    text_fn_names[fn], len2, len);
             report(memcmp(buf, before, cap) == 0, file, line,
-                   "%s: a buffer of %zu bytes was written although too small",
-                   text_fn_names[fn], sizes[k]);
+                   "%s: a buffer of %zu bytes was written although too small", text_fn_names[fn],
+                   sizes[k]);
         }
     }
     /* Exactly *out_len + 1: the result and a NUL, nothing after. */

@@ -1,8 +1,21 @@
 /*
  * test_support.h: the small test framework and helpers shared by the API test files
- * (test_api.c, test_structure.c, test_values.c, test_editing.c, test_annotations.c,
- * test_bookmarks.c, test_checkpoints.c, test_versions.c, test_sync.c), which
- * are linked into one program, out/test_api.
+ * (test_api.c and the test_*.c files beside it), which are linked into one program,
+ * out/test_api.
+ *
+ * Tests are grouped in suites, one a file (as libgit2's clar does: `-s suite::test`): each
+ * file defines a `struct test_suite` whose table names its tests, and the runner gives
+ * each test its name before calling it, so a failure always names the test it happened
+ * in. The test functions are static, so one that no table lists is a compile error
+ * (-Wunused-function under -Werror).
+ *
+ *   out/test_api [-v] [-l] [-s PATTERN]... CORPUS_DIR [SYNC_FIXTURES_DIR]
+ *
+ *   -l            lists the tests (suite::test), one a line, and exits
+ *   -s PATTERN    runs only the tests that PATTERN selects: a suite's name (`forms`), or a
+ *                 shell pattern over `suite::test` (`forms::fields`, `'*::errors'`); may be
+ *                 given more than once; a pattern that selects nothing is an error
+ *   -v            prints each test's name and time as it runs
  *
  * CHECK* count checks; the program's last line is `N passed, M failed`, and its exit
  * status is non-zero if any check failed. Every expected value in the tests says where it
@@ -26,8 +39,38 @@
 void *guarded_alloc(size_t size);
 void guarded_free(void *p, size_t size);
 
+/* A test: a function that makes checks. Its name, [a-z0-9_]+ and unique in its suite, is
+ * what `-s suite::name` selects and what each failure prints. */
+struct test_case {
+    const char *name;
+    void (*run)(void);
+};
+
+/* A suite: a file's tests, in the order they run. `setup`, when there is one, runs before
+ * the first selected test of the suite and `teardown` after the last (neither runs when no
+ * test of the suite is selected); a setup that returns non-zero has reported why, and the
+ * suite's tests are skipped. Tests must not depend on one another: each may run alone. */
+struct test_suite {
+    const char *name;
+    int (*setup)(void);
+    void (*teardown)(void);
+    const struct test_case *tests; /* ended by {NULL, NULL} */
+};
+
+/* Reads test_api's options (above) from argv, leaving the other arguments in
+ * argv[1..*argc-1]. Returns -1 to go on and run the tests, or an exit status: 0 after -l,
+ * 2 after a usage error or a malformed table (two tests of one name, say). */
+int test_options(int *argc, char **argv, const struct test_suite *const *suites);
+
+/* Runs the selected tests of `suites` (NULL-terminated), in order. */
+void run_test_suites(const struct test_suite *const *suites);
+
 extern int g_passed, g_failed;
-extern const char *g_test; /* the name of the running test, printed with each failure */
+
+/* A label for the part of a test that runs next (NULL: none), printed after the test's
+ * name with each failure: for a test that checks several files or variants in turn. The
+ * runner clears it before each test. */
+void test_step(const char *label);
 
 #if defined(__GNUC__)
 void report(int ok, const char *file, int line, const char *fmt, ...)
@@ -38,17 +81,17 @@ void report(int ok, const char *file, int line, const char *fmt, ...);
 
 #define CHECK(cond) report(!!(cond), __FILE__, __LINE__, "%s", #cond)
 
-#define CHECK_INT(actual, expected)                                                        \
-    do {                                                                                   \
-        long long a_ = (long long)(actual), e_ = (long long)(expected);                    \
+#define CHECK_INT(actual, expected)                                                         \
+    do {                                                                                    \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                     \
         report(a_ == e_, __FILE__, __LINE__, "%s is %lld, expected %lld", #actual, a_, e_); \
     } while (0)
 
-#define CHECK_STR(actual, expected)                                                        \
-    do {                                                                                   \
-        const char *a_ = (actual), *e_ = (expected);                                       \
-        report(a_ != NULL && strcmp(a_, e_) == 0, __FILE__, __LINE__,                      \
-               "%s is \"%s\", expected \"%s\"", #actual, a_ ? a_ : "(null)", e_);           \
+#define CHECK_STR(actual, expected)                                               \
+    do {                                                                          \
+        const char *a_ = (actual), *e_ = (expected);                              \
+        report(a_ != NULL && strcmp(a_, e_) == 0, __FILE__, __LINE__,             \
+               "%s is \"%s\", expected \"%s\"", #actual, a_ ? a_ : "(null)", e_); \
     } while (0)
 
 /* The call returns `expected`; when that is an error, the last error of this thread is
@@ -58,12 +101,10 @@ void check_status(int got, int expected, const char *what, const char *file, int
 
 int near(double a, double b);
 
-#define CHECK_RECT(r, l, b, rt, t)                                                          \
-    report(near((r).left, l) && near((r).bottom, b) && near((r).right, rt) &&              \
-               near((r).top, t),                                                           \
-           __FILE__, __LINE__, "%s is [%g %g %g %g], expected [%g %g %g %g]", #r, (r).left, \
-           (r).bottom, (r).right, (r).top, (double)(l), (double)(b), (double)(rt),          \
-           (double)(t))
+#define CHECK_RECT(r, l, b, rt, t)                                                              \
+    report(near((r).left, l) && near((r).bottom, b) && near((r).right, rt) && near((r).top, t), \
+           __FILE__, __LINE__, "%s is [%g %g %g %g], expected [%g %g %g %g]", #r, (r).left,     \
+           (r).bottom, (r).right, (r).top, (double)(l), (double)(b), (double)(rt), (double)(t))
 
 /* ---- files ----------------------------------------------------------------------------- */
 
@@ -80,8 +121,7 @@ const char *corpus(const char *rel);
 unsigned char *read_file(const char *path, size_t *size);
 
 /* Opens CORPUS_DIR/rel with the password (NULL: none) as a check; NULL on failure. */
-quire_document *open_corpus_at(const char *rel, const char *password, const char *file,
-                               int line);
+quire_document *open_corpus_at(const char *rel, const char *password, const char *file, int line);
 #define open_corpus(rel, password) open_corpus_at((rel), (password), __FILE__, __LINE__)
 
 /* A fresh directory under /tmp (mkdtemp), in a static buffer per call (up to 4 live). */
@@ -121,21 +161,20 @@ int call_text(enum text_fn fn, char *buf, size_t size, size_t *len, quire_docume
  * exactly *out_len + 1 bytes), checking the protocol on the way; returns a malloc'd copy
  * with a NUL after it (the caller frees it) and its length in *len_out, or NULL after a
  * failed check. */
-char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                    int32_t index, size_t *len_out, const char *file, int line);
-#define fetch_text(fn, doc, value, index, len_out)                                          \
+char *fetch_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                    size_t *len_out, const char *file, int line);
+#define fetch_text(fn, doc, value, index, len_out) \
     fetch_text_at((fn), (doc), (value), (index), (len_out), __FILE__, __LINE__)
 
 /* The result is exactly the `n` bytes at `expected`. */
-void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value,
-                   int32_t index, const char *expected, size_t n, const char *what,
-                   const char *file, int line);
-#define CHECK_TEXT(fn, doc, value, index, expected)                                        \
-    check_text_at((fn), (doc), (value), (index), (expected), strlen(expected),             \
+void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *value, int32_t index,
+                   const char *expected, size_t n, const char *what, const char *file, int line);
+#define CHECK_TEXT(fn, doc, value, index, expected)                            \
+    check_text_at((fn), (doc), (value), (index), (expected), strlen(expected), \
                   #fn "(" #value ", " #index ")", __FILE__, __LINE__)
-#define CHECK_BYTES(fn, doc, value, index, expected, n)                                    \
-    check_text_at((fn), (doc), (value), (index), (expected), (n),                          \
-                  #fn "(" #value ", " #index ")", __FILE__, __LINE__)
+#define CHECK_BYTES(fn, doc, value, index, expected, n)                                           \
+    check_text_at((fn), (doc), (value), (index), (expected), (n), #fn "(" #value ", " #index ")", \
+                  __FILE__, __LINE__)
 
 /* The whole length-query protocol on one result of length > 0: the query; buffers of 0, 1
  * and *out_len bytes give QUIRE_EBUFS with *out_len set and the buffer untouched; exactly
@@ -143,7 +182,7 @@ void check_text_at(enum text_fn fn, quire_document *doc, const quire_value *valu
  * a NULL buffer with a size, give QUIRE_EINVAL. */
 void check_length_query_at(enum text_fn fn, quire_document *doc, const quire_value *value,
                            int32_t index, const char *file, int line);
-#define CHECK_LENGTH_QUERY(fn, doc, value, index)                                          \
+#define CHECK_LENGTH_QUERY(fn, doc, value, index) \
     check_length_query_at((fn), (doc), (value), (index), __FILE__, __LINE__)
 
 /* ---- values ---------------------------------------------------------------------------- */
@@ -180,20 +219,21 @@ void sink_free(struct byte_sink *sink);
  * read_raw_bytes(). */
 uint64_t fnv1a64(const void *data, size_t size);
 
-/* ---- the test groups ------------------------------------------------------------------- */
+/* ---- the suites, one a file ------------------------------------------------------------ */
 
-void run_structure_tests(void); /* test_structure.c */
-void run_value_tests(void);     /* test_values.c */
-void run_editing_tests(void);   /* test_editing.c */
-void run_form_tests(void);      /* test_forms.c */
-void run_annotation_tests(void); /* test_annotations.c */
-void run_bookmark_tests(void);   /* test_bookmarks.c */
-void run_checkpoint_tests(void); /* test_checkpoints.c */
-void run_version_tests(void);    /* test_versions.c */
-void run_sync_tests(void);       /* test_sync.c */
-void run_client_tests(void);     /* test_client.c */
-void run_tool_tests(void);       /* test_tools.c */
-void run_text_tests(void);       /* test_text.c */
-void run_long_operation_tests(void); /* test_long_operations.c */
+extern const struct test_suite basics_suite;          /* test_api.c: the 0.1 interface */
+extern const struct test_suite structure_suite;       /* test_structure.c */
+extern const struct test_suite values_suite;          /* test_values.c */
+extern const struct test_suite editing_suite;         /* test_editing.c */
+extern const struct test_suite annotations_suite;     /* test_annotations.c */
+extern const struct test_suite forms_suite;           /* test_forms.c */
+extern const struct test_suite bookmarks_suite;       /* test_bookmarks.c */
+extern const struct test_suite checkpoints_suite;     /* test_checkpoints.c */
+extern const struct test_suite versions_suite;        /* test_versions.c */
+extern const struct test_suite sync_suite;            /* test_sync.c */
+extern const struct test_suite client_suite;          /* test_client.c */
+extern const struct test_suite tools_suite;           /* test_tools.c */
+extern const struct test_suite text_suite;            /* test_text.c */
+extern const struct test_suite long_operations_suite; /* test_long_operations.c */
 
 #endif

@@ -55,20 +55,20 @@
 #define ADMIN_TOKEN "c-tests-admin"
 #define ADMIN "Token " ADMIN_TOKEN
 #define LAYER_PATH "/documents/doc1/layers/main" /* the fixtures' tokens: doc1, main */
-#define DEFAULT_MAX_BODY (8u * 1024u * 1024u)   /* the protocol: bodies up to 8 MiB */
+#define DEFAULT_MAX_BODY (8u * 1024u * 1024u)    /* the protocol: bodies up to 8 MiB */
 #define LONG_POLL_WAIT 30                        /* seconds: the long polls' `wait` */
 #define WORKERS 4
 #define WORKER_REQUESTS 50
 
 const char *g_sync_fixtures;
 
-static char g_sdir[64];             /* this file's temporary directory */
-static unsigned char *g_pdf;        /* examples/sample.pdf */
+static char g_sdir[64];      /* this file's temporary directory */
+static unsigned char *g_pdf; /* examples/sample.pdf */
 static size_t g_pdf_size;
-static int32_t g_pdf_pages = -1;    /* the file: its pages and annotations (the library) */
+static int32_t g_pdf_pages = -1; /* the file: its pages and annotations (the library) */
 static int32_t g_pdf_annots = -1;
-static char *g_pdf_json;            /* its annotation JSON, compacted */
-static char *g_key;                 /* the fixtures' public key (PEM) */
+static char *g_pdf_json; /* its annotation JSON, compacted */
+static char *g_key;      /* the fixtures' public key (PEM) */
 /* "Bearer <token>" for each of the fixtures' tokens (NULL without the fixtures). */
 static char *g_bearer, *g_bearer_read, *g_bearer_other_layer, *g_bearer_expired,
     *g_bearer_unknown_key;
@@ -120,8 +120,10 @@ static char *json_compact(const char *s, size_t n) {
         char ch = s[i];
         if (in_string) {
             out[k++] = ch;
-            if (ch == '\\' && i + 1 < n) out[k++] = s[++i];
-            else if (ch == '"') in_string = 0;
+            if (ch == '\\' && i + 1 < n)
+                out[k++] = s[++i];
+            else if (ch == '"')
+                in_string = 0;
         } else if (ch == '"') {
             in_string = 1;
             out[k++] = ch;
@@ -144,8 +146,10 @@ static void json_drop_array_member(char *json, const char *name) {
     if (!json || (at = strstr(json, key)) == NULL) return;
     for (p = at + strlen(key) - 1; *p; p++) {
         if (in_string) {
-            if (*p == '\\' && p[1]) p++;
-            else if (*p == '"') in_string = 0;
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                in_string = 0;
         } else if (*p == '"') {
             in_string = 1;
         } else if (*p == '[' || *p == '{') {
@@ -222,8 +226,8 @@ static const char *exchange(struct reply *r, quire_sync_service *service, const 
         headers[n].value = auth;
         n++;
     }
-    if (quire_sync_service_handle(&response, service, method, target, n ? headers : NULL, n,
-                                  body, body_len) != QUIRE_OK)
+    if (quire_sync_service_handle(&response, service, method, target, n ? headers : NULL, n, body,
+                                  body_len) != QUIRE_OK)
         return "quire_sync_service_handle failed";
     if (!response) return "quire_sync_service_handle gave QUIRE_OK and no response";
     if (quire_sync_response_status(&r->status, response) != QUIRE_OK ||
@@ -233,8 +237,8 @@ static const char *exchange(struct reply *r, quire_sync_service *service, const 
         return "a response getter failed";
     }
     for (i = 0; i < r->headers; i++) {
-        if (quire_sync_response_header(&name, &value, response, i) != QUIRE_OK || !name ||
-            !value || !name[0]) {
+        if (quire_sync_response_header(&name, &value, response, i) != QUIRE_OK || !name || !value ||
+            !name[0]) {
             quire_sync_response_free(response);
             return "a header without a name or a value";
         }
@@ -255,8 +259,10 @@ static const char *exchange(struct reply *r, quire_sync_service *service, const 
     quire_sync_response_free(response);
     if (!r->body) return "out of memory";
     if (r->status < 100 || r->status > 599) return "a status that is no HTTP status";
-    if (ids != 1 || !r->request_id[0]) return "not exactly one X-Request-Id (the protocol: every response has it)";
-    if ((data == NULL) != (r->len == 0)) return "the body is NULL but not empty, or empty but not NULL";
+    if (ids != 1 || !r->request_id[0])
+        return "not exactly one X-Request-Id (the protocol: every response has it)";
+    if ((data == NULL) != (r->len == 0))
+        return "the body is NULL but not empty, or empty but not NULL";
     if (strncmp(r->content_type, "application/json", 16) == 0 &&
         (r->len < 2 || r->body[0] != '{' || r->body[r->len - 1] != '}'))
         return "a JSON response whose body is not a JSON object";
@@ -268,13 +274,14 @@ static const char *exchange(struct reply *r, quire_sync_service *service, const 
 static void send_at(struct reply *r, quire_sync_service *service, const char *method,
                     const char *target, const char *auth, const quire_sync_header *extra,
                     size_t n_extra, const void *body, size_t body_len, const char *file, int line) {
-    const char *problem = exchange(r, service, method, target, auth, extra, n_extra, body, body_len);
+    const char *problem =
+        exchange(r, service, method, target, auth, extra, n_extra, body, body_len);
     report(problem == NULL, file, line, "%s %s: %s (status %ld; %s)", method, target,
            problem ? problem : "", (long)r->status, problem ? quire_last_error_message() : "");
 }
-#define SEND(r, service, method, target, auth, body, len)                                    \
+#define SEND(r, service, method, target, auth, body, len) \
     send_at((r), (service), (method), (target), (auth), NULL, 0, (body), (len), __FILE__, __LINE__)
-#define SEND_WITH(r, service, method, target, auth, extra, n, body, len)                     \
+#define SEND_WITH(r, service, method, target, auth, extra, n, body, len)                       \
     send_at((r), (service), (method), (target), (auth), (extra), (n), (body), (len), __FILE__, \
             __LINE__)
 
@@ -289,12 +296,12 @@ static void check_error_at(const struct reply *r, int32_t status, const char *co
            r->body ? r->body : "(no body)");
 }
 /* A string literal as the body: its bytes and its length. */
-#define SEND_TEXT(r, service, method, target, auth, literal)                                 \
+#define SEND_TEXT(r, service, method, target, auth, literal) \
     SEND((r), (service), (method), (target), (auth), (literal), sizeof(literal) - 1)
 
 #define CHECK_ERROR(r, status, code) check_error_at((r), (status), (code), __FILE__, __LINE__)
 
-#define CHECK_REPLY(r, expected)                                                             \
+#define CHECK_REPLY(r, expected)                                                              \
     report((r)->status == (expected), __FILE__, __LINE__, "status %ld, expected %ld: %.300s", \
            (long)(r)->status, (long)(expected), (r)->body ? (r)->body : "(no body)")
 
@@ -331,7 +338,8 @@ static void close_service(quire_sync_service *s) {
 static int have_tokens(const char *what) {
     report(g_bearer != NULL && g_key != NULL, __FILE__, __LINE__,
            "%s needs the keys and tokens of sync_fixtures.py: run test_api with their directory "
-           "as its second argument (the Makefile does)", what);
+           "as its second argument (the Makefile does)",
+           what);
     return g_bearer != NULL && g_key != NULL;
 }
 
@@ -354,8 +362,10 @@ static int32_t annotations_of(const void *data, size_t size, int32_t *pages_out)
     if (quire_document_open_memory(&doc, data, size, NULL) != QUIRE_OK) return -1;
     if (quire_document_page_count(&pages, doc) != QUIRE_OK) total = -1;
     for (p = 0; total >= 0 && p < pages; p++) {
-        if (quire_page_annotation_count(&n, doc, p) != QUIRE_OK) total = -1;
-        else total += n;
+        if (quire_page_annotation_count(&n, doc, p) != QUIRE_OK)
+            total = -1;
+        else
+            total += n;
     }
     quire_document_close(doc);
     if (pages_out) *pages_out = pages;
@@ -370,10 +380,11 @@ static void check_known_bug_at(int got, int expected, int buggy, int known_bug,
                                const char *switch_name, const char *what, const char *file,
                                int line) {
     if (known_bug && got == buggy) {
-        fprintf(stderr, "test_sync.c:%d: KNOWN LIBRARY BUG (not counted, %s): %s returned %d (%s), "
-                "the header says %d (%s): %s\n", line, switch_name, what, got,
-                quire_status_string(got), expected, quire_status_string(expected),
-                got < 0 ? quire_last_error_message() : "");
+        fprintf(stderr,
+                "test_sync.c:%d: KNOWN LIBRARY BUG (not counted, %s): %s returned %d (%s), "
+                "the header says %d (%s): %s\n",
+                line, switch_name, what, got, quire_status_string(got), expected,
+                quire_status_string(expected), got < 0 ? quire_last_error_message() : "");
         return;
     }
     check_status(got, expected, what, file, line);
@@ -381,16 +392,16 @@ static void check_known_bug_at(int got, int expected, int buggy, int known_bug,
            "%s returns %s as the header says now: set %s to 0 in test_sync.c", what,
            quire_status_string(expected), switch_name);
 }
-#define CHECK_KNOWN_BUG(call, expected, buggy, sw)                                           \
+#define CHECK_KNOWN_BUG(call, expected, buggy, sw) \
     check_known_bug_at((call), (expected), (buggy), sw, #sw, #call, __FILE__, __LINE__)
 
 static void test_open(void) {
     quire_sync_config c = QUIRE_SYNC_CONFIG_INIT;
     quire_sync_service *s = NULL, *sentinel = (quire_sync_service *)&g_sdir;
     const char *not_pem[] = {"not a PEM text"};
-    const char *garbage_pem[] = {"-----BEGIN PUBLIC KEY-----\nZ2FyYmFnZQ==\n-----END PUBLIC KEY-----\n"};
+    const char *garbage_pem[] = {
+        "-----BEGIN PUBLIC KEY-----\nZ2FyYmFnZQ==\n-----END PUBLIC KEY-----\n"};
     const char *null_entry[] = {NULL};
-    g_test = "sync: opening a service";
 
     /* No store: QUIRE_EINVAL (there is no default store: one that loses everything on close
      * is asked for by name, never given by omission). */
@@ -538,7 +549,7 @@ static void test_health_and_admin(quire_sync_service *s) {
     const quire_sync_header pdf_type = {"Content-Type", "application/pdf"};
     const quire_sync_header lower_admin = {"authorization", ADMIN};
     char expected[160];
-    g_test = "sync: the health check and the admin API";
+    test_step("the health check and the admin API");
 
     /* The health check: 200 {"status": "ok"}, JSON, with a request id (generated, or the
      * request's own when it matches [A-Za-z0-9-]{1,64}). */
@@ -597,8 +608,8 @@ static void test_health_and_admin(quire_sync_service *s) {
     CHECK(strstr(r.body, "\"format\":\"https://pspdfkit.com/instant-json/v1\"") != NULL);
     reply_free(&r);
     SEND(&r, s, "GET", "/admin/documents/doc1", ADMIN, NULL, 0);
-    snprintf(expected, sizeof expected, "\"layers\":[{\"name\":\"main\",\"seq\":0,\"records\":%ld}]",
-             (long)g_pdf_annots);
+    snprintf(expected, sizeof expected,
+             "\"layers\":[{\"name\":\"main\",\"seq\":0,\"records\":%ld}]", (long)g_pdf_annots);
     CHECK(strstr(r.body, expected) != NULL);
     reply_free(&r);
 
@@ -714,7 +725,7 @@ static long long test_client_api(quire_sync_service *s) {
     size_t n;
     long long seq = -1;
     double t0, one_request;
-    g_test = "sync: the client API";
+    test_step("the client API");
 
     /* Without a valid JWT: 401 unauthenticated. */
     SEND(&r, s, "GET", LAYER_PATH, NULL, NULL, 0);
@@ -782,7 +793,8 @@ static long long test_client_api(quire_sync_service *s) {
     CHECK_REPLY(&r, 200);
     CHECK_INT(json_int(r.body, "seq"), 1);
     CHECK_INT(count_of(r.body, "\"op\":\"put\""), 1);
-    CHECK(strstr(r.body, "\"id\":\"c-note-1\"") != NULL && strstr(r.body, "\"more\":false") != NULL);
+    CHECK(strstr(r.body, "\"id\":\"c-note-1\"") != NULL &&
+          strstr(r.body, "\"more\":false") != NULL);
     CHECK(strstr(r.body, "\"user_id\":\"c-tests\"") != NULL); /* the fixtures' token */
     reply_free(&r);
     SEND(&r, s, "GET", "/admin/documents/doc1/layers/main/pdf", ADMIN, NULL, 0);
@@ -837,7 +849,7 @@ static long long test_client_api(quire_sync_service *s) {
 static void test_limits(quire_sync_service *s) {
     struct reply r;
     unsigned char *big = malloc(DEFAULT_MAX_BODY + 1);
-    g_test = "sync: the limits";
+    test_step("the limits");
     CHECK(big != NULL);
     if (!big) return;
     memset(big, '[', DEFAULT_MAX_BODY + 1);
@@ -867,15 +879,19 @@ static void test_arguments(quire_sync_service *s) {
     size_t count = 77, len = 77;
     const char *name = "unset", *value = "unset";
     const void *data = &g_sdir;
-    g_test = "sync: arguments and the response getters";
+    test_step("arguments and the response getters");
 
     r = sentinel;
-    CHECK_STATUS(quire_sync_service_handle(NULL, s, "GET", "/healthz", NULL, 0, NULL, 0), QUIRE_EINVAL);
-    CHECK_STATUS(quire_sync_service_handle(&r, NULL, "GET", "/healthz", NULL, 0, NULL, 0), QUIRE_EINVAL);
-    CHECK_STATUS(quire_sync_service_handle(&r, s, NULL, "/healthz", NULL, 0, NULL, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle(NULL, s, "GET", "/healthz", NULL, 0, NULL, 0),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle(&r, NULL, "GET", "/healthz", NULL, 0, NULL, 0),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle(&r, s, NULL, "/healthz", NULL, 0, NULL, 0),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", NULL, NULL, 0, NULL, 0), QUIRE_EINVAL);
     /* header_count with NULL headers; a NULL name or value, alone or after a good header. */
-    CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", "/healthz", NULL, 1, NULL, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", "/healthz", NULL, 1, NULL, 0),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", "/healthz", NULL, SIZE_MAX, NULL, 0),
                  QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", "/healthz", &null_name, 1, NULL, 0),
@@ -893,7 +909,8 @@ static void test_arguments(quire_sync_service *s) {
 
     /* Headers NULL with count 0, a body with length 0: a request like any other. */
     r = NULL;
-    CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", "/healthz", NULL, 0, "ignored", 0), QUIRE_OK);
+    CHECK_STATUS(quire_sync_service_handle(&r, s, "GET", "/healthz", NULL, 0, "ignored", 0),
+                 QUIRE_OK);
     CHECK(r != NULL);
     if (!r) return;
     CHECK_STATUS(quire_sync_response_status(&status, r), QUIRE_OK);
@@ -953,9 +970,9 @@ static void test_arguments(quire_sync_service *s) {
 struct worker {
     quire_sync_service *service;
     int index;
-    int answered;               /* requests answered as expected */
-    int wrong;                  /* the others */
-    const char *first_problem;  /* a static string */
+    int answered;              /* requests answered as expected */
+    int wrong;                 /* the others */
+    const char *first_problem; /* a static string */
     int first_request;
 };
 
@@ -973,10 +990,22 @@ static void *worker_thread(void *arg) {
         h.value = id;
         switch (kind) {
         case 0: target = "/healthz"; break;
-        case 1: target = "/admin/documents"; auth = ADMIN; break;
-        case 2: target = "/admin/documents"; auth = "Token wrong"; break;
-        case 3: target = g_bearer ? LAYER_PATH : "/admin/documents/doc1"; auth = g_bearer ? g_bearer : ADMIN; break;
-        default: target = "/admin/documents/doc1/layers/main/annotations"; auth = ADMIN; break;
+        case 1:
+            target = "/admin/documents";
+            auth = ADMIN;
+            break;
+        case 2:
+            target = "/admin/documents";
+            auth = "Token wrong";
+            break;
+        case 3:
+            target = g_bearer ? LAYER_PATH : "/admin/documents/doc1";
+            auth = g_bearer ? g_bearer : ADMIN;
+            break;
+        default:
+            target = "/admin/documents/doc1/layers/main/annotations";
+            auth = ADMIN;
+            break;
         }
         problem = exchange(&r, w->service, method, target, auth, &h, 1, NULL, 0);
         if (!problem && strcmp(r.request_id, id) != 0) problem = "another request's id came back";
@@ -1023,7 +1052,7 @@ static void test_threads(quire_sync_service *s) {
     pthread_t t[WORKERS];
     struct worker w[WORKERS];
     int k, started[WORKERS];
-    g_test = "sync: threads at once on one service";
+    test_step("threads at once on one service");
     for (k = 0; k < WORKERS; k++) {
         memset(&w[k], 0, sizeof w[k]);
         w[k].service = s;
@@ -1047,7 +1076,7 @@ static void test_shutdown(quire_sync_service *s, long long seq) {
     struct poll_job job;
     pthread_t t;
     double t0, one_request, shut;
-    g_test = "sync: shutdown during a long poll";
+    test_step("shutdown during a long poll");
     if (!have_tokens("the long poll") || seq < 0) {
         CHECK_STATUS(quire_sync_service_shutdown(s), QUIRE_OK);
         return;
@@ -1069,8 +1098,8 @@ static void test_shutdown(quire_sync_service *s, long long seq) {
     CHECK(job.reply.body && strstr(job.reply.body, "\"changes\":[]") != NULL);
     CHECK_INT(json_int(job.reply.body, "seq"), seq);
     report(job.finished - shut < LONG_POLL_WAIT / 3, __FILE__, __LINE__,
-           "the long poll answered %.1f s after the shutdown (its wait: %d s)",
-           job.finished - shut, LONG_POLL_WAIT);
+           "the long poll answered %.1f s after the shutdown (its wait: %d s)", job.finished - shut,
+           LONG_POLL_WAIT);
     reply_free(&job.reply);
     pthread_mutex_destroy(&job.mutex);
 
@@ -1090,7 +1119,6 @@ static void test_shutdown(quire_sync_service *s, long long seq) {
 static void test_memory_store(void) {
     quire_sync_service *s;
     long long seq;
-    g_test = "sync: an in-memory store";
     s = OPEN_SERVICE("sqlite::memory:");
     if (!s) return;
     test_health_and_admin(s);
@@ -1204,14 +1232,15 @@ static void test_async(void) {
     /* One request: the completion runs once, not on this thread, with the response. */
     async_job_init(&job);
     CHECK_STATUS(quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 0, NULL, 0,
-                                                 on_async, &job), QUIRE_OK);
+                                                 on_async, &job),
+                 QUIRE_OK);
     CHECK(call != NULL);
     CHECK_INT(async_wait(&job, 20), 1);
     CHECK_INT(job.status, 200);
     CHECK(job.has_request_id);
     CHECK(!pthread_equal(job.thread, pthread_self()));
     sleep_seconds(0.05);
-    CHECK_INT(async_calls(&job), 1); /* exactly once */
+    CHECK_INT(async_calls(&job), 1);                      /* exactly once */
     CHECK_STATUS(quire_sync_call_cancel(call), QUIRE_OK); /* after completion: harmless */
     quire_sync_call_free(call);
     quire_sync_call_free(NULL);
@@ -1220,7 +1249,8 @@ static void test_async(void) {
     /* Without a call handle (never cancelled); a NUL in the target is the protocol's 400. */
     async_job_init(&job);
     CHECK_STATUS(quire_sync_service_handle_async(NULL, s, "GET", "/healthz%00", NULL, 0, NULL, 0,
-                                                 on_async, &job), QUIRE_OK);
+                                                 on_async, &job),
+                 QUIRE_OK);
     CHECK_INT(async_wait(&job, 20), 1);
     CHECK_INT(job.status, 400);
     async_job_destroy(&job);
@@ -1228,18 +1258,24 @@ static void test_async(void) {
     /* Bad arguments: QUIRE_EINVAL, nothing written to out_call, no completion. */
     async_job_init(&job);
     call = sentinel;
-    CHECK_STATUS(quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 0, NULL, 0,
-                                                 NULL, &job), QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 0, NULL, 0, NULL, &job),
+        QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle_async(&call, NULL, "GET", "/healthz", NULL, 0, NULL, 0,
-                                                 on_async, &job), QUIRE_EINVAL);
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle_async(&call, s, NULL, "/healthz", NULL, 0, NULL, 0,
-                                                 on_async, &job), QUIRE_EINVAL);
-    CHECK_STATUS(quire_sync_service_handle_async(&call, s, "GET", NULL, NULL, 0, NULL, 0,
-                                                 on_async, &job), QUIRE_EINVAL);
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_sync_service_handle_async(&call, s, "GET", NULL, NULL, 0, NULL, 0, on_async, &job),
+        QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 2, NULL, 0,
-                                                 on_async, &job), QUIRE_EINVAL);
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_service_handle_async(&call, s, "POST", "/healthz", NULL, 0, NULL, 5,
-                                                 on_async, &job), QUIRE_EINVAL);
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_sync_call_cancel(NULL), QUIRE_EINVAL);
     CHECK(call == sentinel);
     sleep_seconds(0.1);
@@ -1299,9 +1335,11 @@ static void test_async(void) {
 
     /* A long poll at shutdown answers at once; the service then closes. */
     async_job_init(&job);
-    snprintf(target, sizeof target, LAYER_PATH "/changes?since=%lld&wait=%d", seq + 1, LONG_POLL_WAIT);
-    CHECK_STATUS(quire_sync_service_handle_async(NULL, s, "GET", target, &auth, 1, NULL, 0,
-                                                 on_async, &job), QUIRE_OK);
+    snprintf(target, sizeof target, LAYER_PATH "/changes?since=%lld&wait=%d", seq + 1,
+             LONG_POLL_WAIT);
+    CHECK_STATUS(
+        quire_sync_service_handle_async(NULL, s, "GET", target, &auth, 1, NULL, 0, on_async, &job),
+        QUIRE_OK);
     sleep_seconds(0.3);
     CHECK_INT(async_calls(&job), 0);
     t0 = now_seconds();
@@ -1345,10 +1383,13 @@ static void close_file_service_at(quire_sync_service *s, const char *wal, const 
         g_closes_late++;
         while (path_exists(wal) && now_seconds() - t0 < 20) sleep_seconds(0.005);
     }
-    report(!path_exists(wal), file, line, "the store is still open 20 s after "
-           "quire_sync_service_close (its WAL file %s is there)", wal);
+    report(!path_exists(wal), file, line,
+           "the store is still open 20 s after "
+           "quire_sync_service_close (its WAL file %s is there)",
+           wal);
     if (!KNOWN_BUG_SYNC_CLOSE_LATE)
-        report(at_once, file, line, "quire_sync_service_close returned before the store was "
+        report(at_once, file, line,
+               "quire_sync_service_close returned before the store was "
                "closed (its WAL file was still there)");
 }
 #define CLOSE_FILE_SERVICE(s, wal) close_file_service_at((s), (wal), __FILE__, __LINE__)
@@ -1363,7 +1404,6 @@ static void test_file_store(void) {
     quire_sync_service *s, *sentinel = (quire_sync_service *)&g_sdir;
     struct reply r;
     size_t n;
-    g_test = "sync: a SQLite file";
     snprintf(url, sizeof url, "sqlite://%s", path);
     snprintf(wal, sizeof wal, "%s-wal", path);
     s = OPEN_SERVICE(url);
@@ -1412,11 +1452,14 @@ static void test_file_store(void) {
         }
     }
     if (KNOWN_BUG_SYNC_CLOSE_LATE)
-        fprintf(stderr, "test_sync.c: KNOWN LIBRARY BUG (not counted, KNOWN_BUG_SYNC_CLOSE_LATE): "
+        fprintf(stderr,
+                "test_sync.c: KNOWN LIBRARY BUG (not counted, KNOWN_BUG_SYNC_CLOSE_LATE): "
                 "%d of %d calls of quire_sync_service_close returned before the store was "
-                "closed%s\n", g_closes_late, g_closes_watched,
-                g_closes_late ? "" : " (none this run: if the library closes the store before "
-                "close returns now, set KNOWN_BUG_SYNC_CLOSE_LATE to 0)");
+                "closed%s\n",
+                g_closes_late, g_closes_watched,
+                g_closes_late ? ""
+                              : " (none this run: if the library closes the store before "
+                                "close returns now, set KNOWN_BUG_SYNC_CLOSE_LATE to 0)");
 
     /* A schema version from a newer Quire (PRAGMA user_version: bytes 60-63 of the file,
      * big-endian): refused (the header has QUIRE_EIO for a store that cannot be opened and
@@ -1452,17 +1495,34 @@ static void test_file_store(void) {
 
 /* ---- the group --------------------------------------------------------------------------------- */
 
-void run_sync_tests(void) {
+static void sync_teardown(void) {
+    free(g_pdf);
+    free(g_pdf_json);
+    free(g_key);
+    free(g_bearer);
+    free(g_bearer_read);
+    free(g_bearer_other_layer);
+    free(g_bearer_expired);
+    free(g_bearer_unknown_key);
+    g_pdf = NULL;
+    g_pdf_json = g_key = g_bearer = g_bearer_read = g_bearer_other_layer = g_bearer_expired =
+        g_bearer_unknown_key = NULL;
+    remove_temp_dir(g_sdir);
+}
+
+static int sync_setup(void) {
     const char *dir = make_temp_dir();
     quire_document *doc = NULL;
     size_t json_len = 0;
     char *json = NULL;
-    if (!dir) return;
+    if (!dir) return 1;
     snprintf(g_sdir, sizeof g_sdir, "%s", dir);
-    g_test = "sync: setup";
     g_pdf = read_file(QUIRE_SAMPLE_PDF, &g_pdf_size);
     CHECK(g_pdf != NULL);
-    if (!g_pdf) goto done;
+    if (!g_pdf) {
+        sync_teardown();
+        return 1;
+    }
     /* The file as the library reads it: pages, annotations, and their annotation JSON. */
     g_pdf_annots = annotations_of(g_pdf, g_pdf_size, &g_pdf_pages);
     CHECK(g_pdf_annots > 0 && g_pdf_pages > 0);
@@ -1470,7 +1530,10 @@ void run_sync_tests(void) {
     if (doc) {
         CHECK_STATUS(quire_document_export_annotations_json(NULL, 0, &json_len, doc, -1), QUIRE_OK);
         json = malloc(json_len + 1);
-        if (json) CHECK_STATUS(quire_document_export_annotations_json(json, json_len + 1, &json_len, doc, -1), QUIRE_OK);
+        if (json)
+            CHECK_STATUS(
+                quire_document_export_annotations_json(json, json_len + 1, &json_len, doc, -1),
+                QUIRE_OK);
         if (json) g_pdf_json = json_compact(json, json_len);
         json_drop_array_member(g_pdf_json, "formFieldValues");
         free(json);
@@ -1485,24 +1548,14 @@ void run_sync_tests(void) {
     if (g_sync_fixtures)
         CHECK(g_key && g_bearer && g_bearer_read && g_bearer_other_layer && g_bearer_expired &&
               g_bearer_unknown_key);
-
-    test_open();
-    test_memory_store();
-    test_async();
-    test_file_store();
-    test_relative_store();
-
-done:
-    free(g_pdf);
-    free(g_pdf_json);
-    free(g_key);
-    free(g_bearer);
-    free(g_bearer_read);
-    free(g_bearer_other_layer);
-    free(g_bearer_expired);
-    free(g_bearer_unknown_key);
-    g_pdf = NULL;
-    g_pdf_json = g_key = g_bearer = g_bearer_read = g_bearer_other_layer = g_bearer_expired =
-        g_bearer_unknown_key = NULL;
-    remove_temp_dir(g_sdir);
+    return 0;
 }
+
+static const struct test_case sync_tests[] = {{"open", test_open},
+                                              {"memory_store", test_memory_store},
+                                              {"async", test_async},
+                                              {"file_store", test_file_store},
+                                              {"relative_store", test_relative_store},
+                                              {NULL, NULL}};
+
+const struct test_suite sync_suite = {"sync", sync_setup, sync_teardown, sync_tests};

@@ -10,7 +10,8 @@
 
 /* A one-page PDF, 612 x 792, with two lines of 12 pt Helvetica at (72, 700) and (72, 686). */
 static unsigned char *text_pdf(size_t *size) {
-    const char *content = "BT /F1 12 Tf 72 700 Td (Review the draft con-) Tj 0 -14 Td (tract before Friday.) Tj ET";
+    const char *content =
+        "BT /F1 12 Tf 72 700 Td (Review the draft con-) Tj 0 -14 Td (tract before Friday.) Tj ET";
     char objects[5][256];
     static char out[4096];
     size_t offsets[5], n = 0;
@@ -32,8 +33,11 @@ static unsigned char *text_pdf(size_t *size) {
     {
         size_t xref = n;
         n += (size_t)sprintf(out + n, "xref\n0 6\n0000000000 65535 f \n");
-        for (i = 0; i < 5; i++) n += (size_t)sprintf(out + n, "%010u 00000 n \n", (unsigned)offsets[i]);
-        n += (size_t)sprintf(out + n, "trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%u\n%%%%EOF\n", (unsigned)xref);
+        for (i = 0; i < 5; i++)
+            n += (size_t)sprintf(out + n, "%010u 00000 n \n", (unsigned)offsets[i]);
+        n +=
+            (size_t)sprintf(out + n, "trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%u\n%%%%EOF\n",
+                            (unsigned)xref);
     }
     *size = n;
     return (unsigned char *)out;
@@ -48,7 +52,11 @@ static char *page_text(const quire_text_page *text) {
     return buf;
 }
 
-static void test_extraction(quire_document *doc) {
+/* The document of text_pdf, open while the suite runs. */
+static quire_document *g_doc;
+
+static void test_extraction(void) {
+    quire_document *doc = g_doc;
     quire_text_page *text = NULL;
     quire_text_char ch = QUIRE_TEXT_CHAR_INIT;
     int32_t count = 0, first = 0, n = 0;
@@ -130,7 +138,8 @@ static void test_extraction(quire_document *doc) {
     CHECK_STATUS(quire_page_text_load(NULL, doc, 0), QUIRE_EINVAL);
 }
 
-static void test_search_and_markup(quire_document *doc) {
+static void test_search_and_markup(void) {
+    quire_document *doc = g_doc;
     quire_text_match_list *list = NULL;
     quire_text_search_options options = QUIRE_TEXT_SEARCH_OPTIONS_INIT;
     quire_text_page *text = NULL;
@@ -158,7 +167,8 @@ static void test_search_and_markup(quire_document *doc) {
     CHECK_STATUS(quire_text_match_list_count(&count, list), QUIRE_OK);
     CHECK_INT(count, 0);
     quire_text_match_list_free(list);
-    CHECK_STATUS(quire_text_search_options_init(&options, QUIRE_TEXT_SEARCH_OPTIONS_VERSION), QUIRE_OK);
+    CHECK_STATUS(quire_text_search_options_init(&options, QUIRE_TEXT_SEARCH_OPTIONS_VERSION),
+                 QUIRE_OK);
     options.whole_word = 1;
     CHECK_STATUS(quire_document_search_text(&list, doc, "he", &options, -1), QUIRE_OK);
     CHECK_STATUS(quire_text_match_list_count(&count, list), QUIRE_OK);
@@ -173,31 +183,48 @@ static void test_search_and_markup(quire_document *doc) {
 
     /* A highlight over "con-\ntract", and the text it covers. */
     CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
-    CHECK_STATUS(quire_document_add_text_markup(&annotation, doc, text, QUIRE_TEXT_MARKUP_HIGHLIGHT, 17, 10), QUIRE_OK);
+    CHECK_STATUS(
+        quire_document_add_text_markup(&annotation, doc, text, QUIRE_TEXT_MARKUP_HIGHLIGHT, 17, 10),
+        QUIRE_OK);
     CHECK_STATUS(quire_annotation_subtype(buf, sizeof buf, &len, annotation), QUIRE_OK);
     CHECK_STR(buf, "Highlight");
-    CHECK_STATUS(quire_annotation_points(quads, 16, &len, annotation, QUIRE_ANNOT_QUAD_POINTS), QUIRE_OK);
+    CHECK_STATUS(quire_annotation_points(quads, 16, &len, annotation, QUIRE_ANNOT_QUAD_POINTS),
+                 QUIRE_OK);
     CHECK_INT(len, 16);
     CHECK_STATUS(quire_annotation_marked_text(buf, sizeof buf, &len, doc, annotation), QUIRE_OK);
     CHECK_STR(buf, "con-\ntract");
     quire_annotation_free(annotation);
-    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_SQUIGGLY, 0, 6), QUIRE_OK);
-    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, (quire_text_markup)QUIRE_BOX_MEDIA, 0, 6), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_UNDERLINE, 21, 1), QUIRE_EINVAL);
-    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_STRIKEOUT, 40, 5), QUIRE_ERANGE);
-    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, NULL, QUIRE_TEXT_MARKUP_STRIKEOUT, 0, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_SQUIGGLY, 0, 6),
+                 QUIRE_OK);
+    CHECK_STATUS(
+        quire_document_add_text_markup(NULL, doc, text, (quire_text_markup)QUIRE_BOX_MEDIA, 0, 6),
+        QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_UNDERLINE, 21, 1),
+        QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_document_add_text_markup(NULL, doc, text, QUIRE_TEXT_MARKUP_STRIKEOUT, 40, 5),
+        QUIRE_ERANGE);
+    CHECK_STATUS(quire_document_add_text_markup(NULL, doc, NULL, QUIRE_TEXT_MARKUP_STRIKEOUT, 0, 1),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_page_annotation_count(&n, doc, 0), QUIRE_OK);
     CHECK_INT(n, 2);
     quire_text_page_free(text);
 }
 
-void run_text_tests(void) {
+static int text_setup(void) {
     size_t size = 0;
     unsigned char *data = text_pdf(&size);
-    quire_document *doc = NULL;
-    CHECK_STATUS(quire_document_open_memory(&doc, data, size, NULL), QUIRE_OK);
-    if (!doc) return;
-    test_extraction(doc);
-    test_search_and_markup(doc);
-    quire_document_close(doc);
+    CHECK_STATUS(quire_document_open_memory(&g_doc, data, size, NULL), QUIRE_OK);
+    return g_doc ? 0 : 1;
 }
+
+static void text_teardown(void) {
+    quire_document_close(g_doc);
+    g_doc = NULL;
+}
+
+static const struct test_case text_tests[] = {
+    {"extraction", test_extraction}, {"search_and_markup", test_search_and_markup}, {NULL, NULL}};
+
+const struct test_suite text_suite = {"text", text_setup, text_teardown, text_tests};

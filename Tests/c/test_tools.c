@@ -78,19 +78,21 @@ static quire_tool current(quire_tool_manager *m) {
 static void test_coordinates(void) {
     quire_document *doc = open_corpus(BOXES_PDF, NULL);
     double x = 0, y = 0, bx = 0, by = 0;
-    g_test = "tools: coordinates";
     if (!doc) return;
     CHECK_STATUS(quire_page_device_to_page(&x, &y, doc, 1, 10, 20, 800, 600, 1, 100, 50), QUIRE_OK);
     CHECK(fabs(x - 517.64996) < 0.01 && fabs(y - 56.6) < 0.01);
-    CHECK_STATUS(quire_page_page_to_device(&x, &y, doc, 1, 10, 20, 800, 600, 1, 300, 400), QUIRE_OK);
+    CHECK_STATUS(quire_page_page_to_device(&x, &y, doc, 1, 10, 20, 800, 600, 1, 300, 400),
+                 QUIRE_OK);
     CHECK(fabs(x - 404) <= 0.5 && fabs(y - 331) <= 0.5);
     /* A round trip is exact to rounding. */
     CHECK_STATUS(quire_page_device_to_page(&bx, &by, doc, 1, 10, 20, 800, 600, 1, x, y), QUIRE_OK);
     CHECK(fabs(bx - 300) < 1e-9 && fabs(by - 400) < 1e-9);
     CHECK_STATUS(quire_page_device_to_page(&x, &y, doc, 1, 0, 0, 100, 100, 4, 1, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_page_device_to_page(&x, &y, doc, 1, 0, 0, 0, 0, 0, 1, 1), QUIRE_EINVAL);
-    CHECK_STATUS(quire_page_device_to_page(&x, &y, doc, 1, 0, 0, 100, 100, 0, NAN, 1), QUIRE_EINVAL);
-    CHECK_STATUS(quire_page_page_to_device(NULL, &y, doc, 1, 0, 0, 100, 100, 0, 1, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_device_to_page(&x, &y, doc, 1, 0, 0, 100, 100, 0, NAN, 1),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_page_to_device(NULL, &y, doc, 1, 0, 0, 100, 100, 0, 1, 1),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_page_page_to_device(&x, &y, doc, 99, 0, 0, 100, 100, 0, 1, 1), QUIRE_ERANGE);
     quire_document_close(doc);
 }
@@ -99,7 +101,6 @@ static void test_hit_test(void) {
     quire_document *doc = open_corpus(LINKS_PDF, NULL);
     quire_hit_kind kind = QUIRE_HIT_NONE;
     int32_t object = -1;
-    g_test = "tools: hit test";
     if (!doc) return;
     CHECK_STATUS(quire_page_hit_test(&kind, &object, doc, 0, 300, 643, 0), QUIRE_OK);
     CHECK_INT(kind, QUIRE_HIT_LINK);
@@ -128,11 +129,13 @@ static void test_walkthrough(void) {
     struct recorder r;
     quire_tool_manager *m;
     int32_t handled = -1, selected = -1, changed = -1;
-    g_test = "tools: walkthrough";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_INT(current(m), QUIRE_TOOL_PAN);
 
     /* Pan current, tap on the highlight: Pan names AnnotEdit, which selects it. */
@@ -161,7 +164,8 @@ static void test_walkthrough(void) {
     r.count = 0;
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 100, 680), QUIRE_OK);
     CHECK_INT(current(m), QUIRE_TOOL_FORM_FILL);
-    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_FIELD_ACTIVATED && r.objects[r.count - 1] == 8);
+    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_FIELD_ACTIVATED &&
+          r.objects[r.count - 1] == 8);
 
     /* Empty space: back to Pan, nothing selected, and no change to the document. */
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 100), QUIRE_OK);
@@ -183,21 +187,28 @@ static void test_create_move_undo(void) {
     quire_annotation *a = NULL;
     quire_rect rect;
     int32_t handled = -1, square = 0, done = -1, count = 0;
-    g_test = "tools: create, move, undo";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
-    style.red = 0; style.blue = 1; style.author = "Ada";
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
+    style.red = 0;
+    style.blue = 1;
+    style.author = "Ada";
     CHECK_STATUS(quire_tool_manager_set_style(m, &style), QUIRE_OK);
     style.opacity = 2;
     CHECK_STATUS(quire_tool_manager_set_style(m, &style), QUIRE_EINVAL);
 
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_SQUARE), QUIRE_OK);
     r.count = 0;
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 300, 100), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 350, 150), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 400, 200), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 300, 100),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 350, 150),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 400, 200),
+                 QUIRE_OK);
     CHECK_INT(r.count, 1);
     CHECK_INT(r.kinds[0], QUIRE_TOOL_EVENT_ANNOTATION_ADDED);
     square = r.objects[0];
@@ -212,8 +223,10 @@ static void test_create_move_undo(void) {
     }
     /* Pan: a drag on the square moves it by (10, 20). */
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_PAN), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 350, 150), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 360, 170), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 350, 150),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 360, 170),
+                 QUIRE_OK);
     CHECK_INT(current(m), QUIRE_TOOL_ANNOT_EDIT);
     CHECK_STATUS(quire_document_annotation(&a, doc, square), QUIRE_OK);
     if (a) {
@@ -262,7 +275,6 @@ static void test_errors(void) {
     quire_tool_style style;
     quire_tool t;
     int32_t v;
-    g_test = "tools: errors";
     if (!doc) return;
     CHECK_STATUS(quire_tool_callbacks_init(&cb, QUIRE_TOOL_CALLBACKS_VERSION), QUIRE_OK);
     CHECK(cb.version == QUIRE_TOOL_CALLBACKS_VERSION && cb.on_event == NULL && cb.payload == NULL);
@@ -270,7 +282,8 @@ static void test_errors(void) {
     CHECK_STATUS(quire_tool_callbacks_init(&cb, QUIRE_TOOL_CALLBACKS_VERSION + 1), QUIRE_EVERSION);
     CHECK_STATUS(quire_tool_callbacks_init(NULL, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_style_init(&style, QUIRE_TOOL_STYLE_VERSION), QUIRE_OK);
-    CHECK(style.red == 1 && style.green == 0 && style.border_width == 2 && style.tolerance == 4 && style.author == NULL);
+    CHECK(style.red == 1 && style.green == 0 && style.border_width == 2 && style.tolerance == 4 &&
+          style.author == NULL);
     CHECK_STATUS(quire_tool_manager_new(NULL, doc, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_new(&m, NULL, NULL), QUIRE_EINVAL);
     cb.version = 9;
@@ -279,8 +292,10 @@ static void test_errors(void) {
     if (m) {
         CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_CUSTOM), QUIRE_EINVAL);
         CHECK_STATUS(quire_tool_manager_set_tool(m, (quire_tool)0x1234), QUIRE_EINVAL);
-        CHECK_STATUS(quire_tool_manager_send(&v, m, (quire_pointer_kind)0x3107, 0, 1, 1), QUIRE_EINVAL);
-        CHECK_STATUS(quire_tool_manager_send(&v, m, QUIRE_POINTER_TAP, 0, INFINITY, 1), QUIRE_EINVAL);
+        CHECK_STATUS(quire_tool_manager_send(&v, m, (quire_pointer_kind)0x3107, 0, 1, 1),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_tool_manager_send(&v, m, QUIRE_POINTER_TAP, 0, INFINITY, 1),
+                     QUIRE_EINVAL);
         CHECK_STATUS(quire_tool_manager_send(&v, m, QUIRE_POINTER_TAP, 1, 1, 1), QUIRE_ERANGE);
         CHECK_STATUS(quire_tool_manager_send(NULL, m, QUIRE_POINTER_TAP, 0, 1, 1), QUIRE_OK);
         CHECK_STATUS(quire_tool_manager_delete_selection(m), QUIRE_ESTATE);
@@ -307,23 +322,29 @@ static void test_errors(void) {
 /* Each creation tool's gesture on empty space of page 0 makes one annotation of its
  * subtype (the header's list of tools); then AnnotEdit's events on it. */
 static void test_every_tool(void) {
-    static const struct { quire_tool tool; const char *subtype; int gesture; } cases[] = {
-        { QUIRE_TOOL_SQUARE, "Square", 0 },     { QUIRE_TOOL_CIRCLE, "Circle", 0 },
-        { QUIRE_TOOL_LINE, "Line", 0 },         { QUIRE_TOOL_ARROW, "Line", 0 },
-        { QUIRE_TOOL_INK, "Ink", 0 },           { QUIRE_TOOL_SIGNATURE, "Ink", 0 },
-        { QUIRE_TOOL_POLYGON, "Polygon", 1 },   { QUIRE_TOOL_POLYLINE, "PolyLine", 1 },
-        { QUIRE_TOOL_STICKY_NOTE, "Text", 2 },  { QUIRE_TOOL_FREE_TEXT, "FreeText", 2 },
+    static const struct {
+        quire_tool tool;
+        const char *subtype;
+        int gesture;
+    } cases[] = {
+        {QUIRE_TOOL_SQUARE, "Square", 0},    {QUIRE_TOOL_CIRCLE, "Circle", 0},
+        {QUIRE_TOOL_LINE, "Line", 0},        {QUIRE_TOOL_ARROW, "Line", 0},
+        {QUIRE_TOOL_INK, "Ink", 0},          {QUIRE_TOOL_SIGNATURE, "Ink", 0},
+        {QUIRE_TOOL_POLYGON, "Polygon", 1},  {QUIRE_TOOL_POLYLINE, "PolyLine", 1},
+        {QUIRE_TOOL_STICKY_NOTE, "Text", 2}, {QUIRE_TOOL_FREE_TEXT, "FreeText", 2},
     };
     quire_document *doc = open_corpus(LINKS_PDF, NULL);
     struct recorder r;
     quire_tool_manager *m;
     size_t i;
     int32_t handled = -1, last = 0, selected = 0;
-    g_test = "tools: every creation tool";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         quire_annotation *a = NULL;
         char subtype[32] = "";
@@ -332,40 +353,56 @@ static void test_every_tool(void) {
         CHECK_STATUS(quire_tool_manager_set_tool(m, cases[i].tool), QUIRE_OK);
         r.count = 0;
         if (cases[i].gesture == 0) {
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 400, 100), QUIRE_OK);
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 450, 140), QUIRE_OK);
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 500, 180), QUIRE_OK);
+            CHECK_STATUS(
+                quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 400, 100),
+                QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 450, 140),
+                         QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 500, 180),
+                         QUIRE_OK);
         } else if (cases[i].gesture == 1) {
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 100), QUIRE_OK);
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 500, 100), QUIRE_OK);
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DOUBLE_TAP, 0, 450, 180), QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 100),
+                         QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 500, 100),
+                         QUIRE_OK);
+            CHECK_STATUS(
+                quire_tool_manager_send(&handled, m, QUIRE_POINTER_DOUBLE_TAP, 0, 450, 180),
+                QUIRE_OK);
         } else {
-            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 180), QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 180),
+                         QUIRE_OK);
         }
         /* Ink waits for a tool change: Pan commits it. */
         CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_PAN), QUIRE_OK);
         last = 0;
         for (k = 0; k < r.count; k++)
             if (r.kinds[k] == QUIRE_TOOL_EVENT_ANNOTATION_ADDED) last = r.objects[k];
-        report(last != 0, __FILE__, __LINE__, "tool 0x%x added no annotation", (unsigned)cases[i].tool);
+        report(last != 0, __FILE__, __LINE__, "tool 0x%x added no annotation",
+               (unsigned)cases[i].tool);
         if (!last) continue;
         CHECK_STATUS(quire_document_annotation(&a, doc, last), QUIRE_OK);
         if (!a) continue;
         CHECK_STATUS(quire_annotation_subtype(subtype, sizeof subtype, &len, a), QUIRE_OK);
-        report(strcmp(subtype, cases[i].subtype) == 0, __FILE__, __LINE__, "tool 0x%x made a %s, expected %s",
-               (unsigned)cases[i].tool, subtype, cases[i].subtype);
+        report(strcmp(subtype, cases[i].subtype) == 0, __FILE__, __LINE__,
+               "tool 0x%x made a %s, expected %s", (unsigned)cases[i].tool, subtype,
+               cases[i].subtype);
         quire_annotation_free(a);
         /* Remove it again (through AnnotEdit's selection) so the next tool starts on empty space. */
         r.count = 0;
         CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DOUBLE_TAP, 0,
                                              cases[i].gesture == 2 ? 405 : 450,
-                                             cases[i].gesture == 2 ? 170 : cases[i].gesture == 1 ? 100 : 140), QUIRE_OK);
+                                             cases[i].gesture == 2   ? 170
+                                             : cases[i].gesture == 1 ? 100
+                                                                     : 140),
+                     QUIRE_OK);
         CHECK_STATUS(quire_tool_manager_selection(&selected, m), QUIRE_OK);
         CHECK_INT(selected, last);
         CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_EDIT_REQUESTED);
         CHECK_STATUS(quire_tool_manager_delete_selection(m), QUIRE_OK);
-        report(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_ANNOTATION_REMOVED && r.objects[r.count - 1] == last,
-               __FILE__, __LINE__, "tool 0x%x: the last of %d events is 0x%x on %d, expected REMOVED on %d",
+        report(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_ANNOTATION_REMOVED &&
+                   r.objects[r.count - 1] == last,
+               __FILE__, __LINE__,
+               "tool 0x%x: the last of %d events is 0x%x on %d, expected REMOVED on %d",
                (unsigned)cases[i].tool, r.count, r.count ? (unsigned)r.kinds[r.count - 1] : 0u,
                r.count ? r.objects[r.count - 1] : 0, last);
         CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 590, 20), QUIRE_OK);
@@ -373,15 +410,19 @@ static void test_every_tool(void) {
     }
     /* A long press and a cancel on empty space: Pan handles them; nothing changes. */
     r.count = 0;
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_LONG_PRESS, 0, 590, 20), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_LONG_PRESS, 0, 590, 20),
+                 QUIRE_OK);
     CHECK_INT(handled, 1);
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_CANCEL, 0, 590, 20), QUIRE_OK);
     CHECK_INT(handled, 1);
     CHECK_INT(r.count, 0);
     /* A move reports ANNOTATION_MODIFIED. */
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 320, 536), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 330, 546), QUIRE_OK);
-    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED && r.objects[r.count - 1] == 13);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 320, 536),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 330, 546),
+                 QUIRE_OK);
+    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_ANNOTATION_MODIFIED &&
+          r.objects[r.count - 1] == 13);
     CHECK(!r.bad_version);
     /* The guard's event is only reachable with a host's tool (the Swift and Python tests
      * drive it); its value is the header's. */
@@ -407,11 +448,13 @@ static void test_form_filling(void) {
     quire_tool_manager *m;
     char value[64];
     int32_t handled = -1, done = -1;
-    g_test = "tools: form filling";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_STATUS(quire_tool_manager_set_field_value(m, "x"), QUIRE_ESTATE); /* nothing selected */
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 150, 315), QUIRE_OK);
     CHECK_INT(current(m), QUIRE_TOOL_FORM_FILL);
@@ -444,20 +487,27 @@ static void test_form_filling(void) {
 /* Text markup over a drag's text on PDFium's hello_world.pdf (pypdfium2's char boxes: "H"
  * [20.2 50 28.4 57.9] to "d" [75 49.9 80.6 58.2] on the first line, "Hello, world!"). */
 static void test_text_markup(void) {
-    static const struct { quire_tool tool; const char *subtype; } cases[] = {
-        { QUIRE_TOOL_HIGHLIGHT, "Highlight" }, { QUIRE_TOOL_UNDERLINE, "Underline" },
-        { QUIRE_TOOL_STRIKEOUT, "StrikeOut" }, { QUIRE_TOOL_SQUIGGLY, "Squiggly" },
+    static const struct {
+        quire_tool tool;
+        const char *subtype;
+    } cases[] = {
+        {QUIRE_TOOL_HIGHLIGHT, "Highlight"},
+        {QUIRE_TOOL_UNDERLINE, "Underline"},
+        {QUIRE_TOOL_STRIKEOUT, "StrikeOut"},
+        {QUIRE_TOOL_SQUIGGLY, "Squiggly"},
     };
     quire_document *doc = open_corpus("pdfium/testing/resources/hello_world.pdf", NULL);
     struct recorder r;
     quire_tool_manager *m;
     size_t i;
     int32_t handled = -1;
-    g_test = "tools: text markup";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         quire_annotation *a = NULL;
         quire_rect rect;
@@ -465,8 +515,10 @@ static void test_text_markup(void) {
         size_t len = 0;
         CHECK_STATUS(quire_tool_manager_set_tool(m, cases[i].tool), QUIRE_OK);
         r.count = 0;
-        CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 22, 53), QUIRE_OK);
-        CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 78, 53), QUIRE_OK);
+        CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 22, 53),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 78, 53),
+                     QUIRE_OK);
         if (!(r.count == 1 && r.kinds[0] == QUIRE_TOOL_EVENT_ANNOTATION_ADDED)) {
             report(0, __FILE__, __LINE__, "tool 0x%x added no annotation", (unsigned)cases[i].tool);
             continue;
@@ -477,7 +529,8 @@ static void test_text_markup(void) {
         CHECK_STR(subtype, cases[i].subtype);
         CHECK_STATUS(quire_annotation_rect(&rect, a), QUIRE_OK);
         /* From "H" to "d": the rect spans those characters' boxes, not the "!" at 82.2. */
-        CHECK(rect.left < 21 && rect.right > 80 && rect.right < 82.2 && rect.bottom < 51 && rect.top > 57);
+        CHECK(rect.left < 21 && rect.right > 80 && rect.right < 82.2 && rect.bottom < 51 &&
+              rect.top > 57);
         quire_annotation_free(a);
     }
     /* A tap with a markup tool goes back to Pan. */
@@ -494,13 +547,16 @@ static void test_text_markup(void) {
 static void test_text_hit_test(void) {
     quire_document *doc = open_corpus("pdfium/testing/resources/hello_world.pdf", NULL);
     quire_text_page *text = NULL;
-    quire_text_char c = QUIRE_TEXT_CHAR_INIT, hit = QUIRE_TEXT_CHAR_INIT, first = QUIRE_TEXT_CHAR_INIT;
+    quire_text_char c = QUIRE_TEXT_CHAR_INIT, hit = QUIRE_TEXT_CHAR_INIT,
+                    first = QUIRE_TEXT_CHAR_INIT;
     int32_t count = 0, i, index = -2, tested = 0;
     double x, y;
-    g_test = "tools: text hit test";
     if (!doc) return;
     CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
-    if (!text) { quire_document_close(doc); return; }
+    if (!text) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_STATUS(quire_text_page_char_count(&count, text), QUIRE_OK);
     for (i = 0; i < count; i++) {
         CHECK_STATUS(quire_text_page_char(&c, text, i), QUIRE_OK);
@@ -513,7 +569,8 @@ static void test_text_hit_test(void) {
             continue;
         }
         CHECK_STATUS(quire_text_page_char(&hit, text, index), QUIRE_OK);
-        CHECK(!hit.is_generated && hit.box.left <= x && x <= hit.box.right && hit.box.bottom <= y && y <= hit.box.top);
+        CHECK(!hit.is_generated && hit.box.left <= x && x <= hit.box.right && hit.box.bottom <= y &&
+              y <= hit.box.top);
         tested++;
     }
     CHECK(tested > 20);
@@ -549,7 +606,11 @@ static int host_handle(int32_t *out_handled, quire_tool *out_next, const char **
                        quire_tool_manager *manager, quire_pointer_kind kind, int32_t page_index,
                        double x, double y, void *payload) {
     struct host_tool *t = payload;
-    (void)manager; (void)kind; (void)page_index; (void)x; (void)y;
+    (void)manager;
+    (void)kind;
+    (void)page_index;
+    (void)x;
+    (void)y;
     t->calls++;
     if (t->fail) return 7;
     *out_handled = 0;
@@ -578,7 +639,6 @@ static void test_custom_tools(void) {
     struct host_tool stubborn, handoff, failing, replaced;
     int32_t handled = -1, count = 0;
     int k, changes = 0;
-    g_test = "tools: custom tools";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     memset(&stubborn, 0, sizeof stubborn);
@@ -589,11 +649,15 @@ static void test_custom_tools(void) {
     handoff.next_tool = QUIRE_TOOL_STICKY_NOTE;
     failing.fail = 1;
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     {
         /* The initialiser macro and the function give the same defaults. */
         const quire_custom_tool defaults = QUIRE_CUSTOM_TOOL_INIT;
-        CHECK(defaults.version == QUIRE_CUSTOM_TOOL_VERSION && defaults.name == NULL && defaults.handle == NULL);
+        CHECK(defaults.version == QUIRE_CUSTOM_TOOL_VERSION && defaults.name == NULL &&
+              defaults.handle == NULL);
     }
     CHECK_STATUS(quire_custom_tool_init(&ct, QUIRE_CUSTOM_TOOL_VERSION), QUIRE_OK);
     CHECK(ct.name == NULL && ct.handle == NULL && ct.payload == NULL);
@@ -605,16 +669,20 @@ static void test_custom_tools(void) {
         const quire_custom_tool_handle_fn handle = host_handle;
         const quire_custom_tool_finish_fn finish = host_finish;
         const quire_custom_tool_release_fn release = host_release;
-        ct.handle = handle; ct.finish = finish; ct.release = release;
+        ct.handle = handle;
+        ct.finish = finish;
+        ct.release = release;
     }
     ct.payload = &replaced;
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
     ct.payload = &stubborn;
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
     CHECK_INT(replaced.released, 1);
-    ct.name = "handoff"; ct.payload = &handoff;
+    ct.name = "handoff";
+    ct.payload = &handoff;
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
-    ct.name = "failing"; ct.payload = &failing;
+    ct.name = "failing";
+    ct.payload = &failing;
     CHECK_STATUS(quire_tool_manager_register_tool(m, &ct), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_set_custom_tool(m, "missing"), QUIRE_ENOTFOUND);
 
@@ -626,8 +694,10 @@ static void test_custom_tools(void) {
     CHECK_INT(handled, 0);
     CHECK_INT(current(m), QUIRE_TOOL_PAN);
     CHECK_INT(stubborn.calls, 9);
-    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_UNHANDLED && r.pages[r.count - 1] == 0);
-    for (k = 0; k < r.count; k++) if (r.kinds[k] == QUIRE_TOOL_EVENT_TOOL_CHANGED) changes++;
+    CHECK(r.count >= 1 && r.kinds[r.count - 1] == QUIRE_TOOL_EVENT_UNHANDLED &&
+          r.pages[r.count - 1] == 0);
+    for (k = 0; k < r.count; k++)
+        if (r.kinds[k] == QUIRE_TOOL_EVENT_TOOL_CHANGED) changes++;
     CHECK_INT(changes, 9); /* 8 stubborn -> stubborn, then stubborn -> Pan */
 
     /* A hand-over to a built-in tool: the sticky note gets the same tap. */
@@ -656,8 +726,11 @@ static void test_custom_tools(void) {
 
 static void drag_at(quire_tool_manager *m, double x0, double y0, double x1, double y1) {
     int32_t handled = 0;
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, x0, y0), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, (x0 + x1) / 2, (y0 + y1) / 2), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, x0, y0),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, (x0 + x1) / 2,
+                                         (y0 + y1) / 2),
+                 QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, x1, y1), QUIRE_OK);
 }
 
@@ -679,11 +752,13 @@ static void test_undo_refuses_outside_changes(void) {
     int32_t square = 0, done = -1;
     char text[64];
     size_t len = 0;
-    g_test = "tools: undo refuses what changed outside the manager";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_SQUARE), QUIRE_OK);
     r.count = 0;
     drag_at(m, 300, 100, 400, 200);
@@ -694,7 +769,9 @@ static void test_undo_refuses_outside_changes(void) {
     /* A script sets the square's contents. */
     CHECK_STATUS(quire_document_annotation(&a, doc, square), QUIRE_OK);
     if (a) {
-        CHECK_STATUS(quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "a collaborator's comment"), QUIRE_OK);
+        CHECK_STATUS(
+            quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "a collaborator's comment"),
+            QUIRE_OK);
         CHECK_STATUS(quire_document_update_annotation(doc, a), QUIRE_OK);
         quire_annotation_free(a);
         a = NULL;
@@ -707,7 +784,8 @@ static void test_undo_refuses_outside_changes(void) {
     if (a) {
         CHECK_STATUS(quire_annotation_rect(&rect, a), QUIRE_OK);
         CHECK_RECT(rect, 310, 120, 410, 220);
-        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, a, QUIRE_ANNOT_CONTENTS), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, a, QUIRE_ANNOT_CONTENTS),
+                     QUIRE_OK);
         CHECK_STR(text, "a collaborator's comment");
         quire_annotation_free(a);
     }
@@ -725,27 +803,39 @@ static void test_history_and_locks(void) {
     int32_t square = 0, done = -1, count = 0, flags = 0;
     char text[64];
     size_t len = 0;
-    g_test = "tools: history, same object after an undone deletion, locked annotations";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_INT(history(m, QUIRE_HISTORY_UNDO), 0);
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_ERANGE);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0),
+        QUIRE_ERANGE);
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_SQUARE), QUIRE_OK);
     r.count = 0;
     drag_at(m, 300, 100, 400, 200);
     square = r.count == 1 ? r.objects[0] : 0;
-    CHECK_STATUS(quire_tool_manager_step_description(NULL, 0, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_step_description(NULL, 0, &len, m, QUIRE_HISTORY_UNDO, 0),
+                 QUIRE_OK);
     CHECK_INT(len, 10);
-    CHECK_STATUS(quire_tool_manager_step_description(text, 4, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_EBUFS);
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_step_description(text, 4, &len, m, QUIRE_HISTORY_UNDO, 0),
+                 QUIRE_EBUFS);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0),
+        QUIRE_OK);
     CHECK_STR(text, "Add Square");
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, (quire_history)0x3602, 0), QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &len, m, (quire_history)0x3602, 0),
+        QUIRE_EINVAL);
     /* Delete and undo: the same object number, at its place in /Annots (the last). */
     CHECK_STATUS(quire_tool_manager_select(m, square, QUIRE_SELECT_REPLACE), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_delete_selection(m), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_OK);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0),
+        QUIRE_OK);
     CHECK_STR(text, "Delete Square");
     CHECK_STATUS(quire_tool_manager_undo(&done, m), QUIRE_OK);
     CHECK_INT(done, 1);
@@ -780,15 +870,17 @@ static void test_selection_and_previews(void) {
     quire_tool_manager *m;
     quire_pointer_event event = QUIRE_POINTER_EVENT_INIT;
     quire_tool_preview preview = QUIRE_TOOL_PREVIEW_INIT;
-    quire_rect band = { 280, 80, 520, 230 };
+    quire_rect band = {280, 80, 520, 230};
     double xy[16];
     size_t n = 0;
     int32_t a = 0, b = 0, count = -1, object = 0, handled = 0;
-    g_test = "tools: multiple selection, handles, previews";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_SQUARE), QUIRE_OK);
     r.count = 0;
     drag_at(m, 300, 100, 400, 200);
@@ -796,8 +888,10 @@ static void test_selection_and_previews(void) {
     a = r.count == 2 ? r.objects[0] : 0;
     b = r.count == 2 ? r.objects[1] : 0;
     /* The preview of a drag: its rectangle; nothing once it ended. */
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 100, 300), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 50, 350), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 100, 300),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 50, 350),
+                 QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_preview(&preview, m), QUIRE_OK);
     {
         quire_preview_kind kind = preview.kind;
@@ -812,8 +906,10 @@ static void test_selection_and_previews(void) {
     CHECK_INT(preview.page_index, -1);
     /* An arrow's segment, as a path. */
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_ARROW), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 10, 20), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 30, 40), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 10, 20),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 30, 40),
+                 QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_preview(&preview, m), QUIRE_OK);
     CHECK_INT(preview.kind, QUIRE_PREVIEW_SEGMENT);
     CHECK_INT(preview.path_count, 1);
@@ -837,7 +933,8 @@ static void test_selection_and_previews(void) {
     /* Ink: a stroke held and one being drawn. */
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_INK), QUIRE_OK);
     drag_at(m, 10, 400, 30, 420);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 50, 450), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 50, 450),
+                 QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_preview(&preview, m), QUIRE_OK);
     CHECK_INT(preview.kind, QUIRE_PREVIEW_INK);
     CHECK_INT(preview.path_count, 2);
@@ -851,8 +948,10 @@ static void test_selection_and_previews(void) {
     /* Select a, then b with each mode. */
     CHECK_STATUS(quire_tool_manager_select(m, a, QUIRE_SELECT_REPLACE), QUIRE_OK);
     /* A drag on a's right-top handle: the preview of the resize. */
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 400, 200), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 410, 230), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 400, 200),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 410, 230),
+                 QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_preview(&preview, m), QUIRE_OK);
     CHECK_INT(preview.kind, QUIRE_PREVIEW_RESIZE);
     CHECK_RECT(preview.rect, 300, 100, 410, 230);
@@ -860,7 +959,8 @@ static void test_selection_and_previews(void) {
     CHECK_STATUS(quire_tool_manager_selection_handles(NULL, 0, &n, m), QUIRE_OK);
     CHECK_INT(n, 16);
     CHECK_STATUS(quire_tool_manager_selection_handles(xy, 16, &n, m), QUIRE_OK);
-    CHECK(xy[0] == 300 && xy[1] == 100 && xy[6] == 400 && xy[7] == 200); /* left-bottom, right-top */
+    CHECK(xy[0] == 300 && xy[1] == 100 && xy[6] == 400 &&
+          xy[7] == 200); /* left-bottom, right-top */
     CHECK_STATUS(quire_tool_manager_select(m, b, QUIRE_SELECT_ADD), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_selection_count(&count, m), QUIRE_OK);
     CHECK_INT(count, 2);
@@ -878,13 +978,17 @@ static void test_selection_and_previews(void) {
     CHECK_STATUS(quire_tool_manager_select(m, 999999, QUIRE_SELECT_ADD), QUIRE_ENOTFOUND);
     CHECK_STATUS(quire_tool_manager_select(m, a, (quire_selection_mode)0x3404), QUIRE_EINVAL);
     /* A rubber band over both. */
-    CHECK_STATUS(quire_tool_manager_select_rect(&count, m, 0, &band, QUIRE_SELECT_REPLACE), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_select_rect(&count, m, 0, &band, QUIRE_SELECT_REPLACE),
+                 QUIRE_OK);
     CHECK_INT(count, 2);
-    CHECK_STATUS(quire_tool_manager_select_rect(&count, m, 5, &band, QUIRE_SELECT_REPLACE), QUIRE_ERANGE);
-    CHECK_STATUS(quire_tool_manager_select_rect(&count, m, 0, NULL, QUIRE_SELECT_REPLACE), QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_select_rect(&count, m, 5, &band, QUIRE_SELECT_REPLACE),
+                 QUIRE_ERANGE);
+    CHECK_STATUS(quire_tool_manager_select_rect(&count, m, 0, NULL, QUIRE_SELECT_REPLACE),
+                 QUIRE_EINVAL);
     /* A Shift-tap on a takes it out; a plain tap on b selects b alone. */
     event.kind = QUIRE_POINTER_TAP;
-    event.x = 350; event.y = 150;
+    event.x = 350;
+    event.y = 150;
     event.modifiers = QUIRE_MODIFIER_SHIFT;
     CHECK_STATUS(quire_tool_manager_send_event(&handled, m, &event), QUIRE_OK);
     CHECK_INT(handled, 1);
@@ -893,9 +997,13 @@ static void test_selection_and_previews(void) {
     CHECK_STATUS(quire_tool_manager_selection(&object, m), QUIRE_OK);
     CHECK_INT(object, b);
     /* A Shift-drag on empty space: a rubber band (its preview), which adds a. */
-    event.kind = QUIRE_POINTER_DRAG_BEGIN; event.x = 290; event.y = 90;
+    event.kind = QUIRE_POINTER_DRAG_BEGIN;
+    event.x = 290;
+    event.y = 90;
     CHECK_STATUS(quire_tool_manager_send_event(&handled, m, &event), QUIRE_OK);
-    event.kind = QUIRE_POINTER_DRAG_MOVE; event.x = 350; event.y = 150;
+    event.kind = QUIRE_POINTER_DRAG_MOVE;
+    event.x = 350;
+    event.y = 150;
     CHECK_STATUS(quire_tool_manager_send_event(&handled, m, &event), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_preview(&preview, m), QUIRE_OK);
     CHECK_INT(preview.kind, QUIRE_PREVIEW_SELECT);
@@ -905,16 +1013,21 @@ static void test_selection_and_previews(void) {
     CHECK_STATUS(quire_tool_manager_selection_count(&count, m), QUIRE_OK);
     CHECK_INT(count, 2);
     /* A group move of both by (0, 300), one undo step. */
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 450, 150), QUIRE_OK);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 450, 300), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 450, 150),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_MOVE, 0, 450, 300),
+                 QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_preview(&preview, m), QUIRE_OK);
     CHECK_INT(preview.kind, QUIRE_PREVIEW_MOVE);
     CHECK(preview.dx == 0 && preview.dy == 150);
-    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 450, 450), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 450, 450),
+                 QUIRE_OK);
     {
         char text[64];
         size_t len = 0;
-        CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_OK);
+        CHECK_STATUS(
+            quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0),
+            QUIRE_OK);
         CHECK_STR(text, "Move 2 annotations");
     }
     event.version = 99;
@@ -936,15 +1049,20 @@ static void test_style_replies_states(void) {
     int32_t square = 0, reply = 0, state = 0, done = 0;
     char text[64];
     size_t len = 0;
-    g_test = "tools: style read back, replies and review states";
     if (!doc) return;
     memset(&r, 0, sizeof r);
     m = new_manager(doc, &r);
-    if (!m) { quire_document_close(doc); return; }
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
     CHECK_STATUS(quire_tool_manager_style(&back, m), QUIRE_OK);
     CHECK(back.red == 1 && back.green == 0 && back.border_width == 2 && back.author == NULL);
     CHECK_STR(back.free_text, "Text");
-    style.red = 0; style.blue = 1; style.border_width = 5; style.author = "Ada";
+    style.red = 0;
+    style.blue = 1;
+    style.border_width = 5;
+    style.author = "Ada";
     CHECK_STATUS(quire_tool_manager_set_style(m, &style), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_style(&back, m), QUIRE_OK);
     CHECK(back.red == 0 && back.blue == 1 && back.border_width == 5);
@@ -970,14 +1088,19 @@ static void test_style_replies_states(void) {
     CHECK_STATUS(quire_tool_manager_set_state(NULL, m, NULL, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_document_annotation(&a, doc, reply), QUIRE_OK);
     if (a) {
-        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, a, QUIRE_ANNOT_AUTHOR), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, a, QUIRE_ANNOT_AUTHOR),
+                     QUIRE_OK);
         CHECK_STR(text, "Ada");
         quire_annotation_free(a);
         a = NULL;
     }
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0), QUIRE_OK);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 0),
+        QUIRE_OK);
     CHECK_STR(text, "Set state Accepted");
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 1), QUIRE_OK);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &len, m, QUIRE_HISTORY_UNDO, 1),
+        QUIRE_OK);
     CHECK_STR(text, "Reply to Square");
     CHECK_STATUS(quire_tool_manager_undo(&done, m), QUIRE_OK);
     CHECK_STATUS(quire_document_annotation(&a, doc, state), QUIRE_ENOTFOUND);
@@ -993,48 +1116,53 @@ static void test_issue31_errors(void) {
     quire_pointer_event event;
     quire_tool_preview preview;
     quire_tool_style style = QUIRE_TOOL_STYLE_INIT;
-    quire_rect rect = { 0, 0, 1, 1 };
+    quire_rect rect = {0, 0, 1, 1};
     double xy[4];
     size_t n = 0;
     char text[8];
     int32_t v = 0;
-    g_test = "tools: issue 31 errors";
     CHECK_STATUS(quire_pointer_event_init(&event, QUIRE_POINTER_EVENT_VERSION), QUIRE_OK);
     CHECK(event.kind == QUIRE_POINTER_TAP && event.page_index == 0 && event.modifiers == 0);
     CHECK_STATUS(quire_pointer_event_init(&event, 2), QUIRE_EVERSION);
     CHECK_STATUS(quire_pointer_event_init(NULL, 1), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_preview_init(&preview, QUIRE_TOOL_PREVIEW_VERSION), QUIRE_OK);
-    CHECK(preview.kind == QUIRE_PREVIEW_NONE && preview.page_index == -1 && preview.path_count == 0);
+    CHECK(preview.kind == QUIRE_PREVIEW_NONE && preview.page_index == -1 &&
+          preview.path_count == 0);
     CHECK_STATUS(quire_tool_preview_init(&preview, 0), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_send_event(&v, NULL, &event), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_style(&style, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_selection_count(&v, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_selection_at(&v, NULL, 0), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_select(NULL, 1, QUIRE_SELECT_ADD), QUIRE_EINVAL);
-    CHECK_STATUS(quire_tool_manager_select_rect(&v, NULL, 0, &rect, QUIRE_SELECT_ADD), QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_select_rect(&v, NULL, 0, &rect, QUIRE_SELECT_ADD),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_selection_handles(xy, 4, &n, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_preview(&preview, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_preview_path(xy, 4, &n, NULL, 0), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_history_count(&v, NULL, QUIRE_HISTORY_UNDO), QUIRE_EINVAL);
-    CHECK_STATUS(quire_tool_manager_step_description(text, sizeof text, &n, NULL, QUIRE_HISTORY_UNDO, 0), QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_tool_manager_step_description(text, sizeof text, &n, NULL, QUIRE_HISTORY_UNDO, 0),
+        QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_reply(&v, NULL, "x"), QUIRE_EINVAL);
     CHECK_STATUS(quire_tool_manager_set_state(&v, NULL, NULL, "Accepted"), QUIRE_EINVAL);
 }
 
-void run_tool_tests(void) {
-    test_coordinates();
-    test_hit_test();
-    test_walkthrough();
-    test_create_move_undo();
-    test_every_tool();
-    test_form_filling();
-    test_text_markup();
-    test_text_hit_test();
-    test_custom_tools();
-    test_errors();
-    test_undo_refuses_outside_changes();
-    test_history_and_locks();
-    test_selection_and_previews();
-    test_style_replies_states();
-    test_issue31_errors();
-}
+static const struct test_case tools_tests[] = {
+    {"coordinates", test_coordinates},
+    {"hit_test", test_hit_test},
+    {"walkthrough", test_walkthrough},
+    {"create_move_undo", test_create_move_undo},
+    {"every_tool", test_every_tool},
+    {"form_filling", test_form_filling},
+    {"text_markup", test_text_markup},
+    {"text_hit_test", test_text_hit_test},
+    {"custom_tools", test_custom_tools},
+    {"errors", test_errors},
+    {"undo_refuses_outside_changes", test_undo_refuses_outside_changes},
+    {"history_and_locks", test_history_and_locks},
+    {"selection_and_previews", test_selection_and_previews},
+    {"style_replies_states", test_style_replies_states},
+    {"issue31_errors", test_issue31_errors},
+    {NULL, NULL}};
+
+const struct test_suite tools_suite = {"tools", NULL, NULL, tools_tests};

@@ -38,8 +38,7 @@ static quire_value *array_get(const quire_value *array, int32_t i) {
     quire_value *v = NULL;
     int status = quire_value_array_get(&v, array, i);
     report(status == QUIRE_OK && v != NULL, __FILE__, __LINE__,
-           "quire_value_array_get(%d) returned %d: %s", (int)i, status,
-           quire_last_error_message());
+           "quire_value_array_get(%d) returned %d: %s", (int)i, status, quire_last_error_message());
     return status == QUIRE_OK ? v : NULL;
 }
 
@@ -52,8 +51,7 @@ static quire_value *object(quire_document *doc, int32_t number) {
     return status == QUIRE_OK ? v : NULL;
 }
 
-static void check_reference(const quire_value *v, int32_t number, int32_t generation,
-                            int line) {
+static void check_reference(const quire_value *v, int32_t number, int32_t generation, int line) {
     int32_t n = -7, g = -7;
     int status = quire_value_reference(&n, &g, v);
     report(status == QUIRE_OK && n == number && g == generation, __FILE__, line,
@@ -77,7 +75,6 @@ static void test_trailer_and_objects(void) {
     quire_value *page = NULL, *annots = NULL, *sentinel = (quire_value *)&doc;
     int32_t n = -1, i;
     double d = 0;
-    g_test = "values: annots.pdf trailer and objects";
     doc = open_corpus(ANNOTS, NULL);
     if (!doc) return;
 
@@ -98,8 +95,7 @@ static void test_trailer_and_objects(void) {
         size_t len = 99;
         CHECK_STATUS(quire_value_dict_key(buf, sizeof buf, &len, trailer, 2), QUIRE_ERANGE);
         CHECK_STATUS(quire_value_dict_key(buf, sizeof buf, &len, trailer, -1), QUIRE_ERANGE);
-        CHECK_STATUS(quire_value_dict_key(buf, sizeof buf, &len, trailer, INT32_MAX),
-                     QUIRE_ERANGE);
+        CHECK_STATUS(quire_value_dict_key(buf, sizeof buf, &len, trailer, INT32_MAX), QUIRE_ERANGE);
         CHECK_INT(len, 99);
     }
     root = dict_get(trailer, "Root");
@@ -269,11 +265,22 @@ static void test_trailer_and_objects(void) {
 
 /* ---- every getter on every type -------------------------------------------------------------- */
 
-enum getter { G_BOOL, G_INTEGER, G_NUMBER, G_REFERENCE, G_BYTES, G_TEXT, G_COUNT,
-              G_ARRAY_GET, G_DICT_KEY, G_DICT_GET, N_GETTERS };
+enum getter {
+    G_BOOL,
+    G_INTEGER,
+    G_NUMBER,
+    G_REFERENCE,
+    G_BYTES,
+    G_TEXT,
+    G_COUNT,
+    G_ARRAY_GET,
+    G_DICT_KEY,
+    G_DICT_GET,
+    N_GETTERS
+};
 static const char *const getter_names[N_GETTERS] = {
-    "quire_value_bool",  "quire_value_integer", "quire_value_number",    "quire_value_reference",
-    "quire_value_bytes", "quire_value_text",    "quire_value_count",     "quire_value_array_get",
+    "quire_value_bool",     "quire_value_integer", "quire_value_number", "quire_value_reference",
+    "quire_value_bytes",    "quire_value_text",    "quire_value_count",  "quire_value_array_get",
     "quire_value_dict_key", "quire_value_dict_get"};
 
 /* Which types each getter accepts (the header's doc comment of each). */
@@ -360,7 +367,6 @@ static const struct sample samples[] = {
 
 static void test_getters_by_type(void) {
     size_t i;
-    g_test = "values: getters by type";
     for (i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         quire_value *v = parse_value(samples[i].syntax);
         int g;
@@ -383,9 +389,8 @@ static void test_getters_by_type(void) {
                 report(status == QUIRE_EINVAL, __FILE__, __LINE__,
                        "%s(%s) on the wrong type returned %d (%s), expected QUIRE_EINVAL",
                        getter_names[g], samples[i].syntax, status, quire_status_string(status));
-                report(status != QUIRE_EINVAL || quire_last_error_code() == QUIRE_EINVAL,
-                       __FILE__, __LINE__, "%s(%s): error not recorded", getter_names[g],
-                       samples[i].syntax);
+                report(status != QUIRE_EINVAL || quire_last_error_code() == QUIRE_EINVAL, __FILE__,
+                       __LINE__, "%s(%s): error not recorded", getter_names[g], samples[i].syntax);
                 report(!touched, __FILE__, __LINE__, "%s(%s) failed but wrote its outputs",
                        getter_names[g], samples[i].syntax);
             }
@@ -428,7 +433,6 @@ static void test_getter_values(void) {
     quire_value *v;
     int32_t i32 = -7, n = -7;
     double d = 0;
-    g_test = "values: getter results";
 
     v = parse_value("true");
     if (v) {
@@ -517,17 +521,18 @@ static void test_getter_values(void) {
     /* Arrays: elements in order, with their types. */
     v = parse_value("[1 (x) /N [true] << >> 4 0 R]");
     if (v) {
-        static const quire_value_kind types[] = {QUIRE_VALUE_INTEGER, QUIRE_VALUE_STRING,
-                                                 QUIRE_VALUE_NAME, QUIRE_VALUE_ARRAY,
+        static const quire_value_kind types[] = {QUIRE_VALUE_INTEGER,    QUIRE_VALUE_STRING,
+                                                 QUIRE_VALUE_NAME,       QUIRE_VALUE_ARRAY,
                                                  QUIRE_VALUE_DICTIONARY, QUIRE_VALUE_REFERENCE};
         int32_t i;
         CHECK_STATUS(quire_value_count(&n, v), QUIRE_OK);
         CHECK_INT(n, 6);
         for (i = 0; i < 6 && i < n; i++) {
             quire_value *e = array_get(v, i);
-            if (e) report(value_type(e) == types[i], __FILE__, __LINE__,
-                          "element %d has type 0x%x, expected 0x%x", (int)i,
-                          (unsigned)value_type(e), (unsigned)types[i]);
+            if (e)
+                report(value_type(e) == types[i], __FILE__, __LINE__,
+                       "element %d has type 0x%x, expected 0x%x", (int)i, (unsigned)value_type(e),
+                       (unsigned)types[i]);
             if (e && i == 5) check_reference(e, 4, 0, __LINE__);
             quire_value_free(e);
         }
@@ -584,41 +589,34 @@ static void test_getter_values(void) {
 static void test_parse(void) {
     /* Not one complete value (the header: QUIRE_EFORMAT). */
     static const char *const bad[] = {
-        "",            /* nothing */
-        "  \n ",       /* only white space */
-        "[1 2",        /* unterminated array */
-        "<< /A 1",     /* unterminated dictionary */
-        "(open",       /* unterminated string */
-        "<4142",       /* unterminated hex string */
-        "]",           /* a closing delimiter alone */
-        ">>",
-        "<4G>",        /* not a hex digit */
-        "<< 1 2 >>",   /* a key that is not a name */
-        "<< /A >>",    /* a key without a value */
-        "42 43",       /* trailing garbage: a second value */
-        "/A /B",
-        "[1] ]",
-        "(x) garbage",
-        "<< /A 1 >> >>",
-        "12 0",        /* two integers, not a reference */
-        "R",
-        "endobj",
-        "1 0 obj 2 endobj",
+        "",                  /* nothing */
+        "  \n ",             /* only white space */
+        "[1 2",              /* unterminated array */
+        "<< /A 1",           /* unterminated dictionary */
+        "(open",             /* unterminated string */
+        "<4142",             /* unterminated hex string */
+        "]",                 /* a closing delimiter alone */
+        ">>",        "<4G>", /* not a hex digit */
+        "<< 1 2 >>",         /* a key that is not a name */
+        "<< /A >>",          /* a key without a value */
+        "42 43",             /* trailing garbage: a second value */
+        "/A /B",     "[1] ]",  "(x) garbage",      "<< /A 1 >> >>",
+        "12 0", /* two integers, not a reference */
+        "R",         "endobj", "1 0 obj 2 endobj",
     };
     size_t i;
     quire_value *v, *sentinel = (quire_value *)&i;
     int32_t n = -1;
-    g_test = "values: parsing";
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int status;
         v = sentinel;
         quire_clear_error();
         status = quire_value_parse(&v, bad[i], strlen(bad[i]));
         report(status == QUIRE_EFORMAT, __FILE__, __LINE__,
-               "quire_value_parse(\"%s\") returned %d (%s), expected QUIRE_EFORMAT", bad[i],
-               status, quire_status_string(status));
+               "quire_value_parse(\"%s\") returned %d (%s), expected QUIRE_EFORMAT", bad[i], status,
+               quire_status_string(status));
         report(status != QUIRE_EFORMAT || (quire_last_error_code() == QUIRE_EFORMAT &&
-                                          quire_last_error_message()[0] != '\0'),
+                                           quire_last_error_message()[0] != '\0'),
                __FILE__, __LINE__, "quire_value_parse(\"%s\"): error not recorded", bad[i]);
         report(status == QUIRE_OK || v == sentinel, __FILE__, __LINE__,
                "quire_value_parse(\"%s\") failed but wrote *out", bad[i]);
@@ -685,15 +683,17 @@ static void check_round_trip(const quire_value *v, const char *what) {
     int status;
     if (!text) return;
     status = quire_value_parse(&reparsed, text, strlen(text));
-    report(status == QUIRE_OK, __FILE__, __LINE__, "%s: its PDF syntax \"%.200s\" does not parse: %s",
-           what, text, quire_last_error_message());
+    report(status == QUIRE_OK, __FILE__, __LINE__,
+           "%s: its PDF syntax \"%.200s\" does not parse: %s", what, text,
+           quire_last_error_message());
     if (reparsed) {
         quire_value_kind t1 = value_type(v), t2 = value_type(reparsed);
         again = fetch_text(T_VALUE_TO_PDF, NULL, reparsed, 0, NULL);
         report(t1 == t2 || (t1 == QUIRE_VALUE_STREAM && t2 == QUIRE_VALUE_DICTIONARY), __FILE__,
                __LINE__, "%s: type 0x%x became 0x%x", what, (unsigned)t1, (unsigned)t2);
         report(again && strcmp(again, text) == 0, __FILE__, __LINE__,
-               "%s: \"%.200s\" printed again is \"%.200s\"", what, text, again ? again : "(failed)");
+               "%s: \"%.200s\" printed again is \"%.200s\"", what, text,
+               again ? again : "(failed)");
     }
     quire_value_free(reparsed);
     free(again);
@@ -702,13 +702,31 @@ static void check_round_trip(const quire_value *v, const char *what) {
 
 static void test_round_trips(void) {
     static const char *const syntax[] = {
-        "null", "true", "false", "0", "-17", "9999999999", "3.5", "-.5", "0.1", "123456.789",
-        "(Hello)", "(a\\000b\\(\\)\\\\\\r\\n)", "<00FF0A0D28295C>", "<FEFF00E9>", "()",
-        "/Name", "/A#20B", "/#23#2F", "[]", "[1 (x) /N [true] << >> 4 0 R]", "<<>>",
-        "<< /Zeta 1 /Alpha [2 3] /Mid << /Inner (x) >> /R 7 1 R >>", "12 0 R",
+        "null",
+        "true",
+        "false",
+        "0",
+        "-17",
+        "9999999999",
+        "3.5",
+        "-.5",
+        "0.1",
+        "123456.789",
+        "(Hello)",
+        "(a\\000b\\(\\)\\\\\\r\\n)",
+        "<00FF0A0D28295C>",
+        "<FEFF00E9>",
+        "()",
+        "/Name",
+        "/A#20B",
+        "/#23#2F",
+        "[]",
+        "[1 (x) /N [true] << >> 4 0 R]",
+        "<<>>",
+        "<< /Zeta 1 /Alpha [2 3] /Mid << /Inner (x) >> /R 7 1 R >>",
+        "12 0 R",
         "<< /Type /Page /MediaBox [0 0 612 792] >>"};
     size_t i;
-    g_test = "values: round trips";
     for (i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
         quire_value *v = parse_value(syntax[i]);
         if (v) check_round_trip(v, syntax[i]);
@@ -798,9 +816,8 @@ static void check_stream_hash(quire_document *doc, const quire_value *s, enum te
     size_t len = 0;
     char *data = fetch_text_at(form, doc, s, 0, &len, __FILE__, line);
     report(data && len == size && fnv1a64(data, len) == hash, __FILE__, line,
-           "stream data: %zu bytes with FNV-1a 0x%016llx, expected %zu bytes with 0x%016llx",
-           len, data ? (unsigned long long)fnv1a64(data, len) : 0ull, size,
-           (unsigned long long)hash);
+           "stream data: %zu bytes with FNV-1a 0x%016llx, expected %zu bytes with 0x%016llx", len,
+           data ? (unsigned long long)fnv1a64(data, len) : 0ull, size, (unsigned long long)hash);
     free(data);
 }
 
@@ -814,7 +831,6 @@ static void test_stream_data(void) {
     quire_value *s, *dict;
     size_t f, len = 99;
     char buf[16];
-    g_test = "values: stream data";
 
     /* rotation.pdf, "3 0 obj\r<</Length 178/Filter/FlateDecode>>stream\r\n" (the file): raw,
      * the 178 bytes at offset 2167 of the file (pikepdf read_raw_bytes, found there); decoded,
@@ -846,26 +862,33 @@ static void test_stream_data(void) {
         CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s,
                                                 (quire_stream_form)(QUIRE_STREAM_RAW + 1)),
                      QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)2),
-                     QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)0),
-                     QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)1),
-                     QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)-1),
-                     QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)2),
+            QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)0),
+            QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)1),
+            QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, &len, doc, s, (quire_stream_form)-1),
+            QUIRE_EINVAL);
         CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s,
                                                 (quire_stream_form)QUIRE_SAVE_FULL),
                      QUIRE_EINVAL);
         CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, s,
                                                 (quire_stream_form)QUIRE_VALUE_STREAM),
                      QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, NULL, s, QUIRE_STREAM_DECODED),
-                     QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, &len, doc, NULL, QUIRE_STREAM_DECODED),
-                     QUIRE_EINVAL);
-        CHECK_STATUS(quire_document_stream_data(buf, sizeof buf, NULL, doc, s, QUIRE_STREAM_DECODED),
-                     QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, &len, NULL, s, QUIRE_STREAM_DECODED),
+            QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, &len, doc, NULL, QUIRE_STREAM_DECODED),
+            QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_document_stream_data(buf, sizeof buf, NULL, doc, s, QUIRE_STREAM_DECODED),
+            QUIRE_EINVAL);
         dict = object(doc, 1);
         if (dict) {
             CHECK_STATUS(quire_document_stream_data(NULL, 0, &len, doc, dict, QUIRE_STREAM_RAW),
@@ -885,9 +908,8 @@ static void test_stream_data(void) {
         CHECK_STATUS(quire_document_open(&doc, corpus(ROTATION), &options), QUIRE_OK);
         if (doc && (s = stream_object(doc, 3)) != NULL) {
             len = 99;
-            CHECK_STATUS(
-                quire_document_stream_data(NULL, 0, &len, doc, s, QUIRE_STREAM_DECODED),
-                QUIRE_ELIMIT);
+            CHECK_STATUS(quire_document_stream_data(NULL, 0, &len, doc, s, QUIRE_STREAM_DECODED),
+                         QUIRE_ELIMIT);
             CHECK_INT(len, 99);
             quire_value_free(s);
         }
@@ -925,11 +947,12 @@ static void test_stream_data(void) {
     }
 }
 
-void run_value_tests(void) {
-    test_trailer_and_objects();
-    test_getters_by_type();
-    test_getter_values();
-    test_parse();
-    test_round_trips();
-    test_stream_data();
-}
+static const struct test_case values_tests[] = {{"trailer_and_objects", test_trailer_and_objects},
+                                                {"getters_by_type", test_getters_by_type},
+                                                {"getter_values", test_getter_values},
+                                                {"parse", test_parse},
+                                                {"round_trips", test_round_trips},
+                                                {"stream_data", test_stream_data},
+                                                {NULL, NULL}};
+
+const struct test_suite values_suite = {"values", NULL, NULL, values_tests};

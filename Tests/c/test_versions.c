@@ -53,18 +53,37 @@
  * bytes (up to `progress`, with the padding) instead of the header's 12. 0 tests the exact
  * 12 bytes; 1 would bring back the workaround of a 16-byte guard. */
 #define KNOWN_BUG_SAVE_OPTIONS_V1 0
-#define SAVE_V1_GUARD (KNOWN_BUG_SAVE_OPTIONS_V1 ? offsetof(quire_save_options, progress) : SAVE_V1_SIZE)
+#define SAVE_V1_GUARD \
+    (KNOWN_BUG_SAVE_OPTIONS_V1 ? offsetof(quire_save_options, progress) : SAVE_V1_SIZE)
 
 #define ANNOTS "pdfium/testing/resources/annots.pdf"
 #define ENCRYPTED "qpdf/qpdf/qtest/qpdf/enc-R2,V1,U=view,O=master.pdf" /* user password "view" */
 
 /* The alignment of each struct (C99 has no _Alignof). */
-struct align_open { char c; quire_open_options s; };
-struct align_save { char c; quire_save_options s; };
-struct align_provider { char c; quire_bookmark_provider s; };
-struct align_checkpoint { char c; quire_checkpoint_options s; };
-struct align_info { char c; quire_checkpoint_info s; };
-struct align_sync { char c; quire_sync_config s; };
+struct align_open {
+    char c;
+    quire_open_options s;
+};
+struct align_save {
+    char c;
+    quire_save_options s;
+};
+struct align_provider {
+    char c;
+    quire_bookmark_provider s;
+};
+struct align_checkpoint {
+    char c;
+    quire_checkpoint_options s;
+};
+struct align_info {
+    char c;
+    quire_checkpoint_info s;
+};
+struct align_sync {
+    char c;
+    quire_sync_config s;
+};
 #define ALIGN_OF(tag) offsetof(struct tag, s)
 
 /* The bytes of a struct's `version` field alone, rounded up to the struct's alignment. */
@@ -124,8 +143,8 @@ static void check_init(const char *name, init_fn init, const size_t *sizes, unsi
         }
         memset(p, 0xA5, sizes[v - 1]);
         check_status(init(p, v), QUIRE_OK, name, __FILE__, __LINE__);
-        report(version_of(p) == v, __FILE__, __LINE__, "%s(%u): the version field is %u", name,
-               v, (unsigned)version_of(p));
+        report(version_of(p) == v, __FILE__, __LINE__, "%s(%u): the version field is %u", name, v,
+               (unsigned)version_of(p));
         memset(q, 0x5A, big);
         check_status(init(q, v), QUIRE_OK, name, __FILE__, __LINE__);
         report(version_of(q) == v, __FILE__, __LINE__, "%s(%u) in a larger buffer: version %u",
@@ -151,7 +170,6 @@ static void test_init_functions(void) {
     const size_t checkpoint_sizes[] = {offsetof(quire_checkpoint_options, existing),
                                        sizeof(quire_checkpoint_options)};
     const size_t sync_sizes[] = {sizeof(quire_sync_config)};
-    g_test = "versions: the _init functions";
     /* One version each, but for the checkpoint options (the header's VERSION macros). */
     CHECK_INT(QUIRE_OPEN_OPTIONS_VERSION, 1);
     CHECK_INT(QUIRE_SAVE_OPTIONS_VERSION, 2);
@@ -175,11 +193,10 @@ static void test_init_functions(void) {
         if (o) {
             memset(o, 0xA5, sizeof *o);
             CHECK_STATUS(quire_open_options_init(o, 1), QUIRE_OK);
-            CHECK(o->version == macro.version && o->password == NULL &&
-                  o->max_nesting_depth == 0 && o->max_page_tree_depth == 0 &&
-                  o->max_xref_chain == 0 && o->max_objects == 0 && o->max_stream_bytes == 0 &&
-                  o->max_total_decoded_bytes == 0 && o->max_decompression_ratio == 0 &&
-                  o->max_pages == 0);
+            CHECK(o->version == macro.version && o->password == NULL && o->max_nesting_depth == 0 &&
+                  o->max_page_tree_depth == 0 && o->max_xref_chain == 0 && o->max_objects == 0 &&
+                  o->max_stream_bytes == 0 && o->max_total_decoded_bytes == 0 &&
+                  o->max_decompression_ratio == 0 && o->max_pages == 0);
             guarded_free(o, sizeof *o);
         }
     }
@@ -276,7 +293,6 @@ static void test_open_options(void) {
     quire_document *doc = NULL, *sentinel = (quire_document *)&g_vdir;
     unsigned char *data;
     size_t n = 0;
-    g_test = "versions: quire_open_options";
     data = read_file(corpus(ANNOTS), &n);
     CHECK(data != NULL && o != NULL);
     if (!data || !o) {
@@ -354,7 +370,7 @@ static void test_save_options_v1_exact(quire_document *doc) {
     int wstatus = 0, fds[2];
     char result = 0;
     ssize_t got;
-    g_test = "versions: quire_save_options version 1 at its 12 bytes";
+    test_step("quire_save_options version 1 at its 12 bytes");
     fflush(stdout);
     fflush(stderr);
     if (pipe(fds) != 0) {
@@ -396,7 +412,8 @@ static void test_save_options_v1_exact(quire_document *doc) {
     if (got != 1) {
         int sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
         if (KNOWN_BUG_SAVE_OPTIONS_V1)
-            fprintf(stderr, "test_versions.c: KNOWN LIBRARY BUG (not counted): a version 1 "
+            fprintf(stderr,
+                    "test_versions.c: KNOWN LIBRARY BUG (not counted): a version 1 "
                     "quire_save_options of %zu bytes at the end of a guarded page: signal %d "
                     "(the library reads or writes %zu bytes of version 1)\n",
                     (size_t)SAVE_V1_SIZE, sig, (size_t)offsetof(quire_save_options, progress));
@@ -425,7 +442,6 @@ static void test_save_options(void) {
     void *v;
     int k;
     const char *path = join_path(g_vdir, "saved.pdf");
-    g_test = "versions: quire_save_options";
     memset(&sink, 0, sizeof sink);
     CHECK(o != NULL && o1 != NULL && big != NULL);
     if (!o || !o1 || !big || !doc) {
@@ -451,9 +467,9 @@ static void test_save_options(void) {
         v1.version = 1;
         memcpy(big, &v1, SAVE_V1_SIZE);
     }
-    CHECK_STATUS(quire_document_save_to_callback(doc, (quire_save_options *)(void *)big,
-                                                 sink_write, &sink),
-                 QUIRE_OK);
+    CHECK_STATUS(
+        quire_document_save_to_callback(doc, (quire_save_options *)(void *)big, sink_write, &sink),
+        QUIRE_OK);
     CHECK_INT(sink.size, 5745);
     sink_free(&sink);
     /* Version 2, to a path and through the callback; its progress callback and payload are
@@ -471,7 +487,7 @@ static void test_save_options(void) {
     o->progress_payload = NULL;
     /* Version 1 at exactly its 12 bytes (in a child process). */
     test_save_options_v1_exact(doc);
-    g_test = "versions: quire_save_options";
+    test_step(NULL);
 
     /* The fields after the version are read, in both versions: a full save with object
      * streams writes a cross-reference stream (the header). */
@@ -512,8 +528,7 @@ static void test_save_options(void) {
                      QUIRE_EVERSION);
         CHECK_STATUS(quire_document_save_to_callback(doc, v, sink_write, &sink), QUIRE_EVERSION);
         set_version(v, 0);
-        CHECK_STATUS(quire_document_save(doc, v, join_path(g_vdir, "not-saved.pdf")),
-                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_save(doc, v, join_path(g_vdir, "not-saved.pdf")), QUIRE_EINVAL);
         CHECK_STATUS(quire_document_save_to_callback(doc, v, sink_write, &sink), QUIRE_EINVAL);
         guarded_free(v, only);
     }
@@ -570,7 +585,6 @@ static void test_bookmark_provider(void) {
     struct vp_counts counts = {0, 0, 0, 0};
     int32_t count = -1;
     void *v;
-    g_test = "versions: quire_bookmark_provider";
     CHECK(builtin && custom && one && two);
     if (!builtin || !custom || !one || !two || !doc) goto done;
 
@@ -653,7 +667,8 @@ static int add_change(quire_document *doc) {
     quire_rect r = {72, 600, 96, 624};
     quire_annotation *a = NULL;
     int status = quire_annotation_new(&a, "Text", 0, &r);
-    if (status == QUIRE_OK) status = quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "versions");
+    if (status == QUIRE_OK)
+        status = quire_annotation_set_string(a, QUIRE_ANNOT_CONTENTS, "versions");
     if (status == QUIRE_OK) status = quire_document_add_annotation(doc, a);
     report(status == QUIRE_OK, __FILE__, __LINE__, "adding a note: %d %s", status,
            quire_last_error_message());
@@ -692,7 +707,6 @@ static void test_checkpoint_options(void) {
     size_t n = 0;
     void *p, *v;
     int32_t loaded = -7;
-    g_test = "versions: quire_checkpoint_options 1 and 2";
     snprintf(dir, sizeof dir, "%s/checkpoints", g_vdir);
     data = read_file(corpus(ANNOTS), &n);
     CHECK(data != NULL);
@@ -824,7 +838,6 @@ static void test_checkpoint_info(void) {
     quire_checkpoint_info *info = guarded_alloc(size), before;
     quire_document *doc = open_corpus(ANNOTS, NULL);
     void *v;
-    g_test = "versions: quire_checkpoint_info";
     snprintf(dir, sizeof dir, "%s/checkpoints", g_vdir);
     o.directory = dir;
     o.uid = "versions-info";
@@ -900,7 +913,8 @@ static void test_sync_config(void) {
     const char *store_path = join_path(g_vdir, "versions-sync.db");
     char store[256];
     /* Not PEM: the key is read (public_keys and public_key_count are version 1's). */
-    const char *const bad_keys[] = {"-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n"};
+    const char *const bad_keys[] = {
+        "-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n"};
     quire_sync_config *c = guarded_alloc(size);
     /* The array of key pointers is guarded too: `count` pointers are read, no more. */
     const char **keys = guarded_alloc(sizeof *keys);
@@ -908,7 +922,6 @@ static void test_sync_config(void) {
     unsigned char *pdf;
     size_t n = 0;
     void *v;
-    g_test = "versions: quire_sync_config";
     snprintf(store, sizeof store, "sqlite://%s", store_path);
     pdf = read_file(corpus(ANNOTS), &n);
     CHECK(c != NULL && keys != NULL && pdf != NULL);
@@ -929,9 +942,11 @@ static void test_sync_config(void) {
         CHECK_INT(sync_status(service, "GET", "/admin/documents", 1, NULL, 0), 200);
         CHECK_INT(sync_status(service, "POST", "/admin/documents?id=v1", 1, pdf, n), 413);
         CHECK_INT(sync_status(service, "POST", "/documents/v1/layers/main/mutations", 0,
-                              "{\"client_id\": \"x\"}", 17), 413);
+                              "{\"client_id\": \"x\"}", 17),
+                  413);
         CHECK_INT(sync_status(service, "POST", "/documents/v1/layers/main/mutations", 0,
-                              "{\"client_id\":1}", 15), 401); /* within the limit: a token is asked for */
+                              "{\"client_id\":1}", 15),
+                  401); /* within the limit: a token is asked for */
     }
     sync_close(service);
     service = NULL;
@@ -985,16 +1000,23 @@ done:
     guarded_free(keys, sizeof *keys);
 }
 
-void run_version_tests(void) {
+static int versions_setup(void) {
     const char *dir = make_temp_dir();
-    if (!dir) return;
+    if (!dir) return 1;
     snprintf(g_vdir, sizeof g_vdir, "%s", dir);
-    test_init_functions();
-    test_open_options();
-    test_save_options();
-    test_bookmark_provider();
-    test_checkpoint_options();
-    test_checkpoint_info();
-    test_sync_config();
-    remove_temp_dir(g_vdir);
+    return 0;
 }
+
+static void versions_teardown(void) { remove_temp_dir(g_vdir); }
+
+static const struct test_case versions_tests[] = {{"init_functions", test_init_functions},
+                                                  {"open_options", test_open_options},
+                                                  {"save_options", test_save_options},
+                                                  {"bookmark_provider", test_bookmark_provider},
+                                                  {"checkpoint_options", test_checkpoint_options},
+                                                  {"checkpoint_info", test_checkpoint_info},
+                                                  {"sync_config", test_sync_config},
+                                                  {NULL, NULL}};
+
+const struct test_suite versions_suite = {"versions", versions_setup, versions_teardown,
+                                          versions_tests};

@@ -30,7 +30,7 @@ import sys
 import time
 import unicodedata
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -93,8 +93,8 @@ def pdfium_pages(path: Path, pages: int) -> List[Tuple[str, Chars, Chars]]:
             for k in range(n):
                 u = raw.FPDFText_GetUnicode(tp, k)
                 ch = chr(u) if 0 < u < 0x110000 else ""
-                l, b, r, t = tp.get_charbox(k)
-                tight.append((ch, (l, b, r, t)))
+                left, bottom, right, top = tp.get_charbox(k)
+                tight.append((ch, (left, bottom, right, top)))
                 rect = raw.FS_RECTF()
                 if raw.FPDFText_GetLooseCharBox(tp, k, ctypes.byref(rect)):
                     loose.append((ch, (rect.left, rect.bottom, rect.right, rect.top)))

@@ -12,8 +12,9 @@ _raw.py, and the CMake files of the examples and tests:
 - a wheel name (quire-X.Y.Z-py3-...) and pyproject's version are the current version;
 - find_package(Quire X.Y ...) asks for the current MAJOR.MINOR (the package refuses
   any other minor while the major is 0);
-- CHANGELOG.md's first release heading is the current version, and its section says no
-  other version's wheel or soname (the older sections are history, not checked);
+- CHANGELOG.md's first release heading is the current version, with "(unreleased)" or the
+  date of its release (docs/releasing.md), and its section says no other version's wheel
+  or soname (the older sections are history, not checked);
 - _raw.py's QUIRE_VERSION_STRING is the header's.
 
     check_versions.py [ROOT]          exit 1, with each wrong line, if any disagrees
@@ -91,9 +92,14 @@ def problems_in(name, text, version):
             if m and m.group(1) != full:
                 found.append((number, line, "QUIRE_VERSION_STRING %s; the header is %s" % (m.group(1), full)))
     if name == "CHANGELOG.md":
-        m = re.search(r"^## (\S+)", text, re.M)
+        m = re.search(r"^## (\S+)(.*)$", text, re.M)
         if not m or m.group(1) != full:
             found.append((0, m.group(0) if m else "", "the first release of CHANGELOG.md is not %s" % full))
+        elif not re.fullmatch(r" \((unreleased|\d{4}-\d{2}-\d{2})\)", m.group(2)):
+            # docs/releasing.md: a release dates its section (and tags vX.Y.Z); until then it
+            # says so.
+            found.append((0, m.group(0), "the first CHANGELOG.md heading says neither (unreleased) nor a "
+                                         "release date (YYYY-MM-DD): docs/releasing.md"))
     return found
 
 
@@ -126,6 +132,7 @@ def self_test():
         "bindings/cmake/QuireConfig.cmake.in": ["#   find_package(Quire 0.4 REQUIRED)"],
         "bindings/python/pyproject.toml": ['version = "0.4.0"'],
         "CHANGELOG.md": ["# Changelog", "", "## 0.4.0 (unreleased)"],
+        "CHANGELOG.md (undated)": ["# Changelog", "", "## 0.5.0 (soon)"],
         "docs/cmake.md": ["find_package(Quire 0.4.1 REQUIRED)"],
     }
     right = {
@@ -138,12 +145,13 @@ def self_test():
         "docs/abi.md": ["A program linked against 0.4 (`libquire.so.0`) is therefore never loaded with 0.5"],
         "CHANGELOG.md": ["# Changelog", "", "## 0.5.0 (unreleased)", "## 0.4.0 (unreleased)",
                          "- `make wheel`: `quire-0.4.0-py3-none-manylinux_2_35_x86_64.whl`"],
+        "CHANGELOG.md (released)": ["# Changelog", "", "## 0.5.0 (2027-01-15)"],
         "bindings/cmake/QuireConfigVersion.cmake.in": ["# A range (find_package(Quire 1.2...1.5)): within it"],
     }
     ok = True
     for name, lines in wrong.items():
-        if name == "CHANGELOG.md":
-            caught = len(problems_in(name, "\n".join(lines), version))
+        if name.startswith("CHANGELOG.md"):
+            caught = len(problems_in("CHANGELOG.md", "\n".join(lines), version))
             expected = 1
         else:
             caught = sum(1 for line in lines if problems_in(name, line, version))
@@ -153,6 +161,7 @@ def self_test():
             ok = False
     for name, lines in right.items():
         text = "\n".join(lines)
+        name = name.split(" (")[0]
         if problems_in(name, text, version):
             print("self-test: right lines of %s refused: %s" % (name, problems_in(name, text, version)))
             ok = False

@@ -19,7 +19,8 @@
 # each time), so short jobs spend much of their time re-running inputs. After each chunk the
 # inputs found are merged with the committed corpus into a minimal set of what the seeds
 # do not cover (libFuzzer's -merge=1, files up to MAX_LEN = 4096 bytes) that replaces
-# Tests/fuzz/corpus/<target>/ (see merge_corpus).
+# the corpus's <target>/ (see merge_corpus); the corpus is unpacked from, and packed back
+# into, Tests/fuzz/corpus.tar.xz (corpus.sh), which a commit then carries.
 #
 # Progress: .build/fuzz-long/runs.tsv (one line per chunk: target, executions, seconds,
 # failing inputs so far, time, how the chunk ended, build, commit) and .build/fuzz-long/summary.txt (totals per target, exec/s);
@@ -51,6 +52,7 @@ done
 
 OUT=.build/fuzz-long
 SEEDS=.build/fuzz-seeds
+CORPUS=$(Tests/fuzz/corpus.sh unpack)
 mkdir -p "$OUT/logs"
 # Builds (incrementally: seconds when nothing changed) before every chunk, so that each
 # chunk fuzzes the tree as it is then and runs.tsv names the commit it ran on.
@@ -77,7 +79,7 @@ record() {
     printf '%s\t%s\t%s\t%s\t%s %s\t%s\t%s\n' "$1" "${runs:-0}" "$secs" "$failures" "$(date -Is)" "$5" "$BUILD" "$COMMIT" >> "$OUT/runs.tsv"
 }
 
-# Replaces Tests/fuzz/corpus/<t> with a minimal set of what the fuzzer found that the seeds
+# Replaces the corpus's <t> (and so Tests/fuzz/corpus.tar.xz) with a minimal set of what the fuzzer found that the seeds
 # do not already cover: the seeds (recreated from ../shared/corpus by seed.py) go first into
 # a scratch directory, libFuzzer's -merge=1 adds the committed corpus's and this run's
 # inputs (up to MAX_LEN bytes) that bring new coverage, and those additions are kept.
@@ -86,7 +88,7 @@ merge_corpus() {
     base=$(mktemp -d) small=$(mktemp -d)
     find "$SEEDS/$t" -type f -exec cp -t "$base" {} + 2>/dev/null
     ls "$base" > "$base.seeds"
-    find "$work" "Tests/fuzz/corpus/$t" -type f -size -$((MAX_LEN + 1))c -exec cp -t "$small" {} + 2>/dev/null
+    find "$work" "$CORPUS/$t" -type f -size -$((MAX_LEN + 1))c -exec cp -t "$small" {} + 2>/dev/null
     local mlog="$OUT/logs/$t-merge.log"
     if nice -n 19 "$BIN/$target" -merge=1 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$OUT/artifacts/$t/merge-" "$base" "$small" \
             > "$mlog" 2>&1; then
@@ -96,7 +98,7 @@ merge_corpus() {
             cp "$mlog" "$OUT/artifacts/$t/merge-failure-$(date +%Y%m%d-%H%M%S).log"
         fi
         (cd "$base" && xargs -a "$base.seeds" rm -f)
-        rm -rf "Tests/fuzz/corpus/$t" && mv "$base" "Tests/fuzz/corpus/$t" && chmod 755 "Tests/fuzz/corpus/$t"
+        rm -rf "$CORPUS/$t" && mv "$base" "$CORPUS/$t" && chmod 755 "$CORPUS/$t" && Tests/fuzz/corpus.sh pack
     else
         rm -rf "$base"
     fi
@@ -129,7 +131,7 @@ while :; do
         progressed=1
         build
         work="$OUT/work/$t"; art="$OUT/artifacts/$t"
-        mkdir -p "$work" "$art" "Tests/fuzz/corpus/$t"
+        mkdir -p "$work" "$art" "$CORPUS/$t"
         log="$OUT/logs/$t-$(date +%Y%m%d-%H%M%S).log"
         t0=$(date +%s)
         # In-process, the chunk also ends when the target reaches RUNS executions in all.
@@ -137,7 +139,7 @@ while :; do
         [ $FORK = 1 ] && mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
         nice -n 19 "$FUZZ_BIN/$target" "${mode[@]}" \
             -dict="Tests/fuzz/$dict" -max_total_time="$CHUNK" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
-            -artifact_prefix="$art/" "$work" "Tests/fuzz/corpus/$t" "$SEEDS/$t" > "$log" 2>&1 &
+            -artifact_prefix="$art/" "$work" "$CORPUS/$t" "$SEEDS/$t" > "$log" 2>&1 &
         child=$!
         # Stopped (kill -TERM the script's process group, or Ctrl-C): the chunk so far still
         # counts.

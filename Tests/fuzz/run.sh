@@ -4,9 +4,9 @@
 # non-zero on the first crash, timeout or out-of-memory, leaving the input that caused it
 # in .build/fuzz-artifacts/<target>/ (replay it with `<bin>/<Target> FILE`).
 #
-# Each target reads the committed corpus (Tests/fuzz/corpus/<target>/, read-only here) and
-# the seeds, and writes what it finds to .build/fuzz-work/<target>/, which the long runs
-# (run-long.sh) merge back into the committed corpus.
+# Each target reads the committed corpus (Tests/fuzz/corpus.tar.xz, unpacked by corpus.sh
+# into .build/fuzz-corpus/<target>/, read-only here) and the seeds, and writes what it finds
+# to .build/fuzz-work/<target>/, which the long runs (run-long.sh) merge into the corpus.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # A Swift trap is reported by libFuzzer's handler (stack, input saved); the Swift runtime's
@@ -16,6 +16,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-40}
 BIN=$(Tests/fuzz/build.sh)
 SEEDS=.build/fuzz-seeds
 [ -d "$SEEDS/font" ] || python3 Tests/fuzz/seed.py "$SEEDS"
+CORPUS=$(Tests/fuzz/corpus.sh unpack)
 status=0
 for t in walk edit json font; do
     case $t in
@@ -24,13 +25,13 @@ for t in walk edit json font; do
         json) target=FuzzJSON; dict=json.dict ;;
         font) target=FuzzFont; dict=font.dict ;;
     esac
-    mkdir -p ".build/fuzz-work/$t" ".build/fuzz-artifacts/$t" "Tests/fuzz/corpus/$t"
+    mkdir -p ".build/fuzz-work/$t" ".build/fuzz-artifacts/$t" "$CORPUS/$t"
     echo "== fuzz $target for ${SECONDS_EACH}s"
     # -rss_limit_mb: the limits the targets open documents with keep a run far below it.
     if ! nice -n 19 "$BIN/$target" -dict="Tests/fuzz/$dict" -max_total_time="$SECONDS_EACH" -max_len=4096 \
             -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
             -artifact_prefix=".build/fuzz-artifacts/$t/" \
-            ".build/fuzz-work/$t" "Tests/fuzz/corpus/$t" "$SEEDS/$t" \
+            ".build/fuzz-work/$t" "$CORPUS/$t" "$SEEDS/$t" \
             > ".build/fuzz-artifacts/$t.log" 2>&1; then
         echo "fuzz: $target FAILED; the report:"
         grep -A40 -E "^==[0-9]+==ERROR|Fatal error|^SUMMARY|ALARM|out-of-memory" ".build/fuzz-artifacts/$t.log" | head -80

@@ -248,7 +248,7 @@ def open_document(path: str, memory: bool, password: Optional[str]) -> Any:
 
 def start(doc: Any, strategy: str, directory: str, uid: Optional[str]) -> bool:
     """Starts checkpoints, applying an existing checkpoint."""
-    return doc.start_checkpoints(strategy, interval=TIMED_INTERVAL, directory=directory, uid=uid, load=True)
+    return doc.start_checkpoints(strategy, interval=TIMED_INTERVAL, directory=directory, uid=uid, existing="load")
 
 
 def write_durably(path: str, data: bytes) -> None:
@@ -350,7 +350,7 @@ class Child:
         if self.checkpoint_path and os.path.exists(self.checkpoint_path):
             shutil.copyfile(self.checkpoint_path, os.path.join(shadow_dir, "shadow.qcheckpoint"))
         self.shadow = quire.Document.from_bytes(Path(cfg["source"]).read_bytes(), self.password)
-        self.shadow.start_checkpoints("manual", directory=shadow_dir, uid="shadow", load=True)
+        self.shadow.start_checkpoints("manual", directory=shadow_dir, uid="shadow", existing="load")
         self.shadow.stop_checkpoints(remove=True)
         self.state = describe(self.shadow)
         real = describe(self.real)
@@ -1175,7 +1175,7 @@ class Block:
     def _open(self, path: str) -> Tuple[Dict[str, Any], bool]:
         doc = open_document(path, self.memory, self.password)
         try:
-            loaded = doc.start_checkpoints("manual", directory=str(self.directory), uid=self.uid, load=True)
+            loaded = doc.start_checkpoints("manual", directory=str(self.directory), uid=self.uid, existing="load")
             description = describe(doc)
             doc.stop_checkpoints()
         finally:

@@ -4,36 +4,38 @@ Run from the repository root, after `make`:
 
     PYTHONPATH=bindings/python python3 -m pytest -q Tests/python
 
+or against a library outside the repository (Tests/README.md):
+
+    QUIRE_LIBRARY=/path/to/libquire.so.0.5 PYTHONPATH=bindings/python python3 -m pytest Tests/python
+    python3 -m pytest Tests/python      # with a quire wheel installed and no PYTHONPATH
+
 The tests use real PDFs from the shared corpus at ``<repo>/../shared/corpus`` (tests that
 need it are skipped, with the reason, when it is absent) and ``examples/sample.pdf`` when
 the repository ships it. Expected values were checked against the corpus manifest (the
 consensus of pikepdf, PDFium and MuPDF) and, for boxes and metadata that the manifest does
 not record, against pypdfium2 and pypdf; test_corpus.py re-checks the page counts against
-the manifest on every run.
+the manifest on every run. What the suites share (paths, the package under test, the rule
+for a missing peer, tokens, servers) is in Tests/support/quire_testing.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any, Callable, Dict
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-HEADER = REPO / "include" / "quire.h"
-BINDING_DIR = REPO / "bindings" / "python"
-CORPUS = REPO.parent / "shared" / "corpus"
-MANIFEST = CORPUS / "manifest.jsonl"
-SAMPLE = REPO / "examples" / "sample.pdf"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
-# The package under test is the one in the repository, unless PYTHONPATH or an install
-# already provides one (then that one is tested, which is what an installed check wants).
-if str(BINDING_DIR) not in sys.path:
-    sys.path.append(str(BINDING_DIR))
+from quire_testing.library import import_quire  # noqa: E402
+from quire_testing.paths import BINDING_DIR, CORPUS, HEADER, MANIFEST, REPO, SAMPLE  # noqa: E402,F401
+from quire_testing.paths import corpus_file, read_manifest  # noqa: E402
+from quire_testing.plugin import pytest_report_header, pytest_runtest_call, pytest_runtest_setup  # noqa: E402,F401
 
-import quire  # noqa: E402,F401  (a missing library fails here, once, with the loader's message)
+# The package under test: PYTHONPATH's, else an installed one, else the repository's (a
+# missing library fails here, once, with the loader's message).
+import_quire()
 
 # The fonts that poppler (pdftoppm) substitutes for fonts a PDF does not embed: the
 # DejaVu families of Debian's fonts-dejavu-core only (scripts/install-deps.sh installs it),
@@ -98,28 +100,13 @@ def corpus() -> Callable[[str], Path]:
     when the corpus, or that file, is absent."""
     if not CORPUS.is_dir():
         pytest.skip("the PDF corpus is not at %s (it ships beside the repository as shared/corpus)" % CORPUS)
-
-    def resolve(relative: str) -> Path:
-        path = CORPUS / relative
-        if not path.is_file():
-            pytest.skip("corpus file %s is missing" % path)
-        return path
-
-    return resolve
+    return corpus_file
 
 
 @pytest.fixture(scope="session")
 def manifest() -> Dict[str, Dict[str, Any]]:
     """The corpus manifest, by path."""
-    if not MANIFEST.is_file():
-        pytest.skip("the corpus manifest is not at %s" % MANIFEST)
-    rows: Dict[str, Dict[str, Any]] = {}
-    with MANIFEST.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                row = json.loads(line)
-                rows[row["path"]] = row
-    return rows
+    return read_manifest()
 
 
 @pytest.fixture(scope="session")

@@ -2,15 +2,15 @@
 a PDF, and the one edit the save tests make through Quire's low-level API.
 
 No pytest here: the corpus save sweep (Tests/corpus/save_sweep.py) imports this module
-too. A peer that is not installed raises :class:`PeerMissing` (an ``ImportError``); the
-tests turn that into a skip with the reason.
+too. A peer that is not installed raises :class:`PeerMissing` (an ``ImportError``), which
+the tests' one rule turns into a skip with the reason (Tests/support/quire_testing/peers.py).
 """
 
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, List, Optional, Tuple, Union
@@ -18,39 +18,28 @@ from typing import Any, List, Optional, Tuple, Union
 import quire
 from quire import Name, Reference, String
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from quire_testing.peers import PeerMissing, peer, peer_program  # noqa: E402,F401  (PeerMissing: for the importers)
+
 Source = Union[bytes, str, Path]
 
 
-class PeerMissing(ImportError):
-    """A peer library or program is not installed."""
-
-
-def _import(name: str) -> Any:
-    try:
-        return __import__(name)
-    except ImportError as error:
-        raise PeerMissing("%s is not installed (pip install -r Tests/python/requirements.txt): %s" % (name, error))
-
-
 def pikepdf_module() -> Any:
-    return _import("pikepdf")
+    return peer("pikepdf")
 
 
 def pdfium_module() -> Any:
-    module = _import("pypdfium2")
-    __import__("pypdfium2.raw")
+    module = peer("pypdfium2")
+    peer("pypdfium2.raw")
     return module
 
 
 def pypdf_module() -> Any:
-    return _import("pypdf")
+    return peer("pypdf")
 
 
 def qpdf_program() -> str:
-    program = shutil.which("qpdf")
-    if not program:
-        raise PeerMissing("the qpdf program is not installed (apt-get install qpdf)")
-    return program
+    return peer_program("qpdf")
 
 
 # ----------------------------------------------------------------------------------------

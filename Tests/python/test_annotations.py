@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import gc
 import io
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 import pytest
 
 import quire
 from conftest import REPO
-from pdfpeers import PeerMissing, pdfium_module, pikepdf_module
+from quire_testing.peers import peer, peer_program
+from quire_testing.library import child_env
+from pdfpeers import pdfium_module, pikepdf_module
 
 REVIEW = REPO / "examples" / "python" / "review.py"
 
@@ -31,19 +31,8 @@ CORPUS_THREADS = [
 ]
 
 
-def peer(loader: Any) -> Any:
-    try:
-        return loader()
-    except PeerMissing as error:
-        pytest.skip(str(error))
-
-
 def pymupdf_module() -> Any:
-    try:
-        import pymupdf  # type: ignore[import-not-found]
-    except ImportError as error:
-        pytest.skip("pymupdf is not installed (pip install -r Tests/python/requirements.txt): %s" % error)
-    return pymupdf
+    return peer("pymupdf")
 
 
 def blank_pdf(width: float = 612, height: float = 792) -> bytes:
@@ -248,7 +237,7 @@ def _pdfium_string(raw: Any, annot: Any, key: str) -> Any:
 
 
 def test_pypdfium2_reads_replies_and_states(thread_file):
-    pdfium = peer(pdfium_module)
+    pdfium = pdfium_module()
     raw = pdfium.raw
     path, expected = thread_file
     document = pdfium.PdfDocument(str(path))
@@ -289,7 +278,7 @@ def test_pypdfium2_reads_replies_and_states(thread_file):
 
 
 def test_pikepdf_reads_replies_and_states(thread_file):
-    pikepdf = peer(pikepdf_module)
+    pikepdf = pikepdf_module()
     path, expected = thread_file
     with pikepdf.open(path) as pdf:
         annots = {a.objgen[0]: a for a in pdf.pages[0].Annots}
@@ -380,10 +369,8 @@ def pixel_box(rect: quire.Rect, height: float = 792) -> Tuple[int, int, int, int
 
 
 def pdftoppm_render(data: bytes) -> Any:
-    Image = pytest.importorskip("PIL.Image", reason="Pillow is needed to compare renders")
-    program = shutil.which("pdftoppm")
-    if not program:
-        pytest.skip("pdftoppm is not installed (apt-get install poppler-utils)")
+    Image = peer("PIL.Image", why="Pillow compares the renders")
+    program = peer_program("pdftoppm")
     with tempfile.TemporaryDirectory() as directory:
         source = Path(directory) / "in.pdf"
         source.write_bytes(data)
@@ -393,8 +380,8 @@ def pdftoppm_render(data: bytes) -> Any:
 
 
 def pdfium_render(data: bytes) -> Any:
-    pdfium = peer(pdfium_module)
-    pytest.importorskip("PIL.Image", reason="Pillow is needed to compare renders")
+    pdfium = pdfium_module()
+    peer("PIL.Image", why="Pillow compares the renders")
     document = pdfium.PdfDocument(data)
     try:
         page = document[0]
@@ -516,9 +503,8 @@ def test_annotation_close_is_idempotent():
 
 def test_review_example(tmp_path: Path, sample_pdf: Path):
     out = tmp_path / "reviewed.pdf"
-    env = dict(os.environ)
-    env.pop("QUIRE_LIBRARY", None)
-    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    # The package and library under test, wherever they came from (Tests/support).
+    env = child_env()
     result = subprocess.run(
         [sys.executable, str(REVIEW), str(sample_pdf), str(out)], env=env, capture_output=True, text=True, timeout=120
     )

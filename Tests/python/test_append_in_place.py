@@ -21,6 +21,7 @@ from typing import Callable, List, Optional, Tuple
 import pytest
 
 import quire
+from quire_testing.peers import peer
 from pdfpeers import PeerMissing, add_text_annotation, pdfium_counts, pikepdf_counts, quire_counts
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,11 +38,8 @@ CORPUS_FILES: List[Tuple[str, Optional[str]]] = [
 
 @pytest.fixture(scope="module")
 def peers() -> None:
-    try:
-        import pikepdf  # noqa: F401
-        import pypdfium2  # noqa: F401
-    except ImportError as missing:
-        pytest.skip(str(missing))
+    peer("pikepdf")
+    peer("pypdfium2")
 
 
 def _source(corpus: Callable[[str], Path], relative: str) -> Path:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import json
 from ctypes import byref
-from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest

@@ -19,6 +19,7 @@ from typing import Dict, Optional
 import pytest
 
 import quire
+from quire_testing.library import child_env
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -41,7 +42,7 @@ time.sleep(60)
 
 
 def crash(pdf: Path, cp: Path, uid: Optional[str]) -> None:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "bindings" / "python"))
+    env = child_env()
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(pdf), str(cp), uid or ""],
                              stdout=subprocess.PIPE, env=env)
     assert child.stdout is not None

@@ -21,6 +21,8 @@ import pytest
 
 import quire
 from pdfpeers import PeerMissing, qpdf_check
+from quire_testing.peers import peer
+from quire_testing.library import child_env
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -56,14 +58,14 @@ def test_immediate_recovery_then_save(pdf: Path, tmp_path: Path):
     doc.close()  # unsaved: the checkpoint stays
     with quire.Document(pdf) as reopened:
         assert notes(reopened) == []
-        assert reopened.start_checkpoints(directory=cp, load=True) is True
+        assert reopened.start_checkpoints(directory=cp, existing="load") is True
         assert reopened.has_unsaved_changes
         assert notes(reopened) == ["note 1"]
         assert [b.name for b in reopened.bookmarks] == ["kept"]
         reopened.save(pdf)
         assert not reopened.has_unsaved_changes
     with quire.Document(pdf) as saved:
-        assert saved.start_checkpoints(directory=cp, load=True) is False
+        assert saved.start_checkpoints(directory=cp, existing="load") is False
         assert notes(saved) == ["note 1"]
     try:
         status, output = qpdf_check(pdf)
@@ -87,7 +89,7 @@ def test_busy_stale_and_memory_documents(pdf: Path, tmp_path: Path):
         other.save(pdf)
     with quire.Document(pdf) as doc:
         with pytest.raises(quire.StaleError):
-            doc.start_checkpoints(directory=cp, load=True)
+            doc.start_checkpoints(directory=cp, existing="load")
         assert notes(doc) == ["note other"]
         with pytest.raises(quire.StaleError):
             doc.start_checkpoints(directory=cp)  # loading by default: still stale, still kept
@@ -102,10 +104,13 @@ def test_busy_stale_and_memory_documents(pdf: Path, tmp_path: Path):
         memory.start_checkpoints("immediate", directory=cp, uid="from-memory")
         add_note(memory, "note memory")
     with quire.Document(data) as again:
-        assert again.start_checkpoints(directory=cp, uid="from-memory", load=True)
+        assert again.start_checkpoints(directory=cp, uid="from-memory", existing="load")
         assert notes(again) == ["note memory", "note other"]
     with pytest.raises(quire.InvalidArgumentError):
         quire.Document(data).start_checkpoints("sometimes", directory=cp, uid="x")
+    # The older load= still works, and says it is deprecated.
+    with quire.Document(data) as old, pytest.warns(DeprecationWarning, match="existing="):
+        assert old.start_checkpoints(directory=cp, uid="from-memory", load=True)
 
 
 def test_manual_timed_and_async(pdf: Path, tmp_path: Path):
@@ -143,9 +148,8 @@ def test_manual_timed_and_async(pdf: Path, tmp_path: Path):
 
 def test_example_recovers_after_a_crash(pdf: Path, tmp_path: Path):
     script = REPO / "examples" / "python" / "checkpoints.py"
-    env = dict(os.environ)
-    env.pop("QUIRE_LIBRARY", None)
-    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    # The package and library under test, wherever they came from (Tests/support).
+    env = child_env()
 
     def run(*flags: str) -> str:
         result = subprocess.run([sys.executable, str(script), str(pdf), "--directory", str(tmp_path / "cp"), *flags],
@@ -158,7 +162,7 @@ def test_example_recovers_after_a_crash(pdf: Path, tmp_path: Path):
     second = run("--crash")
     assert "recovered unsaved changes: yes" in second and "notes on page 1: 1" in second
     assert "checkpoint found: changes" in second
-    # The example teaches the API the README does (issue 40: it used the old load=True).
+    # The example teaches the API the README does (issue 40: it used the old existing="load").
     source = script.read_text()
     assert "load=True" not in source and "existing=quire.CheckpointExisting.LOAD" in source
     third = run("--save")
@@ -192,7 +196,7 @@ def make_source(tmp_path: Path, sample_pdf: Path, kind: str) -> Tuple[Path, Opti
         shutil.copyfile(sample_pdf, target)
         return target, None
     if not shutil.which("qpdf"):
-        pytest.importorskip("pikepdf", reason="neither qpdf nor pikepdf to make an encrypted file with")
+        peer("pikepdf", why="neither qpdf nor pikepdf to make an encrypted file with")
     checkpoint_crash.encrypt(sample_pdf, target, encryption)
     return target, checkpoint_crash.USER_PASSWORD
 
@@ -292,7 +296,7 @@ def test_a_checkpoint_with_every_record_type_loads(tmp_path: Path, sample_pdf: P
     else:
         assert {"S", "D", "G", "V"} <= set(kinds), kinds
     with open_doc() as reopened:
-        assert reopened.start_checkpoints(directory=cp, uid=uid, load=True) is True
+        assert reopened.start_checkpoints(directory=cp, uid=uid, existing="load") is True
         assert checkpoint_crash.describe(reopened) == expected
         saved = tmp_path / "saved.pdf"
         reopened.save(saved)
@@ -346,7 +350,7 @@ def test_a_compacted_checkpoint_loads(tmp_path: Path, sample_pdf: Path, kind: st
     if not password:
         assert "D" in journal_records(str(journal))
     with quire.Document(path, password) as reopened:
-        assert reopened.start_checkpoints(directory=cp, load=True) is True
+        assert reopened.start_checkpoints(directory=cp, existing="load") is True
         assert checkpoint_crash.describe(reopened) == expected
 
 

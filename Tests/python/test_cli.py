@@ -14,9 +14,11 @@ import pytest
 
 import quire as quire_module
 
-from conftest import CORPUS, MANIFEST, REPO, page_tree_pdf
+from conftest import CORPUS, MANIFEST, page_tree_pdf
+from quire_testing.peers import peer
+from quire_testing.paths import QUIRE_CLI
 
-CLI = REPO / "build" / "bin" / "quire"
+CLI = QUIRE_CLI  # make's build/bin/quire, or $QUIRE_CLI
 
 pytestmark = pytest.mark.skipif(not CLI.exists(), reason="build/bin/quire is missing: run make")
 
@@ -81,7 +83,7 @@ def test_info_json_on_an_encrypted_file() -> None:
     owner = json.loads(quire("info", "--json", "--password=master", str(path)).stdout)
     assert owner["encryption"]["owner"] is True
     # The manifest has no page count for it (the peers were given no password): ask qpdf.
-    pikepdf = pytest.importorskip("pikepdf")
+    pikepdf = peer("pikepdf")
     with pikepdf.open(path, password="view") as pdf:
         assert owner["pages"] == info["pages"] == len(pdf.pages)
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 import quire
+from quire_testing.paths import QUIRE_CLI
 
 REPO = Path(__file__).resolve().parents[2]
-CLI = REPO / "build" / "bin" / "quire"
+CLI = QUIRE_CLI  # make's build/bin/quire, or $QUIRE_CLI
 
 pytestmark = pytest.mark.skipif(not CLI.exists(), reason="build/bin/quire is missing: run make")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,15 +10,14 @@ from typing import Dict, List
 import quire
 
 from conftest import ENCRYPTED, REPO, REPORTLAB
+from quire_testing.library import child_env
 
 PDFINFO = REPO / "examples" / "python" / "pdfinfo.py"
 
 
 def run_pdfinfo(arguments: List[str]) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("QUIRE_LIBRARY", None)
-    # The package under test, wherever it was imported from (the repository by default).
-    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    # The package and library under test, wherever they came from (Tests/support).
+    env = child_env()
     return subprocess.run(
         [sys.executable, str(PDFINFO)] + arguments, env=env, capture_output=True, text=True, cwd=str(REPO)
     )
@@ -114,9 +112,8 @@ ANNOTATE = REPO / "examples" / "python" / "annotate.py"
 
 
 def run_annotate(arguments: List[str]) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("QUIRE_LIBRARY", None)
-    env["PYTHONPATH"] = str(Path(quire.__file__).resolve().parent.parent)
+    # The package and library under test, wherever they came from (Tests/support).
+    env = child_env()
     return subprocess.run(
         [sys.executable, str(ANNOTATE)] + arguments, env=env, capture_output=True, text=True, cwd=str(REPO)
     )

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 import quire
-from conftest import BINDING_DIR, REPO
+from conftest import REPO
 
 #: Modules ``import quire`` must not import (each was measured: bench/PROFILE.md).
 NOT_AT_IMPORT = [
@@ -150,7 +150,7 @@ def test_relocation_table_is_not_resident_after_load():
     if shutil.which("readelf") is None:
         pytest.skip("readelf (binutils) is needed")
     sections = subprocess.run(["readelf", "-SW", str(library)], capture_output=True, text=True, check=True).stdout
-    line = next((l for l in sections.splitlines() if re.search(r"\]\s+\.rela\.dyn\s", l)), None)
+    line = next((ln for ln in sections.splitlines() if re.search(r"\]\s+\.rela\.dyn\s", ln)), None)
     if line is None:
         pytest.skip("the library has no .rela.dyn")
     fields = line.split("]", 1)[1].split()

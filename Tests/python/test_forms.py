@@ -20,12 +20,13 @@ from typing import Callable, Dict, List, Tuple
 import pytest
 
 import quire
-from conftest import REPO
+from quire_testing.peers import peer
+from quire_testing.paths import QUIRE_CLI
 
 TEXT_FORM = "pdfium/testing/resources/text_form_multiple.pdf"  # 4 text fields, one read-only, one /MaxLen 10
 LISTBOX = "pdfium/testing/resources/listbox_form.pdf"  # list boxes, single and multi-select
 RADIO = "pdfium-in/testing/resources/pixel/checkbox_radiobutton.pdf"  # check boxes and radio buttons
-CLI = REPO / "build" / "bin" / "quire"
+CLI = QUIRE_CLI  # make's build/bin/quire, or $QUIRE_CLI
 
 # The whole corpus (make test-forms-corpus), or every SAMPLE_EVERY-th file from an offset
 # drawn with SAMPLE_SEED (make test).
@@ -215,8 +216,8 @@ KNOWN_UNCHANGED_PIXELS: Dict[Tuple[str, str], str] = {
 
 def test_corpus_forms_fill_and_read_back(corpus: Callable[[str], Path]):
     corpus("manifest.jsonl")  # skips without the corpus
-    pytest.importorskip("pypdfium2")
-    pytest.importorskip("pypdf")
+    peer("pypdfium2")
+    peer("pypdf")
     import forms_sweep
 
     files = sampled(forms_sweep.form_files())

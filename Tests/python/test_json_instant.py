@@ -17,6 +17,7 @@ from typing import Any, Dict, List
 import pytest
 
 import quire
+from quire_testing.peers import peer
 from test_annotations import blank_pdf, pdftoppm_render
 
 ROOT = "01F46WTF5X3J1WEN6J2YXWHHEW"
@@ -73,7 +74,7 @@ def test_comments_and_rich_text_import_render_and_round_trip() -> None:
     assert {r["id"] for r in rich} == {"ft-1", "c-2"} and all(r["v"] == 2 and r["text"]["format"] == "xhtml" for r in rich)
 
     # pypdf reads the replies and the rich text back.
-    pypdf = pytest.importorskip("pypdf")
+    pypdf = peer("pypdf")
     reader = pypdf.PdfReader(io.BytesIO(data))
     annots = [a.get_object() for a in reader.pages[0]["/Annots"]]
     by_name = {str(a["/NM"]): a for a in annots}
@@ -142,7 +143,7 @@ def test_malformed_comments_change_nothing(comments: List[Dict[str, Any]], messa
 def image_bytes(kind: str) -> bytes:
     """A 40 × 20 image made by Pillow: red and blue halves (RGBA with a transparent band
     for the PNG)."""
-    Image = pytest.importorskip("PIL.Image", reason="Pillow makes the test images")
+    Image = peer("PIL.Image", why="Pillow makes the test images")
     image = Image.new("RGBA" if kind == "png" else "RGB", (40, 20), (255, 0, 0, 255) if kind == "png" else (255, 0, 0))
     for x in range(20, 40):
         for y in range(20):
@@ -189,7 +190,7 @@ def test_image_stamps_render_and_export_their_attachment(kind: str, content_type
     assert changed_pixels(pdftoppm_render(blank), after, record["bbox"]) > 10000
 
     # PyMuPDF finds the image in the stamp's appearance, of the attachment's size.
-    pymupdf = pytest.importorskip("pymupdf")
+    pymupdf = peer("pymupdf")
     with pymupdf.open(stream=pdf, filetype="pdf") as mu:
         page = mu[0]
         annot = page.first_annot

@@ -15,7 +15,6 @@ is reported on its own line.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +22,8 @@ from typing import Any, Dict, List
 
 import pytest
 
-from conftest import CORPUS, MANIFEST, REPO
+from conftest import CORPUS, MANIFEST
+from quire_testing.library import child_env
 
 CHILD = r"""
 import json, sys
@@ -76,7 +76,7 @@ def test_export_then_import_is_a_no_op_on_the_corpus():
     files = corpus_files()
     if not files:
         pytest.skip("the corpus manifest is not at %s" % MANIFEST)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "bindings" / "python"))
+    env = child_env()
     child = subprocess.run([sys.executable, "-c", CHILD], input="".join(str(CORPUS / f) + "\n" for f in files),
                            capture_output=True, text=True, env=env, timeout=1200)
     results = [json.loads(line) for line in child.stdout.splitlines()]

@@ -29,9 +29,11 @@ import pytest
 
 import quire
 
-from conftest import BINDING_DIR, CORPUS, MANIFEST
+from conftest import CORPUS, MANIFEST
+from quire_testing.peers import module_peer
+from quire_testing.library import child_env
 
-pikepdf = pytest.importorskip("pikepdf")
+pikepdf = module_peer("pikepdf")
 
 PAGES = 300
 BLOB = 48 << 20  # bytes of incompressible stream data in the big file
@@ -70,8 +72,7 @@ def big(tmp_path_factory: Any) -> Path:
 
 def _child(code: str, env: Dict[str, str] | None = None) -> Dict[str, Any]:
     """Runs `code` in a fresh Python (quire importable), which prints one JSON line last."""
-    full = dict(os.environ, WARM=str(CORPUS / "pdfium/testing/resources/annots.pdf"))
-    full["PYTHONPATH"] = str(BINDING_DIR) + os.pathsep + full.get("PYTHONPATH", "")
+    full = child_env({"WARM": str(CORPUS / "pdfium/testing/resources/annots.pdf")})
     full.update(env or {})
     prelude = (
         "import json, os, sys\n"

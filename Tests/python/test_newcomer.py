@@ -16,8 +16,9 @@ import pytest
 import quire
 
 from conftest import REPO
+from quire_testing.paths import QUIRE_CLI
 
-CLI = REPO / "build" / "bin" / "quire"
+CLI = QUIRE_CLI  # make's build/bin/quire, or $QUIRE_CLI
 SAMPLE = REPO / "examples" / "sample.pdf"
 TEXT_FORM = "pdfium/testing/resources/text_form_multiple.pdf"
 
@@ -54,6 +55,7 @@ def test_fill_names_a_field_with_an_equals_sign(corpus: Callable[[str], Path], t
     out = tmp_path / "positional.pdf"
     r = cli("fill", str(src), "Calculated5 Val=num*2=10", "-o", str(out))
     assert r.returncode == 1 and not out.exists()
+    assert b"--field NAME --value V" in r.stderr, r.stderr  # and says how to name it
     # --field NAME --value V names it whole.
     out = tmp_path / "field.pdf"
     r = cli("fill", str(src), "--field", "Calculated5 Val=num*2", "--value", "10", "-o", str(out))
@@ -130,6 +132,13 @@ def test_export_and_import_xfdf(tmp_path: Path) -> None:
     r = cli("import", "--json", str(SAMPLE), str(xfdf), "-o", str(target))   # the format from the bytes
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["format"] == "xfdf"
+    # The import's warnings are in the report (the save that followed cleared them).
+    refused = tmp_path / "refused.xfdf"
+    refused.write_text('<?xml version="1.0"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields>'
+                       '<field name="NoSuchField"><value>x</value></field></fields></xfdf>')
+    r = cli("import", "--json", str(SAMPLE), str(refused), "-o", str(tmp_path / "y.pdf"))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["warnings"] == ['XFDF: field "NoSuchField" not set: no field is named "NoSuchField"']
 
 
 @needs_cli
@@ -177,7 +186,7 @@ def test_build_info_from_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_help_lists_every_command_that_takes_json() -> None:
     # Defect 7: quire --help said --json was for info and annots only.
     text = cli("--help").stdout.decode()
-    line = next(l for l in text.splitlines() if l.strip().startswith("--json"))
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith("--json"))
     for command in ("fields", "text", "search", "import", "doctor"):
         usage = cli("help", command).stdout.decode().splitlines()[0]
         assert "--json" in usage, command
@@ -328,3 +337,12 @@ def test_whole_document_search_and_text_skip_missing_pages(corpus: Callable[[str
         assert doc.page_count == 3
         assert doc.search("a") == []
         assert doc.text().split("\f") == [doc.pages[0].text, "", "", ""]
+
+
+def test_enumerations_print_by_name() -> None:
+    # Python 3.11 made str() of an IntEnum its number: print(d.state) printed 9217.
+    assert str(quire.SyncState.CLEAN) == "SyncState.CLEAN" and f"{quire.SyncState.CLEAN}" == "SyncState.CLEAN"
+    assert quire.SyncState.CLEAN == int(quire.SyncState.CLEAN) and "%d" % quire.SyncState.CLEAN == str(int(quire.SyncState.CLEAN))
+    assert str(quire.Tool.SQUARE) == "Tool.SQUARE"
+    flags = quire.Permissions.PRINT | quire.Permissions.MODIFY
+    assert "PRINT" in str(flags) and "MODIFY" in str(flags) and int(flags) == int(quire.Permissions.PRINT) | int(quire.Permissions.MODIFY)

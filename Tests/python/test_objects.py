@@ -15,7 +15,7 @@ import quire
 from quire import Name, Reference, Stream, String
 
 from conftest import ANNOTS
-from pdfpeers import PeerMissing, pikepdf_module
+from pdfpeers import pikepdf_module
 
 ENC_R2 = "qpdf/qpdf/qtest/qpdf/enc-R2,V1,U=view,O=master.pdf"  # RC4 40, user "view"
 ENC_R6 = "qpdf/qpdf/qtest/qpdf/enc-XI-R6,V5,U=view,O=master.pdf"  # AES-256, owner "master"
@@ -24,10 +24,7 @@ XREF_STREAM = "pdfminer/samples/contrib/pagelabels.pdf"  # cross-reference strea
 
 @pytest.fixture(scope="module")
 def pikepdf() -> Any:
-    try:
-        return pikepdf_module()
-    except PeerMissing as missing:
-        pytest.skip(str(missing))
+    return pikepdf_module()
 
 
 # ----------------------------------------------------------------------------------------

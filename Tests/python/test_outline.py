@@ -11,7 +11,7 @@ import quire
 from quire import Action, OutlineItem
 
 from conftest import ANNOTS, OUTLINE
-from pdfpeers import PeerMissing, outline_pypdf, pikepdf_module, pypdf_module
+from pdfpeers import outline_pypdf, pikepdf_module, pypdf_module
 
 PAGELABELS = "pdfminer/samples/contrib/pagelabels.pdf"  # 5 pages: iii iv 1 2 1, 4 bookmarks
 ENC_R2 = "qpdf/qpdf/qtest/qpdf/enc-R2,V1,U=view,O=master.pdf"  # nested outline, labels, RC4
@@ -22,18 +22,12 @@ FILES = [(OUTLINE, None), (PAGELABELS, None), (ENC_R2, "view"), (ENC_R6, "master
 
 @pytest.fixture(scope="module")
 def pypdf() -> Any:
-    try:
-        return pypdf_module()
-    except PeerMissing as missing:
-        pytest.skip(str(missing))
+    return pypdf_module()
 
 
 @pytest.fixture(scope="module")
 def pikepdf() -> Any:
-    try:
-        return pikepdf_module()
-    except PeerMissing as missing:
-        pytest.skip(str(missing))
+    return pikepdf_module()
 
 
 def _flat(items: List[OutlineItem]) -> List[Tuple[int, str, Optional[int]]]:

@@ -19,8 +19,8 @@ import pytest
 import quire
 
 from conftest import ANNOTS, DAMAGED, ENCRYPTED, OUTLINE
+from quire_testing.library import child_env
 from pdfpeers import (
-    PeerMissing,
     add_text_annotation,
     pdfium_counts,
     pdfium_module,
@@ -57,19 +57,13 @@ IDS = ["%s%s" % (f[0].rsplit("/", 1)[1], "-" + f[1] if f[1] else "") for f in FI
 @pytest.fixture(scope="module")
 def peers() -> None:
     """Skips unless pikepdf and pypdfium2 are installed."""
-    try:
-        pikepdf_module()
-        pdfium_module()
-    except PeerMissing as missing:
-        pytest.skip(str(missing))
+    pikepdf_module()
+    pdfium_module()
 
 
 @pytest.fixture(scope="module")
 def qpdf() -> str:
-    try:
-        return qpdf_program()
-    except PeerMissing as missing:
-        pytest.skip(str(missing))
+    return qpdf_program()
 
 
 def _copy(corpus: Callable[[str], Path], relative: str, directory: Path) -> Path:
@@ -320,7 +314,7 @@ def test_a_write_that_fails_midway_leaves_the_old_file(corpus, tmp_path: Path):
             print(document.has_unsaved_changes)
         """
     )
-    env = dict(os.environ, PYTHONPATH=str(Path(quire.__file__).resolve().parent.parent))
+    env = child_env()
     result = subprocess.run([sys.executable, "-c", code, str(file)], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[:2] == ["QuireIOError", str(quire._raw.QUIRE_EIO)]

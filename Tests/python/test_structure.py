@@ -11,7 +11,7 @@ import pytest
 import quire
 
 from conftest import ANNOTS, DAMAGED, ENCRYPTED, OUTLINE
-from pdfpeers import PeerMissing, pikepdf_module
+from pdfpeers import pikepdf_module
 
 PAGELABELS = "pdfminer/samples/contrib/pagelabels.pdf"
 HYBRID = "pypdf/resources/git.pdf"  # a table with /XRefStm
@@ -29,10 +29,7 @@ ENCRYPTED_FILES = [
 
 @pytest.fixture(scope="module")
 def pikepdf() -> Any:
-    try:
-        return pikepdf_module()
-    except PeerMissing as missing:
-        pytest.skip(str(missing))
+    return pikepdf_module()
 
 
 @pytest.mark.parametrize(

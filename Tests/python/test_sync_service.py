@@ -10,22 +10,19 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-import jwt
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
 import quire
+from quire_testing.tokens import claims as token_claims
+from quire_testing.tokens import ec_key, mint, public_pem
 
 ADMIN = [("Authorization", "Token admin-secret")]
 
 
 @pytest.fixture
 def keys() -> Tuple[Any, str]:
-    private = ec.generate_private_key(ec.SECP256R1())
-    public = private.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
-    return private, public
+    private = ec_key()
+    return private, public_pem(private).decode()
 
 
 @pytest.fixture
@@ -38,11 +35,10 @@ def service(tmp_path: Path, keys: Tuple[Any, str], sample_pdf: Path):
     s.close()
 
 
-def token(keys: Tuple[Any, str], permissions: List[str], **claims: Any) -> str:
-    payload: Dict[str, Any] = {"document_id": "doc1", "layer": "main", "permissions": permissions,
-                               "exp": int(time.time()) + 600}
-    payload.update(claims)
-    return jwt.encode(payload, keys[0], algorithm="ES256")
+def token(keys: Tuple[Any, str], permissions: List[str], **overrides: Any) -> str:
+    payload = token_claims("doc1", "main", permissions, exp_in=600)
+    payload.update(overrides)
+    return mint(keys[0], payload, algorithm="ES256")
 
 
 def call(service: quire.SyncService, method: str, target: str, tok: str, body: Any = None) -> Tuple[int, Any]:

@@ -4,6 +4,7 @@ they were made on and not their neighbours; the corpus agrees with PDFium and Mu
 
 from __future__ import annotations
 
+import re
 import shutil
 import statistics
 import subprocess
@@ -16,6 +17,8 @@ import pytest
 import quire
 
 from conftest import CORPUS, REPO
+from quire_testing.peers import peer, peer_program
+from quire_testing.paths import QUIRE_CLI
 
 sys.path.insert(0, str(REPO / "Tests" / "corpus"))
 import text_agreement  # noqa: E402
@@ -241,9 +244,8 @@ def _share_yellowed(before, after, pixels) -> float:
 
 @pytest.mark.parametrize("name", RENDER_FILES)
 def test_highlight_colours_its_words_and_not_their_neighbours(name: str, tmp_path: Path):
-    if not shutil.which("pdftoppm"):
-        pytest.skip("pdftoppm is not installed (apt-get install poppler-utils)")
-    pytest.importorskip("PIL")
+    peer_program("pdftoppm")
+    peer("PIL")
     source = CORPUS / name
     if not source.exists():
         pytest.skip("corpus file %s is absent" % name)
@@ -294,8 +296,8 @@ MEDIAN_GLYPH_IOU = 0.8
 
 @pytest.fixture(scope="module")
 def corpus_report():
-    pytest.importorskip("pypdfium2")
-    pytest.importorskip("pymupdf")
+    peer("pypdfium2")
+    peer("pymupdf")
     if not (CORPUS / "manifest.jsonl").exists():
         pytest.skip("the corpus is absent")
     return text_agreement.measure(text_agreement.quire_binding_pages)
@@ -336,14 +338,14 @@ GLYPH_BOX_SAMPLES = [
 def test_adobe_japan1_without_to_unicode_agrees_with_a_peer(name: str):
     # Adobe-Japan1 fonts with Identity-H/V and no /ToUnicode: Unicode from the collection's
     # UCS2 CMap (scored 0.0, 0.08 and 0.71 before it was built in).
-    pytest.importorskip("pypdfium2")
-    pytest.importorskip("pymupdf")
+    peer("pypdfium2")
+    peer("pymupdf")
     path = CORPUS / name
     if not path.exists():
         pytest.skip("the corpus is absent")
-    peer = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
-    ours = text_agreement.normalise("".join(p[0] for p in text_agreement.quire_binding_pages(path, len(peer))))
-    pdfium = text_agreement.normalise("".join(p[0] for p in peer))
+    theirs = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
+    ours = text_agreement.normalise("".join(p[0] for p in text_agreement.quire_binding_pages(path, len(theirs))))
+    pdfium = text_agreement.normalise("".join(p[0] for p in theirs))
     mupdf = text_agreement.normalise("".join(text_agreement.mupdf_text(path, text_agreement.MAX_PAGES)))
     best = max(text_agreement.similarity(ours, pdfium), text_agreement.similarity(ours, mupdf))
     assert best >= 0.98, "%s: %.3f" % (name, best)
@@ -351,14 +353,14 @@ def test_adobe_japan1_without_to_unicode_agrees_with_a_peer(name: str):
 
 @pytest.mark.parametrize("name,kind", GLYPH_BOX_SAMPLES)
 def test_glyph_boxes_match_pdfium_per_font_format(name: str, kind: str):
-    pytest.importorskip("pypdfium2")
+    peer("pypdfium2")
     path = CORPUS / name
     if not path.exists():
         pytest.skip("the corpus is absent")
-    peer = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
-    ours = text_agreement.quire_binding_pages(path, len(peer))
+    theirs = text_agreement.pdfium_pages(path, text_agreement.MAX_PAGES)
+    ours = text_agreement.quire_binding_pages(path, len(theirs))
     scores: List[float] = []
-    for (_, _, glyphs), (_, tight, _) in zip(ours, peer):
+    for (_, _, glyphs), (_, tight, _) in zip(ours, theirs):
         scores += text_agreement.box_scores(glyphs, tight)
     assert len(scores) >= 5, "%s: %d characters paired" % (name, len(scores))
     assert statistics.median(scores) >= 0.93, "%s (%s): median IoU %.3f" % (name, kind, statistics.median(scores))
@@ -372,7 +374,7 @@ def test_glyph_boxes_match_pdfium_per_font_format(name: str, kind: str):
 def test_cli_text_search_and_annots(tmp_path: Path):
     import json
 
-    quire_cli = REPO / "build" / "bin" / "quire"
+    quire_cli = QUIRE_CLI
     if not quire_cli.exists():
         pytest.skip("build/bin/quire is missing: run make")
     source = tmp_path / "two-lines.pdf"
@@ -388,6 +390,14 @@ def test_cli_text_search_and_annots(tmp_path: Path):
     matches = json.loads(out.stdout)
     assert out.returncode == 0 and [(m["page"], m["text"], m["first"], m["last"]) for m in matches] == [(1, "con-\ntract", 17, 26)]
     assert subprocess.run([str(quire_cli), "search", str(source), "absent"], capture_output=True).returncode == 3
+    # Positions print to a ten-thousandth of a point (sample.pdf's first "pdfium" printed
+    # 100.02000000000001).
+    out = subprocess.run([str(quire_cli), "search", str(REPO / "examples" / "sample.pdf"), "pdfium"], capture_output=True, text=True)
+    numbers = re.findall(r"-?\d+\.\d+", out.stdout)
+    assert out.returncode == 0 and numbers and all(len(n.split(".")[1]) <= 4 for n in numbers), out.stdout
+    out = subprocess.run([str(quire_cli), "search", "--json", str(REPO / "examples" / "sample.pdf"), "pdfium"], capture_output=True, text=True)
+    quads = [v for m in json.loads(out.stdout) for q in m["quads"] for v in q]
+    assert quads and all(round(v, 4) == v for v in quads)
     assert subprocess.run([str(quire_cli), "text", "--page", "2", str(source)], capture_output=True).returncode == 1
     assert subprocess.run([str(quire_cli), "text", "--page", "x", str(source)], capture_output=True).returncode == 2
     with quire.Document(source) as doc:

@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 
 import quire
+from conftest import CORPUS
+from quire_testing.peers import module_peer, peer_program
+from quire_testing.library import child_env
 
-pdfium = pytest.importorskip("pypdfium2")
-pdfium_raw = pytest.importorskip("pypdfium2.raw")
-pikepdf = pytest.importorskip("pikepdf")
+pdfium = module_peer("pypdfium2")
+pdfium_raw = module_peer("pypdfium2.raw")
+pikepdf = module_peer("pikepdf")
 
-CORPUS = Path("/work/shared/corpus")
 
 # (file, page): every /Rotate, with and without a crop box that differs from the media
 # box (found by scanning the corpus with pypdfium2).
@@ -162,10 +164,10 @@ def test_scripted_session_reads_back_in_peers(tmp_path: Path) -> None:
         assert [float(c) for c in objs[0].C] == [0, 0, 1]
 
 
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm is not installed")
 def test_rendering_shows_the_events(tmp_path: Path) -> None:
     """pdftoppm draws the square's blue border where the drag put it (after the move), and
     nothing there before."""
+    peer_program("pdftoppm")
     src = tmp_path / "in.pdf"
     shutil.copy(SAMPLE, src)
     out = tmp_path / "out.pdf"
@@ -366,18 +368,17 @@ def test_text_markup_from_a_drag(tmp_path: Path, tool: quire.Tool, subtype: str)
 def test_tool_replay_example(tmp_path: Path) -> None:
     """examples/python/tool_replay.py replays examples/scripts/review_session.jsonl: it
     prints the tool and annotation changes, and pikepdf reads the annotations back."""
-    import os
     import sys
 
     root = Path(__file__).resolve().parents[2]
     out = tmp_path / "replayed.pdf"
-    env = dict(os.environ, PYTHONPATH=str(root / "bindings/python"))
+    env = child_env()
     run = subprocess.run([sys.executable, str(root / "examples/python/tool_replay.py"), str(root / "examples/sample.pdf"),
                           str(root / "examples/scripts/review_session.jsonl"), str(out)],
                          check=True, capture_output=True, text=True, env=env)
     lines = run.stdout.splitlines()
     assert "tool pan -> square" in lines and "tool pan -> annot_edit" in lines
-    assert sum(1 for l in lines if l.startswith("annotation_added")) == 4
+    assert sum(1 for ln in lines if ln.startswith("annotation_added")) == 4
     with pikepdf.open(out) as pdf, pikepdf.open(root / "examples/sample.pdf") as original:
         before = len(original.pages[0].get("/Annots", []))
         added = list(pdf.pages[0].Annots)[before:]
@@ -390,7 +391,6 @@ def test_tool_replay_example(tmp_path: Path) -> None:
 def test_tool_replay_c_example_prints_what_python_prints(tmp_path: Path) -> None:
     """examples/c/tool_replay (built with its Makefile, Jansson for JSON) replays the same
     script and prints the same tool and annotation changes as the Python example."""
-    import os
     import sys
 
     root = Path(__file__).resolve().parents[2]
@@ -401,7 +401,7 @@ def test_tool_replay_c_example_prints_what_python_prints(tmp_path: Path) -> None
     args = [str(root / "examples/sample.pdf"), str(root / "examples/scripts/review_session.jsonl")]
     c = subprocess.run([str(root / "examples/c/tool_replay"), *args, str(tmp_path / "c.pdf")],
                        check=True, capture_output=True, text=True)
-    env = dict(os.environ, PYTHONPATH=str(root / "bindings/python"))
+    env = child_env()
     py = subprocess.run([sys.executable, str(root / "examples/python/tool_replay.py"), *args, str(tmp_path / "py.pdf")],
                         check=True, capture_output=True, text=True, env=env)
     assert c.stdout.splitlines()[:-1] == py.stdout.splitlines()[:-1]

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import List
 
-import pytest
 
 import quire
 from quire._fields import Attribute
 
 from conftest import BINDING_DIR, REPO
+from quire_testing.peers import peer
 
 # Attributes whose type holds Any on purpose: a PDF value (quire.Value) has lists and
 # dictionaries of any values.
@@ -29,7 +29,7 @@ PDF_VALUES = {"Document.trailer"}
 
 
 def mypy(arguments: List[str], cache: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    pytest.importorskip("mypy", reason="mypy is not installed (pip install -r Tests/python/requirements.txt)")
+    peer("mypy")
     env = dict(os.environ, MYPYPATH=str(BINDING_DIR))
     command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), *arguments]
     return subprocess.run(command, cwd=str(cwd), env=env, capture_output=True, text=True, timeout=600)

@@ -84,7 +84,7 @@ def child(url: str, data: str, token_file: str, seed: int) -> int:
 
 def run(trials: int, seed: int, server_path: str, workdir: Path) -> None:
     os.environ.setdefault("QUIRE_SERVER", server_path)
-    from sync_support import (HostSettings, ServerProcess, bearer, claims, free_port, make_keys, mint, request,
+    from sync_support import (HostSettings, ServerProcess, bearer, child_env, claims, free_port, make_keys, mint, request,
                               upload)
 
     keys = make_keys(workdir / "keys")
@@ -101,8 +101,7 @@ def run(trials: int, seed: int, server_path: str, workdir: Path) -> None:
         rng = random.Random(seed)
         acked: Set[str] = set()
         problems: List[str] = []
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(REPO / "bindings" / "python") + os.pathsep + env.get("PYTHONPATH", "")
+        env = child_env()  # the package and library under test (Tests/support/quire_testing)
 
         def start(child_seed: int) -> "subprocess.Popen[str]":
             return subprocess.Popen(

@@ -21,7 +21,9 @@ from typing import Any, Callable, Iterator, List
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
+from quire_testing.plugin import pytest_report_header, pytest_runtest_call, pytest_runtest_setup  # noqa: E402,F401
 from sync_support import (  # noqa: E402
     HOST_FEATURES, HOSTS, HostSettings, Keys, PostgresCluster, ServerProcess, free_port, make_keys,
     missing_host, selected_hosts, unique, upload, uses_postgres,

@@ -177,10 +177,12 @@ class Child:
         self.index = index
         self.user = "user%d" % index
         self.proxy = proxy
+        from sync_support import child_env
+
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--child", url, str(data), token, self.user, str(seed), str(duration)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONPATH": str(REPO / "bindings" / "python")})
+            env=child_env())  # the package and library under test (Tests/support/quire_testing)
         self.lines: List[str] = []
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()

@@ -1,4 +1,7 @@
-"""What the sync server tests share: keys and tokens, an HTTP client, server processes.
+"""What the sync server tests share: the hosts and their processes, a PostgreSQL cluster,
+the protocol from a client's side. Keys, tokens, HTTP requests and the wait for a server's
+health check come from the support package of every suite (Tests/support/quire_testing),
+and are re-exported here.
 
 The tests talk to real server processes on loopback with real SQLite files in a temporary
 directory. A *host* is a program that serves docs/sync-protocol.md; each one is started by a
@@ -8,36 +11,35 @@ runs unchanged against every host.
 
 from __future__ import annotations
 
-import base64
 import glob
 import hashlib
-import hmac
-import http.client
 import json
 import os
 import pwd
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import jwt  # PyJWT
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "examples" / "sample.pdf"
+# What every suite shares (Tests/support/quire_testing), re-exported for the tests here.
+from quire_testing.library import child_env  # noqa: E402
+from quire_testing.paths import QUIRE_SERVER, REPO, SAMPLE  # noqa: E402,F401
+from quire_testing.server import (  # noqa: E402,F401
+    Response, free_port, request, request_chunked, wait_for_health,
+)
+from quire_testing.tokens import (  # noqa: E402,F401
+    Keys, b64url, bearer, claims, hs256_token, make_keys, mint, public_pem, unsigned_token,
+)
+
 SAMPLE_ANNOTATIONS = 12  # examples/sample.pdf: 2 pages, 12 annotations
-
-QUIRE_SERVER = Path(os.environ.get("QUIRE_SERVER", REPO / "build" / "bin" / "quire-server"))
 
 
 # ---- hosts ---------------------------------------------------------------------------------
@@ -259,13 +261,6 @@ class PostgresCluster:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def free_port() -> int:
-    """A port that was free a moment ago (the kernel's choice for port 0)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class ServerProcess:
     """One host process. `start` waits until /healthz answers; `stop` sends SIGTERM and
     returns the exit status; `kill` is SIGKILL. The log (standard error) is kept in a file."""
@@ -288,25 +283,18 @@ class ServerProcess:
         return program() + quire_server_command(self.settings) + self.extra_args
 
     def start(self, timeout: float = 30.0) -> "ServerProcess":
-        env = dict(os.environ)
-        env.update(self.settings.extra_env)
+        # A host in Python (python-handler) imports the package and library under test.
+        env = child_env(self.settings.extra_env)
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             self.command(), stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
             cwd=str(self.workdir), env=env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.host} exited with {self.proc.returncode} at start:\n{self.log()}")
-            try:
-                r = request(self.port, "GET", "/healthz", timeout=2)
-                if r.status == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.05)
-        self.kill()
-        raise RuntimeError(f"{self.host} did not answer /healthz within {timeout} s:\n{self.log()}")
+        try:
+            wait_for_health(self.proc, self.port, timeout, self.log, name=self.host)
+        except RuntimeError:
+            self.kill()
+            raise
+        return self
 
     def log(self) -> str:
         try:
@@ -342,60 +330,6 @@ class ServerProcess:
 # ---- HTTP ------------------------------------------------------------------------------------
 
 
-@dataclass
-class Response:
-    status: int
-    headers: Dict[str, str]  # names in lower case
-    body: bytes
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-    def header(self, name: str) -> Optional[str]:
-        return self.headers.get(name.lower())
-
-    def __repr__(self) -> str:
-        return f"<{self.status} {self.body[:300]!r}>"
-
-
-def request(port: int, method: str, path: str, body: Optional[bytes] = None,
-            headers: Optional[Dict[str, str]] = None, timeout: float = 30.0) -> Response:
-    """One request on a new connection. `path` is sent as given (already percent-encoded)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request(method, path, body=body, headers=headers or {})
-        r = conn.getresponse()
-        data = r.read()
-        return Response(r.status, {k.lower(): v for k, v in r.getheaders()}, data)
-    finally:
-        conn.close()
-
-
-def request_chunked(port: int, method: str, path: str, chunks: Iterable[bytes],
-                    headers: Optional[Dict[str, str]] = None, timeout: float = 30.0) -> Response:
-    """A request whose body is sent with Transfer-Encoding: chunked (no Content-Length).
-    Sending stops early if the server answers and closes; the answer is read either way."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.putrequest(method, path)
-        for k, v in (headers or {}).items():
-            conn.putheader(k, v)
-        conn.putheader("Transfer-Encoding", "chunked")
-        conn.endheaders()
-        try:
-            for chunk in chunks:
-                conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-            conn.send(b"0\r\n\r\n")
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        r = conn.getresponse()
-        data = r.read()
-        return Response(r.status, {k.lower(): v for k, v in r.getheaders()}, data)
-    finally:
-        conn.close()
-
-
 def assert_error(r: Response, status: int, code: Optional[str] = None) -> None:
     """The protocol's error shape: the status, {"error": {"code", "message"}}, a request id."""
     assert r.status == status, r
@@ -411,107 +345,8 @@ def assert_error(r: Response, status: int, code: Optional[str] = None) -> None:
 # ---- keys and tokens ---------------------------------------------------------------------------
 
 
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-@dataclass
-class Keys:
-    """The keys of a test run: the server trusts `rsa` and `ec` (PEM files) and `jwks_ec`
-    (through a JWKS file); `other` is a key it has never seen."""
-
-    dir: Path
-    rsa: rsa.RSAPrivateKey
-    ec: ec.EllipticCurvePrivateKey
-    ec521: ec.EllipticCurvePrivateKey
-    other: rsa.RSAPrivateKey
-    jwks_ec: ec.EllipticCurvePrivateKey
-    admin_token: str
-
-    @property
-    def public_key_files(self) -> List[Path]:
-        return [self.dir / "rsa.pub.pem", self.dir / "ec.pub.pem", self.dir / "ec521.pub.pem"]
-
-    @property
-    def rsa_public_pem(self) -> bytes:
-        return (self.dir / "rsa.pub.pem").read_bytes()
-
-    @property
-    def admin_token_file(self) -> Path:
-        return self.dir / "admin-token"
-
-    @property
-    def jwks_file(self) -> Path:
-        return self.dir / "jwks.json"
-
-    @property
-    def admin(self) -> Dict[str, str]:
-        return {"Authorization": f"Token {self.admin_token}"}
-
-
-def public_pem(key: Any) -> bytes:
-    return key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-
-
-def make_keys(directory: Path) -> Keys:
-    directory.mkdir(parents=True, exist_ok=True)
-    keys = Keys(
-        dir=directory,
-        rsa=rsa.generate_private_key(public_exponent=65537, key_size=2048),
-        ec=ec.generate_private_key(ec.SECP256R1()),
-        ec521=ec.generate_private_key(ec.SECP521R1()),
-        other=rsa.generate_private_key(public_exponent=65537, key_size=2048),
-        jwks_ec=ec.generate_private_key(ec.SECP256R1()),
-        admin_token="admin-" + uuid.uuid4().hex,
-    )
-    (directory / "rsa.pub.pem").write_bytes(public_pem(keys.rsa))
-    (directory / "ec.pub.pem").write_bytes(public_pem(keys.ec))
-    (directory / "ec521.pub.pem").write_bytes(public_pem(keys.ec521))
-    # A trailing newline, as an editor leaves it: the server ignores surrounding space.
-    keys.admin_token_file.write_text(keys.admin_token + "\n")
-    numbers = keys.jwks_ec.public_key().public_numbers()
-    keys.jwks_file.write_text(json.dumps({"keys": [{
-        "kty": "EC", "crv": "P-256", "kid": "jwks-key-1", "alg": "ES256", "use": "sig",
-        "x": b64url(numbers.x.to_bytes(32, "big")), "y": b64url(numbers.y.to_bytes(32, "big")),
-    }]}))
-    return keys
-
-
-def claims(document: str, layer: str, permissions: Sequence[str] = ("read", "write", "download"),
-           user_id: Optional[str] = None, exp_in: float = 3600, nbf_in: Optional[float] = None,
-           **extra: Any) -> Dict[str, Any]:
-    now = int(time.time())
-    c: Dict[str, Any] = {"document_id": document, "layer": layer, "permissions": list(permissions),
-                         "exp": now + int(exp_in)}
-    if user_id is not None:
-        c["user_id"] = user_id
-    if nbf_in is not None:
-        c["nbf"] = now + int(nbf_in)
-    c.update(extra)
-    return c
-
-
-def mint(key: Any, payload: Dict[str, Any], algorithm: str = "RS256", headers: Optional[Dict[str, Any]] = None) -> str:
-    return jwt.encode(payload, key, algorithm=algorithm, headers=headers)
-
-
-def unsigned_token(header: Dict[str, Any], payload: Dict[str, Any], signature: bytes = b"") -> str:
-    """A token assembled by hand (for the attacks PyJWT rightly refuses to make)."""
-    h = b64url(json.dumps(header, separators=(",", ":")).encode())
-    p = b64url(json.dumps(payload, separators=(",", ":")).encode())
-    return f"{h}.{p}.{b64url(signature)}"
-
-
-def hs256_token(secret: bytes, payload: Dict[str, Any]) -> str:
-    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-    body = b64url(json.dumps(payload, separators=(",", ":")).encode())
-    sig = hmac.new(secret, f"{header}.{body}".encode(), hashlib.sha256).digest()
-    return f"{header}.{body}.{b64url(sig)}"
-
-
-def bearer(token: str) -> Dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+# Tests/support/quire_testing/tokens.py (imported above): Keys, make_keys, claims, mint,
+# unsigned_token, hs256_token, bearer.
 
 
 # ---- the protocol, from a client's side -------------------------------------------------------

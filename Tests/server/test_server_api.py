@@ -18,7 +18,7 @@ import pytest
 
 from sync_support import (
     SAMPLE, SAMPLE_ANNOTATIONS, Client, Keys, ServerProcess, assert_error, bearer, claims, delete,
-    layer_state, mint, note, put, request, request_chunked, unique, upload,
+    mint, note, put, request, request_chunked, unique, upload,
 )
 
 ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
@@ -159,7 +159,7 @@ def test_list_describe_and_delete_documents(server: ServerProcess, keys: Keys) -
     assert c.fetch().status == 200  # creates the layer
     r = admin(server, keys, "GET", f"/admin/documents/{doc}")
     assert r.status == 200
-    layers = {l["name"]: l for l in r.json["layers"]}
+    layers = {layer["name"]: layer for layer in r.json["layers"]}
     assert layers[c.layer]["seq"] == 0 and layers[c.layer]["records"] == SAMPLE_ANNOTATIONS
 
     r = admin(server, keys, "DELETE", f"/admin/documents/{doc}")
@@ -669,7 +669,7 @@ def test_ids_with_path_characters_are_refused(server: ServerProcess, keys: Keys,
     assert 400 <= r.status < 500, r
     assert_error(r, r.status)
     assert len(admin(server, keys, "GET", "/admin/documents").json["documents"]) == before
-    names = [l["name"] for l in admin(server, keys, "GET", f"/admin/documents/{document}").json["layers"]]
+    names = [layer["name"] for layer in admin(server, keys, "GET", f"/admin/documents/{document}").json["layers"]]
     assert decoded not in names
 
 

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional
 import pytest
 
 from sync_support import (
-    QUIRE_SERVER, SAMPLE, Client, Keys, assert_error, bearer, claims, free_port, mint, note, put, request,
+    QUIRE_SERVER, SAMPLE, Client, Keys, assert_error, claims, free_port, mint, note, put, request,
     unique, upload,
 )
 
@@ -163,9 +163,9 @@ def test_one_log_line_per_request(keys: Keys, tmp_path: Path, procs: List[Proc])
     r = request(port, "POST", "/documents/d/layers/l/mutations", body=b"{}")
     made = r.header("X-Request-Id")
     time.sleep(0.2)
-    lines = [l for l in p.log().splitlines() if "msg=request" in l]
+    lines = [ln for ln in p.log().splitlines() if "msg=request" in ln]
     def find(rid: str) -> str:
-        [line] = [l for l in lines if f"request_id={rid} " in l]
+        [line] = [ln for ln in lines if f"request_id={rid} " in ln]
         return line
     line = find("log-test-1")
     assert re.search(r"^ts=\S+ level=info msg=request request_id=log-test-1 method=GET path=/healthz "
@@ -173,7 +173,7 @@ def test_one_log_line_per_request(keys: Keys, tmp_path: Path, procs: List[Proc])
     assert "path=/no/such/route status=404" in find("log-test-2")
     assert "method=POST path=/documents/d/layers/l/mutations status=401" in find(made)
     # Besides the readiness probes' GET /healthz, nothing else.
-    assert all("log-test" in l or made in l or "path=/healthz status=200" in l for l in lines)
+    assert all("log-test" in ln or made in ln or "path=/healthz status=200" in ln for ln in lines)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
-import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 

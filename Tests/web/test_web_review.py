@@ -23,7 +23,6 @@ import select
 import shutil
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -34,9 +33,12 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from quire_testing.library import child_env  # noqa: E402
+from quire_testing.paths import REPO as ROOT  # noqa: E402
+from quire_testing.paths import SAMPLE  # noqa: E402
+
 SERVER = ROOT / "examples/web/server.py"
-SAMPLE = ROOT / "examples/sample.pdf"
 SCREENSHOT = ROOT / "build/web-review.png"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -60,7 +62,7 @@ class Server:
         self.source = tmp / "review.pdf"
         shutil.copy(pdf, self.source)
         self.output = tmp / "reviewed.pdf"
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings/python"))
+        env = child_env()  # the package and library under test (Tests/support)
         self.log = open(tmp / "server.log", "w+")
         self.process = subprocess.Popen(
             [sys.executable, str(SERVER), str(self.source), "--port", "0", "--scale", str(scale), "--output", str(self.output)],

@@ -35,14 +35,14 @@ manager's call raises :class:`quire.UserAbortError` chained to it (``raise ... f
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import weakref
-import ctypes
 from ctypes import POINTER, byref, c_int32, c_int64
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _raw
+from ._enums import IntEnum
 from ._errors import InternalError, InvalidArgumentError, NotFoundError, check, make_error
 from ._ffi import c_string, query_bytes, text
 

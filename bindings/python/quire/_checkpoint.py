@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import operator
-from enum import Enum, IntEnum
+from enum import Enum
 from typing import NamedTuple, Union
 
 from . import _raw
+from ._enums import IntEnum
 from ._errors import InvalidArgumentError
 
 

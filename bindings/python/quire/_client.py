@@ -16,9 +16,7 @@ Example (``examples/python/instant_review.py`` does the whole review)::
 from __future__ import annotations
 
 import ctypes
-import enum
 import os
-import sys
 import threading
 import weakref
 from ctypes import byref, c_int, c_size_t
@@ -27,11 +25,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _raw
 from ._document import Document, _close_document
+from ._enums import IntEnum
 from ._errors import StateError, check
 from ._ffi import c_string, query_bytes
 
 
-class SyncState(enum.IntEnum):
+class SyncState(IntEnum):
     """A descriptor's state (``quire_sync_state``), as Instant's."""
 
     UNKNOWN = _raw.QUIRE_SYNC_STATE_UNKNOWN
@@ -43,7 +42,7 @@ class SyncState(enum.IntEnum):
     NEEDS_RESET = _raw.QUIRE_SYNC_STATE_NEEDS_RESET
 
 
-class SyncEventType(enum.IntEnum):
+class SyncEventType(IntEnum):
     """What a :class:`SyncEvent` reports (``quire_sync_event_type``)."""
 
     STATE_CHANGED = _raw.QUIRE_SYNC_EVENT_STATE_CHANGED

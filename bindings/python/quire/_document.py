@@ -20,9 +20,9 @@ import io
 import operator
 import os
 import threading
+import warnings
 import weakref
 from ctypes import byref, c_int32
-from enum import IntEnum, IntFlag
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -41,7 +41,16 @@ from typing import (
 )
 
 from . import _raw
+from ._annotations import (
+    Annotation,
+    AnnotationThread,
+    PageListing,
+    page_threads,
+    take_annotation,
+    take_list,
+)
 from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
+from ._enums import IntEnum, IntFlag
 from ._errors import (
     IndexOutOfRangeError,
     InternalError,
@@ -52,17 +61,9 @@ from ._errors import (
     make_error,
     raise_missing_file,
 )
-from ._forms import FormField, FormKind
-from ._annotations import (
-    Annotation,
-    AnnotationThread,
-    PageListing,
-    page_threads,
-    take_annotation,
-    take_list,
-)
 from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
 from ._fields import Attribute
+from ._forms import FormField, FormKind
 from ._geometry import Rect, rect_from_c
 from ._objects import Reference, Stream, Value, _parsed, _take
 from ._text import MARKUP_KINDS, TextChar, TextMatch, TextPage, TextSpan
@@ -1390,6 +1391,7 @@ class Document(OwnedHandle):
         Raises:
             FormatError: not well-formed XML, a DOCTYPE (never accepted: no entity is
                 expanded), an annotation without page or rect, a reply to an unknown name.
+            IndexOutOfRangeError: an annotation on a page the document does not have.
             LimitError: more than 64 MiB, 64 levels or 1,000,000 elements.
             UserAbortError: ``progress`` cancelled.
         """
@@ -1734,6 +1736,11 @@ class Document(OwnedHandle):
                 ``uid`` for a document opened from bytes.
         """
         if load is not None:
+            warnings.warn(
+                "start_checkpoints(load=...) is deprecated: use existing='load' or existing='refuse'",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             existing = CheckpointExisting.LOAD if load else CheckpointExisting.REFUSE
         if existing not in self._EXISTING:
             raise InvalidArgumentError(

@@ -23,10 +23,11 @@ subclasses: :class:`quire.StateError` for a read-only field,
 from __future__ import annotations
 
 from ctypes import byref, c_char_p, c_int32, c_uint32
-from enum import Enum, IntFlag
+from enum import Enum
 from typing import TYPE_CHECKING, Any, List, NamedTuple, Optional, Sequence, Union
 
 from . import _raw
+from ._enums import IntFlag
 from ._errors import check
 from ._ffi import c_string, text
 from ._geometry import Rect

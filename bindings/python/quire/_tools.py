@@ -25,13 +25,12 @@ in ``on_event`` is raised again by the call once it returns (the change it repor
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 from ctypes import byref, c_double, c_int32
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
+from ._enums import IntEnum
 from ._errors import InvalidArgumentError, check, text
 from ._ffi import c_string, int32_index, query_bytes, query_doubles
 from ._geometry import Rect
