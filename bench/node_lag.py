@@ -25,7 +25,16 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "Tests" / "server"))
 
 from sync_support import (  # noqa: E402
-    Client, ServerProcess, claims, make_keys, mint, note, put, request, unique, upload,
+    Client,
+    ServerProcess,
+    claims,
+    make_keys,
+    mint,
+    note,
+    put,
+    request,
+    unique,
+    upload,
 )
 from conftest import _settings  # noqa: E402
 
@@ -82,15 +91,22 @@ def main() -> int:
         server.kill()
     lag = json.loads(lag_file.read_text())
     row = {
-        "clients": args.clients, "waiting": waiting, "woken": len(woken),
+        "clients": args.clients,
+        "waiting": waiting,
+        "woken": len(woken),
         "wake_max_ms": round(max(woken) * 1000, 1) if woken else None,
-        "healthz_p50_ms": round(percentile(health, 50), 2), "healthz_p99_ms": round(percentile(health, 99), 2),
-        "loop_lag_p50_ms": round(lag["p50"], 2), "loop_lag_p99_ms": round(lag["p99"], 2),
-        "loop_lag_max_ms": round(lag["max"], 2), "exit_status": status,
+        "healthz_p50_ms": round(percentile(health, 50), 2),
+        "healthz_p99_ms": round(percentile(health, 99), 2),
+        "loop_lag_p50_ms": round(lag["p50"], 2),
+        "loop_lag_p99_ms": round(lag["p99"], 2),
+        "loop_lag_max_ms": round(lag["max"], 2),
+        "exit_status": status,
     }
     print(json.dumps(row))
-    print("| %(clients)d | %(waiting)d | %(woken)d | %(wake_max_ms)s | %(healthz_p50_ms)s | %(healthz_p99_ms)s | "
-          "%(loop_lag_p50_ms)s | %(loop_lag_p99_ms)s | %(loop_lag_max_ms)s |" % row)
+    print(
+        "| %(clients)d | %(waiting)d | %(woken)d | %(wake_max_ms)s | %(healthz_p50_ms)s | %(healthz_p99_ms)s | "
+        "%(loop_lag_p50_ms)s | %(loop_lag_p99_ms)s | %(loop_lag_max_ms)s |" % row
+    )
     return 0 if waiting == args.clients and len(woken) == args.clients and status == 0 else 1
 
 

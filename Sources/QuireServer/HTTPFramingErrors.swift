@@ -22,12 +22,19 @@ func framingErrorResponse(_ error: HTTPParserError, headerLimit: Int) -> SyncRes
     case .headerOverflow:
         (status, code, message) = (431, "too_large", "the request's header is larger than \(headerLimit) bytes")
     case .invalidEOFState:
-        (status, code, message) = (400, "bad_request", "the connection ended before the request did (a body shorter than its Content-Length?)")
+        (status, code, message) = (
+            400, "bad_request", "the connection ended before the request did (a body shorter than its Content-Length?)"
+        )
     default:
         (status, code, message) = (400, "bad_request", "the request is not valid HTTP/1.1 (\(error))")
     }
-    return SyncService.errorResponse(status: status, code: code, message: message,
-                                     for: SyncRequest(method: "", target: "/"), extraHeaders: [("Connection", "close")])
+    return SyncService.errorResponse(
+        status: status,
+        code: code,
+        message: message,
+        for: SyncRequest(method: "", target: "/"),
+        extraHeaders: [("Connection", "close")]
+    )
 }
 
 /// Sits after Hummingbird's HTTP/1 codec (`HTTP1Channel.Configuration.additionalChannelHandlers`,
@@ -68,10 +75,13 @@ final class HTTPFramingErrorHandler: ChannelDuplexHandler, RemovableChannelHandl
             return
         }
         let answer = framingErrorResponse(parseError, headerLimit: headerLimit)
-        logger.info("request", metadata: [
-            "request_id": "\(answer.header("X-Request-Id") ?? "-")", "method": "-", "path": "-",
-            "status": "\(answer.status)", "error": "\(parseError)",
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "request_id": "\(answer.header("X-Request-Id") ?? "-")", "method": "-", "path": "-",
+                "status": "\(answer.status)", "error": "\(parseError)",
+            ]
+        )
         let response = HTTPHost.response(answer, head: false)
         context.write(wrapOutboundOut(.head(response.head)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: answer.body))), promise: nil)

@@ -11,7 +11,17 @@ from typing import Any, Optional
 import pytest
 
 from sync_support import (
-    SAMPLE, Client, Keys, ServerProcess, assert_error, claims, delete, mint, request, unique, upload,
+    SAMPLE,
+    Client,
+    Keys,
+    ServerProcess,
+    assert_error,
+    claims,
+    delete,
+    mint,
+    request,
+    unique,
+    upload,
 )
 
 
@@ -25,11 +35,23 @@ def admin(server: ServerProcess, keys: Keys, method: str, path: str, body: Optio
 # ---- a NUL in the target -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target", ["/healthz%00", "/admin/documents/doc%00x", "/admin/documents?id=a%00b",
-                                    "/documents/d/layers/l/changes?since=0&wait=%00"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/healthz%00",
+        "/admin/documents/doc%00x",
+        "/admin/documents?id=a%00b",
+        "/documents/d/layers/l/changes?since=0&wait=%00",
+    ],
+)
 def test_a_nul_in_the_target_is_400_json(server: ServerProcess, keys: Keys, target: str) -> None:
-    r = request(server.port, "GET" if "id=" not in target else "POST", target, headers=dict(keys.admin),
-                body=None if "id=" not in target else SAMPLE.read_bytes())
+    r = request(
+        server.port,
+        "GET" if "id=" not in target else "POST",
+        target,
+        headers=dict(keys.admin),
+        body=None if "id=" not in target else SAMPLE.read_bytes(),
+    )
     assert_error(r, 400, "bad_request")
     assert "NUL" in r.json["error"]["message"], r
 
@@ -55,7 +77,8 @@ def test_an_upload_that_repairs_to_no_page_is_400(server: ServerProcess, keys: K
 
 
 def test_deleting_an_annotation_listed_on_two_pages_removes_it_from_every_page(
-        server: ServerProcess, keys: Keys) -> None:
+    server: ServerProcess, keys: Keys
+) -> None:
     pikepdf = pytest.importorskip("pikepdf")
     pdfium = pytest.importorskip("pypdfium2")
     # examples/sample.pdf: link object 15 is in the /Annots of page 1 (record "15") and of
@@ -83,12 +106,16 @@ def test_deleting_an_annotation_listed_on_two_pages_removes_it_from_every_page(
         # PDFium: the links it shows per page.
         document = pdfium.PdfDocument(r.body)
         try:
-            links = [sum(1 for a in _annots(document[i]) if a == pdfium.raw.FPDF_ANNOT_LINK) for i in range(len(document))]
+            links = [
+                sum(1 for a in _annots(document[i]) if a == pdfium.raw.FPDF_ANNOT_LINK) for i in range(len(document))
+            ]
         finally:
             document.close()
         original = pdfium.PdfDocument(SAMPLE.read_bytes())
         try:
-            before = [sum(1 for a in _annots(original[i]) if a == pdfium.raw.FPDF_ANNOT_LINK) for i in range(len(original))]
+            before = [
+                sum(1 for a in _annots(original[i]) if a == pdfium.raw.FPDF_ANNOT_LINK) for i in range(len(original))
+            ]
         finally:
             original.close()
         if deleted == "15":
@@ -139,13 +166,17 @@ FRAMING = {
     "a NUL in a header": (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\x00b\r\n\r\n", False, 400),
     "a garbage request line": (b"\x01\x02garbage garbage\r\n\r\n", False, 400),
     "a body shorter than its Content-Length": (
-        b"POST /admin/documents HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n%PDF-1.7", True, 400),
+        b"POST /admin/documents HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n%PDF-1.7",
+        True,
+        400,
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(FRAMING))
-def test_framing_errors_are_answered_in_the_protocols_shape(server: ServerProcess, case: str,
-                                                            expect_failure_unless) -> None:
+def test_framing_errors_are_answered_in_the_protocols_shape(
+    server: ServerProcess, case: str, expect_failure_unless
+) -> None:
     if case == "a NUL in the request line":
         expect_failure_unless("nul_in_request_line", "refuses a NUL in the request line in its HTTP server's own shape")
     else:
@@ -172,7 +203,9 @@ def test_framing_errors_are_answered_in_the_protocols_shape(server: ServerProces
 
 
 def test_a_long_poll_stops_when_its_client_goes_away(server: ServerProcess, keys: Keys, expect_failure_unless) -> None:
-    expect_failure_unless("cancels_on_disconnect", "keeps a long poll waiting after its client went away (up to its wait)")
+    expect_failure_unless(
+        "cancels_on_disconnect", "keeps a long poll waiting after its client went away (up to its wait)"
+    )
     import time
 
     doc = unique("gone")

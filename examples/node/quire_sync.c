@@ -39,17 +39,18 @@ struct request {
     napi_threadsafe_function tsfn;
 };
 
-#define CHECK_NAPI(env, call)                                                                \
-    do {                                                                                     \
-        if ((call) != napi_ok) {                                                             \
-            napi_throw_error((env), NULL, "N-API call failed: " #call);                      \
-            return NULL;                                                                     \
-        }                                                                                    \
+#define CHECK_NAPI(env, call)                                           \
+    do {                                                                \
+        if ((call) != napi_ok) {                                        \
+            napi_throw_error((env), NULL, "N-API call failed: " #call); \
+            return NULL;                                                \
+        }                                                               \
     } while (0)
 
 static napi_value throw_quire(napi_env env, int status) {
     char message[1024];
-    snprintf(message, sizeof message, "%s: %s", quire_status_string(status), quire_last_error_message());
+    snprintf(message, sizeof message, "%s: %s", quire_status_string(status),
+             quire_last_error_message());
     napi_throw_error(env, quire_status_string(status), message);
     return NULL;
 }
@@ -202,7 +203,8 @@ static napi_value handle(napi_env env, napi_callback_info info) {
     int status;
     CHECK_NAPI(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
     if (argc < 6) {
-        napi_throw_type_error(env, NULL, "handle(service, method, target, headers, body, callback)");
+        napi_throw_type_error(env, NULL,
+                              "handle(service, method, target, headers, body, callback)");
         return NULL;
     }
     if (!(svc = service_of(env, argv[0]))) return NULL;
@@ -289,7 +291,8 @@ static napi_value init(napi_env env, napi_value exports) {
         {"shutdown", NULL, shutdown_service, NULL, NULL, NULL, napi_default, NULL},
         {"close", NULL, close_service, NULL, NULL, NULL, napi_default, NULL},
     };
-    CHECK_NAPI(env, napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions));
+    CHECK_NAPI(env, napi_define_properties(env, exports, sizeof functions / sizeof functions[0],
+                                           functions));
     return exports;
 }
 
