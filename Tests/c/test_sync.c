@@ -1225,7 +1225,6 @@ static void test_async(void) {
     size_t n;
     int k, waiting;
     double t0;
-    g_test = "sync: the asynchronous handler";
     s = OPEN_SERVICE("sqlite::memory:");
     if (!s) return;
 
@@ -1354,7 +1353,6 @@ static void test_async(void) {
 static void test_relative_store(void) {
     char cwd[1024];
     quire_sync_service *s;
-    g_test = "sync: a relative SQLite path";
     if (!getcwd(cwd, sizeof cwd) || chdir(g_sdir) != 0) {
         report(0, __FILE__, __LINE__, "cannot change to %s", g_sdir);
         return;
