@@ -1581,6 +1581,10 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
                : version == 2 ? sizeof(quire_text_search_options)
                               : 0;
     }
+    if (strcmp(ctype, "quire_encryption_options *") == 0) {
+        *current = QUIRE_ENCRYPTION_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_encryption_options) : 0;
+    }
     if (strcmp(ctype, "quire_flatten_options *") == 0) {
         *current = QUIRE_FLATTEN_OPTIONS_VERSION;
         return version == 1 ? sizeof(quire_flatten_options) : 0;

@@ -195,5 +195,6 @@ void run_client_tests(void);     /* test_client.c */
 void run_tool_tests(void);       /* test_tools.c */
 void run_text_tests(void);       /* test_text.c */
 void run_long_operation_tests(void); /* test_long_operations.c */
+void run_page_tests(void);      /* test_pages.c */
 
 #endif

@@ -676,13 +676,19 @@ extension Document {
         guard source.bookmarkManager != nil || stored else { return }
         var newIndex: [Int: Int] = [:]
         for (k, i) in chosen.enumerated() where newIndex[i] == nil { newIndex[i] = index + k }
-        let list = try source.bookmarks.bookmarks(sortedBy: .custom).filter { $0.pageIndex.map { newIndex[$0] != nil } ?? false }
-        guard !list.isEmpty else { return }
-        let manager = bookmarks
-        for b in list {
+        // (identifier, name, new page) of each bookmark to copy, gathered first: the
+        // filter-then-reread form of this loop crashes the 6.3.1 optimizer (CopyPropagation,
+        // "Found outside of lifetime use") in release builds.
+        var copies: [(identifier: String, name: String?, page: Int)] = []
+        for b in try source.bookmarks.bookmarks(sortedBy: .custom) {
             guard let page = b.pageIndex, let to = newIndex[page] else { continue }
-            let identifier = try manager.bookmark(identifier: b.identifier) == nil ? b.identifier : UUIDString.make()
-            try manager.add(Bookmark(identifier: identifier, action: .goTo(pageIndex: to), name: b.name))
+            copies.append((b.identifier, b.name, to))
+        }
+        guard !copies.isEmpty else { return }
+        let manager = bookmarks
+        for copy in copies {
+            let identifier = try manager.bookmark(identifier: copy.identifier) == nil ? copy.identifier : UUIDString.make()
+            try manager.add(Bookmark(identifier: identifier, action: .goTo(pageIndex: copy.page), name: copy.name))
         }
     }
 
