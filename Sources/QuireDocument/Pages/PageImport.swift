@@ -449,12 +449,20 @@ extension Document {
         // Names taken at the top of this form.
         var used: Set<String> = []
         for entry in fields { if let t = try text(try dictionary(entry)?["T"]) { used.insert(t) } }
+        // The name each source name became: top-level fields of the source that share a
+        // name are one field (their values are one), and stay one under one new name.
+        var chosenNames: [String: String] = [:]
         var copiedTops: [ObjectID] = []
         for n in tops {
             guard let copy = try copier.copied[n] ?? copier.reference(ObjectID(n)) else { continue }
             copiedTops.append(copy)
             guard case .dictionary(var d) = try object(copy.number), let name = try text(d["T"]) else { continue }
-            if used.contains(name) {
+            if let chosen = chosenNames[name] {
+                if chosen != name {
+                    d["T"] = .string(PDFString(text: chosen))
+                    try setObject(copy.number, .dictionary(d))
+                }
+            } else if used.contains(name) {
                 var k = 2
                 while used.contains("\(name)_\(k)") { k += 1 }
                 let renamed = "\(name)_\(k)"
@@ -462,8 +470,10 @@ extension Document {
                 try setObject(copy.number, .dictionary(d))
                 report.renamedFields.append(.init(from: name, to: renamed))
                 used.insert(renamed)
+                chosenNames[name] = renamed
             } else {
                 used.insert(name)
+                chosenNames[name] = name
             }
         }
         fields += copiedTops.map { .reference($0) }

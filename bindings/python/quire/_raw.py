@@ -196,6 +196,11 @@ def text_options_init() -> quire_text_options:
     return _init(quire_text_options(), "quire_text_options_init", QUIRE_TEXT_OPTIONS_VERSION)
 
 
+def encryption_options_init() -> quire_encryption_options:
+    """``QUIRE_ENCRYPTION_OPTIONS_INIT`` through ``quire_encryption_options_init``."""
+    return _init(quire_encryption_options(), "quire_encryption_options_init", QUIRE_ENCRYPTION_OPTIONS_VERSION)
+
+
 def flatten_options_init() -> quire_flatten_options:
     """``QUIRE_FLATTEN_OPTIONS_INIT`` through ``quire_flatten_options_init``."""
     return _init(quire_flatten_options(), "quire_flatten_options_init", QUIRE_FLATTEN_OPTIONS_VERSION)
