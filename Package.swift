@@ -187,6 +187,7 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ], swiftSettings: strictImports))
 }

@@ -22,6 +22,8 @@ Workloads (see bench/worker.py):
                      incrementally (qpdf cannot: it rewrites)
   3  rewrite         full save of large.pdf
   4  open            open alone, on big.pdf and on large.pdf
+  6  pages           merge large.pdf with itself, split it into 3000 single-page files,
+                     delete every second page of it (issue 36)
 """
 
 from __future__ import annotations
@@ -205,7 +207,7 @@ def run_case(case, peers, reps, timeout, once_after=None):
                 errors[peer] = r["error"]
                 log("  %-8s %s: %s" % (peer, name, r["error"]))
                 continue
-            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite") else None
+            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite", "merge", "delete-half") else None
             if out is not None and Path(out).exists():
                 r["output_bytes"] = Path(out).stat().st_size
             samples[peer].append(r)
@@ -375,7 +377,7 @@ def main():
     parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
     parser.add_argument("--reps", type=int, help="repetitions (default 3, --full 5)")
     parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
-    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus)")
+    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, merge, split, delete-half)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--report-only", action="store_true",
@@ -418,6 +420,12 @@ def main():
         target = source if peer == "mupdf" else scratch / ("%s-out.pdf" % peer)
         return [source, target]
 
+    def split_args(peer):
+        directory = scratch / ("%s-split" % peer)
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir()
+        return [large, directory]
+
     cases = []
     if files:
         cases.append(("read-corpus", "read", lambda p: ["@%s" % file_list], "1a",
@@ -445,6 +453,17 @@ def main():
              "Open big.pdf and close it: nothing else is asked for."),
             ("open-large", "open", lambda p: [large], "4b", "Workload 4: open alone, large document",
              "Open large.pdf and close it."),
+            ("merge", "merge", lambda p: [large, scratch / ("%s-merged.pdf" % p)], "6a",
+             "Workload 6: merge two large documents",
+             "Open large.pdf twice, append the pages of one to the other (Quire: Document.merge, with their "
+             "annotations, replies and outline; qpdf: pages.extend, as qpdf --pages; MuPDF: insert_pdf; PDFium: "
+             "FPDF_ImportPages), save in full."),
+            ("split", "split", split_args, "6b", "Workload 6: split into single pages",
+             "Open large.pdf and write each of its 3000 pages to a file of its own (Quire: Document.extract; "
+             "PDFium: FPDF_ImportPages into a new document; MuPDF: insert_pdf; qpdf: a new Pdf per page)."),
+            ("delete-half", "delete-half", lambda p: [large, scratch / ("%s-half.pdf" % p)], "6c",
+             "Workload 6: delete every second page",
+             "Open large.pdf, delete every second page, save in full."),
             ("last-page-big", "last-page", lambda p: [big], "4c", "Workload 4: one annotation of the last page, 100 MB file",
              "Open big.pdf, read the subtype and contents of the first annotation of its last page, close: what "
              "lazy reading saves (peak memory is the point)."),
@@ -468,6 +487,9 @@ def main():
         case_peers = list(peers)
         if workload == "text":
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf")]
+        if workload in ("merge", "split", "delete-half"):
+            # The issue's peers (pypdf's merge is not among them).
+            case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf", "qpdf")]
         once_after = None if args.full else 10.0
         samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout, once_after)
         if name == "incremental" and "quire" in peers:

@@ -51,11 +51,16 @@ PYTHON="${PYTHON:-python3}"
 #   fonts-dejavu-core (test): the only fonts poppler may substitute while the Python tests
 #              render pages (Tests/python/conftest.py pins them with a fontconfig file of
 #              its own), so that a rendering does not change with the fonts a machine has
+#   golang-go, nodejs (test): the conformance suite (Tests/server) runs on the Go and Node
+#              hosts of the C request handler (examples/go: cgo; examples/node: an N-API
+#              addon compiled with Node's headers, which Debian ships in libnode-dev: added
+#              below when nodejs is there without them, as a nodejs of another origin has
+#              them in /usr/include/node itself)
 #   chromium, chromium-driver (test): `make test-web` drives the web review page
 #              (examples/web) in a real headless Chromium through Selenium and the system
 #              chromedriver (/usr/bin/chromedriver); nothing is downloaded at test time
 APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev curl libjansson-dev)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjansson-dev chromium chromium-driver)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjansson-dev chromium chromium-driver golang-go nodejs)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
 APT_STYLE=(clang-format)
@@ -106,7 +111,10 @@ pip_files=()
 for g in "${groups[@]}"; do
     case "$g" in
         demo) apt_wanted+=("${APT_DEMO[@]}"); pip_files+=("${PIP_DEMO[@]}") ;;
-        test) apt_wanted+=("${APT_TEST[@]}"); pip_files+=("${PIP_TEST[@]}") ;;
+        test) apt_wanted+=("${APT_TEST[@]}"); pip_files+=("${PIP_TEST[@]}")
+              # Node's headers for the Node host's addon (Debian's nodejs has them in libnode-dev).
+              [ -e /usr/include/node/node_api.h ] || [ -e /usr/local/include/node/node_api.h ] \
+                  || apt_wanted+=(libnode-dev) ;;
         packaging) apt_wanted+=("${APT_PACKAGING[@]}"); pip_files+=("${PIP_PACKAGING[@]}") ;;
         bench) apt_wanted+=("${APT_BENCH[@]}"); pip_files+=("${PIP_BENCH[@]}") ;;
         style) apt_wanted+=("${APT_STYLE[@]}"); pip_files+=("${PIP_STYLE[@]}") ;;

@@ -252,6 +252,18 @@ public func quire_document_metadata(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
     }
 }
 
+/// The page box a QUIRE_BOX_* value names.
+func pageBox(_ box: quire_box) throws -> PageBox {
+    switch box {
+    case QUIRE_BOX_MEDIA: return .media
+    case QUIRE_BOX_CROP: return .crop
+    case QUIRE_BOX_BLEED: return .bleed
+    case QUIRE_BOX_TRIM: return .trim
+    case QUIRE_BOX_ART: return .art
+    default: throw CallError(code: QUIRE_EINVAL, message: "box 0x\(String(box.rawValue, radix: 16)) is not one of the QUIRE_BOX_* values")
+    }
+}
+
 /// The page at `index` of the document behind `handle`.
 func page(_ handle: OpaquePointer?, _ index: Int32) throws -> Page {
     try document(handle).page(at: Int(index))
@@ -262,16 +274,7 @@ public func quire_page_box(_ out: UnsafeMutablePointer<quire_rect>?, _ doc: Opaq
                            _ box: quire_box) -> Int32 {
     guarded("quire_page_box") {
         let out = try required(out, "out")
-        let kind: PageBox
-        switch box {
-        case QUIRE_BOX_MEDIA: kind = .media
-        case QUIRE_BOX_CROP: kind = .crop
-        case QUIRE_BOX_BLEED: kind = .bleed
-        case QUIRE_BOX_TRIM: kind = .trim
-        case QUIRE_BOX_ART: kind = .art
-        default: throw CallError(code: QUIRE_EINVAL, message: "box 0x\(String(box.rawValue, radix: 16)) is not one of the QUIRE_BOX_* values")
-        }
-        let r = try page(doc, pageIndex).box(kind)
+        let r = try page(doc, pageIndex).box(pageBox(box))
         out.pointee = quire_rect(left: r.left, bottom: r.bottom, right: r.right, top: r.top)
     }
 }

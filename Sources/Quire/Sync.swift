@@ -84,7 +84,11 @@ public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?
                 keys.append(String(cString: key))
             }
         }
-        var configuration = SyncConfiguration(storeURL: c.store.map { String(cString: $0) } ?? "sqlite::memory:",
+        // No default store: one that loses everything on close is asked for by name.
+        guard let store = c.store else {
+            throw CallError(code: QUIRE_EINVAL, message: "config->store is NULL: name the store (sqlite:///path.db, sqlite://relative/path.db, or sqlite::memory: for one gone at close)")
+        }
+        var configuration = SyncConfiguration(storeURL: String(cString: store),
                                               publicKeys: keys, jwks: c.jwks.map { String(cString: $0) },
                                               adminToken: c.admin_token.map { String(cString: $0) })
         if c.max_body_bytes > 0 { configuration.limits.maxBodyBytes = Int(clamping: c.max_body_bytes) }
@@ -141,28 +145,86 @@ public func quire_sync_service_handle(_ out: UnsafeMutablePointer<OpaquePointer?
     guarded("quire_sync_service_handle") {
         let out = try required(out, "out")
         let s = try syncService(service)
-        let method = String(cString: try required(method, "method"))
-        let target = String(cString: try required(target, "target"))
-        guard headerCount >= 0, headers != nil || headerCount == 0 else {
-            throw CallError(code: QUIRE_EINVAL, message: "headers is NULL but header_count is \(headerCount)")
-        }
-        guard bodyLength >= 0, body != nil || bodyLength == 0 else {
-            throw CallError(code: QUIRE_EINVAL, message: "body is NULL but body_len is \(bodyLength)")
-        }
-        var list: [(name: String, value: String)] = []
-        if let headers {
-            for k in 0..<headerCount {
-                guard let name = headers[k].name, let value = headers[k].value else {
-                    throw CallError(code: QUIRE_EINVAL, message: "headers[\(k)] has a NULL name or value")
-                }
-                list.append((String(cString: name), String(cString: value)))
-            }
-        }
-        let bytes = body.map { Array(UnsafeRawBufferPointer(start: $0, count: bodyLength)) } ?? []
-        let request = SyncRequest(method: method, target: target, headers: list, body: bytes)
+        let request = try syncRequest(method, target, headers, headerCount, body, bodyLength)
         let response = s.handleBlocking(request)
         out.pointee = OpaquePointer(Unmanaged.passRetained(SyncResponseBox(response)).toOpaque())
     }
+}
+
+/// The request of the handler's C arguments, copied (the caller's memory is not kept).
+func syncRequest(_ method: UnsafePointer<CChar>?, _ target: UnsafePointer<CChar>?,
+                 _ headers: UnsafePointer<quire_sync_header>?, _ headerCount: Int,
+                 _ body: UnsafeRawPointer?, _ bodyLength: Int) throws -> SyncRequest {
+    let method = String(cString: try required(method, "method"))
+    let target = String(cString: try required(target, "target"))
+    guard headerCount >= 0, headers != nil || headerCount == 0 else {
+        throw CallError(code: QUIRE_EINVAL, message: "headers is NULL but header_count is \(headerCount)")
+    }
+    guard bodyLength >= 0, body != nil || bodyLength == 0 else {
+        throw CallError(code: QUIRE_EINVAL, message: "body is NULL but body_len is \(bodyLength)")
+    }
+    var list: [(name: String, value: String)] = []
+    if let headers {
+        for k in 0..<headerCount {
+            guard let name = headers[k].name, let value = headers[k].value else {
+                throw CallError(code: QUIRE_EINVAL, message: "headers[\(k)] has a NULL name or value")
+            }
+            list.append((String(cString: name), String(cString: value)))
+        }
+    }
+    let bytes = body.map { Array(UnsafeRawBufferPointer(start: $0, count: bodyLength)) } ?? []
+    return SyncRequest(method: method, target: target, headers: list, body: bytes)
+}
+
+/// A request handle of `quire_sync_service_handle_async`: the task that answers it, which
+/// `quire_sync_call_cancel` cancels.
+final class SyncCallBox: Sendable {
+    let task: Task<Void, Never>
+    init(_ task: Task<Void, Never>) { self.task = task }
+}
+
+/// The caller's completion and payload, handed to the task that answers (the payload is the
+/// caller's pointer, passed back as it is).
+struct SyncCompletion: @unchecked Sendable {
+    let callback: quire_sync_completion
+    let payload: UnsafeMutableRawPointer?
+}
+
+@c @implementation
+public func quire_sync_service_handle_async(_ outCall: UnsafeMutablePointer<OpaquePointer?>?, _ service: OpaquePointer?,
+                                            _ method: UnsafePointer<CChar>?, _ target: UnsafePointer<CChar>?,
+                                            _ headers: UnsafePointer<quire_sync_header>?, _ headerCount: Int,
+                                            _ body: UnsafeRawPointer?, _ bodyLength: Int,
+                                            _ completion: quire_sync_completion?, _ payload: UnsafeMutableRawPointer?) -> Int32 {
+    guarded("quire_sync_service_handle_async") {
+        let s = try syncService(service)
+        let completion = SyncCompletion(callback: try required(completion, "completion"), payload: payload)
+        let request = try syncRequest(method, target, headers, headerCount, body, bodyLength)
+        // A task of the library's pool: a long poll waits in it without holding a thread,
+        // and its cancellation ends the wait (SyncService.handle answers with what it has).
+        let task = Task.detached {
+            let response = await s.handle(request)
+            let handle = OpaquePointer(Unmanaged.passRetained(SyncResponseBox(response)).toOpaque())
+            completion.callback(handle, completion.payload)
+        }
+        if let outCall {
+            outCall.pointee = OpaquePointer(Unmanaged.passRetained(SyncCallBox(task)).toOpaque())
+        }
+    }
+}
+
+@c @implementation
+public func quire_sync_call_cancel(_ call: OpaquePointer?) -> Int32 {
+    guarded("quire_sync_call_cancel") {
+        let call = try required(call, "call")
+        Unmanaged<SyncCallBox>.fromOpaque(UnsafeRawPointer(call)).takeUnretainedValue().task.cancel()
+    }
+}
+
+@c @implementation
+public func quire_sync_call_free(_ call: OpaquePointer?) {
+    guard let call else { return }
+    Unmanaged<SyncCallBox>.fromOpaque(UnsafeRawPointer(call)).release()
 }
 
 @c @implementation

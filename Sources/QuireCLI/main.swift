@@ -11,6 +11,11 @@
 //   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
 //   quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
 //   quire import [--format F] [--full] [--json] [--password PW] FILE DATA -o OUT
+//   quire pages [--password PW] [--full] FILE OPERATION ARGUMENTS -o OUT
+//   quire merge [--password PW] FILE FILE... -o OUT
+//   quire split [--password PW] [-n N] FILE -o PREFIX
+//   quire encrypt [--password PW] [--user U] [--owner O] [--aes128] [--permissions LIST] FILE -o OUT
+//   quire decrypt --password PW FILE -o OUT
 //   quire doctor [--json]
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
@@ -40,6 +45,12 @@ let synopsis = """
            quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
            quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
            quire import [--format F] [--full] [--json] [--password PW] FILE DATA -o OUT
+           quire pages [--password PW] [--full] FILE OPERATION ARGUMENTS -o OUT
+           quire merge [--password PW] FILE FILE... -o OUT
+           quire split [--password PW] [-n N] FILE -o PREFIX
+           quire encrypt [--password PW] [--user U] [--owner O] [--aes128]
+                         [--permissions LIST] [--keep-metadata] FILE -o OUT
+           quire decrypt --password PW FILE -o OUT
            quire doctor [--json]
            quire help [COMMAND]
            quire --version
@@ -54,8 +65,8 @@ let usage = """
     file. It opens classic and stream cross-references, object streams, incremental
     updates and damaged files (repaired by scanning, with warnings), and encrypted files
     (RC4 40 and 128, AES-128, AES-256) with the empty password or --password. It never
-    changes the file: fill, flatten and import write their result to another file
-    (-o OUT), unless told to write it over FILE.
+    changes the file: fill, flatten, import, pages, merge, split, encrypt and decrypt
+    write their result to another file (-o OUT), unless told to write it over FILE.
 
     Commands:
       info      print what the document is: pages, PDF version, encryption, repair,
@@ -75,6 +86,13 @@ let usage = """
       search    print every match of a word or phrase, with its page and position
       export    write the annotations (and field values) as annotation JSON or XFDF
       import    import annotation JSON or XFDF into a document and write -o OUT
+      pages     delete, move, rotate or insert pages, with what hangs on them, and write
+                -o OUT
+      merge     write the pages of several files into one, -o OUT
+      split     write the pages of a file into files of N pages, -o PREFIX
+      encrypt   encrypt a file (AES-256, or AES-128), or change its passwords and
+                permissions, and write -o OUT
+      decrypt   remove the encryption of a file with its owner password, -o OUT
       doctor    print what this build is and where it looks, for bug reports
       help      print this text, or the help of COMMAND (the same as quire COMMAND --help)
 
@@ -200,7 +218,8 @@ let commandHelp: [String: String] = [
         usage: quire help [COMMAND]
 
         Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
-        flatten, text, search, export, import, doctor).
+        flatten, text, search, export, import, pages, merge, split, encrypt, decrypt,
+        doctor).
         """,
 ]
 
@@ -221,7 +240,7 @@ struct HelpRequest: Error { let command: String }
 /// The help of a command, or of quire.
 func help(_ command: String?) -> String? {
     guard let command else { return usage }
-    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? doctorHelp[command]
+    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? pagesHelp[command] ?? doctorHelp[command]
 }
 
 /// The options every command that opens a file takes.
@@ -529,6 +548,14 @@ func main() -> Int32 {
             try ExportCommand(arguments: arguments.dropFirst()).run()
         case "import":
             try ImportCommand(arguments: arguments.dropFirst()).run()
+        case "pages":
+            try PagesCommand(arguments: arguments.dropFirst()).run()
+        case "merge":
+            try MergeCommand(arguments: arguments.dropFirst()).run()
+        case "split":
+            try SplitCommand(arguments: arguments.dropFirst()).run()
+        case "encrypt", "decrypt":
+            try EncryptCommand(arguments: arguments.dropFirst(), decrypt: command == "decrypt").run()
         case "doctor":
             try DoctorCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":

@@ -61,7 +61,17 @@ public final class Document {
     /// How many times the document continued from a full save, which renumbers objects:
     /// the tool manager's undo steps name objects by number, and are dropped then.
     var renumberings = 0
-    public let options: OpenOptions
+    /// How the document was opened. A save that changes the encryption sets the password
+    /// to the new one (see ``setEncryption(_:ownerPassword:)``).
+    public internal(set) var options: OpenOptions
+    /// The encryption the next full save writes, when it changes (Document+Encryption.swift).
+    var pendingEncryption: EncryptionChange? = nil
+    /// Why page operations and encryption changes are refused, when they are: a synced
+    /// document's PDF is the server's (the sync client sets this; a changed PDF is
+    /// uploaded as a new document).
+    public var structureLockReason: String? = nil
+    /// What page imports read of this document as a source, once per state (Pages/).
+    var pageImportIndexCache: PageImportIndex? = nil
     /// Unsaved changes (see Editing.swift).
     var changes: ChangeSet
     /// The page tree, once read, or the error reading it gave (see ``pageTree()``): a tree
@@ -160,6 +170,7 @@ public final class Document {
     /// destinations, the form's fields and the annotations read.
     private func dropCachesOfAnyObject() {
         pageLabelRangesCache = nil
+        pageImportIndexCache = nil
         outlineCache = nil
         destinationNamesCache = nil
         formFieldsCache = nil

@@ -162,7 +162,9 @@ extension Document {
     public var trailer: PDFDictionary { file.trailer }
 
     /// Whether there are changes that are not saved.
-    public var hasUnsavedChanges: Bool { !changes.isEmpty }
+    /// Whether there are changes that are not saved: changed objects, or an encryption
+    /// change that the next full save writes (``setEncryption(_:ownerPassword:)``).
+    public var hasUnsavedChanges: Bool { !changes.isEmpty || pendingEncryption != nil }
 
     /// The unsaved changes, in the order they were made (the journal). Inside a
     /// ``batch(_:)``, an object changed several times since the log was last read keeps
@@ -221,6 +223,25 @@ extension Document {
         invalidateModel(after: number, value)
         try journalChanges()
         return id
+    }
+
+    /// A new object number that holds no value yet: the caller stores one with
+    /// ``storeReservedObject(_:_:)`` in the same batch (a copy of another document's
+    /// objects numbers each before it copies what refers to it).
+    func reserveObjectID() throws -> ObjectID {
+        let number = changes.nextNumber
+        guard number <= options.limits.maxObjects else {
+            throw PDFError(limit: "max_objects", options.limits.maxObjects, "the object number of a new object")
+        }
+        changes.nextNumber = number + 1
+        return ObjectID(number, 0)
+    }
+
+    /// Stores `value` as the object `id` that ``reserveObjectID()`` gave.
+    func storeReservedObject(_ id: ObjectID, _ value: PDFObject) throws {
+        changes.set(id, value)
+        invalidateModel(after: id.number, value)
+        try journalChanges()
     }
 
     /// Adds a stream with `dictionary` and `data` (already encoded for its filters).
@@ -304,6 +325,20 @@ extension Document {
                      prepareStrings: { [unowned self] in self.file.encryptingStrings($0, for: $1) })
     }
 
+    /// How the writer reads this document for a full save that writes `plan`'s encryption:
+    /// strings and streams decrypted with the document's handler, encrypted with the plan's
+    /// (none: written plain), and the plan's /Encrypt dictionary as one more object.
+    private func writerSource(_ plan: EncryptionPlan) -> WriterSource {
+        let output = plan.output
+        let extra = plan.encryptObject
+        return WriterSource(object: { [unowned self] n in
+                                if let extra, extra.number == n { return extra.value }
+                                return try self.object(n)
+                            },
+                            streamData: { [unowned self] in try self.file.streamDataForWriting($0, as: $1, with: output) },
+                            prepareStrings: { PDFFile.encryptingStrings($0, for: $1, with: output) })
+    }
+
     /// The bytes of the saved file, after every bookmark provider is asked to persist.
     /// For an incremental save: the original bytes followed by
     /// the update (the update alone is `incrementalUpdate()`).
@@ -315,11 +350,19 @@ extension Document {
             try bookmarkManager?.save()
             var options = Writer.RewriteOptions()
             options.objectStreams = objectStreams
-            let version = pdfVersion()
-            options.version = objectStreams && (version.major, version.minor) < (1, 5) ? (1, 5) : version
-            return try Writer.rewrite(trailer: file.trailer, source: writerSource,
-                                      exempt: file.trailer["Encrypt"]?.reference?.number, options: options,
-                                      progress: progress)
+            var version = pdfVersion()
+            if objectStreams && (version.major, version.minor) < (1, 5) { version = (1, 5) }
+            guard let pending = pendingEncryption else {
+                options.version = version
+                return try Writer.rewrite(trailer: file.trailer, source: writerSource,
+                                          exempt: file.trailer["Encrypt"]?.reference?.number, options: options,
+                                          progress: progress)
+            }
+            let plan = try encryptionPlan(pending)
+            if (version.major, version.minor) < plan.minimumVersion { version = plan.minimumVersion }
+            options.version = version
+            return try Writer.rewrite(trailer: plan.trailer, source: writerSource(plan), exempt: plan.encryptObject?.number,
+                                      options: options, progress: progress)
         }
     }
 
@@ -327,6 +370,7 @@ extension Document {
     /// cross-reference section.
     /// Every bookmark provider is asked to persist first (see ``BookmarkManager/save()``).
     public func incrementalUpdate(progress: WriteProgress? = nil) throws -> [UInt8] {
+        try refuseIncrementalEncryptionChange()
         try bookmarkManager?.save()
         guard !changes.isEmpty else {  // nothing to append
             try progress?(0, 0)
@@ -419,11 +463,19 @@ extension Document {
     /// the cross-reference and the objects read so far that the update leaves alone carry
     /// over (see ``PDFFile/init(buffer:limits:password:continuing:)``).
     func reload(from buffer: ByteBuffer, appended: Bool = false) throws {
+        if !appended, let change = pendingEncryption {
+            // The saved bytes have the new encryption: they open with its owner password.
+            switch change {
+            case .encrypt(let settings): options.password = settings.effectiveOwnerPassword
+            case .decrypt: options.password = nil
+            }
+        }
         let password = options.password.map { Array($0.utf8) }
         file = try PDFFile(buffer: buffer, limits: options.limits, password: password, continuing: appended ? file : nil)
         fileRevision += 1
         if !appended { renumberings += 1 }  // a full save renumbers the objects
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
+        if !appended { pendingEncryption = nil }
         invalidateModel()
     }
 }

@@ -132,7 +132,7 @@ extension Document {
 
     /// Walks the outline depth first, in order, calling `visit` with each item's id, its
     /// dictionary and the visit index of its parent (-1 at the top).
-    private func walkOutline(_ visit: (ObjectID?, PDFDictionary, Int) throws -> Void) throws {
+    func walkOutline(_ visit: (ObjectID?, PDFDictionary, Int) throws -> Void) throws {
         guard let rootValue = try catalog()["Outlines"], let root = try dictionary(rootValue) else { return }
         guard let first = root["First"] else { return }
         var seen: Set<Int> = []

@@ -7,6 +7,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOHTTP1
 import QuireSync
 import QuireSyncProtocol
 
@@ -15,6 +16,8 @@ struct HTTPHost: HTTPResponder {
 
     let service: SyncService
     let limits: SyncLimits
+    /// The HTTP decoder's limit on the request head, in bytes (named in a 431 answer).
+    let headerLimit: Int
     let logger: Logger
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -41,9 +44,12 @@ struct HTTPHost: HTTPResponder {
             answer = Self.error(status: 413, code: "too_large",
                                 message: "the body is larger than \(limit) bytes (\(isUpload ? "max_upload_bytes" : "max_body_bytes"))",
                                 for: syncRequest, extraHeaders: [("Connection", "close")])
+        case .unreadable(let error as HTTPParserError):
+            // A body that breaks HTTP (it ends before its Content-Length, a malformed
+            // chunk): answered in the protocol's shape, and the connection closed.
+            answer = framingErrorResponse(error, headerLimit: headerLimit)
         case .unreadable(let error):
-            // A broken connection or a malformed chunked body: Hummingbird answers a parse
-            // error with 400 and closes the connection; a broken one has no one to answer.
+            // A broken connection: no one to answer.
             logger.info("request", metadata: [
                 "request_id": "-", "method": "\(method)", "path": "\(path)", "status": "-",
                 "error": "the body could not be read: \(error)",

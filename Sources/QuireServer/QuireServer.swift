@@ -126,11 +126,15 @@ struct QuireServer: AsyncParsableCommand {
         // reaches the core and gets its 401 JSON answer instead of a bare 400 from the HTTP
         // parser. Idle keep-alive connections close after 75 s; a long poll (at most 60 s)
         // is a request in progress, never idle.
+        // HTTP that the decoder refuses (HTTPFramingErrorHandler, one per connection) gets
+        // the protocol's JSON error and a request id, as every other answer.
+        let headerLimit = 256 << 10
         let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [HTTPFramingErrorHandler(logger: logger, headerLimit: headerLimit)],
             idleTimeout: .seconds(75),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: 256 << 10, maxHeaderListSize: 256 << 10))
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: headerLimit, maxHeaderListSize: headerLimit))
         let app = Application(
-            responder: HTTPHost(service: service, limits: settings.sync.limits, logger: logger),
+            responder: HTTPHost(service: service, limits: settings.sync.limits, headerLimit: headerLimit, logger: logger),
             server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port),
@@ -214,7 +218,7 @@ struct Settings {
         }
         logLevel = level
 
-        let storeURL = Self.storeURL(options.store ?? env["QUIRE_STORE"] ?? "sqlite://./quire.db")
+        let storeURL = SQLiteSyncStore.resolvedURL(options.store ?? env["QUIRE_STORE"] ?? "sqlite://./quire.db")
         storeDescription = Self.redacted(storeURL)
 
         var keyFiles = options.publicKeys
@@ -260,19 +264,6 @@ struct Settings {
     static func integer(_ text: String, _ name: String) throws -> Int {
         guard let value = Int(text) else { throw SettingsError("\(name)='\(text)' is not an integer") }
         return value
-    }
-
-    /// `sqlite://relative/path` made absolute against the working directory, since the
-    /// core takes `sqlite:///absolute/path` (and `sqlite::memory:`). Other URLs unchanged.
-    static func storeURL(_ url: String) -> String {
-        let prefix = "sqlite://"
-        guard url.hasPrefix(prefix), !url.hasPrefix(prefix + "/") else { return url }
-        var path = String(url.dropFirst(prefix.count))
-        while path.hasPrefix("./") { path.removeFirst(2) }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return url }
-        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return prefix + (cwd == "/" ? "" : cwd) + "/" + path
     }
 
     /// A store URL without its password (`postgres://user:secret@host` → `user:***@host`).

@@ -62,6 +62,11 @@ extension SyncService {
         } catch {
             throw SyncHTTPError.badRequest("Quire cannot read the PDF's pages: \(errorMessage(error))")
         }
+        // A file Quire opens only by repairing it may come out with no page (a truncated
+        // upload): nothing could be annotated in it, so it is refused rather than stored.
+        guard pages > 0 else {
+            throw SyncHTTPError.badRequest("the PDF has no page (none was found, even after repairing the file: is it truncated?)")
+        }
         let initial = InstantJSONValue.array(try exportedRecords(document)).canonicalBytes
         let sha = SHA256.hash(data: body).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
         let info = SyncDocumentInfo(id: id, sha256: sha, pages: pages, bytes: body.count, created: iso8601UTC(Date()))

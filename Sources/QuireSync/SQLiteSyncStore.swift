@@ -2,6 +2,9 @@ import CSQLite
 import QuireSQLite
 import QuireSyncProtocol
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The default store: one SQLite database file (or one in memory), through the system
 /// SQLite.
@@ -105,15 +108,32 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
         """,
     ]
 
-    /// Opens the store of `url`: `sqlite:///absolute/path.db` or `sqlite::memory:`.
+    /// Opens the store of `url`: `sqlite:///absolute/path.db`, `sqlite://relative/path.db`
+    /// (from the working directory, as ``resolvedURL(_:)`` makes it) or `sqlite::memory:`.
     public convenience init(url: String) throws {
+        let url = Self.resolvedURL(url)
         if url == "sqlite::memory:" {
             try self.init(path: ":memory:")
         } else if url.hasPrefix("sqlite://"), url.dropFirst("sqlite://".count).hasPrefix("/") {
             try self.init(path: String(url.dropFirst("sqlite://".count)))
         } else {
-            throw SyncConfigurationError("a SQLite store URL is sqlite:///absolute/path.db or sqlite::memory:, not \(url)")
+            throw SyncConfigurationError("a SQLite store URL is sqlite:///absolute/path.db, sqlite://relative/path.db or sqlite::memory:, not \(url)")
         }
+    }
+
+    /// `sqlite://relative/path` made absolute against the working directory of the moment
+    /// (`sqlite://./quire.db` and `sqlite://quire.db` alike); every other URL unchanged.
+    /// The one place that says what a relative store path means: quire-server and the C
+    /// handler's hosts open the same file from the same directory.
+    public static func resolvedURL(_ url: String) -> String {
+        let prefix = "sqlite://"
+        guard url.hasPrefix(prefix), !url.hasPrefix(prefix + "/"), url.count > prefix.count else { return url }
+        var path = String(url.dropFirst(prefix.count))
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return url }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return prefix + (cwd == "/" ? "" : cwd) + "/" + path
     }
 
     /// `PRAGMA application_id` of a Quire store ("QUIR"), set by the first migration: a

@@ -148,6 +148,7 @@ public final class SyncService: Sendable {
         var segments: [String] = []
         for s in raw {
             guard let decoded = percentDecoded(s) else { throw SyncHTTPError.badRequest("a malformed percent escape in the path") }
+            if decoded.utf8.contains(0) { throw SyncHTTPError.badRequest(SyncRequest.nulInTarget) }
             segments.append(decoded)
         }
         let route: Route

@@ -265,6 +265,9 @@ public final class SyncDescriptor: @unchecked Sendable {
                 throw SyncClientError(.storage, "the cached PDF cannot be opened: \(error)")
             }
             d.sharedLock = documentLock
+            // The PDF is the server's: its pages and encryption stay as they are (a changed
+            // PDF is uploaded as a new document, docs/pages.md).
+            d.structureLockReason = "the document is synced, and its PDF is the server's; upload a changed PDF as a new document"
             document = d
             do {
                 try pinRecordIDs(d)
@@ -1024,6 +1027,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             if let observer { document?.removeChangeObserver(observer) }
             observer = nil
             document?.sharedLock = nil
+            document?.structureLockReason = nil
             document = nil
             shadow = [:]
             shadowOrder = []

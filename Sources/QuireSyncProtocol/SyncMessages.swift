@@ -12,9 +12,16 @@ public struct SyncRequest: Sendable {
     public var path: String
     /// The query parameters, percent-decoded (``decodeQuery(_:)``).
     public var query: [String: String]
-    /// Why the query could not be decoded (a malformed escape, bytes that are not UTF-8):
-    /// the core answers such a request 400 `bad_request` before it routes it.
+    /// Why the target could not be decoded (a NUL character, raw or as `%00`, anywhere in
+    /// it; a malformed escape or bytes that are not UTF-8 in the query): the core answers
+    /// such a request 400 `bad_request` before it routes it.
     public var queryError: String?
+
+    /// The answer to a NUL character in a target, raw or percent-encoded (`%00`): no id,
+    /// name or query value of the protocol may hold one, and a C string cannot carry it,
+    /// so a host that meets one raw passes it on as `%00` and gets this 400.
+    public static let nulInTarget = "the target contains a NUL character"
+
     /// The header fields in order; names compare case-insensitively.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
@@ -44,6 +51,10 @@ public struct SyncRequest: Sendable {
             rawQuery = nil
         }
         self.init(method: method, path: String(path), headers: headers, body: body)
+        if target.utf8.contains(0) {
+            queryError = Self.nulInTarget
+            return
+        }
         switch Self.decodeQuery(rawQuery ?? "") {
         case .success(let q): query = q
         case .failure(let e): queryError = e.message
@@ -70,6 +81,7 @@ public struct SyncRequest: Sendable {
                 let shown = part.count > 64 ? part.prefix(64) + "..." : part
                 return .failure(QueryError(message: "the query part \"\(shown)\" has a malformed percent escape or is not UTF-8"))
             }
+            if name.utf8.contains(0) || value.utf8.contains(0) { return .failure(QueryError(message: nulInTarget)) }
             if result[name] == nil { result[name] = value }
         }
         return .success(result)

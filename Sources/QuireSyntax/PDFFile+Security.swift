@@ -102,8 +102,15 @@ extension PDFFile {
     /// `value`, about to be written as object `id` of this (encrypted) document, with its
     /// strings encrypted for `id`; unchanged when the document is not encrypted.
     public func encryptingStrings(_ value: PDFObject, for id: ObjectID) -> PDFObject {
-        guard let security else { return value }
+        PDFFile.encryptingStrings(value, for: id, with: security)
+    }
+
+    /// `value`, about to be written as object `id` of a file encrypted with `output` (nil:
+    /// not encrypted), with its strings encrypted for `id`. Strings in memory are plain
+    /// (they were decrypted as they were read).
+    public static func encryptingStrings(_ value: PDFObject, for id: ObjectID, with output: StandardSecurityHandler?) -> PDFObject {
+        guard let output else { return value }
         if case .stream(let s) = value, s.dictionary["Type"] == .name("XRef") { return value }
-        return PDFFile.mapStrings(value) { security.encryptString($0, object: id) }
+        return PDFFile.mapStrings(value) { output.encryptString($0, object: id) }
     }
 }

@@ -700,13 +700,21 @@ public final class PDFFile {
     /// data, encrypted for `target` when the document is encrypted. Data still encrypted
     /// for the same object is copied as it is.
     public func streamDataForWriting(_ stream: PDFStream, as target: ObjectID) throws -> [UInt8] {
-        guard let security, case .some(let filter) = try cryptFilter(stream, target, security, writing: true) else {
+        try streamDataForWriting(stream, as: target, with: security)
+    }
+
+    /// The bytes to write for `stream` as object `target` of a file encrypted with `output`
+    /// (nil: not encrypted): its encoded data, decrypted with this document's handler and
+    /// encrypted with `output`. Data already encrypted by `output` for the same object (the
+    /// document's own handler, writing a stream under its own number) is copied as it is.
+    public func streamDataForWriting(_ stream: PDFStream, as target: ObjectID, with output: StandardSecurityHandler?) throws -> [UInt8] {
+        guard let output, case .some(let filter) = try cryptFilter(stream, target, output, writing: true) else {
             return try decryptedRawData(stream)
         }
-        if case .file = stream.data, stream.objectID == target, stream.source == nil || stream.source === buffer {
+        if output === security, case .file = stream.data, stream.objectID == target, stream.source == nil || stream.source === buffer {
             return try loadedRawData(stream)
         }
-        return try security.encryptStream(decryptedRawData(stream), object: target, cryptFilter: filter)
+        return try output.encryptStream(decryptedRawData(stream), object: target, cryptFilter: filter)
     }
 
     func predict(_ data: [UInt8], _ parm: PDFDictionary?) throws -> [UInt8] {

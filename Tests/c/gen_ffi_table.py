@@ -86,6 +86,8 @@ garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
                                                          with its UID, each strategy, loading
                                                          on and off; a bad version, strategy,
                                                          interval or UID)
+  quire_sync_completion               pointer            ARG_FNPTR     (NULL only: the call is
+                                                         refused, as the harness expects)
   quire_checkpoint_done_fn            pointer            ARG_DONEFN    (NULL or a real callback,
                                                          called on a background thread: the
                                                          harness waits for it)
@@ -245,6 +247,15 @@ MUTATING = {
     # so it gets a service of its own (opened for the call, closed after it), as the
     # functions above get a document of their own.
     "quire_sync_service_shutdown",
+    # 0.5, page operations and encryption (issue 36): they change the pages, or what the
+    # next save writes.
+    "quire_document_insert_pages",
+    "quire_document_delete_pages",
+    "quire_document_move_pages",
+    "quire_document_rotate_pages",
+    "quire_document_set_page_box",
+    "quire_document_import_pages",
+    "quire_document_set_encryption",
 }
 # Functions whose names look like editing or writing but that only read the document (an
 # export into the caller's buffer, no file): they get the valid document like any reader.
@@ -280,6 +291,7 @@ READ_ONLY = {
     "quire_export_options_init",
     "quire_import_options_init",
     "quire_text_options_init",
+    "quire_encryption_options_init",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
     # The sync client: no document among their parameters (their handles are only NULL
@@ -292,7 +304,10 @@ READ_ONLY = {
 }
 # Handles of the sync client: the harness passes NULL only (a real client needs a server;
 # each function must answer QUIRE_EINVAL, or do nothing for quire_client_close).
-CLIENT_HANDLES = {"quire_client *", "quire_descriptor *", "const quire_descriptor *"}
+CLIENT_HANDLES = {"quire_client *", "quire_descriptor *", "const quire_descriptor *",
+                  # a request of the asynchronous handler: the harness makes none (its
+                  # completion is NULL), so it passes NULL; test_sync.c drives real ones
+                  "quire_sync_call *"}
 # The tool manager's handle: the harness passes NULL only (each function must answer
 # QUIRE_EINVAL, or do nothing for quire_tool_manager_free); quire_tool_manager_new's result
 # is freed (ARG_OUT_TOOLS). Tests/c/test_tools.c and Tests/python/test_tools.py drive real
@@ -304,6 +319,11 @@ TOOL_HANDLES = {"quire_tool_manager *"}
 # of its own, so nothing it is given can leak. Tests/c/test_text.c calls them with real ones.
 TEXT_HANDLES = {"quire_text_page *", "const quire_text_page *", "quire_text_page **",
                 "quire_text_match_list *", "const quire_text_match_list *", "quire_text_match_list **"}
+# Page operations (issue 36): the report handle, and the out-parameter that makes one, are
+# passed as NULL only (the report getters must refuse the call with QUIRE_EINVAL, the _free
+# do nothing; an operation with a NULL report does not make one). Tests/c/test_pages.c reads
+# real reports.
+REPORT_HANDLES = {"quire_page_report *", "const quire_page_report *", "quire_page_report **"}
 # Functions that change only the caller's annotation value (no document): they look like
 # editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).
 ANNOTATION_SETTERS = {
@@ -416,6 +436,9 @@ OPTIONAL = {
     ("quire_document_start_checkpoints", "options"),
     # "options: NULL for the defaults."
     ("quire_document_inspect_checkpoint", "options"),
+    # "out_call: ...; NULL when the caller will never cancel", and the payload is the caller's
+    ("quire_sync_service_handle_async", "out_call"),
+    ("quire_sync_service_handle_async", "payload"),
     # "calls `done` (if not NULL)", and the payload is the caller's
     ("quire_document_checkpoint_async", "done"),
     ("quire_document_checkpoint_async", "payload"),
@@ -434,6 +457,17 @@ OPTIONAL = {
     ("quire_document_import_annotations", "out_count"),
     ("quire_document_text", "options"),
     ("quire_document_text", "payload"),
+    # Page operations (issue 36): "out_report: NULL, or receives the report"; "(NULL: US
+    # Letter ...)"; "NULL removes it"; "or every page when `indices` is NULL and `count` 0".
+    ("quire_document_delete_pages", "out_report"),
+    ("quire_document_import_pages", "out_report"),
+    ("quire_document_import_pages", "indices"),
+    ("quire_document_insert_pages", "media_box"),
+    ("quire_document_set_page_box", "rect"),
+    # Encryption: "or (`options` NULL) removes its encryption"; "`owner_password` (NULL:
+    # none given)".
+    ("quire_document_set_encryption", "options"),
+    ("quire_document_set_encryption", "owner_password"),
 }
 
 
@@ -465,6 +499,7 @@ INIT_STRUCTS = {
     "quire_export_options *",
     "quire_import_options *",
     "quire_text_options *",
+    "quire_encryption_options *",
     "quire_client_config *",
     "quire_client_callbacks *",
     "quire_file_access *",
@@ -650,6 +685,10 @@ def classify(fn, family_index):
             pointee = "sizeof(quire_checkpoint_options)"
         elif t == "quire_checkpoint_done_fn":
             kinds = [("ffi_type_pointer", "ARG_DONEFN")]
+        elif t == "quire_sync_completion":
+            # NULL only: every call is then QUIRE_EINVAL (a completion is required), which
+            # is what the harness checks; test_sync.c runs real completions.
+            kinds = [("ffi_type_pointer", "ARG_FNPTR")]
         elif t == "const quire_rect *":
             kinds = [("ffi_type_pointer", "ARG_RECT")]
         elif t == "const double *" and nxt == "size_t":
@@ -698,7 +737,7 @@ def classify(fn, family_index):
         elif t == "const quire_save_options *":
             kinds = [("ffi_type_pointer", "ARG_SAVE_OPTIONS")]
             pointee = "sizeof(quire_save_options)"
-        elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES:
+        elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES or t in REPORT_HANDLES:
             kinds = [("ffi_type_pointer", "ARG_INPTR")]
         elif t == "quire_tool_manager **":
             kinds = [("ffi_type_pointer", "ARG_OUT_TOOLS")]

@@ -23,7 +23,7 @@
  *   quire_bookmark_provider, quire_checkpoint_options, quire_sync_config,
  *   quire_sync_header) and the exact types of the callback
  *   typedefs (quire_write_fn, quire_bookmark_change_fn, the provider's members,
- *   quire_checkpoint_done_fn) are pinned at compile time.
+ *   quire_checkpoint_done_fn, quire_sync_completion) are pinned at compile time.
  * - When linked against libquire and run, main() checks the macros' values at run time.
  *
  * Only the common subset of C99 and C++11 is used here (no designated initialisers, no
@@ -119,6 +119,29 @@
     X(quire_page_box, int, (quire_rect *, quire_document *, int32_t, quire_box))        \
     X(quire_page_rotation, int, (int32_t *, quire_document *, int32_t))                 \
     X(quire_page_annotation_count, int, (int32_t *, quire_document *, int32_t))         \
+    X(quire_page_report_free, void, (quire_page_report *))                              \
+    X(quire_page_report_renamed_count, int, (int32_t *, const quire_page_report *))     \
+    X(quire_page_report_renamed, int,                                                   \
+      (char *, size_t, size_t *, const quire_page_report *, int32_t, int32_t))          \
+    X(quire_page_report_warning_count, int, (int32_t *, const quire_page_report *))     \
+    X(quire_page_report_warning, int,                                                   \
+      (char *, size_t, size_t *, const quire_page_report *, int32_t))                   \
+    X(quire_document_insert_pages, int,                                                 \
+      (quire_document *, int32_t, int32_t, const quire_rect *, int32_t))                \
+    X(quire_document_delete_pages, int,                                                 \
+      (quire_page_report **, quire_document *, const int32_t *, size_t))                \
+    X(quire_document_move_pages, int, (quire_document *, const int32_t *, size_t, int32_t)) \
+    X(quire_document_rotate_pages, int,                                                 \
+      (quire_document *, const int32_t *, size_t, int32_t))                             \
+    X(quire_document_set_page_box, int,                                                 \
+      (quire_document *, const int32_t *, size_t, quire_box, const quire_rect *))       \
+    X(quire_document_import_pages, int, (quire_page_report **, quire_document *,        \
+      quire_document *, const int32_t *, size_t, int32_t))                              \
+    X(quire_document_extract_pages, int,                                                \
+      (quire_document **, quire_document *, const int32_t *, size_t))                   \
+    X(quire_encryption_options_init, int, (quire_encryption_options *, unsigned))       \
+    X(quire_document_set_encryption, int,                                               \
+      (quire_document *, const quire_encryption_options *, const char *))               \
     X(quire_page_device_to_page, int, (double *, double *, quire_document *, int32_t,   \
       int32_t, int32_t, int32_t, int32_t, int32_t, double, double))                     \
     X(quire_page_page_to_device, int, (double *, double *, quire_document *, int32_t,   \
@@ -341,6 +364,12 @@
       (const char **, const char **, const quire_sync_response *, size_t))              \
     X(quire_sync_response_body, int, (const void **, size_t *, const quire_sync_response *)) \
     X(quire_sync_response_free, void, (quire_sync_response *))                         \
+    X(quire_sync_service_handle_async, int,                                             \
+      (quire_sync_call **, quire_sync_service *, const char *, const char *,            \
+       const quire_sync_header *, size_t, const void *, size_t, quire_sync_completion,  \
+       void *))                                                                         \
+    X(quire_sync_call_cancel, int, (quire_sync_call *))                                 \
+    X(quire_sync_call_free, void, (quire_sync_call *))                                  \
     X(quire_text_char_init, int, (quire_text_char *, unsigned))                         \
     X(quire_text_search_options_init, int, (quire_text_search_options *, unsigned))     \
     X(quire_page_text_load, int, (quire_text_page **, quire_document *, int32_t))       \
@@ -554,6 +583,22 @@ HEADER_ASSERT(annotation_info_layout, offsetof(quire_annotation_info, version) =
                                           offsetof(quire_annotation_info, subtype_len) ==
                                               offsetof(quire_annotation_info, subtype) + sizeof(const char *));
 HEADER_ASSERT(save_options_version, QUIRE_SAVE_OPTIONS_VERSION >= 1);
+/* Encryption (issue 36): the permission bits are those of /P (ISO 32000-2 Table 22, bit n:
+ * 1 << (n - 1)), and ALL is every one of them. */
+HEADER_ASSERT(encryption_options_version, QUIRE_ENCRYPTION_OPTIONS_VERSION == 1);
+HEADER_ASSERT(permission_bits,
+              QUIRE_PERMISSION_PRINT == (1u << 2) && QUIRE_PERMISSION_MODIFY == (1u << 3) &&
+                  QUIRE_PERMISSION_COPY == (1u << 4) && QUIRE_PERMISSION_ANNOTATE == (1u << 5) &&
+                  QUIRE_PERMISSION_FILL_FORMS == (1u << 8) &&
+                  QUIRE_PERMISSION_EXTRACT_FOR_ACCESSIBILITY == (1u << 9) &&
+                  QUIRE_PERMISSION_ASSEMBLE == (1u << 10) &&
+                  QUIRE_PERMISSION_PRINT_HIGH_QUALITY == (1u << 11) &&
+                  QUIRE_PERMISSIONS_ALL == (QUIRE_PERMISSION_PRINT | QUIRE_PERMISSION_MODIFY |
+                                            QUIRE_PERMISSION_COPY | QUIRE_PERMISSION_ANNOTATE |
+                                            QUIRE_PERMISSION_FILL_FORMS |
+                                            QUIRE_PERMISSION_EXTRACT_FOR_ACCESSIBILITY |
+                                            QUIRE_PERMISSION_ASSEMBLE |
+                                            QUIRE_PERMISSION_PRINT_HIGH_QUALITY));
 HEADER_ASSERT(bookmark_provider_version, QUIRE_BOOKMARK_PROVIDER_VERSION >= 1);
 HEADER_ASSERT(checkpoint_options_version, QUIRE_CHECKPOINT_OPTIONS_VERSION >= 1);
 
@@ -586,6 +631,17 @@ HEADER_ASSERT(save_options_object_streams, offsetof(quire_save_options, object_s
 HEADER_ASSERT(save_options_progress, offsetof(quire_save_options, progress) == 16);
 HEADER_ASSERT(save_options_progress_payload, offsetof(quire_save_options, progress_payload) == 24);
 HEADER_ASSERT(save_options_size, sizeof(quire_save_options) == 32);
+#endif
+/* quire_encryption_options (issue 36): the version and the method, two string pointers,
+ * the permission bits and the metadata flag. */
+HEADER_ASSERT(encryption_version_first, offsetof(quire_encryption_options, version) == 0);
+HEADER_ASSERT(encryption_method, offsetof(quire_encryption_options, method) == 4);
+#if UINTPTR_MAX == 0xffffffffffffffffu
+HEADER_ASSERT(encryption_user, offsetof(quire_encryption_options, user_password) == 8);
+HEADER_ASSERT(encryption_owner, offsetof(quire_encryption_options, owner_password) == 16);
+HEADER_ASSERT(encryption_permissions, offsetof(quire_encryption_options, permissions) == 24);
+HEADER_ASSERT(encryption_metadata, offsetof(quire_encryption_options, encrypt_metadata) == 28);
+HEADER_ASSERT(encryption_size, sizeof(quire_encryption_options) == 32);
 #endif
 /* quire_bookmark_provider: the version and the built-in flag, then six pointers (five
  * callbacks and the payload), each at its pointer-aligned offset. */
@@ -641,6 +697,8 @@ static const quire_annotation_list *const header_no_list = NULL;
 /* The initialisers are constant expressions: usable for objects of static duration. */
 static const quire_open_options header_static_options = QUIRE_OPEN_OPTIONS_INIT;
 static const quire_save_options header_static_save_options = QUIRE_SAVE_OPTIONS_INIT;
+/* Encryption (issue 36). */
+static const quire_encryption_options header_static_encryption_options = QUIRE_ENCRYPTION_OPTIONS_INIT;
 /* Lazy reading (issue 17): the read callback's struct. */
 static const quire_file_access header_static_file_access = QUIRE_FILE_ACCESS_INIT;
 /* Text (issue 18): the versioned structs' initialisers at file scope, the markup family. */
@@ -739,6 +797,15 @@ static const quire_sync_config header_static_sync_config = QUIRE_SYNC_CONFIG_INI
 static const quire_sync_header header_sync_headers[] = {{"Authorization", "Token t"},
                                                         {"X-Request-Id", "header-c99"}};
 static const char *const header_sync_keys[] = {"-----BEGIN PUBLIC KEY-----"};
+/* The asynchronous handler's call is an incomplete type and its completion has exactly
+ * the header's type. */
+static quire_sync_call *const header_no_call = NULL;
+static void header_sync_completed(quire_sync_response *response, void *payload);
+static void header_sync_completed(quire_sync_response *response, void *payload) {
+    (void)response;
+    if (payload) memset(payload, 1, 1);
+}
+static const quire_sync_completion header_sync_completion = header_sync_completed;
 
 /* The sync client: its handles are incomplete types, its structs' initialisers constant
  * expressions, its callbacks of exactly the header's types. */
@@ -918,6 +985,13 @@ int main(void) {
                  "QUIRE_SAVE_OPTIONS_INIT sets the version");
     header_check(save_options.mode == QUIRE_SAVE_INCREMENTAL && save_options.object_streams == 0,
                  "QUIRE_SAVE_OPTIONS_INIT: an incremental save without object streams");
+    header_check(header_static_encryption_options.version == QUIRE_ENCRYPTION_OPTIONS_VERSION &&
+                     header_static_encryption_options.method == QUIRE_ENCRYPTION_AES_256 &&
+                     header_static_encryption_options.user_password == NULL &&
+                     header_static_encryption_options.owner_password == NULL &&
+                     header_static_encryption_options.permissions == QUIRE_PERMISSIONS_ALL &&
+                     header_static_encryption_options.encrypt_metadata == 1,
+                 "QUIRE_ENCRYPTION_OPTIONS_INIT at file scope: AES-256, no passwords, every permission");
     header_check(header_static_save_options.version == QUIRE_SAVE_OPTIONS_VERSION &&
                      header_static_save_options.mode == QUIRE_SAVE_INCREMENTAL &&
                      header_static_save_options.object_streams == 0,
@@ -1104,6 +1178,12 @@ int main(void) {
                      "quire_sync_config and quire_sync_header hold what a host sets");
         header_check(header_no_service == NULL && header_no_response == NULL && response == NULL,
                      "sync handles are pointers");
+        {
+            unsigned char completed = 0;
+            header_sync_completion(NULL, &completed);
+            header_check(header_no_call == NULL && completed == 1,
+                         "quire_sync_call is a pointer; a completion is called through its typedef");
+        }
     }
     {
         /* The sync client's structs: the initialisers set the versions and the defaults;

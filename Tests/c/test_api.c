@@ -1151,6 +1151,7 @@ static const struct test_suite *const suites[] = {
     &tools_suite,           /* the tool manager */
     &text_suite,            /* text: extraction, search, selection, markup from text */
     &long_operations_suite, /* progress and cancellation of the long operations, build info */
+    &pages_suite,           /* page operations and encryption */
     NULL};
 
 int main(int argc, char **argv) {

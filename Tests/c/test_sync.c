@@ -305,7 +305,7 @@ static void check_error_at(const struct reply *r, int32_t status, const char *co
     report((r)->status == (expected), __FILE__, __LINE__, "status %ld, expected %ld: %.300s", \
            (long)(r)->status, (long)(expected), (r)->body ? (r)->body : "(no body)")
 
-/* A config of the current version: `store` (NULL: the default, in memory), the fixtures'
+/* A config of the current version: `store` (required: NULL is refused), the fixtures'
  * public key if there is one, the admin token. */
 static const char *g_keys[1];
 static quire_sync_config config_for(const char *store) {
@@ -403,15 +403,20 @@ static void test_open(void) {
         "-----BEGIN PUBLIC KEY-----\nZ2FyYmFnZQ==\n-----END PUBLIC KEY-----\n"};
     const char *null_entry[] = {NULL};
 
-    /* The defaults (an in-memory store) and QUIRE_SYNC_CONFIG_INIT's version. */
-    CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_OK);
-    CHECK(s != NULL);
-    close_service(s);
+    /* No store: QUIRE_EINVAL (there is no default store: one that loses everything on close
+     * is asked for by name, never given by omission). */
+    s = sentinel;
+    CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_EINVAL);
+    CHECK(s == sentinel);
+    CHECK(strstr(quire_last_error_message(), "store") != NULL);
     s = NULL;
     c.store = "sqlite::memory:";
     CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_OK);
+    CHECK(s != NULL);
     close_service(s);
     CHECK_STATUS(quire_sync_config_init(&c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
+    CHECK(c.store == NULL);
+    c.store = "sqlite::memory:";
     CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_OK);
     close_service(s);
 
@@ -440,9 +445,10 @@ static void test_open(void) {
     CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_EINVAL);
     c.store = "";
     CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_EINVAL);
-    c.store = "sqlite://relative/quire.db"; /* "sqlite:///absolute/path/quire.db" */
+    c.store = "sqlite://";
     CHECK_STATUS(quire_sync_service_open(&s, &c), QUIRE_EINVAL);
-    c.store = NULL;
+    /* Every test below fails for its own reason, not for want of a store. */
+    c.store = "sqlite::memory:";
 
     /* Keys that are not PEM public keys, a count without keys, a NULL key, JWKS that does
      * not parse or holds no usable key: QUIRE_EINVAL. */
@@ -500,7 +506,7 @@ static void test_open(void) {
         CHECK_KNOWN_BUG(quire_sync_service_open(&s, &c), QUIRE_EFORMAT, QUIRE_EINVAL,
                         KNOWN_BUG_SYNC_STORE_STATUS);
         CHECK(s == sentinel);
-        c.store = NULL;
+        c.store = "sqlite::memory:";
     }
     if (g_sync_fixtures) {
         /* Another program's SQLite database (sync_fixtures.py: a table of its own). */
@@ -1124,6 +1130,239 @@ static void test_memory_store(void) {
     quire_sync_service_close(s);
 }
 
+/* ---- the asynchronous handler ------------------------------------------------------------------ */
+
+/* What a completion of quire_sync_service_handle_async saw: how often it ran, the status, on
+ * which thread, when. */
+struct async_job {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    int calls;
+    int32_t status;
+    int has_request_id;
+    pthread_t thread;
+    double finished;
+};
+
+static void async_job_init(struct async_job *job) {
+    memset(job, 0, sizeof *job);
+    job->status = -1;
+    pthread_mutex_init(&job->mutex, NULL);
+    pthread_cond_init(&job->cond, NULL);
+}
+
+static void async_job_destroy(struct async_job *job) {
+    pthread_mutex_destroy(&job->mutex);
+    pthread_cond_destroy(&job->cond);
+}
+
+/* The completion: reads the status and the request id, frees the response (it owns it). */
+static void on_async_complete(quire_sync_response *response, void *payload) {
+    struct async_job *job = payload;
+    int32_t status = -1;
+    size_t count = 0, i;
+    int has_id = 0;
+    const char *name, *value;
+    if (quire_sync_response_status(&status, response) == QUIRE_OK &&
+        quire_sync_response_header_count(&count, response) == QUIRE_OK) {
+        for (i = 0; i < count; i++)
+            if (quire_sync_response_header(&name, &value, response, i) == QUIRE_OK &&
+                strcasecmp(name, "X-Request-Id") == 0 && value[0])
+                has_id = 1;
+    }
+    quire_sync_response_free(response);
+    pthread_mutex_lock(&job->mutex);
+    job->calls++;
+    job->status = status;
+    job->has_request_id = has_id;
+    job->thread = pthread_self();
+    job->finished = now_seconds();
+    pthread_cond_broadcast(&job->cond);
+    pthread_mutex_unlock(&job->mutex);
+}
+
+/* The completion through the header's type. */
+static const quire_sync_completion on_async = on_async_complete;
+
+/* Waits up to `seconds` for the completion; returns how often it ran. */
+static int async_wait(struct async_job *job, double seconds) {
+    int calls;
+    double until = now_seconds() + seconds;
+    pthread_mutex_lock(&job->mutex);
+    while (job->calls == 0 && now_seconds() < until) {
+        pthread_mutex_unlock(&job->mutex);
+        sleep_seconds(0.005);
+        pthread_mutex_lock(&job->mutex);
+    }
+    calls = job->calls;
+    pthread_mutex_unlock(&job->mutex);
+    return calls;
+}
+
+static int async_calls(struct async_job *job) {
+    int calls;
+    pthread_mutex_lock(&job->mutex);
+    calls = job->calls;
+    pthread_mutex_unlock(&job->mutex);
+    return calls;
+}
+
+#define ASYNC_POLLS 64
+
+/* quire_sync_service_handle_async: the completion runs exactly once, on a library thread,
+ * with the response; bad arguments are QUIRE_EINVAL and no completion; long polls wait
+ * without a thread each (ASYNC_POLLS at once from this one thread), a push wakes them, a
+ * cancelled one answers at once, a shutdown answers the rest. */
+static void test_async(void) {
+    quire_sync_service *s;
+    quire_sync_call *call = NULL, *sentinel = (quire_sync_call *)&g_sdir;
+    struct async_job job, polls[ASYNC_POLLS];
+    quire_sync_call *poll_calls[ASYNC_POLLS];
+    quire_sync_header auth = {"Authorization", NULL};
+    struct reply r;
+    char target[160], push[512];
+    long long seq;
+    size_t n;
+    int k, waiting;
+    double t0;
+    s = OPEN_SERVICE("sqlite::memory:");
+    if (!s) return;
+
+    /* One request: the completion runs once, not on this thread, with the response. */
+    async_job_init(&job);
+    CHECK_STATUS(quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 0, NULL, 0,
+                                                 on_async, &job),
+                 QUIRE_OK);
+    CHECK(call != NULL);
+    CHECK_INT(async_wait(&job, 20), 1);
+    CHECK_INT(job.status, 200);
+    CHECK(job.has_request_id);
+    CHECK(!pthread_equal(job.thread, pthread_self()));
+    sleep_seconds(0.05);
+    CHECK_INT(async_calls(&job), 1);                      /* exactly once */
+    CHECK_STATUS(quire_sync_call_cancel(call), QUIRE_OK); /* after completion: harmless */
+    quire_sync_call_free(call);
+    quire_sync_call_free(NULL);
+    async_job_destroy(&job);
+
+    /* Without a call handle (never cancelled); a NUL in the target is the protocol's 400. */
+    async_job_init(&job);
+    CHECK_STATUS(quire_sync_service_handle_async(NULL, s, "GET", "/healthz%00", NULL, 0, NULL, 0,
+                                                 on_async, &job),
+                 QUIRE_OK);
+    CHECK_INT(async_wait(&job, 20), 1);
+    CHECK_INT(job.status, 400);
+    async_job_destroy(&job);
+
+    /* Bad arguments: QUIRE_EINVAL, nothing written to out_call, no completion. */
+    async_job_init(&job);
+    call = sentinel;
+    CHECK_STATUS(
+        quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 0, NULL, 0, NULL, &job),
+        QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle_async(&call, NULL, "GET", "/healthz", NULL, 0, NULL, 0,
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle_async(&call, s, NULL, "/healthz", NULL, 0, NULL, 0,
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(
+        quire_sync_service_handle_async(&call, s, "GET", NULL, NULL, 0, NULL, 0, on_async, &job),
+        QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle_async(&call, s, "GET", "/healthz", NULL, 2, NULL, 0,
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_service_handle_async(&call, s, "POST", "/healthz", NULL, 0, NULL, 5,
+                                                 on_async, &job),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_sync_call_cancel(NULL), QUIRE_EINVAL);
+    CHECK(call == sentinel);
+    sleep_seconds(0.1);
+    CHECK_INT(async_calls(&job), 0);
+    async_job_destroy(&job);
+
+    if (!have_tokens("the asynchronous long polls") || !g_pdf) {
+        close_service(s);
+        return;
+    }
+    {
+        quire_sync_header upload = {"Authorization", ADMIN};
+        SEND_WITH(&r, s, "POST", "/admin/documents?id=doc1", NULL, &upload, 1, g_pdf, g_pdf_size);
+        CHECK_REPLY(&r, 201);
+        reply_free(&r);
+    }
+    SEND(&r, s, "GET", LAYER_PATH, g_bearer, NULL, 0);
+    seq = json_int(r.body, "seq");
+    reply_free(&r);
+    auth.value = g_bearer;
+    snprintf(target, sizeof target, LAYER_PATH "/changes?since=%lld&wait=%d", seq, LONG_POLL_WAIT);
+
+    /* ASYNC_POLLS long polls at once from this thread: none answers until a push. */
+    for (k = 0; k < ASYNC_POLLS; k++) {
+        async_job_init(&polls[k]);
+        poll_calls[k] = NULL;
+        CHECK_STATUS(quire_sync_service_handle_async(&poll_calls[k], s, "GET", target, &auth, 1,
+                                                     NULL, 0, on_async, &polls[k]),
+                     QUIRE_OK);
+    }
+    sleep_seconds(0.5);
+    for (k = 0, waiting = 0; k < ASYNC_POLLS; k++) waiting += async_calls(&polls[k]) == 0;
+    CHECK_INT(waiting, ASYNC_POLLS);
+    /* One is cancelled (its client went away): it answers at once; the others still wait. */
+    t0 = now_seconds();
+    CHECK_STATUS(quire_sync_call_cancel(poll_calls[0]), QUIRE_OK);
+    CHECK_STATUS(quire_sync_call_cancel(poll_calls[0]), QUIRE_OK); /* twice: harmless */
+    CHECK_INT(async_wait(&polls[0], LONG_POLL_WAIT), 1);
+    report(polls[0].finished - t0 < LONG_POLL_WAIT / 3, __FILE__, __LINE__,
+           "the cancelled long poll answered %.1f s after quire_sync_call_cancel",
+           polls[0].finished - t0);
+    for (k = 1, waiting = 0; k < ASYNC_POLLS; k++) waiting += async_calls(&polls[k]) == 0;
+    CHECK_INT(waiting, ASYNC_POLLS - 1);
+    /* A push (through the blocking handler) wakes every other one with a 200. */
+    n = note_push(push, sizeof push, 1, "async-note", "wakes the polls");
+    SEND(&r, s, "POST", LAYER_PATH "/mutations", g_bearer, push, n);
+    CHECK_REPLY(&r, 200);
+    reply_free(&r);
+    for (k = 1; k < ASYNC_POLLS; k++) {
+        CHECK_INT(async_wait(&polls[k], LONG_POLL_WAIT), 1);
+        CHECK_INT(polls[k].status, 200);
+    }
+    for (k = 0; k < ASYNC_POLLS; k++) {
+        quire_sync_call_free(poll_calls[k]);
+        async_job_destroy(&polls[k]);
+    }
+
+    /* A long poll at shutdown answers at once; the service then closes. */
+    async_job_init(&job);
+    snprintf(target, sizeof target, LAYER_PATH "/changes?since=%lld&wait=%d", seq + 1,
+             LONG_POLL_WAIT);
+    CHECK_STATUS(
+        quire_sync_service_handle_async(NULL, s, "GET", target, &auth, 1, NULL, 0, on_async, &job),
+        QUIRE_OK);
+    sleep_seconds(0.3);
+    CHECK_INT(async_calls(&job), 0);
+    t0 = now_seconds();
+    CHECK_STATUS(quire_sync_service_shutdown(s), QUIRE_OK);
+    CHECK_INT(async_wait(&job, LONG_POLL_WAIT), 1);
+    CHECK(job.finished - t0 < LONG_POLL_WAIT / 3);
+    async_job_destroy(&job);
+    quire_sync_service_close(s);
+}
+
+/* A relative SQLite path is from the working directory at open, as quire-server takes it. */
+static void test_relative_store(void) {
+    char cwd[1024];
+    quire_sync_service *s;
+    if (!getcwd(cwd, sizeof cwd) || chdir(g_sdir) != 0) {
+        report(0, __FILE__, __LINE__, "cannot change to %s", g_sdir);
+        return;
+    }
+    s = OPEN_SERVICE("sqlite://./relative.db");
+    if (s) close_service(s);
+    CHECK(path_exists(join_path(g_sdir, "relative.db")));
+    CHECK_INT(chdir(cwd), 0);
+}
+
 /* ---- a SQLite file ------------------------------------------------------------------------------ */
 
 static int g_closes_watched, g_closes_late;
@@ -1312,7 +1551,9 @@ static int sync_setup(void) {
 
 static const struct test_case sync_tests[] = {{"open", test_open},
                                               {"memory_store", test_memory_store},
+                                              {"async", test_async},
                                               {"file_store", test_file_store},
+                                              {"relative_store", test_relative_store},
                                               {NULL, NULL}};
 
 const struct test_suite sync_suite = {"sync", sync_setup, sync_teardown, sync_tests};

@@ -124,6 +124,7 @@ static int init_save(void *p, unsigned v) { return quire_save_options_init(p, v)
 static int init_provider(void *p, unsigned v) { return quire_bookmark_provider_init(p, v); }
 static int init_checkpoint(void *p, unsigned v) { return quire_checkpoint_options_init(p, v); }
 static int init_sync(void *p, unsigned v) { return quire_sync_config_init(p, v); }
+static int init_encryption(void *p, unsigned v) { return quire_encryption_options_init(p, v); }
 
 /* `init` for every version 1..n (whose sizes are `sizes`): into a guarded buffer of exactly
  * that version's size (a write past it faults) it succeeds and sets the version; into a
@@ -170,6 +171,7 @@ static void test_init_functions(void) {
     const size_t checkpoint_sizes[] = {offsetof(quire_checkpoint_options, existing),
                                        sizeof(quire_checkpoint_options)};
     const size_t sync_sizes[] = {sizeof(quire_sync_config)};
+    const size_t encryption_sizes[] = {sizeof(quire_encryption_options)};
     /* One version each, but for the checkpoint options (the header's VERSION macros). */
     CHECK_INT(QUIRE_OPEN_OPTIONS_VERSION, 1);
     CHECK_INT(QUIRE_SAVE_OPTIONS_VERSION, 2);
@@ -185,6 +187,8 @@ static void test_init_functions(void) {
     check_init("quire_checkpoint_options_init", init_checkpoint, checkpoint_sizes,
                QUIRE_CHECKPOINT_OPTIONS_VERSION);
     check_init("quire_sync_config_init", init_sync, sync_sizes, QUIRE_SYNC_CONFIG_VERSION);
+    check_init("quire_encryption_options_init", init_encryption, encryption_sizes,
+               QUIRE_ENCRYPTION_OPTIONS_VERSION);
 
     /* What they write: the defaults of the _INIT macros. */
     {
@@ -263,8 +267,8 @@ static void test_init_functions(void) {
         }
     }
     {
-        /* QUIRE_SYNC_CONFIG_INIT: an in-memory store, no keys, no JWKS, the admin API off,
-         * the default limits (the header). */
+        /* QUIRE_SYNC_CONFIG_INIT: no store (the caller names one), no keys, no JWKS, the
+         * admin API off, the default limits (the header). */
         quire_sync_config *c = guarded_alloc(sizeof *c);
         if (c) {
             memset(c, 0xA5, sizeof *c);
@@ -275,6 +279,32 @@ static void test_init_functions(void) {
             guarded_free(c, sizeof *c);
         }
     }
+}
+
+/* ---- quire_encryption_options ---------------------------------------------------------------- */
+
+/* The options at the end of guarded memory (the next page faults): set_encryption reads its
+ * version, then only that version's bytes. */
+static void test_encryption_options(void) {
+    quire_document *doc = open_corpus(ANNOTS, NULL);
+    quire_encryption_options *o = guarded_alloc(sizeof *o);
+    int32_t changed = 0;
+    if (doc && o) {
+        CHECK_STATUS(quire_encryption_options_init(o, QUIRE_ENCRYPTION_OPTIONS_VERSION), QUIRE_OK);
+        CHECK(o->method == QUIRE_ENCRYPTION_AES_256 && o->user_password == NULL &&
+              o->owner_password == NULL && o->permissions == QUIRE_PERMISSIONS_ALL &&
+              o->encrypt_metadata == 1);
+        o->user_password = "user";
+        CHECK_STATUS(quire_document_set_encryption(doc, o, NULL), QUIRE_OK);
+        CHECK_STATUS(quire_document_has_unsaved_changes(&changed, doc), QUIRE_OK);
+        CHECK_INT(changed, 1);
+        o->version = QUIRE_ENCRYPTION_OPTIONS_VERSION + 1;
+        CHECK_STATUS(quire_document_set_encryption(doc, o, NULL), QUIRE_EVERSION);
+        o->version = 0;
+        CHECK_STATUS(quire_document_set_encryption(doc, o, NULL), QUIRE_EINVAL);
+    }
+    guarded_free(o, sizeof *o);
+    quire_document_close(doc);
 }
 
 /* ---- quire_open_options ---------------------------------------------------------------------- */
@@ -950,9 +980,11 @@ static void test_sync_config(void) {
     }
     sync_close(service);
     service = NULL;
-    /* The defaults past the version: an in-memory store, the admin API off (404), an upload
-     * of any size (up to 256 MiB). */
+    /* The defaults past the version: no store (refused: the caller names one), the admin
+     * API off (404), an upload of any size (up to 256 MiB). */
     CHECK_STATUS(quire_sync_config_init(c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    c->store = "sqlite::memory:";
     CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
     if (service) {
         CHECK_INT(sync_status(service, "GET", "/healthz", 0, NULL, 0), 200);
@@ -1014,6 +1046,7 @@ static const struct test_case versions_tests[] = {{"init_functions", test_init_f
                                                   {"checkpoint_options", test_checkpoint_options},
                                                   {"checkpoint_info", test_checkpoint_info},
                                                   {"sync_config", test_sync_config},
+                                                  {"encryption_options", test_encryption_options},
                                                   {NULL, NULL}};
 
 const struct test_suite versions_suite = {"versions", versions_setup, versions_teardown,

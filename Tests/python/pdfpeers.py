@@ -197,3 +197,62 @@ def outline_pypdf(source: Source, password: Optional[str] = None) -> List[Tuple[
 
     walk(reader.outline, 0)
     return items
+
+
+# ----------------------------------------------------------------------------------------
+# Pages as each peer sees them (the page operations' checks, issue 36)
+# ----------------------------------------------------------------------------------------
+
+
+def pymupdf_module() -> Any:
+    return _import("pymupdf")
+
+
+def normalized_text(value: str) -> str:
+    """A page's text with its whitespace collapsed (PDFium ends lines with \\r\\n)."""
+    return " ".join(value.split())
+
+
+class PeerPages:
+    """What PDFium, MuPDF and qpdf (pikepdf) see of a PDF's pages: count, each page's text
+    (PDFium's), rotation (MuPDF's), the dictionaries of each page's /Annots (qpdf's), form field names and values
+    (MuPDF's), outline targets (MuPDF's table of contents, as 0-based page indices), page
+    labels (MuPDF's)."""
+
+    def __init__(self, source: Source, password: Optional[str] = None) -> None:
+        data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        pdfium = pdfium_module()
+        pdf = pdfium.PdfDocument(data, password=password)
+        try:
+            self.pdfium_count = len(pdf)
+            self.texts = [normalized_text(pdf[i].get_textpage().get_text_range()) for i in range(len(pdf))]
+            self.pdfium_rotations = [pdf[i].get_rotation() for i in range(len(pdf))]
+        finally:
+            pdf.close()
+        pymupdf = pymupdf_module()
+        with pymupdf.open(stream=data, filetype="pdf") as doc:
+            if doc.needs_pass and not doc.authenticate(password or ""):
+                raise AssertionError("MuPDF refused the password")
+            self.mupdf_count = doc.page_count
+            self.rotations = [page.rotation for page in doc]
+            self.fields = sorted((w.field_name, str(w.field_value)) for page in doc for w in page.widgets())
+            self.outline = [(title, page - 1) for _, title, page in doc.get_toc()]
+            self.labels = [page.get_label() for page in doc]
+            self.goto_links = [[link.get("page") for link in page.get_links() if link.get("kind") == pymupdf.LINK_GOTO] for page in doc]
+        pikepdf = pikepdf_module()
+        with pikepdf.open(io.BytesIO(data), password=password or "") as pdf:
+            self.qpdf_count = len(pdf.pages)
+            self.annotation_counts = [
+                sum(1 for entry in page.obj.get("/Annots", []) if isinstance(entry, pikepdf.Dictionary)) for page in pdf.pages
+            ]
+        self.qpdf_status, self.qpdf_output = qpdf_check(data, password)
+
+    @property
+    def count(self) -> int:
+        """The page count, asserting that the three peers agree on it."""
+        assert self.pdfium_count == self.mupdf_count == self.qpdf_count, (self.pdfium_count, self.mupdf_count, self.qpdf_count)
+        return self.pdfium_count
+
+    def check_clean(self) -> None:
+        """qpdf --check found nothing to say."""
+        assert self.qpdf_status == 0, self.qpdf_output

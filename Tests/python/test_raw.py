@@ -133,6 +133,9 @@ C_TO_CTYPES.update({
     "quire_sync_response **": POINTER(_raw.quire_sync_response_p),
     "quire_sync_response *": _raw.quire_sync_response_p,
     "const quire_sync_response *": _raw.quire_sync_response_p,
+    "quire_sync_call **": POINTER(_raw.quire_sync_call_p),
+    "quire_sync_call *": _raw.quire_sync_call_p,
+    "quire_sync_completion": _raw.quire_sync_completion,
     "const quire_sync_header *": POINTER(_raw.quire_sync_header),
     "quire_client_config *": POINTER(_raw.quire_client_config),
     "const quire_client_config *": POINTER(_raw.quire_client_config),
@@ -177,6 +180,13 @@ C_TO_CTYPES.update({
     "quire_pointer_event *": POINTER(_raw.quire_pointer_event),
     "const quire_pointer_event *": POINTER(_raw.quire_pointer_event),
     "quire_tool_preview *": POINTER(_raw.quire_tool_preview),
+    # Page operations and encryption (issue 36).
+    "quire_page_report **": POINTER(_raw.quire_page_report_p),
+    "quire_page_report *": _raw.quire_page_report_p,
+    "const quire_page_report *": _raw.quire_page_report_p,
+    "const int32_t *": POINTER(c_int32),
+    "quire_encryption_options *": POINTER(_raw.quire_encryption_options),
+    "const quire_encryption_options *": POINTER(_raw.quire_encryption_options),
 })
 # Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
 for _enum in header_enums():
@@ -259,7 +269,7 @@ def test_every_header_struct_is_checked():
 
 
 STRUCTS = ["quire_annotation_info", "quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
-           "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_export_options", "quire_file_access",
+           "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_encryption_options", "quire_export_options", "quire_file_access",
            "quire_flatten_options", "quire_import_options", "quire_open_options", "quire_pointer_event", "quire_rect",
            "quire_save_options", "quire_sync_config", "quire_sync_event", "quire_sync_header",
            "quire_text_char", "quire_text_options", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",

@@ -128,3 +128,71 @@ def test_bad_calls(service: quire.SyncService, keys: Tuple[Any, str]):
         quire.SyncService("nosuchscheme://x")
     with pytest.raises(quire.InvalidArgumentError):
         quire.SyncService("sqlite::memory:", public_keys=["not a PEM key"])
+
+
+def test_a_nul_in_the_target_is_the_librarys_400(service: quire.SyncService):
+    # A raw NUL (which no C string carries) and its escape %00 get the same JSON answer,
+    # with a request id, wherever they are in the target: never an exception.
+    for target in ["/healthz\0", "/admin/documents/doc\0one", "/admin/documents/doc%00one",
+                   "/documents/doc1/layers/main/changes?since=0\0", "/documents/doc1/layers/main/changes?since=%00"]:
+        status, headers, body = service.handle("GET", target, ADMIN)
+        assert status == 400, (target, body)
+        assert json.loads(body)["error"] == {"code": "bad_request", "message": "the target contains a NUL character"}
+        assert any(n.lower() == "x-request-id" for n, _ in headers)
+
+
+def test_the_store_is_required_and_relative_paths_are_from_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sample_pdf: Path):
+    with pytest.raises(TypeError):
+        quire.SyncService()  # type: ignore[call-arg]  # no default store: nothing lost by omission
+    monkeypatch.chdir(tmp_path)
+    for url, path in [("sqlite://relative.db", tmp_path / "relative.db"),
+                      ("sqlite://./sub/dotted.db", tmp_path / "sub" / "dotted.db")]:
+        path.parent.mkdir(exist_ok=True)
+        with quire.SyncService(url, admin_token="admin-secret") as s:
+            status, _, body = s.handle("POST", "/admin/documents?id=d", ADMIN, sample_pdf.read_bytes())
+            assert status == 201, body
+        assert path.exists()
+        # Reopened from the same directory: the same store.
+        with quire.SyncService(url, admin_token="admin-secret") as s:
+            assert s.handle("GET", "/admin/documents/d", ADMIN)[0] == 200
+
+
+def test_handle_async_answers_on_the_loop_and_cancels(service: quire.SyncService, keys: Tuple[Any, str]):
+    import asyncio
+
+    tok = token(keys, ["read", "write"])
+    auth = [("Authorization", "Bearer " + tok)]
+
+    async def scenario() -> None:
+        status, headers, body = await service.handle_async("GET", "/documents/doc1/layers/main", auth)
+        assert status == 200 and any(n.lower() == "x-request-id" for n, _ in headers)
+        seq = json.loads(body)["seq"]
+        poll = "/documents/doc1/layers/main/changes?since=%d&wait=60" % seq
+        # Many long polls wait at once without a thread each; a push wakes them all.
+        waiting = [asyncio.ensure_future(service.handle_async("GET", poll, auth)) for _ in range(50)]
+        await asyncio.sleep(0.5)
+        assert not any(w.done() for w in waiting)
+        push = {"client_id": "async", "mutations": [{"client_seq": 1, "op": "put", "id": "n3", "base_revision": None,
+                                                     "record": note("n3", "hello")}]}
+        status, _, _ = await service.handle_async("POST", "/documents/doc1/layers/main/mutations", auth,
+                                                  json.dumps(push).encode())
+        assert status == 200
+        answers = await asyncio.wait_for(asyncio.gather(*waiting), 30)
+        assert all(s == 200 and [c["id"] for c in json.loads(b)["changes"]] == ["n3"] for s, _, b in answers)
+        # A cancelled long poll (its client went away) stops at once and frees its call.
+        seq = json.loads(answers[0][2])["seq"]
+        poll = "/documents/doc1/layers/main/changes?since=%d&wait=60" % seq
+        task = asyncio.ensure_future(service.handle_async("GET", poll, auth))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        started = time.monotonic()
+        while service._calls and time.monotonic() - started < 10:
+            await asyncio.sleep(0.05)
+        assert not service._calls, "the cancelled call's completion did not run"
+        # A NUL in the target, asynchronously too.
+        assert (await service.handle_async("GET", "/healthz\0"))[0] == 400
+
+    asyncio.run(scenario())

@@ -5,8 +5,9 @@ Run from the repository root, after `make` (which builds build/bin/quire-server)
     python3 -m pytest -q Tests/server          # or: make test-server
 
 Every test that takes the ``host`` fixture runs once per host (sync_support.HOSTS:
-quire-server, and the Python example of the C request handler once it exists); narrow it
-with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
+quire-server on SQLite and on PostgreSQL, and the Python, Go and Node hosts of the C request
+handler, examples/python, examples/go, examples/node); a host whose tools are missing is
+skipped with the reason; narrow it with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
 tests pick, with SQLite stores in a temporary directory; keys and tokens are made by the
 tests (cryptography, PyJWT).
 """
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from quire_testing.plugin import pytest_report_header, pytest_runtest_call, pytest_runtest_setup  # noqa: E402,F401
 from sync_support import (  # noqa: E402
     HOST_FEATURES, HOSTS, HostSettings, Keys, PostgresCluster, ServerProcess, free_port, make_keys,
-    selected_hosts, unique, upload, uses_postgres,
+    missing_host, selected_hosts, unique, upload, uses_postgres,
 )
 
 
@@ -40,6 +41,9 @@ def host(request: pytest.FixtureRequest) -> str:
     name = str(request.param)
     if name not in HOSTS:
         pytest.fail(f"unknown host {name!r} in QUIRE_SERVER_HOSTS (known: {', '.join(HOSTS)})")
+    why = missing_host(name)
+    if why is not None:
+        pytest.skip(f"{name}: {why}")
     return name
 
 

@@ -76,32 +76,118 @@ def quire_server_command(s: HostSettings) -> List[str]:
     return argv
 
 
-# name -> (program and leading arguments, whether it is there). Select with
-# QUIRE_SERVER_HOSTS=name,name (default: every host that is there). A name ending in
-# "+postgres" is that host on a PostgreSQL store (a database of the test's own cluster)
-# instead of a SQLite file.
-HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], bool]]] = {
-    "quire-server": (lambda: [str(QUIRE_SERVER)], lambda: QUIRE_SERVER.exists()),
-    "quire-server+postgres": (lambda: [str(QUIRE_SERVER)], lambda: postgres_bindir() is not None),
-    # The C request handler as a WSGI application on waitress (issue 15), taking
-    # quire-server's flags.
+# The library the embedding hosts are built against (its pkg-config file and libquire.so).
+LIBRARY_PREFIX = Path(os.environ.get("QUIRE_PREFIX", REPO / "build"))
+HOSTS_BUILD = REPO / "build" / "examples"
+
+
+def _build(argv: List[str], cwd: Path, what: str, **env: str) -> None:
+    e = dict(os.environ, PKG_CONFIG_PATH=str(LIBRARY_PREFIX / "lib" / "pkgconfig"), **env)
+    r = subprocess.run(argv, cwd=str(cwd), env=e, capture_output=True, text=True, timeout=900)
+    if r.returncode != 0:
+        raise RuntimeError(f"building {what} failed ({describe(argv)}):\n{r.stdout}\n{r.stderr}")
+
+
+_built: Dict[str, List[str]] = {}
+
+
+def go_host() -> List[str]:
+    """examples/go, built once per test session against LIBRARY_PREFIX (cgo, pkg-config)."""
+    if "go" not in _built:
+        out = HOSTS_BUILD / "go" / "syncserver"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # Go's caches in the build tree (a CI run may have no $HOME), and no module proxy:
+        # the host uses the standard library only.
+        _build(["go", "build", "-o", str(out), "."], REPO / "examples" / "go", "the Go host",
+               CGO_LDFLAGS=f"-Wl,-rpath,{LIBRARY_PREFIX / 'lib'}", GOCACHE=str(out.parent / "cache"),
+               GOPATH=str(out.parent / "gopath"), GOPROXY="off")
+        _built["go"] = [str(out)]
+    return _built["go"]
+
+
+def node_host() -> List[str]:
+    """examples/node/server.js with its N-API addon, built once per test session."""
+    if "node" not in _built:
+        out = HOSTS_BUILD / "node"
+        out.mkdir(parents=True, exist_ok=True)
+        _build(["make", "-B", "-s", f"OUT={out}"], REPO / "examples" / "node", "the Node host's addon")
+        _built["node"] = ["env", f"QUIRE_NODE_ADDON={out / 'quire_sync.node'}", shutil.which("node") or "node",
+                          str(REPO / "examples" / "node" / "server.js")]
+    return _built["node"]
+
+
+def _missing_library() -> Optional[str]:
+    if not (LIBRARY_PREFIX / "lib" / "pkgconfig" / "quire.pc").exists():
+        return f"the library is not built ({LIBRARY_PREFIX}/lib/pkgconfig/quire.pc is missing: make)"
+    return None
+
+
+def _missing_go() -> Optional[str]:
+    if shutil.which("go") is None:
+        return "Go is not installed (scripts/install-deps.sh installs Debian's golang-go)"
+    return _missing_library()
+
+
+def _missing_node() -> Optional[str]:
+    if shutil.which("node") is None:
+        return "Node is not installed (scripts/install-deps.sh installs Debian's nodejs)"
+    if not any(Path(d, "node_api.h").exists() for d in ("/usr/include/node", "/usr/local/include/node")):
+        return "Node's headers (node_api.h) are missing (Debian: libnode-dev)"
+    return _missing_library()
+
+
+# name -> (program and leading arguments, why it is not there (None: it is)). Select with
+# QUIRE_SERVER_HOSTS=name,name (default: every host; one that is not there is skipped with
+# its reason). A name ending in "+postgres" is that host on a PostgreSQL store (a database of
+# the test's own cluster) instead of a SQLite file. The hosts of the C request handler
+# (Python, Go, Node; issues 15 and 35) take quire-server's flags.
+HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = {
+    "quire-server": (lambda: [str(QUIRE_SERVER)],
+                     lambda: None if QUIRE_SERVER.exists() else f"{QUIRE_SERVER} is not built (make)"),
+    "quire-server+postgres": (lambda: [str(QUIRE_SERVER)],
+                              lambda: None if postgres_bindir() is not None
+                              else "PostgreSQL is not installed (scripts/install-deps.sh installs it)"),
+    # The C request handler as a WSGI application on waitress (issue 15).
     "python-handler": (
         lambda: [sys.executable, str(REPO / "examples" / "python" / "sync_server.py")],
-        lambda: (REPO / "examples" / "python" / "sync_server.py").exists(),
+        lambda: None,
     ),
+    # The asynchronous C handler under Go's net/http (cgo) and Node's node:http (N-API).
+    "go-handler": (go_host, _missing_go),
+    "node-handler": (node_host, _missing_node),
 }
 
 
 # What a host is known not to do yet, by name (absent: everything). Tests of such a feature
 # are expected to fail on that host (xfail, with the reason), and say so in the summary.
-HOST_FEATURES: Dict[str, Dict[str, bool]] = {}
+# framing_errors: HTTP that the host's own HTTP server refuses (a header past its limit, a NUL
+# in the request line or a header, a garbage request line, a body shorter than its
+# Content-Length) is answered with the protocol's JSON error and a request id. Only
+# quire-server does: the other hosts' web servers (waitress, Go's net/http, Node's llhttp)
+# answer those in their own shape before the library sees a request.
+# nul_in_request_line: a raw NUL in the request line reaches the library (waitress passes it
+# on; the binding sends it as %00), which answers its 400; Go's and Node's parsers refuse it.
+# cancels_on_disconnect: a long poll whose client went away stops waiting at once (the Go and
+# Node hosts cancel the asynchronous call); the others hold it until its wait ends.
+HOST_FEATURES: Dict[str, Dict[str, bool]] = {
+    "quire-server": {"cancels_on_disconnect": False},
+    "quire-server+postgres": {"cancels_on_disconnect": False},
+    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False},
+    "go-handler": {"framing_errors": False, "nul_in_request_line": False},
+    "node-handler": {"framing_errors": False, "nul_in_request_line": False},
+}
 
 
 def selected_hosts() -> List[str]:
     wanted = os.environ.get("QUIRE_SERVER_HOSTS")
     if wanted:
         return [h.strip() for h in wanted.split(",") if h.strip()]
-    return [name for name, (_, present) in HOSTS.items() if present()]
+    return list(HOSTS)
+
+
+def missing_host(host: str) -> Optional[str]:
+    """Why `host` cannot run here (a tool or the build missing), or None."""
+    return HOSTS[host][1]()
 
 
 def uses_postgres(host: str) -> bool:

@@ -28,7 +28,9 @@ extern "C" {
  * core, none in the host.
  *
  * Thread safety: a service may be used by any number of threads at once (one request per
- * thread); `quire_sync_service_handle` blocks its thread while a long poll waits.
+ * thread); `quire_sync_service_handle` blocks its thread while a long poll waits, while
+ * `quire_sync_service_handle_async` returns at once and answers through a callback on a
+ * library thread (for event-loop hosts such as Node).
  */
 typedef struct quire_sync_service quire_sync_service;
 
@@ -42,8 +44,11 @@ typedef struct quire_sync_response quire_sync_response;
  */
 typedef struct quire_sync_config {
     uint32_t version; /**< QUIRE_SYNC_CONFIG_VERSION */
-    /** Where the service keeps its data: "sqlite:///absolute/path/quire.db" (created if
-     *  missing) or "sqlite::memory:" (the default, for tests: gone when closed). */
+    /** Where the service keeps its data, required: "sqlite:///absolute/path/quire.db" or
+     *  "sqlite://relative/path.db" (from the working directory at open, as quire-server
+     *  takes it; created if missing), or "sqlite::memory:" (for tests: gone when closed).
+     *  There is no default: a service that would lose everything on close is asked for by
+     *  name, never given by omission. */
     const char *store;
     /** The public keys that verify JWTs, as PEM texts (RSA or EC; RS256, RS512, ES256,
      *  ES512 only): `public_key_count` pointers. */
@@ -62,8 +67,8 @@ typedef struct quire_sync_config {
 
 /** The current version of `quire_sync_config`. */
 #define QUIRE_SYNC_CONFIG_VERSION 1
-/** Initialiser for `quire_sync_config`: an in-memory store, no keys, no admin API, the
- *  default limits. */
+/** Initialiser for `quire_sync_config`: no store yet (set `store`), no keys, no admin
+ *  API, the default limits. */
 #define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0 }
 
 /**
@@ -76,7 +81,7 @@ QUIRE_API int quire_sync_config_init(quire_sync_config *config, unsigned version
 /**
  * Opens a sync service: its store (migrated to the current schema) and its keys.
  * out: receives the service, owned by the caller; release with `quire_sync_service_close`.
- * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an unknown store URL scheme, a key that
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, no store, an unknown store URL scheme, a key that
  * is not a PEM public key, JWKS that does not parse); QUIRE_EVERSION; QUIRE_EIO (the store
  * cannot be opened); QUIRE_EFORMAT (a store file that is not Quire's).
  */
@@ -141,6 +146,62 @@ QUIRE_API int quire_sync_response_body(const void **out_data, size_t *out_len,
 
 /** Releases a response. NULL is a no-op. */
 QUIRE_API void quire_sync_response_free(quire_sync_response *response);
+
+/* ------------------------------------------------------------------------------------ */
+/* Sync service: the asynchronous handler, for event-loop hosts (Node, libuv, asyncio)   */
+/* ------------------------------------------------------------------------------------ */
+
+/** A request in progress of `quire_sync_service_handle_async`, owned by the caller; cancel
+ *  it with `quire_sync_call_cancel`, release it with `quire_sync_call_free`. */
+typedef struct quire_sync_call quire_sync_call;
+
+/**
+ * The completion of `quire_sync_service_handle_async`: called exactly once per request,
+ * on a thread of the library (never inside `quire_sync_service_handle_async` itself, never
+ * on the caller's thread unless that is one of the library's; possibly before
+ * `quire_sync_service_handle_async` has returned to the caller), with the response, which the
+ * callback owns (release it with `quire_sync_response_free`, from any thread). `payload` is
+ * the caller's pointer, passed through. The callback must return quickly and must not call
+ * back into the service's blocking functions (`quire_sync_service_handle`,
+ * `quire_sync_service_shutdown`, `quire_sync_service_close`): it runs on a thread the
+ * library's other requests share; an event-loop host hands the response to its loop (Node:
+ * a thread-safe function; libuv: uv_async_send) and returns.
+ */
+typedef void (*quire_sync_completion)(quire_sync_response *response, void *payload);
+
+/**
+ * Handles one request like `quire_sync_service_handle`, without blocking: the request
+ * (method, target, headers, body) is copied before this returns, and `completion` gets the
+ * response later on a library thread, while a long poll waits without holding any thread.
+ * Every outcome is a response, as with the blocking handler.
+ * out_call: receives the request's handle, owned by the caller (release it with
+ * `quire_sync_call_free`, before or after the completion ran); NULL when the caller will
+ * never cancel.
+ * completion: required; payload: passed to it as it is.
+ * The service must stay open until every completion has run: call
+ * `quire_sync_service_shutdown` (long polls answer at once), wait for the completions, then
+ * `quire_sync_service_close`.
+ * Returns: QUIRE_OK (the completion will run exactly once); QUIRE_EINVAL (NULL arguments, a
+ * NULL header name or value; the completion will not run).
+ */
+QUIRE_API int quire_sync_service_handle_async(quire_sync_call **out_call, quire_sync_service *service,
+                                              const char *method, const char *target,
+                                              const quire_sync_header *headers, size_t header_count,
+                                              const void *body, size_t body_len,
+                                              quire_sync_completion completion, void *payload);
+
+/**
+ * Cancels a request of `quire_sync_service_handle_async` whose client went away: a long
+ * poll stops waiting at once, other work stops where it may. The completion still runs
+ * exactly once (with whatever response the service gives, which the host then drops). A
+ * request that already completed is left as it is; cancelling twice is harmless.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL).
+ */
+QUIRE_API int quire_sync_call_cancel(quire_sync_call *call);
+
+/** Releases the caller's handle of a request (it does not cancel it: the completion still
+ *  runs). NULL is a no-op. */
+QUIRE_API void quire_sync_call_free(quire_sync_call *call);
 
 #ifdef __cplusplus
 }

@@ -225,6 +225,44 @@ public final class BookmarkManager {
         }
     }
 
+    /// After a page operation: every go-to bookmark follows its page to `newIndex(old)`
+    /// (its provider told through ``BookmarkProvider/add(_:)``, which replaces it), and one
+    /// whose page is gone (nil) is removed through its provider. The built-in provider gets
+    /// its changes in one write of its store.
+    func followPages(_ newIndex: (Int) -> Int?) throws {
+        try withProviders { slots in
+            for s in slots.indices {
+                var changed: [(index: Int, bookmark: Bookmark)] = []
+                var gone: [Int] = []
+                for (i, b) in slots[s].bookmarks.enumerated() {
+                    guard case .goTo(let page) = b.action else { continue }
+                    guard let moved = newIndex(page) else {
+                        gone.append(i)
+                        continue
+                    }
+                    if moved != page {
+                        var c = b
+                        c.action = .goTo(pageIndex: moved)
+                        changed.append((i, c))
+                    }
+                }
+                if changed.isEmpty && gone.isEmpty { continue }
+                if let builtIn = slots[s].provider as? BuiltInBookmarkProvider {
+                    try builtIn.update(changed.map(\.bookmark), removing: Set(gone.map { slots[s].bookmarks[$0].identifier }))
+                } else {
+                    for (_, bookmark) in changed {
+                        guard try slots[s].provider.add(bookmark) else {
+                            throw PDFError(.unsupported, "the provider of bookmark \(bookmark.identifier) refused its page's new index")
+                        }
+                    }
+                    for i in gone { _ = try slots[s].provider.remove(slots[s].bookmarks[i]) }
+                }
+                for (i, bookmark) in changed { slots[s].bookmarks[i] = bookmark }
+                for i in gone.reversed() { slots[s].bookmarks.remove(at: i) }
+            }
+        }
+    }
+
     /// Asks every provider to persist its bookmarks; the document calls this when it is
     /// saved, before it writes the file (so a provider that fails stops the save). Providers
     /// of a chain that was never used since it was set are not asked: they have nothing new.

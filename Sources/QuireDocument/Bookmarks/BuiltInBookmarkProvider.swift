@@ -64,12 +64,18 @@ public final class BuiltInBookmarkProvider: BookmarkProvider {
         return true
     }
 
-    /// Takes every one of `bookmarks` (replacing those it holds, adding the others) with
-    /// one write of the store.
-    func update(_ bookmarks: [Bookmark]) throws {
+    /// Takes every one of `bookmarks` (replacing those it holds, adding the others) and
+    /// drops those whose identifier is in `removing`, with one write of the store.
+    func update(_ bookmarks: [Bookmark], removing: Set<String> = []) throws {
         _ = try loadBookmarks()
         let document = try owner()
         var updatedList = list, updatedEntries = try entries(document), updatedPosition = position
+        if !removing.isEmpty {
+            let keep = updatedList.indices.filter { !removing.contains(updatedList[$0].identifier) }
+            updatedList = keep.map { updatedList[$0] }
+            updatedEntries = keep.map { updatedEntries[$0] }
+            updatedPosition = Dictionary(updatedList.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+        }
         for bookmark in bookmarks {
             let entry = try Self.entry(bookmark, document)
             if let i = updatedPosition[bookmark.identifier] {

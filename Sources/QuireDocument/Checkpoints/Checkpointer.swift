@@ -117,7 +117,9 @@ public final class Checkpointer: ChangeObserver {
 
     private weak var document: Document?
     private let lockFD: Int32
-    private let key: [UInt8]?
+    /// The sealing key: derived from the file key of the bytes the journal is about, so it
+    /// changes when a save changes the encryption (``didSave(_:of:)``).
+    private var key: [UInt8]?
     private var identity: [UInt8]
     /// How many entries of the document's change log are serialized.
     private var logged = 0
@@ -550,6 +552,9 @@ public final class Checkpointer: ChangeObserver {
     /// from the saved bytes.
     public func didSave(_ saved: ByteBuffer, of document: Document) throws {
         identity = (try JournalCodec.sha256(saved))
+        // A save that encrypted the document, changed its passwords or removed its
+        // encryption changed the file key: the new journal is sealed with the new one.
+        key = document.file.security?.derivedJournalKey
         abandonCompaction()
         liveRecords = [:]
         liveTotal = 0

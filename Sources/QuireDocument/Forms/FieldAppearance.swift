@@ -44,6 +44,30 @@ struct DefaultAppearance {
     }
 }
 
+extension DefaultAppearance {
+    /// `da` with the font resource names of `renames` (old name to new, without slashes)
+    /// replaced where they are the font operand of `Tf`; everything else kept as written.
+    static func renamingFont(in da: String, _ renames: [String: String]) -> String {
+        var tokens: [(range: Range<String.Index>, text: Substring)] = []
+        var i = da.startIndex
+        while i < da.endIndex {
+            if da[i] == " " || da[i] == "\n" || da[i] == "\r" || da[i] == "\t" { i = da.index(after: i); continue }
+            var j = i
+            while j < da.endIndex, !(da[j] == " " || da[j] == "\n" || da[j] == "\r" || da[j] == "\t") { j = da.index(after: j) }
+            tokens.append((i..<j, da[i..<j]))
+            i = j
+        }
+        var out = da
+        // From the end, so that earlier ranges stay valid.
+        for k in tokens.indices.reversed() where tokens[k].text == "Tf" && k >= 2 {
+            let name = tokens[k - 2]
+            guard name.text.hasPrefix("/"), let renamed = renames[String(name.text.dropFirst())] else { continue }
+            out.replaceSubrange(name.range, with: "/" + renamed)
+        }
+        return out
+    }
+}
+
 /// A font for a field appearance: its resource and its widths.
 struct FieldFont {
     var resourceName: String

@@ -499,7 +499,7 @@ public final class ToolManager {
 
     /// Runs `body` as one undo step: the objects it changes are recorded with their states
     /// before and after. Inside another step, it is part of that one.
-    private func step<T>(verb: String? = nil, description: String? = nil, _ body: () throws -> T) throws -> T {
+    func step<T>(verb: String? = nil, description: String? = nil, _ body: () throws -> T) throws -> T {
         if record != nil {
             if let verb, stepVerb == nil { stepVerb = verb }
             if let description, stepDescription == nil { stepDescription = description }

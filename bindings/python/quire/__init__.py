@@ -51,6 +51,7 @@ from . import _raw
 from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
+from ._pages import PageReport
 from ._geometry import Rect
 from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
 from ._forms import FieldFlags, FieldOption, FieldType, FieldWidget, FormField, FormKind
@@ -165,6 +166,7 @@ def build_info() -> _typing.Dict[str, _typing.Any]:
 
 
 __all__ = [
+    "PageReport",
     "Action",
     "Annotation",
     "AnnotationThread",

@@ -18,13 +18,12 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-import weakref
 from ctypes import byref, c_int, c_size_t
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _raw
-from ._document import Document, _close_document
+from ._document import Document
 from ._enums import IntEnum
 from ._errors import StateError, check
 from ._ffi import c_string, query_bytes
@@ -331,7 +330,7 @@ class Descriptor:
         if self._document is None or self._document.closed:
             out = _raw.quire_document_p()
             check(_raw.lib.quire_descriptor_document(byref(out), self._live()))
-            self._document = _adopt_document(out)
+            self._document = Document._adopt(out)
         return self._document
 
     def _forget_reads(self) -> None:
@@ -430,17 +429,3 @@ class Descriptor:
             return "<quire.Descriptor %s/%s %s>" % (self.document_id, self.layer, self.state.name)
         except Exception:
             return "<quire.Descriptor (client closed)>"
-
-
-def _adopt_document(handle: Any) -> Document:
-    """A :class:`Document` around a handle the library gave (a new reference)."""
-    doc = Document.__new__(Document)
-    doc._lock = threading.RLock()
-    doc._listings = {}
-    doc._name = None
-    doc._epoch = 0
-    doc._handle = handle
-    doc._keepalive = {}
-    doc._bookmarks = None
-    doc._finalizer = weakref.finalize(doc, _close_document, handle, doc._keepalive)
-    return doc

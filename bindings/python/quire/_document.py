@@ -61,11 +61,12 @@ from ._errors import (
     make_error,
     raise_missing_file,
 )
-from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes, text
+from ._ffi import OwnedHandle, c_string, int32_index, optional_c_string, query_bytes, text
 from ._fields import Attribute
 from ._forms import FormField, FormKind
-from ._geometry import Rect, rect_from_c
+from ._geometry import Rect, RectLike, c_rect, rect_from_c
 from ._objects import Reference, Stream, Value, _parsed, _take
+from ._pages import EncryptionOptions, PageIndices, PageReport, page_index_array, take_report
 from ._text import MARKUP_KINDS, TextChar, TextMatch, TextPage, TextSpan
 from ._text import search as _search_text
 
@@ -548,6 +549,21 @@ class Document(OwnedHandle):
         self._keepalive: Dict[str, Any] = {}
         self._bookmarks: Optional[BookmarkManager] = None
         self._finalizer = weakref.finalize(self, _close_document, out, self._keepalive)
+
+    @classmethod
+    def _adopt(cls, handle: Any) -> "Document":
+        """A :class:`Document` around a handle the library gave (a new reference, owned from
+        now on): the sync client's downloads, :meth:`extract`."""
+        doc = cls.__new__(cls)
+        doc._lock = threading.RLock()
+        doc._listings = {}
+        doc._name = None
+        doc._epoch = 0
+        doc._handle = handle
+        doc._keepalive = {}
+        doc._bookmarks = None
+        doc._finalizer = weakref.finalize(doc, _close_document, handle, doc._keepalive)
+        return doc
 
     @classmethod
     def open(cls, path: PathType, password: Optional[Union[str, bytes]] = None, **limits: int) -> "Document":
@@ -1622,6 +1638,118 @@ class Document(OwnedHandle):
         """
         return self._import(_raw.QUIRE_FORMAT_JSON, data, progress)
 
+    # -- page operations and encryption (docs/pages.md) ---------------------------------
+
+    def merge(self, source: "Document", pages: Optional[PageIndices] = None, *, at: Optional[int] = None) -> PageReport:
+        """Copies pages of ``source`` into this document (``quire_document_import_pages``):
+        ``pages`` (an index or an iterable of them, in that order; negative ones count from
+        the end of ``source``), or every page when ``None``; inserted at index ``at`` (by
+        default after the last page). The pages bring along what hangs on them (their
+        annotations with replies and popups, links, form fields merged into this
+        document's form, outline items, named destinations, page labels, user bookmarks),
+        by the rules of docs/pages.md. ``source`` is only read.
+
+        Returns the :class:`PageReport`: the form fields renamed because their names were
+        taken here, and warnings.
+
+        Raises:
+            InvalidArgumentError: ``source`` is this document, or ``pages`` is empty.
+            IndexOutOfRangeError: a page of ``source`` or ``at`` out of range.
+            StateError: either document is closed, or this one is synced.
+            LimitError: past ``max_pages`` or ``max_objects``.
+        Nothing changes when it raises.
+        """
+        if not isinstance(source, Document):
+            raise TypeError("merge takes a quire.Document, not %s" % type(source).__name__)
+        report = _raw.quire_page_report_p()
+        with self._lock, source._lock:
+            source_handle = source._read_handle()
+            handle = self._live_handle()
+            if pages is None:
+                indices, count = None, 0
+            else:
+                indices, count = page_index_array(pages, source.page_count)
+                if count == 0:
+                    raise InvalidArgumentError(_raw.QUIRE_EINVAL, "no pages were given (None merges every page)")
+            position = self.page_count if at is None else int32_index(at, "the index to insert at")
+            check(_raw.lib.quire_document_import_pages(byref(report), handle, source_handle, indices, count, position))
+        return take_report(report)
+
+    def extract(self, pages: PageIndices) -> "Document":
+        """A new document of ``pages`` (an index or an iterable of them, in that order;
+        negative ones count from the end) with what travels with them, as :meth:`merge`
+        brings it, and this document's information dictionary
+        (``quire_document_extract_pages``). It is in memory and unsaved: save it with
+        ``full=True`` (:meth:`save`), after :meth:`encrypt` if it should be encrypted. This
+        document does not change. Split a document by extracting each part::
+
+            with quire.Document("book.pdf") as book:
+                for start in range(0, book.page_count, 10):
+                    with book.extract(range(start, min(start + 10, book.page_count))) as part:
+                        part.save("part-%03d.pdf" % (start // 10), full=True)
+
+        Raises:
+            InvalidArgumentError: ``pages`` is empty.
+            IndexOutOfRangeError: a page out of range.
+        """
+        out = _raw.quire_document_p()
+        with self._lock:
+            indices, count = page_index_array(pages, self.page_count)
+            check(_raw.lib.quire_document_extract_pages(byref(out), self._read_handle(), indices, count))
+        return Document._adopt(out)
+
+    def encrypt(
+        self,
+        user_password: Optional[Union[str, bytes]] = None,
+        owner_password: Optional[Union[str, bytes]] = None,
+        *,
+        method: str = "AES-256",
+        permissions: Optional[Union[Permissions, int]] = None,
+        encrypt_metadata: bool = True,
+        current_owner_password: Optional[Union[str, bytes]] = None,
+    ) -> None:
+        """Encrypts the document at the next save, or changes the passwords and permissions
+        of an encrypted one (``quire_document_set_encryption``). The save must be a full one
+        (``save(..., full=True)``); an incremental save raises :class:`StateError` while
+        the change is pending. After the save the document continues from the encrypted
+        bytes, as if opened with the owner password.
+
+        ``user_password`` opens the document with ``permissions``; ``None`` or empty: anyone
+        can open it. ``owner_password`` opens it with every permission; ``None`` or empty:
+        the user password. ``method`` is ``"AES-256"`` (the default; PDF 2.0, revision 6)
+        or ``"AES-128"`` (revision 4, for older readers); RC4 is refused. ``permissions``
+        are :class:`Permissions` flags (default: all). ``encrypt_metadata=False`` leaves
+        the XMP metadata readable.
+
+        An encrypted document changes only with its owner password: the one it was opened
+        with, or ``current_owner_password``.
+
+        Raises:
+            PasswordError: the document was opened with its user password and
+                ``current_owner_password`` is missing or wrong (nothing changes).
+            UnsupportedError: an RC4 method.
+            InvalidArgumentError: an unknown method; a password the method cannot hold.
+            StateError: the document is closed or synced.
+        """
+        options = EncryptionOptions(user_password, owner_password, method, permissions, encrypt_metadata)
+        current = optional_c_string(current_owner_password, "the current owner password")
+        with self._lock:
+            check(_raw.lib.quire_document_set_encryption(self._live_handle(), byref(options.options), current))
+
+    def decrypt(self, owner_password: Optional[Union[str, bytes]] = None) -> None:
+        """Removes the document's encryption at the next save, which must be a full one
+        (``save(..., full=True)``); ``owner_password`` is needed when the document was
+        opened with its user password. Does nothing visible on a document that is not
+        encrypted (the next full save writes it unencrypted anyway).
+
+        Raises:
+            PasswordError: no or a wrong owner password (nothing changes).
+            StateError: the document is closed or synced.
+        """
+        current = optional_c_string(owner_password, "the owner password")
+        with self._lock:
+            check(_raw.lib.quire_document_set_encryption(self._live_handle(), None, current))
+
     # -- saving --------------------------------------------------------------------------
 
     def save(
@@ -1948,7 +2076,10 @@ class Document(OwnedHandle):
 
 
 class PageList(Sequence["Page"]):
-    """The pages of a :class:`Document`, as a read-only sequence of :class:`Page`.
+    """The pages of a :class:`Document`, as a sequence of :class:`Page`, with the page
+    operations: :meth:`insert`, :meth:`delete`, :meth:`move`, :meth:`rotate`,
+    :meth:`set_box` (and :meth:`Document.merge`, :meth:`Document.extract`). A :class:`Page`
+    is an index: after an operation, ``pages[i]`` is whatever page stands at ``i``.
 
     Indexing takes negative indices and slices; an index out of range raises
     :class:`IndexOutOfRangeError` (an ``IndexError``). Its length is asked of the document
@@ -2003,6 +2134,103 @@ class PageList(Sequence["Page"]):
     def __iter__(self) -> Iterator["Page"]:
         for i in range(len(self)):
             yield Page(self._document, i)
+
+    # -- page operations (docs/pages.md): each changes all or nothing ---------------------
+
+    def insert(self, index: int, count: int = 1, *, media_box: Optional[RectLike] = None, rotation: int = 0) -> None:
+        """Inserts ``count`` blank pages at ``index`` (0 to ``len(pages)``, which appends),
+        each with ``media_box`` (default US Letter, 0 0 612 792) and ``rotation`` (a
+        multiple of 90, clockwise). They join the page label range of the page before them.
+
+        Raises:
+            IndexOutOfRangeError: ``index`` outside 0 to ``len(pages)``.
+            InvalidArgumentError: ``count`` below 1, a media box without area, a rotation
+                that is not a multiple of 90.
+        """
+        box = None if media_box is None else c_rect(media_box)
+        document = self._document
+        with document._lock:
+            check(
+                _raw.lib.quire_document_insert_pages(
+                    document._live_handle(),
+                    int32_index(index, "the index to insert at"),
+                    int32_index(count, "the number of pages"),
+                    None if box is None else byref(box),
+                    int32_index(rotation, "the rotation"),
+                )
+            )
+
+    def delete(self, pages: PageIndices) -> PageReport:
+        """Deletes ``pages`` (an index or an iterable of them; negative ones count from the
+        end) with their annotations, the form fields of their widgets, and the outline
+        items, named destinations and user bookmarks that go to them; page labels follow.
+        Returns the :class:`PageReport` (its warnings say what was dropped).
+
+        Raises:
+            IndexOutOfRangeError: an index out of range.
+            InvalidArgumentError: no pages, an index given twice, or every page (a document
+                keeps one).
+        """
+        report = _raw.quire_page_report_p()
+        document = self._document
+        with document._lock:
+            indices, count = page_index_array(pages, len(self))
+            check(_raw.lib.quire_document_delete_pages(byref(report), document._live_handle(), indices, count))
+        return take_report(report)
+
+    def move(self, pages: PageIndices, to: int) -> None:
+        """Moves ``pages`` (an index or an iterable of them) so that afterwards they stand,
+        in the order given, from index ``to`` on (0 to ``len(pages)`` minus their number);
+        the other pages keep their order. Everything that names the pages follows them.
+
+        Raises:
+            IndexOutOfRangeError: an index or ``to`` out of range.
+            InvalidArgumentError: no pages, or an index given twice.
+        """
+        document = self._document
+        with document._lock:
+            indices, count = page_index_array(pages, len(self))
+            check(
+                _raw.lib.quire_document_move_pages(
+                    document._live_handle(), indices, count, int32_index(to, "the destination index")
+                )
+            )
+
+    def rotate(self, pages: PageIndices, quarter_turns: int = 1) -> None:
+        """Turns ``pages`` by ``quarter_turns`` quarter turns clockwise (negative:
+        counterclockwise), added to each page's own :attr:`Page.rotation`.
+
+        Raises:
+            IndexOutOfRangeError: an index out of range.
+            InvalidArgumentError: no pages, or an index given twice.
+        """
+        document = self._document
+        with document._lock:
+            indices, count = page_index_array(pages, len(self))
+            check(
+                _raw.lib.quire_document_rotate_pages(
+                    document._live_handle(), indices, count, int32_index(quarter_turns, "the quarter turns")
+                )
+            )
+
+    def set_box(self, pages: PageIndices, kind: Union[Box, int], rect: Optional[RectLike]) -> None:
+        """Sets box ``kind`` (:class:`Box`) of ``pages`` to ``rect``; ``None`` removes it
+        (it then defaults as :meth:`Page.box` says; the media box cannot be removed).
+
+        Raises:
+            IndexOutOfRangeError: an index out of range.
+            InvalidArgumentError: no pages, an index given twice, an unknown box, a
+                rectangle without area, removing the media box.
+        """
+        box = None if rect is None else c_rect(rect)
+        document = self._document
+        with document._lock:
+            indices, count = page_index_array(pages, len(self))
+            check(
+                _raw.lib.quire_document_set_page_box(
+                    document._live_handle(), indices, count, operator.index(kind), None if box is None else byref(box)
+                )
+            )
 
     def __repr__(self) -> str:
         return "<quire.PageList of %r>" % (self._document,)

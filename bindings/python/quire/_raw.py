@@ -47,6 +47,7 @@ from ._raw_generated import (
     QUIRE_CLIENT_CALLBACKS_VERSION,
     QUIRE_CLIENT_CONFIG_VERSION,
     QUIRE_CUSTOM_TOOL_VERSION,
+    QUIRE_ENCRYPTION_OPTIONS_VERSION,
     QUIRE_EXPORT_OPTIONS_VERSION,
     QUIRE_FILE_ACCESS_VERSION,
     QUIRE_FLATTEN_OPTIONS_VERSION,
@@ -70,6 +71,7 @@ from ._raw_generated import (
     quire_client_callbacks,
     quire_client_config,
     quire_custom_tool,
+    quire_encryption_options,
     quire_export_options,
     quire_file_access,
     quire_flatten_options,
@@ -194,6 +196,11 @@ def text_search_options_init() -> quire_text_search_options:
 def text_options_init() -> quire_text_options:
     """``QUIRE_TEXT_OPTIONS_INIT`` through ``quire_text_options_init``."""
     return _init(quire_text_options(), "quire_text_options_init", QUIRE_TEXT_OPTIONS_VERSION)
+
+
+def encryption_options_init() -> quire_encryption_options:
+    """``QUIRE_ENCRYPTION_OPTIONS_INIT`` through ``quire_encryption_options_init``."""
+    return _init(quire_encryption_options(), "quire_encryption_options_init", QUIRE_ENCRYPTION_OPTIONS_VERSION)
 
 
 def flatten_options_init() -> quire_flatten_options:

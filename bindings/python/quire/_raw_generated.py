@@ -295,6 +295,23 @@ QUIRE_BOX_ART = 0x0604
 
 
 # ----------------------------------------------------------------------------------------
+# quire/pages.h: Page operations
+# ----------------------------------------------------------------------------------------
+
+
+class quire_page_report(Structure):
+    """``quire_page_report``: What a page operation did beyond the pages: the form fields it
+    renamed because their names were taken, and warnings (what it dropped or changed: a
+    structure tree, outline items, named destinations, links into pages left behind). Opaque:
+    only ever used through a pointer, ``quire_page_report_p``.
+    """
+
+
+#: ``quire_page_report *``.
+quire_page_report_p = POINTER(quire_page_report)
+
+
+# ----------------------------------------------------------------------------------------
 # quire/annotations.h: Annotations, replies and review states
 # ----------------------------------------------------------------------------------------
 
@@ -725,6 +742,30 @@ class quire_sync_header(Structure):
         ("name", c_char_p),
         ("value", c_char_p),
     ]
+
+
+# ----------------------------------------------------------------------------------------
+# quire/sync_service.h: Sync service: the asynchronous handler, for event-loop hosts (Node, libuv, asyncio)
+# ----------------------------------------------------------------------------------------
+
+
+class quire_sync_call(Structure):
+    """``quire_sync_call``: A request in progress of `quire_sync_service_handle_async`, owned by
+    the caller; cancel it with `quire_sync_call_cancel`, release it with `quire_sync_call_free`.
+    Opaque: only ever used through a pointer, ``quire_sync_call_p``.
+    """
+
+
+#: ``quire_sync_call *``.
+quire_sync_call_p = POINTER(quire_sync_call)
+
+#: ``quire_sync_completion``: The completion of `quire_sync_service_handle_async`: called
+#: exactly once per request, on a thread of the library (never inside
+#: `quire_sync_service_handle_async` itself, never on the caller's thread unless that is one of
+#: the library's; possibly before `quire_sync_service_handle_async` has returned to the caller),
+#: with the response, which the callback owns (release it with `quire_sync_response_free`, from
+#: any thread).
+quire_sync_completion = CFUNCTYPE(None, quire_sync_response_p, c_void_p)
 
 
 # ----------------------------------------------------------------------------------------
@@ -1181,6 +1222,45 @@ QUIRE_HISTORY_REDO = 0x3601
 
 
 # ----------------------------------------------------------------------------------------
+# quire/encryption.h: Encryption
+# ----------------------------------------------------------------------------------------
+
+#: bit 3: print
+QUIRE_PERMISSION_PRINT = 0x4
+#: bit 4: change the document otherwise than below
+QUIRE_PERMISSION_MODIFY = 0x8
+#: bit 5: copy or extract text and graphics
+QUIRE_PERMISSION_COPY = 0x10
+#: bit 6: add or change annotations, fill forms
+QUIRE_PERMISSION_ANNOTATE = 0x20
+#: bit 9: fill form fields
+QUIRE_PERMISSION_FILL_FORMS = 0x100
+#: bit 10: extract for accessibility
+QUIRE_PERMISSION_EXTRACT_FOR_ACCESSIBILITY = 0x200
+#: bit 11: insert, rotate, delete pages
+QUIRE_PERMISSION_ASSEMBLE = 0x400
+#: bit 12: print at full quality
+QUIRE_PERMISSION_PRINT_HIGH_QUALITY = 0x800
+#: Every permission.
+QUIRE_PERMISSIONS_ALL = 0xF3C
+#: The current version of `quire_encryption_options`.
+QUIRE_ENCRYPTION_OPTIONS_VERSION = 1
+
+
+class quire_encryption_options(Structure):
+    """``quire_encryption_options``: How to encrypt a document."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("method", quire_encryption_method),
+        ("user_password", c_char_p),
+        ("owner_password", c_char_p),
+        ("permissions", c_uint32),
+        ("encrypt_metadata", c_int32),
+    ]
+
+
+# ----------------------------------------------------------------------------------------
 # The functions: (name, restype, argtypes), in header order
 # ----------------------------------------------------------------------------------------
 
@@ -1283,6 +1363,35 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_page_box", c_int, (POINTER(quire_rect), quire_document_p, c_int32, quire_box)),
     ("quire_page_rotation", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
     ("quire_page_annotation_count", c_int, (POINTER(c_int32), quire_document_p, c_int32)),
+    # quire/pages.h: Page operations
+    ("quire_page_report_free", None, (quire_page_report_p,)),
+    ("quire_page_report_renamed_count", c_int, (POINTER(c_int32), quire_page_report_p)),
+    (
+        "quire_page_report_renamed",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_page_report_p, c_int32, c_int32),
+    ),
+    ("quire_page_report_warning_count", c_int, (POINTER(c_int32), quire_page_report_p)),
+    ("quire_page_report_warning", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_page_report_p, c_int32)),
+    ("quire_document_insert_pages", c_int, (quire_document_p, c_int32, c_int32, POINTER(quire_rect), c_int32)),
+    (
+        "quire_document_delete_pages",
+        c_int,
+        (POINTER(quire_page_report_p), quire_document_p, POINTER(c_int32), c_size_t),
+    ),
+    ("quire_document_move_pages", c_int, (quire_document_p, POINTER(c_int32), c_size_t, c_int32)),
+    ("quire_document_rotate_pages", c_int, (quire_document_p, POINTER(c_int32), c_size_t, c_int32)),
+    (
+        "quire_document_set_page_box",
+        c_int,
+        (quire_document_p, POINTER(c_int32), c_size_t, quire_box, POINTER(quire_rect)),
+    ),
+    (
+        "quire_document_import_pages",
+        c_int,
+        (POINTER(quire_page_report_p), quire_document_p, quire_document_p, POINTER(c_int32), c_size_t, c_int32),
+    ),
+    ("quire_document_extract_pages", c_int, (POINTER(quire_document_p), quire_document_p, POINTER(c_int32), c_size_t)),
     # quire/annotations.h: Annotations, replies and review states
     ("quire_annotation_new", c_int, (POINTER(quire_annotation_p), c_char_p, c_int32, POINTER(quire_rect))),
     ("quire_annotation_free", None, (quire_annotation_p,)),
@@ -1480,6 +1589,25 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_sync_response_header", c_int, (POINTER(c_char_p), POINTER(c_char_p), quire_sync_response_p, c_size_t)),
     ("quire_sync_response_body", c_int, (POINTER(c_void_p), POINTER(c_size_t), quire_sync_response_p)),
     ("quire_sync_response_free", None, (quire_sync_response_p,)),
+    # quire/sync_service.h: Sync service: the asynchronous handler, for event-loop hosts (Node, libuv, asyncio)
+    (
+        "quire_sync_service_handle_async",
+        c_int,
+        (
+            POINTER(quire_sync_call_p),
+            quire_sync_service_p,
+            c_char_p,
+            c_char_p,
+            POINTER(quire_sync_header),
+            c_size_t,
+            c_void_p,
+            c_size_t,
+            quire_sync_completion,
+            c_void_p,
+        ),
+    ),
+    ("quire_sync_call_cancel", c_int, (quire_sync_call_p,)),
+    ("quire_sync_call_free", None, (quire_sync_call_p,)),
     # quire/text.h: Text: extraction with positions, search, selection, highlights
     ("quire_text_char_init", c_int, (POINTER(quire_text_char), c_uint)),
     ("quire_text_search_options_init", c_int, (POINTER(quire_text_search_options), c_uint)),
@@ -1670,6 +1798,9 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ),
     ("quire_tool_manager_reply", c_int, (POINTER(c_int32), quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_set_state", c_int, (POINTER(c_int32), quire_tool_manager_p, c_char_p, c_char_p)),
+    # quire/encryption.h: Encryption
+    ("quire_encryption_options_init", c_int, (POINTER(quire_encryption_options), c_uint)),
+    ("quire_document_set_encryption", c_int, (quire_document_p, POINTER(quire_encryption_options), c_char_p)),
 )
 
 __all__ = [
@@ -1758,6 +1889,8 @@ __all__ = [
     "QUIRE_BOX_BLEED",
     "QUIRE_BOX_TRIM",
     "QUIRE_BOX_ART",
+    "quire_page_report",
+    "quire_page_report_p",
     "quire_annotation",
     "quire_annotation_p",
     "quire_annotation_list",
@@ -1884,6 +2017,9 @@ __all__ = [
     "quire_sync_config",
     "QUIRE_SYNC_CONFIG_VERSION",
     "quire_sync_header",
+    "quire_sync_call",
+    "quire_sync_call_p",
+    "quire_sync_completion",
     "quire_text_page",
     "quire_text_page_p",
     "quire_text_match_list",
@@ -2014,5 +2150,16 @@ __all__ = [
     "quire_history",
     "QUIRE_HISTORY_UNDO",
     "QUIRE_HISTORY_REDO",
+    "QUIRE_PERMISSION_PRINT",
+    "QUIRE_PERMISSION_MODIFY",
+    "QUIRE_PERMISSION_COPY",
+    "QUIRE_PERMISSION_ANNOTATE",
+    "QUIRE_PERMISSION_FILL_FORMS",
+    "QUIRE_PERMISSION_EXTRACT_FOR_ACCESSIBILITY",
+    "QUIRE_PERMISSION_ASSEMBLE",
+    "QUIRE_PERMISSION_PRINT_HIGH_QUALITY",
+    "QUIRE_PERMISSIONS_ALL",
+    "QUIRE_ENCRYPTION_OPTIONS_VERSION",
+    "quire_encryption_options",
     "FUNCTIONS",
 ]

@@ -8,10 +8,11 @@ Example, as a WSGI application served by waitress: ``examples/python/sync_server
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import threading
 from ctypes import byref, c_char_p, c_int32, c_size_t, c_void_p
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
 from ._errors import check
@@ -26,14 +27,16 @@ class SyncService:
     many threads as the server has; a long poll blocks its thread (ctypes releases the GIL
     during the call, so other requests go on).
 
-    ``store``: ``"sqlite:///absolute/path.db"`` or ``"sqlite::memory:"``; ``public_keys``:
-    PEM texts that verify the JWTs (RS256, RS512, ES256, ES512); ``jwks``: a JWKS text;
-    ``admin_token``: the admin API's token (``None``: no admin API).
+    ``store`` (required: there is no default store, so that nothing is kept in memory by
+    omission and lost on close): ``"sqlite:///absolute/path.db"``, ``"sqlite://relative.db"``
+    (from the working directory, as quire-server takes it) or ``"sqlite::memory:"`` (for
+    tests); ``public_keys``: PEM texts that verify the JWTs (RS256, RS512, ES256, ES512);
+    ``jwks``: a JWKS text; ``admin_token``: the admin API's token (``None``: no admin API).
     """
 
     def __init__(
         self,
-        store: str = "sqlite::memory:",
+        store: str,
         *,
         public_keys: Sequence[Union[str, bytes]] = (),
         jwks: Optional[str] = None,
@@ -59,38 +62,80 @@ class SyncService:
         check(_raw.lib.quire_sync_service_open(byref(handle), byref(config)))
         self._handle: Optional[Any] = handle  # a quire_sync_service_p
         self._lock = threading.Lock()
+        # The completions of handle_async that the library has yet to call, kept alive
+        # until it does; close() waits for them.
+        self._calls: Dict[int, Any] = {}
+        self._calls_done = threading.Condition()
 
     def handle(
         self, method: str, target: str, headers: Iterable[Tuple[str, str]] = (), body: bytes = b""
     ) -> Response:
         """Handles one request: ``method`` (``"GET"``, ...), ``target`` (the path and query
-        as received), ``headers`` and ``body``; returns ``(status, headers, body)``."""
+        as received), ``headers`` and ``body``; returns ``(status, headers, body)``, for
+        every request the library can be given (a NUL in the target is the library's 400;
+        a NUL in the method or a header, which no C string carries, raises
+        :class:`quire.InvalidArgumentError`)."""
+        handle = self._open_handle()
+        method_c, target_c, array, count, data = _request(method, target, headers, body)
+        response = _raw.quire_sync_response_p()
+        check(_raw.lib.quire_sync_service_handle(
+            byref(response), handle, method_c, target_c, array, count, data if data else None, len(data)))
+        return _read_response(response)
+
+    async def handle_async(
+        self, method: str, target: str, headers: Iterable[Tuple[str, str]] = (), body: bytes = b""
+    ) -> Response:
+        """:meth:`handle` for an asyncio server: awaits the response without holding a thread
+        (``quire_sync_service_handle_async``), so a long poll costs no thread while it waits.
+        Cancelling the awaiting task (the client went away) cancels the request in the
+        library."""
+        handle = self._open_handle()
+        method_c, target_c, array, count, data = _request(method, target, headers, body)
+        loop = asyncio.get_running_loop()
+        future: "asyncio.Future[Response]" = loop.create_future()
+
+        def settle(result: Response) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        def completed(response: Any, payload: Any) -> None:
+            # On a library thread: read the response there (it is ours to free), then hand
+            # the result to the loop.
+            result = _read_response(response)
+            with self._calls_done:
+                self._calls.pop(key, None)
+                self._calls_done.notify_all()
+            try:
+                loop.call_soon_threadsafe(settle, result)
+            except RuntimeError:  # the loop closed in the meantime: no one waits
+                pass
+
+        callback = _raw.quire_sync_completion(completed)
+        key = id(callback)
+        with self._calls_done:
+            self._calls[key] = callback  # kept alive until the library calls it
+        call = _raw.quire_sync_call_p()
+        try:
+            check(_raw.lib.quire_sync_service_handle_async(
+                byref(call), handle, method_c, target_c, array, count, data if data else None, len(data),
+                callback, None))
+        except BaseException:
+            with self._calls_done:
+                self._calls.pop(key, None)
+            raise
+        try:
+            return await future
+        except asyncio.CancelledError:
+            _raw.lib.quire_sync_call_cancel(call)
+            raise
+        finally:
+            _raw.lib.quire_sync_call_free(call)
+
+    def _open_handle(self) -> Any:
         handle = self._handle
         if handle is None:
             raise ValueError("the sync service is closed")
-        pairs = [(c_string(n, "a header name"), c_string(v, "a header value")) for n, v in headers]
-        array = (_raw.quire_sync_header * max(len(pairs), 1))(*[_raw.quire_sync_header(n, v) for n, v in pairs])
-        data = bytes(body)
-        response = _raw.quire_sync_response_p()
-        check(_raw.lib.quire_sync_service_handle(
-            byref(response), handle, c_string(method, "the method"), c_string(target, "the target"),
-            array, len(pairs), data if data else None, len(data)))
-        try:
-            status = c_int32()
-            check(_raw.lib.quire_sync_response_status(byref(status), response))
-            count = c_size_t()
-            check(_raw.lib.quire_sync_response_header_count(byref(count), response))
-            out_headers: List[Tuple[str, str]] = []
-            for k in range(count.value):
-                name, value = c_char_p(), c_char_p()
-                check(_raw.lib.quire_sync_response_header(byref(name), byref(value), response, k))
-                out_headers.append(((name.value or b"").decode("utf-8"), (value.value or b"").decode("utf-8")))
-            pointer, length = c_void_p(), c_size_t()
-            check(_raw.lib.quire_sync_response_body(byref(pointer), byref(length), response))
-            payload = ctypes.string_at(pointer.value, length.value) if pointer.value and length.value else b""
-            return status.value, out_headers, payload
-        finally:
-            _raw.lib.quire_sync_response_free(response)
+        return handle
 
     def shutdown(self) -> None:
         """Answers every long poll now; later requests get 503."""
@@ -99,11 +144,14 @@ class SyncService:
 
     def close(self) -> None:
         """Shuts down and closes the service (idempotent). Call it once no thread is inside
-        :meth:`handle`."""
+        :meth:`handle`; requests of :meth:`handle_async` in progress answer first (the
+        shutdown ends their long polls) and it waits for them."""
         with self._lock:
             handle, self._handle = self._handle, None
         if handle is not None:
             _raw.lib.quire_sync_service_shutdown(handle)
+            with self._calls_done:
+                self._calls_done.wait_for(lambda: not self._calls, timeout=60)
             _raw.lib.quire_sync_service_close(handle)
 
     def __enter__(self) -> "SyncService":
@@ -111,3 +159,33 @@ class SyncService:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _request(method: str, target: str, headers: Iterable[Tuple[str, str]], body: bytes) -> Tuple[Any, ...]:
+    """The C arguments of a request: method, target, header array and count, body. A raw NUL
+    in the target, which no C string carries, goes as ``%00``, which means the same octet
+    and which the library answers with its 400."""
+    pairs = [(c_string(n, "a header name"), c_string(v, "a header value")) for n, v in headers]
+    array = (_raw.quire_sync_header * max(len(pairs), 1))(*[_raw.quire_sync_header(n, v) for n, v in pairs])
+    return (c_string(method, "the method"), c_string(target.replace("\0", "%00"), "the target"),
+            array, len(pairs), bytes(body))
+
+
+def _read_response(response: Any) -> Response:
+    """``(status, headers, body)`` of a ``quire_sync_response``, which this frees."""
+    try:
+        status = c_int32()
+        check(_raw.lib.quire_sync_response_status(byref(status), response))
+        count = c_size_t()
+        check(_raw.lib.quire_sync_response_header_count(byref(count), response))
+        out_headers: List[Tuple[str, str]] = []
+        for k in range(count.value):
+            name, value = c_char_p(), c_char_p()
+            check(_raw.lib.quire_sync_response_header(byref(name), byref(value), response, k))
+            out_headers.append(((name.value or b"").decode("utf-8"), (value.value or b"").decode("utf-8")))
+        pointer, length = c_void_p(), c_size_t()
+        check(_raw.lib.quire_sync_response_body(byref(pointer), byref(length), response))
+        payload = ctypes.string_at(pointer.value, length.value) if pointer.value and length.value else b""
+        return status.value, out_headers, payload
+    finally:
+        _raw.lib.quire_sync_response_free(response)

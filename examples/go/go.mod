@@ -1,0 +1,3 @@
+module quire.example/syncserver
+
+go 1.19
