@@ -43,6 +43,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // JWT verification for the sync service (RS256, RS512, ES256, ES512 only).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Digital signatures (QuireSignatures): certificates, keys and chain validation
+        // (X509), and the DER/BER coders of CMS and time stamps (SwiftASN1).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // The system zlib, for Flate streams.
@@ -57,6 +61,16 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: modelSettings),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat"], swiftSettings: modelSettings),
+        // Digital signatures (docs/signatures.md): signing (PAdES B-B/B-T, adbe.pkcs7.detached,
+        // certification) and validation (integrity, coverage, chain, DocMDP). Above the
+        // document model, which keeps the DocMDP guard of its own APIs and needs no crypto.
+        .target(name: "QuireSignatures", dependencies: [
+            "QuireDocument", "QuireSyntax",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strictImports),
         // What libquire.so does at load: gives back the pages of its relocation table once
         // the loader has applied it (Sources/CQuireLoad/quire_load.c).
         .target(name: "CQuireLoad", path: "Sources/CQuireLoad"),
@@ -111,6 +125,13 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
         .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport"], swiftSettings: strictImports),
+        .testTarget(name: "QuireSignaturesTests", dependencies: [
+            "QuireSignatures", "QuireDocument", "QuireSyntax", "QuireTestSupport",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strictImports),
     ]
 )
 
