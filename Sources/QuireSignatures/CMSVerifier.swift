@@ -13,6 +13,8 @@ struct SignerCheck {
     var intact = false
     /// The signature value verifies with the signer's public key.
     var signatureValid = false
+    /// The message-digest attribute's value.
+    var messageDigest: [UInt8]? = nil
     var problems: [SignatureProblem] = []
 }
 
@@ -44,6 +46,7 @@ enum CMSVerifier {
                 result.problems.append(.cmsUnreadable("the signed attributes have no message digest"))
                 return result
             }
+            result.messageDigest = Array(value.bytes)
             result.intact = Array(value.bytes) == digestOf(digest)
             if !result.intact { result.problems.append(.digestMismatch) }
             signed = encoding
@@ -116,7 +119,10 @@ enum CMSVerifier {
     private static func validate(_ leaf: Certificate, _ intermediates: CertificateStore, _ roots: CertificateStore,
                                  _ time: Date) -> CertificateValidationResult? {
         blocking { () async -> CertificateValidationResult in
-            var verifier = Verifier(rootCertificates: roots) { RFC5280Policy(validationTime: time) }
+            var verifier = Verifier(rootCertificates: roots) {
+                RFC5280Policy(validationTime: time)
+                ExtendedKeyUsageSeen()
+            }
             return await verifier.validate(leaf: leaf, intermediates: intermediates)
         }
     }
@@ -136,6 +142,15 @@ enum CMSVerifier {
         done.wait()
         return result.withLock { $0 }
     }
+}
+
+/// Says that a critical extended key usage is understood: the Verifier rejects a chain
+/// with a critical extension no policy claims, and signers' and time-stamping
+/// authorities' certificates mark theirs critical. What the usages must be is checked
+/// against the certificate's role (a time-stamping authority must have timeStamping).
+struct ExtendedKeyUsageSeen: VerifierPolicy {
+    let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [ASN1ObjectIdentifier.X509ExtensionID.extendedKeyUsage]
+    func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult { .meetsPolicy }
 }
 
 /// The executor of ``CMSVerifier/blocking(_:)``: a serial queue of its own.

@@ -22,6 +22,8 @@ struct ChangeClassifier {
     let new: Document
     /// The appearance streams of the new revision's annotations.
     private var appearances: Set<Int> = []
+    /// Each changed object that counts, with its class, in object order.
+    private(set) var changes: [(object: Int, kind: ModificationKind)] = []
 
     init(old: Document, new: Document) {
         self.old = old
@@ -30,8 +32,12 @@ struct ChangeClassifier {
 
     mutating func widestChange() throws -> ModificationKind? {
         var widest: ModificationKind? = nil
+        var current = 0
+        var changes: [(object: Int, kind: ModificationKind)] = []
+        defer { self.changes = changes }
         func note(_ k: ModificationKind?) {
             guard let k else { return }
+            changes.append((current, k))
             if widest.map({ $0 < k }) ?? true { widest = k }
         }
         let oldFile = old.file
@@ -60,6 +66,7 @@ struct ChangeClassifier {
         let numbers = Set(newFile.objectNumbers).union(oldFile.objectNumbers)
         for n in numbers.sorted() where n > 0 {
             guard changed(n) else { continue }
+            current = n
             let before = try? old.object(n)
             let after = try? new.object(n)
             let was = (before == nil || before == .null) ? nil : before
@@ -139,7 +146,7 @@ struct ChangeClassifier {
         // A signature dictionary, new.
         if was == nil, type == "Sig" || type == "DocTimeStamp" { return .formFilling }
         // Widgets and fields.
-        if let d = (now ?? was)?.dictionary, subtype == "Widget" || d["FT"] != nil || (d["Parent"] != nil && d["T"] == nil && subtype == nil) {
+        if let d = (now ?? was)?.dictionary, subtype == "Widget" || d["FT"] != nil || (type == nil && d["Parent"] != nil && d["T"] != nil) {
             if was == nil { return isSignatureWidget(d) || d["FT"]?.name == "Sig" ? .formFilling : .other }
             return keysChanged(was?.dictionary, now?.dictionary, allowed: ["V", "AS", "AP", "MK", "M"]) ? .formFilling : .other
         }

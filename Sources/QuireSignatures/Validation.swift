@@ -90,6 +90,13 @@ public struct TimestampReport: Sendable {
     public let authority: String?
 }
 
+/// An object changed after a signature, and what kind of change it is.
+public struct ChangedObject: Sendable, Equatable, CustomStringConvertible {
+    public let object: Int
+    public let kind: ModificationKind
+    public var description: String { "object \(object): \(kind)" }
+}
+
 /// One signature of a document, validated.
 public struct SignatureReport: @unchecked Sendable {
     /// The signature field's full name and object.
@@ -118,6 +125,8 @@ public struct SignatureReport: @unchecked Sendable {
     public let trusted: Bool
     /// The widest change made after this signature (nil: none).
     public let modification: ModificationKind?
+    /// The objects changed after it, each with its class.
+    public let changedObjects: [ChangedObject]
     /// The changes after it are allowed (by its DocMDP, or for an approval signature: no
     /// change beyond form filling, annotations and signing).
     public let changesAllowed: Bool
@@ -179,12 +188,13 @@ extension Document {
         let permission = try Document.docMDPPermission(of: sig, in: self)
         func report(signer: Certificate? = nil, claimed: Date? = nil, timestamp: TimestampReport? = nil, digest: DigestAlgorithm? = nil,
                     range: [Int] = [], coverage: SignatureCoverage = .partial, intact: Bool = false, signatureValid: Bool = false,
-                    trusted: Bool = false, modification: ModificationKind? = nil, allowed: Bool = false, pades: String? = nil) -> SignatureReport {
+                    trusted: Bool = false, modification: ModificationKind? = nil, changes: [ChangedObject] = [],
+                    allowed: Bool = false, pades: String? = nil) -> SignatureReport {
             SignatureReport(fieldName: field.name, field: field.id, signatureObject: ref, subFilter: subFilter, signer: signer,
                             claimedTime: claimed ?? claimedM.map { Date(timeIntervalSince1970: Double($0.secondsSinceEpoch)) },
                             timestamp: timestamp, digest: digest, certification: permission, byteRange: range,
                             coverage: coverage, intact: intact, signatureValid: signatureValid, trusted: trusted,
-                            modification: modification, changesAllowed: allowed, padesLevel: pades, problems: problems)
+                            modification: modification, changedObjects: changes, changesAllowed: allowed, padesLevel: pades, problems: problems)
         }
         // /ByteRange and /Contents.
         guard let rangeItems = try sig["ByteRange"].map(resolve)?.array, rangeItems.count == 4 else {
@@ -283,11 +293,27 @@ extension Document {
                 problems.append(.notInSignedRevision("object \(ref) is not in the signed revision"))
             }
         }
+        // A CMS made over an earlier revision's bytes, moved into a later signature dictionary.
+        if let ref, !check.intact, let md = check.messageDigest, let digest = check.digest {
+            for end in revisions.revisionEnds() where end < bytes.count {
+                guard let old = revisions.document(endingAt: end), let oldSig = try? old.dictionary(try old.object(ref.number)),
+                      oldSig["ByteRange"] != sig["ByteRange"],
+                      let items = oldSig["ByteRange"]?.array, items.count == 4 else { continue }
+                let r = items.map { $0.integer.flatMap { Int(exactly: $0) } ?? -1 }
+                guard r[0] == 0, r[1] >= 0, r[2] >= r[1], r[3] >= 0, r[2] <= end, r[3] <= end - r[2] else { continue }
+                if digest.digest([bytes[0..<r[1]], bytes[r[2]..<(r[2] + r[3])]]) == md {
+                    problems.append(.notInSignedRevision("its CMS was made over the bytes of an earlier revision (/ByteRange \(r)), not these"))
+                    break
+                }
+            }
+        }
         // What changed after it.
         var modification: ModificationKind? = nil
+        var changes: [ChangedObject] = []
         if coverage == .entireRevision, let old = revisions.document(endingAt: signedEnd) {
             var classifier = ChangeClassifier(old: old, new: self)
             modification = try classifier.widestChange()
+            changes = classifier.changes.map { ChangedObject(object: $0.object, kind: $0.kind) }
         }
         let allowed: Bool
         if let m = modification {
@@ -298,7 +324,7 @@ extension Document {
         }
         return report(signer: check.signer, claimed: claimed, timestamp: timestamp, digest: check.digest, range: range,
                       coverage: coverage, intact: check.intact, signatureValid: check.signatureValid, trusted: trusted,
-                      modification: modification, allowed: allowed, pades: pades)
+                      modification: modification, changes: changes, allowed: allowed, pades: pades)
     }
 
     /// Whether bytes `from..<to` are `<hex>` and the hex is `contents` (hex digits of
@@ -372,6 +398,25 @@ final class RevisionCache {
         if e > 0 && bytes[e - 1] == 0x0A { e -= 1 }
         if e > 0 && bytes[e - 1] == 0x0D { e -= 1 }
         return e >= 5 && bytes[(e - 5)..<e].elementsEqual("%%EOF".utf8)
+    }
+
+    /// Where each revision ends (after its `%%EOF` and end of line), in order.
+    func revisionEnds() -> [Int] {
+        var ends: [Int] = []
+        let marker = Array("%%EOF".utf8)
+        var i = 0
+        while i + marker.count <= bytes.count {
+            if bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker) {
+                var e = i + marker.count
+                if e < bytes.count && bytes[e] == 0x0D { e += 1 }
+                if e < bytes.count && bytes[e] == 0x0A { e += 1 }
+                ends.append(e)
+                i = e
+            } else {
+                i += 1
+            }
+        }
+        return ends
     }
 
     /// The file's first `end` bytes, opened as a document (nil if they do not open).

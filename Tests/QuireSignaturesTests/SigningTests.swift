@@ -2,6 +2,7 @@ import Foundation
 import QuireDocument
 import QuireSignatures
 import QuireSyntax
+import SwiftASN1
 import Testing
 import X509
 
@@ -92,7 +93,7 @@ import X509
         let saved = try doc.saved(.incremental)
         #expect(Array(saved.prefix(signed.count)) == signed)
         let r = try #require(try reports(saved).first)
-        #expect(r.isValid, "\(r.problems)")
+        #expect(r.isValid, "\(r.problems) \(r.changedObjects)")
         #expect(r.coverage == .entireRevision)
         #expect(r.modification == .annotations)
     }

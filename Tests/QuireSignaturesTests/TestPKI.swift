@@ -16,23 +16,24 @@ struct TestPKI {
     let name: DistinguishedName
 
     init(name: String = "Quire Test Root CA") throws {
-        let key = P256.Signing.PrivateKey()
-        rootKey = Certificate.PrivateKey(key)
-        self.name = try DistinguishedName {
+        let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
+        let dn = try DistinguishedName {
             OrganizationName("Quire tests")
             CommonName(name)
         }
         let now = Date()
+        rootKey = key
+        self.name = dn
         root = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: rootKey.publicKey,
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
             notValidBefore: now - 86400 * 365, notValidAfter: now + 86400 * 365 * 10,
-            issuer: self.name, subject: self.name, signatureAlgorithm: .ecdsaWithSHA256,
+            issuer: dn, subject: dn, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                SubjectKeyIdentifier(hash: rootKey.publicKey)
+                SubjectKeyIdentifier(hash: key.publicKey)
             },
-            issuerPrivateKey: rootKey)
+            issuerPrivateKey: key)
     }
 
     enum KeyType { case rsa2048, p256, p384 }
@@ -137,7 +138,7 @@ struct LocalTSA {
         try keyPEM.write(to: directory.appendingPathComponent("tsa.key"), atomically: true, encoding: .utf8)
         try (try cert.serializeAsPEM().pemString + "\n").write(to: directory.appendingPathComponent("tsa.pem"), atomically: true, encoding: .utf8)
         try (pki.rootPEM + "\n").write(to: directory.appendingPathComponent("root.pem"), atomically: true, encoding: .utf8)
-        try "1\n".write(to: directory.appendingPathComponent("serial"), atomically: true, encoding: .utf8)
+        try "01\n".write(to: directory.appendingPathComponent("serial"), atomically: true, encoding: .utf8)
         let config = """
         [ tsa ]
         default_tsa = tsa_config

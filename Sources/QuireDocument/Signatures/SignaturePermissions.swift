@@ -19,7 +19,7 @@ public enum DocMDPPermission: Int, Sendable, Comparable, CaseIterable {
 }
 
 /// What a change made through Quire's APIs is, in DocMDP's terms.
-public enum ModificationKind: Int, Sendable, Comparable {
+public enum ModificationKind: Int, Sendable, Comparable, CustomStringConvertible {
     /// A new document security store or its validation data (allowed under any /P).
     case validationData = 0
     /// Filling in a form field, or signing one.
@@ -40,6 +40,8 @@ public enum ModificationKind: Int, Sendable, Comparable {
         case .other: return false
         }
     }
+
+    public var description: String { text }
 
     var text: String {
         switch self {
