@@ -100,7 +100,10 @@ let package = Package(
             "QuireSyncProtocol", "QuireSQLite", "QuireDocument", "QuireSyntax",
             .product(name: "JWTKit", package: "jwt-kit"),
         ], swiftSettings: strictImports),
-        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
+        .executableTarget(name: "QuireCLI", dependencies: [
+            "QuireDocument", "QuireSyntax", "QuireSignatures", "CQuire",
+            .product(name: "X509", package: "swift-certificates"),
+        ], swiftSettings: strictImports),
         .target(name: "QuireTestSupport", dependencies: [
             "QuireSyntax", "CZlib", .product(name: "JWTKit", package: "jwt-kit"),
         ], path: "Tests/QuireTestSupport", swiftSettings: strictImports),

@@ -11,6 +11,8 @@
 //   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
 //   quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
 //   quire import [--format F] [--full] [--json] [--password PW] FILE DATA -o OUT
+//   quire sign --key KEY [--cert CERTS] [options] FILE -o OUT
+//   quire verify [--json] [--trust PEM]... FILE
 //   quire doctor [--json]
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
@@ -40,6 +42,9 @@ let synopsis = """
            quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
            quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
            quire import [--format F] [--full] [--json] [--password PW] FILE DATA -o OUT
+           quire sign --key KEY [--cert CERTS] [--field NAME] [--page N --rect L,B,R,T]
+                      [--pkcs7] [--digest D] [--certify P] [--reason R] FILE -o OUT
+           quire verify [--json] [--trust PEM]... [--password PW] FILE
            quire doctor [--json]
            quire help [COMMAND]
            quire --version
@@ -200,7 +205,7 @@ let commandHelp: [String: String] = [
         usage: quire help [COMMAND]
 
         Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
-        flatten, text, search, export, import, doctor).
+        flatten, text, search, export, import, sign, verify, doctor).
         """,
 ]
 
@@ -221,7 +226,7 @@ struct HelpRequest: Error { let command: String }
 /// The help of a command, or of quire.
 func help(_ command: String?) -> String? {
     guard let command else { return usage }
-    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? doctorHelp[command]
+    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? signaturesHelp[command] ?? doctorHelp[command]
 }
 
 /// The options every command that opens a file takes.
@@ -529,6 +534,10 @@ func main() -> Int32 {
             try ExportCommand(arguments: arguments.dropFirst()).run()
         case "import":
             try ImportCommand(arguments: arguments.dropFirst()).run()
+        case "sign":
+            try SignCommand(arguments: arguments.dropFirst()).run()
+        case "verify":
+            return try VerifyCommand(arguments: arguments.dropFirst()).run()
         case "doctor":
             try DoctorCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":

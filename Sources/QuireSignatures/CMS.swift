@@ -167,7 +167,11 @@ struct IssuerAndSerial: DERImplicitlyTaggable, Hashable {
         self = try DER.sequence(node, identifier: identifier) { nodes in
             guard let issuerNode = nodes.next() else { throw ASN1Error.invalidASN1Object(reason: "no issuer") }
             let issuer = try DistinguishedName(derEncoded: issuerNode)
-            let serial = try ArraySlice<UInt8>(berEncoded: &nodes)
+            // The serial's content octets as they are: old certificates have negative
+            // serials, which an unsigned integer type refuses.
+            guard let serialNode = nodes.next(), serialNode.identifier == .integer, case .primitive(let serial) = serialNode.content else {
+                throw ASN1Error.invalidASN1Object(reason: "no serial number")
+            }
             return IssuerAndSerial(issuer: issuer, serial: serial)
         }
     }
@@ -188,7 +192,9 @@ enum SignerID: Hashable {
     func matches(_ certificate: Certificate) -> Bool {
         switch self {
         case .issuerAndSerial(let s):
-            return s.issuer == certificate.issuer && s.serial == certificate.serialNumber.bytes
+            // As integers: without the leading zero octets either side may carry.
+            func trimmed(_ b: ArraySlice<UInt8>) -> ArraySlice<UInt8> { b.drop { $0 == 0 } }
+            return s.issuer == certificate.issuer && trimmed(s.serial) == trimmed(certificate.serialNumber.bytes)
         case .subjectKeyIdentifier(let k):
             return (try? certificate.extensions.subjectKeyIdentifier)??.keyIdentifier == k
         }

@@ -34,11 +34,6 @@ enum CMSVerifier {
         }
         result.digest = digest
         if digest == .sha1 { result.problems.append(.weakAlgorithm("SHA-1")) }
-        guard let signer = data.certificates.first(where: { info.sid.matches($0) }) else {
-            result.problems.append(.cmsUnreadable("the signer's certificate is not in the CMS"))
-            return result
-        }
-        result.signer = signer
         let signed: [UInt8]
         if let attrs = info.signedAttrs, let encoding = info.signedAttrsEncoding {
             guard let md = attrs.first(where: { $0.type == OID.messageDigest }), md.values.count == 1,
@@ -55,6 +50,13 @@ enum CMSVerifier {
             result.intact = true  // decided by the signature itself
             signed = bytes
         }
+        // Intactness is the digest's: decided before the certificate is looked for, so that a
+        // certificate Quire cannot read does not hide a changed byte (or an intact file).
+        guard let signer = data.certificates.first(where: { info.sid.matches($0) }) else {
+            result.problems.append(.cmsUnreadable("the signer's certificate is not in the CMS (or cannot be read)"))
+            return result
+        }
+        result.signer = signer
         guard let algorithm = signatureAlgorithm(info.signatureAlgorithm.algorithm, digest: digest) else {
             result.problems.append(.unsupported("the signature algorithm \(info.signatureAlgorithm.algorithm)"))
             return result

@@ -115,6 +115,16 @@ public struct SigningIdentity: @unchecked Sendable {
         try self.init(privateKey: privateKey, kind: kind, certificates: certificates)
     }
 
+    /// The certificates of PEM text (trust roots, say), in order.
+    public static func certificates(pem: String) throws -> [Certificate] {
+        do {
+            return try PEMDocument.parseMultiple(pemString: pem).filter { $0.discriminator == "CERTIFICATE" }
+                .map { try Certificate(derEncoded: $0.derBytes) }
+        } catch {
+            throw SignatureError.credentials("the PEM certificates cannot be read: \(error)")
+        }
+    }
+
     /// A private key from its DER: RSA (2048 bits or more) or ECDSA on P-256 or P-384.
     static func privateKey(der: [UInt8], discriminator: String) throws -> (Certificate.PrivateKey, KeyKind) {
         let pem = PEMDocument(type: discriminator, derBytes: der).pemString
