@@ -189,8 +189,8 @@ public func quire_bookmark_set_name(_ bookmark: OpaquePointer?, _ name: UnsafePo
 }
 
 @c @implementation
-public func quire_bookmark_action_kind(_ out: UnsafeMutablePointer<quire_action_type>?, _ bookmark: OpaquePointer?) -> Int32 {
-    guarded("quire_bookmark_action_kind") {
+public func quire_bookmark_action_type(_ out: UnsafeMutablePointer<quire_action_type>?, _ bookmark: OpaquePointer?) -> Int32 {
+    guarded("quire_bookmark_action_type") {
         let out = try required(out, "out")
         switch try bookmarkBox(bookmark).bookmark.action {
         case .goTo: out.pointee = QUIRE_ACTION_GOTO

@@ -64,8 +64,8 @@ public func quire_field_name(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int
 }
 
 @c @implementation
-public func quire_field_type(_ out: UnsafeMutablePointer<quire_field_kind>?, _ doc: OpaquePointer?, _ index: Int32) -> Int32 {
-    guarded("quire_field_type") {
+public func quire_field_get_kind(_ out: UnsafeMutablePointer<quire_field_kind>?, _ doc: OpaquePointer?, _ index: Int32) -> Int32 {
+    guarded("quire_field_get_kind") {
         let out = try required(out, "out")
         out.pointee = fieldType(try field(doc, index).1.type)
     }

@@ -130,8 +130,8 @@ public func quire_document_resolve(_ out: UnsafeMutablePointer<OpaquePointer?>?,
 }
 
 @c @implementation
-public func quire_value_type(_ out: UnsafeMutablePointer<quire_value_kind>?, _ valueHandle: OpaquePointer?) -> Int32 {
-    guarded("quire_value_type") {
+public func quire_value_get_kind(_ out: UnsafeMutablePointer<quire_value_kind>?, _ valueHandle: OpaquePointer?) -> Int32 {
+    guarded("quire_value_get_kind") {
         let out = try required(out, "out")
         switch try value(valueHandle) {
         case .null: out.pointee = QUIRE_VALUE_NULL

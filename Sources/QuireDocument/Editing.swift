@@ -242,25 +242,11 @@ extension Document {
 
     // MARK: Batches and the checkpoint journal
 
-    /// Runs `body` as one operation: the changes it makes reach the checkpoint journal as
-    /// one group when the outermost batch ends (also when it throws: changes already made
-    /// are unsaved changes like any other).
+    /// Runs `body` as one operation: the changes it makes reach the change observers (the
+    /// checkpoint journal, the sync client) as one group when the outermost batch ends
+    /// (also when it throws: changes already made are unsaved changes like any other).
     public func batch<T>(_ body: () throws -> T) throws -> T {
-        if batchDepth == 0 { changes.beginBatch() }
-        batchDepth += 1
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            batchDepth -= 1
-            if batchDepth == 0 { changes.endBatch() }
-            try? journalChanges()
-            throw error
-        }
-        batchDepth -= 1
-        if batchDepth == 0 { changes.endBatch() }
-        try journalChanges()
-        return result
+        try runBatch(undoingOnError: false, body)
     }
 
     /// Runs `body` as one batch that either completes or changes nothing: when it throws
@@ -268,19 +254,25 @@ extension Document {
     /// from the objects and from the change log, before the error is rethrown, so the
     /// change observers never see them. Warnings it added stay.
     public func allOrNothing<T>(_ body: () throws -> T) throws -> T {
-        let before = changes.snapshot()
+        try runBatch(undoingOnError: true, body)
+    }
+
+    private func runBatch<T>(undoingOnError: Bool, _ body: () throws -> T) throws -> T {
+        let before = undoingOnError ? changes.snapshot() : nil
         if batchDepth == 0 { changes.beginBatch() }
         batchDepth += 1
         let result: T
         do {
             result = try body()
         } catch {
-            // Undone before the batch ends: ``batch(_:)`` would hand the partial changes to
-            // the checkpointer here.
             batchDepth -= 1
-            changes.restore(before)
-            invalidateModel()
+            if let before {
+                // Undone before the batch ends, so that no observer sees the partial changes.
+                changes.restore(before)
+                invalidateModel()
+            }
             if batchDepth == 0 { changes.endBatch() }
+            if before == nil { try? journalChanges() }
             throw error
         }
         batchDepth -= 1

@@ -12,6 +12,7 @@ import Glibc
 import Musl
 #endif
 import Logging
+import QuireDocument
 
 struct LogfmtHandler: LogHandler {
     var logLevel: Logger.Level
@@ -70,24 +71,9 @@ struct LogfmtHandler: LogHandler {
         if !value.isEmpty, !value.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
             return value
         }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        // JSON's string escaping (the model's one writer of it), and DEL as well.
+        let quoted = InstantJSONValue.string(value).text
+        return quoted.unicodeScalars.contains("\u{7F}") ? quoted.replacing("\u{7F}", with: "\\u007f") : quoted
     }
 
     /// UTC, RFC 3339 with milliseconds.

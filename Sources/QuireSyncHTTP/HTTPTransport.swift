@@ -3,6 +3,7 @@ import Dispatch
 import NIOCore
 import NIOHTTP1
 import QuireSyncProtocol
+import QuireSyntax
 import QuireSyncClient
 
 // The sync client's HTTP transport: AsyncHTTPClient (SwiftNIO, TLS through
@@ -40,8 +41,7 @@ public struct HTTPTransport: SyncTransport {
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(b))
             default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out += "%" + String(hex[Int(b >> 4)]) + String(hex[Int(b & 15)])
+                out += "%" + Hex.string([b], uppercase: true)
             }
         }
         return out

@@ -1,5 +1,6 @@
 import Crypto
 import QuireDocument
+import QuireSyntax
 
 /// The digest of a layer's records at one sequence number: the XOR, over its records, of
 /// the first 16 bytes of SHA-256(`id` NUL `revision` NUL `record`), where `record` is the
@@ -27,32 +28,13 @@ public struct LayerDigest: Sendable, Equatable, CustomStringConvertible {
 
     /// From its lowercase hexadecimal form (as the protocol carries it).
     public init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count == 2 * Self.byteCount else { return nil }
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-            default: return nil
-            }
+        guard !hex.utf8.contains(where: { (0x41...0x46).contains($0) }), let b = Hex.bytes(hex), b.count == Self.byteCount else {
+            return nil
         }
-        var out: [UInt8] = []
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let hi = value(digits[i]), let lo = value(digits[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-        }
-        bytes = out
+        bytes = b
     }
 
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hex: String { Hex.string(bytes) }
 
     public var description: String { hex }
 

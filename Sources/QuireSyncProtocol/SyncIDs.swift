@@ -1,4 +1,5 @@
 import FoundationEssentials
+import QuireSyntax
 
 /// The id rules of the protocol (docs/sync-protocol.md), for the server and the client
 /// alike.
@@ -50,12 +51,7 @@ package enum SyncIDs {
     /// 32 random hexadecimal digits: a generated request id.
     package static func randomHex() -> String {
         var rng = SystemRandomNumberGenerator()
-        let a = UInt64.random(in: 0...UInt64.max, using: &rng), b = UInt64.random(in: 0...UInt64.max, using: &rng)
-        func hex(_ v: UInt64) -> String {
-            let s = String(v, radix: 16)
-            return String(repeating: "0", count: 16 - s.count) + s
-        }
-        return hex(a) + hex(b)
+        return Hex.string((0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) })
     }
 
     /// A new record id for an imported annotation whose id is taken: a lowercase UUID, as

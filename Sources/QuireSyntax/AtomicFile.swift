@@ -229,27 +229,6 @@ public enum AtomicFile {
         }
     }
 
-    /// The whole content of the file at `path`; nil when there is no such file.
-    package static func read(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw ioError("cannot open '\(path)'")
-        }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("cannot read '\(path)'")
-            }
-            if n == 0 { return out }
-            out += chunk[0..<n]
-        }
-    }
-
     package static func ioError(_ what: String) -> PDFError {
         PDFError(.io, "\(what): \(String(cString: strerror(errno)))")
     }

@@ -218,7 +218,7 @@ public enum Filters {
         var high: UInt8? = nil
         for b in input {
             if b == UInt8(ascii: ">") { break }
-            guard let v = CharClass.hexValue(b) else { continue }
+            guard let v = Hex.value(b) else { continue }
             if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
         }
         if let h = high { out.append(h << 4) }

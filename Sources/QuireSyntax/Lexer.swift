@@ -24,15 +24,6 @@ enum CharClass {
     @inline(__always)
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    @inline(__always)
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: return b - 0x30
-        case 0x41...0x46: return b - 0x41 + 10
-        case 0x61...0x66: return b - 0x61 + 10
-        default: return nil
-        }
-    }
 }
 
 /// A token of the PDF syntax.
@@ -314,8 +305,8 @@ public struct Lexer {
         var out: [UInt8] = []
         while position < bytes.count && CharClass.isRegular(bytes[position]) {
             let b = bytes[position]
-            if b == UInt8(ascii: "#"), let h = peek(1).flatMap(CharClass.hexValue),
-               let l = peek(2).flatMap(CharClass.hexValue) {
+            if b == UInt8(ascii: "#"), let h = peek(1).flatMap(Hex.value),
+               let l = peek(2).flatMap(Hex.value) {
                 out.append(h << 4 | l)
                 position += 3
             } else {
@@ -339,7 +330,7 @@ public struct Lexer {
             let b = bytes[position]
             position += 1
             if b == UInt8(ascii: ">") { closed = true; break }
-            guard let v = CharClass.hexValue(b) else {
+            guard let v = Hex.value(b) else {
                 if strict && !CharClass.isWhitespace(b) { throw PDFError.format("'\(Character(Unicode.Scalar(b)))' in a hexadecimal string", at: position - 1) }
                 continue
             }

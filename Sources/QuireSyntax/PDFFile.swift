@@ -11,27 +11,27 @@ public final class PDFFile {
     public let buffer: ByteBuffer
     public let limits: PDFLimits
     /// The version in the `%PDF-M.m` header, if there is one.
-    public private(set) var headerVersion: (major: Int, minor: Int)?
+    public internal(set) var headerVersion: (major: Int, minor: Int)?
     /// The trailer of the newest revision, with keys missing there taken from older ones.
-    public private(set) var trailer = PDFDictionary()
+    public internal(set) var trailer = PDFDictionary()
     /// The form of the newest cross-reference section.
-    public private(set) var xrefForm: XRefForm = .table
+    public internal(set) var xrefForm: XRefForm = .table
     /// The offset of the newest cross-reference section (`startxref`); nil when it was
     /// rebuilt by scanning.
-    public private(set) var startXRef: Int?
+    public internal(set) var startXRef: Int?
     /// Set when the cross-reference had to be rebuilt or objects were found elsewhere than
     /// where it said.
-    public private(set) var isRepaired = false
+    public internal(set) var isRepaired = false
     /// Damage recovered from, in the order found.
-    public private(set) var warnings: [String] = []
+    public internal(set) var warnings: [String] = []
     /// The standard security handler of an encrypted document (nil when the trailer has
     /// no /Encrypt). Strings of indirect objects are decrypted as they are parsed, stream
     /// data in ``decodedData(_:)``; ``rawData(_:)`` stays encrypted.
-    public private(set) var security: StandardSecurityHandler?
+    public internal(set) var security: StandardSecurityHandler?
 
-    private var entries = XRefTable()
-    private var cache: [Int: PDFObject] = [:]
-    private var resolving: Set<Int> = []
+    var entries = XRefTable()
+    var cache: [Int: PDFObject] = [:]
+    var resolving: Set<Int> = []
     /// How many objects may be loading at once, each for the one before (see ``object(_:)``):
     /// real files need a few (an indirect /Length, the object stream an object is in); 16
     /// keeps a hostile chain within a 512 KiB thread's stack in a debug build with ASan
@@ -39,25 +39,25 @@ public final class PDFFile {
     public static let maxLoadDepth = 16
     /// Object streams opened so far (decoded, header read), each parsing its objects one
     /// at a time as they are asked for.
-    private var objectStreams: [Int: ObjectStreamReader] = [:]
+    var objectStreams: [Int: ObjectStreamReader] = [:]
     /// Object streams the scan decoded, until their objects are parsed.
-    private var decodedObjectStreams: [Int: ByteBuffer] = [:]
-    private var scanIndex: [Int: XRefEntry]? = nil
+    var decodedObjectStreams: [Int: ByteBuffer] = [:]
+    var scanIndex: [Int: XRefEntry]? = nil
     /// The /Prev chain loops: sections it should have reached may be missing, so objects
     /// it does not name are looked up by scanning.
-    private var chainBroken = false
+    var chainBroken = false
     /// A cross-reference section whose object numbers passed `max_objects` (a first
     /// number of 2^32, a /Size of 3 x 10^14): read as damage, so the file is repaired. If
     /// the repair scan then finds objects past the limit too, the file is refused with this
     /// error after all: the limit holds for what repair finds.
-    private var sectionPastObjectLimit: PDFError? = nil
+    var sectionPastObjectLimit: PDFError? = nil
     /// How many `N G obj` headers the scan passed over because N is past `max_objects`.
-    private var scannedPastObjectLimit = 0
-    private var headerOffset = 0
-    private var totalDecoded = 0
+    var scannedPastObjectLimit = 0
+    var headerOffset = 0
+    var totalDecoded = 0
     /// Objects whose strings are never decrypted: the /Encrypt dictionary, an indirect /ID.
-    private var notEncrypted: Set<Int> = []
-    private static let maxWarnings = 1000
+    var notEncrypted: Set<Int> = []
+    static let maxWarnings = 1000
     /// How many objects were loaded from the bytes (each once, then cached): what tests of
     /// lazy reading count.
     package private(set) var objectLoads = 0
@@ -121,7 +121,7 @@ public final class PDFFile {
     ///
     /// A limit reached while reading it is not damage, and is not this check's to report:
     /// it is met again, as before, when the pages are read.
-    private func requirePageTreeRoot() throws {
+    func requirePageTreeRoot() throws {
         let root: PDFObject
         do {
             guard let catalog = try dictionary(trailer["Root"]), let pages = catalog["Pages"] else { return }
@@ -135,7 +135,7 @@ public final class PDFFile {
     }
 
     /// Throws unless the trailer's /Root resolves to a dictionary.
-    private func requireCatalog() throws {
+    func requireCatalog() throws {
         guard let root = trailer["Root"] else { throw PDFError.format("trailer has no /Root") }
         // A stream's dictionary serves too (PDFium reads such files).
         guard try object(for: root).dictionary != nil else {
@@ -144,7 +144,7 @@ public final class PDFFile {
     }
 
     /// Makes the last of `numbers` that is a /Catalog dictionary the /Root.
-    private func findCatalog(among numbers: [Int]) throws {
+    func findCatalog(among numbers: [Int]) throws {
         for n in numbers.reversed() {
             if case .dictionary(let d) = try object(n), d["Type"] == .name("Catalog") {
                 trailer["Root"] = .reference(ObjectID(n, 0))
@@ -208,7 +208,7 @@ public final class PDFFile {
 
     // MARK: Header and cross-reference
 
-    private func readHeader() {
+    func readHeader() {
         let marker = Array("%PDF-".utf8)
         // The first kilobyte, where the header is, then up to a megabyte (read lazily).
         guard let at = buffer.firstIndex(of: marker, from: 0, to: Swift.min(buffer.count, 1024))
@@ -226,12 +226,12 @@ public final class PDFFile {
         headerVersion = (major, minor)
     }
 
-    private func reader() -> XRefReader {
+    func reader() -> XRefReader {
         XRefReader(buffer: buffer, limits: limits, decode: { [unowned self] in try self.decodedData($0) })
     }
 
     /// The offset the file's last `startxref` gives.
-    private func lastStartXRef() throws -> Int {
+    func lastStartXRef() throws -> Int {
         let keyword = Array("startxref".utf8)
         // The last 4 KB, then 64 KB, first: a lazy buffer then reads only the end of the file.
         guard let at = buffer.lastIndex(of: keyword, from: Swift.max(0, buffer.count - 4096))
@@ -250,7 +250,7 @@ public final class PDFFile {
     /// ``init(buffer:limits:password:continuing:)``): true when the update's section was
     /// read and merged over `previous`'s cross-reference; false, with nothing changed, when
     /// the file must be read afresh.
-    private func continueFrom(_ previous: PDFFile) throws -> Bool {
+    func continueFrom(_ previous: PDFFile) throws -> Bool {
         guard previous.startXRef != nil, !previous.isRepaired, !previous.chainBroken, previous.security == nil,
               previous.trailer["Encrypt"] == nil, previous.xrefForm != .rebuilt, previous.headerOffset == headerOffset,
               previous.buffer.readFailures == 0, headerVersion != nil else { return false }
@@ -313,7 +313,7 @@ public final class PDFFile {
 
     /// Back to the state before ``continueFrom(_:)``, which gave way to reading the file
     /// afresh.
-    private func resetAfterContinuing() {
+    func resetAfterContinuing() {
         entries = XRefTable()
         trailer = PDFDictionary()
         xrefForm = .table
@@ -330,10 +330,10 @@ public final class PDFFile {
 
     /// The keys of a section's trailer (or cross-reference stream's dictionary) that
     /// describe that section alone, and are not the document's trailer.
-    private static let sectionOnlyKeys: Set<String> = ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"]
+    static let sectionOnlyKeys: Set<String> = ["Prev", "XRefStm", "W", "Index", "Filter", "DecodeParms", "Length", "Type"]
 
     /// Follows `startxref` and the /Prev chain.
-    private func loadCrossReference() throws {
+    func loadCrossReference() throws {
         let start = try lastStartXRef()
         let reader = reader()
         var offset: Int? = Int(start)
@@ -392,280 +392,13 @@ public final class PDFFile {
     /// format error, which sends the file to repair), not a reason to refuse the file:
     /// PDFium and MuPDF open such files by scanning, and the limit still holds for the
     /// objects the scan finds (see ``sectionPastObjectLimit``).
-    private func readSection(_ reader: XRefReader, at offset: Int) throws -> XRefSection {
+    func readSection(_ reader: XRefReader, at offset: Int) throws -> XRefSection {
         do {
             return try reader.section(at: offset)
         } catch let e as PDFError where e.limitName == "max_objects" {
             if sectionPastObjectLimit == nil { sectionPastObjectLimit = e }
             throw PDFError.format("cross-reference section at byte \(offset) names object numbers past the limit max_objects=\(limits.maxObjects)")
         }
-    }
-
-    // MARK: Repair
-
-    /// Finds every `N G obj`, `trailer` and cross-reference stream by scanning the bytes.
-    private func scan() -> (entries: [Int: XRefEntry], trailers: [PDFDictionary], catalogs: [Int]) {
-        if let index = scanIndex { return (index, [], []) }
-        var found: [Int: XRefEntry] = [:]
-        var trailers: [PDFDictionary] = []
-        var catalogs: [Int] = []
-        var objectStreamNumbers: [Int] = []
-        var xrefStreams: [Int] = []
-        var trailerOffsets: [Int] = []
-        let failuresBefore = buffer.readFailures
-        // A scan of bytes a failing source left as zeros is not kept.
-        defer { if buffer.readFailures != failuresBefore { scanIndex = nil } }
-        buffer.loadAll()  // a lazy buffer: the scan reads every byte
-        let b = buffer.bytes
-        let trailerKeyword = Array("trailer".utf8)
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            let boundary = i == 0 || !CharClass.isRegular(b[i - 1])
-            if boundary && CharClass.isDigit(c), let (n, g, end) = objectHeader(at: i) {
-                found[n] = .inFile(offset: i, generation: g)
-                // Peek at the start of the object to find catalogs and special streams.
-                let peekEnd = end + 512
-                if buffer.contains("/Catalog", from: end, to: peekEnd) { catalogs.append(n) }
-                if buffer.contains("/ObjStm", from: end, to: peekEnd) { objectStreamNumbers.append(n) }
-                if buffer.contains("/XRef", from: end, to: peekEnd) { xrefStreams.append(i) }
-                i = end
-                continue
-            }
-            if boundary && c == UInt8(ascii: "t") && buffer.matches(trailerKeyword, at: i) {
-                trailerOffsets.append(i + trailerKeyword.count)
-                i += trailerKeyword.count
-                continue
-            }
-            i += 1
-        }
-        // The trailers, parsed from the last (the one that wins) backwards. Each parse may
-        // run far: `trailer` in a comment or a string inside another trailer, or an
-        // unterminated string, reads on to the end of the file. So parsing stops once four
-        // times the file has been read, which bounds N keywords to O(size), not O(N · size).
-        var parsedBytes = 0
-        let parseBudget = 4 * b.count + (1 << 20)
-        for offset in trailerOffsets.reversed() where parsedBytes <= parseBudget {
-            var parser = ObjectParser(buffer, at: offset, limits: limits)
-            if case .dictionary(let d)? = try? parser.parseObject() { trailers.append(d) }
-            parsedBytes += Swift.max(parser.position - offset, 1)
-        }
-        trailers.reverse()
-        scanIndex = found
-        let reader = reader()
-        for offset in xrefStreams {
-            if let s = try? reader.stream(at: offset) {
-                trailers.append(s.trailer)
-                // Only entries that name, as the object stream, another object found in
-                // the file: a damaged stream may say an object is in itself, or in an
-                // object that does not exist, and the object streams' own headers (below)
-                // then say where it is.
-                for (n, e) in s.entries {
-                    if case .compressed(let stream, _) = e, stream != n, case .inFile? = found[stream], found[n] == nil { found[n] = e }
-                }
-            }
-        }
-        scanIndex = found
-        // Each object stream is read where the scan found it, not through the
-        // cross-reference being repaired: a damaged one that says the stream is free (an
-        // empty or zeroed cross-reference stream) left its objects unindexed, and a file
-        // whose catalog and page tree live in an object stream opened with no pages, where
-        // PDFium and MuPDF (whose repair reads scanned object streams too) find them. The
-        // usual limits hold: the stream decodes within max_stream_bytes and
-        // max_total_decoded_bytes, and its header names objects up to max_objects only.
-        // Catalogs among a stream's objects count as the ones the scan peeks at: a file
-        // whose only trailer cannot be read (a cross-reference stream of no data) has its
-        // catalog found there, as MuPDF's repair finds it.
-        // A cross-reference stream's entry that places an object in a stream the scan did
-        // not find to be an object stream (the cross-reference stream itself, say) gives way
-        // to the header of a real one that holds the object.
-        let objectStreamSet = Set(objectStreamNumbers)
-        for n in objectStreamNumbers {
-            guard case .inFile(let offset, _)? = found[n], let header = try? objectStreamHeader(n, at: offset) else { continue }
-            for (index, number) in header.pairs {
-                switch found[number] {
-                case nil: found[number] = .compressed(stream: n, index: index)
-                case .compressed(let stream, _)? where !objectStreamSet.contains(stream):
-                    found[number] = .compressed(stream: n, index: index)
-                default: break
-                }
-            }
-            catalogs += header.catalogs.filter { number in
-                if case .compressed(let stream, _)? = found[number] { return stream == n }
-                return false
-            }
-        }
-        scanIndex = found
-        return (found, trailers, catalogs)
-    }
-
-    /// `N G obj` at `p`: the numbers and the offset after `obj`.
-    private func objectHeader(at p: Int) -> (Int, Int, Int)? {
-        let b = buffer.bytes
-        var i = p
-        func integer() -> Int? {
-            let s = i
-            var v = 0
-            while i < b.count && CharClass.isDigit(b[i]) && i - s < 10 { v = v * 10 + Int(b[i] - 0x30); i += 1 }
-            return i > s && (i >= b.count || !CharClass.isDigit(b[i])) ? v : nil
-        }
-        func spaces() -> Bool {
-            let s = i
-            while i < b.count && CharClass.isWhitespace(b[i]) { i += 1 }
-            return i > s
-        }
-        guard let n = integer(), spaces(), let g = integer() else { return nil }
-        _ = spaces()
-        guard i + 3 <= b.count, b[i] == UInt8(ascii: "o"), b[i + 1] == UInt8(ascii: "b"), b[i + 2] == UInt8(ascii: "j"),
-              i + 3 == b.count || !CharClass.isRegular(b[i + 3]) else { return nil }
-        guard n <= limits.maxObjects else {
-            scannedPastObjectLimit += 1
-            return nil
-        }
-        return (n, g, i + 3)
-    }
-
-    /// Rebuilds the cross-reference and the trailer by scanning. Returns the objects that
-    /// look like catalogs, for when no trailer names a usable one.
-    private func rebuild() throws -> [Int] {
-        isRepaired = true
-        xrefForm = .rebuilt
-        startXRef = nil
-        cache.removeAll()
-        dropObjectStreams()
-        decodedObjectStreams.removeAll()
-        scanIndex = nil
-        let (found, trailers, catalogs) = scan()
-        entries = XRefTable(found)
-        guard !found.isEmpty else {
-            throw PDFError.format(headerVersion == nil ? "not a PDF file (no %PDF header and no objects)"
-                                                       : "no objects found in the file")
-        }
-        let saved = trailer
-        trailer = PDFDictionary()
-        // The last trailer whose /Root is a dictionary wins; keys it lacks come from the
-        // earlier trailers and the damaged chain. An encrypted file's catalog may not read
-        // before its security is set up: then the last trailer with a /Root is taken, and
-        // checked afterwards.
-        for candidate in trailers.reversed() {
-            guard let root = candidate["Root"], try object(for: root).dictionary != nil else { continue }
-            for (k, v) in candidate where trailer[k] == nil { trailer[k] = v }
-        }
-        if trailer["Root"] == nil, let candidate = trailers.last(where: { $0["Root"] != nil && $0["Encrypt"] != nil }) {
-            trailer = candidate
-        }
-        for (k, v) in saved where trailer[k] == nil && !["Prev", "XRefStm", "Root"].contains(k.value) {
-            trailer[k] = v
-        }
-        cache.removeAll()
-        return catalogs
-    }
-
-    // MARK: Security
-
-    /// Builds the security handler when the trailer has /Encrypt (ISO 32000-2 §7.6). The
-    /// /Encrypt dictionary is read with decryption off; objects read before (the catalog,
-    /// while the cross-reference was checked or rebuilt) are read again, decrypted.
-    private func setUpSecurity(password: [UInt8]) throws {
-        guard let value = trailer["Encrypt"] else { return }
-        if case .reference(let id) = value { notEncrypted.insert(id.number) }
-        if case .reference(let id)? = trailer["ID"] { notEncrypted.insert(id.number) }
-        guard case .dictionary(let dict) = try resolvedForSecurity(value, depth: 3) else {
-            warn("the trailer's /Encrypt is not a dictionary; the document is read as not encrypted")
-            return
-        }
-        var documentID: [UInt8] = []
-        if let ids = try trailer["ID"].map(object(for:))?.array, let first = ids.first,
-           case .string(let s) = try object(for: first) {
-            documentID = s.bytes
-        }
-        security = try StandardSecurityHandler(encryptDictionary: dict, documentID: documentID, password: password)
-        cache.removeAll()
-        dropObjectStreams()
-        decodedObjectStreams.removeAll()
-        if xrefForm == .rebuilt {
-            // The scan read the headers of object streams still encrypted: scan again.
-            scanIndex = nil
-            entries = XRefTable(scan().entries)
-            cache.removeAll()
-            dropObjectStreams()
-            decodedObjectStreams.removeAll()
-        }
-    }
-
-    /// `value` with references resolved, inside dictionaries and arrays down to `depth`
-    /// levels (the /Encrypt dictionary's /CF holds dictionaries that may be indirect).
-    private func resolvedForSecurity(_ value: PDFObject, depth: Int) throws -> PDFObject {
-        let resolved = try object(for: value)
-        guard depth > 0 else { return resolved }
-        switch resolved {
-        case .dictionary(let d):
-            var out = PDFDictionary()
-            for (k, v) in d { out[k] = try resolvedForSecurity(v, depth: depth - 1) }
-            return .dictionary(out)
-        case .array(let a):
-            return .array(try a.map { try resolvedForSecurity($0, depth: depth - 1) })
-        default:
-            return resolved
-        }
-    }
-
-    /// Indirect object `id` as parsed from the file, with its strings decrypted (§7.6.2):
-    /// recursively through arrays and dictionaries, except in the /Encrypt dictionary, in
-    /// cross-reference streams, and in the /Contents of signature dictionaries (which
-    /// writers leave unencrypted, as PDFium and qpdf expect). A stream remembers its id,
-    /// for the decryption of its data.
-    private func decrypted(_ value: PDFObject, _ id: ObjectID) -> PDFObject {
-        var value = value
-        if case .stream(var s) = value {
-            s.objectID = id
-            value = .stream(s)
-        }
-        guard let security, !notEncrypted.contains(id.number) else { return value }
-        if case .stream(let s) = value, s.dictionary["Type"] == .name("XRef") { return value }
-        return PDFFile.mapStrings(value) { security.decryptString($0, object: id) }
-    }
-
-    /// `value` with every string passed through `transform`, recursively through arrays,
-    /// dictionaries and stream dictionaries, except the /Contents of a signature
-    /// dictionary, which writers leave unencrypted (as PDFium and qpdf expect).
-    static func mapStrings(_ value: PDFObject, _ transform: ([UInt8]) -> [UInt8]) -> PDFObject {
-        switch value {
-        case .string(var s):
-            s.bytes = transform(s.bytes)
-            return .string(s)
-        case .array(let a):
-            return .array(a.map { mapStrings($0, transform) })
-        case .dictionary(let d):
-            return .dictionary(mapStrings(d, transform))
-        case .stream(var s):
-            s.dictionary = mapStrings(s.dictionary, transform)
-            return .stream(s)
-        default:
-            return value
-        }
-    }
-
-    static func mapStrings(_ d: PDFDictionary, _ transform: ([UInt8]) -> [UInt8]) -> PDFDictionary {
-        let type = d["Type"]?.name?.value
-        let isSignature = type == "Sig" || type == "DocTimeStamp"
-        var out = d
-        for (k, v) in d {
-            if isSignature && k.value == "Contents" { continue }
-            switch v {
-            case .string, .array, .dictionary: out[k] = mapStrings(v, transform)
-            default: break
-            }
-        }
-        return out
-    }
-
-    /// `value`, about to be written as object `id` of this (encrypted) document, with its
-    /// strings encrypted for `id`; unchanged when the document is not encrypted.
-    public func encryptingStrings(_ value: PDFObject, for id: ObjectID) -> PDFObject {
-        guard let security else { return value }
-        if case .stream(let s) = value, s.dictionary["Type"] == .name("XRef") { return value }
-        return PDFFile.mapStrings(value) { security.encryptString($0, object: id) }
     }
 
     // MARK: Objects
@@ -725,7 +458,7 @@ public final class PDFFile {
         return try object(for: value).dictionary
     }
 
-    private func load(_ number: Int) throws -> PDFObject {
+    func load(_ number: Int) throws -> PDFObject {
         var entry = entries[number]
         if entry == nil, isRepaired { entry = scanIndex?[number] }
         if entry == nil, chainBroken, let found = scan().entries[number] {
@@ -794,7 +527,7 @@ public final class PDFFile {
     }
 
     /// The object at `offset` if it is object `number`; nil if something else is there.
-    private func parse(_ number: Int, at offset: Int) throws -> PDFObject? {
+    func parse(_ number: Int, at offset: Int) throws -> PDFObject? {
         guard offset > 0 || (offset == 0 && headerOffset == 0 && buffer[checked: 0].map(CharClass.isDigit) == true),
               offset < buffer.count else { return nil }
         // Each load of an object can load another (an indirect /Length): a buffer read
@@ -809,7 +542,7 @@ public final class PDFFile {
 
     /// The object at `offset` if it is object `number`, parsed; `reach` is how far the
     /// parse read (see ``ByteBuffer/withLoaded(from:_:)``).
-    private func parseObject(_ number: Int, at offset: Int, reach: inout Int) throws -> PDFObject? {
+    func parseObject(_ number: Int, at offset: Int, reach: inout Int) throws -> PDFObject? {
         var parser = ObjectParser(buffer, at: offset, limits: limits)
         defer { reach = parser.lexer.highWater }
         parser.resolveLength = { [unowned self] id in
@@ -825,143 +558,15 @@ public final class PDFFile {
         }
     }
 
-    /// The (index, number) pairs at the start of object stream `number`, the object at
-    /// `offset` (§7.5.7), for the scan. The decoded data is kept for ``decodedObjectStream(_:)``, so that repairing a
-    /// file decodes each object stream once, not twice (nor counts it twice against
-    /// `max_total_decoded_bytes`); its objects are still parsed only when asked for.
-    ///
-    /// Also the objects whose bytes hold "/Catalog", as the scan peeks at the objects of the
-    /// file: each object's bytes run from its offset to the next offset in order (so the
-    /// whole stream is searched once, whatever order or overlap a hostile header has).
-    private func objectStreamHeader(_ number: Int, at offset: Int) throws -> (pairs: [(Int, Int)], catalogs: [Int]) {
-        guard case .stream(let stream)? = try parse(number, at: offset) else { return ([], []) }
-        let data = ByteBuffer(copying: try decodedData(stream))
-        if objectStreams[number] == nil { decodedObjectStreams[number] = data }
-        let offsets = try objectStreamOffsets(stream, data)
-        let first = Int(clamping: stream.dictionary["First"]?.integer ?? 0)
-        var catalogs: [Int] = []
-        let starts = offsets.map { (number: $0.number, start: first.addingReportingOverflow($0.offset).partialValue) }
-            .filter { $0.start >= 0 && $0.start < data.count }
-            .sorted { $0.start < $1.start }
-        for (k, object) in starts.enumerated() {
-            let end = k + 1 < starts.count ? starts[k + 1].start : data.count
-            if data.contains("/Catalog", from: object.start, to: end) { catalogs.append(object.number) }
-        }
-        return (offsets.enumerated().map { ($0.offset, $0.element.number) }, catalogs)
-    }
-
-    /// The header of an object stream whose decoded data is `data`: up to /N pairs of
-    /// object number and offset (relative to /First), stopping at the first malformed pair.
-    private func objectStreamOffsets(_ stream: PDFStream, _ data: ByteBuffer) throws -> [(number: Int, offset: Int)] {
-        let n = Int(clamping: stream.dictionary["N"]?.integer ?? 0)
-        var lexer = Lexer(data)
-        var pairs: [(number: Int, offset: Int)] = []
-        for _ in 0..<Swift.max(0, Swift.min(n, data.count / 2)) {
-            guard case .integer(let num) = try lexer.next(), case .integer(let off) = try lexer.next(),
-                  num >= 0, num <= Int64(limits.maxObjects), off >= 0 else { break }
-            pairs.append((Int(num), Int(off)))
-        }
-        return pairs
-    }
-
-    /// Object `number` from object stream `stream`; nil when the stream does not hold it.
-    ///
-    /// Only that object is parsed: the stream is decoded and its header read once, and
-    /// each object is parsed when it is first asked for (page 3,000 of a document whose
-    /// pages share object streams with 36,000 annotations parses pages, not annotations).
-    private func compressedObject(_ number: Int, stream: Int, index: Int) throws -> PDFObject? {
-        // An object stream cannot itself be in an object stream (ISO 32000-2 §7.5.7): a
-        // cross-reference saying so would chain stream after stream (or name an object as
-        // its own stream).
-        if objectStreams[stream] == nil, case .compressed? = entries[stream] {
-            warn("object stream \(stream) is itself said to be in an object stream; its objects are not read from it")
-            objectStreams[stream] = ObjectStreamReader(empty: ())
-        }
-        let known = objectStreams[stream]
-        if let known, !known.needsData(for: number) {
-            defer { keepResident(stream) }
-            return known.object(number, limits: limits, warn: warn)
-        }
-        // Opened now, or decoded again after its data was let go (see ``keepResident(_:)``).
-        let failuresBefore = buffer.readFailures
-        let (data, header) = try decodedObjectStream(stream)
-        /// A reader of `data`, its header read.
-        func open() throws -> ObjectStreamReader {
-            ObjectStreamReader(number: stream, data: data, first: header.first, pairs: try objectStreamOffsets(header.stream, data))
-        }
-        // Decoded from a source that failed meanwhile: used for this object, not kept (see
-        // ``object(_:)``).
-        guard buffer.readFailures == failuresBefore else { return try open().object(number, limits: limits, warn: warn) }
-        let reader: ObjectStreamReader
-        if let known {
-            known.restore(data)
-            reader = known
-        } else {
-            reader = try open()
-            objectStreams[stream] = reader
-        }
-        defer { keepResident(stream) }
-        return reader.object(number, limits: limits, warn: warn)
-    }
-
+    // The state of the object streams (PDFFile+ObjectStreams.swift).
     /// How many bytes of decoded object streams stay in memory while they still hold
     /// objects not parsed: past it, the streams used longest ago let their data go, and are
     /// decoded again if another of their objects is asked for. Looking up page 3,000 of
     /// large.pdf kept 13 MB of streams whose annotations no one read.
     package var maxResidentObjectStreamBytes = 4 << 20
     /// The object streams holding decoded data, least recently used first, and their bytes.
-    private var residentStreams: [Int] = []
-    private var residentBytes = 0
-    /// The bytes of decoded object streams held now (for tests).
-    package var residentObjectStreamBytes: Int { residentBytes }
-
-    /// Notes that object stream `number` was just used, and lets the data of the streams
-    /// used longest ago go while the resident ones pass
-    /// ``maxResidentObjectStreamBytes`` (never the one just used).
-    private func keepResident(_ number: Int) {
-        guard let reader = objectStreams[number] else { return }
-        if residentStreams.last != number {
-            if let k = residentStreams.lastIndex(of: number) {
-                residentStreams.remove(at: k)
-            } else {
-                residentBytes += reader.residentBytes
-            }
-            residentStreams.append(number)
-        }
-        // A stream whose objects are all parsed let its data go by itself.
-        if reader.residentBytes == 0 {
-            residentStreams.removeLast()
-            residentBytes = residentStreams.reduce(0) { $0 + (objectStreams[$1]?.residentBytes ?? 0) }
-            return
-        }
-        while residentBytes > maxResidentObjectStreamBytes, residentStreams.count > 1 {
-            let oldest = residentStreams.removeFirst()
-            residentBytes -= objectStreams[oldest]?.releaseData() ?? 0
-        }
-    }
-
-    /// Forgets every object stream opened (their objects are read again when asked for).
-    private func dropObjectStreams() {
-        objectStreams.removeAll()
-        residentStreams.removeAll()
-        residentBytes = 0
-    }
-
-    /// Object stream `number` decoded, with its dictionary and /First (its header of
-    /// numbers and offsets is read by ``objectStreamOffsets(_:_:)`` when a reader is made:
-    /// decoded again, a stream keeps the reader it had).
-    private func decodedObjectStream(_ number: Int) throws -> (data: ByteBuffer, header: (stream: PDFStream, first: Int)) {
-        guard case .stream(let stream) = try object(number) else {
-            throw PDFError.format("object stream \(number) is not a stream")
-        }
-        let data = try decodedObjectStreams.removeValue(forKey: number) ?? ByteBuffer(copying: decodedData(stream))
-        let n = Int(clamping: stream.dictionary["N"]?.integer ?? 0)
-        let first = Int(clamping: stream.dictionary["First"]?.integer ?? 0)
-        guard n >= 0, first >= 0, first <= data.count else {
-            throw PDFError.format("object stream \(number) has an invalid /N or /First")
-        }
-        return (data, (stream, first))
-    }
+    var residentStreams: [Int] = []
+    var residentBytes = 0
 
     // MARK: Streams
 
@@ -1085,7 +690,7 @@ public final class PDFFile {
 
     /// Encrypted data is decrypted with the key of its object in this file: a stream read
     /// from other bytes (before the document was saved in full and renumbered) cannot be.
-    private func checkOwnBytes(_ stream: PDFStream) throws {
+    func checkOwnBytes(_ stream: PDFStream) throws {
         if let source = stream.source, source !== buffer {
             throw PDFError(.state, "this stream was read before the document was saved; read it again from the document")
         }
@@ -1104,148 +709,11 @@ public final class PDFFile {
         return try security.encryptStream(decryptedRawData(stream), object: target, cryptFilter: filter)
     }
 
-    private func predict(_ data: [UInt8], _ parm: PDFDictionary?) throws -> [UInt8] {
+    func predict(_ data: [UInt8], _ parm: PDFDictionary?) throws -> [UInt8] {
         guard let parm, let predictor = parm["Predictor"]?.integer, predictor > 1 else { return data }
         return try Filters.unpredict(data, predictor: Int(clamping: predictor),
                                      colors: Int(clamping: parm["Colors"]?.integer ?? 1),
                                      bitsPerComponent: Int(clamping: parm["BitsPerComponent"]?.integer ?? 8),
                                      columns: Int(clamping: parm["Columns"]?.integer ?? 1))
-    }
-}
-
-/// The objects of one object stream (§7.5.7), parsed one at a time as they are asked for;
-/// the decoded data is let go once every object it holds has been parsed.
-private final class ObjectStreamReader {
-    private let number: Int
-    private var data: ByteBuffer?
-    private let first: Int
-    /// The header's pairs kept: for each object number its first pair, among those whose
-    /// offset (relative to /First) lies within the data; in header order.
-    private var numbers: [Int] = []
-    private var offsets: [Int] = []
-    /// Where each number's pair is, when the numbers are not in ascending order (else a
-    /// binary search finds it: the common case, without hashing every number).
-    private var positions: [Int: Int]? = nil
-    /// For each pair, the pair whose parse it shares (the first at its offset), when two
-    /// pairs share an offset; nil when the offsets ascend (no two can share one).
-    private var sharedWith: [Int]? = nil
-    /// What parsing at each pair's offset gave (nil inside: not an object), by pair.
-    private var parsed: [PDFObject??]
-    private var unparsed: Int
-    /// A header whose entries all point at one large object (or into it) made every entry
-    /// parse it again: a 1.8 KB file took 26 s and 2.9 GB. One offset is parsed once and
-    /// shared; past four times the data in all, the rest read as null.
-    private var consumed = 0
-    private let budget: Int
-    private var warnedOverBudget = false
-
-    init(number: Int, data: ByteBuffer, first: Int, pairs: [(number: Int, offset: Int)]) {
-        self.number = number
-        self.data = data
-        self.first = first
-        budget = 4 * (data.count - first) + 4096
-        numbers.reserveCapacity(pairs.count)
-        offsets.reserveCapacity(pairs.count)
-        var ascendingNumbers = true, ascendingOffsets = true
-        var seen: [Int: Int] = [:]  // only once the numbers stop ascending
-        for (num, off) in pairs where off <= data.count - first {
-            if ascendingNumbers, let last = numbers.last, num <= last {
-                ascendingNumbers = false
-                for (k, n) in numbers.enumerated() where seen[n] == nil { seen[n] = k }
-            }
-            if !ascendingNumbers {
-                guard seen[num] == nil else { continue }  // the first pair of a number wins
-                seen[num] = numbers.count
-            }
-            if let last = offsets.last, off <= last { ascendingOffsets = false }
-            numbers.append(num)
-            offsets.append(off)
-        }
-        if !ascendingNumbers { positions = seen }
-        var distinct = offsets.count
-        if !ascendingOffsets {
-            var firstAt: [Int: Int] = [:]
-            var shared = Array(offsets.indices)
-            for (k, off) in offsets.enumerated() {
-                if let j = firstAt[off] { shared[k] = j } else { firstAt[off] = k }
-            }
-            sharedWith = shared
-            distinct = firstAt.count
-        }
-        parsed = Array(repeating: nil, count: offsets.count)
-        unparsed = distinct
-        if unparsed == 0 { self.data = nil }
-    }
-
-    /// A stream whose objects are not read (it is said to be in an object stream itself).
-    init(empty: ()) {
-        number = 0
-        data = nil
-        first = 0
-        budget = 0
-        parsed = []
-        unparsed = 0
-    }
-
-    /// The pair whose parse gives object `num`, if the header names it.
-    private func slot(_ num: Int) -> Int? {
-        let k: Int
-        if let positions {
-            guard let found = positions[num] else { return nil }
-            k = found
-        } else {
-            var low = 0, high = numbers.count
-            while low < high {
-                let mid = (low + high) / 2
-                if numbers[mid] < num { low = mid + 1 } else { high = mid }
-            }
-            guard low < numbers.count, numbers[low] == num else { return nil }
-            k = low
-        }
-        return sharedWith?[k] ?? k
-    }
-
-    /// The bytes of decoded data it holds.
-    var residentBytes: Int { data?.count ?? 0 }
-
-    /// Whether object `num` is yet to be parsed and the data was let go.
-    func needsData(for num: Int) -> Bool {
-        guard data == nil, unparsed > 0, let k = slot(num) else { return false }
-        return parsed[k] == nil
-    }
-
-    /// The decoded data again, after ``releaseData()``.
-    func restore(_ data: ByteBuffer) {
-        if unparsed > 0 { self.data = data }
-    }
-
-    /// Lets the decoded data go (objects not parsed yet need ``restore(_:)``); returns
-    /// its bytes.
-    func releaseData() -> Int {
-        defer { data = nil }
-        return residentBytes
-    }
-
-    /// Object `num`, parsed now if it was not; nil when the stream does not hold it.
-    func object(_ num: Int, limits: PDFLimits, warn: (String) -> Void) -> PDFObject? {
-        guard let k = slot(num) else { return nil }
-        if let done = parsed[k] { return done }
-        guard let data else { return nil }
-        guard consumed <= budget else {
-            if !warnedOverBudget {
-                warnedOverBudget = true
-                warn("object stream \(number): its header's objects overlap, and reading them would read its data more than four times; the rest are null")
-            }
-            return nil
-        }
-        let off = offsets[k]
-        var parser = ObjectParser(data, limits: limits)
-        parser.position = first + off
-        let value = try? parser.parseObject()
-        consumed += Swift.max(1, parser.position - (first + off))
-        parsed[k] = .some(value)
-        unparsed -= 1
-        if unparsed == 0 { self.data = nil }
-        return value
     }
 }

@@ -272,7 +272,7 @@ private func hexBytes(_ hex: String) -> [UInt8] {
     var out: [UInt8] = []
     var high: UInt8? = nil
     for c in hex.utf8 {
-        guard let v = CharClass.hexValue(c) else { continue }
+        guard let v = Hex.value(c) else { continue }
         if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
     }
     return out

@@ -7,7 +7,7 @@
 #   (Signatures are pinned by header_c99.c, whose typed table stops compiling when a
 #   declaration changes; this script checks the names.)
 #   1. its exported symbols (`nm -D --defined-only`) are the functions declared in
-#      include/quire.h (Tests/c/header_functions.py), each with a symbol version (the node of
+#      include/quire.h (scripts/quire_header.py), each with a symbol version (the node of
 #      quire.map for the release that added it), and those name@version pairs are the
 #      checked-in baseline Tests/c/abi-baseline.txt (one a line, sorted): a symbol removed,
 #      added without updating the baseline, or moved to another version node fails;
@@ -50,7 +50,7 @@ nm -D --defined-only --with-symbol-versions "$lib" 2>/dev/null |
     awk '$2 != "A" { v = $3; sub(/@@/, "@", v); if (v !~ /@/) v = v "@NONE"; print v }' |
     LC_ALL=C sort -u > "$tmp/versioned"
 sed 's/@.*//' "$tmp/versioned" | LC_ALL=C sort -u > "$tmp/exported"
-"$python" "$here/header_functions.py" --names "$header" | LC_ALL=C sort -u > "$tmp/declared"
+"$python" "$here/../../scripts/quire_header.py" --names "$header" | LC_ALL=C sort -u > "$tmp/declared"
 grep -v '^[[:space:]]*$' "$baseline" > "$tmp/baseline.raw" || true
 LC_ALL=C sort -u "$tmp/baseline.raw" > "$tmp/baseline"
 

@@ -4066,7 +4066,7 @@ int main(int argc, char **argv) {
         !load(&native_close, sizeof native_close, "quire_document_close") ||
         !load(&native_value_free, sizeof native_value_free, "quire_value_free") ||
         !load(&native_value_parse, sizeof native_value_parse, "quire_value_parse") ||
-        !load(&native_value_type, sizeof native_value_type, "quire_value_type") ||
+        !load(&native_value_type, sizeof native_value_type, "quire_value_get_kind") ||
         !load(&native_trailer, sizeof native_trailer, "quire_document_trailer") ||
         !load(&native_object, sizeof native_object, "quire_document_object") ||
         !load(&native_object_count, sizeof native_object_count, "quire_document_object_count") ||
@@ -4116,7 +4116,7 @@ int main(int argc, char **argv) {
         !load(&native_bookmark_identifier, sizeof native_bookmark_identifier,
               "quire_bookmark_identifier") ||
         !load(&native_bookmark_action_kind, sizeof native_bookmark_action_kind,
-              "quire_bookmark_action_kind") ||
+              "quire_bookmark_action_type") ||
         !load(&native_sink_add, sizeof native_sink_add, "quire_bookmark_sink_add") ||
         !load(&native_set_providers, sizeof native_set_providers,
               "quire_document_set_bookmark_providers") ||

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Generates the libffi signature table of ffi_harness.c from include/quire.h.
+"""Generates the libffi signature table of ffi_harness.c from include/quire.h (and the topic
+headers it includes).
 
 Usage: gen_ffi_table.py HEADER OUTPUT   (the Makefile writes out/ffi_table.h)
 
-For every function that header_functions.py reads from the header it emits the libffi
+For every function that scripts/quire_header.py reads from the header it emits the libffi
 types of the return value and of each parameter, and a "kind" for each parameter that tells
 the harness which values it may pass there without lying to the library (it never passes a
 garbage non-NULL pointer: a pointer is NULL or a real buffer of adequate size):
@@ -165,8 +166,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import header_functions  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import quire_header  # noqa: E402
 
 SCALARS = {
     "int": ("ffi_type_sint32", "ARG_INT"),
@@ -479,53 +480,28 @@ SYNC_STRINGS = {
     ("quire_sync_service_handle", "target"): "ARG_SYNC_TARGET",
 }
 
-ENUM_DECL = re.compile(r"typedef\s+enum\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", re.S)
-ENUM_ENTRY = re.compile(r"^(QUIRE_\w+)\s*=\s*((?:0[xX][0-9A-Fa-f]+)|(?:[0-9]+))$")
-
-
-def enum_families(header_text):
+def enum_families(header):
     """The constant families of the header, in header order: [(name, [(constant, value)])].
-    Every constant must have an explicit integer value (so that the harness passes exactly
-    the values the header gives); the families must not share a value."""
-    text = header_functions.strip_comments(header_text)
+    Every constant has an explicit integer value (quire_header.py refuses one without), so
+    that the harness passes exactly the values the header gives; the families must not
+    share a value."""
     families = []
     seen = {}
-    for m in ENUM_DECL.finditer(text):
-        tag, body, name = m.group(1), m.group(2), m.group(3)
-        if tag != name:
-            raise SystemExit("gen_ffi_table.py: typedef enum %s { ... } %s: the tag and the name "
-                             "differ" % (tag, name))
+    for enum in header.enums:
         constants = []
-        for entry in body.split(","):
-            entry = " ".join(entry.split())
-            if not entry:
-                continue
-            e = ENUM_ENTRY.match(entry)
-            if not e:
-                raise SystemExit("gen_ffi_table.py: %s: the constant %r has no explicit integer "
-                                 "value that the generator can read" % (name, entry))
-            value = int(e.group(2), 0)
-            if value in seen:
+        for c in enum.constants:
+            if c.value in seen:
                 raise SystemExit("gen_ffi_table.py: %s and %s have the same value %#x: the "
-                                 "families must not overlap" % (e.group(1), seen[value], value))
-            seen[value] = e.group(1)
-            constants.append((e.group(1), value))
-        if not constants:
-            raise SystemExit("gen_ffi_table.py: the enum %s has no constants" % name)
-        families.append((name, constants))
+                                 "families must not overlap" % (c.name, seen[c.value], c.value))
+            seen[c.value] = c.name
+            constants.append((c.name, c.value))
+        families.append((enum.name, constants))
     return families
 
 
-def doc_comment(header_text, name):
-    """The /** ... */ comment nearest before the declaration of `name`."""
-    text = header_text
-    m = re.search(r"^[^\n*/]*\b%s\s*\(" % re.escape(name), text, re.M)
-    if not m:
-        return ""
-    before = text[:m.start()]
-    start = before.rfind("/**")
-    end = before.rfind("*/")
-    return before[start:end] if start >= 0 and end > start else ""
+def doc_comment(header, name):
+    """The doc comment of the function `name` ("" without one)."""
+    return header.function(name).doc or ""
 
 
 def classify(fn, family_index):
@@ -745,7 +721,7 @@ def classify(fn, family_index):
     return out
 
 
-def check_tables(functions, header_text):
+def check_tables(functions, header):
     """Every entry of the hand-written tables names a real parameter, and the header's doc
     comment of each OPTIONAL one says that NULL is allowed."""
     params = {(f["name"], p["name"]) for f in functions for p in f["params"]}
@@ -759,7 +735,7 @@ def check_tables(functions, header_text):
         if entry not in params:
             raise SystemExit("gen_ffi_table.py: %s has no parameter %s" % entry)
     for fname, pname in sorted(OPTIONAL):
-        if "NULL" not in doc_comment(header_text, fname) and pname != "payload":
+        if "NULL" not in doc_comment(header, fname) and pname != "payload":
             raise SystemExit("gen_ffi_table.py: OPTIONAL lists %s(%s), but its doc comment in "
                              "quire.h does not mention NULL" % (fname, pname))
 
@@ -879,12 +855,13 @@ def generate(functions, families, header_path):
 def main(argv):
     if len(argv) != 3:
         raise SystemExit("usage: gen_ffi_table.py HEADER OUTPUT")
-    header, output = argv[1], argv[2]
-    with open(header, encoding="utf-8") as f:
-        header_text = f.read()
-    functions = header_functions.parse(header_text)
-    check_tables(functions, header_text)
-    text = generate(functions, enum_families(header_text), os.path.basename(header))
+    path, output = argv[1], argv[2]
+    header = quire_header.read(path)
+    functions = [{"name": f.name, "return": f.ret,
+                  "params": [{"type": p.type, "name": p.name} for p in f.params]}
+                 for f in header.functions]
+    check_tables(functions, header)
+    text = generate(functions, enum_families(header), os.path.basename(path))
     tmp = output + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)

@@ -9,9 +9,9 @@
  *   exact type this file expects: a signature that changes in the header fails to compile
  *   here, which is the point (a changed signature is an ABI change: see abi_check.sh).
  * - The Makefile checks that the table covers the header: `nm -u` of the object must list
- *   exactly the functions that header_functions.py reads from quire.h (for the C++ object
+ *   exactly the functions that scripts/quire_header.py reads from quire.h (for the C++ object
  *   this also proves the extern "C" guard: without it the names would be mangled), and
- *   `header_functions.py --check-uses` checks that every function, macro and typedef
+ *   `quire_header.py --check-uses` checks that every function, macro and typedef
  *   occurs here.
  * - Every macro is used, in constant expressions where the C standard allows it; the
  *   versioned-struct initialisers (QUIRE_OPEN_OPTIONS_INIT, QUIRE_SAVE_OPTIONS_INIT,
@@ -86,7 +86,7 @@
     X(quire_document_object, int, (quire_value **, quire_document *, int32_t))          \
     X(quire_document_resolve, int,                                                      \
       (quire_value **, quire_document *, const quire_value *))                          \
-    X(quire_value_type, int, (quire_value_kind *, const quire_value *))                 \
+    X(quire_value_get_kind, int, (quire_value_kind *, const quire_value *))             \
     X(quire_value_bool, int, (int32_t *, const quire_value *))                          \
     X(quire_value_integer, int, (int64_t *, const quire_value *))                       \
     X(quire_value_number, int, (double *, const quire_value *))                         \
@@ -243,7 +243,7 @@
       (int32_t *, quire_document *, const char *))                                      \
     X(quire_field_name, int,                                                            \
       (char *, size_t, size_t *, quire_document *, int32_t))                            \
-    X(quire_field_type, int,                                                            \
+    X(quire_field_get_kind, int,                                                        \
       (quire_field_kind *, quire_document *, int32_t))                                  \
     X(quire_field_flags, int,                                                           \
       (uint32_t *, quire_document *, int32_t))                                          \
@@ -290,7 +290,7 @@
     X(quire_bookmark_set_identifier, int, (quire_bookmark *, const char *))             \
     X(quire_bookmark_name, int, (char *, size_t, size_t *, const quire_bookmark *))     \
     X(quire_bookmark_set_name, int, (quire_bookmark *, const char *))                   \
-    X(quire_bookmark_action_kind, int, (quire_action_type *, const quire_bookmark *))   \
+    X(quire_bookmark_action_type, int, (quire_action_type *, const quire_bookmark *))   \
     X(quire_bookmark_page_index, int, (int32_t *, const quire_bookmark *))              \
     X(quire_bookmark_action_text, int,                                                  \
       (char *, size_t, size_t *, const quire_bookmark *))                               \

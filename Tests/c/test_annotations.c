@@ -1068,7 +1068,7 @@ static void test_create_subtypes(void) {
 static quire_value_kind object_type(quire_document *doc, int32_t number) {
     quire_value *v = NULL;
     quire_value_kind t = (quire_value_kind)-1;
-    if (quire_document_object(&v, doc, number) == QUIRE_OK) quire_value_type(&t, v);
+    if (quire_document_object(&v, doc, number) == QUIRE_OK) quire_value_get_kind(&t, v);
     quire_value_free(v);
     return t;
 }

@@ -214,7 +214,7 @@ static void test_values(void) {
      * header: QUIRE_ENOTFOUND for each). */
     go = new_goto(3, NULL);
     if (!go) return;
-    CHECK_STATUS(quire_bookmark_action_kind(&kind, go), QUIRE_OK);
+    CHECK_STATUS(quire_bookmark_action_type(&kind, go), QUIRE_OK);
     CHECK_INT(kind, QUIRE_BOOKMARK_GOTO);
     CHECK_STATUS(quire_bookmark_page_index(&page, go), QUIRE_OK);
     CHECK_INT(page, 3);
@@ -238,11 +238,11 @@ static void test_values(void) {
     named = new_text(QUIRE_BOOKMARK_NAMED, "NextPage", NULL);
     other = new_text(QUIRE_BOOKMARK_OTHER, "<< /S /JavaScript /JS (app.alert\\(1\\)) >>", NULL);
     if (!uri || !named || !other) goto done;
-    CHECK_STATUS(quire_bookmark_action_kind(&kind, uri), QUIRE_OK);
+    CHECK_STATUS(quire_bookmark_action_type(&kind, uri), QUIRE_OK);
     CHECK_INT(kind, QUIRE_BOOKMARK_URI);
-    CHECK_STATUS(quire_bookmark_action_kind(&kind, named), QUIRE_OK);
+    CHECK_STATUS(quire_bookmark_action_type(&kind, named), QUIRE_OK);
     CHECK_INT(kind, QUIRE_BOOKMARK_NAMED);
-    CHECK_STATUS(quire_bookmark_action_kind(&kind, other), QUIRE_OK);
+    CHECK_STATUS(quire_bookmark_action_type(&kind, other), QUIRE_OK);
     CHECK_INT(kind, QUIRE_BOOKMARK_OTHER);
     CHECK_BTEXT(quire_bookmark_action_text, uri, "https://example.org/a?b=c&d=%C3%A9");
     CHECK_BTEXT(quire_bookmark_action_text, named, "NextPage");
@@ -369,8 +369,8 @@ static void test_values(void) {
     CHECK_STATUS(quire_bookmark_copy(NULL, go), QUIRE_EINVAL);
 
     /* NULL arguments of the getters. */
-    CHECK_STATUS(quire_bookmark_action_kind(NULL, go), QUIRE_EINVAL);
-    CHECK_STATUS(quire_bookmark_action_kind(&kind, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_bookmark_action_type(NULL, go), QUIRE_EINVAL);
+    CHECK_STATUS(quire_bookmark_action_type(&kind, NULL), QUIRE_EINVAL);
     CHECK_STATUS(quire_bookmark_page_index(NULL, go), QUIRE_EINVAL);
     CHECK_STATUS(quire_bookmark_sort_key(NULL, go), QUIRE_EINVAL);
     CHECK_BTEXT_STATUS(quire_bookmark_identifier, NULL, QUIRE_EINVAL);
@@ -718,7 +718,7 @@ static void describe_bookmark(struct saved_bookmark *s, const quire_bookmark *b)
     s->id = bid(b);
     s->name = btext_at(quire_bookmark_name, b, &status, __FILE__, __LINE__);
     CHECK(s->name != NULL || status == QUIRE_ENOTFOUND);
-    CHECK_STATUS(quire_bookmark_action_kind(&s->kind, b), QUIRE_OK);
+    CHECK_STATUS(quire_bookmark_action_type(&s->kind, b), QUIRE_OK);
     if (s->kind == QUIRE_BOOKMARK_GOTO)
         CHECK_STATUS(quire_bookmark_page_index(&s->page, b), QUIRE_OK);
     else
@@ -940,7 +940,7 @@ static int gs_add(int32_t *accepted, const quire_bookmark *b, void *payload) {
     if (s->reenter) gs_reenter(s, b);
     if (s->fail_add) return s->fail_add;
     *accepted = 0;
-    if (quire_bookmark_action_kind(&kind, b) != QUIRE_OK) s->bad_arguments++;
+    if (quire_bookmark_action_type(&kind, b) != QUIRE_OK) s->bad_arguments++;
     if (kind != QUIRE_BOOKMARK_GOTO) return 0;
     k = store_index(s, b);
     if (k == -1 && s->n == STORE_MAX) return 0;
@@ -1186,7 +1186,7 @@ static void test_provider_chain(void) {
     CHECK_STATUS(quire_document_bookmark(&got, doc, QUIRE_BOOKMARK_SORT_CUSTOM, 0), QUIRE_OK);
     if (got) {
         CHECK_BTEXT(quire_bookmark_identifier, got, uri_id);
-        CHECK_STATUS(quire_bookmark_action_kind(&kind, got), QUIRE_OK);
+        CHECK_STATUS(quire_bookmark_action_type(&kind, got), QUIRE_OK);
         CHECK_INT(kind, QUIRE_BOOKMARK_URI);
     }
     quire_bookmark_free(got);

@@ -76,7 +76,7 @@ static void test_fields(void) {
     text = field_index(doc, "Text Box");
     read_only = field_index(doc, "ReadOnly");
     limited = field_index(doc, "CharLimit");
-    CHECK_STATUS(quire_field_type(&type, doc, text), QUIRE_OK);
+    CHECK_STATUS(quire_field_get_kind(&type, doc, text), QUIRE_OK);
     CHECK_INT(type, QUIRE_FIELD_TEXT);
     CHECK_STATUS(quire_field_flags(&flags, doc, read_only), QUIRE_OK);
     CHECK(flags & QUIRE_FIELD_FLAG_READ_ONLY);

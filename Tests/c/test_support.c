@@ -363,8 +363,8 @@ quire_value *parse_value_at(const char *syntax, const char *file, int line) {
 
 quire_value_kind value_type_at(const quire_value *value, const char *file, int line) {
     quire_value_kind t = (quire_value_kind)-1;
-    int status = quire_value_type(&t, value);
-    report(status == QUIRE_OK, file, line, "quire_value_type returned %d: %s", status,
+    int status = quire_value_get_kind(&t, value);
+    report(status == QUIRE_OK, file, line, "quire_value_get_kind returned %d: %s", status,
            quire_last_error_message());
     return status == QUIRE_OK ? t : (quire_value_kind)-1;
 }

@@ -401,8 +401,8 @@ static void test_getters_by_type(void) {
         size_t len = 99;
         char buf[4];
         quire_value *v = parse_value("42");
-        CHECK_STATUS(quire_value_type(NULL, v), QUIRE_EINVAL);
-        CHECK_STATUS(quire_value_type(&kind, NULL), QUIRE_EINVAL);
+        CHECK_STATUS(quire_value_get_kind(NULL, v), QUIRE_EINVAL);
+        CHECK_STATUS(quire_value_get_kind(&kind, NULL), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_bool(&i32, NULL), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_integer(NULL, v), QUIRE_EINVAL);
         CHECK_STATUS(quire_value_integer(&i64, NULL), QUIRE_EINVAL);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a function declared in include/quire.h has no documentation comment.
+"""Fails when a function declared in include/quire.h (or a topic header it includes) has no
+documentation comment.
 
     check_header_docs.py [HEADER]
     check_header_docs.py --self-test [HEADER]   the check catches a removed comment
@@ -12,9 +13,10 @@ and as docs/api/doxygen_filter.py tells Doxygen. A trailing `/**< ... */` counts
 plain `/* ... */` comment, a blank line or a directive between the comment and the
 declaration does not.
 
-The functions are those Tests/c/header_functions.py finds (the list the ABI check and the
-libffi harness use). Exit 0 and a summary when all are documented; exit 1 naming each one
-that is not, with its line.
+The functions and their doc comments are those scripts/quire_header.py reads (the reader
+the ABI check, the libffi harness and the Python binding's generated table use), which
+applies that rule. Exit 0 and a summary when all are documented; exit 1 naming each one
+that is not, with its file and line.
 """
 
 import os
@@ -23,144 +25,82 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "c"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-import header_functions  # noqa: E402
-
-
-def comment_mask(text):
-    """For each line: its code, with comments blanked out (lines kept)."""
-    code = header_functions.strip_comments(text)
-    return code.split("\n")
+import quire_header  # noqa: E402
 
 
-def comment_start(lines, end):
-    """The index of the line where the comment ending on line `end` starts."""
-    i = end
-    while i >= 0:
-        line = lines[i] if i != end else lines[i][: lines[i].rindex("*/")]
-        if "/*" in line:
-            return i
-        i -= 1
-    return None
+def check(header):
+    """[(function, file, line, why)] for each undocumented function of `header` (a
+    quire_header.Header), and the number of functions."""
+    missing = [(fn.name, fn.file, fn.line, "no doc comment") for fn in header.functions if not fn.doc]
+    return missing, len(header.functions)
 
 
-def documented(lines, code, first):
-    """Whether the declaration starting on line `first` has a doc comment (see above)."""
-    start = first
-    while True:
-        prev = start - 1
-        if prev < 0:
-            return False
-        raw = lines[prev].strip()
-        if not raw:
-            return False
-        if raw.endswith("*/"):
-            s = comment_start(lines, prev)
-            if s is None:
-                return False
-            opening = lines[s].lstrip()
-            if code[prev].strip():
-                # Code then a trailing comment on the same line: another declaration of the
-                # run (its own trailing comment does not document this one).
-                pass
-            elif opening.startswith("/**") and not opening.startswith("/**<"):
-                body = "\n".join(lines[s: prev + 1])
-                body = re.sub(r"^\s*/\*\*|\*/\s*$|^\s*\*", "", body, flags=re.M)
-                return bool(body.strip())
-            else:
-                return False
-        if raw.startswith("#"):
-            return False
-        # Another declaration of the run: go to its start.
-        start = statement_start(code, prev)
+def check_text(text, path):
+    """check() of one header file's text alone."""
+    return check(quire_header.read_text(text, path))
 
 
-def statement_start(code, line):
-    """The first line of the statement that ends on (or contains) `line`."""
-    i = line
-    while i > 0:
-        before = code[i - 1].strip()
-        if not before or before.endswith((";", "{", "}")) or before.startswith("#"):
-            return i
-        i -= 1
-    return 0
-
-
-def check(text):
-    """[(function, line, why)] for each function of the header text that is undocumented,
-    and the number of functions."""
-    lines = text.split("\n")
-    code = comment_mask(text)
-    names = [fn["name"] for fn in header_functions.parse(text)]
-    missing = []
-    for name in names:
-        pattern = re.compile(r"\b%s\s*\(" % re.escape(name))
-        found = [i for i, c in enumerate(code) if pattern.search(c) and not c.lstrip().startswith("#")]
-        if not found:
-            missing.append((name, 0, "not found in the header's code"))
-            continue
-        first = statement_start(code, found[0])
-        trailing = any("/**<" in lines[i] for i in range(first, found[0] + 1))
-        if not trailing and not documented(lines, code, first):
-            missing.append((name, first + 1, "no doc comment"))
-    return missing, len(names)
-
-
-def self_test(text):
+def self_test(header):
     """The check must catch a function whose comment is removed: removes the doc comment of
     quire_version (the first function), and expects exactly it to be reported; then puts a
     blank line inside a run of declarations that share a comment, and expects the
-    declaration after it to be reported."""
-    lines = text.split("\n")
-    code = comment_mask(text)
-    first = statement_start(code, next(i for i, c in enumerate(code) if "quire_version(" in c))
-    end = first - 1
-    start = comment_start(lines, end)
+    declaration after it to be reported. Each on the header file that holds it."""
+    version = header.function("quire_version")
+    source = next(s for s in header.sources if s.path == version.file)
+    lines = source.text.split("\n")
+    code = quire_header.strip_comments(source.text).split("\n")
+    end = version.line - 2  # the comment's last line, right above the declaration
+    if not lines[end].rstrip().endswith("*/"):
+        return "no comment right above quire_version in %s" % source.path
+    start = end
+    while "/**" not in lines[start]:
+        start -= 1
     without_comment = "\n".join(lines[:start] + lines[end + 1:])
-    # A run: two declarations right after one another, the second one's name.
-    for i in range(1, len(code)):
-        a, b = code[i - 1].strip(), code[i].strip()
-        m = re.search(r"\b(quire_\w+)\s*\(", b)
-        if a.endswith(";") and m and b.endswith(";") and re.search(r"\bquire_\w+\s*\(", a):
-            split_run = "\n".join(lines[:i] + [""] + lines[i:])
-            second = m.group(1)
-            break
-    else:
-        return "no run of two one-line declarations in the header to test with"
-    missing, _ = check(without_comment)
-    if [name for name, _, _ in missing] != ["quire_version"]:
+    missing, _ = check_text(without_comment, source.path)
+    if [m[0] for m in missing] != ["quire_version"]:
         return "without the comment of quire_version, it reported %s" % [m[0] for m in missing]
-    missing, _ = check(split_run)
-    if second not in [name for name, _, _ in missing]:
-        return "with a blank line before %s, it reported %s" % (second, [m[0] for m in missing])
-    return None
+    # A run: two one-line declarations right after one another, the second one's name.
+    for source in header.sources:
+        lines = source.text.split("\n")
+        code = quire_header.strip_comments(source.text).split("\n")
+        for i in range(1, len(code)):
+            a, b = code[i - 1].strip(), code[i].strip()
+            m = re.search(r"\b(quire_\w+)\s*\(", b)
+            if a.endswith(";") and m and b.endswith(";") and re.search(r"\bquire_\w+\s*\(", a):
+                split_run = "\n".join(lines[:i] + [""] + lines[i:])
+                missing, _ = check_text(split_run, source.path)
+                if m.group(1) not in [name for name, _, _, _ in missing]:
+                    return "with a blank line before %s, it reported %s" % (m.group(1), [x[0] for x in missing])
+                return None
+    return "no run of two one-line declarations in the header to test with"
 
 
 def main():
     args = sys.argv[1:]
     test = "--self-test" in args
     args = [a for a in args if a != "--self-test"]
-    header = args[0] if args else os.path.join(ROOT, "include", "quire.h")
-    with open(header, encoding="utf-8") as f:
-        text = f.read()
+    path = args[0] if args else os.path.join(ROOT, "include", "quire.h")
+    header = quire_header.read(path)
     if test:
-        error = self_test(text)
+        error = self_test(header)
         if error:
             print("check_header_docs --self-test: FAILED: %s" % error, file=sys.stderr)
             return 1
         print("check_header_docs --self-test: a removed doc comment and a run split by a blank "
               "line are both reported")
         return 0
-    missing, count = check(text)
+    missing, count = check(header)
+    base = os.path.dirname(path)
     if missing:
-        for name, line, why in missing:
-            print("%s:%d: %s: %s" % (header, line, name, why), file=sys.stderr)
+        for name, file, line, why in missing:
+            print("%s:%d: %s: %s" % (os.path.join(base, file), line, name, why), file=sys.stderr)
         print("check_header_docs: %d of %d functions of %s have no documentation comment"
-              % (len(missing), count, os.path.basename(header)), file=sys.stderr)
+              % (len(missing), count, os.path.basename(path)), file=sys.stderr)
         return 1
-    print("check_header_docs: all %d functions of %s have a documentation comment"
-          % (count, os.path.basename(header)))
+    print("check_header_docs: all %d functions of %s and the %d headers it includes have a "
+          "documentation comment" % (count, os.path.basename(path), len(header.sources) - 1))
     return 0
 
 

@@ -36,100 +36,41 @@ import pytest
 import quire
 from quire import _raw
 
-from conftest import BINDING_DIR, HEADER
+from conftest import BINDING_DIR, HEADER, REPO
 
 
-def _strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+# The header as scripts/quire_header.py reads it (the umbrella and its topic headers): the
+# reader the generator of the raw table uses too, so what is checked against the raw layer
+# below is anchored elsewhere: the C_TO_CTYPES tables here are written by hand, the header
+# compile test (Tests/c) proves the reader's function list against the C compiler, and
+# test_structure_layout_matches_the_c_compiler compares every struct with the compiler's.
+sys.path.insert(0, str(REPO / "scripts"))
+import quire_header  # noqa: E402
 
-
-def _without_preprocessor(text: str) -> str:
-    return re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
-
-
-def _normalise_type(text: str) -> str:
-    text = re.sub(r"\s*(\*+)\s*", r" \1", text.strip())
-    return re.sub(r"\s+", " ", text).strip()
-
-
-# One declaration per statement, possibly spanning lines: `int quire_x(int32_t *out,\n ...);`
-_DECLARATION = re.compile(
-    r"^(?P<ret>\w[\w\s\*]*?)\s*\b(?P<name>quire_\w+)\s*\((?P<params>[^)]*)\)\s*;", re.M
-)
+HEADER_DECLARATIONS = quire_header.read(str(HEADER))
 
 
 def header_functions() -> Dict[str, Tuple[str, List[str]]]:
     """{name: (return type, [parameter types])} of every function the header declares."""
-    text = _without_preprocessor(_strip_comments(HEADER.read_text(encoding="utf-8")))
-    functions: Dict[str, Tuple[str, List[str]]] = {}
-    for match in _DECLARATION.finditer(text):
-        params = match.group("params").strip()
-        types: List[str] = []
-        if params != "void":
-            for param in params.split(","):
-                declarator = re.match(r"^(?P<type>.*?)\b\w+\s*$", param.strip(), flags=re.S)
-                assert declarator, "cannot parse parameter %r of %s" % (param, match.group("name"))
-                types.append(_normalise_type(declarator.group("type")))
-        name = match.group("name")
-        assert name not in functions, "%s is declared twice" % name
-        ret = _normalise_type(match.group("ret"))
-        assert ret.startswith("QUIRE_API "), "%s is declared without QUIRE_API" % name
-        functions[name] = (ret[len("QUIRE_API "):], types)
-    return functions
+    return {f.name: (f.ret, [p.type for p in f.params]) for f in HEADER_DECLARATIONS.functions}
 
 
 def header_structs() -> Dict[str, List[Tuple[str, str]]]:
-    """{struct name: [(field type, field name)]} of the header's typedef'd structs."""
-    text = _strip_comments(HEADER.read_text(encoding="utf-8"))
-    structs: Dict[str, List[Tuple[str, str]]] = {}
-    for match in re.finditer(r"typedef struct (\w+) \{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):
-        assert match.group(1) == match.group(3)
-        fields = []
-        for statement in match.group(2).split(";"):
-            if not statement.strip():
-                continue
-            # A function pointer member, `int (*load)(quire_bookmark_sink *sink, void *payload)`:
-            # its type is written `int (*)(quire_bookmark_sink *, void *)`.
-            pointer = re.match(r"^(?P<ret>.*?)\(\s*\*\s*(?P<name>\w+)\s*\)\s*\((?P<params>.*)\)$",
-                               statement.strip(), flags=re.S)
-            if pointer:
-                params = [
-                    _normalise_type(re.match(r"^(.*?)\b\w+\s*$", p.strip(), flags=re.S).group(1))
-                    for p in pointer.group("params").split(",")
-                ]
-                ctype = "%s (*)(%s)" % (_normalise_type(pointer.group("ret")), ", ".join(params))
-                fields.append((ctype, pointer.group("name")))
-                continue
-            field = re.match(r"^(?P<type>.*?)\b(?P<name>\w+)$", statement.strip(), flags=re.S)
-            assert field
-            fields.append((_normalise_type(field.group("type")), field.group("name")))
-        structs[match.group(1)] = fields
-    return structs
+    """{struct name: [(field type, field name)]} of the header's typedef'd structs; a function
+    pointer member such as `int (*load)(quire_bookmark_sink *sink, void *payload)` has the
+    type `int (*)(quire_bookmark_sink *, void *)`."""
+    return {s.name: [(f.type, f.name) for f in s.fields] for s in HEADER_DECLARATIONS.structs}
 
 
 def header_enums() -> Dict[str, Dict[str, int]]:
     """{enum type: {constant: value}} of the header's `typedef enum NAME { ... } NAME;`."""
-    text = _strip_comments(HEADER.read_text(encoding="utf-8"))
-    enums: Dict[str, Dict[str, int]] = {}
-    for match in re.finditer(r"typedef enum (\w+) \{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):
-        assert match.group(1) == match.group(3)
-        values: Dict[str, int] = {}
-        for item in match.group(2).split(","):
-            if item.strip():
-                name, value = (part.strip() for part in item.split("="))
-                values[name] = int(value, 0)
-        enums[match.group(1)] = values
-    return enums
+    return {e.name: {c.name: c.value for c in e.constants} for e in HEADER_DECLARATIONS.enums}
 
 
 def header_macros() -> Dict[str, str]:
-    """{name: replacement text} of the header's `#define QUIRE_*` macros."""
-    text = _strip_comments(HEADER.read_text(encoding="utf-8")).replace("\\\n", " ")
-    return {
-        match.group(1): match.group(2).strip()
-        for match in re.finditer(r"^[ \t]*#define[ \t]+(QUIRE_\w+)[ \t]*(.*)$", text, flags=re.M)
-    }
+    """{name: replacement text} of the header's `#define QUIRE_*` macros (not the include
+    guards, nor QUIRE_API)."""
+    return {m.name: m.value for m in HEADER_DECLARATIONS.macros if not m.guard}
 
 
 # The ctypes type the raw layer must use for each C type of the header.
@@ -184,7 +125,7 @@ C_TO_CTYPES.update({
     "quire_open_options *": POINTER(_raw.quire_open_options),
     "quire_save_options *": POINTER(_raw.quire_save_options),
     "quire_bookmark_provider *": POINTER(_raw.quire_bookmark_provider),
-    "const quire_bookmark_provider *const *": POINTER(POINTER(_raw.quire_bookmark_provider)),
+    "const quire_bookmark_provider * const *": POINTER(POINTER(_raw.quire_bookmark_provider)),
     "quire_sync_config *": POINTER(_raw.quire_sync_config),
     "const quire_sync_config *": POINTER(_raw.quire_sync_config),
     "quire_sync_service **": POINTER(_raw.quire_sync_service_p),
@@ -203,7 +144,7 @@ C_TO_CTYPES.update({
     "quire_descriptor *": _raw.quire_descriptor_p,
     "const quire_descriptor *": _raw.quire_descriptor_p,
     "const char **": POINTER(c_char_p),
-    "const char *const *": POINTER(c_char_p),
+    "const char * const *": POINTER(c_char_p),
     "const void **": POINTER(c_void_p),
     "quire_text_page **": POINTER(_raw.quire_text_page_p),
     "quire_text_page *": _raw.quire_text_page_p,
@@ -249,13 +190,17 @@ C_FIELD_TO_CTYPES = {
     "const char *": c_char_p,
     "double": c_double,
     "void *": c_void_p,
-    "int (*)(quire_bookmark_sink *, void *)": _raw.quire_bookmark_load_fn,
-    "int (*)(int32_t *, const quire_bookmark *, void *)": _raw.quire_bookmark_decide_fn,
-    "int (*)(void *)": _raw.quire_bookmark_save_fn,
-    "void (*)(void *)": _raw.quire_bookmark_release_fn,
-    "int (*)(void *, uint64_t, void *, size_t)": _raw.quire_file_read_fn,
-    "int (*)(uint64_t, uint64_t, void *)": _raw.quire_save_progress_fn,
-    "const char *const *": POINTER(c_char_p),
+    # Function-pointer members: the CFUNCTYPE of each signature (ctypes makes one class per
+    # signature, so the generated STRUCT_FIELD_fn names of one signature are one class).
+    "int (*)(quire_bookmark_sink *, void *)": ctypes.CFUNCTYPE(c_int, _raw.quire_bookmark_sink_p, c_void_p),
+    "int (*)(int32_t *, const quire_bookmark *, void *)": ctypes.CFUNCTYPE(
+        c_int, POINTER(c_int32), _raw.quire_bookmark_p, c_void_p
+    ),
+    "int (*)(void *)": ctypes.CFUNCTYPE(c_int, c_void_p),
+    "void (*)(void *)": ctypes.CFUNCTYPE(None, c_void_p),
+    "int (*)(void *, uint64_t, void *, size_t)": ctypes.CFUNCTYPE(c_int, c_void_p, c_uint64, c_void_p, c_size_t),
+    "int (*)(uint64_t, uint64_t, void *)": ctypes.CFUNCTYPE(c_int, c_uint64, c_uint64, c_void_p),
+    "const char * const *": POINTER(c_char_p),
     "size_t": c_size_t,
     "quire_rect": _raw.quire_rect,
     "quire_tool_event_fn": _raw.quire_tool_event_fn,
@@ -274,9 +219,13 @@ for _enum in header_enums():
 
 def test_the_header_parser_finds_every_declaration():
     functions = header_functions()
-    # Every `quire_xxx(` that the header mentions outside comments is a declaration.
-    text = _without_preprocessor(_strip_comments(HEADER.read_text(encoding="utf-8")))
-    assert set(re.findall(r"\b(quire_\w+)\s*\(", text)) == set(functions)
+    # Every `quire_xxx(` that a header file mentions outside comments and directives is a
+    # declaration.
+    mentioned = set()
+    for source in HEADER_DECLARATIONS.sources:
+        text = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", quire_header.strip_comments(source.text), flags=re.M)
+        mentioned |= set(re.findall(r"\b(quire_\w+)\s*\(", text))
+    assert mentioned == set(functions)
     assert "quire_version" in functions and "quire_page_annotation_count" in functions
 
 
@@ -331,7 +280,7 @@ def test_constants_match_the_header():
         known.update(values)
     checked = []
     for name, value in macros.items():
-        if name in ("QUIRE_H", "QUIRE_API") or name.endswith("_INIT"):
+        if name.endswith("_INIT"):
             continue
         if re.fullmatch(r"[\w\s()*+\-]+", value) and not value.startswith('"'):
             assert not re.search(r"\b(?!QUIRE_)[A-Za-z_]\w*", value), "%s = %s" % (name, value)
@@ -405,13 +354,39 @@ def test_save_options_init_matches_the_macro():
 
 
 def test_write_fn_matches_the_header_typedef():
-    text = _strip_comments(HEADER.read_text(encoding="utf-8"))
-    match = re.search(r"typedef\s+int\s*\(\s*\*\s*quire_write_fn\s*\)\s*\(([^)]*)\)\s*;", text)
-    assert match, "quire_write_fn typedef not found"
-    params = [_normalise_type(re.match(r"^(.*?)\b\w+\s*$", p.strip()).group(1)) for p in match.group(1).split(",")]
-    assert params == ["const void *", "size_t", "void *"]
+    (write_fn,) = [c for c in HEADER_DECLARATIONS.callbacks if c.name == "quire_write_fn"]
+    assert write_fn.signature.ret == "int"
+    assert [p.type for p in write_fn.signature.params] == ["const void *", "size_t", "void *"]
     assert _raw.quire_write_fn._restype_ is c_int
     assert list(_raw.quire_write_fn._argtypes_) == [c_void_p, c_size_t, c_void_p]
+
+
+def test_the_generated_table_is_what_the_header_gives():
+    """bindings/python/quire/_raw_generated.py is generated from the header, never edited:
+    what is checked in is what scripts/gen_python_raw.py writes from the header now."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import gen_python_raw
+
+    generated = gen_python_raw.generate(HEADER_DECLARATIONS)
+    checked_in = (BINDING_DIR / "quire" / "_raw_generated.py").read_text(encoding="utf-8")
+    assert checked_in == generated, (
+        "bindings/python/quire/_raw_generated.py differs from what the header gives: run `make generate` "
+        "and commit the file (it is never edited by hand)"
+    )
+
+
+def test_every_init_function_has_a_helper():
+    """Each `quire_X_init(quire_X *, unsigned version)` of the header has its helper X_init()
+    here, which fills a fresh struct through the library with the current version."""
+    inits = [f for f in HEADER_DECLARATIONS.functions if f.name.endswith("_init")]
+    assert {"quire_open_options_init", "quire_save_options_init", "quire_tool_preview_init"} <= {f.name for f in inits}
+    for function in inits:
+        struct = function.name[: -len("_init")]
+        assert [p.type for p in function.params] == [struct + " *", "unsigned"], function.name
+        helper = getattr(_raw, struct[len("quire_"):] + "_init")
+        made = helper()
+        assert isinstance(made, getattr(_raw, struct)), function.name
+        assert made.version == getattr(_raw, "QUIRE_%s_VERSION" % struct[len("quire_"):].upper()), function.name
 
 
 def test_version_check_refuses_another_major():

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Doxygen input filter for include/quire.h: one comment for a run of declarations.
+"""Doxygen input filter for the header files (include/quire.h, include/quire/*.h): one
+comment for a run of declarations.
 
 The header documents related declarations together: one doc comment, then the getter and
 its setter, or a list of #defines, with no blank line between them:
@@ -13,8 +14,9 @@ two or more declarations that follows a doc comment in a member group (`/**@{*/ 
 /**@}*/`), and the Doxyfile's DISTRIBUTE_GROUP_DOC gives the comment to every member. Lines
 are neither added nor removed, so Doxygen's line numbers stay the header's.
 
-Tests/packaging/check_header_docs.py applies the same rule: a function is documented when a
-doc comment precedes it, directly or through such a run.
+scripts/quire_header.py (which Tests/packaging/check_header_docs.py asks) applies the same
+rule: a function is documented when a doc comment precedes it, directly or through such a
+run.
 
 Usage (Doxygen's FILTER_PATTERNS): doxygen_filter.py FILE, writes the filtered FILE to stdout.
 """

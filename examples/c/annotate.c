@@ -43,7 +43,7 @@ static void fail(const char *message) {
 
 static quire_value_kind type_of(const quire_value *v) {
     quire_value_kind type;
-    check(quire_value_type(&type, v));
+    check(quire_value_get_kind(&type, v));
     return type;
 }
 

@@ -344,7 +344,7 @@ static int csv_add(int32_t *accepted, const quire_bookmark *bookmark, void *payl
     struct csv_store *store = payload;
     quire_action_type kind = QUIRE_ACTION_NONE;
     *accepted = 0;
-    if (quire_bookmark_action_kind(&kind, bookmark) != QUIRE_OK)
+    if (quire_bookmark_action_type(&kind, bookmark) != QUIRE_OK)
         return store_failed(store, "add", quire_last_error_message());
     if (kind != QUIRE_BOOKMARK_GOTO) return 0; /* for the next provider in the chain */
     if (store_put(store, bookmark) != 0) return 1;

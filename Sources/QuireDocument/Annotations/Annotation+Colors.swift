@@ -1,3 +1,5 @@
+import QuireSyntax
+
 // Colours as text: the one parser and the one writer of "#RRGGBB" for the model, which
 // annotation JSON and XFDF both use (issue 32: XFDF read "#-00001" as white and "#+0000F"
 // as (0, 0, 0.059) through Int(_:radix:), which accepts a sign, where JSON refused both).
@@ -15,14 +17,7 @@ extension Annotation {
         case 4: rgb = [(1 - c[0]) * (1 - c[3]), (1 - c[1]) * (1 - c[3]), (1 - c[2]) * (1 - c[3])]
         default: return nil
         }
-        let digits = Array("0123456789ABCDEF")
-        var s = "#"
-        for v in rgb {
-            let b = Int((Swift.min(Swift.max(v.isFinite ? v : 0, 0), 1) * 255).rounded())
-            s.append(digits[b / 16])
-            s.append(digits[b % 16])
-        }
-        return s
+        return "#" + Hex.string(rgb.map { UInt8((Swift.min(Swift.max($0.isFinite ? $0 : 0, 0), 1) * 255).rounded()) }, uppercase: true)
     }
 
     /// The RGB colour of "#RRGGBB": exactly six hexadecimal digits (either case) after the
@@ -35,19 +30,7 @@ extension Annotation {
             return nil
         }
         guard chars.count == 6 else { return nil }
-        func digit(_ c: UInt8) -> Int? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(c - UInt8(ascii: "a")) + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(c - UInt8(ascii: "A")) + 10
-            default: return nil
-            }
-        }
-        var out: [Double] = []
-        for i in stride(from: 0, to: 6, by: 2) {
-            guard let hi = digit(chars[i]), let lo = digit(chars[i + 1]) else { return nil }
-            out.append(Double(hi * 16 + lo) / 255)
-        }
-        return out
+        guard let bytes = Hex.bytes(String(decoding: chars, as: UTF8.self)) else { return nil }
+        return bytes.map { Double($0) / 255 }
     }
 }

@@ -170,7 +170,7 @@ public final class Checkpointer: ChangeObserver {
         self.document = document
         self.options = options
         let (directory, uid) = try Self.location(of: document, options)
-        try Self.makeDirectories(directory)
+        try FileSystem.makeDirectories(directory, mode: 0o700)
         path = directory + "/" + uid + ".qcheckpoint"
         lockFD = try Self.lock(directory + "/" + uid + ".lock")
         // What a process killed during a compaction or a journal start left: ours to remove,
@@ -182,7 +182,7 @@ public final class Checkpointer: ChangeObserver {
         let preexisting = document.hasUnsavedChanges
         // Every stored property is set: if what follows throws, deinit releases the lock.
         Self.clean(directory, olderThan: options.maxAge, except: uid)
-        if let existing = try AtomicFile.read(path) {
+        if let existing = try FileSystem.read(path) {
             switch options.existing {
             case .load:
                 loadedCheckpoint = try load(existing, into: document)
@@ -246,7 +246,7 @@ public final class Checkpointer: ChangeObserver {
         let (directory, uid) = try location(of: document, options)
         let path = directory + "/" + uid + ".qcheckpoint"
         var info = CheckpointInfo(state: .none, path: path, size: 0, modified: 0, changedObjects: 0, inUse: false)
-        guard let bytes = try AtomicFile.read(path) else { return info }
+        guard let bytes = try FileSystem.read(path) else { return info }
         var st = stat()
         if stat(path, &st) == 0 {
             info.modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
@@ -285,10 +285,7 @@ public final class Checkpointer: ChangeObserver {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let absolute = realpath(path, &resolved) != nil
             ? String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : path
-        return JournalCodec.sha256(Array(absolute.utf8)).prefix(16).map { b in
-            let hex = Array("0123456789abcdef".utf8)
-            return String(decoding: [hex[Int(b >> 4)], hex[Int(b & 15)]], as: UTF8.self)
-        }.joined()
+        return Hex.string(JournalCodec.sha256(Array(absolute.utf8)).prefix(16))
     }
 
     // MARK: Recording changes
@@ -738,15 +735,9 @@ public final class Checkpointer: ChangeObserver {
 
     /// Removes checkpoints older than `age` seconds that no open document holds.
     private static func clean(_ directory: String, olderThan age: Double, except uid: String) {
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
-                guard let base = raw.baseAddress else { return "" }
-                return String(cString: base.assumingMemoryBound(to: CChar.self))
-            }
+        for name in FileSystem.entries(of: directory) {
             guard name.hasSuffix(".qcheckpoint"), name != uid + ".qcheckpoint" else { continue }
             let file = directory + "/" + name
             var st = stat()
@@ -757,16 +748,6 @@ public final class Checkpointer: ChangeObserver {
             unlink(directory + "/" + stem + ".lock")
             flock(fd, LOCK_UN)
             close(fd)
-        }
-    }
-
-    private static func makeDirectories(_ path: String) throws {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw AtomicFile.ioError("cannot create the checkpoint directory '\(current)'")
-            }
         }
     }
 }

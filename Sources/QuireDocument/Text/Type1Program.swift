@@ -1,3 +1,4 @@
+import QuireSyntax
 /// A Type 1 font program (Adobe Type 1 Font Format): the /FontFile of a PDF, PFA (clear
 /// text then eexec-encrypted binary or hex) or PFB (segments). Reads the clear text's
 /// /Encoding and /FontMatrix, decrypts the private part (eexec, r = 55665), and keeps the
@@ -67,21 +68,13 @@ final class Type1Program {
 
     /// The encrypted part as bytes: hex when its first four bytes are hex digits.
     static func binary(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x37
-            case 0x61...0x66: return c - 0x57
-            default: return nil
-            }
-        }
         let head = s.prefix(4)
-        guard head.count == 4, head.allSatisfy({ hex($0) != nil }) else { return Array(s) }
+        guard head.count == 4, head.allSatisfy({ Hex.value($0) != nil }) else { return Array(s) }
         var out: [UInt8] = []
         out.reserveCapacity(s.count / 2)
         var high: UInt8? = nil
         for c in s {
-            guard let v = hex(c) else { continue }
+            guard let v = Hex.value(c) else { continue }
             if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
         }
         return out

@@ -148,7 +148,7 @@ func runToken(_ user: String) throws -> String {
 /// files hold that ids must survive (examples/sample.pdf has each): a link whose object
 /// two pages list in their /Annots, annotations without /NM, and two with the same /NM.
 func startingPDF() throws -> [UInt8] {
-    var b = PDFBuilderPages()
+    let b = PDFBuilderPages()
     let doc = try Document(data: b.pdf(pages: 3))
     var square = Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 100, bottom: 500, right: 300, top: 600))
     square.name = "init-sq"

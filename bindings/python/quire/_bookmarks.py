@@ -163,7 +163,7 @@ def _from_handle(handle: Any) -> Bookmark:
             return None
 
     kind = c_int32()
-    check(_raw.lib.quire_bookmark_action_kind(byref(kind), handle))
+    check(_raw.lib.quire_bookmark_action_type(byref(kind), handle))
     page: Optional[int] = None
     if kind.value == _raw.QUIRE_BOOKMARK_GOTO:
         out = c_int32()
@@ -298,10 +298,10 @@ def _c_provider(provider: BookmarkProvider, calls: _Calls, keep: List[Any]) -> _
         return calls.guard(body)
 
     spec = _raw.bookmark_provider_init()
-    spec.load = _raw.quire_bookmark_load_fn(load)
-    spec.add = _raw.quire_bookmark_decide_fn(decide(provider.add))
-    spec.remove = _raw.quire_bookmark_decide_fn(decide(provider.remove))
-    spec.save = _raw.quire_bookmark_save_fn(save)
+    spec.load = _raw.quire_bookmark_provider_load_fn(load)
+    spec.add = _raw.quire_bookmark_provider_add_fn(decide(provider.add))
+    spec.remove = _raw.quire_bookmark_provider_remove_fn(decide(provider.remove))
+    spec.save = _raw.quire_bookmark_provider_save_fn(save)
     keep.extend([spec.load, spec.add, spec.remove, spec.save, provider])
     return spec
 

@@ -98,7 +98,7 @@ def _release_reader_impl(payload: Optional[int]) -> None:
 
 # One callback for every reader, never freed: it runs while the library drops the last
 # use of a reader, and a thunk must not be freed while it runs.
-_release_reader: Any = _raw.quire_file_release_fn(_release_reader_impl)
+_release_reader: Any = _raw.quire_file_access_release_fn(_release_reader_impl)
 
 
 class _ReaderSource(NamedTuple):
@@ -145,7 +145,7 @@ def _open_from_reader(out: Any, reader: Any, size: Optional[int], options: Any) 
             failures.append(error)
             return 1
 
-    callback = _raw.quire_file_read_fn(read)
+    callback = _raw.quire_file_access_read_fn(read)
     token = next(_reader_tokens)
     _readers[token] = (callback, reader)
     access = _raw.file_access_init()
@@ -403,7 +403,9 @@ def _progress_callback(
             failures.append(error)
             return 1
 
-    return _raw.quire_save_progress_fn(callback)
+    # The progress field of every long operation's options has this signature, and ctypes
+    # makes one class per signature: it is also quire_flatten_options_progress_fn, ...
+    return _raw.quire_save_options_progress_fn(callback)
 
 
 def _raise_progress_failure(status: int, failures: List[BaseException]) -> None:

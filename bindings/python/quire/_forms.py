@@ -118,7 +118,7 @@ class FormField:
     @property
     def type(self) -> FieldType:
         """The field's type."""
-        return FieldType(self._int(_raw.lib.quire_field_type))
+        return FieldType(self._int(_raw.lib.quire_field_get_kind))
 
     @property
     def flags(self) -> FieldFlags:

@@ -374,7 +374,7 @@ def _take(handle: Any, document: Optional["Document"], epoch: int = 0, depth: in
     try:
         lib = _raw.lib
         kind = c_int32()
-        check(lib.quire_value_type(byref(kind), handle))
+        check(lib.quire_value_get_kind(byref(kind), handle))
         kind_value = kind.value
         if kind_value == _raw.QUIRE_VALUE_NULL:
             return None
@@ -400,7 +400,7 @@ def _take(handle: Any, document: Optional["Document"], epoch: int = 0, depth: in
             check(lib.quire_value_reference(byref(number), byref(generation), handle))
             return Reference(number.value, generation.value)
         if kind_value not in (_raw.QUIRE_VALUE_ARRAY, _raw.QUIRE_VALUE_DICTIONARY, _raw.QUIRE_VALUE_STREAM):
-            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_value_type gave an unknown type %d" % kind_value)
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_value_get_kind gave an unknown type %d" % kind_value)
         if depth >= MAX_NESTING_DEPTH:
             raise _too_deep()
         count = c_int32()

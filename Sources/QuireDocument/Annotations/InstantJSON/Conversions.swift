@@ -1,3 +1,4 @@
+import QuireSyntax
 // MARK: - Conversions
 
 /// The conversions between the model and the records.
@@ -11,33 +12,10 @@ enum InstantJSON {
     }
 
     /// Lowercase hexadecimal of `bytes`.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 
     /// The bytes of hexadecimal `text` (either case); nil for an odd length or a non-digit.
-    static func bytes(hex text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 97...102: return c - 87
-            case 65...70: return c - 55
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = value(utf8[i]), let lo = value(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
+    static func bytes(hex text: String) -> [UInt8]? { Hex.bytes(text) }
 
     /// The number `text` spells in decimal digits alone (1 to 10 of them), else nil.
     static func digits(_ text: String) -> Int? {

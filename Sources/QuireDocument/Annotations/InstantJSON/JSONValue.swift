@@ -282,14 +282,8 @@ struct InstantJSONParser {
         var v: UInt32 = 0
         for _ in 0..<4 {
             let c = bytes[i]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - 0x30)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - 0x61 + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - 0x41 + 10)
-            default: throw fail("a \\u escape needs four hexadecimal digits")
-            }
-            v = v * 16 + d
+            guard let d = Hex.value(c) else { throw fail("a \\u escape needs four hexadecimal digits") }
+            v = v * 16 + UInt32(d)
             i += 1
         }
         return v

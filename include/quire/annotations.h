@@ -1,0 +1,498 @@
+/**
+ * @file quire/annotations.h
+ * @brief Annotations, replies and review states, and the bulk reads a viewer lists them
+ * with.
+ *
+ * A topic header of Quire's C interface. Programs include <quire.h>, which includes
+ * every topic header; this one also compiles on its own, as it includes what it uses.
+ * The conventions (status codes, ownership, strings, versioned structs) are in quire.h.
+ */
+#ifndef QUIRE_ANNOTATIONS_H
+#define QUIRE_ANNOTATIONS_H
+
+#include "common.h"
+#include "document.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/* Annotations, replies and review states                                                */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * An annotation (ISO 32000-2 §12.5) as a value: a snapshot owned by the caller, released
+ * with `quire_annotation_free`, independent of the document's lifetime. Read one from a
+ * page, change it with the setters, and write it back with
+ * `quire_document_update_annotation`; or make one with `quire_annotation_new` and add it
+ * with `quire_document_add_annotation`. Thread safety: one thread at a time per value.
+ */
+typedef struct quire_annotation quire_annotation;
+
+/**
+ * A list of annotations (a thread, a review history, search results), owned by the caller
+ * and released with `quire_annotation_list_free`.
+ */
+typedef struct quire_annotation_list quire_annotation_list;
+
+/** Text fields of an annotation, for `quire_annotation_string` and its setter. */
+typedef enum quire_annot_string_field {
+    QUIRE_ANNOT_CONTENTS = 0x0700, /**< /Contents: the text */
+    QUIRE_ANNOT_AUTHOR = 0x0701, /**< /T; never set for a Widget, whose /T is its form field's name (setting it is refused when the widget is added or updated) */
+    QUIRE_ANNOT_SUBJECT = 0x0702, /**< /Subj */
+    QUIRE_ANNOT_UNIQUE_NAME = 0x0703, /**< /NM: the unique name (a UUID for new ones) */
+    QUIRE_ANNOT_CREATION_DATE = 0x0704, /**< /CreationDate, a PDF date: D:YYYYMMDDHHmmSSOHH'mm */
+    QUIRE_ANNOT_MODIFICATION_DATE = 0x0705, /**< /M, a PDF date */
+    QUIRE_ANNOT_STATE = 0x0706, /**< /State of a state reply (see the state models) */
+    QUIRE_ANNOT_STATE_MODEL = 0x0707, /**< /StateModel: "Marked" or "Review" */
+    QUIRE_ANNOT_REPLY_TYPE = 0x0708, /**< /RT: "R" (reply) or "Group" */
+    QUIRE_ANNOT_DEFAULT_APPEARANCE = 0x0709, /**< /DA of free text, such as "/Helv 12 Tf 0 g" */
+    QUIRE_ANNOT_ICON = 0x070A, /**< /Name: a note's icon or a stamp's name */
+    QUIRE_ANNOT_LINE_START = 0x070B, /**< the first /LE line ending (OpenArrow, ...) */
+    QUIRE_ANNOT_LINE_END = 0x070C, /**< the second /LE line ending */
+    QUIRE_ANNOT_CUSTOM_DATA = 0x070D, /**< the application's own data (JSON text) */
+    /** The id of the annotation it replies to when that one is not in the document (a
+     *  deleted parent: links are ids, docs/annotation-json.md "Links"): /QuireIRT.
+     *  Read-only (setting it is QUIRE_EINVAL); not set when /IRT names an annotation. */
+    QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
+} quire_annot_string_field;
+typedef enum quire_annot_number_field {
+    QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
+    QUIRE_ANNOT_BORDER_WIDTH = 0x0801, /**< /BS /W */
+    QUIRE_ANNOT_FONT_SIZE = 0x0802, /**< the size in /DA of free text (read-only) */
+    QUIRE_ANNOT_FLAGS = 0x0803 /**< /F, ISO 32000-2 Table 167 (an integer) */
+} quire_annot_number_field;
+typedef enum quire_annot_color_field {
+    QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
+    QUIRE_ANNOT_INTERIOR_COLOR = 0x0901 /**< /IC */
+} quire_annot_color_field;
+typedef enum quire_annot_points_field {
+    QUIRE_ANNOT_QUAD_POINTS = 0x0A00, /**< /QuadPoints of text markup: 8 numbers per quadrilateral */
+    QUIRE_ANNOT_LINE = 0x0A01, /**< /L of a line: x1 y1 x2 y2 */
+    QUIRE_ANNOT_VERTICES = 0x0A02 /**< /Vertices of polygons and polylines */
+} quire_annot_points_field;
+
+/**
+ * Makes a new annotation of `subtype` for page `page_index` at `rect`. It is not in any
+ * document until added, and only "Text", "FreeText", "Line", "Square", "Circle", "Polygon",
+ * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink" and "Stamp" can be
+ * added (another name makes a value that `quire_document_add_annotation` refuses with
+ * QUIRE_EUNSUPPORTED).
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty subtype, a negative page, a
+ * rectangle that is not finite).
+ */
+QUIRE_API int quire_annotation_new(quire_annotation **out, const char *subtype, int32_t page_index,
+                         const quire_rect *rect);
+
+/** Releases an annotation. NULL is a no-op. */
+QUIRE_API void quire_annotation_free(quire_annotation *annotation);
+
+/**
+ * Annotation `index` of page `page_index`, in /Annots order.
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (page or index); QUIRE_ENOTFOUND (a
+ * missing page, as for `quire_page_box`).
+ */
+QUIRE_API int quire_page_annotation(quire_annotation **out, quire_document *doc, int32_t page_index,
+                          int32_t index);
+
+/**
+ * The annotation that is indirect object `number`, wherever its page is.
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (no page lists that object).
+ */
+QUIRE_API int quire_document_annotation(quire_annotation **out, quire_document *doc, int32_t number);
+
+/**
+ * The object number of an annotation of a document (what the reply and thread functions
+ * take). QUIRE_ENOTFOUND for an annotation not added yet, or one written directly in a
+ * page's /Annots (such an annotation can be read but not replied to).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+QUIRE_API int quire_annotation_id(int32_t *out_number, const quire_annotation *annotation);
+
+/**
+ * The page of an annotation (0-based).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_annotation_page_index(int32_t *out, const quire_annotation *annotation);
+
+/**
+ * The subtype of an annotation, such as "Square", through the length-query pattern. Any
+ * subtype reads, including those Quire does not create.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_annotation_subtype(char *buf, size_t buf_size, size_t *out_len,
+                             const quire_annotation *annotation);
+
+/**
+ * The rectangle (/Rect) of an annotation, and its setter.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_annotation_rect(quire_rect *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_set_rect(quire_annotation *annotation, const quire_rect *rect);
+
+/**
+ * A text field (QUIRE_ANNOT_CONTENTS, ...) as UTF-8, through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown field); QUIRE_ENOTFOUND (the field is not set);
+ * QUIRE_EBUFS.
+ */
+QUIRE_API int quire_annotation_string(char *buf, size_t buf_size, size_t *out_len,
+                            const quire_annotation *annotation, quire_annot_string_field field);
+
+/**
+ * Sets a text field from NUL-terminated UTF-8; NULL clears it. Dates must be PDF dates.
+ * State and state model are checked together when the annotation is written to a document.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown field, a malformed date or reply type).
+ */
+QUIRE_API int quire_annotation_set_string(quire_annotation *annotation, quire_annot_string_field field,
+                                const char *value);
+
+/**
+ * A number field (QUIRE_ANNOT_OPACITY, ...) and its setter.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown or read-only field, a value out of range);
+ * QUIRE_ENOTFOUND (the field is not set).
+ */
+QUIRE_API int quire_annotation_number(double *out, const quire_annotation *annotation,
+                            quire_annot_number_field field);
+QUIRE_API int quire_annotation_set_number(quire_annotation *annotation, quire_annot_number_field field,
+                                double value);
+
+/**
+ * A colour (QUIRE_ANNOT_COLOR or QUIRE_ANNOT_INTERIOR_COLOR): its components (0 to 4: none,
+ * gray, RGB or CMYK, each 0 to 1), through the length-query pattern for numbers: their
+ * number into `*out_count`, and the components into `out` when `capacity` holds them
+ * (`out` NULL and `capacity` 0 give the count only; 4 always suffices).
+ * Returns: QUIRE_OK (a count of 0 when unset); QUIRE_EINVAL; QUIRE_EBUFS (`capacity` too
+ * small: `out` is untouched).
+ */
+QUIRE_API int quire_annotation_color(double *out, size_t capacity, size_t *out_count,
+                           const quire_annotation *annotation, quire_annot_color_field which);
+
+/**
+ * Sets a colour from `count` components (0 clears it; 1, 3 or 4).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_annotation_set_color(quire_annotation *annotation, quire_annot_color_field which,
+                               const double *components, size_t count);
+
+/**
+ * A point list (QUIRE_ANNOT_QUAD_POINTS, QUIRE_ANNOT_LINE, QUIRE_ANNOT_VERTICES), through the
+ * length-query pattern for numbers: `buf` NULL and `capacity` 0 give the count in
+ * `*out_count`; a buffer too small gives QUIRE_EBUFS.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_annotation_points(double *buf, size_t capacity, size_t *out_count,
+                            const quire_annotation *annotation, quire_annot_points_field kind);
+
+/**
+ * Sets a point list from `count` numbers (an even count; 0 clears it).
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_annotation_set_points(quire_annotation *annotation, quire_annot_points_field kind,
+                                const double *points, size_t count);
+
+/**
+ * The ink strokes (/InkList): their number, and stroke `stroke` as x, y pairs through the
+ * length-query pattern for numbers.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_EBUFS.
+ */
+QUIRE_API int quire_annotation_ink_stroke_count(int32_t *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_ink_stroke(double *buf, size_t capacity, size_t *out_count,
+                                const quire_annotation *annotation, int32_t stroke);
+
+/**
+ * Appends an ink stroke of `count` numbers (x, y pairs), or removes all strokes when
+ * `points` is NULL and `count` is 0.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_annotation_add_ink_stroke(quire_annotation *annotation, const double *points, size_t count);
+
+/**
+ * Whether the annotation replies to another: 1 or 0; and the object number of the
+ * annotation it replies to (/IRT). A reply whose parent was deleted stays a reply, to its
+ * parent's id (its annotation JSON's `quire.inReplyTo`; docs/annotation-json.md, "Links"):
+ * `is_reply` gives 1 and `in_reply_to` QUIRE_ENOTFOUND, as there is no object to name.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (for the target: not a reply, or its
+ * parent is not in the document).
+ */
+QUIRE_API int quire_annotation_is_reply(int32_t *out, const quire_annotation *annotation);
+QUIRE_API int quire_annotation_in_reply_to(int32_t *out_number, const quire_annotation *annotation);
+
+/**
+ * Adds `annotation` to the document, on its page: a new object with a unique name
+ * (/NM: the annotation's own, unless that name is already on the page or unset, then a
+ * new UUID), creation and modification dates, and a generated appearance stream. A copy
+ * of another annotation does not take over that annotation's popup. Flags 0 become Print
+ * (4), except for state replies. On success `annotation` is updated to what was stored
+ * (its id, name and dates).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (an invalid reply target or state); QUIRE_ERANGE (page);
+ * QUIRE_ENOTFOUND (a page missing from the page tree: see `quire_document_page_count`);
+ * QUIRE_EUNSUPPORTED (a subtype Quire does not create); QUIRE_EDISABLED (a reply while
+ * replies are off).
+ */
+QUIRE_API int quire_document_add_annotation(quire_document *doc, quire_annotation *annotation);
+
+/**
+ * Writes the changed `annotation` back to its object: the fields that differ from what is
+ * stored are rewritten (other entries are kept, including ones the model could not read),
+ * the modification date and the appearance renewed.
+ * On success `annotation` is updated to what was stored.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (not in the document);
+ * QUIRE_EDISABLED (a change of its reply or state while replies are off).
+ */
+QUIRE_API int quire_document_update_annotation(quire_document *doc, quire_annotation *annotation);
+
+/**
+ * Deletes annotation `number` and its popup from the page's /Annots and the document.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+QUIRE_API int quire_document_delete_annotation(quire_document *doc, int32_t number);
+
+/**
+ * Adds a text reply by `author` (NULL for none) with `contents` to annotation `target`.
+ * out: receives the new reply, owned by the caller; may be NULL when not wanted.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ */
+QUIRE_API int quire_document_add_reply(quire_annotation **out, quire_document *doc, int32_t target,
+                             const char *author, const char *contents);
+
+/**
+ * Adds a state reply: `author` (NULL for none) sets `state` in `model` ("Marked": Marked,
+ * Unmarked; "Review": Accepted, Rejected, Cancelled, Completed, None) on annotation
+ * `target`. The reply is hidden (flag 2): viewers list it in the thread, not on the page.
+ * out: receives the new reply, owned by the caller; may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (unknown model, or a state of another model);
+ * QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ */
+QUIRE_API int quire_document_add_state_reply(quire_annotation **out, quire_document *doc, int32_t target,
+                                   const char *author, const char *model, const char *state);
+
+/**
+ * Makes annotation `number` reply to `target`, or to nothing when `target` is -1 (then its
+ * state is cleared too). The target must be on the same page, and the change may not make
+ * a cycle of replies.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (another page, a cycle); QUIRE_ENOTFOUND; QUIRE_EDISABLED.
+ */
+QUIRE_API int quire_document_set_in_reply_to(quire_document *doc, int32_t number, int32_t target);
+
+/**
+ * Turns replies and review states on (non-zero, the default) or off (0) for this document, as
+ * PSPDFKit's features switch does: while off, the calls that create or change replies and
+ * states return QUIRE_EDISABLED; reading annotations and `quire_annotation_is_reply` work.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_document_set_replies_enabled(quire_document *doc, int32_t enabled);
+QUIRE_API int quire_document_replies_enabled(int32_t *out, quire_document *doc);
+
+/**
+ * The comments of annotation `number` (PSPDFKit's model): the annotation itself, then every
+ * reply below it that is not a state reply (text replies, and /RT /Group replies), nested
+ * replies flattened, sorted by creation date, stable on ties.
+ * out: receives a new list owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+QUIRE_API int quire_document_comments(quire_annotation_list **out, quire_document *doc, int32_t number);
+
+/**
+ * The review summary of annotation `number`: in `out_current`, each author's latest state
+ * reply (authors in the order they first appear); in `out_history`, every state reply
+ * below it, oldest first. Either out-pointer may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
+ */
+QUIRE_API int quire_document_review_summary(quire_annotation_list **out_current,
+                                  quire_annotation_list **out_history, quire_document *doc,
+                                  int32_t number);
+
+/**
+ * The annotations and replies of all pages whose contents contain `text` (UTF-8), ignoring
+ * case, in page order. An empty `text` finds nothing.
+ * out: receives a new list owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_document_search_annotations(quire_annotation_list **out, quire_document *doc,
+                                      const char *text);
+
+/**
+ * The number of annotations in a list, and annotation `index` of it (a new copy, owned by
+ * the caller).
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+QUIRE_API int quire_annotation_list_count(int32_t *out, const quire_annotation_list *list);
+QUIRE_API int quire_annotation_list_get(quire_annotation **out, const quire_annotation_list *list,
+                              int32_t index);
+
+/** Releases a list (the annotations taken from it stay valid). NULL is a no-op. */
+QUIRE_API void quire_annotation_list_free(quire_annotation_list *list);
+
+/* Bulk reads: what a viewer lists of every annotation of a page, in one call. */
+
+/** The current version of `quire_annotation_info` (2: `in_reply_to_id`). */
+#define QUIRE_ANNOTATION_INFO_VERSION 2
+
+/**
+ * What a viewer lists of one annotation, written by the library into the caller's buffer
+ * by `quire_page_annotation_infos` and `quire_annotation_list_infos` (the caller does not
+ * initialise it: it asks for a version in the call, and the library writes that version's
+ * fields). Each string is UTF-8, NUL-terminated, and binary-safe through its `_len` (bytes
+ * without the NUL; text from a PDF may contain NUL bytes); a string that is not set is
+ * NULL with a length of 0. Every pointer points into the same caller buffer, so the
+ * strings live exactly as long as that buffer: there is nothing to free.
+ */
+typedef struct quire_annotation_info {
+    uint32_t version;              /**< the version written: the one the call asked for */
+    int32_t page_index;            /**< the page (0-based) */
+    int32_t object_number;         /**< its object (what the reply and thread functions
+                                        take); 0 when it has none (written directly in
+                                        /Annots, as `quire_annotation_id`'s QUIRE_ENOTFOUND) */
+    int32_t in_reply_to;           /**< the object number of the annotation it replies to
+                                        (/IRT); 0 when it is not a reply */
+    int32_t flags;                 /**< /F, ISO 32000-2 Table 167; 0 when unset */
+    quire_rect rect;               /**< /Rect */
+    const char *subtype;           /**< /Subtype, such as "Square"; never NULL */
+    size_t subtype_len;            /**< its length in bytes (0 when NULL) */
+    const char *contents;          /**< /Contents */
+    size_t contents_len;           /**< its length in bytes (0 when NULL) */
+    const char *author;            /**< /T */
+    size_t author_len;             /**< its length in bytes (0 when NULL) */
+    const char *name;              /**< /NM, the unique name */
+    size_t name_len;               /**< its length in bytes (0 when NULL) */
+    const char *creation_date;     /**< /CreationDate, a PDF date (D:YYYYMMDDHHmmSSOHH'mm) */
+    size_t creation_date_len;      /**< its length in bytes (0 when NULL) */
+    const char *modification_date; /**< /M, a PDF date */
+    size_t modification_date_len;  /**< its length in bytes (0 when NULL) */
+    const char *state;             /**< /State of a state reply ("Accepted", ...) */
+    size_t state_len;              /**< its length in bytes (0 when NULL) */
+    const char *state_model;       /**< /StateModel: "Marked" or "Review" */
+    size_t state_model_len;        /**< its length in bytes (0 when NULL) */
+    /* Version 2. */
+    const char *in_reply_to_id;    /**< QUIRE_ANNOT_IN_REPLY_TO_ID: the id of the annotation it
+                                        replies to when that one is not in the document
+                                        (`in_reply_to` is then 0, yet it is a reply) */
+    size_t in_reply_to_id_len;     /**< its length in bytes (0 when NULL) */
+} quire_annotation_info;
+
+/**
+ * Every annotation of page `page_index`, in /Annots order (the annotations
+ * `quire_page_annotation` gives one at a time, with the same values as the per-field
+ * functions), in one call, through the length-query pattern (as for strings):
+ *
+ *  - `buf` NULL and `buf_size` 0: `*out_len` receives the bytes of the block, and
+ *    `*out_count` the number of annotations; QUIRE_OK.
+ *  - A buffer of at least `*out_len + 1` bytes, aligned for a pointer and a double (what
+ *    malloc returns): the buffer receives `*out_count` pointers to `quire_annotation_info`
+ *    and a NULL after them (index the buffer as `quire_annotation_info **`, or walk it to
+ *    the NULL), then the structs, then their strings; every pointer points inside the
+ *    buffer, which the caller owns and frees as it allocated it. Read the structs through
+ *    the pointers only (a later version's structs are larger). A NUL byte follows the
+ *    block, at `buf[*out_len]`, as it follows a string.
+ *  - A smaller buffer gives QUIRE_EBUFS with `*out_len` set, and leaves the buffer (and
+ *    `*out_count`) untouched.
+ *
+ * A page without annotations gives `*out_count` 0 and an `*out_len` of one pointer (the
+ * NULL): like a string's NUL, there is always something to write.
+ * version: the version of `quire_annotation_info` to write: QUIRE_ANNOTATION_INFO_VERSION
+ *          (or an older version).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `out_len`, `out_count` or `doc`; a NULL `buf`
+ * with a non-zero `buf_size`; a buffer not aligned to 8 bytes; version 0); QUIRE_EVERSION
+ * (a version newer than the library's); QUIRE_ERANGE (no such page); QUIRE_ENOTFOUND (a
+ * missing page, as for `quire_page_box`); QUIRE_EBUFS.
+ * Thread: the document's.
+ */
+QUIRE_API int quire_page_annotation_infos(void *buf, size_t buf_size, size_t *out_len, int32_t *out_count,
+                                          quire_document *doc, int32_t page_index, unsigned version);
+
+/**
+ * The annotations of page `page_index`, in /Annots order, as a list owned by the caller
+ * (release it with `quire_annotation_list_free`): a snapshot, independent of the document
+ * (it stays valid after the document changes or closes), whose items
+ * `quire_annotation_list_get` copies out and `quire_annotation_list_infos` lists in one
+ * call. What a binding uses to list a page once and make annotation values only when asked.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (no such page); QUIRE_ENOTFOUND (a missing
+ * page, as for `quire_page_box`).
+ * Thread: the document's.
+ */
+QUIRE_API int quire_page_annotations(quire_annotation_list **out, quire_document *doc, int32_t page_index);
+
+/**
+ * As `quire_page_annotation_infos`, for the annotations of a list (a page's, a thread, a
+ * review history, search results), in the list's order. The list does not change, so the
+ * length query and the call that fills the buffer agree.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (as `quire_page_annotation_infos`, and a NULL `list`);
+ * QUIRE_EVERSION; QUIRE_EBUFS.
+ * Thread: any thread, one at a time per list.
+ */
+QUIRE_API int quire_annotation_list_infos(void *buf, size_t buf_size, size_t *out_len, int32_t *out_count,
+                                          const quire_annotation_list *list, unsigned version);
+
+/**
+ * The annotations of page `page_index` (or of every page when it is -1) as JSON shaped
+ * after PSPDFKit's Instant JSON, extended with replies and review states
+ * (docs/annotation-json.md), through the length-query pattern. The output is
+ * deterministic: the same annotations always give the same bytes. It is computed on each
+ * call. The whole document's export covers the pages that exist (a page missing from the
+ * page tree has no annotations); its "pageCount" is `quire_document_page_count`'s.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
+ * missing from the page tree: see `quire_document_page_count`); QUIRE_EBUFS.
+ * Besides "annotations", the export has Instant JSON's "pdfId" (the trailer /ID in
+ * hexadecimal, when the file has one) and, for the whole document (page_index -1),
+ * "formFieldValues": a "pspdfkit/form-field-value" record for every text, check box, radio
+ * button, combo box and list box field (docs/annotation-json.md, "Form field values").
+ */
+QUIRE_API int quire_document_export_annotations_json(char *buf, size_t buf_size, size_t *out_len,
+                                           quire_document *doc, int32_t page_index);
+
+/**
+ * As `quire_document_export_annotations_json`, with the replies that PSPDFKit's Instant
+ * comments can hold written as the top-level "comments" of their thread's root instead of
+ * as annotation records (docs/annotation-json.md, "Comments and rich text"): a note that
+ * replies to an exported annotation that is not itself a reply, without a state or a
+ * popup. The root gets "isCommentThreadRoot": true, and a root note without text becomes
+ * a "pspdfkit/comment-marker", so that a PSPDFKit import shows the thread. What a comment
+ * cannot hold (the reply's rectangle, flags, colour, icon, Quire's exact fields) is left
+ * out. `quire_document_import_annotations_json` reads the result (comments become replies).
+ * Same thread rules and ownership as `quire_document_export_annotations_json`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE; QUIRE_ENOTFOUND (page_index is a page
+ * missing from the page tree); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_document_export_annotations_json_instant_comments(char *buf, size_t buf_size,
+                                           size_t *out_len, quire_document *doc,
+                                           int32_t page_index);
+
+/**
+ * Imports `length` bytes of annotation JSON (the format `quire_document_export_annotations_json`
+ * writes, or plain Instant JSON): an annotation whose name (/NM) is already on its page is
+ * updated, any other is created; replies are linked by name. Instant JSON's "comments"
+ * become replies to their "rootId", xhtml text becomes sanitized rich text (/RC), and
+ * "pspdfkit/image" records with their "attachments" become image stamps
+ * (docs/annotation-json.md). "formFieldValues" set the values of the form's fields by
+ * fully qualified name, with the rules of `quire_field_set_value` (a value equal to the
+ * field's is left alone, so a document's own export changes nothing); "formFields" are
+ * matched by name and type, never created or redefined. "skippedPdfObjectIds" deletes the
+ * annotations it lists that no record replaces; when "pdfId" names another file (another
+ * permanent /ID), the JSON's object numbers are ignored, with a document warning.
+ * Everything is checked before the document changes, form values included: on an error,
+ * nothing was imported.
+ * out_count: receives the number of annotations (comments included) created or updated;
+ * may be NULL.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_EFORMAT (malformed JSON, an unknown annotation
+ * type, a reply or comment whose parent is missing, XHTML that is not well-formed, an image
+ * that does not decode, a form value for a field the document lacks or that is not one of
+ * the field's states or options, a skipped annotation that a record names: the message
+ * names the field); QUIRE_ELIMIT (rich text over 1 MiB or nested deeper than 64, an image
+ * over 16 MiB or 40 million pixels, a form text value over 1 Mi characters);
+ * QUIRE_EDISABLED (replies while replies are off); QUIRE_ESTATE (a form value for a
+ * read-only field, or turning off a radio group that cannot be); QUIRE_ERANGE (a text
+ * value longer than the field's /MaxLen); QUIRE_EUNSUPPORTED (a value for a push button or
+ * a signature; a page that is a direct object).
+ */
+QUIRE_API int quire_document_import_annotations_json(int32_t *out_count, quire_document *doc,
+                                           const char *json, size_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QUIRE_ANNOTATIONS_H */

@@ -1,0 +1,149 @@
+/**
+ * @file quire/sync_service.h
+ * @brief The sync service's request handler, for hosts that serve the sync protocol
+ * themselves.
+ *
+ * A topic header of Quire's C interface. Programs include <quire.h>, which includes
+ * every topic header; this one also compiles on its own, as it includes what it uses.
+ * The conventions (status codes, ownership, strings, versioned structs) are in quire.h.
+ */
+#ifndef QUIRE_SYNC_SERVICE_H
+#define QUIRE_SYNC_SERVICE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/* Sync service: the request handler                                                     */
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * The sync service of docs/sync-protocol.md (documents, layers, a change feed, JWTs), run
+ * inside the caller's own HTTP server: a Python, Go or Node backend passes each request
+ * (method, target, headers, body) to `quire_sync_service_handle` and sends back the
+ * response. The same core serves `quire-server`; every rule of the protocol is in the
+ * core, none in the host.
+ *
+ * Thread safety: a service may be used by any number of threads at once (one request per
+ * thread); `quire_sync_service_handle` blocks its thread while a long poll waits.
+ */
+typedef struct quire_sync_service quire_sync_service;
+
+/** A response of `quire_sync_service_handle`, owned by the caller; release with
+ *  `quire_sync_response_free`. Its strings and body live as long as it does. */
+typedef struct quire_sync_response quire_sync_response;
+
+/**
+ * Configuration of a sync service. Initialise with QUIRE_SYNC_CONFIG_INIT or
+ * `quire_sync_config_init`, then set the fields you need.
+ */
+typedef struct quire_sync_config {
+    uint32_t version; /**< QUIRE_SYNC_CONFIG_VERSION */
+    /** Where the service keeps its data: "sqlite:///absolute/path/quire.db" (created if
+     *  missing) or "sqlite::memory:" (the default, for tests: gone when closed). */
+    const char *store;
+    /** The public keys that verify JWTs, as PEM texts (RSA or EC; RS256, RS512, ES256,
+     *  ES512 only): `public_key_count` pointers. */
+    const char *const *public_keys;
+    size_t public_key_count; /**< how many `public_keys` there are */
+    /** A JWKS document (JSON text) with more public keys, or NULL. */
+    const char *jwks;
+    /** The token of the admin API (`Authorization: Token ...`); NULL turns the admin API
+     *  off. */
+    const char *admin_token;
+    /** Largest request body other than a PDF upload, in bytes; 0 for the default (8 MiB). */
+    uint64_t max_body_bytes;
+    /** Largest PDF upload, in bytes; 0 for the default (256 MiB). */
+    uint64_t max_upload_bytes;
+} quire_sync_config;
+
+/** The current version of `quire_sync_config`. */
+#define QUIRE_SYNC_CONFIG_VERSION 1
+/** Initialiser for `quire_sync_config`: an in-memory store, no keys, no admin API, the
+ *  default limits. */
+#define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0 }
+
+/**
+ * Fills `config` with the defaults of `version` and sets its version (QUIRE_SYNC_CONFIG_INIT
+ * for bindings that cannot use the macro).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL, or version 0); QUIRE_EVERSION (a newer version).
+ */
+QUIRE_API int quire_sync_config_init(quire_sync_config *config, unsigned version);
+
+/**
+ * Opens a sync service: its store (migrated to the current schema) and its keys.
+ * out: receives the service, owned by the caller; release with `quire_sync_service_close`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an unknown store URL scheme, a key that
+ * is not a PEM public key, JWKS that does not parse); QUIRE_EVERSION; QUIRE_EIO (the store
+ * cannot be opened); QUIRE_EFORMAT (a store file that is not Quire's).
+ */
+QUIRE_API int quire_sync_service_open(quire_sync_service **out, const quire_sync_config *config);
+
+/**
+ * Stops the service from waiting: every long poll in progress answers now, and later
+ * requests get 503 `unavailable`. Call it before `quire_sync_service_close` while other
+ * threads may still be inside `quire_sync_service_handle`.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL).
+ */
+QUIRE_API int quire_sync_service_shutdown(quire_sync_service *service);
+
+/** Closes a service (after `quire_sync_service_shutdown` and once no thread is inside
+ *  `quire_sync_service_handle`): its store is closed before this returns (for SQLite, the
+ *  file closed and its WAL checkpointed and removed), so the host may reopen, copy or
+ *  remove the store's file at once. Blocks while a group commit finishes. NULL is a no-op. */
+QUIRE_API void quire_sync_service_close(quire_sync_service *service);
+
+/** One request or response header: a name and a value, NUL-terminated UTF-8. */
+typedef struct quire_sync_header {
+    const char *name;  /**< the header's name, in any case */
+    const char *value; /**< its value */
+} quire_sync_header;
+
+/**
+ * Handles one HTTP request of the sync protocol and gives its response. Every outcome,
+ * including the caller's mistakes and hostile input, is a response (a JSON error with a
+ * 4xx or 5xx status); a status other than QUIRE_OK means the call itself was wrong.
+ * method: "GET", "POST", "DELETE", ...; target: the path and query as sent
+ * ("/documents/d1/layers/l1/changes?since=4&wait=20"), percent-encoded.
+ * headers: `header_count` headers (names in any case); NULL when the count is 0.
+ * body: `body_len` bytes, or NULL when 0.
+ * out: receives the response, owned by the caller.
+ * Blocks the calling thread during a long poll (at most the request's `wait`, 60 s).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, a NULL header name or value).
+ */
+QUIRE_API int quire_sync_service_handle(quire_sync_response **out, quire_sync_service *service,
+                                        const char *method, const char *target,
+                                        const quire_sync_header *headers, size_t header_count,
+                                        const void *body, size_t body_len);
+
+/** The HTTP status of `response` (200, 201, 204, 4xx, 5xx). Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_sync_response_status(int32_t *out, const quire_sync_response *response);
+
+/** How many headers `response` has. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_sync_response_header_count(size_t *out, const quire_sync_response *response);
+
+/**
+ * Header `index` of `response`: its name and value, borrowed (valid until the response is
+ * freed). Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE.
+ */
+QUIRE_API int quire_sync_response_header(const char **out_name, const char **out_value,
+                                         const quire_sync_response *response, size_t index);
+
+/**
+ * The body of `response`: `*out_data` (borrowed, valid until the response is freed; NULL
+ * when empty) and its length. Returns: QUIRE_OK; QUIRE_EINVAL.
+ */
+QUIRE_API int quire_sync_response_body(const void **out_data, size_t *out_len,
+                                       const quire_sync_response *response);
+
+/** Releases a response. NULL is a no-op. */
+QUIRE_API void quire_sync_response_free(quire_sync_response *response);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QUIRE_SYNC_SERVICE_H */
