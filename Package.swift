@@ -74,7 +74,12 @@ let package = Package(
         // What libquire.so does at load: gives back the pages of its relocation table once
         // the loader has applied it (Sources/CQuireLoad/quire_load.c).
         .target(name: "CQuireLoad", path: "Sources/CQuireLoad"),
-        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncProtocol", "QuireSyncClient", "CQuire", "CQuireLoad"], swiftSettings: strictImports),
+        .target(name: "Quire", dependencies: [
+            "QuireDocument", "QuireSyntax", "QuireSignatures", "QuireSync", "QuireSyncProtocol", "QuireSyncClient", "CQuire", "CQuireLoad",
+            // The signer's certificate handed out as DER (quire_signature_list_string).
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strictImports),
         // The system SQLite, for the sync service's default store and the client's local one.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // A thin layer over SQLite's C API, shared by the service's store and the client's.
@@ -108,7 +113,7 @@ let package = Package(
             "QuireSyntax", "CZlib", .product(name: "JWTKit", package: "jwt-kit"),
         ], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
-        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
+        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax", "QuireSignatures"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
         // The convergence harness of the sync (issue 30, Tests/Convergence/README.md): seeded
         // random schedules of several clients over a network the schedule controls, against
         // the real sync core. A library for the Swift tests, and `quire-convergence`, which
@@ -129,7 +134,7 @@ let package = Package(
         ], swiftSettings: strictImports),
         .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport"], swiftSettings: strictImports),
         .testTarget(name: "QuireSignaturesTests", dependencies: [
-            "QuireSignatures", "QuireDocument", "QuireSyntax", "QuireTestSupport",
+            "QuireSignatures", "QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -146,7 +151,7 @@ let package = Package(
 // document module as a public product of this one, which it is not.
 if Context.environment["QUIRE_FUZZ"] != nil {
     package.targets.append(.target(name: "CLibFuzzer", path: "Tests/fuzz/CLibFuzzer"))
-    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON", "FuzzFont"] {
+    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON", "FuzzFont", "FuzzSignatures"] {
         package.targets.append(.executableTarget(
             name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)",
             swiftSettings: strictImports))

@@ -350,7 +350,7 @@ enum SigningRetry: Error {
 
 extension SignatureError {
     /// The document layer's error of the same meaning (the C layer's statuses).
-    var pdfError: PDFError {
+    public var pdfError: PDFError {
         switch self {
         case .credentials(let m): return PDFError(.invalidArgument, m)
         case .unsupported(let m): return PDFError(.unsupported, m)

@@ -36,6 +36,8 @@ public struct SigningIdentity: @unchecked Sendable {
     /// Intermediate (and possibly root) certificates, embedded in the signature so that a
     /// validator can build the chain.
     public let chain: [Certificate]
+    /// The signer's common name (CN), if its certificate has one.
+    public var commonName: String? { certificate.subject.commonName }
     let privateKey: Certificate.PrivateKey
     /// The kind of key, for the signature algorithm.
     let keyKind: KeyKind

@@ -1177,6 +1177,9 @@ int main(int argc, char **argv) {
      * (test_long_operations.c). */
     run_long_operation_tests();
 
+    /* Digital signatures: signing and validation (test_signatures.c). */
+    run_signature_tests();
+
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

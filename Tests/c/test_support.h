@@ -194,6 +194,8 @@ void run_sync_tests(void);       /* test_sync.c */
 void run_client_tests(void);     /* test_client.c */
 void run_tool_tests(void);       /* test_tools.c */
 void run_text_tests(void);       /* test_text.c */
+void run_signature_tests(void);  /* test_signatures.c */
 void run_long_operation_tests(void); /* test_long_operations.c */
+void run_signature_tests(void);  /* test_signatures.c */
 
 #endif
