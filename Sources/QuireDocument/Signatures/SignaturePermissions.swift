@@ -117,6 +117,26 @@ extension Document {
         return kind
     }
 
+    /// What the unsaved changes, saved incrementally, would do to the document's
+    /// signatures, in a sentence; nil when no signature would become invalid. A change the
+    /// certification's DocMDP does not allow breaks the certification; a change beyond form
+    /// filling, annotations and signing ("other": flattening, page content) breaks every
+    /// signature, approval signatures too (as pyHanko judges them). Used by the sync
+    /// service's layer export (docs/sync-protocol.md) to say so.
+    public func signatureBreakage() throws -> String? {
+        guard let kind = unsavedModificationKind else { return nil }
+        if let cert = try certification(), !kind.isAllowed(by: cert.permission) {
+            return "\(kind.text) is not allowed by the certification signature (DocMDP P=\(cert.permission.rawValue)): it would become invalid"
+        }
+        guard kind == .other else { return nil }
+        let signed = try formFields().filter { f in
+            guard f.type == .signature else { return false }
+            return try dictionary(.reference(f.id))?["V"] != nil
+        }.count
+        guard signed > 0 else { return nil }
+        return "\(kind.text) after \(signed == 1 ? "a signature" : "\(signed) signatures") would make \(signed == 1 ? "it" : "them") invalid"
+    }
+
     /// Notes that a change of `kind` was made (see ``certificationBrokenByUnsavedChanges()``).
     func noteModification(_ kind: ModificationKind) {
         if unsavedModificationKind.map({ $0 < kind }) ?? true { unsavedModificationKind = kind }
