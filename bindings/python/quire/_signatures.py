@@ -60,7 +60,7 @@ def _pem(sources: Union[None, Source, Sequence[Source]], what: str) -> bytes:
     """PEM text from one source or several, concatenated."""
     if sources is None:
         return b""
-    if isinstance(sources, (bytes, bytearray, memoryview, str, os.PathLike)):
+    if isinstance(sources, (bytes, str, os.PathLike)):
         return _content(sources, what)
     return b"\n".join(_content(s, what) for s in sources)
 
@@ -413,7 +413,7 @@ class _SignOptions:
                 except BaseException as e:  # noqa: BLE001 (raised again once the library returns)
                     self.failures.append(e)
                     return 1
-                return _raw.lib.quire_timestamp_response_set(response, answer, len(answer))
+                return int(_raw.lib.quire_timestamp_response_set(response, answer, len(answer)))
 
             self._timestamp = _raw.quire_timestamp_fn(call)
             options.timestamp = self._timestamp
