@@ -43,6 +43,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // JWT verification for the sync service (RS256, RS512, ES256, ES512 only).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Digital signatures (QuireSignatures): certificates, keys and chain validation
+        // (X509), and the DER/BER coders of CMS and time stamps (SwiftASN1).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // The system zlib, for Flate streams.
@@ -60,10 +64,25 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: modelSettings),
         .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat", "CHarfBuzz"], swiftSettings: modelSettings),
+        // Digital signatures (docs/signatures.md): signing (PAdES B-B/B-T, adbe.pkcs7.detached,
+        // certification) and validation (integrity, coverage, chain, DocMDP). Above the
+        // document model, which keeps the DocMDP guard of its own APIs and needs no crypto.
+        .target(name: "QuireSignatures", dependencies: [
+            "QuireDocument", "QuireSyntax",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strictImports),
         // What libquire.so does at load: gives back the pages of its relocation table once
         // the loader has applied it (Sources/CQuireLoad/quire_load.c).
         .target(name: "CQuireLoad", path: "Sources/CQuireLoad"),
-        .target(name: "Quire", dependencies: ["QuireDocument", "QuireSyntax", "QuireSync", "QuireSyncProtocol", "QuireSyncClient", "CQuire", "CQuireLoad"], swiftSettings: strictImports),
+        .target(name: "Quire", dependencies: [
+            "QuireDocument", "QuireSyntax", "QuireSignatures", "QuireSync", "QuireSyncProtocol", "QuireSyncClient", "CQuire", "CQuireLoad",
+            // The signer's certificate handed out as DER (quire_signature_list_string).
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strictImports),
         // The system SQLite, for the sync service's default store and the client's local one.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // A thin layer over SQLite's C API, shared by the service's store and the client's.
@@ -89,12 +108,15 @@ let package = Package(
             "QuireSyncProtocol", "QuireSQLite", "QuireDocument", "QuireSyntax",
             .product(name: "JWTKit", package: "jwt-kit"),
         ], swiftSettings: strictImports),
-        .executableTarget(name: "QuireCLI", dependencies: ["QuireDocument", "QuireSyntax", "CQuire"], swiftSettings: strictImports),
+        .executableTarget(name: "QuireCLI", dependencies: [
+            "QuireDocument", "QuireSyntax", "QuireSignatures", "CQuire",
+            .product(name: "X509", package: "swift-certificates"),
+        ], swiftSettings: strictImports),
         .target(name: "QuireTestSupport", dependencies: [
             "QuireSyntax", "CZlib", .product(name: "JWTKit", package: "jwt-kit"),
         ], path: "Tests/QuireTestSupport", swiftSettings: strictImports),
         // What the fuzz targets do with one input, shared with the regression tests.
-        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
+        .target(name: "QuireFuzzSupport", dependencies: ["QuireDocument", "QuireSyntax", "QuireSignatures"], path: "Tests/fuzz/Support", swiftSettings: strictImports),
         // The convergence harness of the sync (issue 30, Tests/Convergence/README.md): seeded
         // random schedules of several clients over a network the schedule controls, against
         // the real sync core. A library for the Swift tests, and `quire-convergence`, which
@@ -114,6 +136,13 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strictImports),
         .testTarget(name: "QuireDocumentTests", dependencies: ["QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport"], swiftSettings: strictImports),
+        .testTarget(name: "QuireSignaturesTests", dependencies: [
+            "QuireSignatures", "QuireDocument", "QuireSyntax", "QuireTestSupport", "QuireFuzzSupport",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strictImports),
     ]
 )
 
@@ -125,7 +154,7 @@ let package = Package(
 // document module as a public product of this one, which it is not.
 if Context.environment["QUIRE_FUZZ"] != nil {
     package.targets.append(.target(name: "CLibFuzzer", path: "Tests/fuzz/CLibFuzzer"))
-    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON", "FuzzFont"] {
+    for name in ["FuzzWalk", "FuzzEdit", "FuzzJSON", "FuzzFont", "FuzzSignatures"] {
         package.targets.append(.executableTarget(
             name: name, dependencies: ["CLibFuzzer", "QuireFuzzSupport"], path: "Tests/fuzz/Targets/\(name)",
             swiftSettings: strictImports))

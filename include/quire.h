@@ -131,5 +131,6 @@ QUIRE_API int quire_build_info(char *buf, size_t buf_size, size_t *out_len);
 #include "quire/sync_client.h"     /* the sync client: descriptors, download, sync */
 #include "quire/tools.h"           /* the headless tool manager */
 #include "quire/encryption.h"      /* encrypting, changing passwords, decrypting */
+#include "quire/signatures.h"      /* digital signatures: signing and validation */
 
 #endif /* QUIRE_H */

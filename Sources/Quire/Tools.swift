@@ -140,7 +140,7 @@ final class ToolManagerBox {
     }
 }
 
-private func toolBox(_ handle: OpaquePointer?) throws -> ToolManagerBox {
+func toolBox(_ handle: OpaquePointer?) throws -> ToolManagerBox {
     let handle = try required(handle, "manager")
     let box = Unmanaged<ToolManagerBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
     if let lock = box.manager.document.sharedLock { HeldDocumentLocks.current.take(lock) }

@@ -16,6 +16,8 @@
 //   quire split [--password PW] [-n N] FILE -o PREFIX
 //   quire encrypt [--password PW] [--user U] [--owner O] [--aes128] [--permissions LIST] FILE -o OUT
 //   quire decrypt --password PW FILE -o OUT
+//   quire sign --key KEY [--cert CERTS] [options] FILE -o OUT
+//   quire verify [--json] [--trust PEM]... FILE
 //   quire doctor [--json]
 //   quire help [COMMAND], quire COMMAND --help, quire --help, quire --version
 //
@@ -51,6 +53,9 @@ let synopsis = """
            quire encrypt [--password PW] [--user U] [--owner O] [--aes128]
                          [--permissions LIST] [--keep-metadata] FILE -o OUT
            quire decrypt --password PW FILE -o OUT
+           quire sign --key KEY [--cert CERTS] [--field NAME] [--page N --rect L,B,R,T]
+                      [--pkcs7] [--digest D] [--certify P] [--reason R] FILE -o OUT
+           quire verify [--json] [--trust PEM]... [--password PW] FILE
            quire doctor [--json]
            quire help [COMMAND]
            quire --version
@@ -219,7 +224,7 @@ let commandHelp: [String: String] = [
 
         Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
         flatten, text, search, export, import, pages, merge, split, encrypt, decrypt,
-        doctor).
+        sign, verify, doctor).
         """,
 ]
 
@@ -240,7 +245,7 @@ struct HelpRequest: Error { let command: String }
 /// The help of a command, or of quire.
 func help(_ command: String?) -> String? {
     guard let command else { return usage }
-    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? pagesHelp[command] ?? doctorHelp[command]
+    return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? pagesHelp[command] ?? signaturesHelp[command] ?? doctorHelp[command]
 }
 
 /// The options every command that opens a file takes.
@@ -556,6 +561,10 @@ func main() -> Int32 {
             try SplitCommand(arguments: arguments.dropFirst()).run()
         case "encrypt", "decrypt":
             try EncryptCommand(arguments: arguments.dropFirst(), decrypt: command == "decrypt").run()
+        case "sign":
+            try SignCommand(arguments: arguments.dropFirst()).run()
+        case "verify":
+            return try VerifyCommand(arguments: arguments.dropFirst()).run()
         case "doctor":
             try DoctorCommand(arguments: arguments.dropFirst()).run()
         case "--version", "version":

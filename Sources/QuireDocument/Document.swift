@@ -135,6 +135,12 @@ public final class Document {
     public var sharedLock: DocumentLock? = nil
     /// How many ``batch(_:)`` calls are running.
     var batchDepth = 0
+    /// What the annotation and form APIs do with a change that the certification
+    /// signature's DocMDP permissions forbid (see Signatures/SignaturePermissions.swift).
+    public var signatureGuard: SignatureGuard = .refuse
+    /// The widest kind of change made through the annotation and form APIs since the last
+    /// save (see ``certificationBrokenByUnsavedChanges()``).
+    var unsavedModificationKind: ModificationKind? = nil
 
     /// Opens the file at `path`.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {

@@ -391,9 +391,9 @@ extension Document {
     /// The saved file in the buffer the document continues from. An incremental save
     /// copies the original bytes once, into that buffer, rather than into an array that
     /// is then concatenated and copied again (three copies of a 100 MB file before).
-    private func savedBuffer(_ mode: SaveMode, progress: WriteProgress?) throws -> ByteBuffer {
+    private func savedBuffer(_ mode: SaveMode, progress: WriteProgress?, update: [UInt8]? = nil) throws -> ByteBuffer {
         switch mode {
-        case .incremental: return try file.buffer.appending(try incrementalUpdate(progress: progress))
+        case .incremental: return try file.buffer.appending(try update ?? incrementalUpdate(progress: progress))
         case .full: return ByteBuffer(copying: try saved(mode, progress: progress))
         }
     }
@@ -419,8 +419,25 @@ extension Document {
     /// reflink, or `copy_file_range`) instead of writing them from memory; the bytes saved
     /// are the same.
     public func save(to path: String, mode: SaveMode = .incremental, progress: WriteProgress? = nil) throws {
+        try save(to: path, mode: mode, progress: progress, update: nil)
+    }
+
+    /// Saves `update` as the incremental update of the unsaved changes, to `path` as
+    /// ``save(to:mode:progress:)`` does: for a signature, whose update is the writer's
+    /// (``incrementalUpdate(progress:)``) with its reserved /ByteRange and /Contents filled.
+    package func saveFinished(update: [UInt8], to path: String) throws {
+        try save(to: path, mode: .incremental, progress: nil, update: update)
+    }
+
+    /// Saves `update` (see ``saveFinished(update:to:)``) through `write`, as
+    /// ``save(mode:progress:through:)`` does.
+    package func saveFinished(update: [UInt8], through write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try save(mode: .incremental, progress: nil, update: update, through: write)
+    }
+
+    private func save(to path: String, mode: SaveMode, progress: WriteProgress?, update: [UInt8]?) throws {
         let original = file.buffer.origin
-        let buffer = try savedBuffer(mode, progress: progress)
+        let buffer = try savedBuffer(mode, progress: progress, update: update)
         let sameFile = sourcePath.map { Checkpointer.samePath($0, path) } ?? false
         try notifyWillSave(buffer)
         // A lazy buffer reads only what the kernel does not copy from the original file.
@@ -450,7 +467,12 @@ extension Document {
     /// from the saved bytes. If `write` throws, the document keeps its unsaved changes.
     public func save(mode: SaveMode = .incremental, progress: WriteProgress? = nil,
                      through write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = try savedBuffer(mode, progress: progress)
+        try save(mode: mode, progress: progress, update: nil, through: write)
+    }
+
+    private func save(mode: SaveMode, progress: WriteProgress?, update: [UInt8]?,
+                      through write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = try savedBuffer(mode, progress: progress, update: update)
         // In pieces; a lazy buffer's unread bytes pass through a scratch buffer.
         try buffer.forEachChunk(write)
         try notifyWillSave(buffer)
@@ -476,6 +498,7 @@ extension Document {
         if !appended { renumberings += 1 }  // a full save renumbers the objects
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
         if !appended { pendingEncryption = nil }
+        unsavedModificationKind = nil
         invalidateModel()
     }
 }

@@ -198,14 +198,18 @@ extension SyncService {
             return (pdf, try await tx.records(document, layer))
         }
         let bytes: [UInt8]
+        let breakage: String?
         do {
-            bytes = try SyncService.pdf(pdf, withLayer: records, flattening: flattening)
+            (bytes, breakage) = try SyncService.pdfAndSignatureBreakage(pdf, withLayer: records, flattening: flattening)
         } catch let e as SyncHTTPError {
             throw e
         } catch {
             throw SyncHTTPError.internal("the layer cannot be written into its PDF: \(errorMessage(error))")
         }
-        return SyncResponse(status: 200, headers: [("Content-Type", "application/pdf")], body: bytes)
+        var headers = [("Content-Type", "application/pdf")]
+        // The export is made either way; a signature it invalidates is said (issue 37).
+        if let breakage { headers.append(("Quire-Signature-Warning", breakage)) }
+        return SyncResponse(status: 200, headers: headers, body: bytes)
     }
 
     /// The uploaded PDF with a layer's records written in by Quire's engine, saved
@@ -230,9 +234,14 @@ extension SyncService {
     ///
     /// A PDF's annotation written directly in /Annots (not an object) cannot be deleted or
     /// changed this way: a layer that changed one does not export (a 500 naming it).
-    static func pdf(_ pdf: [UInt8], withLayer records: [SyncStoredRecord],
-                    flattening: ExportFlattening = .none) throws -> [UInt8] {
+    ///
+    /// The layer's changes are written even where the PDF's certification forbids them (the
+    /// signature guard allows them here); the second result says which signatures the
+    /// export invalidates (``Document/signatureBreakage()``), nil when none (issue 37).
+    static func pdfAndSignatureBreakage(_ pdf: [UInt8], withLayer records: [SyncStoredRecord],
+                                        flattening: ExportFlattening = .none) throws -> (pdf: [UInt8], breakage: String?) {
         let document = try Document(data: pdf)
+        document.signatureGuard = .allow
         let original = try document.annotationsInstantJSON(page: nil).annotations
         var annotations: [Annotation] = []
         for index in try document.pages().indices { annotations += try document.annotations(onPage: index) }
@@ -299,7 +308,8 @@ extension SyncService {
             let subtypes = Set(try document.allAnnotations().map(\.subtype)).subtracting(["Widget", "Link"])
             if !subtypes.isEmpty { try document.flatten(FlattenOptions(subtypes: subtypes)) }
         }
-        return try document.saved(.incremental)
+        let breakage = try document.signatureBreakage()
+        return (try document.saved(.incremental), breakage)
     }
 
     // MARK: POST /admin/documents/{doc}/layers/{layer}/import

@@ -1605,6 +1605,14 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_TEXT_OPTIONS_VERSION;
         return version == 1 ? sizeof(quire_text_options) : 0;
     }
+    if (strcmp(ctype, "quire_sign_options *") == 0) {
+        *current = QUIRE_SIGN_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_sign_options) : 0;
+    }
+    if (strcmp(ctype, "quire_validation_options *") == 0) {
+        *current = QUIRE_VALIDATION_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_validation_options) : 0;
+    }
     if (strcmp(ctype, "quire_checkpoint_options *") == 0) {
         *current = QUIRE_CHECKPOINT_OPTIONS_VERSION;
         return version == 1   ? offsetof(quire_checkpoint_options, existing)
@@ -3351,6 +3359,8 @@ static void check_value_call(struct call *c, ffi_arg raw_int, void *raw_ptr) {
                strcmp(name, "quire_text_page_free") == 0 ||
                strcmp(name, "quire_text_match_list_free") == 0 ||
                strcmp(name, "quire_page_report_free") == 0 ||
+               strcmp(name, "quire_signing_identity_free") == 0 ||
+               strcmp(name, "quire_signature_list_free") == 0 ||
                strcmp(name, "quire_client_close") == 0 ||
                strcmp(name, "quire_sync_service_close") == 0) {
         /* void; NULL is a no-op (the only page report the harness passes), a fresh value,

@@ -256,6 +256,12 @@ MUTATING = {
     "quire_document_set_page_box",
     "quire_document_import_pages",
     "quire_document_set_encryption",
+    # Digital signatures (issue 37): signing writes a signed copy (to a path in the
+    # harness's temporary directory, or the write callback) and the document continues
+    # from it; the guard changes what the document's later calls do.
+    "quire_document_sign",
+    "quire_document_sign_to_callback",
+    "quire_document_set_signature_guard",
 }
 # Functions whose names look like editing or writing but that only read the document (an
 # export into the caller's buffer, no file): they get the valid document like any reader.
@@ -270,6 +276,8 @@ READ_ONLY = {
     "quire_tool_manager_delete_selection",
     # Issue 31: a review state from the manager (a NULL manager here).
     "quire_tool_manager_set_state",
+    # Issue 37: signing what the Signature tool draws (a NULL manager here).
+    "quire_tool_manager_set_signing",
     "quire_document_export_annotations_json",
     "quire_document_export_annotations_json_instant_comments",
     # Forms (issue 22): XFDF into the caller's buffer.
@@ -292,6 +300,11 @@ READ_ONLY = {
     "quire_import_options_init",
     "quire_text_options_init",
     "quire_encryption_options_init",
+    "quire_sign_options_init",
+    "quire_validation_options_init",
+    # Sets the response of a time-stamping callback (NULL only here: a real one exists only
+    # during that callback, SIGNATURE_HANDLES).
+    "quire_timestamp_response_set",
     # Reads the checkpoint file that starting would find; changes nothing.
     "quire_document_inspect_checkpoint",
     # The sync client: no document among their parameters (their handles are only NULL
@@ -324,6 +337,14 @@ TEXT_HANDLES = {"quire_text_page *", "const quire_text_page *", "quire_text_page
 # do nothing; an operation with a NULL report does not make one). Tests/c/test_pages.c reads
 # real reports.
 REPORT_HANDLES = {"quire_page_report *", "const quire_page_report *", "quire_page_report **"}
+# Digital signatures (issue 37): the identity, the signature list, the out-parameters that
+# make them, and a time-stamping callback's response are passed as NULL only (each function
+# must then refuse with QUIRE_EINVAL, or do nothing for the _free functions), so that the
+# harness holds none it could leak; Tests/c/test_signatures.c and
+# Tests/python/test_signatures_api.py call them with real ones.
+SIGNATURE_HANDLES = {"quire_signing_identity *", "const quire_signing_identity *", "quire_signing_identity **",
+                     "quire_signature_list *", "const quire_signature_list *", "quire_signature_list **",
+                     "quire_timestamp_response *"}
 # Functions that change only the caller's annotation value (no document): they look like
 # editing functions, and get a fresh annotation of their own in each call (ARG_MUT_ANNOT).
 ANNOTATION_SETTERS = {
@@ -357,6 +378,7 @@ MUTATING_NAME = re.compile(r"_(set|add|delete|remove|insert|replace|update|edit|
 # generator.
 WRITES_FILES = {
     ("quire_document_save", "path"),
+    ("quire_document_sign", "path"),
 }
 WRITES_NAME = re.compile(r"_(save|write|export)(_|$)")
 
@@ -468,6 +490,13 @@ OPTIONAL = {
     # none given)".
     ("quire_document_set_encryption", "options"),
     ("quire_document_set_encryption", "owner_password"),
+    # Digital signatures: "options: NULL for the defaults"; the payload is the caller's.
+    ("quire_document_signatures", "options"),
+    ("quire_document_sign_to_callback", "payload"),
+    # "out_kind ... (may be NULL)"
+    ("quire_signature_list_problem", "out_kind"),
+    # "NULL `options` turns it off."
+    ("quire_tool_manager_set_signing", "options"),
 }
 
 
@@ -503,6 +532,8 @@ INIT_STRUCTS = {
     "quire_client_config *",
     "quire_client_callbacks *",
     "quire_file_access *",
+    "quire_sign_options *",
+    "quire_validation_options *",
 }
 
 # Getters that fill a versioned struct of the caller's (an out-parameter of sizeof(T), as any
@@ -738,6 +769,7 @@ def classify(fn, family_index):
             kinds = [("ffi_type_pointer", "ARG_SAVE_OPTIONS")]
             pointee = "sizeof(quire_save_options)"
         elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES or t in REPORT_HANDLES:
+        elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES or t in SIGNATURE_HANDLES:
             kinds = [("ffi_type_pointer", "ARG_INPTR")]
         elif t == "quire_tool_manager **":
             kinds = [("ffi_type_pointer", "ARG_OUT_TOOLS")]

@@ -436,7 +436,35 @@
     X(quire_descriptor_last_change_id, int, (int64_t *, quire_descriptor *))            \
     X(quire_descriptor_records_json, int, (char *, size_t, size_t *, quire_descriptor *)) \
     X(quire_descriptor_repairs, int, (int64_t *, quire_descriptor *))                   \
-    X(quire_descriptor_remove_local_storage, int, (quire_descriptor *))
+    X(quire_descriptor_remove_local_storage, int, (quire_descriptor *))                 \
+    X(quire_signing_identity_from_pem, int,                                             \
+      (quire_signing_identity **, const char *, size_t, const char *, size_t, const char *)) \
+    X(quire_signing_identity_from_pkcs12, int,                                          \
+      (quire_signing_identity **, const void *, size_t, const char *))                  \
+    X(quire_signing_identity_free, void, (quire_signing_identity *))                    \
+    X(quire_signing_identity_name, int,                                                 \
+      (char *, size_t, size_t *, const quire_signing_identity *))                       \
+    X(quire_timestamp_response_set, int, (quire_timestamp_response *, const void *, size_t)) \
+    X(quire_sign_options_init, int, (quire_sign_options *, unsigned))                   \
+    X(quire_document_sign, int, (quire_document *, const quire_sign_options *, const char *)) \
+    X(quire_document_sign_to_callback, int,                                             \
+      (quire_document *, const quire_sign_options *, quire_write_fn, void *))           \
+    X(quire_tool_manager_set_signing, int,                                              \
+      (quire_tool_manager *, const quire_sign_options *, const char *))                 \
+    X(quire_document_set_signature_guard, int, (quire_document *, quire_signature_guard)) \
+    X(quire_document_certification_broken, int, (int32_t *, quire_document *))          \
+    X(quire_validation_options_init, int, (quire_validation_options *, unsigned))       \
+    X(quire_document_signatures, int,                                                   \
+      (quire_signature_list **, quire_document *, const quire_validation_options *))    \
+    X(quire_signature_list_free, void, (quire_signature_list *))                        \
+    X(quire_signature_list_count, int, (int32_t *, const quire_signature_list *))       \
+    X(quire_signature_list_info, int,                                                   \
+      (quire_signature_info *, const quire_signature_list *, int32_t))                  \
+    X(quire_signature_list_string, int,                                                 \
+      (char *, size_t, size_t *, const quire_signature_list *, int32_t, quire_signature_string)) \
+    X(quire_signature_list_problem, int,                                                \
+      (quire_signature_problem *, char *, size_t, size_t *, const quire_signature_list *, \
+       int32_t, int32_t))
 
 #define HEADER_MEMBER(name, ret, params) ret(*name) params;
 #define HEADER_ADDRESS(name, ret, params) name,
@@ -717,6 +745,50 @@ HEADER_ASSERT(long_operation_versions, QUIRE_FLATTEN_OPTIONS_VERSION == 1 && QUI
 HEADER_ASSERT(annotation_formats, QUIRE_FORMAT_JSON == 0x3800 && QUIRE_FORMAT_JSON_INSTANT_COMMENTS == 0x3801 &&
                                       QUIRE_FORMAT_XFDF == 0x3802);
 HEADER_ASSERT(search_options_v1_size, offsetof(quire_text_search_options, max_matches) + sizeof(int32_t) == 16);
+/* Digital signatures (issue 37): the families' values, the options' initialisers at file
+ * scope, and a time-stamping callback of the header's type. */
+HEADER_ASSERT(signature_values,
+              QUIRE_SIGNATURE_PADES == 0x3900 && QUIRE_SIGNATURE_PKCS7 == 0x3901 &&
+                  QUIRE_DIGEST_SHA256 == 0x3A00 && QUIRE_DIGEST_SHA384 == 0x3A01 &&
+                  QUIRE_DIGEST_SHA512 == 0x3A02 && QUIRE_DIGEST_SHA1 == 0x3A03 &&
+                  QUIRE_DIGEST_UNKNOWN == 0x3AFF && QUIRE_SIGNATURE_LOOK_TEXT == 0x3B00 &&
+                  QUIRE_SIGNATURE_LOOK_INVISIBLE == 0x3B01 && QUIRE_SIGNATURE_LOOK_INK == 0x3B02 &&
+                  QUIRE_DOCMDP_NONE == 0x3C00 && QUIRE_DOCMDP_NO_CHANGES == 0x3C01 &&
+                  QUIRE_DOCMDP_FORM_FILLING == 0x3C02 && QUIRE_DOCMDP_ANNOTATIONS == 0x3C03 &&
+                  QUIRE_COVERAGE_ENTIRE_FILE == 0x3D00 && QUIRE_COVERAGE_ENTIRE_REVISION == 0x3D01 &&
+                  QUIRE_COVERAGE_PARTIAL == 0x3D02 && QUIRE_MODIFICATION_NONE == 0x3E00 &&
+                  QUIRE_MODIFICATION_VALIDATION_DATA == 0x3E01 && QUIRE_MODIFICATION_FORM_FILLING == 0x3E02 &&
+                  QUIRE_MODIFICATION_ANNOTATIONS == 0x3E03 && QUIRE_MODIFICATION_OTHER == 0x3E04);
+HEADER_ASSERT(signature_problem_values,
+              QUIRE_PROBLEM_MALFORMED == 0x3F00 && QUIRE_PROBLEM_BYTE_RANGE == 0x3F01 &&
+                  QUIRE_PROBLEM_DIGEST_MISMATCH == 0x3F02 && QUIRE_PROBLEM_SIGNATURE_INVALID == 0x3F03 &&
+                  QUIRE_PROBLEM_CMS_UNREADABLE == 0x3F04 && QUIRE_PROBLEM_UNSUPPORTED == 0x3F05 &&
+                  QUIRE_PROBLEM_UNTRUSTED == 0x3F06 && QUIRE_PROBLEM_EXPIRED == 0x3F07 &&
+                  QUIRE_PROBLEM_KEY_USAGE == 0x3F08 && QUIRE_PROBLEM_NOT_IN_SIGNED_REVISION == 0x3F09 &&
+                  QUIRE_PROBLEM_DISALLOWED_CHANGE == 0x3F0A && QUIRE_PROBLEM_TIMESTAMP == 0x3F0B &&
+                  QUIRE_PROBLEM_WEAK_ALGORITHM == 0x3F0C && QUIRE_PROBLEM_PROFILE == 0x3F0D &&
+                  QUIRE_SIGNATURE_FIELD_NAME == 0x4000 && QUIRE_SIGNATURE_SIGNER == 0x4001 &&
+                  QUIRE_SIGNATURE_SUBFILTER == 0x4002 && QUIRE_SIGNATURE_PADES_LEVEL == 0x4003 &&
+                  QUIRE_SIGNATURE_TIMESTAMP_AUTHORITY == 0x4004 && QUIRE_SIGNATURE_CERTIFICATE == 0x4005 &&
+                  QUIRE_SIGNATURE_GUARD_REFUSE == 0x4100 && QUIRE_SIGNATURE_GUARD_WARN == 0x4101 &&
+                  QUIRE_SIGNATURE_GUARD_ALLOW == 0x4102);
+HEADER_ASSERT(signature_versions, QUIRE_SIGN_OPTIONS_VERSION == 1 && QUIRE_VALIDATION_OPTIONS_VERSION == 1 &&
+                                      QUIRE_SIGNATURE_INFO_VERSION == 1);
+static const quire_sign_options header_static_sign_options = QUIRE_SIGN_OPTIONS_INIT;
+static const quire_validation_options header_static_validation_options = QUIRE_VALIDATION_OPTIONS_INIT;
+static const quire_signature_info header_static_signature_info = QUIRE_SIGNATURE_INFO_INIT;
+static int header_timestamp(quire_timestamp_response *response, const void *request, size_t request_len,
+                            void *payload);
+static int header_timestamp(quire_timestamp_response *response, const void *request, size_t request_len,
+                            void *payload) {
+    (void)response;
+    (void)request;
+    (void)payload;
+    return request_len == 0;
+}
+static const quire_timestamp_fn header_timestamp_fn = header_timestamp;
+static const quire_signing_identity *const header_no_identity = NULL;
+static const quire_signature_list *const header_no_signature_list = NULL;
 static int header_progress(uint64_t done, uint64_t total, void *payload);
 static int header_progress(uint64_t done, uint64_t total, void *payload) {
     (void)payload;
@@ -1255,6 +1327,42 @@ int main(void) {
                          header_static_tool_preview.kind == header_preview_kind &&
                          header_static_tool_preview.page_index == -1 && header_static_tool_preview.path_count == 0,
                      "QUIRE_TOOL_PREVIEW_INIT: nothing");
+    }
+    {
+        /* The signatures' initialisers: the version and the defaults. */
+        quire_sign_options sign = QUIRE_SIGN_OPTIONS_INIT;
+        quire_signature_look looks[] = {QUIRE_SIGNATURE_LOOK_TEXT, QUIRE_SIGNATURE_LOOK_INVISIBLE,
+                                        QUIRE_SIGNATURE_LOOK_INK};
+        const quire_signature_format format = QUIRE_SIGNATURE_PKCS7;
+        const quire_digest_algorithm digest = QUIRE_DIGEST_SHA384;
+        const quire_docmdp docmdp = QUIRE_DOCMDP_FORM_FILLING;
+        const quire_signature_coverage coverage = QUIRE_COVERAGE_ENTIRE_REVISION;
+        const quire_modification modification = QUIRE_MODIFICATION_ANNOTATIONS;
+        sign.format = format;
+        sign.digest = digest;
+        sign.certification = docmdp;
+        sign.timestamp = header_timestamp_fn;
+        sign.identity = header_no_identity;
+        header_check(header_static_sign_options.version == QUIRE_SIGN_OPTIONS_VERSION &&
+                         header_static_sign_options.identity == NULL &&
+                         header_static_sign_options.format == QUIRE_SIGNATURE_PADES &&
+                         header_static_sign_options.digest == QUIRE_DIGEST_SHA256 &&
+                         header_static_sign_options.look == QUIRE_SIGNATURE_LOOK_TEXT &&
+                         header_static_sign_options.certification == QUIRE_DOCMDP_NONE &&
+                         header_static_sign_options.timestamp == NULL &&
+                         header_static_sign_options.reserved_size == 0 &&
+                         header_static_sign_options.rect.right == 0.0 &&
+                         header_static_validation_options.version == QUIRE_VALIDATION_OPTIONS_VERSION &&
+                         header_static_validation_options.trust_roots_pem == NULL &&
+                         header_static_validation_options.time == 0 &&
+                         header_static_signature_info.version == QUIRE_SIGNATURE_INFO_VERSION &&
+                         header_static_signature_info.digest == QUIRE_DIGEST_UNKNOWN &&
+                         header_static_signature_info.range2_length == 0 &&
+                         header_no_signature_list == NULL && looks[2] == QUIRE_SIGNATURE_LOOK_INK &&
+                         sign.timestamp(NULL, "", 0, NULL) == 1 && sign.format == QUIRE_SIGNATURE_PKCS7 &&
+                         sign.digest == QUIRE_DIGEST_SHA384 && sign.certification == QUIRE_DOCMDP_FORM_FILLING &&
+                         coverage != QUIRE_COVERAGE_PARTIAL && modification != QUIRE_MODIFICATION_OTHER,
+                     "the signatures' initialisers and callback");
     }
     header_check(sizeof(struct quire_header_api) ==
                      n_functions * sizeof quire_header_api_table.quire_version,

@@ -1152,6 +1152,7 @@ static const struct test_suite *const suites[] = {
     &text_suite,            /* text: extraction, search, selection, markup from text */
     &long_operations_suite, /* progress and cancellation of the long operations, build info */
     &pages_suite,           /* page operations and encryption */
+    &signatures_suite,      /* digital signatures: signing and validation */
     NULL};
 
 int main(int argc, char **argv) {

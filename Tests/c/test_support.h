@@ -236,5 +236,6 @@ extern const struct test_suite tools_suite;           /* test_tools.c */
 extern const struct test_suite text_suite;            /* test_text.c */
 extern const struct test_suite long_operations_suite; /* test_long_operations.c */
 extern const struct test_suite pages_suite;           /* test_pages.c */
+extern const struct test_suite signatures_suite;      /* test_signatures.c */
 
 #endif

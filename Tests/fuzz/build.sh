@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (FuzzWalk, FuzzEdit, FuzzJSON, FuzzFont) with libFuzzer and
+# Builds the libFuzzer targets (FuzzWalk, FuzzEdit, FuzzJSON, FuzzFont, FuzzSignatures) with libFuzzer and
 # AddressSanitizer, and prints the directory that holds them.
 #
 # Release (-O) so that runs are fast: -O keeps every check that matters here (overflow
@@ -24,7 +24,7 @@ esac
 FLAGS=(-c release --scratch-path "$SCRATCH" -Xswiftc "-sanitize=$SANITIZE" -Xswiftc -g)
 # QUIRE_NO_SERVER: quire-server and its dependencies stay out of these builds (Package.swift).
 export QUIRE_NO_SERVER=1
-for target in FuzzWalk FuzzEdit FuzzJSON FuzzFont; do
+for target in FuzzWalk FuzzEdit FuzzJSON FuzzFont FuzzSignatures; do
     QUIRE_FUZZ=1 nice -n 19 "$SWIFT" build "${FLAGS[@]}" --product "$target" >&2
 done
 QUIRE_FUZZ=1 "$SWIFT" build "${FLAGS[@]}" --show-bin-path

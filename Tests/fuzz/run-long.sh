@@ -63,7 +63,7 @@ build() {
     COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- Sources Tests/fuzz/Support 2>/dev/null || echo +)
 }
 build
-[ -d "$SEEDS/font" ] || python3 Tests/fuzz/seed.py "$SEEDS"
+[ -d "$SEEDS/sig" ] || python3 Tests/fuzz/seed.py "$SEEDS"
 touch "$OUT/runs.tsv"
 start=$(date +%s)
 
@@ -107,7 +107,7 @@ merge_corpus() {
 
 total_runs() { awk -v t="$1" '$1 == t { s += $2 } END { print s + 0 }' "$OUT/runs.tsv"; }
 summary() {
-    for t in walk edit json font; do
+    for t in walk edit json font sig; do
         awk -v t="$t" '$1 == t { r += $2; s += $3; f = $4 } END {
             printf "%-5s %12d executions %8d s %8.0f exec/s  failing inputs: %d\n", t, r, s, (s ? r / s : 0), f }' "$OUT/runs.tsv"
     done > "$OUT/summary.txt"
@@ -122,6 +122,7 @@ while :; do
             edit) target=FuzzEdit; dict=pdf.dict ;;
             json) target=FuzzJSON; dict=json.dict ;;
             font) target=FuzzFont; dict=font.dict ;;
+            sig) target=FuzzSignatures; dict=pdf.dict ;;
             *) echo "unknown target $t" >&2; exit 2 ;;
         esac
         [ "$(total_runs "$t")" -lt "$RUNS" ] || continue

@@ -15,15 +15,16 @@ export SWIFT_BACKTRACE=enable=no
 SECONDS_EACH=${FUZZ_SECONDS:-40}
 BIN=$(Tests/fuzz/build.sh)
 SEEDS=.build/fuzz-seeds
-[ -d "$SEEDS/font" ] || python3 Tests/fuzz/seed.py "$SEEDS"
+[ -d "$SEEDS/sig" ] || python3 Tests/fuzz/seed.py "$SEEDS"
 CORPUS=$(Tests/fuzz/corpus.sh unpack)
 status=0
-for t in walk edit json font; do
+for t in walk edit json font sig; do
     case $t in
         walk) target=FuzzWalk; dict=pdf.dict ;;
         edit) target=FuzzEdit; dict=pdf.dict ;;
         json) target=FuzzJSON; dict=json.dict ;;
         font) target=FuzzFont; dict=font.dict ;;
+        sig) target=FuzzSignatures; dict=pdf.dict ;;
     esac
     mkdir -p ".build/fuzz-work/$t" ".build/fuzz-artifacts/$t" "$CORPUS/$t"
     echo "== fuzz $target for ${SECONDS_EACH}s"

@@ -7,7 +7,8 @@ writes OUT_DIR/walk/ and OUT_DIR/edit/ (small PDFs: every file of ../shared/corp
 --max-size bytes, default 16 KiB, plus examples/sample.pdf) and OUT_DIR/json/ (annotation
 JSON: the examples of docs/annotation-json.md, one record of each Instant JSON type, and
 the annotations of small corpus files exported through the Python binding when it is
-built), and OUT_DIR/font/ (the embedded font programs of corpus files up to --max-size
+built), OUT_DIR/sig/ (FuzzSignatures: CMS blobs cryptography makes and the /Contents of the
+corpus's signed files behind a 0 byte, signature dictionary entries behind a 1 byte), and OUT_DIR/font/ (the embedded font programs of corpus files up to --max-size
 bytes decoded, through pikepdf, each behind FuzzFont's selector byte: 0 /FontFile,
 1 /FontFile2, 2 /FontFile3). Small seeds keep libFuzzer fast: it mutates every byte of an input it keeps.
 Files are named by the SHA-256 of their contents, so seeding twice adds nothing.
@@ -151,6 +152,57 @@ def font_seeds(max_size, most=400):
     return out
 
 
+def sig_seeds(max_size, most=200):
+    """FuzzSignatures' seeds: selector byte 0 and a CMS SignedData (a detached signature that
+    cryptography makes with a throwaway CA, with signed attributes; and the /Contents of the
+    corpus's signed files), selector 1 and entries of a signature dictionary."""
+    out = []
+    try:
+        import datetime
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec, rsa
+        from cryptography.hazmat.primitives.serialization import pkcs7
+        from cryptography.x509.oid import NameOID
+
+        now = datetime.datetime.now(datetime.timezone.utc)
+        for key in (ec.generate_private_key(ec.SECP256R1()), rsa.generate_private_key(65537, 2048)):
+            name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Fuzz Signer")])
+            cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                    .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
+                    .sign(key, hashes.SHA256()))
+            for digest in (hashes.SHA256(), hashes.SHA512()):
+                out.append(b"\0" + pkcs7.PKCS7SignatureBuilder().set_data(b"%PDF-1.7 signed bytes")
+                           .add_signer(cert, key, digest)
+                           .sign(serialization.Encoding.DER, [pkcs7.PKCS7Options.DetachedSignature]))
+    except ImportError:
+        pass
+    for path, _ in corpus_files(max_size * 64):
+        if len(out) >= most:
+            break
+        try:
+            data = open(path, "rb").read()
+        except OSError:
+            continue
+        if b"/ByteRange" not in data:
+            continue
+        for m in re.finditer(rb"/Contents\s*<([0-9A-Fa-f\s]{64,20000})>", data):
+            try:
+                out.append(b"\0" + bytes.fromhex(re.sub(rb"\s", b"", m.group(1)).decode()).rstrip(b"\0"))
+            except ValueError:
+                pass
+    for entries in (b"/Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 10 20 30] /Contents <3000>",
+                    b"/ByteRange [0 -1 99999999999 4] /Contents <30800000>",
+                    b"/ByteRange [0 100 200] /Contents (x)",
+                    b"/SubFilter /ETSI.CAdES.detached /ByteRange 7 0 R /Contents <>",
+                    b"/Reference [<< /TransformMethod /DocMDP /TransformParams << /P 1 /V /1.2 >> >>] "
+                    b"/ByteRange [0 1 2 3] /Contents <00> /M (D:20250101)",
+                    b"/Reference [<< /TransformMethod /FieldMDP /TransformParams << /Action /Include /Fields [(Sig1)] >> >>]"):
+        out.append(b"\1" + entries)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
@@ -171,7 +223,11 @@ def main():
     fonts = font_seeds(args.max_size)
     for data in fonts:
         put(os.path.join(args.out, "font"), data)
-    print(f"seed.py: {len(pdfs)} PDFs (walk, edit), {len(jsons)} JSON documents, {len(fonts)} fonts in {args.out}")
+    sigs = sig_seeds(args.max_size)
+    for data in sigs:
+        put(os.path.join(args.out, "sig"), data)
+    print(f"seed.py: {len(pdfs)} PDFs (walk, edit), {len(jsons)} JSON documents, {len(fonts)} fonts, "
+          f"{len(sigs)} signatures in {args.out}")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ it in two and encrypt one half; every output is checked by the peers.
     python3 Tests/python/page_sweep.py [--all] [--limit N] [--out report.json]
 
 Without --all, a quarter of the files (every fourth in path order, from an offset drawn
-with a fixed seed), as `make test` runs it (Tests/python/test_page_operations.py); --all
-is the documented long run. Files: not duplicates, not encrypted, opened by PDFium, MuPDF
+with a fixed seed): `make test-pages-sweep`; `make test` runs a sixteenth
+(Tests/python/test_page_operations.py, which QUIRE_PAGES_CORPUS=quarter or all widens);
+--all is the long run over all of it. Files: not duplicates, not encrypted, opened by PDFium, MuPDF
 and pikepdf, whose page count PDFium and Quire agree on; at most 200 pages and 20 MB (the
 sweep reads every page's text).
 
@@ -52,8 +53,9 @@ MAX_BYTES = 20 * 1024 * 1024
 TIMEOUT = 180
 
 
-def sweep_files(whole: bool) -> List[str]:
-    """The files of the sweep, in path order: all of them, or the fixed quarter."""
+def sweep_files(whole: bool, every: int = SAMPLE_EVERY) -> List[str]:
+    """The files of the sweep, in path order: all of them, or every `every`th from a fixed
+    offset (a quarter by default)."""
     files = []
     for line in (CORPUS / "manifest.jsonl").read_text().splitlines():
         r = json.loads(line)
@@ -67,8 +69,8 @@ def sweep_files(whole: bool) -> List[str]:
     files.sort()
     if whole:
         return files
-    offset = random.Random(SAMPLE_SEED).randrange(SAMPLE_EVERY)
-    return files[offset::SAMPLE_EVERY]
+    offset = random.Random(SAMPLE_SEED).randrange(every)
+    return files[offset::every]
 
 
 # ----------------------------------------------------------------------------------------

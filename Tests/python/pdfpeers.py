@@ -205,7 +205,7 @@ def outline_pypdf(source: Source, password: Optional[str] = None) -> List[Tuple[
 
 
 def pymupdf_module() -> Any:
-    return _import("pymupdf")
+    return peer("pymupdf")
 
 
 def normalized_text(value: str) -> str:

@@ -35,7 +35,7 @@ NOT_AT_IMPORT = [
     "subprocess", "selectors", "ctypes.util",      # ctypes.util: 0.6 MB
     "dataclasses", "inspect", "ast", "dis", "tokenize",  # dataclasses: 0.95 MB
     "decimal", "_decimal",                          # 0.3 MB
-    "quire._bookmarks", "quire._client", "quire._sync", "quire._tools",
+    "quire._bookmarks", "quire._client", "quire._sync", "quire._tools", "quire._signatures",
 ]
 
 #: The names that stay out of the import until first used, and their modules.

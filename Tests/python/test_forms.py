@@ -333,7 +333,14 @@ def test_flatten_renders_the_same_and_leaves_only_links(corpus: Callable[[str], 
         src = corpus(rel)
         out = tmp_path / "flat.pdf"
         with quire.Document(str(src)) as doc:
-            drawn_total += doc.flatten()
+            try:
+                drawn_total += doc.flatten()
+            except quire.StateError as e:
+                # A certified file (DocMDP) refuses a flattening by default (issue 37,
+                # docs/signatures.md); allowed, it flattens like any other.
+                assert "DocMDP" in str(e), (rel, e)
+                doc.set_signature_guard("allow")
+                drawn_total += doc.flatten()
             doc.save(str(out), full=True)
         with pikepdf.open(str(out)) as pdf:
             left = [str(a.get("/Subtype")) for page in pdf.pages for a in page.get("/Annots", [])]

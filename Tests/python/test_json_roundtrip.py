@@ -41,9 +41,14 @@ for line in sys.stdin:
         continue
     try:
         before, c0 = d.export_annotations_json(), counts(d)
+        # The import rewrites the annotations it matches, which a certified file's
+        # signature guard refuses by default (issue 37; tested in test_signatures_api.py):
+        # here it is the round trip that is checked.
+        d.set_signature_guard("allow")
         d.import_annotations_json(before)
         same, c1 = d.export_annotations_json(), counts(d)
         with quire.Document(path) as copy:
+            copy.set_signature_guard("allow")
             copy.import_annotations_json(before)
             fresh, c2 = copy.export_annotations_json(), counts(copy)
     except quire.QuireError as e:

@@ -379,7 +379,8 @@ def test_cli_pages_merge_split_encrypt(corpus: Callable[[str], Path], tmp_path: 
 
 # -- the corpus sweep ----------------------------------------------------------------------
 
-# Failures of the quarter sweep not yet explained (issue 36 stays open for them): each is
+# Failures of the quarter sweep not yet explained (those of the files a run takes are
+# expected) (issue 36 stays open for them): each is
 # (file, check). qpdf --check errors: a /Contents array whose element is not a stream after
 # an extract or merge (a damaged source's null reference, copied as null). Text: PDFium
 # orders the text of the copied page otherwise ('Page1' for '1Page' on bug_664284.pdf).
@@ -401,18 +402,20 @@ KNOWN_SWEEP_FAILURES = {
 
 
 def test_corpus_sweep(corpus: Callable[[str], Path]) -> None:
-    """Tests/python/page_sweep.py on a quarter of the corpus (every fourth file that the
-    peers open, from a seeded offset; ``python3 Tests/python/page_sweep.py --all`` is the
-    documented long run over all of it): each file's pages deleted, moved, rotated, merged
-    with the next file, split in two and half encrypted, in child processes; no crash, no
-    hang, and every output read by the peers as expected."""
+    """Tests/python/page_sweep.py on a sixteenth of the corpus (every sixteenth file that
+    the peers open, from a seeded offset), which keeps `make test` within CI's time;
+    QUIRE_PAGES_CORPUS=quarter (`make test-pages-sweep`, about 20 minutes on two busy
+    cores) or all (the long run) widens it: each file's pages deleted, moved, rotated,
+    merged with the next file, split in two and half encrypted, in child processes; no
+    crash, no hang, and every output read by the peers as expected."""
     corpus("manifest.jsonl")  # skips without the corpus
     for module in ("pikepdf", "pypdfium2", "pymupdf"):
         pytest.importorskip(module)
     import page_sweep
 
-    files = page_sweep.sweep_files(whole=os.environ.get("QUIRE_PAGES_CORPUS") == "all")
-    assert len(files) > 100
+    wanted = os.environ.get("QUIRE_PAGES_CORPUS", "sixteenth")
+    files = page_sweep.sweep_files(whole=wanted == "all", every=4 if wanted == "quarter" else 16)
+    assert len(files) > 50
     reports = page_sweep.sweep(files)
     assert [r["file"] for r in reports if r.get("crashed")] == []
     assert [r["file"] for r in reports if r.get("hung")] == []

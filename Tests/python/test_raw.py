@@ -187,6 +187,19 @@ C_TO_CTYPES.update({
     "const int32_t *": POINTER(c_int32),
     "quire_encryption_options *": POINTER(_raw.quire_encryption_options),
     "const quire_encryption_options *": POINTER(_raw.quire_encryption_options),
+    # Digital signatures (issue 37).
+    "quire_signing_identity **": POINTER(_raw.quire_signing_identity_p),
+    "quire_signing_identity *": _raw.quire_signing_identity_p,
+    "const quire_signing_identity *": _raw.quire_signing_identity_p,
+    "quire_signature_list **": POINTER(_raw.quire_signature_list_p),
+    "quire_signature_list *": _raw.quire_signature_list_p,
+    "const quire_signature_list *": _raw.quire_signature_list_p,
+    "quire_timestamp_response *": _raw.quire_timestamp_response_p,
+    "quire_sign_options *": POINTER(_raw.quire_sign_options),
+    "const quire_sign_options *": POINTER(_raw.quire_sign_options),
+    "quire_validation_options *": POINTER(_raw.quire_validation_options),
+    "const quire_validation_options *": POINTER(_raw.quire_validation_options),
+    "quire_signature_info *": POINTER(_raw.quire_signature_info),
 })
 # Enum types are passed and stored as C ints (32 bits on every platform Quire supports).
 for _enum in header_enums():
@@ -219,6 +232,8 @@ C_FIELD_TO_CTYPES = {
     "quire_custom_tool_release_fn": _raw.quire_custom_tool_release_fn,
     "quire_sync_event_fn": _raw.quire_sync_event_fn,
     "quire_token_provider_fn": _raw.quire_token_provider_fn,
+    "quire_timestamp_fn": _raw.quire_timestamp_fn,
+    "const quire_signing_identity *": _raw.quire_signing_identity_p,
     "int": c_int,
     "int64_t": c_int64,
     "const int64_t *": POINTER(c_int64),
@@ -271,9 +286,9 @@ def test_every_header_struct_is_checked():
 STRUCTS = ["quire_annotation_info", "quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
            "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_encryption_options", "quire_export_options", "quire_file_access",
            "quire_flatten_options", "quire_import_options", "quire_open_options", "quire_pointer_event", "quire_rect",
-           "quire_save_options", "quire_sync_config", "quire_sync_event", "quire_sync_header",
-           "quire_text_char", "quire_text_options", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
-           "quire_tool_preview", "quire_tool_style"]
+           "quire_save_options", "quire_sign_options", "quire_signature_info", "quire_sync_config", "quire_sync_event",
+           "quire_sync_header", "quire_text_char", "quire_text_options", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
+           "quire_tool_preview", "quire_tool_style", "quire_validation_options"]
 
 
 @pytest.mark.parametrize("struct", STRUCTS)

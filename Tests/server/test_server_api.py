@@ -302,6 +302,54 @@ def test_layer_exported_as_flattened_pdf(server: ServerProcess, keys: Keys, docu
     assert_error(admin(server, keys, "GET", path + "?flattened=1"), 400, "bad_request")
 
 
+def test_layer_export_says_when_it_invalidates_a_signature(server: ServerProcess, keys: Keys, tmp_path: Any) -> None:
+    """Issue 37: the export of a layer over a signed PDF says, in Quire-Signature-Warning,
+    when it invalidates a signature, and says nothing when it does not. pyHanko confirms
+    the signed revision stays intact either way; its diff policy (0.38) calls every
+    annotation change suspicious, so it cannot tell the allowed cases apart (see
+    docs/signatures.md), and Quire's own validation judges them."""
+    pytest.importorskip("pyhanko")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    import quire
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.validation import validate_pdf_signature
+    from signing_pki import PKI
+
+    pki = PKI(tmp_path)
+    key, cert = pki.signer("Layer Export Signer")
+    identity = quire.SigningIdentity.from_pem(key, cert)
+
+    def intact(data: bytes) -> bool:
+        (sig,) = PdfFileReader(io.BytesIO(data)).embedded_signatures
+        status = validate_pdf_signature(sig, pki.context())
+        return status.intact and status.valid and status.coverage.name == "ENTIRE_REVISION"
+
+    for certify, query, broken in [(None, "", False), (None, "?flatten=annotations", True), (1, "", True),
+                                   (3, "", False)]:
+        signed = io.BytesIO()
+        with quire.Document(SAMPLE) as doc:
+            doc.sign(signed, identity, certify=certify)
+        document = unique("signed")
+        assert upload(server.port, keys, document, signed.getvalue()).status == 201
+        c = client(server, keys, document)
+        c.fetch()
+        assert c.push([put(1, note(unique("n"), "after signing"))]).json["results"][0]["status"] == "accepted"
+        r = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/pdf{query}")
+        assert r.status == 200, r
+        assert r.body.startswith(signed.getvalue())
+        warning = r.header("Quire-Signature-Warning")
+        assert (warning is not None) == broken, (certify, query, warning)
+        assert intact(r.body)
+        with quire.Document(r.body) as exported:
+            (report,) = exported.signatures(pki.root_pem)
+        assert report.valid == (not broken), (certify, query, report)
+        if certify == 1:
+            assert "P=1" in warning
+
+
 def test_import_from_a_pdf(server: ServerProcess, keys: Keys, document: str) -> None:
     c = client(server, keys, document)
     assert c.fetch().json["seq"] == 0

@@ -277,7 +277,8 @@ QUIRE_API int quire_annotation_in_reply_to(int32_t *out_number, const quire_anno
  * Returns: QUIRE_OK; QUIRE_EINVAL (an invalid reply target or state); QUIRE_ERANGE (page);
  * QUIRE_ENOTFOUND (a page missing from the page tree: see `quire_document_page_count`);
  * QUIRE_EUNSUPPORTED (a subtype Quire does not create); QUIRE_EDISABLED (a reply while
- * replies are off).
+ * replies are off); QUIRE_ESTATE (the document's certification signature does not allow
+ * annotations: see `quire_document_set_signature_guard`, quire/signatures.h).
  */
 QUIRE_API int quire_document_add_annotation(quire_document *doc, quire_annotation *annotation);
 

@@ -62,7 +62,9 @@ typedef enum quire_tool {
     QUIRE_TOOL_FREE_TEXT = 0x300A,   /**< a text box at a tap or in a drag's rectangle (then selected) */
     QUIRE_TOOL_LINK = 0x300B,        /**< reports where a tapped link leads; does not navigate */
     QUIRE_TOOL_FORM_FILL = 0x300C,   /**< selects a tapped form field's widget and reports it */
-    QUIRE_TOOL_SIGNATURE = 0x300D,   /**< ink strokes committed as an Ink annotation with /Subj Signature */
+    QUIRE_TOOL_SIGNATURE = 0x300D,   /**< ink strokes committed as an Ink annotation with /Subj Signature;
+                                           drawn in an unsigned signature field, signs it when
+                                           `quire_tool_manager_set_signing` is on */
     QUIRE_TOOL_HIGHLIGHT = 0x300E,   /**< text markup over the text a drag selects (character at start to character at end) */
     QUIRE_TOOL_UNDERLINE = 0x300F,
     QUIRE_TOOL_STRIKEOUT = 0x3010,

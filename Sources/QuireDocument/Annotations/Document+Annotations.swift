@@ -157,6 +157,8 @@ extension Document {
         guard Annotation.creatableSubtypes.contains(annotation.subtype) else {
             throw PDFError(.unsupported, "Quire creates \(Annotation.creatableSubtypes.sorted().joined(separator: ", ")) annotations, not \(annotation.subtype)")
         }
+        try checkCertification(allows: .annotations)
+        noteModification(.annotations)
         if annotation.isReply { try checkReplies() }
         let page = try self.page(at: annotation.pageIndex)
         var a = annotation
@@ -195,6 +197,8 @@ extension Document {
         guard let id = annotation.id, let current = try importedOver ?? self.annotation(id) else {
             throw PDFError(.notFound, "the annotation is not in the document (add it first)")
         }
+        try checkCertification(allows: .annotations)
+        noteModification(.annotations)
         if annotation.inReplyTo != current.inReplyTo || annotation.state != current.state
             || annotation.stateModel != current.stateModel || annotation.replyType != current.replyType {
             try checkReplies()
@@ -235,6 +239,8 @@ extension Document {
         guard let annotation = try annotation(id) else {
             throw PDFError(.notFound, "no annotation is object \(id)")
         }
+        try checkCertification(allows: .annotations)
+        noteModification(.annotations)
         let page = try self.page(at: annotation.pageIndex)
         // The objects that go: the annotation, and its popup unless it belongs to another.
         var remove: Set<Int> = [id.number]

@@ -33,7 +33,9 @@ extension Document {
     /// error, or `progress` throwing to cancel, leaves the document as it was.
     @discardableResult
     public func flatten(_ options: FlattenOptions = FlattenOptions(), progress: ProgressHandler? = nil) throws -> Int {
-        try allOrNothing {
+        try checkCertification(allows: .other)
+        noteModification(.other)
+        return try allOrNothing {
             if options.subtypes?.contains("Widget") ?? true { try makeMissingFieldAppearances() }
             let all = try pages()
             try progress?(0, all.count)

@@ -445,6 +445,8 @@ extension Document {
         if field.isReadOnly {
             throw PDFError(.state, "field \"\(field.name)\" is read-only")
         }
+        try checkCertification(allows: .formFilling)
+        noteModification(.formFilling)
         try batch {
             switch field.type {
             case .text:
@@ -522,6 +524,8 @@ extension Document {
     /// Resets a field to its default value (/DV), or clears it when it has none.
     public func resetField(_ field: FormField) throws {
         if field.isReadOnly { throw PDFError(.state, "field \"\(field.name)\" is read-only") }
+        try checkCertification(allows: .formFilling)
+        noteModification(.formFilling)
         switch field.type {
         case .checkBox, .radioButton:
             let dv = field.defaultValues.first ?? "Off"

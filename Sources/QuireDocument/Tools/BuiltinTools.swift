@@ -242,7 +242,8 @@ final class AnnotEditTool: Tool {
 /// Ink strokes from drags; the strokes of one page make one annotation, committed when the
 /// tool finishes (a tool change, ``ToolManager/commit()``), or when a stroke starts on
 /// another page. The signature tool is the same, committed as an Ink annotation whose
-/// subject is "Signature".
+/// subject is "Signature"; drawn in an unsigned signature field, it signs that field when
+/// the manager has a ``ToolManager/signatureSigner``.
 final class InkTool: Tool {
     let id: ToolID
     let signature: Bool
@@ -295,7 +296,13 @@ final class InkTool: Tool {
             a.subject = "Signature"
             a.color = [0, 0, 0]
         }
-        try m.add(a)
+        let stored = try m.add(a)
+        // Drawn in an unsigned signature field: signed with the drawing as its look, once
+        // the step that added it ends.
+        if signature, m.signatureSigner != nil, let ink = stored.id,
+           let field = try m.unsignedSignatureField(around: rect, page: page) {
+            m.pendingSignature = (ink, field)
+        }
     }
 }
 

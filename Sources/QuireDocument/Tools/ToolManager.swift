@@ -144,6 +144,14 @@ public final class ToolManager {
     public var selection: ObjectID? { selectedAnnotations.first }
     /// Receives every ``ToolEvent``, on the thread that made the call.
     public var onEvent: ((ToolEvent) -> Void)?
+    /// Signs the field a signature is drawn in (issue 37): the Signature tool calls it when
+    /// the ink it commits is centred in an unsigned signature field's widget on its page,
+    /// with the ink annotation (added, a step of its own) and the field's full name. Set by
+    /// the signatures layer, which holds the key (QuireSignatures'
+    /// `signDrawnSignatures(_:to:)`, the C `quire_tool_manager_set_signing`); nil (the
+    /// default): the Signature tool only draws. An error it throws is the commit's, and the
+    /// ink stays.
+    public var signatureSigner: ((_ ink: ObjectID, _ field: String) throws -> Void)?
     /// The most tool replacements for one event; past it the event is dropped
     /// (``ToolEvent/unhandled(_:)``) and Pan becomes current.
     public static let maxHops = 8
@@ -464,6 +472,23 @@ public final class ToolManager {
         }
     }
 
+    /// The full name of the unsigned signature field with a widget on page `page` whose
+    /// rectangle holds the centre of `rect`, if any.
+    func unsignedSignatureField(around rect: Rect, page: Int) throws -> String? {
+        let x = (rect.left + rect.right) / 2, y = (rect.bottom + rect.top) / 2
+        for field in try document.formFields() where field.type == .signature {
+            guard try document.dictionary(.reference(field.id))?["V"] == nil else { continue }
+            for w in field.widgets where w.pageIndex == page {
+                let r = w.rect
+                if Swift.min(r.left, r.right) <= x && x <= Swift.max(r.left, r.right)
+                    && Swift.min(r.bottom, r.top) <= y && y <= Swift.max(r.bottom, r.top) {
+                    return field.name
+                }
+            }
+        }
+        return nil
+    }
+
     /// Writes a changed annotation through the document (part of the current step).
     public func update(_ annotation: Annotation) throws {
         guard let id = annotation.id, try document.annotation(id) != nil else {
@@ -505,6 +530,23 @@ public final class ToolManager {
             if let description, stepDescription == nil { stepDescription = description }
             return try body()
         }
+        pendingSignature = nil
+        let result = try recordedStep(verb: verb, description: description, body)
+        // A signature drawn in a field is signed after its step, never as part of it: the
+        // signing is no undo step (undoing the drawing is then refused, as for any object
+        // changed outside the manager).
+        if let pending = pendingSignature, let signer = signatureSigner {
+            pendingSignature = nil
+            try signer(pending.ink, pending.field)
+        }
+        return result
+    }
+
+    /// A drawing the Signature tool committed in an unsigned signature field, to sign when
+    /// the step that added it ends (see ``signatureSigner``).
+    var pendingSignature: (ink: ObjectID, field: String)? = nil
+
+    private func recordedStep<T>(verb: String?, description: String?, _ body: () throws -> T) throws -> T {
         followDocument()
         let r = ObjectChangeRecord()
         record = r

@@ -85,7 +85,7 @@ from ._errors import (
 #: The version of this binding, which is the version of the header it was written for.
 __version__ = _raw.QUIRE_VERSION_STRING
 
-# Bookmarks, the sync client and service, and the tools are imported when a program first
+# Bookmarks, the sync client and service, the tools and signatures are imported when a program first
 # uses one of their names (``quire.Client``, ``doc.bookmarks``, ...), not by ``import
 # quire``: they need dataclasses (which imports inspect, ast, dis and tokenize), threads
 # and callbacks that a program reading or annotating documents never uses, and that cost
@@ -95,6 +95,7 @@ _LAZY = {
     "_bookmarks": ("BUILTIN_PROVIDER", "Bookmark", "BookmarkKind", "BookmarkManager", "BookmarkProvider", "BookmarkSortOrder"),
     "_sync": ("SyncService",),
     "_client": ("Client", "Descriptor", "SyncEvent", "SyncEventType", "SyncState"),
+    "_signatures": ("DigestAlgorithm", "DocMDP", "Modification", "SignatureCoverage", "SignatureFormat", "SignatureGuard", "SignatureProblem", "SignatureProblemKind", "SignatureReport", "SigningIdentity"),
     "_tools": ("CustomTool", "HitKind", "PointerEvent", "PointerKind", "PreviewKind", "SelectionMode", "Tool", "ToolEvent", "ToolEventKind", "ToolManager", "ToolPreview", "ToolStyle", "device_to_page", "hit_test", "hit_test_text", "page_to_device"),
 }
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
@@ -103,6 +104,7 @@ if _typing.TYPE_CHECKING:
     from ._bookmarks import BUILTIN_PROVIDER, Bookmark, BookmarkKind, BookmarkManager, BookmarkProvider, BookmarkSortOrder
     from ._sync import SyncService
     from ._client import Client, Descriptor, SyncEvent, SyncEventType, SyncState
+    from ._signatures import DigestAlgorithm, DocMDP, Modification, SignatureCoverage, SignatureFormat, SignatureGuard, SignatureProblem, SignatureProblemKind, SignatureReport, SigningIdentity
     from ._tools import CustomTool, HitKind, PointerEvent, PointerKind, PreviewKind, SelectionMode, Tool, ToolEvent, ToolEventKind, ToolManager, ToolPreview, ToolStyle, device_to_page, hit_test, hit_test_text, page_to_device
 else:
 
@@ -254,6 +256,16 @@ __all__ = [
     "page_to_device",
     "hit_test",
     "hit_test_text",
+    "SigningIdentity",
+    "SignatureReport",
+    "SignatureProblem",
+    "SignatureProblemKind",
+    "SignatureFormat",
+    "SignatureCoverage",
+    "SignatureGuard",
+    "DigestAlgorithm",
+    "DocMDP",
+    "Modification",
     "format_pdf_date",
     "parse",
     "parse_pdf_date",

@@ -74,6 +74,9 @@ if TYPE_CHECKING:
     # Imported when first used (Document.bookmarks): quire._bookmarks needs dataclasses,
     # which imports inspect; a program that never lists bookmarks does not pay for them.
     from ._bookmarks import BookmarkManager
+    import datetime
+
+    from ._signatures import SignatureReport, SigningIdentity
 
 #: The file types of io (what open() returns) whose write() keeps no reference to what it
 #: is given, so that a save can hand them the library's bytes without copying them.
@@ -1839,6 +1842,101 @@ class Document(OwnedHandle):
         # without a copy (1 MB less at the peak of a 100 MB save). Any other object gets
         # bytes of its own, which it may keep.
         self._save_through(write, options, full, in_place=type(target) in _IO_FILES)
+
+    # -- digital signatures ----------------------------------------------------------------
+
+    def sign(
+        self,
+        target: Union[PathType, BinaryIO],
+        identity: "SigningIdentity",
+        *,
+        field: Optional[str] = None,
+        page: int = 0,
+        rect: Optional[Sequence[float]] = None,
+        format: Union[str, int] = "pades",
+        digest: Union[str, int] = "sha256",
+        name: Optional[str] = None,
+        reason: Optional[str] = None,
+        location: Optional[str] = None,
+        contact_info: Optional[str] = None,
+        signing_time: Optional["datetime.datetime"] = None,
+        look: Optional[str] = None,
+        ink: Optional[Union[Annotation, int]] = None,
+        certify: Optional[int] = None,
+        timestamp: Optional[Callable[[bytes], bytes]] = None,
+        reserved_size: int = 0,
+    ) -> None:
+        """Signs and saves the signed file to ``target`` (a path, written atomically, or a
+        binary file object): one incremental update after the document's file, holding the
+        unsaved changes, the signature field, its appearance and the signature. The
+        document then continues from the signed file (docs/signatures.md).
+
+        ``identity`` is a :class:`quire.SigningIdentity`. ``field`` names an unsigned
+        signature field to sign, or the new field to create on ``page`` at ``rect``
+        (``(left, bottom, right, top)``; ``None``: an invisible field; default names
+        Signature1, Signature2, ...). ``format`` is ``"pades"`` (ETSI.CAdES.detached) or
+        ``"pkcs7"`` (adbe.pkcs7.detached); ``digest`` ``"sha256"``, ``"sha384"`` or
+        ``"sha512"``. ``look`` is ``"text"`` (who, when, reason, location: the default with a
+        rect) or ``"invisible"``; ``ink=annotation`` draws that ink annotation (what the
+        Signature tool drew) in the field and removes it. ``signing_time`` is the claimed
+        time (/M; default now). ``certify=1, 2 or 3`` makes a certification signature with
+        those DocMDP permissions. ``timestamp`` is a callable taking a DER RFC 3161
+        TimeStampReq and returning the authority's DER TimeStampResp (PAdES B-T); Quire
+        opens no connection. ``reserved_size`` (0: sized to fit) is the /Contents space.
+
+        All or nothing: on an error the document is as it was and ``target`` is not written.
+
+        Raises:
+            StateError: the field is signed already; a certification on a signed document;
+                any signature on a document certified with P = 1.
+            UnsupportedError: an encrypted or repaired document.
+            IndexOutOfRangeError: no such page.
+            UserAbortError: ``timestamp`` or ``target.write`` raised (chained).
+            QuireIOError: the time stamp response is not a granted token over this
+                signature; the file could not be written.
+        """
+        from ._signatures import sign
+
+        sign(self, target, identity, field=field, page=page, rect=rect, format=format, digest=digest, name=name,
+             reason=reason, location=location, contact_info=contact_info, signing_time=signing_time, look=look,
+             ink=ink, certify=certify, timestamp=timestamp, reserved_size=reserved_size)
+
+    def signatures(
+        self,
+        trust_roots: Any = None,
+        *,
+        intermediates: Any = None,
+        at: Optional["datetime.datetime"] = None,
+    ) -> "List[SignatureReport]":
+        """Every signed signature field of the document's file, validated
+        (:class:`quire.SignatureReport`): integrity, coverage, what changed after it and
+        whether its DocMDP allows that, the signer's chain to ``trust_roots`` (PEM: bytes,
+        text or a path, or a list of them; ``None`` trusts none), at the signing time (or
+        ``at``), the time stamp, and each problem. Unsaved changes are not looked at.
+
+        Raises:
+            InvalidArgumentError: trust roots or intermediates that are not PEM certificates.
+            LimitError: more than 1,000 signatures.
+        """
+        from ._signatures import validate
+
+        return validate(self, trust_roots, intermediates, at)
+
+    def set_signature_guard(self, guard: Union[str, int]) -> None:
+        """What annotation and form changes do when the document's certification signature
+        (DocMDP) does not allow them: ``"refuse"`` (:class:`StateError`, the default),
+        ``"warn"`` (made, with a warning in :attr:`warnings`) or ``"allow"``."""
+        from ._signatures import SignatureGuard, _enum
+
+        value = _enum(SignatureGuard, guard, "guard")
+        with self._lock:
+            check(_raw.lib.quire_document_set_signature_guard(self._live_handle(), value))
+
+    @property
+    def certification_broken(self) -> bool:
+        """Whether the unsaved changes, saved incrementally, would break the document's
+        certification signature (``False`` without one)."""
+        return bool(self._get_int(_raw.lib.quire_document_certification_broken))
 
     # -- checkpoints ---------------------------------------------------------------------
 

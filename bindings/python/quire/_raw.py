@@ -59,6 +59,8 @@ from ._raw_generated import (
     QUIRE_SYNC_CONFIG_VERSION,
     QUIRE_TEXT_CHAR_VERSION,
     QUIRE_TEXT_OPTIONS_VERSION,
+    QUIRE_SIGN_OPTIONS_VERSION,
+    QUIRE_VALIDATION_OPTIONS_VERSION,
     QUIRE_TEXT_SEARCH_OPTIONS_VERSION,
     QUIRE_TOOL_CALLBACKS_VERSION,
     QUIRE_TOOL_PREVIEW_VERSION,
@@ -82,6 +84,8 @@ from ._raw_generated import (
     quire_sync_config,
     quire_text_char,
     quire_text_options,
+    quire_sign_options,
+    quire_validation_options,
     quire_text_search_options,
     quire_tool_callbacks,
     quire_tool_preview,
@@ -216,6 +220,16 @@ def export_options_init() -> quire_export_options:
 def import_options_init() -> quire_import_options:
     """``QUIRE_IMPORT_OPTIONS_INIT`` through ``quire_import_options_init``."""
     return _init(quire_import_options(), "quire_import_options_init", QUIRE_IMPORT_OPTIONS_VERSION)
+
+
+def sign_options_init() -> quire_sign_options:
+    """``QUIRE_SIGN_OPTIONS_INIT`` through ``quire_sign_options_init``."""
+    return _init(quire_sign_options(), "quire_sign_options_init", QUIRE_SIGN_OPTIONS_VERSION)
+
+
+def validation_options_init() -> quire_validation_options:
+    """``QUIRE_VALIDATION_OPTIONS_INIT`` through ``quire_validation_options_init``."""
+    return _init(quire_validation_options(), "quire_validation_options_init", QUIRE_VALIDATION_OPTIONS_VERSION)
 
 
 # ----------------------------------------------------------------------------------------

@@ -1261,6 +1261,206 @@ class quire_encryption_options(Structure):
 
 
 # ----------------------------------------------------------------------------------------
+# quire/signatures.h: Digital signatures (docs/signatures.md)
+# ----------------------------------------------------------------------------------------
+
+
+class quire_signing_identity(Structure):
+    """``quire_signing_identity``: A signer's private key and certificates. Opaque: only ever used
+    through a pointer, ``quire_signing_identity_p``.
+    """
+
+
+#: ``quire_signing_identity *``.
+quire_signing_identity_p = POINTER(quire_signing_identity)
+
+#: ``quire_signature_format``: How a signature's /Contents is made (its /SubFilter). Passed and
+#: stored as a C int.
+quire_signature_format = c_int32
+QUIRE_SIGNATURE_PADES = 0x3900
+QUIRE_SIGNATURE_PKCS7 = 0x3901
+
+#: ``quire_digest_algorithm``: A digest algorithm of a signature. Passed and stored as a C int.
+quire_digest_algorithm = c_int32
+QUIRE_DIGEST_SHA256 = 0x3A00
+QUIRE_DIGEST_SHA384 = 0x3A01
+QUIRE_DIGEST_SHA512 = 0x3A02
+QUIRE_DIGEST_SHA1 = 0x3A03
+QUIRE_DIGEST_UNKNOWN = 0x3AFF
+
+#: ``quire_signature_look``: How a signature looks on its page. Passed and stored as a C int.
+quire_signature_look = c_int32
+QUIRE_SIGNATURE_LOOK_TEXT = 0x3B00
+QUIRE_SIGNATURE_LOOK_INVISIBLE = 0x3B01
+QUIRE_SIGNATURE_LOOK_INK = 0x3B02
+
+#: ``quire_docmdp``: The DocMDP permissions of a certification signature (the low byte is /P).
+#: Passed and stored as a C int.
+quire_docmdp = c_int32
+QUIRE_DOCMDP_NONE = 0x3C00
+QUIRE_DOCMDP_NO_CHANGES = 0x3C01
+QUIRE_DOCMDP_FORM_FILLING = 0x3C02
+QUIRE_DOCMDP_ANNOTATIONS = 0x3C03
+
+
+class quire_timestamp_response(Structure):
+    """``quire_timestamp_response``: The response of a time-stamping callback: valid only during
+    the call of the callback it is given to; set with `quire_timestamp_response_set`. Opaque:
+    only ever used through a pointer, ``quire_timestamp_response_p``.
+    """
+
+
+#: ``quire_timestamp_response *``.
+quire_timestamp_response_p = POINTER(quire_timestamp_response)
+
+#: ``quire_timestamp_fn``: A time-stamping callback (PAdES B-T): `request` is a DER RFC 3161
+#: TimeStampReq of `request_len` bytes (a nonce included), exactly what an HTTP TSA takes as
+#: application/timestamp-query; the callback hands the TSA's TimeStampResp (DER,
+#: application/timestamp-reply) to `quire_timestamp_response_set`, and returns 0.
+quire_timestamp_fn = CFUNCTYPE(c_int, quire_timestamp_response_p, c_void_p, c_size_t, c_void_p)
+
+#: The current version of `quire_sign_options`.
+QUIRE_SIGN_OPTIONS_VERSION = 1
+
+
+class quire_sign_options(Structure):
+    """``quire_sign_options``: What and how `quire_document_sign` signs."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("identity", quire_signing_identity_p),
+        ("field_name", c_char_p),
+        ("page", c_int32),
+        ("rect", quire_rect),
+        ("format", quire_signature_format),
+        ("digest", quire_digest_algorithm),
+        ("name", c_char_p),
+        ("reason", c_char_p),
+        ("location", c_char_p),
+        ("contact_info", c_char_p),
+        ("signing_time", c_int64),
+        ("look", quire_signature_look),
+        ("ink_object", c_int32),
+        ("certification", quire_docmdp),
+        ("timestamp", quire_timestamp_fn),
+        ("timestamp_payload", c_void_p),
+        ("reserved_size", c_size_t),
+    ]
+
+
+#: ``quire_signature_guard``: What the unsaved changes of a document are allowed to do to its
+#: certification. Passed and stored as a C int.
+quire_signature_guard = c_int32
+QUIRE_SIGNATURE_GUARD_REFUSE = 0x4100
+QUIRE_SIGNATURE_GUARD_WARN = 0x4101
+QUIRE_SIGNATURE_GUARD_ALLOW = 0x4102
+
+#: The current version of `quire_validation_options`.
+QUIRE_VALIDATION_OPTIONS_VERSION = 1
+
+
+class quire_validation_options(Structure):
+    """``quire_validation_options``: What `quire_document_signatures` validates against."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("trust_roots_pem", c_char_p),
+        ("trust_roots_len", c_size_t),
+        ("intermediates_pem", c_char_p),
+        ("intermediates_len", c_size_t),
+        ("time", c_int64),
+    ]
+
+
+class quire_signature_list(Structure):
+    """``quire_signature_list``: The validated signatures of a document: made by
+    `quire_document_signatures`, freed by `quire_signature_list_free`; independent of the
+    document once made. Opaque: only ever used through a pointer, ``quire_signature_list_p``.
+    """
+
+
+#: ``quire_signature_list *``.
+quire_signature_list_p = POINTER(quire_signature_list)
+
+#: ``quire_signature_coverage``: How much of the file a signature covers. Passed and stored as a
+#: C int.
+quire_signature_coverage = c_int32
+QUIRE_COVERAGE_ENTIRE_FILE = 0x3D00
+QUIRE_COVERAGE_ENTIRE_REVISION = 0x3D01
+QUIRE_COVERAGE_PARTIAL = 0x3D02
+
+#: ``quire_modification``: The widest kind of change made after a signature. Passed and stored
+#: as a C int.
+quire_modification = c_int32
+QUIRE_MODIFICATION_NONE = 0x3E00
+QUIRE_MODIFICATION_VALIDATION_DATA = 0x3E01
+QUIRE_MODIFICATION_FORM_FILLING = 0x3E02
+QUIRE_MODIFICATION_ANNOTATIONS = 0x3E03
+QUIRE_MODIFICATION_OTHER = 0x3E04
+
+#: The current version of `quire_signature_info`.
+QUIRE_SIGNATURE_INFO_VERSION = 1
+
+
+class quire_signature_info(Structure):
+    """``quire_signature_info``: One validated signature."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("valid", c_int32),
+        ("intact", c_int32),
+        ("signature_valid", c_int32),
+        ("trusted", c_int32),
+        ("changes_allowed", c_int32),
+        ("coverage", quire_signature_coverage),
+        ("modification", quire_modification),
+        ("certification", quire_docmdp),
+        ("digest", quire_digest_algorithm),
+        ("field_object", c_int32),
+        ("signature_object", c_int32),
+        ("claimed_time", c_int64),
+        ("has_timestamp", c_int32),
+        ("timestamp_intact", c_int32),
+        ("timestamp_trusted", c_int32),
+        ("timestamp_time", c_int64),
+        ("range1_offset", c_int64),
+        ("range1_length", c_int64),
+        ("range2_offset", c_int64),
+        ("range2_length", c_int64),
+        ("problem_count", c_int32),
+    ]
+
+
+#: ``quire_signature_string``: The text of a signature, for `quire_signature_list_string`.
+#: Passed and stored as a C int.
+quire_signature_string = c_int32
+QUIRE_SIGNATURE_FIELD_NAME = 0x4000
+QUIRE_SIGNATURE_SIGNER = 0x4001
+QUIRE_SIGNATURE_SUBFILTER = 0x4002
+QUIRE_SIGNATURE_PADES_LEVEL = 0x4003
+QUIRE_SIGNATURE_TIMESTAMP_AUTHORITY = 0x4004
+QUIRE_SIGNATURE_CERTIFICATE = 0x4005
+
+#: ``quire_signature_problem``: What is wrong with a signature (`quire_signature_list_problem`).
+#: Passed and stored as a C int.
+quire_signature_problem = c_int32
+QUIRE_PROBLEM_MALFORMED = 0x3F00
+QUIRE_PROBLEM_BYTE_RANGE = 0x3F01
+QUIRE_PROBLEM_DIGEST_MISMATCH = 0x3F02
+QUIRE_PROBLEM_SIGNATURE_INVALID = 0x3F03
+QUIRE_PROBLEM_CMS_UNREADABLE = 0x3F04
+QUIRE_PROBLEM_UNSUPPORTED = 0x3F05
+QUIRE_PROBLEM_UNTRUSTED = 0x3F06
+QUIRE_PROBLEM_EXPIRED = 0x3F07
+QUIRE_PROBLEM_KEY_USAGE = 0x3F08
+QUIRE_PROBLEM_NOT_IN_SIGNED_REVISION = 0x3F09
+QUIRE_PROBLEM_DISALLOWED_CHANGE = 0x3F0A
+QUIRE_PROBLEM_TIMESTAMP = 0x3F0B
+QUIRE_PROBLEM_WEAK_ALGORITHM = 0x3F0C
+QUIRE_PROBLEM_PROFILE = 0x3F0D
+
+
+# ----------------------------------------------------------------------------------------
 # The functions: (name, restype, argtypes), in header order
 # ----------------------------------------------------------------------------------------
 
@@ -1801,6 +2001,53 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     # quire/encryption.h: Encryption
     ("quire_encryption_options_init", c_int, (POINTER(quire_encryption_options), c_uint)),
     ("quire_document_set_encryption", c_int, (quire_document_p, POINTER(quire_encryption_options), c_char_p)),
+    # quire/signatures.h: Digital signatures (docs/signatures.md)
+    (
+        "quire_signing_identity_from_pem",
+        c_int,
+        (POINTER(quire_signing_identity_p), c_char_p, c_size_t, c_char_p, c_size_t, c_char_p),
+    ),
+    ("quire_signing_identity_from_pkcs12", c_int, (POINTER(quire_signing_identity_p), c_void_p, c_size_t, c_char_p)),
+    ("quire_signing_identity_free", None, (quire_signing_identity_p,)),
+    ("quire_signing_identity_name", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_signing_identity_p)),
+    ("quire_timestamp_response_set", c_int, (quire_timestamp_response_p, c_void_p, c_size_t)),
+    ("quire_sign_options_init", c_int, (POINTER(quire_sign_options), c_uint)),
+    ("quire_document_sign", c_int, (quire_document_p, POINTER(quire_sign_options), c_char_p)),
+    (
+        "quire_document_sign_to_callback",
+        c_int,
+        (quire_document_p, POINTER(quire_sign_options), quire_write_fn, c_void_p),
+    ),
+    ("quire_tool_manager_set_signing", c_int, (quire_tool_manager_p, POINTER(quire_sign_options), c_char_p)),
+    ("quire_document_set_signature_guard", c_int, (quire_document_p, quire_signature_guard)),
+    ("quire_document_certification_broken", c_int, (POINTER(c_int32), quire_document_p)),
+    ("quire_validation_options_init", c_int, (POINTER(quire_validation_options), c_uint)),
+    (
+        "quire_document_signatures",
+        c_int,
+        (POINTER(quire_signature_list_p), quire_document_p, POINTER(quire_validation_options)),
+    ),
+    ("quire_signature_list_free", None, (quire_signature_list_p,)),
+    ("quire_signature_list_count", c_int, (POINTER(c_int32), quire_signature_list_p)),
+    ("quire_signature_list_info", c_int, (POINTER(quire_signature_info), quire_signature_list_p, c_int32)),
+    (
+        "quire_signature_list_string",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_signature_list_p, c_int32, quire_signature_string),
+    ),
+    (
+        "quire_signature_list_problem",
+        c_int,
+        (
+            POINTER(quire_signature_problem),
+            POINTER(c_char),
+            c_size_t,
+            POINTER(c_size_t),
+            quire_signature_list_p,
+            c_int32,
+            c_int32,
+        ),
+    ),
 )
 
 __all__ = [
@@ -2161,5 +2408,72 @@ __all__ = [
     "QUIRE_PERMISSIONS_ALL",
     "QUIRE_ENCRYPTION_OPTIONS_VERSION",
     "quire_encryption_options",
+    "quire_signing_identity",
+    "quire_signing_identity_p",
+    "quire_signature_format",
+    "QUIRE_SIGNATURE_PADES",
+    "QUIRE_SIGNATURE_PKCS7",
+    "quire_digest_algorithm",
+    "QUIRE_DIGEST_SHA256",
+    "QUIRE_DIGEST_SHA384",
+    "QUIRE_DIGEST_SHA512",
+    "QUIRE_DIGEST_SHA1",
+    "QUIRE_DIGEST_UNKNOWN",
+    "quire_signature_look",
+    "QUIRE_SIGNATURE_LOOK_TEXT",
+    "QUIRE_SIGNATURE_LOOK_INVISIBLE",
+    "QUIRE_SIGNATURE_LOOK_INK",
+    "quire_docmdp",
+    "QUIRE_DOCMDP_NONE",
+    "QUIRE_DOCMDP_NO_CHANGES",
+    "QUIRE_DOCMDP_FORM_FILLING",
+    "QUIRE_DOCMDP_ANNOTATIONS",
+    "quire_timestamp_response",
+    "quire_timestamp_response_p",
+    "quire_timestamp_fn",
+    "QUIRE_SIGN_OPTIONS_VERSION",
+    "quire_sign_options",
+    "quire_signature_guard",
+    "QUIRE_SIGNATURE_GUARD_REFUSE",
+    "QUIRE_SIGNATURE_GUARD_WARN",
+    "QUIRE_SIGNATURE_GUARD_ALLOW",
+    "QUIRE_VALIDATION_OPTIONS_VERSION",
+    "quire_validation_options",
+    "quire_signature_list",
+    "quire_signature_list_p",
+    "quire_signature_coverage",
+    "QUIRE_COVERAGE_ENTIRE_FILE",
+    "QUIRE_COVERAGE_ENTIRE_REVISION",
+    "QUIRE_COVERAGE_PARTIAL",
+    "quire_modification",
+    "QUIRE_MODIFICATION_NONE",
+    "QUIRE_MODIFICATION_VALIDATION_DATA",
+    "QUIRE_MODIFICATION_FORM_FILLING",
+    "QUIRE_MODIFICATION_ANNOTATIONS",
+    "QUIRE_MODIFICATION_OTHER",
+    "QUIRE_SIGNATURE_INFO_VERSION",
+    "quire_signature_info",
+    "quire_signature_string",
+    "QUIRE_SIGNATURE_FIELD_NAME",
+    "QUIRE_SIGNATURE_SIGNER",
+    "QUIRE_SIGNATURE_SUBFILTER",
+    "QUIRE_SIGNATURE_PADES_LEVEL",
+    "QUIRE_SIGNATURE_TIMESTAMP_AUTHORITY",
+    "QUIRE_SIGNATURE_CERTIFICATE",
+    "quire_signature_problem",
+    "QUIRE_PROBLEM_MALFORMED",
+    "QUIRE_PROBLEM_BYTE_RANGE",
+    "QUIRE_PROBLEM_DIGEST_MISMATCH",
+    "QUIRE_PROBLEM_SIGNATURE_INVALID",
+    "QUIRE_PROBLEM_CMS_UNREADABLE",
+    "QUIRE_PROBLEM_UNSUPPORTED",
+    "QUIRE_PROBLEM_UNTRUSTED",
+    "QUIRE_PROBLEM_EXPIRED",
+    "QUIRE_PROBLEM_KEY_USAGE",
+    "QUIRE_PROBLEM_NOT_IN_SIGNED_REVISION",
+    "QUIRE_PROBLEM_DISALLOWED_CHANGE",
+    "QUIRE_PROBLEM_TIMESTAMP",
+    "QUIRE_PROBLEM_WEAK_ALGORITHM",
+    "QUIRE_PROBLEM_PROFILE",
     "FUNCTIONS",
 ]

@@ -331,6 +331,7 @@ class ToolManager:
         self._on_event = on_event
         self._failures: List[BaseException] = []
         self._custom: Dict[str, Any] = {}  # name -> (tool, its C callbacks, kept strings)
+        self._signing: Optional[Any] = None  # sign_drawn_signatures' options, kept
         self.events: List[ToolEvent] = []  #: every event so far (also with ``on_event``)
 
         def deliver(manager: Any, event: Any, payload: Any) -> None:
@@ -391,6 +392,36 @@ class ToolManager:
         check(status)
         if failures:
             raise failures[0]
+
+    # -- the Signature tool's signing ---------------------------------------------------
+
+    def sign_drawn_signatures(self, path: Optional[Any], identity: Any = None, **options: Any) -> None:
+        """Makes :attr:`Tool.SIGNATURE` sign the field it draws in (issue 37): a drawing
+        centred in an unsigned signature field signs that field, with the drawing as its
+        look, and the signed file is written to ``path`` (the document continues from it).
+        ``identity`` is a :class:`quire.SigningIdentity`; ``options`` are those of
+        :meth:`quire.Document.sign` (``field``, ``look`` and ``ink`` do not apply). A
+        drawing elsewhere stays ink. ``path=None`` turns it off. A failed signing raises
+        from the call that committed the drawing; the ink stays."""
+        import os
+
+        from ._errors import InvalidArgumentError
+        from ._signatures import _SignOptions
+
+        if path is None:
+            self._call(lambda: _raw.lib.quire_tool_manager_set_signing(self._handle, None, None), changes=False)
+            self._signing = None
+            return
+        for key in ("field", "look", "ink"):
+            if key in options:
+                raise InvalidArgumentError(_raw.QUIRE_EINVAL, "%s does not apply: the drawing chooses the field and the look" % key)
+        built = _SignOptions(identity, **options)
+        c_path = c_string(os.fsencode(os.fspath(path)), "the path")
+        with identity._lock:
+            built.options.identity = identity._live()
+            self._call(lambda: _raw.lib.quire_tool_manager_set_signing(self._handle, byref(built.options), c_path),
+                       changes=False)
+        self._signing = built  # its time-stamping callback lives as long as signing is on
 
     # -- tools and events ----------------------------------------------------------------
 
