@@ -768,8 +768,8 @@ def classify(fn, family_index):
         elif t == "const quire_save_options *":
             kinds = [("ffi_type_pointer", "ARG_SAVE_OPTIONS")]
             pointee = "sizeof(quire_save_options)"
-        elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES or t in REPORT_HANDLES:
-        elif t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES or t in SIGNATURE_HANDLES:
+        elif (t in CLIENT_HANDLES or t in TOOL_HANDLES or t in TEXT_HANDLES or t in REPORT_HANDLES
+              or t in SIGNATURE_HANDLES):
             kinds = [("ffi_type_pointer", "ARG_INPTR")]
         elif t == "quire_tool_manager **":
             kinds = [("ffi_type_pointer", "ARG_OUT_TOOLS")]

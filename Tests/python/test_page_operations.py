@@ -401,6 +401,14 @@ KNOWN_SWEEP_FAILURES = {
 }
 
 
+# The sixteenth that make test sweeps pairs the files otherwise (each is merged with the
+# next one swept): app_properties.pdf meets bug_959274_1.pdf's damaged /Contents (above).
+KNOWN_SIXTEENTH_FAILURES = {
+    ("pdfium-in/testing/resources/javascript/app_properties.pdf", "merge"),
+    ("pdfium-in/testing/resources/javascript/bug_959274_1.pdf", "split"),
+}
+
+
 def test_corpus_sweep(corpus: Callable[[str], Path]) -> None:
     """Tests/python/page_sweep.py on a sixteenth of the corpus (every sixteenth file that
     the peers open, from a seeded offset), which keeps `make test` within CI's time;
@@ -421,7 +429,10 @@ def test_corpus_sweep(corpus: Callable[[str], Path]) -> None:
     assert [r["file"] for r in reports if r.get("hung")] == []
     chosen = set(files)
     failures = {(r["file"], name) for r in reports for name, _ in r["failures"]}
-    known = {k for k in KNOWN_SWEEP_FAILURES if k[0] in chosen}
+    if wanted == "sixteenth":
+        known = KNOWN_SIXTEENTH_FAILURES
+    else:  # the quarter's list; the whole corpus pairs its files otherwise again
+        known = {k for k in KNOWN_SWEEP_FAILURES if k[0] in chosen}
     assert failures == known, "new: %s; gone: %s" % (sorted(failures - known), sorted(known - failures))
     checked = [r for r in reports if not r.get("skipped")]
     assert len(checked) >= 0.9 * len(files), [r["skipped"] for r in reports if r.get("skipped")][:5]
