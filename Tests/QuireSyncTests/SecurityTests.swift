@@ -139,9 +139,11 @@ import Testing
         #expect(throws: SyncConfigurationError.self) {
             _ = try SyncService(SyncConfiguration(storeURL: "mysql://x"))
         }
-        #expect(throws: SyncConfigurationError.self) {
-            _ = try SyncService(SyncConfiguration(storeURL: "sqlite://relative.db"))
-        }
+        // A relative SQLite path is the working directory's file, for every host alike
+        // (issue 35): resolved, not refused.
+        let resolved = SQLiteSyncStore.resolvedURL("sqlite://./relative.db")
+        #expect(resolved.hasPrefix("sqlite:///") && resolved.hasSuffix("/relative.db") && !resolved.contains("/./"), "\(resolved)")
+        #expect(SQLiteSyncStore.resolvedURL("sqlite::memory:") == "sqlite::memory:")
     }
 }
 
