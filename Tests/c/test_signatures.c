@@ -723,8 +723,12 @@ static void test_changes_after_signing(void) {
                 while (j < size && bytes[j] == ' ') j++;
                 if (j < size && bytes[j] == '[') at = (char *)bytes + j + 1;
             }
-        if (at && sscanf(at, "%lld %lld %lld %lld", &a, &b, &c, &d) == 4) {
-            char *close = memchr(at, ']', 64);
+        /* The array's text, NUL-terminated (the file's bytes are not: sscanf reads to a NUL). */
+        char array[65] = {0};
+        if (at) memcpy(array, at, size - (size_t)(at - (char *)bytes) < 64 ? size - (size_t)(at - (char *)bytes) : 64);
+        if (at && sscanf(array, "%lld %lld %lld %lld", &a, &b, &c, &d) == 4) {
+            char *close = memchr(array, ']', 64);
+            if (close) close = at + (close - array);
             char text[64];
             int width = close ? (int)(close - at) : 0, w;
             w = snprintf(text, sizeof text, "%lld %lld %lld %lld", a, b, c, d - 20);
