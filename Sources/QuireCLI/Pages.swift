@@ -22,6 +22,16 @@ let pagesHelp: [String: String] = [
                               (the page count plus 1 appends)
         What the operation dropped or renamed is printed on standard error. See
         docs/pages.md for what travels with a page.
+
+        Options:
+          -o OUT         the file to write
+          --full         write the whole file, not FILE's bytes and an update
+          --password PW  the user or owner password of an encrypted FILE
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 written; 1 the file could not be read, the operation was refused or OUT not
+          written; 2 a usage error
         """,
     "merge": """
         usage: quire merge [--password PW] FILE FILE... -o OUT
@@ -31,6 +41,14 @@ let pagesHelp: [String: String] = [
         renamed NAME_2, links, outline items, named destinations, page labels, bookmarks)
         and the first file's information dictionary. --password opens every FILE that
         needs one. Warnings are printed on standard error.
+
+        Options:
+          -o OUT         the file to write
+          --password PW  the password of every encrypted FILE
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 written; 1 a file could not be read or OUT not written; 2 a usage error
         """,
     "split": """
         usage: quire split [--password PW] [-n N] FILE -o PREFIX
@@ -38,6 +56,15 @@ let pagesHelp: [String: String] = [
         Write the pages of FILE into new documents of N pages each (default 1), named
         PREFIX-001.pdf, PREFIX-002.pdf, ..., each with what travels with its pages. The
         parts are not encrypted. Prints the name of each file written.
+
+        Options:
+          -o PREFIX      the start of the parts' names
+          -n N           pages in each part (default 1)
+          --password PW  the user or owner password of an encrypted FILE
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 written; 1 the file could not be read or a part not written; 2 a usage error
         """,
     "encrypt": """
         usage: quire encrypt [--password PW] [--user U] [--owner O] [--aes128]
@@ -50,12 +77,35 @@ let pagesHelp: [String: String] = [
         assemble, print-high-quality, or "all" (the default) or "none". --keep-metadata
         leaves the XMP metadata unencrypted. An encrypted FILE needs its owner password
         (--password).
+
+        Options:
+          -o OUT               the file to write
+          --user U             the user password (none: anyone can open it)
+          --owner O            the owner password (none: U)
+          --aes128             AES-128 (revision 4) instead of AES-256
+          --permissions LIST   what the user password allows (default all)
+          --keep-metadata      leave the XMP metadata unencrypted
+          --password PW        the owner password of an encrypted FILE
+          -h, --help           print this help and exit
+
+        Exit status:
+          0 written; 1 the file could not be read, a password was wrong or OUT not
+          written; 2 a usage error
         """,
     "decrypt": """
         usage: quire decrypt --password PW FILE -o OUT
 
         Write FILE without encryption to OUT (a full save). PW must be the owner password
         (the user password is enough when the file has no other).
+
+        Options:
+          -o OUT         the file to write
+          --password PW  the owner password
+          -h, --help     print this help and exit
+
+        Exit status:
+          0 written; 1 the file could not be read, the password was wrong or OUT not
+          written; 2 a usage error
         """,
 ]
 

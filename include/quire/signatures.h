@@ -79,7 +79,7 @@ QUIRE_API int quire_signing_identity_from_pem(quire_signing_identity **out, cons
 QUIRE_API int quire_signing_identity_from_pkcs12(quire_signing_identity **out, const void *data, size_t length,
                                                  const char *password);
 
-/** Frees a signing identity; NULL is a no-op. */
+/** Frees a signing identity. NULL is a no-op. */
 QUIRE_API void quire_signing_identity_free(quire_signing_identity *identity);
 
 /**
@@ -184,8 +184,8 @@ typedef struct quire_sign_options {
     const char *name;
     /** /Reason, /Location, /ContactInfo; NULL for none. */
     const char *reason;
-    const char *location;
-    const char *contact_info;
+    const char *location;     /**< /Location; NULL for none. */
+    const char *contact_info; /**< /ContactInfo; NULL for none. */
     /** The claimed signing time (/M), in seconds since 1970 (UTC); 0: now. */
     int64_t signing_time;
     /** How it looks: QUIRE_SIGNATURE_LOOK_TEXT (the default), _INVISIBLE or _INK. */
@@ -299,10 +299,10 @@ typedef struct quire_validation_options {
     /** The trust roots, PEM certificates, and the text's length; NULL with 0 trusts none
      *  (every signer is then reported untrusted). */
     const char *trust_roots_pem;
-    size_t trust_roots_len;
+    size_t trust_roots_len; /**< The length of `trust_roots_pem`, in bytes. */
     /** Intermediates besides those the signatures embed, PEM; NULL with 0 for none. */
     const char *intermediates_pem;
-    size_t intermediates_len;
+    size_t intermediates_len; /**< The length of `intermediates_pem`, in bytes. */
     /** Validate the chains at this time (seconds since 1970, UTC); 0 (the default): at the
      *  signing time (the time stamp's if it verifies, else the claimed one). */
     int64_t time;
@@ -333,7 +333,7 @@ typedef struct quire_signature_list quire_signature_list;
 QUIRE_API int quire_document_signatures(quire_signature_list **out, quire_document *doc,
                                         const quire_validation_options *options);
 
-/** Frees a signature list; NULL is a no-op. */
+/** Frees a signature list. NULL is a no-op. */
 QUIRE_API void quire_signature_list_free(quire_signature_list *list);
 
 /**
@@ -386,29 +386,29 @@ typedef struct quire_signature_info {
     /** 1 if the changes after it are allowed (by its DocMDP, or for an approval signature,
      *  form filling, annotations and signing). */
     int32_t changes_allowed;
-    quire_signature_coverage coverage;
+    quire_signature_coverage coverage; /**< What of the file it covers. */
     /** The widest change after it. */
     quire_modification modification;
     /** QUIRE_DOCMDP_NONE for an approval signature, else its permissions. */
     quire_docmdp certification;
-    quire_digest_algorithm digest;
+    quire_digest_algorithm digest; /**< The digest algorithm of its signed attributes. */
     /** The signature field's object number, and the signature dictionary's (0 if direct). */
     int32_t field_object;
-    int32_t signature_object;
+    int32_t signature_object; /**< The signature dictionary's object number (0 if direct). */
     /** The claimed signing time, seconds since 1970 (0: none). */
     int64_t claimed_time;
     /** 1 if it has a time-stamp token; then its time, and whether it is intact (over this
      *  signature, verifying) and trusted (its authority chains to the trust roots). */
     int32_t has_timestamp;
-    int32_t timestamp_intact;
-    int32_t timestamp_trusted;
-    int64_t timestamp_time;
+    int32_t timestamp_intact;  /**< 1 if the time-stamp token is intact (see has_timestamp). */
+    int32_t timestamp_trusted; /**< 1 if its authority chains to the trust roots. */
+    int64_t timestamp_time;    /**< The time-stamp's time, seconds since 1970 (UTC). */
     /** /ByteRange: the offset and length of the first signed range, then of the second
      *  (0 where a malformed dictionary has fewer numbers). */
     int64_t range1_offset;
-    int64_t range1_length;
-    int64_t range2_offset;
-    int64_t range2_length;
+    int64_t range1_length; /**< The first signed range's length. */
+    int64_t range2_offset; /**< The second signed range's offset. */
+    int64_t range2_length; /**< The second signed range's length. */
     /** The number of problems (`quire_signature_list_problem`). */
     int32_t problem_count;
 } quire_signature_info;

@@ -29,10 +29,10 @@ import os
 import threading
 import weakref
 from ctypes import byref, c_int32, c_size_t
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
+from ._enums import IntEnum
 from ._errors import InternalError, InvalidArgumentError, check, text
 from ._ffi import OwnedHandle, c_string, optional_c_string, query_bytes
 
@@ -75,6 +75,8 @@ class SignatureFormat(IntEnum):
 
 
 class DigestAlgorithm(IntEnum):
+    """The digest of a signature's signed attributes (``quire_digest_algorithm``)."""
+
     SHA256 = _raw.QUIRE_DIGEST_SHA256
     SHA384 = _raw.QUIRE_DIGEST_SHA384
     SHA512 = _raw.QUIRE_DIGEST_SHA512
@@ -93,6 +95,8 @@ class DocMDP(IntEnum):
 
 
 class SignatureCoverage(IntEnum):
+    """What of the file a signature covers (``quire_signature_coverage``)."""
+
     ENTIRE_FILE = _raw.QUIRE_COVERAGE_ENTIRE_FILE
     ENTIRE_REVISION = _raw.QUIRE_COVERAGE_ENTIRE_REVISION
     PARTIAL = _raw.QUIRE_COVERAGE_PARTIAL
@@ -109,6 +113,8 @@ class Modification(IntEnum):
 
 
 class SignatureProblemKind(IntEnum):
+    """The kind of a problem a validation reports (``quire_signature_problem``)."""
+
     MALFORMED = _raw.QUIRE_PROBLEM_MALFORMED
     BYTE_RANGE = _raw.QUIRE_PROBLEM_BYTE_RANGE
     DIGEST_MISMATCH = _raw.QUIRE_PROBLEM_DIGEST_MISMATCH
