@@ -1937,6 +1937,8 @@ static int any_string(const struct ffi_function *fn, const char *name) {
         {"quire_bookmark_new", "text"},              /* a URI or a name (kind-dependent) */
         {"quire_bookmark_set_identifier", "identifier"},
         {"quire_bookmark_set_name", "name"},
+        /* ignored when `data` is NULL and `length` 0 (forgetting an image not stored yet) */
+        {"quire_annotation_set_image", "content_type"},
     };
     size_t k;
     for (k = 0; k < sizeof params / sizeof params[0]; k++)
@@ -2284,10 +2286,14 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         *p = (void *)array;
         c->values[i + 1].u64 = count < 0 ? SIZE_MAX : (uint64_t)count;
         /* NULL with a count, or a number that is not finite, cannot succeed. A colour has
-         * 0, 1, 3 or 4 components; points are x, y pairs (an even count). */
+         * 0, 1, 3 or 4 components; points are x, y pairs (an even count), but for a dash
+         * pattern (/D: 1 to 16 lengths, any count). */
         if ((!array && count != 0) || choice == DB_NAN_4 || choice == DB_INF_8) c->must_fail = 1;
         if (strcmp(fn->name, "quire_annotation_set_color") == 0) {
             if (count != 0 && count != 1 && count != 3 && count != 4) c->must_fail = 1;
+        } else if (strcmp(fn->name, "quire_annotation_set_points") == 0 &&
+                   c->values[1].i32 == QUIRE_ANNOT_DASH_PATTERN) {
+            /* any count the other rules allow */
         } else if (count % 2 != 0) {
             c->must_fail = 1;
         }
