@@ -112,17 +112,22 @@ func note(_ d: SyncDescriptor, _ name: String, _ text: String, page: Int = 0) th
     }
 }
 
-func setContents(_ d: SyncDescriptor, _ name: String, _ text: String) throws {
+/// Changes annotation `name` of the descriptor's document by `change` and writes it back.
+func editAnnotation(_ d: SyncDescriptor, _ name: String, _ change: (inout Annotation) -> Void) throws {
     try d.withDocument { doc in
         for page in 0..<(try doc.pageCount()) {
             for var a in try doc.annotations(onPage: page) where a.name == name {
-                a.contents = text
+                change(&a)
                 try doc.updateAnnotation(a)
                 return
             }
         }
         Issue.record("no annotation \(name)")
     }
+}
+
+func setContents(_ d: SyncDescriptor, _ name: String, _ text: String) throws {
+    try editAnnotation(d, name) { $0.contents = text }
 }
 
 @Suite("Sync client against the in-process core", .serialized)

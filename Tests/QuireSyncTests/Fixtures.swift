@@ -12,28 +12,8 @@ import Testing
 // What the sync tests share: PDFs made here, keys generated here, a service on a real
 // SQLite file in a temporary directory, and requests through its router.
 
-/// A PDF of `pages` empty Letter pages, written by hand (a classic xref table).
-func plainPDF(pages: Int = 2) -> [UInt8] {
-    var out: [UInt8] = Array("%PDF-1.7\n%\u{E2}\u{E3}\n".utf8)
-    var offsets: [Int] = []
-    func object(_ body: String) {
-        offsets.append(out.count)
-        out += Array("\(offsets.count) 0 obj\n\(body)\nendobj\n".utf8)
-    }
-    object("<< /Type /Catalog /Pages 2 0 R >>")
-    let kids = (0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " ")
-    object("<< /Type /Pages /Kids [\(kids)] /Count \(pages) >>")
-    for _ in 0..<pages { object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>") }
-    let xref = out.count
-    var table = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
-    for o in offsets {
-        let s = String(o)
-        table += String(repeating: "0", count: 10 - s.count) + s + " 00000 n \n"
-    }
-    table += "trailer\n<< /Size \(offsets.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-    out += Array(table.utf8)
-    return out
-}
+/// A PDF of `pages` empty Letter pages (a classic xref table).
+func plainPDF(pages: Int = 2) -> [UInt8] { PDFBuilder.blankPages(pages) }
 
 /// A two-page PDF with annotations of its own: a square "sq-1" on page 1 with a reply
 /// "re-1" and a review state "st-1", and a highlight "hl-1" on page 2.

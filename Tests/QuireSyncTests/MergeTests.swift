@@ -207,16 +207,7 @@ import Testing
 
 /// Changes the colour (/C) of annotation `name`.
 func setColour(_ d: SyncDescriptor, _ name: String, _ colour: [Double]) throws {
-    try d.withDocument { doc in
-        for page in 0..<(try doc.pageCount()) {
-            for var a in try doc.annotations(onPage: page) where a.name == name {
-                a.color = colour
-                try doc.updateAnnotation(a)
-                return
-            }
-        }
-        Issue.record("no annotation \(name)")
-    }
+    try editAnnotation(d, name) { $0.color = colour }
 }
 
 @Suite("Field-level merge between clients", .serialized)

@@ -105,3 +105,17 @@ public func parse(_ text: String, limits: PDFLimits = .default) throws -> PDFObj
     var parser = ObjectParser(ByteBuffer(copying: Array(text.utf8)), limits: limits)
     return try parser.parseObject()
 }
+
+extension PDFBuilder {
+    /// A PDF of `count` empty Letter pages: the catalog (1), the page tree (2), the pages
+    /// (3...), and a classic xref table.
+    public static func blankPages(_ count: Int) -> [UInt8] {
+        var b = PDFBuilder()
+        b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+        let kids = (0..<count).map { "\(3 + $0) 0 R" }.joined(separator: " ")
+        b.object(2, "<< /Type /Pages /Kids [\(kids)] /Count \(count) >>")
+        for i in 0..<count { b.object(3 + i, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>") }
+        b.finishWithTable()
+        return b.bytes
+    }
+}

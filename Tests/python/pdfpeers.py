@@ -208,6 +208,25 @@ def pymupdf_module() -> Any:
     return peer("pymupdf")
 
 
+def render_poppler_gray(data: bytes, page: int, dpi: int) -> Any:
+    """Page ``page`` (0-based) of the PDF ``data`` as poppler's pdftoppm draws it at ``dpi``,
+    a grayscale PIL image (the peers' rule for a missing pdftoppm or Pillow)."""
+    program = peer_program("pdftoppm")
+    image_module = peer("PIL.Image")
+    with tempfile.TemporaryDirectory() as directory:
+        source = Path(directory) / "in.pdf"
+        source.write_bytes(data)
+        subprocess.run(
+            [program, "-r", str(dpi), "-gray", "-png", "-f", str(page + 1), "-l", str(page + 1), "-singlefile",
+             str(source), str(Path(directory) / "out")],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        with image_module.open(Path(directory) / "out.png") as image:
+            return image.convert("L").copy()
+
+
 def normalized_text(value: str) -> str:
     """A page's text with its whitespace collapsed (PDFium ends lines with \\r\\n)."""
     return " ".join(value.split())

@@ -8,16 +8,14 @@ PyMuPDF with the same dash array); pikepdf and PyMuPDF read the dictionaries bac
 from __future__ import annotations
 
 import io
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
 import quire
 from conftest import pdf_from_objects
+
+import pdfpeers
 
 pytest.importorskip("PIL.Image", reason="Pillow is needed to compare renders")
 pytest.importorskip("pypdfium2", reason="pypdfium2 renders with PDFium")
@@ -51,35 +49,7 @@ def render_pdfium(data: bytes, page: int) -> Any:
 
 
 def render_poppler(data: bytes, page: int) -> Any:
-    from PIL import Image
-
-    program = shutil.which("pdftoppm")
-    if not program:
-        pytest.skip("pdftoppm is not installed (apt-get install poppler-utils)")
-    with tempfile.TemporaryDirectory() as directory:
-        source = Path(directory) / "in.pdf"
-        source.write_bytes(data)
-        subprocess.run(
-            [
-                program,
-                "-r",
-                str(72 * SCALE),
-                "-gray",
-                "-png",
-                "-f",
-                str(page + 1),
-                "-l",
-                str(page + 1),
-                "-singlefile",
-                str(source),
-                str(Path(directory) / "out"),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
-        with Image.open(Path(directory) / "out.png") as image:
-            return image.convert("L").copy()
+    return pdfpeers.render_poppler_gray(data, page, 72 * SCALE)
 
 
 RENDERERS: Dict[str, Callable[[bytes, int], Any]] = {"pdfium": render_pdfium, "poppler": render_poppler}

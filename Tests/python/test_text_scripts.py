@@ -16,9 +16,7 @@ fonts-droid-fallback); docs/forms.md, "Text in any script", gives the fallback o
 from __future__ import annotations
 
 import itertools
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any, List, Tuple
 
@@ -26,6 +24,8 @@ import pytest
 
 import quire
 from conftest import pdf_from_objects
+
+import pdfpeers
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 DROID = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
@@ -163,35 +163,7 @@ def test_fields_embed_subset_cid_fonts_read_back_by_pikepdf(flattened_fields: by
 
 
 def render_gray(data: bytes, page: int, dpi: int = 150) -> Any:
-    from PIL import Image
-
-    program = shutil.which("pdftoppm")
-    if not program:
-        pytest.skip("pdftoppm is not installed (apt-get install poppler-utils)")
-    with tempfile.TemporaryDirectory() as directory:
-        source = Path(directory) / "in.pdf"
-        source.write_bytes(data)
-        subprocess.run(
-            [
-                program,
-                "-r",
-                str(dpi),
-                "-gray",
-                "-png",
-                "-f",
-                str(page + 1),
-                "-l",
-                str(page + 1),
-                "-singlefile",
-                str(source),
-                str(Path(directory) / "out"),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
-        with Image.open(Path(directory) / "out.png") as image:
-            return image.convert("L").copy()
+    return pdfpeers.render_poppler_gray(data, page, dpi)
 
 
 def reference_pdf(text: str, helvetica: bool = False) -> bytes:

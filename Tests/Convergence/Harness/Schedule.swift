@@ -153,8 +153,7 @@ func runToken(_ user: String) throws -> String {
 /// files hold that ids must survive (examples/sample.pdf has each): a link whose object
 /// two pages list in their /Annots, annotations without /NM, and two with the same /NM.
 public func startingPDF() throws -> [UInt8] {
-    let b = PDFBuilderPages()
-    let doc = try Document(data: b.pdf(pages: 3))
+    let doc = try Document(data: PDFBuilder.blankPages(3))
     var square = Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 100, bottom: 500, right: 300, top: 600))
     square.name = "init-sq"
     square.author = "init"
@@ -189,30 +188,6 @@ public func startingPDF() throws -> [UInt8] {
         try doc.setValue(.array(annots + added), forKey: "Annots", inObject: pageID.number)
     }
     return try doc.saved(.full(objectStreams: false))
-}
-
-/// Plain pages written by hand.
-struct PDFBuilderPages {
-    func pdf(pages: Int) -> [UInt8] {
-        var out: [UInt8] = Array("%PDF-1.7\n%\u{E2}\u{E3}\n".utf8)
-        var offsets: [Int] = []
-        func object(_ body: String) {
-            offsets.append(out.count)
-            out += Array("\(offsets.count) 0 obj\n\(body)\nendobj\n".utf8)
-        }
-        object("<< /Type /Catalog /Pages 2 0 R >>")
-        object("<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(pages) >>")
-        for _ in 0..<pages { object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>") }
-        let xref = out.count
-        var table = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
-        for o in offsets {
-            let s = String(o)
-            table += String(repeating: "0", count: 10 - s.count) + s + " 00000 n \n"
-        }
-        table += "trailer\n<< /Size \(offsets.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        out += Array(table.utf8)
-        return out
-    }
 }
 
 struct Missing: Error, CustomStringConvertible {
