@@ -359,8 +359,15 @@ def test_cli_pages_merge_split_encrypt(corpus: Callable[[str], Path], tmp_path: 
     assert peers(tmp_path / "c.pdf").rotations[0] == (source.rotations[0] + 270) % 360
     # A reversed range is a usage error (2), a page out of range a status (1); nothing written.
     assert run("pages", labels, "delete", "5-3", "-o", tmp_path / "d.pdf").returncode == 2
-    failed = run("pages", labels, "delete", "12", "-o", tmp_path / "d.pdf")
+    # Messages count pages from 1, as the command's user does.
+    count = len(source.texts)
+    failed = run("pages", labels, "delete", "2,%d" % (count + 1), "-o", tmp_path / "d.pdf")
     assert failed.returncode == 1 and b"QUIRE_ERANGE" in failed.stderr
+    assert b"page %d is out of range (the document has %d pages)" % (count + 1, count) in failed.stderr
+    failed = run("pages", labels, "move", "1-2", str(count), "-o", tmp_path / "d.pdf")
+    assert failed.returncode == 1 and b"TO %d is out of range (1 to %d" % (count, count - 1) in failed.stderr
+    failed = run("pages", labels, "insert", str(count + 2), "-o", tmp_path / "d.pdf")
+    assert failed.returncode == 1 and b"AT %d is out of range (1 to %d" % (count + 2, count + 1) in failed.stderr
     assert not (tmp_path / "d.pdf").exists()
     assert run("merge", labels, rotated, "-o", tmp_path / "m.pdf").returncode == 0
     merged = peers(tmp_path / "m.pdf")
