@@ -156,17 +156,26 @@ extension SyncService {
         return SyncService.json(200, SyncService.annotationJSON(records, pageCount: info.pages))
     }
 
-    /// A layer's records as annotation JSON: page by page, each page's in the layer's order.
+    /// A layer's records as annotation JSON: page by page, each page's in the layer's order;
+    /// its form values in `formFieldValues` and its bookmarks in `bookmarks` (Instant JSON's
+    /// keys), each as the layer holds it, when it has any.
     static func annotationJSON(_ records: [SyncStoredRecord], pageCount: Int?) -> JSONOut {
-        let ordered = records.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
+        let ordered = records.filter { $0.pageIndex >= 0 }.enumerated()
+            .sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
         var quire: [(String, JSONOut)] = []
         if let pageCount { quire.append(("pageCount", .int(pageCount))) }
         quire.append(("version", .int(1)))
-        return .object([
-            ("annotations", .array(ordered.map { .raw($0.json) })),
-            ("format", .string(InstantJSONDocument.instantJSONFormat)),
-            ("quire", .object(quire)),
-        ])
+        var values: [JSONOut] = [], marks: [JSONOut] = []
+        for r in records where r.pageIndex < 0 {
+            let kind = (try? InstantJSONValue(parsing: r.json)).map(LayerRecords.kind(of:))
+            if kind == .formFieldValue { values.append(.raw(r.json)) } else if kind == .bookmark { marks.append(.raw(r.json)) }
+        }
+        var out: [(String, JSONOut)] = [("annotations", .array(ordered.map { .raw($0.json) }))]
+        if !marks.isEmpty { out.append(("bookmarks", .array(marks))) }
+        out.append(("format", .string(InstantJSONDocument.instantJSONFormat)))
+        if !values.isEmpty { out.append(("formFieldValues", .array(values))) }
+        out.append(("quire", .object(quire)))
+        return .object(out)
     }
 
     // MARK: GET /admin/documents/{doc}/layers/{layer}/pdf
@@ -269,9 +278,11 @@ extension SyncService {
                 }
             }
         }
-        // 2. The records, references the layer cannot resolve left out.
+        // 2. The records, references the layer cannot resolve left out; form values and
+        // bookmarks (on no page) apart.
         var items: [InstantJSONValue] = []
-        let ordered = records.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
+        let (values, marks) = try layerFormValuesAndBookmarks(records)
+        let ordered = records.filter { $0.pageIndex >= 0 }.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
         for r in ordered {
             // A record the layer never changed, whose annotation is still there and whose
             // references all still resolve, is that annotation as it is: not imported.
@@ -294,12 +305,16 @@ extension SyncService {
             }
             items.append(.object(fields))
         }
-        let json = InstantJSONValue.object([
+        var top: [String: InstantJSONValue] = [
             "format": .string(InstantJSONDocument.instantJSONFormat),
             "quire": .object(["version": .integer(1)]),
             "annotations": .array(items),
-        ])
-        _ = try document.importAnnotationsJSON(json.canonicalBytes)
+        ]
+        // The form values through the forms model, as `quire fill` sets them (appearances
+        // regenerated); a value the PDF has already is left alone.
+        if !values.isEmpty { top["formFieldValues"] = .array(values) }
+        _ = try document.importAnnotationsJSON(InstantJSONValue.object(top).canonicalBytes)
+        try writeBookmarks(marks, into: document)
         switch flattening {
         case .none: break
         case .all: try document.flatten(FlattenOptions())
@@ -310,6 +325,40 @@ extension SyncService {
         }
         let breakage = try document.signatureBreakage()
         return (try document.saved(.incremental), breakage)
+    }
+
+    /// The layer's form value records as `formFieldValues` items (without their `id`, the
+    /// layer's key) and its bookmarks, in the layer's order.
+    static func layerFormValuesAndBookmarks(_ records: [SyncStoredRecord]) throws -> (values: [InstantJSONValue], bookmarks: [Bookmark]) {
+        var values: [InstantJSONValue] = []
+        var marks: [Bookmark] = []
+        for r in records where r.pageIndex < 0 {
+            let value = try InstantJSONValue(parsing: r.json)
+            switch LayerRecords.kind(of: value) {
+            case .formFieldValue:
+                guard case .object(var fields) = value else { continue }
+                fields["id"] = nil
+                values.append(.object(fields))
+            case .bookmark:
+                marks.append(try LayerRecords.bookmark(value))
+            case .annotation:
+                continue
+            }
+        }
+        return (values, marks)
+    }
+
+    /// Makes the layer's bookmarks the document's user bookmarks (the built-in provider's,
+    /// in the PDF's catalog: the PDF's own are replaced), and writes them into its outline
+    /// as well, for other viewers (``Document/exportBookmarksToOutline(order:)``, in their
+    /// sort keys' order). A PDF without bookmarks, of a layer without any, is left alone.
+    static func writeBookmarks(_ marks: [Bookmark], into document: Document) throws {
+        let manager = document.bookmarks
+        let existing = try manager.bookmarks()
+        guard !(marks.isEmpty && existing.isEmpty) else { return }
+        for b in existing { try manager.remove(identifier: b.identifier) }
+        for b in marks { try manager.add(b) }
+        try document.exportBookmarksToOutline(order: .custom)
     }
 
     // MARK: POST /admin/documents/{doc}/layers/{layer}/import

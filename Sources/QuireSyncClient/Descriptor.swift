@@ -12,9 +12,11 @@ struct LocalRecord {
     /// JSON with sorted keys: what is pushed and compared.
     var json: [UInt8]
     var object: Int?
+    /// Its page; -1 for a form value or a bookmark (``LayerRecordKind``), on no page.
     var page: Int
     /// The ids it names (`quire.inReplyTo`, `quire.popup`): they are pushed first.
     var references: [String]
+    var kind: LayerRecordKind = .annotation
 }
 
 /// A record's JSON without `pdfObjectId`, canonical; nil when it is not a JSON object.
@@ -314,7 +316,31 @@ public final class SyncDescriptor: @unchecked Sendable {
             records[id] = LocalRecord(json: normalized.canonicalBytes, object: item["pdfObjectId"]?.integerValue.map { Int($0) },
                                       page: Int(item["pageIndex"]?.integerValue ?? -1), references: refs)
         }
+        if page == nil {
+            for (id, r) in try formValuesAndBookmarks(d) {
+                order.append(id)
+                records[id] = r
+            }
+        }
         return (order, records)
+    }
+
+    /// The document's form values and user bookmarks as the layer's records (issue 33,
+    /// ``LayerRecords``): one record per field whose value can be set, whether the layer
+    /// has a record of it or not (a field the layer has no record of keeps the PDF's
+    /// value; a change of it is a put that creates its record), and one per bookmark.
+    private func formValuesAndBookmarks(_ d: Document) throws -> [(String, LocalRecord)] {
+        var out: [(String, LocalRecord)] = []
+        for value in d.formFieldValueRecords() {
+            let record = LayerRecords.record(value)
+            guard let id = record["id"]?.stringValue else { continue }
+            out.append((id, LocalRecord(json: record.canonicalBytes, object: nil, page: -1, references: [], kind: .formFieldValue)))
+        }
+        for b in try d.bookmarks.bookmarks(sortedBy: .custom) {
+            guard let record = LayerRecords.record(b) else { continue }
+            out.append((b.identifier, LocalRecord(json: record.canonicalBytes, object: nil, page: -1, references: [], kind: .bookmark)))
+        }
+        return out
     }
 
     /// Makes the document show the local view (the known server records with the local
@@ -333,7 +359,10 @@ public final class SyncDescriptor: @unchecked Sendable {
         var deleted = false
         for id in current.order {
             guard let r = current.records[id] else { continue }
-            let keep = wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.integerValue } == Int64(r.page)
+            // A form value stays when the layer has no record of it (the PDF's value).
+            if r.kind == .formFieldValue { continue }
+            let keep = r.kind == .bookmark ? wanted[id] != nil
+                : wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.integerValue } == Int64(r.page)
             if !keep {
                 try deleteLocal(d, r)
                 changed.append(id)
@@ -355,11 +384,15 @@ public final class SyncDescriptor: @unchecked Sendable {
         }
         if separated { current = try exportRecords(d) }
         var items: [InstantJSONValue] = []
+        var others: [InstantJSONValue] = []
         for (id, json) in view where current.records[id]?.json != json {
-            if let item = prepared(json) { items.append(item) }
+            if let item = prepared(json) {
+                if LayerRecords.kind(of: item) == .annotation { items.append(item) } else { others.append(item) }
+            }
             changed.append(id)
         }
         try importRecords(d, items)
+        try applyFormValuesAndBookmarks(d, others)
         let after = try exportRecords(d)
         shadow = after.records
         shadowOrder = after.order
@@ -396,7 +429,44 @@ public final class SyncDescriptor: @unchecked Sendable {
         }
     }
 
+    /// Shows form value and bookmark records in the document: a value through the forms
+    /// model (the annotation JSON's `formFieldValues`, which regenerates appearances), a
+    /// bookmark through the bookmark manager (replaced whole, with its sort key). One
+    /// that the document refuses is reported and left out.
+    private func applyFormValuesAndBookmarks(_ d: Document, _ items: [InstantJSONValue]) throws {
+        for item in items {
+            let id = item["id"]?.stringValue ?? "?"
+            do {
+                switch LayerRecords.kind(of: item) {
+                case .formFieldValue:
+                    guard case .object(var fields) = item else { continue }
+                    fields["id"] = nil
+                    let json = InstantJSONValue.object([
+                        "format": .string(InstantJSONDocument.instantJSONFormat), "quire": .object(["version": .integer(1)]),
+                        "formFieldValues": .array([.object(fields)]),
+                    ])
+                    _ = try d.importAnnotationsJSON(json.canonicalBytes, options: .synced)
+                case .bookmark:
+                    let b = try LayerRecords.bookmark(item)
+                    if try d.bookmarks.bookmark(identifier: b.identifier) != nil { try d.bookmarks.remove(identifier: b.identifier) }
+                    try d.bookmarks.add(b)
+                case .annotation:
+                    continue
+                }
+            } catch {
+                client.emit(self, .syncFailed(SyncClientError(.protocolError, "the record \(id.prefix(80)) cannot be shown in the document: \(error)")))
+            }
+        }
+    }
+
     private func deleteLocal(_ d: Document, _ r: LocalRecord) throws {
+        if r.kind == .bookmark {
+            if let json = try? InstantJSONValue(parsing: r.json), let id = json["id"]?.stringValue,
+               try d.bookmarks.bookmark(identifier: id) != nil {
+                try d.bookmarks.remove(identifier: id)
+            }
+            return
+        }
         guard let object = r.object, r.page >= 0 else { return }
         for a in try d.annotations(onPage: r.page) where a.id?.number == object {
             if let id = a.id { try d.deleteAnnotation(id) }
@@ -442,6 +512,13 @@ public final class SyncDescriptor: @unchecked Sendable {
                     after.order = after.order.filter { after.records[$0] != nil }
                     let known = Set(after.order)
                     after.order += fresh.order.filter { !known.contains($0) }
+                }
+                // Form values and bookmarks are on no page: compared on every edit.
+                for (id, r) in after.records where r.page < 0 { after.records[id] = nil }
+                after.order = after.order.filter { after.records[$0] != nil }
+                for (id, r) in try formValuesAndBookmarks(d) {
+                    after.order.append(id)
+                    after.records[id] = r
                 }
             } else {
                 after = try exportRecords(d)

@@ -187,6 +187,35 @@ public func startingPDF() throws -> [UInt8] {
         let annots = try page.dictionary["Annots"].map { try doc.resolve($0) }?.array ?? []
         try doc.setValue(.array(annots + added), forKey: "Annots", inObject: pageID.number)
     }
+    // A form on page 3 (issue 33: form values sync): a text field of at most 24
+    // characters, a check box (Yes/Off), a multi-select list box.
+    let page3 = try doc.page(at: 2)
+    let page3ID = try page3.id.orThrow("a page without an object")
+    func appearance() throws -> PDFObject {
+        .reference(try doc.addObject(.stream(PDFStream(dictionary: PDFDictionary([
+            ("Type", .name("XObject")), ("Subtype", .name("Form")), ("BBox", .array([0, 0, 20, 20].map { .integer($0) })),
+        ]), data: .bytes([])))))
+    }
+    let states = PDFObject.dictionary(PDFDictionary([("N", .dictionary(PDFDictionary([("Yes", try appearance()), ("Off", try appearance())])))]))
+    func field(_ entries: [(PDFName, PDFObject)], _ rect: [Double]) throws -> PDFObject {
+        .reference(try doc.addObject(.dictionary(PDFDictionary([
+            ("Type", .name("Annot")), ("Subtype", .name("Widget")), ("Rect", .array(rect.map { .real($0) })), ("F", .integer(4)),
+            ("P", .reference(page3ID)),
+        ] + entries))))
+    }
+    let name = try field([("FT", .name("Tx")), ("T", .string(PDFString(text: "name"))), ("MaxLen", .integer(24))], [72, 700, 300, 720])
+    let agree = try field([("FT", .name("Btn")), ("T", .string(PDFString(text: "agree"))), ("V", .name("Off")), ("AS", .name("Off")),
+                           ("AP", states)], [72, 650, 92, 670])
+    let fruit = try field([("FT", .name("Ch")), ("Ff", .integer(2_097_152)), ("T", .string(PDFString(text: "fruit"))),
+                           ("Opt", .array(["Apple", "Banana", "Cherry"].map { .string(PDFString(text: $0)) }))], [72, 540, 300, 630])
+    let helv = PDFObject.dictionary(PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")), ("BaseFont", .name("Helvetica"))]))
+    let form = PDFDictionary([
+        ("Fields", .array([name, agree, fruit])), ("DA", .string(PDFString(text: "/Helv 0 Tf 0 g"))),
+        ("DR", .dictionary(PDFDictionary([("Font", .dictionary(PDFDictionary([("Helv", helv)])))]))),
+    ])
+    let root = try (doc.trailer["Root"]?.reference).orThrow("no catalog object")
+    try doc.setValue(.dictionary(form), forKey: "AcroForm", inObject: root.number)
+    try doc.setValue(.array([name, agree, fruit]), forKey: "Annots", inObject: page3ID.number)
     return try doc.saved(.full(objectStreams: false))
 }
 
