@@ -188,7 +188,8 @@ public func startingPDF() throws -> [UInt8] {
         try doc.setValue(.array(annots + added), forKey: "Annots", inObject: pageID.number)
     }
     // A form on page 3 (issue 33: form values sync): a text field of at most 24
-    // characters, a check box (Yes/Off), a multi-select list box.
+    // characters, a check box (Yes/Off), a multi-select list box, and a read-only text
+    // field (which no schedule fills: the tests' refused value).
     let page3 = try doc.page(at: 2)
     let page3ID = try page3.id.orThrow("a page without an object")
     func appearance() throws -> PDFObject {
@@ -208,14 +209,16 @@ public func startingPDF() throws -> [UInt8] {
                            ("AP", states)], [72, 650, 92, 670])
     let fruit = try field([("FT", .name("Ch")), ("Ff", .integer(2_097_152)), ("T", .string(PDFString(text: "fruit"))),
                            ("Opt", .array(["Apple", "Banana", "Cherry"].map { .string(PDFString(text: $0)) }))], [72, 540, 300, 630])
+    let locked = try field([("FT", .name("Tx")), ("Ff", .integer(1)), ("T", .string(PDFString(text: "locked"))),
+                            ("V", .string(PDFString(text: "fixed")))], [72, 500, 300, 520])
     let helv = PDFObject.dictionary(PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")), ("BaseFont", .name("Helvetica"))]))
     let form = PDFDictionary([
-        ("Fields", .array([name, agree, fruit])), ("DA", .string(PDFString(text: "/Helv 0 Tf 0 g"))),
+        ("Fields", .array([name, agree, fruit, locked])), ("DA", .string(PDFString(text: "/Helv 0 Tf 0 g"))),
         ("DR", .dictionary(PDFDictionary([("Font", .dictionary(PDFDictionary([("Helv", helv)])))]))),
     ])
     let root = try (doc.trailer["Root"]?.reference).orThrow("no catalog object")
     try doc.setValue(.dictionary(form), forKey: "AcroForm", inObject: root.number)
-    try doc.setValue(.array([name, agree, fruit]), forKey: "Annots", inObject: page3ID.number)
+    try doc.setValue(.array([name, agree, fruit, locked]), forKey: "Annots", inObject: page3ID.number)
     return try doc.saved(.full(objectStreams: false))
 }
 
