@@ -8,6 +8,7 @@ processes on loopback: quire-server and the Python host of the C request handler
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import threading
@@ -529,3 +530,51 @@ def test_field_level_merge_through_the_binding(server, keys, tmp_path):
         assert on_server["text"] == "Ann again" and on_server["color"] == "#00FF00", on_server
         for d in (ann, bob):
             assert _canon(records(d.document)["merged"]) == _canon(on_server)
+
+
+def test_form_values_and_bookmarks_follow_the_user(server, keys, tmp_path):
+    """Issue 33: a form fill through the forms API (the sample's combo box "Combo1") and a
+    bookmark made on one client appear in the other's document and in its records; the same
+    field filled offline on both: the first wins, the other's CHANGE_DROPPED names `value`.
+    On every host."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    key = "pspdfkit/form-field-value/Combo1"
+    a_client, a_events = make_client(server, tmp_path / "a")
+    b_client, b_events = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        assert key not in ann.records()  # no fill yet: the PDF's value
+        ann.document.field("Combo1").value = "Link"
+        mark = quire.Bookmark.for_page(1, "page two")
+        ann.document.bookmarks.add(mark)
+        ann.sync_now()
+        bob.sync_now()
+        assert bob.document.field("Combo1").values == ["Link"]
+        shown = bob.document.bookmarks.get(mark.identifier)
+        assert shown is not None and shown.name == "page two" and shown.page_index == 1, shown
+        on_server = server_records(server, keys, doc)
+        assert on_server[key]["value"] == ["Link"], on_server[key]
+        assert on_server[mark.identifier]["action"] == {"type": "goTo", "pageIndex": 1}
+        # Bob moves it to the end of his order and renames it; Ann sees both.
+        bob.document.bookmarks.add(quire.Bookmark.for_page(0, "page one"))
+        renamed = bob.document.bookmarks.get(mark.identifier)
+        bob.document.bookmarks.add(dataclasses.replace(renamed, name="renamed"))
+        bob.document.bookmarks.move(mark.identifier, 1)
+        bob.sync_now()
+        ann.sync_now()
+        assert [b.name for b in ann.document.bookmarks.sorted()] == ["page one", "renamed"]
+        # The same field offline on both: Ann first.
+        ann.document.field("Combo1").value = "Popup"
+        bob.document.field("Combo1").value = "Widget"
+        ann.sync_now()
+        bob.sync_now()
+        ann.sync_now()
+        bob.wait_idle()
+        dropped = b_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert dropped and dropped[-1].record_id == key and dropped[-1].fields == ("value",), dropped
+        assert not a_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert bob.document.field("Combo1").values == ["Popup"]
+        on_server = server_records(server, keys, doc)
+        for d in (ann, bob):
+            assert {k: _canon(v) for k, v in d.records().items()} == {k: _canon(v) for k, v in on_server.items()}
