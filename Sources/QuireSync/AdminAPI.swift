@@ -202,14 +202,16 @@ extension SyncService {
 
     func layerPDF(_ document: String, _ layer: String, _ request: SyncRequest) async throws -> SyncResponse {
         let flattening = try ExportFlattening(query: request.query)
-        let (pdf, records) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord]) in
+        let (pdf, records, attachments) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord], [String: SyncAttachment]) in
             guard let pdf = try await tx.documentPDF(document) else { throw SyncHTTPError.notFound("no document \(document)") }
-            return (pdf, try await tx.records(document, layer))
+            let records = try await tx.records(document, layer)
+            return (pdf, records, try await SyncService.attachments(of: records, tx, document))
         }
         let bytes: [UInt8]
         let breakage: String?
         do {
-            (bytes, breakage) = try SyncService.pdfAndSignatureBreakage(pdf, withLayer: records, flattening: flattening)
+            (bytes, breakage) = try SyncService.pdfAndSignatureBreakage(pdf, withLayer: records, attachments: attachments,
+                                                                          flattening: flattening)
         } catch let e as SyncHTTPError {
             throw e
         } catch {
@@ -248,6 +250,7 @@ extension SyncService {
     /// signature guard allows them here); the second result says which signatures the
     /// export invalidates (``Document/signatureBreakage()``), nil when none (issue 37).
     static func pdfAndSignatureBreakage(_ pdf: [UInt8], withLayer records: [SyncStoredRecord],
+                                        attachments: [String: SyncAttachment] = [:],
                                         flattening: ExportFlattening = .none) throws -> (pdf: [UInt8], breakage: String?) {
         let document = try Document(data: pdf)
         document.signatureGuard = .allow
@@ -313,6 +316,14 @@ extension SyncService {
         // The form values through the forms model, as `quire fill` sets them (appearances
         // regenerated); a value the PDF has already is left alone.
         if !values.isEmpty { top["formFieldValues"] = .array(values) }
+        // The images of the image records imported (the others keep the PDF's image).
+        var images: [String: SyncAttachment] = [:]
+        for item in items {
+            if let id = item["imageAttachmentId"]?.stringValue, item["type"]?.stringValue == "pspdfkit/image", let a = attachments[id] {
+                images[id] = a
+            }
+        }
+        if !images.isEmpty { top["attachments"] = SyncService.attachmentsJSON(images) }
         _ = try document.importAnnotationsJSON(InstantJSONValue.object(top).canonicalBytes)
         try writeBookmarks(marks, into: document)
         switch flattening {

@@ -339,11 +339,18 @@ extension SyncService {
             if let current, current.pageIndex != page {
                 return reject("invalid", "record.pageIndex: the record is on page \(current.pageIndex), not \(page); annotations do not move between pages (delete it first)")
             }
-            // Attachments (image data) are not synced: an image annotation already in the
-            // layer (from the uploaded PDF) may be updated, but a new one would have no
-            // image, and the layer's export to PDF could not create it.
-            if current == nil, value.objectValue?["type"]?.stringValue == "pspdfkit/image" {
-                return reject("invalid", "record.type: an image annotation (pspdfkit/image) cannot be created through sync: image data (attachments) is not synced; put it in the PDF before uploading it")
+            // An image annotation names its image by the SHA-256 of its bytes, an attachment
+            // the document must have (uploaded before the put, docs/sync-protocol.md
+            // "Attachments"); one of the uploaded PDF may be updated keeping its image.
+            if value.objectValue?["type"]?.stringValue == "pspdfkit/image" {
+                let named = value.objectValue?["imageAttachmentId"]?.stringValue
+                if let named, current.flatMap({ SyncService.imageAttachmentID($0.json) }) != named {
+                    guard SyncService.isSHA256Hex(named), try await tx.attachment(document, sha256: named) != nil else {
+                        return reject("invalid", "record.imageAttachmentId: the document has no attachment \"\(named.prefix(80))\"; upload the image first (PUT /documents/\(document)/attachments/SHA256)")
+                    }
+                } else if current == nil, named == nil {
+                    return reject("invalid", "record.imageAttachmentId: an image annotation is created with its image, an attachment of the document named by its SHA-256")
+                }
             }
             // Links are ids that outlive their targets: a record may keep a link it already
             // has to a record since deleted (a reply whose parent went stays a reply to that

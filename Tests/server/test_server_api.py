@@ -912,3 +912,68 @@ def test_the_layer_digest_is_its_records(server, keys, document):
     assert c.push([delete(3, "digest-1", r.json["results"][0]["revision"])]).status == 200
     layer = c.fetch().json
     assert layer["digest"] == layer_digest(layer["records"])
+
+
+def _png(width: int = 4, height: int = 3, rgb: tuple = (200, 30, 30)) -> bytes:
+    """A small 8-bit RGB PNG, made here (zlib and CRCs of the standard library)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\0" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_image_attachments_upload_fetch_and_export(server: ServerProcess, keys: Keys, document: str) -> None:
+    """Attachments (issue 33): an image is uploaded once under the SHA-256 of its bytes
+    (201, then 200), fetched on demand with its media type and ETag, and an image annotation
+    (`pspdfkit/image`) that names it is created through sync and written into the layer's PDF
+    (read back by pikepdf and PDFium). Refused, with nothing kept: a hash that does not
+    match, a media type that is not an image, bytes that are not the image they claim, and a
+    record naming an attachment the document lacks."""
+    from sync_support import bearer
+
+    c = client(server, keys, document)
+    png = _png()
+    sha = hashlib.sha256(png).hexdigest()
+    path = f"/documents/{document}/attachments/{sha}"
+
+    def upload_attachment(p: str, body: bytes, content_type: str = "image/png"):
+        return request(server.port, "PUT", p, body=body, headers={**bearer(c.token), "Content-Type": content_type})
+
+    assert_error(upload_attachment(path, png + b"x"), 400, "bad_request")                      # hash mismatch
+    assert_error(upload_attachment(path, png, "application/pdf"), 400, "bad_request")          # not an image
+    junk = b"not a png at all"
+    assert_error(upload_attachment(f"/documents/{document}/attachments/{hashlib.sha256(junk).hexdigest()}", junk),
+                 400, "bad_request")                                                            # not what it claims
+    assert_error(upload_attachment(f"/documents/{document}/attachments/XYZ", png), 400, "bad_request")
+    assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")  # nothing kept
+    record = {"v": 1, "type": "pspdfkit/image", "id": unique("img"), "pageIndex": 0, "bbox": [100, 100, 40, 30],
+              "imageAttachmentId": sha, "contentType": "image/png"}
+    [early] = c.push([put(1, record)]).json["results"]
+    assert early["status"] == "rejected" and early["reason"] == "invalid" and "imageAttachmentId" in early["message"], early
+    r = upload_attachment(path, png)
+    assert r.status == 201 and r.json["attachment"] == {"sha256": sha, "content_type": "image/png", "bytes": len(png)}, r
+    assert upload_attachment(path, png).status == 200  # once: the second upload keeps nothing new
+    got = request(server.port, "GET", path, headers=bearer(c.token))
+    assert got.status == 200 and got.body == png and got.header("Content-Type") == "image/png", got
+    assert got.header("ETag") == f'"{sha}"'
+    [made] = c.push([put(2, record)]).json["results"]
+    assert made["status"] == "accepted", made
+    pdf = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/pdf")
+    assert pdf.status == 200, pdf
+    import pikepdf
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    with pikepdf.open(io.BytesIO(pdf.body)) as p:
+        stamps = [a for a in p.pages[0].Annots if a.get("/Subtype") == "/Stamp" and str(a.get("/NM", "")) == record["id"]]
+        assert len(stamps) == 1
+        images = [x for x in stamps[0].AP.N.Resources.XObject.values() if x.get("/Subtype") == "/Image"]
+        assert [(int(x.Width), int(x.Height)) for x in images] == [(4, 3)]
+    page = pdfium.PdfDocument(pdf.body)[0]
+    subtypes = [raw.FPDFAnnot_GetSubtype(raw.FPDFPage_GetAnnot(page, i)) for i in range(raw.FPDFPage_GetAnnotCount(page))]
+    assert raw.FPDF_ANNOT_STAMP in subtypes
