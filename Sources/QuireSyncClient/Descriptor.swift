@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import QuireDocument
 import QuireSyncProtocol
 import QuireSyntax
@@ -415,8 +416,16 @@ public final class SyncDescriptor: @unchecked Sendable {
     private func importRecords(_ d: Document, _ items: [InstantJSONValue]) throws {
         guard !items.isEmpty else { return }
         func json(_ items: [InstantJSONValue]) -> [UInt8] {
-            InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat),
-                                     "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).canonicalBytes
+            var top: [String: InstantJSONValue] = ["format": .string(InstantJSONDocument.instantJSONFormat),
+                                                   "quire": .object(["version": .integer(1)]), "annotations": .array(items)]
+            // The images of image records, as Instant JSON's attachments (fetched on demand).
+            var attachments: [String: InstantJSONValue] = [:]
+            for item in items {
+                guard let (id, type) = Self.imageAttachment(of: item), let bytes = attachmentBytes(id) else { continue }
+                attachments[id] = .object(["binary": .string(Data(bytes).base64EncodedString()), "contentType": .string(type)])
+            }
+            if !attachments.isEmpty { top["attachments"] = .object(attachments) }
+            return InstantJSONValue.object(top).canonicalBytes
         }
         if (try? d.importAnnotationsJSON(json(items), options: .synced)) != nil { return }
         for item in items {
@@ -529,6 +538,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             }
             for id in shadowOrder where after.records[id] == nil { changes.append((id, nil)) }
             if !changes.isEmpty {
+                try keepLocalAttachments(d, changes, after.records)
                 let store = try openStore()
                 let change = try store.transaction {
                     let change = try store.nextChangeID()
@@ -794,6 +804,9 @@ public final class SyncDescriptor: @unchecked Sendable {
                 }
                 mutations.append(.object(fields))
             }
+            for m in batch where m.op == "put" {
+                if let record = m.record, let value = try? InstantJSONValue(parsing: record) { try uploadAttachment(of: value) }
+            }
             let body = InstantJSONValue.object(["v": .integer(2), "client_id": .string(clientID),
                                                 "mutations": .array(mutations)]).canonicalBytes
             let r = try call("POST", "/documents/\(documentID)/layers/\(layer)/mutations", body: body)
@@ -937,6 +950,62 @@ public final class SyncDescriptor: @unchecked Sendable {
         client.emit(self, .recordsRepaired(differing, message: "the client's records (digest \(local)) differed from the server's (digest \(remote)) at seq \(seq): \(differing.count) record(s) fetched again"))
     }
 
+    // MARK: Attachments (issue 33)
+
+    /// Where the images of image records are kept, by the SHA-256 of their bytes: those of
+    /// local records until they are uploaded, those of remote ones once fetched.
+    private var attachmentsDirectory: String { directory + "/attachments" }
+
+    /// The image an image record names: its attachment id (lowercase hexadecimal SHA-256)
+    /// and media type; nil for any other record.
+    static func imageAttachment(of record: InstantJSONValue) -> (id: String, contentType: String)? {
+        guard record["type"]?.stringValue == "pspdfkit/image", let id = record["imageAttachmentId"]?.stringValue,
+              id.utf8.count == 64, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        return (id, record["contentType"]?.stringValue ?? "image/png")
+    }
+
+    /// Keeps the images of the image records a local change put, from the document's
+    /// export of their pages (its `attachments`), so that the push can upload them.
+    private func keepLocalAttachments(_ d: Document, _ changes: [(String, [UInt8]?)], _ records: [String: LocalRecord]) throws {
+        var pages: [Int: Set<String>] = [:]
+        for (id, json) in changes {
+            guard let json, let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.imageAttachment(of: value),
+                  !fileExists(attachmentsDirectory + "/" + sha), let page = records[id]?.page, page >= 0 else { continue }
+            pages[page, default: []].insert(sha)
+        }
+        for (page, wanted) in pages {
+            let exported = try InstantJSONValue(parsing: d.exportAnnotationsJSON(page: page, prettyPrinted: false))
+            for sha in wanted {
+                guard let binary = exported["attachments"]?[sha]?["binary"]?.stringValue,
+                      let data = Data(base64Encoded: binary) else { continue }
+                try makeDirectories(attachmentsDirectory)
+                try writeFileDurably(Array(data), to: attachmentsDirectory + "/" + sha)
+            }
+        }
+    }
+
+    /// Uploads the image an image record names, once (the server keeps it by its hash; a
+    /// record whose image this client does not hold was made elsewhere, and is there).
+    private func uploadAttachment(of record: InstantJSONValue) throws {
+        guard let (sha, type) = Self.imageAttachment(of: record) else { return }
+        let path = attachmentsDirectory + "/" + sha
+        guard !fileExists(path + ".sent"), let bytes = readFile(path) else { return }
+        let r = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
+        // A refusal (4xx) leaves the put to be refused as invalid, and reported dropped.
+        if r.status == 200 || r.status == 201 { try writeFileDurably([], to: path + ".sent") }
+    }
+
+    /// The bytes of attachment `sha`: kept, or fetched from the server and kept; nil when
+    /// the server has none (the record's import then fails and is reported).
+    private func attachmentBytes(_ sha: String) -> [UInt8]? {
+        let path = attachmentsDirectory + "/" + sha
+        if let bytes = readFile(path) { return bytes }
+        guard let r = try? call("GET", "/documents/\(documentID)/attachments/\(sha)"), r.status == 200 else { return nil }
+        try? makeDirectories(attachmentsDirectory)
+        try? writeFileDurably(r.body, to: path)
+        return r.body
+    }
+
     // MARK: Requests and tokens
 
     private func checkToken(_ token: String) throws {
@@ -957,7 +1026,7 @@ public final class SyncDescriptor: @unchecked Sendable {
 
     /// One request with the token; a 401 asks the token provider once for a fresh token.
     private func call(_ method: String, _ path: String, query: [String: String] = [:], body: [UInt8] = [],
-                      timeout: Int? = nil) throws -> SyncResponse {
+                      contentType: String = "application/json", timeout: Int? = nil) throws -> SyncResponse {
         var refreshed = false
         var token = currentToken(refresh: false)
         while true {
@@ -965,7 +1034,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 throw SyncClientError(.authentication, "no token for \(documentID)/\(layer): reauthenticate")
             }
             let request = SyncRequest(method: method, path: path, query: query,
-                                      headers: [("Authorization", "Bearer \(t)")] + (body.isEmpty ? [] : [("Content-Type", "application/json")]),
+                                      headers: [("Authorization", "Bearer \(t)")] + (body.isEmpty ? [] : [("Content-Type", contentType)]),
                                       body: body)
             let r: SyncResponse
             do {

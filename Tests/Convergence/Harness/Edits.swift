@@ -22,6 +22,8 @@ extension ScheduleRun {
         case fillText, toggleCheck, chooseFruit
         /// User bookmarks through the bookmark manager (issue 33).
         case addBookmark, renameBookmark, moveBookmark, deleteBookmark
+        /// An image stamp (issue 33: its image is an attachment, uploaded before its record).
+        case imageStamp
     }
 
     static let editWeights: [(EditKind, Int)] = [
@@ -29,7 +31,7 @@ extension ScheduleRun {
         (.recolor, 5), (.reply, 12), (.stateReply, 7), (.delete, 10), (.importPair, 4), (.importUpdate, 4),
         (.toolSquare, 3), (.toolContents, 3), (.toolDelete, 2), (.toolUndo, 6), (.toolRedo, 3),
         (.fillText, 6), (.toggleCheck, 3), (.chooseFruit, 3), (.addBookmark, 4), (.renameBookmark, 3), (.moveBookmark, 2),
-        (.deleteBookmark, 2),
+        (.deleteBookmark, 2), (.imageStamp, 3),
     ]
 
     func pickEdit() -> EditKind {
@@ -220,6 +222,15 @@ extension ScheduleRun {
             return try fill(kind, c, doc)
         case .addBookmark, .renameBookmark, .moveBookmark, .deleteBookmark:
             return try bookmark(kind, c, doc, page: page)
+        case .imageStamp:
+            var a = Annotation(subtype: "Stamp", pageIndex: page, rect: randomRect(page: page, width: 40, height: 30))
+            a.name = freshName(c)
+            a.author = c.user
+            // Four images in all: clients share attachments, each uploaded once.
+            a.image = try Annotation.StampImage(bytes: testPNG(shade: Int(rng.next(4))), contentType: "image/png")
+            _ = try doc.addAnnotation(a)
+            touch(a.name)
+            return a.name ?? ""
         }
     }
 

@@ -222,6 +222,17 @@ public func startingPDF() throws -> [UInt8] {
     return try doc.saved(.full(objectStreams: false))
 }
 
+/// A 4 × 3 RGB PNG of one grey shade (0...3), for image stamps.
+public func testPNG(shade: Int) -> [UInt8] {
+    func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] { be(body.count) + Array(type.utf8) + body + [0, 0, 0, 0] }
+    let level = UInt8(truncatingIfNeeded: 60 * shade)
+    var raw: [UInt8] = []
+    for _ in 0..<3 { raw += [0] + [UInt8](repeating: level, count: 4 * 3) }
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(4) + be(3) + [8, 2, 0, 0, 0])
+        + chunk("IDAT", PDFBuilder.deflate(raw)) + chunk("IEND", [])
+}
+
 struct Missing: Error, CustomStringConvertible {
     let what: String
     var description: String { what }
