@@ -1,3 +1,5 @@
+import Crypto
+import FoundationEssentials
 import QuireConvergence
 import QuireDocument
 import QuireSync
@@ -189,4 +191,68 @@ struct ClientLayerRecords {
         clientA.close(); clientB.close()
         await h.finish()
     }
+}
+
+@Suite("Attachments", .serialized)
+struct AttachmentTests {
+    /// The limit is `max_attachment_bytes` (413), the id the hash (400), and an image record
+    /// needs its attachment; a stamp made on one client shows its image on another.
+    @Test func imagesAreUploadedOnceAndFollowTheirRecords() async throws {
+        var limits = SyncLimits()
+        limits.maxAttachmentBytes = 200
+        let h = try await Harness(limits: limits, upload: false)
+        let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
+        #expect(up.status == 201, "\(text(up))")
+        let token = try await sign(claims())
+        let png = testPNG(shade: 2)
+        let sha = hexSHA256(png)
+        func put(_ body: [UInt8], _ id: String = sha) async -> SyncResponse {
+            await h.client("PUT", "/documents/doc/attachments/\(id)", token: token, body: body, headers: [("Content-Type", "image/png")])
+        }
+        let big = png + [UInt8](repeating: 0, count: 300)
+        #expect(await put(big, hexSHA256(big)).status == 413)
+        #expect(errorCode(await put(png + [0])) == "bad_request")
+        #expect(await put(png).status == 201)
+        #expect(await put(png).status == 200)
+        // The record names it: created; one naming a missing image is not.
+        func stamp(_ id: String, _ image: String) -> String {
+            "{\"v\": 1, \"type\": \"pspdfkit/image\", \"id\": \"\(id)\", \"pageIndex\": 0, \"bbox\": [100, 100, 40, 30], \"imageAttachmentId\": \"\(image)\", \"contentType\": \"image/png\"}"
+        }
+        let r = try json(await h.push([putRecord(1, stamp("s1", sha), id: "s1"),
+                                       putRecord(2, stamp("s2", String(repeating: "a", count: 64)), id: "s2")]))["results"]?.arrayValue ?? []
+        #expect(r.map { $0["status"]?.stringValue } == ["accepted", "rejected"], "\(r)")
+
+        // Between clients: A's stamp, B shows it with the same image.
+        let dirA = try TempDir(), dirB = try TempDir()
+        defer { dirA.remove(); dirB.remove() }
+        let transport = SwitchableTransport(h.service)
+        let clientA = try makeClient(h, transport, dirA.path, log: EventLog())
+        let clientB = try makeClient(h, transport, dirB.path, log: EventLog())
+        let other = testPNG(shade: 3)
+        try await offload {
+            let a = try downloaded(clientA, token: token)
+            let b = try downloaded(clientB, token: token)
+            try a.withDocument { doc in
+                var s = Annotation(subtype: "Stamp", pageIndex: 1, rect: Rect(left: 100, bottom: 100, right: 140, top: 130))
+                s.name = "stamp-a"
+                s.image = try Annotation.StampImage(bytes: other, contentType: "image/png")
+                _ = try doc.addAnnotation(s)
+            }
+            try a.syncNow()
+            try b.syncNow()
+            let shown = try b.withDocument { doc in try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: 1, prettyPrinted: false)) }
+            let record = shown["annotations"]?.arrayValue?.first { $0["id"]?.stringValue == "stamp-a" }
+            let id = hexSHA256(other)
+            #expect(record?["imageAttachmentId"]?.stringValue == id)
+            #expect(shown["attachments"]?[id]?["binary"]?.stringValue == Data(other).base64EncodedString())
+        }
+        let fetched = await h.client("GET", "/documents/doc/attachments/\(hexSHA256(other))", token: token)
+        #expect(fetched.status == 200 && fetched.body == other)
+        clientA.close(); clientB.close()
+        await h.finish()
+    }
+}
+
+func hexSHA256(_ bytes: [UInt8]) -> String {
+    SHA256.hash(data: bytes).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
 }
