@@ -20,8 +20,15 @@ extension SyncService {
     }
 
     static func attachmentJSON(_ a: SyncAttachment) -> JSONOut {
-        .object([("attachment", .object([("sha256", .string(a.sha256)), ("content_type", .string(a.contentType)),
-                                         ("bytes", .int(a.bytes.count))]))])
+        .object([
+            (
+                "attachment",
+                .object([
+                    ("sha256", .string(a.sha256)), ("content_type", .string(a.contentType)),
+                    ("bytes", .int(a.bytes.count)),
+                ])
+            )
+        ])
     }
 
     // MARK: PUT /documents/{doc}/attachments/{sha256}
@@ -32,13 +39,19 @@ extension SyncService {
     /// new, 200 when the document had it; nothing is kept on a refusal.
     func uploadAttachment(_ document: String, _ sha: String, _ request: SyncRequest) async throws -> SyncResponse {
         guard SyncService.isSHA256Hex(sha) else {
-            throw SyncHTTPError.badRequest("an attachment's id is the SHA-256 of its bytes, 64 lowercase hexadecimal digits")
+            throw SyncHTTPError.badRequest(
+                "an attachment's id is the SHA-256 of its bytes, 64 lowercase hexadecimal digits"
+            )
         }
-        guard request.query.isEmpty else { throw SyncHTTPError.badRequest("an attachment upload takes no query parameters") }
+        guard request.query.isEmpty else {
+            throw SyncHTTPError.badRequest("an attachment upload takes no query parameters")
+        }
         let declared = (request.header("Content-Type") ?? "").split(separator: ";").first ?? ""
         let type = String(declared.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()).lowercased()
         guard type == "image/jpeg" || type == "image/png" else {
-            throw SyncHTTPError.badRequest("an attachment is an image: Content-Type image/jpeg or image/png, not \"\(type.prefix(60))\"")
+            throw SyncHTTPError.badRequest(
+                "an attachment is an image: Content-Type image/jpeg or image/png, not \"\(type.prefix(60))\""
+            )
         }
         let actual = SyncService.sha256Hex(request.body)
         guard actual == sha else {
@@ -51,7 +64,9 @@ extension SyncService {
         }
         let attachment = SyncAttachment(sha256: sha, contentType: type, bytes: request.body)
         let created = try await store.write { tx -> Bool in
-            guard try await tx.document(document) != nil else { throw SyncHTTPError.notFound("no document \(document)") }
+            guard try await tx.document(document) != nil else {
+                throw SyncHTTPError.notFound("no document \(document)")
+            }
             return try await tx.insertAttachment(document, attachment)
         }
         return SyncService.json(created ? 201 : 200, SyncService.attachmentJSON(attachment))
@@ -66,11 +81,19 @@ extension SyncService {
         let found = try await store.read { tx in try await tx.attachment(document, sha256: sha) }
         guard let found else { throw SyncHTTPError.notFound("document \(document) has no attachment \(sha)") }
         if request.header("If-None-Match") == etag { return SyncResponse(status: 304, headers: [("ETag", etag)]) }
-        return SyncResponse(status: 200, headers: [("Content-Type", found.contentType), ("ETag", etag)], body: found.bytes)
+        return SyncResponse(
+            status: 200,
+            headers: [("Content-Type", found.contentType), ("ETag", etag)],
+            body: found.bytes
+        )
     }
 
     /// The attachments the image records of `records` name, from the store, by id.
-    static func attachments(of records: [SyncStoredRecord], _ tx: any SyncTransaction, _ document: String) async throws -> [String: SyncAttachment] {
+    static func attachments(
+        of records: [SyncStoredRecord],
+        _ tx: any SyncTransaction,
+        _ document: String
+    ) async throws -> [String: SyncAttachment] {
         var out: [String: SyncAttachment] = [:]
         for r in records {
             guard let id = imageAttachmentID(r.json), out[id] == nil else { continue }
@@ -81,7 +104,9 @@ extension SyncService {
 
     /// The `imageAttachmentId` of an image record's JSON.
     static func imageAttachmentID(_ json: [UInt8]) -> String? {
-        guard let value = try? InstantJSONValue(parsing: json), value["type"]?.stringValue == "pspdfkit/image" else { return nil }
+        guard let value = try? InstantJSONValue(parsing: json), value["type"]?.stringValue == "pspdfkit/image" else {
+            return nil
+        }
         return value["imageAttachmentId"]?.stringValue
     }
 
@@ -89,7 +114,9 @@ extension SyncService {
     static func attachmentsJSON(_ attachments: [String: SyncAttachment]) -> InstantJSONValue {
         var out: [String: InstantJSONValue] = [:]
         for (id, a) in attachments {
-            out[id] = .object(["binary": .string(Data(a.bytes).base64EncodedString()), "contentType": .string(a.contentType)])
+            out[id] = .object([
+                "binary": .string(Data(a.bytes).base64EncodedString()), "contentType": .string(a.contentType),
+            ])
         }
         return .object(out)
     }

@@ -17,12 +17,13 @@ import Testing
 
 func putRecord(_ seq: Int, _ record: String, id: String, base: Int64? = nil, fields: [String]? = nil) -> String {
     let named = fields.map { ", \"fields\": [" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? ""
-    return "{\"client_seq\": \(seq), \"op\": \"put\", \"id\": \"\(id)\", \"base_revision\": \(base.map(String.init) ?? "null")\(named), \"record\": \(record)}"
+    return
+        "{\"client_seq\": \(seq), \"op\": \"put\", \"id\": \"\(id)\", \"base_revision\": \(base.map(String.init) ?? "null")\(named), \"record\": \(record)}"
 }
 
 func formValue(_ name: String, _ value: String?) -> String {
-    "{\"v\": 1, \"type\": \"pspdfkit/form-field-value\", \"id\": \"pspdfkit/form-field-value/\(name)\", \"name\": \"\(name)\"" +
-        (value.map { ", \"value\": \($0)" } ?? "") + "}"
+    "{\"v\": 1, \"type\": \"pspdfkit/form-field-value\", \"id\": \"pspdfkit/form-field-value/\(name)\", \"name\": \"\(name)\""
+        + (value.map { ", \"value\": \($0)" } ?? "") + "}"
 }
 
 @Suite(.serialized) struct LayerRecordRules {
@@ -51,24 +52,40 @@ func formValue(_ name: String, _ value: String?) -> String {
             ("fruit", "[\"Durian\"]", "\"Durian\" is not an option of field \"fruit\""),
             ("nothing", "\"x\"", "the document has no field \"nothing\""),
         ]
-        let r = try results(await h.push(refused.enumerated().map { i, x in putRecord(i + 1, formValue(x.0, x.1), id: key + x.0) }))
+        let r = try results(
+            await h.push(refused.enumerated().map { i, x in putRecord(i + 1, formValue(x.0, x.1), id: key + x.0) })
+        )
         #expect(r.count == refused.count)
         for (answer, x) in zip(r, refused) {
-            #expect(answer["status"]?.stringValue == "rejected" && answer["reason"]?.stringValue == "invalid", "\(answer)")
+            #expect(
+                answer["status"]?.stringValue == "rejected" && answer["reason"]?.stringValue == "invalid",
+                "\(answer)"
+            )
             #expect(answer["message"]?.stringValue?.contains(x.2) == true, "\(answer)")
         }
-        let accepted = try results(await h.push([
-            putRecord(10, formValue("name", "\"Ada\""), id: key + "name"),
-            putRecord(11, formValue("agree", "[\"Yes\"]"), id: key + "agree"),
-            putRecord(12, formValue("fruit", "[\"Apple\", \"Cherry\"]"), id: key + "fruit"),
-            putRecord(13, formValue("locked", "\"fixed\""), id: key + "locked"),  // its own value: not a change
-        ]))
-        #expect(accepted.map { $0["status"]?.stringValue } == ["accepted", "accepted", "accepted", "accepted"], "\(accepted)")
+        let accepted = try results(
+            await h.push([
+                putRecord(10, formValue("name", "\"Ada\""), id: key + "name"),
+                putRecord(11, formValue("agree", "[\"Yes\"]"), id: key + "agree"),
+                putRecord(12, formValue("fruit", "[\"Apple\", \"Cherry\"]"), id: key + "fruit"),
+                putRecord(13, formValue("locked", "\"fixed\""), id: key + "locked"),  // its own value: not a change
+            ])
+        )
+        #expect(
+            accepted.map { $0["status"]?.stringValue } == ["accepted", "accepted", "accepted", "accepted"],
+            "\(accepted)"
+        )
         // An annotation may not take a form value's key; a form value's id is its field's.
-        let odd = try results(await h.push([
-            putNote(20, id: key + "nothing"),
-            putRecord(21, formValue("name", "\"x\"").replacing("\"id\": \"\(key)name\"", with: "\"id\": \"n\""), id: "n"),
-        ]))
+        let odd = try results(
+            await h.push([
+                putNote(20, id: key + "nothing"),
+                putRecord(
+                    21,
+                    formValue("name", "\"x\"").replacing("\"id\": \"\(key)name\"", with: "\"id\": \"n\""),
+                    id: "n"
+                ),
+            ])
+        )
         #expect(odd.allSatisfy { $0["reason"]?.stringValue == "invalid" }, "\(odd)")
         // The export: the values set through the forms model, with appearances.
         let pdf = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
@@ -88,21 +105,39 @@ func formValue(_ name: String, _ value: String?) -> String {
         func mark(_ id: String, _ name: String, page: Int, key: Int, extra: String = "") -> String {
             "{\"v\": 1, \"type\": \"pspdfkit/bookmark\", \"id\": \"\(id)\", \"name\": \"\(name)\", \"sortKey\": \(key), \"action\": {\"type\": \"goTo\", \"pageIndex\": \(page)}\(extra)}"
         }
-        let bad = try results(await h.push([
-            putRecord(1, mark("b1", "far", page: 3, key: 0), id: "b1"),
-            putRecord(2, mark("b2", "odd", page: 0, key: 0, extra: ", \"pageIndex\": 0"), id: "b2"),
-        ]))
+        let bad = try results(
+            await h.push([
+                putRecord(1, mark("b1", "far", page: 3, key: 0), id: "b1"),
+                putRecord(2, mark("b2", "odd", page: 0, key: 0, extra: ", \"pageIndex\": 0"), id: "b2"),
+            ])
+        )
         #expect(bad.allSatisfy { $0["reason"]?.stringValue == "invalid" }, "\(bad)")
         #expect(bad.first?["message"]?.stringValue?.contains("page 3 does not exist") == true)
-        let made = try results(await h.push([putRecord(3, mark("b1", "One", page: 0, key: 0), id: "b1"),
-                                             putRecord(4, mark("b2", "Two", page: 2, key: 1), id: "b2")]))
+        let made = try results(
+            await h.push([
+                putRecord(3, mark("b1", "One", page: 0, key: 0), id: "b1"),
+                putRecord(4, mark("b2", "Two", page: 2, key: 1), id: "b2"),
+            ])
+        )
         let base = try #require(made.first?["revision"]?.integerValue)
-        _ = try results(await h.push([putRecord(5, mark("b1", "Renamed", page: 0, key: 0), id: "b1", base: base, fields: ["name"])],
-                                     version: 2))
-        let moved = try results(await h.push([putRecord(1, mark("b1", "One", page: 0, key: 7), id: "b1", base: base, fields: ["sortKey"])],
-                                             client: "other", version: 2))
-        #expect(moved.first?["record"]?["name"]?.stringValue == "Renamed" && moved.first?["record"]?["sortKey"]?.integerValue == 7,
-                "\(moved)")
+        _ = try results(
+            await h.push(
+                [putRecord(5, mark("b1", "Renamed", page: 0, key: 0), id: "b1", base: base, fields: ["name"])],
+                version: 2
+            )
+        )
+        let moved = try results(
+            await h.push(
+                [putRecord(1, mark("b1", "One", page: 0, key: 7), id: "b1", base: base, fields: ["sortKey"])],
+                client: "other",
+                version: 2
+            )
+        )
+        #expect(
+            moved.first?["record"]?["name"]?.stringValue == "Renamed"
+                && moved.first?["record"]?["sortKey"]?.integerValue == 7,
+            "\(moved)"
+        )
         let pdf = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
         #expect(pdf.status == 200, "\(text(pdf))")
         let doc = try Document(data: pdf.body)
@@ -123,9 +158,14 @@ struct ClientLayerRecords {
         let h = try await Harness(upload: false)
         let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
         #expect(up.status == 201, "\(text(up))")
-        let dirA = try TempDir(), dirB = try TempDir()
-        defer { dirA.remove(); dirB.remove() }
-        let logA = EventLog(), logB = EventLog()
+        let dirA = try TempDir()
+        let dirB = try TempDir()
+        defer {
+            dirA.remove()
+            dirB.remove()
+        }
+        let logA = EventLog()
+        let logB = EventLog()
         let transport = SwitchableTransport(h.service)
         let clientA = try makeClient(h, transport, dirA.path, log: logA)
         let clientB = try makeClient(h, transport, dirB.path, log: logB)
@@ -145,7 +185,10 @@ struct ClientLayerRecords {
                 #expect(try doc.formField(named: "name").values == ["Ada"])
                 #expect(try doc.formField(named: "fruit").values == ["Banana"])
                 let marks = try doc.bookmarks.bookmarks()
-                #expect(marks.map(\.identifier) == [identifier] && marks.first?.name == "the form" && marks.first?.pageIndex == 2)
+                #expect(
+                    marks.map(\.identifier) == [identifier] && marks.first?.name == "the form"
+                        && marks.first?.pageIndex == 2
+                )
             }
             // B renames the bookmark, A removes nothing: A sees the new name.
             try b.withDocument { doc in
@@ -188,7 +231,8 @@ struct ClientLayerRecords {
             }
             #expect(shown == server)
         }
-        clientA.close(); clientB.close()
+        clientA.close()
+        clientB.close()
         await h.finish()
     }
 }
@@ -207,7 +251,13 @@ struct AttachmentTests {
         let png = testPNG(shade: 2)
         let sha = hexSHA256(png)
         func put(_ body: [UInt8], _ id: String = sha) async -> SyncResponse {
-            await h.client("PUT", "/documents/doc/attachments/\(id)", token: token, body: body, headers: [("Content-Type", "image/png")])
+            await h.client(
+                "PUT",
+                "/documents/doc/attachments/\(id)",
+                token: token,
+                body: body,
+                headers: [("Content-Type", "image/png")]
+            )
         }
         let big = png + [UInt8](repeating: 0, count: 300)
         #expect(await put(big, hexSHA256(big)).status == 413)
@@ -218,13 +268,22 @@ struct AttachmentTests {
         func stamp(_ id: String, _ image: String) -> String {
             "{\"v\": 1, \"type\": \"pspdfkit/image\", \"id\": \"\(id)\", \"pageIndex\": 0, \"bbox\": [100, 100, 40, 30], \"imageAttachmentId\": \"\(image)\", \"contentType\": \"image/png\"}"
         }
-        let r = try json(await h.push([putRecord(1, stamp("s1", sha), id: "s1"),
-                                       putRecord(2, stamp("s2", String(repeating: "a", count: 64)), id: "s2")]))["results"]?.arrayValue ?? []
+        let r =
+            try json(
+                await h.push([
+                    putRecord(1, stamp("s1", sha), id: "s1"),
+                    putRecord(2, stamp("s2", String(repeating: "a", count: 64)), id: "s2"),
+                ])
+            )["results"]?.arrayValue ?? []
         #expect(r.map { $0["status"]?.stringValue } == ["accepted", "rejected"], "\(r)")
 
         // Between clients: A's stamp, B shows it with the same image.
-        let dirA = try TempDir(), dirB = try TempDir()
-        defer { dirA.remove(); dirB.remove() }
+        let dirA = try TempDir()
+        let dirB = try TempDir()
+        defer {
+            dirA.remove()
+            dirB.remove()
+        }
         let transport = SwitchableTransport(h.service)
         let clientA = try makeClient(h, transport, dirA.path, log: EventLog())
         let clientB = try makeClient(h, transport, dirB.path, log: EventLog())
@@ -233,14 +292,20 @@ struct AttachmentTests {
             let a = try downloaded(clientA, token: token)
             let b = try downloaded(clientB, token: token)
             try a.withDocument { doc in
-                var s = Annotation(subtype: "Stamp", pageIndex: 1, rect: Rect(left: 100, bottom: 100, right: 140, top: 130))
+                var s = Annotation(
+                    subtype: "Stamp",
+                    pageIndex: 1,
+                    rect: Rect(left: 100, bottom: 100, right: 140, top: 130)
+                )
                 s.name = "stamp-a"
                 s.image = try Annotation.StampImage(bytes: other, contentType: "image/png")
                 _ = try doc.addAnnotation(s)
             }
             try a.syncNow()
             try b.syncNow()
-            let shown = try b.withDocument { doc in try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: 1, prettyPrinted: false)) }
+            let shown = try b.withDocument { doc in
+                try InstantJSONValue(parsing: doc.exportAnnotationsJSON(page: 1, prettyPrinted: false))
+            }
             let record = shown["annotations"]?.arrayValue?.first { $0["id"]?.stringValue == "stamp-a" }
             let id = hexSHA256(other)
             #expect(record?["imageAttachmentId"]?.stringValue == id)
@@ -248,7 +313,8 @@ struct AttachmentTests {
         }
         let fetched = await h.client("GET", "/documents/doc/attachments/\(hexSHA256(other))", token: token)
         #expect(fetched.status == 200 && fetched.body == other)
-        clientA.close(); clientB.close()
+        clientA.close()
+        clientB.close()
         await h.finish()
     }
 }

@@ -43,7 +43,8 @@ public enum LayerRecords {
     /// The layer record of a form value: export's record with its key as `id`.
     public static func record(_ value: InstantJSONFormFieldValue) -> InstantJSONValue {
         var fields: [String: InstantJSONValue] = [
-            "v": .integer(1), "type": .string(InstantJSONFormFieldValue.type), "id": .string(formFieldValueID(value.name)),
+            "v": .integer(1), "type": .string(InstantJSONFormFieldValue.type),
+            "id": .string(formFieldValueID(value.name)),
             "name": .string(value.name),
         ]
         switch value.value {
@@ -75,7 +76,10 @@ public enum LayerRecords {
     /// Refuses keys other than `allowed` (a record of the wrong shape is not guessed at).
     static func onlyKeys(_ o: JSONObject, _ allowed: [String], what: String) throws {
         for key in o.fields.keys.sorted() where !allowed.contains(key) {
-            throw PDFError(.format, "annotation JSON: \(o.path): unknown field \"\(key.prefix(60))\" in a \(what) (\(allowed.joined(separator: ", ")))")
+            throw PDFError(
+                .format,
+                "annotation JSON: \(o.path): unknown field \"\(key.prefix(60))\" in a \(what) (\(allowed.joined(separator: ", ")))"
+            )
         }
     }
 
@@ -89,7 +93,9 @@ public enum LayerRecords {
         let vNode = try o.required("v")
         guard try vNode.integer() == 1 else { throw vNode.fail("bookmark record version must be 1") }
         let typeNode = try o.required("type")
-        guard try typeNode.string() == bookmarkType else { throw typeNode.fail("a bookmark record's type is \(bookmarkType)") }
+        guard try typeNode.string() == bookmarkType else {
+            throw typeNode.fail("a bookmark record's type is \(bookmarkType)")
+        }
         let idNode = try o.required("id")
         let id = try idNode.string()
         guard !id.isEmpty else { throw idNode.fail("must not be empty") }
@@ -125,17 +131,26 @@ extension AnnotationRecordChecker {
     /// written as export writes it (an array for check boxes and choice fields, export
     /// values rather than display texts), so that every client shows the record it holds;
     /// an empty text and no value are the same. Errors name the field, as import's do.
-    public func checkFormFieldValue(_ value: InstantJSONValue, path: String = "record") throws -> InstantJSONFormFieldValue {
+    public func checkFormFieldValue(
+        _ value: InstantJSONValue,
+        path: String = "record"
+    ) throws -> InstantJSONFormFieldValue {
         let node = JSONNode(value: value, path: path)
         let o = try node.object()
         try LayerRecords.onlyKeys(o, ["v", "type", "id", "name", "value"], what: "form field value record")
         let r = try InstantJSONFormFieldValue(json: node)
         guard !r.name.isEmpty else { throw PDFError(.format, "annotation JSON: \(path).name: must not be empty") }
         guard o.fields["id"]?.stringValue == LayerRecords.formFieldValueID(r.name) else {
-            throw PDFError(.format, "annotation JSON: \(path).id: a form value's id is \(LayerRecords.formFieldValueIDPrefix) and the field's name")
+            throw PDFError(
+                .format,
+                "annotation JSON: \(path).id: a form value's id is \(LayerRecords.formFieldValueIDPrefix) and the field's name"
+            )
         }
         guard let formFields else {
-            throw PDFError(.unsupported, "annotation JSON: \(path): the document's form cannot be read (\(formError ?? "?"))")
+            throw PDFError(
+                .unsupported,
+                "annotation JSON: \(path): the document's form cannot be read (\(formError ?? "?"))"
+            )
         }
         guard let field = formFields[r.name] else {
             throw PDFError(.format, "annotation JSON: \(path).name: the document has no field \"\(r.name.prefix(80))\"")
@@ -143,13 +158,23 @@ extension AnnotationRecordChecker {
         let planned = try Document.plannedValue(r, field, path: "annotation JSON: \(path)")
         let result = planned.map { $0.values ?? [] } ?? field.values
         guard case .some(let canonical) = Document.exportedValue(field, values: result) else {
-            throw PDFError(.unsupported, "annotation JSON: \(path).name: field \"\(r.name.prefix(80))\" is a \(field.type.rawValue) field, whose value Quire does not set")
+            throw PDFError(
+                .unsupported,
+                "annotation JSON: \(path).name: field \"\(r.name.prefix(80))\" is a \(field.type.rawValue) field, whose value Quire does not set"
+            )
         }
         func isEmpty(_ v: InstantJSONFieldValue?) -> Bool { v == nil || v == .string("") }
         let same = r.value == canonical || (field.type == .text && isEmpty(r.value) && isEmpty(canonical))
         guard same else {
-            let shown = canonical.map { LayerRecords.record(InstantJSONFormFieldValue(name: r.name, value: $0))["value"]?.canonicalText ?? "?" } ?? "no value"
-            throw PDFError(.format, "annotation JSON: \(path).value: field \"\(r.name.prefix(80))\" takes this value as \(shown.prefix(200)) (as export writes it)")
+            let shown =
+                canonical.map {
+                    LayerRecords.record(InstantJSONFormFieldValue(name: r.name, value: $0))["value"]?.canonicalText
+                        ?? "?"
+                } ?? "no value"
+            throw PDFError(
+                .format,
+                "annotation JSON: \(path).value: field \"\(r.name.prefix(80))\" takes this value as \(shown.prefix(200)) (as export writes it)"
+            )
         }
         return r
     }
@@ -159,7 +184,10 @@ extension AnnotationRecordChecker {
     public func checkBookmark(_ value: InstantJSONValue, path: String = "record") throws -> Bookmark {
         let b = try LayerRecords.bookmark(value, path: path)
         if case .goTo(let page) = b.action, page >= pageCount || page >= pagesHeld {
-            throw PDFError(.format, "annotation JSON: \(path).action.pageIndex: page \(page) does not exist (the document has \(pageCount) pages)")
+            throw PDFError(
+                .format,
+                "annotation JSON: \(path).action.pageIndex: page \(page) does not exist (the document has \(pageCount) pages)"
+            )
         }
         return b
     }
