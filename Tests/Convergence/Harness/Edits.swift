@@ -94,6 +94,12 @@ extension ScheduleRun {
             return
         }
         report.edits += 1
+        switch kind {
+        case .fillText, .toggleCheck, .chooseFruit: report.formFills += 1
+        case .addBookmark, .renameBookmark, .moveBookmark, .deleteBookmark: report.bookmarkEdits += 1
+        case .imageStamp: report.imageStamps += 1
+        default: break
+        }
         let change = d.lastChangeID
         guard change != lastBefore else {
             trace("client \(index): \(kind) \(what) changed no record")

@@ -50,6 +50,11 @@ public struct ScheduleReport: Sendable {
     public var droppedChanges = 0
     /// Puts the server merged field by field with concurrent changes.
     public var merges = 0
+    /// Edits of the record kinds beside annotations (issue 33): form fills, bookmark
+    /// changes, image stamps.
+    public var formFills = 0
+    public var bookmarkEdits = 0
+    public var imageStamps = 0
     public var repairs: Int64 = 0
     public var faults: [String: Int] = [:]
     public var divergences: [String] = []
