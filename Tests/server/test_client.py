@@ -578,3 +578,64 @@ def test_form_values_and_bookmarks_follow_the_user(server, keys, tmp_path):
         on_server = server_records(server, keys, doc)
         for d in (ann, bob):
             assert {k: _canon(v) for k, v in d.records().items()} == {k: _canon(v) for k, v in on_server.items()}
+
+
+def test_an_image_stamp_follows_the_user_and_exports(server, keys, tmp_path):
+    """Issue 33's "done when": a form value, a bookmark and an image stamp made on one
+    client appear on another, and in the layer's PDF export read back by pikepdf and PDFium.
+    The stamp's image travels as an attachment (uploaded once, fetched on demand)."""
+    import hashlib
+    import io
+    import struct
+    import zlib
+
+    import pikepdf
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    from sync_support import bearer, request
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\0" + bytes((20, 120, 220)) * 6 for _ in range(5))
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, _ = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        stamp = quire.Annotation.new("Stamp", 1, (100, 100, 160, 150))
+        stamp.name = "approved"
+        stamp.set_image(png, "image/png")
+        ann.document.add_annotation(stamp)
+        ann.document.field("Combo1").value = "Link"
+        ann.document.bookmarks.add(quire.Bookmark.for_page(1, "the stamp"))
+        ann.sync_now()
+        bob.sync_now()
+        shown = json.loads(bob.document.export_annotations_json())
+        [record] = [r for r in shown["annotations"] if r["id"] == "approved"]
+        sha = hashlib.sha256(png).hexdigest()
+        assert record["type"] == "pspdfkit/image" and record["imageAttachmentId"] == sha, record
+        assert shown["attachments"][sha]["contentType"] == "image/png"
+        assert bob.document.field("Combo1").values == ["Link"]
+        assert [b.name for b in bob.document.bookmarks] == ["the stamp"]
+        got = request(server.port, "GET", f"/documents/{doc}/attachments/{sha}", headers=bearer(jwt))
+        assert got.status == 200 and got.body == png
+    pdf = request(server.port, "GET", f"/admin/documents/{doc}/layers/review/pdf", headers=keys.admin)
+    assert pdf.status == 200, pdf
+    with pikepdf.open(io.BytesIO(pdf.body)) as p:
+        [stamp_dict] = [a for a in p.pages[1].Annots if str(a.get("/NM", "")) == "approved"]
+        images = [x for x in stamp_dict.AP.N.Resources.XObject.values() if x.get("/Subtype") == "/Image"]
+        assert [(int(x.Width), int(x.Height)) for x in images] == [(6, 5)]
+        [field] = [f for f in p.Root.AcroForm.Fields if str(f.get("/T")) == "Combo1"]
+        assert str(field.V) == "Link"
+        with p.open_outline() as outline:
+            assert [str(item.title) for item in outline.root] == ["the stamp"]
+    pdf_doc = pdfium.PdfDocument(pdf.body)
+    page = pdf_doc[1]
+    subtypes = [raw.FPDFAnnot_GetSubtype(raw.FPDFPage_GetAnnot(page, i)) for i in range(raw.FPDFPage_GetAnnotCount(page))]
+    assert raw.FPDF_ANNOT_STAMP in subtypes
+    assert [item.get_title() for item in pdf_doc.get_toc()] == ["the stamp"]
