@@ -240,6 +240,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             }
             fetched.append((id, revision, normalized.canonicalBytes))
         }
+        prefetchAttachments(fetched.map { $0.2 })
         let store = try openStore()
         try documentLock.withLock {
             try store.transaction {
@@ -884,6 +885,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 throw SyncClientError(.protocolError, "the feed's answer has no seq or changes")
             }
             if !changes.isEmpty { setState(.receivingChanges) }
+            prefetchAttachments(changes.compactMap { $0["record"]?.canonicalBytes })
             var changed: [String] = []
             try documentLock.withLock {
                 let local = try store.locallyChangedIDs()
@@ -993,6 +995,18 @@ public final class SyncDescriptor: @unchecked Sendable {
         let r = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
         // A refusal (4xx) leaves the put to be refused as invalid, and reported dropped.
         if r.status == 200 || r.status == 201 { try writeFileDurably([], to: path + ".sent") }
+    }
+
+    /// Fetches the images that the image records among `records` name and this client does
+    /// not hold yet, before the document's lock is taken to show them (the import takes
+    /// them from the attachments directory then). A failure is left to the import, which
+    /// tries again.
+    private func prefetchAttachments(_ records: [[UInt8]]) {
+        for json in records {
+            guard let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.imageAttachment(of: value),
+                  !fileExists(attachmentsDirectory + "/" + sha) else { continue }
+            _ = attachmentBytes(sha)
+        }
     }
 
     /// The bytes of attachment `sha`: kept, or fetched from the server and kept; nil when
