@@ -189,6 +189,9 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_BORDER_STYLE: value = a.borderStyle
         case QUIRE_ANNOT_SYMBOL: value = a.symbol
         case QUIRE_ANNOT_INTENT: value = a.intent
+        case QUIRE_ANNOT_FILE_NAME: value = a.file?.name ?? a.fileInfo?.name
+        case QUIRE_ANNOT_FILE_DESCRIPTION: value = a.file.map { $0.description } ?? a.fileInfo?.description
+        case QUIRE_ANNOT_FILE_CONTENT_TYPE: value = a.file.map { $0.contentType } ?? a.fileInfo?.contentType
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -241,6 +244,8 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_INTENT:
             if let value { try Annotation.validate(intent: value) }
             b.annotation.intent = value
+        case QUIRE_ANNOT_FILE_NAME, QUIRE_ANNOT_FILE_DESCRIPTION, QUIRE_ANNOT_FILE_CONTENT_TYPE:
+            throw CallError(code: QUIRE_EINVAL, message: "the file's fields are read-only (quire_annotation_set_file gives the file with them)")
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -393,6 +398,40 @@ public func quire_annotation_set_image(_ annotation: OpaquePointer?, _ data: Uns
             throw CallError(code: QUIRE_ELIMIT, message: "the image is \(length) bytes long (at most \(ImageAttachment.maxBytes))")
         }
         b.annotation.image = try Annotation.StampImage(bytes: Array(UnsafeRawBufferPointer(start: data, count: length)), contentType: type)
+    }
+}
+
+@c @implementation
+public func quire_annotation_set_file(_ annotation: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
+                                      _ fileName: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?,
+                                      _ description: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_annotation_set_file") {
+        let b = try box(annotation)
+        guard data != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but length is \(UInt(bitPattern: length))") }
+        // A size_t past SSIZE_MAX arrives negative: refused, never a copy of that count.
+        guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length \(UInt(bitPattern: length)) is too large") }
+        guard let data else { b.annotation.file = nil; return }
+        guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
+        guard length <= Annotation.AttachedFile.maxBytes else {
+            throw CallError(code: QUIRE_ELIMIT, message: "the file is \(length) bytes long (at most \(Annotation.AttachedFile.maxBytes))")
+        }
+        b.annotation.file = try Annotation.AttachedFile(bytes: Array(UnsafeRawBufferPointer(start: data, count: length)), name: name,
+                                                         contentType: cText(contentType), description: cText(description))
+    }
+}
+
+@c @implementation
+public func quire_document_annotation_file(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                           _ doc: OpaquePointer?, _ number: Int32) -> Int32 {
+    guarded("quire_document_annotation_file") {
+        _ = try required(outLen, "out_len")
+        let d = try document(doc)
+        let id = try annotationID(d, number)
+        guard try d.annotation(id) != nil else { throw CallError(code: QUIRE_ENOTFOUND, message: "no annotation is object \(number)") }
+        guard let file = try d.attachedFile(of: id) else {
+            throw CallError(code: QUIRE_ENOTFOUND, message: "annotation \(number) embeds no file")
+        }
+        try copyOut(bytes: file.bytes, buf, bufSize, outLen)
     }
 }
 

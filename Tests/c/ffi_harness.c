@@ -1939,6 +1939,11 @@ static int any_string(const struct ffi_function *fn, const char *name) {
         {"quire_bookmark_set_name", "name"},
         /* ignored when `data` is NULL and `length` 0 (forgetting an image not stored yet) */
         {"quire_annotation_set_image", "content_type"},
+        /* any name, type and description: ignored when `data` is NULL and `length` 0, and
+           an empty file (non-NULL data, length 0) with an empty type is a file without one */
+        {"quire_annotation_set_file", "description"},
+        {"quire_annotation_set_file", "file_name"},
+        {"quire_annotation_set_file", "content_type"},
     };
     size_t k;
     for (k = 0; k < sizeof params / sizeof params[0]; k++)

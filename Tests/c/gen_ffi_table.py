@@ -355,6 +355,7 @@ ANNOTATION_SETTERS = {
     "quire_annotation_set_points",
     "quire_annotation_add_ink_stroke",
     "quire_annotation_set_image",
+    "quire_annotation_set_file",
 }
 # Functions that change only the caller's bookmark value (no document): a fresh bookmark of
 # their own in each call (ARG_MUT_BOOKMARK).
@@ -432,6 +433,11 @@ OPTIONAL = {
     # "`data` NULL and `length` 0 forget an image not stored yet (`content_type` is then ignored)"
     ("quire_annotation_set_image", "data"),
     ("quire_annotation_set_image", "content_type"),
+    # "`data` NULL and `length` 0 forget a file not stored yet"; "NULL for none"
+    ("quire_annotation_set_file", "data"),
+    ("quire_annotation_set_file", "file_name"),
+    ("quire_annotation_set_file", "content_type"),
+    ("quire_annotation_set_file", "description"),
     # "out_count: receives the number of annotations created or updated; may be NULL."
     ("quire_document_import_annotations_json", "out_count"),
     # "Either out-pointer may be NULL."

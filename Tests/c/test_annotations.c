@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_INTENT + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_FILE_CONTENT_TYPE + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -2783,6 +2783,93 @@ static void test_styles_and_kinds(void) {
     free(original);
 }
 
+/* A FileAttachment embeds its file (binary, with a NUL inside) with its name, media type and
+   description; the rules refuse a file without a name, a bad name or media type, a file on
+   another subtype and a FileAttachment without one; the file reads back, also after a save. */
+static void test_file_attachment(void) {
+    static const char payload[] = "first line\n\0second line\n";
+    unsigned char *original;
+    size_t size = 0, len = 0;
+    char text[64], bytes[64];
+    quire_document *doc = NULL, *again = NULL;
+    quire_annotation *file, *square, *read = NULL;
+    int32_t file_id = -1, square_id = -1;
+    original = read_file(corpus(ANNOTS_PDF), &size);
+    CHECK(original != NULL);
+    if (!original) return;
+    CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
+    file = new_annot("FileAttachment", 0, 50, 50, 70, 80);
+    square = new_annot("Square", 0, 100, 100, 150, 150);
+    if (doc && file && square) {
+        CHECK_STATUS(quire_document_add_annotation(doc, file), QUIRE_EINVAL); /* no file */
+        CHECK_STATUS(quire_annotation_set_file(file, payload, sizeof payload, NULL, NULL, NULL),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_annotation_set_file(file, payload, sizeof payload, "a/b.txt", NULL, NULL),
+            QUIRE_EINVAL);
+        CHECK_STATUS(
+            quire_annotation_set_file(file, payload, sizeof payload, "b.txt", "text", NULL),
+            QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_file(file, NULL, 3, "b.txt", NULL, NULL), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_file(NULL, payload, 3, "b.txt", NULL, NULL),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_string(file, QUIRE_ANNOT_FILE_NAME, "x.txt"),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_file(square, payload, 3, "b.txt", NULL, NULL), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, square), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_file(square, NULL, 0, NULL, NULL, NULL), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, square), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_file(file, payload, sizeof payload, "notes.txt",
+                                               "text/plain", "the notes"),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_string(file, QUIRE_ANNOT_ICON, "Paperclip"), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, file), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&file_id, file), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&square_id, square), QUIRE_OK);
+        /* The file, binary-safe, through the length-query pattern. */
+        CHECK_STATUS(quire_document_annotation_file(NULL, 0, &len, doc, file_id), QUIRE_OK);
+        CHECK_INT((long)len, (long)sizeof payload);
+        CHECK_STATUS(quire_document_annotation_file(bytes, 4, &len, doc, file_id), QUIRE_EBUFS);
+        CHECK_STATUS(quire_document_annotation_file(bytes, sizeof bytes, &len, doc, file_id),
+                     QUIRE_OK);
+        CHECK(len == sizeof payload && memcmp(bytes, payload, sizeof payload) == 0);
+        CHECK_STATUS(quire_document_annotation_file(bytes, sizeof bytes, &len, doc, square_id),
+                     QUIRE_ENOTFOUND);
+        CHECK_STATUS(quire_document_annotation_file(bytes, sizeof bytes, &len, doc, 99999),
+                     QUIRE_ENOTFOUND);
+        again = save_and_reopen(doc, original, size);
+    }
+    if (again) {
+        CHECK_STATUS(quire_document_annotation(&read, again, file_id), QUIRE_OK);
+        if (read) {
+            CHECK_STATUS(
+                quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_FILE_NAME),
+                QUIRE_OK);
+            CHECK_STR(text, "notes.txt");
+            CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read,
+                                                 QUIRE_ANNOT_FILE_CONTENT_TYPE),
+                         QUIRE_OK);
+            CHECK_STR(text, "text/plain");
+            CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read,
+                                                 QUIRE_ANNOT_FILE_DESCRIPTION),
+                         QUIRE_OK);
+            CHECK_STR(text, "the notes");
+            CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_ICON),
+                         QUIRE_OK);
+            CHECK_STR(text, "Paperclip");
+        }
+        CHECK_STATUS(quire_document_annotation_file(bytes, sizeof bytes, &len, again, file_id),
+                     QUIRE_OK);
+        CHECK(len == sizeof payload && memcmp(bytes, payload, sizeof payload) == 0);
+    }
+    quire_annotation_free(read);
+    quire_document_close(again);
+    quire_annotation_free(file);
+    quire_annotation_free(square);
+    quire_document_close(doc);
+    free(original);
+}
+
 /* ---- the program ----------------------------------------------------------------------------- */
 
 static const struct test_case annotations_tests[] = {
@@ -2801,6 +2888,7 @@ static const struct test_case annotations_tests[] = {
     {"errors", test_errors},
     {"json", test_json},
     {"styles_and_kinds", test_styles_and_kinds},
+    {"file_attachment", test_file_attachment},
     {NULL, NULL}};
 
 const struct test_suite annotations_suite = {"annotations", NULL, NULL, annotations_tests};

@@ -133,7 +133,7 @@ def test_geometry_fields():
     assert ink.ink == []
     # A subtype Quire reads but does not create is refused where the value is made.
     with pytest.raises(quire.UnsupportedError):
-        quire.Annotation.new("FileAttachment", 0, (0, 0, 1, 1))
+        quire.Annotation.new("Sound", 0, (0, 0, 1, 1))
 
 
 def test_thread_comments_and_review_summary(doc: quire.Document):
@@ -353,6 +353,8 @@ def make_annotation(subtype: str) -> quire.Annotation:
         a.icon = "Approved"
     elif subtype == "FreeText":
         a.contents = "Quire FreeText annotation"
+    elif subtype == "FileAttachment":
+        a.set_file(b"attached", "attached.txt", "text/plain")
     return a
 
 
@@ -412,8 +414,8 @@ def test_every_subtype_renders_inside_its_rect(subtype: str, renderer: str):
     assert changed_pixels(before, after, box) > 20, "%s drew nothing inside %r with %s" % (subtype, rect, renderer)
 
 
-def test_all_fourteen_subtypes_are_listed():
-    assert len(quire.SUBTYPES) == 14 and "Caret" in quire.SUBTYPES
+def test_all_fifteen_subtypes_are_listed():
+    assert len(quire.SUBTYPES) == 15 and "Caret" in quire.SUBTYPES and "FileAttachment" in quire.SUBTYPES
 
 
 # ---------------------------------------------------------------------------------------

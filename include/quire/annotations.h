@@ -67,7 +67,15 @@ typedef enum quire_annot_string_field {
     /** /IT, the intent: "FreeTextCallout" (drawn with its callout line) or
      *  "FreeTextTypeWriter" (drawn as its text alone) for FreeText; any other name is kept
      *  (LineArrow, PolygonCloud, ...); an empty one is QUIRE_EINVAL */
-    QUIRE_ANNOT_INTENT = 0x0711
+    QUIRE_ANNOT_INTENT = 0x0711,
+    /** The name of a FileAttachment's file (its /FS /UF, else /F, last path component);
+     *  read-only: quire_annotation_set_file sets it */
+    QUIRE_ANNOT_FILE_NAME = 0x0712,
+    /** The description of a FileAttachment's file (/FS /Desc); read-only, as the name */
+    QUIRE_ANNOT_FILE_DESCRIPTION = 0x0713,
+    /** The media type of a FileAttachment's file (the embedded file stream's /Subtype,
+     *  such as "application/pdf"); read-only, as the name */
+    QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0714
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -104,8 +112,8 @@ typedef enum quire_annot_points_field {
 /**
  * Makes a new annotation of `subtype` for page `page_index` at `rect`. It is not in any
  * document until added, and only "Text", "FreeText", "Line", "Square", "Circle", "Polygon",
- * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp" and "Caret"
- * can be added (another name makes a value that `quire_document_add_annotation` refuses with
+ * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret" and
+ * "FileAttachment" (with its file: `quire_annotation_set_file`) can be added (another name makes a value that `quire_document_add_annotation` refuses with
  * QUIRE_EUNSUPPORTED).
  * out: receives a new annotation owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty subtype, a negative page, a
@@ -239,6 +247,38 @@ QUIRE_API int quire_annotation_set_points(quire_annotation *annotation, quire_an
  */
 QUIRE_API int quire_annotation_set_image(quire_annotation *annotation, const void *data, size_t length,
                                          const char *content_type);
+
+/**
+ * Gives a FileAttachment the file to embed: `length` bytes (copied now), its name
+ * `file_name` (no directory: a name with "/", "\\" or a NUL is refused), its media type
+ * `content_type` ("type/subtype", or NULL for none) and a `description` shown by viewers
+ * (or NULL). The file is stored in the document, Flate-compressed, under a file
+ * specification (/FS with /F, /UF, /Desc and /EF) when the annotation is added
+ * (`quire_document_add_annotation`, where a FileAttachment without a file is
+ * QUIRE_EINVAL) or written back (`quire_document_update_annotation`, which replaces the
+ * file); its /Name (QUIRE_ANNOT_ICON: PushPin, the default, Paperclip, Graph or Tag) is
+ * drawn as its appearance in /C. `data` NULL and `length` 0 forget a file not stored yet.
+ * Only a FileAttachment may have one. The annotation JSON and a synced layer's records do
+ * not carry the file yet: a synced document refuses one (QUIRE_ESTATE, when the
+ * annotation is added or updated).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL annotation, NULL data with a length, NULL or
+ * invalid file_name, a content_type that is not type/subtype); QUIRE_ELIMIT (over 64 MiB).
+ */
+QUIRE_API int quire_annotation_set_file(quire_annotation *annotation, const void *data, size_t length,
+                                        const char *file_name, const char *content_type, const char *description);
+
+/**
+ * The bytes of the file that FileAttachment `number` of the document embeds (decoded),
+ * through the length-query pattern (binary-safe; a NUL follows the bytes). The name,
+ * media type and description are QUIRE_ANNOT_FILE_NAME, QUIRE_ANNOT_FILE_CONTENT_TYPE and
+ * QUIRE_ANNOT_FILE_DESCRIPTION of the annotation.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (no annotation is object `number`, or
+ * it embeds no file: another subtype, or a file specification that names a file outside
+ * the document); QUIRE_EFORMAT (the file's stream cannot be decoded); QUIRE_ELIMIT (over
+ * 64 MiB decoded); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_document_annotation_file(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
+                                             int32_t number);
 
 /**
  * The ink strokes (/InkList): their number, and stroke `stroke` as x, y pairs through the

@@ -32,7 +32,7 @@ public struct Annotation: Sendable, Equatable {
     /// The subtypes Quire creates (with a generated appearance).
     public static let creatableSubtypes: Set<String> = [
         "Text", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine",
-        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret",
+        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret", "FileAttachment",
     ]
     /// Annotation flags (Table 167).
     public enum Flag {
@@ -98,6 +98,13 @@ public struct Annotation: Sendable, Equatable {
     /// the annotation is added or updated (Instant JSON's `pspdfkit/image`). Never read
     /// from a document: a stored image stays while this is nil.
     public var image: StampImage?
+    /// A file for a FileAttachment, to be embedded (a file specification, /FS) when the
+    /// annotation is added or updated. Never read from a document: see ``fileInfo`` and
+    /// ``Document/attachedFile(of:)``; a stored file stays while this is nil.
+    public var file: AttachedFile?
+    /// What a FileAttachment's /FS says of its file (name, media type, description, size),
+    /// as read; nil for other subtypes and for one without a file specification.
+    public var fileInfo: FileInfo?
     /// /RD: how far the drawing lies inside /Rect (left, bottom, right, top), for Square,
     /// Circle, FreeText and Caret; [] when unset.
     public var rectDifferences: [Double] = []
@@ -209,13 +216,13 @@ extension Annotation {
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
              action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences, symbol,
-             intent, calloutLine, alignment
+             intent, calloutLine, alignment, fileSpec
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
-        "BE", "RD", "Sy", "IT", "CL", "Q",
+        "BE", "RD", "Sy", "IT", "CL", "Q", "FS",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -351,6 +358,9 @@ extension Annotation {
         if let a = entry(.action) { action = try document.action(a) }
         if let d = entry(.destination) { destination = try document.destination(d) }
         customData = try text(.customData)
+        if subtype == "FileAttachment", let spec = try document.dictionary(entry(.fileSpec)) {
+            fileInfo = try document.fileSpecificationInfo(spec)
+        }
     }
 
     /// A default appearance string (/DA, §12.7.4.3) with Helvetica at `fontSize` and the

@@ -12,7 +12,7 @@ extension Annotation {
     enum Field: CaseIterable {
         case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
         case quadPoints, linePoints, vertices, inkList, author
-        case borderStyle, dashPattern, cloudyIntensity, rectDifferences, symbol, image
+        case borderStyle, dashPattern, cloudyIntensity, rectDifferences, symbol, image, file
         case intent, calloutLine, alignment
 
         /// How messages name the field.
@@ -37,6 +37,7 @@ extension Annotation {
             case .rectDifferences: return "rect differences"
             case .symbol: return "symbol"
             case .image: return "image"
+            case .file: return "file"
             case .intent: return "intent"
             case .calloutLine: return "callout line"
             case .alignment: return "alignment"
@@ -211,6 +212,8 @@ extension Annotation {
             case .calloutLine: problem = check(\.calloutLine, Annotation.calloutLineProblem)
             case .alignment: problem = check(\.alignment, Annotation.alignmentProblem)
             case .image: problem = image != nil && subtype != "Stamp" ? "only a Stamp has an image, not a \(subtype.prefix(40))" : nil
+            case .file:
+                problem = file != nil && subtype != "FileAttachment" ? "only a FileAttachment has a file, not a \(subtype.prefix(40))" : nil
             }
             if let problem { return RuleViolation(field: field, problem: problem) }
         }
@@ -233,7 +236,7 @@ extension Annotation {
     /// - ``borderStyle`` is S, D, B, I or U; ``dashPattern`` is at most 16 finite lengths
     ///   of 0 or more, not all 0; ``cloudyIntensity`` is in 0...10; ``rectDifferences`` is
     ///   4 finite distances of 0 or more, or none; ``symbol`` is P or None; only a Stamp
-    ///   has an ``image``; ``intent`` is not empty; ``calloutLine`` is 4 or 6 finite
+    ///   has an ``image`` and only a FileAttachment a ``file``; ``intent`` is not empty; ``calloutLine`` is 4 or 6 finite
     ///   numbers, or none; ``alignment`` is 0, 1 or 2. (Line endings have no rule: a name
     ///   that is not in Table 179 is drawn as None, as viewers do.)
     ///

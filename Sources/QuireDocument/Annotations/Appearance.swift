@@ -107,6 +107,12 @@ enum Appearance {
             for q in quads(a) { ops.markup(a.subtype, q) }
         case "Text":
             ops.note(r, fill: a.color ?? [1, 0.82, 0])
+        case "FileAttachment":
+            // The icon of /Name (PushPin by default, and for a name Quire does not draw) in
+            // the rectangle, in /C.
+            ops.color(a.color ?? defaultColor("FileAttachment"), stroking: true)
+            ops.color(a.color ?? defaultColor("FileAttachment"), stroking: false)
+            ops.fileIcon(a.iconName ?? "PushPin", in: inset(r, a.rectDifferences, default: 0))
         case "Caret":
             // A filled caret (^) in the rectangle less /RD, in /C (blue by default).
             let box = inset(r, a.rectDifferences, default: 0)
@@ -226,6 +232,7 @@ enum Appearance {
         case "StrikeOut": return [0.8, 0, 0]
         case "Stamp": return [0.8, 0.1, 0.1]
         case "Caret": return [0, 0, 1]
+        case "FileAttachment": return [0.1, 0.3, 0.8]
         default: return [0, 0, 0]
         }
     }
@@ -464,6 +471,38 @@ struct ContentBuilder {
         line("\(n(cx - w * 0.1)) \(n(r.bottom + h * 0.1)) \(n(cx)) \(n(r.top - h * 0.4)) \(n(cx)) \(n(r.top)) c")
         line("\(n(cx)) \(n(r.top - h * 0.4)) \(n(cx + w * 0.1)) \(n(r.bottom + h * 0.1)) \(n(r.right)) \(n(r.bottom)) c")
         line("h f")
+    }
+
+    /// A FileAttachment icon (Table 187) in `r`, in the current colours: a push pin (its
+    /// head and needle), a paper clip, a bar graph or a tag with its hole.
+    mutating func fileIcon(_ name: String, in r: Rect) {
+        let n = Appearance.n
+        let w = r.width, h = r.height
+        func p(_ x: Double, _ y: Double) -> String { "\(n(r.left + w * x)) \(n(r.bottom + h * y))" }
+        line("\(n(max(min(w, h) / 12, 0.5))) w 1 J 1 j")
+        switch name {
+        case "Paperclip":
+            // Two nested loops of one wire.
+            line("\(p(0.6, 0.25)) m \(p(0.6, 0.85)) l \(p(0.6, 1)) \(p(0.3, 1)) \(p(0.3, 0.85)) c")
+            line("\(p(0.3, 0.12)) l \(p(0.3, -0.04)) \(p(0.75, -0.04)) \(p(0.75, 0.12)) c \(p(0.75, 0.8)) l S")
+        case "Graph":
+            line("\(p(0.1, 0.95)) m \(p(0.1, 0.05)) l \(p(0.95, 0.05)) l S")
+            for (x, top) in [(0.25, 0.45), (0.5, 0.75), (0.75, 0.6)] {
+                line("\(p(x - 0.08, 0.05)) \(n(w * 0.16)) \(n(h * (top - 0.05))) re f")
+            }
+        case "Tag":
+            line("\(p(0.05, 0.95)) m \(p(0.55, 0.95)) l \(p(0.95, 0.5)) l \(p(0.55, 0.05)) l \(p(0.05, 0.05)) l h S")
+            line("\(p(0.25, 0.5)) m \(p(0.35, 0.5)) l S")
+        default:
+            // PushPin: a round head and a needle to the lower left.
+            line("\(p(0.5, 0.55)) m \(p(0.1, 0.05)) l S")
+            let cx = r.left + w * 0.65, cy = r.bottom + h * 0.7, rr = min(w, h) * 0.25, k = rr * 0.5523
+            line("\(n(cx + rr)) \(n(cy)) m")
+            line("\(n(cx + rr)) \(n(cy + k)) \(n(cx + k)) \(n(cy + rr)) \(n(cx)) \(n(cy + rr)) c")
+            line("\(n(cx - k)) \(n(cy + rr)) \(n(cx - rr)) \(n(cy + k)) \(n(cx - rr)) \(n(cy)) c")
+            line("\(n(cx - rr)) \(n(cy - k)) \(n(cx - k)) \(n(cy - rr)) \(n(cx)) \(n(cy - rr)) c")
+            line("\(n(cx + k)) \(n(cy - rr)) \(n(cx + rr)) \(n(cy - k)) \(n(cx + rr)) \(n(cy)) c f")
+        }
     }
 
     /// A note icon filling `r`: a coloured sheet with lines of text.

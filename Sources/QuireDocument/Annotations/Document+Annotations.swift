@@ -177,9 +177,16 @@ extension Document {
         a.creationDate = a.creationDate ?? now
         a.modificationDate = now
         if a.flags == 0 && !a.isStateReply { a.flags = Annotation.Flag.print }
+        // (A record imported without its file makes one, as it always did: JSON carries no file.)
+        if a.subtype == "FileAttachment" && a.file == nil && !imported {
+            throw PDFError(.invalidArgument, "file: a FileAttachment needs a file to embed (Annotation.file, quire_annotation_set_file)")
+        }
+        if a.file != nil { try checkStructureEditable("a FileAttachment's file cannot be embedded (its layer record does not carry files yet)") }
         var dict = a.written(into: PDFDictionary(), pageObject: page.id)
         if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
         a.image = nil
+        if let file = a.file { dict["FS"] = try storeAttachedFile(file); a.fileInfo = file.info }
+        a.file = nil
         dict = try withAppearance(a, dict, strict: !imported)
         let id = try addObject(.dictionary(dict))
         try appendToAnnots(page, .reference(id))
@@ -223,9 +230,12 @@ extension Document {
             throw PDFError(.format, "annotation \(id) is not a dictionary")
         }
         // /P stays the page it names (the first listing, for an object on two pages).
+        if a.file != nil { try checkStructureEditable("a FileAttachment's file cannot be embedded (its layer record does not carry files yet)") }
         var dict = a.written(into: original, pageObject: try page(at: current.pageIndex).id, previous: current)
         if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
         a.image = nil
+        if let file = a.file { dict["FS"] = try storeAttachedFile(file); a.fileInfo = file.info }
+        a.file = nil
         if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict, strict: importedOver == nil) }
         try setObject(id.number, .dictionary(dict))
     }

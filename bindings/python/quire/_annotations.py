@@ -45,7 +45,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Se
 from . import _raw
 from ._errors import InternalError, InvalidArgumentError, StateError, UnsupportedError, check
 from ._ffi import OwnedHandle, c_string, doubles, optional_c_string, query_doubles, query_short_bytes, text
-from ._fields import Field
+from ._fields import Attribute, Field
 from ._geometry import Rect, RectLike, c_rect, rect_from_c
 
 #: What a PDF date string field accepts: the PDF date text, or a :class:`datetime.datetime`.
@@ -68,6 +68,7 @@ SUBTYPES: Tuple[str, ...] = (
     "Ink",
     "Stamp",
     "Caret",
+    "FileAttachment",
 )
 
 #: Subtypes of ISO 32000-2 §12.5.6 that Quire reads but does not create: :meth:`Annotation.new`
@@ -75,7 +76,7 @@ SUBTYPES: Tuple[str, ...] = (
 #: :class:`quire.InvalidArgumentError`).
 _READ_ONLY_SUBTYPES = frozenset(
     (
-        "Link", "Popup", "FileAttachment", "Sound", "Movie", "Screen", "Widget", "PrinterMark",
+        "Link", "Popup", "Sound", "Movie", "Screen", "Widget", "PrinterMark",
         "TrapNet", "Watermark", "3D", "Redact", "Projection", "RichMedia",
     )
 )
@@ -607,6 +608,49 @@ class Annotation(OwnedHandle):
         with self._lock:
             self._changed()
             check(_raw.lib.quire_annotation_set_image(self._live(), raw, len(raw), content_type.encode("utf-8")))
+
+    def set_file(self, data: Union[bytes, bytearray, memoryview, "os.PathLike[str]", str, None],
+                 file_name: Optional[str] = None, content_type: Optional[str] = None,
+                 description: Optional[str] = None) -> None:
+        """Gives a FileAttachment the file to embed: bytes (with ``file_name``), or the path
+        of a file (whose name is the default ``file_name``). It is stored in the document,
+        compressed, when the annotation is added or written back
+        (:meth:`quire.Document.add_annotation`, :meth:`quire.Document.update_annotation`);
+        :attr:`icon` (``'PushPin'``, the default, ``'Paperclip'``, ``'Graph'`` or
+        ``'Tag'``) is drawn in :attr:`color`. ``content_type`` is a media type such as
+        ``'application/pdf'`` (``None`` for none); ``description`` is shown by viewers.
+        :class:`quire.InvalidArgumentError` for a name with a path separator or a bad media
+        type, :class:`quire.LimitError` past 64 MiB. ``None`` forgets a file not stored yet.
+        The annotation JSON and synced layers do not carry the file yet: a synced document
+        refuses one (:class:`quire.StateError`)."""
+        if data is None:
+            with self._lock:
+                self._changed()
+                check(_raw.lib.quire_annotation_set_file(self._live(), None, 0, None, None, None))
+            return
+        if isinstance(data, (str, os.PathLike)):
+            path = Path(data)
+            data = path.read_bytes()
+            file_name = path.name if file_name is None else file_name
+        if file_name is None:
+            raise TypeError("set_file needs a file_name with bytes")
+        raw = bytes(data)
+        with self._lock:
+            self._changed()
+            check(_raw.lib.quire_annotation_set_file(self._live(), raw, len(raw), c_string(file_name, "the file name"),
+                                                     optional_c_string(content_type, "the content type"),
+                                                     optional_c_string(description, "the description")))
+
+    file_name: Attribute[Annotation, Optional[str]] = Attribute(
+        lambda a: a._get_string(_raw.QUIRE_ANNOT_FILE_NAME),
+        "The name of a FileAttachment's file (``None`` without one); read-only: :meth:`set_file` gives it.",
+    )
+    file_description: Attribute[Annotation, Optional[str]] = Attribute(
+        lambda a: a._get_string(_raw.QUIRE_ANNOT_FILE_DESCRIPTION), "The description of a FileAttachment's file; read-only."
+    )
+    file_content_type: Attribute[Annotation, Optional[str]] = Attribute(
+        lambda a: a._get_string(_raw.QUIRE_ANNOT_FILE_CONTENT_TYPE), "The media type of a FileAttachment's file; read-only."
+    )
 
     @property
     def ink(self) -> List[List[float]]:

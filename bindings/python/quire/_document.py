@@ -1173,6 +1173,21 @@ class Document(OwnedHandle):
         with self._lock:
             check(_raw.lib.quire_document_delete_annotation(self._live_handle(), number))
 
+    def annotation_file(self, annotation: Union[int, Annotation, Reference]) -> bytes:
+        """The bytes of the file that a FileAttachment (an object number or an
+        :class:`Annotation` of this document) embeds; its name, media type and description
+        are :attr:`Annotation.file_name`, :attr:`Annotation.file_content_type` and
+        :attr:`Annotation.file_description`.
+
+        Raises:
+            NotFoundError: no such annotation, or it embeds no file.
+            FormatError: the file's stream cannot be decoded.
+            LimitError: the file is over 64 MiB decoded.
+        """
+        number = self._annotation_number(annotation)
+        with self._lock:
+            return query_bytes(_raw.lib.quire_document_annotation_file, self._live_handle(), number)
+
     def add_reply(
         self, target: Union[int, Annotation, Reference], author: Optional[str], contents: str
     ) -> Annotation:

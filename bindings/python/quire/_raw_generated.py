@@ -358,6 +358,9 @@ QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
 QUIRE_ANNOT_BORDER_STYLE = 0x070F
 QUIRE_ANNOT_SYMBOL = 0x0710
 QUIRE_ANNOT_INTENT = 0x0711
+QUIRE_ANNOT_FILE_NAME = 0x0712
+QUIRE_ANNOT_FILE_DESCRIPTION = 0x0713
+QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0714
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -1623,6 +1626,12 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ),
     ("quire_annotation_set_points", c_int, (quire_annotation_p, quire_annot_points_field, POINTER(c_double), c_size_t)),
     ("quire_annotation_set_image", c_int, (quire_annotation_p, c_void_p, c_size_t, c_char_p)),
+    ("quire_annotation_set_file", c_int, (quire_annotation_p, c_void_p, c_size_t, c_char_p, c_char_p, c_char_p)),
+    (
+        "quire_document_annotation_file",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, c_int32),
+    ),
     ("quire_annotation_ink_stroke_count", c_int, (POINTER(c_int32), quire_annotation_p)),
     (
         "quire_annotation_ink_stroke",
@@ -2161,6 +2170,9 @@ __all__ = [
     "QUIRE_ANNOT_BORDER_STYLE",
     "QUIRE_ANNOT_SYMBOL",
     "QUIRE_ANNOT_INTENT",
+    "QUIRE_ANNOT_FILE_NAME",
+    "QUIRE_ANNOT_FILE_DESCRIPTION",
+    "QUIRE_ANNOT_FILE_CONTENT_TYPE",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",

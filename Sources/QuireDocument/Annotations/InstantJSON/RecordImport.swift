@@ -300,6 +300,7 @@ extension InstantJSON {
         case .calloutLine: field = q.calloutLine != nil ? "quire.calloutLine" : "callout"
         case .alignment: field = "quire.alignment"
         case .image: field = "imageAttachmentId"
+        case .file: field = "type"  // JSON carries no file: not met
         case .dashPattern: field = q.dashPattern != nil ? "quire.dashPattern" : "strokeDashArray"
         case .cloudyIntensity: field = r.cloudyBorderIntensity != nil ? "cloudyBorderIntensity" : "quire.cloudyIntensity"
         case .rectDifferences: field = r.cloudyBorderInset != nil ? "cloudyBorderInset" : "quire.rectDifferences"
