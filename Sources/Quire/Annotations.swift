@@ -189,6 +189,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_BORDER_STYLE: value = a.borderStyle
         case QUIRE_ANNOT_SYMBOL: value = a.symbol
         case QUIRE_ANNOT_INTENT: value = a.intent
+        case QUIRE_ANNOT_OVERLAY_TEXT: value = a.overlayText
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -241,6 +242,7 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_INTENT:
             if let value { try Annotation.validate(intent: value) }
             b.annotation.intent = value
+        case QUIRE_ANNOT_OVERLAY_TEXT: b.annotation.overlayText = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -260,6 +262,7 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_FLAGS: value = Double(a.flags)
         case QUIRE_ANNOT_CLOUDY_INTENSITY: value = a.cloudyIntensity
         case QUIRE_ANNOT_ALIGNMENT: value = a.alignment.map(Double.init)
+        case QUIRE_ANNOT_REPEAT: value = a.repeatsOverlayText ? 1 : 0
         default: throw unknownField(field, "quire_annot_number_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -295,6 +298,9 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: q
             }
             try Annotation.validate(alignment: q)
             b.annotation.alignment = q
+        case QUIRE_ANNOT_REPEAT:
+            guard value == 0 || value == 1 else { throw CallError(code: QUIRE_EINVAL, message: "repeat \(value) is not 0 or 1") }
+            b.annotation.repeatsOverlayText = value == 1
         default: throw unknownField(field, "quire_annot_number_field")
         }
     }

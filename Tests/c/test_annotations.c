@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_INTENT + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_OVERLAY_TEXT + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -1936,7 +1936,7 @@ static void test_errors(void) {
             (quire_annot_number_field)4,
             (quire_annot_number_field)INT32_MAX,
             (quire_annot_number_field)0,
-            (quire_annot_number_field)(QUIRE_ANNOT_ALIGNMENT + 1),
+            (quire_annot_number_field)(QUIRE_ANNOT_REPEAT + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};

@@ -413,7 +413,7 @@ def test_every_subtype_renders_inside_its_rect(subtype: str, renderer: str):
 
 
 def test_all_fourteen_subtypes_are_listed():
-    assert len(quire.SUBTYPES) == 14 and "Caret" in quire.SUBTYPES
+    assert len(quire.SUBTYPES) == 15 and "Caret" in quire.SUBTYPES and "Redact" in quire.SUBTYPES
 
 
 # ---------------------------------------------------------------------------------------

@@ -67,7 +67,12 @@ typedef enum quire_annot_string_field {
     /** /IT, the intent: "FreeTextCallout" (drawn with its callout line) or
      *  "FreeTextTypeWriter" (drawn as its text alone) for FreeText; any other name is kept
      *  (LineArrow, PolygonCloud, ...); an empty one is QUIRE_EINVAL */
-    QUIRE_ANNOT_INTENT = 0x0711
+    QUIRE_ANNOT_INTENT = 0x0711,
+    /** /OverlayText of a Redact annotation: the text drawn over the fill colour
+     *  (QUIRE_ANNOT_INTERIOR_COLOR) when the redaction is applied, in the size and colour of
+     *  QUIRE_ANNOT_DEFAULT_APPEARANCE and aligned by QUIRE_ANNOT_ALIGNMENT (see
+     *  quire/redaction.h) */
+    QUIRE_ANNOT_OVERLAY_TEXT = 0x0712
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -79,8 +84,12 @@ typedef enum quire_annot_number_field {
      *  of radius 4 × intensity + half the border width (a cloudy Polygon's /Rect grows to
      *  hold them when it is added or updated). */
     QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804,
-    /** /Q of FreeText: 0 left, 1 centred, 2 right (another value is QUIRE_EINVAL) */
-    QUIRE_ANNOT_ALIGNMENT = 0x0805
+    /** /Q of FreeText and of a Redact annotation's overlay text: 0 left, 1 centred, 2
+     *  right (another value is QUIRE_EINVAL) */
+    QUIRE_ANNOT_ALIGNMENT = 0x0805,
+    /** /Repeat of a Redact annotation: 1 repeats the overlay text to fill the region, 0
+     *  draws it once (the default); another value is QUIRE_EINVAL */
+    QUIRE_ANNOT_REPEAT = 0x0806
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
