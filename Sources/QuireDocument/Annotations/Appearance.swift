@@ -181,7 +181,8 @@ enum Appearance {
 
     /// What an applied Redact annotation leaves on the page (ISO 32000-2 §12.5.6.23): each
     /// region (its quadrilaterals' boxes, else /Rect) filled with /IC (nothing without it),
-    /// and /OverlayText in each region in /DA's size (10 points without one) and colour,
+    /// and /OverlayText in each region in /DA's size (10 points without one) and colour
+    /// (without /DA: white on a dark fill, black on a light one),
     /// aligned by /Q, repeated to fill the region with /Repeat. A form XObject whose /BBox
     /// is /Rect, in page coordinates.
     static func redacted(for a: Annotation, document: Document, strict: Bool) throws -> Stream {
@@ -196,6 +197,17 @@ enum Appearance {
             let t = try AppearanceText(overlay, preferred: standardFont("Helv", "Helvetica"), document: document,
                                        strict: strict, what: "the overlay text of a Redact annotation")
             let size = a.fontSize.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 10
+            // /DA's colour; without /DA, white on a dark fill and black on a light one.
+            var color = textColor(a.defaultAppearance)
+            if a.defaultAppearance == nil, let fill = a.interiorColor, !fill.isEmpty {
+                let light: Double
+                switch fill.count {
+                case 3: light = 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2]
+                case 4: light = 1 - min(1, 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2] + fill[3])
+                default: light = fill[0]
+                }
+                color = light < 0.5 ? [1] : [0]
+            }
             for q in regions {
                 var shown = overlay
                 if a.repeatsOverlayText {
@@ -206,7 +218,7 @@ enum Appearance {
                     shown = Array(repeating: overlay, count: min(perLine * lines, 10_000)).joined(separator: " ")
                 }
                 ops.line("q \(n(q.left)) \(n(q.bottom)) \(n(q.width)) \(n(q.height)) re W n")
-                ops.text(shown, in: q, font: t, size: size, color: textColor(a.defaultAppearance), alignment: a.alignment ?? 0)
+                ops.text(shown, in: q, font: t, size: size, color: color, alignment: a.alignment ?? 0)
                 ops.line("Q")
             }
             text = t

@@ -62,7 +62,8 @@ final class ContentRedaction {
         var edits: [Edit] = []
         /// XObjects of the stream's resources replaced by rewritten copies.
         var xobjects: [PDFName: PDFObject] = [:]
-        var pathStart: Int? = nil
+        /// The byte ranges of the current path's construction operators.
+        var pathRanges: [Range<Int>] = []
         var pathBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil
         var clips = false
         /// Marked content open: the operator's range, its tag, whether its properties carry
@@ -261,7 +262,7 @@ final class ContentRedaction {
         }
         switch op {
         case "m", "l", "c", "v", "y", "re", "h":
-            if frames[k].pathStart == nil { frames[k].pathStart = from }
+            frames[k].pathRanges.append(from..<Swift.max(from, to))
             switch op {
             case "m", "l": point(arg(0, of: 2), arg(1, of: 2))
             case "c": for i in 0..<3 { point(arg(2 * i, of: 6), arg(2 * i + 1, of: 6)) }
@@ -274,8 +275,8 @@ final class ContentRedaction {
         case "W", "W*":
             frames[k].clips = true
         case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
-            defer { frames[k].pathStart = nil; frames[k].pathBox = nil; frames[k].clips = false }
-            guard options.graphics, op != "n", let start = frames[k].pathStart, let b = frames[k].pathBox else { return }
+            defer { frames[k].pathRanges = []; frames[k].pathBox = nil; frames[k].clips = false }
+            guard options.graphics, op != "n", !frames[k].pathRanges.isEmpty, let b = frames[k].pathBox else { return }
             // A stroke reaches half the line width past the path (in page space).
             let strokes = ["S", "s", "B", "B*", "b", "b*"].contains(op)
             let scale = (abs(state.ctm.a * state.ctm.d - state.ctm.b * state.ctm.c)).squareRoot()
@@ -283,10 +284,19 @@ final class ContentRedaction {
             let box = Rect(left: b.minX - reach, bottom: b.minY - reach, right: b.maxX + reach, top: b.maxY + reach)
             guard box.left.isFinite, box.right.isFinite, inside(box) else { return }
             result.pathsRemoved += 1
-            // A path that also clips keeps its clip (painted by nothing: `n`).
-            if frames[k].clips { edit(from, to, "\nn\n") } else { edit(start, to, "\n") }
+            // A path that also clips keeps its clip (painted by nothing: `n`); otherwise its
+            // construction goes too. Operators between them (colours that writers put
+            // there, which viewers accept) stay.
+            if frames[k].clips {
+                edit(from, to, "\nn\n")
+            } else {
+                for r in frames[k].pathRanges { edit(r.lowerBound, r.upperBound, "\n") }
+                edit(from, to, "\n")
+            }
+        case "RG", "rg", "G", "g", "K", "k", "CS", "cs", "SC", "SCN", "sc", "scn", "w", "J", "j", "M", "d", "ri", "i", "gs":
+            break  // misplaced in a path, but read by viewers: the path goes on
         default:
-            frames[k].pathStart = nil; frames[k].pathBox = nil; frames[k].clips = false
+            frames[k].pathRanges = []; frames[k].pathBox = nil; frames[k].clips = false
         }
     }
 
