@@ -1593,6 +1593,10 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_FLATTEN_OPTIONS_VERSION;
         return version == 1 ? sizeof(quire_flatten_options) : 0;
     }
+    if (strcmp(ctype, "quire_redaction_options *") == 0) {
+        *current = QUIRE_REDACTION_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_redaction_options) : 0;
+    }
     if (strcmp(ctype, "quire_export_options *") == 0) {
         *current = QUIRE_EXPORT_OPTIONS_VERSION;
         return version == 1 ? sizeof(quire_export_options) : 0;

@@ -22,6 +22,11 @@ extension Document {
     public func addRedaction(pageIndex: Int, quads: [TextQuad], fill: [Double]? = [0, 0, 0], overlayText: String? = nil,
                              author: String? = nil) throws -> Annotation {
         guard !quads.isEmpty else { throw PDFError(.invalidArgument, "a redaction needs at least one region") }
+        if let fill {
+            guard [1, 3, 4].contains(fill.count), fill.allSatisfy({ (0...1).contains($0) }) else {
+                throw PDFError(.invalidArgument, "a fill colour has 1, 3 or 4 components between 0 and 1")
+            }
+        }
         _ = try redactionQuads(pageIndex: pageIndex, regions: quads.map(\.bounds))
         var r = quads[0].bounds
         for q in quads.dropFirst() {
@@ -56,12 +61,13 @@ extension Document {
     }
 
     /// Marks every match of `query` (see ``searchText(_:options:progress:)``) for redaction,
-    /// one Redact annotation per match. Returns the annotations added.
+    /// one Redact annotation per match. Returns the annotations added. All or nothing.
     @discardableResult
     public func addRedactions(matching query: String, options: TextSearchOptions = TextSearchOptions(),
                               fill: [Double]? = [0, 0, 0], overlayText: String? = nil) throws -> [Annotation] {
+        guard !query.isEmpty else { throw PDFError(.invalidArgument, "the text to redact is empty") }
         let matches = try searchText(query, options: options)
-        return try batch {
+        return try allOrNothing {
             try matches.map { try addRedaction(pageIndex: $0.pageIndex, quads: $0.span.quads, fill: fill, overlayText: overlayText) }
         }
     }
@@ -91,7 +97,8 @@ extension Document {
     /// annotation has one), and the Redact annotations are removed. `options` chooses what
     /// is removed and the document cleanup.
     ///
-    /// A document that is encrypted must have been opened with its owner password. A page
+    /// A document that is encrypted must have been opened with its owner password; a synced
+    /// document refuses (`.state`: its PDF is the server's). A page
     /// whose content cannot be read to its end (damaged, over a limit) fails the call
     /// (`PDFError(.format)`): what was not read cannot be known to lie outside the regions.
     /// All or nothing: an error leaves the document as it was.
@@ -100,6 +107,7 @@ extension Document {
     /// incremental save would keep the original bytes, so it is refused.
     @discardableResult
     public func applyRedactions(_ options: RedactionOptions = RedactionOptions(), progress: ProgressHandler? = nil) throws -> RedactionResult {
+        try checkStructureEditable("redactions cannot be applied")
         if isEncrypted, !(file.security?.authenticatedAsOwner ?? false) {
             throw PDFError(.password, "the document is encrypted and was not opened with its owner password: redactions cannot be applied")
         }
@@ -118,6 +126,9 @@ extension Document {
             try progress?(all.count, all.count)
             return result
         }
+        for note in result.notes { file.warn(note) }
+        let cleaned = options.removeMetadata || options.removeEmbeddedFiles || options.removeJavaScript
+        guard result.redactions > 0 || cleaned else { return result }
         noteModification(.other)
         fullSaveRequired = "redactions were applied: only a full save removes the original bytes (an incremental one would keep them)"
         return result

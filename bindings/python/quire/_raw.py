@@ -212,6 +212,11 @@ def flatten_options_init() -> quire_flatten_options:
     return _init(quire_flatten_options(), "quire_flatten_options_init", QUIRE_FLATTEN_OPTIONS_VERSION)
 
 
+def redaction_options_init() -> quire_redaction_options:
+    """``QUIRE_REDACTION_OPTIONS_INIT`` through ``quire_redaction_options_init``."""
+    return _init(quire_redaction_options(), "quire_redaction_options_init", QUIRE_REDACTION_OPTIONS_VERSION)
+
+
 def export_options_init() -> quire_export_options:
     """``QUIRE_EXPORT_OPTIONS_INIT`` through ``quire_export_options_init``."""
     return _init(quire_export_options(), "quire_export_options_init", QUIRE_EXPORT_OPTIONS_VERSION)

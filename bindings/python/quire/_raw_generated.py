@@ -358,6 +358,7 @@ QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
 QUIRE_ANNOT_BORDER_STYLE = 0x070F
 QUIRE_ANNOT_SYMBOL = 0x0710
 QUIRE_ANNOT_INTENT = 0x0711
+QUIRE_ANNOT_OVERLAY_TEXT = 0x0712
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -367,6 +368,7 @@ QUIRE_ANNOT_FONT_SIZE = 0x0802
 QUIRE_ANNOT_FLAGS = 0x0803
 QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
 QUIRE_ANNOT_ALIGNMENT = 0x0805
+QUIRE_ANNOT_REPEAT = 0x0806
 
 #: ``quire_annot_color_field``, passed and stored as a C int.
 quire_annot_color_field = c_int32
@@ -1461,6 +1463,48 @@ QUIRE_PROBLEM_PROFILE = 0x3F0D
 
 
 # ----------------------------------------------------------------------------------------
+# quire/redaction.h: Redaction
+# ----------------------------------------------------------------------------------------
+
+#: The current version of `quire_redaction_options`.
+QUIRE_REDACTION_OPTIONS_VERSION = 1
+
+
+class quire_redaction_options(Structure):
+    """``quire_redaction_options``: Options of `quire_document_apply_redactions`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("text", c_int32),
+        ("images", c_int32),
+        ("graphics", c_int32),
+        ("annotations", c_int32),
+        ("remove_metadata", c_int32),
+        ("remove_embedded_files", c_int32),
+        ("remove_javascript", c_int32),
+    ]
+
+
+#: The current version of `quire_redaction_result`.
+QUIRE_REDACTION_RESULT_VERSION = 1
+
+
+class quire_redaction_result(Structure):
+    """``quire_redaction_result``: What `quire_document_apply_redactions` did."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("redactions", c_int32),
+        ("pages", c_int32),
+        ("glyphs_removed", c_int32),
+        ("images_removed", c_int32),
+        ("images_blanked", c_int32),
+        ("paths_removed", c_int32),
+        ("annotations_removed", c_int32),
+    ]
+
+
+# ----------------------------------------------------------------------------------------
 # The functions: (name, restype, argtypes), in header order
 # ----------------------------------------------------------------------------------------
 
@@ -2048,6 +2092,40 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
             c_int32,
         ),
     ),
+    # quire/redaction.h: Redaction
+    (
+        "quire_page_add_redaction",
+        c_int,
+        (
+            POINTER(quire_annotation_p),
+            quire_document_p,
+            c_int32,
+            POINTER(c_double),
+            c_size_t,
+            POINTER(c_double),
+            c_size_t,
+            c_char_p,
+        ),
+    ),
+    (
+        "quire_document_add_redactions_matching",
+        c_int,
+        (
+            POINTER(c_int32),
+            quire_document_p,
+            c_char_p,
+            POINTER(quire_text_search_options),
+            POINTER(c_double),
+            c_size_t,
+            c_char_p,
+        ),
+    ),
+    ("quire_redaction_options_init", c_int, (POINTER(quire_redaction_options), c_uint)),
+    (
+        "quire_document_apply_redactions",
+        c_int,
+        (POINTER(quire_redaction_result), quire_document_p, POINTER(quire_redaction_options)),
+    ),
 )
 
 __all__ = [
@@ -2161,6 +2239,7 @@ __all__ = [
     "QUIRE_ANNOT_BORDER_STYLE",
     "QUIRE_ANNOT_SYMBOL",
     "QUIRE_ANNOT_INTENT",
+    "QUIRE_ANNOT_OVERLAY_TEXT",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",
@@ -2168,6 +2247,7 @@ __all__ = [
     "QUIRE_ANNOT_FLAGS",
     "QUIRE_ANNOT_CLOUDY_INTENSITY",
     "QUIRE_ANNOT_ALIGNMENT",
+    "QUIRE_ANNOT_REPEAT",
     "quire_annot_color_field",
     "QUIRE_ANNOT_COLOR",
     "QUIRE_ANNOT_INTERIOR_COLOR",
@@ -2475,5 +2555,9 @@ __all__ = [
     "QUIRE_PROBLEM_TIMESTAMP",
     "QUIRE_PROBLEM_WEAK_ALGORITHM",
     "QUIRE_PROBLEM_PROFILE",
+    "QUIRE_REDACTION_OPTIONS_VERSION",
+    "quire_redaction_options",
+    "QUIRE_REDACTION_RESULT_VERSION",
+    "quire_redaction_result",
     "FUNCTIONS",
 ]
