@@ -175,7 +175,8 @@ final class ContentRedaction {
         }
         var out: [PDFObject] = []
         func number(_ v: Double) {
-            if case .real(let last)? = out.last {
+            guard v.isFinite else { return }
+            if case .real(let last)? = out.last, (last + v).isFinite {
                 out[out.count - 1] = .real(last + v)
             } else {
                 out.append(.real(v))
@@ -455,9 +456,11 @@ final class ContentRedaction {
             let u0 = corners.map(\.0).min() ?? 0, u1 = corners.map(\.0).max() ?? 0
             let v0 = corners.map(\.1).min() ?? 0, v1 = corners.map(\.1).max() ?? 0
             guard u1 > 0, u0 < 1, v1 > 0, v0 < 1 else { continue }
-            let x0 = Swift.max(0, Int((u0 * Double(w)).rounded(.down))), x1 = Swift.min(w, Int((u1 * Double(w)).rounded(.up)))
+            // Clamped as doubles first: a region far off the image maps far outside it.
+            func pixel(_ v: Double, _ size: Int) -> Int { Int(Swift.min(Swift.max(v, 0), Double(size))) }
+            let x0 = pixel((u0 * Double(w)).rounded(.down), w), x1 = pixel((u1 * Double(w)).rounded(.up), w)
             // Row 0 is the top of the image (v = 1).
-            let y0 = Swift.max(0, Int(((1 - v1) * Double(h)).rounded(.down))), y1 = Swift.min(h, Int(((1 - v0) * Double(h)).rounded(.up)))
+            let y0 = pixel(((1 - v1) * Double(h)).rounded(.down), h), y1 = pixel(((1 - v0) * Double(h)).rounded(.up), h)
             guard x0 < x1, y0 < y1 else { continue }
             for y in y0..<y1 {
                 let row = y * rowBytes
