@@ -2295,6 +2295,12 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         if ((!array && count != 0) || choice == DB_NAN_4 || choice == DB_INF_8) c->must_fail = 1;
         if (strcmp(fn->name, "quire_annotation_set_color") == 0) {
             if (count != 0 && count != 1 && count != 3 && count != 4) c->must_fail = 1;
+        } else if (strcmp(name, "fill") == 0) {
+            /* A redaction's fill: none (0), or a colour of 1, 3 or 4 components. */
+            if (count != 0 && count != 1 && count != 3 && count != 4) c->must_fail = 1;
+        } else if (strcmp(fn->name, "quire_page_add_redaction") == 0) {
+            /* Rectangles: 4 numbers each, at least one. */
+            if (count <= 0 || count % 4 != 0) c->must_fail = 1;
         } else if (strcmp(fn->name, "quire_annotation_set_points") == 0 &&
                    c->values[1].i32 == QUIRE_ANNOT_DASH_PATTERN) {
             /* any count the other rules allow */

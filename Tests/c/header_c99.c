@@ -297,6 +297,15 @@
     X(quire_flatten_options_init, int, (quire_flatten_options *, unsigned))             \
     X(quire_document_flatten, int,                                                      \
       (int32_t *, quire_document *, const quire_flatten_options *))                     \
+    X(quire_page_add_redaction, int,                                                    \
+      (quire_annotation **, quire_document *, int32_t, const double *, size_t,          \
+       const double *, size_t, const char *))                                           \
+    X(quire_document_add_redactions_matching, int,                                      \
+      (int32_t *, quire_document *, const char *, const quire_text_search_options *,    \
+       const double *, size_t, const char *))                                           \
+    X(quire_redaction_options_init, int, (quire_redaction_options *, unsigned))         \
+    X(quire_document_apply_redactions, int,                                             \
+      (quire_redaction_result *, quire_document *, const quire_redaction_options *))    \
     X(quire_document_export_xfdf, int,                                                  \
       (char *, size_t, size_t *, quire_document *))                                     \
     X(quire_document_import_xfdf, int,                                                  \
@@ -746,6 +755,9 @@ HEADER_ASSERT(long_operation_versions, QUIRE_FLATTEN_OPTIONS_VERSION == 1 && QUI
                                            QUIRE_IMPORT_OPTIONS_VERSION == 1);
 HEADER_ASSERT(annotation_formats, QUIRE_FORMAT_JSON == 0x3800 && QUIRE_FORMAT_JSON_INSTANT_COMMENTS == 0x3801 &&
                                       QUIRE_FORMAT_XFDF == 0x3802);
+/* Redaction (issue 38): the options' initialiser at file scope, the versions. */
+static const quire_redaction_options header_static_redaction_options = QUIRE_REDACTION_OPTIONS_INIT;
+HEADER_ASSERT(redaction_versions, QUIRE_REDACTION_OPTIONS_VERSION == 1 && QUIRE_REDACTION_RESULT_VERSION == 1);
 HEADER_ASSERT(search_options_v1_size, offsetof(quire_text_search_options, max_matches) + sizeof(int32_t) == 16);
 /* Digital signatures (issue 37): the families' values, the options' initialisers at file
  * scope, and a time-stamping callback of the header's type. */
@@ -1098,6 +1110,14 @@ int main(void) {
                          header_static_text_options.progress_payload == NULL &&
                          header_static_search_options.progress == NULL,
                      "the long operations' initialisers at file scope");
+        header_check(header_static_redaction_options.version == QUIRE_REDACTION_OPTIONS_VERSION &&
+                         header_static_redaction_options.text == 1 && header_static_redaction_options.images == 1 &&
+                         header_static_redaction_options.graphics == 1 &&
+                         header_static_redaction_options.annotations == 1 &&
+                         header_static_redaction_options.remove_metadata == 0 &&
+                         header_static_redaction_options.remove_embedded_files == 0 &&
+                         header_static_redaction_options.remove_javascript == 0,
+                     "QUIRE_REDACTION_OPTIONS_INIT at file scope");
         flatten.progress = header_progress;
         exporting.progress = header_progress;
         importing.progress = header_progress;

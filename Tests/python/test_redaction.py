@@ -143,6 +143,14 @@ def spellings(secret: str) -> List[bytes]:
     return [raw, raw.hex().encode(), raw.hex().upper().encode(), secret.encode("utf-16-be")]
 
 
+#: Brackets PDFium may mirror when the bidi context of a line changes (a word of it gone).
+MIRRORED = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<", "«": "»", "»": "«"}
+
+
+def same_char(a: str, b: str) -> bool:
+    return a == b or MIRRORED.get(a) == b
+
+
 def overlaps(a: Box, b: Box, margin: float = 0.0) -> bool:
     return min(a[2], b[2]) + margin > max(a[0], b[0]) and min(a[3], b[3]) + margin > max(a[1], b[1])
 
@@ -203,7 +211,7 @@ def check_page(before: bytes, after: bytes, index: int, regions: List[Box], fill
     moved = []
     for c, b in outside:
         k = next((i for i, (c2, b2) in enumerate(unmatched)
-                  if c2 == c and all(abs(b[j] - b2[j]) <= 0.5 for j in range(4))), None)
+                  if same_char(c, c2) and all(abs(b[j] - b2[j]) <= 0.5 for j in range(4))), None)
         if k is None:
             moved.append((c, b))
         else:
