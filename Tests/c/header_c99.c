@@ -979,6 +979,7 @@ HEADER_ASSERT(tools, QUIRE_TOOL_PAN == 0x3000 && QUIRE_TOOL_ANNOT_EDIT == 0x3001
                          QUIRE_TOOL_FORM_FILL == 0x300C && QUIRE_TOOL_SIGNATURE == 0x300D &&
                          QUIRE_TOOL_HIGHLIGHT == 0x300E && QUIRE_TOOL_UNDERLINE == 0x300F &&
                          QUIRE_TOOL_STRIKEOUT == 0x3010 && QUIRE_TOOL_SQUIGGLY == 0x3011 &&
+                         QUIRE_TOOL_REDACT == 0x3012 &&
                          QUIRE_TOOL_CUSTOM == 0x30FF);
 HEADER_ASSERT(pointer_kinds, QUIRE_POINTER_TAP == 0x3100 && QUIRE_POINTER_DOUBLE_TAP == 0x3101 &&
                                  QUIRE_POINTER_LONG_PRESS == 0x3102 && QUIRE_POINTER_DRAG_BEGIN == 0x3103 &&

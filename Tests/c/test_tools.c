@@ -495,6 +495,7 @@ static void test_text_markup(void) {
         {QUIRE_TOOL_UNDERLINE, "Underline"},
         {QUIRE_TOOL_STRIKEOUT, "StrikeOut"},
         {QUIRE_TOOL_SQUIGGLY, "Squiggly"},
+        {QUIRE_TOOL_REDACT, "Redact"},
     };
     quire_document *doc = open_corpus("pdfium/testing/resources/hello_world.pdf", NULL);
     struct recorder r;

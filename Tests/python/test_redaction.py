@@ -295,6 +295,68 @@ def test_rect_removes_a_line_in_three_fonts_and_a_fill_and_overlay():
     assert "REMOVED" in mupdf_text(after, 0)
 
 
+def vertical_pdf() -> bytes:
+    """A page with a column of vertical text (Type0, Identity-V, a CID font of Adobe-Japan1
+    that is not embedded): eight two-byte codes from (300, 700) down."""
+    pdf = pikepdf.new()
+    cid = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType0, BaseFont=pikepdf.Name("/KozMinPr6N-Regular"),
+        CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Japan1"), Supplement=6),
+        FontDescriptor=pdf.make_indirect(pikepdf.Dictionary(
+            Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/KozMinPr6N-Regular"), Flags=4,
+            FontBBox=[0, -120, 1000, 880], ItalicAngle=0, Ascent=880, Descent=-120, CapHeight=700, StemV=80)),
+        DW=1000))
+    font = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/KozMinPr6N-Regular"),
+        Encoding=pikepdf.Name("/Identity-V"), DescendantFonts=[cid],
+        ToUnicode=pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+                                  b"/CMapName /Q def 1 begincodespacerange <0000> <FFFF> endcodespacerange "
+                                  b"1 beginbfrange <0021> <0028> <0041> endbfrange endcmap CMapName currentdict "
+                                  b"/CMap defineresource pop end end")))
+    content = b"BT /F1 20 Tf 300 700 Td <00210022002300240025002600270028> Tj ET\n"
+    pdf.pages.append(pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 612, 792],
+                                                     Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+                                                     Contents=pdf.make_stream(content))))
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def mupdf_chars(data: bytes, index: int) -> List[Tuple[str, Box]]:
+    """Each character MuPDF extracts from page `index`, with its box (PDF space, y up)."""
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        page = doc[index]
+        h = page.rect.height
+        out = []
+        for block in page.get_text("rawdict")["blocks"]:
+            for line in block.get("lines", []):
+                for span in line["spans"]:
+                    for ch in span["chars"]:
+                        x0, y0, x1, y1 = ch["bbox"]
+                        out.append((ch["c"], (x0, h - y1, x1, h - y0)))
+        return out
+
+
+def test_vertical_text_keeps_its_positions():
+    """Vertical writing: the glyphs after removed ones stay where they were (the TJ number
+    moves down by the removed glyphs' vertical displacement). PDFium extracts no text of a
+    CID font it cannot load, so MuPDF's characters are compared."""
+    before = vertical_pdf()
+    chars = mupdf_chars(before, 0)
+    assert "".join(c for c, _ in chars) == "ABCDEFGH"
+    # From the centre of "D" to the centre of "C": two glyphs (which two depends on the box
+    # model: MuPDF and Quire place a vertical glyph of a font they cannot load apart).
+    c, d = (dict(chars)[k] for k in "CD")
+    region = (c[0] + 1, (d[1] + d[3]) / 2, c[2] - 1, (c[1] + c[3]) / 2)
+    after, _, result = apply(before, lambda doc: doc.pages[0].add_redaction(region))
+    assert result.glyphs_removed == 2
+    kept = mupdf_chars(after, 0)
+    assert len(kept) == 6 and "H" in [c for c, _ in kept]
+    old = {c: box for c, box in chars}
+    for c, box in kept:
+        assert all(abs(box[j] - old[c][j]) <= 0.5 for j in range(4)), (c, box, old[c])
+
+
 def test_form_xobject_shared_by_two_pages_is_copied():
     form = b"BT /F1 14 Tf 72 500 Td (Shared form secret 98765 text) Tj ET\n"
     page = b"q /Fm1 Do Q\nBT /F1 12 Tf 72 300 Td (Page text) Tj ET\n"
@@ -452,6 +514,26 @@ def test_cleanup_removes_metadata_and_javascript():
         doc.apply_redactions(remove_metadata=True, remove_javascript=True)
         after = doc.save_to_bytes(full=True)
     assert b"31337" not in after and b"app.alert" not in after
+
+
+def test_redact_tool_marks_a_drag_text_or_rectangle(corpus):
+    """The tool manager's Redact tool: a drag over "Hello, world" on PDFium's
+    hello_world.pdf marks that text; a drag over empty space marks its rectangle; applied,
+    the text is gone for PDFium and the rest of the page is as it was."""
+    before = corpus("pdfium/testing/resources/hello_world.pdf").read_bytes()
+
+    def mark(doc):
+        tools = quire.ToolManager(doc)
+        tools.tool = quire.Tool.REDACT
+        tools.drag(0, (22, 53), (78, 53), (50, 53))
+        tools.drag(0, (100, 150), (150, 180), (120, 160))
+        kinds = [(a.subtype, len(a.quad_points)) for a in doc.pages[0].annotations]
+        assert kinds == [("Redact", 8), ("Redact", 8)]
+
+    after, regions, result = apply(before, mark)
+    assert result.redactions == 2
+    assert "world" not in pdfium_text(after, 0) and "Goodbye" in pdfium_text(after, 0)
+    check_page(before, after, 0, [r for _, r in regions])
 
 
 # -- the corpus ----------------------------------------------------------------------------

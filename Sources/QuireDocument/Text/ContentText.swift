@@ -441,12 +441,14 @@ struct ContentTextInterpreter {
                                          origin: origin, height: (asc - desc) * vlen,
                                          spaceWidth: (spaceW > 0 ? spaceW : 0.25) * len))
             }
-            // The displacement in thousandths of text space (a TJ number moves by minus it).
+            // The displacement in thousandths of text space along the writing direction, as
+            // a TJ number gives it: minus that number moves the same way (vertically, a
+            // positive number moves down, ty being negative).
             let displacement: Double
             if vertical {
                 let ty = -(1.0 * size) + state.charSpacing + wordSpace
                 tm = TextMatrix(1, 0, 0, 1, 0, ty).concatenating(tm)
-                displacement = size != 0 ? -ty / size * 1000 : 0
+                displacement = size != 0 ? ty / size * 1000 : 0
             } else {
                 let tx = (w0 * size + state.charSpacing + wordSpace) * th
                 tm = TextMatrix(1, 0, 0, 1, tx, 0).concatenating(tm)
