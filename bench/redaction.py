@@ -96,14 +96,24 @@ def leaves(before: bytes, after: bytes, word: str) -> dict:
     regions = boxes_of(before, word)
 
     def near(p, b):
-        return any(q == p and min(b[2], r[2]) + 1 > max(b[0], r[0]) and min(b[3], r[3]) + 1 > max(b[1], r[1]) for q, r in regions)
+        return any(
+            q == p and min(b[2], r[2]) + 1 > max(b[0], r[0]) and min(b[3], r[3]) + 1 > max(b[1], r[1])
+            for q, r in regions
+        )
 
     pool = list(new)
     moved = 0
     for p, c, b in old:
         if near(p, b):
             continue
-        k = next((i for i, (p2, c2, b2) in enumerate(pool) if p2 == p and c2 == c and all(abs(b[j] - b2[j]) <= 0.5 for j in range(4))), None)
+        k = next(
+            (
+                i
+                for i, (p2, c2, b2) in enumerate(pool)
+                if p2 == p and c2 == c and all(abs(b[j] - b2[j]) <= 0.5 for j in range(4))
+            ),
+            None,
+        )
         if k is None:
             moved += 1
         else:
@@ -121,8 +131,13 @@ def leaves(before: bytes, after: bytes, word: str) -> dict:
                 raw = word.encode("latin-1", "replace")
                 if raw in data or raw.hex().encode() in data.lower():
                     in_stream = True
-    return {"pdfium": word.lower() in text.lower(), "mupdf": word.lower() in mupdf_text.lower(),
-            "stream": in_stream, "moved": moved, "outside": sum(1 for p, c, b in old if not near(p, b))}
+    return {
+        "pdfium": word.lower() in text.lower(),
+        "mupdf": word.lower() in mupdf_text.lower(),
+        "stream": in_stream,
+        "moved": moved,
+        "outside": sum(1 for p, c, b in old if not near(p, b)),
+    }
 
 
 def main() -> int:
@@ -131,7 +146,9 @@ def main() -> int:
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     files = [Path(f) for f in args.files] or [CORPUS / f for f in FILES]
-    print("| file | word | library | median time | ratio to Quire | PDFium finds it | MuPDF finds it | in a stream | chars outside moved or gone |")
+    print(
+        "| file | word | library | median time | ratio to Quire | PDFium finds it | MuPDF finds it | in a stream | chars outside moved or gone |"
+    )
     print("| --- | --- | --- | ---: | ---: | --- | --- | --- | ---: |")
     for path in files:
         data = path.read_bytes()
@@ -152,9 +169,21 @@ def main() -> int:
             m = statistics.median(times[name])
             left = leaves(data, outputs[name], word)
             rel = path.relative_to(CORPUS) if CORPUS in path.parents else path
-            print("| %s | %s | %s | %.1f ms | %.2f | %s | %s | %s | %d of %d |" % (
-                rel, word, name, m * 1000, m / base, "yes" if left["pdfium"] else "no", "yes" if left["mupdf"] else "no",
-                "yes" if left["stream"] else "no", left["moved"], left["outside"]))
+            print(
+                "| %s | %s | %s | %.1f ms | %.2f | %s | %s | %s | %d of %d |"
+                % (
+                    rel,
+                    word,
+                    name,
+                    m * 1000,
+                    m / base,
+                    "yes" if left["pdfium"] else "no",
+                    "yes" if left["mupdf"] else "no",
+                    "yes" if left["stream"] else "no",
+                    left["moved"],
+                    left["outside"],
+                )
+            )
     return 0
 
 

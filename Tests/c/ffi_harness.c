@@ -1976,6 +1976,10 @@ static void set_choice(struct call *c, unsigned i, int choice) {
             } else if (fn->arg_kinds[i] == ARG_OUT_LEN) {
                 size_t s = LEN_SENTINEL;
                 memcpy(c->scratch[i].bytes, &s, sizeof s);
+            } else if (strcmp(fn->arg_ctypes[i], "quire_redaction_result *") == 0) {
+                /* A result struct whose version the caller sets (the header says so). */
+                uint32_t v = QUIRE_REDACTION_RESULT_VERSION;
+                memcpy(c->scratch[i].bytes, &v, sizeof v);
             }
             describe(name, "<scratch>");
         } else {

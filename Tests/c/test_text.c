@@ -244,17 +244,24 @@ static void test_redaction(void) {
     CHECK_STATUS(quire_redaction_options_init(&fresh, 0), QUIRE_EINVAL);
     /* Refused: a region off the page, a count that is not 4 per rectangle, a bad colour. */
     CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, off_page, 4, fill, 3, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, second_line, 3, fill, 3, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, second_line, 4, fill, 2, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 5, second_line, 4, fill, 3, NULL), QUIRE_ERANGE);
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, second_line, 3, fill, 3, NULL),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, second_line, 4, fill, 2, NULL),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 5, second_line, 4, fill, 3, NULL),
+                 QUIRE_ERANGE);
     /* The second line by rectangle, "draft" by search. */
-    CHECK_STATUS(quire_page_add_redaction(&mark, doc, 0, second_line, 4, fill, 3, "gone"), QUIRE_OK);
-    CHECK_STATUS(quire_annotation_color(interior, 4, &size, mark, QUIRE_ANNOT_INTERIOR_COLOR), QUIRE_OK);
+    CHECK_STATUS(quire_page_add_redaction(&mark, doc, 0, second_line, 4, fill, 3, "gone"),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_annotation_color(interior, 4, &size, mark, QUIRE_ANNOT_INTERIOR_COLOR),
+                 QUIRE_OK);
     CHECK_INT(size, 3);
     quire_annotation_free(mark);
-    CHECK_STATUS(quire_document_add_redactions_matching(&count, doc, "draft", NULL, fill, 3, NULL), QUIRE_OK);
+    CHECK_STATUS(quire_document_add_redactions_matching(&count, doc, "draft", NULL, fill, 3, NULL),
+                 QUIRE_OK);
     CHECK_INT(count, 1);
-    CHECK_STATUS(quire_document_add_redactions_matching(&count, doc, "", NULL, NULL, 0, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_add_redactions_matching(&count, doc, "", NULL, NULL, 0, NULL),
+                 QUIRE_EINVAL);
     CHECK_STATUS(quire_document_apply_redactions(&result, doc, &options), QUIRE_OK);
     CHECK_INT(result.redactions, 2);
     CHECK_INT(result.pages, 1);
@@ -262,7 +269,8 @@ static void test_redaction(void) {
     CHECK(result.glyphs_removed >= 20);
     CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
     s = page_text(text);
-    CHECK(strstr(s, "draft") == NULL && strstr(s, "Friday") == NULL && strstr(s, "Review the") != NULL);
+    CHECK(strstr(s, "draft") == NULL && strstr(s, "Friday") == NULL &&
+          strstr(s, "Review the") != NULL);
     free(s);
     quire_text_page_free(text);
     CHECK_STATUS(quire_page_annotation_count(&count, doc, 0), QUIRE_OK);
@@ -290,10 +298,9 @@ static void text_teardown(void) {
     g_doc = NULL;
 }
 
-static const struct test_case text_tests[] = {
-    {"extraction", test_extraction},
-    {"search_and_markup", test_search_and_markup},
-    {"redaction", test_redaction},
-    {NULL, NULL}};
+static const struct test_case text_tests[] = {{"extraction", test_extraction},
+                                              {"search_and_markup", test_search_and_markup},
+                                              {"redaction", test_redaction},
+                                              {NULL, NULL}};
 
 const struct test_suite text_suite = {"text", text_setup, text_teardown, text_tests};

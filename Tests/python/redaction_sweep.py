@@ -64,7 +64,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
     text = "".join(c for c, _ in chars)
     words = re.findall(r"[A-Za-z]{4,}", text)
     start = rng.randrange(len(chars) - 5)
-    boxes = [b for _, b in chars[start:start + 5]]
+    boxes = [b for _, b in chars[start : start + 5]]
     rect = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
     cases = [("rect", lambda d: d.pages[index].add_redaction(rect))]
     if words:
@@ -88,8 +88,13 @@ def work(path: str, seed: int) -> Dict[str, Any]:
             continue
         try:
             for page in sorted({p for p, _ in regions}):
-                check_page(data, after, page, [r for p, r in regions if p == page],
-                           secret=report.get("word") if name == "word" else None)
+                check_page(
+                    data,
+                    after,
+                    page,
+                    [r for p, r in regions if p == page],
+                    secret=report.get("word") if name == "word" else None,
+                )
             report["checked"] += 1
         except AssertionError as e:
             report["failures"].append([name, str(e).splitlines()[0][:300]])
@@ -98,8 +103,13 @@ def work(path: str, seed: int) -> Dict[str, Any]:
 
 def _child(path: str, seed: int) -> Dict[str, Any]:
     command = [sys.executable, __file__, "--child", path, str(seed)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "bindings" / "python"), str(HERE)]
-                                                      + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(REPO / "bindings" / "python"), str(HERE)]
+            + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+        ),
+    )
     try:
         done = subprocess.run(command, capture_output=True, timeout=TIMEOUT, env=env)
     except subprocess.TimeoutExpired:
@@ -142,10 +152,18 @@ def main() -> int:
         print(json.dumps(r))
     checked = sum(r.get("checked", 0) for r in reports)
     refused = sum(len(r.get("refused", [])) for r in reports)
-    print("%d files, %d redactions checked, %d refused, %d skipped, %d with failures, %d crashed, %d hung" % (
-        len(reports), checked, refused, sum(1 for r in reports if r.get("skipped")),
-        sum(1 for r in reports if r["failures"]), sum(1 for r in reports if r.get("crashed")),
-        sum(1 for r in reports if r.get("hung"))))
+    print(
+        "%d files, %d redactions checked, %d refused, %d skipped, %d with failures, %d crashed, %d hung"
+        % (
+            len(reports),
+            checked,
+            refused,
+            sum(1 for r in reports if r.get("skipped")),
+            sum(1 for r in reports if r["failures"]),
+            sum(1 for r in reports if r.get("crashed")),
+            sum(1 for r in reports if r.get("hung")),
+        )
+    )
     if args.out:
         Path(args.out).write_text(json.dumps(reports, indent=1))
     return 1 if any(r.get("crashed") or r.get("hung") for r in reports) else 0

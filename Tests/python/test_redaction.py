@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import re
 import zlib
-from pathlib import Path
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 import pytest
@@ -37,15 +36,23 @@ OUTSIDE_TOLERANCE = 0.002
 # -- files made here -----------------------------------------------------------------------
 
 
-def content_pdf(pages: Sequence[bytes], form: Optional[bytes] = None, image: Optional[Tuple[int, int, bytes, str]] = None) -> bytes:
+def content_pdf(
+    pages: Sequence[bytes], form: Optional[bytes] = None, image: Optional[Tuple[int, int, bytes, str]] = None
+) -> bytes:
     """A PDF of `pages` content streams (Letter) with fonts /F1 Helvetica, /F2 Times-Roman,
     /F3 Courier (WinAnsi), an optional form XObject /Fm1 (drawn by the pages that name it,
     the same object for all) and an optional image /Im1 (width, height, data, filter)."""
     pdf = pikepdf.new()
     fonts = pikepdf.Dictionary()
     for name, base in (("/F1", "/Helvetica"), ("/F2", "/Times-Roman"), ("/F3", "/Courier")):
-        fonts[name] = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-                                                           BaseFont=pikepdf.Name(base), Encoding=pikepdf.Name.WinAnsiEncoding))
+        fonts[name] = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.Type1,
+                BaseFont=pikepdf.Name(base),
+                Encoding=pikepdf.Name.WinAnsiEncoding,
+            )
+        )
     xobjects = pikepdf.Dictionary()
     if form is not None:
         fm = pikepdf.Stream(pdf, form)
@@ -65,18 +72,25 @@ def content_pdf(pages: Sequence[bytes], form: Optional[bytes] = None, image: Opt
             im.Filter = pikepdf.Name(filt)
         xobjects["/Im1"] = pdf.make_indirect(im)
     for content in pages:
-        page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 612, 792],
-                                               Resources=pikepdf.Dictionary(Font=fonts, XObject=xobjects),
-                                               Contents=pdf.make_stream(content)))
+        page = pikepdf.Page(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=[0, 0, 612, 792],
+                Resources=pikepdf.Dictionary(Font=fonts, XObject=xobjects),
+                Contents=pdf.make_stream(content),
+            )
+        )
         pdf.pages.append(page)
     out = io.BytesIO()
     pdf.save(out)
     return out.getvalue()
 
 
-LINES = (b"BT /F1 12 Tf 72 700 Td (Public line one stays here.) Tj ET\n"
-         b"BT /F2 12 Tf 72 670 Td [(Secret acc) -20 (ount 4417 1234 5678 9113) 15 ( must go.)] TJ ET\n"
-         b"BT /F3 12 Tf 72 640 Td (Another public line after.) Tj ET\n")
+LINES = (
+    b"BT /F1 12 Tf 72 700 Td (Public line one stays here.) Tj ET\n"
+    b"BT /F2 12 Tf 72 670 Td [(Secret acc) -20 (ount 4417 1234 5678 9113) 15 ( must go.)] TJ ET\n"
+    b"BT /F3 12 Tf 72 640 Td (Another public line after.) Tj ET\n"
+)
 
 
 def rgb_image(w: int, h: int) -> bytes:
@@ -162,7 +176,9 @@ def overlaps(a: Box, b: Box, margin: float = 0.0) -> bool:
 last_warnings: List[str] = []
 
 
-def apply(data: bytes, mark: Callable[[quire.Document], None]) -> Tuple[bytes, List[Tuple[int, Box]], quire.RedactionResult]:
+def apply(
+    data: bytes, mark: Callable[[quire.Document], None]
+) -> Tuple[bytes, List[Tuple[int, Box]], quire.RedactionResult]:
     """Marks with `mark`, reads the regions back, applies, saves in full (the document's
     warnings after applying in `last_warnings`)."""
     with quire.Document.from_bytes(data) as doc:
@@ -174,7 +190,7 @@ def apply(data: bytes, mark: Callable[[quire.Document], None]) -> Tuple[bytes, L
                     continue
                 q = a.quad_points
                 for i in range(0, len(q) - 7, 8):
-                    xs, ys = q[i:i + 8:2], q[i + 1:i + 8:2]
+                    xs, ys = q[i : i + 8 : 2], q[i + 1 : i + 8 : 2]
                     regions.append((page.index, (min(xs), min(ys), max(xs), max(ys))))
         before_warnings = len(doc.warnings)
         result = doc.apply_redactions()
@@ -190,8 +206,15 @@ def page_content(pdf, index: int) -> bytes:
     return b"".join(c.read_bytes() for c in contents) if isinstance(contents, pikepdf.Array) else contents.read_bytes()
 
 
-def check_page(before: bytes, after: bytes, index: int, regions: List[Box], fill=(0, 0, 0),
-               secret: Optional[str] = None, overlay: str = "") -> dict:
+def check_page(
+    before: bytes,
+    after: bytes,
+    index: int,
+    regions: List[Box],
+    fill=(0, 0, 0),
+    secret: Optional[str] = None,
+    overlay: str = "",
+) -> dict:
     """The issue's checks on page `index` (`overlay`: the overlay text drawn in the
     regions, which PDFium extracts there); returns what was measured."""
     measured = {}
@@ -205,18 +228,29 @@ def check_page(before: bytes, after: bytes, index: int, regions: List[Box], fill
         if c in overlay:
             continue
         cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        assert not any(r[0] + 0.5 < cx < r[2] - 0.5 and r[1] + 0.5 < cy < r[3] - 0.5 for r in regions), \
+        assert not any(r[0] + 0.5 < cx < r[2] - 0.5 and r[1] + 0.5 < cy < r[3] - 0.5 for r in regions), (
             "PDFium still extracts %r at %s, inside a region" % (c, b)
+        )
     unmatched = list(new)
     moved = []
     for c, b in outside:
-        k = next((i for i, (c2, b2) in enumerate(unmatched)
-                  if same_char(c, c2) and all(abs(b[j] - b2[j]) <= 0.5 for j in range(4))), None)
+        k = next(
+            (
+                i
+                for i, (c2, b2) in enumerate(unmatched)
+                if same_char(c, c2) and all(abs(b[j] - b2[j]) <= 0.5 for j in range(4))
+            ),
+            None,
+        )
         if k is None:
             moved.append((c, b))
         else:
             unmatched.pop(k)
-    assert not moved, "%d of %d characters outside the regions moved or went: %s" % (len(moved), len(outside), moved[:5])
+    assert not moved, "%d of %d characters outside the regions moved or went: %s" % (
+        len(moved),
+        len(outside),
+        moved[:5],
+    )
     measured["chars_inside"] = len(inside)
     measured["chars_outside_kept"] = len(outside)
     if secret:
@@ -230,8 +264,10 @@ def check_page(before: bytes, after: bytes, index: int, regions: List[Box], fill
     mask = np.zeros((h, w), dtype=bool)
 
     def px(box: Box, grow: float) -> Tuple[int, int, int, int]:
-        x0 = max(0, int(box[0] * SCALE - grow)); x1 = min(w, int(box[2] * SCALE + grow + 1))
-        y0 = max(0, int((height - box[3]) * SCALE - grow)); y1 = min(h, int((height - box[1]) * SCALE + grow + 1))
+        x0 = max(0, int(box[0] * SCALE - grow))
+        x1 = min(w, int(box[2] * SCALE + grow + 1))
+        y0 = max(0, int((height - box[3]) * SCALE - grow))
+        y1 = min(h, int((height - box[1]) * SCALE + grow + 1))
         return x0, y0, x1, y1
 
     for r in regions:
@@ -299,24 +335,56 @@ def vertical_pdf() -> bytes:
     """A page with a column of vertical text (Type0, Identity-V, a CID font of Adobe-Japan1
     that is not embedded): eight two-byte codes from (300, 700) down."""
     pdf = pikepdf.new()
-    cid = pdf.make_indirect(pikepdf.Dictionary(
-        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType0, BaseFont=pikepdf.Name("/KozMinPr6N-Regular"),
-        CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Japan1"), Supplement=6),
-        FontDescriptor=pdf.make_indirect(pikepdf.Dictionary(
-            Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/KozMinPr6N-Regular"), Flags=4,
-            FontBBox=[0, -120, 1000, 880], ItalicAngle=0, Ascent=880, Descent=-120, CapHeight=700, StemV=80)),
-        DW=1000))
-    font = pdf.make_indirect(pikepdf.Dictionary(
-        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/KozMinPr6N-Regular"),
-        Encoding=pikepdf.Name("/Identity-V"), DescendantFonts=[cid],
-        ToUnicode=pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
-                                  b"/CMapName /Q def 1 begincodespacerange <0000> <FFFF> endcodespacerange "
-                                  b"1 beginbfrange <0021> <0028> <0041> endbfrange endcmap CMapName currentdict "
-                                  b"/CMap defineresource pop end end")))
+    cid = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.CIDFontType0,
+            BaseFont=pikepdf.Name("/KozMinPr6N-Regular"),
+            CIDSystemInfo=pikepdf.Dictionary(
+                Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Japan1"), Supplement=6
+            ),
+            FontDescriptor=pdf.make_indirect(
+                pikepdf.Dictionary(
+                    Type=pikepdf.Name.FontDescriptor,
+                    FontName=pikepdf.Name("/KozMinPr6N-Regular"),
+                    Flags=4,
+                    FontBBox=[0, -120, 1000, 880],
+                    ItalicAngle=0,
+                    Ascent=880,
+                    Descent=-120,
+                    CapHeight=700,
+                    StemV=80,
+                )
+            ),
+            DW=1000,
+        )
+    )
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type0,
+            BaseFont=pikepdf.Name("/KozMinPr6N-Regular"),
+            Encoding=pikepdf.Name("/Identity-V"),
+            DescendantFonts=[cid],
+            ToUnicode=pdf.make_stream(
+                b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+                b"/CMapName /Q def 1 begincodespacerange <0000> <FFFF> endcodespacerange "
+                b"1 beginbfrange <0021> <0028> <0041> endbfrange endcmap CMapName currentdict "
+                b"/CMap defineresource pop end end"
+            ),
+        )
+    )
     content = b"BT /F1 20 Tf 300 700 Td <00210022002300240025002600270028> Tj ET\n"
-    pdf.pages.append(pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 612, 792],
-                                                     Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
-                                                     Contents=pdf.make_stream(content))))
+    pdf.pages.append(
+        pikepdf.Page(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=[0, 0, 612, 792],
+                Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+                Contents=pdf.make_stream(content),
+            )
+        )
+    )
     out = io.BytesIO()
     pdf.save(out)
     return out.getvalue()
@@ -415,9 +483,11 @@ def test_image_covered_is_removed_and_jpeg_partly_covered_is_removed_with_a_note
 
 
 def test_paths_inside_go_crossing_paths_stay():
-    content = (b"q 0 0 1 rg 100 100 50 50 re f Q\n"      # inside the region
-               b"q 1 0 0 RG 4 w 80 300 m 400 300 l S Q\n"  # crosses it
-               b"q 0 1 0 rg 300 500 40 40 re f Q\n")       # outside
+    content = (
+        b"q 0 0 1 rg 100 100 50 50 re f Q\n"  # inside the region
+        b"q 1 0 0 RG 4 w 80 300 m 400 300 l S Q\n"  # crosses it
+        b"q 0 1 0 rg 300 500 40 40 re f Q\n"
+    )  # outside
     before = content_pdf([content])
     region = (90.0, 90.0, 200.0, 320.0)
     after, _, result = apply(before, lambda doc: doc.pages[0].add_redaction(region, fill=None))

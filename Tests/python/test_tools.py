@@ -331,7 +331,7 @@ def test_form_filling_through_the_tools(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("tool,subtype", [
     (quire.Tool.HIGHLIGHT, "HIGHLIGHT"), (quire.Tool.UNDERLINE, "UNDERLINE"),
-    (quire.Tool.STRIKEOUT, "STRIKEOUT"), (quire.Tool.SQUIGGLY, "SQUIGGLY"), (quire.Tool.REDACT, "REDACT"),
+    (quire.Tool.STRIKEOUT, "STRIKEOUT"), (quire.Tool.SQUIGGLY, "SQUIGGLY"),
 ])
 def test_text_markup_from_a_drag(tmp_path: Path, tool: quire.Tool, subtype: str) -> None:
     """A drag from the "H" to the last "d" of PDFium's hello_world.pdf's first line (char

@@ -44,9 +44,10 @@ extern "C" {
  * permissions refuse annotations).
  * Thread: the document's.
  */
-QUIRE_API int quire_page_add_redaction(quire_annotation **out, quire_document *doc, int32_t page_index,
-                                       const double *rects, size_t count, const double *fill,
-                                       size_t fill_count, const char *overlay_text);
+QUIRE_API int quire_page_add_redaction(quire_annotation **out, quire_document *doc,
+                                       int32_t page_index, const double *rects, size_t count,
+                                       const double *fill, size_t fill_count,
+                                       const char *overlay_text);
 
 /**
  * Marks every match of `query` in the document (as `quire_document_search_text` finds it,
@@ -58,9 +59,11 @@ QUIRE_API int quire_page_add_redaction(quire_annotation **out, quire_document *d
  * QUIRE_EVERSION (a newer options version); QUIRE_ESTATE (as `quire_page_add_redaction`).
  * Thread: the document's.
  */
-QUIRE_API int quire_document_add_redactions_matching(int32_t *out_count, quire_document *doc, const char *query,
-                                                     const quire_text_search_options *options, const double *fill,
-                                                     size_t fill_count, const char *overlay_text);
+QUIRE_API int quire_document_add_redactions_matching(int32_t *out_count, quire_document *doc,
+                                                     const char *query,
+                                                     const quire_text_search_options *options,
+                                                     const double *fill, size_t fill_count,
+                                                     const char *overlay_text);
 
 /** The current version of `quire_redaction_options`. */
 #define QUIRE_REDACTION_OPTIONS_VERSION 1
@@ -94,7 +97,8 @@ typedef struct quire_redaction_options {
 
 /** Initialiser for `quire_redaction_options`: text, images, graphics and annotations
  *  removed, no document cleanup. */
-#define QUIRE_REDACTION_OPTIONS_INIT { QUIRE_REDACTION_OPTIONS_VERSION, 1, 1, 1, 1, 0, 0, 0 }
+#define QUIRE_REDACTION_OPTIONS_INIT \
+    { QUIRE_REDACTION_OPTIONS_VERSION, 1, 1, 1, 1, 0, 0, 0 }
 
 /**
  * Fills `options` with the defaults of `version` (1 up to QUIRE_REDACTION_OPTIONS_VERSION)

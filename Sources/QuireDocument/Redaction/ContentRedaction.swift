@@ -79,7 +79,8 @@ final class ContentRedaction {
             out.reserveCapacity(data.count)
             var position = 0
             for e in edits.sorted(by: { $0.start < $1.start }) {
-                let start = Swift.min(Swift.max(e.start, 0), data.count), end = Swift.min(Swift.max(e.end, start), data.count)
+                let start = Swift.min(Swift.max(e.start, 0), data.count)
+                let end = Swift.min(Swift.max(e.end, start), data.count)
                 guard start >= position else { continue }
                 out += data[position..<start]
                 out += e.bytes
@@ -136,7 +137,8 @@ final class ContentRedaction {
         regions.contains { r in
             let dx = Swift.min(r.right, box.right) - Swift.max(r.left, box.left)
             let dy = Swift.min(r.top, box.top) - Swift.max(r.bottom, box.bottom)
-            let needX = box.width < 0.02 ? 0 : 0.01, needY = box.height < 0.02 ? 0 : 0.01
+            let needX = box.width < 0.02 ? 0 : 0.01
+            let needY = box.height < 0.02 ? 0 : 0.01
             return dx >= needX && dy >= needY && (dx > 0 || box.width < 0.02) && (dy > 0 || box.height < 0.02)
         }
     }
@@ -151,7 +153,12 @@ final class ContentRedaction {
     /// The box of the unit square through `ctm` (where an image is drawn).
     static func unitSquare(_ ctm: TextMatrix) -> Rect {
         let p = [ctm.apply(0, 0), ctm.apply(1, 0), ctm.apply(0, 1), ctm.apply(1, 1)]
-        return Rect(left: p.map(\.x).min() ?? 0, bottom: p.map(\.y).min() ?? 0, right: p.map(\.x).max() ?? 0, top: p.map(\.y).max() ?? 0)
+        return Rect(
+            left: p.map(\.x).min() ?? 0,
+            bottom: p.map(\.y).min() ?? 0,
+            right: p.map(\.x).max() ?? 0,
+            top: p.map(\.y).max() ?? 0
+        )
     }
 
     // MARK: Text
@@ -165,7 +172,14 @@ final class ContentRedaction {
     /// its glyphs begin in ``shown``); `items` are the TJ array's. When a glyph goes, the
     /// operator becomes a TJ without it, a number in its place moving what follows by its
     /// displacement: the text that stays keeps its positions.
-    func shownText(_ op: String, _ n: [Double], _ strings: [(PDFString, Int)], numbers items: [PDFObject], from: Int, to: Int) {
+    func shownText(
+        _ op: String,
+        _ n: [Double],
+        _ strings: [(PDFString, Int)],
+        numbers items: [PDFObject],
+        from: Int,
+        to: Int
+    ) {
         defer { shown.removeAll(keepingCapacity: true) }
         guard shown.contains(where: \.removed) else { return }
         var ranges: [Range<Int>] = []
@@ -187,9 +201,13 @@ final class ContentRedaction {
             var run: [UInt8] = []
             for i in range where i >= 0 && i < shown.count {
                 let g = shown[i]
-                let lo = Swift.min(g.offset, bytes.count), hi = Swift.min(g.offset + g.count, bytes.count)
+                let lo = Swift.min(g.offset, bytes.count)
+                let hi = Swift.min(g.offset + g.count, bytes.count)
                 if g.removed {
-                    if !run.isEmpty { out.append(.string(PDFString(bytes: run, isHex: s.isHex))); run = [] }
+                    if !run.isEmpty {
+                        out.append(.string(PDFString(bytes: run, isHex: s.isHex)))
+                        run = []
+                    }
                     number(-g.displacement)
                     result.glyphsRemoved += 1
                 } else {
@@ -245,14 +263,23 @@ final class ContentRedaction {
     // MARK: Paths and inline images
 
     /// Every operator passes here first, with the state before it.
-    func step(_ op: String, _ n: [Double], _ operands: [PDFObject], from: Int, to: Int, state: ContentTextInterpreter.GState) {
+    func step(
+        _ op: String,
+        _ n: [Double],
+        _ operands: [PDFObject],
+        from: Int,
+        to: Int,
+        state: ContentTextInterpreter.GState
+    ) {
         guard !frames.isEmpty else { return }
         let k = frames.count - 1
         func point(_ x: Double, _ y: Double) {
             let p = state.ctm.apply(x, y)
             guard p.x.isFinite, p.y.isFinite else { return }
             if let b = frames[k].pathBox {
-                frames[k].pathBox = (Swift.min(b.minX, p.x), Swift.min(b.minY, p.y), Swift.max(b.maxX, p.x), Swift.max(b.maxY, p.y))
+                frames[k].pathBox = (
+                    Swift.min(b.minX, p.x), Swift.min(b.minY, p.y), Swift.max(b.maxX, p.x), Swift.max(b.maxY, p.y)
+                )
             } else {
                 frames[k].pathBox = (p.x, p.y, p.x, p.y)
             }
@@ -269,14 +296,24 @@ final class ContentRedaction {
             case "c": for i in 0..<3 { point(arg(2 * i, of: 6), arg(2 * i + 1, of: 6)) }
             case "v", "y": for i in 0..<2 { point(arg(2 * i, of: 4), arg(2 * i + 1, of: 4)) }
             case "re":
-                let x = arg(0, of: 4), y = arg(1, of: 4), w = arg(2, of: 4), h = arg(3, of: 4)
-                point(x, y); point(x + w, y); point(x, y + h); point(x + w, y + h)
+                let x = arg(0, of: 4)
+                let y = arg(1, of: 4)
+                let w = arg(2, of: 4)
+                let h = arg(3, of: 4)
+                point(x, y)
+                point(x + w, y)
+                point(x, y + h)
+                point(x + w, y + h)
             default: break
             }
         case "W", "W*":
             frames[k].clips = true
         case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
-            defer { frames[k].pathRanges = []; frames[k].pathBox = nil; frames[k].clips = false }
+            defer {
+                frames[k].pathRanges = []
+                frames[k].pathBox = nil
+                frames[k].clips = false
+            }
             guard options.graphics, op != "n", !frames[k].pathRanges.isEmpty, let b = frames[k].pathBox else { return }
             // A stroke reaches half the line width past the path (in page space).
             let strokes = ["S", "s", "B", "B*", "b", "b*"].contains(op)
@@ -294,10 +331,13 @@ final class ContentRedaction {
                 for r in frames[k].pathRanges { edit(r.lowerBound, r.upperBound, "\n") }
                 edit(from, to, "\n")
             }
-        case "RG", "rg", "G", "g", "K", "k", "CS", "cs", "SC", "SCN", "sc", "scn", "w", "J", "j", "M", "d", "ri", "i", "gs":
+        case "RG", "rg", "G", "g", "K", "k", "CS", "cs", "SC", "SCN", "sc", "scn", "w", "J", "j", "M", "d", "ri", "i",
+            "gs":
             break  // misplaced in a path, but read by viewers: the path goes on
         default:
-            frames[k].pathRanges = []; frames[k].pathBox = nil; frames[k].clips = false
+            frames[k].pathRanges = []
+            frames[k].pathBox = nil
+            frames[k].clips = false
         }
     }
 
@@ -344,10 +384,11 @@ final class ContentRedaction {
     /// pixels in the regions blanked; forms were read already.
     func drawn(_ name: PDFName, resources: PDFDictionary, ctm: TextMatrix, from: Int, to: Int) {
         guard options.images, !frames.isEmpty,
-              let xobjects = try? document.dictionary(resources["XObject"]),
-              let ref = xobjects[name],
-              case .stream(let original)? = try? document.resolve(ref),
-              (try? document.resolve(original.dictionary["Subtype"] ?? .null))?.name?.value == "Image" else { return }
+            let xobjects = try? document.dictionary(resources["XObject"]),
+            let ref = xobjects[name],
+            case .stream(let original)? = try? document.resolve(ref),
+            (try? document.resolve(original.dictionary["Subtype"] ?? .null))?.name?.value == "Image"
+        else { return }
         let box = ContentRedaction.unitSquare(ctm)
         guard intersects(box) else { return }
         if inside(box) {
@@ -370,8 +411,10 @@ final class ContentRedaction {
             return
         }
         result.imagesRemoved += 1
-        result.notes.append("page \(pageNumber): image /\(name.value) lies partly in a region and is removed whole: "
-            + "its encoding (\(filterNames(current).joined(separator: ", "))) is not one Quire re-encodes")
+        result.notes.append(
+            "page \(pageNumber): image /\(name.value) lies partly in a region and is removed whole: "
+                + "its encoding (\(filterNames(current).joined(separator: ", "))) is not one Quire re-encodes"
+        )
         edit(from, to, "\n")
     }
 
@@ -398,15 +441,19 @@ final class ContentRedaction {
                     return nil
                 }
             }
-            guard let a = cs.array, let first = a.first.flatMap({ (try? document.resolve($0))?.name?.value }) else { return nil }
+            guard let a = cs.array, let first = a.first.flatMap({ (try? document.resolve($0))?.name?.value }) else {
+                return nil
+            }
             switch first {
             case "Indexed", "I", "Separation": return 1
             case "ICCBased":
                 guard a.count >= 2, case .stream(let icc)? = try? document.resolve(a[1]),
-                      let n = (try? document.resolve(icc.dictionary["N"] ?? .null))?.integer, (1...4).contains(n) else { return nil }
+                    let n = (try? document.resolve(icc.dictionary["N"] ?? .null))?.integer, (1...4).contains(n)
+                else { return nil }
                 return Int(n)
             case "DeviceN":
-                guard a.count >= 2, let names = (try? document.resolve(a[1]))?.array, (1...32).contains(names.count) else { return nil }
+                guard a.count >= 2, let names = (try? document.resolve(a[1]))?.array, (1...32).contains(names.count)
+                else { return nil }
                 return names.count
             case "CalGray": return 1
             case "CalRGB", "Lab": return 3
@@ -442,7 +489,8 @@ final class ContentRedaction {
         let det = ctm.a * ctm.d - ctm.b * ctm.c
         guard det != 0, det.isFinite else { return nil }
         func toUnit(_ x: Double, _ y: Double) -> (Double, Double) {
-            let px = x - ctm.e, py = y - ctm.f
+            let px = x - ctm.e
+            let py = y - ctm.f
             return ((ctm.d * px - ctm.c * py) / det, (-ctm.b * px + ctm.a * py) / det)
         }
         // A stencil mask paints where its bit is 0 (with the default /Decode [0 1]).
@@ -452,15 +500,21 @@ final class ContentRedaction {
             fillBit = decode.first == 1 ? 0 : 1
         }
         for r in regions {
-            let corners = [toUnit(r.left, r.bottom), toUnit(r.right, r.bottom), toUnit(r.left, r.top), toUnit(r.right, r.top)]
-            let u0 = corners.map(\.0).min() ?? 0, u1 = corners.map(\.0).max() ?? 0
-            let v0 = corners.map(\.1).min() ?? 0, v1 = corners.map(\.1).max() ?? 0
+            let corners = [
+                toUnit(r.left, r.bottom), toUnit(r.right, r.bottom), toUnit(r.left, r.top), toUnit(r.right, r.top),
+            ]
+            let u0 = corners.map(\.0).min() ?? 0
+            let u1 = corners.map(\.0).max() ?? 0
+            let v0 = corners.map(\.1).min() ?? 0
+            let v1 = corners.map(\.1).max() ?? 0
             guard u1 > 0, u0 < 1, v1 > 0, v0 < 1 else { continue }
             // Clamped as doubles first: a region far off the image maps far outside it.
             func pixel(_ v: Double, _ size: Int) -> Int { Int(Swift.min(Swift.max(v, 0), Double(size))) }
-            let x0 = pixel((u0 * Double(w)).rounded(.down), w), x1 = pixel((u1 * Double(w)).rounded(.up), w)
+            let x0 = pixel((u0 * Double(w)).rounded(.down), w)
+            let x1 = pixel((u1 * Double(w)).rounded(.up), w)
             // Row 0 is the top of the image (v = 1).
-            let y0 = pixel(((1 - v1) * Double(h)).rounded(.down), h), y1 = pixel(((1 - v0) * Double(h)).rounded(.up), h)
+            let y0 = pixel(((1 - v1) * Double(h)).rounded(.down), h)
+            let y1 = pixel(((1 - v0) * Double(h)).rounded(.up), h)
             guard x0 < x1, y0 < y1 else { continue }
             for y in y0..<y1 {
                 let row = y * rowBytes
@@ -470,7 +524,8 @@ final class ContentRedaction {
                 } else {
                     for x in x0..<x1 {
                         for bit in (x * bitsPerPixel)..<((x + 1) * bitsPerPixel) {
-                            let i = row + bit / 8, m = UInt8(0x80) >> UInt8(bit % 8)
+                            let i = row + bit / 8
+                            let m = UInt8(0x80) >> UInt8(bit % 8)
                             data[i] = fillBit == 1 ? data[i] | m : data[i] & ~m
                         }
                     }

@@ -10,28 +10,44 @@ extension Document {
     /// appearance, checkpoints, journal). Throws `.invalidArgument` for no region, a region
     /// that is empty or not finite, or one that lies wholly off the page (its /CropBox).
     @discardableResult
-    public func addRedaction(pageIndex: Int, regions: [Rect], fill: [Double]? = [0, 0, 0], overlayText: String? = nil,
-                             author: String? = nil) throws -> Annotation {
-        try addRedaction(pageIndex: pageIndex, quads: try redactionQuads(pageIndex: pageIndex, regions: regions), fill: fill,
-                         overlayText: overlayText, author: author)
+    public func addRedaction(
+        pageIndex: Int,
+        regions: [Rect],
+        fill: [Double]? = [0, 0, 0],
+        overlayText: String? = nil,
+        author: String? = nil
+    ) throws -> Annotation {
+        try addRedaction(
+            pageIndex: pageIndex,
+            quads: try redactionQuads(pageIndex: pageIndex, regions: regions),
+            fill: fill,
+            overlayText: overlayText,
+            author: author
+        )
     }
 
     /// Marks the quadrilaterals of text (a search match's or a selection's ``TextSpan/quads``)
     /// for redaction, as ``addRedaction(pageIndex:regions:fill:overlayText:author:)`` does.
     @discardableResult
-    public func addRedaction(pageIndex: Int, quads: [TextQuad], fill: [Double]? = [0, 0, 0], overlayText: String? = nil,
-                             author: String? = nil) throws -> Annotation {
+    public func addRedaction(
+        pageIndex: Int,
+        quads: [TextQuad],
+        fill: [Double]? = [0, 0, 0],
+        overlayText: String? = nil,
+        author: String? = nil
+    ) throws -> Annotation {
         guard !quads.isEmpty else { throw PDFError(.invalidArgument, "a redaction needs at least one region") }
-        if let fill {
-            guard [1, 3, 4].contains(fill.count), fill.allSatisfy({ (0...1).contains($0) }) else {
-                throw PDFError(.invalidArgument, "a fill colour has 1, 3 or 4 components between 0 and 1")
-            }
-        }
+        try Document.checkRedactionFill(fill)
         _ = try redactionQuads(pageIndex: pageIndex, regions: quads.map(\.bounds))
         var r = quads[0].bounds
         for q in quads.dropFirst() {
             let b = q.bounds
-            r = Rect(left: min(r.left, b.left), bottom: min(r.bottom, b.bottom), right: max(r.right, b.right), top: max(r.top, b.top))
+            r = Rect(
+                left: min(r.left, b.left),
+                bottom: min(r.bottom, b.bottom),
+                right: max(r.right, b.right),
+                top: max(r.top, b.top)
+            )
         }
         var a = Annotation(subtype: "Redact", pageIndex: pageIndex, rect: r)
         a.quadPoints = quads.flatMap(\.quadPoints)
@@ -39,6 +55,14 @@ extension Document {
         a.overlayText = overlayText
         a.author = author
         return try addAnnotation(a)
+    }
+
+    /// A fill colour of a redaction: none, or 1, 3 or 4 components between 0 and 1.
+    static func checkRedactionFill(_ fill: [Double]?) throws {
+        guard let fill else { return }
+        guard [1, 3, 4].contains(fill.count), fill.allSatisfy({ (0...1).contains($0) }) else {
+            throw PDFError(.invalidArgument, "a fill colour has 1, 3 or 4 components between 0 and 1")
+        }
     }
 
     /// `regions` checked against page `pageIndex` (finite, not empty, touching the page),
@@ -53,22 +77,36 @@ extension Document {
             }
             guard r.width > 0, r.height > 0 else { throw PDFError(.invalidArgument, "region \(k + 1) \(r) is empty") }
             guard r.right > box.left, r.left < box.right, r.top > box.bottom, r.bottom < box.top else {
-                throw PDFError(.invalidArgument, "region \(k + 1) \(r) lies off page \(pageIndex + 1) (its crop box is \(box))")
+                throw PDFError(
+                    .invalidArgument,
+                    "region \(k + 1) \(r) lies off page \(pageIndex + 1) (its crop box is \(box))"
+                )
             }
-            return TextQuad(lowerLeft: TextPoint(x: r.left, y: r.bottom), lowerRight: TextPoint(x: r.right, y: r.bottom),
-                            upperRight: TextPoint(x: r.right, y: r.top), upperLeft: TextPoint(x: r.left, y: r.top))
+            return TextQuad(
+                lowerLeft: TextPoint(x: r.left, y: r.bottom),
+                lowerRight: TextPoint(x: r.right, y: r.bottom),
+                upperRight: TextPoint(x: r.right, y: r.top),
+                upperLeft: TextPoint(x: r.left, y: r.top)
+            )
         }
     }
 
     /// Marks every match of `query` (see ``searchText(_:options:progress:)``) for redaction,
     /// one Redact annotation per match. Returns the annotations added. All or nothing.
     @discardableResult
-    public func addRedactions(matching query: String, options: TextSearchOptions = TextSearchOptions(),
-                              fill: [Double]? = [0, 0, 0], overlayText: String? = nil) throws -> [Annotation] {
+    public func addRedactions(
+        matching query: String,
+        options: TextSearchOptions = TextSearchOptions(),
+        fill: [Double]? = [0, 0, 0],
+        overlayText: String? = nil
+    ) throws -> [Annotation] {
         guard !query.isEmpty else { throw PDFError(.invalidArgument, "the text to redact is empty") }
+        try Document.checkRedactionFill(fill)
         let matches = try searchText(query, options: options)
         return try allOrNothing {
-            try matches.map { try addRedaction(pageIndex: $0.pageIndex, quads: $0.span.quads, fill: fill, overlayText: overlayText) }
+            try matches.map {
+                try addRedaction(pageIndex: $0.pageIndex, quads: $0.span.quads, fill: fill, overlayText: overlayText)
+            }
         }
     }
 
@@ -106,10 +144,16 @@ extension Document {
     /// Afterwards the next save must be a full one (``SaveMode/full(objectStreams:)``): an
     /// incremental save would keep the original bytes, so it is refused.
     @discardableResult
-    public func applyRedactions(_ options: RedactionOptions = RedactionOptions(), progress: ProgressHandler? = nil) throws -> RedactionResult {
+    public func applyRedactions(
+        _ options: RedactionOptions = RedactionOptions(),
+        progress: ProgressHandler? = nil
+    ) throws -> RedactionResult {
         try checkStructureEditable("redactions cannot be applied")
         if isEncrypted, !(file.security?.authenticatedAsOwner ?? false) {
-            throw PDFError(.password, "the document is encrypted and was not opened with its owner password: redactions cannot be applied")
+            throw PDFError(
+                .password,
+                "the document is encrypted and was not opened with its owner password: redactions cannot be applied"
+            )
         }
         try checkCertification(allows: .other)
         let result = try allOrNothing { () -> RedactionResult in
@@ -130,11 +174,17 @@ extension Document {
         let cleaned = options.removeMetadata || options.removeEmbeddedFiles || options.removeJavaScript
         guard result.redactions > 0 || cleaned else { return result }
         noteModification(.other)
-        fullSaveRequired = "redactions were applied: only a full save removes the original bytes (an incremental one would keep them)"
+        fullSaveRequired =
+            "redactions were applied: only a full save removes the original bytes (an incremental one would keep them)"
         return result
     }
 
-    private func applyRedactions(_ marks: [Annotation], on page: Page, options: RedactionOptions, into result: inout RedactionResult) throws {
+    private func applyRedactions(
+        _ marks: [Annotation],
+        on page: Page,
+        options: RedactionOptions,
+        into result: inout RedactionResult
+    ) throws {
         guard let pageID = page.id else { return }
         let regions = marks.flatMap { Appearance.quads($0) }.filter {
             [$0.left, $0.bottom, $0.right, $0.top].allSatisfy(\.isFinite) && $0.width > 0 && $0.height > 0
@@ -145,7 +195,10 @@ extension Document {
         interpreter.redaction = redaction
         interpreter.run(page: page)
         if let failure = redaction.failure {
-            throw PDFError(.format, "page \(page.index + 1): \(failure): the redactions were not applied (nothing changed)")
+            throw PDFError(
+                .format,
+                "page \(page.index + 1): \(failure): the redactions were not applied (nothing changed)"
+            )
         }
         var changed = false
         if let frame = redaction.pageFrame, frame.changed {
@@ -155,7 +208,8 @@ extension Document {
             var pageDict = try object(pageID.number).dictionary ?? page.dictionary
             pageDict["Contents"] = .reference(contents)
             if !frame.xobjects.isEmpty {
-                var resources = (try dictionary(pageDict["Resources"] ?? page.inheritedResources ?? .null)) ?? PDFDictionary()
+                var resources =
+                    (try dictionary(pageDict["Resources"] ?? page.inheritedResources ?? .null)) ?? PDFDictionary()
                 var xobjects = (try dictionary(resources["XObject"])) ?? PDFDictionary()
                 for (k, v) in frame.xobjects { xobjects[k] = v }
                 resources["XObject"] = .dictionary(xobjects)
@@ -175,7 +229,9 @@ extension Document {
         if options.annotations {
             let check = ContentRedaction(document: self, regions: regions, options: options, pageNumber: page.index + 1)
             for a in try annotations(onPage: page.index) {
-                guard let id = a.id, !markIDs.contains(id.number), a.subtype != "Popup", check.intersects(a.rect) else { continue }
+                guard let id = a.id, !markIDs.contains(id.number), a.subtype != "Popup", check.intersects(a.rect) else {
+                    continue
+                }
                 if a.subtype == "Widget" { widgets.insert(id.number) }
                 gone.append(id)
             }
@@ -185,7 +241,12 @@ extension Document {
         var draws: [(PDFObject, PDFDictionary)] = []
         for mark in marks {
             guard let id = mark.id else { continue }
-            let rect = PDFDictionary([("Rect", .array([mark.rect.left, mark.rect.bottom, mark.rect.right, mark.rect.top].map(Annotation.number)))])
+            let rect = PDFDictionary([
+                (
+                    "Rect",
+                    .array([mark.rect.left, mark.rect.bottom, mark.rect.right, mark.rect.top].map(Annotation.number))
+                )
+            ])
             let dict = try dictionary(.reference(id)) ?? PDFDictionary()
             let stream = try addAppearanceStream(Appearance.redacted(for: mark, document: self, strict: false))
             draws.append((.reference(stream), rect))
@@ -202,7 +263,9 @@ extension Document {
         if !widgets.isEmpty {
             for field in try pruneFieldTree(removing: widgets) where isInUse(field) { try deleteObject(field) }
         }
-        for mark in marks { if let id = mark.id, isInUse(id.number), try annotation(id) != nil { try deleteAnnotationUnbatched(id) } }
+        for mark in marks {
+            if let id = mark.id, isInUse(id.number), try annotation(id) != nil { try deleteAnnotationUnbatched(id) }
+        }
         result.redactions += marks.count
         try drawAppearances(draws, on: try self.page(at: page.index), pageID: pageID)
         if changed || !draws.isEmpty { result.pages += 1 }
@@ -223,7 +286,9 @@ extension Document {
         if options.removeMetadata {
             try setValue(nil, forKey: "Metadata", inObject: rootID.number)
             // The document information dictionary, emptied (the trailer names it).
-            if let info = trailer["Info"]?.reference, isInUse(info.number) { try setObject(info.number, .dictionary(PDFDictionary())) }
+            if let info = trailer["Info"]?.reference, isInUse(info.number) {
+                try setObject(info.number, .dictionary(PDFDictionary()))
+            }
         }
         var names: [PDFName] = []
         if options.removeEmbeddedFiles {
@@ -238,12 +303,15 @@ extension Document {
         if options.removeJavaScript {
             names.append("JavaScript")
             let catalog = try self.catalog()
-            if let open = try dictionary(catalog["OpenAction"]), try open["S"].map(resolve)?.name?.value == "JavaScript" {
+            if let open = try dictionary(catalog["OpenAction"]), try open["S"].map(resolve)?.name?.value == "JavaScript"
+            {
                 try setValue(nil, forKey: "OpenAction", inObject: rootID.number)
             }
             try setValue(nil, forKey: "AA", inObject: rootID.number)
         }
-        guard !names.isEmpty, let namesValue = try catalog()["Names"], var tree = try dictionary(namesValue) else { return }
+        guard !names.isEmpty, let namesValue = try catalog()["Names"], var tree = try dictionary(namesValue) else {
+            return
+        }
         for name in names { tree[name] = nil }
         if let ref = namesValue.reference {
             try setObject(ref.number, .dictionary(tree))

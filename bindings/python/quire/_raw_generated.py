@@ -1015,6 +1015,7 @@ QUIRE_TOOL_HIGHLIGHT = 0x300E
 QUIRE_TOOL_UNDERLINE = 0x300F
 QUIRE_TOOL_STRIKEOUT = 0x3010
 QUIRE_TOOL_SQUIGGLY = 0x3011
+QUIRE_TOOL_REDACT = 0x3012
 QUIRE_TOOL_CUSTOM = 0x30FF
 
 #: ``quire_pointer_kind``: The pointer events a host sends. Passed and stored as a C int.
@@ -2418,6 +2419,7 @@ __all__ = [
     "QUIRE_TOOL_UNDERLINE",
     "QUIRE_TOOL_STRIKEOUT",
     "QUIRE_TOOL_SQUIGGLY",
+    "QUIRE_TOOL_REDACT",
     "QUIRE_TOOL_CUSTOM",
     "quire_pointer_kind",
     "QUIRE_POINTER_TAP",
