@@ -36,7 +36,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
     import quire
     from page_sweep import CORPUS
     import test_redaction
-    from test_redaction import apply, check_page, pdfium_chars
+    from test_redaction import apply, check_page, pdfium_chars, pdfium_text
 
     report: Dict[str, Any] = {"file": path, "failures": [], "refused": [], "checked": 0}
     data = (CORPUS / path).read_bytes()
@@ -61,8 +61,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
         report["skipped"] = "no page with text"
         return report
     report["page"] = index
-    text = "".join(c for c, _ in chars)
-    words = re.findall(r"[A-Za-z]{4,}", text)
+    words = re.findall(r"[A-Za-z]{4,}", pdfium_text(data, index))
     start = rng.randrange(len(chars) - 5)
     boxes = [b for _, b in chars[start : start + 5]]
     rect = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
@@ -73,7 +72,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
         cases.append(("word", lambda d: d.add_redactions(word)))
     for name, mark in cases:
         try:
-            after, regions, _ = apply(data, mark)
+            after, regions, result = apply(data, mark)
         except quire.FormatError as e:
             report["refused"].append([name, str(e)[:200]])
             continue
@@ -96,6 +95,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
                     secret=report.get("word") if name == "word" else None,
                 )
             report["checked"] += 1
+            report.setdefault("applied", []).append([name, result.redactions, result.glyphs_removed])
         except AssertionError as e:
             report["failures"].append([name, str(e).splitlines()[0][:300]])
     return report

@@ -131,11 +131,22 @@ def mupdf_text(data: bytes, index: int) -> str:
 
 
 def render(data: bytes, index: int):
+    """PDFium's rendering of page `index` at SCALE, and the rects of its annotations."""
+    import ctypes
+
+    raw = pdfium.raw
     doc = pdfium.PdfDocument(data)
     try:
         page = doc[index]
         image = np.asarray(page.render(scale=SCALE, may_draw_forms=True).to_pil().convert("RGB")).astype(int)
-        return image, page.get_height()
+        rects = []
+        for k in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+            annot = raw.FPDFPage_GetAnnot(page.raw, k)
+            r = raw.FS_RECTF()
+            if raw.FPDFAnnot_GetRect(annot, ctypes.byref(r)):
+                rects.append((min(r.left, r.right), min(r.bottom, r.top), max(r.left, r.right), max(r.bottom, r.top)))
+            raw.FPDFPage_CloseAnnot(annot)
+        return image, {"annots": rects}
     finally:
         doc.close()
 
@@ -257,18 +268,36 @@ def check_page(
         assert secret.lower() not in pdfium_text(after, index).lower()
         assert secret.lower() not in mupdf_text(after, index).lower()
     # 2. Pixels: the fill colour inside each region, the page as it was outside.
-    a, height = render(before, index)
-    b, _ = render(after, index)
+    doc = pdfium.PdfDocument(before)
+    page = doc[index]
+    a = np.asarray(page.render(scale=SCALE, may_draw_forms=True).to_pil().convert("RGB")).astype(int)
+    b, seen_after = render(after, index)
+    _, seen_before = render(before, index)
     assert a.shape == b.shape
     h, w, _ = a.shape
     mask = np.zeros((h, w), dtype=bool)
 
     def px(box: Box, grow: float) -> Tuple[int, int, int, int]:
-        x0 = max(0, int(box[0] * SCALE - grow))
-        x1 = min(w, int(box[2] * SCALE + grow + 1))
-        y0 = max(0, int((height - box[3]) * SCALE - grow))
-        y1 = min(h, int((height - box[1]) * SCALE + grow + 1))
+        # Through PDFium's own page-to-device mapping (crop box, /Rotate).
+        import ctypes
+
+        xs, ys = [], []
+        for x, y in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+            ix, iy = ctypes.c_int(), ctypes.c_int()
+            pdfium.raw.FPDF_PageToDevice(page.raw, 0, 0, w, h, 0, x, y, ctypes.byref(ix), ctypes.byref(iy))
+            xs.append(ix.value)
+            ys.append(iy.value)
+        x0 = max(0, int(min(xs) - grow))
+        x1 = min(w, int(max(xs) + grow + 1))
+        y0 = max(0, int(min(ys) - grow))
+        y1 = min(h, int(max(ys) + grow + 1))
         return x0, y0, x1, y1
+
+    # Annotations that went (they intersect a region and go whole) are not compared.
+    for r in seen_before["annots"]:
+        if r not in seen_after["annots"]:
+            x0, y0, x1, y1 = px(r, 2)
+            mask[y0:y1, x0:x1] = True
 
     for r in regions:
         x0, y0, x1, y1 = px(r, -2)
@@ -290,6 +319,7 @@ def check_page(
     changed = (np.abs(a - b).max(axis=2) > 40) & ~mask
     fraction = changed.sum() / max(1, (~mask).sum())
     measured["outside_changed_fraction"] = float(fraction)
+    doc.close()
     assert fraction <= OUTSIDE_TOLERANCE, "%.4f of the page outside the regions changed" % fraction
     return measured
 
@@ -649,3 +679,24 @@ def test_corpus_rect(corpus, path, why):
     after, _, result = apply(before, lambda doc: doc.pages[0].add_redaction(region))
     measured = check_page(before, after, 0, [region])
     assert measured["chars_inside"] >= 1
+
+
+#: (file, case) pairs of the sample sweep that fail a check, each explained in
+#: docs/redaction.md ("What is not removed") or the report of issue 38.
+KNOWN_SWEEP_FAILURES: set = set()
+
+
+def test_corpus_sweep_sample(corpus):
+    """Tests/python/redaction_sweep.py on a thirty-second of the corpus (every 32nd file that
+    the peers open, from a seeded offset; `--every 1` is the long run): a random word and a
+    random rectangle on a random page with text, each applied in a child process and
+    checked as above; no crash, no hang, and no failure but the known ones."""
+    corpus("manifest.jsonl")  # skips without the corpus
+    import redaction_sweep
+
+    reports = redaction_sweep.sweep(redaction_sweep.files(32))
+    assert [r["file"] for r in reports if r.get("crashed")] == []
+    assert [r["file"] for r in reports if r.get("hung")] == []
+    failures = {(r["file"], case) for r in reports for case, _ in r["failures"]}
+    assert failures == KNOWN_SWEEP_FAILURES, [r for r in reports if r["failures"]]
+    assert sum(r.get("checked", 0) for r in reports) >= 20
