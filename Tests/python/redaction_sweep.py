@@ -97,7 +97,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
             report["checked"] += 1
             report.setdefault("applied", []).append([name, result.redactions, result.glyphs_removed])
         except AssertionError as e:
-            report["failures"].append([name, str(e).splitlines()[0][:300]])
+            report["failures"].append([name, ((str(e).splitlines() or [repr(e)])[0])[:300]])
     return report
 
 
