@@ -132,5 +132,6 @@ QUIRE_API int quire_build_info(char *buf, size_t buf_size, size_t *out_len);
 #include "quire/tools.h"           /* the headless tool manager */
 #include "quire/encryption.h"      /* encrypting, changing passwords, decrypting */
 #include "quire/signatures.h"      /* digital signatures: signing and validation */
+#include "quire/redaction.h"       /* redaction: Redact annotations, applied for good */
 
 #endif /* QUIRE_H */

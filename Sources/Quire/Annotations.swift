@@ -192,6 +192,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_FILE_NAME: value = a.file?.name ?? a.fileInfo?.name
         case QUIRE_ANNOT_FILE_DESCRIPTION: value = a.file.map { $0.description } ?? a.fileInfo?.description
         case QUIRE_ANNOT_FILE_CONTENT_TYPE: value = a.file.map { $0.contentType } ?? a.fileInfo?.contentType
+        case QUIRE_ANNOT_OVERLAY_TEXT: value = a.overlayText
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -246,6 +247,7 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
             b.annotation.intent = value
         case QUIRE_ANNOT_FILE_NAME, QUIRE_ANNOT_FILE_DESCRIPTION, QUIRE_ANNOT_FILE_CONTENT_TYPE:
             throw CallError(code: QUIRE_EINVAL, message: "the file's fields are read-only (quire_annotation_set_file gives the file with them)")
+        case QUIRE_ANNOT_OVERLAY_TEXT: b.annotation.overlayText = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -265,6 +267,7 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_FLAGS: value = Double(a.flags)
         case QUIRE_ANNOT_CLOUDY_INTENSITY: value = a.cloudyIntensity
         case QUIRE_ANNOT_ALIGNMENT: value = a.alignment.map(Double.init)
+        case QUIRE_ANNOT_REPEAT: value = a.repeatsOverlayText ? 1 : 0
         default: throw unknownField(field, "quire_annot_number_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -300,6 +303,9 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: q
             }
             try Annotation.validate(alignment: q)
             b.annotation.alignment = q
+        case QUIRE_ANNOT_REPEAT:
+            guard value == 0 || value == 1 else { throw CallError(code: QUIRE_EINVAL, message: "repeat \(value) is not 0 or 1") }
+            b.annotation.repeatsOverlayText = value == 1
         default: throw unknownField(field, "quire_annot_number_field")
         }
     }

@@ -46,12 +46,12 @@ private var textCharDefaults: quire_text_char {
                     glyph_box: quire_rect(left: 0, bottom: 0, right: 0, top: 0), has_glyph_box: 0)
 }
 
-private let searchOptionsVersions = StructVersions<quire_text_search_options>(
+let searchOptionsVersions = StructVersions<quire_text_search_options>(
     // Version 1 ends with max_matches: 16 bytes (the padding before `progress` is not
     // version 1's, and a version 1 caller's struct may end right there).
     name: "options", sizes: [(MemoryLayout<quire_text_search_options>.offset(of: \.max_matches) ?? 12) + MemoryLayout<Int32>.size,
                              MemoryLayout<quire_text_search_options>.size])
-private var searchOptionsDefaults: quire_text_search_options {
+var searchOptionsDefaults: quire_text_search_options {
     quire_text_search_options(version: searchOptionsVersions.current, match_case: 0, whole_word: 0, max_matches: 0,
                               progress: nil, progress_payload: nil)
 }

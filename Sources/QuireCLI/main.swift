@@ -7,6 +7,7 @@
 //   quire fields [--json] [--password PW] FILE
 //   quire fill [--password PW] [--full] [--font FILE]... [--values JSON] [--field NAME --value V]... FILE [NAME=VALUE]... -o OUT
 //   quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
+//   quire redact [--password PW] (--search TEXT | --rect PAGE,X0,Y0,X1,Y1)... [options] FILE -o OUT
 //   quire text [--json] [--page N] [--password PW] FILE
 //   quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
 //   quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
@@ -43,6 +44,8 @@ let synopsis = """
            quire fill [--password PW] [--full] [--font FILE]... [--values JSON] [--field NAME --value V]...
                       FILE [NAME=VALUE]... -o OUT
            quire flatten [--password PW] [--full] [--subtypes LIST] [--no-links] FILE -o OUT
+           quire redact [--password PW] (--search TEXT | --rect PAGE,X0,Y0,X1,Y1)... [options]
+                        FILE -o OUT
            quire text [--json] [--page N] [--password PW] FILE
            quire search [--json] [--page N] [--case] [--word] [--password PW] FILE WORD
            quire export [--format F] [--page N] [--password PW] [-o OUT] FILE
@@ -70,7 +73,7 @@ let usage = """
     file. It opens classic and stream cross-references, object streams, incremental
     updates and damaged files (repaired by scanning, with warnings), and encrypted files
     (RC4 40 and 128, AES-128, AES-256) with the empty password or --password. It never
-    changes the file: fill, flatten, import, pages, merge, split, encrypt and decrypt
+    changes the file: fill, flatten, redact, import, pages, merge, split, encrypt and decrypt
     write their result to another file (-o OUT), unless told to write it over FILE.
 
     Commands:
@@ -87,6 +90,8 @@ let usage = """
       fill      set field values (NAME=VALUE, --field NAME --value V, or a JSON file of
                 values), regenerate their appearances and write the result to -o OUT
       flatten   burn the annotations and form fields into the pages and write -o OUT
+      redact    remove for good the text, images and graphics in regions or search
+                matches, and write -o OUT in full
       text      print the text of the pages; with --json, every character with its quad
       search    print every match of a word or phrase, with its page and position
       export    write the annotations (and field values) as annotation JSON or XFDF
@@ -223,7 +228,7 @@ let commandHelp: [String: String] = [
         usage: quire help [COMMAND]
 
         Print the help of quire, or of COMMAND (info, check, annots, thread, fields, fill,
-        flatten, text, search, export, import, pages, merge, split, encrypt, decrypt,
+        flatten, redact, text, search, export, import, pages, merge, split, encrypt, decrypt,
         sign, verify, doctor).
         """,
 ]
@@ -246,6 +251,7 @@ struct HelpRequest: Error { let command: String }
 func help(_ command: String?) -> String? {
     guard let command else { return usage }
     return commandHelp[command] ?? formsHelp[command] ?? textHelp[command] ?? exchangeHelp[command] ?? pagesHelp[command] ?? signaturesHelp[command] ?? doctorHelp[command]
+        ?? redactHelp[command]
 }
 
 /// The options every command that opens a file takes.
@@ -545,6 +551,8 @@ func main() -> Int32 {
             try FillCommand(arguments: arguments.dropFirst()).run()
         case "flatten":
             try FlattenCommand(arguments: arguments.dropFirst()).run()
+        case "redact":
+            return try RedactCommand(arguments: arguments.dropFirst()).run()
         case "text":
             try TextCommand(arguments: arguments.dropFirst()).run()
         case "search":

@@ -141,6 +141,9 @@ public final class Document {
     /// The widest kind of change made through the annotation and form APIs since the last
     /// save (see ``certificationBrokenByUnsavedChanges()``).
     var unsavedModificationKind: ModificationKind? = nil
+    /// Why the next save must be a full one (redactions applied: an incremental save would
+    /// keep the original bytes); nil when it may be incremental.
+    var fullSaveRequired: String? = nil
 
     /// Opens the file at `path`.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws {

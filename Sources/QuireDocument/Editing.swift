@@ -371,6 +371,7 @@ extension Document {
     /// Every bookmark provider is asked to persist first (see ``BookmarkManager/save()``).
     public func incrementalUpdate(progress: WriteProgress? = nil) throws -> [UInt8] {
         try refuseIncrementalEncryptionChange()
+        if let why = fullSaveRequired { throw PDFError(.state, why + "; save in full") }
         try bookmarkManager?.save()
         guard !changes.isEmpty else {  // nothing to append
             try progress?(0, 0)
@@ -497,7 +498,7 @@ extension Document {
         fileRevision += 1
         if !appended { renumberings += 1 }  // a full save renumbers the objects
         changes = ChangeSet(nextNumber: file.nextObjectNumber)
-        if !appended { pendingEncryption = nil }
+        if !appended { pendingEncryption = nil; fullSaveRequired = nil }
         unsavedModificationKind = nil
         invalidateModel()
     }

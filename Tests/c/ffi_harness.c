@@ -1593,6 +1593,10 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         *current = QUIRE_FLATTEN_OPTIONS_VERSION;
         return version == 1 ? sizeof(quire_flatten_options) : 0;
     }
+    if (strcmp(ctype, "quire_redaction_options *") == 0) {
+        *current = QUIRE_REDACTION_OPTIONS_VERSION;
+        return version == 1 ? sizeof(quire_redaction_options) : 0;
+    }
     if (strcmp(ctype, "quire_export_options *") == 0) {
         *current = QUIRE_EXPORT_OPTIONS_VERSION;
         return version == 1 ? sizeof(quire_export_options) : 0;
@@ -1977,6 +1981,10 @@ static void set_choice(struct call *c, unsigned i, int choice) {
             } else if (fn->arg_kinds[i] == ARG_OUT_LEN) {
                 size_t s = LEN_SENTINEL;
                 memcpy(c->scratch[i].bytes, &s, sizeof s);
+            } else if (strcmp(fn->arg_ctypes[i], "quire_redaction_result *") == 0) {
+                /* A result struct whose version the caller sets (the header says so). */
+                uint32_t v = QUIRE_REDACTION_RESULT_VERSION;
+                memcpy(c->scratch[i].bytes, &v, sizeof v);
             }
             describe(name, "<scratch>");
         } else {
@@ -2296,6 +2304,12 @@ static void set_choice(struct call *c, unsigned i, int choice) {
         if ((!array && count != 0) || choice == DB_NAN_4 || choice == DB_INF_8) c->must_fail = 1;
         if (strcmp(fn->name, "quire_annotation_set_color") == 0) {
             if (count != 0 && count != 1 && count != 3 && count != 4) c->must_fail = 1;
+        } else if (strcmp(name, "fill") == 0) {
+            /* A redaction's fill: none (0), or a colour of 1, 3 or 4 components. */
+            if (count != 0 && count != 1 && count != 3 && count != 4) c->must_fail = 1;
+        } else if (strcmp(fn->name, "quire_page_add_redaction") == 0) {
+            /* Rectangles: 4 numbers each, at least one. */
+            if (count <= 0 || count % 4 != 0) c->must_fail = 1;
         } else if (strcmp(fn->name, "quire_annotation_set_points") == 0 &&
                    c->values[1].i32 == QUIRE_ANNOT_DASH_PATTERN) {
             /* any count the other rules allow */
@@ -3138,7 +3152,10 @@ static void check_status_call(struct call *c, int status) {
         size_t pointee = fn->arg_pointee_sizes[i];
         if (!c->values[i].p) continue;
         if (k == ARG_OUT) {
-            if (status < 0 && !untouched(s, SCRATCH))
+            /* A struct whose version the harness set (a redaction result): the rest is
+             * the sentinel. */
+            size_t set = strcmp(fn->arg_ctypes[i], "quire_redaction_result *") == 0 ? sizeof(uint32_t) : 0;
+            if (status < 0 && !untouched(s + set, SCRATCH - set))
                 fail("failed but wrote its out-parameter %s", fn->arg_names[i]);
             /* (An optional out-parameter may be left alone: outline_item's page, say, is only
              * defined for GoTo and GoToR.) */

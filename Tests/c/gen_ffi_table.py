@@ -221,6 +221,10 @@ MUTATING = {
     "quire_field_reset",
     "quire_document_add_font",
     "quire_document_flatten",
+    # Redaction (issue 38): marks and applies them.
+    "quire_page_add_redaction",
+    "quire_document_add_redactions_matching",
+    "quire_document_apply_redactions",
     "quire_document_import_xfdf",
     # Long operations (issue 40): an import in a format changes the document.
     "quire_document_import_annotations",
@@ -296,6 +300,7 @@ READ_ONLY = {
     "quire_text_char_init",
     "quire_text_search_options_init",
     "quire_flatten_options_init",
+    "quire_redaction_options_init",
     "quire_export_options_init",
     "quire_import_options_init",
     "quire_text_options_init",
@@ -477,6 +482,17 @@ OPTIONAL = {
     ("quire_document_flatten", "options"),
     ("quire_document_flatten", "out_count"),
     ("quire_document_import_xfdf", "out_count"),
+    # Redaction (issue 38): "may be NULL", "NULL with 0 for none", "NULL for none",
+    # "NULL for its defaults", "NULL for QUIRE_REDACTION_OPTIONS_INIT".
+    ("quire_page_add_redaction", "out"),
+    ("quire_page_add_redaction", "fill"),
+    ("quire_page_add_redaction", "overlay_text"),
+    ("quire_document_add_redactions_matching", "out_count"),
+    ("quire_document_add_redactions_matching", "options"),
+    ("quire_document_add_redactions_matching", "fill"),
+    ("quire_document_add_redactions_matching", "overlay_text"),
+    ("quire_document_apply_redactions", "out"),
+    ("quire_document_apply_redactions", "options"),
     # Long operations (issue 40): "options: NULL for the defaults"; "out_count: ...; may be
     # NULL"; the payload is the caller's, passed to its write callback.
     ("quire_document_export_annotations", "options"),
@@ -531,6 +547,7 @@ INIT_STRUCTS = {
     "quire_text_char *",
     "quire_text_search_options *",
     "quire_flatten_options *",
+    "quire_redaction_options *",
     "quire_export_options *",
     "quire_import_options *",
     "quire_text_options *",

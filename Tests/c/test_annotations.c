@@ -1936,7 +1936,7 @@ static void test_errors(void) {
             (quire_annot_number_field)4,
             (quire_annot_number_field)INT32_MAX,
             (quire_annot_number_field)0,
-            (quire_annot_number_field)(QUIRE_ANNOT_ALIGNMENT + 1),
+            (quire_annot_number_field)(QUIRE_ANNOT_REPEAT + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};

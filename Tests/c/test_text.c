@@ -212,6 +212,95 @@ static void test_search_and_markup(void) {
     quire_text_page_free(text);
 }
 
+/* Counts the bytes a save writes. */
+static int count_bytes(const void *data, size_t size, void *payload) {
+    (void)data;
+    *(size_t *)payload += size;
+    return 0;
+}
+
+/* Redaction (issue 38): marks by rectangle and by search, applies, and the next save
+ * must be a full one. A document of its own: applying changes the page for good. */
+static void test_redaction(void) {
+    quire_document *doc = NULL;
+    quire_annotation *mark = NULL;
+    quire_text_page *text = NULL;
+    quire_redaction_options options = QUIRE_REDACTION_OPTIONS_INIT;
+    quire_redaction_result result = {QUIRE_REDACTION_RESULT_VERSION, 0, 0, 0, 0, 0, 0, 0};
+    quire_save_options save = QUIRE_SAVE_OPTIONS_INIT;
+    quire_redaction_options fresh;
+    const double fill[3] = {0, 0, 0};
+    const double off_page[4] = {700, 800, 800, 900};
+    const double second_line[4] = {60, 682, 300, 696};
+    size_t size = 0, written = 0;
+    unsigned char *data = text_pdf(&size);
+    int32_t count = 0;
+    char *s;
+    double interior[4];
+
+    CHECK_STATUS(quire_document_open_memory(&doc, data, size, NULL), QUIRE_OK);
+    CHECK_STATUS(quire_redaction_options_init(&fresh, QUIRE_REDACTION_OPTIONS_VERSION), QUIRE_OK);
+    CHECK(fresh.text == 1 && fresh.images == 1 && fresh.remove_metadata == 0);
+    CHECK_STATUS(quire_redaction_options_init(&fresh, 0), QUIRE_EINVAL);
+    /* Refused: a region off the page, a count that is not 4 per rectangle, a bad colour. */
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, off_page, 4, fill, 3, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, second_line, 3, fill, 3, NULL),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 0, second_line, 4, fill, 2, NULL),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_page_add_redaction(NULL, doc, 5, second_line, 4, fill, 3, NULL),
+                 QUIRE_ERANGE);
+    /* The second line by rectangle, "draft" by search. */
+    CHECK_STATUS(quire_page_add_redaction(&mark, doc, 0, second_line, 4, fill, 3, "gone"),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_annotation_color(interior, 4, &size, mark, QUIRE_ANNOT_INTERIOR_COLOR),
+                 QUIRE_OK);
+    CHECK_INT(size, 3);
+    {
+        /* The overlay text given to the call is the mark's /OverlayText, and /Repeat is
+           off until set. */
+        char overlay[16];
+        size_t overlay_len = 0;
+        double repeat = -1;
+        CHECK_STATUS(quire_annotation_string(overlay, sizeof overlay, &overlay_len, mark,
+                                             QUIRE_ANNOT_OVERLAY_TEXT),
+                     QUIRE_OK);
+        CHECK_STR(overlay, "gone");
+        CHECK_STATUS(quire_annotation_set_number(mark, QUIRE_ANNOT_REPEAT, 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(mark, QUIRE_ANNOT_REPEAT, 1), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_number(&repeat, mark, QUIRE_ANNOT_REPEAT), QUIRE_OK);
+        CHECK(repeat == 1);
+    }
+    quire_annotation_free(mark);
+    CHECK_STATUS(quire_document_add_redactions_matching(&count, doc, "draft", NULL, fill, 3, NULL),
+                 QUIRE_OK);
+    CHECK_INT(count, 1);
+    CHECK_STATUS(quire_document_add_redactions_matching(&count, doc, "", NULL, NULL, 0, NULL),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_apply_redactions(&result, doc, &options), QUIRE_OK);
+    CHECK_INT(result.redactions, 2);
+    CHECK_INT(result.pages, 1);
+    /* "tract before Friday." less its spaces' glyphs (spaces are glyphs too), and "draft". */
+    CHECK(result.glyphs_removed >= 20);
+    CHECK_STATUS(quire_page_text_load(&text, doc, 0), QUIRE_OK);
+    s = page_text(text);
+    CHECK(strstr(s, "draft") == NULL && strstr(s, "Friday") == NULL &&
+          strstr(s, "Review the") != NULL);
+    free(s);
+    quire_text_page_free(text);
+    CHECK_STATUS(quire_page_annotation_count(&count, doc, 0), QUIRE_OK);
+    CHECK_INT(count, 0);
+    /* Only a full save now. */
+    CHECK_STATUS(quire_document_save_to_callback(doc, &save, count_bytes, &written), QUIRE_ESTATE);
+    save.mode = QUIRE_SAVE_FULL;
+    CHECK_STATUS(quire_document_save_to_callback(doc, &save, count_bytes, &written), QUIRE_OK);
+    CHECK(written > 0);
+    /* Nothing left to apply: OK, nothing changes. */
+    CHECK_STATUS(quire_document_apply_redactions(NULL, doc, NULL), QUIRE_OK);
+    CHECK_STATUS(quire_document_apply_redactions(NULL, NULL, NULL), QUIRE_EINVAL);
+    quire_document_close(doc);
+}
+
 static int text_setup(void) {
     size_t size = 0;
     unsigned char *data = text_pdf(&size);
@@ -224,7 +313,9 @@ static void text_teardown(void) {
     g_doc = NULL;
 }
 
-static const struct test_case text_tests[] = {
-    {"extraction", test_extraction}, {"search_and_markup", test_search_and_markup}, {NULL, NULL}};
+static const struct test_case text_tests[] = {{"extraction", test_extraction},
+                                              {"search_and_markup", test_search_and_markup},
+                                              {"redaction", test_redaction},
+                                              {NULL, NULL}};
 
 const struct test_suite text_suite = {"text", text_setup, text_teardown, text_tests};

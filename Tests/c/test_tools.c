@@ -491,10 +491,9 @@ static void test_text_markup(void) {
         quire_tool tool;
         const char *subtype;
     } cases[] = {
-        {QUIRE_TOOL_HIGHLIGHT, "Highlight"},
-        {QUIRE_TOOL_UNDERLINE, "Underline"},
-        {QUIRE_TOOL_STRIKEOUT, "StrikeOut"},
-        {QUIRE_TOOL_SQUIGGLY, "Squiggly"},
+        {QUIRE_TOOL_HIGHLIGHT, "Highlight"}, {QUIRE_TOOL_UNDERLINE, "Underline"},
+        {QUIRE_TOOL_STRIKEOUT, "StrikeOut"}, {QUIRE_TOOL_SQUIGGLY, "Squiggly"},
+        {QUIRE_TOOL_REDACT, "Redact"},
     };
     quire_document *doc = open_corpus("pdfium/testing/resources/hello_world.pdf", NULL);
     struct recorder r;

@@ -414,8 +414,8 @@ def test_every_subtype_renders_inside_its_rect(subtype: str, renderer: str):
     assert changed_pixels(before, after, box) > 20, "%s drew nothing inside %r with %s" % (subtype, rect, renderer)
 
 
-def test_all_fifteen_subtypes_are_listed():
-    assert len(quire.SUBTYPES) == 15 and "Caret" in quire.SUBTYPES and "FileAttachment" in quire.SUBTYPES
+def test_all_sixteen_subtypes_are_listed():
+    assert len(quire.SUBTYPES) == 16 and {"Caret", "Redact", "FileAttachment"} <= set(quire.SUBTYPES)
 
 
 # ---------------------------------------------------------------------------------------

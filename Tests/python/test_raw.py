@@ -171,6 +171,9 @@ C_TO_CTYPES.update({
     # Long operations (issue 40): their options structs.
     "quire_flatten_options *": POINTER(_raw.quire_flatten_options),
     "const quire_flatten_options *": POINTER(_raw.quire_flatten_options),
+    "quire_redaction_options *": POINTER(_raw.quire_redaction_options),
+    "const quire_redaction_options *": POINTER(_raw.quire_redaction_options),
+    "quire_redaction_result *": POINTER(_raw.quire_redaction_result),
     "quire_export_options *": POINTER(_raw.quire_export_options),
     "const quire_export_options *": POINTER(_raw.quire_export_options),
     "quire_import_options *": POINTER(_raw.quire_import_options),
@@ -306,7 +309,7 @@ def test_every_header_struct_is_checked():
 STRUCTS = ["quire_annotation_info", "quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
            "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_encryption_options", "quire_export_options", "quire_file_access",
            "quire_flatten_options", "quire_import_options", "quire_open_options", "quire_pointer_event", "quire_rect",
-           "quire_save_options", "quire_sign_options", "quire_signature_info", "quire_sync_config", "quire_sync_event",
+           "quire_redaction_options", "quire_redaction_result", "quire_save_options", "quire_sign_options", "quire_signature_info", "quire_sync_config", "quire_sync_event",
            "quire_sync_header", "quire_text_char", "quire_text_options", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
            "quire_tool_preview", "quire_tool_style", "quire_validation_options"]
 

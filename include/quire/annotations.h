@@ -68,14 +68,19 @@ typedef enum quire_annot_string_field {
      *  "FreeTextTypeWriter" (drawn as its text alone) for FreeText; any other name is kept
      *  (LineArrow, PolygonCloud, ...); an empty one is QUIRE_EINVAL */
     QUIRE_ANNOT_INTENT = 0x0711,
+    /** /OverlayText of a Redact annotation: the text drawn over the fill colour
+     *  (QUIRE_ANNOT_INTERIOR_COLOR) when the redaction is applied, in the size and colour of
+     *  QUIRE_ANNOT_DEFAULT_APPEARANCE and aligned by QUIRE_ANNOT_ALIGNMENT (see
+     *  quire/redaction.h) */
+    QUIRE_ANNOT_OVERLAY_TEXT = 0x0712,
     /** The name of a FileAttachment's file (its /FS /UF, else /F, last path component);
      *  read-only: quire_annotation_set_file sets it */
-    QUIRE_ANNOT_FILE_NAME = 0x0712,
+    QUIRE_ANNOT_FILE_NAME = 0x0713,
     /** The description of a FileAttachment's file (/FS /Desc); read-only, as the name */
-    QUIRE_ANNOT_FILE_DESCRIPTION = 0x0713,
+    QUIRE_ANNOT_FILE_DESCRIPTION = 0x0714,
     /** The media type of a FileAttachment's file (the embedded file stream's /Subtype,
      *  such as "application/pdf"); read-only, as the name */
-    QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0714
+    QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0715
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -87,8 +92,12 @@ typedef enum quire_annot_number_field {
      *  of radius 4 × intensity + half the border width (a cloudy Polygon's /Rect grows to
      *  hold them when it is added or updated). */
     QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804,
-    /** /Q of FreeText: 0 left, 1 centred, 2 right (another value is QUIRE_EINVAL) */
-    QUIRE_ANNOT_ALIGNMENT = 0x0805
+    /** /Q of FreeText and of a Redact annotation's overlay text: 0 left, 1 centred, 2
+     *  right (another value is QUIRE_EINVAL) */
+    QUIRE_ANNOT_ALIGNMENT = 0x0805,
+    /** /Repeat of a Redact annotation: 1 repeats the overlay text to fill the region, 0
+     *  draws it once (the default); another value is QUIRE_EINVAL */
+    QUIRE_ANNOT_REPEAT = 0x0806
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
@@ -112,8 +121,9 @@ typedef enum quire_annot_points_field {
 /**
  * Makes a new annotation of `subtype` for page `page_index` at `rect`. It is not in any
  * document until added, and only "Text", "FreeText", "Line", "Square", "Circle", "Polygon",
- * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret" and
- * "FileAttachment" (with its file: `quire_annotation_set_file`) can be added (another name makes a value that `quire_document_add_annotation` refuses with
+ * "PolyLine", "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret",
+ * "Redact" and "FileAttachment" (with its file: `quire_annotation_set_file`) can be added
+ * (another name makes a value that `quire_document_add_annotation` refuses with
  * QUIRE_EUNSUPPORTED).
  * out: receives a new annotation owned by the caller.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty subtype, a negative page, a

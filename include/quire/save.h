@@ -93,7 +93,8 @@ QUIRE_API int quire_save_options_init(quire_save_options *options, unsigned vers
  * section to append to; save in full); QUIRE_EPASSWORD (a full save of a document opened
  * without the password that some of its streams, such as encrypted attachments, need);
  * QUIRE_ESTATE (a stream value read before an earlier full save of an encrypted document
- * was set as an object).
+ * was set as an object; an incremental save or an append in place after
+ * `quire_document_apply_redactions`, which only a full save makes final).
  */
 QUIRE_API int quire_document_save(quire_document *doc, const quire_save_options *options, const char *path);
 

@@ -69,6 +69,8 @@ typedef enum quire_tool {
     QUIRE_TOOL_UNDERLINE = 0x300F,
     QUIRE_TOOL_STRIKEOUT = 0x3010,
     QUIRE_TOOL_SQUIGGLY = 0x3011,
+    QUIRE_TOOL_REDACT = 0x3012,      /**< a Redact annotation over the text a drag selects, or its rectangle
+                                           where it selects none (applied with `quire_document_apply_redactions`) */
     QUIRE_TOOL_CUSTOM = 0x30FF       /**< a host's tool (`quire_tool_manager_register_tool`); its name comes with it */
 } quire_tool;
 

@@ -32,7 +32,7 @@ public struct Annotation: Sendable, Equatable {
     /// The subtypes Quire creates (with a generated appearance).
     public static let creatableSubtypes: Set<String> = [
         "Text", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine",
-        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret", "FileAttachment",
+        "Highlight", "Underline", "Squiggly", "StrikeOut", "Ink", "Stamp", "Caret", "FileAttachment", "Redact",
     ]
     /// Annotation flags (Table 167).
     public enum Flag {
@@ -90,8 +90,15 @@ public struct Annotation: Sendable, Equatable {
     /// /CL of a FreeText callout: the line from the point it points at (x1 y1, where the
     /// line ending is drawn), through an optional knee (x2 y2), to the box: 4 or 6 numbers.
     public var calloutLine: [Double] = []
-    /// /Q of FreeText: 0 left, 1 centred, 2 right; nil when unset (left).
+    /// /Q of FreeText and Redact (its overlay text): 0 left, 1 centred, 2 right; nil when
+    /// unset (left).
     public var alignment: Int?
+    /// /OverlayText of a Redact annotation: the text drawn over the region's fill colour
+    /// (/IC) when the redaction is applied, in /DA's font size and colour; nil when unset.
+    public var overlayText: String?
+    /// /Repeat of a Redact annotation: whether the overlay text is repeated to fill the
+    /// region (true) or drawn once (false, the default).
+    public var repeatsOverlayText = false
     /// /Sy of a Caret: "P" (a paragraph symbol follows the caret) or "None"; nil when unset.
     public var symbol: String?
     /// An image (PNG or JPEG) for a Stamp, to be stored and drawn as its appearance when
@@ -216,13 +223,13 @@ extension Annotation {
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
              action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences, symbol,
-             intent, calloutLine, alignment, fileSpec
+             intent, calloutLine, alignment, overlayText, repeatsOverlayText, fileSpec
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
-        "BE", "RD", "Sy", "IT", "CL", "Q", "FS",
+        "BE", "RD", "Sy", "IT", "CL", "Q", "OverlayText", "Repeat", "FS",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -320,7 +327,13 @@ extension Annotation {
         intent = try nameValue(.intent)
         if let cl = try numbers(.calloutLine), cl.count == 4 || cl.count == 6 { calloutLine = cl }
         // /Q of FreeText (a widget's /Q is its field's quadding, read by the form).
-        if subtype == "FreeText", let q = try entry(.alignment).map(resolved)?.integer, (0...2).contains(q) { alignment = Int(q) }
+        if subtype == "FreeText" || subtype == "Redact", let q = try entry(.alignment).map(resolved)?.integer, (0...2).contains(q) {
+            alignment = Int(q)
+        }
+        if subtype == "Redact" {
+            overlayText = try text(.overlayText)
+            if case .bool(let repeats)? = try entry(.repeatsOverlayText).map(resolved) { repeatsOverlayText = repeats }
+        }
         // Values outside the model's rules read as unset (the entries stay in the file until
         // the field is set): a record exported from this annotation then imports anywhere.
         if Annotation.borderStyleProblem(borderStyle) != nil { borderStyle = nil }
@@ -433,6 +446,8 @@ extension Annotation {
         if changed(\.intent) { d["IT"] = intent.map { .name(PDFName($0)) } }
         if changed(\.calloutLine) { numbers("CL", calloutLine) }
         if changed(\.alignment) { d["Q"] = alignment.map { .integer(Int64($0)) } }
+        if changed(\.overlayText) { text("OverlayText", overlayText) }
+        if changed(\.repeatsOverlayText) { d["Repeat"] = repeatsOverlayText ? .bool(true) : nil }
         if changed(\.popup) { d["Popup"] = popup.map { .reference($0) } }
         if changed(\.inReplyTo) { d["IRT"] = inReplyTo.map { .reference($0) } }
         if changed(\.inReplyTo) || changed(\.inReplyToID) || changed(\.replyType) {

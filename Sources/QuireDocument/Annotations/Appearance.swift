@@ -152,6 +152,15 @@ enum Appearance {
             ops.text(a.contents ?? "", in: box, font: t, size: size, color: textColor(a.defaultAppearance),
                      alignment: a.alignment ?? 0)
             text = t
+        case "Redact":
+            // The marked state (before it is applied): each region outlined in /C, red by
+            // default. Applying it draws ``redacted(for:document:strict:)`` instead.
+            let w = max(width, 1)
+            ops.line("\(n(w)) w")
+            for q in quads(a) {
+                let box = inset(q, [], default: w / 2)
+                ops.line("\(n(box.left)) \(n(box.bottom)) \(n(box.width)) \(n(box.height)) re S")
+            }
         case "Stamp":
             let name = a.iconName ?? "Draft"
             ops.line("\(n(max(width, 2))) w")
@@ -173,6 +182,58 @@ enum Appearance {
             ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
         ])
         if !resources.isEmpty { dict["Resources"] = .dictionary(resources) }
+        return Stream(dictionary: dict, content: ops.bytes, text: text)
+    }
+
+    /// What an applied Redact annotation leaves on the page (ISO 32000-2 §12.5.6.23): each
+    /// region (its quadrilaterals' boxes, else /Rect) filled with /IC (nothing without it),
+    /// and /OverlayText in each region in /DA's size (10 points without one) and colour
+    /// (without /DA: white on a dark fill, black on a light one),
+    /// aligned by /Q, repeated to fill the region with /Repeat. A form XObject whose /BBox
+    /// is /Rect, in page coordinates.
+    static func redacted(for a: Annotation, document: Document, strict: Bool) throws -> Stream {
+        var ops = ContentBuilder()
+        let regions = quads(a)
+        if let fill = a.interiorColor, !fill.isEmpty {
+            ops.color(fill, stroking: false)
+            for q in regions { ops.line("\(n(q.left)) \(n(q.bottom)) \(n(q.width)) \(n(q.height)) re f") }
+        }
+        var text: AppearanceText? = nil
+        if let overlay = a.overlayText, !overlay.isEmpty {
+            let t = try AppearanceText(overlay, preferred: standardFont("Helv", "Helvetica"), document: document,
+                                       strict: strict, what: "the overlay text of a Redact annotation")
+            let size = a.fontSize.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 10
+            // /DA's colour; without /DA, white on a dark fill and black on a light one.
+            var color = textColor(a.defaultAppearance)
+            if a.defaultAppearance == nil, let fill = a.interiorColor, !fill.isEmpty {
+                let light: Double
+                switch fill.count {
+                case 3: light = 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2]
+                case 4: light = 1 - min(1, 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2] + fill[3])
+                default: light = fill[0]
+                }
+                color = light < 0.5 ? [1] : [0]
+            }
+            for q in regions {
+                var shown = overlay
+                if a.repeatsOverlayText {
+                    // Enough copies to fill the region's lines (the text wraps by words).
+                    let one = max(t.width(overlay + " ", size: size), 1)
+                    let perLine = max(1, Int(min(q.width / one, 1000)))
+                    let lines = max(1, Int(min(q.height / (size * 1.2), 1000)))
+                    shown = Array(repeating: overlay, count: min(perLine * lines, 10_000)).joined(separator: " ")
+                }
+                ops.line("q \(n(q.left)) \(n(q.bottom)) \(n(q.width)) \(n(q.height)) re W n")
+                ops.text(shown, in: q, font: t, size: size, color: color, alignment: a.alignment ?? 0)
+                ops.line("Q")
+            }
+            text = t
+        }
+        let r = a.rect
+        let dict = PDFDictionary([
+            ("Type", .name("XObject")), ("Subtype", .name("Form")),
+            ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
+        ])
         return Stream(dictionary: dict, content: ops.bytes, text: text)
     }
 
@@ -233,6 +294,7 @@ enum Appearance {
         case "Stamp": return [0.8, 0.1, 0.1]
         case "Caret": return [0, 0, 1]
         case "FileAttachment": return [0.1, 0.3, 0.8]
+        case "Redact": return [1, 0, 0]
         default: return [0, 0, 0]
         }
     }

@@ -135,7 +135,7 @@ extension Document {
     }
 
     /// Appends `draws` to the page's content and their XObjects to its resources.
-    private func drawAppearances(_ draws: [(PDFObject, PDFDictionary)], on page: Page, pageID: ObjectID) throws {
+    func drawAppearances(_ draws: [(PDFObject, PDFDictionary)], on page: Page, pageID: ObjectID) throws {
         guard !draws.isEmpty else { return }
         var pageDict = try object(pageID.number).dictionary ?? page.dictionary
         var resources = (try dictionary(pageDict["Resources"] ?? page.inheritedResources ?? .null)) ?? PDFDictionary()

@@ -155,6 +155,8 @@ extension Document {
             if let it = a.intent { attrs.append(("intent", it)) }
             if !a.calloutLine.isEmpty { attrs.append(("callout", a.calloutLine.map(XFDF.number).joined(separator: ","))) }
             if let q = a.alignment { attrs.append(("justification", ["left", "centered", "right"][Swift.min(Swift.max(q, 0), 2)])) }
+            if let overlay = a.overlayText { attrs.append(("overlay-text", overlay)) }
+            if a.repeatsOverlayText { attrs.append(("overlay-text-repeat", "true")) }
             if let icon = a.iconName { attrs.append(("icon", icon)) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
             if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
@@ -422,6 +424,10 @@ final class XFDFReader {
         }
         if let d = attrs["dashes"].flatMap(XFDF.numbers), !d.isEmpty { a.dashPattern = d }
         if let rd = attrs["fringe"].flatMap(XFDF.numbers), rd.count == 4 { a.rectDifferences = rd }
+        if subtype == "Redact" {
+            a.overlayText = attrs["overlay-text"]
+            a.repeatsOverlayText = attrs["overlay-text-repeat"].map { $0.lowercased() == "true" || $0 == "1" } ?? false
+        }
         if subtype == "Caret", let sy = attrs["symbol"] { a.symbol = sy.lowercased() == "paragraph" || sy == "P" ? "P" : "None" }
         a.iconName = attrs["icon"]
         let replyType: ReplyType? = attrs["replyType"].map { $0.lowercased() == "group" ? .group : .reply }

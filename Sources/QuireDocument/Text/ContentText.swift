@@ -115,6 +115,8 @@ struct ContentTextInterpreter {
         var fontSize = 0.0
         var font: TextFont? = nil
         var render = 0
+        /// `w`, for how far a stroked path reaches (read by redaction).
+        var lineWidth = 1.0
     }
 
     let document: Document
@@ -130,6 +132,9 @@ struct ContentTextInterpreter {
     var markedDepth = 0
     /// Whether the glyph limit was reported.
     var glyphLimitWarned = false
+    /// Set, the run also rewrites what it reads without what lies in the redaction's
+    /// regions (``ContentRedaction``, Redaction/ContentRedaction.swift).
+    var redaction: ContentRedaction? = nil
 
     init(document: Document, limits: TextLimits) {
         self.document = document
@@ -147,12 +152,21 @@ struct ContentTextInterpreter {
                 contents += try document.file.decodedData(s)
                 contents.append(0x0A)
             } catch {
-                warnings.append("page \(page.index + 1): a content stream cannot be decoded: \(error)")
+                damaged("page \(page.index + 1): a content stream cannot be decoded: \(error)")
             }
         }
         let resources = (try? document.dictionary(page.inheritedResources)) ?? PDFDictionary()
         var state = GState()
+        redaction?.begin(contents)
         interpret(contents, resources: resources, state: &state, depth: 0)
+        redaction?.pageFrame = redaction?.frames.popLast()
+    }
+
+    /// Reports damage that ends the reading of a stream; a redaction fails on it (what was
+    /// not read cannot be known to be outside the regions).
+    mutating func damaged(_ message: String) {
+        warnings.append(message)
+        redaction?.fail(message)
     }
 
     private mutating func font(_ name: PDFName, _ resources: PDFDictionary) -> TextFont {
@@ -186,12 +200,14 @@ struct ContentTextInterpreter {
         var state = initial
         var tm = TextMatrix(), tlm = TextMatrix()
         var inText = false
+        // Where the current operator's operands begin (a redaction replaces that range).
+        var opStart = parser.position
 
         while true {
             let start = parser.position
             let token: Token
             do { token = try parser.lexer.next() } catch {
-                warnings.append("content stream: \(error)"); break
+                damaged("content stream: \(error)"); break
             }
             switch token {
             case .eof:
@@ -204,13 +220,13 @@ struct ContentTextInterpreter {
             case .arrayStart, .dictStart:
                 parser.position = start
                 do { operands.append(try parser.parseObject()) } catch {
-                    warnings.append("content stream: \(error)"); initial = state; return
+                    damaged("content stream: \(error)"); initial = state; return
                 }
             case .arrayEnd, .dictEnd, .brace: operands.removeAll()
             case .keyword(let op):
                 operatorCount += 1
                 if operatorCount > limits.maxOperators {
-                    warnings.append("more than \(limits.maxOperators) operators on the page; the rest is not read")
+                    damaged("more than \(limits.maxOperators) operators on the page; the rest is not read")
                     initial = state
                     return
                 }
@@ -221,11 +237,15 @@ struct ContentTextInterpreter {
                     let k = n.count - count + i
                     return k >= 0 && k < n.count ? n[k] : 0
                 }
+                let end = parser.position
+                redaction?.step(op, n, operands, from: opStart, to: end, state: state)
+                var shownBefore = redaction?.shown.count ?? 0
                 switch op {
                 case "q":
                     if stack.count < limits.maxStateDepth { stack.append(state) }
                 case "Q":
                     if let s = stack.popLast() { state = s }
+                case "w" where n.count >= 1: state.lineWidth = arg(0, of: 1)
                 case "cm" where n.count >= 6:
                     let m = TextMatrix(arg(0, of: 6), arg(1, of: 6), arg(2, of: 6), arg(3, of: 6), arg(4, of: 6), arg(5, of: 6))
                     state.ctm = m.concatenating(state.ctm)
@@ -259,12 +279,19 @@ struct ContentTextInterpreter {
                 case "Tj", "'", "\"":
                     if op == "\"", n.count >= 3 { state.wordSpacing = arg(0, of: 3); state.charSpacing = arg(1, of: 3) }
                     if op != "Tj" { tlm = TextMatrix(1, 0, 0, 1, 0, -state.leading).concatenating(tlm); tm = tlm }
-                    if case .string(let s)? = operands.last { show(s.bytes, state: state, tm: &tm) }
+                    if case .string(let s)? = operands.last {
+                        show(s.bytes, state: state, tm: &tm)
+                        redaction?.shownText(op, n, [(s, shownBefore)], numbers: [], from: opStart, to: end)
+                    }
                 case "TJ":
                     if case .array(let items)? = operands.last {
+                        var strings: [(PDFString, Int)] = []
                         for item in items {
                             switch item {
-                            case .string(let s): show(s.bytes, state: state, tm: &tm)
+                            case .string(let s):
+                                show(s.bytes, state: state, tm: &tm)
+                                strings.append((s, shownBefore))
+                                shownBefore = redaction?.shown.count ?? 0
                             case .integer, .real:
                                 let adj = item.number ?? 0
                                 if state.font?.vertical == true {
@@ -275,6 +302,7 @@ struct ContentTextInterpreter {
                             default: break
                             }
                         }
+                        redaction?.shownText(op, n, strings, numbers: items, from: opStart, to: end)
                     }
                 case "gs":
                     if case .name(let name)? = operands.last,
@@ -286,11 +314,16 @@ struct ContentTextInterpreter {
                         state.fontSize = (try? document.resolve(f[1]))?.number ?? state.fontSize
                     }
                 case "Do":
-                    if case .name(let name)? = operands.last { form(name, resources: resources, state: state, depth: depth) }
+                    if case .name(let name)? = operands.last {
+                        form(name, resources: resources, state: state, depth: depth)
+                        redaction?.drawn(name, resources: resources, ctm: state.ctm, from: opStart, to: end)
+                    }
                 case "BI":
                     skipInlineImage(&parser)
+                    redaction?.inlineImage(ctm: state.ctm, from: opStart, to: parser.position)
                 case "BMC":
                     markedDepth += 1
+                    redaction?.openMarked(nil, properties: nil, from: opStart, to: end)
                 case "BDC":
                     markedDepth += 1
                     if operands.count >= 2 {
@@ -302,8 +335,13 @@ struct ContentTextInterpreter {
                         if let p = props, case .string(let t)? = try? document.resolve(p["ActualText"] ?? .null) {
                             actualText.append((t.text, glyphs.count, markedDepth))
                         }
+                        let tag = operands[operands.count - 2].name
+                        redaction?.openMarked(tag, properties: props, from: opStart, to: end)
+                    } else {
+                        redaction?.openMarked(nil, properties: nil, from: opStart, to: end)
                     }
                 case "EMC":
+                    redaction?.closeMarked()
                     if let last = actualText.last, last.depth == markedDepth {
                         actualText.removeLast()
                         applyActualText(last.text, from: last.start)
@@ -314,6 +352,7 @@ struct ContentTextInterpreter {
                 }
                 _ = inText
                 operands.removeAll(keepingCapacity: true)
+                opStart = parser.position
             }
         }
     }
@@ -350,7 +389,9 @@ struct ContentTextInterpreter {
         let size = state.fontSize
         let th = state.hScale
         let vertical = font.vertical
+        var offset = 0
         for (code, count) in font.codes(bytes) {
+            defer { offset += count }
             let w0 = font.advance(code, bytes: count)
             let trm = TextMatrix(size * th, 0, 0, size, 0, state.rise).concatenating(tm).concatenating(state.ctm)
             let text = font.text(code, bytes: count)
@@ -400,13 +441,20 @@ struct ContentTextInterpreter {
                                          origin: origin, height: (asc - desc) * vlen,
                                          spaceWidth: (spaceW > 0 ? spaceW : 0.25) * len))
             }
+            // The displacement in thousandths of text space along the writing direction, as
+            // a TJ number gives it: minus that number moves the same way (vertically, a
+            // positive number moves down, ty being negative).
+            let displacement: Double
             if vertical {
                 let ty = -(1.0 * size) + state.charSpacing + wordSpace
                 tm = TextMatrix(1, 0, 0, 1, 0, ty).concatenating(tm)
+                displacement = size != 0 ? ty / size * 1000 : 0
             } else {
                 let tx = (w0 * size + state.charSpacing + wordSpace) * th
                 tm = TextMatrix(1, 0, 0, 1, tx, 0).concatenating(tm)
+                displacement = size * th != 0 ? tx / (size * th) * 1000 : 0
             }
+            redaction?.glyph(offset: offset, count: count, box: (glyphQuad ?? quad).bounds, displacement: displacement)
         }
     }
 
@@ -417,25 +465,33 @@ struct ContentTextInterpreter {
         guard case .stream(let s)? = try? document.resolve(ref ?? .null),
               (try? document.resolve(s.dictionary["Subtype"] ?? .null))?.name?.value == "Form" else { return }
         guard depth + 1 <= limits.maxFormDepth else {
-            warnings.append("form XObjects nested deeper than \(limits.maxFormDepth); the deeper ones are not read")
+            damaged("form XObjects nested deeper than \(limits.maxFormDepth); the deeper ones are not read")
             return
         }
         let number = ref?.reference?.number ?? -1
         if number >= 0 {
             guard !formStack.contains(number) else {
-                warnings.append("form XObject \(number) 0 R draws itself; the cycle is not followed")
+                damaged("form XObject \(number) 0 R draws itself; the cycle is not followed")
                 return
             }
             formStack.insert(number)
         }
         defer { if number >= 0 { formStack.remove(number) } }
-        guard let data = try? document.file.decodedData(s) else { return }
+        // A redaction reads a form it already rewrote on this page in its rewritten form.
+        let form = redaction?.rewrittenForm(number) ?? s
+        let data: [UInt8]
+        do { data = try document.file.decodedData(form) } catch {
+            damaged("form XObject /\(name.value) cannot be decoded: \(error)")
+            return
+        }
         var st = state
         if let m = (try? document.resolve(s.dictionary["Matrix"] ?? .null))?.array?.compactMap(\.number), m.count == 6 {
             st.ctm = TextMatrix(m[0], m[1], m[2], m[3], m[4], m[5]).concatenating(st.ctm)
         }
-        let formResources = (try? document.dictionary(s.dictionary["Resources"])) ?? resources
+        let formResources = (try? document.dictionary(form.dictionary["Resources"])) ?? resources
+        redaction?.begin(data)
         interpret(data, resources: formResources, state: &st, depth: depth + 1)
+        redaction?.endForm(name, number: number, stream: form, resources: formResources)
     }
 
     /// Skips an inline image (§8.9.7) after `BI`: its dictionary up to `ID`, then its data

@@ -527,7 +527,9 @@ final class FormFillTool: Tool {
 /// Highlight, Underline, StrikeOut and Squiggly over the text a drag selects: the
 /// characters from the one at the drag's start to the one at its end (the text model's
 /// ``TextPage/select(from:to:)``), one quad per character run. A drag over a page without
-/// text makes nothing; taps go back to Pan.
+/// text makes nothing; taps go back to Pan. Redact marks the same text, or the drag's
+/// rectangle (at least 2 points each way) where it selects none; its fill is the style's
+/// interior colour, black without one.
 final class TextMarkupTool: Tool {
     let id: ToolID
     let kind: ToolKind
@@ -548,6 +550,7 @@ final class TextMarkupTool: Tool {
         case .underline: return "Underline"
         case .strikeOut: return "StrikeOut"
         case .squiggly: return "Squiggly"
+        case .redact: return "Redact"
         default: return "Highlight"
         }
     }
@@ -564,12 +567,29 @@ final class TextMarkupTool: Tool {
             defer { start = nil; end = nil }
             guard let s = start, event.pageIndex == page else { return true }
             let text = try m.document.textPage(at: page)
-            guard let span = text.select(from: TextPoint(x: s.x, y: s.y), to: TextPoint(x: event.point.x, y: event.point.y)),
-                  !span.quads.isEmpty else { return true }
-            let b = span.bounds
+            var quads: [TextQuad] = []
+            if let span = text.select(from: TextPoint(x: s.x, y: s.y), to: TextPoint(x: event.point.x, y: event.point.y)) {
+                quads = span.quads
+            }
+            if quads.isEmpty && kind == .redact {
+                let r = Rect(left: s.x, bottom: s.y, right: event.point.x, top: event.point.y).normalized
+                guard r.width >= ShapeTool.minSize, r.height >= ShapeTool.minSize else { return true }
+                quads = [TextQuad(lowerLeft: TextPoint(x: r.left, y: r.bottom), lowerRight: TextPoint(x: r.right, y: r.bottom),
+                                  upperRight: TextPoint(x: r.right, y: r.top), upperLeft: TextPoint(x: r.left, y: r.top))]
+            }
+            guard let first = quads.first else { return true }
+            var b = first.bounds
+            for q in quads.dropFirst() {
+                let r = q.bounds
+                b = Rect(left: min(b.left, r.left), bottom: min(b.bottom, r.bottom), right: max(b.right, r.right), top: max(b.top, r.top))
+            }
             var a = m.styled(subtype, page: page, rect: b)
-            a.quadPoints = span.quads.flatMap(\.quadPoints)
+            a.quadPoints = quads.flatMap(\.quadPoints)
             a.borderWidth = nil
+            if kind == .redact {
+                a.color = nil  // the marked state's outline: red
+                a.interiorColor = m.style.interiorColor ?? [0, 0, 0]
+            }
             try m.add(a)
             return true
         case .cancel:

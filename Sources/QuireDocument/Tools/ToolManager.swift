@@ -31,6 +31,9 @@ public enum ToolKind: Int, Sendable, CaseIterable {
     case underline
     case strikeOut
     case squiggly
+    /// A Redact annotation (docs/redaction.md) over the text a drag selects, as the text
+    /// markup tools take it, or over the drag's rectangle where it selects no text.
+    case redact
 }
 
 /// A tool: built in, or one of the host's (registered by name).
@@ -228,7 +231,7 @@ public final class ToolManager {
         case .stickyNote, .freeText: return PlaceTool(kind)
         case .link: return LinkTool()
         case .formFill: return FormFillTool()
-        case .highlight, .underline, .strikeOut, .squiggly: return TextMarkupTool(kind)
+        case .highlight, .underline, .strikeOut, .squiggly, .redact: return TextMarkupTool(kind)
         }
     }
 

@@ -50,7 +50,7 @@ import typing as _typing
 from . import _raw
 from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
 from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
-from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions
+from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions, RedactionResult
 from ._pages import PageReport
 from ._geometry import Rect
 from ._text import Quad, TextChar, TextMatch, TextPage, TextSpan
@@ -211,6 +211,7 @@ __all__ = [
     "PageList",
     "PasswordError",
     "Permissions",
+    "RedactionResult",
     "QuireError",
     "QuireIOError",
     "Rect",

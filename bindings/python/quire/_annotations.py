@@ -69,6 +69,7 @@ SUBTYPES: Tuple[str, ...] = (
     "Stamp",
     "Caret",
     "FileAttachment",
+    "Redact",
 )
 
 #: Subtypes of ISO 32000-2 §12.5.6 that Quire reads but does not create: :meth:`Annotation.new`
@@ -77,7 +78,7 @@ SUBTYPES: Tuple[str, ...] = (
 _READ_ONLY_SUBTYPES = frozenset(
     (
         "Link", "Popup", "Sound", "Movie", "Screen", "Widget", "PrinterMark",
-        "TrapNet", "Watermark", "3D", "Redact", "Projection", "RichMedia",
+        "TrapNet", "Watermark", "3D", "Projection", "RichMedia",
     )
 )
 
@@ -525,13 +526,29 @@ class Annotation(OwnedHandle):
 
     @property
     def alignment(self) -> Optional[int]:
-        """/Q of free text: 0 left, 1 centred, 2 right (``None`` when unset: left)."""
+        """/Q of free text and redaction overlay text: 0 left, 1 centred, 2 right (``None`` when
+        unset: left)."""
         value = self._get_number(_raw.QUIRE_ANNOT_ALIGNMENT)
         return int(value) if value is not None else None
 
     @alignment.setter
     def alignment(self, value: int) -> None:
         self._set_number(_raw.QUIRE_ANNOT_ALIGNMENT, operator.index(value))
+
+    overlay_text = _string_field(
+        _raw.QUIRE_ANNOT_OVERLAY_TEXT,
+        "/OverlayText of a Redact annotation: drawn over the fill colour (:attr:`interior_color`) "
+        "when the redaction is applied (``None`` when unset).",
+    )
+
+    @property
+    def repeat_overlay_text(self) -> bool:
+        """/Repeat of a Redact annotation: whether the overlay text repeats to fill the region."""
+        return self._get_number(_raw.QUIRE_ANNOT_REPEAT) == 1
+
+    @repeat_overlay_text.setter
+    def repeat_overlay_text(self, value: bool) -> None:
+        self._set_number(_raw.QUIRE_ANNOT_REPEAT, 1 if value else 0)
 
     symbol = _string_field(
         _raw.QUIRE_ANNOT_SYMBOL, "/Sy of a Caret: ``'P'`` (a paragraph symbol follows) or ``'None'``."

@@ -254,6 +254,33 @@ _ENCRYPTION_METHODS = {
 }
 
 
+class RedactionResult(NamedTuple):
+    """What :meth:`Document.apply_redactions` did (``quire_redaction_result``)."""
+
+    #: The Redact annotations applied (and removed).
+    redactions: int
+    #: The pages whose content changed.
+    pages: int
+    #: The glyphs removed from the content.
+    glyphs_removed: int
+    #: The images removed whole (image XObjects drawn in a region, inline images).
+    images_removed: int
+    #: The images whose pixels in a region were blanked and re-encoded.
+    images_blanked: int
+    #: The vector paths removed (wholly inside a region).
+    paths_removed: int
+    #: The annotations and widgets removed because they intersect a region.
+    annotations_removed: int
+
+
+def _fill_array(fill: Optional[Sequence[float]]) -> Tuple[Any, int]:
+    """A fill colour as a C array and its count (``None``: none)."""
+    if fill is None:
+        return None, 0
+    values = [float(v) for v in fill]
+    return (ctypes.c_double * max(len(values), 1))(*values), len(values)
+
+
 class OutlineItem:
     """An item of the document outline (the bookmarks, ISO 32000-2 §12.3.3).
 
@@ -1576,6 +1603,78 @@ class Document(OwnedHandle):
         """:meth:`add_text_markup` with a Highlight."""
         return self.add_text_markup(span, "Highlight")
 
+    def add_redactions(
+        self,
+        query: str,
+        *,
+        match_case: bool = False,
+        whole_word: bool = False,
+        fill: Optional[Sequence[float]] = (0.0, 0.0, 0.0),
+        overlay_text: Optional[str] = None,
+    ) -> int:
+        """Marks every match of ``query`` (as :meth:`search` finds it) for redaction, one
+        Redact annotation per match, filled with ``fill`` (1, 3 or 4 components from 0 to
+        1; ``None``: no fill) and ``overlay_text`` when applied. Returns how many were
+        added. Nothing is removed until :meth:`apply_redactions`. All or nothing.
+
+        Raises:
+            InvalidArgumentError: an empty query, a bad colour.
+        """
+        options = _raw.text_search_options_init()
+        options.match_case = 1 if match_case else 0
+        options.whole_word = 1 if whole_word else 0
+        colour, count = _fill_array(fill)
+        out = c_int32()
+        with self._lock:
+            check(_raw.lib.quire_document_add_redactions_matching(
+                byref(out), self._live_handle(), c_string(query, "query"), byref(options), colour, count,
+                optional_c_string(overlay_text, "overlay_text")))
+        return out.value
+
+    def apply_redactions(
+        self,
+        *,
+        text: bool = True,
+        images: bool = True,
+        graphics: bool = True,
+        annotations: bool = True,
+        remove_metadata: bool = False,
+        remove_embedded_files: bool = False,
+        remove_javascript: bool = False,
+    ) -> RedactionResult:
+        """Applies every Redact annotation (see docs/redaction.md): removes for good the
+        glyphs whose box intersects a region (the text that stays keeps its positions),
+        the images in the regions (removed, or their pixels blanked), the vector paths
+        wholly inside one, and the annotations and widgets that intersect one; fills the
+        regions and draws their overlay text; removes the Redact annotations. The flags
+        choose what is removed and the document cleanup (/Metadata and /Info, embedded
+        files, JavaScript). What was done differently from the rules (an image removed
+        whole because its encoding is not re-encoded) is in :attr:`warnings`.
+
+        The next save must be a full one (``full=True``): an incremental save is
+        refused with :class:`StateError`, since it would keep the original bytes. All or
+        nothing: on an error the document is as it was.
+
+        Raises:
+            PasswordError: an encrypted document not opened with its owner password.
+            FormatError: a page whose content cannot be read to its end.
+            StateError: a certified document that refuses the change, or a synced one.
+        """
+        options = _raw.redaction_options_init()
+        options.text = 1 if text else 0
+        options.images = 1 if images else 0
+        options.graphics = 1 if graphics else 0
+        options.annotations = 1 if annotations else 0
+        options.remove_metadata = 1 if remove_metadata else 0
+        options.remove_embedded_files = 1 if remove_embedded_files else 0
+        options.remove_javascript = 1 if remove_javascript else 0
+        out = _raw.quire_redaction_result()
+        out.version = _raw.QUIRE_REDACTION_RESULT_VERSION
+        with self._lock:
+            check(_raw.lib.quire_document_apply_redactions(byref(out), self._live_handle(), byref(options)))
+        return RedactionResult(out.redactions, out.pages, out.glyphs_removed, out.images_removed, out.images_blanked,
+                               out.paths_removed, out.annotations_removed)
+
     def marked_text(self, annotation: Annotation) -> str:
         """The text a markup annotation covers: the characters of its page whose centres
         lie in its /QuadPoints (PSPDFKit's ``highlightedString``); ``""`` without quads."""
@@ -2397,6 +2496,44 @@ class Page:
     def index(self) -> int:
         """The zero-based page index."""
         return self._index
+
+    def add_redaction(
+        self,
+        regions: Union[RectLike, Sequence[RectLike], TextMatch, TextSpan],
+        *,
+        fill: Optional[Sequence[float]] = (0.0, 0.0, 0.0),
+        overlay_text: Optional[str] = None,
+    ) -> Annotation:
+        """Marks ``regions`` of this page for redaction with one Redact annotation: a
+        rectangle, a list of them (PDF user space), or a search match or text span (the
+        boxes of its quads). ``fill`` (1, 3 or 4 components from 0 to 1; ``None``: no fill)
+        and ``overlay_text`` are what the regions get when applied. Nothing is removed
+        until :meth:`Document.apply_redactions`; until then it is an ordinary annotation.
+
+        Raises:
+            InvalidArgumentError: no region, one empty, not finite or off the page, a bad colour.
+        """
+        if isinstance(regions, (TextMatch, TextSpan)):
+            boxes: List[Sequence[float]] = []
+            for q in regions.quads:
+                xs, ys = q[0::2], q[1::2]
+                boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        elif isinstance(regions, Rect) or (len(regions) == 4 and all(isinstance(v, (int, float)) for v in regions)):
+            boxes = [regions]  # type: ignore[list-item]
+        else:
+            boxes = list(regions)  # type: ignore[arg-type]
+        numbers: List[float] = []
+        for box in boxes:
+            r = c_rect(box)
+            numbers += [r.left, r.bottom, r.right, r.top]
+        array = (ctypes.c_double * max(len(numbers), 1))(*numbers)
+        colour, count = _fill_array(fill)
+        out = _raw.quire_annotation_p()
+        document = self._document
+        with document._lock:
+            check(_raw.lib.quire_page_add_redaction(byref(out), document._live_handle(), self._index, array, len(numbers),
+                                                    colour, count, optional_c_string(overlay_text, "overlay_text")))
+        return take_annotation(out, document)
 
     def box(self, kind: Union[Box, int] = Box.MEDIA) -> Rect:
         """A page box, with inheritance and the specification's defaults applied: a missing

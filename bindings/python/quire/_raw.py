@@ -55,6 +55,7 @@ from ._raw_generated import (
     QUIRE_OK,
     QUIRE_OPEN_OPTIONS_VERSION,
     QUIRE_POINTER_EVENT_VERSION,
+    QUIRE_REDACTION_OPTIONS_VERSION,
     QUIRE_SAVE_OPTIONS_VERSION,
     QUIRE_SYNC_CONFIG_VERSION,
     QUIRE_TEXT_CHAR_VERSION,
@@ -80,6 +81,7 @@ from ._raw_generated import (
     quire_import_options,
     quire_open_options,
     quire_pointer_event,
+    quire_redaction_options,
     quire_save_options,
     quire_sync_config,
     quire_text_char,
@@ -212,6 +214,11 @@ def flatten_options_init() -> quire_flatten_options:
     return _init(quire_flatten_options(), "quire_flatten_options_init", QUIRE_FLATTEN_OPTIONS_VERSION)
 
 
+def redaction_options_init() -> quire_redaction_options:
+    """``QUIRE_REDACTION_OPTIONS_INIT`` through ``quire_redaction_options_init``."""
+    return _init(quire_redaction_options(), "quire_redaction_options_init", QUIRE_REDACTION_OPTIONS_VERSION)
+
+
 def export_options_init() -> quire_export_options:
     """``QUIRE_EXPORT_OPTIONS_INIT`` through ``quire_export_options_init``."""
     return _init(quire_export_options(), "quire_export_options_init", QUIRE_EXPORT_OPTIONS_VERSION)
@@ -255,9 +262,7 @@ def function_signatures() -> Dict[str, Tuple[_CType, Tuple[_CType, ...]]]:
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: The file name of the library on this platform.
-LIBRARY_FILENAME = {"darwin": "libquire.dylib", "win32": "quire.dll"}.get(
-    sys.platform, "libquire.so"
-)
+LIBRARY_FILENAME = {"darwin": "libquire.dylib", "win32": "quire.dll"}.get(sys.platform, "libquire.so")
 
 #: The environment variable that names the library to load instead of any other.
 LIBRARY_ENV_VAR = "QUIRE_LIBRARY"
@@ -372,8 +377,7 @@ def _load() -> Tuple[ctypes.CDLL, str]:
     raise ImportError(
         "quire: cannot find libquire. Looked next to the package (%s) and through the system "
         "loader; tried: %s. Build it with `make` at the repository root (which copies it "
-        "into the package), or set %s to its path."
-        % (PACKAGE_DIR / LIBRARY_FILENAME, tried, LIBRARY_ENV_VAR)
+        "into the package), or set %s to its path." % (PACKAGE_DIR / LIBRARY_FILENAME, tried, LIBRARY_ENV_VAR)
     )
 
 
@@ -391,17 +395,17 @@ def library_path() -> str:
     return _library_path
 
 
-__all__: Sequence[str] = [
-    name for name in globals() if name.startswith(("quire_", "QUIRE_"))
-] + [
-    name for name in globals() if name.endswith(("_init", "_builtin")) and not name.startswith("quire_")
-] + [
-    "declared_functions",
-    "function_signatures",
-    "check_version",
-    "library_path",
-    "lib",
-    "LIBRARY_FILENAME",
-    "LIBRARY_ENV_VAR",
-    "PACKAGE_DIR",
-]
+__all__: Sequence[str] = (
+    [name for name in globals() if name.startswith(("quire_", "QUIRE_"))]
+    + [name for name in globals() if name.endswith(("_init", "_builtin")) and not name.startswith("quire_")]
+    + [
+        "declared_functions",
+        "function_signatures",
+        "check_version",
+        "library_path",
+        "lib",
+        "LIBRARY_FILENAME",
+        "LIBRARY_ENV_VAR",
+        "PACKAGE_DIR",
+    ]
+)

@@ -358,9 +358,10 @@ QUIRE_ANNOT_IN_REPLY_TO_ID = 0x070E
 QUIRE_ANNOT_BORDER_STYLE = 0x070F
 QUIRE_ANNOT_SYMBOL = 0x0710
 QUIRE_ANNOT_INTENT = 0x0711
-QUIRE_ANNOT_FILE_NAME = 0x0712
-QUIRE_ANNOT_FILE_DESCRIPTION = 0x0713
-QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0714
+QUIRE_ANNOT_OVERLAY_TEXT = 0x0712
+QUIRE_ANNOT_FILE_NAME = 0x0713
+QUIRE_ANNOT_FILE_DESCRIPTION = 0x0714
+QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0715
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -370,6 +371,7 @@ QUIRE_ANNOT_FONT_SIZE = 0x0802
 QUIRE_ANNOT_FLAGS = 0x0803
 QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
 QUIRE_ANNOT_ALIGNMENT = 0x0805
+QUIRE_ANNOT_REPEAT = 0x0806
 
 #: ``quire_annot_color_field``, passed and stored as a C int.
 quire_annot_color_field = c_int32
@@ -1016,6 +1018,7 @@ QUIRE_TOOL_HIGHLIGHT = 0x300E
 QUIRE_TOOL_UNDERLINE = 0x300F
 QUIRE_TOOL_STRIKEOUT = 0x3010
 QUIRE_TOOL_SQUIGGLY = 0x3011
+QUIRE_TOOL_REDACT = 0x3012
 QUIRE_TOOL_CUSTOM = 0x30FF
 
 #: ``quire_pointer_kind``: The pointer events a host sends. Passed and stored as a C int.
@@ -1461,6 +1464,48 @@ QUIRE_PROBLEM_DISALLOWED_CHANGE = 0x3F0A
 QUIRE_PROBLEM_TIMESTAMP = 0x3F0B
 QUIRE_PROBLEM_WEAK_ALGORITHM = 0x3F0C
 QUIRE_PROBLEM_PROFILE = 0x3F0D
+
+
+# ----------------------------------------------------------------------------------------
+# quire/redaction.h: Redaction
+# ----------------------------------------------------------------------------------------
+
+#: The current version of `quire_redaction_options`.
+QUIRE_REDACTION_OPTIONS_VERSION = 1
+
+
+class quire_redaction_options(Structure):
+    """``quire_redaction_options``: Options of `quire_document_apply_redactions`."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("text", c_int32),
+        ("images", c_int32),
+        ("graphics", c_int32),
+        ("annotations", c_int32),
+        ("remove_metadata", c_int32),
+        ("remove_embedded_files", c_int32),
+        ("remove_javascript", c_int32),
+    ]
+
+
+#: The current version of `quire_redaction_result`.
+QUIRE_REDACTION_RESULT_VERSION = 1
+
+
+class quire_redaction_result(Structure):
+    """``quire_redaction_result``: What `quire_document_apply_redactions` did."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("redactions", c_int32),
+        ("pages", c_int32),
+        ("glyphs_removed", c_int32),
+        ("images_removed", c_int32),
+        ("images_blanked", c_int32),
+        ("paths_removed", c_int32),
+        ("annotations_removed", c_int32),
+    ]
 
 
 # ----------------------------------------------------------------------------------------
@@ -2057,6 +2102,40 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
             c_int32,
         ),
     ),
+    # quire/redaction.h: Redaction
+    (
+        "quire_page_add_redaction",
+        c_int,
+        (
+            POINTER(quire_annotation_p),
+            quire_document_p,
+            c_int32,
+            POINTER(c_double),
+            c_size_t,
+            POINTER(c_double),
+            c_size_t,
+            c_char_p,
+        ),
+    ),
+    (
+        "quire_document_add_redactions_matching",
+        c_int,
+        (
+            POINTER(c_int32),
+            quire_document_p,
+            c_char_p,
+            POINTER(quire_text_search_options),
+            POINTER(c_double),
+            c_size_t,
+            c_char_p,
+        ),
+    ),
+    ("quire_redaction_options_init", c_int, (POINTER(quire_redaction_options), c_uint)),
+    (
+        "quire_document_apply_redactions",
+        c_int,
+        (POINTER(quire_redaction_result), quire_document_p, POINTER(quire_redaction_options)),
+    ),
 )
 
 __all__ = [
@@ -2170,6 +2249,7 @@ __all__ = [
     "QUIRE_ANNOT_BORDER_STYLE",
     "QUIRE_ANNOT_SYMBOL",
     "QUIRE_ANNOT_INTENT",
+    "QUIRE_ANNOT_OVERLAY_TEXT",
     "QUIRE_ANNOT_FILE_NAME",
     "QUIRE_ANNOT_FILE_DESCRIPTION",
     "QUIRE_ANNOT_FILE_CONTENT_TYPE",
@@ -2180,6 +2260,7 @@ __all__ = [
     "QUIRE_ANNOT_FLAGS",
     "QUIRE_ANNOT_CLOUDY_INTENSITY",
     "QUIRE_ANNOT_ALIGNMENT",
+    "QUIRE_ANNOT_REPEAT",
     "quire_annot_color_field",
     "QUIRE_ANNOT_COLOR",
     "QUIRE_ANNOT_INTERIOR_COLOR",
@@ -2350,6 +2431,7 @@ __all__ = [
     "QUIRE_TOOL_UNDERLINE",
     "QUIRE_TOOL_STRIKEOUT",
     "QUIRE_TOOL_SQUIGGLY",
+    "QUIRE_TOOL_REDACT",
     "QUIRE_TOOL_CUSTOM",
     "quire_pointer_kind",
     "QUIRE_POINTER_TAP",
@@ -2487,5 +2569,9 @@ __all__ = [
     "QUIRE_PROBLEM_TIMESTAMP",
     "QUIRE_PROBLEM_WEAK_ALGORITHM",
     "QUIRE_PROBLEM_PROFILE",
+    "QUIRE_REDACTION_OPTIONS_VERSION",
+    "quire_redaction_options",
+    "QUIRE_REDACTION_RESULT_VERSION",
+    "quire_redaction_result",
     "FUNCTIONS",
 ]

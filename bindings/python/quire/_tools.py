@@ -71,6 +71,7 @@ class Tool(IntEnum):
     UNDERLINE = _raw.QUIRE_TOOL_UNDERLINE
     STRIKEOUT = _raw.QUIRE_TOOL_STRIKEOUT
     SQUIGGLY = _raw.QUIRE_TOOL_SQUIGGLY
+    REDACT = _raw.QUIRE_TOOL_REDACT  #: a Redact annotation over a drag's text, or its rectangle
     CUSTOM = _raw.QUIRE_TOOL_CUSTOM  #: a host's tool (reported only)
 
 

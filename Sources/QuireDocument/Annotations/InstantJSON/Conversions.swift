@@ -37,7 +37,7 @@ enum InstantJSON {
 
     // MARK: Kinds
 
-    enum ColorSlot { case color, strokeColor, borderColor }
+    enum ColorSlot { case color, strokeColor, borderColor, outlineColor }
     enum WidthSlot { case strokeWidth, lineWidth, borderWidth }
     enum Geometry { case none, rects, line, polygon, polyline, ink }
     enum IconSlot { case none, note, stamp }
@@ -53,6 +53,9 @@ enum InstantJSON {
         var geometry: Geometry = .none
         var icon: IconSlot = .none
         var font = false
+        /// A redaction: `overlayText`, `repeatOverlayText`, and `color` as the overlay
+        /// text's colour (/DA).
+        var redaction = false
 
         var isGeneric: Bool { type == InstantJSON.genericType }
     }
@@ -74,6 +77,8 @@ enum InstantJSON {
         Kind(type: "pspdfkit/ink", subtype: "Ink", color: .strokeColor, width: .lineWidth, geometry: .ink),
         Kind(type: "pspdfkit/stamp", subtype: "Stamp", color: .color, icon: .stamp),
         Kind(type: "pspdfkit/link", subtype: "Link", color: .borderColor, width: .borderWidth),
+        Kind(type: "pspdfkit/markup/redaction", subtype: "Redact", color: .outlineColor, fill: true, geometry: .rects,
+             redaction: true),
     ]
 
     static func kind(subtype: String) -> Kind {

@@ -30,7 +30,13 @@ extension InstantJSON {
         case .color?: r.color = hex(a.color)
         case .strokeColor?: r.strokeColor = hex(a.color)
         case .borderColor?: r.borderColor = hex(a.color)
+        case .outlineColor?: r.outlineColor = hex(a.color)
         case nil: break
+        }
+        if kind.redaction {
+            r.overlayText = a.overlayText
+            r.repeatOverlayText = a.repeatsOverlayText ? true : nil
+            r.color = fontColor(a.defaultAppearance)
         }
         if kind.fill { r.fillColor = hex(a.interiorColor) }
         let width = a.borderWidth.flatMap { $0.isFinite ? $0 : nil }

@@ -63,6 +63,7 @@ extension InstantJSON {
         case .color?: a.color = try color(r.color, q.color, "color")
         case .strokeColor?: a.color = try color(r.strokeColor, q.color, "strokeColor")
         case .borderColor?: a.color = try color(r.borderColor, q.color, "borderColor")
+        case .outlineColor?: a.color = try color(r.outlineColor, q.color, "outlineColor")
         case nil: a.color = q.color
         }
         a.interiorColor = kind.fill ? try color(r.fillColor, q.interiorColor, "fillColor") : q.interiorColor
@@ -168,6 +169,15 @@ extension InstantJSON {
                fontSize(exact) == r.fontSize, fontColor(exact) == r.fontColor?.uppercased() {
                 a.defaultAppearance = exact
             }
+        } else if kind.redaction {
+            // `color` is the overlay text's colour: /DA at 10 points, or Quire's exact /DA.
+            if let c = r.color, rgb(hex: c) == nil { throw fail("color", "\"\(c.prefix(40))\" is not a colour (#RRGGBB)") }
+            a.defaultAppearance = q.defaultAppearance ?? defaultAppearance(fontSize: r.color.map { _ in 10 }, fontColor: r.color)
+            if let exact = q.defaultAppearance, fontColor(exact) != r.color?.uppercased() {
+                a.defaultAppearance = defaultAppearance(fontSize: fontSize(exact) ?? 10, fontColor: r.color)
+            }
+            a.overlayText = r.overlayText
+            a.repeatsOverlayText = r.repeatOverlayText ?? false
         } else {
             a.defaultAppearance = q.defaultAppearance
         }

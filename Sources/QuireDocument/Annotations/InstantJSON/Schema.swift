@@ -159,6 +159,11 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     /// Free text: the callout (/CL, /LE, /RD) and the alignment (/Q: left, center, right).
     public var callout: InstantJSONCallout?
     public var horizontalAlign: String?
+    /// Redactions: the marked state's border (/C), the text drawn over the fill colour
+    /// when applied (/OverlayText) and whether it repeats (/Repeat).
+    public var outlineColor: String?
+    public var overlayText: String?
+    public var repeatOverlayText: Bool?
     /// Shapes: the dash and gap lengths of a dashed stroke (/BS /S /D with /BS /D).
     public var strokeDashArray: [Double]?
     /// Rectangles, ellipses and polygons: the cloudy border's intensity (/BE /S /C /I) and
@@ -201,7 +206,8 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
              customData, note, text, icon, stampType, color, strokeColor, fillColor, borderColor, fontColor,
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
              action, quire, isCommentThreadRoot, imageAttachmentId, contentType, strokeDashArray,
-             cloudyBorderIntensity, cloudyBorderInset, callout, horizontalAlign
+             cloudyBorderIntensity, cloudyBorderInset, callout, horizontalAlign, outlineColor, overlayText,
+             repeatOverlayText
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -244,6 +250,9 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(cloudyBorderInset, forKey: .cloudyBorderInset)
         try c.encodeIfPresent(callout, forKey: .callout)
         try c.encodeIfPresent(horizontalAlign, forKey: .horizontalAlign)
+        try c.encodeIfPresent(outlineColor, forKey: .outlineColor)
+        try c.encodeIfPresent(overlayText, forKey: .overlayText)
+        try c.encodeIfPresent(repeatOverlayText, forKey: .repeatOverlayText)
         try c.encodeIfPresent(rects, forKey: .rects)
         try c.encodeIfPresent(lines, forKey: .lines)
         try c.encodeIfPresent(startPoint, forKey: .startPoint)
@@ -312,6 +321,9 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         cloudyBorderInset = try o.node("cloudyBorderInset")?.numbers(count: 4)
         callout = try o.node("callout").map(InstantJSONCallout.init(json:))
         horizontalAlign = try o.string("horizontalAlign")
+        outlineColor = try o.string("outlineColor")
+        overlayText = try o.string("overlayText")
+        repeatOverlayText = try o.node("repeatOverlayText")?.bool()
         rects = try o.node("rects")?.array().map { try $0.numbers(count: 4) }
         lines = try o.node("lines").map(InstantJSONLines.init(json:))
         startPoint = try o.node("startPoint")?.numbers(count: 2)
