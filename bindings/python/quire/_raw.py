@@ -328,7 +328,9 @@ def _range_checked(base: Any) -> Any:
 
 
 #: The integer argument types whose range the loaded functions check (``_range_checked``).
-CHECKED_ARGUMENT_TYPES: Dict[Any, Any] = {t: _range_checked(t) for t in (ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong)}
+CHECKED_ARGUMENT_TYPES: Dict[Any, Any] = {
+    t: _range_checked(t) for t in (ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong)
+}
 
 
 def _declare(library: ctypes.CDLL, where: str) -> None:
