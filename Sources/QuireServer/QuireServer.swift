@@ -98,6 +98,14 @@ struct QuireServer: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         """
+        The most long polls (GET ...changes?wait=S) waiting at once; past it a long poll is \
+        answered 503 busy with Retry-After, and the client retries later. 0 refuses every \
+        long poll. Env: QUIRE_MAX_LISTENERS. Default: 10000.
+        """, valueName: "count"))
+    var maxListeners: Int?
+
+    @Option(help: ArgumentHelp(
+        """
         The least severe log level printed: trace, debug, info, notice, warning, error or \
         critical. Env: QUIRE_LOG_LEVEL. Default: info.
         """, valueName: "level"))
@@ -256,6 +264,10 @@ struct Settings {
         if let value = try options.maxUploadBytes ?? env["QUIRE_MAX_UPLOAD_BYTES"].map({ try Self.integer($0, "QUIRE_MAX_UPLOAD_BYTES") }) {
             guard value > 0 else { throw SettingsError("--max-upload-bytes must be positive") }
             limits.maxUploadBytes = value
+        }
+        if let value = try options.maxListeners ?? env["QUIRE_MAX_LISTENERS"].map({ try Self.integer($0, "QUIRE_MAX_LISTENERS") }) {
+            guard (0...Int(Int32.max)).contains(value) else { throw SettingsError("--max-listeners must be from 0 to \(Int32.max)") }
+            limits.maxListeners = value
         }
         sync = SyncConfiguration(storeURL: storeURL, publicKeys: keys, jwks: jwks,
                                  adminToken: adminToken, limits: limits)
