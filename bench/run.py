@@ -150,6 +150,28 @@ def ensure_data(available):
     return large, big
 
 
+# Text with character positions, and search (issue 41): a 15-page text-heavy file of the
+# corpus (pdfplumber's copy of a Federal Register issue), and 1,000 of its pages made into one
+# document (67 copies, cut at 1,000 pages, by the qpdf command line).
+TEXT_FILE = "pdfplumber/tests/pdfs/federal-register-2020-17221.pdf"
+SEARCH_PHRASE = "Federal Register"
+
+
+def ensure_search_data(source: Path):
+    """build/bench/search-1000.pdf: 1,000 pages of `source`, made once."""
+    out = WORK / "search-1000.pdf"
+    if out.exists() and out.stat().st_mtime >= source.stat().st_mtime:
+        return out
+    if not shutil.which("qpdf"):
+        log("cannot make %s: no qpdf command" % out)
+        return None
+    tmp = WORK / "search-1000.tmp.pdf"
+    subprocess.run(["qpdf", "--empty", "--pages"] + [str(source)] * 67 + ["--", str(tmp)], check=True)
+    subprocess.run(["qpdf", "--empty", "--pages", str(tmp), "1-1000", "--", str(out)], check=True)
+    tmp.unlink()
+    return out
+
+
 def corpus_files(corpus: Path, quick: bool):
     """Corpus files that all four peers open (per the manifest) and that are not
     encrypted; the quick run takes every fourth."""
@@ -377,7 +399,7 @@ def main():
     parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
     parser.add_argument("--reps", type=int, help="repetitions (default 3, --full 5)")
     parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
-    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, merge, split, delete-half)")
+    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, chars, search, merge, split, delete-half)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--report-only", action="store_true",
@@ -437,6 +459,20 @@ def main():
                       "Workload 5: plain text of every page, corpus",
                       "Open, extract the plain text of every page, close: the same %d corpus files "
                       "(Quire, PDFium and MuPDF only: the others have no text layer to compare)." % len(files)))
+        text_file = Path(args.corpus) / TEXT_FILE
+        if text_file.exists():
+            cases.append(("chars", "chars", lambda p: [text_file], "7a",
+                          "Workload 7: text with character positions, from Python",
+                          "Open %s (15 pages), read every character's text and box, page by page (Quire: "
+                          "Page.chars(), one library call per page; PDFium: FPDFText_GetUnicode and get_charbox per "
+                          "character; MuPDF: rawdict)." % TEXT_FILE))
+            search_file = ensure_search_data(text_file)
+            if search_file:
+                cases.append(("search", "search", lambda p: [search_file, SEARCH_PHRASE], "7b",
+                              "Workload 7: search a phrase in a 1,000-page document",
+                              "Every match of \"%s\" in search-1000.pdf (1,000 pages of %s), case-insensitive "
+                              "(Quire: Document.search; PDFium: FPDFText_FindStart/FindNext on each page's text page; "
+                              "MuPDF: Page.search_for)." % (SEARCH_PHRASE, TEXT_FILE)))
     else:
         log("no corpus at %s: workload 1a skipped" % args.corpus)
     if large:
@@ -485,7 +521,7 @@ def main():
         timeout = 1800 if name == "read-corpus" else 600
         log("%s (%d repetitions)" % (title, reps))
         case_peers = list(peers)
-        if workload == "text":
+        if workload in ("text", "chars", "search"):
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf")]
         if workload in ("merge", "split", "delete-half"):
             # The issue's peers (pypdf's merge is not among them).

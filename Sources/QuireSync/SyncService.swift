@@ -306,6 +306,22 @@ public final class SyncService: Sendable {
         guard end - start <= maxTokenBytes else {
             throw .unauthenticated("the token is larger than \(maxTokenBytes) bytes")
         }
+        // A JWS in compact form is three base64url parts joined by two dots (RFC 7515 §7.1):
+        // anything else is refused here, in one pass over the bytes, before a parser
+        // decodes any of it.
+        var dots = 0
+        for b in bytes[start..<end] {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            case UInt8(ascii: "."):
+                dots += 1
+            default:
+                throw .unauthenticated("the token is not a JWT (three base64url parts joined by dots)")
+            }
+        }
+        guard dots == 2 else { throw .unauthenticated("the token is not a JWT (three base64url parts joined by dots)") }
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
