@@ -78,8 +78,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="quire-token-cost-") as tmp:
         work = Path(tmp)
         keys = ss.make_keys(work / "keys")
-        settings = ss.HostSettings(port=ss.free_port(), store=f"sqlite://{work / 'q.db'}",
-                                   public_keys=keys.public_key_files, admin_token_file=keys.admin_token_file)
+        settings = ss.HostSettings(
+            port=ss.free_port(),
+            store=f"sqlite://{work / 'q.db'}",
+            public_keys=keys.public_key_files,
+            admin_token_file=keys.admin_token_file,
+        )
         server = ss.ServerProcess("quire-server", settings, work).start()
         try:
             assert server.proc is not None
@@ -89,10 +93,16 @@ def main() -> int:
                 cpu0 = cpu_seconds(server.proc.pid)
                 times = sorted(measure(server.port, path, token, args.requests))
                 cpu = cpu_seconds(server.proc.pid) - cpu0
-                rows.append({"token": name, "bytes": len(token), "requests": args.requests,
-                             "server_cpu_us_per_refusal": round(cpu / args.requests * 1e6, 1),
-                             "wall_p50_us": round(percentile(times, 50) * 1e6, 1),
-                             "wall_p99_us": round(percentile(times, 99) * 1e6, 1)})
+                rows.append(
+                    {
+                        "token": name,
+                        "bytes": len(token),
+                        "requests": args.requests,
+                        "server_cpu_us_per_refusal": round(cpu / args.requests * 1e6, 1),
+                        "wall_p50_us": round(percentile(times, 50) * 1e6, 1),
+                        "wall_p99_us": round(percentile(times, 99) * 1e6, 1),
+                    }
+                )
                 print(json.dumps(rows[-1]), flush=True)
         finally:
             server.stop()
@@ -102,7 +112,9 @@ def main() -> int:
     print("| token | bytes | server CPU µs per refusal | wall p50 µs | wall p99 µs |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for r in rows:
-        print(f"| {r['token']} | {r['bytes']} | {r['server_cpu_us_per_refusal']} | {r['wall_p50_us']} | {r['wall_p99_us']} |")
+        print(
+            f"| {r['token']} | {r['bytes']} | {r['server_cpu_us_per_refusal']} | {r['wall_p50_us']} | {r['wall_p99_us']} |"
+        )
     return 0
 
 

@@ -151,6 +151,16 @@ public final class TextPage {
         return out
     }
 
+    /// The quad of character `index` as a span of it alone gives it (``span(_:)``'s one
+    /// quad), without making the span's text; nil for a generated line break (or an index
+    /// out of range).
+    public func characterQuad(_ index: Int) -> TextQuad? {
+        guard characters.indices.contains(index) else { return nil }
+        let c = characters[index]
+        if c.isGenerated && c.text == "\n" { return nil }
+        return TextPage.runQuad(characters, index, index)
+    }
+
     /// The characters in `range` as a span: their text and one quad per line.
     public func span(_ range: Range<Int>) -> TextSpan {
         let r = range.clamped(to: 0..<characters.count)
@@ -174,34 +184,39 @@ public final class TextPage {
                 j += 1
             }
             if let f = first, let l = last {
-                // Trim generated spaces at either end.
-                var a = f, b = l
-                while a < b && chars[a].isGenerated { a += 1 }
-                while b > a && chars[b].isGenerated { b -= 1 }
-                let qa = chars[a].quad, qb = chars[b].quad
-                // Heights: the largest of the run, measured along the first quad's up side.
-                var top = qa, bottom = qa
-                var best = 0.0, worst = 0.0
-                let ux = qa.upperLeft.x - qa.lowerLeft.x, uy = qa.upperLeft.y - qa.lowerLeft.y
-                let ulen = max((ux * ux + uy * uy).squareRoot(), 1e-9)
-                for k in a...b where !chars[k].isGenerated {
-                    let q = chars[k].quad
-                    let hi = ((q.upperLeft.x - qa.lowerLeft.x) * ux + (q.upperLeft.y - qa.lowerLeft.y) * uy) / ulen
-                    let lo = ((q.lowerLeft.x - qa.lowerLeft.x) * ux + (q.lowerLeft.y - qa.lowerLeft.y) * uy) / ulen
-                    if hi > best { best = hi; top = q }
-                    if lo < worst { worst = lo; bottom = q }
-                }
-                _ = top; _ = bottom
-                let nx = ux / ulen, ny = uy / ulen
-                let h = max(best, ulen)
-                let low = min(worst, 0)
-                func shift(_ p: TextPoint, _ d: Double) -> TextPoint { TextPoint(x: p.x + nx * d, y: p.y + ny * d) }
-                out.append(TextQuad(lowerLeft: shift(qa.lowerLeft, low), lowerRight: shift(qb.lowerRight, low),
-                                    upperRight: shift(qb.lowerRight, h), upperLeft: shift(qa.lowerLeft, h)))
+                out.append(runQuad(chars, f, l))
             }
             i = j
         }
         return out
+    }
+
+    /// The quad over characters `f ... l` of one line (neither a generated line break):
+    /// from the first one's left edge to the last one's right edge, as tall as the tallest
+    /// of the run, generated spaces at either end left out.
+    static func runQuad(_ chars: [TextCharacter], _ f: Int, _ l: Int) -> TextQuad {
+        // Trim generated spaces at either end.
+        var a = f, b = l
+        while a < b && chars[a].isGenerated { a += 1 }
+        while b > a && chars[b].isGenerated { b -= 1 }
+        let qa = chars[a].quad, qb = chars[b].quad
+        // Heights: the largest of the run, measured along the first quad's up side.
+        var best = 0.0, worst = 0.0
+        let ux = qa.upperLeft.x - qa.lowerLeft.x, uy = qa.upperLeft.y - qa.lowerLeft.y
+        let ulen = max((ux * ux + uy * uy).squareRoot(), 1e-9)
+        for k in a...b where !chars[k].isGenerated {
+            let q = chars[k].quad
+            let hi = ((q.upperLeft.x - qa.lowerLeft.x) * ux + (q.upperLeft.y - qa.lowerLeft.y) * uy) / ulen
+            let lo = ((q.lowerLeft.x - qa.lowerLeft.x) * ux + (q.lowerLeft.y - qa.lowerLeft.y) * uy) / ulen
+            if hi > best { best = hi }
+            if lo < worst { worst = lo }
+        }
+        let nx = ux / ulen, ny = uy / ulen
+        let h = max(best, ulen)
+        let low = min(worst, 0)
+        func shift(_ p: TextPoint, _ d: Double) -> TextPoint { TextPoint(x: p.x + nx * d, y: p.y + ny * d) }
+        return TextQuad(lowerLeft: shift(qa.lowerLeft, low), lowerRight: shift(qb.lowerRight, low),
+                        upperRight: shift(qb.lowerRight, h), upperLeft: shift(qa.lowerLeft, h))
     }
 
     // MARK: Search
