@@ -1,4 +1,5 @@
 import QuireSyntax
+import Synchronization
 
 /// One character of a page's text: its Unicode text (a ligature glyph or an /ActualText
 /// span may carry several scalars), its quad in user space and its font size. Characters
@@ -77,7 +78,18 @@ public final class TextPage {
     public let characters: [TextCharacter]
     /// The page's plain text: every character's text in order.
     public let text: String
-    public let lines: [TextSpan]
+    /// The lines, each with its text and quads: made on first use (the plain text and
+    /// the characters do not need them; making them was a third of a page's text, issue
+    /// 41), under a lock, as a text page may be read from any thread.
+    public var lines: [TextSpan] {
+        linesCache.withLock { cached in
+            if let cached { return cached }
+            let made = TextPage.lines(characters)
+            cached = made
+            return made
+        }
+    }
+    private let linesCache = Mutex<[TextSpan]?>(nil)
     /// Warnings from interpreting the content (damage skipped, limits reached).
     public let warnings: [String]
 
@@ -119,6 +131,11 @@ public final class TextPage {
         t.reserveCapacity(chars.count)
         for c in chars { t += c.text }
         text = t
+    }
+
+    /// The lines of `chars`: the runs between generated line breaks, each with its text
+    /// and quads.
+    static func lines(_ chars: [TextCharacter]) -> [TextSpan] {
         var spans: [TextSpan] = []
         var start = 0
         for (i, c) in chars.enumerated() where c.isGenerated && c.text == "\n" {
@@ -132,7 +149,7 @@ public final class TextPage {
             s.quads = TextPage.quads(chars, s.range)
             return s
         }
-        lines = built
+        return built
     }
 
     /// The words: runs of characters between white space.
