@@ -10,6 +10,7 @@
  *   profile open FILE           open and close
  *   profile page FILE INDEX     open, page INDEX's media box and annotation count, close
  *   profile text FILE...        open, the plain text of every page, close (workload 5)
+ *   profile search FILE PHRASE  every match of PHRASE in FILE (workload 7b)
  *   profile chars FILE...       open, every character of every page in one call a page, close
  *                               (workload 7a, Page.chars())
  */
@@ -102,6 +103,18 @@ int main(int argc, char **argv) {
             else bulk_file(argv[k], &pages, &annots, &irt);
         }
         printf("%ld pages, %ld annotations, %ld replies\n", pages, annots, irt);
+        return 0;
+    }
+    if (strcmp(argv[1], "search") == 0 && argc >= 4) {
+        /* Every match of a phrase in the whole document (workload 7b). */
+        quire_text_match_list *list = NULL;
+        int32_t matches = 0;
+        if ((rc = quire_document_open(&doc, argv[2], &options)) != QUIRE_OK) return fail(argv[2], rc);
+        if ((rc = quire_document_search_text(&list, doc, argv[3], NULL, -1)) != QUIRE_OK) return fail(argv[2], rc);
+        quire_text_match_list_count(&matches, list);
+        quire_text_match_list_free(list);
+        quire_document_close(doc);
+        printf("%d matches\n", (int)matches);
         return 0;
     }
     if (strcmp(argv[1], "chars") == 0) {
