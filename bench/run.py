@@ -195,11 +195,20 @@ def corpus_files(corpus: Path, quick: bool):
 
 # -- measuring ------------------------------------------------------------------------------
 
+# --before DIR: another build of Quire's Python package (its libquire.so inside), measured in
+# the same run as the peer "quire-before", so that a change's before and after ratios come
+# from one run, under one load.
+BEFORE = None
+
+
 def measure(peer, workload, args, timeout):
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    if peer == "quire-before":
+        peer = "quire"
+        env["QUIRE_BENCH_BINDING"] = str(BEFORE)
     command = [sys.executable, str(WORKER), peer, workload] + [str(a) for a in args]
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                env=dict(os.environ, PYTHONWARNINGS="ignore"))
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"error": "timed out after %d s" % timeout}
     lines = [ln for ln in result.stdout.splitlines() if ln.startswith("{")]
@@ -356,6 +365,7 @@ def plot(results, labels, path, install):
 def write_report(raw, report, install):
     """RESULTS.md and results.png beside it, from the measurements `raw`."""
     labels = {p: PEERS[p][2] for p in PEERS}
+    labels["quire-before"] = "Quire, the build before (--before)"
     labels["quire-stream"] = "Quire, to a file object"
     labels["quire-inplace"] = "Quire, appended in place"
     results, info, vers, skipped = raw["results"], raw["machine"], raw["versions"], raw["skipped"]
@@ -401,12 +411,15 @@ def main():
     parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
     parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, chars, search, merge, split, delete-half)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
+    parser.add_argument("--before", help="a directory with another build's quire package, measured too (quire-before)")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the report and plot from build/bench/results.json without measuring")
     parser.add_argument("--out", help="the Markdown report (default bench/RESULTS.md with --full, else build/bench/RESULTS.md)")
     args = parser.parse_args()
     reps = args.reps or (5 if args.full else 3)
+    global BEFORE
+    BEFORE = Path(args.before).resolve() if args.before else None
     WORK.mkdir(parents=True, exist_ok=True)
     report = Path(args.out) if args.out else (BENCH / "RESULTS.md" if args.full else WORK / "RESULTS.md")
 
@@ -526,6 +539,8 @@ def main():
         if workload in ("merge", "split", "delete-half"):
             # The issue's peers (pypdf's merge is not among them).
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf", "qpdf")]
+        if BEFORE is not None and "quire" in case_peers:
+            case_peers.insert(case_peers.index("quire") + 1, "quire-before")
         once_after = None if args.full else 10.0
         samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout, once_after)
         if name == "incremental" and "quire" in peers:
