@@ -10,6 +10,9 @@
  *   profile open FILE           open and close
  *   profile page FILE INDEX     open, page INDEX's media box and annotation count, close
  *   profile text FILE...        open, the plain text of every page, close (workload 5)
+ *   profile search FILE PHRASE  every match of PHRASE in FILE (workload 7b)
+ *   profile chars FILE...       open, every character of every page in one call a page, close
+ *                               (workload 7a, Page.chars())
  */
 #include <quire.h>
 #include <stdio.h>
@@ -87,7 +90,7 @@ static int bulk_file(const char *path, long *pages, long *annots, long *irt) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: profile read|bulk|incremental|rewrite|open|page FILE [OUT|INDEX]\n");
+        fprintf(stderr, "usage: profile read|bulk|text|chars|incremental|rewrite|open|page FILE [OUT|INDEX]\n");
         return 2;
     }
     quire_open_options options = QUIRE_OPEN_OPTIONS_INIT;
@@ -100,6 +103,46 @@ int main(int argc, char **argv) {
             else bulk_file(argv[k], &pages, &annots, &irt);
         }
         printf("%ld pages, %ld annotations, %ld replies\n", pages, annots, irt);
+        return 0;
+    }
+    if (strcmp(argv[1], "search") == 0 && argc >= 4) {
+        /* Every match of a phrase in the whole document (workload 7b). */
+        quire_text_match_list *list = NULL;
+        int32_t matches = 0;
+        if ((rc = quire_document_open(&doc, argv[2], &options)) != QUIRE_OK) return fail(argv[2], rc);
+        if ((rc = quire_document_search_text(&list, doc, argv[3], NULL, -1)) != QUIRE_OK) return fail(argv[2], rc);
+        quire_text_match_list_count(&matches, list);
+        quire_text_match_list_free(list);
+        quire_document_close(doc);
+        printf("%d matches\n", (int)matches);
+        return 0;
+    }
+    if (strcmp(argv[1], "chars") == 0) {
+        /* Every character of every page in one call a page (quire_text_page_char_infos):
+         * what Python's Page.chars() asks of the library (issue 41). */
+        long pages = 0, chars = 0;
+        for (int k = 2; k < argc; k++) {
+            if (quire_document_open(&doc, argv[k], &options) != QUIRE_OK) continue;
+            int32_t count = 0;
+            quire_document_page_count(&count, doc);
+            for (int32_t p = 0; p < count; p++) {
+                quire_text_page *t = NULL;
+                if (quire_page_text_load(&t, doc, p) != QUIRE_OK) continue;
+                size_t len = 0;
+                int32_t n = 0;
+                if (quire_text_page_char_infos(NULL, 0, &len, &n, t, QUIRE_TEXT_CHAR_INFO_VERSION) == QUIRE_OK) {
+                    void *block = malloc(len ? len : 1);
+                    if (block != NULL &&
+                        quire_text_page_char_infos(block, len, &len, &n, t, QUIRE_TEXT_CHAR_INFO_VERSION) == QUIRE_OK)
+                        chars += n;
+                    free(block);
+                }
+                pages++;
+                quire_text_page_free(t);
+            }
+            quire_document_close(doc);
+        }
+        printf("%ld pages, %ld characters\n", pages, chars);
         return 0;
     }
     if (strcmp(argv[1], "text") == 0) {

@@ -150,6 +150,28 @@ def ensure_data(available):
     return large, big
 
 
+# Text with character positions, and search (issue 41): a 15-page text-heavy file of the
+# corpus (pdfplumber's copy of a Federal Register issue), and 1,000 of its pages made into one
+# document (67 copies, cut at 1,000 pages, by the qpdf command line).
+TEXT_FILE = "pdfplumber/tests/pdfs/federal-register-2020-17221.pdf"
+SEARCH_PHRASE = "Federal Register"
+
+
+def ensure_search_data(source: Path):
+    """build/bench/search-1000.pdf: 1,000 pages of `source`, made once."""
+    out = WORK / "search-1000.pdf"
+    if out.exists() and out.stat().st_mtime >= source.stat().st_mtime:
+        return out
+    if not shutil.which("qpdf"):
+        log("cannot make %s: no qpdf command" % out)
+        return None
+    tmp = WORK / "search-1000.tmp.pdf"
+    subprocess.run(["qpdf", "--empty", "--pages"] + [str(source)] * 67 + ["--", str(tmp)], check=True)
+    subprocess.run(["qpdf", "--empty", "--pages", str(tmp), "1-1000", "--", str(out)], check=True)
+    tmp.unlink()
+    return out
+
+
 def corpus_files(corpus: Path, quick: bool):
     """Corpus files that all four peers open (per the manifest) and that are not
     encrypted; the quick run takes every fourth."""
@@ -173,11 +195,20 @@ def corpus_files(corpus: Path, quick: bool):
 
 # -- measuring ------------------------------------------------------------------------------
 
+# --before DIR: another build of Quire's Python package (its libquire.so inside), measured in
+# the same run as the peer "quire-before", so that a change's before and after ratios come
+# from one run, under one load.
+BEFORE = None
+
+
 def measure(peer, workload, args, timeout):
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    if peer == "quire-before":
+        peer = "quire"
+        env["QUIRE_BENCH_BINDING"] = str(BEFORE)
     command = [sys.executable, str(WORKER), peer, workload] + [str(a) for a in args]
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                env=dict(os.environ, PYTHONWARNINGS="ignore"))
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"error": "timed out after %d s" % timeout}
     lines = [ln for ln in result.stdout.splitlines() if ln.startswith("{")]
@@ -334,6 +365,7 @@ def plot(results, labels, path, install):
 def write_report(raw, report, install):
     """RESULTS.md and results.png beside it, from the measurements `raw`."""
     labels = {p: PEERS[p][2] for p in PEERS}
+    labels["quire-before"] = "Quire, the build before (--before)"
     labels["quire-stream"] = "Quire, to a file object"
     labels["quire-inplace"] = "Quire, appended in place"
     results, info, vers, skipped = raw["results"], raw["machine"], raw["versions"], raw["skipped"]
@@ -377,14 +409,17 @@ def main():
     parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
     parser.add_argument("--reps", type=int, help="repetitions (default 3, --full 5)")
     parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
-    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, merge, split, delete-half)")
+    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, chars, search, merge, split, delete-half)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
+    parser.add_argument("--before", help="a directory with another build's quire package, measured too (quire-before)")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the report and plot from build/bench/results.json without measuring")
     parser.add_argument("--out", help="the Markdown report (default bench/RESULTS.md with --full, else build/bench/RESULTS.md)")
     args = parser.parse_args()
     reps = args.reps or (5 if args.full else 3)
+    global BEFORE
+    BEFORE = Path(args.before).resolve() if args.before else None
     WORK.mkdir(parents=True, exist_ok=True)
     report = Path(args.out) if args.out else (BENCH / "RESULTS.md" if args.full else WORK / "RESULTS.md")
 
@@ -437,6 +472,20 @@ def main():
                       "Workload 5: plain text of every page, corpus",
                       "Open, extract the plain text of every page, close: the same %d corpus files "
                       "(Quire, PDFium and MuPDF only: the others have no text layer to compare)." % len(files)))
+        text_file = Path(args.corpus) / TEXT_FILE
+        if text_file.exists():
+            cases.append(("chars", "chars", lambda p: [text_file], "7a",
+                          "Workload 7: text with character positions, from Python",
+                          "Open %s (15 pages), read every character's text and box, page by page (Quire: "
+                          "Page.chars(), one library call per page; PDFium: FPDFText_GetUnicode and get_charbox per "
+                          "character; MuPDF: rawdict)." % TEXT_FILE))
+            search_file = ensure_search_data(text_file)
+            if search_file:
+                cases.append(("search", "search", lambda p: [search_file, SEARCH_PHRASE], "7b",
+                              "Workload 7: search a phrase in a 1,000-page document",
+                              "Every match of \"%s\" in search-1000.pdf (1,000 pages of %s), case-insensitive "
+                              "(Quire: Document.search; PDFium: FPDFText_FindStart/FindNext on each page's text page; "
+                              "MuPDF: Page.search_for)." % (SEARCH_PHRASE, TEXT_FILE)))
     else:
         log("no corpus at %s: workload 1a skipped" % args.corpus)
     if large:
@@ -485,11 +534,13 @@ def main():
         timeout = 1800 if name == "read-corpus" else 600
         log("%s (%d repetitions)" % (title, reps))
         case_peers = list(peers)
-        if workload == "text":
+        if workload in ("text", "chars", "search"):
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf")]
         if workload in ("merge", "split", "delete-half"):
             # The issue's peers (pypdf's merge is not among them).
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf", "qpdf")]
+        if BEFORE is not None and "quire" in case_peers:
+            case_peers.insert(case_peers.index("quire") + 1, "quire-before")
         once_after = None if args.full else 10.0
         samples, errors = run_case((name, workload, make_args), case_peers, reps, timeout, once_after)
         if name == "incremental" and "quire" in peers:

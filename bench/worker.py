@@ -490,6 +490,110 @@ def mupdf_text(paths):
     return {"pages": pages, "chars": chars, "errors": errors}
 
 
+# -- Text with character positions (issue 41): every character's text and box ----------------
+#
+# What a Python program that lays text out reads: each character's text and box, page by page
+# (Quire: Page.chars(), one library call per page; PDFium: FPDFText_GetUnicode and
+# FPDFText_GetCharBox per character, as pypdfium2's get_charbox does; MuPDF: rawdict's
+# characters).
+
+def quire_chars(path):
+    import quire
+    chars = 0
+    width = 0.0
+    with quire.Document(path) as doc:
+        for page in doc.pages:
+            for c in page.chars():
+                chars += len(c.text)
+                width += c.box.right - c.box.left
+    return {"chars": chars, "width": round(width, 1)}
+
+
+def pdfium_chars(path):
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    chars = 0
+    width = 0.0
+    pdf = pdfium.PdfDocument(path)
+    try:
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            for k in range(textpage.count_chars()):
+                chars += len(chr(raw.FPDFText_GetUnicode(textpage, k)))
+                left, bottom, right, top = textpage.get_charbox(k)
+                width += right - left
+            textpage.close()
+            page.close()
+    finally:
+        pdf.close()
+    return {"chars": chars, "width": round(width, 1)}
+
+
+def mupdf_chars(path):
+    fitz = _fitz()
+    chars = 0
+    width = 0.0
+    doc = fitz.open(path)
+    try:
+        for page in doc:
+            for block in page.get_text("rawdict")["blocks"]:
+                for line in block.get("lines", ()):
+                    for span in line["spans"]:
+                        for c in span["chars"]:
+                            chars += len(c["c"])
+                            box = c["bbox"]
+                            width += box[2] - box[0]
+    finally:
+        doc.close()
+    return {"chars": chars, "width": round(width, 1)}
+
+
+# -- Search a phrase (issue 41): every match of a phrase in a 1,000-page document ------------
+
+def quire_search(path, phrase):
+    import quire
+    with quire.Document(path) as doc:
+        return {"matches": len(doc.search(phrase))}
+
+
+def pdfium_search(path, phrase):
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    query = (phrase + "\0").encode("utf-16-le")
+    buffer = ctypes.create_string_buffer(query)
+    wide = ctypes.cast(buffer, ctypes.POINTER(raw.FPDF_WCHAR))
+    matches = 0
+    pdf = pdfium.PdfDocument(path)
+    try:
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            handle = raw.FPDFText_FindStart(textpage, wide, 0, 0)
+            while raw.FPDFText_FindNext(handle):
+                matches += 1
+            raw.FPDFText_FindClose(handle)
+            textpage.close()
+            page.close()
+    finally:
+        pdf.close()
+    return {"matches": matches}
+
+
+def mupdf_search(path, phrase):
+    fitz = _fitz()
+    matches = 0
+    doc = fitz.open(path)
+    try:
+        for page in doc:
+            matches += len(page.search_for(phrase, quads=True))
+    finally:
+        doc.close()
+    return {"matches": matches}
+
+
 # -- page operations (issue 36): merge, split, delete -----------------------------------------
 #
 # merge: large.pdf twice into one file (qpdf --pages, PyMuPDF insert_pdf, PDFium

@@ -3,13 +3,76 @@
 import CQuire
 import QuireDocument
 import QuireSyntax
+import Synchronization
 
 /// What a `quire_text_page *` points at: the page's text and its words, made once.
 final class TextPageBox {
     let page: TextPage
     lazy var words: [TextSpan] = page.words
+    private let infos = Mutex<(infos: [quire_text_char_info], fonts: [String])?>(nil)
+    /// Every character as `quire_text_char_info` (the current version), and the page's
+    /// font names by index: made once (under a lock: a text page may be read from any
+    /// thread), for `quire_text_page_char_infos` and its length query.
+    var charInfos: (infos: [quire_text_char_info], fonts: [String]) {
+        infos.withLock { cached in
+            if let cached { return cached }
+            let made = TextPageBox.charInfos(page)
+            cached = made
+            return made
+        }
+    }
     init(_ page: TextPage) { self.page = page }
+
+    static func charInfos(_ page: TextPage) -> (infos: [quire_text_char_info], fonts: [String]) {
+        var fonts: [String] = []
+        var fontIndex: [String: Int32] = [:]
+        var previous: (String, Int32)? = nil
+        var infos: [quire_text_char_info] = []
+        infos.reserveCapacity(page.characters.count)
+        var offset = 0
+        let size = UInt32(MemoryLayout<quire_text_char_info>.size)
+        for (i, c) in page.characters.enumerated() {
+            var info = quire_text_char_info()
+            info.size = size
+            info.version = QUIRE_TEXT_CHAR_INFO_VERSION_VALUE
+            info.code_point = c.text.unicodeScalars.first?.value ?? 0
+            let length = c.text.utf8.count
+            info.text_offset = UInt32(clamping: offset)
+            info.text_len = UInt32(clamping: length)
+            offset += length
+            if let (name, index) = previous, name == c.fontName {  // most characters: the font of the one before
+                info.font_index = index
+            } else if let index = fontIndex[c.fontName] {
+                info.font_index = index
+            } else {
+                let index = Int32(clamping: fonts.count)
+                fontIndex[c.fontName] = index
+                fonts.append(c.fontName)
+                info.font_index = index
+            }
+            previous = (c.fontName, info.font_index)
+            info.line = Int32(clamping: c.line)
+            info.font_size = c.fontSize
+            let b = c.quad.bounds, g = c.glyphQuad.bounds
+            info.box = quire_rect(left: b.left, bottom: b.bottom, right: b.right, top: b.top)
+            info.glyph_box = quire_rect(left: g.left, bottom: g.bottom, right: g.right, top: g.top)
+            var flags: UInt32 = 0
+            if c.isGenerated { flags |= UInt32(QUIRE_TEXT_CHAR_GENERATED) }
+            if c.hasGlyphBox { flags |= UInt32(QUIRE_TEXT_CHAR_HAS_GLYPH_BOX) }
+            if let q = page.characterQuad(i) {
+                flags |= UInt32(QUIRE_TEXT_CHAR_HAS_QUAD)
+                info.quad = quire_quad(x1: q.upperLeft.x, y1: q.upperLeft.y, x2: q.upperRight.x, y2: q.upperRight.y,
+                                       x3: q.lowerLeft.x, y3: q.lowerLeft.y, x4: q.lowerRight.x, y4: q.lowerRight.y)
+            }
+            info.flags = flags
+            infos.append(info)
+        }
+        return (infos, fonts)
+    }
 }
+
+/// QUIRE_TEXT_CHAR_INFO_VERSION as the struct's field type.
+private let QUIRE_TEXT_CHAR_INFO_VERSION_VALUE = UInt32(QUIRE_TEXT_CHAR_INFO_VERSION)
 
 /// What a `quire_text_match_list *` points at.
 final class TextMatchListBox {
@@ -154,6 +217,65 @@ public func quire_text_page_char_font(_ buf: UnsafeMutablePointer<CChar>?, _ buf
     guarded("quire_text_page_char_font") {
         _ = try required(outLen, "out_len")
         try copyOut(try element(try textPage(text).page.characters, index, "character").fontName, buf, bufSize, outLen)
+    }
+}
+
+@c @implementation
+public func quire_text_page_char_infos(_ buf: UnsafeMutableRawPointer?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                       _ outCount: UnsafeMutablePointer<Int32>?, _ text: OpaquePointer?, _ version: UInt32) -> Int32 {
+    guarded("quire_text_page_char_infos") {
+        let outLen = try required(outLen, "out_len")
+        let outCount = try required(outCount, "out_count")
+        let box = try textPage(text)
+        guard version >= 1 else {
+            throw CallError(code: QUIRE_EINVAL, message: "version is 0: pass QUIRE_TEXT_CHAR_INFO_VERSION")
+        }
+        guard version <= QUIRE_TEXT_CHAR_INFO_VERSION_VALUE else {
+            throw CallError(code: QUIRE_EVERSION,
+                            message: "quire_text_char_info version \(version); this library knows versions 1 to \(QUIRE_TEXT_CHAR_INFO_VERSION_VALUE)")
+        }
+        let infos = box.charInfos.infos
+        guard infos.count <= Int(Int32.max) else {
+            throw CallError(code: QUIRE_ELIMIT, message: "\(infos.count) characters do not fit an int32_t count")
+        }
+        // One version so far: its structs are the array's elements, stride = size.
+        let needed = infos.count * MemoryLayout<quire_text_char_info>.stride
+        guard let buf else {
+            guard bufSize == 0 else { throw CallError(code: QUIRE_EINVAL, message: "the buffer is NULL but its size is \(bufSize)") }
+            outLen.pointee = needed
+            outCount.pointee = Int32(infos.count)
+            return
+        }
+        let align = MemoryLayout<quire_text_char_info>.alignment
+        guard Int(bitPattern: buf) % align == 0 else {
+            throw CallError(code: QUIRE_EINVAL, message: "the buffer is not aligned to \(align) bytes (malloc's memory is)")
+        }
+        guard bufSize >= needed else {
+            outLen.pointee = needed
+            throw CallError(code: QUIRE_EBUFS, message: "a buffer of \(bufSize) bytes is too small; \(needed) are needed")
+        }
+        infos.withUnsafeBytes { source in
+            if let base = source.baseAddress, needed > 0 { buf.copyMemory(from: base, byteCount: needed) }
+        }
+        outLen.pointee = needed
+        outCount.pointee = Int32(infos.count)
+    }
+}
+
+@c @implementation
+public func quire_text_page_font_count(_ out: UnsafeMutablePointer<Int32>?, _ text: OpaquePointer?) -> Int32 {
+    guarded("quire_text_page_font_count") {
+        let out = try required(out, "out")
+        out.pointee = Int32(clamping: try textPage(text).charInfos.fonts.count)
+    }
+}
+
+@c @implementation
+public func quire_text_page_font_name(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
+                                      _ text: OpaquePointer?, _ fontIndex: Int32) -> Int32 {
+    guarded("quire_text_page_font_name") {
+        _ = try required(outLen, "out_len")
+        try copyOut(try element(try textPage(text).charInfos.fonts, fontIndex, "font"), buf, bufSize, outLen)
     }
 }
 

@@ -106,6 +106,14 @@ struct QuireServer: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         """
+        The most long polls (GET ...changes?wait=S) waiting at once; past it a long poll is \
+        answered 503 busy with Retry-After, and the client retries later. 0 refuses every \
+        long poll. Env: QUIRE_MAX_LISTENERS. Default: 10000.
+        """, valueName: "count"))
+    var maxListeners: Int?
+
+    @Option(help: ArgumentHelp(
+        """
         The least severe log level printed: trace, debug, info, notice, warning, error or \
         critical. Env: QUIRE_LOG_LEVEL. Default: info.
         """, valueName: "level"))
@@ -269,6 +277,10 @@ struct Settings {
             ?? env["QUIRE_MAX_ATTACHMENT_BYTES"].map({ try Self.integer($0, "QUIRE_MAX_ATTACHMENT_BYTES") }) {
             guard value > 0 && value <= 16 << 20 else { throw SettingsError("--max-attachment-bytes must be from 1 to 16777216") }
             limits.maxAttachmentBytes = value
+        }
+        if let value = try options.maxListeners ?? env["QUIRE_MAX_LISTENERS"].map({ try Self.integer($0, "QUIRE_MAX_LISTENERS") }) {
+            guard (0...Int(Int32.max)).contains(value) else { throw SettingsError("--max-listeners must be from 0 to \(Int32.max)") }
+            limits.maxListeners = value
         }
         sync = SyncConfiguration(storeURL: storeURL, publicKeys: keys, jwks: jwks,
                                  adminToken: adminToken, limits: limits)

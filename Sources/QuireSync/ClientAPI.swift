@@ -137,7 +137,10 @@ extension SyncService {
         }
         var answer = try await read()
         if case .changes(_, let changes, _, _) = answer, changes.isEmpty, wait > 0 {
-            await listeners.wait(document: document, layer: layer, after: since, seconds: wait)
+            guard await listeners.wait(document: document, layer: layer, after: since, seconds: wait) else {
+                throw SyncHTTPError.busy(retryAfter: ListenerRegistry.busyRetryAfterSeconds,
+                                         "the server already holds max_listeners (\(limits.maxListeners)) long polls: retry later")
+            }
             answer = try await read()
         }
         switch answer {

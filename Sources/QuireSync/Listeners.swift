@@ -41,6 +41,10 @@ final class ListenerRegistry: Sendable {
 
     private let state = Mutex(State())
     let maxListeners: Int
+    /// The `Retry-After` of a long poll refused past `maxListeners`: long enough that the
+    /// refused do not come back faster than listeners leave (a listener waits up to
+    /// `max_wait_seconds`), short enough that a client is back soon after a slot frees.
+    static let busyRetryAfterSeconds = 5
 
     init(maxListeners: Int) {
         self.maxListeners = maxListeners
@@ -50,18 +54,25 @@ final class ListenerRegistry: Sendable {
     var count: Int { state.withLock { $0.entries.count } }
 
     /// Waits until a change after `after` is announced for the layer, `seconds` pass, the
-    /// task is cancelled or the registry shuts down. Returns at once when the registry
-    /// already has `maxListeners` listeners, is shut down, or knows of such a change.
-    func wait(document: String, layer: String, after: Int64, seconds: Double) async {
+    /// task is cancelled or the registry shuts down. Returns at once when the registry is
+    /// shut down or knows of such a change, and returns false at once, without waiting,
+    /// when it already has `maxListeners` listeners (the caller answers "busy").
+    @discardableResult
+    func wait(document: String, layer: String, after: Int64, seconds: Double) async -> Bool {
         let key = Key(document: document, layer: layer)
+        var full = false
         let id: UInt64? = state.withLock { s in
-            guard !s.closed, s.entries.count < maxListeners, (s.latest[key] ?? Int64.min) <= after else { return nil }
+            guard !s.closed, (s.latest[key] ?? Int64.min) <= after else { return nil }
+            guard s.entries.count < maxListeners else {
+                full = true
+                return nil
+            }
             s.nextID &+= 1
             s.entries[s.nextID] = .pending(key, after: after)
             s.byKey[key, default: []].insert(s.nextID)
             return s.nextID
         }
-        guard let id else { return }
+        guard let id else { return !full }
         let nanoseconds = UInt64(max(0, min(seconds, 86_400)) * 1e9)
         let timer = Task { [self] in
             try? await Task.sleep(nanoseconds: nanoseconds)
@@ -87,6 +98,7 @@ final class ListenerRegistry: Sendable {
         state.withLock { s in
             if let entry = s.entries.removeValue(forKey: id) { s.remove(id, entry) }
         }
+        return true
     }
 
     /// Wakes listener `id`.

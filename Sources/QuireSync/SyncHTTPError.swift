@@ -28,6 +28,13 @@ struct SyncHTTPError: Error, Sendable {
     static func conflict(_ m: String) -> SyncHTTPError { SyncHTTPError(409, "conflict", m) }
     static func `internal`(_ m: String) -> SyncHTTPError { SyncHTTPError(500, "internal", m) }
     static func unavailable(_ m: String) -> SyncHTTPError { SyncHTTPError(503, "unavailable", m) }
+    /// 503 `busy` with `Retry-After`: the server cannot take this request now (a long poll
+    /// past `max_listeners`); the same request may succeed after the delay.
+    static func busy(retryAfter seconds: Int, _ m: String) -> SyncHTTPError {
+        var e = SyncHTTPError(503, "busy", m)
+        e.headers = [("Retry-After", String(seconds))]
+        return e
+    }
 }
 
 /// The message of an error for a JSON answer.

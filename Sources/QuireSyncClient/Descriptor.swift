@@ -1069,11 +1069,19 @@ public final class SyncDescriptor: @unchecked Sendable {
             case 403, 404:
                 throw SyncClientError(.forbidden, "the server refused \(documentID)/\(layer): \(Self.errorText(r))")
             case 500...:
-                throw SyncClientError(.network, "the server failed (\(r.status)): \(Self.errorText(r))")
+                var e = SyncClientError(.network, "the server failed (\(r.status)): \(Self.errorText(r))")
+                e.retryAfterSeconds = Self.retryAfter(r)
+                throw e
             default:
                 return r
             }
         }
+    }
+
+    /// The seconds of a 503's `Retry-After` (delay-seconds only, at most 300), or nil.
+    static func retryAfter(_ r: SyncResponse) -> Double? {
+        guard r.status == 503, let text = r.header("Retry-After"), let seconds = Int(text), seconds >= 0 else { return nil }
+        return Double(Swift.min(seconds, 300))
     }
 
     static func errorText(_ r: SyncResponse) -> String {
@@ -1128,7 +1136,7 @@ public final class SyncDescriptor: @unchecked Sendable {
     public var isListening: Bool { stateLock.withLock { listening } }
 
     /// The listener's loop. After a failure it waits ``retryDelay(failures:)`` (at most
-    /// 3 s) before polling again, and the HTTP transport gives up connecting after a few
+    /// 3 s), or the `Retry-After` of a busy server with jitter, before polling again, and the HTTP transport gives up connecting after a few
     /// seconds, so a listener is back within about five seconds of the network (issue 30:
     /// an exponential back-off to 30 s kept clients away for 25 s after a partition
     /// healed). The first poll that succeeds after a failure also starts a sync when local
@@ -1158,7 +1166,12 @@ public final class SyncDescriptor: @unchecked Sendable {
                 if e.kind == .authentication { client.emit(self, .authenticationNeeded) }
                 if e.kind == .forbidden { setState(.invalid) }
                 failures += 1
-                sleepWhileListening(e.kind == .authentication ? 5 : Self.retryDelay(failures: failures))
+                var delay = e.kind == .authentication ? 5 : Self.retryDelay(failures: failures)
+                // A busy server (503 with Retry-After, past its max_listeners) is left alone
+                // for that long, with up to half again of jitter so that the refused do not
+                // come back together (issue 41: they once spun on an immediate empty 200).
+                if let after = e.retryAfterSeconds { delay = Swift.max(delay, after * Double.random(in: 1...1.5)) }
+                sleepWhileListening(delay)
             } catch {
                 failures += 1
                 sleepWhileListening(Self.retryDelay(failures: failures))

@@ -24,6 +24,9 @@ public struct SyncClientError: Error, Sendable, CustomStringConvertible {
     }
     public let kind: Kind
     public let message: String
+    /// The server's `Retry-After` in seconds, when it answered 503 with one (a long poll
+    /// past its `max_listeners`): the listener waits at least that long before polling again.
+    public var retryAfterSeconds: Double?
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

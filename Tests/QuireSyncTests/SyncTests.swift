@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import QuireDocument
-import QuireSync
+@testable import QuireSync
 import QuireSyncProtocol
 import QuireSyntax
 import QuireTestSupport
@@ -382,8 +382,32 @@ import Testing
         let token = try await sign(claims())
         let start = Date()
         let r = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0", "wait": "60"])
-        #expect(r.status == 200)
+        // Busy, never an empty 200 that reads as "nothing new" (issue 41).
+        #expect(r.status == 503 && errorCode(r) == "busy")
+        #expect(r.header("Retry-After") == String(ListenerRegistry.busyRetryAfterSeconds))
         #expect(Date().timeIntervalSince(start) < 45)
+        // A poll that does not wait is not a listener: it is answered as ever.
+        let quick = await h.client("GET", "/documents/doc/layers/main/changes", token: token, query: ["since": "0"])
+        #expect(quick.status == 200)
+    }
+
+    @Test func bearerTokenIsReadOnBytes() throws {
+        #expect(try SyncService.bearerToken("Bearer a.b.c", maxTokenBytes: 10) == "a.b.c")
+        #expect(try SyncService.bearerToken("bEaReR   a-_.B9.c  ", maxTokenBytes: 10) == "a-_.B9.c")
+        #expect(try SyncService.bearerToken("Bearer aaaa.bb.cc", maxTokenBytes: 10) == "aaaa.bb.cc")  // exactly the limit
+        for bad in ["Bearer", "Bearerabc", "Token a.b.c", "Beare a.b.c", "", "Bearér a.b.c", "Bearer abc",
+                    "Bearer a.b", "Bearer a.b.c.d", "Bearer a.b+c", "Bearer a.b=.c", "Bearer a. b.c", "Bearer é.b.c"] {
+            #expect(throws: SyncHTTPError.self) { try SyncService.bearerToken(bad, maxTokenBytes: 10) }
+        }
+        for tooLarge in ["Bearer \(String(repeating: "x", count: 11))", "Bearer \(String(repeating: "é", count: 6))",
+                         "Bearer \(String(repeating: "x", count: 1 << 20))"] {
+            do {
+                _ = try SyncService.bearerToken(tooLarge, maxTokenBytes: 10)
+                Issue.record("a token past the limit was taken")
+            } catch {
+                #expect(error.status == 401 && error.message.contains("larger than 10 bytes"))
+            }
+        }
     }
 }
 

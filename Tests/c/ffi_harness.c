@@ -2770,6 +2770,15 @@ static void finish_choices(struct call *c) {
             c->must_fail = 1;
             c->newer_version = 1;
         }
+    } else if (strcmp(fn->name, "quire_text_page_char_infos") == 0) {
+        /* (..., text, version): the version of quire_text_char_info to write; 0 is
+         * QUIRE_EINVAL, a version after the header's QUIRE_EVERSION (the header). */
+        uint32_t version = c->values[fn->nargs - 1].u32;
+        if (version == 0) c->must_fail = 1;
+        if (version > QUIRE_TEXT_CHAR_INFO_VERSION) {
+            c->must_fail = 1;
+            c->newer_version = 1;
+        }
     } else if (strcmp(fn->name, "quire_sync_response_header") == 0 &&
                c->sync_response_choice > SR_NULL) {
         /* (out_name, out_value, response, index): an index past the response's headers is

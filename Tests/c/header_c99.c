@@ -354,6 +354,11 @@
       (char *, size_t, size_t *, const quire_text_page *, int32_t))                                \
     X(quire_text_page_char_font, int,                                                              \
       (char *, size_t, size_t *, const quire_text_page *, int32_t))                                \
+    X(quire_text_page_char_infos, int,                                                             \
+      (void *, size_t, size_t *, int32_t *, const quire_text_page *, unsigned))                    \
+    X(quire_text_page_font_count, int, (int32_t *, const quire_text_page *))                       \
+    X(quire_text_page_font_name, int,                                                              \
+      (char *, size_t, size_t *, const quire_text_page *, int32_t))                                \
     X(quire_text_page_line_count, int, (int32_t *, const quire_text_page *))                       \
     X(quire_text_page_line, int, (int32_t *, int32_t *, const quire_text_page *, int32_t))         \
     X(quire_text_page_word_count, int, (int32_t *, const quire_text_page *))                       \
@@ -566,6 +571,13 @@ HEADER_ASSERT(bookmark_actions, QUIRE_BOOKMARK_GOTO == QUIRE_ACTION_GOTO &&
                                     QUIRE_BOOKMARK_OTHER == QUIRE_ACTION_OTHER);
 HEADER_ASSERT(options_version, QUIRE_OPEN_OPTIONS_VERSION >= 1);
 HEADER_ASSERT(file_access_version, QUIRE_FILE_ACCESS_VERSION >= 1);
+HEADER_ASSERT(text_char_info_layout,
+              QUIRE_TEXT_CHAR_INFO_VERSION == 1 && offsetof(quire_text_char_info, size) == 0 &&
+                  offsetof(quire_text_char_info, font_size) == 32 &&
+                  offsetof(quire_text_char_info, quad) == 104 &&
+                  sizeof(quire_quad) == 8 * sizeof(double) && sizeof(quire_text_char_info) == 168);
+HEADER_ASSERT(text_char_info_flags, (QUIRE_TEXT_CHAR_GENERATED | QUIRE_TEXT_CHAR_HAS_GLYPH_BOX |
+                                     QUIRE_TEXT_CHAR_HAS_QUAD) == 7);
 /* The bulk read's struct (issue 17): versioned, its version first, and each string a
  * pointer followed by its length. */
 HEADER_ASSERT(annotation_info_version, QUIRE_ANNOTATION_INFO_VERSION >= 1);

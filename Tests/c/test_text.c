@@ -138,6 +138,84 @@ static void test_extraction(void) {
     CHECK_STATUS(quire_page_text_load(NULL, doc, 0), QUIRE_EINVAL);
 }
 
+/* quire_text_page_char_infos: every character in one call, with the values of the
+ * per-character functions (issue 41). */
+static void test_char_infos(void) {
+    quire_text_page *text = NULL;
+    quire_text_char ch = QUIRE_TEXT_CHAR_INIT;
+    quire_text_char_info *infos;
+    size_t len = 0, len2 = 0, n_quads = 0;
+    int32_t count = 0, fonts = 0, i;
+    char buf[64], *all;
+    double quad[8];
+
+    CHECK_STATUS(quire_page_text_load(&text, g_doc, 0), QUIRE_OK);
+    all = page_text(text);
+    CHECK_STATUS(
+        quire_text_page_char_infos(NULL, 0, &len, &count, text, QUIRE_TEXT_CHAR_INFO_VERSION),
+        QUIRE_OK);
+    CHECK_INT(count, 42);
+    CHECK_INT(len, 42 * sizeof(quire_text_char_info));
+    infos = (quire_text_char_info *)malloc(len);
+    /* Too small: QUIRE_EBUFS with the length, the count untouched. */
+    count = -1;
+    CHECK_STATUS(quire_text_page_char_infos(infos, len - 1, &len2, &count, text, 1), QUIRE_EBUFS);
+    CHECK(len2 == len && count == -1);
+    CHECK_STATUS(
+        quire_text_page_char_infos(infos, len, &len2, &count, text, QUIRE_TEXT_CHAR_INFO_VERSION),
+        QUIRE_OK);
+    CHECK(len2 == len && count == 42);
+    CHECK_STATUS(quire_text_page_font_count(&fonts, text), QUIRE_OK);
+    CHECK_INT(fonts, 1);
+    CHECK_STATUS(quire_text_page_font_name(buf, sizeof buf, &len2, text, 0), QUIRE_OK);
+    CHECK_STR(buf, "Helvetica");
+    CHECK_STATUS(quire_text_page_font_name(buf, sizeof buf, &len2, text, 1), QUIRE_ERANGE);
+    for (i = 0; i < count; i++) {
+        const quire_text_char_info *info = &infos[i];
+        CHECK(info->size == sizeof(quire_text_char_info) &&
+              info->version == QUIRE_TEXT_CHAR_INFO_VERSION);
+        CHECK_STATUS(quire_text_page_char(&ch, text, i), QUIRE_OK);
+        CHECK(info->box.left == ch.box.left && info->box.bottom == ch.box.bottom &&
+              info->box.right == ch.box.right && info->box.top == ch.box.top);
+        CHECK(info->glyph_box.left == ch.glyph_box.left && info->glyph_box.top == ch.glyph_box.top);
+        CHECK(info->font_size == ch.font_size && info->line == ch.line && info->font_index == 0);
+        CHECK(!!(info->flags & QUIRE_TEXT_CHAR_GENERATED) == ch.is_generated);
+        CHECK(!!(info->flags & QUIRE_TEXT_CHAR_HAS_GLYPH_BOX) == ch.has_glyph_box);
+        CHECK_STATUS(quire_text_page_char_text(buf, sizeof buf, &len2, text, i), QUIRE_OK);
+        CHECK(info->text_len == len2 && memcmp(all + info->text_offset, buf, len2) == 0);
+        CHECK(info->code_point == (unsigned char)buf[0]); /* ASCII text */
+        CHECK_STATUS(quire_text_page_range_quads(quad, 8, &n_quads, text, i, 1), QUIRE_OK);
+        CHECK(!!(info->flags & QUIRE_TEXT_CHAR_HAS_QUAD) == (n_quads == 8));
+        {
+            const quire_quad *q = &info->quad;
+            if (n_quads == 8)
+                CHECK(q->x1 == quad[0] && q->y1 == quad[1] && q->x2 == quad[2] &&
+                      q->y2 == quad[3] && q->x3 == quad[4] && q->y3 == quad[5] &&
+                      q->x4 == quad[6] && q->y4 == quad[7]);
+            else
+                CHECK(q->x1 == 0 && q->y4 == 0);
+        }
+    }
+    /* Character 21 is the generated line break: no quad. */
+    CHECK(infos[21].flags == QUIRE_TEXT_CHAR_GENERATED && infos[21].code_point == '\n');
+    /* Wrong calls. */
+    CHECK_STATUS(quire_text_page_char_infos(infos, len, &len2, &count, text, 0), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_char_infos(infos, len, &len2, &count, text,
+                                            QUIRE_TEXT_CHAR_INFO_VERSION + 1),
+                 QUIRE_EVERSION);
+    CHECK_STATUS(quire_text_page_char_infos(NULL, 8, &len2, &count, text, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_char_infos((char *)infos + 4, len, &len2, &count, text, 1),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_char_infos(infos, len, NULL, &count, text, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_char_infos(infos, len, &len2, NULL, text, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_char_infos(infos, len, &len2, &count, NULL, 1), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_font_count(NULL, text), QUIRE_EINVAL);
+    CHECK_STATUS(quire_text_page_font_name(buf, sizeof buf, &len2, NULL, 0), QUIRE_EINVAL);
+    free(infos);
+    free(all);
+    quire_text_page_free(text);
+}
+
 static void test_search_and_markup(void) {
     quire_document *doc = g_doc;
     quire_text_match_list *list = NULL;
@@ -314,6 +392,7 @@ static void text_teardown(void) {
 }
 
 static const struct test_case text_tests[] = {{"extraction", test_extraction},
+                                              {"char_infos", test_char_infos},
                                               {"search_and_markup", test_search_and_markup},
                                               {"redaction", test_redaction},
                                               {NULL, NULL}};

@@ -229,6 +229,7 @@ C_FIELD_TO_CTYPES = {
     "const char * const *": POINTER(c_char_p),
     "size_t": c_size_t,
     "quire_rect": _raw.quire_rect,
+    "quire_quad": _raw.quire_quad,
     "quire_tool_event_fn": _raw.quire_tool_event_fn,
     "quire_custom_tool_handle_fn": _raw.quire_custom_tool_handle_fn,
     "quire_custom_tool_finish_fn": _raw.quire_custom_tool_finish_fn,
@@ -308,9 +309,9 @@ def test_every_header_struct_is_checked():
 
 STRUCTS = ["quire_annotation_info", "quire_bookmark_provider", "quire_checkpoint_info", "quire_checkpoint_options",
            "quire_client_callbacks", "quire_client_config", "quire_custom_tool", "quire_encryption_options", "quire_export_options", "quire_file_access",
-           "quire_flatten_options", "quire_import_options", "quire_open_options", "quire_pointer_event", "quire_rect",
+           "quire_flatten_options", "quire_import_options", "quire_open_options", "quire_pointer_event", "quire_quad", "quire_rect",
            "quire_redaction_options", "quire_redaction_result", "quire_save_options", "quire_sign_options", "quire_signature_info", "quire_sync_config", "quire_sync_event",
-           "quire_sync_header", "quire_text_char", "quire_text_options", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
+           "quire_sync_header", "quire_text_char", "quire_text_char_info", "quire_text_options", "quire_text_search_options", "quire_tool_callbacks", "quire_tool_event",
            "quire_tool_preview", "quire_tool_style", "quire_validation_options"]
 
 

@@ -50,6 +50,74 @@ def _pdf(content: str, rotate: int = 0) -> bytes:
 TWO_LINES = "BT /F1 12 Tf 72 700 Td (Review the draft con-) Tj 0 -14 Td (tract before Friday.) Tj ET"
 
 
+def _chars_one_call_each(text_page: "quire.TextPage") -> List["quire.TextChar"]:
+    """The characters as the binding read them before issue 41: the per-character functions,
+    several calls per character."""
+    from ctypes import byref
+
+    from quire import _raw
+    from quire._ffi import query_bytes, query_doubles, text
+    from quire._geometry import rect_from_c
+
+    handle = text_page._live()
+    out = []
+    for i in range(len(text_page)):
+        c = _raw.text_char_init()
+        assert _raw.lib.quire_text_page_char(byref(c), handle, i) == 0
+        quad = tuple(query_doubles(_raw.lib.quire_text_page_range_quads, handle, i, 1))
+        out.append(quire.TextChar(
+            text(query_bytes(_raw.lib.quire_text_page_char_text, handle, i)), rect_from_c(c.box),
+            quad if quad else None, c.font_size, text(query_bytes(_raw.lib.quire_text_page_char_font, handle, i)),
+            bool(c.is_generated), c.line, rect_from_c(c.glyph_box), bool(c.has_glyph_box)))
+    return out
+
+
+@pytest.mark.parametrize("name", [
+    "pdfplumber/tests/pdfs/federal-register-2020-17221.pdf",  # 15 pages, several fonts
+    "pdfplumber/tests/pdfs/issue-71-duplicate-chars-2.pdf",
+    "pdfplumber/tests/pdfs/pr-138-example.pdf",
+])
+def test_chars_in_one_call_are_the_per_character_values(name: str):
+    """Page.chars() reads a page with one library call (quire_text_page_char_infos, issue 41):
+    every field of every character equals what the per-character functions give, ligatures
+    and /ActualText spans (several scalars, read from the page's text) included, and the
+    cyclic collector it pauses is running again after (and stays off if it was off)."""
+    import gc
+
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip("%s is not in the corpus" % name)
+    several = 0
+    with quire.Document(path) as doc:
+        for page in list(doc.pages)[:8]:
+            with page.text_page() as t:
+                expected = _chars_one_call_each(t)
+                assert t.chars == expected
+                several += sum(1 for c in expected if len(c.text) != 1)
+    if "duplicate-chars" in name:
+        assert several > 0  # the path that reads a character's text from the page's
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with quire.Document(path) as doc:
+            assert doc.pages[0].chars()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_chars_with_several_scalars_and_fonts():
+    """A ligature's character carries its scalars; font indexes name each character's font."""
+    content = "BT /F1 12 Tf 72 700 Td (Plain) Tj /F2 10 Tf (Bold) Tj /F1 12 Tf (again) Tj ET"
+    pdf = _pdf(content).replace(b"/Font << /F1 5 0 R >>", b"/Font << /F1 5 0 R /F2 6 0 R >>")
+    pdf = pdf.replace(b"xref", b"6 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>\nendobj\nxref")
+    with quire.Document.from_bytes(pdf) as doc:
+        chars = doc.pages[0].chars()
+    assert "".join(c.text for c in chars) == "PlainBoldagain"
+    assert [c.font for c in chars] == ["Helvetica"] * 5 + ["Helvetica-Bold"] * 4 + ["Helvetica"] * 5
+    assert [c.font_size for c in chars][4:6] == [12.0, 10.0]
+
+
 def test_page_text_chars_words_and_lines():
     with quire.Document.from_bytes(_pdf(TWO_LINES)) as doc:
         page = doc.pages[0]

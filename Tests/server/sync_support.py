@@ -56,6 +56,7 @@ class HostSettings:
     jwks: Optional[Path] = None
     max_body_bytes: Optional[int] = None
     max_upload_bytes: Optional[int] = None
+    max_listeners: Optional[int] = None
     extra_env: Dict[str, str] = field(default_factory=dict)
 
 
@@ -73,6 +74,8 @@ def quire_server_command(s: HostSettings) -> List[str]:
         argv += ["--max-body-bytes", str(s.max_body_bytes)]
     if s.max_upload_bytes is not None:
         argv += ["--max-upload-bytes", str(s.max_upload_bytes)]
+    if s.max_listeners is not None:
+        argv += ["--max-listeners", str(s.max_listeners)]
     return argv
 
 
@@ -169,12 +172,14 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = 
 # on; the binding sends it as %00), which answers its 400; Go's and Node's parsers refuse it.
 # cancels_on_disconnect: a long poll whose client went away stops waiting at once (the Go and
 # Node hosts cancel the asynchronous call); the others hold it until its wait ends.
+# max_listeners: the host takes --max-listeners (quire-server; the C handler's configuration,
+# quire_sync_config version 1, has no such field yet, so its hosts keep the default 10,000).
 HOST_FEATURES: Dict[str, Dict[str, bool]] = {
     "quire-server": {"cancels_on_disconnect": False},
     "quire-server+postgres": {"cancels_on_disconnect": False},
-    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False},
-    "go-handler": {"framing_errors": False, "nul_in_request_line": False},
-    "node-handler": {"framing_errors": False, "nul_in_request_line": False},
+    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False, "max_listeners": False},
+    "go-handler": {"framing_errors": False, "nul_in_request_line": False, "max_listeners": False},
+    "node-handler": {"framing_errors": False, "nul_in_request_line": False, "max_listeners": False},
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional
 import pytest
 
 from sync_support import (
-    SAMPLE, SAMPLE_ANNOTATIONS, Client, Keys, ServerProcess, assert_error, bearer, claims, delete,
+    HOST_FEATURES, SAMPLE, SAMPLE_ANNOTATIONS, Client, Keys, ServerProcess, assert_error, bearer, claims, delete,
     mint, note, put, request, request_chunked, unique, upload,
 )
 
@@ -667,6 +667,36 @@ def test_body_limits(host: str, start_server, keys: Keys) -> None:
     assert c.push([], raw=ok).status == 200
     assert c.changes(0).json["seq"] == 1
     assert request(s.port, "GET", "/healthz").status == 200
+
+
+def test_listeners_past_the_limit_are_told_busy(host: str, start_server, keys: Keys) -> None:
+    if not HOST_FEATURES.get(host, {}).get("max_listeners", True):
+        pytest.skip(f"{host} has no --max-listeners (the C handler's configuration has no such field)")
+    s = start_server(host, max_listeners=1)
+    doc = unique("busy")
+    assert upload(s.port, keys, doc).status == 201
+    c = client(s, keys, doc)
+    answers: List[Any] = []
+    first = threading.Thread(target=lambda: answers.append(c.changes(0, wait=30)))
+    first.start()
+    time.sleep(1.0)  # the first takes the one slot
+    # The second long poll finds it taken: 503 busy with Retry-After, at once, never an
+    # empty 200 that reads as "nothing new" (issue 41).
+    t0 = time.monotonic()
+    r = c.changes(0, wait=30)
+    assert_error(r, 503, "busy")
+    assert time.monotonic() - t0 < 10
+    retry_after = r.header("Retry-After")
+    assert retry_after is not None and retry_after.isdigit() and int(retry_after) >= 1, r.headers
+    assert "max_listeners" in r.json["error"]["message"]
+    # A poll that does not wait is not a listener; a push wakes the one that waits.
+    assert c.changes(0).status == 200
+    assert c.push([put(1, note(unique("n")))]).json["results"][0]["status"] == "accepted"
+    first.join(30)
+    assert len(answers) == 1 and answers[0].status == 200 and len(answers[0].json["changes"]) == 1
+    # The slot is free again: a long poll waits (and times out with nothing new).
+    r = c.changes(1, wait=1)
+    assert r.status == 200 and r.json["changes"] == [], r
 
 
 def test_upload_limit(host: str, start_server, keys: Keys, expect_failure_unless) -> None:

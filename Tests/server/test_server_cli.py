@@ -21,10 +21,10 @@ from sync_support import (
 )
 
 OPTIONS = ["--host", "--port", "--store", "--public-key", "--jwks", "--admin-token-file", "--max-body-bytes",
-           "--max-upload-bytes", "--log-level"]
+           "--max-upload-bytes", "--max-listeners", "--log-level"]
 ENVIRONMENT = ["QUIRE_HOST", "QUIRE_PORT", "QUIRE_STORE", "QUIRE_PUBLIC_KEYS", "QUIRE_JWKS",
                "QUIRE_ADMIN_TOKEN", "QUIRE_ADMIN_TOKEN_FILE", "QUIRE_MAX_BODY_BYTES", "QUIRE_MAX_UPLOAD_BYTES",
-               "QUIRE_LOG_LEVEL"]
+               "QUIRE_MAX_LISTENERS", "QUIRE_LOG_LEVEL"]
 
 
 def clean_env(**extra: str) -> Dict[str, str]:
@@ -223,6 +223,7 @@ def test_graceful_shutdown_answers_long_polls_and_exits_0(keys: Keys, tmp_path: 
     (["--port", "70000"], "70000"),
     (["--port", "eighty"], "eighty"),
     (["--max-body-bytes", "0"], "max-body-bytes"),
+    (["--max-listeners", "-1"], "max-listeners"),
     (["--store", "nosuchscheme://x"], "nosuchscheme"),
     (["--no-such-flag"], "no-such-flag"),
 ])

@@ -176,6 +176,104 @@ QUIRE_API int quire_text_page_char_text(char *buf, size_t buf_size, size_t *out_
 QUIRE_API int quire_text_page_char_font(char *buf, size_t buf_size, size_t *out_len,
                                         const quire_text_page *text, int32_t index);
 
+/* Bulk read: every character of a page in one call (issue 41). */
+
+/** The current version of `quire_text_char_info`. */
+#define QUIRE_TEXT_CHAR_INFO_VERSION 1
+
+/** `quire_text_char_info.flags`: Quire inserted the character (a space between words, or
+ *  "\n" between lines), as `quire_text_char.is_generated`. */
+#define QUIRE_TEXT_CHAR_GENERATED 0x1
+/** `quire_text_char_info.flags`: `glyph_box` comes from the glyph's outline or metrics,
+ *  as `quire_text_char.has_glyph_box`; without it `glyph_box` is `box`. */
+#define QUIRE_TEXT_CHAR_HAS_GLYPH_BOX 0x2
+/** `quire_text_char_info.flags`: `quad` holds the character's quad; without it (a
+ *  generated line break) `quad` is all zero, as `quire_text_page_range_quads` gives no
+ *  quad for it. */
+#define QUIRE_TEXT_CHAR_HAS_QUAD 0x4
+
+/** A quadrilateral in PDF user space, its corners in /QuadPoints order: upper-left,
+ *  upper-right, lower-left, lower-right (what `quire_text_page_range_quads` gives as 8
+ *  numbers). */
+typedef struct quire_quad {
+    double x1; /**< upper-left x */
+    double y1; /**< upper-left y */
+    double x2; /**< upper-right x */
+    double y2; /**< upper-right y */
+    double x3; /**< lower-left x */
+    double y3; /**< lower-left y */
+    double x4; /**< lower-right x */
+    double y4; /**< lower-right y */
+} quire_quad;
+
+/**
+ * One character of a page's text as `quire_text_page_char_infos` writes it into the
+ * caller's buffer (the caller does not initialise it: it asks for a version in the call,
+ * and the library writes that version's fields). The values are those of the per-character
+ * functions (`quire_text_page_char`, `quire_text_page_char_text`, `quire_text_page_char_font`
+ * and `quire_text_page_range_quads` of the one character). Structs of a later version are
+ * larger: step through the buffer by `size`, never by `sizeof`.
+ */
+typedef struct quire_text_char_info {
+    uint32_t size;        /**< the bytes of this struct in the buffer, the same for every
+                               character of one call: where the next one starts */
+    uint32_t version;     /**< the version written: the one the call asked for */
+    uint32_t code_point;  /**< the first Unicode scalar of the character's text (most
+                               characters have one; a ligature or an /ActualText span may
+                               have several, read them at `text_offset`); 0 when it has none */
+    uint32_t flags;       /**< QUIRE_TEXT_CHAR_GENERATED, QUIRE_TEXT_CHAR_HAS_GLYPH_BOX and
+                               QUIRE_TEXT_CHAR_HAS_QUAD, or-ed together */
+    int32_t font_index;   /**< the character's font among the page's, for
+                               `quire_text_page_font_name`; the same index for the same
+                               /BaseFont, numbered in the order the page first uses them */
+    int32_t line;         /**< the line (0-based) the character is on */
+    uint32_t text_offset; /**< where the character's text starts in the page's plain text
+                               (`quire_text_page_text`), in bytes of its UTF-8 */
+    uint32_t text_len;    /**< the length of the character's text there, in bytes */
+    double font_size;     /**< the font size in user space units (`quire_text_char.font_size`) */
+    quire_rect box;       /**< the box around the character's quad (`quire_text_char.box`) */
+    quire_rect glyph_box; /**< the box of the glyph itself (`quire_text_char.glyph_box`) */
+    quire_quad quad;      /**< its quad, as `quire_text_page_range_quads` gives it for
+                               this one character; zero without QUIRE_TEXT_CHAR_HAS_QUAD */
+} quire_text_char_info;
+
+/**
+ * Every character of the text page, in order, in one call, through the length-query
+ * pattern: what `quire_text_page_char` and its siblings give one call per character.
+ *
+ *  - `buf` NULL and `buf_size` 0: `*out_len` receives the bytes of the array, and
+ *    `*out_count` the number of characters; QUIRE_OK.
+ *  - A buffer of at least `*out_len` bytes, aligned for a double (what malloc returns):
+ *    the buffer receives `*out_count` structs of the asked version, one after the other,
+ *    each `size` bytes (read the first one's `size`, or step by it). No pointer is in it:
+ *    a binding may read it as an array of a struct of the same layout.
+ *  - A smaller buffer gives QUIRE_EBUFS with `*out_len` set, and leaves the buffer (and
+ *    `*out_count`) untouched.
+ *
+ * A page without text gives `*out_count` 0 and `*out_len` 0. The text page does not
+ * change, so the length query and the call that fills the buffer agree.
+ * version: the version of `quire_text_char_info` to write: QUIRE_TEXT_CHAR_INFO_VERSION
+ *          (or an older version).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL `out_len`, `out_count` or `text`; a NULL `buf`
+ * with a non-zero `buf_size`; a buffer not aligned to 8 bytes; version 0); QUIRE_EVERSION
+ * (a version newer than the library's); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_char_infos(void *buf, size_t buf_size, size_t *out_len, int32_t *out_count,
+                                         const quire_text_page *text, unsigned version);
+
+/** How many distinct fonts the page's characters use: the `font_index` values of
+ *  `quire_text_page_char_infos` are below it. Returns: QUIRE_OK; QUIRE_EINVAL. */
+QUIRE_API int quire_text_page_font_count(int32_t *out, const quire_text_page *text);
+
+/**
+ * The name (/BaseFont) of font `font_index` of the page (a `quire_text_char_info.font_index`),
+ * with the length-query pattern: what `quire_text_page_char_font` gives for each of its
+ * characters.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ERANGE (no such font); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_text_page_font_name(char *buf, size_t buf_size, size_t *out_len,
+                                        const quire_text_page *text, int32_t font_index);
+
 /** How many lines the page has. Returns: QUIRE_OK; QUIRE_EINVAL. */
 QUIRE_API int quire_text_page_line_count(int32_t *out, const quire_text_page *text);
 

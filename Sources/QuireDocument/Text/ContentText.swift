@@ -35,9 +35,26 @@ public struct TextQuad: Sendable, Equatable {
 
     /// The axis-aligned box around the quad.
     public var bounds: Rect {
-        let xs = [lowerLeft.x, lowerRight.x, upperRight.x, upperLeft.x]
-        let ys = [lowerLeft.y, lowerRight.y, upperRight.y, upperLeft.y]
-        return Rect(left: xs.min() ?? 0, bottom: ys.min() ?? 0, right: xs.max() ?? 0, top: ys.max() ?? 0)
+        // As the arrays' min() and max() compared, without making arrays (a page's text
+        // asks this of every character).
+        func least(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+            var r = a
+            if b < r { r = b }
+            if c < r { r = c }
+            if d < r { r = d }
+            return r
+        }
+        func most(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+            var r = a
+            if r < b { r = b }
+            if r < c { r = c }
+            if r < d { r = d }
+            return r
+        }
+        return Rect(left: least(lowerLeft.x, lowerRight.x, upperRight.x, upperLeft.x),
+                    bottom: least(lowerLeft.y, lowerRight.y, upperRight.y, upperLeft.y),
+                    right: most(lowerLeft.x, lowerRight.x, upperRight.x, upperLeft.x),
+                    top: most(lowerLeft.y, lowerRight.y, upperRight.y, upperLeft.y))
     }
 
     /// The centre.

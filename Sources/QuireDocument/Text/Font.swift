@@ -55,6 +55,8 @@ final class TextFont {
     private weak var document: Document? = nil
     private var fontMatrix: [Double] = [0.001, 0, 0, 0.001, 0, 0]
     private var glyphBoxes: [UInt32: GlyphBox?] = [:]
+    /// ``text(_:bytes:)`` by code (and byte count), as ``glyphBoxes``.
+    private var texts: [UInt64: String] = [:]
 
     init(kind: Kind, name: String) {
         self.kind = kind
@@ -274,8 +276,17 @@ final class TextFont {
         return 500
     }
 
-    /// The Unicode text of `code`.
+    /// The Unicode text of `code`, found once per code and kept (looking a glyph name up
+    /// in the glyph list for every glyph shown was a tenth of a search, issue 41).
     func text(_ code: UInt32, bytes: Int) -> String {
+        let key = UInt64(code) | UInt64(truncatingIfNeeded: bytes) << 32
+        if let cached = texts[key] { return cached }
+        let text = findText(code, bytes: bytes)
+        if texts.count < 65_536 { texts[key] = text }
+        return text
+    }
+
+    private func findText(_ code: UInt32, bytes: Int) -> String {
         if let tu = toUnicode, let s = tu.text(code, bytes: bytes) { return s }
         switch kind {
         case .simple, .type3:

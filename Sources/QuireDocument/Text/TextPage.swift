@@ -1,4 +1,5 @@
 import QuireSyntax
+import Synchronization
 
 /// One character of a page's text: its Unicode text (a ligature glyph or an /ActualText
 /// span may carry several scalars), its quad in user space and its font size. Characters
@@ -77,7 +78,18 @@ public final class TextPage {
     public let characters: [TextCharacter]
     /// The page's plain text: every character's text in order.
     public let text: String
-    public let lines: [TextSpan]
+    /// The lines, each with its text and quads: made on first use (the plain text and
+    /// the characters do not need them; making them was a third of a page's text, issue
+    /// 41), under a lock, as a text page may be read from any thread.
+    public var lines: [TextSpan] {
+        linesCache.withLock { cached in
+            if let cached { return cached }
+            let made = TextPage.lines(characters)
+            cached = made
+            return made
+        }
+    }
+    private let linesCache = Mutex<[TextSpan]?>(nil)
     /// Warnings from interpreting the content (damage skipped, limits reached).
     public let warnings: [String]
 
@@ -88,6 +100,11 @@ public final class TextPage {
         chars.reserveCapacity(glyphs.count + glyphs.count / 4)
         var line = 0
         var previous: ShownGlyph? = nil
+        // White space by the Unicode property; one ASCII byte (most glyphs) decided on the byte.
+        let isSpace = { (s: String) -> Bool in
+            if s.utf8.count == 1, let b = s.utf8.first { return b == 0x20 || (0x09...0x0D).contains(b) }
+            return s.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        }
         for g in glyphs where !g.text.isEmpty {
             if let p = previous {
                 let end = TextPoint(x: p.origin.x + p.direction.x * p.advance, y: p.origin.y + p.direction.y * p.advance)
@@ -96,7 +113,6 @@ public final class TextPage {
                 let perp = -dx * p.direction.y + dy * p.direction.x
                 let turn = g.direction.x * p.direction.x + g.direction.y * p.direction.y
                 let h = max(max(p.height, g.height), 0.01)
-                let isSpace = { (s: String) in s.unicodeScalars.allSatisfy { $0.properties.isWhitespace } }
                 if turn < 0.95 || abs(perp) > h * 0.5 || along < -h - p.advance {
                     let q = TextQuad(lowerLeft: p.quad.lowerRight, lowerRight: p.quad.lowerRight,
                                      upperRight: p.quad.upperRight, upperLeft: p.quad.upperRight)
@@ -115,10 +131,20 @@ public final class TextPage {
             previous = g
         }
         characters = chars
-        var t = ""
-        t.reserveCapacity(chars.count)
-        for c in chars { t += c.text }
-        text = t
+        // The UTF-8 of every character's text, made into a String once (appending String to
+        // String per character was a tenth of a search, issue 41).
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(chars.count + chars.count / 8)
+        for c in chars {
+            var t = c.text
+            t.withUTF8 { utf8.append(contentsOf: $0) }
+        }
+        text = String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// The lines of `chars`: the runs between generated line breaks, each with its text
+    /// and quads.
+    static func lines(_ chars: [TextCharacter]) -> [TextSpan] {
         var spans: [TextSpan] = []
         var start = 0
         for (i, c) in chars.enumerated() where c.isGenerated && c.text == "\n" {
@@ -132,7 +158,7 @@ public final class TextPage {
             s.quads = TextPage.quads(chars, s.range)
             return s
         }
-        lines = built
+        return built
     }
 
     /// The words: runs of characters between white space.
@@ -149,6 +175,16 @@ public final class TextPage {
         }
         close(characters.count)
         return out
+    }
+
+    /// The quad of character `index` as a span of it alone gives it (``span(_:)``'s one
+    /// quad), without making the span's text; nil for a generated line break (or an index
+    /// out of range).
+    public func characterQuad(_ index: Int) -> TextQuad? {
+        guard characters.indices.contains(index) else { return nil }
+        let c = characters[index]
+        if c.isGenerated && c.text == "\n" { return nil }
+        return TextPage.runQuad(characters, index, index)
     }
 
     /// The characters in `range` as a span: their text and one quad per line.
@@ -174,34 +210,39 @@ public final class TextPage {
                 j += 1
             }
             if let f = first, let l = last {
-                // Trim generated spaces at either end.
-                var a = f, b = l
-                while a < b && chars[a].isGenerated { a += 1 }
-                while b > a && chars[b].isGenerated { b -= 1 }
-                let qa = chars[a].quad, qb = chars[b].quad
-                // Heights: the largest of the run, measured along the first quad's up side.
-                var top = qa, bottom = qa
-                var best = 0.0, worst = 0.0
-                let ux = qa.upperLeft.x - qa.lowerLeft.x, uy = qa.upperLeft.y - qa.lowerLeft.y
-                let ulen = max((ux * ux + uy * uy).squareRoot(), 1e-9)
-                for k in a...b where !chars[k].isGenerated {
-                    let q = chars[k].quad
-                    let hi = ((q.upperLeft.x - qa.lowerLeft.x) * ux + (q.upperLeft.y - qa.lowerLeft.y) * uy) / ulen
-                    let lo = ((q.lowerLeft.x - qa.lowerLeft.x) * ux + (q.lowerLeft.y - qa.lowerLeft.y) * uy) / ulen
-                    if hi > best { best = hi; top = q }
-                    if lo < worst { worst = lo; bottom = q }
-                }
-                _ = top; _ = bottom
-                let nx = ux / ulen, ny = uy / ulen
-                let h = max(best, ulen)
-                let low = min(worst, 0)
-                func shift(_ p: TextPoint, _ d: Double) -> TextPoint { TextPoint(x: p.x + nx * d, y: p.y + ny * d) }
-                out.append(TextQuad(lowerLeft: shift(qa.lowerLeft, low), lowerRight: shift(qb.lowerRight, low),
-                                    upperRight: shift(qb.lowerRight, h), upperLeft: shift(qa.lowerLeft, h)))
+                out.append(runQuad(chars, f, l))
             }
             i = j
         }
         return out
+    }
+
+    /// The quad over characters `f ... l` of one line (neither a generated line break):
+    /// from the first one's left edge to the last one's right edge, as tall as the tallest
+    /// of the run, generated spaces at either end left out.
+    static func runQuad(_ chars: [TextCharacter], _ f: Int, _ l: Int) -> TextQuad {
+        // Trim generated spaces at either end.
+        var a = f, b = l
+        while a < b && chars[a].isGenerated { a += 1 }
+        while b > a && chars[b].isGenerated { b -= 1 }
+        let qa = chars[a].quad, qb = chars[b].quad
+        // Heights: the largest of the run, measured along the first quad's up side.
+        var best = 0.0, worst = 0.0
+        let ux = qa.upperLeft.x - qa.lowerLeft.x, uy = qa.upperLeft.y - qa.lowerLeft.y
+        let ulen = max((ux * ux + uy * uy).squareRoot(), 1e-9)
+        for k in a...b where !chars[k].isGenerated {
+            let q = chars[k].quad
+            let hi = ((q.upperLeft.x - qa.lowerLeft.x) * ux + (q.upperLeft.y - qa.lowerLeft.y) * uy) / ulen
+            let lo = ((q.lowerLeft.x - qa.lowerLeft.x) * ux + (q.lowerLeft.y - qa.lowerLeft.y) * uy) / ulen
+            if hi > best { best = hi }
+            if lo < worst { worst = lo }
+        }
+        let nx = ux / ulen, ny = uy / ulen
+        let h = max(best, ulen)
+        let low = min(worst, 0)
+        func shift(_ p: TextPoint, _ d: Double) -> TextPoint { TextPoint(x: p.x + nx * d, y: p.y + ny * d) }
+        return TextQuad(lowerLeft: shift(qa.lowerLeft, low), lowerRight: shift(qb.lowerRight, low),
+                        upperRight: shift(qb.lowerRight, h), upperLeft: shift(qa.lowerLeft, h))
     }
 
     // MARK: Search
@@ -213,22 +254,50 @@ public final class TextPage {
         var out: [Character] = []
         var index: [Int] = []
         out.reserveCapacity(characters.count)
+        index.reserveCapacity(characters.count)
+        let space: Character = " "
         var i = 0
         while i < characters.count {
             let c = characters[i]
+            // Most characters are one ASCII byte: the hyphen, white space and lowercase tests
+            // on the byte, as the general ones below decide them (a String comparison, the
+            // White_Space property and a lowercased copy per character were half of a
+            // search, issue 41).
+            if c.text.utf8.count == 1, let b = c.text.utf8.first {
+                if b == UInt8(ascii: "-"), i + 1 < characters.count, characters[i + 1].isGenerated,
+                   characters[i + 1].text == "\n" {
+                    i += 2
+                    continue
+                }
+                if b == 0x20 || (0x09...0x0D).contains(b) {
+                    if out.last != space { out.append(space); index.append(i) }
+                } else {
+                    let folded = !caseSensitive && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) ? b + 32 : b
+                    out.append(Character(Unicode.Scalar(folded)))
+                    index.append(i)
+                }
+                i += 1
+                continue
+            }
             if (c.text == "-" || c.text == "\u{AD}" || c.text == "\u{2010}"), i + 1 < characters.count,
                characters[i + 1].isGenerated, characters[i + 1].text == "\n" {
                 i += 2
                 continue
             }
             if c.text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
-                if out.last != " " { out.append(" "); index.append(i) }
+                if out.last != space { out.append(space); index.append(i) }
             } else {
                 for ch in (caseSensitive ? c.text : c.text.lowercased()) { out.append(ch); index.append(i) }
             }
             i += 1
         }
         return (out, index)
+    }
+
+    /// The byte of each Character that is one ASCII byte, else 0: two such Characters are
+    /// equal exactly when their bytes are, so a search compares bytes where both have one.
+    private static func asciiBytes(_ chars: [Character]) -> [UInt8] {
+        chars.map { ch in ch.utf8.count == 1 ? ch.utf8.first ?? 0 : 0 }
     }
 
     static func fold(_ query: String, caseSensitive: Bool) -> [Character] {
@@ -249,10 +318,19 @@ public final class TextPage {
         let (hay, index) = searchable(caseSensitive: options.caseSensitive)
         var out: [TextMatch] = []
         guard hay.count >= q.count else { return [] }
+        let hayBytes = TextPage.asciiBytes(hay), qBytes = TextPage.asciiBytes(q)
+        func same(_ h: Int, _ k: Int) -> Bool {
+            let a = hayBytes[h], b = qBytes[k]
+            return a != 0 && b != 0 ? a == b : hay[h] == q[k]
+        }
+        func matches(at i: Int) -> Bool {
+            for k in 0..<q.count where !same(i + k, k) { return false }
+            return true
+        }
         var i = 0
         let isWordChar = { (c: Character) in c.isLetter || c.isNumber }
         while i + q.count <= hay.count {
-            if hay[i] == q[0] && Array(hay[i..<(i + q.count)]) == q {
+            if same(i, 0) && matches(at: i) {
                 let before = i > 0 ? hay[i - 1] : " "
                 let after = i + q.count < hay.count ? hay[i + q.count] : " "
                 if !options.wholeWord || (!isWordChar(before) && !isWordChar(after)) {

@@ -847,6 +847,59 @@ class quire_text_search_options(Structure):
     ]
 
 
+#: The current version of `quire_text_char_info`.
+QUIRE_TEXT_CHAR_INFO_VERSION = 1
+#: `quire_text_char_info.flags`: Quire inserted the character (a space between words, or "\n"
+#: between lines), as `quire_text_char.is_generated`.
+QUIRE_TEXT_CHAR_GENERATED = 0x1
+#: `quire_text_char_info.flags`: `glyph_box` comes from the glyph's outline or metrics, as
+#: `quire_text_char.has_glyph_box`; without it `glyph_box` is `box`.
+QUIRE_TEXT_CHAR_HAS_GLYPH_BOX = 0x2
+#: `quire_text_char_info.flags`: `quad` holds the character's quad; without it (a generated line
+#: break) `quad` is all zero, as `quire_text_page_range_quads` gives no quad for it.
+QUIRE_TEXT_CHAR_HAS_QUAD = 0x4
+
+
+class quire_quad(Structure):
+    """``quire_quad``: A quadrilateral in PDF user space, its corners in /QuadPoints order: upper-
+    left, upper-right, lower-left, lower-right (what `quire_text_page_range_quads` gives as 8
+    numbers).
+    """
+
+    _fields_ = [
+        ("x1", c_double),
+        ("y1", c_double),
+        ("x2", c_double),
+        ("y2", c_double),
+        ("x3", c_double),
+        ("y3", c_double),
+        ("x4", c_double),
+        ("y4", c_double),
+    ]
+
+
+class quire_text_char_info(Structure):
+    """``quire_text_char_info``: One character of a page's text as `quire_text_page_char_infos`
+    writes it into the caller's buffer (the caller does not initialise it: it asks for a version
+    in the call, and the library writes that version's fields).
+    """
+
+    _fields_ = [
+        ("size", c_uint32),
+        ("version", c_uint32),
+        ("code_point", c_uint32),
+        ("flags", c_uint32),
+        ("font_index", c_int32),
+        ("line", c_int32),
+        ("text_offset", c_uint32),
+        ("text_len", c_uint32),
+        ("font_size", c_double),
+        ("box", quire_rect),
+        ("glyph_box", quire_rect),
+        ("quad", quire_quad),
+    ]
+
+
 #: The current version of `quire_text_options`.
 QUIRE_TEXT_OPTIONS_VERSION = 1
 
@@ -1878,6 +1931,13 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_text_page_char", c_int, (POINTER(quire_text_char), quire_text_page_p, c_int32)),
     ("quire_text_page_char_text", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_text_page_p, c_int32)),
     ("quire_text_page_char_font", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_text_page_p, c_int32)),
+    (
+        "quire_text_page_char_infos",
+        c_int,
+        (c_void_p, c_size_t, POINTER(c_size_t), POINTER(c_int32), quire_text_page_p, c_uint),
+    ),
+    ("quire_text_page_font_count", c_int, (POINTER(c_int32), quire_text_page_p)),
+    ("quire_text_page_font_name", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_text_page_p, c_int32)),
     ("quire_text_page_line_count", c_int, (POINTER(c_int32), quire_text_page_p)),
     ("quire_text_page_line", c_int, (POINTER(c_int32), POINTER(c_int32), quire_text_page_p, c_int32)),
     ("quire_text_page_word_count", c_int, (POINTER(c_int32), quire_text_page_p)),
@@ -2374,6 +2434,12 @@ __all__ = [
     "QUIRE_TEXT_SEARCH_OPTIONS_VERSION",
     "quire_text_search_options_progress_fn",
     "quire_text_search_options",
+    "QUIRE_TEXT_CHAR_INFO_VERSION",
+    "QUIRE_TEXT_CHAR_GENERATED",
+    "QUIRE_TEXT_CHAR_HAS_GLYPH_BOX",
+    "QUIRE_TEXT_CHAR_HAS_QUAD",
+    "quire_quad",
+    "quire_text_char_info",
     "QUIRE_TEXT_OPTIONS_VERSION",
     "quire_text_options_progress_fn",
     "quire_text_options",

@@ -9,15 +9,18 @@ viewers read them: upper-left, upper-right, lower-left, lower-right (x then y).
 
 from __future__ import annotations
 
+import gc
+import struct
 import threading
 import weakref
-from ctypes import byref, c_int32
+from itertools import repeat
+from ctypes import byref, c_int32, c_size_t, sizeof
 from typing import TYPE_CHECKING, Any, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import _raw
 from ._errors import InternalError, check
 from ._ffi import OwnedHandle, query_bytes, query_doubles, text
-from ._geometry import Rect, rect_from_c
+from ._geometry import Rect
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
@@ -26,6 +29,14 @@ if TYPE_CHECKING:  # pragma: no cover
 Quad = Tuple[float, float, float, float, float, float, float, float]
 
 __all__ = ["Quad", "TextChar", "TextMatch", "TextPage", "TextSpan"]
+
+
+#: The layout of ``quire_text_char_info`` version 1 (no padding: 8 four-byte fields, then 17
+#: doubles), for :meth:`TextPage.chars`' bulk unpacking; checked against the raw struct.
+_CHAR_INFO = struct.Struct("=IIIIiiIId4d4d8d")
+if _CHAR_INFO.size != sizeof(_raw.quire_text_char_info):  # pragma: no cover - a layout the binding does not know
+    raise ImportError("quire_text_char_info is %d bytes, not the %d this binding reads" % (
+        sizeof(_raw.quire_text_char_info), _CHAR_INFO.size))
 
 
 def _quads(numbers: Sequence[float]) -> List[Quad]:
@@ -141,28 +152,68 @@ class TextPage(OwnedHandle):
 
     @property
     def chars(self) -> List[TextChar]:
-        """Every character, in order (read once, then kept)."""
+        """Every character, in order (read once, then kept): one call to the library for
+        the whole page (``quire_text_page_char_infos``), unpacked in bulk."""
         with self._lock:
             if self._chars is None:
-                handle = self._live()
-                chars = []
-                for i in range(len(self)):
-                    c = _raw.text_char_init()
-                    check(_raw.lib.quire_text_page_char(byref(c), handle, i))
-                    quads = _quads(query_doubles(_raw.lib.quire_text_page_range_quads, handle, i, 1))
-                    chars.append(TextChar(
-                        text=text(query_bytes(_raw.lib.quire_text_page_char_text, handle, i)),
-                        box=rect_from_c(c.box),
-                        quad=quads[0] if quads else None,
-                        font_size=c.font_size,
-                        font=text(query_bytes(_raw.lib.quire_text_page_char_font, handle, i)),
-                        generated=bool(c.is_generated),
-                        line=c.line,
-                        glyph_box=rect_from_c(c.glyph_box),
-                        has_glyph_box=bool(c.has_glyph_box),
-                    ))
-                self._chars = chars
+                # The cyclic collector paused while the page's tuples are made: they hold
+                # only numbers and strings, so they make no cycle to collect, yet their
+                # count set off collections that walked every live object, several times
+                # a page (4/5 of the time on a 15-page file, issue 41).
+                paused = gc.isenabled()
+                if paused:
+                    gc.disable()
+                try:
+                    self._chars = self._read_chars()
+                finally:
+                    if paused:
+                        gc.enable()
             return list(self._chars)
+
+    def _read_chars(self) -> List[TextChar]:
+        handle = self._live()
+        version = _raw.QUIRE_TEXT_CHAR_INFO_VERSION
+        length, count = c_size_t(), c_int32()
+        check(_raw.lib.quire_text_page_char_infos(None, 0, byref(length), byref(count), handle, version))
+        n = count.value
+        if n == 0:
+            return []
+        block = (_raw.quire_text_char_info * n)()
+        check(_raw.lib.quire_text_page_char_infos(block, sizeof(block), byref(length), byref(count), handle, version))
+        if count.value != n or block[0].size != _CHAR_INFO.size or length.value != n * _CHAR_INFO.size:
+            raise InternalError(_raw.QUIRE_EINTERNAL, "quire_text_page_char_infos wrote a block of another layout")
+        fonts = [text(query_bytes(_raw.lib.quire_text_page_font_name, handle, i))
+                 for i in range(self._int(_raw.lib.quire_text_page_font_count))]
+        # Column by column, each a strided view of the block made into a list, and the
+        # tuples zipped and made by map: loops in C, not a Python statement per field of
+        # each of a page's thousands of characters.
+        raw = memoryview(block).cast("B")
+        words, signed, doubles = raw.cast("I"), raw.cast("i"), raw.cast("d")
+        w, d = _CHAR_INFO.size // 4, _CHAR_INFO.size // 8
+        code_points, flags = words[2::w].tolist(), words[3::w].tolist()
+        font_indexes, lines = signed[4::w].tolist(), signed[5::w].tolist()
+        new = tuple.__new__
+
+        def column(k: int) -> List[float]:
+            return doubles[k::d].tolist()
+
+        def rects(k: int) -> List[Rect]:
+            return list(map(new, repeat(Rect, n), zip(column(k), column(k + 1), column(k + 2), column(k + 3))))
+
+        utf8 = query_bytes(_raw.lib.quire_text_page_text, handle)
+        page_text = text(utf8)
+        if len(page_text) == n and 0 not in code_points:
+            texts: List[str] = list(page_text)  # one scalar each: the page's text, split
+        else:  # a ligature or an /ActualText span has several, an empty text none
+            offsets, lengths = words[6::w].tolist(), words[7::w].tolist()
+            texts = [text(utf8[o : o + k]) for o, k in zip(offsets, lengths)]
+        quad_flag = _raw.QUIRE_TEXT_CHAR_HAS_QUAD
+        quads = [q if f & quad_flag else None
+                 for q, f in zip(zip(*(column(k) for k in range(13, 21))), flags)]
+        return list(map(new, repeat(TextChar, n), zip(
+            texts, rects(5), quads, column(4), map(fonts.__getitem__, font_indexes),
+            map(bool, map(_raw.QUIRE_TEXT_CHAR_GENERATED.__and__, flags)), lines, rects(9),
+            map(bool, map(_raw.QUIRE_TEXT_CHAR_HAS_GLYPH_BOX.__and__, flags)))))
 
     def span(self, first: int, count: int) -> TextSpan:
         """The ``count`` characters from ``first``: their text and quads.
