@@ -155,7 +155,8 @@ struct HTTP1WebSocketChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             try channel.pipeline.syncOperations.addHandler(
-                FirstRequestFramingErrorHandler(logger: self.logger, headerLimit: self.headerLimit))
+                FirstRequestFramingErrorHandler(logger: self.logger, headerLimit: self.headerLimit)
+            )
             return value
         }
     }
