@@ -23,6 +23,8 @@ struct WebSocketSession: Sendable {
     /// The wait of each long poll the feed makes on the client's behalf (a shutdown or a
     /// change answers it sooner).
     static let feedWait = 25
+    /// The messages queued for a client before it is closed as too slow.
+    static let maxQueuedMessages = 256
     /// The largest message read (a push is at most max_body_bytes; the envelope adds little).
     let maxMessageBytes: Int
 
@@ -37,8 +39,12 @@ struct WebSocketSession: Sendable {
     }
 
     func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async {
-        // One writer: every task hands its messages to this stream.
-        let (messages, sender) = AsyncStream<(String, close: Bool)>.makeStream()
+        // One writer: every task hands its messages to this stream. It holds at most
+        // `maxQueuedMessages`: a client that reads slower than its layer changes is closed
+        // (it resumes from its seq on a new connection) rather than queued without bound.
+        let (messages, sender) = AsyncStream<(String, close: Bool)>.makeStream(
+            bufferingPolicy: .bufferingOldest(WebSocketSession.maxQueuedMessages)
+        )
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await (text, close) in messages {
@@ -52,6 +58,9 @@ struct WebSocketSession: Sendable {
                         return
                     }
                 }
+                // Finished without a closing message: the session ended, or the queue
+                // overflowed; closing ends the client's inbound stream too.
+                try? await outbound.close(.policyViolation, reason: "the client reads too slowly")
             }
             await receive(inbound, sender)
             // The writer sends what is queued (an error before the close) and ends; it is
@@ -66,7 +75,9 @@ struct WebSocketSession: Sendable {
         _ inbound: WebSocketInboundStream,
         _ sender: AsyncStream<(String, close: Bool)>.Continuation
     ) async {
-        let send: @Sendable (String, Bool) -> Void = { text, close in sender.yield((text, close)) }
+        let send: @Sendable (String, Bool) -> Void = { text, close in
+            if case .dropped = sender.yield((text, close)) { sender.finish() }
+        }
         let token = Mutex<String?>(nil)
         let feed = Mutex<Task<Void, Never>?>(nil)
         var ticket: SyncPresenceTicket?
@@ -206,6 +217,7 @@ struct WebSocketSession: Sendable {
                 headers: [("Authorization", "Bearer " + token)],
                 body: []
             )
+            let asked = ContinuousClock.now
             let answer = await service.handle(request)
             if Task.isCancelled { return }
             guard answer.status == 200, let value = try? InstantJSONValue(parsing: answer.body),
@@ -221,6 +233,11 @@ struct WebSocketSession: Sendable {
                 send("{\"type\":\"changes\",\"body\":\(Self.body(answer))}", false)
             }
             if reset { return }
+            // A long poll answered empty at once (the process holds max_listeners already):
+            // wait a second rather than poll in a loop.
+            if changes.isEmpty, wait > 0, ContinuousClock.now - asked < .milliseconds(500) {
+                try? await Task.sleep(for: .seconds(1))
+            }
             since = seq
         }
     }
