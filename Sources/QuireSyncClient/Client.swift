@@ -66,8 +66,9 @@ public enum SyncEvent: Sendable {
 public struct SyncDroppedChange: Sendable, Equatable {
     /// The record.
     public var id: String
-    /// "conflict" (another client changed or deleted it first) or "invalid" (the server
-    /// refused the record).
+    /// "conflict" (another client changed or deleted it first), "invalid" (the server
+    /// refused the record) or "forbidden" (the token's collaboration permissions do not
+    /// allow it).
     public var reason: String
     public var message: String
     /// The refused mutation's client sequence number.

@@ -101,7 +101,7 @@ typedef struct quire_sync_event {
     int status;                  /**< QUIRE_OK, or the status of a failure */
     const char *message;         /**< the failure's or the dropped change's message; NULL otherwise */
     const char *record_id;       /**< CHANGE_DROPPED: the record; NULL otherwise */
-    const char *reason;          /**< CHANGE_DROPPED: "conflict" or "invalid"; NULL otherwise */
+    const char *reason;          /**< CHANGE_DROPPED: "conflict", "invalid" or "forbidden" (collaboration permissions); NULL otherwise */
     const char *const *record_ids; /**< DOCUMENT_CHANGED, RECORDS_REPAIRED: the records; NULL otherwise */
     size_t record_id_count;      /**< how many `record_ids` there are */
     int64_t completed;           /**< DOWNLOAD_PROGRESS: bytes received */

@@ -68,7 +68,8 @@ class SyncEvent:
     status: int = 0
     message: Optional[str] = None
     #: CHANGE_DROPPED: the record whose local changes were dropped, and why
-    #: (``"conflict"`` or ``"invalid"``).
+    #: (``"conflict"``, ``"invalid"`` or ``"forbidden"``: the token's collaboration
+    #: permissions do not allow the change).
     record_id: Optional[str] = None
     reason: Optional[str] = None
     #: DOCUMENT_CHANGED: the records the server changed; RECORDS_REPAIRED: the records
