@@ -529,3 +529,47 @@ def test_field_level_merge_through_the_binding(server, keys, tmp_path):
         assert on_server["text"] == "Ann again" and on_server["color"] == "#00FF00", on_server
         for d in (ann, bob):
             assert _canon(records(d.document)["merged"]) == _canon(on_server)
+
+
+def test_collaboration_permissions_through_the_binding(server, keys, tmp_path):
+    """Issue 34 through Python: a change the token's collaboration permissions refuse comes
+    back as CHANGE_DROPPED with reason "forbidden" and the document shows the server's
+    record; a user who may view only their own records downloads a PDF and a layer without
+    the others' annotations; the creator is the server's."""
+    doc = fresh_document(server, keys)
+    view_all = ["annotations:view:all", "comments:view:all"]
+    ann_jwt = token(keys, doc, user_id="ann", collaboration_permissions=view_all + ["annotations:edit:self"])
+    bob_jwt = token(keys, doc, user_id="bob", collaboration_permissions=view_all + ["annotations:edit:self"])
+    own_jwt = token(
+        keys, doc, user_id="cy", collaboration_permissions=["annotations:view:self", "annotations:edit:self"]
+    )
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, b_events = make_client(server, tmp_path / "b")
+    c_client, _ = make_client(server, tmp_path / "c")
+    with a_client, b_client, c_client:
+        ann, bob = downloaded(a_client, ann_jwt), downloaded(b_client, bob_jwt)
+        add_note(ann.document, "anns-note", "Ann's words")
+        ann.sync_now()
+        bob.sync_now()
+        note = find(bob.document, "anns-note")
+        note.contents = "Bob's words"
+        bob.document.update_annotation(note)
+        bob.sync_now()
+        bob.wait_idle()
+        dropped = b_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert dropped and dropped[-1].record_id == "anns-note" and dropped[-1].reason == "forbidden", dropped
+        assert find(bob.document, "anns-note").contents == "Ann's words"
+        # His own note goes through, and the server names him its creator.
+        add_note(bob.document, "bobs-note", "Bob's own")
+        bob.sync_now()
+        on_server = server_records(server, keys, doc)
+        assert on_server["bobs-note"]["quire"]["creator"] == "bob"
+        assert on_server["anns-note"]["quire"]["creator"] == "ann"
+        assert bob.state == quire.SyncState.CLEAN and bob.repairs == 0
+        assert _canon(bob.records()["anns-note"]) == _canon(on_server["anns-note"])
+        # Cy sees only what Cy made: neither the PDF's own annotations nor Ann's or Bob's.
+        cy = downloaded(c_client, own_jwt)
+        assert records(cy.document) == {} and cy.records() == {}
+        add_note(cy.document, "cys-note", "Cy's")
+        cy.sync_now()
+        assert set(records(cy.document)) == {"cys-note"} and cy.repairs == 0
