@@ -146,6 +146,8 @@ final class ClientBox: @unchecked Sendable {
             ids = repaired.map { c($0) }
             e.record_id_count = ids.count
             e.message = c(message)
+        case .presenceChanged:
+            return  // no C event yet (issue 34: PRESENCE_CHANGED, a version 4 of the struct)
         case .authenticationNeeded: e.type = QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED
         case .reauthenticationFinished: e.type = QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED
         case .reauthenticationFailed(let error):

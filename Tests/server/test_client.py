@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Dict, List
 
@@ -573,3 +574,39 @@ def test_collaboration_permissions_through_the_binding(server, keys, tmp_path):
         add_note(cy.document, "cys-note", "Cy's")
         cy.sync_now()
         assert set(records(cy.document)) == {"cys-note"} and cy.repairs == 0
+
+
+def test_listening_uses_the_websocket_when_offered(server, keys, tmp_path, host):
+    """Issue 34: a listening descriptor follows the layer over quire-server's WebSocket
+    (it is in the layer's presence while it listens, and leaves it when it stops); on a
+    host without one (the C handler's hosts) it long-polls by itself. Either way a change
+    pushed by another client reaches it."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc, user_id="bea")
+    a_client, _ = make_client(server, tmp_path / "a")
+    recorder = Recorder()
+    b_client = quire.Client(f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder,
+                            auto_sync_delay=0.2, listen_wait_seconds=5)
+    from sync_support import request
+
+    def present():
+        r = request(server.port, "GET", f"/admin/documents/{doc}/layers/review/presence", headers=keys.admin)
+        assert r.status == 200, r
+        return [p["user_id"] for p in r.json["presence"]]
+
+    with a_client, b_client:
+        a = downloaded(a_client, token(keys, doc))
+        b = downloaded(b_client, jwt)
+        b.listen()
+        if host.startswith("quire-server"):
+            assert wait_until(lambda: present() == ["bea"])
+        else:
+            time.sleep(1)
+            assert present() == []
+        add_note(a.document, "pushed-by-a", "hello")
+        a.sync_now()
+        assert wait_until(lambda: "pushed-by-a" in records(b.document))
+        add_note(b.document, "auto-from-b", "automatic")
+        assert wait_until(lambda: "auto-from-b" in server_records(server, keys, doc))
+        b.listen(False)
+        assert wait_until(lambda: present() == [])
