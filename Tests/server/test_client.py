@@ -600,9 +600,12 @@ def test_listening_uses_the_websocket_when_offered(server, keys, tmp_path, host)
         b.listen()
         if host.startswith("quire-server"):
             assert wait_until(lambda: present() == ["bea"])
+            # The descriptor hears the presence too (PRESENCE_CHANGED, version 4 events).
+            assert wait_until(lambda: any([m["user_id"] for m in e.presence] == ["bea"]
+                                          for e in recorder.of(quire.SyncEventType.PRESENCE_CHANGED)))
         else:
             time.sleep(1)
-            assert present() == []
+            assert present() == [] and not recorder.of(quire.SyncEventType.PRESENCE_CHANGED)
         add_note(a.document, "pushed-by-a", "hello")
         a.sync_now()
         assert wait_until(lambda: "pushed-by-a" in records(b.document))
