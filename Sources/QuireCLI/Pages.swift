@@ -187,16 +187,33 @@ struct PagesCommand {
             guard i < rest.count, let n = Int(rest[i]) else { throw UsageError(message: "\(p[1]) needs \(what)", command: "pages") }
             return n
         }
+        // The model counts pages from 0; the command's user from 1, and so do its messages.
+        let count = try document.pages().count
+        func pages(_ text: String) throws -> [Int] {
+            let list = try pageList(text, command: "pages")
+            if let bad = list.first(where: { $0 >= count }) {
+                throw PDFError(.range, "page \(bad + 1) is out of range (the document has \(count) page\(count == 1 ? "" : "s"))")
+            }
+            return list
+        }
         let report: PageEditReport
         switch p[1] {
         case "delete" where rest.count == 1:
-            report = try document.deletePages(try pageList(rest[0], command: "pages"))
+            report = try document.deletePages(try pages(rest[0]))
         case "move" where rest.count == 2:
-            report = try document.movePages(try pageList(rest[0], command: "pages"), to: try number(1, "TO") - 1)
+            let moving = try pages(rest[0]), to = try number(1, "TO"), last = count - moving.count + 1
+            guard (1...max(1, last)).contains(to) else {
+                throw PDFError(.range, "TO \(to) is out of range (1 to \(last) for \(moving.count) page\(moving.count == 1 ? "" : "s") of \(count))")
+            }
+            report = try document.movePages(moving, to: to - 1)
         case "rotate" where rest.count == 2:
-            report = try document.rotatePages(try pageList(rest[0], command: "pages"), by: try number(1, "TURNS"))
+            report = try document.rotatePages(try pages(rest[0]), by: try number(1, "TURNS"))
         case "insert" where rest.count == 1 || rest.count == 2:
-            report = try document.insertBlankPages(at: try number(0, "AT") - 1, count: rest.count == 2 ? try number(1, "N") : 1)
+            let at = try number(0, "AT")
+            guard (1...(count + 1)).contains(at) else {
+                throw PDFError(.range, "AT \(at) is out of range (1 to \(count + 1): before a page, or after the last)")
+            }
+            report = try document.insertBlankPages(at: at - 1, count: rest.count == 2 ? try number(1, "N") : 1)
         case "delete", "move", "rotate", "insert":
             throw UsageError(message: "wrong number of arguments for \(p[1])", command: "pages")
         default:

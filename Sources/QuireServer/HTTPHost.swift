@@ -32,7 +32,8 @@ struct HTTPHost: HTTPResponder {
 
         let answer: SyncResponse
         let isUpload = Self.isUpload(method: method, path: path)
-        let limit = isUpload ? limits.maxUploadBytes : limits.maxBodyBytes
+        var (limit, limitName) = isUpload ? (limits.maxUploadBytes, "max_upload_bytes") : (limits.maxBodyBytes, "max_body_bytes")
+        if Self.isAttachmentUpload(method: method, path: path) { (limit, limitName) = (limits.maxAttachmentBytes, "max_attachment_bytes") }
         switch await Self.collect(request, limit: limit) {
         case .complete(let body):
             syncRequest.body = body
@@ -42,7 +43,7 @@ struct HTTPHost: HTTPResponder {
             // client, which usually sends its whole body before it reads, gets this answer
             // rather than a reset connection); nothing more is kept in memory.
             answer = Self.error(status: 413, code: "too_large",
-                                message: "the body is larger than \(limit) bytes (\(isUpload ? "max_upload_bytes" : "max_body_bytes"))",
+                                message: "the body is larger than \(limit) bytes (\(limitName))",
                                 for: syncRequest, extraHeaders: [("Connection", "close")])
         case .unreadable(let error as HTTPParserError):
             // A body that breaks HTTP (it ends before its Content-Length, a malformed
@@ -82,6 +83,14 @@ struct HTTPHost: HTTPResponder {
         guard segments.first == "admin", segments.dropFirst().first == "documents" else { return false }
         let rest = Array(segments.dropFirst(2))
         return rest.isEmpty || (rest.count == 4 && rest[1] == "layers" && rest[3] == "import")
+    }
+
+    /// PUT /documents/{doc}/attachments/{sha256} carries an attachment and takes
+    /// `maxAttachmentBytes` (issue 33).
+    static func isAttachmentUpload(method: String, path: String) -> Bool {
+        guard method == "PUT" else { return false }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return segments.count == 4 && segments.first == "documents" && segments.dropFirst(2).first == "attachments"
     }
 
     enum Body {

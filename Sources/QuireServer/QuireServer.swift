@@ -99,6 +99,14 @@ struct QuireServer: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         """
+        The largest attachment upload (an image of an image annotation), in bytes; a larger \
+        one is refused with 413 before it is read further. Env: QUIRE_MAX_ATTACHMENT_BYTES. \
+        Default: 8388608 (8 MiB); at most 16777216 (16 MiB, the largest image Quire reads).
+        """, valueName: "bytes"))
+    var maxAttachmentBytes: Int?
+
+    @Option(help: ArgumentHelp(
+        """
         The least severe log level printed: trace, debug, info, notice, warning, error or \
         critical. Env: QUIRE_LOG_LEVEL. Default: info.
         """, valueName: "level"))
@@ -279,6 +287,11 @@ struct Settings {
         if let value = try options.maxUploadBytes ?? env["QUIRE_MAX_UPLOAD_BYTES"].map({ try Self.integer($0, "QUIRE_MAX_UPLOAD_BYTES") }) {
             guard value > 0 else { throw SettingsError("--max-upload-bytes must be positive") }
             limits.maxUploadBytes = value
+        }
+        if let value = try options.maxAttachmentBytes
+            ?? env["QUIRE_MAX_ATTACHMENT_BYTES"].map({ try Self.integer($0, "QUIRE_MAX_ATTACHMENT_BYTES") }) {
+            guard value > 0 && value <= 16 << 20 else { throw SettingsError("--max-attachment-bytes must be from 1 to 16777216") }
+            limits.maxAttachmentBytes = value
         }
         sync = SyncConfiguration(storeURL: storeURL, publicKeys: keys, jwks: jwks,
                                  adminToken: adminToken, limits: limits)

@@ -156,17 +156,26 @@ extension SyncService {
         return SyncService.json(200, SyncService.annotationJSON(records, pageCount: info.pages))
     }
 
-    /// A layer's records as annotation JSON: page by page, each page's in the layer's order.
+    /// A layer's records as annotation JSON: page by page, each page's in the layer's order;
+    /// its form values in `formFieldValues` and its bookmarks in `bookmarks` (Instant JSON's
+    /// keys), each as the layer holds it, when it has any.
     static func annotationJSON(_ records: [SyncStoredRecord], pageCount: Int?) -> JSONOut {
-        let ordered = records.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
+        let ordered = records.filter { $0.pageIndex >= 0 }.enumerated()
+            .sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
         var quire: [(String, JSONOut)] = []
         if let pageCount { quire.append(("pageCount", .int(pageCount))) }
         quire.append(("version", .int(1)))
-        return .object([
-            ("annotations", .array(ordered.map { .raw($0.json) })),
-            ("format", .string(InstantJSONDocument.instantJSONFormat)),
-            ("quire", .object(quire)),
-        ])
+        var values: [JSONOut] = [], marks: [JSONOut] = []
+        for r in records where r.pageIndex < 0 {
+            let kind = (try? InstantJSONValue(parsing: r.json)).map(LayerRecords.kind(of:))
+            if kind == .formFieldValue { values.append(.raw(r.json)) } else if kind == .bookmark { marks.append(.raw(r.json)) }
+        }
+        var out: [(String, JSONOut)] = [("annotations", .array(ordered.map { .raw($0.json) }))]
+        if !marks.isEmpty { out.append(("bookmarks", .array(marks))) }
+        out.append(("format", .string(InstantJSONDocument.instantJSONFormat)))
+        if !values.isEmpty { out.append(("formFieldValues", .array(values))) }
+        out.append(("quire", .object(quire)))
+        return .object(out)
     }
 
     // MARK: GET /admin/documents/{doc}/layers/{layer}/pdf
@@ -196,15 +205,17 @@ extension SyncService {
     func layerPDF(_ document: String, _ layer: String, _ request: SyncRequest,
                   rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
         let flattening = try ExportFlattening(query: request.query)
-        var (pdf, records) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord]) in
+        var (pdf, records, attachments) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord], [String: SyncAttachment]) in
             guard let pdf = try await tx.documentPDF(document) else { throw SyncHTTPError.notFound("no document \(document)") }
-            return (pdf, try await tx.records(document, layer))
+            let records = try await tx.records(document, layer)
+            return (pdf, records, try await SyncService.attachments(of: records, tx, document))
         }
         if let rights { records = records.filter { rights.canView(json: $0.json) } }
         let bytes: [UInt8]
         let breakage: String?
         do {
-            (bytes, breakage) = try SyncService.pdfAndSignatureBreakage(pdf, withLayer: records, flattening: flattening)
+            (bytes, breakage) = try SyncService.pdfAndSignatureBreakage(pdf, withLayer: records, attachments: attachments,
+                                                                          flattening: flattening)
         } catch let e as SyncHTTPError {
             throw e
         } catch {
@@ -243,6 +254,7 @@ extension SyncService {
     /// signature guard allows them here); the second result says which signatures the
     /// export invalidates (``Document/signatureBreakage()``), nil when none (issue 37).
     static func pdfAndSignatureBreakage(_ pdf: [UInt8], withLayer records: [SyncStoredRecord],
+                                        attachments: [String: SyncAttachment] = [:],
                                         flattening: ExportFlattening = .none) throws -> (pdf: [UInt8], breakage: String?) {
         let document = try Document(data: pdf)
         document.signatureGuard = .allow
@@ -273,9 +285,11 @@ extension SyncService {
                 }
             }
         }
-        // 2. The records, references the layer cannot resolve left out.
+        // 2. The records, references the layer cannot resolve left out; form values and
+        // bookmarks (on no page) apart.
         var items: [InstantJSONValue] = []
-        let ordered = records.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
+        let (values, marks) = try layerFormValuesAndBookmarks(records)
+        let ordered = records.filter { $0.pageIndex >= 0 }.enumerated().sorted { ($0.element.pageIndex, $0.offset) < ($1.element.pageIndex, $1.offset) }.map(\.element)
         for r in ordered {
             // A record the layer never changed, whose annotation is still there and whose
             // references all still resolve, is that annotation as it is: not imported.
@@ -298,12 +312,24 @@ extension SyncService {
             }
             items.append(.object(fields))
         }
-        let json = InstantJSONValue.object([
+        var top: [String: InstantJSONValue] = [
             "format": .string(InstantJSONDocument.instantJSONFormat),
             "quire": .object(["version": .integer(1)]),
             "annotations": .array(items),
-        ])
-        _ = try document.importAnnotationsJSON(json.canonicalBytes)
+        ]
+        // The form values through the forms model, as `quire fill` sets them (appearances
+        // regenerated); a value the PDF has already is left alone.
+        if !values.isEmpty { top["formFieldValues"] = .array(values) }
+        // The images of the image records imported (the others keep the PDF's image).
+        var images: [String: SyncAttachment] = [:]
+        for item in items {
+            if let id = item["imageAttachmentId"]?.stringValue, item["type"]?.stringValue == "pspdfkit/image", let a = attachments[id] {
+                images[id] = a
+            }
+        }
+        if !images.isEmpty { top["attachments"] = SyncService.attachmentsJSON(images) }
+        _ = try document.importAnnotationsJSON(InstantJSONValue.object(top).canonicalBytes)
+        try writeBookmarks(marks, into: document)
         switch flattening {
         case .none: break
         case .all: try document.flatten(FlattenOptions())
@@ -314,6 +340,40 @@ extension SyncService {
         }
         let breakage = try document.signatureBreakage()
         return (try document.saved(.incremental), breakage)
+    }
+
+    /// The layer's form value records as `formFieldValues` items (without their `id`, the
+    /// layer's key) and its bookmarks, in the layer's order.
+    static func layerFormValuesAndBookmarks(_ records: [SyncStoredRecord]) throws -> (values: [InstantJSONValue], bookmarks: [Bookmark]) {
+        var values: [InstantJSONValue] = []
+        var marks: [Bookmark] = []
+        for r in records where r.pageIndex < 0 {
+            let value = try InstantJSONValue(parsing: r.json)
+            switch LayerRecords.kind(of: value) {
+            case .formFieldValue:
+                guard case .object(var fields) = value else { continue }
+                fields["id"] = nil
+                values.append(.object(fields))
+            case .bookmark:
+                marks.append(try LayerRecords.bookmark(value))
+            case .annotation:
+                continue
+            }
+        }
+        return (values, marks)
+    }
+
+    /// Makes the layer's bookmarks the document's user bookmarks (the built-in provider's,
+    /// in the PDF's catalog: the PDF's own are replaced), and writes them into its outline
+    /// as well, for other viewers (``Document/exportBookmarksToOutline(order:)``, in their
+    /// sort keys' order). A PDF without bookmarks, of a layer without any, is left alone.
+    static func writeBookmarks(_ marks: [Bookmark], into document: Document) throws {
+        let manager = document.bookmarks
+        let existing = try manager.bookmarks()
+        guard !(marks.isEmpty && existing.isEmpty) else { return }
+        for b in existing { try manager.remove(identifier: b.identifier) }
+        for b in marks { try manager.add(b) }
+        try document.exportBookmarksToOutline(order: .custom)
     }
 
     // MARK: POST /admin/documents/{doc}/layers/{layer}/import

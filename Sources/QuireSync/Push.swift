@@ -174,12 +174,18 @@ extension SyncService {
     /// as the annotation model reads it.
     func checkAlone(_ record: InstantJSONValue, id: String, checker: AnnotationRecordChecker) -> PutCheck {
         guard let fields = record.objectValue else { return .invalid("the record is not a JSON object") }
-        // Form data is not a record of a layer: a layer holds annotations (docs/sync-protocol.md).
-        if let type = fields["type"]?.stringValue,
-           type == InstantJSONFormFieldValue.type || type.hasPrefix(InstantJSONFormField.typePrefix) {
-            return .invalid("record.type: \"\(type.prefix(60))\" is form data, which a layer does not sync (a layer holds annotation records); form field values travel in the PDF or in a document's annotation JSON (formFieldValues)")
+        // Form field definitions are the PDF's: a layer holds their values, not the fields.
+        if let type = fields["type"]?.stringValue, type.hasPrefix(InstantJSONFormField.typePrefix) {
+            return .invalid("record.type: \"\(type.prefix(60))\" is a form field definition, which a layer does not sync (the PDF defines its fields; a layer holds their values as pspdfkit/form-field-value records)")
         }
         guard fields["id"]?.stringValue == id else { return .invalid("record.id must equal the mutation's id") }
+        switch LayerRecords.kind(of: record) {
+        case .annotation: break
+        case .formFieldValue, .bookmark: return checkLayerRecord(record, checker: checker)
+        }
+        if id.hasPrefix(LayerRecords.formFieldValueIDPrefix) {
+            return .invalid("record.id: ids that begin with \(LayerRecords.formFieldValueIDPrefix) are form values' (a pspdfkit/form-field-value record)")
+        }
         let annotation: InstantJSONAnnotation
         do {
             annotation = try AnnotationRecordChecker.record(record)
@@ -190,6 +196,22 @@ extension SyncService {
         let keys = RecordKeys(record)
         return .valid(record, pageIndex: annotation.pageIndex, inReplyTo: annotation.quire?.inReplyTo,
                       popup: annotation.quire?.popup, hasCreatorName: keys.hasCreatorName)
+    }
+
+    /// The checks of a form value or a bookmark record (docs/sync-protocol.md, "What a
+    /// layer holds"): the document's rules, in QuireDocument (``AnnotationRecordChecker``).
+    /// They are on no page (a stored page index of -1) and link to nothing.
+    func checkLayerRecord(_ record: InstantJSONValue, checker: AnnotationRecordChecker) -> PutCheck {
+        do {
+            switch LayerRecords.kind(of: record) {
+            case .formFieldValue: _ = try checker.checkFormFieldValue(record)
+            case .bookmark: _ = try checker.checkBookmark(record)
+            case .annotation: return .invalid("not a form value or a bookmark")
+            }
+        } catch {
+            return .invalid(SyncService.jsonMessage(error))
+        }
+        return .valid(record, pageIndex: -1, inReplyTo: nil, popup: nil, hasCreatorName: true)
     }
 
     /// A PDFError's message without the "annotation JSON: " prefix (the API says where).
@@ -321,8 +343,14 @@ extension SyncService {
                 let keys = RecordKeys(value)
                 (inReplyTo, popup) = (keys.inReplyTo, keys.popup)
                 if let checker = m.checker {
-                    do { try checker.check(try AnnotationRecordChecker.record(value)) } catch {
-                        return reject("invalid", "the merged record: " + SyncService.jsonMessage(error))
+                    if LayerRecords.kind(of: value) != .annotation {
+                        if case .invalid(let message) = checkLayerRecord(value, checker: checker) {
+                            return reject("invalid", "the merged record: " + message)
+                        }
+                    } else {
+                        do { try checker.check(try AnnotationRecordChecker.record(value)) } catch {
+                            return reject("invalid", "the merged record: " + SyncService.jsonMessage(error))
+                        }
                     }
                 }
             }
@@ -361,11 +389,18 @@ extension SyncService {
             if let current, current.pageIndex != page {
                 return reject("invalid", "record.pageIndex: the record is on page \(current.pageIndex), not \(page); annotations do not move between pages (delete it first)")
             }
-            // Attachments (image data) are not synced: an image annotation already in the
-            // layer (from the uploaded PDF) may be updated, but a new one would have no
-            // image, and the layer's export to PDF could not create it.
-            if current == nil, value.objectValue?["type"]?.stringValue == "pspdfkit/image" {
-                return reject("invalid", "record.type: an image annotation (pspdfkit/image) cannot be created through sync: image data (attachments) is not synced; put it in the PDF before uploading it")
+            // An image annotation names its image by the SHA-256 of its bytes, an attachment
+            // the document must have (uploaded before the put, docs/sync-protocol.md
+            // "Attachments"); one of the uploaded PDF may be updated keeping its image.
+            if value.objectValue?["type"]?.stringValue == "pspdfkit/image" {
+                let named = value.objectValue?["imageAttachmentId"]?.stringValue
+                if let named, current.flatMap({ SyncService.imageAttachmentID($0.json) }) != named {
+                    guard SyncService.isSHA256Hex(named), try await tx.attachment(document, sha256: named) != nil else {
+                        return reject("invalid", "record.imageAttachmentId: the document has no attachment \"\(named.prefix(80))\"; upload the image first (PUT /documents/\(document)/attachments/SHA256)")
+                    }
+                } else if current == nil, named == nil {
+                    return reject("invalid", "record.imageAttachmentId: an image annotation is created with its image, an attachment of the document named by its SHA-256")
+                }
             }
             // Links are ids that outlive their targets: a record may keep a link it already
             // has to a record since deleted (a reply whose parent went stays a reply to that
@@ -391,7 +426,8 @@ extension SyncService {
             }
             if let target = popup, current?.popup != target {
                 guard target != m.id else { return reject("invalid", "record.quire.popup: an annotation cannot be its own popup") }
-                guard try await tx.record(document, layer, id: target) != nil else {
+                // A form value or a bookmark (no page) is not an annotation a popup can be.
+                guard let linked = try await tx.record(document, layer, id: target), linked.pageIndex >= 0 else {
                     return reject("invalid", "record.quire.popup: the layer has no record \"\(target.prefix(60))\"")
                 }
             }

@@ -106,6 +106,16 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
         """
         ALTER TABLE records ADD COLUMN field_revisions BLOB;
         """,
+        // 5: attachments (images of image annotations), by the SHA-256 of their bytes.
+        """
+        CREATE TABLE attachments (
+            document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            sha256 TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (document_id, sha256)
+        );
+        """,
     ]
 
     /// Opens the store of `url`: `sqlite:///absolute/path.db`, `sqlite://relative/path.db`
@@ -404,6 +414,22 @@ private struct SQLiteTransaction: SyncTransaction {
             ON CONFLICT (id) DO NOTHING
             """, [.text(info.id), .text(info.sha256), .integer(Int64(info.pages)), .integer(Int64(info.bytes)),
                   .text(info.created), .blob(pdf), .blob(initialRecords)])
+        return connection.changes == 1
+    }
+
+    func attachment(_ document: String, sha256: String) async throws -> SyncAttachment? {
+        try connection.query("SELECT content_type, data FROM attachments WHERE document_id = ? AND sha256 = ?",
+                             [.text(document), .text(sha256)]) { row in
+            SyncAttachment(sha256: sha256, contentType: row.text(0), bytes: row.blob(1))
+        }.first
+    }
+
+    func insertAttachment(_ document: String, _ a: SyncAttachment) async throws -> Bool {
+        try mustWrite()
+        try connection.run("""
+            INSERT INTO attachments (document_id, sha256, content_type, data) VALUES (?, ?, ?, ?)
+            ON CONFLICT (document_id, sha256) DO NOTHING
+            """, [.text(document), .text(a.sha256), .text(a.contentType), .blob(a.bytes)])
         return connection.changes == 1
     }
 

@@ -31,6 +31,9 @@ public struct SyncLimits: Sendable, Equatable {
     public var answerRetention: Int = 10_000
     /// The seconds of leeway for `exp` and `nbf`: 60.
     public var jwtLeewaySeconds: Int = 60
+    /// The largest attachment (an image of an image annotation) a client uploads, in
+    /// bytes: 8 MiB (at most the 16 MiB of `ImageAttachment.maxBytes`).
+    public var maxAttachmentBytes: Int = 8 << 20
 
     public init() {}
 }

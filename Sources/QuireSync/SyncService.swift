@@ -48,7 +48,8 @@ public final class SyncService: Sendable {
                                      ("max_token_bytes", l.maxTokenBytes, 0), ("max_listeners", l.maxListeners, 0),
                                      ("max_wait_seconds", l.maxWaitSeconds, 0), ("change_retention", l.changeRetention, 1),
                                      ("max_changes_per_page", l.maxChangesPerPage, 1), ("answer_retention", l.answerRetention, 1),
-                                     ("jwt_leeway_seconds", l.jwtLeewaySeconds, 0)] where value < least || value > Int(Int32.max) {
+                                     ("jwt_leeway_seconds", l.jwtLeewaySeconds, 0),
+                                     ("max_attachment_bytes", l.maxAttachmentBytes, 0)] where value < least || value > Int(Int32.max) {
             throw SyncConfigurationError("the limit \(name) must be from \(least) to \(Int32.max), not \(value)")
         }
         if let token = configuration.adminToken, token.isEmpty {
@@ -143,6 +144,7 @@ public final class SyncService: Sendable {
         case layerPresence(String, String)
         case changes(String, String)
         case mutations(String, String)
+        case attachment(String, String)
     }
 
     private func route(_ request: SyncRequest) async throws -> SyncResponse {
@@ -184,6 +186,8 @@ public final class SyncService: Sendable {
             (route, allowed) = (.changes(segments[1], segments[3]), ["GET"])
         case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "mutations":
             (route, allowed) = (.mutations(segments[1], segments[3]), ["POST"])
+        case 4 where segments[0] == "documents" && segments[2] == "attachments":
+            (route, allowed) = (.attachment(segments[1], segments[3]), ["GET", "PUT"])
         default:
             throw SyncHTTPError.notFound("no route \(request.path.prefix(200))")
         }
@@ -199,9 +203,10 @@ public final class SyncService: Sendable {
         case .adminLayerAction(_, _, "import"): isUpload = true
         default: isUpload = false
         }
-        let maxBody = isUpload ? limits.maxUploadBytes : limits.maxBodyBytes
+        var (maxBody, limitName) = isUpload ? (limits.maxUploadBytes, "max_upload_bytes") : (limits.maxBodyBytes, "max_body_bytes")
+        if case .attachment = route { (maxBody, limitName) = (limits.maxAttachmentBytes, "max_attachment_bytes") }
         guard request.body.count <= maxBody else {
-            throw SyncHTTPError.tooLarge("the body is larger than \(maxBody) bytes (\(isUpload ? "max_upload_bytes" : "max_body_bytes"))")
+            throw SyncHTTPError.tooLarge("the body is larger than \(maxBody) bytes (\(limitName))")
         }
         switch route {
         case .health:
@@ -248,6 +253,10 @@ public final class SyncService: Sendable {
         case .mutations(let doc, let layer):
             let claims = try await authorize(request, document: doc, layer: layer, permission: "write")
             return try await push(doc, layer, request, userID: claims.userID, rights: try claims.collaboration())
+        case .attachment(let doc, let sha):
+            let put = request.method == "PUT"
+            _ = try await authorize(request, document: doc, layer: nil, permission: put ? "write" : "read")
+            return put ? try await uploadAttachment(doc, sha, request) : try await downloadAttachment(doc, sha, request)
         }
     }
 

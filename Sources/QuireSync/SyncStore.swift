@@ -81,6 +81,20 @@ public struct SyncStoredRecord: Sendable, Equatable {
     }
 }
 
+/// An attachment of a document (issue 33): the bytes of an image (or another file) that
+/// records name by the lowercase hexadecimal SHA-256 of the bytes (`imageAttachmentId`).
+public struct SyncAttachment: Sendable, Equatable {
+    public var sha256: String
+    public var contentType: String
+    public var bytes: [UInt8]
+
+    public init(sha256: String, contentType: String, bytes: [UInt8]) {
+        self.sha256 = sha256
+        self.contentType = contentType
+        self.bytes = bytes
+    }
+}
+
 /// `put` or `delete`.
 public enum SyncOperation: String, Sendable, Equatable {
     case put, delete
@@ -153,6 +167,11 @@ public protocol SyncTransaction {
     func saveAnswer(_ document: String, _ layer: String, clientID: String, clientSeq: Int64, answer: [UInt8]) async throws
     /// Removes the answers of `clientID` with a `client_seq` below `clientSeq`.
     func pruneAnswers(_ document: String, _ layer: String, clientID: String, below clientSeq: Int64) async throws
+
+    // Attachments (content-addressed, per document; deleted with it)
+    func attachment(_ document: String, sha256: String) async throws -> SyncAttachment?
+    /// Keeps `attachment`; false (and nothing written) when the document has it already.
+    func insertAttachment(_ document: String, _ attachment: SyncAttachment) async throws -> Bool
 }
 
 /// A store: transactions over documents, layers, records, changes and answers.

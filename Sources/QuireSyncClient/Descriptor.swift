@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import QuireDocument
 import QuireSyncProtocol
 import QuireSyntax
@@ -12,9 +13,11 @@ struct LocalRecord {
     /// JSON with sorted keys: what is pushed and compared.
     var json: [UInt8]
     var object: Int?
+    /// Its page; -1 for a form value or a bookmark (``LayerRecordKind``), on no page.
     var page: Int
     /// The ids it names (`quire.inReplyTo`, `quire.popup`): they are pushed first.
     var references: [String]
+    var kind: LayerRecordKind = .annotation
 }
 
 /// A record's JSON without `pdfObjectId`, canonical; nil when it is not a JSON object.
@@ -240,6 +243,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             }
             fetched.append((id, revision, normalized.canonicalBytes))
         }
+        prefetchAttachments(fetched.map { $0.2 })
         let store = try openStore()
         try documentLock.withLock {
             try store.transaction {
@@ -317,7 +321,31 @@ public final class SyncDescriptor: @unchecked Sendable {
             records[id] = LocalRecord(json: normalized.canonicalBytes, object: item["pdfObjectId"]?.integerValue.map { Int($0) },
                                       page: Int(item["pageIndex"]?.integerValue ?? -1), references: refs)
         }
+        if page == nil {
+            for (id, r) in try formValuesAndBookmarks(d) {
+                order.append(id)
+                records[id] = r
+            }
+        }
         return (order, records)
+    }
+
+    /// The document's form values and user bookmarks as the layer's records (issue 33,
+    /// ``LayerRecords``): one record per field whose value can be set, whether the layer
+    /// has a record of it or not (a field the layer has no record of keeps the PDF's
+    /// value; a change of it is a put that creates its record), and one per bookmark.
+    private func formValuesAndBookmarks(_ d: Document) throws -> [(String, LocalRecord)] {
+        var out: [(String, LocalRecord)] = []
+        for value in d.formFieldValueRecords() {
+            let record = LayerRecords.record(value)
+            guard let id = record["id"]?.stringValue else { continue }
+            out.append((id, LocalRecord(json: record.canonicalBytes, object: nil, page: -1, references: [], kind: .formFieldValue)))
+        }
+        for b in try d.bookmarks.bookmarks(sortedBy: .custom) {
+            guard let record = LayerRecords.record(b) else { continue }
+            out.append((b.identifier, LocalRecord(json: record.canonicalBytes, object: nil, page: -1, references: [], kind: .bookmark)))
+        }
+        return out
     }
 
     /// Makes the document show the local view (the known server records with the local
@@ -336,7 +364,10 @@ public final class SyncDescriptor: @unchecked Sendable {
         var deleted = false
         for id in current.order {
             guard let r = current.records[id] else { continue }
-            let keep = wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.integerValue } == Int64(r.page)
+            // A form value stays when the layer has no record of it (the PDF's value).
+            if r.kind == .formFieldValue { continue }
+            let keep = r.kind == .bookmark ? wanted[id] != nil
+                : wanted[id].flatMap { try? InstantJSONValue(parsing: $0) }.flatMap { $0["pageIndex"]?.integerValue } == Int64(r.page)
             if !keep {
                 try deleteLocal(d, r)
                 changed.append(id)
@@ -358,11 +389,15 @@ public final class SyncDescriptor: @unchecked Sendable {
         }
         if separated { current = try exportRecords(d) }
         var items: [InstantJSONValue] = []
+        var others: [InstantJSONValue] = []
         for (id, json) in view where current.records[id]?.json != json {
-            if let item = prepared(json) { items.append(item) }
+            if let item = prepared(json) {
+                if LayerRecords.kind(of: item) == .annotation { items.append(item) } else { others.append(item) }
+            }
             changed.append(id)
         }
         try importRecords(d, items)
+        try applyFormValuesAndBookmarks(d, others)
         let after = try exportRecords(d)
         shadow = after.records
         shadowOrder = after.order
@@ -385,8 +420,16 @@ public final class SyncDescriptor: @unchecked Sendable {
     private func importRecords(_ d: Document, _ items: [InstantJSONValue]) throws {
         guard !items.isEmpty else { return }
         func json(_ items: [InstantJSONValue]) -> [UInt8] {
-            InstantJSONValue.object(["format": .string(InstantJSONDocument.instantJSONFormat),
-                                     "quire": .object(["version": .integer(1)]), "annotations": .array(items)]).canonicalBytes
+            var top: [String: InstantJSONValue] = ["format": .string(InstantJSONDocument.instantJSONFormat),
+                                                   "quire": .object(["version": .integer(1)]), "annotations": .array(items)]
+            // The images of image records, as Instant JSON's attachments (fetched on demand).
+            var attachments: [String: InstantJSONValue] = [:]
+            for item in items {
+                guard let (id, type) = Self.imageAttachment(of: item), let bytes = attachmentBytes(id) else { continue }
+                attachments[id] = .object(["binary": .string(Data(bytes).base64EncodedString()), "contentType": .string(type)])
+            }
+            if !attachments.isEmpty { top["attachments"] = .object(attachments) }
+            return InstantJSONValue.object(top).canonicalBytes
         }
         if (try? d.importAnnotationsJSON(json(items), options: .synced)) != nil { return }
         for item in items {
@@ -399,7 +442,44 @@ public final class SyncDescriptor: @unchecked Sendable {
         }
     }
 
+    /// Shows form value and bookmark records in the document: a value through the forms
+    /// model (the annotation JSON's `formFieldValues`, which regenerates appearances), a
+    /// bookmark through the bookmark manager (replaced whole, with its sort key). One
+    /// that the document refuses is reported and left out.
+    private func applyFormValuesAndBookmarks(_ d: Document, _ items: [InstantJSONValue]) throws {
+        for item in items {
+            let id = item["id"]?.stringValue ?? "?"
+            do {
+                switch LayerRecords.kind(of: item) {
+                case .formFieldValue:
+                    guard case .object(var fields) = item else { continue }
+                    fields["id"] = nil
+                    let json = InstantJSONValue.object([
+                        "format": .string(InstantJSONDocument.instantJSONFormat), "quire": .object(["version": .integer(1)]),
+                        "formFieldValues": .array([.object(fields)]),
+                    ])
+                    _ = try d.importAnnotationsJSON(json.canonicalBytes, options: .synced)
+                case .bookmark:
+                    let b = try LayerRecords.bookmark(item)
+                    if try d.bookmarks.bookmark(identifier: b.identifier) != nil { try d.bookmarks.remove(identifier: b.identifier) }
+                    try d.bookmarks.add(b)
+                case .annotation:
+                    continue
+                }
+            } catch {
+                client.emit(self, .syncFailed(SyncClientError(.protocolError, "the record \(id.prefix(80)) cannot be shown in the document: \(error)")))
+            }
+        }
+    }
+
     private func deleteLocal(_ d: Document, _ r: LocalRecord) throws {
+        if r.kind == .bookmark {
+            if let json = try? InstantJSONValue(parsing: r.json), let id = json["id"]?.stringValue,
+               try d.bookmarks.bookmark(identifier: id) != nil {
+                try d.bookmarks.remove(identifier: id)
+            }
+            return
+        }
         guard let object = r.object, r.page >= 0 else { return }
         for a in try d.annotations(onPage: r.page) where a.id?.number == object {
             if let id = a.id { try d.deleteAnnotation(id) }
@@ -446,6 +526,13 @@ public final class SyncDescriptor: @unchecked Sendable {
                     let known = Set(after.order)
                     after.order += fresh.order.filter { !known.contains($0) }
                 }
+                // Form values and bookmarks are on no page: compared on every edit.
+                for (id, r) in after.records where r.page < 0 { after.records[id] = nil }
+                after.order = after.order.filter { after.records[$0] != nil }
+                for (id, r) in try formValuesAndBookmarks(d) {
+                    after.order.append(id)
+                    after.records[id] = r
+                }
             } else {
                 after = try exportRecords(d)
             }
@@ -455,6 +542,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             }
             for id in shadowOrder where after.records[id] == nil { changes.append((id, nil)) }
             if !changes.isEmpty {
+                try keepLocalAttachments(d, changes, after.records)
                 let store = try openStore()
                 let change = try store.transaction {
                     let change = try store.nextChangeID()
@@ -720,6 +808,9 @@ public final class SyncDescriptor: @unchecked Sendable {
                 }
                 mutations.append(.object(fields))
             }
+            for m in batch where m.op == "put" {
+                if let record = m.record, let value = try? InstantJSONValue(parsing: record) { try uploadAttachment(of: value) }
+            }
             let body = InstantJSONValue.object(["v": .integer(2), "client_id": .string(clientID),
                                                 "mutations": .array(mutations)]).canonicalBytes
             let r = try call("POST", "/documents/\(documentID)/layers/\(layer)/mutations", body: body)
@@ -797,6 +888,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 throw SyncClientError(.protocolError, "the feed's answer has no seq or changes")
             }
             if !changes.isEmpty { setState(.receivingChanges) }
+            prefetchAttachments(changes.compactMap { $0["record"]?.canonicalBytes })
             var changed: [String] = []
             try documentLock.withLock {
                 let local = try store.locallyChangedIDs()
@@ -863,6 +955,74 @@ public final class SyncDescriptor: @unchecked Sendable {
         client.emit(self, .recordsRepaired(differing, message: "the client's records (digest \(local)) differed from the server's (digest \(remote)) at seq \(seq): \(differing.count) record(s) fetched again"))
     }
 
+    // MARK: Attachments (issue 33)
+
+    /// Where the images of image records are kept, by the SHA-256 of their bytes: those of
+    /// local records until they are uploaded, those of remote ones once fetched.
+    private var attachmentsDirectory: String { directory + "/attachments" }
+
+    /// The image an image record names: its attachment id (lowercase hexadecimal SHA-256)
+    /// and media type; nil for any other record.
+    static func imageAttachment(of record: InstantJSONValue) -> (id: String, contentType: String)? {
+        guard record["type"]?.stringValue == "pspdfkit/image", let id = record["imageAttachmentId"]?.stringValue,
+              id.utf8.count == 64, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        return (id, record["contentType"]?.stringValue ?? "image/png")
+    }
+
+    /// Keeps the images of the image records a local change put, from the document's
+    /// export of their pages (its `attachments`), so that the push can upload them.
+    private func keepLocalAttachments(_ d: Document, _ changes: [(String, [UInt8]?)], _ records: [String: LocalRecord]) throws {
+        var pages: [Int: Set<String>] = [:]
+        for (id, json) in changes {
+            guard let json, let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.imageAttachment(of: value),
+                  !fileExists(attachmentsDirectory + "/" + sha), let page = records[id]?.page, page >= 0 else { continue }
+            pages[page, default: []].insert(sha)
+        }
+        for (page, wanted) in pages {
+            let exported = try InstantJSONValue(parsing: d.exportAnnotationsJSON(page: page, prettyPrinted: false))
+            for sha in wanted {
+                guard let binary = exported["attachments"]?[sha]?["binary"]?.stringValue,
+                      let data = Data(base64Encoded: binary) else { continue }
+                try makeDirectories(attachmentsDirectory)
+                try writeFileDurably(Array(data), to: attachmentsDirectory + "/" + sha)
+            }
+        }
+    }
+
+    /// Uploads the image an image record names, once (the server keeps it by its hash; a
+    /// record whose image this client does not hold was made elsewhere, and is there).
+    private func uploadAttachment(of record: InstantJSONValue) throws {
+        guard let (sha, type) = Self.imageAttachment(of: record) else { return }
+        let path = attachmentsDirectory + "/" + sha
+        guard !fileExists(path + ".sent"), let bytes = readFile(path) else { return }
+        let r = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
+        // A refusal (4xx) leaves the put to be refused as invalid, and reported dropped.
+        if r.status == 200 || r.status == 201 { try writeFileDurably([], to: path + ".sent") }
+    }
+
+    /// Fetches the images that the image records among `records` name and this client does
+    /// not hold yet, before the document's lock is taken to show them (the import takes
+    /// them from the attachments directory then). A failure is left to the import, which
+    /// tries again.
+    private func prefetchAttachments(_ records: [[UInt8]]) {
+        for json in records {
+            guard let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.imageAttachment(of: value),
+                  !fileExists(attachmentsDirectory + "/" + sha) else { continue }
+            _ = attachmentBytes(sha)
+        }
+    }
+
+    /// The bytes of attachment `sha`: kept, or fetched from the server and kept; nil when
+    /// the server has none (the record's import then fails and is reported).
+    private func attachmentBytes(_ sha: String) -> [UInt8]? {
+        let path = attachmentsDirectory + "/" + sha
+        if let bytes = readFile(path) { return bytes }
+        guard let r = try? call("GET", "/documents/\(documentID)/attachments/\(sha)"), r.status == 200 else { return nil }
+        try? makeDirectories(attachmentsDirectory)
+        try? writeFileDurably(r.body, to: path)
+        return r.body
+    }
+
     // MARK: Requests and tokens
 
     private func checkToken(_ token: String) throws {
@@ -883,7 +1043,7 @@ public final class SyncDescriptor: @unchecked Sendable {
 
     /// One request with the token; a 401 asks the token provider once for a fresh token.
     private func call(_ method: String, _ path: String, query: [String: String] = [:], body: [UInt8] = [],
-                      timeout: Int? = nil) throws -> SyncResponse {
+                      contentType: String = "application/json", timeout: Int? = nil) throws -> SyncResponse {
         var refreshed = false
         var token = currentToken(refresh: false)
         while true {
@@ -891,7 +1051,7 @@ public final class SyncDescriptor: @unchecked Sendable {
                 throw SyncClientError(.authentication, "no token for \(documentID)/\(layer): reauthenticate")
             }
             let request = SyncRequest(method: method, path: path, query: query,
-                                      headers: [("Authorization", "Bearer \(t)")] + (body.isEmpty ? [] : [("Content-Type", "application/json")]),
+                                      headers: [("Authorization", "Bearer \(t)")] + (body.isEmpty ? [] : [("Content-Type", contentType)]),
                                       body: body)
             let r: SyncResponse
             do {

@@ -253,6 +253,15 @@ public final class PostgresSyncStore: SyncStore {
         ["ALTER TABLE quire_layers ADD COLUMN digest BYTEA"],
         // 3: when each field of a record last changed (field-level merge), set by the core.
         ["ALTER TABLE quire_records ADD COLUMN field_revisions BYTEA"],
+        // 4: attachments (images of image annotations), by the SHA-256 of their bytes.
+        [
+            """
+            CREATE TABLE quire_attachments (
+                document TEXT NOT NULL REFERENCES quire_documents (id) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL, content_type TEXT NOT NULL, data BYTEA NOT NULL,
+                PRIMARY KEY (document, sha256))
+            """,
+        ],
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -381,6 +390,26 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
             return Self.bytes(records)
         }
         return nil
+    }
+
+    func attachment(_ document: String, sha256: String) async throws -> SyncAttachment? {
+        let rows = try await query("SELECT content_type, data FROM quire_attachments WHERE document = \(document) AND sha256 = \(sha256)")
+        for try await (type, data) in rows.decode((String, ByteBuffer).self) {
+            return SyncAttachment(sha256: sha256, contentType: type, bytes: Self.bytes(data))
+        }
+        return nil
+    }
+
+    func insertAttachment(_ document: String, _ a: SyncAttachment) async throws -> Bool {
+        try mustWrite()
+        try await lock(document)
+        let rows = try await query("""
+            INSERT INTO quire_attachments (document, sha256, content_type, data)
+            VALUES (\(document), \(a.sha256), \(a.contentType), \(Self.buffer(a.bytes)))
+            ON CONFLICT (document, sha256) DO NOTHING RETURNING sha256
+            """)
+        for try await _ in rows { return true }
+        return false
     }
 
     func insertDocument(_ info: SyncDocumentInfo, pdf: [UInt8], initialRecords: [UInt8]) async throws -> Bool {

@@ -585,7 +585,9 @@ public final class ByteBuffer: @unchecked Sendable {
     /// Per keyword: the number of direct searches so far, then every offset, sorted.
     private let keywordOffsets = Mutex<[(searches: Int, offsets: [Int]?)]>([(0, nil), (0, nil)])
 
-    /// The first offset at or after `from` where `keyword` stands.
+    /// The first offset at or after `from` where `keyword` stands as a word: white space
+    /// (or either end of the buffer) on both sides, as PDFium's FindWordPos takes it. In a
+    /// stream's data, `endstream.` and `(endstream is text)` are text, not the keyword.
     ///
     /// The first few calls search the bytes; later calls use the offsets of every
     /// occurrence, found in one pass and then found by binary search. A file of N streams
@@ -603,20 +605,33 @@ public final class ByteBuffer: @unchecked Sendable {
             guard !isLazy, readFailures == 0, storage.lazy?.state.withLock({ $0.truncatedAt }) == nil else { return nil }
             var offsets: [Int] = []
             var i = 0
-            while let at = search(word, from: i, to: bytes.count) {
+            while let at = wordSearch(word, from: i) {
                 offsets.append(at)
                 i = at + 1
             }
             state[keyword.rawValue].offsets = offsets
             return offsets
         }
-        guard let offsets = indexed else { return search(word, from: from, to: bytes.count) }
+        guard let offsets = indexed else { return wordSearch(word, from: from) }
         var lo = 0, hi = offsets.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if offsets[mid] < from { lo = mid + 1 } else { hi = mid }
         }
         return lo < offsets.count ? offsets[lo] : nil
+    }
+
+    /// The first occurrence of `word` at or after `from` with white space or an end of the
+    /// buffer on both sides.
+    private func wordSearch(_ word: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        while let at = search(word, from: i, to: bytes.count) {
+            ensure((at - 1)..<(at + word.count + 1))
+            let before = at > 0 ? bytes[at - 1] : 0x20, after = at + word.count < bytes.count ? bytes[at + word.count] : 0x20
+            if CharClass.isWhitespace(before) && CharClass.isWhitespace(after) { return at }
+            i = at + 1
+        }
+        return nil
     }
 
     /// Whether `needle` stands at `offset`.

@@ -365,21 +365,25 @@ public struct ObjectParser {
                 return PDFStream(dictionary: dict, data: .file(offset: start, length: l), source: buffer)
             }
         }
-        // /Length is wrong or missing: the data ends at the next `endstream`, without the
-        // end-of-line marker before it.
-        guard let end = buffer.nextOccurrence(of: .endstream, from: start) else {
-            // No `endstream` at all: the data ends at `endobj`, or at the end of the file,
-            // as PDFium reads it.
-            let end = buffer.nextOccurrence(of: .endobj, from: start) ?? buffer.count
+        // /Length is wrong or missing: the data ends at the next `endstream` or `endobj`,
+        // whichever comes first (a stream that lacks its `endstream` does not run into the
+        // next object's), or at the end of the file, without the end-of-line marker before
+        // it, as PDFium reads it.
+        let endstreamAt = buffer.nextOccurrence(of: .endstream, from: start)
+        let endobjAt = buffer.nextOccurrence(of: .endobj, from: start)
+        let end: Int
+        if let e = endstreamAt, endobjAt.map({ e < $0 }) ?? true {
+            end = e
+            onWarning?("stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'")
+            lexer.position = e + endstream.count
+        } else {
+            end = endobjAt ?? buffer.count
             onWarning?("stream at byte \(start) has no 'endstream'; its data ends at byte \(end)")
             lexer.position = end
-            return PDFStream(dictionary: dict, data: .file(offset: start, length: end - start), source: buffer)
         }
-        onWarning?("stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'")
         var dataEnd = end
         if dataEnd > start && buffer[checked: dataEnd - 1] == 0x0A { dataEnd -= 1 }
         if dataEnd > start && buffer[checked: dataEnd - 1] == 0x0D { dataEnd -= 1 }
-        lexer.position = end + endstream.count
         return PDFStream(dictionary: dict, data: .file(offset: start, length: dataEnd - start), source: buffer)
     }
 }

@@ -96,6 +96,50 @@ struct LexerParserTests {
         #expect(buffer.slice(offset..<(offset + length)) == Array("Hello, world".utf8))
         #expect(warnings.count == 1)
     }
+
+    /// A wrong /Length and `endstream.` and `(endstream ...` in the data (PDFium's
+    /// bug_524043_4.pdf): the keyword is a word between white space, so the data runs on to
+    /// the `endobj` that ends the object, as PDFium and MuPDF read it; `endstream` at the
+    /// end of the file counts; a stream without `endstream` ends at its own `endobj`, not
+    /// at the next object's `endstream`.
+    @Test func endstreamFollowedByARegularCharacterIsData() throws {
+        let text = "6 0 obj\n<< /Length 5 >>\nstream\n(a) Tj\nendstream.\n(endstream b) Tj\nendobj\n"
+        let buffer = ByteBuffer(copying: Array(text.utf8))
+        var parser = ObjectParser(buffer)
+        let (_, obj) = try parser.parseIndirectObject()
+        guard case .stream(let s) = obj, case .file(let offset, let length) = s.data else {
+            Issue.record("not a stream"); return
+        }
+        #expect(String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self) == "(a) Tj\nendstream.\n(endstream b) Tj")
+        let two = ByteBuffer(copying: Array("1 0 obj\n<< >>\nstream\nabc\nendobj\n2 0 obj\n<< >>\nstream\nd\nendstream\nendobj".utf8))
+        var first = ObjectParser(two)
+        guard case .stream(let u) = try first.parseIndirectObject().1, case .file(let o, let l) = u.data else {
+            Issue.record("not a stream"); return
+        }
+        #expect(String(decoding: two.slice(o..<(o + l)), as: UTF8.self) == "abc")
+        let last = ByteBuffer(copying: Array("1 0 obj\n<< /Length 99 >>\nstream\nxendstream\nendstream".utf8))
+        var tail = ObjectParser(last)
+        guard case .stream(let t) = try tail.parseIndirectObject().1, case .file(let p, let m) = t.data else {
+            Issue.record("not a stream"); return
+        }
+        #expect(String(decoding: last.slice(p..<(p + m)), as: UTF8.self) == "xendstream")
+        // Past the first few searches the buffer indexes the keywords' offsets: words only.
+        var many = "", offsets: [Int] = []
+        for n in 1...12 {
+            offsets.append(many.utf8.count)
+            many += "\(n) 0 obj\n<< /Length 3 >>\nstream\n(endstream \(n)) endstream.\nendstream\nendobj\n"
+        }
+        let indexed = ByteBuffer(copying: Array(many.utf8))
+        for n in 1...12 {
+            var each = ObjectParser(indexed, at: offsets[n - 1])
+            let (id, value) = try each.parseIndirectObject()
+            guard case .stream(let v) = value, case .file(let o, let l) = v.data else {
+                Issue.record("object \(n) is not a stream"); return
+            }
+            #expect(id == ObjectID(n))
+            #expect(String(decoding: indexed.slice(o..<(o + l)), as: UTF8.self) == "(endstream \(n)) endstream.")
+        }
+    }
 }
 
 @Suite("Text strings (§7.9.2.2)")

@@ -275,8 +275,28 @@ def test_function_types_match_the_header(name: str):
     # And they are what the loaded library's function objects carry.
     function = getattr(_raw.lib, name)
     assert function.restype is restype
-    assert list(function.argtypes) == list(argtypes)
+    assert list(function.argtypes) == [_raw.CHECKED_ARGUMENT_TYPES.get(t, t) for t in argtypes]
     assert getattr(_raw, name) is function
+
+
+def test_integers_out_of_range_are_refused_not_wrapped():
+    """ctypes alone passes 2**32 to an int32_t as 0: Annotation.new(..., 2**32, ...) made an
+    annotation for page 0. Every integer argument is now checked against its C type."""
+    import ctypes
+
+    import quire
+
+    for page in (2**32, 2**31, -(2**31) - 1):
+        with pytest.raises(ctypes.ArgumentError, match="out of range of c_int"):
+            quire.Annotation.new("Square", page, (0, 0, 10, 10))
+    with quire.Annotation.new("Square", 2**31 - 1, (0, 0, 10, 10)) as a:
+        assert a.page_index == 2**31 - 1
+    with pytest.raises(ctypes.ArgumentError, match="out of range of c_ulong"):
+        _raw.lib.quire_annotation_subtype(None, -1, None, None)
+    checked = _raw.CHECKED_ARGUMENT_TYPES[ctypes.c_uint]
+    assert checked.from_param(2**32 - 1).value == 2**32 - 1
+    with pytest.raises(OverflowError):
+        checked.from_param(-1)
 
 
 def test_every_header_struct_is_checked():

@@ -398,9 +398,12 @@ class Client:
         return self.get(self.base + "/changes" + q, timeout=timeout)
 
     def push(self, mutations: List[Dict[str, Any]], client_id: Optional[str] = None,
-             raw: Optional[bytes] = None, timeout: float = 30.0) -> Response:
-        body = raw if raw is not None else json.dumps(
-            {"client_id": client_id or self.client_id, "mutations": mutations}).encode()
+             raw: Optional[bytes] = None, timeout: float = 30.0, version: Optional[int] = None) -> Response:
+        """A push; `version` 2 lets a put name its `fields` (field-level merge)."""
+        top: Dict[str, Any] = {"client_id": client_id or self.client_id, "mutations": mutations}
+        if version is not None:
+            top["v"] = version
+        body = raw if raw is not None else json.dumps(top).encode()
         return request(self.port, "POST", self.base + "/mutations", body=body,
                        headers={**bearer(self.token), "Content-Type": "application/json"}, timeout=timeout)
 

@@ -8,6 +8,7 @@ processes on loopback: quire-server and the Python host of the C request handler
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import threading
@@ -530,6 +531,115 @@ def test_field_level_merge_through_the_binding(server, keys, tmp_path):
         assert on_server["text"] == "Ann again" and on_server["color"] == "#00FF00", on_server
         for d in (ann, bob):
             assert _canon(records(d.document)["merged"]) == _canon(on_server)
+
+
+def test_form_values_and_bookmarks_follow_the_user(server, keys, tmp_path):
+    """Issue 33: a form fill through the forms API (the sample's combo box "Combo1") and a
+    bookmark made on one client appear in the other's document and in its records; the same
+    field filled offline on both: the first wins, the other's CHANGE_DROPPED names `value`.
+    On every host."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    key = "pspdfkit/form-field-value/Combo1"
+    a_client, a_events = make_client(server, tmp_path / "a")
+    b_client, b_events = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        assert key not in ann.records()  # no fill yet: the PDF's value
+        ann.document.field("Combo1").value = "Link"
+        mark = quire.Bookmark.for_page(1, "page two")
+        ann.document.bookmarks.add(mark)
+        ann.sync_now()
+        bob.sync_now()
+        assert bob.document.field("Combo1").values == ["Link"]
+        shown = bob.document.bookmarks.get(mark.identifier)
+        assert shown is not None and shown.name == "page two" and shown.page_index == 1, shown
+        on_server = server_records(server, keys, doc)
+        assert on_server[key]["value"] == ["Link"], on_server[key]
+        assert on_server[mark.identifier]["action"] == {"type": "goTo", "pageIndex": 1}
+        # Bob moves it to the end of his order and renames it; Ann sees both.
+        bob.document.bookmarks.add(quire.Bookmark.for_page(0, "page one"))
+        renamed = bob.document.bookmarks.get(mark.identifier)
+        bob.document.bookmarks.add(dataclasses.replace(renamed, name="renamed"))
+        bob.document.bookmarks.move(mark.identifier, 1)
+        bob.sync_now()
+        ann.sync_now()
+        assert [b.name for b in ann.document.bookmarks.sorted()] == ["page one", "renamed"]
+        # The same field offline on both: Ann first.
+        ann.document.field("Combo1").value = "Popup"
+        bob.document.field("Combo1").value = "Widget"
+        ann.sync_now()
+        bob.sync_now()
+        ann.sync_now()
+        bob.wait_idle()
+        dropped = b_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert dropped and dropped[-1].record_id == key and dropped[-1].fields == ("value",), dropped
+        assert not a_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert bob.document.field("Combo1").values == ["Popup"]
+        on_server = server_records(server, keys, doc)
+        for d in (ann, bob):
+            assert {k: _canon(v) for k, v in d.records().items()} == {k: _canon(v) for k, v in on_server.items()}
+
+
+def test_an_image_stamp_follows_the_user_and_exports(server, keys, tmp_path):
+    """Issue 33's "done when": a form value, a bookmark and an image stamp made on one
+    client appear on another, and in the layer's PDF export read back by pikepdf and PDFium.
+    The stamp's image travels as an attachment (uploaded once, fetched on demand)."""
+    import hashlib
+    import io
+    import struct
+    import zlib
+
+    import pikepdf
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    from sync_support import bearer, request
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\0" + bytes((20, 120, 220)) * 6 for _ in range(5))
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, _ = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        stamp = quire.Annotation.new("Stamp", 1, (100, 100, 160, 150))
+        stamp.name = "approved"
+        stamp.set_image(png, "image/png")
+        ann.document.add_annotation(stamp)
+        ann.document.field("Combo1").value = "Link"
+        ann.document.bookmarks.add(quire.Bookmark.for_page(1, "the stamp"))
+        ann.sync_now()
+        bob.sync_now()
+        shown = json.loads(bob.document.export_annotations_json())
+        [record] = [r for r in shown["annotations"] if r["id"] == "approved"]
+        sha = hashlib.sha256(png).hexdigest()
+        assert record["type"] == "pspdfkit/image" and record["imageAttachmentId"] == sha, record
+        assert shown["attachments"][sha]["contentType"] == "image/png"
+        assert bob.document.field("Combo1").values == ["Link"]
+        assert [b.name for b in bob.document.bookmarks] == ["the stamp"]
+        got = request(server.port, "GET", f"/documents/{doc}/attachments/{sha}", headers=bearer(jwt))
+        assert got.status == 200 and got.body == png
+    pdf = request(server.port, "GET", f"/admin/documents/{doc}/layers/review/pdf", headers=keys.admin)
+    assert pdf.status == 200, pdf
+    with pikepdf.open(io.BytesIO(pdf.body)) as p:
+        [stamp_dict] = [a for a in p.pages[1].Annots if str(a.get("/NM", "")) == "approved"]
+        images = [x for x in stamp_dict.AP.N.Resources.XObject.values() if x.get("/Subtype") == "/Image"]
+        assert [(int(x.Width), int(x.Height)) for x in images] == [(6, 5)]
+        [field] = [f for f in p.Root.AcroForm.Fields if str(f.get("/T")) == "Combo1"]
+        assert str(field.V) == "Link"
+        with p.open_outline() as outline:
+            assert [str(item.title) for item in outline.root] == ["the stamp"]
+    pdf_doc = pdfium.PdfDocument(pdf.body)
+    page = pdf_doc[1]
+    subtypes = [raw.FPDFAnnot_GetSubtype(raw.FPDFPage_GetAnnot(page, i)) for i in range(raw.FPDFPage_GetAnnotCount(page))]
+    assert raw.FPDF_ANNOT_STAMP in subtypes
+    assert [item.get_title() for item in pdf_doc.get_toc()] == ["the stamp"]
 
 
 def test_collaboration_permissions_through_the_binding(server, keys, tmp_path):

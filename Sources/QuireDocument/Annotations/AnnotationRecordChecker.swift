@@ -17,6 +17,8 @@ public struct AnnotationRecordChecker: Sendable {
     public let pageCount: Int
     /// The crop box's left and top of every page the page tree holds.
     private let frames: [Frame]
+    /// The pages the page tree holds (the /Count may count more).
+    var pagesHeld: Int { frames.count }
 
     private struct Frame: Sendable {
         let left: Double
@@ -25,12 +27,27 @@ public struct AnnotationRecordChecker: Sendable {
         let direct: Bool
     }
 
-    /// Reads the pages of `document`.
+    /// The form's fields by fully qualified name (the first of a name), for the checks of
+    /// form value records (``checkFormFieldValue(_:path:)``); nil when the field tree
+    /// cannot be read, `formError` then says why.
+    let formFields: [String: FormField]?
+    let formError: String?
+
+    /// Reads the pages of `document`, and its form's fields.
     public init(_ document: Document) throws {
         pageCount = try document.pageCount()
         frames = try document.pages().map { page in
             let crop = try page.box(.crop)
             return Frame(left: crop.left, top: crop.top, direct: page.id == nil)
+        }
+        do {
+            var byName: [String: FormField] = [:]
+            for f in try document.formFields() where byName[f.name] == nil { byName[f.name] = f }
+            formFields = byName
+            formError = nil
+        } catch {
+            formFields = nil
+            formError = "\(error)"
         }
     }
 

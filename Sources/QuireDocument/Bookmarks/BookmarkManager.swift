@@ -300,12 +300,16 @@ public final class BookmarkManager {
         var working = try loaded()
         do {
             // One batch: the built-in provider's writes reach the checkpoint as one group.
-            try guardReentry {
-                if let document {
-                    try document.batch { try body(&working) }
-                } else {
-                    try body(&working)
+            // The document's change observers run when the batch ends: by then the
+            // providers are done (an observer may read the bookmarks, as the sync client
+            // does) and the manager's view is the new one.
+            if let document {
+                try document.batch {
+                    try guardReentry { try body(&working) }
+                    slots = working
                 }
+            } else {
+                try guardReentry { try body(&working) }
             }
         } catch {
             slots = working

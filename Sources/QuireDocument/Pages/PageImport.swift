@@ -345,7 +345,13 @@ extension Document {
                 case "Type", "Parent", "Annots", "StructParents", "B": continue
                 default:
                     if inheritable.contains(key) { continue }
-                    let t = try copier.translate(value)
+                    var t = try copier.translate(value)
+                    // A /Contents array's dangling references (null once translated) are no
+                    // content: qpdf calls a null among a page's streams an error.
+                    if key == "Contents", case .array(let streams) = t {
+                        let kept = streams.filter { $0 != .null }
+                        t = kept.isEmpty ? .null : .array(kept)
+                    }
                     if t != .null { d[key] = t }
                 }
             }

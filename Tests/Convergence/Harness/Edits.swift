@@ -17,12 +17,21 @@ extension ScheduleRun {
         /// changed or deleted, and undo and redo, which refuse a step whose annotation a
         /// remote change reached since.
         case toolSquare, toolContents, toolDelete, toolUndo, toolRedo
+        /// Form fills through the forms API (issue 33): the text field, the check box, the
+        /// list box of the starting PDF's form.
+        case fillText, toggleCheck, chooseFruit
+        /// User bookmarks through the bookmark manager (issue 33).
+        case addBookmark, renameBookmark, moveBookmark, deleteBookmark
+        /// An image stamp (issue 33: its image is an attachment, uploaded before its record).
+        case imageStamp
     }
 
     static let editWeights: [(EditKind, Int)] = [
         (.note, 14), (.square, 8), (.ink, 5), (.highlight, 5), (.freeText, 4), (.editContents, 14), (.move, 8),
         (.recolor, 5), (.reply, 12), (.stateReply, 7), (.delete, 10), (.importPair, 4), (.importUpdate, 4),
         (.toolSquare, 3), (.toolContents, 3), (.toolDelete, 2), (.toolUndo, 6), (.toolRedo, 3),
+        (.fillText, 6), (.toggleCheck, 3), (.chooseFruit, 3), (.addBookmark, 4), (.renameBookmark, 3), (.moveBookmark, 2),
+        (.deleteBookmark, 2), (.imageStamp, 3),
     ]
 
     func pickEdit() -> EditKind {
@@ -85,6 +94,12 @@ extension ScheduleRun {
             return
         }
         report.edits += 1
+        switch kind {
+        case .fillText, .toggleCheck, .chooseFruit: report.formFills += 1
+        case .addBookmark, .renameBookmark, .moveBookmark, .deleteBookmark: report.bookmarkEdits += 1
+        case .imageStamp: report.imageStamps += 1
+        default: break
+        }
         let change = d.lastChangeID
         guard change != lastBefore else {
             trace("client \(index): \(kind) \(what) changed no record")
@@ -209,6 +224,64 @@ extension ScheduleRun {
             return name
         case .toolSquare, .toolContents, .toolDelete, .toolUndo, .toolRedo:
             return try tool(kind, c, doc, page: page)
+        case .fillText, .toggleCheck, .chooseFruit:
+            return try fill(kind, c, doc)
+        case .addBookmark, .renameBookmark, .moveBookmark, .deleteBookmark:
+            return try bookmark(kind, c, doc, page: page)
+        case .imageStamp:
+            var a = Annotation(subtype: "Stamp", pageIndex: page, rect: randomRect(page: page, width: 40, height: 30))
+            a.name = freshName(c)
+            a.author = c.user
+            // Four images in all: clients share attachments, each uploaded once.
+            a.image = try Annotation.StampImage(bytes: testPNG(shade: Int(rng.next(4))), contentType: "image/png")
+            _ = try doc.addAnnotation(a)
+            touch(a.name)
+            return a.name ?? ""
+        }
+    }
+
+    /// A form fill through the forms API, as a user types or clicks.
+    func fill(_ kind: EditKind, _ c: SimClient, _ doc: Document) throws -> String {
+        switch kind {
+        case .fillText:
+            names += 1
+            let text = "\(c.user) \(names)"
+            try doc.setFieldValue(text, named: "name")
+            return "name = \(text)"
+        case .toggleCheck:
+            let field = try doc.formField(named: "agree")
+            let on = field.values.first == "Yes"
+            try doc.setFieldValues([on ? "Off" : "Yes"], of: field)
+            return "agree \(on ? "off" : "on")"
+        default:
+            let field = try doc.formField(named: "fruit")
+            let chosen = ["Apple", "Banana", "Cherry"].filter { _ in rng.next(2) == 0 }
+            try doc.setFieldValues(chosen, of: field)
+            return "fruit = \(chosen)"
+        }
+    }
+
+    /// A bookmark added, renamed, moved in the custom order or removed.
+    func bookmark(_ kind: EditKind, _ c: SimClient, _ doc: Document, page: Int) throws -> String {
+        let all = try doc.bookmarks.bookmarks(sortedBy: .custom)
+        if kind == .addBookmark || all.isEmpty {
+            let b = Bookmark(pageIndex: page, name: freshName(c))
+            try doc.bookmarks.add(b)
+            return "bookmark \(b.name ?? "") added"
+        }
+        var b = all[Int(rng.next(all.count))]
+        switch kind {
+        case .renameBookmark:
+            b.name = freshName(c)
+            try doc.bookmarks.add(b)
+            return "bookmark \(b.identifier) renamed \(b.name ?? "")"
+        case .moveBookmark:
+            let to = Int(rng.next(all.count))
+            try doc.bookmarks.move(identifier: b.identifier, to: to)
+            return "bookmark \(b.identifier) moved to \(to)"
+        default:
+            try doc.bookmarks.remove(identifier: b.identifier)
+            return "bookmark \(b.identifier) removed"
         }
     }
 

@@ -308,6 +308,15 @@ public final class ScheduleRun: @unchecked Sendable {
                     fields["pdfObjectId"] = nil
                     out[id] = InstantJSONValue.object(fields).canonicalText
                 }
+                // Its form values (those the layer has a record of: the others keep the
+                // PDF's value) and every bookmark, as the layer's records (issue 33).
+                for value in doc.formFieldValueRecords() {
+                    let record = LayerRecords.record(value)
+                    if let id = record["id"]?.stringValue, server[id] != nil { out[id] = record.canonicalText }
+                }
+                for b in try doc.bookmarks.bookmarks() {
+                    if let record = LayerRecords.record(b) { out[b.identifier] = record.canonicalText }
+                }
                 return out
             }
             compare(exported, server, "client \(c.index)'s document's")

@@ -15,6 +15,9 @@ public struct ConvergenceSummary: Sendable {
     public var droppedChanges = 0
     /// Puts merged field by field with concurrent changes (issue 33).
     public var merges = 0
+    public var formFills = 0
+    public var bookmarkEdits = 0
+    public var imageStamps = 0
     public var repairs: Int64 = 0
     public var divergences = 0
     public var lost = 0
@@ -31,6 +34,9 @@ public struct ConvergenceSummary: Sendable {
         accepted += r.accepted
         droppedChanges += r.droppedChanges
         merges += r.merges
+        formFills += r.formFills
+        bookmarkEdits += r.bookmarkEdits
+        imageStamps += r.imageStamps
         repairs += r.repairs
         divergences += r.divergences.count
         lost += r.lost.count
@@ -47,6 +53,7 @@ public struct ConvergenceSummary: Sendable {
             \(schedules) schedules in \((seconds * 10).rounded() / 10) s: \(failures.count) failed
               divergences \(divergences), lost \(lost), duplicated \(duplicated), out of order \(disordered), errors \(errors)
               edits \(edits), syncs \(syncs), mutations accepted \(accepted), local changes reported dropped \(droppedChanges), merges \(merges), repairs \(repairs)
+              of which form fills \(formFills), bookmark edits \(bookmarkEdits), image stamps \(imageStamps)
               network: \(f)
             """
     }

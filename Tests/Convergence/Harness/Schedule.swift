@@ -50,6 +50,11 @@ public struct ScheduleReport: Sendable {
     public var droppedChanges = 0
     /// Puts the server merged field by field with concurrent changes.
     public var merges = 0
+    /// Edits of the record kinds beside annotations (issue 33): form fills, bookmark
+    /// changes, image stamps.
+    public var formFills = 0
+    public var bookmarkEdits = 0
+    public var imageStamps = 0
     public var repairs: Int64 = 0
     public var faults: [String: Int] = [:]
     public var divergences: [String] = []
@@ -187,7 +192,50 @@ public func startingPDF() throws -> [UInt8] {
         let annots = try page.dictionary["Annots"].map { try doc.resolve($0) }?.array ?? []
         try doc.setValue(.array(annots + added), forKey: "Annots", inObject: pageID.number)
     }
+    // A form on page 3 (issue 33: form values sync): a text field of at most 24
+    // characters, a check box (Yes/Off), a multi-select list box, and a read-only text
+    // field (which no schedule fills: the tests' refused value).
+    let page3 = try doc.page(at: 2)
+    let page3ID = try page3.id.orThrow("a page without an object")
+    func appearance() throws -> PDFObject {
+        .reference(try doc.addObject(.stream(PDFStream(dictionary: PDFDictionary([
+            ("Type", .name("XObject")), ("Subtype", .name("Form")), ("BBox", .array([0, 0, 20, 20].map { .integer($0) })),
+        ]), data: .bytes([])))))
+    }
+    let states = PDFObject.dictionary(PDFDictionary([("N", .dictionary(PDFDictionary([("Yes", try appearance()), ("Off", try appearance())])))]))
+    func field(_ entries: [(PDFName, PDFObject)], _ rect: [Double]) throws -> PDFObject {
+        .reference(try doc.addObject(.dictionary(PDFDictionary([
+            ("Type", .name("Annot")), ("Subtype", .name("Widget")), ("Rect", .array(rect.map { .real($0) })), ("F", .integer(4)),
+            ("P", .reference(page3ID)),
+        ] + entries))))
+    }
+    let name = try field([("FT", .name("Tx")), ("T", .string(PDFString(text: "name"))), ("MaxLen", .integer(24))], [72, 700, 300, 720])
+    let agree = try field([("FT", .name("Btn")), ("T", .string(PDFString(text: "agree"))), ("V", .name("Off")), ("AS", .name("Off")),
+                           ("AP", states)], [72, 650, 92, 670])
+    let fruit = try field([("FT", .name("Ch")), ("Ff", .integer(2_097_152)), ("T", .string(PDFString(text: "fruit"))),
+                           ("Opt", .array(["Apple", "Banana", "Cherry"].map { .string(PDFString(text: $0)) }))], [72, 540, 300, 630])
+    let locked = try field([("FT", .name("Tx")), ("Ff", .integer(1)), ("T", .string(PDFString(text: "locked"))),
+                            ("V", .string(PDFString(text: "fixed")))], [72, 500, 300, 520])
+    let helv = PDFObject.dictionary(PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")), ("BaseFont", .name("Helvetica"))]))
+    let form = PDFDictionary([
+        ("Fields", .array([name, agree, fruit, locked])), ("DA", .string(PDFString(text: "/Helv 0 Tf 0 g"))),
+        ("DR", .dictionary(PDFDictionary([("Font", .dictionary(PDFDictionary([("Helv", helv)])))]))),
+    ])
+    let root = try (doc.trailer["Root"]?.reference).orThrow("no catalog object")
+    try doc.setValue(.dictionary(form), forKey: "AcroForm", inObject: root.number)
+    try doc.setValue(.array([name, agree, fruit, locked]), forKey: "Annots", inObject: page3ID.number)
     return try doc.saved(.full(objectStreams: false))
+}
+
+/// A 4 × 3 RGB PNG of one grey shade (0...3), for image stamps.
+public func testPNG(shade: Int) -> [UInt8] {
+    func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] { be(body.count) + Array(type.utf8) + body + [0, 0, 0, 0] }
+    let level = UInt8(truncatingIfNeeded: 60 * shade)
+    var raw: [UInt8] = []
+    for _ in 0..<3 { raw += [0] + [UInt8](repeating: level, count: 4 * 3) }
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", be(4) + be(3) + [8, 2, 0, 0, 0])
+        + chunk("IDAT", PDFBuilder.deflate(raw)) + chunk("IEND", [])
 }
 
 struct Missing: Error, CustomStringConvertible {

@@ -302,6 +302,30 @@ def check_version(number: int, where: str = "libquire") -> None:
         )
 
 
+def _range_checked(base: Any) -> Any:
+    """``base`` (a ctypes integer type) as an argument type that refuses a Python int it
+    cannot hold: ctypes itself passes 2**32 as 0 to an ``int32_t`` (page 0 for page
+    4294967296) and -1 as ``SIZE_MAX`` to a ``size_t``. The call raises
+    ``ctypes.ArgumentError`` (naming the argument and the range) before the library is
+    called; every other value converts as ``base`` converts it."""
+    bits = ctypes.sizeof(base) * 8
+    signed = base(-1).value == -1
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+    def from_param(cls: Any, value: Any) -> Any:
+        if isinstance(value, int):
+            if low <= value <= high:
+                return base(value)
+            raise OverflowError("%d is out of range of %s (%d to %d)" % (value, base.__name__, low, high))
+        return base.from_param(value)
+
+    return type("checked_" + base.__name__, (base,), {"from_param": classmethod(from_param)})
+
+
+#: The integer argument types whose range the loaded functions check (``_range_checked``).
+CHECKED_ARGUMENT_TYPES: Dict[Any, Any] = {t: _range_checked(t) for t in (ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_ulong)}
+
+
 def _declare(library: ctypes.CDLL, where: str) -> None:
     """Sets argtypes/restype of every table function on ``library``; raises
     :class:`ImportError` naming the functions the library does not export."""
@@ -313,7 +337,7 @@ def _declare(library: ctypes.CDLL, where: str) -> None:
             missing.append(name)
             continue
         function.restype = restype
-        function.argtypes = list(argtypes)
+        function.argtypes = [CHECKED_ARGUMENT_TYPES.get(t, t) for t in argtypes]
     if missing:
         raise ImportError(
             "quire: %s does not export %s; it is older than the header this binding was "

@@ -182,22 +182,35 @@ extension Document {
         var out: [InstantJSONFormFieldValue] = []
         var seen: Set<String> = []
         for f in fields where !f.name.isEmpty && seen.insert(f.name).inserted {
-            let value: InstantJSONFieldValue?
-            switch f.type {
-            case .text:
-                value = f.values.isEmpty ? nil : .string(f.value)
-            case .radioButton:
-                value = f.values.first.flatMap { $0 == "Off" ? nil : .string($0) }
-            case .checkBox:
-                value = f.values.first.flatMap { $0 == "Off" ? nil : .strings([$0]) }
-            case .comboBox, .listBox:
-                value = f.values.isEmpty ? nil : .strings(f.values)
-            case .pushButton, .signature, .unknown:
-                continue
-            }
+            guard let value = Document.exportedValue(f, values: f.values) else { continue }
             out.append(InstantJSONFormFieldValue(name: f.name, value: value))
         }
         return out.isEmpty ? nil : out
+    }
+
+    /// A field's value `values` as export writes it (PSPDFKit's shapes): `.some(nil)` for
+    /// no value, nil for a field whose value is not written (push buttons, signatures,
+    /// fields of unknown type).
+    static func exportedValue(_ f: FormField, values: [String]) -> InstantJSONFieldValue?? {
+        switch f.type {
+        case .text:
+            return .some(values.isEmpty ? nil : .string(values.joined(separator: "\n")))
+        case .radioButton:
+            return .some(values.first.flatMap { $0 == "Off" ? nil : .string($0) })
+        case .checkBox:
+            return .some(values.first.flatMap { $0 == "Off" ? nil : .strings([$0]) })
+        case .comboBox, .listBox:
+            return .some(values.isEmpty ? nil : .strings(values))
+        case .pushButton, .signature, .unknown:
+            return nil
+        }
+    }
+
+    /// The form's values as export writes them (``exportedFieldValues()``), for the sync
+    /// client, which keeps each as a record of its layer; empty for a document without a
+    /// form, or whose field tree cannot be read.
+    public func formFieldValueRecords() -> [InstantJSONFormFieldValue] {
+        exportedFieldValues() ?? []
     }
 
     /// Checks `formFields` and `formFieldValues` against the document's form, with the
@@ -231,13 +244,16 @@ extension Document {
             guard let field = byName[r.name] else {
                 throw PDFError(.format, "\(path).name: the document has no field \"\(r.name.prefix(80))\"")
             }
-            if let p = try plannedValue(r, field, path: path) { planned.append(p) }
+            if let p = try Document.plannedValue(r, field, path: path) { planned.append(p) }
         }
         return planned
     }
 
     /// One record's value for `field`, checked; nil when it is the field's value already.
-    private func plannedValue(_ r: InstantJSONFormFieldValue, _ field: FormField, path: String) throws -> PlannedFieldValue? {
+    /// The forms model's rules for a value (options, /MaxLen, read-only, ...), in one
+    /// place: import uses it, and so does the sync server's check of a form value record
+    /// (``AnnotationRecordChecker/checkFormFieldValue(_:path:)``).
+    static func plannedValue(_ r: InstantJSONFormFieldValue, _ field: FormField, path: String) throws -> PlannedFieldValue? {
         let name = "\"\(field.name.prefix(80))\""
         var wanted = r.value?.values ?? []
         if let indexes = r.optionIndexes {
@@ -335,7 +351,7 @@ extension Document {
         }
     }
 
-    private func checkWritable(_ field: FormField, path: String) throws {
+    private static func checkWritable(_ field: FormField, path: String) throws {
         if field.isReadOnly {
             throw PDFError(.state, "\(path).value: field \"\(field.name.prefix(80))\" is read-only")
         }
