@@ -171,6 +171,10 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     package.dependencies += [
         // No traits: swift-configuration support and full Foundation are not used.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // quire-server's WebSocket transport (the change feed and pushes on one connection).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // The sync client's WebSocket (libquire): its client, without Hummingbird.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -188,6 +192,9 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     package.targets.append(.target(name: "QuireSyncHTTP", dependencies: [
         "QuireSyncProtocol", "QuireSyncClient",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "WSClient", package: "swift-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
     ], swiftSettings: strictImports))
@@ -211,12 +218,14 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
         "QuireSync", "QuireSyncProtocol", "QuireSyncPostgres",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ], swiftSettings: strictImports))
 }

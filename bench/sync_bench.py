@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The sync server under load (`make bench-sync`, issue 15): concurrent clients on loopback,
 each pushing mutations at a steady rate and listening to its layer's change feed with long
-polls, against a real `quire-server` process with a SQLite store (or PostgreSQL with
+polls (or, in the `-ws` scenarios, over quire-server's WebSocket), against a real `quire-server` process with a SQLite store (or PostgreSQL with
 `--store postgres`).
 
 Measured, per scenario:
@@ -92,8 +92,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Bench:
-    def __init__(self, port: int, keys: ss.Keys, clients: int, layers: int, rate: float, seconds: float, seed: int):
+    def __init__(self, port: int, keys: ss.Keys, clients: int, layers: int, rate: float, seconds: float, seed: int,
+                 websocket: bool = False):
         self.port = port
+        self.websocket = websocket
         self.keys = keys
         self.rate = rate
         self.seconds = seconds
@@ -187,7 +189,51 @@ class Bench:
                 c.own[m["id"]] = (result["revision"], m["record"]["pageIndex"])
                 c.layer.live[m["id"]] = result["revision"]
 
+    def received(self, c: Client, body: Dict[str, Any], now: float) -> None:
+        """Takes one feed answer (a long poll's, or a WebSocket `changes` message's body)."""
+        if body.get("reset"):
+            c.resets += 1
+            c.cursor = body["seq"]
+            return
+        for change in body["changes"]:
+            if change["seq"] in c.received:
+                c.duplicates += 1
+            else:
+                c.received[change["seq"]] = now
+        c.cursor = body["seq"]
+
+    async def socket_listener(self, session: aiohttp.ClientSession, c: Client) -> None:
+        """The listener over quire-server's WebSocket (docs/sync-protocol.md, "WebSocket"):
+        hello from its cursor, then `changes` messages; it reconnects from its cursor when
+        the connection fails, and subscribes again after a reset."""
+        url = self.path(c.layer).replace("http://", "ws://", 1) + "/socket"
+        while True:
+            try:
+                async with session.ws_connect(url, heartbeat=None, max_msg_size=64 << 20) as ws:
+                    await ws.send_str(json.dumps({"type": "hello", "token": c.layer.token, "since": c.cursor}))
+                    c.polls += 1
+                    async for msg in ws:
+                        now = time.monotonic()
+                        if msg.type != aiohttp.WSMsgType.TEXT:
+                            break
+                        m = json.loads(msg.data)
+                        if m["type"] == "changes":
+                            self.received(c, m["body"], now)
+                            if m["body"].get("reset"):
+                                await ws.send_str(json.dumps({"type": "subscribe", "since": c.cursor}))
+                        elif m["type"] == "error":
+                            c.errors += 1
+                            self.failures.append(f"socket: {m}")
+                            break
+            except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+                c.errors += 1
+                self.failures.append(f"socket: {e!r}")
+            await asyncio.sleep(0.05)
+
     async def listener(self, session: aiohttp.ClientSession, c: Client) -> None:
+        if self.websocket:
+            await self.socket_listener(session, c)
+            return
         headers = ss.bearer(c.layer.token)
         while True:
             try:
@@ -205,16 +251,7 @@ class Bench:
                 self.failures.append(f"listen {resp.status}: {body}")
                 await asyncio.sleep(0.05)
                 continue
-            if body.get("reset"):
-                c.resets += 1
-                c.cursor = body["seq"]
-                continue
-            for change in body["changes"]:
-                if change["seq"] in c.received:
-                    c.duplicates += 1
-                else:
-                    c.received[change["seq"]] = now
-            c.cursor = body["seq"]
+            self.received(c, body, now)
 
     async def lag_monitor(self) -> None:
         while not self.stop_pushing.is_set():
@@ -446,7 +483,8 @@ def run_scenario(name: str, layers: int, args: argparse.Namespace, work: Path, k
             result = ClientBench(server.port, keys, args.clients, layers, args.client_rate, args.seconds, args.seed,
                                  work / name).run()
         else:
-            bench = Bench(server.port, keys, args.clients, layers, args.rate, args.seconds, args.seed)
+            bench = Bench(server.port, keys, args.clients, layers, args.rate, args.seconds, args.seed,
+                          websocket=name.endswith("-ws"))
             result = uvloop.run(bench.run())
         result["server_cpu_seconds"] = round(cpu_seconds(server.proc.pid) - cpu0, 1)
         result["scenario"] = name
@@ -483,7 +521,9 @@ def markdown(results: List[Dict[str, Any]], args: argparse.Namespace) -> str:
             f"{lat['max']} | {r['lost']} | {r['duplicated']} | {'exact' if r['final_state_ok'] else 'WRONG'} | "
             f"{r['server_cpu_seconds']} | {r['loadgen_cpu_seconds']} | {r['loadgen_loop_lag_ms']['p99']} |")
     lines += ["", "Scenarios: `groups` puts the clients in layers of five reviewers (the usual shape of a "
-              "review); `one-layer` puts all of them on one layer, so every change goes to 99 listeners.", ""]
+              "review); `one-layer` puts all of them on one layer, so every change goes to every other listener. "
+              "`-ws`: the listeners follow their layer over quire-server's WebSocket instead of long polls "
+              "(pushes stay HTTP POSTs).", ""]
     clients = [r for r in results if r["scenario"] == "client"]
     if clients:
         lines += [
@@ -514,7 +554,7 @@ def main() -> int:
     p.add_argument("--clients", type=int, default=100)
     p.add_argument("--rate", type=float, default=500.0, help="target mutations per second, all clients together")
     p.add_argument("--seconds", type=float, default=60.0)
-    p.add_argument("--scenario", choices=["groups", "one-layer", "client", "all"], default="all")
+    p.add_argument("--scenario", choices=["groups", "one-layer", "groups-ws", "one-layer-ws", "client", "all"], default="all")
     p.add_argument("--client-rate", type=float, default=50.0,
                    help="target mutations per second of the client scenario (each costs the client a durable edit and a sync)")
     p.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
@@ -524,7 +564,8 @@ def main() -> int:
     if not ss.QUIRE_SERVER.exists():
         print(f"bench-sync: {ss.QUIRE_SERVER} is missing: run make first", file=sys.stderr)
         return 2
-    scenarios = {"groups": max(1, args.clients // 5), "one-layer": 1, "client": max(1, args.clients // 5)}
+    scenarios = {"groups": max(1, args.clients // 5), "one-layer": 1, "groups-ws": max(1, args.clients // 5),
+                 "one-layer-ws": 1, "client": max(1, args.clients // 5)}
     chosen = list(scenarios) if args.scenario == "all" else [args.scenario]
     results = []
     with tempfile.TemporaryDirectory(prefix="quire-bench-sync-") as tmp:

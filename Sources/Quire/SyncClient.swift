@@ -105,7 +105,8 @@ final class ClientBox: @unchecked Sendable {
         var e = quire_sync_event(version: UInt32(QUIRE_SYNC_EVENT_VERSION), type: QUIRE_SYNC_EVENT_STATE_CHANGED,
                                  state: cState(d.state), status: QUIRE_OK, message: nil, record_id: nil, reason: nil,
                                  record_ids: nil, record_id_count: 0, completed: 0, total: 0,
-                                 client_seq: 0, change_ids: nil, change_id_count: 0, fields: nil, field_count: 0)
+                                 client_seq: 0, change_ids: nil, change_id_count: 0, fields: nil, field_count: 0,
+                                 presence: nil)
         var ids: [UnsafePointer<CChar>?] = []
         var fields: [UnsafePointer<CChar>?] = []
         var changeIDs: [Int64] = []
@@ -146,6 +147,9 @@ final class ClientBox: @unchecked Sendable {
             ids = repaired.map { c($0) }
             e.record_id_count = ids.count
             e.message = c(message)
+        case .presenceChanged(let members):
+            e.type = QUIRE_SYNC_EVENT_PRESENCE_CHANGED
+            e.presence = c(String(decoding: members, as: UTF8.self))
         case .authenticationNeeded: e.type = QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED
         case .reauthenticationFinished: e.type = QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED
         case .reauthenticationFailed(let error):

@@ -6,6 +6,7 @@
 
 import HTTPTypes
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -87,5 +88,80 @@ final class HTTPFramingErrorHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: answer.body))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// Answers an HTTP parse error in a connection's first request, which the WebSocket
+/// upgrade pipeline decodes before Hummingbird's HTTP/1 handlers (and
+/// ``HTTPFramingErrorHandler``) are added: without it such a request got no answer at all.
+/// It sits at the end of the upgrade pipeline, passes everything through, and answers
+/// (then closes) only an error that comes before anything was read; once a request went
+/// by, ``HTTPFramingErrorHandler`` (added after it) answers as it does without WebSocket.
+final class FirstRequestFramingErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias InboundOut = NIOAny
+    typealias OutboundIn = NIOAny
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let logger: Logger
+    private let headerLimit: Int
+    private var readSomething = false
+
+    init(logger: Logger, headerLimit: Int) {
+        self.logger = logger
+        self.headerLimit = headerLimit
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        readSomething = true
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parseError = error as? HTTPParserError, !readSomething else {
+            context.fireErrorCaught(error)
+            return
+        }
+        readSomething = true
+        let answer = framingErrorResponse(parseError, headerLimit: headerLimit)
+        logger.info(
+            "request",
+            metadata: [
+                "request_id": "\(answer.header("X-Request-Id") ?? "-")", "method": "-", "path": "-",
+                "status": "\(answer.status)", "error": "\(parseError)",
+            ]
+        )
+        var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
+        headers.replaceOrAdd(name: "Content-Length", value: String(answer.body.count))
+        let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: answer.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// Hummingbird's HTTP/1 channel with WebSocket upgrades, plus
+/// ``FirstRequestFramingErrorHandler`` at the end of its pipeline.
+struct HTTP1WebSocketChannel: ServerChildChannel {
+    let inner: HTTP1WebSocketUpgradeChannel
+    let logger: Logger
+    let headerLimit: Int
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try channel.pipeline.syncOperations.addHandler(
+                FirstRequestFramingErrorHandler(logger: self.logger, headerLimit: self.headerLimit)
+            )
+            return value
+        }
+    }
+
+    func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
     }
 }

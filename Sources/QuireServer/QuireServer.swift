@@ -10,6 +10,7 @@ import Musl
 #endif
 import ArgumentParser
 import Hummingbird
+import HummingbirdWebSocket
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -151,7 +152,29 @@ struct QuireServer: AsyncParsableCommand {
             httpDecoderConfiguration: .init(maxHeaderFieldSize: headerLimit, maxHeaderListSize: headerLimit))
         let app = Application(
             responder: HTTPHost(service: service, limits: settings.sync.limits, headerLimit: headerLimit, logger: logger),
-            server: .http1(configuration: http1),
+            // WebSocket upgrades of /documents/{doc}/layers/{layer}/socket (the push
+            // transport, WebSocketSession); every other request is HTTP as before. A ping
+            // every 4 s: a peer that answers none within the next period is closed, so a
+            // dead connection is noticed within 8 s.
+            server: HTTPServerBuilder { responder in
+                HTTP1WebSocketChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        configuration: .init(http1: http1, ws: .init(maxFrameSize: settings.sync.limits.maxBodyBytes + 4096,
+                                                                     autoPing: .enabled(timePeriod: .seconds(4)))),
+                        shouldUpgrade: { head, _, logger in
+                            guard head.method == .get, let target = head.path,
+                                  let (document, layer) = WebSocketSession.layer(ofPath: String(target.prefix { $0 != "?" })) else {
+                                return .dontUpgrade
+                            }
+                            let session = WebSocketSession(service: service, document: document, layer: layer, logger: logger,
+                                                           maxMessageBytes: settings.sync.limits.maxBodyBytes + 4096)
+                            return .upgrade([:]) { inbound, outbound, _ in
+                                await session.run(inbound, outbound)
+                            }
+                        }),
+                    logger: logger, headerLimit: headerLimit)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port),
                 serverName: nil),

@@ -200,13 +200,17 @@ extension SyncService {
         }
     }
 
-    func layerPDF(_ document: String, _ layer: String, _ request: SyncRequest) async throws -> SyncResponse {
+    /// The layer exported to its PDF; with `rights` (a client's export), only the records
+    /// the token may view are written (the others are left out as if deleted).
+    func layerPDF(_ document: String, _ layer: String, _ request: SyncRequest,
+                  rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
         let flattening = try ExportFlattening(query: request.query)
-        let (pdf, records, attachments) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord], [String: SyncAttachment]) in
+        var (pdf, records, attachments) = try await withLayer(document, layer) { tx, _ -> ([UInt8], [SyncStoredRecord], [String: SyncAttachment]) in
             guard let pdf = try await tx.documentPDF(document) else { throw SyncHTTPError.notFound("no document \(document)") }
             let records = try await tx.records(document, layer)
             return (pdf, records, try await SyncService.attachments(of: records, tx, document))
         }
+        if let rights { records = records.filter { rights.canView(json: $0.json) } }
         let bytes: [UInt8]
         let breakage: String?
         do {

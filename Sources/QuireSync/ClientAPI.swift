@@ -1,3 +1,4 @@
+import Crypto
 import FoundationEssentials
 import QuireDocument
 import QuireSyncProtocol
@@ -78,7 +79,10 @@ extension SyncService {
 
     // MARK: GET /documents/{doc}/pdf
 
-    func downloadPDF(_ document: String, _ request: SyncRequest) async throws -> SyncResponse {
+    func downloadPDF(_ document: String, _ request: SyncRequest, rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
+        if let rights, !rights.viewsEverything, let filtered = try await downloadPDF(document, request, filteredBy: rights) {
+            return filtered
+        }
         let found: (SyncDocumentInfo, [UInt8]?)? = try await store.read { tx in
             guard let info = try await tx.document(document) else { return nil }
             if request.header("If-None-Match") == "\"\(info.sha256)\"" { return (info, nil) }
@@ -90,11 +94,43 @@ extension SyncService {
         return SyncResponse(status: 200, headers: [("Content-Type", "application/pdf"), ("ETag", etag)], body: pdf)
     }
 
+    /// The download for a token that may not view some of the PDF's own annotations: the
+    /// uploaded PDF without them (written as a layer export of the visible ones), its ETag
+    /// the SHA-256 of those bytes. Nil when the token views them all (the PDF as uploaded).
+    private func downloadPDF(_ document: String, _ request: SyncRequest, filteredBy rights: CollaborationPermissions) async throws -> SyncResponse? {
+        let found: ([UInt8], [UInt8])? = try await store.read { tx in
+            guard let pdf = try await tx.documentPDF(document), let initial = try await tx.initialRecords(document) else { return nil }
+            return (pdf, initial)
+        }
+        guard let (pdf, initial) = found else { throw SyncHTTPError.notFound("no document \(document)") }
+        let records = try SyncService.storedRecords(ofArray: initial, revision: 0)
+        let visible = records.filter { rights.canView(json: $0.json) }
+        if visible.count == records.count { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try SyncService.pdfAndSignatureBreakage(pdf, withLayer: visible).pdf
+        } catch let e as SyncHTTPError {
+            throw e
+        } catch {
+            throw SyncHTTPError.internal("the PDF cannot be written without the annotations this token may not view: \(errorMessage(error))")
+        }
+        let sha = SHA256.hash(data: bytes).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
+        let etag = "\"\(sha)\""
+        if request.header("If-None-Match") == etag { return SyncResponse(status: 304, headers: [("ETag", etag)]) }
+        return SyncResponse(status: 200, headers: [("Content-Type", "application/pdf"), ("ETag", etag)], body: bytes)
+    }
+
     // MARK: GET /documents/{doc}/layers/{layer}
 
-    func fetchLayer(_ document: String, _ layer: String) async throws -> SyncResponse {
-        let (seq, records, digest) = try await withLayer(document, layer) { tx, info in
+    func fetchLayer(_ document: String, _ layer: String, rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
+        var (seq, records, digest) = try await withLayer(document, layer) { tx, info in
             (info.seq, try await tx.records(document, layer), info.digest)
+        }
+        // A token with collaboration permissions sees the records it may view, and the
+        // digest is theirs (what its client holds).
+        if let rights, !rights.viewsEverything {
+            records = records.filter { rights.canView(json: $0.json) }
+            digest = nil
         }
         // The digest of these records (computed when the store has none yet).
         let d = digest ?? LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
@@ -112,7 +148,8 @@ extension SyncService {
         case changes(seq: Int64, [SyncChange], more: Bool, digest: LayerDigest?)
     }
 
-    func pullChanges(_ document: String, _ layer: String, _ request: SyncRequest) async throws -> SyncResponse {
+    func pullChanges(_ document: String, _ layer: String, _ request: SyncRequest,
+                     rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
         guard let sinceText = request.query["since"] else { throw SyncHTTPError.badRequest("since=N is required (0 for every change)") }
         guard let since = Int64(sinceText), since >= 0 else {
             throw SyncHTTPError.badRequest("since must be an integer, 0 or more, not \"\(sinceText.prefix(40))\"")
@@ -146,7 +183,17 @@ extension SyncService {
         switch answer {
         case .reset(let seq):
             return SyncService.json(200, .object([("reset", .bool(true)), ("seq", .integer(seq))]))
-        case .changes(let seq, let changes, let more, let digest):
+        case .changes(let seq, var changes, let more, var digest):
+            // A token with collaboration permissions: a put of a record it may not view
+            // reaches it as a delete of that id (it may have seen the record before it
+            // changed group), and the digest, the whole layer's, is left out.
+            if let rights, !rights.viewsEverything {
+                changes = changes.map { c in
+                    guard c.op == .put, let record = c.record, !rights.canView(json: record) else { return c }
+                    return SyncChange(seq: c.seq, id: c.id, op: .delete, record: nil, clientID: c.clientID, userID: c.userID)
+                }
+                digest = nil
+            }
             // The digest of the layer at `seq` (what a client holds once it applied these
             // changes, when `more` is false), when the store has one.
             var fields: [(String, JSONOut)] = [

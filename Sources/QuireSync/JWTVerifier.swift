@@ -10,15 +10,28 @@ struct SyncClaims: JWTPayload {
     var userID: String?
     var exp: ExpirationClaim
     var nbf: NotBeforeClaim?
+    /// Per-user rights on records (``CollaborationPermissions``); nil: the token may do
+    /// what `permissions` grants on every record.
+    var collaborationPermissions: [String]?
+    /// The group of the records this token creates without one.
+    var defaultGroup: String?
 
     enum CodingKeys: String, CodingKey {
         case documentID = "document_id", layer, permissions, userID = "user_id", exp, nbf
+        case collaborationPermissions = "collaboration_permissions", defaultGroup = "default_group"
     }
 
     /// Times are checked by `JWTVerifier`, with its leeway, after the signature.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 
     func allows(_ permission: String) -> Bool { permissions.contains(permission) }
+
+    /// The token's collaboration permissions, nil without the claim; a claim outside the
+    /// grammar is `unauthenticated`.
+    func collaboration() throws(SyncHTTPError) -> CollaborationPermissions? {
+        guard let collaborationPermissions else { return nil }
+        return try CollaborationPermissions(collaborationPermissions, userID: userID, defaultGroup: defaultGroup)
+    }
 }
 
 /// Verifies sync JWTs with jwt-kit against public keys loaded at start.
@@ -33,8 +46,8 @@ struct SyncClaims: JWTPayload {
 ///   with a `kid`; keys of other types, or for encryption, are left out). A token whose
 ///   `kid` names a JWKS key is verified with that key only; other tokens are tried against
 ///   the PEM keys (and, without `kid`, the JWKS keys) of their algorithm.
-/// - Claims: `document_id`, `layer`, `permissions`, `exp` required; `user_id`, `nbf`
-///   optional; `exp` and `nbf` with a leeway (60 s).
+/// - Claims: `document_id`, `layer`, `permissions`, `exp` required; `user_id`, `nbf`,
+///   `collaboration_permissions` and `default_group` optional; `exp` and `nbf` with a leeway (60 s).
 final class JWTVerifier: Sendable {
     static let allowedAlgorithms: Set<String> = ["RS256", "RS512", "ES256", "ES512"]
 

@@ -221,7 +221,8 @@ extension SyncService {
         return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
     }
 
-    func push(_ document: String, _ layer: String, _ request: SyncRequest, userID: String?) async throws -> SyncResponse {
+    func push(_ document: String, _ layer: String, _ request: SyncRequest, userID: String?,
+              rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
         let (clientID, parsed) = try parsePush(request.body)
         guard let info = try await store.read({ tx in try await tx.document(document) }) else {
             throw SyncHTTPError.notFound("no document \(document)")
@@ -253,7 +254,7 @@ extension SyncService {
                     continue
                 }
                 let answer = try await apply(m, tx, document, layer, seq: &seq, digest: &digest, clientID: clientID, userID: userID,
-                                             maxRecordBytes: limits.maxRecordBytes).json(clientSeq: m.clientSeq).bytes
+                                             maxRecordBytes: limits.maxRecordBytes, rights: rights).json(clientSeq: m.clientSeq).bytes
                 try await tx.saveAnswer(document, layer, clientID: clientID, clientSeq: m.clientSeq, answer: answer)
                 results.append(.raw(answer))
             }
@@ -271,10 +272,27 @@ extension SyncService {
 
     /// Decides one mutation against the layer and applies it when accepted.
     func apply(_ m: Mutation, _ tx: any SyncTransaction, _ document: String, _ layer: String, seq: inout Int64,
-               digest: inout LayerDigest, clientID: String?, userID: String?, maxRecordBytes: Int) async throws -> MutationOutcome {
+               digest: inout LayerDigest, clientID: String?, userID: String?, maxRecordBytes: Int,
+               rights: CollaborationPermissions? = nil) async throws -> MutationOutcome {
         let current = try await tx.record(document, layer, id: m.id)
         func reject(_ reason: String, _ message: String) -> MutationOutcome {
             .rejected(reason: reason, message: message, current: current)
+        }
+        // Collaboration permissions (docs/sync-protocol.md): a record the token may not
+        // view is refused without showing it; a delete is checked before its base, a put
+        // once its record (merged, with the server's creator and group) is known.
+        let currentOwner = current.map { RecordOwnership(json: $0.json) }
+        if let rights, let currentOwner {
+            guard rights.canView(currentOwner) else {
+                return .rejected(reason: "forbidden", message: "the record \"\(m.id.prefix(60))\" is not visible to this token (collaboration_permissions)",
+                                 current: nil)
+            }
+            if m.op == .delete {
+                let parent = try await currentOwner.parent.asyncFlatMap { try await tx.record(document, layer, id: $0) }
+                if let why = rights.refusal(current: currentOwner, next: nil, parent: parent.map { RecordOwnership(json: $0.json) }) {
+                    return reject("forbidden", why + " (collaboration_permissions)")
+                }
+            }
         }
         // First writer wins: the base must be the record's current revision (null: absent),
         // but a put that names its fields merges with the changes made since its base
@@ -334,6 +352,38 @@ extension SyncService {
                             return reject("invalid", "the merged record: " + SyncService.jsonMessage(error))
                         }
                     }
+                }
+            }
+            // The creator (`quire.creator`) is the server's: the creating token's user when
+            // it has collaboration permissions, kept from the current record on an update;
+            // what the client sent is never stored. A record created without a group gets
+            // the token's default_group.
+            if case .object(var fields) = value {
+                var quire = fields["quire"]?.objectValue ?? [:]
+                let creator: String? = current != nil ? currentOwner?.creator : (rights != nil ? userID : nil)
+                if quire["creator"] != nil || creator != nil {
+                    quire["creator"] = creator.map(InstantJSONValue.string)
+                    if quire.isEmpty { fields["quire"] = nil } else { fields["quire"] = .object(quire) }
+                }
+                if current == nil, let group = rights?.defaultGroup, fields["group"] == nil || fields["group"] == .null {
+                    fields["group"] = .string(group)
+                }
+                // An update without the key keeps the group (the annotation model does not
+                // carry it: a client that rebuilt the record from a document would drop
+                // it); `"group": null` clears it.
+                if fields["group"] == nil, let group = currentOwner?.group { fields["group"] = .string(group) }
+                if fields["group"] == .null { fields["group"] = nil }
+                if let group = fields["group"], group.stringValue?.isEmpty != false {
+                    return reject("invalid", "record.group must be a non-empty string (or null: no group)")
+                }
+                value = .object(fields)
+            }
+            if let rights {
+                let next = RecordOwnership(value)
+                let parentID = next.parent ?? currentOwner?.parent
+                let parent = try await parentID.asyncFlatMap { try await tx.record(document, layer, id: $0) }
+                if let why = rights.refusal(current: currentOwner, next: next, parent: parent.map { RecordOwnership(json: $0.json) }) {
+                    return reject("forbidden", why + " (collaboration_permissions)")
                 }
             }
             if let current, current.pageIndex != page {
@@ -408,5 +458,13 @@ extension SyncService {
             if let merge { return .accepted(seq: next, merged: json, dropped: merge.dropped) }
             return .accepted(seq: next)
         }
+    }
+}
+
+extension Optional {
+    /// `flatMap` with an asynchronous, throwing transform.
+    func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

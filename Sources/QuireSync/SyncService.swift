@@ -21,6 +21,7 @@ public final class SyncService: Sendable {
     let verifier: JWTVerifier
     let listeners: ListenerRegistry
     let checkers = Mutex<[String: AnnotationRecordChecker]>([:])
+    let presence = PresenceRegistry()
     private let stopping = Mutex(false)
 
     /// Opens the store of `configuration.storeURL` (`sqlite:` built in, other schemes from
@@ -139,6 +140,8 @@ public final class SyncService: Sendable {
         case adminLayerAction(String, String, String)
         case documentPDF(String)
         case layer(String, String)
+        case layerPDF(String, String)
+        case layerPresence(String, String)
         case changes(String, String)
         case mutations(String, String)
         case attachment(String, String)
@@ -167,7 +170,7 @@ public final class SyncService: Sendable {
         case 6 where segments[0] == "admin" && segments[1] == "documents" && segments[3] == "layers":
             switch segments[5] {
             case "copy", "import": allowed = ["POST"]
-            case "annotations", "pdf": allowed = ["GET"]
+            case "annotations", "pdf", "presence": allowed = ["GET"]
             default: throw SyncHTTPError.notFound("no route \(request.path.prefix(200))")
             }
             route = .adminLayerAction(segments[2], segments[4], segments[5])
@@ -175,6 +178,10 @@ public final class SyncService: Sendable {
             (route, allowed) = (.documentPDF(segments[1]), ["GET"])
         case 4 where segments[0] == "documents" && segments[2] == "layers":
             (route, allowed) = (.layer(segments[1], segments[3]), ["GET"])
+        case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "presence":
+            (route, allowed) = (.layerPresence(segments[1], segments[3]), ["GET"])
+        case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "pdf":
+            (route, allowed) = (.layerPDF(segments[1], segments[3]), ["GET"])
         case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "changes":
             (route, allowed) = (.changes(segments[1], segments[3]), ["GET"])
         case 5 where segments[0] == "documents" && segments[2] == "layers" && segments[4] == "mutations":
@@ -224,20 +231,28 @@ public final class SyncService: Sendable {
             case "copy": return try await copyLayer(doc, layer, request)
             case "annotations": return try await layerAnnotations(doc, layer)
             case "pdf": return try await layerPDF(doc, layer, request)
+            case "presence": return SyncResponse(status: 200, headers: [("Content-Type", "application/json")], body: presence.json(doc, layer))
             default: return try await importPDF(doc, layer, request)
             }
         case .documentPDF(let doc):
-            _ = try await authorize(request, document: doc, layer: nil, permission: "download")
-            return try await downloadPDF(doc, request)
+            let claims = try await authorize(request, document: doc, layer: nil, permission: "download")
+            return try await downloadPDF(doc, request, rights: try claims.collaboration())
         case .layer(let doc, let layer):
+            let claims = try await authorize(request, document: doc, layer: layer, permission: "read")
+            return try await fetchLayer(doc, layer, rights: try claims.collaboration())
+        case .layerPDF(let doc, let layer):
+            let claims = try await authorize(request, document: doc, layer: layer, permission: "read")
+            guard claims.allows("download") else { throw SyncHTTPError.forbidden("the token does not grant download") }
+            return try await layerPDF(doc, layer, request, rights: try claims.collaboration())
+        case .layerPresence(let doc, let layer):
             _ = try await authorize(request, document: doc, layer: layer, permission: "read")
-            return try await fetchLayer(doc, layer)
+            return SyncResponse(status: 200, headers: [("Content-Type", "application/json")], body: presence.json(doc, layer))
         case .changes(let doc, let layer):
-            _ = try await authorize(request, document: doc, layer: layer, permission: "read")
-            return try await pullChanges(doc, layer, request)
+            let claims = try await authorize(request, document: doc, layer: layer, permission: "read")
+            return try await pullChanges(doc, layer, request, rights: try claims.collaboration())
         case .mutations(let doc, let layer):
             let claims = try await authorize(request, document: doc, layer: layer, permission: "write")
-            return try await push(doc, layer, request, userID: claims.userID)
+            return try await push(doc, layer, request, userID: claims.userID, rights: try claims.collaboration())
         case .attachment(let doc, let sha):
             let put = request.method == "PUT"
             _ = try await authorize(request, document: doc, layer: nil, permission: put ? "write" : "read")
@@ -332,6 +347,12 @@ public final class SyncService: Sendable {
         }
         guard dots == 2 else { throw .unauthenticated("the token is not a JWT (three base64url parts joined by dots)") }
         return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// The user of a live connection's token that may read `layer` (presence).
+    func presenceUser(_ request: SyncRequest, document: String, layer: String) async throws -> String? {
+        if isStopping { throw SyncHTTPError.unavailable("the server is shutting down") }
+        return try await authorize(request, document: document, layer: layer, permission: "read").userID
     }
 
     // MARK: Answers

@@ -17,6 +17,24 @@ public protocol SyncTransport: Sendable {
     func send(_ request: SyncRequest, timeoutSeconds: Int) throws -> SyncResponse
 }
 
+/// A transport that can also follow a layer over a WebSocket (quire-server's push
+/// transport, docs/sync-protocol.md "WebSocket"): a listening descriptor uses it when the
+/// server offers one, and long-polls when it does not.
+public protocol SyncSocketTransport: SyncTransport {
+    /// Opens the WebSocket of `path`, sends `hello` (a text message), then calls `onMessage`
+    /// with each text message the server sends, on the calling thread, which it blocks
+    /// until the connection ends (returns) or `shouldStop()` (checked at least every
+    /// 100 ms) is true (closes it, returns). Throws ``SyncSocketUnavailable`` when the
+    /// server answers the upgrade with anything but a WebSocket (it has none), and another
+    /// error when the connection fails.
+    func follow(path: String, hello: String, onMessage: (String) -> Void, shouldStop: () -> Bool) throws
+}
+
+/// The server has no WebSocket for the layer (it answered the upgrade with HTTP).
+public struct SyncSocketUnavailable: Error, Sendable {
+    public init() {}
+}
+
 /// A descriptor's state, as PSPDFKit Instant's `InstantDocumentState`.
 public enum SyncState: Int, Sendable {
     /// Not downloaded (or its local storage was removed).
@@ -58,6 +76,10 @@ public enum SyncEvent: Sendable {
     /// did not match after a pull): they were fetched again, and the document shows the
     /// server's records. Counted (``SyncDescriptor/repairs()``); never expected.
     case recordsRepaired([String], message: String)
+    /// Who is connected to the layer now (quire-server's presence over its WebSocket,
+    /// docs/sync-protocol.md "Presence"): the JSON array of members, each `user_id`,
+    /// `client_id`, `since` and `cursor`. Only while listening over a WebSocket.
+    case presenceChanged([UInt8])
 }
 
 /// What ``SyncEvent/changeDropped(_:)`` reports: which record, why, and which local
@@ -66,8 +88,9 @@ public enum SyncEvent: Sendable {
 public struct SyncDroppedChange: Sendable, Equatable {
     /// The record.
     public var id: String
-    /// "conflict" (another client changed or deleted it first) or "invalid" (the server
-    /// refused the record).
+    /// "conflict" (another client changed or deleted it first), "invalid" (the server
+    /// refused the record) or "forbidden" (the token's collaboration permissions do not
+    /// allow it).
     public var reason: String
     public var message: String
     /// The refused mutation's client sequence number.

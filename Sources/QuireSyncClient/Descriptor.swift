@@ -54,6 +54,9 @@ public final class SyncDescriptor: @unchecked Sendable {
     /// The failure of the last download queued, until a download succeeds.
     private var downloadFailure: SyncClientError?
     private var listening = false
+    /// The server answered the WebSocket upgrade with HTTP: the listener long-polls (read
+    /// and written on the listener thread only).
+    private var socketUnavailable = false
     private var closed = false
     /// Whether an automatic sync is scheduled (it runs `autoSyncDelay` after the first
     /// local change that it will push, however many follow).
@@ -1147,6 +1150,13 @@ public final class SyncDescriptor: @unchecked Sendable {
             do {
                 let store = try openStore()
                 guard try store.downloaded else { sleepWhileListening(1); continue }
+                // quire-server's WebSocket when the transport has one and the server offers
+                // it; long polls otherwise (and for good once a server answered without one).
+                if !socketUnavailable, let sockets = client.transport as? any SyncSocketTransport {
+                    try followSocket(sockets, store, recovered: failures > 0)
+                    failures = 0
+                    continue
+                }
                 let cursor = try store.cursor
                 let r = try call("GET", "/documents/\(documentID)/layers/\(layer)/changes",
                                  query: ["since": String(cursor), "wait": String(client.configuration.listenWaitSeconds)],
@@ -1176,6 +1186,57 @@ public final class SyncDescriptor: @unchecked Sendable {
                 failures += 1
                 sleepWhileListening(Self.retryDelay(failures: failures))
             }
+        }
+    }
+
+    /// Follows the layer over the server's WebSocket until it closes, the listening stops,
+    /// or a reset (the sync refetches the layer; the caller connects again from the new
+    /// cursor). Each `changes` message with changes starts a sync, as a long poll's answer
+    /// does; `presence` messages become ``SyncEvent/presenceChanged(_:)``. A server without
+    /// a WebSocket sets ``socketUnavailable`` and returns: the listener long-polls.
+    private func followSocket(_ sockets: any SyncSocketTransport, _ store: LocalStore, recovered: Bool) throws {
+        guard let token = currentToken(refresh: false) else {
+            throw SyncClientError(.authentication, "no token for \(documentID)/\(layer): reauthenticate")
+        }
+        let hello = InstantJSONValue.object([
+            "type": .string("hello"), "token": .string(token), "since": .integer(try store.cursor),
+            "client_id": .string(try clientID()),
+        ]).canonicalText
+        var refused: SyncClientError?
+        var reset = false
+        var first = true
+        do {
+            try sockets.follow(path: "/documents/\(documentID)/layers/\(layer)/socket", hello: hello, onMessage: { text in
+                guard let message = try? InstantJSONValue(parsing: Array(text.utf8)) else { return }
+                switch message["type"]?.stringValue {
+                case "changes":
+                    let body = message["body"]
+                    reset = body?["reset"]?.boolValue == true
+                    let changed = reset || !(body?["changes"]?.arrayValue?.isEmpty ?? true)
+                    let waiting = first && recovered ? ((try? store.pendingCount()) ?? 0) : 0
+                    first = false
+                    if changed || waiting > 0 {
+                        worker.async { [self] in runSync() }
+                        if reset { worker.sync {} }
+                    }
+                case "presence":
+                    if let list = message["body"]?["presence"] { client.emit(self, .presenceChanged(list.canonicalBytes)) }
+                case "error":
+                    let status = message["status"]?.integerValue ?? 0
+                    let why = message["body"]?["error"]?["message"]?.stringValue ?? "status \(status)"
+                    if status == 401 { refused = SyncClientError(.authentication, "the server refused the token: \(why)") }
+                    if status == 403 || status == 404 { refused = SyncClientError(.forbidden, "the server refused \(documentID)/\(layer): \(why)") }
+                default:
+                    break
+                }
+            }, shouldStop: { [self] in reset || !stateLock.withLock({ listening && !closed }) })
+        } catch is SyncSocketUnavailable {
+            socketUnavailable = true
+            return
+        }
+        if let refused { throw refused }
+        if !reset, stateLock.withLock({ listening && !closed }) {
+            throw SyncClientError(.network, "the server closed the WebSocket")
         }
     }
 

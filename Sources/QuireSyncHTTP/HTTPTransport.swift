@@ -8,6 +8,10 @@ import NIOHTTP1
 import QuireSyncProtocol
 import QuireSyntax
 import QuireSyncClient
+import Logging
+import NIOSSL
+import Synchronization
+import WSClient
 
 // The sync client's HTTP transport: AsyncHTTPClient (SwiftNIO, TLS through
 // swift-nio-ssl's BoringSSL), built only when QUIRE_NO_SERVER is unset, as quire-server is.
@@ -129,4 +133,77 @@ extension HTTPTransport {
         }
         return "\(error)"
     }
+}
+
+extension HTTPTransport: SyncSocketTransport {
+    /// The messages a WebSocket received, handed from its task to the listener's thread.
+    private final class Inbox: @unchecked Sendable {
+        private struct State {
+            var messages: [String] = []
+            var ended: (any Error)?? = nil
+        }
+
+        private let state = Mutex(State())
+        let signal = DispatchSemaphore(value: 0)
+
+        func add(_ text: String) {
+            state.withLock { $0.messages.append(text) }
+            signal.signal()
+        }
+
+        func end(_ error: (any Error)?) {
+            state.withLock { $0.ended = .some(error) }
+            signal.signal()
+        }
+
+        /// The messages received so far, and how the connection ended (nil: still open).
+        func take() -> ([String], (any Error)??) {
+            state.withLock { s in
+                let out = s.messages
+                s.messages.removeAll()
+                return (out, s.ended)
+            }
+        }
+    }
+
+    /// Follows a layer over quire-server's WebSocket (`ws://` or `wss://` for the base
+    /// URL's `http://` or `https://`), with WSClient (swift-websocket, on SwiftNIO and
+    /// swift-nio-ssl). The client answers the server's pings itself.
+    public func follow(path: String, hello: String, onMessage: (String) -> Void, shouldStop: () -> Bool) throws {
+        let url = (baseURL.lowercased().hasPrefix("https://") ? "wss://" + baseURL.dropFirst(8) : "ws://" + baseURL.dropFirst(7)) + path
+        let inbox = Inbox()
+        let task = Task {
+            do {
+                try await WebSocketClient.connect(
+                    url: url, configuration: .init(maxFrameSize: Self.maxResponseBytes, autoPing: .disabled),
+                    tlsConfiguration: url.hasPrefix("wss://") ? .makeClientConfiguration() : nil,
+                    eventLoopGroup: HTTPClient.defaultEventLoopGroup, logger: Self.socketLogger
+                ) { inbound, outbound, _ in
+                    try await outbound.write(.text(hello))
+                    for try await message in inbound.messages(maxSize: Self.maxResponseBytes) {
+                        if case .text(let text) = message { inbox.add(text) }
+                    }
+                }
+                inbox.end(nil)
+            } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
+                inbox.end(SyncSocketUnavailable())
+            } catch {
+                inbox.end(SyncClientError(.network, "WebSocket \(baseURL): \(Self.describe(error))"))
+            }
+        }
+        defer { task.cancel() }
+        while true {
+            _ = inbox.signal.wait(timeout: .now() + .milliseconds(100))
+            let (messages, ended) = inbox.take()
+            for text in messages { onMessage(text) }
+            if let ended {
+                if let error = ended { throw error }
+                return
+            }
+            if shouldStop() { return }
+        }
+    }
+
+    /// WSClient logs nothing the client reports (its failures come back as errors).
+    static let socketLogger = Logger(label: "quire.sync.websocket", factory: { _ in SwiftLogNoOpLogHandler() })
 }

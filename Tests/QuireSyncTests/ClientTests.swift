@@ -50,6 +50,7 @@ final class EventLog: @unchecked Sendable {
         case .documentChanged(let ids): text = "documentChanged \(ids.sorted().joined(separator: ","))"
         case .changeDropped(let d): text = "changeDropped \(d.id) \(d.reason)"
         case .recordsRepaired(let ids, _): text = "recordsRepaired \(ids.sorted().joined(separator: ","))"
+        case .presenceChanged: text = "presenceChanged"
         case .authenticationNeeded: text = "authenticationNeeded"
         case .reauthenticationFinished: text = "reauthenticationFinished"
         case .reauthenticationFailed(let e): text = "reauthenticationFailed \(e.kind)"

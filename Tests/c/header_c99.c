@@ -919,10 +919,14 @@ HEADER_ASSERT(sync_event_v2,
                       offsetof(quire_sync_event, change_ids));
 /* Version 3 adds `fields` after version 2's. */
 HEADER_ASSERT(sync_event_v3,
-              QUIRE_SYNC_EVENT_VERSION == 3 &&
+              QUIRE_SYNC_EVENT_VERSION >= 3 &&
                   offsetof(quire_sync_event, fields) >
                       offsetof(quire_sync_event, change_id_count) &&
                   offsetof(quire_sync_event, field_count) > offsetof(quire_sync_event, fields));
+/* Version 4 adds `presence` after version 3's, and the PRESENCE_CHANGED event. */
+HEADER_ASSERT(sync_event_v4,
+              QUIRE_SYNC_EVENT_VERSION == 4 && QUIRE_SYNC_EVENT_PRESENCE_CHANGED == 0x250C &&
+                  offsetof(quire_sync_event, presence) > offsetof(quire_sync_event, field_count));
 /* The tool manager: its handle an incomplete type, its structs' initialisers constant
  * expressions, its callbacks of exactly the header's types, its enums their families. */
 static quire_tool_manager *const header_no_tool_manager = NULL;

@@ -43,6 +43,7 @@ static const char *event_name(quire_sync_event_type type) {
     case QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED: return "reauthentication finished";
     case QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED: return "reauthentication failed";
     case QUIRE_SYNC_EVENT_RECORDS_REPAIRED: return "records repaired";
+    case QUIRE_SYNC_EVENT_PRESENCE_CHANGED: return "presence changed";
     }
     return NULL;
 }
@@ -70,6 +71,9 @@ static void on_event(quire_descriptor *descriptor, const quire_sync_event *event
     /* Version 2's fields: only CHANGE_DROPPED carries change ids. */
     if (event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED &&
         (event->change_ids || event->change_id_count || event->client_seq))
+        e->wrong_thread++;
+    /* Version 4's: only PRESENCE_CHANGED has a presence list, and it always has one. */
+    if ((event->type == QUIRE_SYNC_EVENT_PRESENCE_CHANGED) != (event->presence != NULL))
         e->wrong_thread++;
     /* Version 3's: only CHANGE_DROPPED names fields, and a count goes with its array. */
     if ((event->type != QUIRE_SYNC_EVENT_CHANGE_DROPPED && (event->fields || event->field_count)) ||

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Dict, List
 
@@ -639,3 +640,86 @@ def test_an_image_stamp_follows_the_user_and_exports(server, keys, tmp_path):
     subtypes = [raw.FPDFAnnot_GetSubtype(raw.FPDFPage_GetAnnot(page, i)) for i in range(raw.FPDFPage_GetAnnotCount(page))]
     assert raw.FPDF_ANNOT_STAMP in subtypes
     assert [item.get_title() for item in pdf_doc.get_toc()] == ["the stamp"]
+
+
+def test_collaboration_permissions_through_the_binding(server, keys, tmp_path):
+    """Issue 34 through Python: a change the token's collaboration permissions refuse comes
+    back as CHANGE_DROPPED with reason "forbidden" and the document shows the server's
+    record; a user who may view only their own records downloads a PDF and a layer without
+    the others' annotations; the creator is the server's."""
+    doc = fresh_document(server, keys)
+    view_all = ["annotations:view:all", "comments:view:all"]
+    ann_jwt = token(keys, doc, user_id="ann", collaboration_permissions=view_all + ["annotations:edit:self"])
+    bob_jwt = token(keys, doc, user_id="bob", collaboration_permissions=view_all + ["annotations:edit:self"])
+    own_jwt = token(
+        keys, doc, user_id="cy", collaboration_permissions=["annotations:view:self", "annotations:edit:self"]
+    )
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, b_events = make_client(server, tmp_path / "b")
+    c_client, _ = make_client(server, tmp_path / "c")
+    with a_client, b_client, c_client:
+        ann, bob = downloaded(a_client, ann_jwt), downloaded(b_client, bob_jwt)
+        add_note(ann.document, "anns-note", "Ann's words")
+        ann.sync_now()
+        bob.sync_now()
+        note = find(bob.document, "anns-note")
+        note.contents = "Bob's words"
+        bob.document.update_annotation(note)
+        bob.sync_now()
+        bob.wait_idle()
+        dropped = b_events.of(quire.SyncEventType.CHANGE_DROPPED)
+        assert dropped and dropped[-1].record_id == "anns-note" and dropped[-1].reason == "forbidden", dropped
+        assert find(bob.document, "anns-note").contents == "Ann's words"
+        # His own note goes through, and the server names him its creator.
+        add_note(bob.document, "bobs-note", "Bob's own")
+        bob.sync_now()
+        on_server = server_records(server, keys, doc)
+        assert on_server["bobs-note"]["quire"]["creator"] == "bob"
+        assert on_server["anns-note"]["quire"]["creator"] == "ann"
+        assert bob.state == quire.SyncState.CLEAN and bob.repairs == 0
+        assert _canon(bob.records()["anns-note"]) == _canon(on_server["anns-note"])
+        # Cy sees only what Cy made: neither the PDF's own annotations nor Ann's or Bob's.
+        cy = downloaded(c_client, own_jwt)
+        assert records(cy.document) == {} and cy.records() == {}
+        add_note(cy.document, "cys-note", "Cy's")
+        cy.sync_now()
+        assert set(records(cy.document)) == {"cys-note"} and cy.repairs == 0
+
+
+def test_listening_uses_the_websocket_when_offered(server, keys, tmp_path, host):
+    """Issue 34: a listening descriptor follows the layer over quire-server's WebSocket
+    (it is in the layer's presence while it listens, and leaves it when it stops); on a
+    host without one (the C handler's hosts) it long-polls by itself. Either way a change
+    pushed by another client reaches it."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc, user_id="bea")
+    a_client, _ = make_client(server, tmp_path / "a")
+    recorder = Recorder()
+    b_client = quire.Client(f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder,
+                            auto_sync_delay=0.2, listen_wait_seconds=5)
+    from sync_support import request
+
+    def present():
+        r = request(server.port, "GET", f"/admin/documents/{doc}/layers/review/presence", headers=keys.admin)
+        assert r.status == 200, r
+        return [p["user_id"] for p in r.json["presence"]]
+
+    with a_client, b_client:
+        a = downloaded(a_client, token(keys, doc))
+        b = downloaded(b_client, jwt)
+        b.listen()
+        if host.startswith("quire-server"):
+            assert wait_until(lambda: present() == ["bea"])
+            # The descriptor hears the presence too (PRESENCE_CHANGED, version 4 events).
+            assert wait_until(lambda: any([m["user_id"] for m in e.presence] == ["bea"]
+                                          for e in recorder.of(quire.SyncEventType.PRESENCE_CHANGED)))
+        else:
+            time.sleep(1)
+            assert present() == [] and not recorder.of(quire.SyncEventType.PRESENCE_CHANGED)
+        add_note(a.document, "pushed-by-a", "hello")
+        a.sync_now()
+        assert wait_until(lambda: "pushed-by-a" in records(b.document))
+        add_note(b.document, "auto-from-b", "automatic")
+        assert wait_until(lambda: "auto-from-b" in server_records(server, keys, doc))
+        b.listen(False)
+        assert wait_until(lambda: present() == [])

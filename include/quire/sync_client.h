@@ -90,7 +90,12 @@ typedef enum quire_sync_event_type {
      *  server's (the layer's digest did not match) and fetched them again; the document
      *  shows the server's records. `message` says what differed. Counted by
      *  `quire_descriptor_repairs`. Never expected: report it. */
-    QUIRE_SYNC_EVENT_RECORDS_REPAIRED = 0x250B
+    QUIRE_SYNC_EVENT_RECORDS_REPAIRED = 0x250B,
+    /** Who is connected to the layer changed (version 4): `presence` is the list, a JSON
+     *  array of members (`user_id`, `client_id`, `since`, `cursor`; docs/sync-protocol.md,
+     *  "Presence"). Only while the descriptor listens over quire-server's WebSocket. A
+     *  program ignores event types it does not know, as this one is new in version 4. */
+    QUIRE_SYNC_EVENT_PRESENCE_CHANGED = 0x250C
 } quire_sync_event_type;
 
 /** One event, borrowed: valid only during the `on_event` call. */
@@ -101,7 +106,7 @@ typedef struct quire_sync_event {
     int status;                  /**< QUIRE_OK, or the status of a failure */
     const char *message;         /**< the failure's or the dropped change's message; NULL otherwise */
     const char *record_id;       /**< CHANGE_DROPPED: the record; NULL otherwise */
-    const char *reason;          /**< CHANGE_DROPPED: "conflict" or "invalid"; NULL otherwise */
+    const char *reason;          /**< CHANGE_DROPPED: "conflict", "invalid" or "forbidden" (collaboration permissions); NULL otherwise */
     const char *const *record_ids; /**< DOCUMENT_CHANGED, RECORDS_REPAIRED: the records; NULL otherwise */
     size_t record_id_count;      /**< how many `record_ids` there are */
     int64_t completed;           /**< DOWNLOAD_PROGRESS: bytes received */
@@ -113,12 +118,15 @@ typedef struct quire_sync_event {
     /* Version 3: read these only when `version` >= 3. */
     const char *const *fields;   /**< CHANGE_DROPPED: the fields lost to concurrent changes; NULL otherwise */
     size_t field_count;          /**< how many `fields` there are */
+    /* Version 4: read this only when `version` >= 4. */
+    const char *presence;        /**< PRESENCE_CHANGED: the members, a JSON array (UTF-8); NULL otherwise */
 } quire_sync_event;
 
 /** The version of `quire_sync_event` this header describes (2: `client_seq` and
- *  `change_ids`; 3: `fields`). The library fills the struct; a program reads the fields of
- *  the version the event carries, so one built against an older version keeps working. */
-#define QUIRE_SYNC_EVENT_VERSION 3
+ *  `change_ids`; 3: `fields`; 4: `presence`). The library fills the struct; a program reads
+ *  the fields of the version the event carries, so one built against an older version
+ *  keeps working. */
+#define QUIRE_SYNC_EVENT_VERSION 4
 
 /** Called with each event of `descriptor`, on its event thread. */
 typedef void (*quire_sync_event_fn)(quire_descriptor *descriptor, const quire_sync_event *event, void *payload);

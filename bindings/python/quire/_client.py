@@ -16,6 +16,7 @@ Example (``examples/python/instant_review.py`` does the whole review)::
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import threading
 from ctypes import byref, c_int, c_size_t
@@ -56,6 +57,7 @@ class SyncEventType(IntEnum):
     REAUTHENTICATION_FINISHED = _raw.QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED
     REAUTHENTICATION_FAILED = _raw.QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED
     RECORDS_REPAIRED = _raw.QUIRE_SYNC_EVENT_RECORDS_REPAIRED
+    PRESENCE_CHANGED = _raw.QUIRE_SYNC_EVENT_PRESENCE_CHANGED
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,8 @@ class SyncEvent:
     status: int = 0
     message: Optional[str] = None
     #: CHANGE_DROPPED: the record whose local changes were dropped, and why
-    #: (``"conflict"`` or ``"invalid"``).
+    #: (``"conflict"``, ``"invalid"`` or ``"forbidden"``: the token's collaboration
+    #: permissions do not allow the change).
     record_id: Optional[str] = None
     reason: Optional[str] = None
     #: DOCUMENT_CHANGED: the records the server changed; RECORDS_REPAIRED: the records
@@ -84,11 +87,16 @@ class SyncEvent:
     #: client's change of the same fields; when the change's other fields were merged and
     #: kept, only these were dropped. Empty when the whole change was dropped.
     fields: Tuple[str, ...] = field(default_factory=tuple)
+    #: PRESENCE_CHANGED: who is connected to the layer over quire-server's WebSocket, one
+    #: dict per member (``user_id``, ``client_id``, ``since``, ``cursor``), oldest first.
+    presence: Tuple[Dict[str, Any], ...] = field(default_factory=tuple)
 
 
 def _text(p: Optional[bytes]) -> Optional[str]:
     return None if p is None else p.decode("utf-8", errors="replace")
 
+
+_KNOWN_EVENTS = frozenset(int(t) for t in SyncEventType)
 
 EventHandler = Callable[["Descriptor", SyncEvent], None]
 TokenProvider = Callable[["Descriptor"], Optional[str]]
@@ -209,10 +217,16 @@ class Client:
             fields: Tuple[str, ...] = ()
             if e.version >= 3 and e.fields and e.field_count:
                 fields = tuple(_text(e.fields[i]) or "" for i in range(e.field_count))
+            presence: Tuple[Dict[str, Any], ...] = ()
+            if e.version >= 4 and e.presence:
+                presence = tuple(json.loads(_text(e.presence) or "[]"))
+            if e.type not in _KNOWN_EVENTS:
+                return  # an event of a newer library than this binding knows
             event = SyncEvent(
                 type=SyncEventType(e.type), state=SyncState(e.state), status=e.status, message=_text(e.message),
                 record_id=_text(e.record_id), reason=_text(e.reason), record_ids=ids,
                 completed=e.completed, total=e.total, change_ids=changes, client_seq=client_seq, fields=fields,
+                presence=presence,
             )
             descriptor = self._descriptor_of(handle)
             if event.type in (SyncEventType.DOCUMENT_CHANGED, SyncEventType.CHANGE_DROPPED,

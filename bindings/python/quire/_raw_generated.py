@@ -967,6 +967,7 @@ QUIRE_SYNC_EVENT_AUTHENTICATION_NEEDED = 0x2508
 QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED = 0x2509
 QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED = 0x250A
 QUIRE_SYNC_EVENT_RECORDS_REPAIRED = 0x250B
+QUIRE_SYNC_EVENT_PRESENCE_CHANGED = 0x250C
 
 
 class quire_sync_event(Structure):
@@ -989,12 +990,13 @@ class quire_sync_event(Structure):
         ("change_id_count", c_size_t),
         ("fields", POINTER(c_char_p)),
         ("field_count", c_size_t),
+        ("presence", c_char_p),
     ]
 
 
 #: The version of `quire_sync_event` this header describes (2: `client_seq` and `change_ids`; 3:
-#: `fields`).
-QUIRE_SYNC_EVENT_VERSION = 3
+#: `fields`; 4: `presence`).
+QUIRE_SYNC_EVENT_VERSION = 4
 
 #: ``quire_sync_event_fn``: Called with each event of `descriptor`, on its event thread.
 quire_sync_event_fn = CFUNCTYPE(None, quire_descriptor_p, POINTER(quire_sync_event), c_void_p)
@@ -2468,6 +2470,7 @@ __all__ = [
     "QUIRE_SYNC_EVENT_REAUTHENTICATION_FINISHED",
     "QUIRE_SYNC_EVENT_REAUTHENTICATION_FAILED",
     "QUIRE_SYNC_EVENT_RECORDS_REPAIRED",
+    "QUIRE_SYNC_EVENT_PRESENCE_CHANGED",
     "quire_sync_event",
     "QUIRE_SYNC_EVENT_VERSION",
     "quire_sync_event_fn",
