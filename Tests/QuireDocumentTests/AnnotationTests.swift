@@ -65,6 +65,7 @@ struct AnnotationTests {
             case "FreeText": a.defaultAppearance = "/Helv 14 Tf 0 g"
             case "Stamp": a.iconName = "Approved"
             case "Text": a.iconName = "Comment"
+            case "FileAttachment": a.file = try Annotation.AttachedFile(bytes: Array("attached".utf8), name: "a.txt")
             default: break
             }
             made.append(try doc.addAnnotation(a))
