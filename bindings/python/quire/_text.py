@@ -15,7 +15,7 @@ import threading
 import weakref
 from itertools import repeat
 from ctypes import byref, c_int32, c_size_t, sizeof
-from typing import TYPE_CHECKING, Any, List, NamedTuple, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, NamedTuple, Optional, Sequence, Tuple, cast
 
 from . import _raw
 from ._errors import InternalError, check
@@ -195,7 +195,7 @@ class TextPage(OwnedHandle):
         new = tuple.__new__
 
         def column(k: int) -> List[float]:
-            return doubles[k::d].tolist()
+            return cast(List[float], doubles[k::d].tolist())
 
         def rects(k: int) -> List[Rect]:
             return list(map(new, repeat(Rect, n), zip(column(k), column(k + 1), column(k + 2), column(k + 3))))
