@@ -87,6 +87,29 @@ class Stack:
         self.quire_log = open(tmp / "quire-server.log", "w+")
         self.page_log = open(tmp / "live-server.log", "w+")
         self.processes: List[subprocess.Popen] = []
+        self.start_quire()
+        uploaded = json.loads(
+            http(
+                self.quire_url + "/admin/documents?id=" + DOCUMENT,
+                SAMPLE.read_bytes(),
+                {"Authorization": "Token " + ADMIN, "Content-Type": "application/pdf"},
+            )
+        )
+        assert uploaded["document"]["pages"] == 2
+        self.page = self._start(
+            [sys.executable, str(LIVE_SERVER), "--port", "0", "--quire", self.quire_url], self.page_log, subprocess.PIPE
+        )
+        assert self.page.stdout is not None
+        ready, _, _ = select.select([self.page.stdout], [], [], WAIT)
+        line = self.page.stdout.readline() if ready else ""
+        if "http://" not in line:
+            self.stop()
+            raise AssertionError("the page's server did not start: %r\n%s" % (line, self.logged()))
+        self.page_url = line.strip().rsplit(" ", 1)[-1]
+
+    def start_quire(self) -> None:
+        """quire-server on `self.port`, its store in the test's directory; waits until it answers."""
+        tmp = self.tmp
         self.quire = self._start(
             [
                 str(QUIRE_SERVER),
@@ -106,30 +129,17 @@ class Stack:
         while True:
             try:
                 http(self.quire_url + "/healthz")
-                break
+                return
             except OSError:
                 if self.quire.poll() is not None or time.monotonic() > deadline:
                     self.stop()
                     raise AssertionError("quire-server did not start:\n" + self.logged())
                 time.sleep(0.05)
-        uploaded = json.loads(
-            http(
-                self.quire_url + "/admin/documents?id=" + DOCUMENT,
-                SAMPLE.read_bytes(),
-                {"Authorization": "Token " + ADMIN, "Content-Type": "application/pdf"},
-            )
-        )
-        assert uploaded["document"]["pages"] == 2
-        self.page = self._start(
-            [sys.executable, str(LIVE_SERVER), "--port", "0", "--quire", self.quire_url], self.page_log, subprocess.PIPE
-        )
-        assert self.page.stdout is not None
-        ready, _, _ = select.select([self.page.stdout], [], [], WAIT)
-        line = self.page.stdout.readline() if ready else ""
-        if "http://" not in line:
-            self.stop()
-            raise AssertionError("the page's server did not start: %r\n%s" % (line, self.logged()))
-        self.page_url = line.strip().rsplit(" ", 1)[-1]
+
+    def stop_quire(self) -> None:
+        """SIGTERM, as an operator restarting it: quire-server stops gracefully (status 0)."""
+        self.quire.terminate()
+        assert self.quire.wait(timeout=WAIT) == 0
 
     def _start(self, command: List[str], log: Any, stdout: Any) -> subprocess.Popen:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=log, text=True)
@@ -368,3 +378,40 @@ def test_two_users_review_live(stack: Stack, browsers: Callable[[], Any]) -> Non
     for driver in (ada, carol):
         errors = console_errors(driver)
         assert not errors, errors
+
+    # quire-server restarts (same store): a note Ada adds meanwhile waits in her page, is
+    # sent when her page has reconnected, and reaches Carol's page once: not lost, not twice.
+    stack.stop_quire()
+    until(
+        ada,
+        WAIT,
+        "Ada's page disconnected",
+        lambda d: d.execute_script("return document.body.dataset.connected") == "0",
+    )
+    ada.find_element(By.ID, "note-text").send_keys("Written while the server was away")
+    ada.find_element(By.ID, "add-note").click()
+    until(
+        ada,
+        WAIT,
+        "the note waiting in Ada's page",
+        lambda d: "1 waiting to be sent" in d.find_element(By.ID, "connection").text,
+    )
+    stack.start_quire()
+    start = time.monotonic()
+    until(
+        carol,
+        WAIT,
+        "the waiting note in Carol's page",
+        lambda d: any("ada: Written while the server was away" in t for t in texts(d, "#annotations li")),
+    )
+    back = time.monotonic() - start
+    until(
+        ada,
+        WAIT,
+        "nothing waiting in Ada's page",
+        lambda d: d.execute_script("return document.body.dataset.waiting") == "0",
+    )
+    until(carol, WAIT, "both in Carol's presence list after the restart", lambda d: present(d) == ["ada", "carol"])
+    assert len([r for r in stack.records().values() if r.get("text") == "Written while the server was away"]) == 1
+    assert len(texts(carol, "#annotations li")) == len(own) + 2
+    print("live: quire-server restarted; the note written meanwhile reached the other page %.3f s after" % back)

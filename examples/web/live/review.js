@@ -21,6 +21,9 @@ let socket = null;
 let selected = null; // the id of the annotation whose thread is shown
 let closedForGood = false; // the server refused the token: reconnecting would not help
 let fresh = new Set(); // ids the feed just brought, marked for a moment
+// Pushes not answered yet, by id: sent again after a reconnect. A retry is safe: the server
+// answers a (client_id, client_seq) it has seen with its first answer and applies nothing twice.
+const unanswered = new Map();
 
 function randomHex(bytes) {
   const a = new Uint8Array(bytes);
@@ -47,7 +50,14 @@ function showError(message) {
 
 function setConnected(on, text) {
   document.body.dataset.connected = on ? "1" : "0";
-  $("connection").textContent = text;
+  $("connection").dataset.text = text;
+  showWaiting();
+}
+
+function showWaiting() {
+  const waiting = unanswered.size;
+  document.body.dataset.waiting = String(waiting);
+  $("connection").textContent = $("connection").dataset.text + (waiting ? " (" + waiting + " waiting to be sent)" : "");
 }
 
 // ---- the records ---------------------------------------------------------------------------
@@ -200,6 +210,8 @@ async function onMessage(event) {
   } else if (m.type === "presence") {
     renderPresence(m.body.presence);
   } else if (m.type === "results") {
+    if (m.status < 500) unanswered.delete(m.id); // a 5xx (shutting down) is sent again after the reconnect
+    showWaiting();
     if (m.status !== 200) {
       showError((m.body.error && m.body.error.message) || "the push was refused (" + m.status + ")");
       return;
@@ -218,6 +230,7 @@ async function connect() {
     encodeURIComponent(layer) + "/socket");
   socket.addEventListener("open", () => {
     send({ type: "hello", token: token, since: seq, client_id: clientId });
+    for (const message of unanswered.values()) send(message);
     setConnected(true, "Live");
     if (selected !== null) send({ type: "presence", cursor: { selected: selected } });
   });
@@ -231,7 +244,10 @@ async function connect() {
 function push(mutation) {
   clientSeq += 1;
   pushId += 1;
-  send({ type: "push", id: pushId, body: { client_id: clientId, mutations: [{ client_seq: clientSeq, ...mutation }] } });
+  const message = { type: "push", id: pushId, body: { client_id: clientId, mutations: [{ client_seq: clientSeq, ...mutation }] } };
+  unanswered.set(pushId, message);
+  showWaiting();
+  send(message); // not connected: sent when the connection is back
 }
 
 function newRecord(fields) {
