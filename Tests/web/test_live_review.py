@@ -27,7 +27,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pikepdf
 import pytest
@@ -415,3 +415,42 @@ def test_two_users_review_live(stack: Stack, browsers: Callable[[], Any]) -> Non
     assert len([r for r in stack.records().values() if r.get("text") == "Written while the server was away"]) == 1
     assert len(texts(carol, "#annotations li")) == len(own) + 2
     print("live: quire-server restarted; the note written meanwhile reached the other page %.3f s after" % back)
+
+
+def test_live_server_relays_only_the_pages_reads(stack: Stack) -> None:
+    """live_server.py relays the layer and its presence with the caller's token, as
+    quire-server answers them (its refusals included), and nothing else: no export, no
+    admin route, no push, no file outside live/."""
+    import urllib.error
+
+    base = stack.page_url.rsplit("/", 1)[0]
+    token = stack.token("ada", REVIEWER)
+
+    def get(path: str, bearer: Optional[str] = None, data: Optional[bytes] = None) -> Tuple[int, Dict[str, Any]]:
+        headers = {"Authorization": "Bearer " + bearer} if bearer else {}
+        try:
+            return 200, json.loads(http(base + path, data, headers))
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    status, layer = get("/documents/%s/layers/%s" % (DOCUMENT, LAYER), token)
+    assert status == 200 and layer["seq"] == 0 and len(layer["records"]) == len(stack.records())
+    assert get("/documents/%s/layers/%s/presence" % (DOCUMENT, LAYER), token) == (200, {"presence": []})
+    assert get("/config.json") == (200, {"socket": stack.quire_url.replace("http://", "ws://")})
+    # quire-server's own refusals come back as they are.
+    status, body = get("/documents/%s/layers/%s" % (DOCUMENT, LAYER))
+    assert (status, body["error"]["code"]) == (401, "unauthenticated")
+    status, body = get("/documents/%s/layers/other" % DOCUMENT, token)
+    assert (status, body["error"]["code"]) == (403, "forbidden")
+    for path in (
+        "/documents/%s/layers/%s/pdf" % (DOCUMENT, LAYER),
+        "/documents/%s/pdf" % DOCUMENT,
+        "/admin/documents",
+        "/live_server.py",
+        "/../live_server.py",
+        "/documents/a/layers/b/../../x",
+    ):
+        status, body = get(path, token)
+        assert (status, body["error"]["code"]) == (404, "not_found"), path
+    status, body = get("/documents/%s/layers/%s/mutations" % (DOCUMENT, LAYER), token, b"{}")
+    assert (status, body["error"]["code"]) == (405, "method_not_allowed")
