@@ -275,7 +275,7 @@ def test_two_users_review_live(stack: Stack, browsers: Callable[[], Any]) -> Non
     ada.find_element(By.ID, "note-text").send_keys("Is the second link right?")
     ada.find_element(By.ID, "add-note").click()
     start = time.monotonic()
-    note_seen = until(
+    until(
         bob,
         LIVE,
         "Ada's note in Bob's page",
