@@ -298,8 +298,11 @@ test-server: all
 # The web review page (examples/web) in a real headless Chromium driven by Selenium through
 # Debian's chromedriver (Tests/web): the server on a free loopback port; a square, a note,
 # a move and an undo, each checked in the saved file with pikepdf and PDFium. The screenshot
-# of the page after the session is build/web-review.png. Chromium, chromium-driver and
-# selenium come from scripts/install-deps.sh (group test); the test fails without them.
+# of the page after the session is build/web-review.png. And the live review page
+# (examples/web/live) in two Chromium sessions as two users on quire-server (a note, a
+# reply, a review state and presence, each seen in the other's page within 2 s). Chromium,
+# chromium-driver and selenium come from scripts/install-deps.sh (group test); the test
+# fails without them.
 test-web: all
 	PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/web
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import os
 import select
 import shutil
 import subprocess
@@ -40,19 +39,15 @@ from quire_testing.paths import SAMPLE  # noqa: E402
 
 SERVER = ROOT / "examples/web/server.py"
 SCREENSHOT = ROOT / "build/web-review.png"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 20  # seconds any one step may take before the test fails
 
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:  # pragma: no cover - reported by the fixture, as a failure
-    webdriver = None  # type: ignore[assignment]
+except ImportError:  # pragma: no cover - reported by the browser fixture (conftest.py), as a failure
+    pass
 
 
 # ---- the server and the browser -----------------------------------------------------------------
@@ -118,28 +113,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
         s.stop()
         print("---- server log ----\n" + s.logged())
         s.log.close()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
-    if webdriver is None:
-        missing.append("the Python package selenium")
-    if missing:
-        pytest.fail("the browser test needs %s: run scripts/install-deps.sh test (as root), which installs "
-                    "Debian's chromium and chromium-driver and selenium from PyPI" % ", ".join(missing))
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1400,1100", "--force-device-scale-factor=1", "--disable-extensions",
-                 "--no-first-run", "--disable-background-networking"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console, for its errors
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 # ---- what the page does ---------------------------------------------------------------------------

@@ -6,10 +6,14 @@ The backend keeps the private key; quire-server gets only the public one (--publ
     python3 mint_jwt.py --new-key backend.pem        # writes backend.pem and backend.pub.pem
     python3 mint_jwt.py backend.pem --document sample --layer review --user alice
     python3 mint_jwt.py backend.pem --document sample --layer review --permissions read
+    python3 mint_jwt.py backend.pem --document sample --layer review --user bob \
+        --collaboration annotations:view:all,comments:view:all,annotations:edit:self,comments:reply:all
 
 The token is printed on standard output; send it as ``Authorization: Bearer <token>``.
 Claims (docs/sync-protocol.md): document_id, layer, permissions (read, write, download),
-user_id (optional: the author of the records it creates), exp, and nbf with --not-before.
+user_id (optional: the author of the records it creates), exp, and nbf with --not-before;
+with --collaboration, per-user rights (collaboration_permissions: the server then checks
+each record against them).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ def new_key(path: Path, kind: str) -> None:
 
 
 def mint(key_path: Path, document: str, layer: str, permissions: List[str], user: Optional[str],
-         ttl: int, not_before: Optional[int]) -> str:
+         ttl: int, not_before: Optional[int], collaboration: Optional[List[str]] = None) -> str:
     key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
     algorithm = "RS256" if isinstance(key, rsa.RSAPrivateKey) else "ES256"
     now = int(time.time())
@@ -48,6 +52,8 @@ def mint(key_path: Path, document: str, layer: str, permissions: List[str], user
         claims["user_id"] = user
     if not_before is not None:
         claims["nbf"] = now + not_before
+    if collaboration is not None:
+        claims["collaboration_permissions"] = collaboration
     return jwt.encode(claims, key, algorithm=algorithm)
 
 
@@ -61,6 +67,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--permissions", default="read,write,download",
                         help="comma-separated: read, write, download (all three)")
     parser.add_argument("--user", help="the user_id claim")
+    parser.add_argument("--collaboration", metavar="RIGHTS",
+                        help="comma-separated collaboration_permissions (content:action:scope, "
+                             "e.g. annotations:edit:self); none by default: the permissions apply to every record")
     parser.add_argument("--ttl", type=int, default=3600, help="seconds until it expires (3600)")
     parser.add_argument("--not-before", type=int, metavar="SECONDS", help="nbf: valid from now + SECONDS")
     args = parser.parse_args(argv)
@@ -70,7 +79,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not (args.key and args.document and args.layer):
         parser.error("a key, --document and --layer are needed (or --new-key)")
     permissions = [p for p in args.permissions.split(",") if p]
-    print(mint(args.key, args.document, args.layer, permissions, args.user, args.ttl, args.not_before))
+    collaboration = [c for c in args.collaboration.split(",") if c] if args.collaboration is not None else None
+    print(mint(args.key, args.document, args.layer, permissions, args.user, args.ttl, args.not_before, collaboration))
     return 0
 
 
