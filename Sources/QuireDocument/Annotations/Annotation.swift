@@ -371,8 +371,10 @@ extension Annotation {
         if let a = entry(.action) { action = try document.action(a) }
         if let d = entry(.destination) { destination = try document.destination(d) }
         customData = try text(.customData)
-        if subtype == "FileAttachment", let spec = try document.dictionary(entry(.fileSpec)) {
-            fileInfo = try document.fileSpecificationInfo(spec)
+        // What the file specification says is informative: a damaged one reads as none,
+        // never as a page whose annotations cannot be read.
+        if subtype == "FileAttachment", let spec = (try? document.dictionary(entry(.fileSpec))) ?? nil {
+            fileInfo = (try? document.fileSpecificationInfo(spec)) ?? nil
         }
     }
 
