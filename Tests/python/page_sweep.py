@@ -42,7 +42,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -286,17 +286,31 @@ def work(path: str, other: str, seed: int) -> Dict[str, Any]:
 # ----------------------------------------------------------------------------------------
 
 
-def _child(path: str, other: str, seed: int) -> Dict[str, Any]:
-    command = [sys.executable, __file__, "--child", path, other, str(seed)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "bindings" / "python"), str(HERE)]))
+def run_child(script: str, arguments: List[str], path: str, timeout: float = TIMEOUT) -> Dict[str, Any]:
+    """Runs `script --child ARGUMENTS` in a process of its own (so that a crash or a hang is
+    seen as one, and the sweep goes on), with the binding and these tests on its path: the
+    report it prints last, or `path` marked hung or crashed (with the end of its stderr).
+    The corpus sweeps of pages and of redaction both run their files through it."""
+    command = [sys.executable, script, "--child"] + arguments
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(REPO / "bindings" / "python"), str(HERE)]
+            + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+        ),
+    )
     try:
-        done = subprocess.run(command, capture_output=True, timeout=TIMEOUT, env=env)
+        done = subprocess.run(command, capture_output=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"file": path, "hung": True, "failures": []}
     if done.returncode != 0:
         tail = (done.stderr or b"").decode("utf-8", "replace").strip().splitlines()[-3:]
         return {"file": path, "crashed": done.returncode, "failures": [], "stderr": tail}
-    return json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
+    return cast(Dict[str, Any], json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1]))
+
+
+def _child(path: str, other: str, seed: int) -> Dict[str, Any]:
+    return run_child(__file__, [path, other, str(seed)], path)
 
 
 def sweep(files: List[str], jobs: int = 2) -> List[Dict[str, Any]]:

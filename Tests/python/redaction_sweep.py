@@ -18,10 +18,8 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import os
 import random
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List
@@ -102,22 +100,9 @@ def work(path: str, seed: int) -> Dict[str, Any]:
 
 
 def _child(path: str, seed: int) -> Dict[str, Any]:
-    command = [sys.executable, __file__, "--child", path, str(seed)]
-    env = dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join(
-            [str(REPO / "bindings" / "python"), str(HERE)]
-            + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
-        ),
-    )
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=TIMEOUT, env=env)
-    except subprocess.TimeoutExpired:
-        return {"file": path, "hung": True, "failures": []}
-    if done.returncode != 0:
-        tail = (done.stderr or b"").decode("utf-8", "replace").strip().splitlines()[-3:]
-        return {"file": path, "crashed": done.returncode, "failures": [], "stderr": tail}
-    return json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
+    from page_sweep import run_child
+
+    return run_child(__file__, [path, str(seed)], path, timeout=TIMEOUT)
 
 
 def sweep(files: List[str], jobs: int = 2) -> List[Dict[str, Any]]:
