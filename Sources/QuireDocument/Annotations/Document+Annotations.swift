@@ -181,12 +181,8 @@ extension Document {
         if a.subtype == "FileAttachment" && a.file == nil && !imported {
             throw PDFError(.invalidArgument, "file: a FileAttachment needs a file to embed (Annotation.file, quire_annotation_set_file)")
         }
-        if a.file != nil { try checkStructureEditable("a FileAttachment's file cannot be embedded (its layer record does not carry files yet)") }
         var dict = a.written(into: PDFDictionary(), pageObject: page.id)
-        if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
-        a.image = nil
-        if let file = a.file { dict["FS"] = try storeAttachedFile(file); a.fileInfo = file.info }
-        a.file = nil
+        try storeCarried(&a, into: &dict)
         dict = try withAppearance(a, dict, strict: !imported)
         let id = try addObject(.dictionary(dict))
         try appendToAnnots(page, .reference(id))
@@ -230,14 +226,21 @@ extension Document {
             throw PDFError(.format, "annotation \(id) is not a dictionary")
         }
         // /P stays the page it names (the first listing, for an object on two pages).
-        if a.file != nil { try checkStructureEditable("a FileAttachment's file cannot be embedded (its layer record does not carry files yet)") }
         var dict = a.written(into: original, pageObject: try page(at: current.pageIndex).id, previous: current)
+        try storeCarried(&a, into: &dict)
+        if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict, strict: importedOver == nil) }
+        try setObject(id.number, .dictionary(dict))
+    }
+
+    /// Stores what `a` carries to be stored, for adding it and for updating it alike: a
+    /// stamp's image (its private entry) and a FileAttachment's file (/FS), then forgets
+    /// them. A synced document refuses a file, which its layer record would not carry.
+    private func storeCarried(_ a: inout Annotation, into dict: inout PDFDictionary) throws {
+        if a.file != nil { try checkStructureEditable("a FileAttachment's file cannot be embedded (its layer record does not carry files yet)") }
         if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
         a.image = nil
         if let file = a.file { dict["FS"] = try storeAttachedFile(file); a.fileInfo = file.info }
         a.file = nil
-        if Annotation.creatableSubtypes.contains(a.subtype) { dict = try withAppearance(a, dict, strict: importedOver == nil) }
-        try setObject(id.number, .dictionary(dict))
     }
 
     /// Deletes annotation `id` and its popup: they leave the page's /Annots and are freed.
