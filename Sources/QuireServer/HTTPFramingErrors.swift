@@ -38,6 +38,18 @@ func framingErrorResponse(_ error: HTTPParserError, headerLimit: Int) -> SyncRes
     )
 }
 
+/// The request log line of a framing error that a channel handler answers itself (no
+/// method or path: the request line could not be read).
+func logFramingError(_ logger: Logger, _ answer: SyncResponse, _ error: HTTPParserError) {
+    logger.info(
+        "request",
+        metadata: [
+            "request_id": "\(answer.header("X-Request-Id") ?? "-")", "method": "-", "path": "-",
+            "status": "\(answer.status)", "error": "\(error)",
+        ]
+    )
+}
+
 /// Sits after Hummingbird's HTTP/1 codec (`HTTP1Channel.Configuration.additionalChannelHandlers`,
 /// one instance per connection). An HTTP parse error before a request reached the responder
 /// (in the request line or the headers) is answered here, and the connection closed,
@@ -76,13 +88,7 @@ final class HTTPFramingErrorHandler: ChannelDuplexHandler, RemovableChannelHandl
             return
         }
         let answer = framingErrorResponse(parseError, headerLimit: headerLimit)
-        logger.info(
-            "request",
-            metadata: [
-                "request_id": "\(answer.header("X-Request-Id") ?? "-")", "method": "-", "path": "-",
-                "status": "\(answer.status)", "error": "\(parseError)",
-            ]
-        )
+        logFramingError(logger, answer, parseError)
         let response = HTTPHost.response(answer, head: false)
         context.write(wrapOutboundOut(.head(response.head)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: answer.body))), promise: nil)
@@ -128,13 +134,7 @@ final class FirstRequestFramingErrorHandler: ChannelDuplexHandler, RemovableChan
         }
         readSomething = true
         let answer = framingErrorResponse(parseError, headerLimit: headerLimit)
-        logger.info(
-            "request",
-            metadata: [
-                "request_id": "\(answer.header("X-Request-Id") ?? "-")", "method": "-", "path": "-",
-                "status": "\(answer.status)", "error": "\(parseError)",
-            ]
-        )
+        logFramingError(logger, answer, parseError)
         var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
         headers.replaceOrAdd(name: "Content-Length", value: String(answer.body.count))
         let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: answer.status), headers: headers)
