@@ -55,6 +55,21 @@ private struct StringArea {
     }
 }
 
+/// What every bulk read (`quire_page_annotation_infos`, `quire_text_page_char_infos`)
+/// checks before it writes: the struct version asked for (0 is QUIRE_EINVAL, one newer
+/// than the library's QUIRE_EVERSION) and a count that fits the int32_t it reports.
+func checkBulkRead(version: UInt32, current: UInt32, of structName: String, count: Int, of items: String) throws {
+    guard version >= 1 else {
+        throw CallError(code: QUIRE_EINVAL, message: "version is 0: pass \(structName.uppercased())_VERSION")
+    }
+    guard version <= current else {
+        throw CallError(code: QUIRE_EVERSION, message: "\(structName) version \(version); this library knows versions 1 to \(current)")
+    }
+    guard count <= Int(Int32.max) else {
+        throw CallError(code: QUIRE_ELIMIT, message: "\(count) \(items) do not fit an int32_t count")
+    }
+}
+
 /// The length-query pattern of `quire_page_annotation_infos` and `quire_annotation_list_infos`
 /// over `items`.
 func copyOutInfos(_ items: [Annotation], _ buf: UnsafeMutableRawPointer?, _ bufSize: Int,
@@ -62,16 +77,8 @@ func copyOutInfos(_ items: [Annotation], _ buf: UnsafeMutableRawPointer?, _ bufS
                   version: UInt32) throws {
     let outLen = try required(outLen, "out_len")
     let outCount = try required(outCount, "out_count")
-    guard version >= 1 else {
-        throw CallError(code: QUIRE_EINVAL, message: "version is 0: pass QUIRE_ANNOTATION_INFO_VERSION")
-    }
-    guard version <= annotationInfoVersions.current else {
-        throw CallError(code: QUIRE_EVERSION,
-                        message: "quire_annotation_info version \(version); this library knows versions 1 to \(annotationInfoVersions.current)")
-    }
-    guard items.count <= Int(Int32.max) else {
-        throw CallError(code: QUIRE_ELIMIT, message: "\(items.count) annotations do not fit an int32_t count")
-    }
+    try checkBulkRead(version: version, current: annotationInfoVersions.current, of: "quire_annotation_info",
+                      count: items.count, of: "annotations")
     let size = annotationInfoVersions.sizes[Int(version) - 1]
     let align = MemoryLayout<quire_annotation_info>.alignment
     let stride = (size + align - 1) / align * align

@@ -227,17 +227,9 @@ public func quire_text_page_char_infos(_ buf: UnsafeMutableRawPointer?, _ bufSiz
         let outLen = try required(outLen, "out_len")
         let outCount = try required(outCount, "out_count")
         let box = try textPage(text)
-        guard version >= 1 else {
-            throw CallError(code: QUIRE_EINVAL, message: "version is 0: pass QUIRE_TEXT_CHAR_INFO_VERSION")
-        }
-        guard version <= QUIRE_TEXT_CHAR_INFO_VERSION_VALUE else {
-            throw CallError(code: QUIRE_EVERSION,
-                            message: "quire_text_char_info version \(version); this library knows versions 1 to \(QUIRE_TEXT_CHAR_INFO_VERSION_VALUE)")
-        }
         let infos = box.charInfos.infos
-        guard infos.count <= Int(Int32.max) else {
-            throw CallError(code: QUIRE_ELIMIT, message: "\(infos.count) characters do not fit an int32_t count")
-        }
+        try checkBulkRead(version: version, current: QUIRE_TEXT_CHAR_INFO_VERSION_VALUE, of: "quire_text_char_info",
+                          count: infos.count, of: "characters")
         // One version so far: its structs are the array's elements, stride = size.
         let needed = infos.count * MemoryLayout<quire_text_char_info>.stride
         guard let buf else {
