@@ -1087,7 +1087,7 @@ class Block:
     previous one left."""
 
     def __init__(self, index: int, kind: str, strategy: str, trials: int, seed: int, source: Path, work: Path,
-                 max_delay: float, first_trial: int, stop: "Stop", stop_after: Optional[int]) -> None:
+                 max_delay: float, first_trial: int, stop: "Stop", stop_after: Optional[int], debug: bool = False) -> None:
         self.index = index
         self.kind = kind
         self.strategy = strategy
@@ -1113,8 +1113,9 @@ class Block:
         self.result = Result()
         self.state: Optional[str] = None  # the digest of the state the next child starts from
         self.description: Optional[Dict[str, Any]] = None
+        self.kill_mode = ""  # how the current trial's child was killed, for failure messages
         self.keep = os.environ.get("QUIRE_CRASH_KEEP")
-        self.debug = bool(os.environ.get("QUIRE_CRASH_DEBUG"))
+        self.debug = debug or bool(os.environ.get("QUIRE_CRASH_DEBUG"))
         self.env = dict(os.environ)
         import quire
 
@@ -1261,7 +1262,15 @@ class Block:
             shutil.copyfile(self.path, keep / self.path.name)
         shutil.rmtree(config["shadow_dir"], ignore_errors=True)
         self.result.kill_modes[mode] += 1
-        return self.check(trial, out, err, compacting, debug_file)
+        failures = len(self.result.failures)
+        self.kill_mode = "%s%s" % (mode, ", during a compaction" if compacting else "")
+        going_on = self.check(trial, out, err, compacting, debug_file)
+        if debug_file and len(self.result.failures) == failures:
+            # What a passing trial expected is not needed any more (a failing one's stays).
+            for name in os.listdir(self.work):
+                if name.startswith(os.path.basename(debug_file)):
+                    os.unlink(self.work / name)
+        return going_on
 
     def _compactions(self) -> set:
         """The compactions' new journals in the checkpoint directory, with their times."""
@@ -1350,8 +1359,8 @@ class Block:
         allowed = {states[k] for k in range(low, high + 1) if k in states}
         if loaded and recovered not in allowed:
             earlier = [k for k in sorted(states) if k < low and states[k] == recovered]
-            detail = "recovered %s; allowed the states after operations %d..%d (%s)" % (
-                recovered, low, high, ", ".join("%d %s" % (k, expects[k][0] if k in expects else "start")
+            detail = "killed %s; recovered %s; allowed the states after operations %d..%d (%s)" % (
+                self.kill_mode, recovered, low, high, ", ".join("%d %s" % (k, expects[k][0] if k in expects else "start")
                                                 for k in range(max(low, high - 3), high + 1)))
             if debug_file and os.path.exists(debug_file):
                 detail += "; " + self._closest(description, debug_file, low, high)
@@ -1395,10 +1404,12 @@ def plan(trials: int, per_file: Optional[int], kinds: List[str], strategies: Lis
 
 def run(trials: int, seed: int, source: Path, work: Path, max_delay: float = 0.3, per_file: Optional[int] = None,
         jobs: int = 2, kinds: Optional[List[str]] = None, strategies: Optional[List[str]] = None,
-        stop_after: Optional[int] = None) -> Result:
+        stop_after: Optional[int] = None, debug: bool = False) -> Result:
     """`trials` trials in blocks over every file kind and strategy (each block a fresh copy
     of `source`: a file that grows without bound would make each trial slower than the
-    last), `jobs` blocks at a time."""
+    last), `jobs` blocks at a time. With `debug` (or QUIRE_CRASH_DEBUG=1), children write
+    the description of every state they expect, so that a wrong state is reported with how
+    it differs from the closest allowed one."""
     kinds = list(kinds or KINDS)
     strategies = list(strategies or STRATEGIES)
     if not shutil.which("qpdf"):
@@ -1414,7 +1425,7 @@ def run(trials: int, seed: int, source: Path, work: Path, max_delay: float = 0.3
     first = 0
     for index, (kind, strategy, count) in enumerate(plan(trials, per_file, kinds, strategies)):
         blocks.append(Block(index, kind, strategy, count, seed, source, work / ("block%d" % index), max_delay,
-                            first, stop, stop_after))
+                            first, stop, stop_after, debug))
         first += count
     started = time.monotonic()
     result = Result()

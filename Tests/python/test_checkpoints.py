@@ -361,7 +361,8 @@ def test_crash_test_200_trials(tmp_path: Path, sample_pdf: Path):
     (durable) operation or a later one up to the operation in flight, and qpdf --check
     passes."""
     seed = int(os.environ.get("QUIRE_CRASH_SEED", "20261121"))
-    result = checkpoint_crash.run(200, seed, sample_pdf, tmp_path, stop_after=5)
+    # With the expected states described, so that a failure says how the state differs.
+    result = checkpoint_crash.run(200, seed, sample_pdf, tmp_path, stop_after=5, debug=True)
     report = "seed %d (QUIRE_CRASH_SEED=%d to repeat)\n%s\n%s" % (seed, seed, result.summary(), "\n".join(result.failures))
     print(report)
     assert result.failures == [], report
