@@ -382,6 +382,17 @@ public func quire_tool_manager_delete_selection(_ manager: OpaquePointer?) -> In
 }
 
 @c @implementation
+public func quire_tool_manager_move_selection(_ outMoved: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                              _ order: quire_annot_order) -> Int32 {
+    guarded("quire_tool_manager_move_selection") {
+        let box = try toolBox(manager)
+        let o = try annotationOrder(order)
+        let moved = try box.run { try $0.moveSelection(o) }
+        outMoved?.pointee = Int32(clamping: moved)
+    }
+}
+
+@c @implementation
 public func quire_tool_manager_set_selection_contents(_ manager: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_tool_manager_set_selection_contents") {
         let box = try toolBox(manager)

@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "document.h"
+#include "annotations.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -271,6 +272,14 @@ QUIRE_API int quire_tool_manager_selection(int32_t *out_object, quire_tool_manag
  *  QUIRE_EINVAL; QUIRE_ESTATE (nothing selected, a locked annotation, or called from a
  *  callback); QUIRE_ENOTFOUND (the selected annotations are gone). */
 QUIRE_API int quire_tool_manager_delete_selection(quire_tool_manager *manager);
+
+/** Moves the selected annotations in their pages' drawing order (`order`, as
+ *  `quire_document_move_annotation`), as one undo step ("Bring Forward Square", "Send to
+ *  Back 2 annotations"). `*out_moved` (may be NULL) receives how many moved. Returns:
+ *  QUIRE_OK; QUIRE_EINVAL (NULL manager, an order of another family); QUIRE_ESTATE
+ *  (nothing selected, or called from a callback); QUIRE_ENOTFOUND (the selected
+ *  annotations are gone). */
+QUIRE_API int quire_tool_manager_move_selection(int32_t *out_moved, quire_tool_manager *manager, quire_annot_order order);
 
 /** Sets the selected annotation's /Contents (`text` NULL removes it; one undo step).
  *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (nothing or several selected, contents

@@ -385,6 +385,37 @@ public final class ToolManager {
         }
     }
 
+    /// Moves the selected annotations in their pages' drawing order (one undo step: "Bring
+    /// Forward Square"). Returns how many moved. Throws `.state` when nothing is selected.
+    @discardableResult
+    public func moveSelection(_ order: AnnotationOrder) throws -> Int {
+        guard !selectedAnnotations.isEmpty else { throw PDFError(.state, "no annotation is selected") }
+        let found = try selectedAnnotations.compactMap { try document.annotation($0) }
+        let ids = found.compactMap(\.id)
+        guard !ids.isEmpty else { throw PDFError(.notFound, "the selected annotations are gone") }
+        let verb: String
+        switch order {
+        case .forward: verb = "Bring Forward"
+        case .backward: verb = "Send Backward"
+        case .front: verb = "Bring to Front"
+        case .back: verb = "Send to Back"
+        }
+        // To the front in selection order, to the back in reverse: the first selected ends
+        // on top of the others (or under them), as one after another would leave them.
+        let ordered = order == .back || order == .forward ? ids.reversed() : ids
+        // The step changes the pages' /Annots, not the annotations: it names them itself.
+        let noun = found.count == 1 ? UndoStep.noun(found[0].subtype) : "\(found.count) annotations"
+        let moved = try step(verb: verb, description: "\(verb) \(noun)") {
+            var count = 0
+            for id in ordered where try document.moveAnnotation(id, order) {
+                count += 1
+                emit(.annotationModified(id))
+            }
+            return count
+        }
+        return moved
+    }
+
     /// The one selected annotation; throws `.state` when none or several are selected.
     private func single(_ what: String) throws -> ObjectID {
         guard let id = selection else { throw PDFError(.state, "no annotation is selected") }

@@ -30,6 +30,7 @@ from ctypes import byref, c_double, c_int32
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
+from ._annotations import AnnotationOrder
 from ._enums import IntEnum
 from ._errors import InvalidArgumentError, check, text
 from ._ffi import c_string, int32_index, query_bytes, query_doubles
@@ -728,6 +729,22 @@ class ToolManager:
                 12.5.3 forbids deleting it; nothing is deleted then).
         """
         self._call(lambda: _raw.lib.quire_tool_manager_delete_selection(self._handle))
+
+    def move_selection(self, order: Union[AnnotationOrder, str]) -> int:
+        """Moves the selected annotations in their pages' drawing order
+        (:class:`quire.AnnotationOrder`, or its name in lowercase such as ``'forward'``) as
+        one undo step ("Bring Forward Square"). Returns how many moved.
+
+        Raises:
+            StateError: nothing is selected.
+            NotFoundError: the selected annotations are gone.
+        """
+        if isinstance(order, str):
+            order = AnnotationOrder[order.upper()]
+        moved = c_int32(0)
+        which = AnnotationOrder(order)
+        self._call(lambda: _raw.lib.quire_tool_manager_move_selection(byref(moved), self._handle, which))
+        return moved.value
 
     def set_selection_contents(self, text: Optional[str]) -> None:
         """Sets the selected annotation's /Contents (``None`` removes it; one undo step).
