@@ -2891,7 +2891,8 @@ static void test_measure_rotate_order(void) {
     text_annot = new_annot("FreeText", 0, 100, 100, 120, 200);
     if (doc && dist && square && other && text_annot) {
         CHECK_STATUS(quire_annotation_set_points(dist, QUIRE_ANNOT_LINE, line, 4), QUIRE_OK);
-        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 1, "furlong", 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 1, "furlong", 2),
+                     QUIRE_EINVAL);
         CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "ft", 1, "in", 2), QUIRE_EINVAL);
         CHECK_STATUS(quire_annotation_set_measurement(dist, 0, "in", 1, "in", 2), QUIRE_EINVAL);
         CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 1, "in", 5), QUIRE_EINVAL);
@@ -2900,7 +2901,8 @@ static void test_measure_rotate_order(void) {
         CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURED_VALUE),
                      QUIRE_ENOTFOUND);
         CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 2.54, "cm", 2), QUIRE_OK);
-        CHECK_STATUS(quire_annotation_set_number(dist, QUIRE_ANNOT_MEASURED_VALUE, 3), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(dist, QUIRE_ANNOT_MEASURED_VALUE, 3),
+                     QUIRE_EINVAL);
         CHECK_STATUS(quire_annotation_set_string(dist, QUIRE_ANNOT_MEASURE_TO_UNIT, "m"),
                      QUIRE_EINVAL);
         CHECK_STATUS(quire_document_add_annotation(doc, dist), QUIRE_OK);
@@ -2914,7 +2916,8 @@ static void test_measure_rotate_order(void) {
         CHECK(value > 5.0799 && value < 5.0801);
         CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_TO_VALUE), QUIRE_OK);
         CHECK(value == 2.54);
-        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_PRECISION), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_PRECISION),
+                     QUIRE_OK);
         CHECK(value == 2);
         CHECK_STATUS(
             quire_annotation_string(text, sizeof text, &len, dist, QUIRE_ANNOT_MEASURE_FROM_UNIT),
@@ -2922,7 +2925,8 @@ static void test_measure_rotate_order(void) {
         CHECK_STR(text, "in");
         /* Rotation: FreeText and Stamp, by quarters. */
         CHECK_STATUS(quire_annotation_set_number(square, QUIRE_ANNOT_ROTATION, 90), QUIRE_EINVAL);
-        CHECK_STATUS(quire_annotation_set_number(text_annot, QUIRE_ANNOT_ROTATION, 45), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(text_annot, QUIRE_ANNOT_ROTATION, 45),
+                     QUIRE_EINVAL);
         CHECK_STATUS(quire_annotation_set_number(text_annot, QUIRE_ANNOT_ROTATION, 270), QUIRE_OK);
         CHECK_STATUS(quire_annotation_set_string(text_annot, QUIRE_ANNOT_CONTENTS, "up"), QUIRE_OK);
         CHECK_STATUS(quire_document_add_annotation(doc, text_annot), QUIRE_OK);

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, List, Sequence, Tuple
 
 import pytest
 
@@ -69,15 +69,39 @@ POLYGON = [40.0, 40.0, 240.0, 60.0, 200.0, 220.0, 70.0, 180.0]
 
 CASES = [
     # subtype, geometry field, points, scale, intent, expected value of the geometry
-    ("Line", "line", LINE, quire.Measurement(1, "in", 2, "cm", 2), "LineDimension", lambda m: path_length(LINE) * factor(m), False),
-    ("PolyLine", "vertices", PATH, quire.Measurement(1, "cm", 1, "m", 1), "PolyLineDimension",
-     lambda m: path_length(PATH) * factor(m), False),
-    ("Polygon", "vertices", POLYGON, quire.Measurement(1, "in", 10, "ft", 3), "PolygonDimension",
-     lambda m: shoelace(POLYGON) * factor(m) ** 2, True),
+    (
+        "Line",
+        "line",
+        LINE,
+        quire.Measurement(1, "in", 2, "cm", 2),
+        "LineDimension",
+        lambda m: path_length(LINE) * factor(m),
+        False,
+    ),
+    (
+        "PolyLine",
+        "vertices",
+        PATH,
+        quire.Measurement(1, "cm", 1, "m", 1),
+        "PolyLineDimension",
+        lambda m: path_length(PATH) * factor(m),
+        False,
+    ),
+    (
+        "Polygon",
+        "vertices",
+        POLYGON,
+        quire.Measurement(1, "in", 10, "ft", 3),
+        "PolygonDimension",
+        lambda m: shoelace(POLYGON) * factor(m) ** 2,
+        True,
+    ),
 ]
 
 
-def measured_document(subtype: str, field: str, points: List[float], scale: quire.Measurement) -> Tuple[quire.Document, int]:
+def measured_document(
+    subtype: str, field: str, points: List[float], scale: quire.Measurement
+) -> Tuple[quire.Document, int]:
     doc = quire.Document.from_bytes(blank_pdf())
     a = quire.Annotation.new(subtype, 0, (10, 10, 290, 290))
     setattr(a, field, points)
@@ -89,8 +113,15 @@ def measured_document(subtype: str, field: str, points: List[float], scale: quir
 
 
 @pytest.mark.parametrize("subtype,field,points,scale,intent,expected,area", CASES, ids=[c[0] for c in CASES])
-def test_measurement_is_written_and_computed(subtype: str, field: str, points: List[float], scale: quire.Measurement,
-                                             intent: str, expected: Callable[[quire.Measurement], float], area: bool) -> None:
+def test_measurement_is_written_and_computed(
+    subtype: str,
+    field: str,
+    points: List[float],
+    scale: quire.Measurement,
+    intent: str,
+    expected: Callable[[quire.Measurement], float],
+    area: bool,
+) -> None:
     doc, number = measured_document(subtype, field, points, scale)
     value = expected(scale)
     a = doc.annotation(number)
@@ -109,7 +140,7 @@ def test_measurement_is_written_and_computed(subtype: str, field: str, points: L
         assert str(m.R) == f"{scale.from_value:g} {scale.from_unit} = {scale.to_value:g} {scale.to_unit}"
         x, d, a_ = m.X[0], m.D[0], m.A[0]
         assert str(x.U) == scale.to_unit and float(x.C) == pytest.approx(factor(scale), rel=1e-9)
-        assert int(x.D) == 10 ** scale.precision
+        assert int(x.D) == 10**scale.precision
         assert str(d.U) == scale.to_unit and float(d.C) == 1
         assert str(a_.U) == "sq " + scale.to_unit and float(a_.C) == 1
         assert str(annot.Contents) == shown(value, scale, area)
@@ -177,8 +208,8 @@ def test_a_measure_dictionary_of_another_producer_reads() -> None:
         2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [5 0 R] >>",
         5: b"<< /Type /Annot /Subtype /Line /Rect [0 0 300 300] /L [0 0 100 0] /IT /LineDimension"
-           b" /Measure << /Type /Measure /Subtype /RL /R (1:100)"
-           b" /X [<< /Type /NumberFormat /U (m) /C 0.0352778 /D 1000 >>] >> >>",
+        b" /Measure << /Type /Measure /Subtype /RL /R (1:100)"
+        b" /X [<< /Type /NumberFormat /U (m) /C 0.0352778 /D 1000 >>] >> >>",
     }
     doc = quire.Document.from_bytes(pdf_from_objects(objects))
     a = doc.annotation(5)
@@ -203,13 +234,20 @@ def test_measurement_json_round_trip_and_nutrient_records() -> None:
     # A record shaped as Nutrient's schema (a polygon area, a fractional precision).
     nutrient = {
         "format": "https://pspdfkit.com/instant-json/v1",
-        "annotations": [{
-            "v": 1, "type": "pspdfkit/shape/polygon", "id": "area-1", "pageIndex": 0,
-            "bbox": [40, 80, 200, 180], "strokeColor": "#FF0000", "strokeWidth": 2,
-            "points": [[40, 260], [240, 240], [200, 80], [70, 120]],
-            "measurementScale": {"unitFrom": "cm", "from": 1, "unitTo": "m", "to": 2},
-            "measurementPrecision": "1/8",
-        }],
+        "annotations": [
+            {
+                "v": 1,
+                "type": "pspdfkit/shape/polygon",
+                "id": "area-1",
+                "pageIndex": 0,
+                "bbox": [40, 80, 200, 180],
+                "strokeColor": "#FF0000",
+                "strokeWidth": 2,
+                "points": [[40, 260], [240, 240], [200, 80], [70, 120]],
+                "measurementScale": {"unitFrom": "cm", "from": 1, "unitTo": "m", "to": 2},
+                "measurementPrecision": "1/8",
+            }
+        ],
     }
     fresh = quire.Document.from_bytes(blank_pdf())
     fresh.import_annotations_json(json.dumps(nutrient))
@@ -260,8 +298,13 @@ def render(data: bytes, renderer: str, mode: str = "L") -> Any:
     import subprocess
     from PIL import Image
 
-    out = subprocess.run(["pdftoppm", "-r", str(72 * SCALE), "-png", "-singlefile", "-", "-"], input=data,
-                         capture_output=True, check=True, timeout=120).stdout
+    out = subprocess.run(
+        ["pdftoppm", "-r", str(72 * SCALE), "-png", "-singlefile", "-", "-"],
+        input=data,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    ).stdout
     return Image.open(io.BytesIO(out)).convert(mode)
 
 
@@ -285,7 +328,12 @@ RENDERERS = ["pdfium", "poppler"]
 
 
 def inside(box: Tuple[float, float, float, float], rect: Tuple[float, float, float, float], slack: float = 1.5) -> bool:
-    return box[0] >= rect[0] - slack and box[1] >= rect[1] - slack and box[2] <= rect[2] + slack and box[3] <= rect[3] + slack
+    return (
+        box[0] >= rect[0] - slack
+        and box[1] >= rect[1] - slack
+        and box[2] <= rect[2] + slack
+        and box[3] <= rect[3] + slack
+    )
 
 
 @pytest.mark.parametrize("renderer", RENDERERS)
@@ -337,7 +385,12 @@ def test_rotated_image_stamp_turns_counterclockwise() -> None:
         for renderer in RENDERERS:
             image = render(data, renderer)
             low, high = pixel(image, 150, 100), pixel(image, 150, 200)
-            assert (low < 60 and high > 200) if black_low else (low > 200 and high < 60), (renderer, rotation, low, high)
+            assert (low < 60 and high > 200) if black_low else (low > 200 and high < 60), (
+                renderer,
+                rotation,
+                low,
+                high,
+            )
             assert inside(ink_box(image, 128), (125, 50, 175, 250))
 
 
@@ -441,7 +494,9 @@ RED_PAGE = b"1 0 0 rg 0 0 300 300 re f"
         ("Multiply", 0.5, (128, 0, 0)),  # half of black over red
     ],
 )
-def test_blend_mode_and_opacity_over_a_coloured_page(renderer: str, mode: Any, opacity: float, expected: Tuple[int, int, int]) -> None:
+def test_blend_mode_and_opacity_over_a_coloured_page(
+    renderer: str, mode: Any, opacity: float, expected: Tuple[int, int, int]
+) -> None:
     doc = quire.Document.from_bytes(blank_pdf(RED_PAGE))
     a = quire.Annotation.new("Square", 0, (50, 50, 250, 250))
     a.color = (0, 1, 0)
@@ -476,4 +531,6 @@ def test_blend_mode_rules_and_json() -> None:
     assert list(other.annotations())[0].blend_mode == "ColorDodge"
     record["blendMode"] = "burn"
     with pytest.raises(quire.FormatError, match="blendMode"):
-        quire.Document.from_bytes(blank_pdf()).import_annotations_json(json.dumps({"format": "https://pspdfkit.com/instant-json/v1", "annotations": [record]}))
+        quire.Document.from_bytes(blank_pdf()).import_annotations_json(
+            json.dumps({"format": "https://pspdfkit.com/instant-json/v1", "annotations": [record]})
+        )

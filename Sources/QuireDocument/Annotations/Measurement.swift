@@ -22,7 +22,13 @@ public struct MeasurementScale: Sendable, Equatable {
     /// The most decimals shown.
     public static let maxPrecision = 4
 
-    public init(fromValue: Double = 1, fromUnit: String = "in", toValue: Double = 1, toUnit: String = "in", precision: Int = 2) {
+    public init(
+        fromValue: Double = 1,
+        fromUnit: String = "in",
+        toValue: Double = 1,
+        toUnit: String = "in",
+        precision: Int = 2
+    ) {
         self.fromValue = fromValue
         self.fromUnit = fromUnit
         self.toValue = toValue
@@ -50,11 +56,21 @@ public struct MeasurementScale: Sendable, Equatable {
     /// precision of 0 to 4.
     static func problem(_ s: MeasurementScale?) -> String? {
         guard let s else { return nil }
-        guard s.fromValue.isFinite, s.fromValue > 0, s.fromValue <= 1e9 else { return "the page value \(s.fromValue) is not a number above 0 (at most 1e9)" }
-        guard s.toValue.isFinite, s.toValue > 0, s.toValue <= 1e9 else { return "the world value \(s.toValue) is not a number above 0 (at most 1e9)" }
-        guard fromUnits.contains(s.fromUnit) else { return "\(s.fromUnit.prefix(20)) is not a page unit (\(fromUnits.joined(separator: ", ")))" }
-        guard toUnits.contains(s.toUnit) else { return "\(s.toUnit.prefix(20)) is not a world unit (\(toUnits.joined(separator: ", ")))" }
-        guard (0...maxPrecision).contains(s.precision) else { return "precision \(s.precision) is not 0 to \(maxPrecision) decimals" }
+        guard s.fromValue.isFinite, s.fromValue > 0, s.fromValue <= 1e9 else {
+            return "the page value \(s.fromValue) is not a number above 0 (at most 1e9)"
+        }
+        guard s.toValue.isFinite, s.toValue > 0, s.toValue <= 1e9 else {
+            return "the world value \(s.toValue) is not a number above 0 (at most 1e9)"
+        }
+        guard fromUnits.contains(s.fromUnit) else {
+            return "\(s.fromUnit.prefix(20)) is not a page unit (\(fromUnits.joined(separator: ", ")))"
+        }
+        guard toUnits.contains(s.toUnit) else {
+            return "\(s.toUnit.prefix(20)) is not a world unit (\(toUnits.joined(separator: ", ")))"
+        }
+        guard (0...maxPrecision).contains(s.precision) else {
+            return "precision \(s.precision) is not 0 to \(maxPrecision) decimals"
+        }
         return nil
     }
 
@@ -78,8 +94,13 @@ public struct MeasurementScale: Sendable, Equatable {
             return (v, String(parts[1]))
         }
         guard let from = side(sides[0]), let to = side(sides[1]) else { return nil }
-        let s = MeasurementScale(fromValue: from.0, fromUnit: from.1, toValue: to.0, toUnit: to.1,
-                                 precision: Swift.min(Swift.max(precision, 0), MeasurementScale.maxPrecision))
+        let s = MeasurementScale(
+            fromValue: from.0,
+            fromUnit: from.1,
+            toValue: to.0,
+            toUnit: to.1,
+            precision: Swift.min(Swift.max(precision, 0), MeasurementScale.maxPrecision)
+        )
         guard MeasurementScale.problem(s) == nil else { return nil }
         self = s
     }
@@ -90,7 +111,10 @@ public struct MeasurementScale: Sendable, Equatable {
         guard d.isFinite, d >= 1 else { return nil }
         var p = 0
         var scale = 1.0
-        while scale < d && p < maxPrecision { scale *= 10; p += 1 }
+        while scale < d && p < maxPrecision {
+            scale *= 10
+            p += 1
+        }
         return p
     }
 
@@ -131,10 +155,14 @@ public struct MeasurementScale: Sendable, Equatable {
         var d = 1
         for _ in 0..<precision { d *= 10 }
         func format(_ unit: String, _ factor: Double) -> PDFObject {
-            .array([.dictionary(PDFDictionary([
-                ("Type", .name("NumberFormat")), ("U", .string(PDFString(text: unit))), ("C", .real(factor)),
-                ("F", .name("D")), ("D", .integer(Int64(d))), ("RD", .string(PDFString(text: "."))),
-            ]))])
+            .array([
+                .dictionary(
+                    PDFDictionary([
+                        ("Type", .name("NumberFormat")), ("U", .string(PDFString(text: unit))), ("C", .real(factor)),
+                        ("F", .name("D")), ("D", .integer(Int64(d))), ("RD", .string(PDFString(text: "."))),
+                    ])
+                )
+            ])
         }
         return PDFDictionary([
             ("Type", .name("Measure")), ("Subtype", .name("RL")), ("R", .string(PDFString(text: ratio))),
@@ -152,11 +180,15 @@ public struct MeasurementScale: Sendable, Equatable {
         if let x, let d = try x["D"].map(document.resolve)?.number.flatMap(MeasurementScale.decimals(denominator:)) {
             precision = d
         }
-        if case .string(let r)? = try measure["R"].map(document.resolve), let s = MeasurementScale(ratio: r.text, precision: precision) {
+        if case .string(let r)? = try measure["R"].map(document.resolve),
+            let s = MeasurementScale(ratio: r.text, precision: precision)
+        {
             self = s
             return
         }
-        guard let x, case .string(let u)? = try x["U"].map(document.resolve), let c = try x["C"].map(document.resolve)?.number else { return nil }
+        guard let x, case .string(let u)? = try x["U"].map(document.resolve),
+            let c = try x["C"].map(document.resolve)?.number
+        else { return nil }
         let s = MeasurementScale(fromValue: 1, fromUnit: "pt", toValue: c, toUnit: u.text, precision: precision)
         guard MeasurementScale.problem(s) == nil else { return nil }
         self = s
@@ -186,7 +218,8 @@ extension Annotation {
             var total = 0.0
             var i = 2
             while i + 1 < v.count {
-                let dx = v[i] - v[i - 2], dy = v[i + 1] - v[i - 1]
+                let dx = v[i] - v[i - 2]
+                let dy = v[i + 1] - v[i - 1]
                 total += (dx * dx + dy * dy).squareRoot()
                 i += 2
             }
@@ -225,7 +258,8 @@ extension Annotation {
     mutating func applyMeasurement(previous: Annotation? = nil) {
         guard measurement != nil, let it = Annotation.measurementIntent(subtype) else { return }
         if let previous, previous.measurement == measurement, previous.linePoints == linePoints,
-           previous.vertices == vertices, previous.intent == intent {
+            previous.vertices == vertices, previous.intent == intent
+        {
             return
         }
         intent = it

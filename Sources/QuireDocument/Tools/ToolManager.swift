@@ -400,8 +400,10 @@ public final class ToolManager {
         case .front: verb = "Bring to Front"
         case .back: verb = "Send to Back"
         }
-        // To the front in selection order, to the back in reverse: the first selected ends
-        // on top of the others (or under them), as one after another would leave them.
+        // To the front in selection order (the last selected ends on top), to the back in
+        // reverse (the first selected ends at the bottom); forward last first and backward
+        // first first, so that a selected annotation does not step over another selected
+        // one listed next to it in that order.
         let ordered = order == .back || order == .forward ? ids.reversed() : ids
         // The step changes the pages' /Annots, not the annotations: it names them itself.
         let noun = found.count == 1 ? UndoStep.noun(found[0].subtype) : "\(found.count) annotations"
