@@ -281,6 +281,7 @@ READ_ONLY = {
     "quire_tool_manager_set_custom_tool",
     "quire_tool_manager_delete_selection",
     "quire_tool_manager_move_selection",
+    "quire_tool_manager_set_measurement",
     # Issue 31: a review state from the manager (a NULL manager here).
     "quire_tool_manager_set_state",
     # Issue 37: signing what the Signature tool draws (a NULL manager here).
@@ -450,6 +451,7 @@ OPTIONAL = {
     ("quire_annotation_set_file", "description"),
     # "`from_unit` NULL removes the scale (the other arguments are then ignored)"
     ("quire_annotation_set_measurement", "from_unit"),
+    ("quire_tool_manager_set_measurement", "from_unit"),
     # "`*out_moved` (may be NULL)"
     ("quire_document_move_annotation", "out_moved"),
     ("quire_tool_manager_move_selection", "out_moved"),

@@ -155,6 +155,8 @@
       (int32_t *, quire_tool_manager *, quire_pointer_kind, int32_t, double, double))              \
     X(quire_tool_manager_selection, int, (int32_t *, quire_tool_manager *))                        \
     X(quire_tool_manager_delete_selection, int, (quire_tool_manager *))                            \
+    X(quire_tool_manager_set_measurement, int,                                                     \
+      (quire_tool_manager *, double, const char *, double, const char *, int32_t))                 \
     X(quire_tool_manager_move_selection, int,                                                      \
       (int32_t *, quire_tool_manager *, quire_annot_order))                                        \
     X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *))        \
@@ -989,7 +991,10 @@ HEADER_ASSERT(tools, QUIRE_TOOL_PAN == 0x3000 && QUIRE_TOOL_ANNOT_EDIT == 0x3001
                          QUIRE_TOOL_FORM_FILL == 0x300C && QUIRE_TOOL_SIGNATURE == 0x300D &&
                          QUIRE_TOOL_HIGHLIGHT == 0x300E && QUIRE_TOOL_UNDERLINE == 0x300F &&
                          QUIRE_TOOL_STRIKEOUT == 0x3010 && QUIRE_TOOL_SQUIGGLY == 0x3011 &&
-                         QUIRE_TOOL_REDACT == 0x3012 && QUIRE_TOOL_CUSTOM == 0x30FF);
+                         QUIRE_TOOL_REDACT == 0x3012 && QUIRE_TOOL_CARET == 0x3013 &&
+                         QUIRE_TOOL_CLOUD == 0x3014 && QUIRE_TOOL_CALLOUT == 0x3015 &&
+                         QUIRE_TOOL_DISTANCE == 0x3016 && QUIRE_TOOL_PERIMETER == 0x3017 &&
+                         QUIRE_TOOL_AREA == 0x3018 && QUIRE_TOOL_CUSTOM == 0x30FF);
 HEADER_ASSERT(pointer_kinds,
               QUIRE_POINTER_TAP == 0x3100 && QUIRE_POINTER_DOUBLE_TAP == 0x3101 &&
                   QUIRE_POINTER_LONG_PRESS == 0x3102 && QUIRE_POINTER_DRAG_BEGIN == 0x3103 &&

@@ -2997,6 +2997,29 @@ static void test_measure_rotate_order(void) {
                 quire_annotation_free(read);
                 read = NULL;
             }
+            /* The distance tool measures at the manager's scale: 2 in at 1 in = 1 ft. */
+            CHECK_STATUS(quire_tool_manager_set_measurement(NULL, 1, "in", 1, "ft", 2),
+                         QUIRE_EINVAL);
+            CHECK_STATUS(quire_tool_manager_set_measurement(manager, 1, "ft", 1, "in", 2),
+                         QUIRE_EINVAL);
+            CHECK_STATUS(quire_tool_manager_set_measurement(manager, 1, "in", 1, "ft", 2),
+                         QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_set_tool(manager, QUIRE_TOOL_DISTANCE), QUIRE_OK);
+            CHECK_STATUS(
+                quire_tool_manager_send(&done, manager, QUIRE_POINTER_DRAG_BEGIN, 0, 300, 300),
+                QUIRE_OK);
+            CHECK_STATUS(
+                quire_tool_manager_send(&done, manager, QUIRE_POINTER_DRAG_END, 0, 444, 300),
+                QUIRE_OK);
+            read = page_annot(doc, 0, count);
+            if (read) {
+                CHECK_STATUS(
+                    quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_CONTENTS),
+                    QUIRE_OK);
+                CHECK_STR(text, "2.00 ft");
+                quire_annotation_free(read);
+                read = NULL;
+            }
             quire_tool_manager_free(manager);
         }
     }

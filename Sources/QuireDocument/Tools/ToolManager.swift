@@ -34,6 +34,19 @@ public enum ToolKind: Int, Sendable, CaseIterable {
     /// A Redact annotation (docs/redaction.md) over the text a drag selects, as the text
     /// markup tools take it, or over the drag's rectangle where it selects no text.
     case redact
+    /// A Caret where the user taps (an insertion mark, 12 by 16 points, its tip at the point).
+    case caret
+    /// A cloud: a Polygon with a cloudy border (intensity 1, /IT PolygonCloud) from taps,
+    /// as ``polygon``.
+    case cloud
+    /// A FreeText callout from a drag: the line from the drag's start (what it points at,
+    /// with an open arrow) to a text box at its end.
+    case callout
+    /// Measurements at ``ToolManager/measurementScale``: a distance (Line) from a drag, a
+    /// perimeter (PolyLine) and an area (Polygon) from taps as ``polyLine`` and ``polygon``.
+    case distance
+    case perimeter
+    case area
 }
 
 /// A tool: built in, or one of the host's (registered by name).
@@ -140,6 +153,9 @@ public final class ToolManager {
     public let document: Document
     /// How new annotations look (``setStyle(_:)`` checks a new one).
     public private(set) var style = ToolStyle()
+    /// The scale of the measurement tools (``ToolKind/distance``, ``ToolKind/perimeter``,
+    /// ``ToolKind/area``): 1 in = 1 in with 2 decimals until the host sets one.
+    public var measurementScale = MeasurementScale()
     public private(set) var current: Tool
     /// The selected annotations, in the order they were selected.
     public private(set) var selectedAnnotations: [ObjectID] = []
@@ -226,9 +242,9 @@ public final class ToolManager {
         case .annotEdit: return AnnotEditTool()
         case .ink: return InkTool(signature: false)
         case .signature: return InkTool(signature: true)
-        case .square, .circle, .line, .arrow: return ShapeTool(kind)
-        case .polygon, .polyLine: return PolyTool(kind)
-        case .stickyNote, .freeText: return PlaceTool(kind)
+        case .square, .circle, .line, .arrow, .distance: return ShapeTool(kind)
+        case .polygon, .polyLine, .cloud, .perimeter, .area: return PolyTool(kind)
+        case .stickyNote, .freeText, .caret, .callout: return PlaceTool(kind)
         case .link: return LinkTool()
         case .formFill: return FormFillTool()
         case .highlight, .underline, .strikeOut, .squiggly, .redact: return TextMarkupTool(kind)

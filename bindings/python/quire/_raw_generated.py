@@ -1090,6 +1090,12 @@ QUIRE_TOOL_UNDERLINE = 0x300F
 QUIRE_TOOL_STRIKEOUT = 0x3010
 QUIRE_TOOL_SQUIGGLY = 0x3011
 QUIRE_TOOL_REDACT = 0x3012
+QUIRE_TOOL_CARET = 0x3013
+QUIRE_TOOL_CLOUD = 0x3014
+QUIRE_TOOL_CALLOUT = 0x3015
+QUIRE_TOOL_DISTANCE = 0x3016
+QUIRE_TOOL_PERIMETER = 0x3017
+QUIRE_TOOL_AREA = 0x3018
 QUIRE_TOOL_CUSTOM = 0x30FF
 
 #: ``quire_pointer_kind``: The pointer events a host sends. Passed and stored as a C int.
@@ -2094,6 +2100,11 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_tool_manager_selection", c_int, (POINTER(c_int32), quire_tool_manager_p)),
     ("quire_tool_manager_delete_selection", c_int, (quire_tool_manager_p,)),
     ("quire_tool_manager_move_selection", c_int, (POINTER(c_int32), quire_tool_manager_p, quire_annot_order)),
+    (
+        "quire_tool_manager_set_measurement",
+        c_int,
+        (quire_tool_manager_p, c_double, c_char_p, c_double, c_char_p, c_int32),
+    ),
     ("quire_tool_manager_set_selection_contents", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_set_field_value", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_custom_tool_init", c_int, (POINTER(quire_custom_tool), c_uint)),
@@ -2533,6 +2544,12 @@ __all__ = [
     "QUIRE_TOOL_STRIKEOUT",
     "QUIRE_TOOL_SQUIGGLY",
     "QUIRE_TOOL_REDACT",
+    "QUIRE_TOOL_CARET",
+    "QUIRE_TOOL_CLOUD",
+    "QUIRE_TOOL_CALLOUT",
+    "QUIRE_TOOL_DISTANCE",
+    "QUIRE_TOOL_PERIMETER",
+    "QUIRE_TOOL_AREA",
     "QUIRE_TOOL_CUSTOM",
     "quire_pointer_kind",
     "QUIRE_POINTER_TAP",

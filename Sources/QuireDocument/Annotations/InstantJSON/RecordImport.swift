@@ -243,6 +243,12 @@ extension InstantJSON {
             // A state without a reply target is unusual but real (iText writes it): the
             // model reads it, so it must round-trip (Annotation.validateState).
         }
+        // A measurement's intent and value, when the record does not give them (Nutrient's
+        // records carry the scale, not the text): as adding one computes them.
+        if a.measurement != nil, let it = Annotation.measurementIntent(a.subtype) {
+            if q.intent == nil { a.intent = it }
+            if r.note == nil { a.contents = a.measuredText }
+        }
         // Actions: /A, or a goTo stored as the link's /Dest.
         if let action = r.action {
             let converted = try self.action(action, pageCount: pageCount, path: "\(path).action")
