@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_FILE_CONTENT_TYPE + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_BLEND_MODE + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -1936,7 +1936,7 @@ static void test_errors(void) {
             (quire_annot_number_field)4,
             (quire_annot_number_field)INT32_MAX,
             (quire_annot_number_field)0,
-            (quire_annot_number_field)(QUIRE_ANNOT_REPEAT + 1),
+            (quire_annot_number_field)(QUIRE_ANNOT_ROTATION + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};
@@ -2914,6 +2914,9 @@ static void test_measure_rotate_order(void) {
         CHECK_STR(text, "LineDimension");
         CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURED_VALUE), QUIRE_OK);
         CHECK(value > 5.0799 && value < 5.0801);
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_FROM_VALUE),
+                     QUIRE_OK);
+        CHECK(value == 1);
         CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_TO_VALUE), QUIRE_OK);
         CHECK(value == 2.54);
         CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_PRECISION),
@@ -2957,6 +2960,12 @@ static void test_measure_rotate_order(void) {
         CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_FORWARD),
                      QUIRE_OK);
         CHECK_INT(moved, 0);
+        CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_BACKWARD),
+                     QUIRE_OK);
+        CHECK_INT(moved, 1);
+        CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_FORWARD),
+                     QUIRE_OK);
+        CHECK_INT(moved, 1);
         count = page_count_of(doc, 0);
         read = page_annot(doc, 0, count - 1);
         if (read) {
@@ -3004,6 +3013,18 @@ static void test_measure_rotate_order(void) {
                          QUIRE_EINVAL);
             CHECK_STATUS(quire_tool_manager_set_measurement(manager, 1, "in", 1, "ft", 2),
                          QUIRE_OK);
+            {
+                static const quire_tool kinds[] = {QUIRE_TOOL_CARET, QUIRE_TOOL_CLOUD,
+                                                   QUIRE_TOOL_CALLOUT, QUIRE_TOOL_PERIMETER,
+                                                   QUIRE_TOOL_AREA};
+                quire_tool now = QUIRE_TOOL_PAN;
+                size_t k;
+                for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+                    CHECK_STATUS(quire_tool_manager_set_tool(manager, kinds[k]), QUIRE_OK);
+                    CHECK_STATUS(quire_tool_manager_current_tool(&now, manager), QUIRE_OK);
+                    CHECK_INT(now, kinds[k]);
+                }
+            }
             CHECK_STATUS(quire_tool_manager_set_tool(manager, QUIRE_TOOL_DISTANCE), QUIRE_OK);
             CHECK_STATUS(
                 quire_tool_manager_send(&done, manager, QUIRE_POINTER_DRAG_BEGIN, 0, 300, 300),
