@@ -226,18 +226,8 @@ def _render_poppler(data: bytes, page: int, dpi: int, gray: bool) -> Any:
         source = Path(directory) / "in.pdf"
         source.write_bytes(data)
         subprocess.run(
-            [program, "-r", str(dpi)]
-            + (["-gray"] if gray else [])
-            + [
-                "-png",
-                "-f",
-                str(page + 1),
-                "-l",
-                str(page + 1),
-                "-singlefile",
-                str(source),
-                str(Path(directory) / "out"),
-            ],
+            [program, "-r", str(dpi)] + (["-gray"] if gray else []) + ["-png", "-f", str(page + 1), "-l",
+             str(page + 1), "-singlefile", str(source), str(Path(directory) / "out")],
             check=True,
             capture_output=True,
             timeout=60,
@@ -276,26 +266,19 @@ class PeerPages:
             self.fields = sorted((w.field_name, str(w.field_value)) for page in doc for w in page.widgets())
             self.outline = [(title, page - 1) for _, title, page in doc.get_toc()]
             self.labels = [page.get_label() for page in doc]
-            self.goto_links = [
-                [link.get("page") for link in page.get_links() if link.get("kind") == pymupdf.LINK_GOTO] for page in doc
-            ]
+            self.goto_links = [[link.get("page") for link in page.get_links() if link.get("kind") == pymupdf.LINK_GOTO] for page in doc]
         pikepdf = pikepdf_module()
         with pikepdf.open(io.BytesIO(data), password=password or "") as pdf:
             self.qpdf_count = len(pdf.pages)
             self.annotation_counts = [
-                sum(1 for entry in page.obj.get("/Annots", []) if isinstance(entry, pikepdf.Dictionary))
-                for page in pdf.pages
+                sum(1 for entry in page.obj.get("/Annots", []) if isinstance(entry, pikepdf.Dictionary)) for page in pdf.pages
             ]
         self.qpdf_status, self.qpdf_output = qpdf_check(data, password)
 
     @property
     def count(self) -> int:
         """The page count, asserting that the three peers agree on it."""
-        assert self.pdfium_count == self.mupdf_count == self.qpdf_count, (
-            self.pdfium_count,
-            self.mupdf_count,
-            self.qpdf_count,
-        )
+        assert self.pdfium_count == self.mupdf_count == self.qpdf_count, (self.pdfium_count, self.mupdf_count, self.qpdf_count)
         return self.pdfium_count
 
     def check_clean(self) -> None:

@@ -41,28 +41,12 @@ def text_of_last_error() -> str:
     """The calling thread's last error message."""
     return text(_raw.lib.quire_last_error_message())
 
-
 if TYPE_CHECKING:  # pragma: no cover
     from ._document import Document
 
-__all__ = [
-    "Tool",
-    "PointerKind",
-    "ToolEventKind",
-    "HitKind",
-    "ToolEvent",
-    "ToolManager",
-    "CustomTool",
-    "PointerEvent",
-    "ToolStyle",
-    "ToolPreview",
-    "PreviewKind",
-    "SelectionMode",
-    "device_to_page",
-    "page_to_device",
-    "hit_test",
-    "hit_test_text",
-]
+__all__ = ["Tool", "PointerKind", "ToolEventKind", "HitKind", "ToolEvent", "ToolManager", "CustomTool", "PointerEvent",
+           "ToolStyle", "ToolPreview", "PreviewKind", "SelectionMode",
+           "device_to_page", "page_to_device", "hit_test", "hit_test_text"]
 
 PointLike = Sequence[float]
 
@@ -252,9 +236,7 @@ def _event_from_c(e: _raw.quire_tool_event) -> ToolEvent:
     if kind == ToolEventKind.TOOL_CHANGED:
         from_name = e.from_name.decode("utf-8", "replace") if e.from_name is not None else None
         to_name = e.to_name.decode("utf-8", "replace") if e.to_name is not None else None
-        return ToolEvent(
-            kind, from_tool=Tool(e.from_tool), to_tool=Tool(e.to_tool), from_name=from_name, to_name=to_name
-        )
+        return ToolEvent(kind, from_tool=Tool(e.from_tool), to_tool=Tool(e.to_tool), from_name=from_name, to_name=to_name)
     if kind == ToolEventKind.LINK_ACTIVATED:
         uri = e.uri.decode("utf-8", "replace") if e.uri is not None else None
         return ToolEvent(kind, number, page_index=e.page_index if e.page_index >= 0 else None, uri=uri)
@@ -292,9 +274,7 @@ def device_to_page(document: "Document", page_index: int, view: Sequence[int], p
     px, py = _point(point)
     page = int32_index(page_index, "page index")
     with document._lock:
-        check(
-            _raw.lib.quire_page_device_to_page(byref(x), byref(y), document._read_handle(), page, *_view(view), px, py)
-        )
+        check(_raw.lib.quire_page_device_to_page(byref(x), byref(y), document._read_handle(), page, *_view(view), px, py))
     return x.value, y.value
 
 
@@ -304,15 +284,11 @@ def page_to_device(document: "Document", page_index: int, view: Sequence[int], p
     px, py = _point(point)
     page = int32_index(page_index, "page index")
     with document._lock:
-        check(
-            _raw.lib.quire_page_page_to_device(byref(x), byref(y), document._read_handle(), page, *_view(view), px, py)
-        )
+        check(_raw.lib.quire_page_page_to_device(byref(x), byref(y), document._read_handle(), page, *_view(view), px, py))
     return x.value, y.value
 
 
-def hit_test(
-    document: "Document", page_index: int, point: PointLike, tolerance: float = 0.0
-) -> Tuple[HitKind, Optional[int]]:
+def hit_test(document: "Document", page_index: int, point: PointLike, tolerance: float = 0.0) -> Tuple[HitKind, Optional[int]]:
     """The topmost drawn annotation at ``point`` (user space) within ``tolerance`` points:
     ``(kind, object_number)``; ``(HitKind.NONE, None)`` for empty space. Hidden and no-view
     annotations, replies and popups are not hit.
@@ -325,11 +301,7 @@ def hit_test(
     px, py = _point(point)
     page = int32_index(page_index, "page index")
     with document._lock:
-        check(
-            _raw.lib.quire_page_hit_test(
-                byref(kind), byref(number), document._read_handle(), page, px, py, float(tolerance)
-            )
-        )
+        check(_raw.lib.quire_page_hit_test(byref(kind), byref(number), document._read_handle(), page, px, py, float(tolerance)))
     return HitKind(kind.value), (number.value or None)
 
 
@@ -450,17 +422,13 @@ class ToolManager:
             return
         for key in ("field", "look", "ink"):
             if key in options:
-                raise InvalidArgumentError(
-                    _raw.QUIRE_EINVAL, "%s does not apply: the drawing chooses the field and the look" % key
-                )
+                raise InvalidArgumentError(_raw.QUIRE_EINVAL, "%s does not apply: the drawing chooses the field and the look" % key)
         built = _SignOptions(identity, **options)
         c_path = c_string(os.fsencode(os.fspath(path)), "the path")
         with identity._lock:
             built.options.identity = identity._live()
-            self._call(
-                lambda: _raw.lib.quire_tool_manager_set_signing(self._handle, byref(built.options), c_path),
-                changes=False,
-            )
+            self._call(lambda: _raw.lib.quire_tool_manager_set_signing(self._handle, byref(built.options), c_path),
+                       changes=False)
         self._signing = built  # its time-stamping callback lives as long as signing is on
 
     # -- tools and events ----------------------------------------------------------------
@@ -493,17 +461,8 @@ class ToolManager:
         name = c_string(tool.name, "tool.name")
         keep: List[Any] = []
 
-        def handle(
-            out_handled: Any,
-            out_next: Any,
-            out_next_name: Any,
-            manager: Any,
-            kind: int,
-            page_index: int,
-            x: float,
-            y: float,
-            payload: Any,
-        ) -> int:
+        def handle(out_handled: Any, out_next: Any, out_next_name: Any, manager: Any, kind: int, page_index: int,
+                   x: float, y: float, payload: Any) -> int:
             try:
                 if tool.handle(PointerEvent(PointerKind(kind), page_index, (x, y))):
                     out_handled[0] = 1
@@ -602,23 +561,14 @@ class ToolManager:
         style.red, style.green, style.blue = rgb
         style.border_width, style.opacity = float(value.border_width), float(value.opacity)
         style.font_size, style.tolerance = float(value.font_size), float(value.tolerance)
-        keep = [
-            c_string(value.author, "author") if value.author is not None else None,
-            c_string(value.free_text, "free_text") if value.free_text is not None else None,
-        ]
+        keep = [c_string(value.author, "author") if value.author is not None else None,
+                c_string(value.free_text, "free_text") if value.free_text is not None else None]
         style.author, style.free_text = keep[0], keep[1]
         self._call(lambda: _raw.lib.quire_tool_manager_set_style(self._handle, byref(style)))
 
-    def set_style(
-        self,
-        color: Sequence[float] = _UNSET,
-        border_width: float = _UNSET,
-        opacity: float = _UNSET,
-        font_size: float = _UNSET,
-        tolerance: float = _UNSET,
-        author: Optional[str] = _UNSET,
-        free_text: Optional[str] = _UNSET,
-    ) -> None:
+    def set_style(self, color: Sequence[float] = _UNSET, border_width: float = _UNSET, opacity: float = _UNSET,
+                  font_size: float = _UNSET, tolerance: float = _UNSET, author: Optional[str] = _UNSET,
+                  free_text: Optional[str] = _UNSET) -> None:
         """Changes how new annotations look: the fields given, the others kept
         (``author=None`` removes the author; ``free_text=None`` is "Text").
 
@@ -626,15 +576,9 @@ class ToolManager:
             InvalidArgumentError: a value out of its range (nothing changes then).
         """
         changes: Dict[str, Any] = {}
-        for name, value in (
-            ("color", color),
-            ("border_width", border_width),
-            ("opacity", opacity),
-            ("font_size", font_size),
-            ("tolerance", tolerance),
-            ("author", author),
-            ("free_text", free_text),
-        ):
+        for name, value in (("color", color), ("border_width", border_width), ("opacity", opacity),
+                            ("font_size", font_size), ("tolerance", tolerance), ("author", author),
+                            ("free_text", free_text)):
             if value is not _UNSET:
                 changes[name] = value
         if "color" in changes:
@@ -658,15 +602,8 @@ class ToolManager:
         for k in range(out.path_count):
             paths.append(tuple(self._numbers(_raw.lib.quire_tool_manager_preview_path, k)))
         r = out.rect
-        return ToolPreview(
-            PreviewKind(out.kind),
-            Tool(out.tool),
-            out.page_index,
-            Rect(r.left, r.bottom, r.right, r.top),
-            (out.dx, out.dy),
-            tuple(paths),
-            bool(out.closed),
-        )
+        return ToolPreview(PreviewKind(out.kind), Tool(out.tool), out.page_index, Rect(r.left, r.bottom, r.right, r.top),
+                           (out.dx, out.dy), tuple(paths), bool(out.closed))
 
     def _numbers(self, function: Callable[..., int], *args: Any) -> List[float]:
         result: List[float] = []
@@ -695,11 +632,8 @@ class ToolManager:
 
         def read() -> int:
             for k in range(count.value):
-                out.append(
-                    query_bytes(_raw.lib.quire_tool_manager_step_description, self._handle, which, k).decode(
-                        "utf-8", "replace"
-                    )
-                )
+                out.append(query_bytes(_raw.lib.quire_tool_manager_step_description, self._handle, which, k)
+                           .decode("utf-8", "replace"))
             return _raw.QUIRE_OK
 
         self._call(read, changes=False)
@@ -709,20 +643,16 @@ class ToolManager:
     def can_undo(self) -> bool:
         """Whether :meth:`undo` has a step to undo."""
         count = c_int32()
-        self._call(
-            lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, _raw.QUIRE_HISTORY_UNDO),
-            changes=False,
-        )
+        self._call(lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, _raw.QUIRE_HISTORY_UNDO),
+                   changes=False)
         return count.value > 0
 
     @property
     def can_redo(self) -> bool:
         """Whether :meth:`redo` has a step to redo."""
         count = c_int32()
-        self._call(
-            lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, _raw.QUIRE_HISTORY_REDO),
-            changes=False,
-        )
+        self._call(lambda: _raw.lib.quire_tool_manager_history_count(byref(count), self._handle, _raw.QUIRE_HISTORY_REDO),
+                   changes=False)
         return count.value > 0
 
     @property
@@ -793,10 +723,8 @@ class ToolManager:
         where = _raw.quire_rect(*values)
         page = int32_index(page_index, "page index")
         count = c_int32()
-        self._call(
-            lambda: _raw.lib.quire_tool_manager_select_rect(byref(count), self._handle, page, byref(where), int(mode)),
-            changes=False,
-        )
+        self._call(lambda: _raw.lib.quire_tool_manager_select_rect(byref(count), self._handle, page, byref(where), int(mode)),
+                   changes=False)
         return count.value
 
     def delete_selection(self) -> None:
@@ -817,19 +745,14 @@ class ToolManager:
             InvalidArgumentError: a scale :attr:`quire.Annotation.measurement` refuses.
         """
         if scale is None:
-            self._call(
-                lambda: _raw.lib.quire_tool_manager_set_measurement(self._handle, 0.0, None, 0.0, None, 2),
-                changes=False,
-            )
+            self._call(lambda: _raw.lib.quire_tool_manager_set_measurement(self._handle, 0.0, None, 0.0, None, 2),
+                       changes=False)
             return
         m = Measurement(*scale)
         from_unit, to_unit = c_string(m.from_unit, "from_unit"), c_string(m.to_unit, "to_unit")
-        self._call(
-            lambda: _raw.lib.quire_tool_manager_set_measurement(
-                self._handle, float(m.from_value), from_unit, float(m.to_value), to_unit, int(m.precision)
-            ),
-            changes=False,
-        )
+        self._call(lambda: _raw.lib.quire_tool_manager_set_measurement(self._handle, float(m.from_value), from_unit,
+                                                                       float(m.to_value), to_unit, int(m.precision)),
+                   changes=False)
 
     def move_selection(self, order: Union[AnnotationOrder, str]) -> int:
         """Moves the selected annotations in their pages' drawing order
