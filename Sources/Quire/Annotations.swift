@@ -193,6 +193,9 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_FILE_DESCRIPTION: value = a.file.map { $0.description } ?? a.fileInfo?.description
         case QUIRE_ANNOT_FILE_CONTENT_TYPE: value = a.file.map { $0.contentType } ?? a.fileInfo?.contentType
         case QUIRE_ANNOT_OVERLAY_TEXT: value = a.overlayText
+        case QUIRE_ANNOT_MEASURE_FROM_UNIT: value = a.measurement?.fromUnit
+        case QUIRE_ANNOT_MEASURE_TO_UNIT: value = a.measurement?.toUnit
+        case QUIRE_ANNOT_BLEND_MODE: value = a.blendMode
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -248,6 +251,11 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_FILE_NAME, QUIRE_ANNOT_FILE_DESCRIPTION, QUIRE_ANNOT_FILE_CONTENT_TYPE:
             throw CallError(code: QUIRE_EINVAL, message: "the file's fields are read-only (quire_annotation_set_file gives the file with them)")
         case QUIRE_ANNOT_OVERLAY_TEXT: b.annotation.overlayText = value
+        case QUIRE_ANNOT_MEASURE_FROM_UNIT, QUIRE_ANNOT_MEASURE_TO_UNIT:
+            throw CallError(code: QUIRE_EINVAL, message: "the scale's units are read-only (quire_annotation_set_measurement sets the scale)")
+        case QUIRE_ANNOT_BLEND_MODE:
+            if let value { try Annotation.validate(blendMode: value) }
+            b.annotation.blendMode = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -268,6 +276,11 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_CLOUDY_INTENSITY: value = a.cloudyIntensity
         case QUIRE_ANNOT_ALIGNMENT: value = a.alignment.map(Double.init)
         case QUIRE_ANNOT_REPEAT: value = a.repeatsOverlayText ? 1 : 0
+        case QUIRE_ANNOT_MEASURE_FROM_VALUE: value = a.measurement?.fromValue
+        case QUIRE_ANNOT_MEASURE_TO_VALUE: value = a.measurement?.toValue
+        case QUIRE_ANNOT_MEASURE_PRECISION: value = a.measurement.map { Double($0.precision) }
+        case QUIRE_ANNOT_MEASURED_VALUE: value = a.measuredValue
+        case QUIRE_ANNOT_ROTATION: value = Double(a.rotation)
         default: throw unknownField(field, "quire_annot_number_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -306,6 +319,16 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_REPEAT:
             guard value == 0 || value == 1 else { throw CallError(code: QUIRE_EINVAL, message: "repeat \(value) is not 0 or 1") }
             b.annotation.repeatsOverlayText = value == 1
+        case QUIRE_ANNOT_MEASURE_FROM_VALUE, QUIRE_ANNOT_MEASURE_TO_VALUE, QUIRE_ANNOT_MEASURE_PRECISION:
+            throw CallError(code: QUIRE_EINVAL, message: "the scale is set as a whole by quire_annotation_set_measurement")
+        case QUIRE_ANNOT_MEASURED_VALUE:
+            throw CallError(code: QUIRE_EINVAL, message: "the measured value is computed from the geometry and the scale")
+        case QUIRE_ANNOT_ROTATION:
+            guard value == value.rounded(), let turn = Int(exactly: value) else {
+                throw CallError(code: QUIRE_EINVAL, message: "rotation \(value) is not 0, 90, 180 or 270")
+            }
+            try Annotation.validate(rotation: turn, subtype: b.annotation.subtype)
+            b.annotation.rotation = turn
         default: throw unknownField(field, "quire_annot_number_field")
         }
     }
@@ -427,6 +450,19 @@ public func quire_annotation_set_file(_ annotation: OpaquePointer?, _ data: Unsa
 }
 
 @c @implementation
+public func quire_annotation_set_measurement(_ annotation: OpaquePointer?, _ fromValue: Double, _ fromUnit: UnsafePointer<CChar>?,
+                                             _ toValue: Double, _ toUnit: UnsafePointer<CChar>?, _ precision: Int32) -> Int32 {
+    guarded("quire_annotation_set_measurement") {
+        let b = try box(annotation)
+        guard let from = cText(fromUnit) else { b.annotation.measurement = nil; return }
+        guard let to = cText(toUnit) else { throw CallError(code: QUIRE_EINVAL, message: "to_unit is NULL") }
+        let scale = MeasurementScale(fromValue: fromValue, fromUnit: from, toValue: toValue, toUnit: to, precision: Int(precision))
+        try Annotation.validate(measurement: scale, subtype: b.annotation.subtype)
+        b.annotation.measurement = scale
+    }
+}
+
+@c @implementation
 public func quire_document_annotation_file(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?,
                                            _ doc: OpaquePointer?, _ number: Int32) -> Int32 {
     guarded("quire_document_annotation_file") {
@@ -518,6 +554,28 @@ public func quire_document_delete_annotation(_ doc: OpaquePointer?, _ number: In
     guarded("quire_document_delete_annotation") {
         let d = try document(doc)
         try d.deleteAnnotation(try annotationID(d, number))
+    }
+}
+
+@c @implementation
+public func quire_document_move_annotation(_ outMoved: UnsafeMutablePointer<Int32>?, _ doc: OpaquePointer?, _ number: Int32,
+                                           _ order: quire_annot_order) -> Int32 {
+    guarded("quire_document_move_annotation") {
+        let d = try document(doc)
+        let o = try annotationOrder(order)
+        let moved = try d.moveAnnotation(try annotationID(d, number), o)
+        outMoved?.pointee = moved ? 1 : 0
+    }
+}
+
+/// The model's move of a `quire_annot_order`.
+func annotationOrder(_ order: quire_annot_order) throws -> AnnotationOrder {
+    switch order {
+    case QUIRE_ANNOT_FORWARD: return .forward
+    case QUIRE_ANNOT_BACKWARD: return .backward
+    case QUIRE_ANNOT_TO_FRONT: return .front
+    case QUIRE_ANNOT_TO_BACK: return .back
+    default: throw unknownField(order, "quire_annot_order")
     }
 }
 

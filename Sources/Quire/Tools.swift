@@ -382,6 +382,32 @@ public func quire_tool_manager_delete_selection(_ manager: OpaquePointer?) -> In
 }
 
 @c @implementation
+public func quire_tool_manager_move_selection(_ outMoved: UnsafeMutablePointer<Int32>?, _ manager: OpaquePointer?,
+                                              _ order: quire_annot_order) -> Int32 {
+    guarded("quire_tool_manager_move_selection") {
+        let box = try toolBox(manager)
+        let o = try annotationOrder(order)
+        let moved = try box.run { try $0.moveSelection(o) }
+        outMoved?.pointee = Int32(clamping: moved)
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_measurement(_ manager: OpaquePointer?, _ fromValue: Double, _ fromUnit: UnsafePointer<CChar>?,
+                                               _ toValue: Double, _ toUnit: UnsafePointer<CChar>?, _ precision: Int32) -> Int32 {
+    guarded("quire_tool_manager_set_measurement") {
+        let box = try toolBox(manager)
+        var scale = MeasurementScale()
+        if let from = cText(fromUnit) {
+            guard let to = cText(toUnit) else { throw CallError(code: QUIRE_EINVAL, message: "to_unit is NULL") }
+            scale = MeasurementScale(fromValue: fromValue, fromUnit: from, toValue: toValue, toUnit: to, precision: Int(precision))
+            try Annotation.validate(measurement: scale, subtype: "Line")
+        }
+        try box.run { $0.measurementScale = scale }
+    }
+}
+
+@c @implementation
 public func quire_tool_manager_set_selection_contents(_ manager: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_tool_manager_set_selection_contents") {
         let box = try toolBox(manager)

@@ -2745,6 +2745,12 @@ static void finish_choices(struct call *c) {
     } else if (strcmp(fn->name, "quire_annotation_set_number") == 0) {
         /* QUIRE_ANNOT_FONT_SIZE is read-only (the header: QUIRE_EINVAL). */
         if (c->values[1].i32 == QUIRE_ANNOT_FONT_SIZE) c->must_fail = 1;
+    } else if (strcmp(fn->name, "quire_annotation_set_measurement") == 0 ||
+               strcmp(fn->name, "quire_tool_manager_set_measurement") == 0) {
+        /* (annotation or manager, from_value, from_unit, to_value, to_unit, precision):
+         * `from_unit` NULL removes the scale, and the other arguments are then ignored (the
+         * header); it succeeds for any annotation (the harness's manager is NULL). */
+        if (c->values[2].p == NULL) c->must_fail = c->values[0].p == NULL;
     } else if (strcmp(fn->name, "quire_annotation_set_string") == 0) {
         /* QUIRE_ANNOT_IN_REPLY_TO_ID is read-only (the header: QUIRE_EINVAL). */
         if (c->values[1].i32 == QUIRE_ANNOT_IN_REPLY_TO_ID) c->must_fail = 1;

@@ -210,6 +210,8 @@ MUTATING = {
     "quire_document_add_annotation",
     "quire_document_update_annotation",
     "quire_document_delete_annotation",
+    # 0.5 (issue 39): a move in a page's drawing order rewrites its /Annots.
+    "quire_document_move_annotation",
     "quire_document_add_reply",
     "quire_document_add_state_reply",
     "quire_document_set_in_reply_to",
@@ -278,6 +280,8 @@ READ_ONLY = {
     "quire_tool_manager_set_field_value",
     "quire_tool_manager_set_custom_tool",
     "quire_tool_manager_delete_selection",
+    "quire_tool_manager_move_selection",
+    "quire_tool_manager_set_measurement",
     # Issue 31: a review state from the manager (a NULL manager here).
     "quire_tool_manager_set_state",
     # Issue 37: signing what the Signature tool draws (a NULL manager here).
@@ -361,6 +365,7 @@ ANNOTATION_SETTERS = {
     "quire_annotation_add_ink_stroke",
     "quire_annotation_set_image",
     "quire_annotation_set_file",
+    "quire_annotation_set_measurement",
 }
 # Functions that change only the caller's bookmark value (no document): a fresh bookmark of
 # their own in each call (ARG_MUT_BOOKMARK).
@@ -394,6 +399,7 @@ WRITES_NAME = re.compile(r"_(save|write|export)(_|$)")
 ANNOTATION_NUMBERS = {
     ("quire_document_annotation", "number"),
     ("quire_document_delete_annotation", "number"),
+    ("quire_document_move_annotation", "number"),
     ("quire_document_add_reply", "target"),
     ("quire_document_add_state_reply", "target"),
     ("quire_document_set_in_reply_to", "number"),
@@ -443,6 +449,12 @@ OPTIONAL = {
     ("quire_annotation_set_file", "file_name"),
     ("quire_annotation_set_file", "content_type"),
     ("quire_annotation_set_file", "description"),
+    # "`from_unit` NULL removes the scale (the other arguments are then ignored)"
+    ("quire_annotation_set_measurement", "from_unit"),
+    ("quire_tool_manager_set_measurement", "from_unit"),
+    # "`*out_moved` (may be NULL)"
+    ("quire_document_move_annotation", "out_moved"),
+    ("quire_tool_manager_move_selection", "out_moved"),
     # "out_count: receives the number of annotations created or updated; may be NULL."
     ("quire_document_import_annotations_json", "out_count"),
     # "Either out-pointer may be NULL."

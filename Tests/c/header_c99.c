@@ -155,6 +155,10 @@
       (int32_t *, quire_tool_manager *, quire_pointer_kind, int32_t, double, double))              \
     X(quire_tool_manager_selection, int, (int32_t *, quire_tool_manager *))                        \
     X(quire_tool_manager_delete_selection, int, (quire_tool_manager *))                            \
+    X(quire_tool_manager_set_measurement, int,                                                     \
+      (quire_tool_manager *, double, const char *, double, const char *, int32_t))                 \
+    X(quire_tool_manager_move_selection, int,                                                      \
+      (int32_t *, quire_tool_manager *, quire_annot_order))                                        \
     X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *))        \
     X(quire_tool_manager_set_field_value, int, (quire_tool_manager *, const char *))               \
     X(quire_custom_tool_init, int, (quire_custom_tool *, unsigned))                                \
@@ -211,6 +215,8 @@
     X(quire_annotation_set_image, int, (quire_annotation *, const void *, size_t, const char *))   \
     X(quire_annotation_set_file, int,                                                              \
       (quire_annotation *, const void *, size_t, const char *, const char *, const char *))        \
+    X(quire_annotation_set_measurement, int,                                                       \
+      (quire_annotation *, double, const char *, double, const char *, int32_t))                   \
     X(quire_document_annotation_file, int, (char *, size_t, size_t *, quire_document *, int32_t))  \
     X(quire_annotation_ink_stroke_count, int, (int32_t *, const quire_annotation *))               \
     X(quire_annotation_ink_stroke, int,                                                            \
@@ -221,6 +227,8 @@
     X(quire_document_add_annotation, int, (quire_document *, quire_annotation *))                  \
     X(quire_document_update_annotation, int, (quire_document *, quire_annotation *))               \
     X(quire_document_delete_annotation, int, (quire_document *, int32_t))                          \
+    X(quire_document_move_annotation, int,                                                         \
+      (int32_t *, quire_document *, int32_t, quire_annot_order))                                   \
     X(quire_document_add_reply, int,                                                               \
       (quire_annotation **, quire_document *, int32_t, const char *, const char *))                \
     X(quire_document_add_state_reply, int,                                                         \
@@ -524,12 +532,19 @@ HEADER_ASSERT(annot_string_fields,
                   QUIRE_ANNOT_SYMBOL == 0x0710 && QUIRE_ANNOT_INTENT == 0x0711 &&
                   QUIRE_ANNOT_OVERLAY_TEXT == 0x0712 && QUIRE_ANNOT_FILE_NAME == 0x0713 &&
                   QUIRE_ANNOT_FILE_DESCRIPTION == 0x0714 &&
-                  QUIRE_ANNOT_FILE_CONTENT_TYPE == 0x0715);
+                  QUIRE_ANNOT_FILE_CONTENT_TYPE == 0x0715 &&
+                  QUIRE_ANNOT_MEASURE_FROM_UNIT == 0x0716 &&
+                  QUIRE_ANNOT_MEASURE_TO_UNIT == 0x0717 && QUIRE_ANNOT_BLEND_MODE == 0x0718);
 HEADER_ASSERT(annot_number_fields,
               QUIRE_ANNOT_OPACITY == 0x0800 && QUIRE_ANNOT_BORDER_WIDTH == 0x0801 &&
                   QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803 &&
                   QUIRE_ANNOT_CLOUDY_INTENSITY == 0x0804 && QUIRE_ANNOT_ALIGNMENT == 0x0805 &&
-                  QUIRE_ANNOT_REPEAT == 0x0806);
+                  QUIRE_ANNOT_REPEAT == 0x0806 && QUIRE_ANNOT_MEASURE_FROM_VALUE == 0x0807 &&
+                  QUIRE_ANNOT_MEASURE_TO_VALUE == 0x0808 &&
+                  QUIRE_ANNOT_MEASURE_PRECISION == 0x0809 && QUIRE_ANNOT_MEASURED_VALUE == 0x080A &&
+                  QUIRE_ANNOT_ROTATION == 0x080B);
+HEADER_ASSERT(annot_orders, QUIRE_ANNOT_FORWARD == 0x0B00 && QUIRE_ANNOT_BACKWARD == 0x0B01 &&
+                                QUIRE_ANNOT_TO_FRONT == 0x0B02 && QUIRE_ANNOT_TO_BACK == 0x0B03);
 HEADER_ASSERT(annot_colors, QUIRE_ANNOT_COLOR == 0x0900 && QUIRE_ANNOT_INTERIOR_COLOR == 0x0901);
 HEADER_ASSERT(annot_point_lists,
               QUIRE_ANNOT_QUAD_POINTS == 0x0A00 && QUIRE_ANNOT_LINE == 0x0A01 &&
@@ -976,7 +991,10 @@ HEADER_ASSERT(tools, QUIRE_TOOL_PAN == 0x3000 && QUIRE_TOOL_ANNOT_EDIT == 0x3001
                          QUIRE_TOOL_FORM_FILL == 0x300C && QUIRE_TOOL_SIGNATURE == 0x300D &&
                          QUIRE_TOOL_HIGHLIGHT == 0x300E && QUIRE_TOOL_UNDERLINE == 0x300F &&
                          QUIRE_TOOL_STRIKEOUT == 0x3010 && QUIRE_TOOL_SQUIGGLY == 0x3011 &&
-                         QUIRE_TOOL_REDACT == 0x3012 && QUIRE_TOOL_CUSTOM == 0x30FF);
+                         QUIRE_TOOL_REDACT == 0x3012 && QUIRE_TOOL_CARET == 0x3013 &&
+                         QUIRE_TOOL_CLOUD == 0x3014 && QUIRE_TOOL_CALLOUT == 0x3015 &&
+                         QUIRE_TOOL_DISTANCE == 0x3016 && QUIRE_TOOL_PERIMETER == 0x3017 &&
+                         QUIRE_TOOL_AREA == 0x3018 && QUIRE_TOOL_CUSTOM == 0x30FF);
 HEADER_ASSERT(pointer_kinds,
               QUIRE_POINTER_TAP == 0x3100 && QUIRE_POINTER_DOUBLE_TAP == 0x3101 &&
                   QUIRE_POINTER_LONG_PRESS == 0x3102 && QUIRE_POINTER_DRAG_BEGIN == 0x3103 &&

@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_FILE_CONTENT_TYPE + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_BLEND_MODE + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -1936,7 +1936,7 @@ static void test_errors(void) {
             (quire_annot_number_field)4,
             (quire_annot_number_field)INT32_MAX,
             (quire_annot_number_field)0,
-            (quire_annot_number_field)(QUIRE_ANNOT_REPEAT + 1),
+            (quire_annot_number_field)(QUIRE_ANNOT_ROTATION + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};
@@ -2870,6 +2870,188 @@ static void test_file_attachment(void) {
     free(original);
 }
 
+/* Measurement (a distance at a scale: /Measure, /IT and /Contents computed), rotation, blend
+   mode and z-order moves, through the C layer; the rules refuse what they must. */
+static void test_measure_rotate_order(void) {
+    unsigned char *original;
+    size_t size = 0, len = 0;
+    char text[64];
+    double value = -1, line[4] = {0, 0, 144, 0}; /* two inches */
+    int32_t first = -1, second = -1, moved = -1, count, last_id = -1, done = 0;
+    quire_document *doc = NULL;
+    quire_annotation *dist, *square, *other, *text_annot, *read = NULL;
+    quire_tool_manager *manager = NULL;
+    original = read_file(corpus(ANNOTS_PDF), &size);
+    CHECK(original != NULL);
+    if (!original) return;
+    CHECK_STATUS(quire_document_open_memory(&doc, original, size, NULL), QUIRE_OK);
+    dist = new_annot("Line", 0, 0, 0, 200, 20);
+    square = new_annot("Square", 0, 100, 100, 150, 150);
+    other = new_annot("Square", 0, 120, 120, 170, 170);
+    text_annot = new_annot("FreeText", 0, 100, 100, 120, 200);
+    if (doc && dist && square && other && text_annot) {
+        CHECK_STATUS(quire_annotation_set_points(dist, QUIRE_ANNOT_LINE, line, 4), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 1, "furlong", 2),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "ft", 1, "in", 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 0, "in", 1, "in", 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 1, "in", 5), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 1, NULL, 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_measurement(square, 1, "in", 1, "in", 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURED_VALUE),
+                     QUIRE_ENOTFOUND);
+        CHECK_STATUS(quire_annotation_set_measurement(dist, 1, "in", 2.54, "cm", 2), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_number(dist, QUIRE_ANNOT_MEASURED_VALUE, 3),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_string(dist, QUIRE_ANNOT_MEASURE_TO_UNIT, "m"),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_document_add_annotation(doc, dist), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, dist, QUIRE_ANNOT_CONTENTS),
+                     QUIRE_OK);
+        CHECK_STR(text, "5.08 cm"); /* 2 in at 1 in = 2.54 cm */
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, dist, QUIRE_ANNOT_INTENT),
+                     QUIRE_OK);
+        CHECK_STR(text, "LineDimension");
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURED_VALUE), QUIRE_OK);
+        CHECK(value > 5.0799 && value < 5.0801);
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_FROM_VALUE),
+                     QUIRE_OK);
+        CHECK(value == 1);
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_TO_VALUE), QUIRE_OK);
+        CHECK(value == 2.54);
+        CHECK_STATUS(quire_annotation_number(&value, dist, QUIRE_ANNOT_MEASURE_PRECISION),
+                     QUIRE_OK);
+        CHECK(value == 2);
+        CHECK_STATUS(
+            quire_annotation_string(text, sizeof text, &len, dist, QUIRE_ANNOT_MEASURE_FROM_UNIT),
+            QUIRE_OK);
+        CHECK_STR(text, "in");
+        /* Rotation: FreeText and Stamp, by quarters. */
+        CHECK_STATUS(quire_annotation_set_number(square, QUIRE_ANNOT_ROTATION, 90), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(text_annot, QUIRE_ANNOT_ROTATION, 45),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(text_annot, QUIRE_ANNOT_ROTATION, 270), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_string(text_annot, QUIRE_ANNOT_CONTENTS, "up"), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, text_annot), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_number(&value, text_annot, QUIRE_ANNOT_ROTATION), QUIRE_OK);
+        CHECK(value == 270);
+        /* Blend mode. */
+        CHECK_STATUS(quire_annotation_set_string(square, QUIRE_ANNOT_BLEND_MODE, "Burn"),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_string(square, QUIRE_ANNOT_BLEND_MODE, "Multiply"),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, square), QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, other), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&first, square), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&second, other), QUIRE_OK);
+        read = doc_annot(doc, first);
+        if (read) {
+            CHECK_STATUS(
+                quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_BLEND_MODE),
+                QUIRE_OK);
+            CHECK_STR(text, "Multiply");
+            quire_annotation_free(read);
+            read = NULL;
+        }
+        /* Z-order: the square goes over `other`, then nowhere (already on top). */
+        CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_TO_FRONT),
+                     QUIRE_OK);
+        CHECK_INT(moved, 1);
+        CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_FORWARD),
+                     QUIRE_OK);
+        CHECK_INT(moved, 0);
+        CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_BACKWARD),
+                     QUIRE_OK);
+        CHECK_INT(moved, 1);
+        CHECK_STATUS(quire_document_move_annotation(&moved, doc, first, QUIRE_ANNOT_FORWARD),
+                     QUIRE_OK);
+        CHECK_INT(moved, 1);
+        count = page_count_of(doc, 0);
+        read = page_annot(doc, 0, count - 1);
+        if (read) {
+            CHECK_STATUS(quire_annotation_id(&last_id, read), QUIRE_OK);
+            CHECK_INT(last_id, first);
+            quire_annotation_free(read);
+            read = NULL;
+        }
+        CHECK_STATUS(quire_document_move_annotation(NULL, doc, 99999, QUIRE_ANNOT_FORWARD),
+                     QUIRE_ENOTFOUND);
+        CHECK_STATUS(
+            quire_document_move_annotation(NULL, doc, first, (quire_annot_order)QUIRE_ANNOT_COLOR),
+            QUIRE_EINVAL);
+        /* Through a tool manager: one undo step, undone. */
+        CHECK_STATUS(quire_tool_manager_move_selection(NULL, NULL, QUIRE_ANNOT_TO_BACK),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_tool_manager_new(&manager, doc, NULL), QUIRE_OK);
+        if (manager) {
+            CHECK_STATUS(quire_tool_manager_move_selection(&moved, manager, QUIRE_ANNOT_TO_BACK),
+                         QUIRE_ESTATE);
+            CHECK_STATUS(quire_tool_manager_select(manager, first, QUIRE_SELECT_REPLACE), QUIRE_OK);
+            CHECK_STATUS(quire_tool_manager_move_selection(&moved, manager, QUIRE_ANNOT_TO_BACK),
+                         QUIRE_OK);
+            CHECK_INT(moved, 1);
+            read = page_annot(doc, 0, 0);
+            if (read) {
+                CHECK_STATUS(quire_annotation_id(&last_id, read), QUIRE_OK);
+                CHECK_INT(last_id, first);
+                quire_annotation_free(read);
+                read = NULL;
+            }
+            CHECK_STATUS(quire_tool_manager_undo(&done, manager), QUIRE_OK);
+            CHECK_INT(done, 1);
+            read = page_annot(doc, 0, count - 1);
+            if (read) {
+                CHECK_STATUS(quire_annotation_id(&last_id, read), QUIRE_OK);
+                CHECK_INT(last_id, first);
+                quire_annotation_free(read);
+                read = NULL;
+            }
+            /* The distance tool measures at the manager's scale: 2 in at 1 in = 1 ft. */
+            CHECK_STATUS(quire_tool_manager_set_measurement(NULL, 1, "in", 1, "ft", 2),
+                         QUIRE_EINVAL);
+            CHECK_STATUS(quire_tool_manager_set_measurement(manager, 1, "ft", 1, "in", 2),
+                         QUIRE_EINVAL);
+            CHECK_STATUS(quire_tool_manager_set_measurement(manager, 1, "in", 1, "ft", 2),
+                         QUIRE_OK);
+            {
+                static const quire_tool kinds[] = {QUIRE_TOOL_CARET, QUIRE_TOOL_CLOUD,
+                                                   QUIRE_TOOL_CALLOUT, QUIRE_TOOL_PERIMETER,
+                                                   QUIRE_TOOL_AREA};
+                quire_tool now = QUIRE_TOOL_PAN;
+                size_t k;
+                for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+                    CHECK_STATUS(quire_tool_manager_set_tool(manager, kinds[k]), QUIRE_OK);
+                    CHECK_STATUS(quire_tool_manager_current_tool(&now, manager), QUIRE_OK);
+                    CHECK_INT(now, kinds[k]);
+                }
+            }
+            CHECK_STATUS(quire_tool_manager_set_tool(manager, QUIRE_TOOL_DISTANCE), QUIRE_OK);
+            CHECK_STATUS(
+                quire_tool_manager_send(&done, manager, QUIRE_POINTER_DRAG_BEGIN, 0, 300, 300),
+                QUIRE_OK);
+            CHECK_STATUS(
+                quire_tool_manager_send(&done, manager, QUIRE_POINTER_DRAG_END, 0, 444, 300),
+                QUIRE_OK);
+            read = page_annot(doc, 0, count);
+            if (read) {
+                CHECK_STATUS(
+                    quire_annotation_string(text, sizeof text, &len, read, QUIRE_ANNOT_CONTENTS),
+                    QUIRE_OK);
+                CHECK_STR(text, "2.00 ft");
+                quire_annotation_free(read);
+                read = NULL;
+            }
+            quire_tool_manager_free(manager);
+        }
+    }
+    quire_annotation_free(dist);
+    quire_annotation_free(square);
+    quire_annotation_free(other);
+    quire_annotation_free(text_annot);
+    quire_document_close(doc);
+    free(original);
+}
+
 /* ---- the program ----------------------------------------------------------------------------- */
 
 static const struct test_case annotations_tests[] = {
@@ -2889,6 +3071,7 @@ static const struct test_case annotations_tests[] = {
     {"json", test_json},
     {"styles_and_kinds", test_styles_and_kinds},
     {"file_attachment", test_file_attachment},
+    {"measure_rotate_order", test_measure_rotate_order},
     {NULL, NULL}};
 
 const struct test_suite annotations_suite = {"annotations", NULL, NULL, annotations_tests};

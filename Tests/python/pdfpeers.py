@@ -211,20 +211,29 @@ def pymupdf_module() -> Any:
 def render_poppler_gray(data: bytes, page: int, dpi: int) -> Any:
     """Page ``page`` (0-based) of the PDF ``data`` as poppler's pdftoppm draws it at ``dpi``,
     a grayscale PIL image (the peers' rule for a missing pdftoppm or Pillow)."""
+    return _render_poppler(data, page, dpi, gray=True)
+
+
+def render_poppler_rgb(data: bytes, page: int, dpi: int) -> Any:
+    """As :func:`render_poppler_gray`, in colour: an RGB PIL image."""
+    return _render_poppler(data, page, dpi, gray=False)
+
+
+def _render_poppler(data: bytes, page: int, dpi: int, gray: bool) -> Any:
     program = peer_program("pdftoppm")
     image_module = peer("PIL.Image")
     with tempfile.TemporaryDirectory() as directory:
         source = Path(directory) / "in.pdf"
         source.write_bytes(data)
         subprocess.run(
-            [program, "-r", str(dpi), "-gray", "-png", "-f", str(page + 1), "-l", str(page + 1), "-singlefile",
-             str(source), str(Path(directory) / "out")],
+            [program, "-r", str(dpi)] + (["-gray"] if gray else []) + ["-png", "-f", str(page + 1), "-l",
+             str(page + 1), "-singlefile", str(source), str(Path(directory) / "out")],
             check=True,
             capture_output=True,
             timeout=60,
         )
         with image_module.open(Path(directory) / "out.png") as image:
-            return image.convert("L").copy()
+            return image.convert("L" if gray else "RGB").copy()
 
 
 def normalized_text(value: str) -> str:

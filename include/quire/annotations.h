@@ -80,7 +80,18 @@ typedef enum quire_annot_string_field {
     QUIRE_ANNOT_FILE_DESCRIPTION = 0x0714,
     /** The media type of a FileAttachment's file (the embedded file stream's /Subtype,
      *  such as "application/pdf"); read-only, as the name */
-    QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0715
+    QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0715,
+    /** The page unit of a measurement's scale (/Measure /R): pt, in, mm or cm. Read-only:
+     *  quire_annotation_set_measurement sets the scale */
+    QUIRE_ANNOT_MEASURE_FROM_UNIT = 0x0716,
+    /** The world unit of a measurement's scale: pt, in, mm, cm, ft, m, yd, km or mi (an
+     *  area is in its square, "sq" and this unit in /Contents); read-only, as the page unit */
+    QUIRE_ANNOT_MEASURE_TO_UNIT = 0x0717,
+    /** /BM, the blend mode of the appearance (ISO 32000-2 Table 134: Normal, Multiply,
+     *  Screen, Overlay, Darken, Lighten, ColorDodge, ColorBurn, HardLight, SoftLight,
+     *  Difference, Exclusion, Hue, Saturation, Color, Luminosity; another name is
+     *  QUIRE_EINVAL), drawn through the appearance's graphics state */
+    QUIRE_ANNOT_BLEND_MODE = 0x0718
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -97,7 +108,22 @@ typedef enum quire_annot_number_field {
     QUIRE_ANNOT_ALIGNMENT = 0x0805,
     /** /Repeat of a Redact annotation: 1 repeats the overlay text to fill the region, 0
      *  draws it once (the default); another value is QUIRE_EINVAL */
-    QUIRE_ANNOT_REPEAT = 0x0806
+    QUIRE_ANNOT_REPEAT = 0x0806,
+    /** The page value of a measurement's scale (from_value of
+     *  quire_annotation_set_measurement); read-only */
+    QUIRE_ANNOT_MEASURE_FROM_VALUE = 0x0807,
+    /** The world value of a measurement's scale (to_value); read-only */
+    QUIRE_ANNOT_MEASURE_TO_VALUE = 0x0808,
+    /** The decimals a measurement shows, 0 to 4; read-only */
+    QUIRE_ANNOT_MEASURE_PRECISION = 0x0809,
+    /** The measured value in the scale's world unit (square units for an area), computed
+     *  from the geometry: the length of a Line's /L, of a PolyLine's path, or the area a
+     *  Polygon encloses; read-only (QUIRE_ENOTFOUND without a scale or geometry) */
+    QUIRE_ANNOT_MEASURED_VALUE = 0x080A,
+    /** /Rotate of FreeText and Stamp: 0, 90, 180 or 270 degrees counterclockwise (another
+     *  value, or another subtype with a turn, is QUIRE_EINVAL when set or added). The
+     *  appearance is drawn turned inside /Rect, which the caller sizes to the turned box */
+    QUIRE_ANNOT_ROTATION = 0x080B
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
@@ -278,6 +304,25 @@ QUIRE_API int quire_annotation_set_file(quire_annotation *annotation, const void
                                         const char *file_name, const char *content_type, const char *description);
 
 /**
+ * Makes a Line, PolyLine or Polygon a measurement (ISO 32000-2 §12.9): a distance, a
+ * perimeter or an area at the scale "`from_value` `from_unit` = `to_value` `to_unit`"
+ * (that much on the page is that much in the world; page units "pt", "in", "mm", "cm",
+ * world units those and "ft", "m", "yd", "km", "mi"), shown with `precision` decimals (0
+ * to 4). When the annotation is added or written back, its /Measure (a rectilinear measure
+ * dictionary with /R, /X, /D and /A number formats) is written, its intent
+ * (QUIRE_ANNOT_INTENT) becomes LineDimension, PolyLineDimension or PolygonDimension, and
+ * its contents (QUIRE_ANNOT_CONTENTS) the measured value as viewers show it, such as
+ * "12.50 cm" or "3.20 sq m" (QUIRE_ANNOT_MEASURED_VALUE gives the number). `from_unit`
+ * NULL removes the scale (the other arguments are then ignored). The scale is read back
+ * through QUIRE_ANNOT_MEASURE_FROM_VALUE, _FROM_UNIT, _TO_VALUE, _TO_UNIT and _PRECISION.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL annotation, NULL to_unit with a from_unit, a
+ * value not above 0 or over 1e9, an unknown unit, a precision outside 0 to 4, another
+ * subtype).
+ */
+QUIRE_API int quire_annotation_set_measurement(quire_annotation *annotation, double from_value, const char *from_unit,
+                                               double to_value, const char *to_unit, int32_t precision);
+
+/**
  * The bytes of the file that FileAttachment `number` of the document embeds (decoded),
  * through the length-query pattern (binary-safe; a NUL follows the bytes). The name,
  * media type and description are QUIRE_ANNOT_FILE_NAME, QUIRE_ANNOT_FILE_CONTENT_TYPE and
@@ -347,6 +392,29 @@ QUIRE_API int quire_document_update_annotation(quire_document *doc, quire_annota
  * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND.
  */
 QUIRE_API int quire_document_delete_annotation(quire_document *doc, int32_t number);
+
+/** Moves in a page's drawing order, for `quire_document_move_annotation`. */
+typedef enum quire_annot_order {
+    QUIRE_ANNOT_FORWARD = 0x0B00, /**< one step later in /Annots: over the next annotation */
+    QUIRE_ANNOT_BACKWARD = 0x0B01, /**< one step earlier: under the previous annotation */
+    QUIRE_ANNOT_TO_FRONT = 0x0B02, /**< last in /Annots: drawn over every other */
+    QUIRE_ANNOT_TO_BACK = 0x0B03 /**< first in /Annots: drawn under every other */
+} quire_annot_order;
+
+/**
+ * Moves annotation `number` in its page's drawing order (/Annots, drawn first to last, so
+ * the last is on top): bring forward, send backward, bring to front, send to back.
+ * Popups, which are not drawn, are stepped over. The change is the page's /Annots (or the
+ * array it refers to), saved incrementally like any other change and seen by the
+ * checkpoint journal; `quire_tool_manager_move_selection` makes the same move as an undo
+ * step of a tool manager. `*out_moved` (may be NULL) receives 1 when it moved, 0 when it was
+ * already there (nothing is then written).
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL doc, an order of another family); QUIRE_ENOTFOUND
+ * (no annotation is object `number`); QUIRE_EUNSUPPORTED (a page that is a direct object);
+ * QUIRE_ESTATE (a certification that forbids annotation changes).
+ */
+QUIRE_API int quire_document_move_annotation(int32_t *out_moved, quire_document *doc, int32_t number,
+                                             quire_annot_order order);
 
 /**
  * Adds a text reply by `author` (NULL for none) with `contents` to annotation `target`.

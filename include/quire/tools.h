@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "document.h"
+#include "annotations.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,6 +72,13 @@ typedef enum quire_tool {
     QUIRE_TOOL_SQUIGGLY = 0x3011,
     QUIRE_TOOL_REDACT = 0x3012,      /**< a Redact annotation over the text a drag selects, or its rectangle
                                            where it selects none (applied with `quire_document_apply_redactions`) */
+    QUIRE_TOOL_CARET = 0x3013,       /**< a Caret (12 by 16 points) with its tip where the user taps (then selected) */
+    QUIRE_TOOL_CLOUD = 0x3014,       /**< a cloudy Polygon (intensity 1, /IT PolygonCloud): a vertex per tap, as the polygon */
+    QUIRE_TOOL_CALLOUT = 0x3015,     /**< a FreeText callout: a drag from the point it points at to its text box (then selected) */
+    QUIRE_TOOL_DISTANCE = 0x3016,    /**< a distance measurement (a Line) from a drag, at the manager's scale
+                                           (`quire_tool_manager_set_measurement`) */
+    QUIRE_TOOL_PERIMETER = 0x3017,   /**< a perimeter measurement (a PolyLine) from taps, as the polyline */
+    QUIRE_TOOL_AREA = 0x3018,        /**< an area measurement (a Polygon) from taps, as the polygon */
     QUIRE_TOOL_CUSTOM = 0x30FF       /**< a host's tool (`quire_tool_manager_register_tool`); its name comes with it */
 } quire_tool;
 
@@ -271,6 +279,22 @@ QUIRE_API int quire_tool_manager_selection(int32_t *out_object, quire_tool_manag
  *  QUIRE_EINVAL; QUIRE_ESTATE (nothing selected, a locked annotation, or called from a
  *  callback); QUIRE_ENOTFOUND (the selected annotations are gone). */
 QUIRE_API int quire_tool_manager_delete_selection(quire_tool_manager *manager);
+
+/** Moves the selected annotations in their pages' drawing order (`order`, as
+ *  `quire_document_move_annotation`), as one undo step ("Bring Forward Square", "Send to
+ *  Back 2 annotations"). `*out_moved` (may be NULL) receives how many moved. Returns:
+ *  QUIRE_OK; QUIRE_EINVAL (NULL manager, an order of another family); QUIRE_ESTATE
+ *  (nothing selected, or called from a callback); QUIRE_ENOTFOUND (the selected
+ *  annotations are gone). */
+QUIRE_API int quire_tool_manager_move_selection(int32_t *out_moved, quire_tool_manager *manager, quire_annot_order order);
+
+/** Sets the scale of the measurement tools (QUIRE_TOOL_DISTANCE, _PERIMETER, _AREA) for the
+ *  annotations they make from now on, with the arguments of `quire_annotation_set_measurement`
+ *  (a manager starts with 1 in = 1 in and 2 decimals; `from_unit` NULL goes back to it).
+ *  Returns: QUIRE_OK; QUIRE_EINVAL (NULL manager, a scale `quire_annotation_set_measurement`
+ *  refuses); QUIRE_ESTATE (called from a callback). */
+QUIRE_API int quire_tool_manager_set_measurement(quire_tool_manager *manager, double from_value, const char *from_unit,
+                                                 double to_value, const char *to_unit, int32_t precision);
 
 /** Sets the selected annotation's /Contents (`text` NULL removes it; one undo step).
  *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (nothing or several selected, contents

@@ -22,6 +22,18 @@ public enum StateModel: String, Sendable, Equatable, CaseIterable {
     }
 }
 
+/// A move in a page's drawing order (its /Annots, drawn first to last: the last is on top).
+public enum AnnotationOrder: Sendable, Equatable, CaseIterable {
+    /// One step later (over the next annotation).
+    case forward
+    /// One step earlier (under the previous annotation).
+    case backward
+    /// Last: drawn over every other.
+    case front
+    /// First: drawn under every other.
+    case back
+}
+
 /// An annotation (ISO 32000-2 §12.5) as a value: what Quire reads of every subtype, and what
 /// it writes for the subtypes it creates. Unknown subtypes read as generic annotations
 /// (their subtype name and the common entries).
@@ -101,6 +113,19 @@ public struct Annotation: Sendable, Equatable {
     public var repeatsOverlayText = false
     /// /Sy of a Caret: "P" (a paragraph symbol follows the caret) or "None"; nil when unset.
     public var symbol: String?
+    /// /Measure of a measurement (a distance on a Line, a perimeter on a PolyLine, an area
+    /// on a Polygon): the scale and precision (``MeasurementScale``). When a program adds
+    /// or updates one, its /IT becomes the subtype's dimension intent and its /Contents the
+    /// measured value (``measuredText``). nil for an annotation that measures nothing (or
+    /// whose /Measure Quire cannot read, which stays in the file until this is set).
+    public var measurement: MeasurementScale?
+    /// /Rotate of FreeText and Stamp: 0, 90, 180 or 270 degrees counterclockwise, the turn
+    /// of its appearance (drawn turned inside /Rect, which covers it); 0 when unset.
+    public var rotation = 0
+    /// The blend mode of its appearance (/BM, ISO 32000-2 Table 134: Normal, Multiply,
+    /// Screen, ...; ``blendModes``), written in the annotation (PDF 2.0 Table 166) and in
+    /// the appearance's graphics state; nil when unset (Normal, and Multiply for Highlight).
+    public var blendMode: String?
     /// An image (PNG or JPEG) for a Stamp, to be stored and drawn as its appearance when
     /// the annotation is added or updated (Instant JSON's `pspdfkit/image`). Never read
     /// from a document: a stored image stays while this is nil.
@@ -206,6 +231,10 @@ public struct Annotation: Sendable, Equatable {
         public static let all = ["S", "D", "B", "I", "U"]
     }
     /// The line endings of /LE (Table 179), all of which Quire draws.
+    /// The blend modes of /BM (ISO 32000-2 Table 134 and 135).
+    public static let blendModes = ["Normal", "Multiply", "Screen", "Overlay", "Darken", "Lighten", "ColorDodge",
+                                    "ColorBurn", "HardLight", "SoftLight", "Difference", "Exclusion", "Hue",
+                                    "Saturation", "Color", "Luminosity"]
     public static let lineEndingNames = ["None", "Square", "Circle", "Diamond", "OpenArrow", "ClosedArrow",
                                          "Butt", "ROpenArrow", "RClosedArrow", "Slash"]
 }
@@ -223,13 +252,13 @@ extension Annotation {
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
              action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences, symbol,
-             intent, calloutLine, alignment, overlayText, repeatsOverlayText, fileSpec
+             intent, calloutLine, alignment, overlayText, repeatsOverlayText, fileSpec, measure, rotate, blendMode
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
-        "BE", "RD", "Sy", "IT", "CL", "Q", "OverlayText", "Repeat", "FS",
+        "BE", "RD", "Sy", "IT", "CL", "Q", "OverlayText", "Repeat", "FS", "Measure", "Rotate", "BM",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -325,6 +354,15 @@ extension Annotation {
         if let rd = try numbers(.rectDifferences), rd.count == 4 { rectDifferences = rd }
         symbol = try nameValue(.symbol)
         intent = try nameValue(.intent)
+        if Annotation.measurementIntent(subtype) != nil, let m = try document.dictionary(entry(.measure)) {
+            measurement = try MeasurementScale(m, document: document)
+        }
+        if subtype == "FreeText" || subtype == "Stamp", let turn = try entry(.rotate).map(resolved)?.integer {
+            // A multiple of 90 (Acrobat writes 0, 90, 180, 270), normalised; others read as 0.
+            let t = Int(clamping: turn)
+            if t % 90 == 0 { rotation = ((t % 360) + 360) % 360 }
+        }
+        if let bm = try nameValue(.blendMode), Annotation.blendModes.contains(bm) { blendMode = bm }
         if let cl = try numbers(.calloutLine), cl.count == 4 || cl.count == 6 { calloutLine = cl }
         // /Q of FreeText (a widget's /Q is its field's quadding, read by the form).
         if subtype == "FreeText" || subtype == "Redact", let q = try entry(.alignment).map(resolved)?.integer, (0...2).contains(q) {
@@ -446,6 +484,9 @@ extension Annotation {
         if changed(\.rectDifferences) { numbers("RD", rectDifferences.count == 4 ? rectDifferences : nil) }
         if changed(\.symbol) { d["Sy"] = symbol.map { .name(PDFName($0)) } }
         if changed(\.intent) { d["IT"] = intent.map { .name(PDFName($0)) } }
+        if changed(\.measurement) { d["Measure"] = measurement.map { .dictionary($0.dictionary()) } }
+        if changed(\.rotation) { d["Rotate"] = rotation == 0 ? nil : .integer(Int64(rotation)) }
+        if changed(\.blendMode) { d["BM"] = blendMode.map { .name(PDFName($0)) } }
         if changed(\.calloutLine) { numbers("CL", calloutLine) }
         if changed(\.alignment) { d["Q"] = alignment.map { .integer(Int64($0)) } }
         if changed(\.overlayText) { text("OverlayText", overlayText) }

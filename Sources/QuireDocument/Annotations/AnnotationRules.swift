@@ -13,7 +13,7 @@ extension Annotation {
         case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
         case quadPoints, linePoints, vertices, inkList, author
         case borderStyle, dashPattern, cloudyIntensity, rectDifferences, symbol, image, file
-        case intent, calloutLine, alignment
+        case intent, calloutLine, alignment, measurement, rotation, blendMode
 
         /// How messages name the field.
         var label: String {
@@ -41,6 +41,9 @@ extension Annotation {
             case .intent: return "intent"
             case .calloutLine: return "callout line"
             case .alignment: return "alignment"
+            case .measurement: return "measurement"
+            case .rotation: return "rotation"
+            case .blendMode: return "blend mode"
             }
         }
     }
@@ -173,6 +176,23 @@ extension Annotation {
         return "\(symbol.prefix(40)) is not a caret symbol (P or None)"
     }
 
+    static func measurementProblem(_ scale: MeasurementScale?, subtype: String) -> String? {
+        guard let scale else { return nil }
+        if measurementIntent(subtype) == nil { return "only a Line (distance), PolyLine (perimeter) or Polygon (area) measures, not a \(subtype.prefix(40))" }
+        return MeasurementScale.problem(scale)
+    }
+
+    static func rotationProblem(_ rotation: Int, subtype: String) -> String? {
+        guard rotation != 0 else { return nil }
+        guard [90, 180, 270].contains(rotation) else { return "\(rotation) is not 0, 90, 180 or 270" }
+        return subtype == "FreeText" || subtype == "Stamp" ? nil : "only FreeText and Stamp turn, not a \(subtype.prefix(40))"
+    }
+
+    static func blendModeProblem(_ mode: String?) -> String? {
+        guard let mode, !blendModes.contains(mode) else { return nil }
+        return "\(mode.prefix(40)) is not a blend mode (\(blendModes.joined(separator: ", ")))"
+    }
+
     static func inkListProblem(_ strokes: [[Double]]) -> String? {
         for (k, stroke) in strokes.enumerated() {
             if let problem = inkStrokeProblem(stroke) { return "stroke \(k): \(problem)" }
@@ -211,6 +231,9 @@ extension Annotation {
             case .intent: problem = check(\.intent) { $0.map { $0.isEmpty ? "must not be empty" : nil } ?? nil }
             case .calloutLine: problem = check(\.calloutLine, Annotation.calloutLineProblem)
             case .alignment: problem = check(\.alignment, Annotation.alignmentProblem)
+            case .measurement: problem = check(\.measurement) { Annotation.measurementProblem($0, subtype: subtype) }
+            case .rotation: problem = check(\.rotation) { Annotation.rotationProblem($0, subtype: subtype) }
+            case .blendMode: problem = check(\.blendMode, Annotation.blendModeProblem)
             case .image: problem = image != nil && subtype != "Stamp" ? "only a Stamp has an image, not a \(subtype.prefix(40))" : nil
             case .file:
                 problem = file != nil && subtype != "FileAttachment" ? "only a FileAttachment has a file, not a \(subtype.prefix(40))" : nil
@@ -237,7 +260,10 @@ extension Annotation {
     ///   of 0 or more, not all 0; ``cloudyIntensity`` is in 0...10; ``rectDifferences`` is
     ///   4 finite distances of 0 or more, or none; ``symbol`` is P or None; only a Stamp
     ///   has an ``image`` and only a FileAttachment a ``file``; ``intent`` is not empty; ``calloutLine`` is 4 or 6 finite
-    ///   numbers, or none; ``alignment`` is 0, 1 or 2. (Line endings have no rule: a name
+    ///   numbers, or none; ``alignment`` is 0, 1 or 2; only a Line, PolyLine or Polygon
+    ///   has a ``measurement``, of values above 0, known units and 0 to 4 decimals; only
+    ///   FreeText and Stamp have a ``rotation``, 0, 90, 180 or 270; ``blendMode`` is one of
+    ///   ``blendModes``. (Line endings have no rule: a name
     ///   that is not in Table 179 is drawn as None, as viewers do.)
     ///
     /// With `previous` (the annotation as the document has it), only the fields that differ
@@ -348,6 +374,22 @@ extension Annotation {
     /// Checks a value for ``rectDifferences`` (4 distances of 0 or more, or none).
     public static func validate(rectDifferences: [Double]) throws {
         try check(.rectDifferences, rectDifferencesProblem(rectDifferences))
+    }
+
+    /// Checks a scale for ``measurement`` of a `subtype` annotation.
+    public static func validate(measurement: MeasurementScale, subtype: String) throws {
+        try check(.measurement, measurementProblem(measurement, subtype: subtype))
+    }
+
+    /// Checks a value for ``rotation`` of a `subtype` annotation (0, 90, 180 or 270, on
+    /// FreeText and Stamp).
+    public static func validate(rotation: Int, subtype: String) throws {
+        try check(.rotation, rotationProblem(rotation, subtype: subtype))
+    }
+
+    /// Checks a value for ``blendMode``.
+    public static func validate(blendMode: String) throws {
+        try check(.blendMode, blendModeProblem(blendMode))
     }
 
     private static func check(_ field: Field, _ problem: String?) throws {

@@ -21,15 +21,21 @@ enum Appearance {
     /// The appearance of `a`. Its text (free text's contents, a stamp's name) is drawn in
     /// Helvetica when WinAnsiEncoding has every character, else in the document's Unicode
     /// fonts (``AppearanceText``; `strict`: a character no font has fails the call).
-    static func make(for a: Annotation, document: Document, strict: Bool) throws -> Stream {
+    static func make(for annotation: Annotation, document: Document, strict: Bool) throws -> Stream {
+        // A turned annotation (/Rotate) is drawn upright in its unturned box, which /Matrix
+        // turns onto /Rect (``Turn``).
+        let turn = Turn(annotation)
+        var a = annotation
+        a.rect = turn.box
+        a.calloutLine = turn.unturned(a.calloutLine)
         var text: AppearanceText? = nil
         var ops = ContentBuilder()
         var resources = PDFDictionary()
         var states = PDFDictionary()
         let width = a.borderWidth ?? 1
-        if a.opacity < 1 || isMarkup(a.subtype) {
+        if a.opacity < 1 || isMarkup(a.subtype) || a.blendMode != nil {
             var gs = PDFDictionary([("Type", .name("ExtGState")), ("CA", Annotation.number(a.opacity)), ("ca", Annotation.number(a.opacity))])
-            if a.subtype == "Highlight" { gs["BM"] = .name("Multiply") }
+            if let mode = a.blendMode ?? (a.subtype == "Highlight" ? "Multiply" : nil) { gs["BM"] = .name(PDFName(mode)) }
             states["GS0"] = .dictionary(gs)
             ops.line("/GS0 gs")
         }
@@ -182,7 +188,47 @@ enum Appearance {
             ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
         ])
         if !resources.isEmpty { dict["Resources"] = .dictionary(resources) }
+        if let m = turn.matrix { dict["Matrix"] = .array(m.map(Annotation.number)) }
         return Stream(dictionary: dict, content: ops.bytes, text: text)
+    }
+
+    /// The turn of a FreeText's or Stamp's appearance (/Rotate 90, 180 or 270: counter-
+    /// clockwise, as Acrobat and PDFium write it). Its content is drawn upright in `box`,
+    /// the unturned box with /Rect's centre (its width and height swapped for 90 and 270),
+    /// which is the form's /BBox; /Matrix turns it about that centre onto /Rect exactly, so
+    /// the mapping of §12.5.5 (the turned /BBox fitted to /Rect) leaves it as it is.
+    struct Turn {
+        let box: Rect
+        /// /Matrix, nil when there is no turn.
+        let matrix: [Double]?
+        private let cos: Double, sin: Double, cx: Double, cy: Double
+
+        init(_ a: Annotation) {
+            let r = a.rect
+            cx = (r.left + r.right) / 2
+            cy = (r.bottom + r.top) / 2
+            let turns = (a.subtype == "FreeText" || a.subtype == "Stamp") ? ((a.rotation / 90) % 4 + 4) % 4 : 0
+            (cos, sin) = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)][turns]
+            guard turns != 0 else { box = r; matrix = nil; return }
+            let (hw, hh) = turns % 2 == 1 ? (r.height / 2, r.width / 2) : (r.width / 2, r.height / 2)
+            box = Rect(left: cx - hw, bottom: cy - hh, right: cx + hw, top: cy + hh)
+            // Turn about (cx, cy): translate to the origin, turn, translate back.
+            matrix = [cos, sin, -sin, cos, cx - cos * cx + sin * cy, cy - sin * cx - cos * cy]
+        }
+
+        /// Points of the page (x, y pairs) in the unturned box's space.
+        func unturned(_ points: [Double]) -> [Double] {
+            guard matrix != nil else { return points }
+            var out = points
+            var i = 0
+            while i + 1 < points.count {
+                let dx = points[i] - cx, dy = points[i + 1] - cy
+                out[i] = cx + cos * dx + sin * dy
+                out[i + 1] = cy - sin * dx + cos * dy
+                i += 2
+            }
+            return out
+        }
     }
 
     /// What an applied Redact annotation leaves on the page (ISO 32000-2 §12.5.6.23): each

@@ -27,6 +27,14 @@ extension Document {
         try batch { try deleteAnnotationUnbatched(id) }
     }
 
+    /// Moves annotation `id` in its page's drawing order (/Annots: later is drawn on top)
+    /// by `order`. Returns whether anything moved (an annotation already on top does not
+    /// move forward). Popups, which are not drawn, are stepped over.
+    @discardableResult
+    public func moveAnnotation(_ id: ObjectID, _ order: AnnotationOrder) throws -> Bool {
+        try batch { try moveAnnotationUnbatched(id, order) }
+    }
+
     /// Adds a text reply by `author` to annotation `target`.
     @discardableResult
     public func addReply(to target: ObjectID, author: String?, contents: String) throws -> Annotation {

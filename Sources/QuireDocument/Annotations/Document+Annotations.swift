@@ -163,6 +163,7 @@ extension Document {
         let page = try self.page(at: annotation.pageIndex)
         var a = annotation
         if !imported { a.defaultQuadPoints(); a.fitRectToCloud() }
+        a.applyMeasurement()
         if let target = a.inReplyTo, !imported { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
         try a.validate()
@@ -221,6 +222,7 @@ extension Document {
         try annotation.validate(changedFrom: current)
         var a = annotation
         if importedOver == nil { a.defaultQuadPoints(); a.fitRectToCloud() }
+        a.applyMeasurement(previous: current)
         a.modificationDate = PDFDate.now()
         guard case .dictionary(let original) = try object(id.number) else {
             throw PDFError(.format, "annotation \(id) is not a dictionary")
@@ -384,6 +386,33 @@ extension Document {
 
     // MARK: Pages' /Annots
 
+    /// See ``moveAnnotation(_:_:)``.
+    func moveAnnotationUnbatched(_ id: ObjectID, _ order: AnnotationOrder) throws -> Bool {
+        guard let annotation = try annotation(id) else { throw PDFError(.notFound, "no annotation is object \(id)") }
+        let page = try self.page(at: annotation.pageIndex)
+        var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
+        guard let from = annots.firstIndex(where: { $0.reference?.number == id.number }) else {
+            throw PDFError(.notFound, "annotation \(id) is not listed in the /Annots of page \(annotation.pageIndex + 1)")
+        }
+        func isPopup(_ entry: PDFObject) -> Bool {
+            ((try? dictionary(entry)) ?? nil)?["Subtype"]?.name?.value == "Popup"
+        }
+        let to: Int
+        switch order {
+        case .front: to = annots.count - 1
+        case .back: to = 0
+        case .forward: to = annots.indices.dropFirst(from + 1).first { !isPopup(annots[$0]) } ?? from
+        case .backward: to = annots.indices.prefix(from).last { !isPopup(annots[$0]) } ?? from
+        }
+        guard to != from else { return false }
+        try checkCertification(allows: .annotations)
+        noteModification(.annotations)
+        let entry = annots.remove(at: from)
+        annots.insert(entry, at: to)
+        try setAnnots(page, annots)
+        return true
+    }
+
     private func appendToAnnots(_ page: Page, _ entry: PDFObject) throws {
         var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
         annots.append(entry)
@@ -410,13 +439,25 @@ extension Document {
         var appearance = try Appearance.make(for: annotation, document: self, strict: strict)
         if annotation.subtype == "Stamp", let entry = try self.dictionary(dict[Document.imageKey]),
            case .reference(let image)? = entry["Image"] {
-            let r = annotation.rect
+            let turn = Appearance.Turn(annotation)
+            let r = turn.box
             func n(_ v: Double) -> String { Appearance.n(v) }
-            appearance = Appearance.Stream(dictionary: PDFDictionary([
+            var resources = PDFDictionary([("XObject", .dictionary(PDFDictionary([("Im0", .reference(image))])))])
+            var content = "q \(n(r.width)) 0 0 \(n(r.height)) \(n(r.left)) \(n(r.bottom)) cm /Im0 Do Q\n"
+            if annotation.opacity < 1 || annotation.blendMode != nil {
+                var gs = PDFDictionary([("Type", .name("ExtGState")), ("CA", Annotation.number(annotation.opacity)),
+                                        ("ca", Annotation.number(annotation.opacity))])
+                if let mode = annotation.blendMode { gs["BM"] = .name(PDFName(mode)) }
+                resources["ExtGState"] = .dictionary(PDFDictionary([("GS0", .dictionary(gs))]))
+                content = "/GS0 gs " + content
+            }
+            var form = PDFDictionary([
                 ("Type", .name("XObject")), ("Subtype", .name("Form")),
                 ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
-                ("Resources", .dictionary(PDFDictionary([("XObject", .dictionary(PDFDictionary([("Im0", .reference(image))])))]))),
-            ]), content: Array("q \(n(r.width)) 0 0 \(n(r.height)) \(n(r.left)) \(n(r.bottom)) cm /Im0 Do Q\n".utf8))
+                ("Resources", .dictionary(resources)),
+            ])
+            if let m = turn.matrix { form["Matrix"] = .array(m.map(Annotation.number)) }
+            appearance = Appearance.Stream(dictionary: form, content: Array(content.utf8))
         }
         var d = dict
         let stream = try addAppearanceStream(appearance)

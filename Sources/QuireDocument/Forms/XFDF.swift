@@ -35,6 +35,19 @@ public enum XFDF {
         (64, "readonly"), (128, "locked"), (256, "togglenoview"), (512, "lockedcontents"),
     ]
 
+    /// Acrobat's `<measure>` element of a scale: `rateValue` (/R), and the number formats
+    /// of /X (`axis`), /D (`distance`) and /A (`area`) with their unit (`u`), conversion
+    /// factor (`f`) and precision (`d`, 10 to the decimals).
+    static func measure(_ m: MeasurementScale) -> String {
+        var d = 1
+        for _ in 0..<m.precision { d *= 10 }
+        func format(_ element: String, _ unit: String, _ factor: Double) -> String {
+            "<\(element) d=\"\(d)\" f=\"\(number(factor))\" rd=\".\" rt=\"\" u=\"\(escape(unit))\"/>"
+        }
+        return "<measure rateValue=\"\(escape(m.ratio))\">" + format("axis", m.toUnit, m.factor) + format("distance", m.toUnit, 1)
+            + format("area", "sq " + m.toUnit, 1) + "</measure>"
+    }
+
     static func escape(_ s: String) -> String {
         var out = ""
         for c in s.unicodeScalars {
@@ -158,6 +171,7 @@ extension Document {
             if let overlay = a.overlayText { attrs.append(("overlay-text", overlay)) }
             if a.repeatsOverlayText { attrs.append(("overlay-text-repeat", "true")) }
             if let icon = a.iconName { attrs.append(("icon", icon)) }
+            if a.rotation != 0 { attrs.append(("rotation", "\(a.rotation)")) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
             if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
             if let da = a.defaultAppearance { out += "<defaultappearance>\(XFDF.escape(da))</defaultappearance>" }
@@ -170,6 +184,7 @@ extension Document {
                 let v = a.vertices
                 out += "<vertices>" + stride(from: 0, to: v.count - 1, by: 2).map { "\(XFDF.number(v[$0])),\(XFDF.number(v[$0 + 1]))" }.joined(separator: ";") + "</vertices>"
             }
+            if let m = a.measurement { out += XFDF.measure(m) }
             out += "</\(element)>\n"
         }
         out += "</annots>\n<fields>\n"
@@ -380,6 +395,13 @@ final class XFDFReader {
             fieldValues.append([])
         case "inklist":
             gestures = []
+        case "measure":
+            measureRatio = attrs["rateValue"]
+            measurePrecision = nil
+        case "distance", "axis":
+            if measurePrecision == nil || name == "distance", let d = attrs["d"].flatMap(Double.init).flatMap(MeasurementScale.decimals(denominator:)) {
+                measurePrecision = d
+            }
         default:
             if let subtype = XFDF.subtypes[name], current == nil, depth >= 2 {
                 startAnnotation(subtype, attrs)
@@ -430,9 +452,15 @@ final class XFDFReader {
         }
         if subtype == "Caret", let sy = attrs["symbol"] { a.symbol = sy.lowercased() == "paragraph" || sy == "P" ? "P" : "None" }
         a.iconName = attrs["icon"]
+        if let turn = attrs["rotation"].flatMap(Int.init), turn % 90 == 0 { a.rotation = ((turn % 360) + 360) % 360 }
         let replyType: ReplyType? = attrs["replyType"].map { $0.lowercased() == "group" ? .group : .reply }
         current = Record(annotation: a, inReplyTo: attrs["inreplyto"], replyType: replyType)
     }
+
+    /// Acrobat's `<measure>` of a measurement: its scale ratio, and the precision of its
+    /// `distance` (else `axis`) number format.
+    private var measureRatio: String?
+    private var measurePrecision: Int?
 
     func end(_ qualified: String) {
         guard problem == nil else { return }
@@ -446,6 +474,12 @@ final class XFDFReader {
             guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("a gesture that is not x,y pairs") }
             gestures.append(points)
         case "inklist": current?.annotation.inkList = gestures
+        case "measure":
+            guard let ratio = measureRatio else { return fail("a measure without a rateValue") }
+            guard let scale = MeasurementScale(ratio: ratio, precision: measurePrecision ?? 2) else {
+                return fail("the measure rateValue \"\(ratio.prefix(60))\" is not \"A unit = B unit\" in units Quire knows")
+            }
+            current?.annotation.measurement = scale
         case "vertices":
             capturing = nil
             guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("vertices that are not x,y pairs") }

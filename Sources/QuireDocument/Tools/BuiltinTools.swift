@@ -343,7 +343,7 @@ final class ShapeTool: Tool {
     var preview: ToolPreview? {
         guard let s = start, let e = end else { return nil }
         switch kind {
-        case .line, .arrow: return ToolPreview.paths(.segment, tool: id, pageIndex: page, [[s.x, s.y, e.x, e.y]])
+        case .line, .arrow, .distance: return ToolPreview.paths(.segment, tool: id, pageIndex: page, [[s.x, s.y, e.x, e.y]])
         default: return ToolPreview(kind: .rect, tool: id, pageIndex: page, rect: Rect(left: s.x, bottom: s.y, right: e.x, top: e.y))
         }
     }
@@ -351,13 +351,17 @@ final class ShapeTool: Tool {
     private func create(from s: Point, to e: Point, in m: ToolManager) throws {
         let w = m.style.borderWidth
         switch kind {
-        case .line, .arrow:
+        case .line, .arrow, .distance:
             guard ((e.x - s.x) * (e.x - s.x) + (e.y - s.y) * (e.y - s.y)).squareRoot() >= ShapeTool.minSize else { return }
             let xy = [s.x, s.y, e.x, e.y]
             guard let rect = bounds(xy, pad: Swift.max(4, 4 * w)) else { return }
             var a = m.styled("Line", page: page, rect: rect)
             a.linePoints = xy
             if kind == .arrow { a.lineEndings = ["None", "OpenArrow"] }
+            if kind == .distance {
+                a.lineEndings = ["Butt", "Butt"]
+                a.measurement = m.measurementScale
+            }
             try m.add(a)
         default:
             let r = Rect(left: s.x, bottom: s.y, right: e.x, top: e.y).normalized
@@ -396,7 +400,7 @@ final class PolyTool: Tool {
 
     var preview: ToolPreview? {
         guard var p = ToolPreview.paths(.vertices, tool: id, pageIndex: page, [vertices]) else { return nil }
-        p.closed = kind == .polygon
+        p.closed = kind == .polygon || kind == .cloud || kind == .area
         return p
     }
 
@@ -405,9 +409,19 @@ final class PolyTool: Tool {
         // A double tap often lands on the last tap's point: one vertex, not two.
         var v = vertices
         if v.count >= 4, v[v.count - 2] == v[v.count - 4], v[v.count - 1] == v[v.count - 3] { v.removeLast(2) }
-        guard v.count >= (kind == .polygon ? 6 : 4), let rect = bounds(v, pad: Swift.max(1, m.style.borderWidth)) else { return }
-        var a = m.styled(kind == .polygon ? "Polygon" : "PolyLine", page: page, rect: rect)
+        let closed = kind == .polygon || kind == .cloud || kind == .area
+        guard v.count >= (closed ? 6 : 4), let rect = bounds(v, pad: Swift.max(1, m.style.borderWidth)) else { return }
+        var a = m.styled(closed ? "Polygon" : "PolyLine", page: page, rect: rect)
         a.vertices = v
+        switch kind {
+        case .cloud:
+            a.cloudyIntensity = 1
+            a.intent = "PolygonCloud"  // the Polygon grows to hold its scallops when added
+        case .perimeter, .area:
+            a.measurement = m.measurementScale
+        default:
+            break
+        }
         try m.add(a)
     }
 }
@@ -422,6 +436,7 @@ final class PlaceTool: Tool {
     private var end: Point? = nil
     private var page = 0
     static let noteSize = 24.0
+    static let caretSize = (width: 12.0, height: 16.0)
 
     var preview: ToolPreview? {
         guard let s = start, let e = end else { return nil }
@@ -440,6 +455,24 @@ final class PlaceTool: Tool {
             a.color = m.style.color.count == 3 ? m.style.color : [1, 1, 0]
             a.flags = Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
             m.select(try m.add(a).id)
+            return true
+        case (.caret, .tap):
+            var a = m.styled("Caret", page: event.pageIndex,
+                             rect: Rect(left: p.x - PlaceTool.caretSize.width / 2, bottom: p.y,
+                                        right: p.x + PlaceTool.caretSize.width / 2, top: p.y + PlaceTool.caretSize.height))
+            a.symbol = "None"
+            m.select(try m.add(a).id)
+            return true
+        case (.callout, .dragBegin):
+            start = p; end = p; page = event.pageIndex
+            return true
+        case (.callout, .dragMove):
+            if start != nil, event.pageIndex == page { end = p }
+            return true
+        case (.callout, .dragEnd):
+            defer { start = nil; end = nil }
+            guard let s = start, event.pageIndex == page else { return true }
+            try callout(from: s, to: p, page: page, m)
             return true
         case (.freeText, .tap):
             let size = m.style.fontSize
@@ -464,6 +497,29 @@ final class PlaceTool: Tool {
         default:
             return false
         }
+    }
+
+    /// A callout pointing at `s` whose text box (10 by 2 font sizes) starts at `e`, to the
+    /// side away from `s`; the line runs from `s` to the box's nearest edge.
+    private func callout(from s: Point, to e: Point, page: Int, _ m: ToolManager) throws {
+        guard ((e.x - s.x) * (e.x - s.x) + (e.y - s.y) * (e.y - s.y)).squareRoot() >= ShapeTool.minSize else { return }
+        let size = m.style.fontSize.isFinite && m.style.fontSize > 0 ? m.style.fontSize : 12
+        let (w, h) = (10 * size, 2 * size)
+        let box = e.x >= s.x ? Rect(left: e.x, bottom: e.y - h / 2, right: e.x + w, top: e.y + h / 2)
+            : Rect(left: e.x - w, bottom: e.y - h / 2, right: e.x, top: e.y + h / 2)
+        // /Rect holds the box and the line's start (with room for the arrow); /RD says where the box is.
+        let pad = 8.0
+        let rect = Rect(left: Swift.min(box.left, s.x - pad), bottom: Swift.min(box.bottom, s.y - pad),
+                        right: Swift.max(box.right, s.x + pad), top: Swift.max(box.top, s.y + pad))
+        var a = m.styled("FreeText", page: page, rect: rect)
+        a.contents = m.style.freeTextContents
+        a.defaultAppearance = Annotation.defaultAppearance(fontSize: size)
+        a.intent = "FreeTextCallout"
+        a.calloutLine = [s.x, s.y, e.x, e.y]
+        a.lineEndings = ["OpenArrow"]
+        a.rectDifferences = [box.left - rect.left, box.bottom - rect.bottom, rect.right - box.right, rect.top - box.top]
+        a.borderWidth = 1
+        m.select(try m.add(a).id)
     }
 
     private func place(_ rect: Rect, page: Int, _ m: ToolManager) throws {

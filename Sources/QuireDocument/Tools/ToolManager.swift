@@ -34,6 +34,19 @@ public enum ToolKind: Int, Sendable, CaseIterable {
     /// A Redact annotation (docs/redaction.md) over the text a drag selects, as the text
     /// markup tools take it, or over the drag's rectangle where it selects no text.
     case redact
+    /// A Caret where the user taps (an insertion mark, 12 by 16 points, its tip at the point).
+    case caret
+    /// A cloud: a Polygon with a cloudy border (intensity 1, /IT PolygonCloud) from taps,
+    /// as ``polygon``.
+    case cloud
+    /// A FreeText callout from a drag: the line from the drag's start (what it points at,
+    /// with an open arrow) to a text box at its end.
+    case callout
+    /// Measurements at ``ToolManager/measurementScale``: a distance (Line) from a drag, a
+    /// perimeter (PolyLine) and an area (Polygon) from taps as ``polyLine`` and ``polygon``.
+    case distance
+    case perimeter
+    case area
 }
 
 /// A tool: built in, or one of the host's (registered by name).
@@ -140,6 +153,9 @@ public final class ToolManager {
     public let document: Document
     /// How new annotations look (``setStyle(_:)`` checks a new one).
     public private(set) var style = ToolStyle()
+    /// The scale of the measurement tools (``ToolKind/distance``, ``ToolKind/perimeter``,
+    /// ``ToolKind/area``): 1 in = 1 in with 2 decimals until the host sets one.
+    public var measurementScale = MeasurementScale()
     public private(set) var current: Tool
     /// The selected annotations, in the order they were selected.
     public private(set) var selectedAnnotations: [ObjectID] = []
@@ -226,9 +242,9 @@ public final class ToolManager {
         case .annotEdit: return AnnotEditTool()
         case .ink: return InkTool(signature: false)
         case .signature: return InkTool(signature: true)
-        case .square, .circle, .line, .arrow: return ShapeTool(kind)
-        case .polygon, .polyLine: return PolyTool(kind)
-        case .stickyNote, .freeText: return PlaceTool(kind)
+        case .square, .circle, .line, .arrow, .distance: return ShapeTool(kind)
+        case .polygon, .polyLine, .cloud, .perimeter, .area: return PolyTool(kind)
+        case .stickyNote, .freeText, .caret, .callout: return PlaceTool(kind)
         case .link: return LinkTool()
         case .formFill: return FormFillTool()
         case .highlight, .underline, .strikeOut, .squiggly, .redact: return TextMarkupTool(kind)
@@ -383,6 +399,39 @@ public final class ToolManager {
                 try remove(id)
             }
         }
+    }
+
+    /// Moves the selected annotations in their pages' drawing order (one undo step: "Bring
+    /// Forward Square"). Returns how many moved. Throws `.state` when nothing is selected.
+    @discardableResult
+    public func moveSelection(_ order: AnnotationOrder) throws -> Int {
+        guard !selectedAnnotations.isEmpty else { throw PDFError(.state, "no annotation is selected") }
+        let found = try selectedAnnotations.compactMap { try document.annotation($0) }
+        let ids = found.compactMap(\.id)
+        guard !ids.isEmpty else { throw PDFError(.notFound, "the selected annotations are gone") }
+        let verb: String
+        switch order {
+        case .forward: verb = "Bring Forward"
+        case .backward: verb = "Send Backward"
+        case .front: verb = "Bring to Front"
+        case .back: verb = "Send to Back"
+        }
+        // To the front in selection order (the last selected ends on top), to the back in
+        // reverse (the first selected ends at the bottom); forward last first and backward
+        // first first, so that a selected annotation does not step over another selected
+        // one listed next to it in that order.
+        let ordered = order == .back || order == .forward ? ids.reversed() : ids
+        // The step changes the pages' /Annots, not the annotations: it names them itself.
+        let noun = found.count == 1 ? UndoStep.noun(found[0].subtype) : "\(found.count) annotations"
+        let moved = try step(verb: verb, description: "\(verb) \(noun)") {
+            var count = 0
+            for id in ordered where try document.moveAnnotation(id, order) {
+                count += 1
+                emit(.annotationModified(id))
+            }
+            return count
+        }
+        return moved
     }
 
     /// The one selected annotation; throws `.state` when none or several are selected.

@@ -48,7 +48,17 @@ from __future__ import annotations
 import typing as _typing
 
 from . import _raw
-from ._annotations import SUBTYPES, STATE_MODELS, TEXT_MARKUP, Annotation, AnnotationThread, format_pdf_date, parse_pdf_date
+from ._annotations import (
+    SUBTYPES,
+    STATE_MODELS,
+    TEXT_MARKUP,
+    Annotation,
+    AnnotationOrder,
+    AnnotationThread,
+    Measurement,
+    format_pdf_date,
+    parse_pdf_date,
+)
 from ._checkpoint import CheckpointExisting, CheckpointInfo, CheckpointState, CheckpointStrategy
 from ._document import Action, Box, Document, Encryption, OutlineItem, Page, PageList, Permissions, RedactionResult
 from ._pages import PageReport
@@ -171,6 +181,7 @@ __all__ = [
     "PageReport",
     "Action",
     "Annotation",
+    "AnnotationOrder",
     "AnnotationThread",
     "BUILTIN_PROVIDER",
     "Bookmark",
@@ -234,6 +245,7 @@ __all__ = [
     "TextSpan",
     "STATE_MODELS",
     "String",
+    "Measurement",
     "SUBTYPES",
     "TEXT_MARKUP",
     "UnsupportedError",

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Set, Tuple, Union, cast
 
 from . import _raw
+from ._enums import IntEnum
 from ._errors import InternalError, InvalidArgumentError, StateError, UnsupportedError, check
 from ._ffi import OwnedHandle, c_string, doubles, optional_c_string, query_doubles, query_short_bytes, text
 from ._fields import Attribute, Field
@@ -164,6 +165,29 @@ def _color_field(which: int, doc: str) -> Field[Annotation, Tuple[float, ...], O
 
 def _points_field(kind: int, doc: str) -> Field[Annotation, List[float], Optional[Sequence[float]]]:
     return Field(lambda a: a._get_points(kind), lambda a, value: a._set_points(kind, value), doc)
+
+
+class Measurement(NamedTuple):
+    """The scale of a measurement annotation (ISO 32000-2 §12.9): ``from_value``
+    ``from_unit`` on the page is ``to_value`` ``to_unit`` in the world, shown with
+    ``precision`` decimals (0 to 4). Page units: ``'pt'``, ``'in'``, ``'mm'``, ``'cm'``;
+    world units those and ``'ft'``, ``'m'``, ``'yd'``, ``'km'``, ``'mi'``."""
+
+    from_value: float
+    from_unit: str
+    to_value: float
+    to_unit: str
+    precision: int = 2
+
+
+class AnnotationOrder(IntEnum):
+    """Moves in a page's drawing order (``QUIRE_ANNOT_*``): its /Annots, drawn first to
+    last, so the last is on top."""
+
+    FORWARD = _raw.QUIRE_ANNOT_FORWARD  #: one step later: over the next annotation
+    BACKWARD = _raw.QUIRE_ANNOT_BACKWARD  #: one step earlier: under the previous one
+    TO_FRONT = _raw.QUIRE_ANNOT_TO_FRONT  #: last: over every other
+    TO_BACK = _raw.QUIRE_ANNOT_TO_BACK  #: first: under every other
 
 
 class Annotation(OwnedHandle):
@@ -549,6 +573,65 @@ class Annotation(OwnedHandle):
     @repeat_overlay_text.setter
     def repeat_overlay_text(self, value: bool) -> None:
         self._set_number(_raw.QUIRE_ANNOT_REPEAT, 1 if value else 0)
+
+    @property
+    def measurement(self) -> Optional[Measurement]:
+        """The scale of a measurement (a distance on a Line, a perimeter on a PolyLine, an
+        area on a Polygon) as a :class:`quire.Measurement`, or ``None``. Assign one (or a
+        tuple of its fields) to make the annotation a measurement: when it is added or
+        written back its /Measure is written, :attr:`intent` becomes LineDimension,
+        PolyLineDimension or PolygonDimension and :attr:`contents` the measured value as
+        viewers show it (``'12.50 cm'``, ``'3.20 sq m'``); ``None`` removes the scale.
+        :class:`quire.InvalidArgumentError` for a value not above 0, an unknown unit, a
+        precision outside 0 to 4 or another subtype."""
+        with self._lock:
+            from_unit = self._get_string(_raw.QUIRE_ANNOT_MEASURE_FROM_UNIT)
+            if from_unit is None:
+                return None
+            return Measurement(
+                cast(float, self._get_number(_raw.QUIRE_ANNOT_MEASURE_FROM_VALUE)),
+                from_unit,
+                cast(float, self._get_number(_raw.QUIRE_ANNOT_MEASURE_TO_VALUE)),
+                cast(str, self._get_string(_raw.QUIRE_ANNOT_MEASURE_TO_UNIT)),
+                int(cast(float, self._get_number(_raw.QUIRE_ANNOT_MEASURE_PRECISION))),
+            )
+
+    @measurement.setter
+    def measurement(self, value: Optional[Union[Measurement, Tuple[float, str, float, str], Tuple[float, str, float, str, int]]]) -> None:
+        with self._lock:
+            self._changed()
+            if value is None:
+                check(_raw.lib.quire_annotation_set_measurement(self._live(), 0.0, None, 0.0, None, 2))
+                return
+            m = Measurement(*value)
+            check(_raw.lib.quire_annotation_set_measurement(
+                self._live(), float(m.from_value), c_string(m.from_unit, "from_unit"), float(m.to_value),
+                c_string(m.to_unit, "to_unit"), operator.index(m.precision)))
+
+    @property
+    def measured_value(self) -> Optional[float]:
+        """The measured value in the scale's world unit (square units for an area), computed
+        from the geometry (read-only; ``None`` without a scale or geometry)."""
+        return self._get_number(_raw.QUIRE_ANNOT_MEASURED_VALUE)
+
+    @property
+    def rotation(self) -> int:
+        """/Rotate of FreeText and Stamp: 0, 90, 180 or 270 degrees counterclockwise. The
+        appearance is drawn turned inside :attr:`rect`, which should be the turned box."""
+        value = self._get_number(_raw.QUIRE_ANNOT_ROTATION)
+        return int(value) if value is not None else 0
+
+    @rotation.setter
+    def rotation(self, value: int) -> None:
+        self._set_number(_raw.QUIRE_ANNOT_ROTATION, operator.index(value))
+
+    blend_mode = _string_field(
+        _raw.QUIRE_ANNOT_BLEND_MODE,
+        "/BM, the blend mode of the appearance: ``'Normal'``, ``'Multiply'``, ``'Screen'``, "
+        "``'Overlay'``, ``'Darken'``, ``'Lighten'``, ``'ColorDodge'``, ``'ColorBurn'``, "
+        "``'HardLight'``, ``'SoftLight'``, ``'Difference'``, ``'Exclusion'``, ``'Hue'``, "
+        "``'Saturation'``, ``'Color'`` or ``'Luminosity'`` (``None`` when unset).",
+    )
 
     symbol = _string_field(
         _raw.QUIRE_ANNOT_SYMBOL, "/Sy of a Caret: ``'P'`` (a paragraph symbol follows) or ``'None'``."

@@ -43,6 +43,7 @@ from typing import (
 from . import _raw
 from ._annotations import (
     Annotation,
+    AnnotationOrder,
     AnnotationThread,
     PageListing,
     page_threads,
@@ -1199,6 +1200,28 @@ class Document(OwnedHandle):
         number = self._annotation_number(annotation)
         with self._lock:
             check(_raw.lib.quire_document_delete_annotation(self._live_handle(), number))
+
+    def move_annotation(self, annotation: Union[int, Annotation, Reference],
+                        order: Union[AnnotationOrder, str]) -> bool:
+        """Moves an annotation (an object number or an :class:`Annotation` of this
+        document) in its page's drawing order (/Annots: the last is drawn on top):
+        :attr:`AnnotationOrder.FORWARD`, ``BACKWARD``, ``TO_FRONT``, ``TO_BACK`` (or their
+        names in lowercase, such as ``'to_front'``). Popups are stepped over. Returns
+        whether it moved (``False``: it was already there, and nothing is written). The
+        change is the page's /Annots, saved incrementally as any other.
+
+        Raises:
+            NotFoundError: no such annotation.
+            StateError: a certification that forbids annotation changes.
+        """
+        number = self._annotation_number(annotation)
+        if isinstance(order, str):
+            order = AnnotationOrder[order.upper()]
+        moved = ctypes.c_int32(0)
+        with self._lock:
+            check(_raw.lib.quire_document_move_annotation(ctypes.byref(moved), self._live_handle(), number,
+                                                          AnnotationOrder(order)))
+        return bool(moved.value)
 
     def annotation_file(self, annotation: Union[int, Annotation, Reference]) -> bytes:
         """The bytes of the file that a FileAttachment (an object number or an

@@ -362,6 +362,9 @@ QUIRE_ANNOT_OVERLAY_TEXT = 0x0712
 QUIRE_ANNOT_FILE_NAME = 0x0713
 QUIRE_ANNOT_FILE_DESCRIPTION = 0x0714
 QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0715
+QUIRE_ANNOT_MEASURE_FROM_UNIT = 0x0716
+QUIRE_ANNOT_MEASURE_TO_UNIT = 0x0717
+QUIRE_ANNOT_BLEND_MODE = 0x0718
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -372,6 +375,11 @@ QUIRE_ANNOT_FLAGS = 0x0803
 QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804
 QUIRE_ANNOT_ALIGNMENT = 0x0805
 QUIRE_ANNOT_REPEAT = 0x0806
+QUIRE_ANNOT_MEASURE_FROM_VALUE = 0x0807
+QUIRE_ANNOT_MEASURE_TO_VALUE = 0x0808
+QUIRE_ANNOT_MEASURE_PRECISION = 0x0809
+QUIRE_ANNOT_MEASURED_VALUE = 0x080A
+QUIRE_ANNOT_ROTATION = 0x080B
 
 #: ``quire_annot_color_field``, passed and stored as a C int.
 quire_annot_color_field = c_int32
@@ -386,6 +394,14 @@ QUIRE_ANNOT_VERTICES = 0x0A02
 QUIRE_ANNOT_DASH_PATTERN = 0x0A03
 QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04
 QUIRE_ANNOT_CALLOUT_LINE = 0x0A05
+
+#: ``quire_annot_order``: Moves in a page's drawing order, for `quire_document_move_annotation`.
+#: Passed and stored as a C int.
+quire_annot_order = c_int32
+QUIRE_ANNOT_FORWARD = 0x0B00
+QUIRE_ANNOT_BACKWARD = 0x0B01
+QUIRE_ANNOT_TO_FRONT = 0x0B02
+QUIRE_ANNOT_TO_BACK = 0x0B03
 
 #: The current version of `quire_annotation_info` (2: `in_reply_to_id`).
 QUIRE_ANNOTATION_INFO_VERSION = 2
@@ -1074,6 +1090,12 @@ QUIRE_TOOL_UNDERLINE = 0x300F
 QUIRE_TOOL_STRIKEOUT = 0x3010
 QUIRE_TOOL_SQUIGGLY = 0x3011
 QUIRE_TOOL_REDACT = 0x3012
+QUIRE_TOOL_CARET = 0x3013
+QUIRE_TOOL_CLOUD = 0x3014
+QUIRE_TOOL_CALLOUT = 0x3015
+QUIRE_TOOL_DISTANCE = 0x3016
+QUIRE_TOOL_PERIMETER = 0x3017
+QUIRE_TOOL_AREA = 0x3018
 QUIRE_TOOL_CUSTOM = 0x30FF
 
 #: ``quire_pointer_kind``: The pointer events a host sends. Passed and stored as a C int.
@@ -1727,6 +1749,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_annotation_set_points", c_int, (quire_annotation_p, quire_annot_points_field, POINTER(c_double), c_size_t)),
     ("quire_annotation_set_image", c_int, (quire_annotation_p, c_void_p, c_size_t, c_char_p)),
     ("quire_annotation_set_file", c_int, (quire_annotation_p, c_void_p, c_size_t, c_char_p, c_char_p, c_char_p)),
+    ("quire_annotation_set_measurement", c_int, (quire_annotation_p, c_double, c_char_p, c_double, c_char_p, c_int32)),
     (
         "quire_document_annotation_file",
         c_int,
@@ -1744,6 +1767,7 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_document_add_annotation", c_int, (quire_document_p, quire_annotation_p)),
     ("quire_document_update_annotation", c_int, (quire_document_p, quire_annotation_p)),
     ("quire_document_delete_annotation", c_int, (quire_document_p, c_int32)),
+    ("quire_document_move_annotation", c_int, (POINTER(c_int32), quire_document_p, c_int32, quire_annot_order)),
     ("quire_document_add_reply", c_int, (POINTER(quire_annotation_p), quire_document_p, c_int32, c_char_p, c_char_p)),
     (
         "quire_document_add_state_reply",
@@ -2075,6 +2099,12 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ),
     ("quire_tool_manager_selection", c_int, (POINTER(c_int32), quire_tool_manager_p)),
     ("quire_tool_manager_delete_selection", c_int, (quire_tool_manager_p,)),
+    ("quire_tool_manager_move_selection", c_int, (POINTER(c_int32), quire_tool_manager_p, quire_annot_order)),
+    (
+        "quire_tool_manager_set_measurement",
+        c_int,
+        (quire_tool_manager_p, c_double, c_char_p, c_double, c_char_p, c_int32),
+    ),
     ("quire_tool_manager_set_selection_contents", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_set_field_value", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_custom_tool_init", c_int, (POINTER(quire_custom_tool), c_uint)),
@@ -2315,6 +2345,9 @@ __all__ = [
     "QUIRE_ANNOT_FILE_NAME",
     "QUIRE_ANNOT_FILE_DESCRIPTION",
     "QUIRE_ANNOT_FILE_CONTENT_TYPE",
+    "QUIRE_ANNOT_MEASURE_FROM_UNIT",
+    "QUIRE_ANNOT_MEASURE_TO_UNIT",
+    "QUIRE_ANNOT_BLEND_MODE",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",
@@ -2323,6 +2356,11 @@ __all__ = [
     "QUIRE_ANNOT_CLOUDY_INTENSITY",
     "QUIRE_ANNOT_ALIGNMENT",
     "QUIRE_ANNOT_REPEAT",
+    "QUIRE_ANNOT_MEASURE_FROM_VALUE",
+    "QUIRE_ANNOT_MEASURE_TO_VALUE",
+    "QUIRE_ANNOT_MEASURE_PRECISION",
+    "QUIRE_ANNOT_MEASURED_VALUE",
+    "QUIRE_ANNOT_ROTATION",
     "quire_annot_color_field",
     "QUIRE_ANNOT_COLOR",
     "QUIRE_ANNOT_INTERIOR_COLOR",
@@ -2333,6 +2371,11 @@ __all__ = [
     "QUIRE_ANNOT_DASH_PATTERN",
     "QUIRE_ANNOT_RECT_DIFFERENCES",
     "QUIRE_ANNOT_CALLOUT_LINE",
+    "quire_annot_order",
+    "QUIRE_ANNOT_FORWARD",
+    "QUIRE_ANNOT_BACKWARD",
+    "QUIRE_ANNOT_TO_FRONT",
+    "QUIRE_ANNOT_TO_BACK",
     "QUIRE_ANNOTATION_INFO_VERSION",
     "quire_annotation_info",
     "quire_form_kind",
@@ -2501,6 +2544,12 @@ __all__ = [
     "QUIRE_TOOL_STRIKEOUT",
     "QUIRE_TOOL_SQUIGGLY",
     "QUIRE_TOOL_REDACT",
+    "QUIRE_TOOL_CARET",
+    "QUIRE_TOOL_CLOUD",
+    "QUIRE_TOOL_CALLOUT",
+    "QUIRE_TOOL_DISTANCE",
+    "QUIRE_TOOL_PERIMETER",
+    "QUIRE_TOOL_AREA",
     "QUIRE_TOOL_CUSTOM",
     "quire_pointer_kind",
     "QUIRE_POINTER_TAP",

@@ -30,6 +30,7 @@ from ctypes import byref, c_double, c_int32
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
+from ._annotations import AnnotationOrder, Measurement
 from ._enums import IntEnum
 from ._errors import InvalidArgumentError, check, text
 from ._ffi import c_string, int32_index, query_bytes, query_doubles
@@ -72,6 +73,12 @@ class Tool(IntEnum):
     STRIKEOUT = _raw.QUIRE_TOOL_STRIKEOUT
     SQUIGGLY = _raw.QUIRE_TOOL_SQUIGGLY
     REDACT = _raw.QUIRE_TOOL_REDACT  #: a Redact annotation over a drag's text, or its rectangle
+    CARET = _raw.QUIRE_TOOL_CARET  #: a Caret where the user taps (then selected)
+    CLOUD = _raw.QUIRE_TOOL_CLOUD  #: a cloudy Polygon (/IT PolygonCloud) from taps, as POLYGON
+    CALLOUT = _raw.QUIRE_TOOL_CALLOUT  #: a FreeText callout: a drag from what it points at to its box
+    DISTANCE = _raw.QUIRE_TOOL_DISTANCE  #: a distance (Line) from a drag, at :meth:`ToolManager.set_measurement`
+    PERIMETER = _raw.QUIRE_TOOL_PERIMETER  #: a perimeter (PolyLine) from taps
+    AREA = _raw.QUIRE_TOOL_AREA  #: an area (Polygon) from taps
     CUSTOM = _raw.QUIRE_TOOL_CUSTOM  #: a host's tool (reported only)
 
 
@@ -728,6 +735,40 @@ class ToolManager:
                 12.5.3 forbids deleting it; nothing is deleted then).
         """
         self._call(lambda: _raw.lib.quire_tool_manager_delete_selection(self._handle))
+
+    def set_measurement(self, scale: Optional[Sequence[Any]]) -> None:
+        """Sets the scale of the measurement tools (:attr:`Tool.DISTANCE`, ``PERIMETER``,
+        ``AREA``) for the annotations they make from now on: a :class:`quire.Measurement`
+        (or a tuple of its fields); ``None`` goes back to 1 in = 1 in with 2 decimals.
+
+        Raises:
+            InvalidArgumentError: a scale :attr:`quire.Annotation.measurement` refuses.
+        """
+        if scale is None:
+            self._call(lambda: _raw.lib.quire_tool_manager_set_measurement(self._handle, 0.0, None, 0.0, None, 2),
+                       changes=False)
+            return
+        m = Measurement(*scale)
+        from_unit, to_unit = c_string(m.from_unit, "from_unit"), c_string(m.to_unit, "to_unit")
+        self._call(lambda: _raw.lib.quire_tool_manager_set_measurement(self._handle, float(m.from_value), from_unit,
+                                                                       float(m.to_value), to_unit, int(m.precision)),
+                   changes=False)
+
+    def move_selection(self, order: Union[AnnotationOrder, str]) -> int:
+        """Moves the selected annotations in their pages' drawing order
+        (:class:`quire.AnnotationOrder`, or its name in lowercase such as ``'forward'``) as
+        one undo step ("Bring Forward Square"). Returns how many moved.
+
+        Raises:
+            StateError: nothing is selected.
+            NotFoundError: the selected annotations are gone.
+        """
+        if isinstance(order, str):
+            order = AnnotationOrder[order.upper()]
+        moved = c_int32(0)
+        which = AnnotationOrder(order)
+        self._call(lambda: _raw.lib.quire_tool_manager_move_selection(byref(moved), self._handle, which))
+        return moved.value
 
     def set_selection_contents(self, text: Optional[str]) -> None:
         """Sets the selected annotation's /Contents (``None`` removes it; one undo step).

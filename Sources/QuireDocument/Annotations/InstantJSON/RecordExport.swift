@@ -72,6 +72,12 @@ extension InstantJSON {
         case .none:
             break
         }
+        if let m = a.measurement {
+            r.measurementScale = InstantJSONMeasurementScale(unitFrom: m.fromUnit, from: m.fromValue, unitTo: m.toUnit, to: m.toValue)
+            r.measurementPrecision = measurementPrecisions.indices.contains(m.precision) ? measurementPrecisions[m.precision] : nil
+        }
+        r.rotation = a.rotation == 0 ? nil : a.rotation
+        r.blendMode = a.blendMode.map(lowerFirst)
         if kind.font {
             // Free text: alignment and callout.
             r.horizontalAlign = a.alignment.map { ["left", "center", "right"][Swift.min(Swift.max($0, 0), 2)] }
@@ -166,6 +172,11 @@ extension InstantJSON {
         }
         r.quire = q.isEmpty ? nil : q
     }
+
+    /// Instant JSON's `measurementPrecision` names, by decimals.
+    static let measurementPrecisions = ["whole", "oneDp", "twoDp", "threeDp", "fourDp"]
+    /// The fractions it also names, by the decimals that hold them exactly.
+    static let measurementFractions = ["1/2": 1, "1/4": 2, "1/8": 3, "1/16": 4]
 
     /// Instant JSON's dash array of /BS /D: two lengths, dash and gap (an empty /D is the
     /// standard's default, 3 on and 3 off; one length is as long on as off).

@@ -80,6 +80,25 @@ extension InstantJSON {
         }
         a.symbol = q.symbol
         a.intent = q.intent
+        if let m = r.measurementScale {
+            var precision = 2
+            if let p = r.measurementPrecision {
+                guard let d = measurementPrecisions.firstIndex(of: p) ?? measurementFractions[p] else {
+                    throw fail("measurementPrecision", "unknown precision \"\(p.prefix(40))\" (\(measurementPrecisions.joined(separator: ", ")), 1/2, 1/4, 1/8, 1/16)")
+                }
+                precision = d
+            }
+            let scale = MeasurementScale(fromValue: m.from, fromUnit: m.unitFrom, toValue: m.to, toUnit: m.unitTo, precision: precision)
+            if let problem = MeasurementScale.problem(scale) { throw fail("measurementScale", problem) }
+            a.measurement = scale
+        }
+        a.rotation = r.rotation.map { (($0 % 360) + 360) % 360 } ?? 0
+        if let mode = r.blendMode {
+            guard Annotation.blendModes.contains(upperFirst(mode)) else {
+                throw fail("blendMode", "unknown blend mode \"\(mode.prefix(40))\" (\(Annotation.blendModes.map(lowerFirst).joined(separator: ", ")))")
+            }
+            a.blendMode = upperFirst(mode)
+        }
         a.calloutLine = q.calloutLine ?? []
         a.alignment = q.alignment
         // Border style and effect: the shapes' Instant JSON fields, else Quire's.
@@ -224,6 +243,12 @@ extension InstantJSON {
             // A state without a reply target is unusual but real (iText writes it): the
             // model reads it, so it must round-trip (Annotation.validateState).
         }
+        // A measurement's intent and value, when the record does not give them (Nutrient's
+        // records carry the scale, not the text): as adding one computes them.
+        if a.measurement != nil, let it = Annotation.measurementIntent(a.subtype) {
+            if q.intent == nil { a.intent = it }
+            if r.note == nil { a.contents = a.measuredText }
+        }
         // Actions: /A, or a goTo stored as the link's /Dest.
         if let action = r.action {
             let converted = try self.action(action, pageCount: pageCount, path: "\(path).action")
@@ -309,6 +334,9 @@ extension InstantJSON {
         case .intent: field = "quire.intent"
         case .calloutLine: field = q.calloutLine != nil ? "quire.calloutLine" : "callout"
         case .alignment: field = "quire.alignment"
+        case .measurement: field = "measurementScale"
+        case .rotation: field = "rotation"
+        case .blendMode: field = "blendMode"
         case .image: field = "imageAttachmentId"
         case .file: field = "type"  // JSON carries no file: not met
         case .dashPattern: field = q.dashPattern != nil ? "quire.dashPattern" : "strokeDashArray"

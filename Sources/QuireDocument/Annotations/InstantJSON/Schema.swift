@@ -190,6 +190,15 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     /// image's media type (image/jpeg or image/png).
     public var imageAttachmentId: String?
     public var contentType: String?
+    /// Measurements (lines, polylines, polygons): the scale (/Measure /R) and the decimals
+    /// shown (whole, oneDp, twoDp, threeDp, fourDp; import also reads 1/2, 1/4, 1/8 and 1/16
+    /// as the decimals that hold them exactly: 1, 2, 3 and 4).
+    public var measurementScale: InstantJSONMeasurementScale?
+    public var measurementPrecision: String?
+    /// Free text and stamps: /Rotate, 0, 90, 180 or 270.
+    public var rotation: Int?
+    /// The blend mode (/BM) with a lowercase first letter: normal, multiply, screen, ...
+    public var blendMode: String?
 
     public init(type: String, pageIndex: Int, bbox: [Double]) {
         self.type = type
@@ -207,7 +216,7 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
              action, quire, isCommentThreadRoot, imageAttachmentId, contentType, strokeDashArray,
              cloudyBorderIntensity, cloudyBorderInset, callout, horizontalAlign, outlineColor, overlayText,
-             repeatOverlayText
+             repeatOverlayText, measurementScale, measurementPrecision, rotation, blendMode
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -264,6 +273,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(isCommentThreadRoot, forKey: .isCommentThreadRoot)
         try c.encodeIfPresent(imageAttachmentId, forKey: .imageAttachmentId)
         try c.encodeIfPresent(contentType, forKey: .contentType)
+        try c.encodeIfPresent(measurementScale, forKey: .measurementScale)
+        try c.encodeIfPresent(measurementPrecision, forKey: .measurementPrecision)
+        try c.encodeIfPresent(rotation, forKey: .rotation)
+        try c.encodeIfPresent(blendMode, forKey: .blendMode)
     }
 
     init(json node: JSONNode) throws {
@@ -334,6 +347,41 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         quire = try o.node("quire").map(InstantJSONQuireFields.init(json:))
         imageAttachmentId = try o.string("imageAttachmentId")
         contentType = try o.string("contentType")
+        measurementScale = try o.node("measurementScale").map(InstantJSONMeasurementScale.init(json:))
+        measurementPrecision = try o.string("measurementPrecision")
+        rotation = try o.node("rotation")?.integer(in: -3600...3600)
+        blendMode = try o.string("blendMode")
+    }
+}
+
+/// Instant JSON's measurement scale: `from` `unitFrom` on the page is `to` `unitTo` in the
+/// world (Nutrient's `measurementScale`).
+public struct InstantJSONMeasurementScale: Codable, Sendable, Equatable {
+    public var unitFrom: String
+    public var from: Double
+    public var unitTo: String
+    public var to: Double
+
+    public init(unitFrom: String, from: Double, unitTo: String, to: Double) {
+        self.unitFrom = unitFrom
+        self.from = from
+        self.unitTo = unitTo
+        self.to = to
+    }
+
+    public init(from decoder: Decoder) throws {
+        try self.init(json: JSONNode(value: try InstantJSONValue(from: decoder), path: InstantJSON.path(decoder.codingPath)))
+    }
+
+    init(json node: JSONNode) throws {
+        let o = try node.object()
+        unitFrom = try o.required("unitFrom").string()
+        unitTo = try o.required("unitTo").string()
+        // Nutrient's Web SDK names the values fromValue and toValue in its configuration.
+        guard let f = o.node("from") ?? o.node("fromValue") else { throw node.fail("a measurement scale needs from") }
+        guard let t = o.node("to") ?? o.node("toValue") else { throw node.fail("a measurement scale needs to") }
+        from = try f.number()
+        to = try t.number()
     }
 }
 
