@@ -172,6 +172,53 @@ def ensure_search_data(source: Path):
     return out
 
 
+def ensure_forms_data():
+    """build/bench/forms-100.pdf: 100 text fields on 4 pages, each with a value and its
+    appearance, made once with PyMuPDF's widgets."""
+    out = WORK / "forms-100.pdf"
+    if out.exists() and out.stat().st_mtime >= Path(__file__).stat().st_mtime:
+        return out
+    try:
+        import pymupdf
+    except ImportError:
+        log("cannot make %s: no pymupdf" % out)
+        return None
+    doc = pymupdf.open()
+    for p in range(4):
+        page = doc.new_page(width=612, height=792)
+        for k in range(25):
+            widget = pymupdf.Widget()
+            widget.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+            widget.field_name = "field_%d_%d" % (p, k)
+            widget.field_value = "value %d" % (25 * p + k)
+            widget.rect = pymupdf.Rect(72, 40 + 28 * k, 400, 60 + 28 * k)
+            widget.text_fontsize = 11
+            page.add_widget(widget)
+    doc.save(str(out))
+    doc.close()
+    return out
+
+
+def ensure_bare_data(large: Path):
+    """build/bench/large-bare.pdf: large.pdf without its annotations (pikepdf), for the
+    Instant JSON import."""
+    out = WORK / "large-bare.pdf"
+    if out.exists() and out.stat().st_mtime >= large.stat().st_mtime:
+        return out
+    try:
+        import pikepdf
+    except ImportError:
+        log("cannot make %s: no pikepdf" % out)
+        return None
+    with pikepdf.open(large) as pdf:
+        for page in pdf.pages:
+            if "/Annots" in page.obj:
+                del page.obj["/Annots"]
+        pdf.remove_unreferenced_resources()
+        pdf.save(out)
+    return out
+
+
 def corpus_files(corpus: Path, quick: bool):
     """Corpus files that all four peers open (per the manifest) and that are not
     encrypted; the quick run takes every fourth."""
@@ -238,7 +285,8 @@ def run_case(case, peers, reps, timeout, once_after=None):
                 errors[peer] = r["error"]
                 log("  %-8s %s: %s" % (peer, name, r["error"]))
                 continue
-            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite", "merge", "delete-half") else None
+            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite", "merge", "delete-half",
+                                           "fill-forms", "flatten") else None
             if out is not None and Path(out).exists():
                 r["output_bytes"] = Path(out).stat().st_size
             samples[peer].append(r)
@@ -257,7 +305,7 @@ def summarize(samples):
             "max_s": max(r["seconds"] for r in runs),
             "maxrss_mb": statistics.median(r["maxrss_kb"] for r in runs) / 1024,
             "runs": len(runs),
-            "work": {k: runs[-1][k] for k in ("pages", "annots", "irt", "errors", "output_bytes") if k in runs[-1]},
+            "work": {k: runs[-1][k] for k in ("pages", "annots", "irt", "errors", "output_bytes", "fields") if k in runs[-1]},
         }
     return out
 
@@ -308,7 +356,11 @@ def table(results, peers, labels):
                 peer, (case["workload"], peer))
             note = NOTES.get(key, "")
             work = s["work"]
-            if "annots" in work:
+            if "fields" in work:
+                note = ("%d fields. " % work["fields"] + note).strip()
+            if "annots" in work and "pages" not in work:
+                note = ("%d annotations. " % work["annots"] + note).strip()
+            elif "annots" in work:
                 note = ("%d pages, %d annotations, %d with /IRT%s. " % (
                     work["pages"], work["annots"], work["irt"],
                     ", %d files failed" % work["errors"] if work.get("errors") else "") + note).strip()
@@ -409,7 +461,9 @@ def main():
     parser.add_argument("--full", action="store_true", help="the whole corpus, 5 repetitions; writes bench/RESULTS.md")
     parser.add_argument("--reps", type=int, help="repetitions (default 3, --full 5)")
     parser.add_argument("--peers", default="quire,pdfium,mupdf,qpdf,pypdf")
-    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, open-large, text-corpus, chars, search, merge, split, delete-half)")
+    parser.add_argument("--only", help="comma-separated case names (read-corpus, read-large, incremental, rewrite, open-big, "
+                        "open-large, text-corpus, chars, search, merge, split, delete-half, fill-forms, flatten, "
+                        "json-export, json-import, checkpoint-big, checkpoint-large)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     parser.add_argument("--before", help="a directory with another build's quire package, measured too (quire-before)")
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -517,6 +571,45 @@ def main():
              "Open big.pdf, read the subtype and contents of the first annotation of its last page, close: what "
              "lazy reading saves (peak memory is the point)."),
         ]
+    forms = ensure_forms_data()
+    if forms:
+        cases += [
+            ("fill-forms", "fill-forms", lambda p: [forms, scratch / ("%s-filled.pdf" % p)], "8a",
+             "Workload 8: fill 100 fields and save",
+             "Open forms-100.pdf (100 text fields on 4 pages, made with PyMuPDF), give every field a new value "
+             "with its appearance made again, save to a new file (Quire: field.value, save; PyMuPDF: "
+             "Widget.update, save; pypdf: update_page_form_field_values, write)."),
+            ("flatten", "flatten", lambda p: [forms, scratch / ("%s-flat.pdf" % p)], "8b",
+             "Workload 8: flatten a form",
+             "Open forms-100.pdf, burn every field's appearance into its page, remove the form, save in full "
+             "(Quire: flatten([\"Widget\"]); PyMuPDF: bake(widgets=True); pypdf: update_page_form_field_values "
+             "with flatten=True, then remove_annotations)."),
+        ]
+    if large:
+        bare = ensure_bare_data(large)
+        exported = scratch / "quire-large.json"
+        cases.append(("json-export", "json-export", lambda p: [large, exported], "9a",
+                      "Workload 9: Instant JSON export of 36,000 annotations",
+                      "Open large.pdf, export its 36,000 annotations as Instant JSON (pretty-printed), write it "
+                      "to a file. Quire only (no peer reads or writes Instant JSON); goal under 1 s."))
+        if bare:
+            cases.append(("json-import", "json-import", lambda p: [bare, exported], "9b",
+                          "Workload 9: Instant JSON import of 36,000 annotations",
+                          "Open large.pdf without its annotations, import the JSON of 9a (36,000 annotations "
+                          "made, nothing saved). Quire only; goal under 1 s."))
+        for label, source in (("big", big), ("large", large)):
+            def checkpoint_args(peer, source=source, label=label):
+                copy = scratch / ("checkpoint-%s.pdf" % label)
+                shutil.copyfile(source, copy)
+                os.sync()
+                directory = scratch / ("checkpoint-%s" % label)
+                shutil.rmtree(directory, ignore_errors=True)
+                return [copy, directory]
+            cases.append(("checkpoint-" + label, "checkpoint-save", checkpoint_args, "10" + label[0],
+                          "Workload 10: checkpoints, then two saves, on %s" % label,
+                          "Open %s.pdf (%.1f MB), start immediate checkpoints, add an annotation and save in place, "
+                          "twice. Quire only; the goal is a cost independent of the file's size (compare 10b and "
+                          "10l)." % (label, source.stat().st_size / 1e6)))
     if args.only:
         wanted = set(args.only.split(","))
         cases = [c for c in cases if c[0] in wanted]
@@ -536,6 +629,10 @@ def main():
         case_peers = list(peers)
         if workload in ("text", "chars", "search"):
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf")]
+        if workload in ("fill-forms", "flatten"):
+            case_peers = [p for p in peers if p in ("quire", "mupdf", "pypdf")]
+        if workload in ("json-export", "json-import", "checkpoint-save"):
+            case_peers = [p for p in peers if p == "quire"]
         if workload in ("merge", "split", "delete-half"):
             # The issue's peers (pypdf's merge is not among them).
             case_peers = [p for p in peers if p in ("quire", "pdfium", "mupdf", "qpdf")]

@@ -18,6 +18,14 @@ Workloads:
                       the same, appended in place to SRC (Quire's in_place=True)
     rewrite SRC OUT   open SRC, save a full rewrite to OUT
     open FILE         open FILE and close it (lazy parsing: nothing else is asked for)
+    fill-forms SRC OUT
+                      give each of the 100 text fields of SRC a new value, save to OUT
+    flatten SRC OUT   burn the form's fields into their pages, save in full to OUT
+    json-export SRC OUT, json-import SRC JSON
+                      Quire only: SRC's annotations as Instant JSON; JSON imported into SRC
+    checkpoint-save SRC DIR
+                      Quire only: immediate checkpoints on SRC, two annotations each saved
+                      in place
 """
 
 from __future__ import annotations
@@ -727,6 +735,111 @@ def qpdf_delete_half(src, out):
         for i in reversed(range(1, len(pdf.pages), 2)):
             del pdf.pages[i]
         pdf.save(out)
+    return {}
+
+
+# -- forms, Instant JSON and checkpoints (issue 41) ----------------------------------------
+# forms-100.pdf: 100 text fields on 4 pages, each with a value and its appearance (made by
+# bench/run.py with PyMuPDF's widgets). fill-forms: every field given a new value (its
+# appearance made again), the document saved to a new file; flatten: every field's
+# appearance burnt into its page and the form removed, saved in full.
+
+
+def quire_fill_forms(src, out):
+    import quire
+    with quire.Document(src) as doc:
+        fields = doc.fields
+        for i, field in enumerate(fields):
+            field.value = "filled %d" % i
+        doc.save(out)
+    return {"fields": len(fields)}
+
+
+def mupdf_fill_forms(src, out):
+    fitz = _fitz()
+    doc = fitz.open(src)
+    n = 0
+    for page in doc:
+        for widget in page.widgets():
+            widget.field_value = "filled %d" % n
+            widget.update()
+            n += 1
+    doc.save(out)
+    doc.close()
+    return {"fields": n}
+
+
+def pypdf_fill_forms(src, out):
+    import pypdf
+    writer = pypdf.PdfWriter(clone_from=src)
+    names = list(writer.get_form_text_fields())
+    writer.update_page_form_field_values(None, {name: "filled %d" % i for i, name in enumerate(names)})
+    writer.write(out)
+    return {"fields": len(names)}
+
+
+def quire_flatten(src, out):
+    import quire
+    with quire.Document(src) as doc:
+        drawn = doc.flatten(["Widget"])
+        doc.save(out, full=True)
+    return {"fields": drawn}
+
+
+def mupdf_flatten(src, out):
+    fitz = _fitz()
+    doc = fitz.open(src)
+    n = sum(1 for page in doc for _ in page.widgets())
+    doc.bake(annots=False, widgets=True)
+    doc.save(out, garbage=1)
+    doc.close()
+    return {"fields": n}
+
+
+def pypdf_flatten(src, out):
+    import pypdf
+    writer = pypdf.PdfWriter(clone_from=src)
+    values = {name: value or "" for name, value in writer.get_form_text_fields().items()}
+    writer.update_page_form_field_values(None, values, flatten=True)
+    writer.remove_annotations(subtypes="/Widget")
+    if "/AcroForm" in writer.root_object:
+        del writer.root_object["/AcroForm"]
+    writer.write(out)
+    return {"fields": len(values)}
+
+
+def quire_json_export(src, out):
+    """large.pdf's 36,000 annotations as Instant JSON, written to OUT."""
+    import quire
+    with quire.Document(src) as doc:
+        data = doc.export_annotations_json().encode()
+    with open(out, "wb") as f:
+        f.write(data)
+    return {"output_bytes": len(data)}
+
+
+def quire_json_import(src, data_path):
+    """The JSON of json-export imported into large.pdf without its annotations (the
+    harness strips them with pikepdf): 36,000 annotations made, nothing saved."""
+    import quire
+    with open(data_path, "rb") as f:
+        data = f.read()
+    with quire.Document(src) as doc:
+        n = doc.import_annotations_json(data)
+    return {"annots": n}
+
+
+def quire_checkpoint_save(src, directory):
+    """Starts immediate checkpoints on SRC (a scratch copy), adds one annotation and saves
+    incrementally in place, twice: what checkpoints cost on a file of that size."""
+    import quire
+    with quire.Document(src) as doc:
+        doc.start_checkpoints("immediate", directory=directory)
+        for k in range(2):
+            note = quire.Annotation.new("Square", 0, (20 + 10 * k, 20, 60, 60))
+            doc.add_annotation(note)
+            doc.save(src, in_place=True)
+        doc.stop_checkpoints(remove=True)
     return {}
 
 

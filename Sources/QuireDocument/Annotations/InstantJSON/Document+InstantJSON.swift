@@ -59,10 +59,8 @@ extension Document {
                                       progress: ProgressHandler? = nil) throws -> [UInt8] {
         var json = try annotationsInstantJSON(page: page, progress: progress)
         if instantComments { json = Document.withInstantComments(json) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(json))
+            return try JSONTreeWriter.encode(json, prettyPrinted: prettyPrinted)
         } catch {
             throw PDFError(.format, "the annotations cannot be written as JSON: \(error)")
         }

@@ -97,10 +97,8 @@ public enum InstantJSONValue: Sendable, Equatable, Codable {
 
     /// Compact JSON with sorted keys: the form `customData` is stored in.
     public var canonicalText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Only non-finite numbers fail to encode, and parsed values have none.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return (try? JSONTreeWriter.encode(self, prettyPrinted: false)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }
 
