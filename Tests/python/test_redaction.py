@@ -548,6 +548,114 @@ def test_annotations_in_a_region_go_others_stay():
         assert kinds == ["Square"]
 
 
+def test_annotation_drawn_from_its_points_in_a_region_goes():
+    """An underline and an ink line without appearances whose /Rect lies elsewhere (iText's
+    cmp_xfdfAnnotationUnderlineTextRectWithTwoCoords.pdf has such an underline): PDFium and
+    MuPDF draw them from their /QuadPoints and /InkList, over the words in the region, so
+    they go; one whose points lie outside stays. The region is the fill colour in PDFium."""
+    pdf = pikepdf.open(io.BytesIO(content_pdf([LINES])))
+    elsewhere = [0, 0, 20, 20]
+    pdf.pages[0].Annots = pdf.make_indirect(
+        pikepdf.Array(
+            [
+                pdf.make_indirect(pikepdf.Dictionary(d))
+                for d in (
+                    {
+                        "/Subtype": pikepdf.Name.Underline,
+                        "/Rect": elsewhere,
+                        "/C": [0, 1, 0],
+                        "/QuadPoints": [100, 684, 160, 684, 100, 666, 160, 666],
+                    },
+                    {
+                        "/Subtype": pikepdf.Name.Ink,
+                        "/Rect": elsewhere,
+                        "/C": [1, 0, 0],
+                        "/InkList": [[95, 675, 165, 675]],
+                    },
+                    {
+                        "/Subtype": pikepdf.Name.Underline,
+                        "/Rect": elsewhere,
+                        "/C": [0, 0, 1],
+                        "/QuadPoints": [72, 714, 120, 714, 72, 698, 120, 698],
+                    },
+                )
+            ]
+        )
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    before = out.getvalue()
+    region = (90.0, 660.0, 170.0, 690.0)
+    after, _, result = apply(before, lambda doc: doc.pages[0].add_redaction(region))
+    assert result.annotations_removed == 2
+    with quire.Document.from_bytes(after) as doc:
+        assert [(a.subtype, a.quad_points[:2]) for a in doc.pages[0].annotations] == [("Underline", [72, 714])]
+    check_page(before, after, 0, [region])
+
+
+def test_turned_quad_is_redacted_as_itself_not_its_box():
+    """A Redact annotation whose quadrilateral is turned (a diamond: a square turned 45
+    degrees, as text selected on a turned line gives): the glyphs, paths and image pixels
+    in the diamond go; those in its box but outside the diamond stay; the diamond alone is
+    filled."""
+    w = h = 120
+    raw = rgb_image(w, h)
+    content = (
+        b"q 120 0 0 120 240 340 cm /Im1 Do Q\n"  # the image fills the diamond's box
+        b"BT /F1 10 Tf 285 396 Td (GONE) Tj ET\n"  # in the diamond
+        b"BT /F1 8 Tf 242 448 Td (KEEP) Tj ET\n"  # in the box's top-left corner, outside it
+        b"0 0 1 rg 296 396 8 8 re f\n"  # a path in the diamond
+        b"0 1 0 rg 250 350 8 8 re f\n"  # a path in the box's bottom-left corner
+    )
+    pdf = pikepdf.open(io.BytesIO(content_pdf([content], image=(w, h, zlib.compress(raw), "/FlateDecode"))))
+    diamond = [300, 460, 360, 400, 240, 400, 300, 340]  # Z order: top, right, left, bottom
+    pdf.pages[0].Annots = pdf.make_indirect(
+        pikepdf.Array(
+            [
+                pdf.make_indirect(
+                    pikepdf.Dictionary(
+                        {
+                            "/Subtype": pikepdf.Name.Redact,
+                            "/Rect": [240, 340, 360, 460],
+                            "/QuadPoints": diamond,
+                            "/IC": [0, 0, 0],
+                        }
+                    )
+                )
+            ]
+        )
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    before = out.getvalue()
+    with quire.Document.from_bytes(before) as doc:
+        result = doc.apply_redactions()
+        after = doc.save_to_bytes(full=True)
+    assert result.redactions == 1 and result.images_blanked == 1 and result.paths_removed == 1
+    assert result.glyphs_removed == 4
+    text = pdfium_text(after, 0)
+    assert "GONE" not in text and "KEEP" in text
+    with pikepdf.open(io.BytesIO(after)) as out_pdf:
+        data = page_content(out_pdf, 0)
+        assert b"250 350 8 8 re" in data and b"296 396 8 8 re" not in data
+        (im,) = [x for x in out_pdf.pages[0].Resources.XObject.values() if x.Subtype == "/Image"]
+        pixels = np.frombuffer(im.read_bytes(), dtype=np.uint8).reshape(h, w, 3)
+    original = np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3)
+    # Row 0 is the image's top (y 460): the centre is blanked, the box's corners kept.
+    assert (pixels[50:70, 50:70] == 0).all()
+    for rows, cols in ((slice(0, 20), slice(0, 20)), (slice(100, 120), slice(100, 120))):
+        assert (pixels[rows, cols] == original[rows, cols]).all()
+    # PDFium: black at the diamond's centre, the image at the box's corners.
+    image, _ = render(after, 0)
+    page_h = image.shape[0]
+
+    def at(x: float, y: float) -> np.ndarray:
+        return image[int(page_h - y * SCALE), int(x * SCALE)]
+
+    assert at(300, 400).max() <= 8 and at(330, 400).max() <= 8
+    assert at(245, 345).max() > 100 and at(355, 455).max() > 100
+
+
 def test_redact_annotation_read_edit_json_xfdf():
     before = content_pdf([LINES])
     with quire.Document.from_bytes(before) as doc:

@@ -186,8 +186,9 @@ extension Document {
         into result: inout RedactionResult
     ) throws {
         guard let pageID = page.id else { return }
-        let regions = marks.flatMap { Appearance.quads($0) }.filter {
-            [$0.left, $0.bottom, $0.right, $0.top].allSatisfy(\.isFinite) && $0.width > 0 && $0.height > 0
+        let regions = marks.flatMap { Appearance.regions($0) }.filter {
+            let b = $0.bounds
+            return [b.left, b.bottom, b.right, b.top].allSatisfy(\.isFinite) && b.width > 0 && b.height > 0
         }
         // The content, read and rewritten.
         let redaction = ContentRedaction(document: self, regions: regions, options: options, pageNumber: page.index + 1)
@@ -229,7 +230,9 @@ extension Document {
         if options.annotations {
             let check = ContentRedaction(document: self, regions: regions, options: options, pageNumber: page.index + 1)
             for a in try annotations(onPage: page.index) {
-                guard let id = a.id, !markIDs.contains(id.number), a.subtype != "Popup", check.intersects(a.rect) else {
+                guard let id = a.id, !markIDs.contains(id.number), a.subtype != "Popup",
+                    Self.drawnExtents(a).contains(where: check.intersects)
+                else {
                     continue
                 }
                 if a.subtype == "Widget" { widgets.insert(id.number) }
@@ -269,6 +272,16 @@ extension Document {
         result.redactions += marks.count
         try drawAppearances(draws, on: try self.page(at: page.index), pageID: pageID)
         if changed || !draws.isEmpty { result.pages += 1 }
+    }
+
+    /// Where annotation `a` may be drawn: its /Rect, and the bounds of the points that a
+    /// viewer draws it from when it has no appearance (PDFium and MuPDF build one from its
+    /// /QuadPoints, /InkList, /L or /Vertices, wherever its /Rect is: an underline whose
+    /// /Rect is elsewhere on the page still marks the words of its quads).
+    static func drawnExtents(_ a: Annotation) -> [Rect] {
+        let width = a.borderWidth.flatMap { $0.isFinite ? Swift.min(Swift.max($0, 0), 100) : nil } ?? 1
+        let points = [a.quadPoints, a.linePoints, a.vertices] + a.inkList
+        return [a.rect] + points.compactMap { $0.allSatisfy(\.isFinite) ? bounds($0, pad: width / 2) : nil }
     }
 
     /// Takes widget `id` off `page`'s /Annots and deletes it (the field tree is pruned by
