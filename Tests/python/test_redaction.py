@@ -11,6 +11,7 @@ Type0 with CMaps, Type3, forms, kerned TJ arrays).
 from __future__ import annotations
 
 import io
+import math
 import re
 import zlib
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
@@ -189,6 +190,40 @@ def overlaps(a: Box, b: Box, margin: float = 0.0) -> bool:
     return min(a[2], b[2]) + margin > max(a[0], b[0]) and min(a[3], b[3]) + margin > max(a[1], b[1])
 
 
+class Region(tuple):
+    """A region's box (x0, y0, x1, y1); `polygon`: the corners of a turned quadrilateral,
+    which Quire redacts as itself (None: the region is its box)."""
+
+    polygon: Optional[List[Tuple[float, float]]] = None
+
+
+def region_of(quad: Sequence[float]) -> Region:
+    xs, ys = list(quad[0::2]), list(quad[1::2])
+    r = Region((min(xs), min(ys), max(xs), max(ys)))
+    corners = list(zip(xs, ys))
+    if not all(
+        (abs(x - r[0]) < 1e-6 or abs(x - r[2]) < 1e-6) and (abs(y - r[1]) < 1e-6 or abs(y - r[3]) < 1e-6)
+        for x, y in corners
+    ):
+        # The convex hull's order: by angle around the centre.
+        cx, cy = sum(xs) / 4, sum(ys) / 4
+        r.polygon = sorted(corners, key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    return r
+
+
+def depth_in(polygon: Sequence[Tuple[float, float]], x, y):
+    """How far (x, y) lies inside the convex `polygon` (negative: outside); x and y may be
+    numpy arrays."""
+    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(polygon, list(polygon[1:]) + [polygon[0]]))
+    turn = 1.0 if area > 0 else -1.0
+    depth = None
+    for a, b in zip(polygon, list(polygon[1:]) + [polygon[0]]):
+        length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        d = turn * ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / length
+        depth = d if depth is None else np.minimum(depth, d)
+    return depth
+
+
 # -- the checks ----------------------------------------------------------------------------
 
 
@@ -210,8 +245,7 @@ def apply(
                     continue
                 q = a.quad_points
                 for i in range(0, len(q) - 7, 8):
-                    xs, ys = q[i : i + 8 : 2], q[i + 1 : i + 8 : 2]
-                    regions.append((page.index, (min(xs), min(ys), max(xs), max(ys))))
+                    regions.append((page.index, region_of(q[i : i + 8])))
         before_warnings = len(doc.warnings)
         result = doc.apply_redactions()
         last_warnings[:] = doc.warnings[before_warnings:]
@@ -248,9 +282,12 @@ def check_page(
         if c in overlay:
             continue
         cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        assert not any(r[0] + 0.5 < cx < r[2] - 0.5 and r[1] + 0.5 < cy < r[3] - 0.5 for r in regions), (
-            "PDFium still extracts %r at %s, inside a region" % (c, b)
-        )
+        assert not any(
+            depth_in(r.polygon, cx, cy) > 0.5
+            if getattr(r, "polygon", None)
+            else r[0] + 0.5 < cx < r[2] - 0.5 and r[1] + 0.5 < cy < r[3] - 0.5
+            for r in regions
+        ), "PDFium still extracts %r at %s, inside a region" % (c, b)
     unmatched = list(new)
     moved = []
     for c, b in outside:
@@ -308,11 +345,25 @@ def check_page(
             x0, y0, x1, y1 = px(r, 2)
             mask[y0:y1, x0:x1] = True
 
+    def device(x: float, y: float) -> Tuple[float, float]:
+        import ctypes
+
+        ix, iy = ctypes.c_int(), ctypes.c_int()
+        pdfium.raw.FPDF_PageToDevice(page.raw, 0, 0, w, h, 0, x, y, ctypes.byref(ix), ctypes.byref(iy))
+        return float(ix.value), float(iy.value)
+
     for r in regions:
         x0, y0, x1, y1 = px(r, -2)
+        polygon = getattr(r, "polygon", None)
         if fill is not None and x1 > x0 and y1 > y0:
             want = np.array([round(255 * v) for v in (fill * 3 if len(fill) == 1 else fill)])
             off = np.abs(b[y0:y1, x0:x1] - want).max(axis=2)
+            if polygon:
+                # A turned region: the pixels 2 pixels or more inside its polygon.
+                ys, xs = np.mgrid[y0:y1, x0:x1] + 0.5
+                off = off[depth_in([device(*p) for p in polygon], xs, ys) >= 2]
+                if off.size == 0:
+                    off = np.zeros(1, dtype=int)
             if overlay:
                 # The overlay text's glyphs cover some of it.
                 assert (off <= 8).mean() >= 0.8, "region %s is not the fill colour" % (r,)
@@ -628,9 +679,9 @@ def test_turned_quad_is_redacted_as_itself_not_its_box():
     out = io.BytesIO()
     pdf.save(out)
     before = out.getvalue()
-    with quire.Document.from_bytes(before) as doc:
-        result = doc.apply_redactions()
-        after = doc.save_to_bytes(full=True)
+    after, regions, result = apply(before, lambda doc: None)
+    assert [r.polygon for _, r in regions] == [[(300, 340), (360, 400), (300, 460), (240, 400)]]
+    check_page(before, after, 0, [r for _, r in regions])
     assert result.redactions == 1 and result.images_blanked == 1 and result.paths_removed == 1
     assert result.glyphs_removed == 4
     text = pdfium_text(after, 0)
