@@ -48,6 +48,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
@@ -400,15 +401,24 @@ class Worker:
 
 def serve(work: Callable[..., Dict[str, Any]]) -> int:
     """The child's side of :class:`Worker`: each line of stdin is the arguments of one call
-    of `work`, whose report goes out as one line. What the libraries print goes to stderr,
-    so that stdout carries the reports only."""
+    of `work`, whose report goes out as one line. An exception that `work` lets out (a
+    peer that raised on a file, a check's own bug) is that file's failure "error" with
+    where it was raised, and the child goes on: only a crash or a hang ends a child. What
+    the libraries print goes to stderr, so that stdout carries the reports only."""
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     for module in ("pikepdf", "pypdfium2", "pymupdf", "quire"):
         __import__(module)
     for line in sys.stdin:
-        out.write(json.dumps(work(*json.loads(line))) + "\n")
+        arguments = json.loads(line)
+        try:
+            report = work(*arguments)
+        except Exception as error:  # noqa: BLE001: a check that raised is a failure, not a crash
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            message = "%s: %s (%s:%d)" % (type(error).__name__, error, Path(where.filename).name, where.lineno or 0)
+            report = {"file": arguments[0], "failures": [["error", message[:300]]], "error": True}
+        out.write(json.dumps(report) + "\n")
         out.flush()
     return 0
 

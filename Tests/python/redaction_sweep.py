@@ -137,13 +137,15 @@ def main() -> int:
     checked = sum(r.get("checked", 0) for r in reports)
     refused = sum(len(r.get("refused", [])) for r in reports)
     print(
-        "%d files, %d redactions checked, %d refused, %d skipped, %d with failures, %d crashed, %d hung"
+        "%d files, %d redactions checked, %d refused, %d skipped, %d with failures (%d raised in a check),"
+        " %d crashed, %d hung"
         % (
             len(reports),
             checked,
             refused,
             sum(1 for r in reports if r.get("skipped")),
             sum(1 for r in reports if r["failures"]),
+            sum(1 for r in reports if r.get("error")),
             sum(1 for r in reports if r.get("crashed")),
             sum(1 for r in reports if r.get("hung")),
         )
