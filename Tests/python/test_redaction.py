@@ -707,6 +707,30 @@ def test_turned_quad_is_redacted_as_itself_not_its_box():
     assert at(245, 345).max() > 100 and at(355, 455).max() > 100
 
 
+def test_search_marks_text_of_no_size_and_text_off_the_crop_box():
+    """A search finds text in a font of size 0 (glyph boxes of no size: PDFium's
+    font_size.pdf) and text outside the crop box (cropped_text.pdf): both are in the
+    content, so both are marked (a region of at least a point around a glyph of no size)
+    and removed, where the marking refused the whole search before."""
+    content = (
+        b"BT /F1 12 Tf 72 100 Td (Public words) Tj ET\n"
+        b"BT /F1 0 Tf 72 150 Td (Hidden) Tj ET\n"
+        b"BT /F1 12 Tf 72 700 Td (Hidden far) Tj ET\n"
+    )
+    pdf = pikepdf.open(io.BytesIO(content_pdf([content])))
+    pdf.pages[0].CropBox = [0, 0, 300, 300]
+    out = io.BytesIO()
+    pdf.save(out)
+    with quire.Document.from_bytes(out.getvalue()) as doc:
+        assert doc.add_redactions("Hidden") == 2
+        result = doc.apply_redactions()
+        after = doc.save_to_bytes(full=True)
+    assert result.glyphs_removed == 12
+    with pikepdf.open(io.BytesIO(after)) as out_pdf:
+        data = page_content(out_pdf, 0)
+    assert b"Hidden" not in data and b"(Public words) Tj" in data and b"far" in data
+
+
 def test_redact_annotation_read_edit_json_xfdf():
     before = content_pdf([LINES])
     with quire.Document.from_bytes(before) as doc:

@@ -39,6 +39,23 @@ extension Document {
         guard !quads.isEmpty else { throw PDFError(.invalidArgument, "a redaction needs at least one region") }
         try Document.checkRedactionFill(fill)
         _ = try redactionQuads(pageIndex: pageIndex, regions: quads.map(\.bounds))
+        return try addRedactionMark(
+            pageIndex: pageIndex,
+            quads: quads,
+            fill: fill,
+            overlayText: overlayText,
+            author: author
+        )
+    }
+
+    /// The Redact annotation of `quads` (checked by the caller).
+    private func addRedactionMark(
+        pageIndex: Int,
+        quads: [TextQuad],
+        fill: [Double]?,
+        overlayText: String?,
+        author: String?
+    ) throws -> Annotation {
         var r = quads[0].bounds
         for q in quads.dropFirst() {
             let b = q.bounds
@@ -55,6 +72,23 @@ extension Document {
         a.overlayText = overlayText
         a.author = author
         return try addAnnotation(a)
+    }
+
+    /// `quad`, or, when its box is narrower or lower than a point, that box grown to be
+    /// at least one point each way around its centre.
+    static func grownToHalfAPoint(_ quad: TextQuad) -> TextQuad {
+        let b = quad.bounds
+        guard b.width < 1 || b.height < 1 else { return quad }
+        let cx = (b.left + b.right) / 2
+        let cy = (b.bottom + b.top) / 2
+        let hw = Swift.max(b.width, 1) / 2
+        let hh = Swift.max(b.height, 1) / 2
+        return TextQuad(
+            lowerLeft: TextPoint(x: cx - hw, y: cy - hh),
+            lowerRight: TextPoint(x: cx + hw, y: cy - hh),
+            upperRight: TextPoint(x: cx + hw, y: cy + hh),
+            upperLeft: TextPoint(x: cx - hw, y: cy + hh)
+        )
     }
 
     /// A fill colour of a redaction: none, or 1, 3 or 4 components between 0 and 1.
@@ -104,8 +138,19 @@ extension Document {
         try Document.checkRedactionFill(fill)
         let matches = try searchText(query, options: options)
         return try allOrNothing {
-            try matches.map {
-                try addRedaction(pageIndex: $0.pageIndex, quads: $0.span.quads, fill: fill, overlayText: overlayText)
+            try matches.compactMap { match in
+                // The text found is in the content, wherever it lies: a match outside the
+                // crop box is marked too, and a glyph of no size (size 0, Tz 0) gets a
+                // region of half a point around it, so that applying removes it.
+                let quads = match.span.quads.map { Document.grownToHalfAPoint($0) }
+                guard !quads.isEmpty else { return nil }
+                return try addRedactionMark(
+                    pageIndex: match.pageIndex,
+                    quads: quads,
+                    fill: fill,
+                    overlayText: overlayText,
+                    author: nil
+                )
             }
         }
     }
