@@ -30,6 +30,12 @@
 #   make test-forms-corpus  the forms check over the whole corpus (every AcroForm file
 #                   filled and read back, every annotated file flattened); make test
 #                   runs a fixed sample of a quarter of it
+#   make test-pages-sweep  the page operations' corpus sweep over the whole corpus (1,732
+#                   files: delete, move, rotate, merge, split, encrypt, each output read
+#                   by qpdf, PDFium and MuPDF); make test runs a quarter of it
+#   make test-redaction-sweep  the redaction's corpus sweep over the whole corpus (a word
+#                   and a rectangle redacted per file, checked by PDFium and MuPDF); make
+#                   test runs a thirty-second of it
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
 #   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire), the
 #                   man page (share/man/man1/quire.1) and the valgrind suppressions
@@ -94,7 +100,7 @@ SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources inc
 # known without starting SwiftPM (which took seconds on every make, even `make -n`).
 BIN_DIR := .build/release
 
-.PHONY: all generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -324,10 +330,19 @@ test-forms-corpus: all
 
 # Every corpus file through the CLI, in child processes with a time limit: no crash, no
 # hang, and PDFium's page count on the ordinary files (known differences are listed).
-# The page operations' corpus sweep on a quarter of the corpus (issue 36; make test runs a
-# sixteenth of it, Tests/python/test_page_operations.py; QUIRE_PAGES_CORPUS=all for all).
+# The long runs of the corpus sweeps (Tests/python/page_sweep.py, redaction_sweep.py), over
+# every file the peers open (1,732), on two long-lived child processes. The page operations'
+# (issue 36: each file's pages deleted, moved, rotated, merged with the next file, split in
+# two and half encrypted, every output read by qpdf, PDFium and MuPDF; make test runs a
+# quarter of it, Tests/python/test_page_operations.py) and the redaction's (issue 38: a
+# random word and a random rectangle applied and checked on each file; make test runs a
+# thirty-second, Tests/python/test_redaction.py). Measured in docs/pages.md and
+# docs/redaction.md.
 test-pages-sweep: all
-	QUIRE_PAGES_CORPUS=quarter PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python/test_page_operations.py -k corpus_sweep
+	QUIRE_PAGES_CORPUS=all PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/python/test_page_operations.py -k corpus_sweep
+
+test-redaction-sweep: all
+	PYTHONPATH=bindings/python $(PYTHON) Tests/python/redaction_sweep.py --every 1
 
 test-corpus: all
 	@if [ -f ../shared/corpus/manifest.jsonl ]; then \

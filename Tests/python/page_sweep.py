@@ -11,8 +11,11 @@ with a fixed seed): `make test-pages-sweep`; `make test` runs a sixteenth
 and pikepdf, whose page count PDFium and Quire agree on; at most 200 pages and 20 MB (the
 sweep reads every page's text).
 
-Each file is worked on by a child process (so that a crash or a hang is seen as one and
-the sweep goes on); the checks, on the bytes each full save writes:
+The files are worked on by two long-lived child processes (run_batched: one per core,
+each with the peers loaded once and a run of consecutive files, so that a file read as the
+previous file's merge partner is not read again), so that a crash or a hang is seen as one
+(the file reported, the child replaced) and the sweep goes on; the checks, on the bytes
+each full save writes:
 
 - edit (delete, move, rotate): PDFium, MuPDF and qpdf count the pages expected; each
   page's text as PDFium extracts it is its source page's (for the rotated page, PDFium's
@@ -34,15 +37,20 @@ crashed or hung.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import io
 import json
 import os
+import queue
 import random
+import select
 import subprocess
 import sys
+import tempfile
+import threading
+import time
+import traceback
 from pathlib import Path
-from typing import Any, Dict, List, Optional, cast
+from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -84,12 +92,15 @@ def sweep_files(whole: bool, every: int = SAMPLE_EVERY) -> List[str]:
 # ----------------------------------------------------------------------------------------
 
 
-def _texts(data: bytes, password: Optional[str] = None) -> List[str]:
+def _texts(data: bytes, password: Optional[str] = None, only: Optional[int] = None) -> List[str]:
+    """PDFium's text of each page (or of page `only` alone), its whitespace runs made one
+    space."""
     import pypdfium2
 
     pdf = pypdfium2.PdfDocument(data, password=password)
     try:
-        return [" ".join(pdf[i].get_textpage().get_text_range().split()) for i in range(len(pdf))]
+        pages = range(len(pdf)) if only is None else [only]
+        return [" ".join(pdf[i].get_textpage().get_text_range().split()) for i in pages]
     finally:
         pdf.close()
 
@@ -109,7 +120,7 @@ def _turned_text(data: bytes, index: int) -> str:
         pdf.pages[index].rotate(90, relative=True)
         out = io.BytesIO()
         pdf.save(out)
-    return _texts(out.getvalue())[index]
+    return _texts(out.getvalue(), only=index)[0]
 
 
 def _rotation(data: bytes, index: int) -> int:
@@ -137,32 +148,44 @@ def _counts(data: bytes, password: Optional[str] = None) -> List[int]:
 
 
 def _qpdf_errors(data: bytes) -> bool:
-    sys.path.insert(0, str(HERE))
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
     from pdfpeers import qpdf_check
 
     return qpdf_check(data)[0] == 2
 
 
+# What the peers read of the files a child worked on last (path: bytes, PDFium's texts,
+# qpdf --check's errors): a file is read as the next file's merge partner, then again as
+# the file swept (page_sweep.run_batched hands a child consecutive files).
+_SOURCES: Dict[str, Tuple[bytes, List[str], bool]] = {}
+
+
+def _source(path: str) -> Tuple[bytes, List[str], bool]:
+    if path not in _SOURCES:
+        if len(_SOURCES) >= 4:
+            del _SOURCES[next(iter(_SOURCES))]
+        data = (CORPUS / path).read_bytes()
+        _SOURCES[path] = (data, _texts(data), _qpdf_errors(data))
+    return _SOURCES[path]
+
+
 def work(path: str, other: str, seed: int) -> Dict[str, Any]:
     """Runs the operations on one file; returns {"file", "skipped" or "failures"}."""
-    sys.path.insert(0, str(REPO / "bindings" / "python"))
+    if str(REPO / "bindings" / "python") not in sys.path:
+        sys.path.insert(0, str(REPO / "bindings" / "python"))
     import quire
 
     rng = random.Random(seed)
-    full = CORPUS / path
-    original = full.read_bytes()
     report: Dict[str, Any] = {"file": path, "failures": []}
-    source_texts = _texts(original)
+    original, source_texts, source_errors = _source(path)
     n = len(source_texts)
     with quire.Document(original) as probe:
         if probe.page_count != n:
             report["skipped"] = "Quire counts %d pages, PDFium %d" % (probe.page_count, n)
             return report
         source_rotations = [page.rotation for page in probe.pages]
-    other_bytes = (CORPUS / other).read_bytes()
-    other_texts = _texts(other_bytes)
-    source_errors = _qpdf_errors(original)
-    other_errors = _qpdf_errors(other_bytes)
+    _, other_texts, other_errors = _source(other)
 
     order_of_turned = 0
 
@@ -224,10 +247,9 @@ def work(path: str, other: str, seed: int) -> Dict[str, Any]:
         order_of_turned = order[turned]
         check("edit", data, texts, turned=turned)
         expected = (source_rotations[order[turned]] + 90) % 360
-        if _rotation(data, turned) != expected:
-            report["failures"].append(
-                ["edit/rotation", "page %d: %d, expected %d" % (turned, _rotation(data, turned), expected)]
-            )
+        rotation = _rotation(data, turned)
+        if rotation != expected:
+            report["failures"].append(["edit/rotation", "page %d: %d, expected %d" % (turned, rotation, expected)])
 
     step("edit/quire", edit)
 
@@ -286,38 +308,159 @@ def work(path: str, other: str, seed: int) -> Dict[str, Any]:
 # ----------------------------------------------------------------------------------------
 
 
-def run_child(script: str, arguments: List[str], path: str, timeout: float = TIMEOUT) -> Dict[str, Any]:
-    """Runs `script --child ARGUMENTS` in a process of its own (so that a crash or a hang is
-    seen as one, and the sweep goes on), with the binding and these tests on its path: the
-    report it prints last, or `path` marked hung or crashed (with the end of its stderr).
-    The corpus sweeps of pages and of redaction both run their files through it."""
-    command = [sys.executable, script, "--child"] + arguments
-    env = dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join(
-            [str(REPO / "bindings" / "python"), str(HERE)]
-            + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
-        ),
-    )
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        return {"file": path, "hung": True, "failures": []}
-    if done.returncode != 0:
-        tail = (done.stderr or b"").decode("utf-8", "replace").strip().splitlines()[-3:]
-        return {"file": path, "crashed": done.returncode, "failures": [], "stderr": tail}
-    return cast(Dict[str, Any], json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1]))
+class Worker:
+    """A child process that works on one file after another: `script --serve` reads a task
+    (a JSON list of arguments) per line and prints its report as one JSON line, with the
+    binding, these tests and the peers loaded once (importing PyMuPDF alone takes 2 to 3
+    seconds, which a process per file paid again for every file). A crash or a hang is
+    still seen as one: the file at hand is reported crashed (with the end of what the child
+    wrote to stderr while working on it) or hung, the child is ended, and the next task
+    starts a new one."""
+
+    def __init__(self, script: str, timeout: float, recycle: int = 100) -> None:
+        self.script = script
+        self.timeout = timeout
+        self.recycle = recycle  # tasks before a fresh child, so that what leaks stays small
+        self.process: Optional[subprocess.Popen] = None  # type: ignore[type-arg]
+        self.errors = tempfile.TemporaryFile()
+        self.pending = b""
+        self.done = 0
+
+    def _start(self) -> subprocess.Popen:  # type: ignore[type-arg]
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(
+                [str(REPO / "bindings" / "python"), str(HERE)]
+                + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+            ),
+        )
+        self.errors.seek(0)
+        self.errors.truncate()
+        self.pending = b""
+        self.done = 0
+        return subprocess.Popen(
+            [sys.executable, self.script, "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            env=env,
+        )
+
+    def _stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def close(self) -> None:
+        self.close_child()
+        self.errors.close()
+
+    def run(self, arguments: List[str], path: str) -> Dict[str, Any]:
+        """The report of one task, or `path` marked hung or crashed."""
+        if self.process is not None and self.done >= self.recycle:
+            self.close_child()
+        if self.process is None:
+            self.process = self._start()
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        begun = self.errors.tell()
+        deadline = time.monotonic() + self.timeout
+        try:
+            process.stdin.write((json.dumps(arguments) + "\n").encode("utf-8"))
+            process.stdin.flush()
+            while b"\n" not in self.pending:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([process.stdout], [], [], left)[0]:
+                    self._stop()
+                    return {"file": path, "hung": True, "failures": []}
+                chunk = os.read(process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise BrokenPipeError
+                self.pending += chunk
+        except (BrokenPipeError, ConnectionResetError):
+            code = process.wait()
+            self.process = None
+            self.errors.seek(begun)
+            tail = self.errors.read().decode("utf-8", "replace").strip().splitlines()[-3:]
+            self.errors.seek(0, io.SEEK_END)
+            return {"file": path, "crashed": code, "failures": [], "stderr": tail}
+        line, self.pending = self.pending.split(b"\n", 1)
+        self.done += 1
+        return cast(Dict[str, Any], json.loads(line.decode("utf-8")))
+
+    def close_child(self) -> None:
+        if self.process is not None and self.process.stdin is not None:
+            try:
+                self.process.stdin.close()  # the child ends at the end of its input
+                self.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._stop()
 
 
-def _child(path: str, other: str, seed: int) -> Dict[str, Any]:
-    return run_child(__file__, [path, other, str(seed)], path)
+def serve(work: Callable[..., Dict[str, Any]]) -> int:
+    """The child's side of :class:`Worker`: each line of stdin is the arguments of one call
+    of `work`, whose report goes out as one line. An exception that `work` lets out (a
+    peer that raised on a file, a check's own bug) is that file's failure "error" with
+    where it was raised, and the child goes on: only a crash or a hang ends a child. What
+    the libraries print goes to stderr, so that stdout carries the reports only."""
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    for module in ("pikepdf", "pypdfium2", "pymupdf", "quire"):
+        __import__(module)
+    for line in sys.stdin:
+        arguments = json.loads(line)
+        try:
+            report = work(*arguments)
+        except Exception as error:  # noqa: BLE001: a check that raised is a failure, not a crash
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            message = "%s: %s (%s:%d)" % (type(error).__name__, error, Path(where.filename).name, where.lineno or 0)
+            report = {"file": arguments[0], "failures": [["error", message[:300]]], "error": True}
+        out.write(json.dumps(report) + "\n")
+        out.flush()
+    return 0
+
+
+def run_batched(
+    script: str, tasks: List[Tuple[str, List[str]]], jobs: int = 2, timeout: float = TIMEOUT, chunk: int = 8
+) -> List[Dict[str, Any]]:
+    """Runs each task ((path, arguments)) on one of `jobs` long-lived children of `script`
+    (:class:`Worker`), in runs of `chunk` consecutive tasks so that a child sees a file
+    again as the next file's partner (`work` keeps what it read of it): the reports, in the
+    order of the tasks. The corpus sweeps of pages and of redaction both run through it."""
+    reports: List[Optional[Dict[str, Any]]] = [None] * len(tasks)
+    runs = queue.Queue()  # type: queue.Queue[range]
+    for first in range(0, len(tasks), chunk):
+        runs.put(range(first, min(first + chunk, len(tasks))))
+
+    def lane() -> None:
+        worker = Worker(script, timeout)
+        try:
+            while True:
+                try:
+                    indices = runs.get_nowait()
+                except queue.Empty:
+                    return
+                for i in indices:
+                    path, arguments = tasks[i]
+                    reports[i] = worker.run(arguments, path)
+        finally:
+            worker.close()
+
+    lanes = [threading.Thread(target=lane) for _ in range(max(1, jobs))]
+    for t in lanes:
+        t.start()
+    for t in lanes:
+        t.join()
+    return [r if r is not None else {"file": tasks[i][0], "crashed": -1, "failures": []} for i, r in enumerate(reports)]
 
 
 def sweep(files: List[str], jobs: int = 2) -> List[Dict[str, Any]]:
     """Each file with the next file of the list as its merge partner."""
-    tasks = [(f, files[(i + 1) % len(files)], i) for i, f in enumerate(files)]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda t: _child(*t), tasks))
+    tasks = [(f, [f, files[(i + 1) % len(files)], i]) for i, f in enumerate(files)]
+    return run_batched(__file__, tasks, jobs)  # type: ignore[arg-type]
 
 
 def main() -> int:
@@ -326,12 +469,10 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out")
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        path, other, seed = args.child
-        print(json.dumps(work(path, other, int(seed))))
-        return 0
+    if args.serve:
+        return serve(work)
     files = sweep_files(args.all)
     if args.limit:
         files = files[: args.limit]

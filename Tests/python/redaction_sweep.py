@@ -7,8 +7,9 @@ MuPDF's text, characters outside the regions in place within 0.5 pt, PDFium's pi
     python3 Tests/python/redaction_sweep.py [--every N] [--limit N] [--out report.json]
 
 A sixteenth of the files by default (every sixteenth from a seeded offset); --every 1 is
-the long run over all of them. Each file is worked on by a child process, so that a crash
-or a hang is seen as one and the sweep goes on. A page whose content Quire cannot read to
+the long run over all of them. The files are worked on by two long-lived child processes
+(page_sweep.run_batched: the peers loaded once per child, not per file); a crash or a hang
+is still seen as one (the file reported, the child replaced) and the sweep goes on. A page whose content Quire cannot read to
 its end is refused (FormatError, nothing applied): counted as refused, not as a failure.
 Exit status: 0 if nothing crashed or hung.
 """
@@ -16,7 +17,6 @@ Exit status: 0 if nothing crashed or hung.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
 import random
 import re
@@ -99,15 +99,13 @@ def work(path: str, seed: int) -> Dict[str, Any]:
     return report
 
 
-def _child(path: str, seed: int) -> Dict[str, Any]:
-    from page_sweep import run_child
-
-    return run_child(__file__, [path, str(seed)], path, timeout=TIMEOUT)
-
-
 def sweep(files: List[str], jobs: int = 2) -> List[Dict[str, Any]]:
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda t: _child(t[1], SEED + t[0]), enumerate(files)))
+    """Each file on one of `jobs` long-lived children (page_sweep.run_batched)."""
+    sys.path.insert(0, str(HERE))
+    from page_sweep import run_batched
+
+    tasks = [(f, [f, SEED + i]) for i, f in enumerate(files)]
+    return run_batched(__file__, tasks, jobs, timeout=TIMEOUT)  # type: ignore[arg-type]
 
 
 def files(every: int) -> List[str]:
@@ -122,12 +120,13 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out")
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
-    if args.child:
-        print(json.dumps(work(args.child[0], int(args.child[1]))))
-        return 0
+    if args.serve:
+        from page_sweep import serve
+
+        return serve(work)
     chosen = files(args.every)
     if args.limit:
         chosen = chosen[: args.limit]
@@ -138,13 +137,15 @@ def main() -> int:
     checked = sum(r.get("checked", 0) for r in reports)
     refused = sum(len(r.get("refused", [])) for r in reports)
     print(
-        "%d files, %d redactions checked, %d refused, %d skipped, %d with failures, %d crashed, %d hung"
+        "%d files, %d redactions checked, %d refused, %d skipped, %d with failures (%d raised in a check),"
+        " %d crashed, %d hung"
         % (
             len(reports),
             checked,
             refused,
             sum(1 for r in reports if r.get("skipped")),
             sum(1 for r in reports if r["failures"]),
+            sum(1 for r in reports if r.get("error")),
             sum(1 for r in reports if r.get("crashed")),
             sum(1 for r in reports if r.get("hung")),
         )

@@ -11,6 +11,7 @@ Type0 with CMaps, Type3, forms, kerned TJ arrays).
 from __future__ import annotations
 
 import io
+import math
 import re
 import zlib
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
@@ -189,6 +190,40 @@ def overlaps(a: Box, b: Box, margin: float = 0.0) -> bool:
     return min(a[2], b[2]) + margin > max(a[0], b[0]) and min(a[3], b[3]) + margin > max(a[1], b[1])
 
 
+class Region(tuple):
+    """A region's box (x0, y0, x1, y1); `polygon`: the corners of a turned quadrilateral,
+    which Quire redacts as itself (None: the region is its box)."""
+
+    polygon: Optional[List[Tuple[float, float]]] = None
+
+
+def region_of(quad: Sequence[float]) -> Region:
+    xs, ys = list(quad[0::2]), list(quad[1::2])
+    r = Region((min(xs), min(ys), max(xs), max(ys)))
+    corners = list(zip(xs, ys))
+    if not all(
+        (abs(x - r[0]) < 1e-6 or abs(x - r[2]) < 1e-6) and (abs(y - r[1]) < 1e-6 or abs(y - r[3]) < 1e-6)
+        for x, y in corners
+    ):
+        # The convex hull's order: by angle around the centre.
+        cx, cy = sum(xs) / 4, sum(ys) / 4
+        r.polygon = sorted(corners, key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    return r
+
+
+def depth_in(polygon: Sequence[Tuple[float, float]], x, y):
+    """How far (x, y) lies inside the convex `polygon` (negative: outside); x and y may be
+    numpy arrays."""
+    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(polygon, list(polygon[1:]) + [polygon[0]]))
+    turn = 1.0 if area > 0 else -1.0
+    depth = None
+    for a, b in zip(polygon, list(polygon[1:]) + [polygon[0]]):
+        length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+        d = turn * ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / length
+        depth = d if depth is None else np.minimum(depth, d)
+    return depth
+
+
 # -- the checks ----------------------------------------------------------------------------
 
 
@@ -210,8 +245,7 @@ def apply(
                     continue
                 q = a.quad_points
                 for i in range(0, len(q) - 7, 8):
-                    xs, ys = q[i : i + 8 : 2], q[i + 1 : i + 8 : 2]
-                    regions.append((page.index, (min(xs), min(ys), max(xs), max(ys))))
+                    regions.append((page.index, region_of(q[i : i + 8])))
         before_warnings = len(doc.warnings)
         result = doc.apply_redactions()
         last_warnings[:] = doc.warnings[before_warnings:]
@@ -248,9 +282,12 @@ def check_page(
         if c in overlay:
             continue
         cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        assert not any(r[0] + 0.5 < cx < r[2] - 0.5 and r[1] + 0.5 < cy < r[3] - 0.5 for r in regions), (
-            "PDFium still extracts %r at %s, inside a region" % (c, b)
-        )
+        assert not any(
+            depth_in(r.polygon, cx, cy) > 0.5
+            if getattr(r, "polygon", None)
+            else r[0] + 0.5 < cx < r[2] - 0.5 and r[1] + 0.5 < cy < r[3] - 0.5
+            for r in regions
+        ), "PDFium still extracts %r at %s, inside a region" % (c, b)
     unmatched = list(new)
     moved = []
     for c, b in outside:
@@ -308,11 +345,25 @@ def check_page(
             x0, y0, x1, y1 = px(r, 2)
             mask[y0:y1, x0:x1] = True
 
+    def device(x: float, y: float) -> Tuple[float, float]:
+        import ctypes
+
+        ix, iy = ctypes.c_int(), ctypes.c_int()
+        pdfium.raw.FPDF_PageToDevice(page.raw, 0, 0, w, h, 0, x, y, ctypes.byref(ix), ctypes.byref(iy))
+        return float(ix.value), float(iy.value)
+
     for r in regions:
         x0, y0, x1, y1 = px(r, -2)
+        polygon = getattr(r, "polygon", None)
         if fill is not None and x1 > x0 and y1 > y0:
             want = np.array([round(255 * v) for v in (fill * 3 if len(fill) == 1 else fill)])
             off = np.abs(b[y0:y1, x0:x1] - want).max(axis=2)
+            if polygon:
+                # A turned region: the pixels 2 pixels or more inside its polygon.
+                ys, xs = np.mgrid[y0:y1, x0:x1] + 0.5
+                off = off[depth_in([device(*p) for p in polygon], xs, ys) >= 2]
+                if off.size == 0:
+                    off = np.zeros(1, dtype=int)
             if overlay:
                 # The overlay text's glyphs cover some of it.
                 assert (off <= 8).mean() >= 0.8, "region %s is not the fill colour" % (r,)
@@ -546,6 +597,138 @@ def test_annotations_in_a_region_go_others_stay():
         assert result.annotations_removed == 1
         kinds = [a.subtype for a in doc.pages[0].annotations]
         assert kinds == ["Square"]
+
+
+def test_annotation_drawn_from_its_points_in_a_region_goes():
+    """An underline and an ink line without appearances whose /Rect lies elsewhere (iText's
+    cmp_xfdfAnnotationUnderlineTextRectWithTwoCoords.pdf has such an underline): PDFium and
+    MuPDF draw them from their /QuadPoints and /InkList, over the words in the region, so
+    they go; one whose points lie outside stays. The region is the fill colour in PDFium."""
+    pdf = pikepdf.open(io.BytesIO(content_pdf([LINES])))
+    elsewhere = [0, 0, 20, 20]
+    pdf.pages[0].Annots = pdf.make_indirect(
+        pikepdf.Array(
+            [
+                pdf.make_indirect(pikepdf.Dictionary(d))
+                for d in (
+                    {
+                        "/Subtype": pikepdf.Name.Underline,
+                        "/Rect": elsewhere,
+                        "/C": [0, 1, 0],
+                        "/QuadPoints": [100, 684, 160, 684, 100, 666, 160, 666],
+                    },
+                    {
+                        "/Subtype": pikepdf.Name.Ink,
+                        "/Rect": elsewhere,
+                        "/C": [1, 0, 0],
+                        "/InkList": [[95, 675, 165, 675]],
+                    },
+                    {
+                        "/Subtype": pikepdf.Name.Underline,
+                        "/Rect": elsewhere,
+                        "/C": [0, 0, 1],
+                        "/QuadPoints": [72, 714, 120, 714, 72, 698, 120, 698],
+                    },
+                )
+            ]
+        )
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    before = out.getvalue()
+    region = (90.0, 660.0, 170.0, 690.0)
+    after, _, result = apply(before, lambda doc: doc.pages[0].add_redaction(region))
+    assert result.annotations_removed == 2
+    with quire.Document.from_bytes(after) as doc:
+        assert [(a.subtype, a.quad_points[:2]) for a in doc.pages[0].annotations] == [("Underline", [72, 714])]
+    check_page(before, after, 0, [region])
+
+
+def test_turned_quad_is_redacted_as_itself_not_its_box():
+    """A Redact annotation whose quadrilateral is turned (a diamond: a square turned 45
+    degrees, as text selected on a turned line gives): the glyphs, paths and image pixels
+    in the diamond go; those in its box but outside the diamond stay; the diamond alone is
+    filled."""
+    w = h = 120
+    raw = rgb_image(w, h)
+    content = (
+        b"q 120 0 0 120 240 340 cm /Im1 Do Q\n"  # the image fills the diamond's box
+        b"BT /F1 10 Tf 285 396 Td (GONE) Tj ET\n"  # in the diamond
+        b"BT /F1 8 Tf 242 448 Td (KEEP) Tj ET\n"  # in the box's top-left corner, outside it
+        b"0 0 1 rg 296 396 8 8 re f\n"  # a path in the diamond
+        b"0 1 0 rg 250 350 8 8 re f\n"  # a path in the box's bottom-left corner
+    )
+    pdf = pikepdf.open(io.BytesIO(content_pdf([content], image=(w, h, zlib.compress(raw), "/FlateDecode"))))
+    diamond = [300, 460, 360, 400, 240, 400, 300, 340]  # Z order: top, right, left, bottom
+    pdf.pages[0].Annots = pdf.make_indirect(
+        pikepdf.Array(
+            [
+                pdf.make_indirect(
+                    pikepdf.Dictionary(
+                        {
+                            "/Subtype": pikepdf.Name.Redact,
+                            "/Rect": [240, 340, 360, 460],
+                            "/QuadPoints": diamond,
+                            "/IC": [0, 0, 0],
+                        }
+                    )
+                )
+            ]
+        )
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    before = out.getvalue()
+    after, regions, result = apply(before, lambda doc: None)
+    assert [r.polygon for _, r in regions] == [[(300, 340), (360, 400), (300, 460), (240, 400)]]
+    check_page(before, after, 0, [r for _, r in regions])
+    assert result.redactions == 1 and result.images_blanked == 1 and result.paths_removed == 1
+    assert result.glyphs_removed == 4
+    text = pdfium_text(after, 0)
+    assert "GONE" not in text and "KEEP" in text
+    with pikepdf.open(io.BytesIO(after)) as out_pdf:
+        data = page_content(out_pdf, 0)
+        assert b"250 350 8 8 re" in data and b"296 396 8 8 re" not in data
+        (im,) = [x for x in out_pdf.pages[0].Resources.XObject.values() if x.Subtype == "/Image"]
+        pixels = np.frombuffer(im.read_bytes(), dtype=np.uint8).reshape(h, w, 3)
+    original = np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3)
+    # Row 0 is the image's top (y 460): the centre is blanked, the box's corners kept.
+    assert (pixels[50:70, 50:70] == 0).all()
+    for rows, cols in ((slice(0, 20), slice(0, 20)), (slice(100, 120), slice(100, 120))):
+        assert (pixels[rows, cols] == original[rows, cols]).all()
+    # PDFium: black at the diamond's centre, the image at the box's corners.
+    image, _ = render(after, 0)
+    page_h = image.shape[0]
+
+    def at(x: float, y: float) -> np.ndarray:
+        return image[int(page_h - y * SCALE), int(x * SCALE)]
+
+    assert at(300, 400).max() <= 8 and at(330, 400).max() <= 8
+    assert at(245, 345).max() > 100 and at(355, 455).max() > 100
+
+
+def test_search_marks_text_of_no_size_and_text_off_the_crop_box():
+    """A search finds text in a font of size 0 (glyph boxes of no size: PDFium's
+    font_size.pdf) and text outside the crop box (cropped_text.pdf): both are in the
+    content, so both are marked (a region of at least a point around a glyph of no size)
+    and removed, where the marking refused the whole search before."""
+    content = (
+        b"BT /F1 12 Tf 72 100 Td (Public words) Tj ET\n"
+        b"BT /F1 0 Tf 72 150 Td (Hidden) Tj ET\n"
+        b"BT /F1 12 Tf 72 700 Td (Hidden far) Tj ET\n"
+    )
+    pdf = pikepdf.open(io.BytesIO(content_pdf([content])))
+    pdf.pages[0].CropBox = [0, 0, 300, 300]
+    out = io.BytesIO()
+    pdf.save(out)
+    with quire.Document.from_bytes(out.getvalue()) as doc:
+        assert doc.add_redactions("Hidden") == 2
+        result = doc.apply_redactions()
+        after = doc.save_to_bytes(full=True)
+    assert result.glyphs_removed == 12
+    with pikepdf.open(io.BytesIO(after)) as out_pdf:
+        data = page_content(out_pdf, 0)
+    assert b"Hidden" not in data and b"(Public words) Tj" in data and b"far" in data
 
 
 def test_redact_annotation_read_edit_json_xfdf():

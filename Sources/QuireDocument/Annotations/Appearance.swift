@@ -232,17 +232,18 @@ enum Appearance {
     }
 
     /// What an applied Redact annotation leaves on the page (ISO 32000-2 §12.5.6.23): each
-    /// region (its quadrilaterals' boxes, else /Rect) filled with /IC (nothing without it),
+    /// region (its quadrilaterals, a turned one as its polygon, else /Rect) filled with /IC
+    /// (nothing without it),
     /// and /OverlayText in each region in /DA's size (10 points without one) and colour
     /// (without /DA: white on a dark fill, black on a light one),
     /// aligned by /Q, repeated to fill the region with /Repeat. A form XObject whose /BBox
     /// is /Rect, in page coordinates.
     static func redacted(for a: Annotation, document: Document, strict: Bool) throws -> Stream {
         var ops = ContentBuilder()
-        let regions = quads(a)
+        let shapes = regions(a)
         if let fill = a.interiorColor, !fill.isEmpty {
             ops.color(fill, stroking: false)
-            for q in regions { ops.line("\(n(q.left)) \(n(q.bottom)) \(n(q.width)) \(n(q.height)) re f") }
+            for shape in shapes { ops.line("\(shape.path(n)) f") }
         }
         var text: AppearanceText? = nil
         if let overlay = a.overlayText, !overlay.isEmpty {
@@ -260,7 +261,8 @@ enum Appearance {
                 }
                 color = light < 0.5 ? [1] : [0]
             }
-            for q in regions {
+            for shape in shapes {
+                let q = shape.bounds
                 var shown = overlay
                 if a.repeatsOverlayText {
                     // Enough copies to fill the region's lines (the text wraps by words).
@@ -269,7 +271,7 @@ enum Appearance {
                     let lines = max(1, Int(min(q.height / (size * 1.2), 1000)))
                     shown = Array(repeating: overlay, count: min(perLine * lines, 10_000)).joined(separator: " ")
                 }
-                ops.line("q \(n(q.left)) \(n(q.bottom)) \(n(q.width)) \(n(q.height)) re W n")
+                ops.line("q \(shape.path(n)) W n")
                 ops.text(shown, in: q, font: t, size: size, color: color, alignment: a.alignment ?? 0)
                 ops.line("Q")
             }
@@ -361,6 +363,14 @@ enum Appearance {
 
     /// The quadrilaterals of text markup as bounding boxes; the annotation's rect when
     /// /QuadPoints is missing.
+    /// The regions of Redact annotation `a`: each quadrilateral of its /QuadPoints (a
+    /// turned one as its polygon), else its /Rect.
+    static func regions(_ a: Annotation) -> [RedactionRegion] {
+        let q = a.quadPoints
+        guard q.count >= 8 else { return [RedactionRegion(a.rect)] }
+        return stride(from: 0, to: q.count - 7, by: 8).map { RedactionRegion(quad: Array(q[$0..<($0 + 8)])) }
+    }
+
     static func quads(_ a: Annotation) -> [Rect] {
         let q = a.quadPoints
         guard q.count >= 8 else { return [a.rect] }

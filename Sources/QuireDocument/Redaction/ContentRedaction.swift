@@ -92,7 +92,7 @@ final class ContentRedaction {
     }
 
     let document: Document
-    let regions: [Rect]
+    let regions: [RedactionRegion]
     let options: RedactionOptions
     let pageNumber: Int
     var frames: [Frame] = []
@@ -108,7 +108,7 @@ final class ContentRedaction {
     var rewrittenForms: [Int: PDFStream] = [:]
     var rewrittenImages: [Int: (id: ObjectID, stream: PDFStream)] = [:]
 
-    init(document: Document, regions: [Rect], options: RedactionOptions, pageNumber: Int) {
+    init(document: Document, regions: [RedactionRegion], options: RedactionOptions, pageNumber: Int) {
         self.document = document
         self.regions = regions
         self.options = options
@@ -132,22 +132,15 @@ final class ContentRedaction {
     // MARK: Geometry
 
     /// Whether `box` overlaps a region by more than a hundredth of a point each way (a box
-    /// of no width, such as a zero-width glyph, overlaps when it touches).
+    /// of no width, such as a zero-width glyph, overlaps when it touches;
+    /// ``RedactionRegion/intersects(_:)``: a turned region by its polygon).
     func intersects(_ box: Rect) -> Bool {
-        regions.contains { r in
-            let dx = Swift.min(r.right, box.right) - Swift.max(r.left, box.left)
-            let dy = Swift.min(r.top, box.top) - Swift.max(r.bottom, box.bottom)
-            let needX = box.width < 0.02 ? 0 : 0.01
-            let needY = box.height < 0.02 ? 0 : 0.01
-            return dx >= needX && dy >= needY && (dx > 0 || box.width < 0.02) && (dy > 0 || box.height < 0.02)
-        }
+        regions.contains { $0.intersects(box) }
     }
 
     /// Whether one region holds all of `box`.
     func inside(_ box: Rect) -> Bool {
-        regions.contains { r in
-            box.left >= r.left && box.right <= r.right && box.bottom >= r.bottom && box.top <= r.top
-        }
+        regions.contains { $0.contains(box) }
     }
 
     /// The box of the unit square through `ctm` (where an image is drawn).
@@ -499,10 +492,21 @@ final class ContentRedaction {
             let decode = (try? document.resolve(d["Decode"] ?? .null))?.array?.compactMap(\.number) ?? [0, 1]
             fillBit = decode.first == 1 ? 0 : 1
         }
-        for r in regions {
-            let corners = [
-                toUnit(r.left, r.bottom), toUnit(r.right, r.bottom), toUnit(r.left, r.top), toUnit(r.right, r.top),
-            ]
+        for region in regions {
+            let r = region.bounds
+            let corners =
+                region.polygon.map { $0.map { toUnit($0.x, $0.y) } }
+                ?? [toUnit(r.left, r.bottom), toUnit(r.right, r.bottom), toUnit(r.left, r.top), toUnit(r.right, r.top)]
+            // A turned region blanks the pixels whose centre lies in its polygon.
+            let shape = region.polygon == nil ? nil : corners.map { RedactionRegion.Point(x: $0.0, y: $0.1) }
+            func held(_ x: Int, _ y: Int) -> Bool {
+                guard let shape else { return true }
+                let centre = RedactionRegion.Point(
+                    x: (Double(x) + 0.5) / Double(w),
+                    y: 1 - (Double(y) + 0.5) / Double(h)
+                )
+                return RedactionRegion.convex(shape, holds: centre)
+            }
             let u0 = corners.map(\.0).min() ?? 0
             let u1 = corners.map(\.0).max() ?? 0
             let v0 = corners.map(\.1).min() ?? 0
@@ -518,11 +522,11 @@ final class ContentRedaction {
             guard x0 < x1, y0 < y1 else { continue }
             for y in y0..<y1 {
                 let row = y * rowBytes
-                if bitsPerPixel % 8 == 0 {
+                if bitsPerPixel % 8 == 0 && shape == nil {
                     let bpp = bitsPerPixel / 8
                     for i in (row + x0 * bpp)..<(row + x1 * bpp) { data[i] = 0 }
                 } else {
-                    for x in x0..<x1 {
+                    for x in x0..<x1 where held(x, y) {
                         for bit in (x * bitsPerPixel)..<((x + 1) * bitsPerPixel) {
                             let i = row + bit / 8
                             let m = UInt8(0x80) >> UInt8(bit % 8)

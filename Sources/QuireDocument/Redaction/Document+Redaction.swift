@@ -39,6 +39,23 @@ extension Document {
         guard !quads.isEmpty else { throw PDFError(.invalidArgument, "a redaction needs at least one region") }
         try Document.checkRedactionFill(fill)
         _ = try redactionQuads(pageIndex: pageIndex, regions: quads.map(\.bounds))
+        return try addRedactionMark(
+            pageIndex: pageIndex,
+            quads: quads,
+            fill: fill,
+            overlayText: overlayText,
+            author: author
+        )
+    }
+
+    /// The Redact annotation of `quads` (checked by the caller).
+    private func addRedactionMark(
+        pageIndex: Int,
+        quads: [TextQuad],
+        fill: [Double]?,
+        overlayText: String?,
+        author: String?
+    ) throws -> Annotation {
         var r = quads[0].bounds
         for q in quads.dropFirst() {
             let b = q.bounds
@@ -55,6 +72,23 @@ extension Document {
         a.overlayText = overlayText
         a.author = author
         return try addAnnotation(a)
+    }
+
+    /// `quad`, or, when its box is narrower or lower than a point, that box grown to be
+    /// at least one point each way around its centre.
+    static func grownToHalfAPoint(_ quad: TextQuad) -> TextQuad {
+        let b = quad.bounds
+        guard b.width < 1 || b.height < 1 else { return quad }
+        let cx = (b.left + b.right) / 2
+        let cy = (b.bottom + b.top) / 2
+        let hw = Swift.max(b.width, 1) / 2
+        let hh = Swift.max(b.height, 1) / 2
+        return TextQuad(
+            lowerLeft: TextPoint(x: cx - hw, y: cy - hh),
+            lowerRight: TextPoint(x: cx + hw, y: cy - hh),
+            upperRight: TextPoint(x: cx + hw, y: cy + hh),
+            upperLeft: TextPoint(x: cx - hw, y: cy + hh)
+        )
     }
 
     /// A fill colour of a redaction: none, or 1, 3 or 4 components between 0 and 1.
@@ -104,8 +138,19 @@ extension Document {
         try Document.checkRedactionFill(fill)
         let matches = try searchText(query, options: options)
         return try allOrNothing {
-            try matches.map {
-                try addRedaction(pageIndex: $0.pageIndex, quads: $0.span.quads, fill: fill, overlayText: overlayText)
+            try matches.compactMap { match in
+                // The text found is in the content, wherever it lies: a match outside the
+                // crop box is marked too, and a glyph of no size (size 0, Tz 0) gets a
+                // region of half a point around it, so that applying removes it.
+                let quads = match.span.quads.map { Document.grownToHalfAPoint($0) }
+                guard !quads.isEmpty else { return nil }
+                return try addRedactionMark(
+                    pageIndex: match.pageIndex,
+                    quads: quads,
+                    fill: fill,
+                    overlayText: overlayText,
+                    author: nil
+                )
             }
         }
     }
@@ -186,8 +231,9 @@ extension Document {
         into result: inout RedactionResult
     ) throws {
         guard let pageID = page.id else { return }
-        let regions = marks.flatMap { Appearance.quads($0) }.filter {
-            [$0.left, $0.bottom, $0.right, $0.top].allSatisfy(\.isFinite) && $0.width > 0 && $0.height > 0
+        let regions = marks.flatMap { Appearance.regions($0) }.filter {
+            let b = $0.bounds
+            return [b.left, b.bottom, b.right, b.top].allSatisfy(\.isFinite) && b.width > 0 && b.height > 0
         }
         // The content, read and rewritten.
         let redaction = ContentRedaction(document: self, regions: regions, options: options, pageNumber: page.index + 1)
@@ -229,7 +275,9 @@ extension Document {
         if options.annotations {
             let check = ContentRedaction(document: self, regions: regions, options: options, pageNumber: page.index + 1)
             for a in try annotations(onPage: page.index) {
-                guard let id = a.id, !markIDs.contains(id.number), a.subtype != "Popup", check.intersects(a.rect) else {
+                guard let id = a.id, !markIDs.contains(id.number), a.subtype != "Popup",
+                    Self.drawnExtents(a).contains(where: check.intersects)
+                else {
                     continue
                 }
                 if a.subtype == "Widget" { widgets.insert(id.number) }
@@ -269,6 +317,16 @@ extension Document {
         result.redactions += marks.count
         try drawAppearances(draws, on: try self.page(at: page.index), pageID: pageID)
         if changed || !draws.isEmpty { result.pages += 1 }
+    }
+
+    /// Where annotation `a` may be drawn: its /Rect, and the bounds of the points that a
+    /// viewer draws it from when it has no appearance (PDFium and MuPDF build one from its
+    /// /QuadPoints, /InkList, /L or /Vertices, wherever its /Rect is: an underline whose
+    /// /Rect is elsewhere on the page still marks the words of its quads).
+    static func drawnExtents(_ a: Annotation) -> [Rect] {
+        let width = a.borderWidth.flatMap { $0.isFinite ? Swift.min(Swift.max($0, 0), 100) : nil } ?? 1
+        let points = [a.quadPoints, a.linePoints, a.vertices] + a.inkList
+        return [a.rect] + points.compactMap { $0.allSatisfy(\.isFinite) ? bounds($0, pad: width / 2) : nil }
     }
 
     /// Takes widget `id` off `page`'s /Annots and deletes it (the field tree is pruned by
