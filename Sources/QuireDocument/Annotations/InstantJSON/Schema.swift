@@ -34,7 +34,8 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
     /// Quire's own exports unless asked for, see ``Document/exportAnnotationsJSON(page:prettyPrinted:instantComments:)``).
     public var comments: [InstantJSONComment]?
     /// Instant JSON's attachments: the images of `pspdfkit/image` records, by
-    /// `imageAttachmentId` (base64 data and a media type).
+    /// `imageAttachmentId`, and the files of `pspdfkit/file` records, by
+    /// `fileAttachmentId` (base64 data and a media type).
     public var attachments: [String: InstantJSONAttachment]?
     /// Instant JSON's form field values (`pspdfkit/form-field-value`): read and written
     /// (a whole-document export has one for every field whose value can be set).
@@ -190,6 +191,14 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     /// image's media type (image/jpeg or image/png).
     public var imageAttachmentId: String?
     public var contentType: String?
+    /// `pspdfkit/file`: the key of its file in the document's `attachments` (the file's
+    /// SHA-256), the file's name and description (its file specification's /UF and
+    /// /Desc), and the icon (/Name: PushPin, Paperclip, Graph or Tag); `contentType` is
+    /// the file's media type.
+    public var fileAttachmentId: String?
+    public var fileName: String?
+    public var description: String?
+    public var iconName: String?
 
     public init(type: String, pageIndex: Int, bbox: [Double]) {
         self.type = type
@@ -207,7 +216,7 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
              action, quire, isCommentThreadRoot, imageAttachmentId, contentType, strokeDashArray,
              cloudyBorderIntensity, cloudyBorderInset, callout, horizontalAlign, outlineColor, overlayText,
-             repeatOverlayText
+             repeatOverlayText, fileAttachmentId, fileName, description, iconName
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -264,6 +273,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(isCommentThreadRoot, forKey: .isCommentThreadRoot)
         try c.encodeIfPresent(imageAttachmentId, forKey: .imageAttachmentId)
         try c.encodeIfPresent(contentType, forKey: .contentType)
+        try c.encodeIfPresent(fileAttachmentId, forKey: .fileAttachmentId)
+        try c.encodeIfPresent(fileName, forKey: .fileName)
+        try c.encodeIfPresent(description, forKey: .description)
+        try c.encodeIfPresent(iconName, forKey: .iconName)
     }
 
     init(json node: JSONNode) throws {
@@ -334,6 +347,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         quire = try o.node("quire").map(InstantJSONQuireFields.init(json:))
         imageAttachmentId = try o.string("imageAttachmentId")
         contentType = try o.string("contentType")
+        fileAttachmentId = try o.string("fileAttachmentId")
+        fileName = try o.string("fileName")
+        description = try o.string("description")
+        iconName = try o.string("iconName")
     }
 }
 
