@@ -147,7 +147,8 @@ extension SyncService {
                     if let id = RecordAttachment.id(ofRecordJSON: r.json) { named.insert(id) }
                 }
             }
-            if let initial = try await tx.initialRecords(document), let items = try? InstantJSONValue(parsing: initial) {
+            if let initial = try await tx.initialRecords(document), let items = try? InstantJSONValue(parsing: initial)
+            {
                 for item in items.arrayValue ?? [] {
                     if let id = RecordAttachment.reference(of: item)?.id { named.insert(id) }
                 }

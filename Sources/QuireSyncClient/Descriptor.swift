@@ -809,10 +809,16 @@ public final class SyncDescriptor: @unchecked Sendable {
                 }
                 mutations.append(.object(fields))
             }
+            // The attachments of the puts that may name a new one (a create, a whole
+            // record, or a change of the attachment's field), before the push: a put that
+            // keeps its attachment is merged onto the server's record, which has it.
             var uploaded: Set<String> = []
             for m in batch where m.op == "put" {
                 guard let record = m.record, let value = try? InstantJSONValue(parsing: record),
-                      let (sha, _) = Self.attachment(of: value), uploaded.insert(sha).inserted else { continue }
+                      let (sha, _) = Self.attachment(of: value),
+                      let key = RecordAttachment.key(ofType: value["type"]?.stringValue),
+                      m.baseRevision == nil || m.fields.map({ $0.contains(key) }) ?? true,
+                      uploaded.insert(sha).inserted else { continue }
                 try uploadAttachment(of: value)
             }
             let body = InstantJSONValue.object(["v": .integer(2), "client_id": .string(clientID),
