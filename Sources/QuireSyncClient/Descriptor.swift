@@ -427,7 +427,13 @@ public final class SyncDescriptor: @unchecked Sendable {
             var attachments: [String: InstantJSONValue] = [:]
             for item in items {
                 guard let (id, type) = Self.attachment(of: item), let bytes = attachmentBytes(id) else { continue }
-                attachments[id] = .object(["binary": .string(Data(bytes).base64EncodedString()), "contentType": .string(type)])
+                var attachment: [String: InstantJSONValue] = ["binary": .string(Data(bytes).base64EncodedString())]
+                // A file record without a media type shows a file without one, as its
+                // export gives it back; an image's type is needed to read it.
+                if item["type"]?.stringValue == "pspdfkit/image" || item["contentType"] != nil {
+                    attachment["contentType"] = .string(type)
+                }
+                attachments[id] = .object(attachment)
             }
             if !attachments.isEmpty { top["attachments"] = .object(attachments) }
             return InstantJSONValue.object(top).canonicalBytes
