@@ -78,13 +78,16 @@ extension SyncService {
             return true
         }
         if due { _ = try? await collectAttachments(document) }
-        let created = try await store.write { tx -> Bool in
+        // An attachment the document has keeps the media type of its first upload: the
+        // answer says what is kept.
+        let (created, kept) = try await store.write { tx -> (Bool, SyncAttachment) in
             guard try await tx.document(document) != nil else {
                 throw SyncHTTPError.notFound("no document \(document)")
             }
-            return try await tx.insertAttachment(document, attachment, uploaded: now)
+            if try await tx.insertAttachment(document, attachment, uploaded: now) { return (true, attachment) }
+            return (false, try await tx.attachment(document, sha256: sha) ?? attachment)
         }
-        return SyncService.json(created ? 201 : 200, SyncService.attachmentJSON(attachment))
+        return SyncService.json(created ? 201 : 200, SyncService.attachmentJSON(kept))
     }
 
     // MARK: GET /documents/{doc}/attachments/{sha256}

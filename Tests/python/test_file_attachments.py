@@ -215,16 +215,26 @@ def test_json_and_xfdf_carry_the_file(made: bytes):
 def _file_json(binary: str, key: str, name: str = "x.txt") -> str:
     import json
 
-    record = {"v": 1, "type": "pspdfkit/file", "id": "f", "pageIndex": 0, "bbox": [10, 10, 20, 20],
-              "fileAttachmentId": key, "fileName": name, "contentType": "text/plain"}
+    record = {
+        "v": 1,
+        "type": "pspdfkit/file",
+        "id": "f",
+        "pageIndex": 0,
+        "bbox": [10, 10, 20, 20],
+        "fileAttachmentId": key,
+        "fileName": name,
+        "contentType": "text/plain",
+    }
     return json.dumps({"annotations": [record], "attachments": {key: {"binary": binary, "contentType": "text/plain"}}})
 
 
 def _file_xfdf(data: str, **attrs: str) -> str:
     extra = "".join(' %s="%s"' % (k, v) for k, v in attrs.items())
-    return ('<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>'
-            '<fileattachment page="0" rect="10,10,30,30" name="f" file="x.txt"><data MODE="raw"%s>%s</data>'
-            '</fileattachment></annots></xfdf>' % (extra, data))
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>'
+        '<fileattachment page="0" rect="10,10,30,30" name="f" file="x.txt"><data MODE="raw"%s>%s</data>'
+        '</fileattachment></annots></xfdf>' % (extra, data)
+    )
 
 
 def test_hostile_files_are_refused_and_change_nothing():
@@ -251,16 +261,21 @@ def test_hostile_files_are_refused_and_change_nothing():
             (_file_xfdf("!!!", encoding="base64"), "not base64"),
             (_file_xfdf(good.hex(), encoding="hex", length="3"), "length"),
             (_file_xfdf(good.hex(), encoding="ascii85"), "not hex or base64"),
-            (_file_xfdf(zlib.compress(b"\0" * (65 << 20)).hex(), encoding="hex", filter="FlateDecode"), "attached_file_max_bytes|64"),
+            (
+                _file_xfdf(zlib.compress(b"\0" * (65 << 20)).hex(), encoding="hex", filter="FlateDecode"),
+                "attached_file_max_bytes|64",
+            ),
         ]
         for text, expected in xfdf_cases:
             with pytest.raises(quire.QuireError, match=expected):
                 doc.import_xfdf(text)
         assert doc.save_to_bytes() == before
         # The same data, well formed, imports: hex, base64 and Flate-compressed hex.
-        for data, attrs in ((good.hex().upper(), {"encoding": "hex", "length": str(len(good))}),
-                            (base64.b64encode(good).decode(), {"encoding": "base64"}),
-                            (zlib.compress(good).hex(), {"encoding": "hex", "filter": "FlateDecode"})):
+        for data, attrs in (
+            (good.hex().upper(), {"encoding": "hex", "length": str(len(good))}),
+            (base64.b64encode(good).decode(), {"encoding": "base64"}),
+            (zlib.compress(good).hex(), {"encoding": "hex", "filter": "FlateDecode"}),
+        ):
             with quire.Document.from_bytes(blank_pdf(1)) as other:
                 other.import_xfdf(_file_xfdf(data, **attrs))
                 [a] = list(other.pages[0].annotations)

@@ -1064,7 +1064,8 @@ def test_file_attachments_upload_fetch_and_export(server: ServerProcess, keys: K
     assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")
     r = upload_file(path, data)
     assert r.status == 201 and r.json["attachment"] == {"sha256": sha, "content_type": "text/plain", "bytes": len(data)}, r
-    assert upload_file(path, data).status == 200
+    again = upload_file(path, data, "application/pdf")  # kept as first uploaded
+    assert again.status == 200 and again.json["attachment"]["content_type"] == "text/plain", again
     got = request(server.port, "GET", path, headers=bearer(c.token))
     assert got.status == 200 and got.body == data and got.header("Content-Type") == "text/plain", got
     # No Content-Type: application/octet-stream.

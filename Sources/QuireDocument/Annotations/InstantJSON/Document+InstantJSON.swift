@@ -871,7 +871,7 @@ extension Document {
         guard bytes.count <= maxBytes else {
             throw PDFError(.limit, "\(where_).binary: the file is \(bytes.count) bytes long (at most \(maxBytes))")
         }
-        if key.utf8.count == 64, key.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) {
+        if key.utf8.count == 64, key.utf8.allSatisfy({ Hex.value($0) != nil }) {
             let actual = InstantJSON.hex(JournalCodec.sha256(bytes)).lowercased()
             guard actual == key.lowercased() else {
                 throw PDFError(.format, "\(where_): the file's SHA-256 is \(actual), not its key")
