@@ -2,6 +2,7 @@
 // protocol lives in QuireSync (docs/sync-protocol.md).
 import CQuire
 import Dispatch
+import QuireDocument
 import QuireSync
 import QuireSyncProtocol
 import QuireSyntax
@@ -47,12 +48,20 @@ final class SyncResponseBox {
     }
 }
 
-let syncConfigVersions = StructVersions<quire_sync_config>(name: "config", sizes: [MemoryLayout<quire_sync_config>.size])
+/// Version 1 ends with `max_upload_bytes`; 2 adds `max_attachment_bytes` and `max_listeners`.
+let syncConfigVersions = StructVersions<quire_sync_config>(
+    name: "config",
+    sizes: [MemoryLayout<quire_sync_config>.offset(of: \.max_attachment_bytes) ?? 0,
+            MemoryLayout<quire_sync_config>.size])
 
 var syncConfigDefaults: quire_sync_config {
     quire_sync_config(version: syncConfigVersions.current, store: nil, public_keys: nil, public_key_count: 0,
-                      jwks: nil, admin_token: nil, max_body_bytes: 0, max_upload_bytes: 0)
+                      jwks: nil, admin_token: nil, max_body_bytes: 0, max_upload_bytes: 0,
+                      max_attachment_bytes: 0, max_listeners: 0)
 }
+
+/// The most `max_attachment_bytes` may be: the largest file a FileAttachment embeds.
+let maxAttachmentBytesLimit = UInt64(Annotation.AttachedFile.maxBytes)
 
 @c @implementation
 public func quire_sync_config_init(_ config: UnsafeMutablePointer<quire_sync_config>?, _ version: UInt32) -> Int32 {
@@ -93,6 +102,14 @@ public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?
                                               adminToken: c.admin_token.map { String(cString: $0) })
         if c.max_body_bytes > 0 { configuration.limits.maxBodyBytes = Int(clamping: c.max_body_bytes) }
         if c.max_upload_bytes > 0 { configuration.limits.maxUploadBytes = Int(clamping: c.max_upload_bytes) }
+        if c.max_attachment_bytes > maxAttachmentBytesLimit {
+            throw CallError(code: QUIRE_EINVAL, message: "config->max_attachment_bytes is \(c.max_attachment_bytes), more than \(maxAttachmentBytesLimit) (64 MiB)")
+        }
+        if c.max_attachment_bytes > 0 { configuration.limits.maxAttachmentBytes = Int(c.max_attachment_bytes) }
+        if c.max_listeners > UInt64(Int32.max) {
+            throw CallError(code: QUIRE_EINVAL, message: "config->max_listeners is \(c.max_listeners), more than \(Int32.max)")
+        }
+        if c.max_listeners > 0 { configuration.limits.maxListeners = Int(c.max_listeners) }
         let service: SyncService
         do {
             service = try SyncService(configuration)

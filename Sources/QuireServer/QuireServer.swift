@@ -99,11 +99,21 @@ struct QuireServer: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         """
-        The largest attachment upload (an image of an image annotation), in bytes; a larger \
-        one is refused with 413 before it is read further. Env: QUIRE_MAX_ATTACHMENT_BYTES. \
-        Default: 8388608 (8 MiB); at most 16777216 (16 MiB, the largest image Quire reads).
+        The largest attachment upload (an image of an image annotation, a file of a file \
+        attachment annotation), in bytes; a larger one is refused with 413 before it is read \
+        further. Env: QUIRE_MAX_ATTACHMENT_BYTES. Default: 8388608 (8 MiB); at most 67108864 \
+        (64 MiB, the largest file Quire embeds; an image is at most 16 MiB whatever this says).
         """, valueName: "bytes"))
     var maxAttachmentBytes: Int?
+
+    @Option(help: ArgumentHelp(
+        """
+        How long an attachment is kept after its last upload before it is collected when no \
+        record names it, in seconds (a client uploads an attachment right before each push \
+        that names it, so this must exceed the longest push; 0 collects at once, for tests). \
+        Env: QUIRE_ATTACHMENT_GRACE_SECONDS. Default: 3600.
+        """, valueName: "seconds"))
+    var attachmentGraceSeconds: Int?
 
     @Option(help: ArgumentHelp(
         """
@@ -298,8 +308,15 @@ struct Settings {
         }
         if let value = try options.maxAttachmentBytes
             ?? env["QUIRE_MAX_ATTACHMENT_BYTES"].map({ try Self.integer($0, "QUIRE_MAX_ATTACHMENT_BYTES") }) {
-            guard value > 0 && value <= 16 << 20 else { throw SettingsError("--max-attachment-bytes must be from 1 to 16777216") }
+            guard value > 0 && value <= 64 << 20 else { throw SettingsError("--max-attachment-bytes must be from 1 to 67108864") }
             limits.maxAttachmentBytes = value
+        }
+        if let value = try options.attachmentGraceSeconds
+            ?? env["QUIRE_ATTACHMENT_GRACE_SECONDS"].map({ try Self.integer($0, "QUIRE_ATTACHMENT_GRACE_SECONDS") }) {
+            guard (0...Int(Int32.max)).contains(value) else {
+                throw SettingsError("--attachment-grace-seconds must be from 0 to \(Int32.max)")
+            }
+            limits.attachmentGraceSeconds = value
         }
         if let value = try options.maxListeners ?? env["QUIRE_MAX_LISTENERS"].map({ try Self.integer($0, "QUIRE_MAX_LISTENERS") }) {
             guard (0...Int(Int32.max)).contains(value) else { throw SettingsError("--max-listeners must be from 0 to \(Int32.max)") }

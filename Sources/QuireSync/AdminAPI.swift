@@ -110,6 +110,8 @@ extension SyncService {
         guard let deleted else { throw SyncHTTPError.notFound("no document \(document)") }
         guard deleted else { throw SyncHTTPError.notFound("no layer \(layer) in document \(document)") }
         listeners.forget(document: document, layer: layer)
+        // The layer's records named attachments that may now be named by none.
+        _ = try? await collectAttachments(document)
         return SyncResponse(status: 204)
     }
 
@@ -320,14 +322,12 @@ extension SyncService {
         // The form values through the forms model, as `quire fill` sets them (appearances
         // regenerated); a value the PDF has already is left alone.
         if !values.isEmpty { top["formFieldValues"] = .array(values) }
-        // The images of the image records imported (the others keep the PDF's image).
-        var images: [String: SyncAttachment] = [:]
+        // The images and files of the records imported (the others keep the PDF's).
+        var used: [String: SyncAttachment] = [:]
         for item in items {
-            if let id = item["imageAttachmentId"]?.stringValue, item["type"]?.stringValue == "pspdfkit/image", let a = attachments[id] {
-                images[id] = a
-            }
+            if let id = RecordAttachment.reference(of: item)?.id, let a = attachments[id] { used[id] = a }
         }
-        if !images.isEmpty { top["attachments"] = SyncService.attachmentsJSON(images) }
+        if !used.isEmpty { top["attachments"] = SyncService.attachmentsJSON(used) }
         _ = try document.importAnnotationsJSON(InstantJSONValue.object(top).canonicalBytes)
         try writeBookmarks(marks, into: document)
         switch flattening {

@@ -389,16 +389,26 @@ extension SyncService {
             if let current, current.pageIndex != page {
                 return reject("invalid", "record.pageIndex: the record is on page \(current.pageIndex), not \(page); annotations do not move between pages (delete it first)")
             }
-            // An image annotation names its image by the SHA-256 of its bytes, an attachment
-            // the document must have (uploaded before the put, docs/sync-protocol.md
-            // "Attachments"); one of the uploaded PDF may be updated keeping its image.
-            if value.objectValue?["type"]?.stringValue == "pspdfkit/image" {
-                let named = value.objectValue?["imageAttachmentId"]?.stringValue
-                if let named, current.flatMap({ SyncService.imageAttachmentID($0.json) }) != named {
-                    guard SyncService.isSHA256Hex(named), try await tx.attachment(document, sha256: named) != nil else {
-                        return reject("invalid", "record.imageAttachmentId: the document has no attachment \"\(named.prefix(80))\"; upload the image first (PUT /documents/\(document)/attachments/SHA256)")
+            // An image or file annotation names its image or file by the SHA-256 of its
+            // bytes, an attachment the document must have (uploaded before the put,
+            // docs/sync-protocol.md "Attachments"); one of the uploaded PDF may be updated
+            // keeping its image or file. An image's attachment must be an image.
+            if let key = RecordAttachment.key(ofType: value.objectValue?["type"]?.stringValue) {
+                let named = value.objectValue?[key]?.stringValue
+                let isImage = key == RecordAttachment.imageKey
+                if let named, current.flatMap({ RecordAttachment.id(ofRecordJSON: $0.json) }) != named {
+                    let held = SyncService.isSHA256Hex(named) ? try await tx.attachment(document, sha256: named) : nil
+                    guard let held else {
+                        return reject("invalid", "record.\(key): the document has no attachment \"\(named.prefix(80))\"; upload the \(isImage ? "image" : "file") first (PUT /documents/\(document)/attachments/SHA256)")
                     }
-                } else if current == nil, named == nil {
+                    if isImage, !SyncService.imageContentTypes.contains(held.contentType) {
+                        do {
+                            _ = try ImageAttachment.read(held.bytes, contentType: value.objectValue?["contentType"]?.stringValue ?? "image/png")
+                        } catch {
+                            return reject("invalid", "record.\(key): attachment \(named) is not an image the annotation model takes: \(errorMessage(error))")
+                        }
+                    }
+                } else if current == nil, named == nil, isImage {
                     return reject("invalid", "record.imageAttachmentId: an image annotation is created with its image, an attachment of the document named by its SHA-256")
                 }
             }

@@ -106,7 +106,8 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
         """
         ALTER TABLE records ADD COLUMN field_revisions BLOB;
         """,
-        // 5: attachments (images of image annotations), by the SHA-256 of their bytes.
+        // 5: attachments (images of image annotations, files of file attachments), by the
+        // SHA-256 of their bytes.
         """
         CREATE TABLE attachments (
             document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -115,6 +116,11 @@ public final class SQLiteSyncStore: SyncStore, @unchecked Sendable {
             data BLOB NOT NULL,
             PRIMARY KEY (document_id, sha256)
         );
+        """,
+        // 6: when each attachment was last uploaded (seconds since 1970), for collection;
+        // those of a store made before are 0 (collectable once no record names them).
+        """
+        ALTER TABLE attachments ADD COLUMN uploaded INTEGER NOT NULL DEFAULT 0;
         """,
     ]
 
@@ -424,13 +430,28 @@ private struct SQLiteTransaction: SyncTransaction {
         }.first
     }
 
-    func insertAttachment(_ document: String, _ a: SyncAttachment) async throws -> Bool {
+    func insertAttachment(_ document: String, _ a: SyncAttachment, uploaded: Int64) async throws -> Bool {
         try mustWrite()
         try connection.run("""
-            INSERT INTO attachments (document_id, sha256, content_type, data) VALUES (?, ?, ?, ?)
+            INSERT INTO attachments (document_id, sha256, content_type, data, uploaded) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (document_id, sha256) DO NOTHING
-            """, [.text(document), .text(a.sha256), .text(a.contentType), .blob(a.bytes)])
-        return connection.changes == 1
+            """, [.text(document), .text(a.sha256), .text(a.contentType), .blob(a.bytes), .integer(uploaded)])
+        if connection.changes == 1 { return true }
+        try connection.run("UPDATE attachments SET uploaded = ? WHERE document_id = ? AND sha256 = ?",
+                           [.integer(uploaded), .text(document), .text(a.sha256)])
+        return false
+    }
+
+    func attachmentIDs(_ document: String, uploadedBefore time: Int64) async throws -> [String] {
+        try connection.query("SELECT sha256 FROM attachments WHERE document_id = ? AND uploaded < ? ORDER BY sha256",
+                             [.text(document), .integer(time)]) { $0.text(0) }
+    }
+
+    func deleteAttachments(_ document: String, _ ids: [String]) async throws {
+        try mustWrite()
+        for id in ids {
+            try connection.run("DELETE FROM attachments WHERE document_id = ? AND sha256 = ?", [.text(document), .text(id)])
+        }
     }
 
     func deleteDocument(_ id: String) async throws -> Bool {

@@ -31,9 +31,17 @@ public struct SyncLimits: Sendable, Equatable {
     public var answerRetention: Int = 10_000
     /// The seconds of leeway for `exp` and `nbf`: 60.
     public var jwtLeewaySeconds: Int = 60
-    /// The largest attachment (an image of an image annotation) a client uploads, in
-    /// bytes: 8 MiB (at most the 16 MiB of `ImageAttachment.maxBytes`).
+    /// The largest attachment (an image of an image annotation, a file of a file
+    /// attachment annotation) a client uploads, in bytes: 8 MiB (an image is at most the
+    /// 16 MiB of `ImageAttachment.maxBytes` whatever this says, a file the 64 MiB of
+    /// `Annotation.AttachedFile.maxBytes`).
     public var maxAttachmentBytes: Int = 8 << 20
+    /// How long an attachment is kept after its upload (or its last upload again) before
+    /// it may be collected when no record names it, in seconds: 3,600. A client uploads
+    /// an attachment right before each push that names it, so a push in flight never
+    /// loses its attachment while this exceeds the longest push (0 collects at once: for
+    /// tests).
+    public var attachmentGraceSeconds: Int = 3_600
 
     public init() {}
 }

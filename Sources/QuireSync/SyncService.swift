@@ -23,6 +23,11 @@ public final class SyncService: Sendable {
     let checkers = Mutex<[String: AnnotationRecordChecker]>([:])
     let presence = PresenceRegistry()
     private let stopping = Mutex(false)
+    /// When each document's attachments were last collected after an upload (seconds).
+    let lastCollection = Mutex<[String: Int64]>([:])
+
+    /// The time now, in whole seconds since 1970 (attachments' upload times).
+    static func nowSeconds() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
     /// Opens the store of `configuration.storeURL` (`sqlite:` built in, other schemes from
     /// `storeFactories`, keyed by the scheme: `"postgres"` for `postgres://...`) and loads
@@ -49,7 +54,8 @@ public final class SyncService: Sendable {
                                      ("max_wait_seconds", l.maxWaitSeconds, 0), ("change_retention", l.changeRetention, 1),
                                      ("max_changes_per_page", l.maxChangesPerPage, 1), ("answer_retention", l.answerRetention, 1),
                                      ("jwt_leeway_seconds", l.jwtLeewaySeconds, 0),
-                                     ("max_attachment_bytes", l.maxAttachmentBytes, 0)] where value < least || value > Int(Int32.max) {
+                                     ("max_attachment_bytes", l.maxAttachmentBytes, 0),
+                                     ("attachment_grace_seconds", l.attachmentGraceSeconds, 0)] where value < least || value > Int(Int32.max) {
             throw SyncConfigurationError("the limit \(name) must be from \(least) to \(Int32.max), not \(value)")
         }
         if let token = configuration.adminToken, token.isEmpty {
@@ -145,6 +151,7 @@ public final class SyncService: Sendable {
         case changes(String, String)
         case mutations(String, String)
         case attachment(String, String)
+        case adminCollectAttachments(String)
     }
 
     private func route(_ request: SyncRequest) async throws -> SyncResponse {
@@ -165,6 +172,9 @@ public final class SyncService: Sendable {
             (route, allowed) = (.adminDocuments, ["GET", "POST"])
         case 3 where segments[0] == "admin" && segments[1] == "documents":
             (route, allowed) = (.adminDocument(segments[2]), ["GET", "DELETE"])
+        case 5 where segments[0] == "admin" && segments[1] == "documents" && segments[3] == "attachments"
+            && segments[4] == "collect":
+            (route, allowed) = (.adminCollectAttachments(segments[2]), ["POST"])
         case 5 where segments[0] == "admin" && segments[1] == "documents" && segments[3] == "layers":
             (route, allowed) = (.adminLayer(segments[2], segments[4]), ["DELETE"])
         case 6 where segments[0] == "admin" && segments[1] == "documents" && segments[3] == "layers":
@@ -223,6 +233,14 @@ public final class SyncService: Sendable {
             try checkID(doc, "document id")
             try checkID(layer, "layer name")
             return try await deleteLayer(doc, layer)
+        case .adminCollectAttachments(let doc):
+            try checkAdmin(request)
+            try checkID(doc, "document id")
+            guard try await store.read({ tx in try await tx.document(doc) }) != nil else {
+                throw SyncHTTPError.notFound("no document \(doc)")
+            }
+            let collected = try await collectAttachments(doc)
+            return SyncService.json(200, .object([("collected", .array(collected.map { JSONOut.string($0) }))]))
         case .adminLayerAction(let doc, let layer, let action):
             try checkAdmin(request)
             try checkID(doc, "document id")

@@ -82,7 +82,8 @@ public struct SyncStoredRecord: Sendable, Equatable {
 }
 
 /// An attachment of a document (issue 33): the bytes of an image (or another file) that
-/// records name by the lowercase hexadecimal SHA-256 of the bytes (`imageAttachmentId`).
+/// records name by the lowercase hexadecimal SHA-256 of the bytes (`imageAttachmentId`,
+/// `fileAttachmentId`).
 public struct SyncAttachment: Sendable, Equatable {
     public var sha256: String
     public var contentType: String
@@ -168,10 +169,16 @@ public protocol SyncTransaction {
     /// Removes the answers of `clientID` with a `client_seq` below `clientSeq`.
     func pruneAnswers(_ document: String, _ layer: String, clientID: String, below clientSeq: Int64) async throws
 
-    // Attachments (content-addressed, per document; deleted with it)
+    // Attachments (content-addressed, per document; deleted with it or when collected)
     func attachment(_ document: String, sha256: String) async throws -> SyncAttachment?
-    /// Keeps `attachment`; false (and nothing written) when the document has it already.
-    func insertAttachment(_ document: String, _ attachment: SyncAttachment) async throws -> Bool
+    /// Keeps `attachment`, uploaded at `uploaded` (seconds since 1970); false when the
+    /// document has it already, whose upload time then becomes `uploaded` (nothing else
+    /// is written).
+    func insertAttachment(_ document: String, _ attachment: SyncAttachment, uploaded: Int64) async throws -> Bool
+    /// The ids of the document's attachments uploaded before `time` (seconds since 1970).
+    func attachmentIDs(_ document: String, uploadedBefore time: Int64) async throws -> [String]
+    /// Deletes the document's attachments `ids` (those it has).
+    func deleteAttachments(_ document: String, _ ids: [String]) async throws
 }
 
 /// A store: transactions over documents, layers, records, changes and answers.

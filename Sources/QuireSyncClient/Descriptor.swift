@@ -422,11 +422,18 @@ public final class SyncDescriptor: @unchecked Sendable {
         func json(_ items: [InstantJSONValue]) -> [UInt8] {
             var top: [String: InstantJSONValue] = ["format": .string(InstantJSONDocument.instantJSONFormat),
                                                    "quire": .object(["version": .integer(1)]), "annotations": .array(items)]
-            // The images of image records, as Instant JSON's attachments (fetched on demand).
+            // The images and files of the records, as Instant JSON's attachments (fetched
+            // on demand).
             var attachments: [String: InstantJSONValue] = [:]
             for item in items {
-                guard let (id, type) = Self.imageAttachment(of: item), let bytes = attachmentBytes(id) else { continue }
-                attachments[id] = .object(["binary": .string(Data(bytes).base64EncodedString()), "contentType": .string(type)])
+                guard let (id, type) = Self.attachment(of: item), let bytes = attachmentBytes(id) else { continue }
+                var attachment: [String: InstantJSONValue] = ["binary": .string(Data(bytes).base64EncodedString())]
+                // A file record without a media type shows a file without one, as its
+                // export gives it back; an image's type is needed to read it.
+                if item["type"]?.stringValue == "pspdfkit/image" || item["contentType"] != nil {
+                    attachment["contentType"] = .string(type)
+                }
+                attachments[id] = .object(attachment)
             }
             if !attachments.isEmpty { top["attachments"] = .object(attachments) }
             return InstantJSONValue.object(top).canonicalBytes
@@ -808,8 +815,17 @@ public final class SyncDescriptor: @unchecked Sendable {
                 }
                 mutations.append(.object(fields))
             }
+            // The attachments of the puts that may name a new one (a create, a whole
+            // record, or a change of the attachment's field), before the push: a put that
+            // keeps its attachment is merged onto the server's record, which has it.
+            var uploaded: Set<String> = []
             for m in batch where m.op == "put" {
-                if let record = m.record, let value = try? InstantJSONValue(parsing: record) { try uploadAttachment(of: value) }
+                guard let record = m.record, let value = try? InstantJSONValue(parsing: record),
+                      let (sha, _) = Self.attachment(of: value),
+                      let key = RecordAttachment.key(ofType: value["type"]?.stringValue),
+                      m.baseRevision == nil || m.fields.map({ $0.contains(key) }) ?? true,
+                      uploaded.insert(sha).inserted else { continue }
+                try uploadAttachment(of: value)
             }
             let body = InstantJSONValue.object(["v": .integer(2), "client_id": .string(clientID),
                                                 "mutations": .array(mutations)]).canonicalBytes
@@ -957,24 +973,26 @@ public final class SyncDescriptor: @unchecked Sendable {
 
     // MARK: Attachments (issue 33)
 
-    /// Where the images of image records are kept, by the SHA-256 of their bytes: those of
-    /// local records until they are uploaded, those of remote ones once fetched.
+    /// Where the attachments of image and file records are kept, by the SHA-256 of their
+    /// bytes: those of local records until they are uploaded, those of remote ones once
+    /// fetched.
     private var attachmentsDirectory: String { directory + "/attachments" }
 
-    /// The image an image record names: its attachment id (lowercase hexadecimal SHA-256)
-    /// and media type; nil for any other record.
-    static func imageAttachment(of record: InstantJSONValue) -> (id: String, contentType: String)? {
-        guard record["type"]?.stringValue == "pspdfkit/image", let id = record["imageAttachmentId"]?.stringValue,
-              id.utf8.count == 64, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
-        return (id, record["contentType"]?.stringValue ?? "image/png")
+    /// The attachment an image or file record names (``RecordAttachment``): its id
+    /// (lowercase hexadecimal SHA-256) and media type (`application/octet-stream` when the
+    /// record gives none); nil for any other record, or an id that is not a SHA-256.
+    static func attachment(of record: InstantJSONValue) -> (id: String, contentType: String)? {
+        guard let (id, type) = RecordAttachment.reference(of: record), RecordAttachment.isSHA256Hex(id) else { return nil }
+        let isImage = record["type"]?.stringValue == "pspdfkit/image"
+        return (id, type ?? (isImage ? "image/png" : "application/octet-stream"))
     }
 
-    /// Keeps the images of the image records a local change put, from the document's
+    /// Keeps the images and files of the records a local change put, from the document's
     /// export of their pages (its `attachments`), so that the push can upload them.
     private func keepLocalAttachments(_ d: Document, _ changes: [(String, [UInt8]?)], _ records: [String: LocalRecord]) throws {
         var pages: [Int: Set<String>] = [:]
         for (id, json) in changes {
-            guard let json, let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.imageAttachment(of: value),
+            guard let json, let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.attachment(of: value),
                   !fileExists(attachmentsDirectory + "/" + sha), let page = records[id]?.page, page >= 0 else { continue }
             pages[page, default: []].insert(sha)
         }
@@ -989,24 +1007,26 @@ public final class SyncDescriptor: @unchecked Sendable {
         }
     }
 
-    /// Uploads the image an image record names, once (the server keeps it by its hash; a
-    /// record whose image this client does not hold was made elsewhere, and is there).
+    /// Uploads the attachment an image or file record names, before each push that
+    /// carries the record (the server keeps it by its hash, answers 200 when it has it, and
+    /// starts its grace period again: an attachment is never collected while a push naming
+    /// it is in flight, docs/sync-protocol.md "Attachments"). A record whose attachment
+    /// this client does not hold was made elsewhere, and the server has it.
     private func uploadAttachment(of record: InstantJSONValue) throws {
-        guard let (sha, type) = Self.imageAttachment(of: record) else { return }
-        let path = attachmentsDirectory + "/" + sha
-        guard !fileExists(path + ".sent"), let bytes = readFile(path) else { return }
-        let r = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
+        guard let (sha, type) = Self.attachment(of: record), let bytes = readFile(attachmentsDirectory + "/" + sha) else {
+            return
+        }
         // A refusal (4xx) leaves the put to be refused as invalid, and reported dropped.
-        if r.status == 200 || r.status == 201 { try writeFileDurably([], to: path + ".sent") }
+        _ = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
     }
 
-    /// Fetches the images that the image records among `records` name and this client does
-    /// not hold yet, before the document's lock is taken to show them (the import takes
+    /// Fetches the images and files that the records among `records` name and this client
+    /// does not hold yet, before the document's lock is taken to show them (the import takes
     /// them from the attachments directory then). A failure is left to the import, which
     /// tries again.
     private func prefetchAttachments(_ records: [[UInt8]]) {
         for json in records {
-            guard let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.imageAttachment(of: value),
+            guard let value = try? InstantJSONValue(parsing: json), let (sha, _) = Self.attachment(of: value),
                   !fileExists(attachmentsDirectory + "/" + sha) else { continue }
             _ = attachmentBytes(sha)
         }
@@ -1017,7 +1037,8 @@ public final class SyncDescriptor: @unchecked Sendable {
     private func attachmentBytes(_ sha: String) -> [UInt8]? {
         let path = attachmentsDirectory + "/" + sha
         if let bytes = readFile(path) { return bytes }
-        guard let r = try? call("GET", "/documents/\(documentID)/attachments/\(sha)"), r.status == 200 else { return nil }
+        guard let r = try? call("GET", "/documents/\(documentID)/attachments/\(sha)"), r.status == 200,
+              RecordAttachment.sha256Hex(r.body) == sha else { return nil }
         try? makeDirectories(attachmentsDirectory)
         try? writeFileDurably(r.body, to: path)
         return r.body

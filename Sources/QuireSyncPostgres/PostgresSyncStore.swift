@@ -253,7 +253,8 @@ public final class PostgresSyncStore: SyncStore {
         ["ALTER TABLE quire_layers ADD COLUMN digest BYTEA"],
         // 3: when each field of a record last changed (field-level merge), set by the core.
         ["ALTER TABLE quire_records ADD COLUMN field_revisions BYTEA"],
-        // 4: attachments (images of image annotations), by the SHA-256 of their bytes.
+        // 4: attachments (images of image annotations, files of file attachments), by the
+        // SHA-256 of their bytes.
         [
             """
             CREATE TABLE quire_attachments (
@@ -262,6 +263,8 @@ public final class PostgresSyncStore: SyncStore {
                 PRIMARY KEY (document, sha256))
             """,
         ],
+        // 5: when each attachment was last uploaded (seconds since 1970), for collection.
+        ["ALTER TABLE quire_attachments ADD COLUMN uploaded BIGINT NOT NULL DEFAULT 0"],
     ]
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -400,16 +403,38 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
         return nil
     }
 
-    func insertAttachment(_ document: String, _ a: SyncAttachment) async throws -> Bool {
+    func insertAttachment(_ document: String, _ a: SyncAttachment, uploaded: Int64) async throws -> Bool {
         try mustWrite()
         try await lock(document)
         let rows = try await query("""
-            INSERT INTO quire_attachments (document, sha256, content_type, data)
-            VALUES (\(document), \(a.sha256), \(a.contentType), \(Self.buffer(a.bytes)))
+            INSERT INTO quire_attachments (document, sha256, content_type, data, uploaded)
+            VALUES (\(document), \(a.sha256), \(a.contentType), \(Self.buffer(a.bytes)), \(uploaded))
             ON CONFLICT (document, sha256) DO NOTHING RETURNING sha256
             """)
         for try await _ in rows { return true }
+        let touched = try await query("""
+            UPDATE quire_attachments SET uploaded = \(uploaded) WHERE document = \(document) AND sha256 = \(a.sha256)
+            """)
+        for try await _ in touched {}
         return false
+    }
+
+    func attachmentIDs(_ document: String, uploadedBefore time: Int64) async throws -> [String] {
+        let rows = try await query("""
+            SELECT sha256 FROM quire_attachments WHERE document = \(document) AND uploaded < \(time) ORDER BY sha256
+            """)
+        var out: [String] = []
+        for try await id in rows.decode(String.self) { out.append(id) }
+        return out
+    }
+
+    func deleteAttachments(_ document: String, _ ids: [String]) async throws {
+        try mustWrite()
+        try await lock(document)
+        for id in ids {
+            let rows = try await query("DELETE FROM quire_attachments WHERE document = \(document) AND sha256 = \(id)")
+            for try await _ in rows {}
+        }
     }
 
     func insertDocument(_ info: SyncDocumentInfo, pdf: [UInt8], initialRecords: [UInt8]) async throws -> Bool {

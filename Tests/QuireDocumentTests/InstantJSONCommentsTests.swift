@@ -79,7 +79,77 @@ private func imageJSON(_ bytes: [UInt8], type: String = "image/png", binary: Str
     return #"{"format": "https://pspdfkit.com/instant-json/v1", "annotations": [{"v": 1, "type": "pspdfkit/image", "id": "stamp-1", "pageIndex": 0, "bbox": [100, 100, 80, 40], "imageAttachmentId": "\#(id)", "contentType": "\#(type)", "opacity": 1}], "attachments": {"img": {"binary": "\#(b64)", "contentType": "\#(type)"}}}"#
 }
 
+/// A `pspdfkit/file` record with its attachment (`key` defaults to the bytes' SHA-256).
+private func fileJSON(_ bytes: [UInt8], key: String? = nil, binary: String? = nil, name: String = "notes.txt",
+                      type: String = "text/plain", description: String = "Minutes") -> String {
+    let b64 = binary ?? Data(bytes).base64EncodedString()
+    let id = key ?? Hex.string(JournalCodec.sha256(bytes)).lowercased()
+    return #"{"format": "https://pspdfkit.com/instant-json/v1", "annotations": [{"v": 1, "type": "pspdfkit/file", "id": "file-1", "pageIndex": 0, "bbox": [100, 100, 20, 20], "fileAttachmentId": "\#(id)", "fileName": "\#(name)", "description": "\#(description)", "contentType": "\#(type)", "iconName": "paperclip"}], "attachments": {"\#(id)": {"binary": "\#(b64)", "contentType": "\#(type)"}}}"#
+}
+
 @Suite struct InstantJSONCommentsTests {
+    @Test func fileAttachmentsImportAndExportTheirFile() throws {
+        let bytes = Array("the minutes of the meeting\n".utf8) + (0..<256).map { UInt8($0) }
+        let sha = Hex.string(JournalCodec.sha256(bytes)).lowercased()
+        let doc = try twoPages()
+        let made = try doc.importAnnotationsJSON(Array(fileJSON(bytes).utf8))
+        #expect(made.map(\.subtype) == ["FileAttachment"])
+        let id = try #require(made[0].id)
+        let file = try #require(try doc.attachedFile(of: id))
+        #expect(file.bytes == bytes && file.name == "notes.txt" && file.contentType == "text/plain"
+                && file.description == "Minutes")
+        #expect(made[0].iconName == "Paperclip")  // PSPDFKit Web's lower camel case read
+        let exported = try doc.exportAnnotationsJSON(page: nil)
+        let json = try InstantJSONDocument(jsonBytes: exported)
+        let record = try #require(json.annotations.first)
+        #expect(record.type == "pspdfkit/file" && record.fileAttachmentId == sha && record.fileName == "notes.txt")
+        #expect(record.description == "Minutes" && record.contentType == "text/plain" && record.iconName == "Paperclip")
+        #expect(json.attachments?[sha]?.binary == Data(bytes).base64EncodedString())
+        #expect(json.attachments?[sha]?.contentType == "text/plain")
+        // A no-op again, and the same records in another document, saved and reopened.
+        _ = try doc.importAnnotationsJSON(exported)
+        #expect(try doc.exportAnnotationsJSON(page: nil) == exported)
+        let other = try twoPages()
+        _ = try other.importAnnotationsJSON(exported)
+        #expect(try other.exportAnnotationsJSON(page: nil) == exported)
+        let reread = try InstantJSONDocument(jsonBytes: try Document(data: try other.saved(.incremental)).exportAnnotationsJSON(page: nil))
+        #expect(reread.annotations == json.annotations && reread.attachments == json.attachments)
+        // The record alone (as a sync layer holds it): it updates the annotation, whose
+        // file stays; a new document refuses it.
+        var alone = json
+        alone.attachments = nil
+        alone.annotations[0].opacity = 0.5
+        _ = try doc.importAnnotations(alone)
+        let again = try InstantJSONDocument(jsonBytes: try doc.exportAnnotationsJSON(page: nil))
+        #expect(again.attachments?[sha]?.binary == Data(bytes).base64EncodedString() && again.annotations[0].opacity == 0.5)
+        let error = #expect(throws: PDFError.self) { try twoPages().importAnnotations(alone) }
+        #expect(error?.message.contains("annotations[0].fileAttachmentId: no attachment") == true)
+        // Another file replaces it.
+        let next = Array("version 2".utf8)
+        _ = try doc.importAnnotationsJSON(Array(fileJSON(next, name: "v2.txt").utf8))
+        #expect(try doc.attachedFile(of: id)?.bytes == next && (try doc.attachedFile(of: id)?.name) == "v2.txt")
+    }
+
+    @Test func malformedFilesChangeNothing() throws {
+        let doc = try twoPages()
+        _ = try doc.addAnnotation(Annotation(subtype: "Square", pageIndex: 0, rect: Rect(left: 0, bottom: 0, right: 9, top: 9)))
+        let before = try doc.saved(.incremental)
+        let good = Array("attached".utf8)
+        let cases: [(String, String)] = [
+            (fileJSON(good, binary: "not base64!!"), "binary: not base64"),
+            (fileJSON(good, key: String(repeating: "0", count: 64)), "the file's SHA-256 is"),
+            (fileJSON(good, name: "../etc/passwd"), "annotations[0].fileName:"),
+            (fileJSON(good, name: ""), "annotations[0].fileName: must not be empty"),
+            (fileJSON(good, type: "text"), "annotations[0].contentType:"),
+            (fileJSON(good, binary: String(repeating: "A", count: 90 << 20)), "characters of base64"),
+        ]
+        for (text, expected) in cases {
+            let error = #expect(throws: PDFError.self, "\(expected)") { try doc.importAnnotationsJSON(Array(text.utf8)) }
+            #expect(error?.message.contains(expected) == true, "\(error?.message.prefix(300) ?? "") does not contain \(expected)")
+        }
+        #expect(try doc.saved(.incremental) == before)
+    }
+
     @Test func imageStampsImportAndExportTheirAttachment() throws {
         for (bytes, type) in [(try png(width: 4, height: 3), "image/png"), (try png(width: 4, height: 3, colorType: 2), "image/png"),
                               (jpegHeader(width: 16, height: 8), "image/jpeg")] {

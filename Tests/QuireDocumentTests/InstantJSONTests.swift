@@ -42,9 +42,6 @@ private func portable(_ a: Annotation, in doc: Document) throws -> (Annotation, 
     b.id = nil
     b.popup = nil
     b.inReplyTo = nil
-    // The annotation JSON does not carry a FileAttachment's file yet (docs/annotations.md):
-    // the imported one has none.
-    b.fileInfo = nil
     let reply = try a.inReplyTo.flatMap { try doc.annotation($0)?.name }
     let popup = try a.popup.flatMap { try doc.annotation($0)?.name }
     return (b, reply, popup)

@@ -32,6 +32,16 @@ struct ConvergenceTests {
         // Concurrent edits of one record met on the server and were merged field by field.
         #expect(summary.merges > 0, "\(summary.text)")
     }
+
+    /// Image stamps and file attachments (their bytes attachments uploaded before their
+    /// records, fetched before they are shown) drawn among the edits, deletes racing them:
+    /// every client ends equal to the server, its document's export (the attachment ids
+    /// of the files it embeds) included.
+    @Test func attachmentsRacingDeletes() async throws {
+        let summary = try await run(seed: 33, count: 10, faults: true)
+        #expect(summary.failures.isEmpty, "\(summary.failures.flatMap(\.problems).prefix(30))")
+        #expect(summary.fileAttachments > 0 && summary.imageStamps > 0, "\(summary.text)")
+    }
 }
 
 /// Runs `body` on a thread of its own, for code that blocks: the tests' cooperative

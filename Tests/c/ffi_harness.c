@@ -1242,13 +1242,19 @@ enum {
     SC_BAD_JWKS,    /* JWKS that is not JSON */
     SC_EMPTY_ADMIN, /* admin_token "" (the header does not say) */
     SC_HUGE_LIMIT,  /* max_body_bytes UINT64_MAX (the header does not say) */
+    SC_V1,          /* version 1 (no attachment or listener limits): still read */
+    SC_LIMITS_V2,   /* version 2's max_attachment_bytes and max_listeners */
+    SC_BIG_ATTACHMENTS, /* max_attachment_bytes past 64 MiB */
+    SC_HUGE_LISTENERS,  /* max_listeners past INT32_MAX */
     N_SC
 };
 static const char *const sync_config_names[N_SC] = {
     "NULL", "INIT", "<memory, key, admin token, limits>", "<SQLite file>", "<JWKS>",
     "version 0", "version 999", "store postgres://...", "store sqlite://<relative, missing directory>",
     "store <missing directory>", "<a key that is not PEM>", "<1 key, public_keys NULL>",
-    "<a NULL key>", "<JWKS not JSON>", "admin token \"\"", "max_body_bytes UINT64_MAX"};
+    "<a NULL key>", "<JWKS not JSON>", "admin token \"\"", "max_body_bytes UINT64_MAX",
+    "version 1", "<max_attachment_bytes 1 MiB, max_listeners 3>", "max_attachment_bytes 64 MiB + 1",
+    "max_listeners 2^31"};
 
 /* The config of `choice` into *c; returns 1 if it must open, 0 if it must not, -1 if the
  * header does not say. Sets *newer for a version newer than the library's. */
@@ -1282,6 +1288,10 @@ static int sync_config_for(quire_sync_config *c, int choice, int *newer) {
     case SC_BAD_JWKS: c->jwks = "{\"keys\": ["; return 0;
     case SC_EMPTY_ADMIN: c->admin_token = ""; return -1;
     case SC_HUGE_LIMIT: c->max_body_bytes = UINT64_MAX; return -1;
+    case SC_V1: c->version = 1; c->max_attachment_bytes = UINT64_MAX; return 1; /* not read */
+    case SC_LIMITS_V2: c->max_attachment_bytes = 1 << 20; c->max_listeners = 3; return 1;
+    case SC_BIG_ATTACHMENTS: c->max_attachment_bytes = (64u << 20) + 1; return 0;
+    case SC_HUGE_LISTENERS: c->max_listeners = (uint64_t)INT32_MAX + 1; return 0;
     default: return 0; /* SC_NULL: passed as NULL */
     }
 }
@@ -1543,8 +1553,11 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         return version == 1 ? sizeof(quire_bookmark_provider) : 0;
     }
     if (strcmp(ctype, "quire_sync_config *") == 0) {
+        /* Version 1 ends with `max_upload_bytes`; 2 adds the attachment and listener limits. */
         *current = QUIRE_SYNC_CONFIG_VERSION;
-        return version == 1 ? sizeof(quire_sync_config) : 0;
+        return version == 1   ? offsetof(quire_sync_config, max_attachment_bytes)
+               : version == 2 ? sizeof(quire_sync_config)
+                              : 0;
     }
     if (strcmp(ctype, "quire_client_config *") == 0) {
         *current = QUIRE_CLIENT_CONFIG_VERSION;

@@ -688,7 +688,7 @@ HEADER_ASSERT(checkpoint_size, sizeof(quire_checkpoint_options) == 40);
 HEADER_ASSERT(checkpoint_info_size, sizeof(quire_checkpoint_info) == 40);
 #endif
 /* quire_sync_config: the version, then six pointers and sizes (8-aligned on LP64), then the
- * two 64-bit limits. */
+ * 64-bit limits. */
 HEADER_ASSERT(sync_config_version_first, offsetof(quire_sync_config, version) == 0);
 #if UINTPTR_MAX == 0xffffffffffffffffu
 HEADER_ASSERT(sync_config_store, offsetof(quire_sync_config, store) == 8);
@@ -698,13 +698,16 @@ HEADER_ASSERT(sync_config_jwks, offsetof(quire_sync_config, jwks) == 32);
 HEADER_ASSERT(sync_config_admin_token, offsetof(quire_sync_config, admin_token) == 40);
 HEADER_ASSERT(sync_config_max_body, offsetof(quire_sync_config, max_body_bytes) == 48);
 HEADER_ASSERT(sync_config_max_upload, offsetof(quire_sync_config, max_upload_bytes) == 56);
-HEADER_ASSERT(sync_config_size, sizeof(quire_sync_config) == 64);
+/* Version 2 adds the attachment and listener limits after version 1's 64 bytes. */
+HEADER_ASSERT(sync_config_max_attachment, offsetof(quire_sync_config, max_attachment_bytes) == 64);
+HEADER_ASSERT(sync_config_max_listeners, offsetof(quire_sync_config, max_listeners) == 72);
+HEADER_ASSERT(sync_config_size, sizeof(quire_sync_config) == 80);
 #endif
 /* quire_sync_header: two string pointers, on every ABI (arrays of it are passed). */
 HEADER_ASSERT(sync_header_name, offsetof(quire_sync_header, name) == 0);
 HEADER_ASSERT(sync_header_value, offsetof(quire_sync_header, value) == sizeof(const char *));
 HEADER_ASSERT(sync_header_size, sizeof(quire_sync_header) == 2 * sizeof(const char *));
-HEADER_ASSERT(sync_config_version_number, QUIRE_SYNC_CONFIG_VERSION >= 1);
+HEADER_ASSERT(sync_config_version_number, QUIRE_SYNC_CONFIG_VERSION >= 2);
 
 /* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
  * and from `const` pointers as the functions' parameters need. */

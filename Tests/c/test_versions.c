@@ -18,7 +18,8 @@
  *                                              quire_document_start_checkpoints,
  *                                              quire_document_inspect_checkpoint, _init
  *   quire_checkpoint_info     1: sizeof        quire_document_inspect_checkpoint (written)
- *   quire_sync_config         1: sizeof        quire_sync_service_open, _init
+ *   quire_sync_config         1: up to `max_attachment_bytes` (offsetof), 2: sizeof
+ *                                              quire_sync_service_open, _init
  *
  * A struct whose version the library does not know is also given as its `version` field
  * alone (the field, rounded up to the struct's alignment, at the end of a guarded page): the
@@ -170,7 +171,8 @@ static void test_init_functions(void) {
     const size_t provider_sizes[] = {sizeof(quire_bookmark_provider)};
     const size_t checkpoint_sizes[] = {offsetof(quire_checkpoint_options, existing),
                                        sizeof(quire_checkpoint_options)};
-    const size_t sync_sizes[] = {sizeof(quire_sync_config)};
+    const size_t sync_sizes[] = {offsetof(quire_sync_config, max_attachment_bytes),
+                                 sizeof(quire_sync_config)};
     const size_t encryption_sizes[] = {sizeof(quire_encryption_options)};
     /* One version each, but for the checkpoint options (the header's VERSION macros). */
     CHECK_INT(QUIRE_OPEN_OPTIONS_VERSION, 1);
@@ -179,7 +181,7 @@ static void test_init_functions(void) {
     CHECK_INT(QUIRE_BOOKMARK_PROVIDER_VERSION, 1);
     CHECK_INT(QUIRE_CHECKPOINT_OPTIONS_VERSION, 2);
     CHECK_INT(QUIRE_CHECKPOINT_INFO_VERSION, 1);
-    CHECK_INT(QUIRE_SYNC_CONFIG_VERSION, 1);
+    CHECK_INT(QUIRE_SYNC_CONFIG_VERSION, 2);
     check_init("quire_open_options_init", init_open, open_sizes, QUIRE_OPEN_OPTIONS_VERSION);
     check_init("quire_save_options_init", init_save, save_sizes, QUIRE_SAVE_OPTIONS_VERSION);
     check_init("quire_bookmark_provider_init", init_provider, provider_sizes,
@@ -272,10 +274,11 @@ static void test_init_functions(void) {
         quire_sync_config *c = guarded_alloc(sizeof *c);
         if (c) {
             memset(c, 0xA5, sizeof *c);
-            CHECK_STATUS(quire_sync_config_init(c, 1), QUIRE_OK);
+            CHECK_STATUS(quire_sync_config_init(c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
             CHECK(c->version == QUIRE_SYNC_CONFIG_VERSION && c->store == NULL &&
                   c->public_keys == NULL && c->public_key_count == 0 && c->jwks == NULL &&
-                  c->admin_token == NULL && c->max_body_bytes == 0 && c->max_upload_bytes == 0);
+                  c->admin_token == NULL && c->max_body_bytes == 0 && c->max_upload_bytes == 0 &&
+                  c->max_attachment_bytes == 0 && c->max_listeners == 0);
             guarded_free(c, sizeof *c);
         }
     }
@@ -1006,6 +1009,51 @@ static void test_sync_config(void) {
     CHECK(service == sentinel);
     c->public_keys = NULL;
     c->public_key_count = 0;
+
+    /* Version 2's limits: an attachment past max_attachment_bytes is a 413 before any
+     * token is read (one within it asks for a token); limits out of range are refused. */
+    CHECK_STATUS(quire_sync_config_init(c, QUIRE_SYNC_CONFIG_VERSION), QUIRE_OK);
+    c->store = "sqlite::memory:";
+    c->max_attachment_bytes = 10;
+    c->max_listeners = 2;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
+    if (service) {
+        const char *target = "/documents/v1/attachments/"
+                             "0000000000000000000000000000000000000000000000000000000000000000";
+        CHECK_INT(sync_status(service, "PUT", target, 0, "01234567890", 11), 413);
+        CHECK_INT(sync_status(service, "PUT", target, 0, "0123456789", 10), 401);
+    }
+    sync_close(service);
+    service = sentinel;
+    c->max_attachment_bytes = (64u << 20) + 1;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    c->max_attachment_bytes = 0;
+    c->max_listeners = (uint64_t)INT32_MAX + 1;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    CHECK(service == sentinel);
+    c->max_listeners = 0;
+    /* Version 1 at the end of a guarded page: its 64 bytes are read, not the limits of
+     * version 2 past them (a read there faults). */
+    {
+        const size_t v1 = offsetof(quire_sync_config, max_attachment_bytes);
+        quire_sync_config *old = guarded_alloc(v1);
+        if (old) {
+            CHECK_STATUS(quire_sync_config_init(old, 1), QUIRE_OK);
+            CHECK_INT(old->version, 1);
+            old->store = "sqlite::memory:";
+            old->max_body_bytes = 16;
+            service = NULL;
+            CHECK_STATUS(quire_sync_service_open(&service, old), QUIRE_OK);
+            if (service) {
+                CHECK_INT(sync_status(service, "POST", "/documents/v1/layers/main/mutations", 0,
+                                      "{\"client_id\": \"x\"}", 17),
+                          413);
+            }
+            sync_close(service);
+            service = sentinel;
+            guarded_free(old, v1);
+        }
+    }
 
     /* Version 0 and a version newer than the library's: refused, nothing opened. */
     c->version = 0;

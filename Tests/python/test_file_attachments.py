@@ -172,3 +172,111 @@ def test_a_file_from_a_path(tmp_path: Any):
         a.set_file(source, content_type="text/csv")
         doc.add_annotation(a)
         assert a.file_name == "report.csv" and doc.annotation_file(a) == b"a,b\n1,2\n"
+
+
+def test_json_and_xfdf_carry_the_file(made: bytes):
+    """Instant JSON (`pspdfkit/file` with `fileAttachmentId` and the document's
+    `attachments`) and XFDF (`<fileattachment file=... desc=...>` with a hexadecimal
+    `<data>`) carry the embedded file: imported into a blank PDF, pikepdf reads the same
+    bytes, name and description."""
+    import base64
+    import hashlib
+    import json
+
+    import pikepdf
+
+    with quire.Document.from_bytes(made) as doc:
+        exported = doc.export_annotations_json()
+        xfdf = doc.export_xfdf()
+    records = json.loads(exported)
+    sha = hashlib.sha256(PAYLOAD).hexdigest()
+    files = [r for r in records["annotations"] if r["type"] == "pspdfkit/file"]
+    assert len(files) == 4 and {r["fileAttachmentId"] for r in files} == {sha}
+    assert {r["iconName"] for r in files} == set(ICONS)
+    assert {r["fileName"] for r in files} == {"data-%s.bin" % icon for icon in ICONS}
+    assert base64.b64decode(records["attachments"][sha]["binary"]) == PAYLOAD
+    assert xfdf.count("<fileattachment ") == 4 and 'encoding="hex"' in xfdf and 'length="%d"' % len(PAYLOAD) in xfdf
+    for how in ("json", "xfdf"):
+        with quire.Document.from_bytes(blank_pdf(1)) as other:
+            if how == "json":
+                other.import_annotations_json(exported)
+            else:
+                other.import_xfdf(xfdf)
+            data = other.save_to_bytes()
+        with pikepdf.open(io.BytesIO(data)) as p:
+            annots = [a for a in p.pages[0].Annots if a.get("/Subtype") == "/FileAttachment"]
+            assert len(annots) == 4, how
+            for a in annots:
+                icon = str(a.Name)[1:]
+                assert str(a.FS.UF) == "data-%s.bin" % icon and str(a.FS.Desc) == "the %s payload" % icon, how
+                assert a.FS.EF.F.read_bytes() == PAYLOAD, how
+
+
+def _file_json(binary: str, key: str, name: str = "x.txt") -> str:
+    import json
+
+    record = {
+        "v": 1,
+        "type": "pspdfkit/file",
+        "id": "f",
+        "pageIndex": 0,
+        "bbox": [10, 10, 20, 20],
+        "fileAttachmentId": key,
+        "fileName": name,
+        "contentType": "text/plain",
+    }
+    return json.dumps({"annotations": [record], "attachments": {key: {"binary": binary, "contentType": "text/plain"}}})
+
+
+def _file_xfdf(data: str, **attrs: str) -> str:
+    extra = "".join(' %s="%s"' % (k, v) for k, v in attrs.items())
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>'
+        '<fileattachment page="0" rect="10,10,30,30" name="f" file="x.txt"><data MODE="raw"%s>%s</data>'
+        '</fileattachment></annots></xfdf>' % (extra, data)
+    )
+
+
+def test_hostile_files_are_refused_and_change_nothing():
+    import base64
+    import hashlib
+    import zlib
+
+    good = b"attached bytes"
+    sha = hashlib.sha256(good).hexdigest()
+    with quire.Document.from_bytes(blank_pdf(1)) as doc:
+        before = doc.save_to_bytes()
+        cases = [
+            (_file_json("not base64!!", sha), "not base64"),
+            (_file_json(base64.b64encode(b"other bytes").decode(), sha), "SHA-256"),
+            (_file_json(base64.b64encode(good).decode(), sha, name="../x.txt"), "fileName"),
+            (_file_json("A" * (90 << 20), sha), "characters of base64"),
+        ]
+        for text, expected in cases:
+            with pytest.raises(quire.QuireError, match=expected):
+                doc.import_annotations_json(text)
+        xfdf_cases = [
+            (_file_xfdf("4G", encoding="hex"), "not a hexadecimal digit"),
+            (_file_xfdf("ABC", encoding="hex"), "odd number"),
+            (_file_xfdf("!!!", encoding="base64"), "not base64"),
+            (_file_xfdf(good.hex(), encoding="hex", length="3"), "length"),
+            (_file_xfdf(good.hex(), encoding="ascii85"), "not hex or base64"),
+            (
+                _file_xfdf(zlib.compress(b"\0" * (65 << 20)).hex(), encoding="hex", filter="FlateDecode"),
+                "attached_file_max_bytes|64",
+            ),
+        ]
+        for text, expected in xfdf_cases:
+            with pytest.raises(quire.QuireError, match=expected):
+                doc.import_xfdf(text)
+        assert doc.save_to_bytes() == before
+        # The same data, well formed, imports: hex, base64 and Flate-compressed hex.
+        for data, attrs in (
+            (good.hex().upper(), {"encoding": "hex", "length": str(len(good))}),
+            (base64.b64encode(good).decode(), {"encoding": "base64"}),
+            (zlib.compress(good).hex(), {"encoding": "hex", "filter": "FlateDecode"}),
+        ):
+            with quire.Document.from_bytes(blank_pdf(1)) as other:
+                other.import_xfdf(_file_xfdf(data, **attrs))
+                [a] = list(other.pages[0].annotations)
+                assert other.annotation_file(a) == good and a.file_name == "x.txt"

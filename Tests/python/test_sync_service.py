@@ -196,3 +196,39 @@ def test_handle_async_answers_on_the_loop_and_cancels(service: quire.SyncService
         assert (await service.handle_async("GET", "/healthz\0"))[0] == 400
 
     asyncio.run(scenario())
+
+
+def test_attachment_and_listener_limits(tmp_path: Path, keys: Tuple[Any, str], sample_pdf: Path):
+    """`max_attachment_bytes` and `max_listeners` (quire_sync_config version 2): an
+    attachment past the limit is a 413 and nothing is kept; a long poll past the listeners
+    is told 503 busy at once; out-of-range limits are refused when the service opens."""
+    import hashlib
+
+    with quire.SyncService("sqlite::memory:", public_keys=[keys[1]], admin_token="admin-secret",
+                           max_attachment_bytes=64, max_listeners=1) as s:
+        status, _, body = s.handle("POST", "/admin/documents?id=doc1", ADMIN + [("Content-Type", "application/pdf")],
+                                   sample_pdf.read_bytes())
+        assert status == 201, body
+        tok = token(keys, ["read", "write"])
+        auth = [("Authorization", "Bearer " + tok), ("Content-Type", "text/plain")]
+        for data, expected in ((b"x" * 65, 413), (b"x" * 64, 201)):
+            status, _, body = s.handle("PUT", "/documents/doc1/attachments/" + hashlib.sha256(data).hexdigest(), auth, data)
+            assert status == expected, body
+            if expected == 413:
+                assert b"max_attachment_bytes" in body
+        status, _, _ = s.handle("GET", "/documents/doc1/attachments/" + hashlib.sha256(b"x" * 65).hexdigest(), auth)
+        assert status == 404
+        answers: List[int] = []
+        waiting = threading.Thread(target=lambda: answers.append(call(s, "GET", "/documents/doc1/layers/main/changes?since=0&wait=20", tok)[0]))
+        waiting.start()
+        time.sleep(1.0)
+        started = time.monotonic()
+        status, body = call(s, "GET", "/documents/doc1/layers/main/changes?since=0&wait=20", tok)
+        assert status == 503 and body["error"]["code"] == "busy" and time.monotonic() - started < 10, body
+        s.shutdown()
+        waiting.join(30)
+        assert answers == [200]
+    with pytest.raises(quire.InvalidArgumentError, match="max_attachment_bytes"):
+        quire.SyncService("sqlite::memory:", max_attachment_bytes=(64 << 20) + 1)
+    with pytest.raises(quire.InvalidArgumentError, match="max_listeners"):
+        quire.SyncService("sqlite::memory:", max_listeners=1 << 31)

@@ -57,6 +57,8 @@ class HostSettings:
     max_body_bytes: Optional[int] = None
     max_upload_bytes: Optional[int] = None
     max_listeners: Optional[int] = None
+    max_attachment_bytes: Optional[int] = None
+    attachment_grace_seconds: Optional[int] = None  # quire-server only
     extra_env: Dict[str, str] = field(default_factory=dict)
 
 
@@ -76,6 +78,10 @@ def quire_server_command(s: HostSettings) -> List[str]:
         argv += ["--max-upload-bytes", str(s.max_upload_bytes)]
     if s.max_listeners is not None:
         argv += ["--max-listeners", str(s.max_listeners)]
+    if s.max_attachment_bytes is not None:
+        argv += ["--max-attachment-bytes", str(s.max_attachment_bytes)]
+    if s.attachment_grace_seconds is not None:
+        argv += ["--attachment-grace-seconds", str(s.attachment_grace_seconds)]
     return argv
 
 
@@ -172,14 +178,15 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = 
 # on; the binding sends it as %00), which answers its 400; Go's and Node's parsers refuse it.
 # cancels_on_disconnect: a long poll whose client went away stops waiting at once (the Go and
 # Node hosts cancel the asynchronous call); the others hold it until its wait ends.
-# max_listeners: the host takes --max-listeners (quire-server; the C handler's configuration,
-# quire_sync_config version 1, has no such field yet, so its hosts keep the default 10,000).
+# Every host takes --max-listeners and --max-attachment-bytes (quire-server; the embedding
+# hosts through quire_sync_config version 2). attachment_grace: the host takes
+# --attachment-grace-seconds (quire-server; the C configuration keeps the default hour).
 HOST_FEATURES: Dict[str, Dict[str, bool]] = {
     "quire-server": {"cancels_on_disconnect": False},
     "quire-server+postgres": {"cancels_on_disconnect": False},
-    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False, "max_listeners": False},
-    "go-handler": {"framing_errors": False, "nul_in_request_line": False, "max_listeners": False},
-    "node-handler": {"framing_errors": False, "nul_in_request_line": False, "max_listeners": False},
+    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False, "attachment_grace": False},
+    "go-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
+    "node-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
 }
 
 

@@ -642,6 +642,71 @@ def test_an_image_stamp_follows_the_user_and_exports(server, keys, tmp_path):
     assert [item.get_title() for item in pdf_doc.get_toc()] == ["the stamp"]
 
 
+def test_a_file_attachment_follows_the_user_and_exports(server, keys, tmp_path):
+    """A FileAttachment made on a synced document (`quire_annotation_set_file`, refused
+    before) travels as a `pspdfkit/file` record naming an attachment, uploaded before the
+    push and fetched by the other client before it shows the record; the other client's
+    document and the layer's PDF export (read back by pikepdf) embed the same bytes. A
+    delete racing an edit of it ends the same on both clients and the server."""
+    import hashlib
+    import io
+
+    import pikepdf
+
+    from sync_support import bearer, request
+
+    payload = bytes(range(256)) * 8 + b"the minutes"
+    sha = hashlib.sha256(payload).hexdigest()
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, _ = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        attached = quire.Annotation.new("FileAttachment", 0, (100, 100, 124, 130))
+        attached.name = "minutes"
+        attached.icon = "Paperclip"
+        attached.set_file(payload, "minutes.bin", "application/octet-stream", "the meeting")
+        ann.document.add_annotation(attached)
+        ann.sync_now()
+        bob.sync_now()
+        got = request(server.port, "GET", f"/documents/{doc}/attachments/{sha}", headers=bearer(jwt))
+        assert got.status == 200 and got.body == payload
+        shown = json.loads(bob.document.export_annotations_json())
+        [record] = [r for r in shown["annotations"] if r["id"] == "minutes"]
+        assert record["type"] == "pspdfkit/file" and record["fileAttachmentId"] == sha, record
+        assert (record["fileName"], record["description"], record["iconName"]) == ("minutes.bin", "the meeting", "Paperclip")
+        [on_b] = [a for a in bob.document.pages[0].annotations if a.name == "minutes"]
+        assert bob.document.annotation_file(on_b) == payload
+        # Bob changes the note's text while Ann deletes it: first come wins, both end equal.
+        on_b.contents = "read this"
+        bob.document.update_annotation(on_b)
+        [on_a] = [a for a in ann.document.pages[0].annotations if a.name == "minutes"]
+        ann.document.delete_annotation(on_a)
+        bob.sync_now()
+        ann.sync_now()
+        bob.sync_now()
+        for d in (ann, bob):
+            assert {k: _canon(v) for k, v in d.records().items()} == {
+                k: _canon(v) for k, v in bob.records().items()}
+        kept = "minutes" in bob.records()
+        assert kept == ("minutes" in ann.records())
+        if not kept:
+            # The delete won: the file comes back when Ann attaches it again.
+            again = quire.Annotation.new("FileAttachment", 0, (100, 100, 124, 130))
+            again.name = "minutes"
+            again.set_file(payload, "minutes.bin", "application/octet-stream", "the meeting")
+            ann.document.add_annotation(again)
+            ann.sync_now()
+            bob.sync_now()
+    pdf = request(server.port, "GET", f"/admin/documents/{doc}/layers/review/pdf", headers=keys.admin)
+    assert pdf.status == 200, pdf
+    with pikepdf.open(io.BytesIO(pdf.body)) as p:
+        [annot] = [a for a in p.pages[0].Annots if str(a.get("/NM", "")) == "minutes"]
+        assert annot.Subtype == "/FileAttachment" and str(annot.FS.UF) == "minutes.bin"
+        assert annot.FS.EF.F.read_bytes() == payload
+
+
 def test_collaboration_permissions_through_the_binding(server, keys, tmp_path):
     """Issue 34 through Python: a change the token's collaboration permissions refuse comes
     back as CHANGE_DROPPED with reason "forbidden" and the document shows the server's

@@ -964,8 +964,6 @@ def test_image_attachments_upload_fetch_and_export(server: ServerProcess, keys: 
     (read back by pikepdf and PDFium). Refused, with nothing kept: a hash that does not
     match, a media type that is not an image, bytes that are not the image they claim, and a
     record naming an attachment the document lacks."""
-    from sync_support import bearer
-
     c = client(server, keys, document)
     png = _png()
     sha = hashlib.sha256(png).hexdigest()
@@ -975,7 +973,7 @@ def test_image_attachments_upload_fetch_and_export(server: ServerProcess, keys: 
         return request(server.port, "PUT", p, body=body, headers={**bearer(c.token), "Content-Type": content_type})
 
     assert_error(upload_attachment(path, png + b"x"), 400, "bad_request")                      # hash mismatch
-    assert_error(upload_attachment(path, png, "application/pdf"), 400, "bad_request")          # not an image
+    assert_error(upload_attachment(path, png, "image"), 400, "bad_request")                    # not a media type
     junk = b"not a png at all"
     assert_error(upload_attachment(f"/documents/{document}/attachments/{hashlib.sha256(junk).hexdigest()}", junk),
                  400, "bad_request")                                                            # not what it claims
@@ -1010,16 +1008,11 @@ def test_image_attachments_upload_fetch_and_export(server: ServerProcess, keys: 
 
 
 def test_attachment_limit(host: str, start_server, keys: Keys) -> None:
-    """`max_attachment_bytes` (quire-server's `--max-attachment-bytes`, here through its
-    environment variable): an attachment past it is a 413 before it is read, and nothing is
-    kept. The embedding hosts have the core's default (8 MiB): the limit is not yet a member
-    of `quire_sync_config`, so this runs on quire-server's hosts."""
-    from sync_support import bearer
-
-    if not host.startswith("quire-server"):
-        pytest.skip("max_attachment_bytes is not yet in quire_sync_config (the embedding hosts take the default)")
+    """`max_attachment_bytes` (quire-server's `--max-attachment-bytes`, the embedding hosts'
+    through `quire_sync_config` version 2): an attachment past it is a 413 before it is
+    read, and nothing is kept; one within it is kept."""
     png = _png(40, 40)
-    s = start_server(host, extra_env={"QUIRE_MAX_ATTACHMENT_BYTES": str(len(png) - 1)})
+    s = start_server(host, max_attachment_bytes=len(png) - 1)
     doc = unique("att")
     assert upload(s.port, keys, doc).status == 201
     c = client(s, keys, doc)
@@ -1033,3 +1026,111 @@ def test_attachment_limit(host: str, start_server, keys: Keys) -> None:
     ok = request(s.port, "PUT", f"/documents/{doc}/attachments/{hashlib.sha256(small).hexdigest()}", body=small,
                  headers={**bearer(c.token), "Content-Type": "image/png"})
     assert ok.status == 201, ok
+
+
+def _file_record(record_id: str, sha: Optional[str], name: str = "minutes.txt") -> Dict[str, Any]:
+    record: Dict[str, Any] = {"v": 1, "type": "pspdfkit/file", "id": record_id, "pageIndex": 0,
+                              "bbox": [100, 100, 20, 20], "fileName": name, "description": "the minutes",
+                              "contentType": "text/plain", "iconName": "Paperclip"}
+    if sha is not None:
+        record["fileAttachmentId"] = sha
+    return record
+
+
+def test_file_attachments_upload_fetch_and_export(server: ServerProcess, keys: Keys, document: str) -> None:
+    """A file attachment annotation's file is an attachment of any media type (issue 33):
+    uploaded under its SHA-256, fetched with its type, named by a `pspdfkit/file` record's
+    `fileAttachmentId`, and embedded by the layer's PDF export (read back by pikepdf). A
+    record naming a file the server does not hold, a body whose hash differs, a record whose
+    file name the rules refuse: refused, nothing applied."""
+    import pikepdf
+
+    c = client(server, keys, document)
+    data = b"minutes of the meeting\n" + bytes(range(256))
+    sha = hashlib.sha256(data).hexdigest()
+    path = f"/documents/{document}/attachments/{sha}"
+
+    def upload_file(p: str, body: bytes, content_type: Optional[str] = "text/plain"):
+        headers = dict(bearer(c.token))
+        if content_type is not None:
+            headers["Content-Type"] = content_type
+        return request(server.port, "PUT", p, body=body, headers=headers)
+
+    rid = unique("file")
+    [early] = c.push([put(1, _file_record(rid, sha))]).json["results"]
+    assert early["status"] == "rejected" and early["reason"] == "invalid", early
+    assert "fileAttachmentId" in early["message"] and "upload the file first" in early["message"], early
+    assert_error(upload_file(path, data + b"x"), 400, "bad_request")           # hash mismatch
+    assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")
+    r = upload_file(path, data)
+    assert r.status == 201 and r.json["attachment"] == {"sha256": sha, "content_type": "text/plain", "bytes": len(data)}, r
+    again = upload_file(path, data, "application/pdf")  # kept as first uploaded
+    assert again.status == 200 and again.json["attachment"]["content_type"] == "text/plain", again
+    got = request(server.port, "GET", path, headers=bearer(c.token))
+    assert got.status == 200 and got.body == data and got.header("Content-Type") == "text/plain", got
+    # No Content-Type: application/octet-stream.
+    other = b"\x00\x01 binary"
+    r = upload_file(f"/documents/{document}/attachments/{hashlib.sha256(other).hexdigest()}", other, None)
+    assert r.status == 201 and r.json["attachment"]["content_type"] == "application/octet-stream", r
+    [bad] = c.push([put(2, _file_record(unique("file"), sha, name="../../etc/passwd"))]).json["results"]
+    assert bad["status"] == "rejected" and bad["reason"] == "invalid" and "fileName" in bad["message"], bad
+    [made] = c.push([put(3, _file_record(rid, sha))]).json["results"]
+    assert made["status"] == "accepted", made
+    pdf = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/pdf")
+    assert pdf.status == 200, pdf
+    with pikepdf.open(io.BytesIO(pdf.body)) as p:
+        [annot] = [a for a in p.pages[0].Annots if str(a.get("/NM", "")) == rid]
+        assert annot.Subtype == "/FileAttachment" and str(annot.Name) == "/Paperclip"
+        assert str(annot.FS.UF) == "minutes.txt" and str(annot.FS.Desc) == "the minutes"
+        assert annot.FS.EF.F.read_bytes() == data and str(annot.FS.EF.F.Subtype) == "/text/plain"
+
+
+def test_unnamed_attachments_are_collected(host: str, start_server, keys: Keys) -> None:
+    """Attachment collection (docs/sync-protocol.md): with a grace period of 0, an
+    attachment that no record names is deleted when the admin API asks (and at a layer's
+    deletion); one that a record of any layer names stays. On SQLite and PostgreSQL."""
+    if not HOST_FEATURES.get(host, {}).get("attachment_grace", True):
+        pytest.skip(f"{host} keeps the default grace period of an hour (no --attachment-grace-seconds)")
+    s = start_server(host, attachment_grace_seconds=0)
+    doc = unique("gc")
+    assert upload(s.port, keys, doc).status == 201
+    c = client(s, keys, doc)
+    files = [b"kept by a record", b"named, then deleted", b"never named", b"named in another layer"]
+    shas = [hashlib.sha256(f).hexdigest() for f in files]
+
+    def upload_file(data: bytes) -> int:
+        r = request(s.port, "PUT", f"/documents/{doc}/attachments/{hashlib.sha256(data).hexdigest()}", body=data,
+                    headers={**bearer(c.token), "Content-Type": "text/plain"})
+        return r.status
+
+    def held(sha: str) -> bool:
+        r = request(s.port, "GET", f"/documents/{doc}/attachments/{sha}", headers=bearer(c.token))
+        assert r.status in (200, 404), r
+        return r.status == 200
+
+    # Each upload may collect what no record names (grace 0), so each record follows its
+    # file at once, as a client's push follows its upload.
+    assert upload_file(files[0]) == 201
+    assert c.push([put(1, _file_record("kept", shas[0]))]).json["results"][0]["status"] == "accepted"
+    assert upload_file(files[1]) == 201
+    [made] = c.push([put(2, _file_record("gone", shas[1]))]).json["results"]
+    assert made["status"] == "accepted", made
+    other = client(s, keys, doc)
+    assert upload_file(files[3]) == 201
+    assert other.push([put(1, _file_record("elsewhere", shas[3]))]).json["results"][0]["status"] == "accepted"
+    assert upload_file(files[2]) == 201
+    assert c.push([delete(3, "gone", made["revision"])]).json["results"][0]["status"] == "accepted"
+    time.sleep(1.1)  # upload times are whole seconds
+    r = admin(s, keys, "POST", f"/admin/documents/{doc}/attachments/collect")
+    assert r.status == 200, r
+    assert sorted(r.json["collected"]) == sorted([shas[1], shas[2]]), r.json
+    assert [held(sha) for sha in shas] == [True, False, False, True]
+    # Nothing more to collect; a record naming a collected file is refused until it is
+    # uploaded again.
+    assert admin(s, keys, "POST", f"/admin/documents/{doc}/attachments/collect").json == {"collected": []}
+    [late] = c.push([put(4, _file_record("late", shas[2]))]).json["results"]
+    assert late["status"] == "rejected" and late["reason"] == "invalid", late
+    # Deleting the other layer collects the file only it named.
+    assert admin(s, keys, "DELETE", f"/admin/documents/{doc}/layers/{other.layer}").status == 204
+    assert [held(sha) for sha in shas] == [True, False, False, False]
+    assert_error(admin(s, keys, "POST", "/admin/documents/no-such-doc/attachments/collect"), 404, "not_found")

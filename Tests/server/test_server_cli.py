@@ -21,10 +21,11 @@ from sync_support import (
 )
 
 OPTIONS = ["--host", "--port", "--store", "--public-key", "--jwks", "--admin-token-file", "--max-body-bytes",
-           "--max-upload-bytes", "--max-listeners", "--log-level"]
+           "--max-upload-bytes", "--max-listeners", "--max-attachment-bytes", "--attachment-grace-seconds",
+           "--log-level"]
 ENVIRONMENT = ["QUIRE_HOST", "QUIRE_PORT", "QUIRE_STORE", "QUIRE_PUBLIC_KEYS", "QUIRE_JWKS",
                "QUIRE_ADMIN_TOKEN", "QUIRE_ADMIN_TOKEN_FILE", "QUIRE_MAX_BODY_BYTES", "QUIRE_MAX_UPLOAD_BYTES",
-               "QUIRE_MAX_LISTENERS", "QUIRE_LOG_LEVEL"]
+               "QUIRE_MAX_LISTENERS", "QUIRE_MAX_ATTACHMENT_BYTES", "QUIRE_ATTACHMENT_GRACE_SECONDS", "QUIRE_LOG_LEVEL"]
 
 
 def clean_env(**extra: str) -> Dict[str, str]:
@@ -224,6 +225,8 @@ def test_graceful_shutdown_answers_long_polls_and_exits_0(keys: Keys, tmp_path: 
     (["--port", "eighty"], "eighty"),
     (["--max-body-bytes", "0"], "max-body-bytes"),
     (["--max-listeners", "-1"], "max-listeners"),
+    (["--max-attachment-bytes", str((64 << 20) + 1)], "max-attachment-bytes"),
+    (["--attachment-grace-seconds", "-1"], "attachment-grace-seconds"),
     (["--store", "nosuchscheme://x"], "nosuchscheme"),
     (["--no-such-flag"], "no-such-flag"),
 ])

@@ -49,7 +49,7 @@ func lastError(status C.int) error {
 }
 
 // Open opens the service of a store URL ("sqlite://quire.db", ...).
-func Open(store string, keys []string, jwks, adminToken string, maxBody, maxUpload uint64) (*Service, error) {
+func Open(store string, keys []string, jwks, adminToken string, maxBody, maxUpload, maxAttachment, maxListeners uint64) (*Service, error) {
 	var config C.quire_sync_config
 	if status := C.quire_sync_config_init(&config, C.QUIRE_SYNC_CONFIG_VERSION); status != C.QUIRE_OK {
 		return nil, lastError(status)
@@ -79,6 +79,8 @@ func Open(store string, keys []string, jwks, adminToken string, maxBody, maxUplo
 	}
 	config.max_body_bytes = C.uint64_t(maxBody)
 	config.max_upload_bytes = C.uint64_t(maxUpload)
+	config.max_attachment_bytes = C.uint64_t(maxAttachment)
+	config.max_listeners = C.uint64_t(maxListeners)
 	s := &Service{}
 	if status := C.quire_sync_service_open(&s.ptr, &config); status != C.QUIRE_OK {
 		return nil, lastError(status)
@@ -184,12 +186,14 @@ func main() {
 	tokenFile := flag.String("admin-token-file", "", "a file holding the admin API token")
 	maxBody := flag.Uint64("max-body-bytes", 0, "largest body but uploads (0: 8 MiB)")
 	maxUpload := flag.Uint64("max-upload-bytes", 0, "largest PDF upload (0: 256 MiB)")
+	maxAttachment := flag.Uint64("max-attachment-bytes", 0, "largest attachment upload, an image or file of an annotation (0: 8 MiB)")
+	maxListeners := flag.Uint64("max-listeners", 0, "long polls waiting at once (0: 10,000)")
 	flag.Parse()
 	var pems []string
 	for _, k := range keys {
 		pems = append(pems, readText(k))
 	}
-	service, err := Open(*store, pems, readText(*jwks), strings.TrimSpace(readText(*tokenFile)), *maxBody, *maxUpload)
+	service, err := Open(*store, pems, readText(*jwks), strings.TrimSpace(readText(*tokenFile)), *maxBody, *maxUpload, *maxAttachment, *maxListeners)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -203,6 +207,9 @@ func main() {
 	}
 	if bodyLimit > limit {
 		limit = bodyLimit
+	}
+	if int64(*maxAttachment) > limit {
+		limit = int64(*maxAttachment)
 	}
 	var inFlight sync.WaitGroup
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

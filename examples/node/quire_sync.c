@@ -124,7 +124,7 @@ static napi_value open_service(napi_env env, napi_callback_info info) {
     napi_value argv[1], keys, name;
     quire_sync_config config = QUIRE_SYNC_CONFIG_INIT;
     char *store, *jwks, *admin, **key_texts = NULL;
-    double max_body = 0, max_upload = 0;
+    double max_body = 0, max_upload = 0, max_attachment = 0, max_listeners = 0;
     struct service *svc;
     napi_value external;
     int status;
@@ -146,6 +146,8 @@ static napi_value open_service(napi_env env, napi_callback_info info) {
     }
     napi_get_value_double(env, property(env, argv[0], "maxBodyBytes"), &max_body);
     napi_get_value_double(env, property(env, argv[0], "maxUploadBytes"), &max_upload);
+    napi_get_value_double(env, property(env, argv[0], "maxAttachmentBytes"), &max_attachment);
+    napi_get_value_double(env, property(env, argv[0], "maxListeners"), &max_listeners);
     config.store = store;
     config.jwks = jwks;
     config.admin_token = admin;
@@ -153,6 +155,9 @@ static napi_value open_service(napi_env env, napi_callback_info info) {
     config.public_key_count = key_texts ? key_count : 0;
     config.max_body_bytes = max_body > 0 ? (uint64_t)max_body : 0;
     config.max_upload_bytes = max_upload > 0 ? (uint64_t)max_upload : 0;
+    config.max_attachment_bytes =
+        max_attachment > 0 && max_attachment < 1e18 ? (uint64_t)max_attachment : 0;
+    config.max_listeners = max_listeners > 0 && max_listeners < 1e18 ? (uint64_t)max_listeners : 0;
     svc = calloc(1, sizeof *svc);
     status = svc ? quire_sync_service_open(&svc->sync, &config) : QUIRE_ENOMEM;
     for (i = 0; key_texts && i < key_count; i++) free(key_texts[i]);

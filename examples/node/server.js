@@ -21,7 +21,8 @@ const quire = require(process.env.QUIRE_NODE_ADDON || path.join(__dirname, 'quir
 
 function parseArgs(argv) {
   const o = { host: process.env.QUIRE_HOST || '127.0.0.1', port: Number(process.env.QUIRE_PORT || 8412),
-    store: process.env.QUIRE_STORE || 'sqlite://quire.db', publicKeys: [], maxBodyBytes: 0, maxUploadBytes: 0 };
+    store: process.env.QUIRE_STORE || 'sqlite://quire.db', publicKeys: [], maxBodyBytes: 0, maxUploadBytes: 0,
+    maxAttachmentBytes: 0, maxListeners: 0 };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -34,6 +35,8 @@ function parseArgs(argv) {
       case '--admin-token-file': o.adminToken = fs.readFileSync(value, 'utf8').trim(); break;
       case '--max-body-bytes': o.maxBodyBytes = Number(value); break;
       case '--max-upload-bytes': o.maxUploadBytes = Number(value); break;
+      case '--max-attachment-bytes': o.maxAttachmentBytes = Number(value); break;
+      case '--max-listeners': o.maxListeners = Number(value); break;
       default: throw new Error(`unknown flag ${flag}`);
     }
   }
@@ -44,7 +47,8 @@ function parseArgs(argv) {
 const options = parseArgs(process.argv.slice(2));
 const service = quire.open(options);
 // Past the largest body the library takes, one byte is enough for it to answer 413.
-const readLimit = Math.max(options.maxUploadBytes || 256 << 20, options.maxBodyBytes || 8 << 20) + 1;
+const readLimit = Math.max(options.maxUploadBytes || 256 << 20, options.maxBodyBytes || 8 << 20,
+  options.maxAttachmentBytes || 8 << 20) + 1;
 let pending = 0;
 
 const server = http.createServer({ maxHeaderSize: 256 * 1024 + 4096 }, (req, res) => {

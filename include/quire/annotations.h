@@ -294,9 +294,10 @@ QUIRE_API int quire_annotation_set_image(quire_annotation *annotation, const voi
  * QUIRE_EINVAL) or written back (`quire_document_update_annotation`, which replaces the
  * file); its /Name (QUIRE_ANNOT_ICON: PushPin, the default, Paperclip, Graph or Tag) is
  * drawn as its appearance in /C. `data` NULL and `length` 0 forget a file not stored yet.
- * Only a FileAttachment may have one. The annotation JSON and a synced layer's records do
- * not carry the file yet: a synced document refuses one (QUIRE_ESTATE, when the
- * annotation is added or updated).
+ * Only a FileAttachment may have one. The annotation JSON (`pspdfkit/file` with its
+ * `attachments`) and XFDF (`<data>`) carry the file, and a synced document's layer record
+ * names it by its SHA-256: the sync client uploads it as an attachment of the document
+ * before it pushes the record (docs/sync-protocol.md, "Attachments").
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL annotation, NULL data with a length, NULL or
  * invalid file_name, a content_type that is not type/subtype); QUIRE_ELIMIT (over 64 MiB).
  */

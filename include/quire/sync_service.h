@@ -63,13 +63,22 @@ typedef struct quire_sync_config {
     uint64_t max_body_bytes;
     /** Largest PDF upload, in bytes; 0 for the default (256 MiB). */
     uint64_t max_upload_bytes;
+    /** Version 2: largest attachment upload (an image of an image annotation, a file of a
+     *  file attachment annotation), in bytes; 0 for the default (8 MiB). At most 64 MiB
+     *  (an image is at most 16 MiB whatever this says); more is QUIRE_EINVAL at open. */
+    uint64_t max_attachment_bytes;
+    /** Version 2: most long polls waiting at once in this service; 0 for the default
+     *  (10,000). Past it a long poll is answered 503 `busy` with Retry-After; more than
+     *  2,147,483,647 is QUIRE_EINVAL at open. */
+    uint64_t max_listeners;
 } quire_sync_config;
 
-/** The current version of `quire_sync_config`. */
-#define QUIRE_SYNC_CONFIG_VERSION 1
+/** The current version of `quire_sync_config` (2 added `max_attachment_bytes` and
+ *  `max_listeners`; a version 1 struct, 64 bytes on LP64, is read as it is). */
+#define QUIRE_SYNC_CONFIG_VERSION 2
 /** Initialiser for `quire_sync_config`: no store yet (set `store`), no keys, no admin
  *  API, the default limits. */
-#define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0 }
+#define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0 }
 
 /**
  * Fills `config` with the defaults of `version` and sets its version (QUIRE_SYNC_CONFIG_INIT

@@ -79,5 +79,6 @@ public struct AnnotationRecordChecker: Sendable {
         }
         _ = try InstantJSON.fields(of: record, kind: kind, frame: InstantJSON.Frame(left: frame.left, top: frame.top),
                                    pageCount: frames.count, path: path)
+        try InstantJSON.checkFileFields(record, path: path)
     }
 }

@@ -178,7 +178,8 @@ extension Document {
         a.creationDate = a.creationDate ?? now
         a.modificationDate = now
         if a.flags == 0 && !a.isStateReply { a.flags = Annotation.Flag.print }
-        // (A record imported without its file makes one, as it always did: JSON carries no file.)
+        // (A record imported without its file makes one, as it always did: plain Instant JSON
+        // may name none.)
         if a.subtype == "FileAttachment" && a.file == nil && !imported {
             throw PDFError(.invalidArgument, "file: a FileAttachment needs a file to embed (Annotation.file, quire_annotation_set_file)")
         }
@@ -236,9 +237,8 @@ extension Document {
 
     /// Stores what `a` carries to be stored, for adding it and for updating it alike: a
     /// stamp's image (its private entry) and a FileAttachment's file (/FS), then forgets
-    /// them. A synced document refuses a file, which its layer record would not carry.
+    /// them (a synced layer's record carries either as an attachment, by its SHA-256).
     private func storeCarried(_ a: inout Annotation, into dict: inout PDFDictionary) throws {
-        if a.file != nil { try checkStructureEditable("a FileAttachment's file cannot be embedded (its layer record does not carry files yet)") }
         if let image = a.image { dict[Document.imageKey] = try storeImage(image) }
         a.image = nil
         if let file = a.file { dict["FS"] = try storeAttachedFile(file); a.fileInfo = file.info }

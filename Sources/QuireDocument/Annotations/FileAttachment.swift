@@ -61,7 +61,9 @@ extension Annotation {
             FileInfo(name: name, contentType: contentType, description: description, size: bytes.count)
         }
 
-        static func nameProblem(_ name: String) -> String? {
+        /// Why `name` cannot be a file's name (empty, too long, a path separator or a
+        /// NUL), or nil.
+        public static func nameProblem(_ name: String) -> String? {
             if name.isEmpty { return "must not be empty" }
             if name.count > maxNameLength { return "longer than \(maxNameLength) characters" }
             if name.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" }) {
@@ -70,7 +72,8 @@ extension Annotation {
             return nil
         }
 
-        static func contentTypeProblem(_ type: String) -> String? {
+        /// Why `type` is not a media type (type/subtype), or nil; empty is none.
+        public static func contentTypeProblem(_ type: String) -> String? {
             if type.isEmpty { return nil }
             let parts = type.split(separator: "/", omittingEmptySubsequences: false)
             let token = { (s: Substring) in

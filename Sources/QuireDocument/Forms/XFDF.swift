@@ -1,4 +1,5 @@
 import CExpat
+import FoundationEssentials
 import QuireSyntax
 
 /// XFDF (ISO 19444-1): annotations (with replies and review states) and field values as
@@ -12,6 +13,11 @@ import QuireSyntax
 /// `coords`, `start`/`end`/`head`/`tail` of lines, `icon`; children `contents`,
 /// `inklist`/`gesture`, `vertices`, `defaultappearance`) and `<fields>` (nested by partial
 /// names, each with its `value`s). Links, popups and widgets are not annotations of XFDF.
+/// A file attachment (`<fileattachment>`) has its file's name in `file`, its description
+/// in `desc`, and its bytes in a `<data MODE="raw" encoding="hex" length="N"
+/// mimetype="type/subtype">` child, as Acrobat writes it; import also reads
+/// `encoding="base64"` and `filter="FlateDecode"` data, checks `length`, and refuses data
+/// that does not decode, or decodes past ``Annotation/AttachedFile/maxBytes``.
 ///
 /// Import reads the same with Expat: an annotation whose `name` is already on its page is
 /// updated, any other is added; `inreplyto` links replies by name after all are read;
@@ -75,6 +81,57 @@ public enum XFDF {
     static func color(_ c: [Double]) -> String? { Annotation.hexColor(c) }
 
     static func parseColor(_ s: String) -> [Double]? { Annotation.color(hex: s, requireHash: false) }
+
+    /// The file of a `<data>` element: its text decoded by `encoding` (hex, the default,
+    /// or base64; white space skipped), inflated when `filter` is FlateDecode (within
+    /// ``Annotation/AttachedFile/maxBytes``), its `length` (when given) the count of the
+    /// bytes read or of those decoded, and with the name (default "file"), description and
+    /// `mimetype` checked as ``Annotation/AttachedFile`` checks them.
+    static func file(_ text: String, _ attrs: [String: String], name: String?, description: String?) throws -> Annotation.AttachedFile {
+        let maxBytes = Annotation.AttachedFile.maxBytes
+        let digits = text.utf8.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        var bytes: [UInt8]
+        switch (attrs["encoding"] ?? "hex").lowercased() {
+        case "hex":
+            guard digits.count % 2 == 0 else { throw PDFError(.format, "an odd number of hexadecimal digits") }
+            bytes = []
+            bytes.reserveCapacity(digits.count / 2)
+            var i = 0
+            while i < digits.count {
+                guard let hi = Hex.value(digits[i]), let lo = Hex.value(digits[i + 1]) else {
+                    throw PDFError(.format, "encoding=\"hex\" but the data has a character that is not a hexadecimal digit")
+                }
+                bytes.append(hi << 4 | lo)
+                i += 2
+            }
+        case "base64":
+            guard let data = Data(base64Encoded: Data(digits)) else { throw PDFError(.format, "encoding=\"base64\" but the data is not base64") }
+            bytes = [UInt8](data)
+        case let other:
+            throw PDFError(.format, "encoding=\"\(other.prefix(40))\" is not hex or base64")
+        }
+        let read = bytes.count
+        switch attrs["filter"] {
+        case nil: break
+        case "FlateDecode"?:
+            bytes = try bytes.withUnsafeBufferPointer { input in
+                try Filters.inflate(input, budget: DecodeBudget(maxBytes: maxBytes, maxRatio: Int.max,
+                                                                bytesLimit: ("attached_file_max_bytes", maxBytes)),
+                                    warning: { _ in })
+            }
+        case let other?:
+            throw PDFError(.format, "filter=\"\(other.prefix(40))\" is not FlateDecode")
+        }
+        guard bytes.count <= maxBytes else {
+            throw PDFError(.limit, "the file is \(bytes.count) bytes long (at most \(maxBytes))")
+        }
+        if let length = attrs["length"] {
+            guard let n = Int(length), n == bytes.count || n == read else {
+                throw PDFError(.format, "length=\"\(length.prefix(40))\" but the data holds \(bytes.count) bytes")
+            }
+        }
+        return try Annotation.AttachedFile(bytes: bytes, name: name ?? "file", contentType: attrs["mimetype"], description: description)
+    }
 
     /// XFDF's `style` names of /BS /S (XFDF 3.0 §2.5.1; "cloudy" is /BE /S /C).
     static let borderStyles: [(pdf: String, xfdf: String)] = [
@@ -172,7 +229,10 @@ extension Document {
             if a.repeatsOverlayText { attrs.append(("overlay-text-repeat", "true")) }
             if let icon = a.iconName { attrs.append(("icon", icon)) }
             if a.rotation != 0 { attrs.append(("rotation", "\(a.rotation)")) }
+            var data = ""
+            if a.subtype == "FileAttachment" { data = try xfdfFileData(a, attrs: &attrs) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
+            out += data
             if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
             if let da = a.defaultAppearance { out += "<defaultappearance>\(XFDF.escape(da))</defaultappearance>" }
             if !a.inkList.isEmpty {
@@ -217,6 +277,30 @@ extension Document {
         out += "</fields>\n</xfdf>\n"
         try progress?(steps, steps)
         return out
+    }
+
+    /// A file attachment's `file` and `desc` attributes and its `<data>` child (hex). A
+    /// file whose hex would not fit an XFDF document this import reads (``XFDF/maxBytes``),
+    /// or that cannot be read, is left out with a warning.
+    private func xfdfFileData(_ a: Annotation, attrs: inout [(String, String)]) throws -> String {
+        if let name = a.fileInfo?.name { attrs.append(("file", name)) }
+        if let d = a.fileInfo?.description { attrs.append(("desc", d)) }
+        guard let id = a.id else { return "" }
+        let file: Annotation.AttachedFile?
+        do {
+            file = try attachedFile(of: id)
+        } catch {
+            self.file.warn("XFDF export: the file of annotation \(id.number) cannot be read (\(error)); written without it")
+            return ""
+        }
+        guard let file else { return "" }
+        guard 2 * file.bytes.count < XFDF.maxBytes - (1 << 20) else {
+            self.file.warn("XFDF export: the file of annotation \(id.number) is \(file.bytes.count) bytes long, too long for XFDF (\(XFDF.maxBytes) bytes in all); written without it")
+            return ""
+        }
+        var out = "<data MODE=\"raw\" encoding=\"hex\" length=\"\(file.bytes.count)\""
+        if let type = file.contentType { out += " mimetype=\"\(XFDF.escape(type))\"" }
+        return out + ">" + Hex.string(file.bytes, uppercase: true) + "</data>"
     }
 
     // MARK: Import
@@ -307,6 +391,8 @@ final class XFDFReader {
     private var fieldPath: [String] = []
     private var fieldValues: [[String]] = []
     private var gestures: [[Double]] = []
+    /// The attributes of the `<data>` element being read.
+    private var dataAttributes: [String: String] = [:]
 
     static func read(_ bytes: [UInt8]) throws -> XFDFReader {
         guard bytes.count <= XFDF.maxBytes else {
@@ -402,6 +488,10 @@ final class XFDFReader {
             if measurePrecision == nil || name == "distance", let d = attrs["d"].flatMap(Double.init).flatMap(MeasurementScale.decimals(denominator:)) {
                 measurePrecision = d
             }
+        case "data" where current?.annotation.subtype == "FileAttachment":
+            capturing = name
+            text = ""
+            dataAttributes = attrs
         default:
             if let subtype = XFDF.subtypes[name], current == nil, depth >= 2 {
                 startAnnotation(subtype, attrs)
@@ -453,6 +543,9 @@ final class XFDFReader {
         if subtype == "Caret", let sy = attrs["symbol"] { a.symbol = sy.lowercased() == "paragraph" || sy == "P" ? "P" : "None" }
         a.iconName = attrs["icon"]
         if let turn = attrs["rotation"].flatMap(Int.init), turn % 90 == 0 { a.rotation = ((turn % 360) + 360) % 360 }
+        if subtype == "FileAttachment" {
+            a.fileInfo = Annotation.FileInfo(name: attrs["file"], description: attrs["desc"])
+        }
         let replyType: ReplyType? = attrs["replyType"].map { $0.lowercased() == "group" ? .group : .reply }
         current = Record(annotation: a, inReplyTo: attrs["inreplyto"], replyType: replyType)
     }
@@ -480,6 +573,18 @@ final class XFDFReader {
                 return fail("the measure rateValue \"\(ratio.prefix(60))\" is not \"A unit = B unit\" in units Quire knows")
             }
             current?.annotation.measurement = scale
+        case "data" where capturing == "data":
+            capturing = nil
+            guard var a = current?.annotation else { return }
+            do {
+                a.file = try XFDF.file(text, dataAttributes, name: a.fileInfo?.name, description: a.fileInfo?.description)
+            } catch let e as PDFError {
+                problem = PDFError(e.kind, "XFDF: the data of file attachment \"\((a.name ?? "").prefix(60))\": \(e.message)")
+                return
+            } catch {
+                return fail("the data of a file attachment: \(error)")
+            }
+            current?.annotation = a
         case "vertices":
             capturing = nil
             guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("vertices that are not x,y pairs") }

@@ -24,6 +24,9 @@ extension ScheduleRun {
         case addBookmark, renameBookmark, moveBookmark, deleteBookmark
         /// An image stamp (issue 33: its image is an attachment, uploaded before its record).
         case imageStamp
+        /// A file attachment annotation (its file is an attachment too, uploaded before its
+        /// record; deletes race it like any annotation).
+        case fileAttachment
     }
 
     static let editWeights: [(EditKind, Int)] = [
@@ -31,7 +34,7 @@ extension ScheduleRun {
         (.recolor, 5), (.reply, 12), (.stateReply, 7), (.delete, 10), (.importPair, 4), (.importUpdate, 4),
         (.toolSquare, 3), (.toolContents, 3), (.toolDelete, 2), (.toolUndo, 6), (.toolRedo, 3),
         (.fillText, 6), (.toggleCheck, 3), (.chooseFruit, 3), (.addBookmark, 4), (.renameBookmark, 3), (.moveBookmark, 2),
-        (.deleteBookmark, 2), (.imageStamp, 3),
+        (.deleteBookmark, 2), (.imageStamp, 3), (.fileAttachment, 3),
     ]
 
     func pickEdit() -> EditKind {
@@ -98,6 +101,7 @@ extension ScheduleRun {
         case .fillText, .toggleCheck, .chooseFruit: report.formFills += 1
         case .addBookmark, .renameBookmark, .moveBookmark, .deleteBookmark: report.bookmarkEdits += 1
         case .imageStamp: report.imageStamps += 1
+        case .fileAttachment: report.fileAttachments += 1
         default: break
         }
         let change = d.lastChangeID
@@ -234,6 +238,18 @@ extension ScheduleRun {
             a.author = c.user
             // Four images in all: clients share attachments, each uploaded once.
             a.image = try Annotation.StampImage(bytes: testPNG(shade: Int(rng.next(4))), contentType: "image/png")
+            _ = try doc.addAnnotation(a)
+            touch(a.name)
+            return a.name ?? ""
+        case .fileAttachment:
+            var a = Annotation(subtype: "FileAttachment", pageIndex: page, rect: randomRect(page: page, width: 20, height: 20))
+            a.name = freshName(c)
+            a.author = c.user
+            a.iconName = Annotation.fileAttachmentIcons[Int(rng.next(4))]
+            // Four files in all, shared by the clients as the images are.
+            let n = Int(rng.next(4))
+            a.file = try Annotation.AttachedFile(bytes: testFile(n), name: "file-\(n).txt", contentType: "text/plain",
+                                                 description: "file \(n)")
             _ = try doc.addAnnotation(a)
             touch(a.name)
             return a.name ?? ""

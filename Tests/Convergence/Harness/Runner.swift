@@ -18,6 +18,7 @@ public struct ConvergenceSummary: Sendable {
     public var formFills = 0
     public var bookmarkEdits = 0
     public var imageStamps = 0
+    public var fileAttachments = 0
     public var repairs: Int64 = 0
     public var divergences = 0
     public var lost = 0
@@ -37,6 +38,7 @@ public struct ConvergenceSummary: Sendable {
         formFills += r.formFills
         bookmarkEdits += r.bookmarkEdits
         imageStamps += r.imageStamps
+        fileAttachments += r.fileAttachments
         repairs += r.repairs
         divergences += r.divergences.count
         lost += r.lost.count
@@ -53,7 +55,7 @@ public struct ConvergenceSummary: Sendable {
             \(schedules) schedules in \((seconds * 10).rounded() / 10) s: \(failures.count) failed
               divergences \(divergences), lost \(lost), duplicated \(duplicated), out of order \(disordered), errors \(errors)
               edits \(edits), syncs \(syncs), mutations accepted \(accepted), local changes reported dropped \(droppedChanges), merges \(merges), repairs \(repairs)
-              of which form fills \(formFills), bookmark edits \(bookmarkEdits), image stamps \(imageStamps)
+              of which form fills \(formFills), bookmark edits \(bookmarkEdits), image stamps \(imageStamps), file attachments \(fileAttachments)
               network: \(f)
             """
     }

@@ -55,6 +55,7 @@ public struct ScheduleReport: Sendable {
     public var formFills = 0
     public var bookmarkEdits = 0
     public var imageStamps = 0
+    public var fileAttachments = 0
     public var repairs: Int64 = 0
     public var faults: [String: Int] = [:]
     public var divergences: [String] = []
@@ -225,6 +226,12 @@ public func startingPDF() throws -> [UInt8] {
     try doc.setValue(.dictionary(form), forKey: "AcroForm", inObject: root.number)
     try doc.setValue(.array([name, agree, fruit, locked]), forKey: "Annots", inObject: page3ID.number)
     return try doc.saved(.full(objectStreams: false))
+}
+
+/// The bytes of shared file `n` (0...3), for file attachments: a few hundred bytes, every
+/// byte value among them.
+public func testFile(_ n: Int) -> [UInt8] {
+    Array("file \(n)\n".utf8) + (0..<256).map { UInt8(($0 * (n + 1)) & 0xFF) }
 }
 
 /// A 4 × 3 RGB PNG of one grey shade (0...3), for image stamps.

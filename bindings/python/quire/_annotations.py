@@ -721,8 +721,8 @@ class Annotation(OwnedHandle):
         ``'application/pdf'`` (``None`` for none); ``description`` is shown by viewers.
         :class:`quire.InvalidArgumentError` for a name with a path separator or a bad media
         type, :class:`quire.LimitError` past 64 MiB. ``None`` forgets a file not stored yet.
-        The annotation JSON and synced layers do not carry the file yet: a synced document
-        refuses one (:class:`quire.StateError`)."""
+        The annotation JSON (``pspdfkit/file``) and XFDF carry the file, and a synced
+        document uploads it as an attachment of its layer's record."""
         if data is None:
             with self._lock:
                 self._changed()

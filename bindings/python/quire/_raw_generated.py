@@ -747,11 +747,14 @@ class quire_sync_config(Structure):
         ("admin_token", c_char_p),
         ("max_body_bytes", c_uint64),
         ("max_upload_bytes", c_uint64),
+        ("max_attachment_bytes", c_uint64),
+        ("max_listeners", c_uint64),
     ]
 
 
-#: The current version of `quire_sync_config`.
-QUIRE_SYNC_CONFIG_VERSION = 1
+#: The current version of `quire_sync_config` (2 added `max_attachment_bytes` and
+#: `max_listeners`; a version 1 struct, 64 bytes on LP64, is read as it is).
+QUIRE_SYNC_CONFIG_VERSION = 2
 
 
 class quire_sync_header(Structure):

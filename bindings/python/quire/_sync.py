@@ -32,6 +32,9 @@ class SyncService:
     (from the working directory, as quire-server takes it) or ``"sqlite::memory:"`` (for
     tests); ``public_keys``: PEM texts that verify the JWTs (RS256, RS512, ES256, ES512);
     ``jwks``: a JWKS text; ``admin_token``: the admin API's token (``None``: no admin API).
+    The limits (0: the default): ``max_body_bytes`` (8 MiB), ``max_upload_bytes`` (a PDF,
+    256 MiB), ``max_attachment_bytes`` (an image or file of an annotation, 8 MiB, at most
+    64 MiB) and ``max_listeners`` (long polls waiting at once, 10,000).
     """
 
     def __init__(
@@ -43,6 +46,8 @@ class SyncService:
         admin_token: Optional[str] = None,
         max_body_bytes: int = 0,
         max_upload_bytes: int = 0,
+        max_attachment_bytes: int = 0,
+        max_listeners: int = 0,
     ) -> None:
         config = _raw.sync_config_init()
         keep: List[object] = []
@@ -58,6 +63,8 @@ class SyncService:
             config.admin_token = c_string(admin_token, "the admin token")
         config.max_body_bytes = max_body_bytes
         config.max_upload_bytes = max_upload_bytes
+        config.max_attachment_bytes = max_attachment_bytes
+        config.max_listeners = max_listeners
         handle = _raw.quire_sync_service_p()
         check(_raw.lib.quire_sync_service_open(byref(handle), byref(config)))
         self._handle: Optional[Any] = handle  # a quire_sync_service_p

@@ -40,7 +40,7 @@ enum InstantJSON {
     enum ColorSlot { case color, strokeColor, borderColor, outlineColor }
     enum WidthSlot { case strokeWidth, lineWidth, borderWidth }
     enum Geometry { case none, rects, line, polygon, polyline, ink }
-    enum IconSlot { case none, note, stamp }
+    enum IconSlot { case none, note, stamp, file }
 
     /// How a PDF subtype maps to an Instant JSON type and its fields.
     struct Kind {
@@ -77,6 +77,7 @@ enum InstantJSON {
         Kind(type: "pspdfkit/ink", subtype: "Ink", color: .strokeColor, width: .lineWidth, geometry: .ink),
         Kind(type: "pspdfkit/stamp", subtype: "Stamp", color: .color, icon: .stamp),
         Kind(type: "pspdfkit/link", subtype: "Link", color: .borderColor, width: .borderWidth),
+        Kind(type: "pspdfkit/file", subtype: "FileAttachment", color: .color, icon: .file),
         Kind(type: "pspdfkit/markup/redaction", subtype: "Redact", color: .outlineColor, fill: true, geometry: .rects,
              redaction: true),
     ]
@@ -89,6 +90,8 @@ enum InstantJSON {
     static let commentMarkerType = "pspdfkit/comment-marker"
     /// PSPDFKit's image annotation: a Stamp whose appearance is an attached image.
     static let imageType = "pspdfkit/image"
+    /// PSPDFKit's file annotation: a FileAttachment whose file is an attachment of the JSON.
+    static let fileType = "pspdfkit/file"
 
     static func kind(type: String) -> Kind? {
         if type == genericType { return Kind(type: genericType, subtype: "", color: .color) }

@@ -144,6 +144,10 @@ extension Document {
                 r.contentType = image.contentType
                 attachments[key] = InstantJSONAttachment(binary: Data(image.bytes).base64EncodedString(), contentType: image.contentType)
             }
+            // A file attachment: pspdfkit/file, its embedded file in `attachments` by SHA-256.
+            if a.subtype == "FileAttachment" {
+                exportAttachedFile(a, into: &r, attachments: &attachments)
+            }
             try InstantJSON.addExactValues(&r, a, kind: kind, frame: frame)
             if let text = markedTextForExport(a, pages: &textPages) {
                 var withText = r.quire ?? InstantJSONQuireFields()
@@ -405,6 +409,8 @@ extension Document {
         var frames: [Int: InstantJSON.Frame] = [:]
         var images: [Int: (image: ImageAttachment, bytes: [UInt8], contentType: String)] = [:]
         var imageless: [Int] = []
+        var files: [Int: Annotation.AttachedFile] = [:]
+        var fileless: [Int] = []
         for (i, r) in records.enumerated() {
             let path = i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]"
             guard let kind = InstantJSON.kind(type: r.type) else {
@@ -439,6 +445,13 @@ extension Document {
                 if let key = r.imageAttachmentId, json.attachments?[key] == nil { imageless.append(i) }
                 else { images[i] = try checkedImage(r, json.attachments, path: path) }
             }
+            try InstantJSON.checkFileFields(r, path: path)
+            if r.type == InstantJSON.fileType {
+                // Likewise a file: without its attachment, it may only update a file
+                // attachment that has a file already; with it, the file is replaced.
+                if let key = r.fileAttachmentId, json.attachments?[key] == nil { fileless.append(i) }
+                else if let file = try checkedFile(r, json.attachments, path: path) { files[i] = file }
+            }
         }
         // 2. References: record ids and names, then the document's /NM.
         var recordOf: [String: Int] = [:]
@@ -461,6 +474,11 @@ extension Document {
         for i in imageless where match.alias[i] == nil {
             guard let object = match.target[i], try imageAttachment(of: object) != nil else {
                 throw PDFError(.format, "annotation JSON: \(i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]").imageAttachmentId: no attachment \"\((records[i].imageAttachmentId ?? "").prefix(80))\" in attachments")
+            }
+        }
+        for i in fileless where match.alias[i] == nil {
+            guard let object = match.target[i], try attachedFile(of: object) != nil else {
+                throw PDFError(.format, "annotation JSON: \(i < annotationCount ? "annotations[\(i)]" : "comments[\(i - annotationCount)]").fileAttachmentId: no attachment \"\((records[i].fileAttachmentId ?? "").prefix(80))\" in attachments")
             }
         }
         let existingByNumber = match.existingByNumber
@@ -686,6 +704,11 @@ extension Document {
                     d = try withAppearance(a, d, strict: false)
                 }
             }
+            if let file = files[i] {
+                // A new file (or another name, type or description): a new file specification.
+                let stored = try? attachedFile(of: id)
+                if stored != file { d["FS"] = try storeAttachedFile(file) }
+            }
             try setObject(id.number, .dictionary(d))
             if let p = a.popup, isInUse(p.number), case .dictionary(var pd) = try object(p.number) {
                 pd["Parent"] = .reference(id)
@@ -796,6 +819,68 @@ extension Document {
             out.append(id)
         }
         return out
+    }
+
+    /// Writes a FileAttachment's file into its record (`fileAttachmentId`, the lowercase
+    /// hexadecimal SHA-256 of the bytes; `fileName`, `description`, `contentType`) and the
+    /// bytes into `attachments`. A file specification naming a file outside the document
+    /// gives its name and description only; a file that cannot be read (a damaged stream,
+    /// one past ``Annotation/AttachedFile/maxBytes``) is left out with a warning.
+    private func exportAttachedFile(_ a: Annotation, into r: inout InstantJSONAnnotation,
+                                    attachments: inout [String: InstantJSONAttachment]) {
+        r.fileName = a.fileInfo?.name
+        r.description = a.fileInfo?.description
+        r.contentType = a.fileInfo?.contentType
+        guard let object = a.id else { return }
+        let file: Annotation.AttachedFile?
+        do {
+            file = try attachedFile(of: object)
+        } catch {
+            self.file.warn("annotation \(a.name ?? object.description) on page \(a.pageIndex + 1): its attached file cannot be read (\(error)); left out of the JSON")
+            return
+        }
+        guard let file else { return }
+        let key = InstantJSON.hex(JournalCodec.sha256(file.bytes)).lowercased()
+        r.fileAttachmentId = key
+        attachments[key] = InstantJSONAttachment(binary: Data(file.bytes).base64EncodedString(), contentType: file.contentType)
+    }
+
+    /// The file of a `pspdfkit/file` record: its attachment base64-decoded (at most
+    /// ``Annotation/AttachedFile/maxBytes``, and when the key is a SHA-256, one whose bytes
+    /// have that hash), with the record's name, media type and description, checked as
+    /// ``Annotation/AttachedFile/init(bytes:name:contentType:description:)`` checks them.
+    /// Nil when the record names no attachment. Errors name the record's field or the
+    /// attachment.
+    private func checkedFile(_ r: InstantJSONAnnotation, _ attachments: [String: InstantJSONAttachment]?,
+                             path: String) throws -> Annotation.AttachedFile? {
+        guard let key = r.fileAttachmentId else { return nil }
+        guard let attachment = attachments?[key] else {
+            throw PDFError(.format, "annotation JSON: \(path).fileAttachmentId: no attachment \"\(key.prefix(80))\" in attachments")
+        }
+        let where_ = "annotation JSON: attachments.\(key.prefix(80))"
+        let maxBytes = Annotation.AttachedFile.maxBytes
+        guard attachment.binary.utf8.count <= (maxBytes / 3 + 1) * 4 + 64 else {
+            throw PDFError(.limit, "\(where_).binary: \(attachment.binary.utf8.count) characters of base64 (an attached file is at most \(maxBytes) bytes)")
+        }
+        guard let data = Data(base64Encoded: attachment.binary) else {
+            throw PDFError(.format, "\(where_).binary: not base64 data")
+        }
+        let bytes = [UInt8](data)
+        guard bytes.count <= maxBytes else {
+            throw PDFError(.limit, "\(where_).binary: the file is \(bytes.count) bytes long (at most \(maxBytes))")
+        }
+        if key.utf8.count == 64, key.utf8.allSatisfy({ Hex.value($0) != nil }) {
+            let actual = InstantJSON.hex(JournalCodec.sha256(bytes)).lowercased()
+            guard actual == key.lowercased() else {
+                throw PDFError(.format, "\(where_): the file's SHA-256 is \(actual), not its key")
+            }
+        }
+        try InstantJSON.checkFileFields(r, path: path)
+        let type = r.contentType ?? attachment.contentType
+        if let type, let problem = Annotation.AttachedFile.contentTypeProblem(type) {
+            throw PDFError(.format, "\(where_).contentType: \(problem)")
+        }
+        return try Annotation.AttachedFile(bytes: bytes, name: r.fileName ?? "file", contentType: type, description: r.description)
     }
 
     /// The image of a `pspdfkit/image` record: its attachment, base64-decoded and read

@@ -96,6 +96,7 @@ extension InstantJSON {
         switch kind.icon {
         case .note: r.icon = a.iconName.map(lowerFirst)
         case .stamp: r.stampType = a.iconName
+        case .file: r.iconName = a.iconName
         case .none: break
         }
         var q = InstantJSONQuireFields()

@@ -211,6 +211,11 @@ extension InstantJSON {
         case .stamp:
             a.iconName = try r.stampType.map { try checkName($0, "stampType") }
             if let exact = q.iconName, exact == r.stampType { a.iconName = exact }
+        case .file:
+            // PushPin, Paperclip, Graph, Tag; PSPDFKit Web writes them lower camel case.
+            let known = r.iconName.flatMap { n in Annotation.fileAttachmentIcons.first { $0.lowercased() == n.lowercased() } }
+            a.iconName = try known ?? r.iconName.map { try checkName($0, "iconName") }
+            if let exact = q.iconName, exact == r.iconName { a.iconName = exact }
         case .none:
             a.iconName = q.iconName
         }
@@ -338,12 +343,29 @@ extension InstantJSON {
         case .rotation: field = "rotation"
         case .blendMode: field = "blendMode"
         case .image: field = "imageAttachmentId"
-        case .file: field = "type"  // JSON carries no file: not met
+        case .file: field = "fileAttachmentId"
         case .dashPattern: field = q.dashPattern != nil ? "quire.dashPattern" : "strokeDashArray"
         case .cloudyIntensity: field = r.cloudyBorderIntensity != nil ? "cloudyBorderIntensity" : "quire.cloudyIntensity"
         case .rectDifferences: field = r.cloudyBorderInset != nil ? "cloudyBorderInset" : "quire.rectDifferences"
         }
         throw PDFError(.format, "annotation JSON: \(path).\(field): \(violation.problem)")
+    }
+
+    /// A `pspdfkit/file` record's description of its file, checked as
+    /// ``Annotation/AttachedFile`` checks a file it is given: `fileName` (absent: "file")
+    /// a name without a path separator, `contentType` a media type, `description` within
+    /// its limit. Errors name the field.
+    static func checkFileFields(_ r: InstantJSONAnnotation, path: String) throws {
+        guard r.type == fileType else { return }
+        if let problem = Annotation.AttachedFile.nameProblem(r.fileName ?? "file") {
+            throw PDFError(.format, "annotation JSON: \(path).fileName: \(problem)")
+        }
+        if let type = r.contentType, let problem = Annotation.AttachedFile.contentTypeProblem(type) {
+            throw PDFError(.format, "annotation JSON: \(path).contentType: \(problem)")
+        }
+        if let d = r.description, d.count > Annotation.AttachedFile.maxDescriptionLength {
+            throw PDFError(.format, "annotation JSON: \(path).description: longer than \(Annotation.AttachedFile.maxDescriptionLength) characters")
+        }
     }
 
     /// The checks that reading JSON makes, for records built in code: every number finite

@@ -34,7 +34,8 @@ public struct InstantJSONDocument: Codable, Sendable, Equatable {
     /// Quire's own exports unless asked for, see ``Document/exportAnnotationsJSON(page:prettyPrinted:instantComments:)``).
     public var comments: [InstantJSONComment]?
     /// Instant JSON's attachments: the images of `pspdfkit/image` records, by
-    /// `imageAttachmentId` (base64 data and a media type).
+    /// `imageAttachmentId`, and the files of `pspdfkit/file` records, by
+    /// `fileAttachmentId` (base64 data and a media type).
     public var attachments: [String: InstantJSONAttachment]?
     /// Instant JSON's form field values (`pspdfkit/form-field-value`): read and written
     /// (a whole-document export has one for every field whose value can be set).
@@ -199,6 +200,14 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
     public var rotation: Int?
     /// The blend mode (/BM) with a lowercase first letter: normal, multiply, screen, ...
     public var blendMode: String?
+    /// `pspdfkit/file`: the key of its file in the document's `attachments` (the file's
+    /// SHA-256), the file's name and description (its file specification's /UF and
+    /// /Desc), and the icon (/Name: PushPin, Paperclip, Graph or Tag); `contentType` is
+    /// the file's media type.
+    public var fileAttachmentId: String?
+    public var fileName: String?
+    public var description: String?
+    public var iconName: String?
 
     public init(type: String, pageIndex: Int, bbox: [Double]) {
         self.type = type
@@ -216,7 +225,8 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
              strokeWidth, lineWidth, borderWidth, fontSize, rects, lines, startPoint, endPoint, lineCaps, points,
              action, quire, isCommentThreadRoot, imageAttachmentId, contentType, strokeDashArray,
              cloudyBorderIntensity, cloudyBorderInset, callout, horizontalAlign, outlineColor, overlayText,
-             repeatOverlayText, measurementScale, measurementPrecision, rotation, blendMode
+             repeatOverlayText, measurementScale, measurementPrecision, rotation, blendMode,
+             fileAttachmentId, fileName, description, iconName
     }
 
     private struct FormattedText: Encodable { var format: String; var value: String }
@@ -277,6 +287,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         try c.encodeIfPresent(measurementPrecision, forKey: .measurementPrecision)
         try c.encodeIfPresent(rotation, forKey: .rotation)
         try c.encodeIfPresent(blendMode, forKey: .blendMode)
+        try c.encodeIfPresent(fileAttachmentId, forKey: .fileAttachmentId)
+        try c.encodeIfPresent(fileName, forKey: .fileName)
+        try c.encodeIfPresent(description, forKey: .description)
+        try c.encodeIfPresent(iconName, forKey: .iconName)
     }
 
     init(json node: JSONNode) throws {
@@ -351,6 +365,10 @@ public struct InstantJSONAnnotation: Codable, Sendable, Equatable {
         measurementPrecision = try o.string("measurementPrecision")
         rotation = try o.node("rotation")?.integer(in: -3600...3600)
         blendMode = try o.string("blendMode")
+        fileAttachmentId = try o.string("fileAttachmentId")
+        fileName = try o.string("fileName")
+        description = try o.string("description")
+        iconName = try o.string("iconName")
     }
 }
 
