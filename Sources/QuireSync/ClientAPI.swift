@@ -143,7 +143,7 @@ extension SyncService {
 
     // MARK: GET /documents/{doc}/layers/{layer}/changes?since=N[&wait=S]
 
-    private enum FeedAnswer: Sendable {
+    enum FeedAnswer: Sendable {
         case reset(seq: Int64)
         case changes(seq: Int64, [SyncChange], more: Bool, digest: LayerDigest?)
     }
@@ -164,34 +164,38 @@ extension SyncService {
         for key in request.query.keys where key != "since" && key != "wait" {
             throw SyncHTTPError.badRequest("unknown query parameter \"\(key.prefix(40))\" (since, wait)")
         }
-        let limit = limits.maxChangesPerPage
-        let read: @Sendable () async throws -> FeedAnswer = { [self] in
-            try await withLayer(document, layer) { tx, info in
-                if since < info.prunedThrough || since > info.seq { return .reset(seq: info.seq) }
-                let changes = try await tx.changes(document, layer, after: since, limit: limit + 1)
-                return .changes(seq: info.seq, Array(changes.prefix(limit)), more: changes.count > limit, digest: info.digest)
-            }
-        }
-        var answer = try await read()
+        var answer = try await readFeed(document, layer, since: since)
         if case .changes(_, let changes, _, _) = answer, changes.isEmpty, wait > 0 {
             guard await listeners.wait(document: document, layer: layer, after: since, seconds: wait) else {
                 throw SyncHTTPError.busy(retryAfter: ListenerRegistry.busyRetryAfterSeconds,
                                          "the server already holds max_listeners (\(limits.maxListeners)) long polls: retry later")
             }
-            answer = try await read()
+            answer = try await readFeed(document, layer, since: since)
         }
+        return SyncResponse(status: 200, headers: [("Content-Type", "application/json")], body: SyncService.feedBody(answer, rights: rights))
+    }
+
+    /// The layer's changes after `since` as the store has them (one page), or a reset.
+    func readFeed(_ document: String, _ layer: String, since: Int64) async throws -> FeedAnswer {
+        let limit = limits.maxChangesPerPage
+        return try await withLayer(document, layer) { tx, info in
+            if since < info.prunedThrough || since > info.seq { return .reset(seq: info.seq) }
+            let changes = try await tx.changes(document, layer, after: since, limit: limit + 1)
+            return .changes(seq: info.seq, Array(changes.prefix(limit)), more: changes.count > limit, digest: info.digest)
+        }
+    }
+
+    /// The JSON body of a feed answer, as `GET .../changes` gives it to a token with `rights`.
+    static func feedBody(_ answer: FeedAnswer, rights: CollaborationPermissions?) -> [UInt8] {
         switch answer {
         case .reset(let seq):
-            return SyncService.json(200, .object([("reset", .bool(true)), ("seq", .integer(seq))]))
+            return JSONOut.object([("reset", .bool(true)), ("seq", .integer(seq))]).bytes
         case .changes(let seq, var changes, let more, var digest):
             // A token with collaboration permissions: a put of a record it may not view
             // reaches it as a delete of that id (it may have seen the record before it
             // changed group), and the digest, the whole layer's, is left out.
             if let rights, !rights.viewsEverything {
-                changes = changes.map { c in
-                    guard c.op == .put, let record = c.record, !rights.canView(json: record) else { return c }
-                    return SyncChange(seq: c.seq, id: c.id, op: .delete, record: nil, clientID: c.clientID, userID: c.userID)
-                }
+                changes = changes.map { visible($0, to: rights) }
                 digest = nil
             }
             // The digest of the layer at `seq` (what a client holds once it applied these
@@ -202,8 +206,15 @@ extension SyncService {
                 ("more", .bool(more)),
             ]
             if let digest { fields.append(("digest", .string(digest.hex))) }
-            return SyncService.json(200, .object(fields))
+            return JSONOut.object(fields).bytes
         }
+    }
+
+    /// A change as a token with `rights` sees it: a put of a record it may not view is a
+    /// delete of that id.
+    static func visible(_ c: SyncChange, to rights: CollaborationPermissions) -> SyncChange {
+        guard c.op == .put, let record = c.record, !rights.canView(json: record) else { return c }
+        return SyncChange(seq: c.seq, id: c.id, op: .delete, record: nil, clientID: c.clientID, userID: c.userID)
     }
 
     static func changeJSON(_ c: SyncChange) -> JSONOut {
