@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -93,9 +94,10 @@ def cpu_seconds(pid: int) -> float:
 
 class Bench:
     def __init__(self, port: int, keys: ss.Keys, clients: int, layers: int, rate: float, seconds: float, seed: int,
-                 websocket: bool = False):
+                 websocket: bool = False, procs: int = 0):
         self.port = port
         self.websocket = websocket
+        self.procs = procs
         self.keys = keys
         self.rate = rate
         self.seconds = seconds
@@ -107,6 +109,7 @@ class Bench:
         self.n_layers = layers
         self.stop_pushing = asyncio.Event()
         self.lag: List[float] = []
+        self.worker_lag: List[float] = []
         self.failures: List[str] = []
 
     async def setup(self, session: aiohttp.ClientSession) -> None:
@@ -211,13 +214,13 @@ class Bench:
             try:
                 async with session.ws_connect(url, heartbeat=None, max_msg_size=64 << 20) as ws:
                     await ws.send_str(json.dumps({"type": "hello", "token": c.layer.token, "since": c.cursor}))
-                    c.polls += 1
                     async for msg in ws:
                         now = time.monotonic()
                         if msg.type != aiohttp.WSMsgType.TEXT:
                             break
                         m = json.loads(msg.data)
                         if m["type"] == "changes":
+                            c.polls += 1
                             self.received(c, m["body"], now)
                             if m["body"].get("reset"):
                                 await ws.send_str(json.dumps({"type": "subscribe", "since": c.cursor}))
@@ -264,6 +267,8 @@ class Bench:
         timeout = aiohttp.ClientTimeout(total=90)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             await self.setup(session)
+            if self.procs > 0:
+                return await self.run_with_workers(session)
             listeners = [asyncio.create_task(self.listener(session, c)) for c in self.clients]
             await asyncio.sleep(0.5)  # every listener is waiting before the first push
             cpu0 = time.process_time()
@@ -293,6 +298,58 @@ class Bench:
                 if have != layer.live:
                     state_ok = False
                     self.failures.append(f"{layer.name}: final records differ ({len(have)} there, {len(layer.live)} expected)")
+        return self.summary(elapsed, cpu, state_ok)
+
+    async def run_with_workers(self, session: aiohttp.ClientSession) -> Dict[str, Any]:
+        """The listeners in `procs` worker processes (one Python process cannot take tens of
+        thousands of messages a second), the pushers here. Arrival times are
+        time.monotonic() in each process: CLOCK_MONOTONIC, one clock for the machine."""
+        ctx = multiprocessing.get_context("spawn")
+        loop = asyncio.get_running_loop()
+        workers = []
+        for k in range(self.procs):
+            mine = [(c.index, c.layer.document, c.layer.name, c.layer.token, c.client_id, c.cursor)
+                    for c in self.clients if c.index % self.procs == k]
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=listener_worker, args=(self.port, self.websocket, mine, there), daemon=True)
+            proc.start()
+            workers.append((proc, here))
+        for proc, conn in workers:  # every listener has its first answer
+            ready = await loop.run_in_executor(None, conn.recv)
+            if ready != "ready":
+                raise RuntimeError(f"a listener worker: {ready}")
+        await asyncio.sleep(0.5)
+        cpu0 = time.process_time()
+        t0 = time.monotonic()
+        pushers = [asyncio.create_task(self.pusher(session, c)) for c in self.clients]
+        monitor = asyncio.create_task(self.lag_monitor())
+        await asyncio.sleep(self.seconds)
+        self.stop_pushing.set()
+        await asyncio.gather(*pushers, monitor)
+        elapsed = time.monotonic() - t0
+        cpu = time.process_time() - cpu0
+        targets = {layer.name: max(layer.acks, default=0) for layer in self.layers}
+        for proc, conn in workers:
+            conn.send(targets)
+        by_index = {c.index: c for c in self.clients}
+        self.worker_cpu = 0.0
+        for proc, conn in workers:
+            report = await loop.run_in_executor(None, conn.recv)
+            for index, (received, duplicates, resets, errors, polls) in report["clients"].items():
+                c = by_index[index]
+                c.received, c.duplicates, c.resets, c.errors, c.polls = received, duplicates, resets, errors, polls
+            self.worker_lag.extend(report["lag"])
+            self.failures.extend(report["failures"])
+            self.worker_cpu += report["cpu"]
+            proc.join(10)
+        state_ok = True
+        for layer in self.layers:
+            async with session.get(self.path(layer), headers=ss.bearer(layer.token)) as resp:
+                body = await resp.json()
+            have = {e["record"]["id"]: e["revision"] for e in body["records"]}
+            if have != layer.live:
+                state_ok = False
+                self.failures.append(f"{layer.name}: final records differ ({len(have)} there, {len(layer.live)} expected)")
         return self.summary(elapsed, cpu, state_ok)
 
     def summary(self, elapsed: float, cpu: float, state_ok: bool) -> Dict[str, Any]:
@@ -332,8 +389,52 @@ class Bench:
             "loadgen_cpu_seconds": round(cpu, 1),
             "loadgen_loop_lag_ms": {"p50": round(percentile(lag, 50) * 1000, 2),
                                     "p99": round(percentile(lag, 99) * 1000, 2)},
+            **({"listener_procs": self.procs,
+                "listener_loop_lag_ms": {"p50": round(percentile(sorted(self.worker_lag), 50) * 1000, 2),
+                                         "p99": round(percentile(sorted(self.worker_lag), 99) * 1000, 2)},
+                "listener_cpu_seconds": round(self.worker_cpu, 1)} if self.procs else {}),
             "failures": self.failures[:10],
         }
+
+
+def listener_worker(port: int, websocket: bool, specs: List[Tuple[int, str, str, str, str, int]], conn: Any) -> None:
+    """A listener process of `Bench.run_with_workers`: follows the layers of `specs`
+    (index, document, layer, token, client id, cursor), says "ready" once each has its first
+    answer, and after the pushes end (the highest acknowledged seq of each layer received)
+    drains and reports what each received and when."""
+
+    async def main() -> None:
+        layers: Dict[str, Layer] = {}
+        clients: List[Client] = []
+        for index, document, name, token, client_id, cursor in specs:
+            layer = layers.setdefault(name, Layer(document, name, token))
+            c = Client(index, layer, client_id)
+            c.cursor = cursor
+            clients.append(c)
+        bench = Bench(port, None, 0, 0, 1.0, 0.0, 0, websocket=websocket)  # type: ignore[arg-type]
+        connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
+        loop = asyncio.get_running_loop()
+        async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=90)) as session:
+            tasks = [asyncio.create_task(bench.listener(session, c)) for c in clients]
+            deadline = time.monotonic() + 120
+            while any(c.polls == 0 for c in clients) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            conn.send("ready")
+            cpu0 = time.process_time()
+            monitor = asyncio.create_task(bench.lag_monitor())
+            targets = await loop.run_in_executor(None, conn.recv)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not all(c.cursor >= targets.get(c.layer.name, 0) for c in clients):
+                await asyncio.sleep(0.05)
+            bench.stop_pushing.set()
+            await monitor
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            conn.send({"clients": {c.index: (c.received, c.duplicates, c.resets, c.errors, c.polls) for c in clients},
+                       "lag": bench.lag, "failures": bench.failures[:10], "cpu": time.process_time() - cpu0})
+
+    uvloop.run(main())
 
 
 class ClientBench:
@@ -484,7 +585,7 @@ def run_scenario(name: str, layers: int, args: argparse.Namespace, work: Path, k
                                  work / name).run()
         else:
             bench = Bench(server.port, keys, args.clients, layers, args.rate, args.seconds, args.seed,
-                          websocket=name.endswith("-ws"))
+                          websocket=name.endswith("-ws"), procs=args.procs)
             result = uvloop.run(bench.run())
         result["server_cpu_seconds"] = round(cpu_seconds(server.proc.pid) - cpu0, 1)
         result["scenario"] = name
@@ -508,8 +609,8 @@ def markdown(results: List[Dict[str, Any]], args: argparse.Namespace) -> str:
         f"each other listener of the layer. Produced by `bench/sync_bench.py`; raw numbers in "
         f"`bench/sync-results.json`.",
         "",
-        "| scenario | clients | listeners per layer | target mut/s | accepted mut/s | deliveries | p50 ms | p90 ms | p99 ms | max ms | lost | duplicated | final state | server CPU s | loadgen CPU s | loadgen lag p99 ms |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+        "| scenario | clients | listeners per layer | target mut/s | accepted mut/s | deliveries | p50 ms | p90 ms | p99 ms | max ms | lost | duplicated | final state | server CPU s | loadgen CPU s | loadgen lag p99 ms | listener lag p99 ms |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
         if r["scenario"] == "client":
@@ -519,7 +620,8 @@ def markdown(results: List[Dict[str, Any]], args: argparse.Namespace) -> str:
             f"| {r['scenario']} | {r['clients']} | {r['listeners_per_layer']} | {r['target_rate']:g} | "
             f"{r['accepted_per_second']} | {r['deliveries']} | {lat['p50']} | {lat['p90']} | {lat['p99']} | "
             f"{lat['max']} | {r['lost']} | {r['duplicated']} | {'exact' if r['final_state_ok'] else 'WRONG'} | "
-            f"{r['server_cpu_seconds']} | {r['loadgen_cpu_seconds']} | {r['loadgen_loop_lag_ms']['p99']} |")
+            f"{r['server_cpu_seconds']} | {r['loadgen_cpu_seconds'] + r.get('listener_cpu_seconds', 0):.1f} | "
+            f"{r['loadgen_loop_lag_ms']['p99']} | {r.get('listener_loop_lag_ms', r['loadgen_loop_lag_ms'])['p99']} |")
     lines += ["", "Scenarios: `groups` puts the clients in layers of five reviewers (the usual shape of a "
               "review); `one-layer` puts all of them on one layer, so every change goes to every other listener. "
               "`-ws`: the listeners follow their layer over quire-server's WebSocket instead of long polls "
@@ -558,14 +660,18 @@ def main() -> int:
     p.add_argument("--client-rate", type=float, default=50.0,
                    help="target mutations per second of the client scenario (each costs the client a durable edit and a sync)")
     p.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument("--layers", type=int, default=0,
+                   help="layers of the groups scenarios (default: one per five clients); the ladder of issue 41 uses 100")
+    p.add_argument("--procs", type=int, default=0,
+                   help="listener processes (0: the listeners share the pushers' process)")
     p.add_argument("--seed", type=int, default=15)
     p.add_argument("--out", type=Path, default=REPO / "bench", help="where SYNC-RESULTS.md and sync-results.json go")
     args = p.parse_args()
     if not ss.QUIRE_SERVER.exists():
         print(f"bench-sync: {ss.QUIRE_SERVER} is missing: run make first", file=sys.stderr)
         return 2
-    scenarios = {"groups": max(1, args.clients // 5), "one-layer": 1, "groups-ws": max(1, args.clients // 5),
-                 "one-layer-ws": 1, "client": max(1, args.clients // 5)}
+    groups = args.layers or max(1, args.clients // 5)
+    scenarios = {"groups": groups, "one-layer": 1, "groups-ws": groups, "one-layer-ws": 1, "client": groups}
     chosen = list(scenarios) if args.scenario == "all" else [args.scenario]
     results = []
     with tempfile.TemporaryDirectory(prefix="quire-bench-sync-") as tmp:
