@@ -164,13 +164,18 @@ extension SyncService {
         for key in request.query.keys where key != "since" && key != "wait" {
             throw SyncHTTPError.badRequest("unknown query parameter \"\(key.prefix(40))\" (since, wait)")
         }
-        var answer = try await readFeed(document, layer, since: since)
+        let answer = try await readFeed(document, layer, since: since)
         if case .changes(_, let changes, _, _) = answer, changes.isEmpty, wait > 0 {
             guard await listeners.wait(document: document, layer: layer, after: since, seconds: wait) else {
                 throw SyncHTTPError.busy(retryAfter: ListenerRegistry.busyRetryAfterSeconds,
                                          "the server already holds max_listeners (\(limits.maxListeners)) long polls: retry later")
             }
-            answer = try await readFeed(document, layer, since: since)
+            // Every long poll of the layer at `since` wakes at once: they share one read.
+            let shared = try await feedReads.read(document, layer, since: since, wokenAt: .now) { [self] in
+                try await readFeed(document, layer, since: since)
+            }
+            let body = rights.map { $0.viewsEverything } ?? true ? shared.plainBody : SyncService.feedBody(shared.answer, rights: rights)
+            return SyncResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
         }
         return SyncResponse(status: 200, headers: [("Content-Type", "application/json")], body: SyncService.feedBody(answer, rights: rights))
     }

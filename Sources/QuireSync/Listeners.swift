@@ -155,3 +155,49 @@ final class ListenerRegistry: Sendable {
         for id in ids { fire(id) }
     }
 }
+
+/// The reads of woken long polls, shared (issue 41): a change wakes every long poll of its
+/// layer at once, and those at the same seq need the same answer, so the first starts the
+/// read and the others woken by then await it, instead of one store read and one encoding
+/// each. A long poll joins only a read started after it woke (which sees the change that
+/// woke it); the read is forgotten once answered.
+final class SharedFeedReads: Sendable {
+    struct Key: Hashable {
+        let document: String
+        let layer: String
+        let since: Int64
+    }
+
+    /// A read's answer, and its body for a token that views every record.
+    struct Result: Sendable {
+        let answer: SyncService.FeedAnswer
+        let plainBody: [UInt8]
+    }
+
+    private let reads = Mutex<[Key: (started: ContinuousClock.Instant, task: Task<Result, any Error>)]>([:])
+
+    func read(
+        _ document: String,
+        _ layer: String,
+        since: Int64,
+        wokenAt: ContinuousClock.Instant,
+        _ body: @escaping @Sendable () async throws -> SyncService.FeedAnswer
+    ) async throws -> Result {
+        let key = Key(document: document, layer: layer, since: since)
+        let task = reads.withLock { reads in
+            if let r = reads[key], r.started >= wokenAt { return r.task }
+            let task = Task { () async throws -> Result in
+                let answer = try await body()
+                return Result(answer: answer, plainBody: SyncService.feedBody(answer, rights: nil))
+            }
+            reads[key] = (ContinuousClock.now, task)
+            return task
+        }
+        defer {
+            reads.withLock { reads in
+                if reads[key]?.task == task { reads[key] = nil }
+            }
+        }
+        return try await task.value
+    }
+}

@@ -21,6 +21,7 @@ public final class SyncService: Sendable {
     let verifier: JWTVerifier
     let listeners: ListenerRegistry
     let feeds: LayerFeeds
+    let feedReads = SharedFeedReads()
     let checkers = Mutex<[String: AnnotationRecordChecker]>([:])
     let presence = PresenceRegistry()
     private let stopping = Mutex(false)
