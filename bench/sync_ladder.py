@@ -47,20 +47,49 @@ def main() -> int:
         work = Path(tmp)
         keys = sb.ss.make_keys(work / "keys")
         for k, (name, clients, layers) in enumerate(runs):
-            ns = argparse.Namespace(clients=clients, rate=args.rate, seconds=args.seconds, seed=args.seed,
-                                    store=args.store, procs=args.procs, client_rate=0)
+            ns = argparse.Namespace(
+                clients=clients,
+                rate=args.rate,
+                seconds=args.seconds,
+                seed=args.seed,
+                store=args.store,
+                procs=args.procs,
+                client_rate=0,
+            )
             load = os.getloadavg()[0]
-            print(f"ladder: {name}: {clients} listeners, {layers} layers, {args.rate:g}/s (load {load:.1f}) ...", flush=True)
+            print(
+                f"ladder: {name}: {clients} listeners, {layers} layers, {args.rate:g}/s (load {load:.1f}) ...",
+                flush=True,
+            )
             step = work / f"step{k}"
             step.mkdir()
             r = sb.run_scenario(name, min(layers, clients), ns, step, keys)
             r["load_before"] = round(load, 2)
             r["load_after"] = round(os.getloadavg()[0], 2)
             r["server"] = str(sb.ss.QUIRE_SERVER)
-            print(json.dumps({key: r[key] for key in ("scenario", "clients", "layers", "accepted_per_second", "latency_ms",
-                                                     "lost", "duplicated", "final_state_ok", "server_cpu_seconds",
-                                                     "loadgen_loop_lag_ms", "errors") if key in r} |
-                             {"listener_lag": r.get("listener_loop_lag_ms")}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        key: r[key]
+                        for key in (
+                            "scenario",
+                            "clients",
+                            "layers",
+                            "accepted_per_second",
+                            "latency_ms",
+                            "lost",
+                            "duplicated",
+                            "final_state_ok",
+                            "server_cpu_seconds",
+                            "loadgen_loop_lag_ms",
+                            "errors",
+                        )
+                        if key in r
+                    }
+                    | {"listener_lag": r.get("listener_loop_lag_ms")}
+                ),
+                flush=True,
+            )
             results.append(r)
             time.sleep(2)
     args.out.write_text(json.dumps(results, indent=1) + "\n")
