@@ -139,6 +139,11 @@ final class ListenerRegistry: Sendable {
         for id in woken { fire(id) }
     }
 
+    /// The highest seq announced for the layer since start (nil: none).
+    func latest(document: String, layer: String) -> Int64? {
+        state.withLock { $0.latest[Key(document: document, layer: layer)] }
+    }
+
     /// A layer was deleted (its seq starts again at 0): forgets what was announced of it.
     func forget(document: String, layer: String?) {
         state.withLock { s in
@@ -158,9 +163,9 @@ final class ListenerRegistry: Sendable {
 
 /// The reads of woken long polls, shared (issue 41): a change wakes every long poll of its
 /// layer at once, and those at the same seq need the same answer, so the first starts the
-/// read and the others woken by then await it, instead of one store read and one encoding
-/// each. A long poll joins only a read started after it woke (which sees the change that
-/// woke it); the read is forgotten once answered.
+/// read and the others await it, instead of one store read and one encoding each. A long
+/// poll joins a read only when the read started after a change past its seq was announced
+/// (so the read sees it, and the answer is not empty); the read is forgotten once answered.
 final class SharedFeedReads: Sendable {
     struct Key: Hashable {
         let document: String
@@ -174,23 +179,27 @@ final class SharedFeedReads: Sendable {
         let plainBody: [UInt8]
     }
 
-    private let reads = Mutex<[Key: (started: ContinuousClock.Instant, task: Task<Result, any Error>)]>([:])
+    /// Each read in flight, with the highest seq announced when it started (it sees that one).
+    private let reads = Mutex<[Key: (sees: Int64, task: Task<Result, any Error>)]>([:])
 
+    /// The answer after `since`: a read in flight that sees a change past `since`, or a new
+    /// one. `announced` gives the highest seq announced for the layer (nil: none yet).
     func read(
         _ document: String,
         _ layer: String,
         since: Int64,
-        wokenAt: ContinuousClock.Instant,
+        announced: @Sendable () -> Int64?,
         _ body: @escaping @Sendable () async throws -> SyncService.FeedAnswer
     ) async throws -> Result {
         let key = Key(document: document, layer: layer, since: since)
         let task = reads.withLock { reads in
-            if let r = reads[key], r.started >= wokenAt { return r.task }
+            if let r = reads[key], r.sees > since { return r.task }
+            let sees = announced() ?? Int64.min
             let task = Task { () async throws -> Result in
                 let answer = try await body()
                 return Result(answer: answer, plainBody: SyncService.feedBody(answer, rights: nil))
             }
-            reads[key] = (ContinuousClock.now, task)
+            reads[key] = (sees, task)
             return task
         }
         defer {

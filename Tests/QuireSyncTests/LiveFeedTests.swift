@@ -175,6 +175,44 @@ final class Inbox: Sendable {
     }
 }
 
+@Suite struct SharedLongPolls {
+    /// Long polls woken by one change share one read (SharedFeedReads): each still gets
+    /// the answer for its token (a record it may not view as a delete, no digest).
+    @Test func wokenPollsShareOneReadAndKeepTheirRights() async throws {
+        let h = try await Harness()
+        defer { Task { await h.finish() } }
+        let full = try await sign(claims())
+        var bobClaims = claims(user: "bob")
+        bobClaims.collaboration_permissions = ["annotations:view:self", "comments:view:self"]
+        let bob = try await sign(bobClaims)
+        let seq = try await h.layer()["seq"]?.integerValue ?? -1
+        let query = ["since": String(seq), "wait": "20"]
+        let polls = (0..<20).map { i in
+            Task {
+                await h.client("GET", "/documents/doc/layers/main/changes", token: i == 7 ? bob : full, query: query)
+            }
+        }
+        // Every poll waits before the push (a bound, not a measure).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while h.service.listeners.count < polls.count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(h.service.listeners.count == polls.count)
+        _ = try await h.push([putNote(1, id: "alices")])
+        var answers: [InstantJSONValue] = []
+        for p in polls { answers.append(try json(await p.value)) }
+        for (i, a) in answers.enumerated() {
+            let change = a["changes"]?[0]
+            #expect(a["seq"]?.integerValue == seq + 1 && a["changes"]?.arrayValue?.count == 1)
+            if i == 7 {
+                #expect(change?["op"]?.stringValue == "delete" && change?["record"] == nil && a["digest"] == nil)
+            } else {
+                #expect(change?["op"]?.stringValue == "put" && a["digest"]?.stringValue != nil)
+            }
+        }
+    }
+}
+
 @Suite struct LayerFeedsRules {
     let key = LayerFeeds.Key(document: "d", layer: "l")
 
