@@ -24,7 +24,8 @@
 #                   (installs them with pip if needed; build/bench/RESULTS.md); make
 #                   bench-full runs the complete one (bench/RESULTS.md)
 #   make bench-sync the sync server under load: 100 clients pushing and listening
-#                   (bench/SYNC-RESULTS.md), and what refusing a bearer token costs by
+#                   (bench/SYNC-RESULTS.md), the listener ladder of issue 41
+#                   (bench/sync_ladder.py), and what refusing a bearer token costs by
 #                   its size (bench/token_cost.py)
 #   make test-asan  the Swift tests under AddressSanitizer (in .build/asan)
 #   make test-forms-corpus  the forms check over the whole corpus (every AcroForm file
@@ -362,6 +363,7 @@ bench-full: all
 bench-sync: all
 	@PYTHON=$(PYTHON) bash scripts/install-deps.sh bench
 	$(PYTHON) bench/sync_bench.py
+	$(PYTHON) bench/sync_ladder.py
 	$(PYTHON) bench/token_cost.py
 
 # ---- Packaging: wheel, docs, and their tests (issue 20) ----------------------------------

@@ -8,8 +8,9 @@ import Synchronization
 
 // The WebSocket transport of quire-server (docs/sync-protocol.md, "WebSocket"): the change
 // feed and pushes of one layer over one connection. Every message is answered by the sync
-// core, as the same request over HTTP would be (the feed as long polls made on the
-// client's behalf, a push as POST .../mutations, each with the connection's token), so the
+// core: a push as POST .../mutations with the connection's token, the feed by
+// `SyncService.follow` (the token verified once; the changes committed by this process
+// from memory, encoded once per layer; the store read when memory lacks some), so the
 // rules (ordering, idempotency, reset, rights) are the core's, once.
 
 /// One WebSocket connection to `document`'s `layer`.
@@ -20,9 +21,6 @@ struct WebSocketSession: Sendable {
     let logger: Logger
     /// How long the first message (`hello`) may take.
     static let helloTimeout: Duration = .seconds(10)
-    /// The wait of each long poll the feed makes on the client's behalf (a shutdown or a
-    /// change answers it sooner).
-    static let feedWait = 25
     /// The messages queued for a client before it is closed as too slow.
     static let maxQueuedMessages = 256
     /// The largest message read (a push is at most max_body_bytes; the envelope adds little).
@@ -151,7 +149,9 @@ struct WebSocketSession: Sendable {
                     return
                 }
                 let t = token.withLock { $0 } ?? ""
-                let next = Task { await follow(since: since, token: t, send: send) }
+                let next = Task { [service, document, layer] in
+                    await service.follow(document: document, layer: layer, token: t, since: since, send: send)
+                }
                 feed.withLock { old in
                     old?.cancel()
                     old = next
@@ -202,46 +202,6 @@ struct WebSocketSession: Sendable {
         }
     }
 
-    /// The feed from `since`: long polls made on the client's behalf; each answer with
-    /// changes (or a reset) is sent as a `changes` message. After a reset the feed waits
-    /// for the client's `subscribe` (it refetches the layer first, as over HTTP).
-    private func follow(since start: Int64, token: String, send: @Sendable (String, Bool) -> Void) async {
-        var since = start
-        var first = true
-        while !Task.isCancelled {
-            let wait = first ? 0 : WebSocketSession.feedWait
-            first = false
-            let request = SyncRequest(
-                method: "GET",
-                target: "/documents/\(document)/layers/\(layer)/changes?since=\(since)&wait=\(wait)",
-                headers: [("Authorization", "Bearer " + token)],
-                body: []
-            )
-            let asked = ContinuousClock.now
-            let answer = await service.handle(request)
-            if Task.isCancelled { return }
-            guard answer.status == 200, let value = try? InstantJSONValue(parsing: answer.body),
-                let fields = value.objectValue,
-                let seq = fields["seq"]?.integerValue
-            else {
-                send(Self.closing(answer), true)
-                return
-            }
-            let reset = fields["reset"]?.boolValue == true
-            let changes = fields["changes"]?.arrayValue ?? []
-            if reset || !changes.isEmpty || start == since && wait == 0 {
-                send("{\"type\":\"changes\",\"body\":\(Self.body(answer))}", false)
-            }
-            if reset { return }
-            // A long poll answered empty at once (the process holds max_listeners already):
-            // wait a second rather than poll in a loop.
-            if changes.isEmpty, wait > 0, ContinuousClock.now - asked < .milliseconds(500) {
-                try? await Task.sleep(for: .seconds(1))
-            }
-            since = seq
-        }
-    }
-
     static func error(_ status: Int, _ code: String, _ message: String) -> String {
         let body = InstantJSONValue.object(["error": .object(["code": .string(code), "message": .string(message)])])
         return "{\"type\":\"error\",\"status\":\(status),\"body\":\(body.canonicalText)}"
@@ -249,9 +209,7 @@ struct WebSocketSession: Sendable {
 
     /// The error message for an answer that ends the connection (a token refused or
     /// expired, the server shutting down).
-    static func closing(_ answer: SyncResponse) -> String {
-        "{\"type\":\"error\",\"status\":\(answer.status),\"body\":\(body(answer))}"
-    }
+    static func closing(_ answer: SyncResponse) -> String { SyncService.closingMessage(answer) }
 
     /// An answer's JSON body (the core's answers are JSON; an empty one is null).
     static func body(_ answer: SyncResponse) -> String {

@@ -97,6 +97,7 @@ extension SyncService {
     func deleteDocument(_ id: String) async throws -> SyncResponse {
         guard try await store.write({ tx in try await tx.deleteDocument(id) }) else { throw SyncHTTPError.notFound("no document \(id)") }
         listeners.forget(document: id, layer: nil)
+        feeds.forget(document: id, layer: nil)
         return SyncResponse(status: 204)
     }
 
@@ -110,6 +111,7 @@ extension SyncService {
         guard let deleted else { throw SyncHTTPError.notFound("no document \(document)") }
         guard deleted else { throw SyncHTTPError.notFound("no layer \(layer) in document \(document)") }
         listeners.forget(document: document, layer: layer)
+        feeds.forget(document: document, layer: layer)
         // The layer's records named attachments that may now be named by none.
         _ = try? await collectAttachments(document)
         return SyncResponse(status: 204)
@@ -454,7 +456,11 @@ extension SyncService {
             if seq - retention > layerInfo.prunedThrough { try await tx.pruneChanges(document, layer, through: seq - retention) }
             return (layerInfo.seq, seq, order.count)
         }
-        if seq > before { listeners.notify(document: document, layer: layer, seq: seq) }
+        if seq > before {
+            // Not published: the live feeds read these changes from the store.
+            feeds.announce(LayerFeeds.Key(document: document, layer: layer), seq: seq)
+            listeners.notify(document: document, layer: layer, seq: seq)
+        }
         return SyncService.json(200, .object([("imported", .int(count))]))
     }
 }

@@ -32,7 +32,9 @@ extension SyncService {
     /// its records (revision 0, seq 0).
     func ensureLayer(_ tx: any SyncTransaction, _ document: String, _ layer: String) async throws -> SyncLayerInfo {
         if let info = try await tx.layer(document, layer) { return info }
-        guard let initial = try await tx.initialRecords(document) else { throw SyncHTTPError.notFound("no document \(document)") }
+        guard let initial = try await tx.initialRecords(document) else {
+            throw SyncHTTPError.notFound("no document \(document)")
+        }
         let records = try SyncService.storedRecords(ofArray: initial, revision: 0)
         try await tx.createLayer(document, layer, records: records)
         let digest = LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
@@ -57,15 +59,24 @@ extension SyncService {
             guard let id = keys.id, let page = keys.pageIndex else {
                 throw SyncHTTPError.internal("a stored initial record has no id or pageIndex")
             }
-            return SyncStoredRecord(id: id, revision: revision, pageIndex: page, inReplyTo: keys.inReplyTo,
-                                    popup: keys.popup, json: item.canonicalBytes)
+            return SyncStoredRecord(
+                id: id,
+                revision: revision,
+                pageIndex: page,
+                inReplyTo: keys.inReplyTo,
+                popup: keys.popup,
+                json: item.canonicalBytes
+            )
         }
     }
 
     /// Runs `body` on the layer: in a read transaction when it exists, else in the write
     /// transaction that creates it.
-    func withLayer<T: Sendable>(_ document: String, _ layer: String,
-                                _ body: @escaping @Sendable (any SyncTransaction, SyncLayerInfo) async throws -> T) async throws -> T {
+    func withLayer<T: Sendable>(
+        _ document: String,
+        _ layer: String,
+        _ body: @escaping @Sendable (any SyncTransaction, SyncLayerInfo) async throws -> T
+    ) async throws -> T {
         let existing: T? = try await store.read { tx in
             guard let info = try await tx.layer(document, layer) else { return nil }
             return try await body(tx, info)
@@ -79,8 +90,14 @@ extension SyncService {
 
     // MARK: GET /documents/{doc}/pdf
 
-    func downloadPDF(_ document: String, _ request: SyncRequest, rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
-        if let rights, !rights.viewsEverything, let filtered = try await downloadPDF(document, request, filteredBy: rights) {
+    func downloadPDF(
+        _ document: String,
+        _ request: SyncRequest,
+        rights: CollaborationPermissions? = nil
+    ) async throws -> SyncResponse {
+        if let rights, !rights.viewsEverything,
+            let filtered = try await downloadPDF(document, request, filteredBy: rights)
+        {
             return filtered
         }
         let found: (SyncDocumentInfo, [UInt8]?)? = try await store.read { tx in
@@ -97,9 +114,14 @@ extension SyncService {
     /// The download for a token that may not view some of the PDF's own annotations: the
     /// uploaded PDF without them (written as a layer export of the visible ones), its ETag
     /// the SHA-256 of those bytes. Nil when the token views them all (the PDF as uploaded).
-    private func downloadPDF(_ document: String, _ request: SyncRequest, filteredBy rights: CollaborationPermissions) async throws -> SyncResponse? {
+    private func downloadPDF(
+        _ document: String,
+        _ request: SyncRequest,
+        filteredBy rights: CollaborationPermissions
+    ) async throws -> SyncResponse? {
         let found: ([UInt8], [UInt8])? = try await store.read { tx in
-            guard let pdf = try await tx.documentPDF(document), let initial = try await tx.initialRecords(document) else { return nil }
+            guard let pdf = try await tx.documentPDF(document), let initial = try await tx.initialRecords(document)
+            else { return nil }
             return (pdf, initial)
         }
         guard let (pdf, initial) = found else { throw SyncHTTPError.notFound("no document \(document)") }
@@ -112,7 +134,9 @@ extension SyncService {
         } catch let e as SyncHTTPError {
             throw e
         } catch {
-            throw SyncHTTPError.internal("the PDF cannot be written without the annotations this token may not view: \(errorMessage(error))")
+            throw SyncHTTPError.internal(
+                "the PDF cannot be written without the annotations this token may not view: \(errorMessage(error))"
+            )
         }
         let sha = SHA256.hash(data: bytes).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
         let etag = "\"\(sha)\""
@@ -122,7 +146,11 @@ extension SyncService {
 
     // MARK: GET /documents/{doc}/layers/{layer}
 
-    func fetchLayer(_ document: String, _ layer: String, rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
+    func fetchLayer(
+        _ document: String,
+        _ layer: String,
+        rights: CollaborationPermissions? = nil
+    ) async throws -> SyncResponse {
         var (seq, records, digest) = try await withLayer(document, layer) { tx, info in
             (info.seq, try await tx.records(document, layer), info.digest)
         }
@@ -134,64 +162,102 @@ extension SyncService {
         }
         // The digest of these records (computed when the store has none yet).
         let d = digest ?? LayerDigest.of(records.map { ($0.id, $0.revision, $0.json) })
-        return SyncService.json(200, .object([
-            ("seq", .integer(seq)),
-            ("records", .array(records.map { .object([("revision", .integer($0.revision)), ("record", .raw($0.json))]) })),
-            ("digest", .string(d.hex)),
-        ]))
+        return SyncService.json(
+            200,
+            .object([
+                ("seq", .integer(seq)),
+                (
+                    "records",
+                    .array(records.map { .object([("revision", .integer($0.revision)), ("record", .raw($0.json))]) })
+                ),
+                ("digest", .string(d.hex)),
+            ])
+        )
     }
 
     // MARK: GET /documents/{doc}/layers/{layer}/changes?since=N[&wait=S]
 
-    private enum FeedAnswer: Sendable {
+    enum FeedAnswer: Sendable {
         case reset(seq: Int64)
         case changes(seq: Int64, [SyncChange], more: Bool, digest: LayerDigest?)
     }
 
-    func pullChanges(_ document: String, _ layer: String, _ request: SyncRequest,
-                     rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
-        guard let sinceText = request.query["since"] else { throw SyncHTTPError.badRequest("since=N is required (0 for every change)") }
+    func pullChanges(
+        _ document: String,
+        _ layer: String,
+        _ request: SyncRequest,
+        rights: CollaborationPermissions? = nil
+    ) async throws -> SyncResponse {
+        guard let sinceText = request.query["since"] else {
+            throw SyncHTTPError.badRequest("since=N is required (0 for every change)")
+        }
         guard let since = Int64(sinceText), since >= 0 else {
             throw SyncHTTPError.badRequest("since must be an integer, 0 or more, not \"\(sinceText.prefix(40))\"")
         }
         var wait = 0.0
         if let waitText = request.query["wait"] {
             guard let w = Double(waitText), w.isFinite, w >= 0, w <= Double(limits.maxWaitSeconds) else {
-                throw SyncHTTPError.badRequest("wait must be a number of seconds from 0 to \(limits.maxWaitSeconds), not \"\(waitText.prefix(40))\"")
+                throw SyncHTTPError.badRequest(
+                    "wait must be a number of seconds from 0 to \(limits.maxWaitSeconds), not \"\(waitText.prefix(40))\""
+                )
             }
             wait = w
         }
         for key in request.query.keys where key != "since" && key != "wait" {
             throw SyncHTTPError.badRequest("unknown query parameter \"\(key.prefix(40))\" (since, wait)")
         }
-        let limit = limits.maxChangesPerPage
-        let read: @Sendable () async throws -> FeedAnswer = { [self] in
-            try await withLayer(document, layer) { tx, info in
-                if since < info.prunedThrough || since > info.seq { return .reset(seq: info.seq) }
-                let changes = try await tx.changes(document, layer, after: since, limit: limit + 1)
-                return .changes(seq: info.seq, Array(changes.prefix(limit)), more: changes.count > limit, digest: info.digest)
-            }
-        }
-        var answer = try await read()
+        let answer = try await readFeed(document, layer, since: since)
         if case .changes(_, let changes, _, _) = answer, changes.isEmpty, wait > 0 {
             guard await listeners.wait(document: document, layer: layer, after: since, seconds: wait) else {
-                throw SyncHTTPError.busy(retryAfter: ListenerRegistry.busyRetryAfterSeconds,
-                                         "the server already holds max_listeners (\(limits.maxListeners)) long polls: retry later")
+                throw SyncHTTPError.busy(
+                    retryAfter: ListenerRegistry.busyRetryAfterSeconds,
+                    "the server already holds max_listeners (\(limits.maxListeners)) long polls: retry later"
+                )
             }
-            answer = try await read()
+            // Every long poll of the layer at `since` wakes at once: they share one read.
+            let listeners = self.listeners
+            let announced: @Sendable () -> Int64? = { listeners.latest(document: document, layer: layer) }
+            let shared = try await feedReads.read(document, layer, since: since, announced: announced) { [self] in
+                try await readFeed(document, layer, since: since)
+            }
+            let body =
+                rights.map { $0.viewsEverything } ?? true
+                ? shared.plainBody : SyncService.feedBody(shared.answer, rights: rights)
+            return SyncResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
         }
+        return SyncResponse(
+            status: 200,
+            headers: [("Content-Type", "application/json")],
+            body: SyncService.feedBody(answer, rights: rights)
+        )
+    }
+
+    /// The layer's changes after `since` as the store has them (one page), or a reset.
+    func readFeed(_ document: String, _ layer: String, since: Int64) async throws -> FeedAnswer {
+        let limit = limits.maxChangesPerPage
+        return try await withLayer(document, layer) { tx, info in
+            if since < info.prunedThrough || since > info.seq { return .reset(seq: info.seq) }
+            let changes = try await tx.changes(document, layer, after: since, limit: limit + 1)
+            return .changes(
+                seq: info.seq,
+                Array(changes.prefix(limit)),
+                more: changes.count > limit,
+                digest: info.digest
+            )
+        }
+    }
+
+    /// The JSON body of a feed answer, as `GET .../changes` gives it to a token with `rights`.
+    static func feedBody(_ answer: FeedAnswer, rights: CollaborationPermissions?) -> [UInt8] {
         switch answer {
         case .reset(let seq):
-            return SyncService.json(200, .object([("reset", .bool(true)), ("seq", .integer(seq))]))
+            return JSONOut.object([("reset", .bool(true)), ("seq", .integer(seq))]).bytes
         case .changes(let seq, var changes, let more, var digest):
             // A token with collaboration permissions: a put of a record it may not view
             // reaches it as a delete of that id (it may have seen the record before it
             // changed group), and the digest, the whole layer's, is left out.
             if let rights, !rights.viewsEverything {
-                changes = changes.map { c in
-                    guard c.op == .put, let record = c.record, !rights.canView(json: record) else { return c }
-                    return SyncChange(seq: c.seq, id: c.id, op: .delete, record: nil, clientID: c.clientID, userID: c.userID)
-                }
+                changes = changes.map { visible($0, to: rights) }
                 digest = nil
             }
             // The digest of the layer at `seq` (what a client holds once it applied these
@@ -202,12 +268,21 @@ extension SyncService {
                 ("more", .bool(more)),
             ]
             if let digest { fields.append(("digest", .string(digest.hex))) }
-            return SyncService.json(200, .object(fields))
+            return JSONOut.object(fields).bytes
         }
     }
 
+    /// A change as a token with `rights` sees it: a put of a record it may not view is a
+    /// delete of that id.
+    static func visible(_ c: SyncChange, to rights: CollaborationPermissions) -> SyncChange {
+        guard c.op == .put, let record = c.record, !rights.canView(json: record) else { return c }
+        return SyncChange(seq: c.seq, id: c.id, op: .delete, record: nil, clientID: c.clientID, userID: c.userID)
+    }
+
     static func changeJSON(_ c: SyncChange) -> JSONOut {
-        var fields: [(String, JSONOut)] = [("seq", .integer(c.seq)), ("id", .string(c.id)), ("op", .string(c.op.rawValue))]
+        var fields: [(String, JSONOut)] = [
+            ("seq", .integer(c.seq)), ("id", .string(c.id)), ("op", .string(c.op.rawValue)),
+        ]
         if c.op == .put { fields.append(("record", .optionalRaw(c.record))) }
         fields.append(("client_id", .optional(c.clientID)))
         fields.append(("user_id", .optional(c.userID)))

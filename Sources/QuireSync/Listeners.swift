@@ -139,6 +139,11 @@ final class ListenerRegistry: Sendable {
         for id in woken { fire(id) }
     }
 
+    /// The highest seq announced for the layer since start (nil: none).
+    func latest(document: String, layer: String) -> Int64? {
+        state.withLock { $0.latest[Key(document: document, layer: layer)] }
+    }
+
     /// A layer was deleted (its seq starts again at 0): forgets what was announced of it.
     func forget(document: String, layer: String?) {
         state.withLock { s in
@@ -153,5 +158,55 @@ final class ListenerRegistry: Sendable {
             return Array(s.entries.keys)
         }
         for id in ids { fire(id) }
+    }
+}
+
+/// The reads of woken long polls, shared (issue 41): a change wakes every long poll of its
+/// layer at once, and those at the same seq need the same answer, so the first starts the
+/// read and the others await it, instead of one store read and one encoding each. A long
+/// poll joins a read only when the read started after a change past its seq was announced
+/// (so the read sees it, and the answer is not empty); the read is forgotten once answered.
+final class SharedFeedReads: Sendable {
+    struct Key: Hashable {
+        let document: String
+        let layer: String
+        let since: Int64
+    }
+
+    /// A read's answer, and its body for a token that views every record.
+    struct Result: Sendable {
+        let answer: SyncService.FeedAnswer
+        let plainBody: [UInt8]
+    }
+
+    /// Each read in flight, with the highest seq announced when it started (it sees that one).
+    private let reads = Mutex<[Key: (sees: Int64, task: Task<Result, any Error>)]>([:])
+
+    /// The answer after `since`: a read in flight that sees a change past `since`, or a new
+    /// one. `announced` gives the highest seq announced for the layer (nil: none yet).
+    func read(
+        _ document: String,
+        _ layer: String,
+        since: Int64,
+        announced: @Sendable () -> Int64?,
+        _ body: @escaping @Sendable () async throws -> SyncService.FeedAnswer
+    ) async throws -> Result {
+        let key = Key(document: document, layer: layer, since: since)
+        let task = reads.withLock { reads in
+            if let r = reads[key], r.sees > since { return r.task }
+            let sees = announced() ?? Int64.min
+            let task = Task { () async throws -> Result in
+                let answer = try await body()
+                return Result(answer: answer, plainBody: SyncService.feedBody(answer, rights: nil))
+            }
+            reads[key] = (sees, task)
+            return task
+        }
+        defer {
+            reads.withLock { reads in
+                if reads[key]?.task == task { reads[key] = nil }
+            }
+        }
+        return try await task.value
     }
 }

@@ -241,7 +241,7 @@ extension SyncService {
         }
         let limits = self.limits
         let work = mutations
-        let (before, seq, results) = try await store.write { [self] tx in
+        let (before, seq, results, committed, digestAfter) = try await store.write { [self] tx in
             let layerInfo = try await ensureLayer(tx, document, layer)
             var seq = layerInfo.seq
             var digest = try await layerDigest(tx, document, layerInfo)
@@ -259,14 +259,22 @@ extension SyncService {
                 results.append(.raw(answer))
             }
             if seq > layerInfo.seq || layerInfo.digest == nil { try await tx.setLayerDigest(document, layer, digest) }
+            // The changes made, as the feed gives them: published to the live feeds once
+            // committed (read here, in the transaction, rather than by every follower).
+            let committed = seq > layerInfo.seq
+                ? try await tx.changes(document, layer, after: layerInfo.seq, limit: Int(clamping: seq - layerInfo.seq)) : []
             let keep = Int64(limits.answerRetention)
             if highest >= keep { try await tx.pruneAnswers(document, layer, clientID: clientID, below: highest - keep + 1) }
             let retention = Int64(limits.changeRetention)
             if seq - retention > layerInfo.prunedThrough { try await tx.pruneChanges(document, layer, through: seq - retention) }
-            return (layerInfo.seq, seq, results)
+            return (layerInfo.seq, seq, results, committed, digest)
         }
-        // Committed: wake the layer's listeners.
-        if seq > before { listeners.notify(document: document, layer: layer, seq: seq) }
+        // Committed: the live feeds get the changes, the layer's long polls wake.
+        if seq > before {
+            feeds.publish(LayerFeeds.Key(document: document, layer: layer), committed, digest: digestAfter,
+                          now: SyncService.now())
+            listeners.notify(document: document, layer: layer, seq: seq)
+        }
         return SyncService.json(200, .object([("seq", .integer(seq)), ("results", .array(results))]))
     }
 

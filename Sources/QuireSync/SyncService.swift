@@ -20,6 +20,8 @@ public final class SyncService: Sendable {
     let store: any SyncStore
     let verifier: JWTVerifier
     let listeners: ListenerRegistry
+    let feeds: LayerFeeds
+    let feedReads = SharedFeedReads()
     let checkers = Mutex<[String: AnnotationRecordChecker]>([:])
     let presence = PresenceRegistry()
     private let stopping = Mutex(false)
@@ -67,7 +69,13 @@ public final class SyncService: Sendable {
                                    leewaySeconds: configuration.limits.jwtLeewaySeconds)
         let listeners = ListenerRegistry(maxListeners: configuration.limits.maxListeners)
         self.listeners = listeners
+        let feeds = LayerFeeds(pageSize: configuration.limits.maxChangesPerPage) {
+            SyncService.closingMessage(SyncService.errorResponse(.unauthenticated("the token has expired")))
+        }
+        self.feeds = feeds
         store.observeChanges { document, layer, seq in
+            // A change committed by another process: the live feeds read it from the store.
+            feeds.announce(LayerFeeds.Key(document: document, layer: layer), seq: seq)
             listeners.notify(document: document, layer: layer, seq: seq)
         }
     }
@@ -126,6 +134,7 @@ public final class SyncService: Sendable {
     public func shutdown() async {
         stopping.withLock { $0 = true }
         listeners.shutdown()
+        feeds.shutdown()
     }
 
     /// Closes the store after `shutdown()`; the service answers nothing after it.
@@ -314,7 +323,7 @@ public final class SyncService: Sendable {
     /// it, and the scheme and the spaces around the token are found byte by byte, so that
     /// refusing a header of `max_token_bytes` of garbage costs a copy of it, not a walk
     /// through its characters (once 0.2 µs a byte, issue 41).
-    private func authorize(_ request: SyncRequest, document: String, layer: String?, permission: String) async throws -> SyncClaims {
+    func authorize(_ request: SyncRequest, document: String, layer: String?, permission: String) async throws -> SyncClaims {
         guard let header = request.header("Authorization") else { throw SyncHTTPError.unauthenticated("no token (Authorization: Bearer <JWT>)") }
         let token = try Self.bearerToken(header, maxTokenBytes: limits.maxTokenBytes)
         let claims = try await verifier.verify(token)

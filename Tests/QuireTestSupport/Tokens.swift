@@ -11,9 +11,13 @@ public struct TestTokenClaims: JWTPayload {
     public var user_id: String?
     public var exp: ExpirationClaim
     public var nbf: NotBeforeClaim?
+    /// Per-user rights (docs/sync-protocol.md, "Collaboration permissions"); nil: none.
+    public var collaboration_permissions: [String]?
 
     public init(document: String = "doc", layer: String = "main", permissions: [String] = ["read", "write", "download"],
-                user: String? = "alice", expiresIn: Double = 3600, notBefore: Double? = nil) {
+                user: String? = "alice", expiresIn: Double = 3600, notBefore: Double? = nil,
+                collaborationPermissions: [String]? = nil) {
+        collaboration_permissions = collaborationPermissions
         document_id = document
         self.layer = layer
         self.permissions = permissions
