@@ -930,7 +930,11 @@ public final class SyncDescriptor: @unchecked Sendable {
                             if !own && !local.contains(id) { apply.append((id, record)) }
                         }
                     }
-                    try store.setMeta(["cursor": String(seq)])
+                    // With more to come, `seq` is the layer's: the next page starts after
+                    // this one's last change.
+                    let more = answer["more"]?.boolValue == true
+                    let next = more ? (changes.last?["seq"]?.integerValue ?? seq) : seq
+                    try store.setMeta(["cursor": String(next)])
                 }
                 if !apply.isEmpty, document != nil {
                     try reconcileDocument(announce: false)

@@ -312,6 +312,38 @@ struct ConvergenceDefectTests {
         await p.finish()
     }
 
+    /// A client more than a page of changes behind reads every page: the feed's `seq` is
+    /// the layer's when `more` is true, so the cursor is the page's last change. (It took
+    /// the layer's seq, skipped the rest of the changes and needed a repair; a client whose
+    /// rights hide records gets no digest and would have stayed without them.)
+    @Test func aClientPagesOfChangesBehindReadsEveryPage() async throws {
+        var limits = SyncLimits()
+        limits.maxChangesPerPage = 3
+        let h = try await Harness(limits: limits)
+        let dirs = [try TempDir(), try TempDir()]
+        let logs = [EventLog(), EventLog()]
+        let transport = SwitchableTransport(h.service)
+        let clients = [try makeClient(h, transport, dirs[0].path, log: logs[0]),
+                       try makeClient(h, transport, dirs[1].path, log: logs[1])]
+        let token = try await sign(claims())
+        try await offload {
+            let ann = try clients[0].descriptor(forJWT: token)
+            let bob = try clients[1].descriptor(forJWT: token)
+            try ann.downloadNow(token: token)
+            try bob.downloadNow(token: token)
+            for i in 0..<11 { _ = try note(ann, "behind-\(i)", "note \(i)") }
+            try ann.syncNow()
+            try bob.syncNow()
+            let server = try serverRecordsNow(h, token: token)
+            #expect(server.keys.filter { $0.hasPrefix("behind-") }.count == 11)
+            try expectConverged(bob, server, "Bob")
+            #expect(try bob.repairs() == 0, "\(logs[1].all)")
+        }
+        for c in clients { c.close() }
+        for d in dirs { d.remove() }
+        await h.finish()
+    }
+
     /// Defect 4 in process: a listening client whose network was down for a while is back
     /// within seconds of the network coming back, and pushes what waited.
     @Test func listenerResumesPromptlyAfterAnOutage() async throws {
