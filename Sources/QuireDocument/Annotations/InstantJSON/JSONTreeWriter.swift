@@ -116,8 +116,10 @@ enum JSONTreeWriter {
             case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
             case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case 0..<0x20:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                out += [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)],
+                ]
             default: out.append(byte)
             }
         }
@@ -223,7 +225,10 @@ private struct JSONTreeKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         box.values[key.stringValue] = try JSONTreeWriter.tree(of: value)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = JSONObjectBox()
         box.values[key.stringValue] = .object(nested)
         return KeyedEncodingContainer(JSONTreeKeyed<NestedKey>(box: nested))
@@ -259,7 +264,9 @@ private struct JSONTreeUnkeyed: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int64) throws { box.items.append(.int(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { box.items.append(try JSONTreeWriter.tree(of: value)) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = JSONObjectBox()
         box.items.append(.object(nested))
         return KeyedEncodingContainer(JSONTreeKeyed<NestedKey>(box: nested))
