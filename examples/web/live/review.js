@@ -194,7 +194,9 @@ function applyChanges(body) {
       records.delete(c.id);
     }
   }
-  seq = body.seq;
+  // With more to come, body.seq is the layer's: the next page starts after this one's
+  // last change (a reconnect then asks for what is left).
+  seq = body.more && body.changes.length ? body.changes[body.changes.length - 1].seq : body.seq;
   render();
 }
 
