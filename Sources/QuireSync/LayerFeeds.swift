@@ -380,6 +380,10 @@ extension SyncService {
         let key = LayerFeeds.Key(document: document, layer: layer)
         var since = start
         var first = true
+        // How many times in a row memory refused the cursor that a store read without new
+        // changes had just given (see `.behind` below).
+        var refused = 0
+        var progressed = false
         while !Task.isCancelled {
             let epoch = feeds.epoch
             let answer: FeedAnswer
@@ -411,6 +415,7 @@ extension SyncService {
                     )
                 }
                 first = false
+                progressed = !changes.isEmpty
                 // A page of more: the next read starts after its last change.
                 since = more ? (changes.last?.seq ?? seq) : seq
                 if more { continue }
@@ -424,7 +429,16 @@ extension SyncService {
                 now: Self.now,
                 send: send
             ) {
-            case .behind(let cursor): since = cursor
+            case .behind(let cursor):
+                // Refused at once at the cursor the store just gave, twice, with nothing new
+                // in the store between: memory's floor is past the store's seq (a layer
+                // deleted and made again while this process kept the old one's floor, or
+                // a push of the old layer published after its deletion). Read the store
+                // again after a pause, not at once: the connection then polls the store
+                // (and gets every change from it) instead of spinning.
+                refused = cursor == since && !progressed ? refused + 1 : 0
+                if refused >= 2 { try? await Task.sleep(nanoseconds: 250_000_000) }
+                since = cursor
             case .ended: return
             }
         }

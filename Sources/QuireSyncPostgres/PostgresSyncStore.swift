@@ -420,6 +420,11 @@ final class PostgresTransaction: SyncTransaction, @unchecked Sendable {
     }
 
     func attachmentIDs(_ document: String, uploadedBefore time: Int64) async throws -> [String] {
+        // The document's lock first (in a write: the collection's): an upload that refreshed
+        // an attachment's time and committed while the collection waited for the lock is
+        // seen (READ COMMITTED reads what committed before each statement), so the
+        // attachment is no candidate.
+        try await lock(document)
         let rows = try await query("""
             SELECT sha256 FROM quire_attachments WHERE document = \(document) AND uploaded < \(time) ORDER BY sha256
             """)
