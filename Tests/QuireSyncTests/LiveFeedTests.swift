@@ -178,6 +178,35 @@ final class Inbox: Sendable {
 @Suite struct SharedLongPolls {
     /// Long polls woken by one change share one read (SharedFeedReads): each still gets
     /// the answer for its token (a record it may not view as a delete, no digest).
+    /// Memory that kept a floor past the store's seq (a layer deleted and made again while
+    /// this process kept the old one's floor, or an old push published after the deletion)
+    /// refuses every cursor the store gives: the follower still gets each change, read from
+    /// the store between pauses, not in a loop of reads.
+    @Test func aFloorPastTheStoresSeqStillDeliversFromTheStore() async throws {
+        let h = try await Harness()
+        defer { Task { await h.finish() } }
+        let token = try await sign(claims())
+        let stale = SyncChange(
+            seq: 100_000,
+            id: "old",
+            op: .put,
+            record: Array("{\"id\":\"old\"}".utf8),
+            clientID: "c",
+            userID: nil
+        )
+        h.service.feeds.publish(LayerFeeds.Key(document: "doc", layer: "main"), [stale], digest: nil, now: 0)
+        let inbox = Inbox()
+        let feed = Task {
+            await h.service.follow(document: "doc", layer: "main", token: token, since: 0, send: inbox.send)
+        }
+        defer { feed.cancel() }
+        try await inbox.until { $0.bodies.count == 1 }
+        let start = inbox.bodies[0]["seq"]?.integerValue ?? -1
+        for i in 1...3 { _ = try await h.push([putNote(i, id: "f\(i)")]) }
+        try await inbox.until { $0.seqs.count == 3 }
+        #expect(inbox.seqs == Array(start + 1...start + 3))
+    }
+
     @Test func wokenPollsShareOneReadAndKeepTheirRights() async throws {
         let h = try await Harness()
         defer { Task { await h.finish() } }
