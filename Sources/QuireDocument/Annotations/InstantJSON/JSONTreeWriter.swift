@@ -40,20 +40,8 @@ enum JSONTreeWriter {
         case .bool(let b): out += b ? Array("true".utf8) : Array("false".utf8)
         case .int(let i): out += Array(String(i).utf8)
         case .uint(let u): out += Array(String(u).utf8)
-        case .double(let d):
-            guard d.isFinite else {
-                throw EncodingError.invalidValue(d, .init(codingPath: [], debugDescription: "JSON has no \(d)"))
-            }
-            var text = d.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            out += Array(text.utf8)
-        case .float(let f):
-            guard f.isFinite else {
-                throw EncodingError.invalidValue(f, .init(codingPath: [], debugDescription: "JSON has no \(f)"))
-            }
-            var text = f.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            out += Array(text.utf8)
+        case .double(let d): try writeNumber(d, to: &out)
+        case .float(let f): try writeNumber(f, to: &out)
         case .string(let s): writeString(s, to: &out)
         case .deferred(let slot):
             try write(slot.value ?? .object(JSONObjectBox()), prettyPrinted: prettyPrinted, depth: depth, to: &out)
@@ -96,6 +84,20 @@ enum JSONTreeWriter {
             }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// A floating-point number as `JSONEncoder` writes it: its shortest form without `.0`;
+    /// JSON has no infinities or NaN, which throw.
+    private static func writeNumber<F: BinaryFloatingPoint & CustomStringConvertible>(
+        _ v: F,
+        to out: inout [UInt8]
+    ) throws {
+        guard v.isFinite else {
+            throw EncodingError.invalidValue(v, .init(codingPath: [], debugDescription: "JSON has no \(v)"))
+        }
+        var text = v.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out += Array(text.utf8)
     }
 
     private static func indent(_ depth: Int, _ out: inout [UInt8]) {
