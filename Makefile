@@ -3,6 +3,10 @@
 #   make            release build: build/lib/libquire.so (self-contained), build/include (quire.h
 #                   and its topic headers, quire/*.h),
 #                   build/lib/pkgconfig/quire.pc, build/bin/quire, build/bin/quire-server
+#   make lib-postgres  the PostgreSQL flavour of the library: build/lib/libquire-postgres.so
+#                   (the same C interface, and the sync service's postgres:// store; 88 MB
+#                   installed instead of 42: docs/sync-protocol.md, "The embedded store")
+#                   and build/lib/pkgconfig/quire-postgres.pc
 #   make demo       build, then run the examples on examples/sample.pdf, and two clients'
 #                   notes converging through quire-server (examples/sync_demo.sh)
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
@@ -89,11 +93,15 @@ SWIFT_STATIC := $(abspath $(dir $(SWIFT_BIN))../lib/swift_static/linux)
 # dependencies (BoringSSL, the SwiftNIO shims) with -gdwarf-4; the static Swift runtime
 # has no debug information of its own. gdb and perf read DWARF 4 as well.
 DEBUG_INFO_FLAGS := -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
-RELEASE_FLAGS := -c release --disable-local-rpath $(DEBUG_INFO_FLAGS) \
+#
+# The soname is given apart (RELEASE_BASE_FLAGS has everything else): the PostgreSQL
+# flavour (make lib-postgres, below) is linked by a `swift build` of its own with its own.
+RELEASE_BASE_FLAGS := -c release --disable-local-rpath $(DEBUG_INFO_FLAGS) \
 	-Xswiftc -static-stdlib -Xlinker -L$(SWIFT_STATIC) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(CURDIR)/quire.map \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/quire.order -Xlinker --no-warn-symbol-ordering \
-	-Xlinker --build-id=sha1 -Xlinker -soname=$(SONAME)
+	-Xlinker --build-id=sha1
+RELEASE_FLAGS := $(RELEASE_BASE_FLAGS) -Xlinker -soname=$(SONAME)
 
 SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources include -type f)
 # Where SwiftPM puts the release products: .build/release is the link it keeps to
@@ -101,7 +109,7 @@ SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources inc
 # known without starting SwiftPM (which took seconds on every make, even `make -n`).
 BIN_DIR := .build/release
 
-.PHONY: all generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all lib-postgres generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -145,6 +153,39 @@ build/bin/quire-server: build/.stamp
 build/bin/quire-convergence: build/.stamp
 	@mkdir -p build/bin
 	cp $(BIN_DIR)/quire-convergence $@.tmp && mv -f $@.tmp $@
+
+# ---- The PostgreSQL flavour of the library: make lib-postgres -----------------------------
+#
+# libquire-postgres.so: the same C interface as libquire.so (the same targets, version
+# script and exported quire_* symbols, which Tests/c/abi_check.sh --flavour postgres checks),
+# plus the PostgreSQL store for the embedded sync service (quire_sync_service_open with a
+# postgres:// URL; LISTEN/NOTIFY across processes, as quire-server). Its own product and
+# soname (libquire-postgres.so.ABI), built on request rather than by `make all`: postgres-nio
+# imports the whole Foundation, whose ICU data more than doubles the library (docs/
+# sync-protocol.md, "The embedded store", has the sizes). Package.swift declares the product
+# only when QUIRE_LIB_POSTGRES is set, so that the default build never links it with
+# libquire's soname. After the default build, since two `swift build`s cannot share .build
+# at once; what the flavour needs is compiled by then, and this adds its link.
+PG_SONAME := libquire-postgres.so.$(ABI)
+
+lib-postgres: build/lib/$(PG_SONAME) build/lib/libquire-postgres.so build/lib/pkgconfig/quire-postgres.pc \
+              build/include/quire.h
+
+build/.stamp-postgres: build/.stamp
+	@if [ quire.order -nt $(BIN_DIR)/libquire-postgres.so ]; then rm -f $(BIN_DIR)/libquire-postgres.so; fi
+	QUIRE_LIB_POSTGRES=1 $(SWIFT) build $(RELEASE_BASE_FLAGS) -Xlinker -soname=$(PG_SONAME) --product quire-postgres
+	@touch $@
+
+build/lib/$(PG_SONAME): build/.stamp-postgres
+	@mkdir -p build/lib
+	cp $(BIN_DIR)/libquire-postgres.so $@.tmp && mv -f $@.tmp $@
+
+build/lib/libquire-postgres.so: build/lib/$(PG_SONAME)
+	ln -sf $(PG_SONAME) $@
+
+build/lib/pkgconfig/quire-postgres.pc: bindings/c/quire-postgres.pc.in include/quire.h
+	@mkdir -p build/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(CURDIR)/build|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # The header: the umbrella quire.h and its topic headers (include/quire/*.h), copied whole
 # so that no topic header that was removed from include/quire stays behind.
@@ -299,7 +340,10 @@ test-python: all
 
 # The sync server over HTTP (Tests/server): the protocol's conformance on every host, JWT
 # attacks, kill -9 during pushes, the command line. Real processes on loopback ports.
-test-server: all
+# With the library's PostgreSQL flavour (lib-postgres: its ABI checked first), on which the
+# Python host runs the conformance modules and two of its processes share one database.
+test-server: all lib-postgres
+	$(MAKE) -C Tests/c ROOT=$(CURDIR) abi-check-postgres
 	PYTHONPATH=bindings/python QUIRE_SERVER=$(CURDIR)/build/bin/quire-server $(PYTHON) -m pytest -q Tests/server
 
 # The web review page (examples/web) in a real headless Chromium driven by Selenium through
