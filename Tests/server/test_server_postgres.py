@@ -1,11 +1,16 @@
-"""Two quire-server processes on one PostgreSQL database (issue 15): a change pushed to one
-reaches a long poll waiting on the other within a second (LISTEN/NOTIFY), a retry sent to
-the other process is answered from the store, and concurrent pushes through both never
-apply anything twice. The PostgreSQL server is Debian's, started by the tests (initdb and
-pg_ctl in a temporary directory, as an unprivileged user)."""
+"""Two server processes on one PostgreSQL database: a change pushed to one reaches a long
+poll waiting on the other within a second (LISTEN/NOTIFY), a retry sent to the other
+process is answered from the store, and concurrent pushes through both never apply
+anything twice. Each on two hosts: quire-server (issue 15) and the Python host of the C
+request handler on the library's PostgreSQL flavour, libquire-postgres (issue 35: a server
+that embeds Quire scales out the same way). The PostgreSQL server is Debian's, started by
+the tests (initdb and pg_ctl in a temporary directory, as an unprivileged user). And the
+default libquire, which has no PostgreSQL store, refuses a postgres:// store naming the
+flavour."""
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 from typing import Any, Dict, List
@@ -13,22 +18,28 @@ from typing import Any, Dict, List
 import pytest
 
 from sync_support import (
-    SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, assert_error, claims, free_port,
-    layer_state, mint, note, postgres_bindir, put, request, unique, upload,
+    SAMPLE_ANNOTATIONS, Client, Keys, child_env, PostgresCluster, ServerProcess, assert_error, claims, free_port,
+    layer_state, mint, missing_host, note, postgres_bindir, put, python_host, request, unique, upload,
 )
 
 pytestmark = pytest.mark.skipif(postgres_bindir() is None,
                                 reason="PostgreSQL is not installed (scripts/install-deps.sh installs it)")
 
 
-@pytest.fixture
-def pair(start_server, postgres_cluster: PostgresCluster, tmp_path) -> List[ServerProcess]:
+@pytest.fixture(params=["quire-server", "python-handler+postgres"])
+def pair(request: pytest.FixtureRequest, start_server, postgres_cluster: PostgresCluster,
+         tmp_path) -> List[ServerProcess]:
+    """Two processes of a host on one database (the embedded host on libquire-postgres)."""
+    host = str(request.param)
+    why = missing_host(host)
+    if why is not None:
+        pytest.skip(f"{host}: {why}")
     store = postgres_cluster.database_url(str(tmp_path))
-    return [start_server("quire-server", store=store) for _ in range(2)]
+    return [start_server(host, store=store) for _ in range(2)]
 
 
-def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List[ServerProcess], keys: Keys) -> None:
-    a, b = pair
+def assert_pushes_wake_listeners(a: ServerProcess, b: ServerProcess, keys: Keys) -> None:
+    """Five pushes to `a`, each waking a long poll waiting on `b`."""
     doc, layer = unique("pg"), unique("layer")
     assert upload(a.port, keys, doc).status == 201
     token = mint(keys.rsa, claims(doc, layer))
@@ -58,6 +69,25 @@ def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List
     # Within a second, in practice a few milliseconds; one slow round of five is forgiven
     # (a loaded machine), a lost notification (a wait run to its end) never.
     assert sum(d < 1.0 for d in delays) >= 4 and max(delays) < 5, delays
+
+
+def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List[ServerProcess], keys: Keys) -> None:
+    assert_pushes_wake_listeners(pair[0], pair[1], keys)
+
+
+def test_the_go_and_node_hosts_on_the_flavour_wake_each_other(start_server, postgres_cluster: PostgresCluster,
+                                                              tmp_path, keys: Keys) -> None:
+    """examples/go (-tags quire_postgres) and examples/node (QUIRE_PC=quire-postgres) on
+    libquire-postgres and one database: a push to either wakes a long poll on the other."""
+    for host in ("go-handler+postgres", "node-handler+postgres"):
+        why = missing_host(host)
+        if why is not None:
+            pytest.skip(f"{host}: {why}")
+    store = postgres_cluster.database_url(str(tmp_path))
+    go = start_server("go-handler+postgres", store=store)
+    node = start_server("node-handler+postgres", store=store)
+    assert_pushes_wake_listeners(go, node, keys)
+    assert_pushes_wake_listeners(node, go, keys)
 
 
 def test_a_retry_through_the_other_process_is_answered_from_the_store(pair: List[ServerProcess], keys: Keys) -> None:
@@ -114,3 +144,12 @@ def test_an_unreachable_postgres_fails_requests_instead_of_hanging(start_server,
     assert_error(r, 500, "internal")
     assert "PostgreSQL" in r.json["error"]["message"]
     assert s.stop() == 0
+
+
+def test_the_default_library_refuses_a_postgres_store_naming_the_flavour(start_server, tmp_path) -> None:
+    """The Python host on the default libquire (which the tests use), given a postgres://
+    store, exits at start with the library's message: PostgreSQL is in libquire-postgres."""
+    r = subprocess.run(python_host() + ["--port", str(free_port()), "--store", f"postgres://quire@127.0.0.1:{free_port()}/x"],
+                       capture_output=True, text=True, timeout=60, env=child_env(), cwd=str(tmp_path))
+    assert r.returncode != 0
+    assert "PostgreSQL needs libquire-postgres" in r.stderr and "make lib-postgres" in r.stderr, r.stderr
