@@ -54,8 +54,10 @@ typedef struct quire_sync_config {
      *  "postgres://user:password@host:port/database" (or "postgresql://"; `?host=/socket/dir`
      *  and `?sslmode=disable|prefer|require`), as quire-server's --store does: several
      *  processes on one database, each long poll woken by the others' pushes
-     *  (LISTEN/NOTIFY). This library, when it is not that flavour, answers such a URL
-     *  with QUIRE_EUNSUPPORTED, naming the flavour. */
+     *  (LISTEN/NOTIFY). A PostgreSQL store connects in the background: the open does not
+     *  wait for the server, and while it cannot be reached each request is answered 500
+     *  `internal` after 10 s. This library, when it is not that flavour, answers such a
+     *  URL with QUIRE_EUNSUPPORTED, naming the flavour. */
     const char *store;
     /** The public keys that verify JWTs, as PEM texts (RSA or EC; RS256, RS512, ES256,
      *  ES512 only): `public_key_count` pointers. */
