@@ -42,6 +42,8 @@
 #                   and a rectangle redacted per file, checked by PDFium and MuPDF); make
 #                   test runs a thirty-second of it
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
+#   make install-lib-postgres PREFIX=/usr/local   installs the PostgreSQL flavour too
+#                   (lib/libquire-postgres.so.*, lib/pkgconfig/quire-postgres.pc)
 #   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire), the
 #                   man page (share/man/man1/quire.1) and the valgrind suppressions
 #                   (share/quire/valgrind.supp); binaries stripped, their debug information
@@ -109,7 +111,7 @@ SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources inc
 # known without starting SwiftPM (which took seconds on every make, even `make -n`).
 BIN_DIR := .build/release
 
-.PHONY: all lib-postgres generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all lib-postgres install-lib-postgres generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -466,7 +468,7 @@ test-packaging: deps-packaging all
 # (Tests/c/valgrind.supp: the Swift runtime's caches) go to PREFIX/share/quire/valgrind.supp.
 DEBUGDIR ?= $(PREFIX)/lib/debug
 DEBUG_DIR = $(DESTDIR)$(DEBUGDIR)
-INSTALLED_BINARIES = lib/$(SONAME) bin/quire bin/quire-server
+INSTALLED_BINARIES = lib/$(SONAME) lib/$(PG_SONAME) bin/quire bin/quire-server
 
 install: all build/share/man/man1/quire.1
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/quire $(DESTDIR)$(PREFIX)/bin \
@@ -484,6 +486,16 @@ install: all build/share/man/man1/quire.1
 		$(DESTDIR)$(PREFIX)/lib/cmake/Quire/
 	install -m 644 build/share/man/man1/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1
 
+# The PostgreSQL flavour beside the library (make lib-postgres): installed as libquire.so is,
+# stripped with its debug file by build ID, and its pkg-config file. After `make install`,
+# which installs the headers both use.
+install-lib-postgres: lib-postgres
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sh scripts/install-binary.sh 755 build/lib/$(PG_SONAME) $(DESTDIR)$(PREFIX)/lib/$(PG_SONAME) $(DEBUG_DIR)
+	ln -sf $(PG_SONAME) $(DESTDIR)$(PREFIX)/lib/libquire-postgres.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/quire-postgres.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire-postgres.pc
+
 uninstall:
 	@# The debug files, named by the installed binaries' build IDs (the same as the built ones').
 	@for f in $(INSTALLED_BINARIES); do \
@@ -493,6 +505,8 @@ uninstall:
 	done
 	@rmdir $(DEBUG_DIR)/.build-id $(DEBUG_DIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
+	      $(DESTDIR)$(PREFIX)/lib/$(PG_SONAME) $(DESTDIR)$(PREFIX)/lib/libquire-postgres.so \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire-postgres.pc \
 	      $(DESTDIR)$(PREFIX)/include/quire.h $(addprefix $(DESTDIR)$(PREFIX)/include/quire/,$(notdir $(TOPIC_HEADERS))) \
 	      $(DESTDIR)$(PREFIX)/bin/quire \
 	      $(DESTDIR)$(PREFIX)/bin/quire-server \
