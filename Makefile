@@ -159,7 +159,8 @@ build/bin/quire-convergence: build/.stamp
 # ---- The PostgreSQL flavour of the library: make lib-postgres -----------------------------
 #
 # libquire-postgres.so: the same C interface as libquire.so (the same targets, version
-# script and exported quire_* symbols, which Tests/c/abi_check.sh --flavour postgres checks),
+# script and exported quire_* symbols, which Tests/c/abi_check.sh --library quire-postgres
+# checks),
 # plus the PostgreSQL store for the embedded sync service (quire_sync_service_open with a
 # postgres:// URL; LISTEN/NOTIFY across processes, as quire-server). Its own product and
 # soname (libquire-postgres.so.ABI), built on request rather than by `make all`: postgres-nio

@@ -218,8 +218,8 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
     // default library's targets plus a C constructor that hands the C layer a function
     // registering PostgresSyncStore with the sync core (SyncStoreRegistry), so that
     // quire_sync_service_open takes postgres:// URLs. Its own product, so that the default
-    // libquire keeps postgres-nio and the full Foundation it imports (ICU's data: 48 MB
-    // more, docs/sync-protocol.md, "The embedded store") out. The targets are always
+    // libquire keeps postgres-nio and the full Foundation it imports (with ICU's data: 47 MB
+    // more installed, docs/sync-protocol.md, "The embedded store") out. The targets are always
     // there (small); the product only when QUIRE_LIB_POSTGRES is set, as `make lib-postgres`
     // sets it: it is linked with its own soname (the Makefile's flags are given to every
     // link of one `swift build`), so the default build must not link it with libquire's.

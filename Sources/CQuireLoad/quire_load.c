@@ -1,5 +1,5 @@
-/* What libquire.so does when the dynamic loader has loaded it (a constructor: nothing to
- * call, nothing exported).
+/* What libquire.so does when the dynamic loader has loaded it (a constructor, nothing
+ * exported), and the hook of the library's flavours (quire_load.h, at the end).
  *
  * The loader reads the library's table of relative relocations (.rela.dyn: about 90,000
  * entries, 2.1 MB, mostly the Swift metadata of the runtime, Foundation and SwiftNIO linked

@@ -73,13 +73,17 @@ public func quire_sync_config_init(_ config: UnsafeMutablePointer<quire_sync_con
 
 /// The store factories of this library: none in the default libquire (its services have
 /// the core's built-in sqlite store), PostgresSyncStore's in the PostgreSQL flavour
-/// (libquire-postgres), whose constructor set the registrar that `quireload_register_stores` calls
-/// at load
-/// (Sources/CQuirePostgresFlavour). Made once, at the first service's open.
+/// (libquire-postgres), whose constructor set at load the registrar that
+/// `quireload_register_stores` calls (Sources/CQuirePostgresFlavour). Made once, when first
+/// needed (a service's open, quire_build_info), never while the loader runs constructors.
 let libraryStoreFactories: [String: SyncStoreFactory] = {
     quireload_register_stores()
     return SyncStoreRegistry.factories
 }()
+
+/// Whether this library is its PostgreSQL flavour, libquire-postgres: the one whose load
+/// registered a PostgreSQL store.
+var isPostgresFlavour: Bool { libraryStoreFactories["postgres"] != nil }
 
 /// The store URL schemes of the PostgreSQL flavour, which the default library names when it
 /// is given one.

@@ -10,7 +10,9 @@ flavour."""
 
 from __future__ import annotations
 
+import json
 import subprocess
+import sys
 import threading
 import time
 from typing import Any, Dict, List
@@ -18,8 +20,9 @@ from typing import Any, Dict, List
 import pytest
 
 from sync_support import (
-    SAMPLE_ANNOTATIONS, Client, Keys, child_env, PostgresCluster, ServerProcess, assert_error, claims, free_port,
-    layer_state, mint, missing_host, note, postgres_bindir, put, python_host, request, unique, upload,
+    POSTGRES_LIBRARY, SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, assert_error, child_env,
+    claims, free_port, layer_state, mint, missing_host, note, postgres_bindir, put, python_host, request, unique,
+    upload,
 )
 
 pytestmark = pytest.mark.skipif(postgres_bindir() is None,
@@ -149,6 +152,20 @@ def test_an_unreachable_postgres_fails_requests_instead_of_hanging(host_name: st
     assert_error(r, 500, "internal")
     assert "PostgreSQL" in r.json["error"]["message"]
     assert s.stop() == 0
+
+
+def test_the_flavour_says_what_it_is() -> None:
+    """quire.build_info() on libquire-postgres: its soname, and the PostgreSQL store."""
+    why = missing_host("python-handler+postgres")
+    if why is not None:
+        pytest.skip(why)
+    code = "import json, quire; print(json.dumps(quire.build_info()))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       env=child_env({"QUIRE_LIBRARY": str(POSTGRES_LIBRARY)}))
+    assert r.returncode == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert info["soname"] == "libquire-postgres.so." + info["abi"]
+    assert info["features"]["postgresql"] is True and info["features"]["sync_service"] is True
 
 
 def test_the_default_library_refuses_a_postgres_store_naming_the_flavour(start_server, tmp_path) -> None:

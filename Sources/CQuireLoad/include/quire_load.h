@@ -11,8 +11,8 @@
  * while the loader is still running constructors. The default libquire leaves it NULL. */
 extern void (*quireload_store_registrar)(void);
 
-/* Calls quireload_store_registrar if a flavour set it (the C layer's way to it: Swift
- * cannot read a mutable C global safely, and this one is only written at load). */
+/* Calls quireload_store_registrar if a flavour set it: the C layer's way to it (Swift 6
+ * refuses to read a mutable C global; this one is written only at load, before any call). */
 void quireload_register_stores(void);
 
 #endif
