@@ -7,8 +7,8 @@ Run from the repository root, after `make` (which builds build/bin/quire-server)
 Every test that takes the ``host`` fixture runs once per host (sync_support.HOSTS:
 quire-server on SQLite and on PostgreSQL, and the Python, Go and Node hosts of the C request
 handler, examples/python, examples/go, examples/node, and the Python one on the library's
-PostgreSQL flavour for the modules of sync_support.HOST_MODULES); a host whose tools are missing is
-skipped with the reason; narrow it with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
+PostgreSQL flavour for the modules of sync_support.HOST_MODULES); a host whose tools are
+missing is skipped with the reason; narrow it with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
 tests pick, with SQLite stores in a temporary directory; keys and tokens are made by the
 tests (cryptography, PyJWT).
 """
