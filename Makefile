@@ -168,7 +168,8 @@ build/bin/quire-convergence: build/.stamp
 # sync-protocol.md, "The embedded store", has the sizes). Package.swift declares the product
 # only when QUIRE_LIB_POSTGRES is set, so that the default build never links it with
 # libquire's soname. After the default build, since two `swift build`s cannot share .build
-# at once; what the flavour needs is compiled by then, and this adds its link.
+# at once; what the flavour needs is compiled by then, and this adds its link (6 s) and
+# SwiftPM's planning of a manifest that differs (15 to 30 s).
 PG_SONAME := libquire-postgres.so.$(ABI)
 
 lib-postgres: build/lib/$(PG_SONAME) build/lib/libquire-postgres.so build/lib/pkgconfig/quire-postgres.pc \
