@@ -3,6 +3,10 @@
 #   make            release build: build/lib/libquire.so (self-contained), build/include (quire.h
 #                   and its topic headers, quire/*.h),
 #                   build/lib/pkgconfig/quire.pc, build/bin/quire, build/bin/quire-server
+#   make lib-postgres  the PostgreSQL flavour of the library: build/lib/libquire-postgres.so
+#                   (the same C interface, and the sync service's postgres:// store; 88 MB
+#                   installed instead of 42: docs/sync-protocol.md, "The embedded store")
+#                   and build/lib/pkgconfig/quire-postgres.pc
 #   make demo       build, then run the examples on examples/sample.pdf, and two clients'
 #                   notes converging through quire-server (examples/sync_demo.sh)
 #   make test       every test: Swift, C (with the ABI check and the libffi harness under
@@ -39,6 +43,8 @@
 #                   and a rectangle redacted per file, checked by PDFium and MuPDF); make
 #                   test runs a thirty-second of it
 #   make fuzz       build the libFuzzer targets and run each for FUZZ_SECONDS (40) seconds
+#   make install-lib-postgres PREFIX=/usr/local   installs the PostgreSQL flavour too
+#                   (lib/libquire-postgres.so.*, lib/pkgconfig/quire-postgres.pc)
 #   make install PREFIX=/usr/local   also installs the CMake package (lib/cmake/Quire), the
 #                   man page (share/man/man1/quire.1) and the valgrind suppressions
 #                   (share/quire/valgrind.supp); binaries stripped, their debug information
@@ -90,11 +96,15 @@ SWIFT_STATIC := $(abspath $(dir $(SWIFT_BIN))../lib/swift_static/linux)
 # dependencies (BoringSSL, the SwiftNIO shims) with -gdwarf-4; the static Swift runtime
 # has no debug information of its own. gdb and perf read DWARF 4 as well.
 DEBUG_INFO_FLAGS := -Xswiftc -debug-info-format=dwarf -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4
-RELEASE_FLAGS := -c release --disable-local-rpath $(DEBUG_INFO_FLAGS) \
+#
+# The soname is given apart (RELEASE_BASE_FLAGS has everything else): the PostgreSQL
+# flavour (make lib-postgres, below) is linked by a `swift build` of its own with its own.
+RELEASE_BASE_FLAGS := -c release --disable-local-rpath $(DEBUG_INFO_FLAGS) \
 	-Xswiftc -static-stdlib -Xlinker -L$(SWIFT_STATIC) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(CURDIR)/quire.map \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/quire.order -Xlinker --no-warn-symbol-ordering \
-	-Xlinker --build-id=sha1 -Xlinker -soname=$(SONAME)
+	-Xlinker --build-id=sha1
+RELEASE_FLAGS := $(RELEASE_BASE_FLAGS) -Xlinker -soname=$(SONAME)
 
 SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources include -type f)
 # Where SwiftPM puts the release products: .build/release is the link it keeps to
@@ -102,7 +112,7 @@ SOURCES := Makefile Package.swift quire.map quire.order $(shell find Sources inc
 # known without starting SwiftPM (which took seconds on every make, even `make -n`).
 BIN_DIR := .build/release
 
-.PHONY: all generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
+.PHONY: all lib-postgres install-lib-postgres generate demo check style format deps-style test test-swift test-asan test-c test-docs test-python test-server test-convergence test-convergence-long test-pages-sweep test-redaction-sweep test-web test-corpus test-forms-corpus bench bench-full bench-sync fuzz install uninstall clean
 
 all: build/lib/$(SONAME) build/lib/libquire.so build/include/quire.h \
      build/lib/pkgconfig/quire.pc build/bin/quire build/bin/quire-server bindings/python/quire/libquire.so \
@@ -146,6 +156,41 @@ build/bin/quire-server: build/.stamp
 build/bin/quire-convergence: build/.stamp
 	@mkdir -p build/bin
 	cp $(BIN_DIR)/quire-convergence $@.tmp && mv -f $@.tmp $@
+
+# ---- The PostgreSQL flavour of the library: make lib-postgres -----------------------------
+#
+# libquire-postgres.so: the same C interface as libquire.so (the same targets, version
+# script and exported quire_* symbols, which Tests/c/abi_check.sh --library quire-postgres
+# checks),
+# plus the PostgreSQL store for the embedded sync service (quire_sync_service_open with a
+# postgres:// URL; LISTEN/NOTIFY across processes, as quire-server). Its own product and
+# soname (libquire-postgres.so.ABI), built on request rather than by `make all`: postgres-nio
+# imports the whole Foundation, whose ICU data more than doubles the library (docs/
+# sync-protocol.md, "The embedded store", has the sizes). Package.swift declares the product
+# only when QUIRE_LIB_POSTGRES is set, so that the default build never links it with
+# libquire's soname. After the default build, since two `swift build`s cannot share .build
+# at once; what the flavour needs is compiled by then, and this adds its link (6 s) and
+# SwiftPM's planning of a manifest that differs (15 to 30 s).
+PG_SONAME := libquire-postgres.so.$(ABI)
+
+lib-postgres: build/lib/$(PG_SONAME) build/lib/libquire-postgres.so build/lib/pkgconfig/quire-postgres.pc \
+              build/include/quire.h
+
+build/.stamp-postgres: build/.stamp
+	@if [ quire.order -nt $(BIN_DIR)/libquire-postgres.so ]; then rm -f $(BIN_DIR)/libquire-postgres.so; fi
+	QUIRE_LIB_POSTGRES=1 $(SWIFT) build $(RELEASE_BASE_FLAGS) -Xlinker -soname=$(PG_SONAME) --product quire-postgres
+	@touch $@
+
+build/lib/$(PG_SONAME): build/.stamp-postgres
+	@mkdir -p build/lib
+	cp $(BIN_DIR)/libquire-postgres.so $@.tmp && mv -f $@.tmp $@
+
+build/lib/libquire-postgres.so: build/lib/$(PG_SONAME)
+	ln -sf $(PG_SONAME) $@
+
+build/lib/pkgconfig/quire-postgres.pc: bindings/c/quire-postgres.pc.in include/quire.h
+	@mkdir -p build/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(CURDIR)/build|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # The header: the umbrella quire.h and its topic headers (include/quire/*.h), copied whole
 # so that no topic header that was removed from include/quire stays behind.
@@ -312,7 +357,10 @@ test-python: all
 
 # The sync server over HTTP (Tests/server): the protocol's conformance on every host, JWT
 # attacks, kill -9 during pushes, the command line. Real processes on loopback ports.
-test-server: all
+# With the library's PostgreSQL flavour (lib-postgres: its ABI checked first), on which the
+# Python host runs the conformance modules and two of its processes share one database.
+test-server: all lib-postgres
+	$(MAKE) -C Tests/c ROOT=$(CURDIR) abi-check-postgres
 	PYTHONPATH=bindings/python QUIRE_SERVER=$(CURDIR)/build/bin/quire-server $(PYTHON) -m pytest -q Tests/server
 
 # The web review page (examples/web) in a real headless Chromium driven by Selenium through
@@ -435,7 +483,7 @@ test-packaging: deps-packaging all
 # (Tests/c/valgrind.supp: the Swift runtime's caches) go to PREFIX/share/quire/valgrind.supp.
 DEBUGDIR ?= $(PREFIX)/lib/debug
 DEBUG_DIR = $(DESTDIR)$(DEBUGDIR)
-INSTALLED_BINARIES = lib/$(SONAME) bin/quire bin/quire-server
+INSTALLED_BINARIES = lib/$(SONAME) lib/$(PG_SONAME) bin/quire bin/quire-server
 
 install: all build/share/man/man1/quire.1
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/quire $(DESTDIR)$(PREFIX)/bin \
@@ -453,6 +501,16 @@ install: all build/share/man/man1/quire.1
 		$(DESTDIR)$(PREFIX)/lib/cmake/Quire/
 	install -m 644 build/share/man/man1/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1
 
+# The PostgreSQL flavour beside the library (make lib-postgres): installed as libquire.so is,
+# stripped with its debug file by build ID, and its pkg-config file. After `make install`,
+# which installs the headers both use.
+install-lib-postgres: lib-postgres
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sh scripts/install-binary.sh 755 build/lib/$(PG_SONAME) $(DESTDIR)$(PREFIX)/lib/$(PG_SONAME) $(DEBUG_DIR)
+	ln -sf $(PG_SONAME) $(DESTDIR)$(PREFIX)/lib/libquire-postgres.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' bindings/c/quire-postgres.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire-postgres.pc
+
 uninstall:
 	@# The debug files, named by the installed binaries' build IDs (the same as the built ones').
 	@for f in $(INSTALLED_BINARIES); do \
@@ -462,6 +520,8 @@ uninstall:
 	done
 	@rmdir $(DEBUG_DIR)/.build-id $(DEBUG_DIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libquire.so \
+	      $(DESTDIR)$(PREFIX)/lib/$(PG_SONAME) $(DESTDIR)$(PREFIX)/lib/libquire-postgres.so \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/quire-postgres.pc \
 	      $(DESTDIR)$(PREFIX)/include/quire.h $(addprefix $(DESTDIR)$(PREFIX)/include/quire/,$(notdir $(TOPIC_HEADERS))) \
 	      $(DESTDIR)$(PREFIX)/bin/quire \
 	      $(DESTDIR)$(PREFIX)/bin/quire-server \

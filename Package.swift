@@ -214,6 +214,24 @@ if Context.environment["QUIRE_NO_SERVER"] == nil {
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Logging", package: "swift-log"),
     ], swiftSettings: strictImports))
+    // The PostgreSQL flavour of the library (libquire-postgres, `make lib-postgres`): the
+    // default library's targets plus a C constructor that hands the C layer a function
+    // registering PostgresSyncStore with the sync core (SyncStoreRegistry), so that
+    // quire_sync_service_open takes postgres:// URLs. Its own product, so that the default
+    // libquire keeps postgres-nio and the full Foundation it imports (with ICU's data: 47 MB
+    // more installed, docs/sync-protocol.md, "The embedded store") out. The targets are always
+    // there (small); the product only when QUIRE_LIB_POSTGRES is set, as `make lib-postgres`
+    // sets it: it is linked with its own soname (the Makefile's flags are given to every
+    // link of one `swift build`), so the default build must not link it with libquire's.
+    package.targets.append(.target(name: "CQuirePostgresFlavour", dependencies: ["CQuireLoad"],
+                                   path: "Sources/CQuirePostgresFlavour"))
+    package.targets.append(.target(name: "QuirePostgresFlavour", dependencies: [
+        "CQuirePostgresFlavour", "QuireSync", "QuireSyncPostgres",
+        .product(name: "Logging", package: "swift-log"),
+    ], swiftSettings: strictImports))
+    if Context.environment["QUIRE_LIB_POSTGRES"] != nil {
+        package.products.append(.library(name: "quire-postgres", type: .dynamic, targets: ["Quire", "QuirePostgresFlavour"]))
+    }
     package.targets.append(.executableTarget(name: "QuireServer", dependencies: [
         "QuireSync", "QuireSyncProtocol", "QuireSyncPostgres",
         .product(name: "Hummingbird", package: "hummingbird"),

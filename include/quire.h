@@ -96,11 +96,13 @@ QUIRE_API int32_t quire_version_number(void);
 /**
  * What this build of the library is, for bug reports (`quire doctor` prints the same for
  * the command-line tool): one JSON object in UTF-8, through the length-query pattern, with
- * "version" (as `quire_version`), "abi" and "soname" ("0.5", "libquire.so.0.5"), "build"
+ * "version" (as `quire_version`), "abi" and "soname" ("0.5", "libquire.so.0.5", or
+ * "libquire-postgres.so.0.5" in the library's PostgreSQL flavour), "build"
  * ("release" or "debug"), "features" (booleans: "sync_service", the sync service's core
  * and SQLite store, always there; "sync_client", the HTTP client of `quire_client_open`,
  * absent from a build made with QUIRE_NO_SERVER; "tls", https for that client;
- * "postgresql", the PostgreSQL store, which only quire-server has), "checkpoint_directory"
+ * "postgresql", the sync service's PostgreSQL store: quire-server's, and in the library
+ * only in its PostgreSQL flavour, libquire-postgres), "checkpoint_directory"
  * (where checkpoints go by default, from this process's environment), "environment" (the
  * variables that change it: XDG_STATE_HOME, HOME, QUIRE_LIBRARY, or null), "limits" (the
  * defaults of `quire_open_options`) and "platform" (uname's system, release and machine).

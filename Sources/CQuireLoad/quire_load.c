@@ -1,5 +1,5 @@
-/* What libquire.so does when the dynamic loader has loaded it (a constructor: nothing to
- * call, nothing exported).
+/* What libquire.so does when the dynamic loader has loaded it (a constructor, nothing
+ * exported), and the hook of the library's flavours (quire_load.h, at the end).
  *
  * The loader reads the library's table of relative relocations (.rela.dyn: about 90,000
  * entries, 2.1 MB, mostly the Swift metadata of the runtime, Foundation and SwiftNIO linked
@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "quire_load.h"
 
 struct quire_load_search {
     uintptr_t self;     /* an address inside this object */
@@ -65,4 +67,11 @@ __attribute__((constructor)) static void quire_load_release_relocations(void) {
     uintptr_t first = (search.start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
     uintptr_t end = (search.start + search.size) & ~((uintptr_t)page - 1);
     if (end > first) (void)madvise((void *)first, end - first, MADV_DONTNEED);
+}
+
+/* Set at load by a flavour of the library (quire_load.h); NULL in the default one. */
+void (*quireload_store_registrar)(void) = NULL;
+
+void quireload_register_stores(void) {
+    if (quireload_store_registrar != NULL) quireload_store_registrar();
 }

@@ -191,13 +191,19 @@ let libraryFeatures: [String: Bool] = {
     #else
     let http = false
     #endif
-    return ["sync_service": true, "sync_client": http, "tls": http, "postgresql": false]
+    return ["sync_service": true, "sync_client": http, "tls": http, "postgresql": isPostgresFlavour]
 }()
+
+/// What quire_build_info says beyond the model's keys: the flavour's own soname.
+var libraryBuildInfoExtra: [String: InstantJSONValue] {
+    guard isPostgresFlavour else { return [:] }
+    return ["soname": .string("libquire-postgres.so.\(BuildInfo.abi(of: QUIRE_VERSION_STRING).abi)")]
+}
 
 @c @implementation
 public func quire_build_info(_ buf: UnsafeMutablePointer<CChar>?, _ bufSize: Int, _ outLen: UnsafeMutablePointer<Int>?) -> Int32 {
     guarded("quire_build_info") {
         _ = try required(outLen, "out_len")
-        try copyOut(BuildInfo.json(version: QUIRE_VERSION_STRING, features: libraryFeatures).text, buf, bufSize, outLen)
+        try copyOut(BuildInfo.json(version: QUIRE_VERSION_STRING, features: libraryFeatures, extra: libraryBuildInfoExtra).text, buf, bufSize, outLen)
     }
 }

@@ -1,6 +1,7 @@
 // The sync service's request handler of include/quire.h: conversions only; every rule of the
 // protocol lives in QuireSync (docs/sync-protocol.md).
 import CQuire
+import CQuireLoad
 import Dispatch
 import QuireDocument
 import QuireSync
@@ -70,6 +71,24 @@ public func quire_sync_config_init(_ config: UnsafeMutablePointer<quire_sync_con
     }
 }
 
+/// The store factories of this library: none in the default libquire (its services have
+/// the core's built-in sqlite store), PostgresSyncStore's in the PostgreSQL flavour
+/// (libquire-postgres), whose constructor set at load the registrar that
+/// `quireload_register_stores` calls (Sources/CQuirePostgresFlavour). Made once, when first
+/// needed (a service's open, quire_build_info), never while the loader runs constructors.
+let libraryStoreFactories: [String: SyncStoreFactory] = {
+    quireload_register_stores()
+    return SyncStoreRegistry.factories
+}()
+
+/// Whether this library is its PostgreSQL flavour, libquire-postgres: the one whose load
+/// registered a PostgreSQL store.
+var isPostgresFlavour: Bool { libraryStoreFactories["postgres"] != nil }
+
+/// The store URL schemes of the PostgreSQL flavour, which the default library names when it
+/// is given one.
+let postgresFlavourSchemes: Set<String> = ["postgres", "postgresql"]
+
 func syncService(_ handle: OpaquePointer?) throws -> SyncService {
     let handle = try required(handle, "service")
     return Unmanaged<SyncServiceBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().service
@@ -97,7 +116,16 @@ public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?
         guard let store = c.store else {
             throw CallError(code: QUIRE_EINVAL, message: "config->store is NULL: name the store (sqlite:///path.db, sqlite://relative/path.db, or sqlite::memory: for one gone at close)")
         }
-        var configuration = SyncConfiguration(storeURL: String(cString: store),
+        let storeURL = String(cString: store)
+        let factories = libraryStoreFactories
+        if let scheme = SyncService.storeScheme(of: storeURL), factories[scheme] == nil, postgresFlavourSchemes.contains(scheme) {
+            throw CallError(code: QUIRE_EUNSUPPORTED, message: """
+                PostgreSQL needs libquire-postgres, the library's PostgreSQL flavour (make lib-postgres; \
+                pkg-config quire-postgres; Python: QUIRE_LIBRARY=/path/to/libquire-postgres.so): \
+                this libquire has the sqlite store only
+                """)
+        }
+        var configuration = SyncConfiguration(storeURL: storeURL,
                                               publicKeys: keys, jwks: c.jwks.map { String(cString: $0) },
                                               adminToken: c.admin_token.map { String(cString: $0) })
         if c.max_body_bytes > 0 { configuration.limits.maxBodyBytes = Int(clamping: c.max_body_bytes) }
@@ -112,7 +140,7 @@ public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?
         if c.max_listeners > 0 { configuration.limits.maxListeners = Int(c.max_listeners) }
         let service: SyncService
         do {
-            service = try SyncService(configuration)
+            service = try SyncService(configuration, storeFactories: factories)
         } catch let e as SyncConfigurationError {
             throw CallError(code: QUIRE_EINVAL, message: e.message)
         } catch let e as SyncStoreError {

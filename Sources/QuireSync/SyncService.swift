@@ -37,10 +37,9 @@ public final class SyncService: Sendable {
     /// not work.
     public init(_ configuration: SyncConfiguration, storeFactories: [String: SyncStoreFactory] = [:]) throws {
         let url = configuration.storeURL
-        guard let colon = url.firstIndex(of: ":") else {
+        guard let scheme = SyncService.storeScheme(of: url) else {
             throw SyncConfigurationError("the store URL \(url) has no scheme (sqlite:///path.db, sqlite::memory:, postgres://...)")
         }
-        let scheme = String(url[..<colon]).lowercased()
         if let factory = storeFactories[scheme] {
             store = try factory(url)
         } else if scheme == "sqlite" {
@@ -78,6 +77,13 @@ public final class SyncService: Sendable {
             feeds.announce(LayerFeeds.Key(document: document, layer: layer), seq: seq)
             listeners.notify(document: document, layer: layer, seq: seq)
         }
+    }
+
+    /// The scheme of a store URL, lowercase (`"postgres"` for `postgres://...`, `"sqlite"`
+    /// for `sqlite::memory:`): what names its factory. Nil when the URL has no `:`.
+    public static func storeScheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        return String(url[..<colon]).lowercased()
     }
 
     /// The request id an answer to `request` carries: the caller's when it is valid

@@ -28,10 +28,15 @@ import Synchronization
 
 public final class PostgresSyncStore: SyncStore {
     /// The factories to give `SyncService`: `postgres://` and `postgresql://` URLs.
-    public static let factories: [String: SyncStoreFactory] = [
-        "postgres": { url in try PostgresSyncStore(url: url) },
-        "postgresql": { url in try PostgresSyncStore(url: url) },
-    ]
+    public static let factories: [String: SyncStoreFactory] = factories(logger: Logger(label: "quire.postgres"))
+
+    /// The same factories, with the stores logging to `logger` (the library's PostgreSQL
+    /// flavour gives one at level warning: a library does not write its connections'
+    /// comings and goings to its host's standard error).
+    public static func factories(logger: Logger) -> [String: SyncStoreFactory] {
+        let factory: SyncStoreFactory = { url in try PostgresSyncStore(url: url, logger: logger) }
+        return ["postgres": factory, "postgresql": factory]
+    }
 
     /// The NOTIFY channel.
     static let channel = "quire_changes"

@@ -2,8 +2,11 @@
 # abi_check.sh: the ABI of libquire.so is what the header and the baseline say it is.
 #
 #   Tests/c/abi_check.sh [--update] [ROOT]      (ROOT defaults to the repository root)
+#   Tests/c/abi_check.sh --library quire-postgres [ROOT]
 #
-# Checks, on $ROOT/build/lib/libquire.so:
+# Checks, on $ROOT/build/lib/libquire.so (with --library NAME, on libNAME.so: the
+# PostgreSQL flavour, libquire-postgres, exports exactly libquire's name@version pairs,
+# the same baseline, under its own soname libquire-postgres.so.<ABI>):
 #   (Signatures are pinned by header_c99.c, whose typed table stops compiling when a
 #   declaration changes; this script checks the names.)
 #   1. its exported symbols (`nm -D --defined-only`) are the functions declared in
@@ -25,12 +28,17 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 update=0
+name=quire
 if [ "${1:-}" = "--update" ]; then
     update=1
     shift
 fi
+if [ "${1:-}" = "--library" ]; then
+    name=${2:?--library needs a name: quire-postgres}
+    shift 2
+fi
 root=${1:-$(cd "$here/../.." && pwd)}
-lib=$root/build/lib/libquire.so
+lib=$root/build/lib/lib$name.so
 header=$root/include/quire.h
 baseline=$here/abi-baseline.txt
 python=${PYTHON:-python3}
@@ -113,12 +121,12 @@ minor=$(sed -n 's/^#define QUIRE_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' "$header"
 abi=$major
 if [ "$major" = 0 ]; then abi=0.$minor; fi
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-if [ "$soname" != "libquire.so.$abi" ]; then
-    echo "abi_check: FAIL: the soname is '$soname', not libquire.so.$abi"
+if [ "$soname" != "lib$name.so.$abi" ]; then
+    echo "abi_check: FAIL: the soname is '$soname', not lib$name.so.$abi"
     failed=1
 fi
-if [ "$(readlink -f "$lib")" != "$(readlink -f "$root/build/lib/libquire.so.$abi")" ]; then
-    echo "abi_check: FAIL: build/lib/libquire.so is not build/lib/libquire.so.$abi"
+if [ "$(readlink -f "$lib")" != "$(readlink -f "$root/build/lib/lib$name.so.$abi")" ]; then
+    echo "abi_check: FAIL: build/lib/lib$name.so is not build/lib/lib$name.so.$abi"
     failed=1
 fi
 
@@ -137,5 +145,5 @@ fi
 if [ "$failed" = 1 ]; then
     exit 1
 fi
-echo "abi_check: ok: $(wc -l < "$tmp/exported") quire_* symbols exported, declared and in" \
+echo "abi_check: ok: lib$name.so: $(wc -l < "$tmp/exported") quire_* symbols exported, declared and in" \
     "the baseline; soname $soname; no Swift runtime libraries in ldd"

@@ -1233,7 +1233,8 @@ enum {
     SC_JWKS,        /* a JWKS instead of PEM keys */
     SC_V0,          /* version 0 */
     SC_V999,        /* version 999 */
-    SC_SCHEME,      /* "postgres://...": no store for the scheme */
+    SC_SCHEME,      /* "mysql://...": no store for the scheme (postgres:// opens in the
+                       library's PostgreSQL flavour, which this harness also runs on) */
     SC_RELATIVE,    /* a relative path (from the working directory) in a missing directory */
     SC_MISSING_DIR, /* a file in a directory that does not exist: cannot be opened */
     SC_BAD_KEY,     /* a PEM block that is no key */
@@ -1250,7 +1251,7 @@ enum {
 };
 static const char *const sync_config_names[N_SC] = {
     "NULL", "INIT", "<memory, key, admin token, limits>", "<SQLite file>", "<JWKS>",
-    "version 0", "version 999", "store postgres://...", "store sqlite://<relative, missing directory>",
+    "version 0", "version 999", "store mysql://...", "store sqlite://<relative, missing directory>",
     "store <missing directory>", "<a key that is not PEM>", "<1 key, public_keys NULL>",
     "<a NULL key>", "<JWKS not JSON>", "admin token \"\"", "max_body_bytes UINT64_MAX",
     "version 1", "<max_attachment_bytes 1 MiB, max_listeners 3>", "max_attachment_bytes 64 MiB + 1",
@@ -1279,7 +1280,7 @@ static int sync_config_for(quire_sync_config *c, int choice, int *newer) {
     case SC_JWKS: c->jwks = sync_jwks; return 1;
     case SC_V0: c->version = 0; return 0;
     case SC_V999: c->version = 999; *newer = 1; return 0;
-    case SC_SCHEME: c->store = "postgres://localhost/quire"; return 0;
+    case SC_SCHEME: c->store = "mysql://localhost/quire"; return 0;
     case SC_RELATIVE: c->store = "sqlite://no-such-directory-of-the-ffi-harness/relative.db"; return 0;
     case SC_MISSING_DIR: c->store = sync_missing_store; return 0;
     case SC_BAD_KEY: c->public_keys = sync_bad_keys; c->public_key_count = 1; return 0;

@@ -176,6 +176,11 @@ def test_build_info_from_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert info["version"] == quire.version()
     assert info["features"]["sync_service"] is True
     assert isinstance(info["features"]["sync_client"], bool)
+    # The PostgreSQL store is the library's PostgreSQL flavour's (libquire-postgres), which
+    # says so under its own soname.
+    flavour = "libquire-postgres" in str(quire.library_path())
+    assert info["features"]["postgresql"] is flavour
+    assert info["soname"].startswith("libquire-postgres.so." if flavour else "libquire.so."), info["soname"]
     assert info["checkpoint_directory"] == str(tmp_path / "quire" / "checkpoints")
     assert info["environment"]["XDG_STATE_HOME"] == str(tmp_path)
     assert info["limits"]["max_pages"] == 1048575

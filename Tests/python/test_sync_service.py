@@ -130,6 +130,17 @@ def test_bad_calls(service: quire.SyncService, keys: Tuple[Any, str]):
         quire.SyncService("sqlite::memory:", public_keys=["not a PEM key"])
 
 
+def test_a_postgres_store_names_the_librarys_postgres_flavour():
+    # The default libquire has the SQLite store only; a PostgreSQL store is the flavour's
+    # (libquire-postgres: Tests/server/test_server_postgres.py runs it).
+    if "libquire-postgres" in str(getattr(quire._raw.lib, "_name", "")):
+        pytest.skip("the tests run on the PostgreSQL flavour, which takes postgres:// stores")
+    for url in ["postgres://quire@127.0.0.1:1/quire", "postgresql://quire@127.0.0.1:1/quire"]:
+        with pytest.raises(quire.UnsupportedError, match="PostgreSQL needs libquire-postgres") as raised:
+            quire.SyncService(url)
+        assert "make lib-postgres" in str(raised.value) and "QUIRE_LIBRARY" in str(raised.value)
+
+
 def test_a_nul_in_the_target_is_the_librarys_400(service: quire.SyncService):
     # A raw NUL (which no C string carries) and its escape %00 get the same JSON answer,
     # with a request id, wherever they are in the target: never an exception.

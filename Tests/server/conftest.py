@@ -6,8 +6,9 @@ Run from the repository root, after `make` (which builds build/bin/quire-server)
 
 Every test that takes the ``host`` fixture runs once per host (sync_support.HOSTS:
 quire-server on SQLite and on PostgreSQL, and the Python, Go and Node hosts of the C request
-handler, examples/python, examples/go, examples/node); a host whose tools are missing is
-skipped with the reason; narrow it with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
+handler, examples/python, examples/go, examples/node, and the Python one on the library's
+PostgreSQL flavour for the modules of sync_support.HOST_MODULES); a host whose tools are
+missing is skipped with the reason; narrow it with QUIRE_SERVER_HOSTS=quire-server. Servers are real processes on loopback ports that the
 tests pick, with SQLite stores in a temporary directory; keys and tokens are made by the
 tests (cryptography, PyJWT).
 """
@@ -35,7 +36,15 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Keys:
     return make_keys(tmp_path_factory.mktemp("keys"))
 
 
-@pytest.fixture(scope="module", params=selected_hosts())
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes the host runs on each selected host that runs its module
+    (sync_support.HOST_MODULES), with one server per host and module."""
+    if "host" in metafunc.fixturenames:
+        module = metafunc.module.__name__.rpartition(".")[2]
+        metafunc.parametrize("host", selected_hosts(module), indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
 def host(request: pytest.FixtureRequest) -> str:
     """The name of the host under test (a key of sync_support.HOSTS)."""
     name = str(request.param)

@@ -100,35 +100,65 @@ def _build(argv: List[str], cwd: Path, what: str, **env: str) -> None:
 _built: Dict[str, List[str]] = {}
 
 
-def go_host() -> List[str]:
-    """examples/go, built once per test session against LIBRARY_PREFIX (cgo, pkg-config)."""
-    if "go" not in _built:
-        out = HOSTS_BUILD / "go" / "syncserver"
+def go_host(postgres: bool = False) -> List[str]:
+    """examples/go, built once per test session against LIBRARY_PREFIX (cgo, pkg-config);
+    `postgres`: with -tags quire_postgres, against the library's PostgreSQL flavour."""
+    key = "go+postgres" if postgres else "go"
+    if key not in _built:
+        out = HOSTS_BUILD / "go" / ("syncserver-postgres" if postgres else "syncserver")
         out.parent.mkdir(parents=True, exist_ok=True)
         # Go's caches in the build tree (a CI run may have no $HOME), and no module proxy:
         # the host uses the standard library only.
-        _build(["go", "build", "-o", str(out), "."], REPO / "examples" / "go", "the Go host",
+        _build(["go", "build"] + (["-tags", "quire_postgres"] if postgres else []) + ["-o", str(out), "."],
+               REPO / "examples" / "go", "the Go host",
                CGO_LDFLAGS=f"-Wl,-rpath,{LIBRARY_PREFIX / 'lib'}", GOCACHE=str(out.parent / "cache"),
                GOPATH=str(out.parent / "gopath"), GOPROXY="off")
-        _built["go"] = [str(out)]
-    return _built["go"]
+        _built[key] = [str(out)]
+    return _built[key]
 
 
-def node_host() -> List[str]:
-    """examples/node/server.js with its N-API addon, built once per test session."""
-    if "node" not in _built:
-        out = HOSTS_BUILD / "node"
+def node_host(postgres: bool = False) -> List[str]:
+    """examples/node/server.js with its N-API addon, built once per test session;
+    `postgres`: the addon linked against the library's PostgreSQL flavour."""
+    key = "node+postgres" if postgres else "node"
+    if key not in _built:
+        out = HOSTS_BUILD / key
         out.mkdir(parents=True, exist_ok=True)
-        _build(["make", "-B", "-s", f"OUT={out}"], REPO / "examples" / "node", "the Node host's addon")
-        _built["node"] = ["env", f"QUIRE_NODE_ADDON={out / 'quire_sync.node'}", shutil.which("node") or "node",
-                          str(REPO / "examples" / "node" / "server.js")]
-    return _built["node"]
+        _build(["make", "-B", "-s", f"OUT={out}", "QUIRE_PC=" + ("quire-postgres" if postgres else "quire")],
+               REPO / "examples" / "node", "the Node host's addon")
+        _built[key] = ["env", f"QUIRE_NODE_ADDON={out / 'quire_sync.node'}", shutil.which("node") or "node",
+                       str(REPO / "examples" / "node" / "server.js")]
+    return _built[key]
 
 
 def _missing_library() -> Optional[str]:
     if not (LIBRARY_PREFIX / "lib" / "pkgconfig" / "quire.pc").exists():
         return f"the library is not built ({LIBRARY_PREFIX}/lib/pkgconfig/quire.pc is missing: make)"
     return None
+
+
+# The library's PostgreSQL flavour (make lib-postgres): the same C interface as libquire,
+# with the sync service's PostgreSQL store.
+POSTGRES_LIBRARY = LIBRARY_PREFIX / "lib" / "libquire-postgres.so"
+
+
+def python_host(library: Optional[Path] = None) -> List[str]:
+    """examples/python/sync_server.py, on `library` (QUIRE_LIBRARY) if given, else on the
+    library the tests use."""
+    program = [sys.executable, str(REPO / "examples" / "python" / "sync_server.py")]
+    return (["env", f"QUIRE_LIBRARY={library}"] if library is not None else []) + program
+
+
+def _missing_postgres() -> Optional[str]:
+    if postgres_bindir() is None:
+        return "PostgreSQL is not installed (scripts/install-deps.sh installs it)"
+    return None
+
+
+def _missing_postgres_library() -> Optional[str]:
+    if not POSTGRES_LIBRARY.exists():
+        return f"the library's PostgreSQL flavour is not built ({POSTGRES_LIBRARY} is missing: make lib-postgres)"
+    return _missing_postgres()
 
 
 def _missing_go() -> Optional[str]:
@@ -153,17 +183,19 @@ def _missing_node() -> Optional[str]:
 HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = {
     "quire-server": (lambda: [str(QUIRE_SERVER)],
                      lambda: None if QUIRE_SERVER.exists() else f"{QUIRE_SERVER} is not built (make)"),
-    "quire-server+postgres": (lambda: [str(QUIRE_SERVER)],
-                              lambda: None if postgres_bindir() is not None
-                              else "PostgreSQL is not installed (scripts/install-deps.sh installs it)"),
+    "quire-server+postgres": (lambda: [str(QUIRE_SERVER)], _missing_postgres),
     # The C request handler as a WSGI application on waitress (issue 15).
-    "python-handler": (
-        lambda: [sys.executable, str(REPO / "examples" / "python" / "sync_server.py")],
-        lambda: None,
-    ),
+    "python-handler": (python_host, lambda: None),
+    # The same on the library's PostgreSQL flavour (libquire-postgres, issue 35), with a
+    # PostgreSQL store: several processes on one database (test_server_postgres.py).
+    "python-handler+postgres": (lambda: python_host(POSTGRES_LIBRARY), _missing_postgres_library),
     # The asynchronous C handler under Go's net/http (cgo) and Node's node:http (N-API).
     "go-handler": (go_host, _missing_go),
     "node-handler": (node_host, _missing_node),
+    # The Go and Node hosts linked against the PostgreSQL flavour (test_server_postgres.py).
+    "go-handler+postgres": (lambda: go_host(postgres=True), lambda: _missing_go() or _missing_postgres_library()),
+    "node-handler+postgres": (lambda: node_host(postgres=True),
+                              lambda: _missing_node() or _missing_postgres_library()),
 }
 
 
@@ -185,16 +217,42 @@ HOST_FEATURES: Dict[str, Dict[str, bool]] = {
     "quire-server": {"cancels_on_disconnect": False},
     "quire-server+postgres": {"cancels_on_disconnect": False},
     "python-handler": {"framing_errors": False, "cancels_on_disconnect": False, "attachment_grace": False},
+    "python-handler+postgres": {"framing_errors": False, "cancels_on_disconnect": False, "attachment_grace": False},
     "go-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
     "node-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
+    "go-handler+postgres": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
+    "node-handler+postgres": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
 }
 
 
-def selected_hosts() -> List[str]:
+# The test modules a host runs, for a host that runs only some (absent: every module whose
+# tests take a host). python-handler+postgres is python-handler on the library's PostgreSQL
+# flavour and store: it runs the protocol's conformance (test_server_api: 53 tests, 21 s
+# here), which goes through all it adds (the flavour's store registration, the C layer, the
+# PostgreSQL store under an embedded service); test_server_postgres.py runs two of its
+# processes on one database. The other modules test what it shares with python-handler
+# (tokens and rights, store-blind: test_server_jwt, test_server_rights, 10 s more; waitress's
+# HTTP: test_server_edges, whose expected failures alone take 20 s; the sync client:
+# test_client) or with quire-server+postgres, which runs them all on the same store (kill -9:
+# test_server_crash). A host named in QUIRE_SERVER_HOSTS runs every module
+# (QUIRE_SERVER_HOSTS=python-handler+postgres make test-server). The Go and Node hosts on the flavour run no module of the
+# conformance suite (their HTTP is go-handler's and node-handler's, their store
+# python-handler+postgres's): test_server_postgres.py has one of each wake the other.
+HOST_MODULES: Dict[str, Tuple[str, ...]] = {
+    "python-handler+postgres": ("test_server_api",),
+    "go-handler+postgres": (),
+    "node-handler+postgres": (),
+}
+
+
+def selected_hosts(module: Optional[str] = None) -> List[str]:
+    """The hosts to run: QUIRE_SERVER_HOSTS's, on every module; else every host, and for
+    the tests of `module` (a module's name, test_server_api) those that run it
+    (HOST_MODULES)."""
     wanted = os.environ.get("QUIRE_SERVER_HOSTS")
     if wanted:
         return [h.strip() for h in wanted.split(",") if h.strip()]
-    return list(HOSTS)
+    return [h for h in HOSTS if module is None or h not in HOST_MODULES or module in HOST_MODULES[h]]
 
 
 def missing_host(host: str) -> Optional[str]:

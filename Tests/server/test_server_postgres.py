@@ -1,11 +1,18 @@
-"""Two quire-server processes on one PostgreSQL database (issue 15): a change pushed to one
-reaches a long poll waiting on the other within a second (LISTEN/NOTIFY), a retry sent to
-the other process is answered from the store, and concurrent pushes through both never
-apply anything twice. The PostgreSQL server is Debian's, started by the tests (initdb and
-pg_ctl in a temporary directory, as an unprivileged user)."""
+"""Two server processes on one PostgreSQL database: a change pushed to one reaches a long
+poll waiting on the other within a second (LISTEN/NOTIFY), a retry sent to the other
+process is answered from the store, and concurrent pushes through both never apply
+anything twice. Each on two hosts: quire-server (issue 15) and the Python host of the C
+request handler on the library's PostgreSQL flavour, libquire-postgres (issue 35: a server
+that embeds Quire scales out the same way). The PostgreSQL server is Debian's, started by
+the tests (initdb and pg_ctl in a temporary directory, as an unprivileged user). And the
+default libquire, which has no PostgreSQL store, refuses a postgres:// store naming the
+flavour."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import time
 from typing import Any, Dict, List
@@ -13,22 +20,29 @@ from typing import Any, Dict, List
 import pytest
 
 from sync_support import (
-    SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, assert_error, claims, free_port,
-    layer_state, mint, note, postgres_bindir, put, request, unique, upload,
+    POSTGRES_LIBRARY, SAMPLE_ANNOTATIONS, Client, Keys, PostgresCluster, ServerProcess, assert_error, child_env,
+    claims, free_port, layer_state, mint, missing_host, note, postgres_bindir, put, python_host, request, unique,
+    upload,
 )
 
 pytestmark = pytest.mark.skipif(postgres_bindir() is None,
                                 reason="PostgreSQL is not installed (scripts/install-deps.sh installs it)")
 
 
-@pytest.fixture
-def pair(start_server, postgres_cluster: PostgresCluster, tmp_path) -> List[ServerProcess]:
+@pytest.fixture(params=["quire-server", "python-handler+postgres"])
+def pair(request: pytest.FixtureRequest, start_server, postgres_cluster: PostgresCluster,
+         tmp_path) -> List[ServerProcess]:
+    """Two processes of a host on one database (the embedded host on libquire-postgres)."""
+    host = str(request.param)
+    why = missing_host(host)
+    if why is not None:
+        pytest.skip(f"{host}: {why}")
     store = postgres_cluster.database_url(str(tmp_path))
-    return [start_server("quire-server", store=store) for _ in range(2)]
+    return [start_server(host, store=store) for _ in range(2)]
 
 
-def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List[ServerProcess], keys: Keys) -> None:
-    a, b = pair
+def assert_pushes_wake_listeners(a: ServerProcess, b: ServerProcess, keys: Keys) -> None:
+    """Five pushes to `a`, each waking a long poll waiting on `b`."""
     doc, layer = unique("pg"), unique("layer")
     assert upload(a.port, keys, doc).status == 201
     token = mint(keys.rsa, claims(doc, layer))
@@ -60,14 +74,33 @@ def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List
     assert sum(d < 1.0 for d in delays) >= 4 and max(delays) < 5, delays
 
 
+def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List[ServerProcess], keys: Keys) -> None:
+    assert_pushes_wake_listeners(pair[0], pair[1], keys)
+
+
+def test_the_go_and_node_hosts_on_the_flavour_wake_each_other(start_server, postgres_cluster: PostgresCluster,
+                                                              tmp_path, keys: Keys) -> None:
+    """examples/go (-tags quire_postgres) and examples/node (QUIRE_PC=quire-postgres) on
+    libquire-postgres and one database: a push to either wakes a long poll on the other."""
+    for host in ("go-handler+postgres", "node-handler+postgres"):
+        why = missing_host(host)
+        if why is not None:
+            pytest.skip(f"{host}: {why}")
+    store = postgres_cluster.database_url(str(tmp_path))
+    go = start_server("go-handler+postgres", store=store)
+    node = start_server("node-handler+postgres", store=store)
+    assert_pushes_wake_listeners(go, node, keys)
+    assert_pushes_wake_listeners(node, go, keys)
+
+
 def test_a_change_committed_while_listen_was_down_still_wakes_the_listener(
-        start_server, postgres_cluster: PostgresCluster, tmp_path, keys: Keys) -> None:
+        pair: List[ServerProcess], postgres_cluster: PostgresCluster, tmp_path, keys: Keys) -> None:
     """The LISTEN connection is cut (pg_terminate_backend, as a restart of PostgreSQL or a
     network cut would): the notification of a push committed before the process listens
     again is lost, and the process must still wake its long poll once it listens again,
     not when the poll's wait runs out."""
-    url = postgres_cluster.database_url(str(tmp_path))
-    a, b = start_server("quire-server", store=url), start_server("quire-server", store=url)
+    url = postgres_cluster.database_url(str(tmp_path))  # the pair's database
+    a, b = pair
     doc, layer = unique("pg"), unique("layer")
     assert upload(a.port, keys, doc).status == 201
     token = mint(keys.rsa, claims(doc, layer))
@@ -150,12 +183,40 @@ def test_concurrent_pushes_through_both_processes(pair: List[ServerProcess], key
     assert len({ch["id"] for ch in feed["changes"]}) == 120
 
 
-def test_an_unreachable_postgres_fails_requests_instead_of_hanging(start_server, keys: Keys) -> None:
+@pytest.mark.parametrize("host_name", ["quire-server", "python-handler+postgres"])
+def test_an_unreachable_postgres_fails_requests_instead_of_hanging(host_name: str, start_server, keys: Keys) -> None:
     """postgres-nio retries an unreachable server forever; a request gets a 5xx JSON error
-    after the store's connection timeout, and SIGTERM still stops the server cleanly."""
+    after the store's connection timeout (10 s), and SIGTERM still stops the server
+    cleanly. The embedded service opens all the same (include/quire/sync_service.h)."""
+    why = missing_host(host_name)
+    if why is not None:
+        pytest.skip(f"{host_name}: {why}")
     dead = f"postgres://quire@127.0.0.1:{free_port()}/nothing"  # nothing listens there
-    s = start_server("quire-server", store=dead)
+    s = start_server(host_name, store=dead)
     r = request(s.port, "GET", "/admin/documents", headers=keys.admin, timeout=60)
     assert_error(r, 500, "internal")
     assert "PostgreSQL" in r.json["error"]["message"]
     assert s.stop() == 0
+
+
+def test_the_flavour_says_what_it_is() -> None:
+    """quire.build_info() on libquire-postgres: its soname, and the PostgreSQL store."""
+    why = missing_host("python-handler+postgres")
+    if why is not None:
+        pytest.skip(why)
+    code = "import json, quire; print(json.dumps(quire.build_info()))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       env=child_env({"QUIRE_LIBRARY": str(POSTGRES_LIBRARY)}))
+    assert r.returncode == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert info["soname"] == "libquire-postgres.so." + info["abi"]
+    assert info["features"]["postgresql"] is True and info["features"]["sync_service"] is True
+
+
+def test_the_default_library_refuses_a_postgres_store_naming_the_flavour(start_server, tmp_path) -> None:
+    """The Python host on the default libquire (which the tests use), given a postgres://
+    store, exits at start with the library's message: PostgreSQL is in libquire-postgres."""
+    r = subprocess.run(python_host() + ["--port", str(free_port()), "--store", f"postgres://quire@127.0.0.1:{free_port()}/x"],
+                       capture_output=True, text=True, timeout=60, env=child_env(), cwd=str(tmp_path))
+    assert r.returncode != 0
+    assert "PostgreSQL needs libquire-postgres" in r.stderr and "make lib-postgres" in r.stderr, r.stderr

@@ -10,13 +10,16 @@
 //	./syncserver --port 8412 --store sqlite://quire.db --public-key jwt-public.pem \
 //	    --admin-token-file admin-token
 //
+// With `go build -tags quire_postgres` it links the library's PostgreSQL flavour
+// (libquire-postgres, `make lib-postgres`; library.go) and also takes --store
+// postgres://user@host:port/database: several of its processes on one database.
+//
 // It takes quire-server's flags. SIGTERM or Ctrl-C: long polls answer, then it exits. HTTP
 // itself (framing, keep-alive, header limits) is net/http's: a request it refuses never
 // reaches the library and gets Go's own answer.
 package main
 
 /*
-#cgo pkg-config: quire
 #include <stdlib.h>
 #include <quire.h>
 extern void quireGoCompleted(quire_sync_response *response, void *payload);

@@ -11,7 +11,11 @@ WSGI server (gunicorn, uWSGI, mod_wsgi) or inside a Django or Flask project.
         --admin-token-file admin-token
 
 Then use it as ``quire-server`` (docs/sync-protocol.md). SIGTERM or Ctrl-C stops it: long
-polls answer first, then the server exits.
+polls answer first, then the server exits. On the library's PostgreSQL flavour (``make
+lib-postgres``), several of its processes share one database, as quire-server's do:
+
+    QUIRE_LIBRARY=build/lib/libquire-postgres.so PYTHONPATH=bindings/python \
+        python3 examples/python/sync_server.py --port 8412 --store postgres://quire@db/quire ...
 
 What the web server does and the library does not: HTTP itself (chunked request bodies, keep
 alive, header limits: waitress refuses a request head over 256 KiB with its own 431), and

@@ -48,7 +48,16 @@ typedef struct quire_sync_config {
      *  "sqlite://relative/path.db" (from the working directory at open, as quire-server
      *  takes it; created if missing), or "sqlite::memory:" (for tests: gone when closed).
      *  There is no default: a service that would lose everything on close is asked for by
-     *  name, never given by omission. */
+     *  name, never given by omission. The PostgreSQL flavour of the library,
+     *  libquire-postgres (`make lib-postgres`, `pkg-config quire-postgres`: the same
+     *  functions, and 88 MB installed instead of 42), also takes
+     *  "postgres://user:password@host:port/database" (or "postgresql://"; `?host=/socket/dir`
+     *  and `?sslmode=disable|prefer|require`), as quire-server's --store does: several
+     *  processes on one database, each long poll woken by the others' pushes
+     *  (LISTEN/NOTIFY). A PostgreSQL store connects in the background: the open does not
+     *  wait for the server, and while it cannot be reached each request is answered 500
+     *  `internal` after 10 s. This library, when it is not that flavour, answers such a
+     *  URL with QUIRE_EUNSUPPORTED, naming the flavour. */
     const char *store;
     /** The public keys that verify JWTs, as PEM texts (RSA or EC; RS256, RS512, ES256,
      *  ES512 only): `public_key_count` pointers. */
@@ -92,7 +101,9 @@ QUIRE_API int quire_sync_config_init(quire_sync_config *config, unsigned version
  * out: receives the service, owned by the caller; release with `quire_sync_service_close`.
  * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, no store, an unknown store URL scheme, a key that
  * is not a PEM public key, JWKS that does not parse); QUIRE_EVERSION; QUIRE_EIO (the store
- * cannot be opened); QUIRE_EFORMAT (a store file that is not Quire's).
+ * cannot be opened); QUIRE_EFORMAT (a store file that is not Quire's); QUIRE_EUNSUPPORTED
+ * (a postgres:// store given to a library that is not the PostgreSQL flavour,
+ * libquire-postgres).
  */
 QUIRE_API int quire_sync_service_open(quire_sync_service **out, const quire_sync_config *config);
 

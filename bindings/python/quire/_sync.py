@@ -30,7 +30,10 @@ class SyncService:
     ``store`` (required: there is no default store, so that nothing is kept in memory by
     omission and lost on close): ``"sqlite:///absolute/path.db"``, ``"sqlite://relative.db"``
     (from the working directory, as quire-server takes it) or ``"sqlite::memory:"`` (for
-    tests); ``public_keys``: PEM texts that verify the JWTs (RS256, RS512, ES256, ES512);
+    tests); with the library's PostgreSQL flavour (``QUIRE_LIBRARY=.../libquire-postgres.so``,
+    built by ``make lib-postgres``) also ``"postgres://user@host:port/database"``, for
+    several processes on one database (the default library raises
+    :class:`quire.UnsupportedError` naming the flavour); ``public_keys``: PEM texts that verify the JWTs (RS256, RS512, ES256, ES512);
     ``jwks``: a JWKS text; ``admin_token``: the admin API's token (``None``: no admin API).
     The limits (0: the default): ``max_body_bytes`` (8 MiB), ``max_upload_bytes`` (a PDF,
     256 MiB), ``max_attachment_bytes`` (an image or file of an annotation, 8 MiB, at most
