@@ -1,6 +1,7 @@
-import Testing
-@testable import QuireSyntax
 import QuireTestSupport
+import Testing
+
+@testable import QuireSyntax
 
 @Suite("Lexer and parser (ISO 32000-2 §7.2-7.3)")
 struct LexerParserTests {
@@ -56,8 +57,14 @@ struct LexerParserTests {
     }
 
     @Test func missingWhitespace() throws {
-        #expect(try parse("[/A/B(c)<64>1 2]") == .array([.name("A"), .name("B"),
-            .string(PDFString(bytes: [99])), .string(PDFString(bytes: [100], isHex: true)), .integer(1), .integer(2)]))
+        #expect(
+            try parse("[/A/B(c)<64>1 2]")
+                == .array([
+                    .name("A"), .name("B"),
+                    .string(PDFString(bytes: [99])), .string(PDFString(bytes: [100], isHex: true)), .integer(1),
+                    .integer(2),
+                ])
+        )
         #expect(try parse("<</A 1/B[2]>>").dictionary?["B"] == .array([.integer(2)]))
     }
 
@@ -91,10 +98,38 @@ struct LexerParserTests {
         let (id, obj) = try parser.parseIndirectObject()
         #expect(id == ObjectID(7))
         guard case .stream(let s) = obj, case .file(let offset, let length) = s.data else {
-            Issue.record("not a stream"); return
+            Issue.record("not a stream")
+            return
         }
         #expect(buffer.slice(offset..<(offset + length)) == Array("Hello, world".utf8))
         #expect(warnings.count == 1)
+    }
+
+    /// Text after the `stream` keyword on its line (PDFium's bug_543018_2.pdf): the data
+    /// starts on the next line when /Length counted from there ends at `endstream`, as
+    /// PDFium reads it, with `endstream` as text inside; data on the keyword's line whose
+    /// /Length counts from there (qpdf's stream-line-enders.pdf) is read from there still.
+    @Test func streamDataAfterTextOnTheKeywordLine() throws {
+        func data(_ text: String) throws -> String? {
+            let buffer = ByteBuffer(copying: Array(text.utf8))
+            var parser = ObjectParser(buffer)
+            guard case .stream(let s) = try parser.parseIndirectObject().1, case .file(let offset, let length) = s.data
+            else {
+                return nil
+            }
+            return String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self)
+        }
+        let body = "(a) Tj\nendstream\n(b) Tj"
+        #expect(
+            try data("6 0 obj\n<< /Length \(body.utf8.count) >>\nstream   \"ignored\"\r\n\(body)\nendstream\nendobj\n")
+                == body
+        )
+        #expect(try data("6 0 obj\n<< /Length 7 >>\nstream (a) Tj\nendstream\nendobj\n") == "(a) Tj\n")
+        // /Length that fits neither start: the data ends at the first `endstream`.
+        #expect(
+            try data("6 0 obj\n<< /Length 3 >>\nstream x\n(a) Tj\nendstream\n(b) Tj\nendstream\nendobj\n")
+                == "x\n(a) Tj"
+        )
     }
 
     /// A wrong /Length and `endstream.` and `(endstream ...` in the data (PDFium's
@@ -108,23 +143,32 @@ struct LexerParserTests {
         var parser = ObjectParser(buffer)
         let (_, obj) = try parser.parseIndirectObject()
         guard case .stream(let s) = obj, case .file(let offset, let length) = s.data else {
-            Issue.record("not a stream"); return
+            Issue.record("not a stream")
+            return
         }
-        #expect(String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self) == "(a) Tj\nendstream.\n(endstream b) Tj")
-        let two = ByteBuffer(copying: Array("1 0 obj\n<< >>\nstream\nabc\nendobj\n2 0 obj\n<< >>\nstream\nd\nendstream\nendobj".utf8))
+        #expect(
+            String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self)
+                == "(a) Tj\nendstream.\n(endstream b) Tj"
+        )
+        let two = ByteBuffer(
+            copying: Array("1 0 obj\n<< >>\nstream\nabc\nendobj\n2 0 obj\n<< >>\nstream\nd\nendstream\nendobj".utf8)
+        )
         var first = ObjectParser(two)
         guard case .stream(let u) = try first.parseIndirectObject().1, case .file(let o, let l) = u.data else {
-            Issue.record("not a stream"); return
+            Issue.record("not a stream")
+            return
         }
         #expect(String(decoding: two.slice(o..<(o + l)), as: UTF8.self) == "abc")
         let last = ByteBuffer(copying: Array("1 0 obj\n<< /Length 99 >>\nstream\nxendstream\nendstream".utf8))
         var tail = ObjectParser(last)
         guard case .stream(let t) = try tail.parseIndirectObject().1, case .file(let p, let m) = t.data else {
-            Issue.record("not a stream"); return
+            Issue.record("not a stream")
+            return
         }
         #expect(String(decoding: last.slice(p..<(p + m)), as: UTF8.self) == "xendstream")
         // Past the first few searches the buffer indexes the keywords' offsets: words only.
-        var many = "", offsets: [Int] = []
+        var many = ""
+        var offsets: [Int] = []
         for n in 1...12 {
             offsets.append(many.utf8.count)
             many += "\(n) 0 obj\n<< /Length 3 >>\nstream\n(endstream \(n)) endstream.\nendstream\nendobj\n"
@@ -134,7 +178,8 @@ struct LexerParserTests {
             var each = ObjectParser(indexed, at: offsets[n - 1])
             let (id, value) = try each.parseIndirectObject()
             guard case .stream(let v) = value, case .file(let o, let l) = v.data else {
-                Issue.record("object \(n) is not a stream"); return
+                Issue.record("object \(n) is not a stream")
+                return
             }
             #expect(id == ObjectID(n))
             #expect(String(decoding: indexed.slice(o..<(o + l)), as: UTF8.self) == "(endstream \(n)) endstream.")
@@ -181,8 +226,10 @@ struct ByteBufferSearchTests {
         for needle in needles {
             for from in -2...(text.count + 1) {
                 for to in [-1, 0, 5, 9, 17, 26, text.count - 1, text.count, text.count + 5] {
-                    #expect(buffer.firstIndex(of: needle, from: from, to: to) == plain(needle, from, to),
-                            "\(String(decoding: needle, as: UTF8.self)) in \(from)..<\(to)")
+                    #expect(
+                        buffer.firstIndex(of: needle, from: from, to: to) == plain(needle, from, to),
+                        "\(String(decoding: needle, as: UTF8.self)) in \(from)..<\(to)"
+                    )
                 }
             }
         }
@@ -216,10 +263,21 @@ struct ByteBufferSearchTests {
         }
         // What it reads: any one object, with white space and comments around it.
         #expect(try strict("42") == .integer(42))
-        #expect(try strict("  \n<< /A [1 2.5 (x) <41>] /B 3 0 R >> % a comment\r\n") == .dictionary(PDFDictionary([
-            ("A", .array([.integer(1), .real(2.5), .string(PDFString(bytes: [0x78])), .string(PDFString(bytes: [0x41], isHex: true))])),
-            ("B", .reference(ObjectID(3, 0))),
-        ])))
+        #expect(
+            try strict("  \n<< /A [1 2.5 (x) <41>] /B 3 0 R >> % a comment\r\n")
+                == .dictionary(
+                    PDFDictionary([
+                        (
+                            "A",
+                            .array([
+                                .integer(1), .real(2.5), .string(PDFString(bytes: [0x78])),
+                                .string(PDFString(bytes: [0x41], isHex: true)),
+                            ])
+                        ),
+                        ("B", .reference(ObjectID(3, 0))),
+                    ])
+                )
+        )
         #expect(try strict("/Name") == .name("Name"))
         #expect(try strict("null") == .null)
         // What the lenient reading of a file repairs, and what it leaves unread, is refused
@@ -254,8 +312,9 @@ struct ByteBufferSearchTests {
         #expect(try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8))) != .null)
         var limits = PDFLimits.default
         limits.maxNestingDepth = 10
-        let error = #expect(throws: PDFError.self) { try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8)), limits: limits) }
+        let error = #expect(throws: PDFError.self) {
+            try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8)), limits: limits)
+        }
         #expect(error?.kind == .limit && error?.limitName == "max_nesting_depth")
     }
 }
-
