@@ -96,11 +96,7 @@ public struct ObjectParser {
 
     mutating func checkDepth(_ depth: Int) throws {
         if depth > limits.effectiveNestingDepth {
-            throw PDFError(
-                limit: "max_nesting_depth",
-                limits.effectiveNestingDepth,
-                "nesting of the object at byte \(lexer.tokenStart)"
-            )
+            throw PDFError(limit: "max_nesting_depth", limits.effectiveNestingDepth, "nesting of the object at byte \(lexer.tokenStart)")
         }
     }
 
@@ -108,11 +104,7 @@ public struct ObjectParser {
     /// dictionary's) are on `scratchValues` from `valueStart` on, a dictionary's keys on
     /// `scratchKeys` from `keyStart` on, entry j being key j with value j.
     private struct Frame {
-        enum Pending {
-            case key
-            case value(PDFName)
-            case discard
-        }
+        enum Pending { case key, value(PDFName), discard }
         var isArray: Bool
         var valueStart: Int
         var keyStart: Int
@@ -156,11 +148,7 @@ public struct ObjectParser {
                 var j = 0
                 while j < count {
                     if lengths[keyStart + j] == length && scratchKeys[keyStart + j] == key {
-                        if case .null = scratchValues[valueStart + j] {
-                        } else {
-                            found = j
-                            break
-                        }
+                        if case .null = scratchValues[valueStart + j] {} else { found = j; break }
                     }
                     j += 1
                 }
@@ -218,9 +206,7 @@ public struct ObjectParser {
     mutating func parseContainer(_ first: Token, depth start: Int) throws -> PDFObject {
         // Not re-entered (nested containers are frames of this loop), but leave the stacks
         // as found when a parse throws half-way.
-        let frameBase = scratchFrames.count
-        let valueBase = scratchValues.count
-        let keyBase = scratchKeys.count
+        let frameBase = scratchFrames.count, valueBase = scratchValues.count, keyBase = scratchKeys.count
         defer {
             if scratchFrames.count > frameBase { scratchFrames.removeLast(scratchFrames.count - frameBase) }
             if scratchValues.count > valueBase { scratchValues.removeLast(scratchValues.count - valueBase) }
@@ -242,7 +228,7 @@ public struct ObjectParser {
         // The innermost open container; the ones around it are on `scratchFrames`.
         var frame = Frame(isArray: first == .arrayStart, valueStart: scratchValues.count, keyStart: scratchKeys.count)
         var finished: PDFObject? = nil  // a value complete, to go into the innermost container
-        var next: Token? = nil  // a token that starts a value
+        var next: Token? = nil          // a token that starts a value
         while true {
             if let token = next {
                 next = nil
@@ -251,11 +237,7 @@ public struct ObjectParser {
                     depth += 1
                     try checkDepth(depth)
                     scratchFrames.append(frame)
-                    frame = Frame(
-                        isArray: token == .arrayStart,
-                        valueStart: scratchValues.count,
-                        keyStart: scratchKeys.count
-                    )
+                    frame = Frame(isArray: token == .arrayStart, valueStart: scratchValues.count, keyStart: scratchKeys.count)
                 default:
                     finished = try parseScalar(token: token, depth: depth)
                 }
@@ -278,13 +260,12 @@ public struct ObjectParser {
                 case .brace: continue
                 case .eof: throw PDFError.format("unterminated array", at: lexer.tokenStart)
                 case .keyword("endobj") where !lexer.strict, .keyword("obj") where !lexer.strict,
-                    .keyword("stream") where !lexer.strict:
+                     .keyword("stream") where !lexer.strict:
                     // An array cut short by the end of its object: end it here, as PDFium
                     // does. Before `obj`, the last two integers are the next object's `N G`.
                     let n = scratchValues.count
                     if case .keyword("obj") = t, n - frame.valueStart >= 2,
-                        case .integer = scratchValues[n - 1], case .integer = scratchValues[n - 2]
-                    {
+                       case .integer = scratchValues[n - 1], case .integer = scratchValues[n - 2] {
                         scratchValues.removeLast(2)
                     }
                     lexer.position = lexer.tokenStart
@@ -307,15 +288,13 @@ public struct ObjectParser {
                 case .eof:
                     throw PDFError.format("unterminated dictionary", at: lexer.tokenStart)
                 case .keyword("endobj") where !lexer.strict, .keyword("stream") where !lexer.strict,
-                    .keyword("obj") where !lexer.strict:
+                     .keyword("obj") where !lexer.strict:
                     // A dictionary missing its `>>` (cut short by the end of its object, or
                     // running into the next `N G obj`): end it here, like other readers do.
                     lexer.position = lexer.tokenStart
                     ends = true
                 default:
-                    if lexer.strict {
-                        throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart)
-                    }
+                    if lexer.strict { throw PDFError.format("a dictionary key that is not a name", at: lexer.tokenStart) }
                     // A key that is not a name: skip the token (and its value, if it has one).
                     frame.pending = .discard
                     next = t
@@ -336,8 +315,7 @@ public struct ObjectParser {
     public mutating func parseIndirectObject() throws -> (ObjectID, PDFObject) {
         let start = lexer.position
         guard case .integer(let n) = try lexer.next(), case .integer(let g) = try lexer.next(),
-            case .keyword("obj") = try lexer.next(), n >= 0, g >= 0
-        else {
+              case .keyword("obj") = try lexer.next(), n >= 0, g >= 0 else {
             throw PDFError.format("expected 'N G obj'", at: start)
         }
         let id = ObjectID(Int(n), Int(truncatingIfNeeded: g))
@@ -381,9 +359,7 @@ public struct ObjectParser {
                 buffer.ensure((start + l)..<(start + l + window))
                 after = Lexer(buffer, at: start + l)
                 after.skipWhitespace()
-                if after.position + 16 <= start + l + window || start + l + window >= buffer.count || !buffer.isLazy {
-                    break
-                }
+                if after.position + 16 <= start + l + window || start + l + window >= buffer.count || !buffer.isLazy { break }
                 window *= 4
             }
             return buffer.matches(endstream, at: after.position) ? after.position + endstream.count : nil
@@ -404,8 +380,7 @@ public struct ObjectParser {
             if buffer[checked: eol] == 0x0D { eol += 1 }
             if buffer[checked: eol] == 0x0A { eol += 1 }
             if !isEOL(buffer[checked: start - 1]), isEOL(buffer[checked: eol - 1]),
-                let end = endOfStream(from: eol, length: l)
-            {
+               let end = endOfStream(from: eol, length: l) {
                 onWarning?("stream at byte \(start): the data starts on the line after the 'stream' keyword")
                 lexer.position = end
                 return PDFStream(dictionary: dict, data: .file(offset: eol, length: l), source: buffer)
@@ -420,9 +395,7 @@ public struct ObjectParser {
         let end: Int
         if let e = endstreamAt, endobjAt.map({ e < $0 }) ?? true {
             end = e
-            onWarning?(
-                "stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'"
-            )
+            onWarning?("stream at byte \(start): /Length is wrong or missing; the data was found by scanning for 'endstream'")
             lexer.position = e + endstream.count
         } else {
             end = endobjAt ?? buffer.count

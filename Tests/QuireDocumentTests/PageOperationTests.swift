@@ -1,7 +1,7 @@
+import Testing
 import QuireDocument
 import QuireSyntax
 import QuireTestSupport
-import Testing
 
 /// A document of four pages with everything that hangs on pages (docs/pages.md): a page
 /// tree of two nodes that pass on /Resources and (the second) /Rotate 90; on page 1 a note
@@ -12,14 +12,11 @@ import Testing
 /// that tags page 4. `tag` goes into each page's text ("A1" ... "A4").
 func richDocumentBytes(tag: String = "A") -> [UInt8] {
     var b = PDFBuilder()
-    b.object(
-        1,
-        """
+    b.object(1, """
         << /Type /Catalog /Pages 2 0 R /Outlines 30 0 R /Names << /Dests 40 0 R >>
            /PageLabels << /Nums [0 << /S /r >> 2 << /S /D >>] >> /AcroForm 50 0 R
            /StructTreeRoot 60 0 R /MarkInfo << /Marked true >> >>
-        """
-    )
+        """)
     b.object(2, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 4 /MediaBox [0 0 612 792] >>")
     b.object(3, "<< /Type /Pages /Parent 2 0 R /Kids [10 0 R 11 0 R] /Count 2 /Resources 5 0 R >>")
     b.object(4, "<< /Type /Pages /Parent 2 0 R /Kids [12 0 R 13 0 R] /Count 2 /Resources 5 0 R /Rotate 90 >>")
@@ -30,45 +27,25 @@ func richDocumentBytes(tag: String = "A") -> [UInt8] {
         let parent = k < 2 ? 3 : 4
         let extra = k == 3 ? " /StructParents 0" : ""
         b.object(10 + k, "<< /Type /Page /Parent \(parent) 0 R /Contents \(20 + k) 0 R /Annots \(annots[k])\(extra) >>")
-        let text =
-            k == 3
-            ? "/P << /MCID 0 >> BDC BT /F1 24 Tf 72 700 Td (\(tag)\(k + 1)) Tj ET EMC"
-            : "BT /F1 24 Tf 72 700 Td (\(tag)\(k + 1)) Tj ET"
+        let text = k == 3 ? "/P << /MCID 0 >> BDC BT /F1 24 Tf 72 700 Td (\(tag)\(k + 1)) Tj ET EMC"
+                          : "BT /F1 24 Tf 72 700 Td (\(tag)\(k + 1)) Tj ET"
         b.stream(20 + k, "", Array(text.utf8))
     }
-    b.object(
-        70,
-        "<< /Type /Annot /Subtype /Text /Rect [100 600 120 620] /Contents (note) /NM (note1) /P 10 0 R /Popup 71 0 R >>"
-    )
+    b.object(70, "<< /Type /Annot /Subtype /Text /Rect [100 600 120 620] /Contents (note) /NM (note1) /P 10 0 R /Popup 71 0 R >>")
     b.object(71, "<< /Type /Annot /Subtype /Popup /Rect [120 500 300 600] /Parent 70 0 R /P 10 0 R >>")
-    b.object(
-        72,
-        "<< /Type /Annot /Subtype /Text /Rect [100 600 120 620] /Contents (reply) /NM (reply1) /IRT 70 0 R /P 10 0 R >>"
-    )
+    b.object(72, "<< /Type /Annot /Subtype /Text /Rect [100 600 120 620] /Contents (reply) /NM (reply1) /IRT 70 0 R /P 10 0 R >>")
     b.object(73, "<< /Type /Annot /Subtype /Link /Rect [72 100 200 120] /Dest [12 0 R /Fit] >>")
     b.object(74, "<< /Type /Annot /Subtype /Link /Rect [72 140 200 160] /A << /S /GoTo /D (chap2) >> >>")
     b.object(80, "<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Alice) /Rect [72 600 300 620] /P 11 0 R >>")
-    b.object(
-        81,
-        "<< /Type /Annot /Subtype /Widget /FT /Btn /T (agree) /V /Yes /AS /Yes /Rect [72 560 92 580] /P 11 0 R /AP << /N << /Yes 82 0 R /Off 83 0 R >> >> >>"
-    )
+    b.object(81, "<< /Type /Annot /Subtype /Widget /FT /Btn /T (agree) /V /Yes /AS /Yes /Rect [72 560 92 580] /P 11 0 R /AP << /N << /Yes 82 0 R /Off 83 0 R >> >> >>")
     b.stream(82, "/Type /XObject /Subtype /Form /BBox [0 0 20 20]", Array("0 0 20 20 re f".utf8))
     b.stream(83, "/Type /XObject /Subtype /Form /BBox [0 0 20 20]", [])
     b.object(90, "<< /FT /Tx /T (addr) /Kids [91 0 R 92 0 R] >>")
-    b.object(
-        91,
-        "<< /Type /Annot /Subtype /Widget /T (street) /Parent 90 0 R /V (Main St) /Rect [72 600 300 620] /P 12 0 R >>"
-    )
-    b.object(
-        92,
-        "<< /Type /Annot /Subtype /Widget /T (city) /Parent 90 0 R /V (Springfield) /Rect [72 600 300 620] /P 13 0 R /StructParent 1 >>"
-    )
+    b.object(91, "<< /Type /Annot /Subtype /Widget /T (street) /Parent 90 0 R /V (Main St) /Rect [72 600 300 620] /P 12 0 R >>")
+    b.object(92, "<< /Type /Annot /Subtype /Widget /T (city) /Parent 90 0 R /V (Springfield) /Rect [72 600 300 620] /P 13 0 R /StructParent 1 >>")
     b.object(30, "<< /Type /Outlines /First 31 0 R /Last 34 0 R /Count 4 >>")
     b.object(31, "<< /Title (Intro) /Parent 30 0 R /Next 32 0 R /Dest [10 0 R /XYZ null null null] >>")
-    b.object(
-        32,
-        "<< /Title (Chapter) /Parent 30 0 R /Prev 31 0 R /Next 34 0 R /First 33 0 R /Last 33 0 R /Count 1 /Dest (chap2) >>"
-    )
+    b.object(32, "<< /Title (Chapter) /Parent 30 0 R /Prev 31 0 R /Next 34 0 R /First 33 0 R /Last 33 0 R /Count 1 /Dest (chap2) >>")
     b.object(33, "<< /Title (Section) /Parent 32 0 R /Dest [12 0 R /Fit] >>")
     b.object(34, "<< /Title (End) /Parent 30 0 R /Prev 32 0 R /A << /S /GoTo /D (end) >> >>")
     b.object(40, "<< /Names [(chap2) [11 0 R /Fit] (end) [13 0 R /Fit]] >>")
@@ -99,33 +76,21 @@ struct PageFacts: Equatable, CustomStringConvertible {
         outline = try doc.flatOutline().map { item in
             String(repeating: "  ", count: item.depth) + item.title + (item.pageIndex.map { "→\($0 + 1)" } ?? "")
         }
-        names = try doc.namedDestinations().map {
-            String(decoding: $0.name, as: UTF8.self) + "→\($0.destination.pageIndex + 1)"
-        }
+        names = try doc.namedDestinations().map { String(decoding: $0.name, as: UTF8.self) + "→\($0.destination.pageIndex + 1)" }
         labels = try doc.pageLabels()
     }
 
-    var description: String {
-        "texts \(texts) rotations \(rotations) annotations \(annotations) fields \(fields) outline \(outline) names \(names) labels \(labels ?? [])"
-    }
+    var description: String { "texts \(texts) rotations \(rotations) annotations \(annotations) fields \(fields) outline \(outline) names \(names) labels \(labels ?? [])" }
 }
 
 extension String {
     var trimmingWhitespace: String {
-        String(
-            unicodeScalars.drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed().map(
-                Character.init
-            )
-        )
+        String(unicodeScalars.drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed().map(Character.init))
     }
 }
 
 /// The document saved in `mode` and read again.
-func reopened(
-    _ doc: Document,
-    _ mode: SaveMode = .full(objectStreams: false),
-    password: String? = nil
-) throws -> Document {
+func reopened(_ doc: Document, _ mode: SaveMode = .full(objectStreams: false), password: String? = nil) throws -> Document {
     try Document(data: try doc.saved(mode), options: OpenOptions(password: password))
 }
 
@@ -135,14 +100,8 @@ struct PageOperationTests {
         let facts = try PageFacts(try Document(data: richDocumentBytes()))
         #expect(facts.texts == ["A1", "A2", "A3", "A4"])
         #expect(facts.rotations == [0, 0, 90, 90])
-        #expect(
-            facts.annotations == [
-                ["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"], ["Widget"],
-            ]
-        )
-        #expect(
-            facts.fields == ["name": "Alice", "agree": "Yes", "addr.street": "Main St", "addr.city": "Springfield"]
-        )
+        #expect(facts.annotations == [["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"], ["Widget"]])
+        #expect(facts.fields == ["name": "Alice", "agree": "Yes", "addr.street": "Main St", "addr.city": "Springfield"])
         #expect(facts.outline == ["Intro→1", "Chapter→2", "  Section→3", "End→4"])
         #expect(facts.names == ["chap2→2", "end→4"])
         #expect(facts.labels == ["i", "ii", "1", "2"])
@@ -187,11 +146,7 @@ struct PageOperationTests {
             let facts = try PageFacts(saved)
             #expect(facts.texts == ["A4", "A1", "A2", "A3"])
             #expect(facts.rotations == [90, 0, 0, 90])
-            #expect(
-                facts.annotations == [
-                    ["Widget"], ["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"],
-                ]
-            )
+            #expect(facts.annotations == [["Widget"], ["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"]])
             #expect(facts.outline == ["Intro→2", "Chapter→3", "  Section→4", "End→1"])
             #expect(facts.names == ["chap2→3", "end→1"])
             #expect(facts.labels == ["1", "i", "ii", "2"])
@@ -211,12 +166,7 @@ struct PageOperationTests {
 
     @Test func insertBlankPagesJoinTheLabelRangeBeforeThem() throws {
         let doc = try Document(data: richDocumentBytes())
-        let report = try doc.insertBlankPages(
-            at: 2,
-            count: 2,
-            mediaBox: Rect(left: 0, bottom: 0, right: 300, top: 400),
-            rotation: 270
-        )
+        let report = try doc.insertBlankPages(at: 2, count: 2, mediaBox: Rect(left: 0, bottom: 0, right: 300, top: 400), rotation: 270)
         #expect(report.newPages == 2..<4)
         let saved = try reopened(doc)
         let facts = try PageFacts(saved)
@@ -242,9 +192,7 @@ struct PageOperationTests {
         try doc.setPageBox(.crop, nil, onPages: [0])
         #expect(try doc.page(at: 0).box(.crop) == .letter)
         #expect(throws: PDFError.self) { try doc.setPageBox(.media, nil, onPages: [0]) }
-        #expect(throws: PDFError.self) {
-            try doc.setPageBox(.crop, Rect(left: 0, bottom: 0, right: 0, top: 10), onPages: [0])
-        }
+        #expect(throws: PDFError.self) { try doc.setPageBox(.crop, Rect(left: 0, bottom: 0, right: 0, top: 10), onPages: [0]) }
     }
 
     @Test func badInputChangesNothing() throws {
@@ -286,36 +234,18 @@ struct PageOperationTests {
         let other = try Document(data: richDocumentBytes(tag: "B"))
         let report = try doc.importPages(from: other, at: 4)
         #expect(report.newPages == 4..<8)
-        #expect(
-            report.renamedFields == [
-                .init(from: "name", to: "name_2"), .init(from: "agree", to: "agree_2"),
-                .init(from: "addr", to: "addr_2"),
-            ]
-        )
+        #expect(report.renamedFields == [.init(from: "name", to: "name_2"), .init(from: "agree", to: "agree_2"),
+                                         .init(from: "addr", to: "addr_2")])
         #expect(report.warnings.contains { $0.contains("named destination") })
-        for saved in [
-            doc, try reopened(doc), try reopened(doc, .incremental), try reopened(doc, .full(objectStreams: true)),
-        ] {
+        for saved in [doc, try reopened(doc), try reopened(doc, .incremental), try reopened(doc, .full(objectStreams: true))] {
             let facts = try PageFacts(saved)
             #expect(facts.texts == ["A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4"])
             #expect(facts.rotations == [0, 0, 90, 90, 0, 0, 90, 90])
-            #expect(
-                facts.annotations == [
-                    ["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"], ["Widget"],
-                    ["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"], ["Widget"],
-                ]
-            )
-            #expect(
-                facts.fields == [
-                    "name": "Alice", "agree": "Yes", "addr.street": "Main St", "addr.city": "Springfield",
-                    "name_2": "Alice", "agree_2": "Yes", "addr_2.street": "Main St", "addr_2.city": "Springfield",
-                ]
-            )
-            #expect(
-                facts.outline == [
-                    "Intro→1", "Chapter→2", "  Section→3", "End→4", "Intro→5", "Chapter→6", "  Section→7", "End→8",
-                ]
-            )
+            #expect(facts.annotations == [["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"], ["Widget"],
+                                          ["Text", "Popup", "Text", "Link", "Link"], ["Widget", "Widget"], ["Widget"], ["Widget"]])
+            #expect(facts.fields == ["name": "Alice", "agree": "Yes", "addr.street": "Main St", "addr.city": "Springfield",
+                                     "name_2": "Alice", "agree_2": "Yes", "addr_2.street": "Main St", "addr_2.city": "Springfield"])
+            #expect(facts.outline == ["Intro→1", "Chapter→2", "  Section→3", "End→4", "Intro→5", "Chapter→6", "  Section→7", "End→8"])
             #expect(facts.names == ["chap2→2", "end→4"])
             #expect(facts.labels == ["i", "ii", "1", "2", "i", "ii", "1", "2"])
             // Reply and popup chains point at the copies, on the copied page.
@@ -339,19 +269,13 @@ struct PageOperationTests {
             #expect(try saved.resolve(action["D"] ?? .null).array?.first?.reference == page5)
             // Each copied annotation's /P is its page.
             for (i, page) in try saved.pages().enumerated() where i >= 4 {
-                for (_, a) in try page.annotationDictionaries()
-                where a["Subtype"]?.name?.value != "Popup" || a["P"] != nil {
+                for (_, a) in try page.annotationDictionaries() where a["Subtype"]?.name?.value != "Popup" || a["P"] != nil {
                     #expect(a["P"]?.reference == page.id, "page \(i + 1)")
                 }
             }
         }
         // Shared resources are copied once: the four copied pages share one font object.
-        let fonts = Set(
-            try (4..<8).compactMap {
-                try doc.dictionary(try doc.dictionary(doc.page(at: $0).dictionary["Resources"])?["Font"])?["F1"]?
-                    .reference
-            }
-        )
+        let fonts = Set(try (4..<8).compactMap { try doc.dictionary(try doc.dictionary(doc.page(at: $0).dictionary["Resources"])?["Font"])?["F1"]?.reference })
         #expect(try doc.pageCount() == 8)
         #expect(fonts.count == 1 && fonts.first != ObjectID(6))
     }
@@ -438,15 +362,9 @@ struct PageOperationTests {
         try doc.bookmarks.add(Bookmark(identifier: "b2", action: .goTo(pageIndex: 1)))
         try doc.bookmarks.add(Bookmark(identifier: "b4", action: .goTo(pageIndex: 3)))
         try doc.movePages([3], to: 0)
-        #expect(
-            try doc.bookmarks.bookmarks().map { "\($0.identifier)→\($0.pageIndex ?? -1)" }.sorted() == ["b2→2", "b4→0"]
-        )
+        #expect(try doc.bookmarks.bookmarks().map { "\($0.identifier)→\($0.pageIndex ?? -1)" }.sorted() == ["b2→2", "b4→0"])
         let saved = try reopened(doc)
-        #expect(
-            try saved.bookmarks.bookmarks().map { "\($0.identifier)→\($0.pageIndex ?? -1)" }.sorted() == [
-                "b2→2", "b4→0",
-            ]
-        )
+        #expect(try saved.bookmarks.bookmarks().map { "\($0.identifier)→\($0.pageIndex ?? -1)" }.sorted() == ["b2→2", "b4→0"])
         // Deleting a page removes its bookmarks, also from a document whose bookmarks were
         // never read before.
         try saved.deletePages([2])
@@ -496,8 +414,6 @@ struct PageOperationTests {
         // in one label range: the labels stay).
         let saved = try reopened(doc, .incremental)
         try saved.movePages([3], to: 2)
-        #expect(
-            saved.changeLog.map { if case .setObject(let id, _) = $0 { return id.number } else { return -1 } } == [2]
-        )
+        #expect(saved.changeLog.map { if case .setObject(let id, _) = $0 { return id.number } else { return -1 } } == [2])
     }
 }

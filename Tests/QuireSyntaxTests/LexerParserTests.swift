@@ -1,7 +1,6 @@
-import QuireTestSupport
 import Testing
-
 @testable import QuireSyntax
+import QuireTestSupport
 
 @Suite("Lexer and parser (ISO 32000-2 §7.2-7.3)")
 struct LexerParserTests {
@@ -57,14 +56,8 @@ struct LexerParserTests {
     }
 
     @Test func missingWhitespace() throws {
-        #expect(
-            try parse("[/A/B(c)<64>1 2]")
-                == .array([
-                    .name("A"), .name("B"),
-                    .string(PDFString(bytes: [99])), .string(PDFString(bytes: [100], isHex: true)), .integer(1),
-                    .integer(2),
-                ])
-        )
+        #expect(try parse("[/A/B(c)<64>1 2]") == .array([.name("A"), .name("B"),
+            .string(PDFString(bytes: [99])), .string(PDFString(bytes: [100], isHex: true)), .integer(1), .integer(2)]))
         #expect(try parse("<</A 1/B[2]>>").dictionary?["B"] == .array([.integer(2)]))
     }
 
@@ -98,8 +91,7 @@ struct LexerParserTests {
         let (id, obj) = try parser.parseIndirectObject()
         #expect(id == ObjectID(7))
         guard case .stream(let s) = obj, case .file(let offset, let length) = s.data else {
-            Issue.record("not a stream")
-            return
+            Issue.record("not a stream"); return
         }
         #expect(buffer.slice(offset..<(offset + length)) == Array("Hello, world".utf8))
         #expect(warnings.count == 1)
@@ -143,32 +135,23 @@ struct LexerParserTests {
         var parser = ObjectParser(buffer)
         let (_, obj) = try parser.parseIndirectObject()
         guard case .stream(let s) = obj, case .file(let offset, let length) = s.data else {
-            Issue.record("not a stream")
-            return
+            Issue.record("not a stream"); return
         }
-        #expect(
-            String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self)
-                == "(a) Tj\nendstream.\n(endstream b) Tj"
-        )
-        let two = ByteBuffer(
-            copying: Array("1 0 obj\n<< >>\nstream\nabc\nendobj\n2 0 obj\n<< >>\nstream\nd\nendstream\nendobj".utf8)
-        )
+        #expect(String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self) == "(a) Tj\nendstream.\n(endstream b) Tj")
+        let two = ByteBuffer(copying: Array("1 0 obj\n<< >>\nstream\nabc\nendobj\n2 0 obj\n<< >>\nstream\nd\nendstream\nendobj".utf8))
         var first = ObjectParser(two)
         guard case .stream(let u) = try first.parseIndirectObject().1, case .file(let o, let l) = u.data else {
-            Issue.record("not a stream")
-            return
+            Issue.record("not a stream"); return
         }
         #expect(String(decoding: two.slice(o..<(o + l)), as: UTF8.self) == "abc")
         let last = ByteBuffer(copying: Array("1 0 obj\n<< /Length 99 >>\nstream\nxendstream\nendstream".utf8))
         var tail = ObjectParser(last)
         guard case .stream(let t) = try tail.parseIndirectObject().1, case .file(let p, let m) = t.data else {
-            Issue.record("not a stream")
-            return
+            Issue.record("not a stream"); return
         }
         #expect(String(decoding: last.slice(p..<(p + m)), as: UTF8.self) == "xendstream")
         // Past the first few searches the buffer indexes the keywords' offsets: words only.
-        var many = ""
-        var offsets: [Int] = []
+        var many = "", offsets: [Int] = []
         for n in 1...12 {
             offsets.append(many.utf8.count)
             many += "\(n) 0 obj\n<< /Length 3 >>\nstream\n(endstream \(n)) endstream.\nendstream\nendobj\n"
@@ -178,8 +161,7 @@ struct LexerParserTests {
             var each = ObjectParser(indexed, at: offsets[n - 1])
             let (id, value) = try each.parseIndirectObject()
             guard case .stream(let v) = value, case .file(let o, let l) = v.data else {
-                Issue.record("object \(n) is not a stream")
-                return
+                Issue.record("object \(n) is not a stream"); return
             }
             #expect(id == ObjectID(n))
             #expect(String(decoding: indexed.slice(o..<(o + l)), as: UTF8.self) == "(endstream \(n)) endstream.")
@@ -226,10 +208,8 @@ struct ByteBufferSearchTests {
         for needle in needles {
             for from in -2...(text.count + 1) {
                 for to in [-1, 0, 5, 9, 17, 26, text.count - 1, text.count, text.count + 5] {
-                    #expect(
-                        buffer.firstIndex(of: needle, from: from, to: to) == plain(needle, from, to),
-                        "\(String(decoding: needle, as: UTF8.self)) in \(from)..<\(to)"
-                    )
+                    #expect(buffer.firstIndex(of: needle, from: from, to: to) == plain(needle, from, to),
+                            "\(String(decoding: needle, as: UTF8.self)) in \(from)..<\(to)")
                 }
             }
         }
@@ -263,21 +243,10 @@ struct ByteBufferSearchTests {
         }
         // What it reads: any one object, with white space and comments around it.
         #expect(try strict("42") == .integer(42))
-        #expect(
-            try strict("  \n<< /A [1 2.5 (x) <41>] /B 3 0 R >> % a comment\r\n")
-                == .dictionary(
-                    PDFDictionary([
-                        (
-                            "A",
-                            .array([
-                                .integer(1), .real(2.5), .string(PDFString(bytes: [0x78])),
-                                .string(PDFString(bytes: [0x41], isHex: true)),
-                            ])
-                        ),
-                        ("B", .reference(ObjectID(3, 0))),
-                    ])
-                )
-        )
+        #expect(try strict("  \n<< /A [1 2.5 (x) <41>] /B 3 0 R >> % a comment\r\n") == .dictionary(PDFDictionary([
+            ("A", .array([.integer(1), .real(2.5), .string(PDFString(bytes: [0x78])), .string(PDFString(bytes: [0x41], isHex: true))])),
+            ("B", .reference(ObjectID(3, 0))),
+        ])))
         #expect(try strict("/Name") == .name("Name"))
         #expect(try strict("null") == .null)
         // What the lenient reading of a file repairs, and what it leaves unread, is refused
@@ -312,9 +281,8 @@ struct ByteBufferSearchTests {
         #expect(try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8))) != .null)
         var limits = PDFLimits.default
         limits.maxNestingDepth = 10
-        let error = #expect(throws: PDFError.self) {
-            try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8)), limits: limits)
-        }
+        let error = #expect(throws: PDFError.self) { try ObjectParser.parseStrict(ByteBuffer(copying: Array(deep.utf8)), limits: limits) }
         #expect(error?.kind == .limit && error?.limitName == "max_nesting_depth")
     }
 }
+

@@ -119,10 +119,7 @@ final class ObjectCopier {
                 // Decrypted: a /Crypt filter of its own is undone.
                 if let f = filters, let k = f.firstIndex(of: .name("Crypt")) {
                     filters?.remove(at: k)
-                    if var p = parms, k < p.count {
-                        p.remove(at: k)
-                        parms = p
-                    }
+                    if var p = parms, k < p.count { p.remove(at: k); parms = p }
                 }
             } else {
                 let buffer = s.source ?? source.file.buffer
@@ -137,9 +134,7 @@ final class ObjectCopier {
             data = .bytes(b)
             length = b.count
         }
-        if let filters, !filters.isEmpty {
-            dict["Filter"] = filters.count == 1 ? try translate(filters[0]) : .array(try filters.map(translate))
-        }
+        if let filters, !filters.isEmpty { dict["Filter"] = filters.count == 1 ? try translate(filters[0]) : .array(try filters.map(translate)) }
         if let parms, !parms.isEmpty, parms.contains(where: { $0 != .null }) {
             dict["DecodeParms"] = parms.count == 1 ? try translate(parms[0]) : .array(try parms.map(translate))
         }
@@ -186,12 +181,9 @@ extension Document {
             var count = 0
             while let (value, depth) = stack.popLast() {
                 guard let r = value.reference, depth <= FormLimits.maxFieldDepth, count < FormLimits.maxFieldNodes,
-                    index.fieldObjects.insert(r.number).inserted
-                else { continue }
+                      index.fieldObjects.insert(r.number).inserted else { continue }
                 count += 1
-                if let kids = try dictionary(value)?["Kids"].map(resolve)?.array {
-                    stack += kids.map { ($0, depth + 1) }
-                }
+                if let kids = try dictionary(value)?["Kids"].map(resolve)?.array { stack += kids.map { ($0, depth + 1) } }
             }
         }
         pageImportIndexCache = index
@@ -219,32 +211,21 @@ extension Document {
     /// Throws `.invalidArgument` when `source` is this document or `indices` is empty,
     /// `.range` for an index out of range; nothing changes then.
     @discardableResult
-    public func importPages(from source: Document, pages indices: [Int]? = nil, at index: Int) throws -> PageEditReport
-    {
+    public func importPages(from source: Document, pages indices: [Int]? = nil, at index: Int) throws -> PageEditReport {
         try checkStructureEditable("pages cannot be imported")
         guard source !== self else {
-            throw PDFError(
-                .invalidArgument,
-                "a document cannot import its own pages; import them from another open document"
-            )
+            throw PDFError(.invalidArgument, "a document cannot import its own pages; import them from another open document")
         }
         return try allOrNothing { try importPagesUnbatched(from: source, pages: indices, at: index) }
     }
 
-    private func importPagesUnbatched(
-        from source: Document,
-        pages indices: [Int]?,
-        at index: Int
-    ) throws -> PageEditReport {
+    private func importPagesUnbatched(from source: Document, pages indices: [Int]?, at index: Int) throws -> PageEditReport {
         let sourcePages = try source.pages()
         let chosen: [Int]
         if let indices {
             guard !indices.isEmpty else { throw PDFError(.invalidArgument, "no pages were given") }
             for i in indices where i < 0 || i >= sourcePages.count {
-                throw PDFError(
-                    .range,
-                    "page index \(i) is out of range (the source document has \(pagesText(sourcePages.count)))"
-                )
+                throw PDFError(.range, "page index \(i) is out of range (the source document has \(pagesText(sourcePages.count)))")
             }
             chosen = indices
         } else {
@@ -296,8 +277,7 @@ extension Document {
             while depth < FormLimits.maxFieldDepth, sourceIndex.fieldObjects.contains(current) || current == w {
                 neededFields.insert(current)
                 guard case .dictionary(let d) = try source.object(current), let parent = d["Parent"]?.reference,
-                    sourceIndex.fieldObjects.contains(parent.number)
-                else { break }
+                      sourceIndex.fieldObjects.contains(parent.number) else { break }
                 fieldParent[current] = parent.number
                 if neededFields.contains(parent.number) { break }
                 current = parent.number
@@ -315,9 +295,7 @@ extension Document {
         func keepingDestinations(_ dict: PDFDictionary) throws -> PDFDictionary {
             var d = dict
             if let dest = d["Dest"] {
-                if let a = try source.explicitDestination(dest, resolver), let p = a.first?.reference,
-                    copyOf[p.number] != nil
-                {
+                if let a = try source.explicitDestination(dest, resolver), let p = a.first?.reference, copyOf[p.number] != nil {
                     d["Dest"] = .array(a)
                 } else {
                     d["Dest"] = nil
@@ -325,10 +303,8 @@ extension Document {
                 }
             }
             if let a = d["A"], let action = try source.dictionary(a), action["S"]?.name?.value == "GoTo" {
-                if let dv = action["D"], let arr = try source.explicitDestination(dv, resolver),
-                    let p = arr.first?.reference,
-                    copyOf[p.number] != nil
-                {
+                if let dv = action["D"], let arr = try source.explicitDestination(dv, resolver), let p = arr.first?.reference,
+                   copyOf[p.number] != nil {
                     var act = action
                     act["D"] = .array(arr)
                     d["A"] = .dictionary(act)
@@ -379,8 +355,7 @@ extension Document {
                     if t != .null { d[key] = t }
                 }
             }
-            d["MediaBox"] =
-                try page.inheritedMediaBox.map { try copier.translate(source.resolve($0)) }
+            d["MediaBox"] = try page.inheritedMediaBox.map { try copier.translate(source.resolve($0)) }
                 ?? .array([0, 0, 612, 792].map { PDFObject.integer($0) })
             if let v = page.inheritedCropBox { d["CropBox"] = try copier.translate(source.resolve(v)) }
             if let v = page.inheritedRotate { d["Rotate"] = try copier.translate(source.resolve(v)) }
@@ -406,10 +381,7 @@ extension Document {
         }
         try copier.drain()
         if droppedLinks > 0 {
-            warn(
-                "\(droppedLinks) link(s) or action(s) of the copied pages went to pages that were not copied; their destinations were dropped",
-                &report
-            )
+            warn("\(droppedLinks) link(s) or action(s) of the copied pages went to pages that were not copied; their destinations were dropped", &report)
         }
 
         // The page tree.
@@ -429,13 +401,9 @@ extension Document {
             warn("the copied pages' structure (tags) was not copied: they are untagged in this document", &report)
         }
         if neededFields.contains(where: { n in
-            (try? source.object(n).dictionary?["FT"]?.name?.value) == "Sig"
-                && ((try? source.object(n).dictionary?["V"]) ?? nil) != nil
+            (try? source.object(n).dictionary?["FT"]?.name?.value) == "Sig" && ((try? source.object(n).dictionary?["V"]) ?? nil) != nil
         }) {
-            warn(
-                "a signed signature field was copied: its signature covers the document it came from, not this one",
-                &report
-            )
+            warn("a signed signature field was copied: its signature covers the document it came from, not this one", &report)
         }
         try copyOptionalContent(from: source, copier: copier)
         try copier.drain()
@@ -448,14 +416,8 @@ extension Document {
     /// A field dictionary's copy with /Kids holding only the kids that were copied (read
     /// directly from the source's dictionary, so that an indirect /Kids array is not
     /// copied with the kids left behind in it).
-    private func keptKids(
-        of source: PDFDictionary,
-        translated: PDFDictionary,
-        _ copier: ObjectCopier
-    ) throws -> PDFDictionary {
-        guard let kidsValue = source["Kids"], let kids = try copier.source.resolve(kidsValue).array else {
-            return translated
-        }
+    private func keptKids(of source: PDFDictionary, translated: PDFDictionary, _ copier: ObjectCopier) throws -> PDFDictionary {
+        guard let kidsValue = source["Kids"], let kids = try copier.source.resolve(kidsValue).array else { return translated }
         var t = translated
         let kept = try kids.compactMap { kid -> PDFObject? in
             guard let r = kid.reference else { return nil }
@@ -468,19 +430,11 @@ extension Document {
     // MARK: Forms
 
     /// Merges the copied fields into this document's form (see ``importPages(from:pages:at:)``).
-    private func mergeForm(
-        from source: Document,
-        neededFields: Set<Int>,
-        fieldParent: [Int: Int],
-        copier: ObjectCopier,
-        _ report: inout PageEditReport
-    ) throws {
+    private func mergeForm(from source: Document, neededFields: Set<Int>, fieldParent: [Int: Int], copier: ObjectCopier,
+                           _ report: inout PageEditReport) throws {
         guard !neededFields.isEmpty, let sourceForm = try source.acroForm() else { return }
         guard let catalogID = trailer["Root"]?.reference else {
-            throw PDFError(
-                .unsupported,
-                "the catalog is not an indirect object, so the copied fields cannot join its form"
-            )
+            throw PDFError(.unsupported, "the catalog is not an indirect object, so the copied fields cannot join its form")
         }
         let formValue = try catalog()["AcroForm"]
         var form = try dictionary(formValue) ?? PDFDictionary()
@@ -489,9 +443,7 @@ extension Document {
         var tops: [Int] = []
         var isTop: Set<Int> = []
         for entry in try sourceForm["Fields"].map(source.resolve)?.array ?? [] {
-            if let r = entry.reference, neededFields.contains(r.number), fieldParent[r.number] == nil,
-                isTop.insert(r.number).inserted
-            {
+            if let r = entry.reference, neededFields.contains(r.number), fieldParent[r.number] == nil, isTop.insert(r.number).inserted {
                 tops.append(r.number)
             }
         }
@@ -546,9 +498,7 @@ extension Document {
                     if let existing = mine[name] {
                         if try sameResource(existing, resource, in: source) { continue }
                         var k = 2
-                        while mine[PDFName("\(name.value)_\(k)")] != nil
-                            || resources[PDFName("\(name.value)_\(k)")] != nil
-                        { k += 1 }
+                        while mine[PDFName("\(name.value)_\(k)")] != nil || resources[PDFName("\(name.value)_\(k)")] != nil { k += 1 }
                         let renamed = PDFName("\(name.value)_\(k)")
                         mine[renamed] = try copier.translate(resource)
                         if category.value == "Font" { fontRenames[name.value] = renamed.value }
@@ -565,12 +515,9 @@ extension Document {
         // inherited them, when this form's differ.
         let sourceDA = try source.text(sourceForm["DA"])
         let sourceQ = try sourceForm["Q"].map(source.resolve)?.integer
-        if form["DA"] == nil, let sourceDA {
-            form["DA"] = .string(PDFString(text: Self.renamingFonts(sourceDA, fontRenames)))
-        }
+        if form["DA"] == nil, let sourceDA { form["DA"] = .string(PDFString(text: Self.renamingFonts(sourceDA, fontRenames))) }
         if form["Q"] == nil, let sourceQ { form["Q"] = .integer(sourceQ) }
-        let ownDA = try text(form["DA"])
-        let ownQ = try form["Q"].map(resolve)?.integer
+        let ownDA = try text(form["DA"]), ownQ = try form["Q"].map(resolve)?.integer
         for copy in copiedTops {
             guard case .dictionary(var d) = try object(copy.number) else { continue }
             var changed = false
@@ -587,8 +534,7 @@ extension Document {
         if !fontRenames.isEmpty {
             for n in neededFields {
                 guard let copy = copier.copied[n], case .dictionary(var d) = try object(copy.number),
-                    let da = try text(d["DA"])
-                else { continue }
+                      let da = try text(d["DA"]) else { continue }
                 let renamed = Self.renamingFonts(da, fontRenames)
                 if renamed != da {
                     d["DA"] = .string(PDFString(text: renamed))
@@ -596,13 +542,9 @@ extension Document {
                 }
             }
         }
-        if case .bool(true)? = try sourceForm["NeedAppearances"].map(source.resolve) {
-            form["NeedAppearances"] = .bool(true)
-        }
+        if case .bool(true)? = try sourceForm["NeedAppearances"].map(source.resolve) { form["NeedAppearances"] = .bool(true) }
         if let co = try sourceForm["CO"].map(source.resolve)?.array {
-            let copiedCO = co.compactMap {
-                $0.reference.flatMap { copier.copied[$0.number] }.map { PDFObject.reference($0) }
-            }
+            let copiedCO = co.compactMap { $0.reference.flatMap { copier.copied[$0.number] }.map { PDFObject.reference($0) } }
             if !copiedCO.isEmpty { form["CO"] = .array((try form["CO"].map(resolve)?.array ?? []) + copiedCO) }
         }
         if try source.resolve(sourceForm["XFA"] ?? .null) != .null {
@@ -620,8 +562,7 @@ extension Document {
     private func sameResource(_ mine: PDFObject, _ theirs: PDFObject, in source: Document) throws -> Bool {
         guard let a = try dictionary(mine), let b = try source.dictionary(theirs) else { return false }
         if a["Type"]?.name?.value == "Font" || b["Type"]?.name?.value == "Font" || a["BaseFont"] != nil {
-            let mineEncoding = try resolve(a["Encoding"] ?? .null)
-            let theirEncoding = try source.resolve(b["Encoding"] ?? .null)
+            let mineEncoding = try resolve(a["Encoding"] ?? .null), theirEncoding = try source.resolve(b["Encoding"] ?? .null)
             return try resolve(a["Subtype"] ?? .null) == (try source.resolve(b["Subtype"] ?? .null))
                 && (try resolve(a["BaseFont"] ?? .null)) == (try source.resolve(b["BaseFont"] ?? .null))
                 && (mineEncoding == theirEncoding && (mineEncoding == .null || mineEncoding.name != nil))
@@ -639,14 +580,8 @@ extension Document {
 
     /// Appends the source's outline items that go to copied pages (with the headings above
     /// them) to this outline.
-    private func importOutline(
-        from source: Document,
-        index: PageImportIndex,
-        copyOf: [Int: ObjectID],
-        copier: ObjectCopier,
-        resolver: DestinationResolver,
-        _ report: inout PageEditReport
-    ) throws {
+    private func importOutline(from source: Document, index: PageImportIndex, copyOf: [Int: ObjectID], copier: ObjectCopier,
+                               resolver: DestinationResolver, _ report: inout PageEditReport) throws {
         let sourceOutline: (root: ObjectID, rootDictionary: PDFDictionary, items: [OutlineNode])?
         if let cached = index.outline {
             sourceOutline = cached
@@ -666,8 +601,7 @@ extension Document {
                     if let v = node.dictionary[key] { d[key] = try copier.translate(source.resolve(v)) }
                 }
                 if goes, let value = try source.destinationValue(of: node.dictionary),
-                    let array = try source.explicitDestination(value, resolver)
-                {
+                   let array = try source.explicitDestination(value, resolver) {
                     d["Dest"] = try copier.translate(.array(array))
                 } else if !node.hasDestination, let a = node.dictionary["A"] {
                     d["A"] = try copier.translate(a)
@@ -693,12 +627,8 @@ extension Document {
     }
 
     /// Adds the source's named destinations into copied pages, unless the name is taken.
-    private func importNamedDestinations(
-        from source: Document,
-        copyOf: [Int: ObjectID],
-        copier: ObjectCopier,
-        _ report: inout PageEditReport
-    ) throws {
+    private func importNamedDestinations(from source: Document, copyOf: [Int: ObjectID], copier: ObjectCopier,
+                                         _ report: inout PageEditReport) throws {
         var entries: [(name: [UInt8], value: PDFObject, page: Int?)]
         if let cached = source.pageImportIndexCache?.namedDestinations {
             entries = cached
@@ -717,17 +647,11 @@ extension Document {
         let taken = Set(mine.map(\.name))
         var skipped = 0
         for e in wanted {
-            if taken.contains(e.name) {
-                skipped += 1
-                continue
-            }
+            if taken.contains(e.name) { skipped += 1; continue }
             mine.append((e.name, try copier.translate(e.value)))
         }
         if skipped > 0 {
-            warn(
-                "\(skipped) named destination(s) of the copied pages were not added: this document has destinations of the same names (the copied links go to their pages directly)",
-                &report
-            )
+            warn("\(skipped) named destination(s) of the copied pages were not added: this document has destinations of the same names (the copied links go to their pages directly)", &report)
         }
         if mine.count > taken.count { try writeNamedDestinations(mine) }
     }
@@ -736,15 +660,12 @@ extension Document {
     /// /OCProperties, so that viewers list them (and hide those the source hides).
     private func copyOptionalContent(from source: Document, copier: ObjectCopier) throws {
         guard let sourceOC = try source.dictionary(try source.catalog()["OCProperties"]),
-            let groups = try sourceOC["OCGs"].map(source.resolve)?.array
-        else { return }
+              let groups = try sourceOC["OCGs"].map(source.resolve)?.array else { return }
         let used = groups.compactMap { $0.reference.flatMap { copier.copied[$0.number] } }
         guard !used.isEmpty, let catalogID = trailer["Root"]?.reference else { return }
-        let off = Set(
-            (try source.dictionary(sourceOC["D"])?["OFF"].map(source.resolve)?.array ?? []).compactMap {
-                $0.reference.flatMap { copier.copied[$0.number]?.number }
-            }
-        )
+        let off = Set((try source.dictionary(sourceOC["D"])?["OFF"].map(source.resolve)?.array ?? []).compactMap {
+            $0.reference.flatMap { copier.copied[$0.number]?.number }
+        })
         let ocValue = try catalog()["OCProperties"]
         var oc = try dictionary(ocValue) ?? PDFDictionary()
         var mine = try oc["OCGs"].map(resolve)?.array ?? []
@@ -755,9 +676,7 @@ extension Document {
         oc["OCGs"] = .array(mine)
         var d = try dictionary(oc["D"]) ?? PDFDictionary()
         let offAdded = added.filter { off.contains($0.number) }
-        if !offAdded.isEmpty {
-            d["OFF"] = .array((try d["OFF"].map(resolve)?.array ?? []) + offAdded.map { .reference($0) })
-        }
+        if !offAdded.isEmpty { d["OFF"] = .array((try d["OFF"].map(resolve)?.array ?? []) + offAdded.map { .reference($0) }) }
         oc["D"] = .dictionary(d)
         if let r = ocValue?.reference, isInUse(r.number) {
             try setObject(r.number, .dictionary(oc))
@@ -784,8 +703,7 @@ extension Document {
         guard !copies.isEmpty else { return }
         let manager = bookmarks
         for copy in copies {
-            let identifier =
-                try manager.bookmark(identifier: copy.identifier) == nil ? copy.identifier : UUIDString.make()
+            let identifier = try manager.bookmark(identifier: copy.identifier) == nil ? copy.identifier : UUIDString.make()
             try manager.add(Bookmark(identifier: identifier, action: .goTo(pageIndex: copy.page), name: copy.name))
         }
     }
@@ -841,9 +759,7 @@ extension Document {
     func copyDocumentInformation(from source: Document) throws {
         guard let catalogID = trailer["Root"]?.reference else { return }
         try batch {
-            if let infoID = trailer["Info"]?.reference, isInUse(infoID.number),
-                let info = try source.dictionary(source.trailer["Info"])
-            {
+            if let infoID = trailer["Info"]?.reference, isInUse(infoID.number), let info = try source.dictionary(source.trailer["Info"]) {
                 var copy = PDFDictionary()
                 for (k, v) in info {
                     let r = try source.resolve(v)
@@ -862,13 +778,9 @@ extension Document {
             // right to left); the other viewer preferences are about the whole document
             // (a print range names its page numbers) and stay behind.
             if let preferences = try source.dictionary(source.catalog()["ViewerPreferences"]),
-                let direction = try preferences["Direction"].map(source.resolve), case .name = direction
-            {
-                try setValue(
-                    .dictionary(PDFDictionary([("Direction", direction)])),
-                    forKey: "ViewerPreferences",
-                    inObject: catalogID.number
-                )
+               let direction = try preferences["Direction"].map(source.resolve), case .name = direction {
+                try setValue(.dictionary(PDFDictionary([("Direction", direction)])), forKey: "ViewerPreferences",
+                             inObject: catalogID.number)
             }
         }
     }
