@@ -222,7 +222,7 @@ class Source:
         self.texts, self.right_to_left = _read(self.data)
         self._errors: Optional[bool] = None
         self._readings: Optional[List[Tuple[Optional[List[str]], Optional[str]]]] = None
-        self._turned: Optional[List[Optional[str]]] = None
+        self._other_direction: Optional[List[Optional[str]]] = None
 
     @property
     def errors(self) -> bool:
@@ -237,9 +237,9 @@ class Source:
         """PDFium's text of each page, read in a document of that reading direction."""
         if right_to_left == self.right_to_left:
             return self.texts
-        if self._turned is None:
-            self._turned = _texts(_rewritten(self.data, right_to_left))
-        return self._turned
+        if self._other_direction is None:
+            self._other_direction = _texts(_rewritten(self.data, right_to_left))
+        return self._other_direction
 
     def disputed(self, index: int) -> List[Tuple[Optional[List[str]], Optional[str]]]:
         """How the other peers read page `index` where one of them reads it otherwise than
