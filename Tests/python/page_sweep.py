@@ -5,11 +5,11 @@ it in two and encrypt one half; every output is checked by the peers.
     python3 Tests/python/page_sweep.py [--all] [--limit N] [--files PATH...] [--out report.json]
 
 Without --all, a quarter of the files (every fourth in path order, from an offset drawn
-with a fixed seed): `make test-pages-sweep`; `make test` runs a sixteenth
-(Tests/python/test_page_operations.py, which QUIRE_PAGES_CORPUS=quarter or all widens);
---all is the long run over all of it. Files: not duplicates, not encrypted, opened by PDFium, MuPDF
-and pikepdf, whose page count PDFium and Quire agree on; at most 200 pages and 20 MB (the
-sweep reads every page's text).
+with a fixed seed), as `make test` runs it (Tests/python/test_page_operations.py); --all
+is the long run over all of it (`make test-pages-sweep`); --files reruns some files of
+the run with the seed and merge partner they have in it. Files: not duplicates, not
+encrypted, opened by PDFium, MuPDF and pikepdf, whose page count PDFium and Quire agree
+on; at most 200 pages and 20 MB (the sweep reads every page's text).
 
 The files are worked on by two long-lived child processes (run_batched: one per core,
 each with the peers loaded once and a run of consecutive files, so that a file read as the
