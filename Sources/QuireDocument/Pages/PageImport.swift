@@ -712,8 +712,8 @@ extension Document {
 
     /// A new document of the pages at `indices` of this one (in that order), with what
     /// comes along with them as ``importPages(from:pages:at:)`` says, and this document's
-    /// information dictionary, language and reading direction. It is in memory and not encrypted: save it
-    /// (and set its encryption first, if it should have one).
+    /// information dictionary, language and reading direction. It is in memory and not
+    /// encrypted: save it (and set its encryption first, if it should have one).
     public func extractPages(_ indices: [Int]) throws -> Document {
         let version = pdfVersion()
         let extracted = try Document.blank(version: version)
@@ -724,7 +724,8 @@ extension Document {
 
     /// A new document of every page of `documents`, one after the other, with what comes
     /// along with them (``importPages(from:pages:at:)``), the first document's information
-    /// dictionary, language and reading direction. Throws `.invalidArgument` for an empty list.
+    /// dictionary, language and reading direction. Throws `.invalidArgument` for an empty
+    /// list.
     public static func merged(_ documents: [Document]) throws -> Document {
         guard let first = documents.first else { throw PDFError(.invalidArgument, "no documents were given to merge") }
         let version = documents.map { $0.pdfVersion() }.max { ($0.major, $0.minor) < ($1.major, $1.minor) } ?? (1, 7)
