@@ -348,7 +348,9 @@ public struct ObjectParser {
         default: break
         }
         let endstream = Array("endstream".utf8)
-        if let l = length, l >= 0, l <= buffer.count - start {
+        /// Where `endstream` ends when /Length, counted from `start`, ends the data at it.
+        func endOfStream(from start: Int, length l: Int) -> Int? {
+            guard l >= 0, l <= buffer.count - start else { return nil }
             // A lazy buffer reads only what follows the data, not the data itself (and more
             // while white space runs to the end of what it read).
             var window = 1024
@@ -360,9 +362,28 @@ public struct ObjectParser {
                 if after.position + 16 <= start + l + window || start + l + window >= buffer.count || !buffer.isLazy { break }
                 window *= 4
             }
-            if buffer.matches(endstream, at: after.position) {
-                lexer.position = after.position + endstream.count
+            return buffer.matches(endstream, at: after.position) ? after.position + endstream.count : nil
+        }
+        if let l = length {
+            if let end = endOfStream(from: start, length: l) {
+                lexer.position = end
                 return PDFStream(dictionary: dict, data: .file(offset: start, length: l), source: buffer)
+            }
+            // Something other than white space after the keyword, on its line (PDFium's
+            // bug_543018_2.pdf: `stream   "this part will be ignored"`): the data starts
+            // on the next line, as PDFium reads it, when /Length counted from there ends
+            // at `endstream`. (qpdf's stream-line-enders.pdf, whose /Length counts from
+            // the keyword, was read above.)
+            let isEOL = { (b: UInt8?) in b == 0x0A || b == 0x0D }
+            var eol = start
+            while eol < start + 256, let b = buffer[checked: eol], !isEOL(b) { eol += 1 }
+            if buffer[checked: eol] == 0x0D { eol += 1 }
+            if buffer[checked: eol] == 0x0A { eol += 1 }
+            if !isEOL(buffer[checked: start - 1]), isEOL(buffer[checked: eol - 1]),
+               let end = endOfStream(from: eol, length: l) {
+                onWarning?("stream at byte \(start): the data starts on the line after the 'stream' keyword")
+                lexer.position = end
+                return PDFStream(dictionary: dict, data: .file(offset: eol, length: l), source: buffer)
             }
         }
         // /Length is wrong or missing: the data ends at the next `endstream` or `endobj`,

@@ -322,6 +322,33 @@ struct PageOperationTests {
         }
     }
 
+    /// A new document of pages gets the source's language and reading direction, by
+    /// which PDFium orders a page's text (viewer_ref.pdf reads right to left), and not
+    /// its other viewer preferences (a print range names the source's pages).
+    @Test func extractCarriesTheLanguageAndReadingDirection() throws {
+        var b = PDFBuilder()
+        b.object(
+            1,
+            "<< /Type /Catalog /Pages 2 0 R /Lang (he) /ViewerPreferences << /Direction /R2L /PrintPageRange [0 0] >> >>"
+        )
+        b.object(2, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 612 792] >>")
+        b.object(3, "<< /Type /Page /Parent 2 0 R >>")
+        b.object(4, "<< /Type /Page /Parent 2 0 R >>")
+        b.finishWithTable()
+        let doc = try Document(data: b.bytes)
+        for made in [try doc.extractPages([1]), try Document.merged([doc, try Document(data: richDocumentBytes())])] {
+            let part = try reopened(made)
+            let catalog = try part.catalog()
+            guard case .string(let lang)? = try catalog["Lang"].map(part.resolve) else {
+                Issue.record("no /Lang")
+                continue
+            }
+            #expect(lang.bytes == Array("he".utf8))
+            let preferences = try part.dictionary(catalog["ViewerPreferences"])
+            #expect(preferences == PDFDictionary([("Direction", .name("R2L"))]))
+        }
+    }
+
     @Test func mergeTwoDocuments() throws {
         let a = try Document(data: richDocumentBytes())
         let b = try Document(data: richDocumentBytes(tag: "B"))

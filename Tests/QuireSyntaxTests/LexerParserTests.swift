@@ -97,6 +97,33 @@ struct LexerParserTests {
         #expect(warnings.count == 1)
     }
 
+    /// Text after the `stream` keyword on its line (PDFium's bug_543018_2.pdf): the data
+    /// starts on the next line when /Length counted from there ends at `endstream`, as
+    /// PDFium reads it, with `endstream` as text inside; data on the keyword's line whose
+    /// /Length counts from there (qpdf's stream-line-enders.pdf) is read from there still.
+    @Test func streamDataAfterTextOnTheKeywordLine() throws {
+        func data(_ text: String) throws -> String? {
+            let buffer = ByteBuffer(copying: Array(text.utf8))
+            var parser = ObjectParser(buffer)
+            guard case .stream(let s) = try parser.parseIndirectObject().1, case .file(let offset, let length) = s.data
+            else {
+                return nil
+            }
+            return String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self)
+        }
+        let body = "(a) Tj\nendstream\n(b) Tj"
+        #expect(
+            try data("6 0 obj\n<< /Length \(body.utf8.count) >>\nstream   \"ignored\"\r\n\(body)\nendstream\nendobj\n")
+                == body
+        )
+        #expect(try data("6 0 obj\n<< /Length 7 >>\nstream (a) Tj\nendstream\nendobj\n") == "(a) Tj\n")
+        // /Length that fits neither start: the data ends at the first `endstream`.
+        #expect(
+            try data("6 0 obj\n<< /Length 3 >>\nstream x\n(a) Tj\nendstream\n(b) Tj\nendstream\nendobj\n")
+                == "x\n(a) Tj"
+        )
+    }
+
     /// A wrong /Length and `endstream.` and `(endstream ...` in the data (PDFium's
     /// bug_524043_4.pdf): the keyword is a word between white space, so the data runs on to
     /// the `endobj` that ends the object, as PDFium and MuPDF read it; `endstream` at the

@@ -712,8 +712,8 @@ extension Document {
 
     /// A new document of the pages at `indices` of this one (in that order), with what
     /// comes along with them as ``importPages(from:pages:at:)`` says, and this document's
-    /// information dictionary and language. It is in memory and not encrypted: save it
-    /// (and set its encryption first, if it should have one).
+    /// information dictionary, language and reading direction. It is in memory and not
+    /// encrypted: save it (and set its encryption first, if it should have one).
     public func extractPages(_ indices: [Int]) throws -> Document {
         let version = pdfVersion()
         let extracted = try Document.blank(version: version)
@@ -724,7 +724,8 @@ extension Document {
 
     /// A new document of every page of `documents`, one after the other, with what comes
     /// along with them (``importPages(from:pages:at:)``), the first document's information
-    /// dictionary and language. Throws `.invalidArgument` for an empty list.
+    /// dictionary, language and reading direction. Throws `.invalidArgument` for an empty
+    /// list.
     public static func merged(_ documents: [Document]) throws -> Document {
         guard let first = documents.first else { throw PDFError(.invalidArgument, "no documents were given to merge") }
         let version = documents.map { $0.pdfVersion() }.max { ($0.major, $0.minor) < ($1.major, $1.minor) } ?? (1, 7)
@@ -754,7 +755,8 @@ extension Document {
     }
 
     /// This document's information dictionary (/Info, when it is an object of its own, as
-    /// in a ``blank(version:)`` document) and language (/Lang) from `source`.
+    /// in a ``blank(version:)`` document), language (/Lang) and reading direction
+    /// (/ViewerPreferences /Direction) from `source`.
     func copyDocumentInformation(from source: Document) throws {
         guard let catalogID = trailer["Root"]?.reference else { return }
         try batch {
@@ -771,6 +773,15 @@ extension Document {
             }
             if let lang = try source.catalog()["Lang"].map(source.resolve), case .string = lang {
                 try setValue(lang, forKey: "Lang", inObject: catalogID.number)
+            }
+            // The reading direction, like the language, says how the pages' text reads
+            // (PDFium orders a page's extracted text by it: viewer_ref.pdf reads '1Page'
+            // right to left); the other viewer preferences are about the whole document
+            // (a print range names its page numbers) and stay behind.
+            if let preferences = try source.dictionary(source.catalog()["ViewerPreferences"]),
+               let direction = try preferences["Direction"].map(source.resolve), case .name = direction {
+                try setValue(.dictionary(PDFDictionary([("Direction", direction)])), forKey: "ViewerPreferences",
+                             inObject: catalogID.number)
             }
         }
     }
