@@ -348,21 +348,40 @@ public struct ObjectParser {
         default: break
         }
         let endstream = Array("endstream".utf8)
-        if let l = length, l >= 0, l <= buffer.count - start {
+        /// Whether /Length from `from` lands on `endstream` (the lexer then after it).
+        func lengthHolds(from: Int) -> PDFStream? {
+            guard let l = length, l >= 0, l <= buffer.count - from else { return nil }
             // A lazy buffer reads only what follows the data, not the data itself (and more
             // while white space runs to the end of what it read).
             var window = 1024
-            var after = Lexer(buffer, at: start + l)
+            var after = Lexer(buffer, at: from + l)
             while true {
-                buffer.ensure((start + l)..<(start + l + window))
-                after = Lexer(buffer, at: start + l)
+                buffer.ensure((from + l)..<(from + l + window))
+                after = Lexer(buffer, at: from + l)
                 after.skipWhitespace()
-                if after.position + 16 <= start + l + window || start + l + window >= buffer.count || !buffer.isLazy { break }
+                if after.position + 16 <= from + l + window || from + l + window >= buffer.count || !buffer.isLazy { break }
                 window *= 4
             }
-            if buffer.matches(endstream, at: after.position) {
-                lexer.position = after.position + endstream.count
-                return PDFStream(dictionary: dict, data: .file(offset: start, length: l), source: buffer)
+            guard buffer.matches(endstream, at: after.position) else { return nil }
+            lexer.position = after.position + endstream.count
+            return PDFStream(dictionary: dict, data: .file(offset: from, length: l), source: buffer)
+        }
+        if let stream = lengthHolds(from: start) { return stream }
+        // Other bytes after the keyword on its line: PDFium skips them, the data starting
+        // after the end of the line, and so does Quire when /Length holds from there.
+        var lineEnd = start
+        while lineEnd < start + 256, lineEnd < buffer.count, buffer[checked: lineEnd] != 0x0A,
+            buffer[checked: lineEnd] != 0x0D
+        {
+            lineEnd += 1
+        }
+        if lineEnd > start, lineEnd < start + 256 {
+            var next = lineEnd
+            if buffer[checked: next] == 0x0D { next += 1 }
+            if buffer[checked: next] == 0x0A { next += 1 }
+            if let stream = lengthHolds(from: next) {
+                onWarning?("stream at byte \(start): bytes after the 'stream' keyword on its line were skipped")
+                return stream
             }
         }
         // /Length is wrong or missing: the data ends at the next `endstream` or `endobj`,
