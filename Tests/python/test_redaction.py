@@ -720,6 +720,50 @@ def test_form_drawn_twice_loses_its_content_at_the_placement_in_a_region_only():
     assert "Twice drawn secret words" in text and text.count("secret") == 1
 
 
+def test_search_matches_ligatures_and_skips_white_space_of_no_width():
+    """A search for "buffer" marks "bu\ufb00er" drawn with a ligature glyph (pdfbox
+    cweb.pdf), and one for BUTTON the word that a space drawn with a text matrix of no
+    width stands in (pdfminer AcroForm_TEST_compiled.pdf): PDFium and MuPDF read both."""
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type1,
+            BaseFont=pikepdf.Name.Helvetica,
+            Encoding=pikepdf.Name.WinAnsiEncoding,
+            ToUnicode=pdf.make_stream(
+                b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /L def "
+                b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <AE> <FB00> endbfchar "
+                b"1 beginbfrange <20> <7E> <0020> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end"
+            ),
+        )
+    )
+    content = (
+        b"BT /F1 12 Tf 72 700 Td (Empty the bu\256er array) Tj ET\n"  # \256: a glyph read as U+FB00
+        b"BT /F1 12 Tf 1 0 0 1 0 0 Tm 40 660 TD (BUTTO) Tj 0 0 0 1 0 0 Tm 81.3 660 TD ( ) Tj "
+        b"1 0 0 1 0 0 Tm 81.3 660 TD (N) Tj ET\n"
+    )
+    pdf.pages.append(
+        pikepdf.Page(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=[0, 0, 612, 792],
+                Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+                Contents=pdf.make_stream(content),
+            )
+        )
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    before = out.getvalue()
+    after, regions, result = apply(before, lambda doc: doc.add_redactions("buffer"))
+    assert result.redactions == 1 and result.glyphs_removed == 5
+    check_page(before, after, 0, [r for _, r in regions], secret="buffer")
+    after, regions, result = apply(before, lambda doc: doc.add_redactions("BUTTON"))
+    assert result.redactions == 1 and result.glyphs_removed == 6
+    check_page(before, after, 0, [r for _, r in regions], secret="BUTTON")
+
+
 def test_tf_without_a_font_name_sets_the_size():
     """`14 Tf` without the font's name (pdfium annots_action_handling.pdf): the size still
     applies, in Helvetica, as PDFium and MuPDF read it."""
