@@ -764,6 +764,16 @@ def test_search_matches_ligatures_and_skips_white_space_of_no_width():
     check_page(before, after, 0, [r for _, r in regions], secret="BUTTON")
 
 
+def test_predefined_cmap_v_is_vertical(corpus):
+    """The predefined CMap named `V` (Adobe-Japan1, pdfminer simple3.pdf) writes
+    vertically: the glyphs after a removed one stay below it, where they were."""
+    before = corpus("pdfminer/samples/simple3.pdf").read_bytes()
+    box = next(b for c, b in pdfium_chars(before, 0) if c == "\u3042")  # the first column's first
+    after, _, result = apply(before, lambda doc: doc.pages[0].add_redaction(box))
+    assert result.glyphs_removed == 1
+    check_page(before, after, 0, [box])
+
+
 def test_tf_without_a_font_name_sets_the_size():
     """`14 Tf` without the font's name (pdfium annots_action_handling.pdf): the size still
     applies, in Helvetica, as PDFium and MuPDF read it."""
