@@ -10,15 +10,15 @@
 
 #include <jpeglib.h>
 
-struct quire_jpeg_error {
+struct qjpeg_error {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char *message;
     size_t message_size;
 };
 
-static void quire_jpeg_error_exit(j_common_ptr cinfo) {
-    struct quire_jpeg_error *error = (struct quire_jpeg_error *)cinfo->err;
+static void qjpeg_error_exit(j_common_ptr cinfo) {
+    struct qjpeg_error *error = (struct qjpeg_error *)cinfo->err;
     if (error->message && error->message_size > 0) {
         char text[JMSG_LENGTH_MAX];
         (*cinfo->err->format_message)(cinfo, text);
@@ -28,19 +28,19 @@ static void quire_jpeg_error_exit(j_common_ptr cinfo) {
 }
 
 /* Warnings (corrupt data that libjpeg recovers from) are not printed on the host's stderr. */
-static void quire_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
+static void qjpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
-static void quire_jpeg_say(char *message, size_t message_size, const char *text) {
+static void qjpeg_say(char *message, size_t message_size, const char *text) {
     if (message && message_size > 0) snprintf(message, message_size, "%s", text);
 }
 
-int quire_jpeg_recode(const unsigned char *data, size_t size, int color_transform,
-                      size_t max_samples, quire_jpeg_edit edit, void *payload, unsigned char **out,
-                      size_t *out_size, char *message, size_t message_size) {
+int qjpeg_recode(const unsigned char *data, size_t size, int color_transform, size_t max_samples,
+                 qjpeg_edit edit, void *payload, unsigned char **out, size_t *out_size,
+                 char *message, size_t message_size) {
     struct jpeg_decompress_struct source;
     struct jpeg_compress_struct target;
     /* One error manager for both: one setjmp catches an error of either. */
-    struct quire_jpeg_error error;
+    struct qjpeg_error error;
     /* Set before the jumps and read after them: volatile (C11 7.13.2.1). */
     unsigned char *volatile samples = NULL;
     unsigned char *volatile encoded = NULL;
@@ -53,21 +53,21 @@ int quire_jpeg_recode(const unsigned char *data, size_t size, int color_transfor
     int status = -1;
 
     if (!data || !out || !out_size || !edit) {
-        quire_jpeg_say(message, message_size, "a required argument is NULL");
+        qjpeg_say(message, message_size, "a required argument is NULL");
         return -1;
     }
     *out = NULL;
     *out_size = 0;
     if (size == 0 || size > (size_t)0xFFFFFFFFu) {
-        quire_jpeg_say(message, message_size, "the JPEG data is empty or over 4 GB");
+        qjpeg_say(message, message_size, "the JPEG data is empty or over 4 GB");
         return -1;
     }
     memset(&source, 0, sizeof source);
     memset(&target, 0, sizeof target);
     source.err = jpeg_std_error(&error.manager);
     target.err = &error.manager;
-    error.manager.error_exit = quire_jpeg_error_exit;
-    error.manager.output_message = quire_jpeg_output_message;
+    error.manager.error_exit = qjpeg_error_exit;
+    error.manager.output_message = qjpeg_output_message;
     error.message = message;
     error.message_size = message_size;
     if (setjmp(error.jump)) {
@@ -89,8 +89,8 @@ int quire_jpeg_recode(const unsigned char *data, size_t size, int color_transfor
     case JCS_CMYK:
     case JCS_YCCK: source.out_color_space = JCS_CMYK; break;
     default:
-        quire_jpeg_say(message, message_size,
-                       "the JPEG's colour space is not gray, RGB, YCbCr, CMYK or YCCK");
+        qjpeg_say(message, message_size,
+                  "the JPEG's colour space is not gray, RGB, YCbCr, CMYK or YCCK");
         goto done;
     }
     jpeg_start_decompress(&source);
@@ -99,13 +99,13 @@ int quire_jpeg_recode(const unsigned char *data, size_t size, int color_transfor
         size_t components = (size_t)source.output_components;
         if (width == 0 || height == 0 || components == 0 ||
             width > max_samples / height / components) {
-            quire_jpeg_say(message, message_size, "the JPEG's decoded size is over the limit");
+            qjpeg_say(message, message_size, "the JPEG's decoded size is over the limit");
             goto done;
         }
         size_t row = width * components;
         samples = malloc(row * height);
         if (!samples) {
-            quire_jpeg_say(message, message_size, "out of memory for the JPEG's samples");
+            qjpeg_say(message, message_size, "out of memory for the JPEG's samples");
             goto done;
         }
         while (source.output_scanline < source.output_height) {
@@ -152,4 +152,4 @@ done:
     return status;
 }
 
-void quire_jpeg_free(unsigned char *buffer) { free(buffer); }
+void qjpeg_free(unsigned char *buffer) { free(buffer); }

@@ -621,7 +621,7 @@ final class ContentRedaction {
         var size = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = jpeg.withUnsafeBufferPointer { input in
-            quire_jpeg_recode(
+            qjpeg_recode(
                 input.baseAddress,
                 input.count,
                 transform,
@@ -648,7 +648,7 @@ final class ContentRedaction {
                 message.count
             )
         }
-        defer { quire_jpeg_free(out) }
+        defer { qjpeg_free(out) }
         guard status == 0, let out, size > 0 else {
             if status < 0 {
                 let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
