@@ -63,7 +63,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: modelSettings),
-        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat", "CHarfBuzz"], swiftSettings: modelSettings),
+        // The system libjpeg (libjpeg-turbo), which re-encodes a redacted JPEG image in its own
+        // filter (docs/redaction.md): the codec is libjpeg's, the C file only turns its
+        // longjmp errors into a status.
+        .target(name: "CQuireJPEG", path: "Sources/CQuireJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat", "CHarfBuzz", "CQuireJPEG"], swiftSettings: modelSettings),
         // Digital signatures (docs/signatures.md): signing (PAdES B-B/B-T, adbe.pkcs7.detached,
         // certification) and validation (integrity, coverage, chain, DocMDP). Above the
         // document model, which keeps the DocMDP guard of its own APIs and needs no crypto.

@@ -46,6 +46,9 @@ PYTHON="${PYTHON:-python3}"
 #              script with the system HarfBuzz (shaping; hb-subset, from libharfbuzz-subset0,
 #              subsets the fonts they embed) and FriBidi (the bidirectional algorithm),
 #              linked by every build of the package (Sources/CHarfBuzz)
+#   libjpeg62-turbo-dev (demo and test): redaction re-encodes a JPEG image whose pixels it
+#              blanks as a JPEG, with the system libjpeg (libjpeg-turbo; Sources/CQuireJPEG),
+#              linked by every build of the package
 #   fonts-droid-fallback (test): with DejaVu Sans, the Unicode fonts the appearance tests
 #              draw with (Chinese, Japanese, Korean; docs/forms.md, "Text in any script")
 #   fonts-dejavu-core (test): the only fonts poppler may substitute while the Python tests
@@ -59,8 +62,8 @@ PYTHON="${PYTHON:-python3}"
 #   chromium, chromium-driver (test): `make test-web` drives the web review page
 #              (examples/web) in a real headless Chromium through Selenium and the system
 #              chromedriver (/usr/bin/chromedriver); nothing is downloaded at test time
-APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev curl libjansson-dev)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjansson-dev chromium chromium-driver golang-go nodejs)
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev curl libjansson-dev)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev libjansson-dev chromium chromium-driver golang-go nodejs)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
 APT_STYLE=(clang-format)

@@ -124,6 +124,28 @@ struct LexerParserTests {
         )
     }
 
+    /// Other bytes after the `stream` keyword on its line (PDFium's bug_543018_2.pdf):
+    /// PDFium skips them, the data starting on the next line, where /Length then holds; so
+    /// does Quire. Where /Length holds from the keyword's own line, that reading stays.
+    @Test func bytesAfterTheStreamKeywordOnItsLineAreSkipped() throws {
+        let text = "6 0 obj\n<< /Length 23 >>\nstream   \"ignored\"\n(a) Tj\nendstream\n(b) Tj\nendstream\nendobj\n"
+        let buffer = ByteBuffer(copying: Array(text.utf8))
+        var parser = ObjectParser(buffer)
+        var warnings: [String] = []
+        parser.onWarning = { warnings.append($0) }
+        guard case .stream(let s) = try parser.parseIndirectObject().1, case .file(let offset, let length) = s.data else {
+            Issue.record("not a stream"); return
+        }
+        #expect(String(decoding: buffer.slice(offset..<(offset + length)), as: UTF8.self) == "(a) Tj\nendstream\n(b) Tj")
+        #expect(warnings.count == 1 && warnings[0].contains("line after"))
+        let spaces = ByteBuffer(copying: Array("1 0 obj\n<< /Length 6 >>\nstream  \n(a) Tj\nendstream\nendobj".utf8))
+        var plain = ObjectParser(spaces)
+        guard case .stream(let t) = try plain.parseIndirectObject().1, case .file(let o, let l) = t.data else {
+            Issue.record("not a stream"); return
+        }
+        #expect(String(decoding: spaces.slice(o..<(o + l)), as: UTF8.self) == "(a) Tj")
+    }
+
     /// A wrong /Length and `endstream.` and `(endstream ...` in the data (PDFium's
     /// bug_524043_4.pdf): the keyword is a word between white space, so the data runs on to
     /// the `endobj` that ends the object, as PDFium and MuPDF read it; `endstream` at the

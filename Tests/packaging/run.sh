@@ -279,10 +279,10 @@ assert "Root-Is-Purelib: false" in info, "the wheel says it is pure"
 # The libraries auditwheel may graft in: the system SQLite that the sync service's store
 # links, and HarfBuzz (with hb-subset) and FriBidi, which draw text of any script in
 # generated appearances, with what HarfBuzz links (FreeType, GLib, Graphite, libpng,
-# Brotli, PCRE2): libquire.so's dependencies beyond libc, libm, libz, libstdc++, libgcc
-# and Expat.
+# Brotli, PCRE2), and libjpeg (libjpeg-turbo), which re-encodes a redacted JPEG image:
+# libquire.so's dependencies beyond libc, libm, libz, libstdc++, libgcc and Expat.
 allowed = ("libsqlite3", "libharfbuzz", "libfribidi", "libfreetype", "libglib-2", "libgraphite2", "libpng16",
-           "libbrotlicommon", "libbrotlidec", "libpcre2-8")
+           "libbrotlicommon", "libbrotlidec", "libpcre2-8", "libjpeg")
 grafted = [n for n in names if n.startswith("quire.libs/") and n != "quire.libs/"]
 assert all(n.split("/")[-1].startswith(allowed) for n in grafted), "auditwheel grafted other libraries in: %s" % grafted
 EOF

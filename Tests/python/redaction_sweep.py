@@ -30,11 +30,56 @@ TIMEOUT = 120
 SEED = 38
 
 
+def on_page(data: bytes, index: int) -> list:
+    """PDFium's characters of page `index` that are on it (their box meets its crop box):
+    a rectangle over characters wholly off the page is a region Quire refuses, as
+    documented (bad input)."""
+    import pypdfium2
+    from test_redaction import pdfium_chars
+
+    doc = pypdfium2.PdfDocument(data)
+    try:
+        x0, y0, x1, y1 = doc[index].get_cropbox()
+    finally:
+        doc.close()
+    return [
+        (c, b)
+        for c, b in pdfium_chars(data, index)
+        if b[0] < max(x0, x1) and b[2] > min(x0, x1) and b[1] < max(y0, y1) and b[3] > min(y0, y1)
+    ]
+
+
+#: A change that a certification signature does not allow (DocMDP P=1) is refused, as
+#: documented: counted as refused, not as a failure.
+CERTIFIED = "is certified with DocMDP permission"
+
+#: (file, case) of the sweep whose check fails for a reason docs/redaction.md documents
+#: ("The whole corpus"): a case Quire does not handle, or where the peers read the same
+#: content differently. Reported apart ("known"), never as passing: a failure not listed
+#: here, or a listed one of another kind, is a failure.
+KNOWN: Dict[tuple, str] = {
+    ("pdfminer/samples/simple1.pdf", "word"): "PDFium extracts 'Hello'",  # letter-spaced: PDFium joins
+    ("pdfminer/samples/nonfree/cmp_itext_logo.pdf", "word"): "PDFium extracts 'ITEXT'",  # a column of letters
+    ("openpdf/openpdf-core/src/test/resources/pdf-2-0/pdf20-utf8-test.pdf", "word"): "MuPDF extracts 'with'",
+    ("pdfium/testing/resources/vertical_text.pdf", "rect"): "characters outside the regions moved",
+    ("pdfium-in/testing/resources/vertical_text.pdf", "rect"): "characters outside the regions moved",
+}
+
+
+def known(report: Dict[str, Any]) -> None:
+    """Moves the failures of `report` that KNOWN lists, of the kind it says, to "known"."""
+    for failure in list(report["failures"]):
+        why = KNOWN.get((report["file"], failure[0]))
+        if why is not None and why in failure[1]:
+            report["failures"].remove(failure)
+            report.setdefault("known", []).append(failure)
+
+
 def work(path: str, seed: int) -> Dict[str, Any]:
     import quire
     from page_sweep import CORPUS
     import test_redaction
-    from test_redaction import apply, check_page, pdfium_chars, pdfium_text
+    from test_redaction import apply, check_page, pdfium_text
 
     report: Dict[str, Any] = {"file": path, "failures": [], "refused": [], "checked": 0}
     data = (CORPUS / path).read_bytes()
@@ -52,7 +97,10 @@ def work(path: str, seed: int) -> Dict[str, Any]:
     rng.shuffle(pages)
     chars = []
     for index in pages[:5]:
-        chars = pdfium_chars(data, index)
+        try:
+            chars = on_page(data, index)
+        except pypdfium2.PdfiumError:  # a page PDFium refuses (bad_page_type.pdf): not ours to check
+            chars = []
         if len(chars) >= 10:
             break
     if len(chars) < 10:
@@ -75,6 +123,9 @@ def work(path: str, seed: int) -> Dict[str, Any]:
             report["refused"].append([name, str(e)[:200]])
             continue
         except quire.QuireError as e:
+            if isinstance(e, quire.StateError) and CERTIFIED in str(e):
+                report["refused"].append([name, str(e)[:200]])
+                continue
             report["failures"].append([name, "%s: %s" % (type(e).__name__, str(e)[:200])])
             continue
         whole = [w for w in test_redaction.last_warnings if "removed whole" in w]
@@ -96,6 +147,7 @@ def work(path: str, seed: int) -> Dict[str, Any]:
             report.setdefault("applied", []).append([name, result.redactions, result.glyphs_removed])
         except AssertionError as e:
             report["failures"].append([name, ((str(e).splitlines() or [repr(e)])[0])[:300]])
+    known(report)
     return report
 
 
@@ -137,13 +189,14 @@ def main() -> int:
     checked = sum(r.get("checked", 0) for r in reports)
     refused = sum(len(r.get("refused", [])) for r in reports)
     print(
-        "%d files, %d redactions checked, %d refused, %d skipped, %d with failures (%d raised in a check),"
-        " %d crashed, %d hung"
+        "%d files, %d redactions checked, %d refused, %d skipped, %d with known failures (docs/redaction.md),"
+        " %d with failures (%d raised in a check), %d crashed, %d hung"
         % (
             len(reports),
             checked,
             refused,
             sum(1 for r in reports if r.get("skipped")),
+            sum(1 for r in reports if r.get("known")),
             sum(1 for r in reports if r["failures"]),
             sum(1 for r in reports if r.get("error")),
             sum(1 for r in reports if r.get("crashed")),

@@ -76,8 +76,9 @@ typedef struct quire_redaction_options {
     /** Non-zero (the default) removes the glyphs whose box intersects a region. */
     int32_t text;
     /** Non-zero (the default) removes the images a region covers and blanks the pixels of
-     *  the others in the regions (an image in DCT, JPX, JBIG2 or CCITT is removed whole,
-     *  with a document warning). */
+     *  the others in the regions, inline images too. A JPEG is encoded again as a JPEG, the
+     *  others with Flate; an image in JPX, JBIG2 or CCITT is removed whole, with a document
+     *  warning. */
     int32_t images;
     /** Non-zero (the default) removes the vector paths that lie wholly inside a region. */
     int32_t graphics;
@@ -122,7 +123,8 @@ typedef struct quire_redaction_result {
     int32_t pages;
     /** The glyphs removed from the content. */
     int32_t glyphs_removed;
-    /** The images removed whole (image XObjects drawn in a region and inline images). */
+    /** The images removed whole (image XObjects and inline images). A region covers them, or
+     *  covers them in part in an encoding Quire does not re-encode. */
     int32_t images_removed;
     /** The images whose pixels in a region were blanked and that were re-encoded. */
     int32_t images_blanked;

@@ -1,3 +1,4 @@
+import CQuireJPEG
 import QuireSyntax
 
 /// What applying redactions removes besides the text, and what else it cleans
@@ -60,8 +61,13 @@ final class ContentRedaction {
     struct Frame {
         var data: [UInt8]
         var edits: [Edit] = []
-        /// XObjects of the stream's resources replaced by rewritten copies.
+        /// XObjects added to the stream's resources: rewritten copies, each drawn by one
+        /// placement under its own name (``ContentRedaction/place(_:of:drawnWith:from:to:)``).
         var xobjects: [PDFName: PDFObject] = [:]
+        /// How many `Do` of each name the stream has, and how many of them now draw a copy
+        /// or were removed.
+        var draws: [PDFName: Int] = [:]
+        var replaced: [PDFName: Int] = [:]
         /// The byte ranges of the current path's construction operators.
         var pathRanges: [Range<Int>] = []
         var pathBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil
@@ -71,6 +77,16 @@ final class ContentRedaction {
         var marked: [(start: Int, end: Int, tag: PDFName?, hasText: Bool, removedAtOpen: Int)] = []
 
         var changed: Bool { !edits.isEmpty || !xobjects.isEmpty }
+
+        /// The stream's XObject resources `xobjects` with the copies added, and without the
+        /// originals that no `Do` of the stream draws any more (each placement drew a copy
+        /// or went): an original left there would keep what was redacted in the file.
+        func resources(_ xobjects: PDFDictionary) -> PDFDictionary {
+            var out = xobjects
+            for (name, count) in replaced where count >= (draws[name] ?? 0) { out[name] = nil }
+            for (k, v) in self.xobjects { out[k] = v }
+            return out
+        }
 
         /// The stream's bytes with the edits made (edits that overlap an earlier one are
         /// dropped; they cannot arise from one reading).
@@ -103,10 +119,8 @@ final class ContentRedaction {
     /// they go, and their displacement in thousandths of text space.
     var shown: [(offset: Int, count: Int, removed: Bool, displacement: Double)] = []
     var result = RedactionResult()
-    /// Form XObjects and images rewritten on this page: their new object and their stream
-    /// (forms unfiltered, for reading again).
-    var rewrittenForms: [Int: PDFStream] = [:]
-    var rewrittenImages: [Int: (id: ObjectID, stream: PDFStream)] = [:]
+    /// Copies of XObjects placed on this page (for their new names).
+    private var copies = 0
 
     init(document: Document, regions: [RedactionRegion], options: RedactionOptions, pageNumber: Int) {
         self.document = document
@@ -334,48 +348,127 @@ final class ContentRedaction {
         }
     }
 
-    /// An inline image (`BI` ... `EI`) in the bytes `from..<to`: removed whole when it
-    /// intersects a region.
+    /// An inline image (`BI` ... `EI`) in the bytes `from..<to`: removed when a region
+    /// covers it, else written again with its pixels in the regions blanked, as image
+    /// XObjects are (``blank(_:ctm:)``); removed whole when Quire cannot re-encode it (a
+    /// colour space named in the resources, JPX, JBIG2, CCITT).
     func inlineImage(ctm: TextMatrix, from: Int, to: Int) {
-        guard options.images, intersects(ContentRedaction.unitSquare(ctm)) else { return }
+        let box = ContentRedaction.unitSquare(ctm)
+        guard options.images, !frames.isEmpty, intersects(box) else { return }
+        let data = frames[frames.count - 1].data
+        if !inside(box), from >= 0, from < to, to <= data.count,
+            let blanked = blankedInlineImage(Array(data[from..<to]), ctm: ctm)
+        {
+            result.imagesBlanked += 1
+            frames[frames.count - 1].edits.append(Edit(start: from, end: to, bytes: blanked))
+            return
+        }
         result.imagesRemoved += 1
         edit(from, to, "\n")
     }
 
+    /// The inline image `bytes` (from `BI` to `EI`) with its pixels in the regions blanked,
+    /// as `BI` ... `EI` again (the dictionary's keys in full, which §8.9.7 allows); nil when
+    /// it cannot be read or re-encoded.
+    func blankedInlineImage(_ bytes: [UInt8], ctm: TextMatrix) -> [UInt8]? {
+        let keys: [String: String] = [
+            "BPC": "BitsPerComponent", "CS": "ColorSpace", "D": "Decode", "DP": "DecodeParms", "F": "Filter",
+            "H": "Height", "IM": "ImageMask", "I": "Interpolate", "W": "Width", "L": "Length",
+        ]
+        var parser = ObjectParser(ByteBuffer(copying: bytes), limits: document.options.limits)
+        guard case .keyword("BI")? = try? parser.lexer.next() else { return nil }
+        var dict = PDFDictionary()
+        while true {
+            guard let token = try? parser.lexer.next() else { return nil }
+            if case .keyword("ID") = token { break }
+            guard case .name(let key) = token, dict.count < 64, let value = try? parser.parseObject() else {
+                return nil
+            }
+            dict[PDFName(keys[key.value] ?? key.value)] = value
+        }
+        // One white-space byte after ID; the data ends before the white space before `EI`.
+        let start = parser.position + 1
+        var end = bytes.count - 2
+        guard start <= end, bytes[end] == UInt8(ascii: "E"), bytes[end + 1] == UInt8(ascii: "I") else { return nil }
+        if end > start, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end - 1]) { end -= 1 }
+        if end > start, bytes[end] == 0x0A, bytes[end - 1] == 0x0D { end -= 1 }
+        dict["Length"] = nil
+        guard let blanked = try? blank(PDFStream(dictionary: dict, data: .bytes(Array(bytes[start..<end]))), ctm: ctm)
+        else { return nil }
+        let data = document.file.rawData(blanked)
+        // Data that holds `EI` between white space would end the image early for a viewer
+        // that scans for it: then the image goes whole.
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x0C || b == 0x00 }
+        for i in 1..<Swift.max(1, data.count - 1)
+        where data[i] == UInt8(ascii: "E") && data[i + 1] == UInt8(ascii: "I") && isSpace(data[i - 1])
+            && (i + 2 >= data.count || isSpace(data[i + 2]))
+        {
+            return nil
+        }
+        var out: [UInt8] = Array("\nBI".utf8)
+        for (key, value) in blanked.dictionary where key.value != "Length" {
+            out += Array(" ".utf8) + Serializer.bytes(.name(key)) + Array(" ".utf8) + Serializer.bytes(value)
+        }
+        return out + Array(" ID ".utf8) + data + Array("\nEI\n".utf8)
+    }
+
     // MARK: XObjects
 
-    /// A form XObject was read in the frame on top: when it changed, a rewritten copy
-    /// replaces it in the resources of the stream that drew it (the original stays for the
-    /// other pages and streams that draw it).
-    func endForm(_ name: PDFName, number: Int, stream: PDFStream, resources: PDFDictionary) {
+    /// A form XObject was read in the frame on top: when it changed, a rewritten copy is
+    /// drawn in its place at this placement only (``place(_:of:drawnWith:from:to:)``).
+    func endForm(
+        _ name: PDFName,
+        stream: PDFStream,
+        resources: PDFDictionary,
+        drawnWith parent: PDFDictionary,
+        from: Int,
+        to: Int
+    ) {
         guard let frame = frames.popLast(), frame.changed, failure == nil, !frames.isEmpty else { return }
         do {
             let raw = frame.rewritten()
             var plain = stream.dictionary
             for key: PDFName in ["Length", "Filter", "DecodeParms", "F", "FFilter", "FDecodeParms"] { plain[key] = nil }
-            if !frame.xobjects.isEmpty {
+            if !frame.xobjects.isEmpty || !frame.replaced.isEmpty {
                 var res = resources
-                var xobjects = (try document.dictionary(res["XObject"])) ?? PDFDictionary()
-                for (k, v) in frame.xobjects { xobjects[k] = v }
-                res["XObject"] = .dictionary(xobjects)
+                res["XObject"] = .dictionary(
+                    frame.resources((try document.dictionary(res["XObject"])) ?? PDFDictionary())
+                )
                 plain["Resources"] = .dictionary(res)
             }
             var stored = plain
             stored["Filter"] = .name("FlateDecode")
             let id = try document.addStream(stored, data: try Filters.deflate(raw))
-            if number >= 0 { rewrittenForms[number] = PDFStream(dictionary: plain, data: .bytes(raw)) }
-            frames[frames.count - 1].xobjects[name] = .reference(id)
+            place(id, of: name, drawnWith: parent, from: from, to: to)
         } catch {
             fail("form XObject /\(name.value) cannot be rewritten: \(error)")
         }
     }
 
-    /// The rewritten copy of form `number` made on this page, if any.
-    func rewrittenForm(_ number: Int) -> PDFStream? { rewrittenForms[number] }
+    /// XObject `name`, drawn by the `Do` at `from..<to` of the stream on top, is drawn
+    /// there as `copy` (a rewritten form, a blanked image): under a new name added to that
+    /// stream's resources, the `Do` renamed. The original keeps its name, so the other
+    /// placements of the same XObject, on this page or others, draw it as they did: a form
+    /// drawn twice, with a region over one placement, loses its content there only.
+    func place(_ copy: ObjectID, of name: PDFName, drawnWith resources: PDFDictionary, from: Int, to: Int) {
+        guard !frames.isEmpty else { return }
+        let taken = Set(((try? document.dictionary(resources["XObject"])) ?? PDFDictionary()).keys)
+        var fresh: PDFName
+        repeat {
+            copies += 1
+            fresh = PDFName("\(name.value)_R\(copies)")
+        } while taken.contains(fresh) || frames[frames.count - 1].xobjects[fresh] != nil
+        frames[frames.count - 1].xobjects[fresh] = .reference(copy)
+        frames[frames.count - 1].replaced[name, default: 0] += 1
+        frames[frames.count - 1].edits.append(
+            Edit(start: from, end: to, bytes: Array("\n".utf8) + Serializer.bytes(.name(fresh)) + Array(" Do\n".utf8))
+        )
+    }
 
     /// `Do` of `name` at `ctm`: an image in a region is removed (covered whole) or has its
     /// pixels in the regions blanked; forms were read already.
     func drawn(_ name: PDFName, resources: PDFDictionary, ctm: TextMatrix, from: Int, to: Int) {
+        if !frames.isEmpty { frames[frames.count - 1].draws[name, default: 0] += 1 }
         guard options.images, !frames.isEmpty,
             let xobjects = try? document.dictionary(resources["XObject"]),
             let ref = xobjects[name],
@@ -386,16 +479,14 @@ final class ContentRedaction {
         guard intersects(box) else { return }
         if inside(box) {
             result.imagesRemoved += 1
+            frames[frames.count - 1].replaced[name, default: 0] += 1
             edit(from, to, "\n")
             return
         }
-        let number = ref.reference?.number ?? -1
-        let current = rewrittenImages[number]?.stream ?? original
         do {
-            if let blanked = try blank(current, ctm: ctm) {
+            if let blanked = try blank(original, ctm: ctm) {
                 let id = try document.addObject(.stream(blanked))
-                if number >= 0 { rewrittenImages[number] = (id, blanked) }
-                frames[frames.count - 1].xobjects[name] = .reference(id)
+                place(id, of: name, drawnWith: resources, from: from, to: to)
                 result.imagesBlanked += 1
                 return
             }
@@ -406,8 +497,9 @@ final class ContentRedaction {
         result.imagesRemoved += 1
         result.notes.append(
             "page \(pageNumber): image /\(name.value) lies partly in a region and is removed whole: "
-                + "its encoding (\(filterNames(current).joined(separator: ", "))) is not one Quire re-encodes"
+                + "its encoding (\(filterNames(original).joined(separator: ", "))) is not one Quire re-encodes"
         )
+        frames[frames.count - 1].replaced[name, default: 0] += 1
         edit(from, to, "\n")
     }
 
@@ -456,13 +548,16 @@ final class ContentRedaction {
         return count(cs, depth: 0)
     }
 
-    /// Image `s`, drawn at `ctm`, with its pixels in the regions blanked (0 bits: black in
-    /// gray and RGB, no ink in CMYK, not painted in a stencil mask) and Flate-encoded; nil
-    /// when its data is in an encoding Quire does not re-encode (DCT, JPX, JBIG2, CCITT)
-    /// or its layout is not one it knows.
+    /// Image `s`, drawn at `ctm`, with its pixels in the regions blanked (0 samples: black
+    /// in gray and RGB, no ink in CMYK, not painted in a stencil mask). A JPEG (DCTDecode
+    /// last) is re-encoded as a JPEG with the source's tables (``blankJPEG(_:ctm:)``);
+    /// other data is Flate-encoded. Nil when its data is in an encoding Quire does not
+    /// re-encode (JPX, JBIG2, CCITT) or its layout is not one it knows.
     func blank(_ s: PDFStream, ctm: TextMatrix) throws -> PDFStream? {
+        let filters = filterNames(s)
+        if let last = filters.last, last == "DCTDecode" || last == "DCT" { return try blankJPEG(s, ctm: ctm) }
         let codecs: Set<String> = ["DCTDecode", "DCT", "JPXDecode", "JBIG2Decode", "CCITTFaxDecode", "CCF"]
-        guard !filterNames(s).contains(where: codecs.contains) else { return nil }
+        guard !filters.contains(where: codecs.contains) else { return nil }
         let d = s.dictionary
         func int(_ key: PDFName) -> Int? {
             guard let v = (try? document.resolve(d[key] ?? .null))?.integer, v > 0, v <= 1 << 20 else { return nil }
@@ -478,19 +573,119 @@ final class ContentRedaction {
         guard w * h <= 200_000_000 else { return nil }
         var data = try document.file.decodedData(s)
         guard data.count >= rowBytes * h else { return nil }
-        // The inverse of ctm maps page space onto the image's unit square.
-        let det = ctm.a * ctm.d - ctm.b * ctm.c
-        guard det != 0, det.isFinite else { return nil }
-        func toUnit(_ x: Double, _ y: Double) -> (Double, Double) {
-            let px = x - ctm.e
-            let py = y - ctm.f
-            return ((ctm.d * px - ctm.c * py) / det, (-ctm.b * px + ctm.a * py) / det)
-        }
         // A stencil mask paints where its bit is 0 (with the default /Decode [0 1]).
         var fillBit: UInt8 = 0
         if mask {
             let decode = (try? document.resolve(d["Decode"] ?? .null))?.array?.compactMap(\.number) ?? [0, 1]
             fillBit = decode.first == 1 ? 0 : 1
+        }
+        let blanked = data.withUnsafeMutableBufferPointer {
+            blankPixels($0, width: w, height: h, bitsPerPixel: bitsPerPixel, fillBit: fillBit, ctm: ctm)
+        }
+        guard blanked else { return nil }
+        var dict = d
+        for key: PDFName in ["Length", "Filter", "DecodeParms", "F", "FFilter", "FDecodeParms"] { dict[key] = nil }
+        dict["Filter"] = .name("FlateDecode")
+        return PDFStream(dictionary: dict, data: .bytes(try Filters.deflate(Array(data.prefix(rowBytes * h)))))
+    }
+
+    /// A JPEG image (DCTDecode, after any other filters) with its pixels in the regions
+    /// blanked and encoded again as a JPEG by the system libjpeg, with the source's
+    /// quantization tables, sampling factors, colour space and progression
+    /// (Sources/CQuireJPEG): the image keeps its filter and its quality, and the pixels
+    /// outside the regions change only by one more round of the same quantization. Nil
+    /// when libjpeg cannot read it (a 12-bit JPEG, damage it gives up on) or its
+    /// components are not its colour space's.
+    func blankJPEG(_ s: PDFStream, ctm: TextMatrix) throws -> PDFStream? {
+        let d = s.dictionary
+        guard let comps = components(s) else { return nil }
+        if case .bool(true)? = try? document.resolve(d["ImageMask"] ?? .null) { return nil }
+        // The DCT filter's own parameters (the last of an array of them).
+        let parms = try? document.resolve(d["DecodeParms"] ?? .null)
+        let dctParms = (parms?.array.flatMap { $0.last }).flatMap { try? document.resolve($0) } ?? parms
+        let transform =
+            (try? document.resolve(dctParms?.dictionary?["ColorTransform"] ?? .null))?.integer.map(Int32.init) ?? -1
+        let jpeg = try document.file.decodedData(s)
+        final class Edit {
+            let redaction: ContentRedaction
+            let ctm: TextMatrix
+            let components: Int
+            init(_ redaction: ContentRedaction, _ ctm: TextMatrix, _ components: Int) {
+                self.redaction = redaction
+                self.ctm = ctm
+                self.components = components
+            }
+        }
+        let edit = Edit(self, ctm, comps)
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = jpeg.withUnsafeBufferPointer { input in
+            qjpeg_recode(
+                input.baseAddress,
+                input.count,
+                transform,
+                200_000_000,
+                { samples, width, height, components, payload in
+                    guard let samples, let payload, width > 0, height > 0 else { return 1 }
+                    let edit = Unmanaged<Edit>.fromOpaque(payload).takeUnretainedValue()
+                    guard Int(components) == edit.components else { return 1 }
+                    let count = Int(width) * Int(height) * Int(components)
+                    let blanked = edit.redaction.blankPixels(
+                        UnsafeMutableBufferPointer(start: samples, count: count),
+                        width: Int(width),
+                        height: Int(height),
+                        bitsPerPixel: 8 * Int(components),
+                        fillBit: 0,
+                        ctm: edit.ctm
+                    )
+                    return blanked ? 0 : 1
+                },
+                Unmanaged.passUnretained(edit).toOpaque(),
+                &out,
+                &size,
+                &message,
+                message.count
+            )
+        }
+        defer { qjpeg_free(out) }
+        guard status == 0, let out, size > 0 else {
+            if status < 0 {
+                let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                result.notes.append("page \(pageNumber): a JPEG image cannot be re-encoded (\(text))")
+            }
+            return nil
+        }
+        var dict = d
+        for key: PDFName in ["Length", "Filter", "DecodeParms", "F", "FFilter", "FDecodeParms"] { dict[key] = nil }
+        dict["Filter"] = .name("DCTDecode")
+        dict["BitsPerComponent"] = .integer(8)
+        if let dctParms, dctParms.dictionary != nil { dict["DecodeParms"] = dctParms }
+        return PDFStream(dictionary: dict, data: .bytes(Array(UnsafeBufferPointer(start: out, count: size))))
+    }
+
+    /// Blanks the pixels of `data` (an image of `width` x `height`, rows top first, each
+    /// row whole bytes of `bitsPerPixel` bits a pixel) that lie in the regions, the image
+    /// drawn at `ctm`: a pixel that a region's box touches, or whose centre lies in a
+    /// turned region's polygon. Each bit becomes `fillBit`. False when `ctm` maps no area
+    /// or the data is too short for the image.
+    func blankPixels(
+        _ data: UnsafeMutableBufferPointer<UInt8>,
+        width w: Int,
+        height h: Int,
+        bitsPerPixel: Int,
+        fillBit: UInt8,
+        ctm: TextMatrix
+    ) -> Bool {
+        let rowBytes = (w * bitsPerPixel + 7) / 8
+        guard data.count >= rowBytes * h else { return false }
+        // The inverse of ctm maps page space onto the image's unit square.
+        let det = ctm.a * ctm.d - ctm.b * ctm.c
+        guard det != 0, det.isFinite else { return false }
+        func toUnit(_ x: Double, _ y: Double) -> (Double, Double) {
+            let px = x - ctm.e
+            let py = y - ctm.f
+            return ((ctm.d * px - ctm.c * py) / det, (-ctm.b * px + ctm.a * py) / det)
         }
         for region in regions {
             let r = region.bounds
@@ -522,7 +717,7 @@ final class ContentRedaction {
             guard x0 < x1, y0 < y1 else { continue }
             for y in y0..<y1 {
                 let row = y * rowBytes
-                if bitsPerPixel % 8 == 0 && shape == nil {
+                if bitsPerPixel % 8 == 0 && shape == nil && fillBit == 0 {
                     let bpp = bitsPerPixel / 8
                     for i in (row + x0 * bpp)..<(row + x1 * bpp) { data[i] = 0 }
                 } else {
@@ -536,9 +731,6 @@ final class ContentRedaction {
                 }
             }
         }
-        var dict = d
-        for key: PDFName in ["Length", "Filter", "DecodeParms", "F", "FFilter", "FDecodeParms"] { dict[key] = nil }
-        dict["Filter"] = .name("FlateDecode")
-        return PDFStream(dictionary: dict, data: .bytes(try Filters.deflate(Array(data.prefix(rowBytes * h)))))
+        return true
     }
 }

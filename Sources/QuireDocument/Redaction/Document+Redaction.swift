@@ -253,12 +253,12 @@ extension Document {
             let contents = try addStream(PDFDictionary([("Filter", .name("FlateDecode"))]), data: data)
             var pageDict = try object(pageID.number).dictionary ?? page.dictionary
             pageDict["Contents"] = .reference(contents)
-            if !frame.xobjects.isEmpty {
+            if !frame.xobjects.isEmpty || !frame.replaced.isEmpty {
                 var resources =
                     (try dictionary(pageDict["Resources"] ?? page.inheritedResources ?? .null)) ?? PDFDictionary()
-                var xobjects = (try dictionary(resources["XObject"])) ?? PDFDictionary()
-                for (k, v) in frame.xobjects { xobjects[k] = v }
-                resources["XObject"] = .dictionary(xobjects)
+                resources["XObject"] = .dictionary(
+                    frame.resources((try dictionary(resources["XObject"])) ?? PDFDictionary())
+                )
                 pageDict["Resources"] = .dictionary(resources)
             }
             try setObject(pageID.number, .dictionary(pageDict))

@@ -42,8 +42,9 @@ struct CMap: Sendable {
         case "Identity-H": return identity(vertical: false)
         case "Identity-V": return identity(vertical: true)
         default:
-            if name.hasSuffix("-V") { var c = identity(vertical: true); c.isIdentity = false; return c }
-            if name.hasSuffix("-H") || name.contains("UCS2") || name.contains("UTF16") {
+            // "H" and "V" themselves: Adobe-Japan1's JIS X 0208 CMaps (pdfminer simple3.pdf).
+            if name == "V" || name.hasSuffix("-V") { var c = identity(vertical: true); c.isIdentity = false; return c }
+            if name == "H" || name.hasSuffix("-H") || name.contains("UCS2") || name.contains("UTF16") {
                 var c = identity(vertical: false); c.isIdentity = false; return c
             }
             return nil

@@ -279,11 +279,15 @@ struct ContentTextInterpreter {
                     // Rendering modes are 0 to 7; anything else (1e300, NaN) is not one of them.
                     let mode = arg(0, of: 1)
                     state.render = mode >= 0 && mode <= 7 ? Int(mode) : 0
-                case "Tf" where operands.count >= 2:
-                    if case .name(let name) = operands[operands.count - 2] {
+                case "Tf" where operands.last?.number != nil:
+                    // `14 Tf` without its font's name: the size still applies and the font
+                    // is Helvetica, as PDFium and MuPDF read it (PDFium's Handle_SetFont).
+                    if operands.count >= 2, case .name(let name) = operands[operands.count - 2] {
                         state.font = font(name, resources)
+                    } else {
+                        state.font = nil
                     }
-                    state.fontSize = arg(1, of: 2)
+                    state.fontSize = n[n.count - 1]
                 case "Td" where n.count >= 2:
                     tlm = TextMatrix(1, 0, 0, 1, arg(0, of: 2), arg(1, of: 2)).concatenating(tlm); tm = tlm
                 case "TD" where n.count >= 2:
@@ -332,7 +336,7 @@ struct ContentTextInterpreter {
                     }
                 case "Do":
                     if case .name(let name)? = operands.last {
-                        form(name, resources: resources, state: state, depth: depth)
+                        form(name, resources: resources, state: state, depth: depth, from: opStart, to: end)
                         redaction?.drawn(name, resources: resources, ctm: state.ctm, from: opStart, to: end)
                     }
                 case "BI":
@@ -417,6 +421,8 @@ struct ContentTextInterpreter {
             var asc = font.ascent / 1000, desc = font.descent / 1000
             if font.kind == .type3 { asc = 0.8; desc = -0.2 }
             let w = vertical ? 1.0 : w0
+            // Vertical writing: the displacement and position vector of /W2 (§9.7.4.3).
+            let metrics = vertical ? font.verticalMetrics(code, bytes: count) : (w1y: -1.0, vx: w0 / 2, vy: 0.88)
             if vertical {
                 // Vertical writing: the glyph hangs below its origin, centred (§9.7.4.3).
                 quad = TextQuad(lowerLeft: trm.apply(-0.5, -1), lowerRight: trm.apply(0.5, -1),
@@ -433,8 +439,8 @@ struct ContentTextInterpreter {
                 if t - b < 1e-4 { t = b + 0.001 }
                 if r - l < 1e-4 { r = l + w0 }
                 if vertical {
-                    // The glyph hangs from its position vector (w0 / 2, 0.88 em) (§9.7.4.3).
-                    l -= w0 / 2; r -= w0 / 2; b -= 0.88; t -= 0.88
+                    // The glyph hangs from its position vector (by default w0 / 2, 0.88 em).
+                    l -= metrics.vx; r -= metrics.vx; b -= metrics.vy; t -= metrics.vy
                 }
                 glyphQuad = TextQuad(lowerLeft: trm.apply(l, b), lowerRight: trm.apply(r, b),
                                      upperRight: trm.apply(r, t), upperLeft: trm.apply(l, t))
@@ -450,7 +456,12 @@ struct ContentTextInterpreter {
                 glyphLimitWarned = true
                 warnings.append("more than \(limits.maxGlyphs) glyphs on the page; the rest are dropped")
             }
-            if glyphs.count < limits.maxGlyphs {
+            // White space drawn with no width (a text matrix that maps the x axis to a point,
+            // `0 0 0 1 0 0 Tm`, pdfminer AcroForm_TEST_compiled.pdf) shows nothing and is no
+            // text: PDFium and MuPDF leave it out. Placed where that matrix puts it (x 0), it
+            // would break the line it stands in.
+            let noWidth = len == 0 && !text.isEmpty && text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+            if glyphs.count < limits.maxGlyphs && !noWidth {
                 let spaceW = (font.kind == .composite ? 0.25 : (font.widths[32] ?? font.missingWidth) / 1000)
                 glyphs.append(ShownGlyph(text: text, quad: quad, glyphQuad: glyphQuad, fontSize: vlen, fontName: font.name,
                                          direction: direction, advance: w * len,
@@ -463,7 +474,7 @@ struct ContentTextInterpreter {
             // positive number moves down, ty being negative).
             let displacement: Double
             if vertical {
-                let ty = -(1.0 * size) + state.charSpacing + wordSpace
+                let ty = metrics.w1y * size + state.charSpacing + wordSpace
                 tm = TextMatrix(1, 0, 0, 1, 0, ty).concatenating(tm)
                 displacement = size != 0 ? ty / size * 1000 : 0
             } else {
@@ -476,7 +487,11 @@ struct ContentTextInterpreter {
     }
 
     /// Interprets form XObject `name`, if it is one.
-    private mutating func form(_ name: PDFName, resources: PDFDictionary, state: GState, depth: Int) {
+    /// `from..<to`: the `Do` operator's bytes, which a redaction renames when this
+    /// placement draws a rewritten copy.
+    private mutating func form(
+        _ name: PDFName, resources: PDFDictionary, state: GState, depth: Int, from: Int, to: Int
+    ) {
         guard let xobjects = try? document.dictionary(resources["XObject"]) else { return }
         let ref = xobjects[name]
         guard case .stream(let s)? = try? document.resolve(ref ?? .null),
@@ -494,8 +509,9 @@ struct ContentTextInterpreter {
             formStack.insert(number)
         }
         defer { if number >= 0 { formStack.remove(number) } }
-        // A redaction reads a form it already rewrote on this page in its rewritten form.
-        let form = redaction?.rewrittenForm(number) ?? s
+        // A redaction reads the original at each placement: each one that changes gets its
+        // own copy (ContentRedaction.endForm).
+        let form = s
         let data: [UInt8]
         do { data = try document.file.decodedData(form) } catch {
             damaged("form XObject /\(name.value) cannot be decoded: \(error)")
@@ -508,7 +524,7 @@ struct ContentTextInterpreter {
         let formResources = (try? document.dictionary(form.dictionary["Resources"])) ?? resources
         redaction?.begin(data)
         interpret(data, resources: formResources, state: &st, depth: depth + 1)
-        redaction?.endForm(name, number: number, stream: form, resources: formResources)
+        redaction?.endForm(name, stream: form, resources: formResources, drawnWith: resources, from: from, to: to)
     }
 
     /// Skips an inline image (§8.9.7) after `BI`: its dictionary up to `ID`, then its data

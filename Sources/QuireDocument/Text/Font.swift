@@ -27,6 +27,12 @@ final class TextFont {
     var cidWidths: [UInt32: Double] = [:]
     var cidWidthRanges: [(low: UInt32, high: UInt32, width: Double)] = []
     var defaultWidth: Double = 1000
+    /// Vertical writing (§9.7.4.3): each CID's displacement w1y and position vector
+    /// (vx, vy) in glyph units, from /W2; the rest take /DW2 ([vy w1y], default [880
+    /// -1000]) and vx half their horizontal width.
+    var cidVertical: [UInt32: (w1y: Double, vx: Double, vy: Double)] = [:]
+    var cidVerticalRanges: [(low: UInt32, high: UInt32, w1y: Double, vx: Double, vy: Double)] = []
+    var defaultVertical: (vy: Double, w1y: Double) = (880, -1000)
     var cidIsUnicode = false
     /// CID to Unicode of the font's Adobe CJK collection, when its CIDs are known (an
     /// Identity or embedded encoding CMap) and it has no /ToUnicode.
@@ -225,6 +231,7 @@ final class TextFont {
             collection = CIDUnicode.runs(ordering: ordering)
         }
         if let dw = (try? document.resolve(cidFont["DW"] ?? .null))?.number { defaultWidth = dw }
+        readVerticalMetrics(cidFont, document: document)
         if let w = (try? document.resolve(cidFont["W"] ?? .null))?.array {
             var i = 0
             var count = 0
@@ -247,6 +254,52 @@ final class TextFont {
                 }
             }
         }
+    }
+
+    /// /DW2 and /W2 of a CIDFont (§9.7.4.3), read as /W is.
+    private func readVerticalMetrics(_ cidFont: PDFDictionary, document: Document) {
+        func number(_ o: PDFObject) -> Double? { (try? document.resolve(o))?.number.flatMap { $0.isFinite ? $0 : nil } }
+        if let dw2 = (try? document.resolve(cidFont["DW2"] ?? .null))?.array, dw2.count == 2,
+            let vy = number(dw2[0]), let w1y = number(dw2[1])
+        {
+            defaultVertical = (vy, w1y)
+        }
+        guard let w = (try? document.resolve(cidFont["W2"] ?? .null))?.array else { return }
+        var i = 0
+        var count = 0
+        while i < w.count && count < CMap.maxEntries {
+            guard let start = (try? document.resolve(w[i]))?.integer, start >= 0, start < Int64(UInt32.max) else { break }
+            guard i + 1 < w.count else { break }
+            let next = (try? document.resolve(w[i + 1])) ?? .null
+            if let list = next.array {
+                var k = 0
+                while k + 2 < list.count, let w1y = number(list[k]), let vx = number(list[k + 1]),
+                    let vy = number(list[k + 2])
+                {
+                    cidVertical[UInt32(start) &+ UInt32(k / 3)] = (w1y, vx, vy)
+                    k += 3
+                    count += 1
+                }
+                i += 2
+            } else if let end = next.integer, i + 4 < w.count, let w1y = number(w[i + 2]), let vx = number(w[i + 3]),
+                let vy = number(w[i + 4])
+            {
+                if end >= start && end < Int64(UInt32.max) { cidVerticalRanges.append((UInt32(start), UInt32(end), w1y, vx, vy)) }
+                count += 1
+                i += 5
+            } else {
+                break
+            }
+        }
+    }
+
+    /// Vertical writing: the displacement w1y of `code` and its position vector (vx, vy),
+    /// in text space units per unit of font size (§9.7.4.3).
+    func verticalMetrics(_ code: UInt32, bytes: Int) -> (w1y: Double, vx: Double, vy: Double) {
+        let cid = cmap.cid(code, bytes: bytes)
+        if let m = cidVertical[cid] { return (m.w1y / 1000, m.vx / 1000, m.vy / 1000) }
+        for r in cidVerticalRanges where cid >= r.low && cid <= r.high { return (r.w1y / 1000, r.vx / 1000, r.vy / 1000) }
+        return (defaultVertical.w1y / 1000, advance(code, bytes: bytes) / 2, defaultVertical.vy / 1000)
     }
 
     /// The codes of string `bytes`: one byte each for a simple font.

@@ -287,7 +287,10 @@ public final class TextPage {
             if c.text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
                 if out.last != space { out.append(space); index.append(i) }
             } else {
-                for ch in (caseSensitive ? c.text : c.text.lowercased()) { out.append(ch); index.append(i) }
+                for ch in TextPage.unligated(caseSensitive ? c.text : c.text.lowercased()) {
+                    out.append(ch)
+                    index.append(i)
+                }
             }
             i += 1
         }
@@ -300,9 +303,26 @@ public final class TextPage {
         chars.map { ch in ch.utf8.count == 1 ? ch.utf8.first ?? 0 : 0 }
     }
 
+    /// `text` with the Latin ligatures (U+FB00 to U+FB06: ff, fi, fl, ffi, ffl, long s t,
+    /// st) as their letters, as PDFium's and MuPDF's text gives them: a search for
+    /// "buffer" finds the "bu\u{FB00}er" of a ligature glyph (pdfbox cweb.pdf).
+    static func unligated(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { (0xFB00...0xFB06).contains($0.value) }) else { return text }
+        let letters = ["ff", "fi", "fl", "ffi", "ffl", "st", "st"]
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if (0xFB00...0xFB06).contains(scalar.value) {
+                out += letters[Int(scalar.value - 0xFB00)]
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     static func fold(_ query: String, caseSensitive: Bool) -> [Character] {
         var out: [Character] = []
-        for ch in (caseSensitive ? query : query.lowercased()) {
+        for ch in TextPage.unligated(caseSensitive ? query : query.lowercased()) {
             if ch.isWhitespace { if out.last != " " && !out.isEmpty { out.append(" ") } } else { out.append(ch) }
         }
         while out.last == " " { out.removeLast() }

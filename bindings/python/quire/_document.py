@@ -264,7 +264,8 @@ class RedactionResult(NamedTuple):
     pages: int
     #: The glyphs removed from the content.
     glyphs_removed: int
-    #: The images removed whole (image XObjects drawn in a region, inline images).
+    #: The images removed whole (image XObjects and inline images): covered by a region, or
+    #: partly in one in an encoding Quire does not re-encode (JPX, JBIG2, CCITT).
     images_removed: int
     #: The images whose pixels in a region were blanked and re-encoded.
     images_blanked: int
