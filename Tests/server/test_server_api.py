@@ -18,7 +18,7 @@ import pytest
 
 from sync_support import (
     HOST_FEATURES, SAMPLE, SAMPLE_ANNOTATIONS, Client, Keys, ServerProcess, assert_error, bearer, claims, delete,
-    mint, note, put, request, request_chunked, unique, upload,
+    mint, note, put, refused_push, request, request_chunked, unique, upload,
 )
 
 ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
@@ -561,14 +561,21 @@ def test_each_mutation_answered_in_order(server: ServerProcess, keys: Keys, docu
         put(5, note(unique("r"), **{"quire": {"inReplyTo": unique("nobody")}})),
         put(6, note(good2)),
     ]
-    r = c.push(muts)
+    # Records refused on their own (an unknown kind, no such page, an id that is not the
+    # mutation's) refuse the whole push: 422 naming each, nothing applied, no answer kept.
+    named = refused_push(c.push(muts))
+    assert sorted(named) == [2, 3, 4] and named[4]["id"] == "mismatch", named
+    assert "record.id must equal" in named[4]["message"]
+    assert c.changes(0).json["seq"] == 0
+    # Without them, every mutation is answered in order; a reply to a record the layer lacks
+    # depends on the layer, and is that mutation's `invalid` answer.
+    r = c.push([muts[0], muts[4], muts[5]])
     assert r.status == 200, r
     results = r.json["results"]
-    assert [x["client_seq"] for x in results] == [1, 2, 3, 4, 5, 6]
-    assert [x["status"] for x in results] == ["accepted", "rejected", "rejected", "rejected", "rejected", "accepted"]
-    for x in results[1:5]:
-        assert x["reason"] == "invalid" and x["message"], x
-    assert [results[0]["seq"], results[5]["seq"]] == [1, 2] and r.json["seq"] == 2
+    assert [x["client_seq"] for x in results] == [1, 5, 6]
+    assert [x["status"] for x in results] == ["accepted", "rejected", "accepted"]
+    assert results[1]["reason"] == "invalid" and "inReplyTo" in results[1]["message"], results[1]
+    assert [results[0]["seq"], results[2]["seq"]] == [1, 2] and r.json["seq"] == 2
     ids = [x["record"]["id"] for x in c.fetch().json["records"]]
     assert good1 in ids and good2 in ids and "u1" not in ids and "mismatch" not in ids
 
@@ -808,7 +815,8 @@ def test_form_field_values_sync_as_records(server: ServerProcess, keys: Keys, do
     """Form values are records of the layer (issue 33): one per field, keyed
     `pspdfkit/form-field-value/NAME`, checked with the forms model's rules against the
     uploaded PDF (the sample's combo box "Combo1": Highlight, Link, Popup, Widget); a refused
-    value is an `invalid` answer naming the field, and nothing of it is applied. The same
+    value refuses the push (422 `invalid_record` naming the mutation and the field), and
+    nothing of it is applied. The same
     field filled concurrently: the first writer wins, the other's answer names the field. The
     layer's PDF export sets the value (read back by pikepdf and PDFium)."""
     c = client(server, keys, document)
@@ -823,11 +831,9 @@ def test_form_field_values_sync_as_records(server: ServerProcess, keys: Keys, do
         form_value("Combo1", ["Link"], optionIndexes=[0]),     # not synced
         {"v": 1, "type": "pspdfkit/form-field/text", "id": "ff-1", "name": "Combo1"},
     ]
-    r = c.push([put(i + 1, record) for i, record in enumerate(bad)])
-    assert r.status == 200, r
-    results = r.json["results"]
-    assert [x["status"] for x in results] == ["rejected"] * len(bad), results
-    assert all(x["reason"] == "invalid" for x in results), results
+    named = refused_push(c.push([put(i + 1, record) for i, record in enumerate(bad)]))
+    assert sorted(named) == list(range(1, len(bad) + 1)), named
+    results = [named[i + 1] for i in range(len(bad))]
     assert '"Durian" is not an option of field "Combo1"' in results[0]["message"]
     assert 'takes this value as ["Link"]' in results[1]["message"]
     assert "combo box" in results[2]["message"]
@@ -867,7 +873,8 @@ def test_form_field_values_sync_as_records(server: ServerProcess, keys: Keys, do
 
 def test_bookmarks_sync_as_records(server: ServerProcess, keys: Keys, document: str) -> None:
     """User bookmarks are records of the layer (`pspdfkit/bookmark`, Instant JSON's shape,
-    with sort keys): a record of the wrong shape is an `invalid` answer and not applied;
+    with sort keys): a record of the wrong shape refuses the push (422 `invalid_record`),
+    and nothing is applied;
     changes of different fields merge; the layer's PDF export writes them as the PDF's user
     bookmarks and into its outline (read back by pikepdf and PDFium), in sort-key order."""
     c = client(server, keys, document)
@@ -880,11 +887,11 @@ def test_bookmarks_sync_as_records(server: ServerProcess, keys: Keys, document: 
     ]
     mismatched = {"client_seq": len(bad) + 1, "op": "put", "id": "bm-x6", "base_revision": None,
                   "record": bookmark("other", "Id", 0)}
-    r = c.push([put(i + 1, record) for i, record in enumerate(bad)] + [mismatched])
+    named = refused_push(c.push([put(i + 1, record) for i, record in enumerate(bad)] + [mismatched]))
     bad.append(mismatched)
-    results = r.json["results"]
-    assert [x["status"] for x in results] == ["rejected"] * len(bad), results
-    assert all(x["reason"] == "invalid" for x in results), results
+    assert sorted(named) == list(range(1, len(bad) + 1)), named
+    results = [named[i + 1] for i in range(len(bad))]
+    assert c.changes(0).json["seq"] == 0
     assert "page 9 does not exist" in results[0]["message"]
     assert "goTo, uri or named" in results[1]["message"]
     assert 'unknown field "color"' in results[2]["message"]
@@ -981,8 +988,8 @@ def test_image_attachments_upload_fetch_and_export(server: ServerProcess, keys: 
     assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")  # nothing kept
     record = {"v": 1, "type": "pspdfkit/image", "id": unique("img"), "pageIndex": 0, "bbox": [100, 100, 40, 30],
               "imageAttachmentId": sha, "contentType": "image/png"}
-    [early] = c.push([put(1, record)]).json["results"]
-    assert early["status"] == "rejected" and early["reason"] == "invalid" and "imageAttachmentId" in early["message"], early
+    early = refused_push(c.push([put(1, record)]), 409, "missing_attachment")
+    assert early[1]["attachment"] == sha and "imageAttachmentId" in early[1]["message"], early
     r = upload_attachment(path, png)
     assert r.status == 201 and r.json["attachment"] == {"sha256": sha, "content_type": "image/png", "bytes": len(png)}, r
     assert upload_attachment(path, png).status == 200  # once: the second upload keeps nothing new
@@ -1057,8 +1064,8 @@ def test_file_attachments_upload_fetch_and_export(server: ServerProcess, keys: K
         return request(server.port, "PUT", p, body=body, headers=headers)
 
     rid = unique("file")
-    [early] = c.push([put(1, _file_record(rid, sha))]).json["results"]
-    assert early["status"] == "rejected" and early["reason"] == "invalid", early
+    early = refused_push(c.push([put(1, _file_record(rid, sha))]), 409, "missing_attachment")[1]
+    assert early["attachment"] == sha and early["id"] == rid, early
     assert "fileAttachmentId" in early["message"] and "upload the file first" in early["message"], early
     assert_error(upload_file(path, data + b"x"), 400, "bad_request")           # hash mismatch
     assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")
@@ -1072,8 +1079,8 @@ def test_file_attachments_upload_fetch_and_export(server: ServerProcess, keys: K
     other = b"\x00\x01 binary"
     r = upload_file(f"/documents/{document}/attachments/{hashlib.sha256(other).hexdigest()}", other, None)
     assert r.status == 201 and r.json["attachment"]["content_type"] == "application/octet-stream", r
-    [bad] = c.push([put(2, _file_record(unique("file"), sha, name="../../etc/passwd"))]).json["results"]
-    assert bad["status"] == "rejected" and bad["reason"] == "invalid" and "fileName" in bad["message"], bad
+    bad = refused_push(c.push([put(2, _file_record(unique("file"), sha, name="../../etc/passwd"))]))[2]
+    assert "fileName" in bad["message"], bad
     [made] = c.push([put(3, _file_record(rid, sha))]).json["results"]
     assert made["status"] == "accepted", made
     pdf = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/pdf")
@@ -1128,8 +1135,8 @@ def test_unnamed_attachments_are_collected(host: str, start_server, keys: Keys) 
     # Nothing more to collect; a record naming a collected file is refused until it is
     # uploaded again.
     assert admin(s, keys, "POST", f"/admin/documents/{doc}/attachments/collect").json == {"collected": []}
-    [late] = c.push([put(4, _file_record("late", shas[2]))]).json["results"]
-    assert late["status"] == "rejected" and late["reason"] == "invalid", late
+    late = refused_push(c.push([put(4, _file_record("late", shas[2]))]), 409, "missing_attachment")
+    assert late[4]["attachment"] == shas[2], late
     # Deleting the other layer collects the file only it named.
     assert admin(s, keys, "DELETE", f"/admin/documents/{doc}/layers/{other.layer}").status == 204
     assert [held(sha) for sha in shas] == [True, False, False, False]

@@ -183,6 +183,9 @@ public final class ScheduleRun: @unchecked Sendable {
         case 95..<98 where options.faults:
             trace("the server restarts")
             try server.restart()
+        case 98..<100 where options.faults:
+            let r = server.admin("POST", "/admin/documents/doc/attachments/collect")
+            trace("the server collects attachments: \(String(decoding: r.body, as: UTF8.self))")
         default: sync(c)
         }
     }
