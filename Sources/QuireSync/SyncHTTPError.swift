@@ -35,8 +35,11 @@ struct SyncHTTPError: Error, Sendable {
     static func invalidRecords(_ refused: [RefusedMutation]) -> SyncHTTPError {
         let first = refused.first
         let more = refused.count > 1 ? " (and \(refused.count - 1) more mutation(s), in \"mutations\")" : ""
-        var e = SyncHTTPError(422, "invalid_record",
-                              "client_seq \(first?.clientSeq ?? 0), record \"\(first?.id.prefix(60) ?? "")\": \(first?.message ?? "")\(more); nothing was applied")
+        var e = SyncHTTPError(
+            422,
+            "invalid_record",
+            "client_seq \(first?.clientSeq ?? 0), record \"\(first?.id.prefix(60) ?? "")\": \(first?.message ?? "")\(more); nothing was applied"
+        )
         e.mutations = refused
         return e
     }
@@ -44,7 +47,11 @@ struct SyncHTTPError: Error, Sendable {
     /// (never uploaded, or collected); the whole push is refused and nothing applied: upload
     /// it and push again.
     static func missingAttachment(_ refused: RefusedMutation) -> SyncHTTPError {
-        var e = SyncHTTPError(409, "missing_attachment", "client_seq \(refused.clientSeq), record \"\(refused.id.prefix(60))\": \(refused.message); nothing was applied")
+        var e = SyncHTTPError(
+            409,
+            "missing_attachment",
+            "client_seq \(refused.clientSeq), record \"\(refused.id.prefix(60))\": \(refused.message); nothing was applied"
+        )
         e.mutations = [refused]
         return e
     }
@@ -68,7 +75,9 @@ struct RefusedMutation: Sendable {
     var attachment: String? = nil
 
     var json: JSONOut {
-        var out: [(String, JSONOut)] = [("client_seq", .integer(clientSeq)), ("id", .string(id)), ("message", .string(message))]
+        var out: [(String, JSONOut)] = [
+            ("client_seq", .integer(clientSeq)), ("id", .string(id)), ("message", .string(message)),
+        ]
         if let attachment { out.append(("attachment", .string(attachment))) }
         return .object(out)
     }

@@ -60,7 +60,11 @@ func formValue(_ name: String, _ value: String?) -> String {
         for (i, x) in refused.enumerated() {
             #expect(r[Int64(i + 1)]?["message"]?.stringValue?.contains(x.2) == true, "\(r)")
         }
-        #expect(try await h.layer()["records"]?.arrayValue?.contains { $0["record"]?["id"]?.stringValue?.hasPrefix(key) == true } == false)
+        #expect(
+            try await h.layer()["records"]?.arrayValue?.contains {
+                $0["record"]?["id"]?.stringValue?.hasPrefix(key) == true
+            } == false
+        )
         let accepted = try results(
             await h.push([
                 putRecord(10, formValue("name", "\"Ada\""), id: key + "name"),

@@ -18,7 +18,9 @@ import Testing
 final class RequestCounts: @unchecked Sendable {
     let counts = Mutex<[String: Int]>([:])
     func note(_ r: SyncRequest) -> Int {
-        let key = r.method + " " + (r.path.hasSuffix("/mutations") ? "mutations" : r.path.contains("/attachments/") ? "attachment" : "other")
+        let key =
+            r.method + " "
+            + (r.path.hasSuffix("/mutations") ? "mutations" : r.path.contains("/attachments/") ? "attachment" : "other")
         return counts.withLock { c in
             c[key, default: 0] += 1
             return c[key] ?? 0
@@ -31,10 +33,13 @@ final class RequestCounts: @unchecked Sendable {
 /// record the server refuses on its own (the client's model would not make one).
 func spoilingRecord(_ id: String, in request: SyncRequest) -> SyncRequest {
     guard request.method == "POST", request.path.hasSuffix("/mutations"),
-          case .object(var top)? = try? InstantJSONValue(parsing: request.body), case .array(var items)? = top["mutations"]
+        case .object(var top)? = try? InstantJSONValue(parsing: request.body),
+        case .array(var items)? = top["mutations"]
     else { return request }
     for (i, item) in items.enumerated() {
-        guard case .object(var m) = item, m["id"]?.stringValue == id, case .object(var record)? = m["record"] else { continue }
+        guard case .object(var m) = item, m["id"]?.stringValue == id, case .object(var record)? = m["record"] else {
+            continue
+        }
         record["pageIndex"] = .integer(99)
         m["record"] = .object(record)
         items[i] = .object(m)
@@ -57,9 +62,15 @@ func addStamp(_ d: SyncDescriptor, _ name: String, image: [UInt8]) throws {
 
 /// The admin API's collection of document "doc"'s attachments, sent from the hook.
 func collectNow(_ transport: SwitchableTransport) -> [String] {
-    let r = transport.inner.service.handleBlocking(SyncRequest(
-        method: "POST", path: "/admin/documents/doc/attachments/collect", query: [:],
-        headers: [("Authorization", "Token \(adminToken)")], body: []))
+    let r = transport.inner.service.handleBlocking(
+        SyncRequest(
+            method: "POST",
+            path: "/admin/documents/doc/attachments/collect",
+            query: [:],
+            headers: [("Authorization", "Token \(adminToken)")],
+            body: []
+        )
+    )
     return (try? InstantJSONValue(parsing: r.body))?["collected"]?.arrayValue?.compactMap(\.stringValue) ?? []
 }
 
@@ -173,7 +184,9 @@ struct RefusedPushTests {
         transport.beforeSend.withLock {
             $0 = { r in
                 _ = counts.note(r)
-                if collecting.withLock({ $0 }), r.method == "POST", r.path.hasSuffix("/mutations") { _ = collectNow(transport) }
+                if collecting.withLock({ $0 }), r.method == "POST", r.path.hasSuffix("/mutations") {
+                    _ = collectNow(transport)
+                }
                 return r
             }
         }

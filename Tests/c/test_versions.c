@@ -1065,8 +1065,9 @@ static void test_sync_config(void) {
             service = NULL;
             CHECK_STATUS(quire_sync_service_open(&service, old), QUIRE_OK);
             if (service) {
-                const char *target = "/documents/v2/attachments/"
-                                     "0000000000000000000000000000000000000000000000000000000000000000";
+                const char *target =
+                    "/documents/v2/attachments/"
+                    "0000000000000000000000000000000000000000000000000000000000000000";
                 CHECK_INT(sync_status(service, "PUT", target, 0, "01234567890", 11), 413);
             }
             sync_close(service);

@@ -58,7 +58,7 @@ class HostSettings:
     max_upload_bytes: Optional[int] = None
     max_listeners: Optional[int] = None
     max_attachment_bytes: Optional[int] = None
-    attachment_grace_seconds: Optional[int] = None  # quire-server and the Python host
+    attachment_grace_seconds: Optional[int] = None
     extra_env: Dict[str, str] = field(default_factory=dict)
 
 
@@ -179,15 +179,14 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = 
 # cancels_on_disconnect: a long poll whose client went away stops waiting at once (the Go and
 # Node hosts cancel the asynchronous call); the others hold it until its wait ends.
 # Every host takes --max-listeners and --max-attachment-bytes (quire-server; the embedding
-# hosts through quire_sync_config version 2). attachment_grace: the host takes
-# --attachment-grace-seconds (quire-server; the Python host through quire_sync_config
-# version 3; the Go and Node examples keep the default hour).
+# hosts through quire_sync_config version 2) and --attachment-grace-seconds (the embedding
+# hosts through quire_sync_config version 3).
 HOST_FEATURES: Dict[str, Dict[str, bool]] = {
     "quire-server": {"cancels_on_disconnect": False},
     "quire-server+postgres": {"cancels_on_disconnect": False},
     "python-handler": {"framing_errors": False, "cancels_on_disconnect": False},
-    "go-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
-    "node-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
+    "go-handler": {"framing_errors": False, "nul_in_request_line": False},
+    "node-handler": {"framing_errors": False, "nul_in_request_line": False},
 }
 
 

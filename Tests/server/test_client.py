@@ -858,13 +858,11 @@ def test_a_collected_attachment_is_uploaded_again(host, start_server, keys, tmp_
     the admin API's collection between the client's upload and its push, as after a long
     offline period) is answered 409 missing_attachment with nothing applied; the client
     uploads it again from its local store and pushes again. Nothing is lost, and another
-    client shows the stamp's image. On every host that takes a grace period."""
+    client shows the stamp's image. On every host."""
     import hashlib
 
-    from sync_support import HOST_FEATURES, bearer, request
+    from sync_support import bearer, request
 
-    if not HOST_FEATURES.get(host, {}).get("attachment_grace", True):
-        pytest.skip(f"{host} keeps the default grace period of an hour")
     s = start_server(host, attachment_grace_seconds=0)
     doc = fresh_document(s, keys)
     jwt = token(keys, doc)

@@ -80,8 +80,9 @@ typedef struct quire_sync_config {
 } quire_sync_config;
 
 /** `quire_sync_config.attachment_grace_seconds` for no grace period at all: an attachment
- *  that no record names is collected at once (for tests; a client's push may then find
- *  its attachment gone and upload it again). */
+ *  that no record names is collected at once. It is for tests: a client's push may then
+ *  find its attachment gone (409 `missing_attachment`), and libquire's client uploads it
+ *  again. */
 #define QUIRE_SYNC_GRACE_NONE (-1)
 
 /** The current version of `quire_sync_config` (2 added `max_attachment_bytes` and

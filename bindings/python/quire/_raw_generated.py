@@ -754,8 +754,7 @@ class quire_sync_config(Structure):
 
 
 #: `quire_sync_config.attachment_grace_seconds` for no grace period at all: an attachment that
-#: no record names is collected at once (for tests; a client's push may then find its attachment
-#: gone and upload it again).
+#: no record names is collected at once.
 QUIRE_SYNC_GRACE_NONE = -1
 #: The current version of `quire_sync_config` (2 added `max_attachment_bytes` and
 #: `max_listeners`, 3 `attachment_grace_seconds`; a version 1 struct, 64 bytes on LP64, and a
