@@ -796,6 +796,11 @@ public final class SyncDescriptor: @unchecked Sendable {
         // often), and those just uploaded again, which the next push does not upload again.
         var reuploads: [String: Int] = [:]
         var fresh: Set<String> = []
+        // After a missing attachment, one mutation a push for the rest of this sync: a
+        // server without a grace period collects, at each upload, the attachments that no
+        // record names yet, so the uploads of one push's new attachments would collect one
+        // another (docs/sync-client.md, "Refused pushes").
+        var oneAtATime = false
         while true {
             // One transaction: the outbox rows, the pending rows they replace and the next
             // client_seq go together (a crash between them once made a later mutation reuse
@@ -804,7 +809,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             let outbox = try store.outbox()
             guard !outbox.isEmpty else { return }
             setState(.sendingChanges)
-            let batch = Array(outbox.prefix(200))
+            let batch = Array(outbox.prefix(oneAtATime ? 1 : 200))
             var mutations: [InstantJSONValue] = []
             for m in batch {
                 var fields: [String: InstantJSONValue] = [
@@ -840,6 +845,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             // record refused on its own is dropped and reported, and the rest pushed again.
             if r.status == 409 || r.status == 422, let refused = Self.refusedMutations(r) {
                 fresh = try handleRefusedPush(store, batch, refused, reuploads: &reuploads)
+                if refused.contains(where: { $0.attachment != nil }) { oneAtATime = true }
                 continue
             }
             guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body), let results = answer["results"]?.arrayValue,

@@ -117,7 +117,8 @@ struct RefusedPushTests {
 
     /// An attachment collected between its upload and the push (grace 0, the admin API's
     /// collection from the wire): the push answers 409 missing_attachment, the client
-    /// uploads it again from its local store and pushes again; nothing is lost.
+    /// uploads it again from its local store and pushes again, one mutation a push; nothing
+    /// is lost.
     @Test func aCollectedAttachmentIsUploadedAgain() async throws {
         var limits = SyncLimits()
         limits.attachmentGraceSeconds = 0
@@ -151,12 +152,47 @@ struct RefusedPushTests {
             #expect(try d.pendingChanges() == 0)
             #expect(!log.contains("changeDropped"), "\(log.all)")
             #expect(collected.withLock { $0 } == [sha])
-            #expect(counts["POST mutations"] == 2 && counts["PUT attachment"] == 2, "\(counts.counts.withLock { $0 })")
+            // The refused push, then one push a mutation (the stamp, the note); the image
+            // uploaded twice (before the first push, and again after its refusal).
+            #expect(counts["POST mutations"] == 3 && counts["PUT attachment"] == 2, "\(counts.counts.withLock { $0 })")
         }
         let server = try await serverRecords(h)
         #expect(server["stamp"]?.contains(sha) == true && server["beside"] != nil, "\(server)")
         let fetched = await h.client("GET", "/documents/doc/attachments/\(sha)", token: token)
         #expect(fetched.status == 200 && fetched.body == png)
+        client.close()
+        await h.finish()
+    }
+
+    /// Two new attachments in one push, on a server without a grace period: the second
+    /// upload collects the first (no record names it yet), so the push is refused; the
+    /// client uploads it again and pushes one mutation at a time, and both stamps arrive
+    /// (the convergence harness found the two uploads collecting each other forever).
+    @Test func twoNewAttachmentsOnAServerWithoutGrace() async throws {
+        var limits = SyncLimits()
+        limits.attachmentGraceSeconds = 0
+        let h = try await Harness(limits: limits, upload: false)
+        let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
+        #expect(up.status == 201, "\(text(up))")
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let transport = SwitchableTransport(h.service)
+        let log = EventLog()
+        let client = try makeClient(h, transport, dir.path, log: log)
+        let token = try await sign(claims())
+        let images = [testPNG(shade: 8), testPNG(shade: 9)]
+        try await offload {
+            let d = try downloaded(client, token: token)
+            try addStamp(d, "first", image: images[0])
+            try addStamp(d, "second", image: images[1])
+            try d.syncNow()
+            #expect(try d.pendingChanges() == 0)
+            #expect(!log.contains("changeDropped"), "\(log.all)")
+        }
+        let server = try await serverRecords(h)
+        #expect(server["first"]?.contains(hexSHA256(images[0])) == true, "\(server)")
+        #expect(server["second"]?.contains(hexSHA256(images[1])) == true, "\(server)")
+        #expect(try localRecords(try client.descriptor(forJWT: token)) == server)
         client.close()
         await h.finish()
     }

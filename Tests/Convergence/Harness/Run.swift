@@ -150,6 +150,9 @@ public final class ScheduleRun: @unchecked Sendable {
             let rs = (answer["results"]?.arrayValue ?? []).map { $0["status"]?.stringValue ?? "?" }
             trace("  push \(body["client_id"]?.stringValue ?? "?"): \(zip(ms, rs).map { "\($0.0) \($0.1)" }.joined(separator: ", "))")
         }
+        if options.trace, r.status >= 400 || request.method == "PUT" {
+            trace("  \(request.method) \(request.path): \(r.status) \(String(decoding: r.body.prefix(400), as: UTF8.self))")
+        }
         return r
     }
 
