@@ -144,6 +144,7 @@ public final class ScheduleRun: @unchecked Sendable {
     func deliver(_ request: SyncRequest) -> SyncResponse {
         let r = server.handle(request)
         answers.record(request, r)
+        if r.status == 409, request.method == "POST" { report.missingAttachments += 1 }
         if options.trace, request.method == "POST", let body = try? InstantJSONValue(parsing: request.body),
            let answer = try? InstantJSONValue(parsing: r.body) {
             let ms = (body["mutations"]?.arrayValue ?? []).map { "\($0["op"]?.stringValue ?? "?") \($0["id"]?.stringValue ?? "?")" }
