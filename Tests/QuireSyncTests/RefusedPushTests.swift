@@ -74,19 +74,43 @@ func collectNow(_ transport: SwitchableTransport) -> [String] {
     return (try? InstantJSONValue(parsing: r.body))?["collected"]?.arrayValue?.compactMap(\.stringValue) ?? []
 }
 
+/// A service and one client on it, through a transport the test holds: with `graceSeconds`,
+/// on the convergence harness's starting PDF and that grace period of attachment
+/// collection; without, on the annotated PDF and the default hour.
+struct OneClient {
+    let h: Harness
+    let dir: TempDir
+    let transport: SwitchableTransport
+    let log = EventLog()
+    let client: SyncClient
+    let token: String
+
+    init(graceSeconds: Int?) async throws {
+        if let graceSeconds {
+            var limits = SyncLimits()
+            limits.attachmentGraceSeconds = graceSeconds
+            h = try await Harness(limits: limits, upload: false)
+            let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
+            #expect(up.status == 201, "\(text(up))")
+        } else {
+            h = try await Harness()
+        }
+        dir = try TempDir()
+        transport = SwitchableTransport(h.service)
+        client = try makeClient(h, transport, dir.path, log: log)
+        token = try await sign(claims())
+    }
+}
+
 @Suite("Refused pushes and the client", .serialized)
 struct RefusedPushTests {
     /// A record the server refuses on its own (422 invalid_record): the client drops that
     /// change alone, reports it, shows the server's records, and pushes the others; it
     /// does not retry the refused one.
     @Test func aRefusedRecordIsDroppedAndTheOthersPushed() async throws {
-        let h = try await Harness()
-        let dir = try TempDir()
-        defer { dir.remove() }
-        let transport = SwitchableTransport(h.service)
-        let log = EventLog()
-        let client = try makeClient(h, transport, dir.path, log: log)
-        let token = try await sign(claims())
+        let f = try await OneClient(graceSeconds: nil)
+        defer { f.dir.remove() }
+        let (h, transport, log, client, token) = (f.h, f.transport, f.log, f.client, f.token)
         let counts = RequestCounts()
         let refusals = Mutex(0)
         transport.beforeSend.withLock {
@@ -120,17 +144,9 @@ struct RefusedPushTests {
     /// uploads it again from its local store and pushes again, one mutation a push; nothing
     /// is lost.
     @Test func aCollectedAttachmentIsUploadedAgain() async throws {
-        var limits = SyncLimits()
-        limits.attachmentGraceSeconds = 0
-        let h = try await Harness(limits: limits, upload: false)
-        let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
-        #expect(up.status == 201, "\(text(up))")
-        let dir = try TempDir()
-        defer { dir.remove() }
-        let transport = SwitchableTransport(h.service)
-        let log = EventLog()
-        let client = try makeClient(h, transport, dir.path, log: log)
-        let token = try await sign(claims())
+        let f = try await OneClient(graceSeconds: 0)
+        defer { f.dir.remove() }
+        let (h, transport, log, client, token) = (f.h, f.transport, f.log, f.client, f.token)
         let png = testPNG(shade: 5)
         let sha = hexSHA256(png)
         let counts = RequestCounts()
@@ -169,17 +185,9 @@ struct RefusedPushTests {
     /// client uploads it again and pushes one mutation at a time, and both stamps arrive
     /// (the convergence harness found the two uploads collecting each other forever).
     @Test func twoNewAttachmentsOnAServerWithoutGrace() async throws {
-        var limits = SyncLimits()
-        limits.attachmentGraceSeconds = 0
-        let h = try await Harness(limits: limits, upload: false)
-        let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
-        #expect(up.status == 201, "\(text(up))")
-        let dir = try TempDir()
-        defer { dir.remove() }
-        let transport = SwitchableTransport(h.service)
-        let log = EventLog()
-        let client = try makeClient(h, transport, dir.path, log: log)
-        let token = try await sign(claims())
+        let f = try await OneClient(graceSeconds: 0)
+        defer { f.dir.remove() }
+        let (h, log, client, token) = (f.h, f.log, f.client, f.token)
         let images = [testPNG(shade: 8), testPNG(shade: 9)]
         try await offload {
             let d = try downloaded(client, token: token)
@@ -202,17 +210,9 @@ struct RefusedPushTests {
     /// without the collections pushes it. A client that holds no copy drops that change
     /// alone, reported, and pushes the others.
     @Test func anAttachmentThatCannotBeKeptEndsTheRetries() async throws {
-        var limits = SyncLimits()
-        limits.attachmentGraceSeconds = 0
-        let h = try await Harness(limits: limits, upload: false)
-        let up = await h.admin("POST", "/admin/documents", query: ["id": "doc"], body: try startingPDF())
-        #expect(up.status == 201, "\(text(up))")
-        let dir = try TempDir()
-        defer { dir.remove() }
-        let transport = SwitchableTransport(h.service)
-        let log = EventLog()
-        let client = try makeClient(h, transport, dir.path, log: log)
-        let token = try await sign(claims())
+        let f = try await OneClient(graceSeconds: 0)
+        defer { f.dir.remove() }
+        let (h, dir, transport, log, client, token) = (f.h, f.dir, f.transport, f.log, f.client, f.token)
         let png = testPNG(shade: 6)
         let sha = hexSHA256(png)
         let counts = RequestCounts()
