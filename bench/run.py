@@ -20,7 +20,8 @@ Workloads (see bench/worker.py):
   1b read, large     the same on build/bench/large.pdf (3000 pages, 36000 annotations)
   2  incremental     add one annotation to build/bench/big.pdf (~100 MB) and save it
                      incrementally (qpdf cannot: it rewrites)
-  3  rewrite         full save of large.pdf
+  3  rewrite         full save of large.pdf (Quire also with object streams, against qpdf's
+                     output, which keeps them)
   4  open            open alone, on big.pdf and on large.pdf
   6  pages           merge large.pdf with itself, split it into 3000 single-page files,
                      delete every second page of it (issue 36)
@@ -62,6 +63,8 @@ NOTES = {
     ("incremental-stream", "quire"): "the same bytes written to a Python file object: no fsync, no rename",
     ("incremental-in-place", "quire"): "appended in place to the file it opened (in_place=True): the update "
                                        "alone, fsync twice",
+    ("rewrite-object-streams", "quire"): "objects packed into object streams (object_streams=True), as "
+                                         "qpdf keeps them",
     ("incremental", "pdfium"): "FPDF_SaveAsCopy with FPDF_INCREMENTAL to a Python file object",
     ("incremental", "pypdf"): "PdfWriter(incremental=True) to a file object",
     ("read", "mupdf"): "MuPDF's annotation list leaves out /Popup annotations",
@@ -285,8 +288,8 @@ def run_case(case, peers, reps, timeout, once_after=None):
                 errors[peer] = r["error"]
                 log("  %-8s %s: %s" % (peer, name, r["error"]))
                 continue
-            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite", "merge", "delete-half",
-                                           "fill-forms", "flatten") else None
+            out = args[-1] if workload in ("incremental", "incremental-stream", "rewrite", "rewrite-object-streams",
+                                           "merge", "delete-half", "fill-forms", "flatten") else None
             if out is not None and Path(out).exists():
                 r["output_bytes"] = Path(out).stat().st_size
             samples[peer].append(r)
@@ -352,7 +355,8 @@ def table(results, peers, labels):
                 continue
             s = summary[peer]
             ratio = "%.2f" % (s["median_s"] / base) if base else "–"
-            key = {"quire-stream": ("incremental-stream", "quire"), "quire-inplace": ("incremental-in-place", "quire")}.get(
+            key = {"quire-stream": ("incremental-stream", "quire"), "quire-inplace": ("incremental-in-place", "quire"),
+                   "quire-objstm": ("rewrite-object-streams", "quire")}.get(
                 peer, (case["workload"], peer))
             note = NOTES.get(key, "")
             work = s["work"]
@@ -391,7 +395,8 @@ def plot(results, labels, path, install):
     except Exception as e:  # noqa: BLE001
         log("no plot: matplotlib is not available (%s)" % e)
         return False
-    cases = [c for c in results if "quire" in c["summary"]]
+    # The cases with a peer to compare (the Quire-only workloads 9 and 10 have no bar).
+    cases = [c for c in results if "quire" in c["summary"] and any(p in c["summary"] for p in PEERS if p != "quire")]
     peers = [p for p in ("pdfium", "mupdf", "qpdf", "pypdf") if any(p in c["summary"] for c in cases)]
     fig, ax = plt.subplots(figsize=(10, 4.8))
     width = 0.8 / max(len(peers), 1)
@@ -405,7 +410,7 @@ def plot(results, labels, path, install):
     ax.axhline(1, color="black", linewidth=1)
     ax.set_yscale("log")
     ax.set_xticks(range(len(cases)))
-    ax.set_xticklabels([c["short"] for c in cases], fontsize=8)
+    ax.set_xticklabels([c["short"] for c in cases], fontsize=8, rotation=30, ha="right")
     ax.set_ylabel("peer time / Quire time (log; above 1: Quire is faster)")
     ax.set_title("Quire %s vs. its peers: median of alternating runs" % results[0].get("quire_version", ""))
     ax.legend(fontsize=8)
@@ -420,6 +425,7 @@ def write_report(raw, report, install):
     labels["quire-before"] = "Quire, the build before (--before)"
     labels["quire-stream"] = "Quire, to a file object"
     labels["quire-inplace"] = "Quire, appended in place"
+    labels["quire-objstm"] = "Quire, with object streams"
     results, info, vers, skipped = raw["results"], raw["machine"], raw["versions"], raw["skipped"]
     peers = [p for p in PEERS if p in vers]
     started = datetime.datetime.fromisoformat(raw["date"])
@@ -651,6 +657,13 @@ def main():
             samples["quire-inplace"] = extra["quire"]
             errors.update({"quire-inplace": e for e in extra_errors.values()})
             case_peers.insert(2, "quire-inplace")
+        if name == "rewrite" and "quire" in peers:
+            # With object streams, against qpdf's output that keeps them (issue 41's goal).
+            extra, extra_errors = run_case((name, "rewrite-object-streams", lambda p: [large, scratch / "quire-objstm.pdf"]),
+                                           ["quire"], reps, timeout)
+            samples["quire-objstm"] = extra["quire"]
+            errors.update({"quire-objstm": e for e in extra_errors.values()})
+            case_peers.insert(1, "quire-objstm")
         results.append({"case": name, "workload": workload, "short": "%s %s" % (short, name), "title": title,
                         "what": what, "peers": case_peers, "summary": summarize(samples), "errors": errors})
     load_after = os.getloadavg()

@@ -17,6 +17,9 @@ Workloads:
     incremental-in-place SRC OUT
                       the same, appended in place to SRC (Quire's in_place=True)
     rewrite SRC OUT   open SRC, save a full rewrite to OUT
+    rewrite-object-streams SRC OUT
+                      Quire only: the same, objects packed into object streams (as qpdf
+                      keeps them)
     open FILE         open FILE and close it (lazy parsing: nothing else is asked for)
     fill-forms SRC OUT
                       give each of the 100 text fields of SRC a new value, save to OUT
@@ -107,6 +110,13 @@ def quire_rewrite(src, out):
     import quire
     with quire.Document(src) as doc:
         doc.save(out, full=True)
+    return {}
+
+
+def quire_rewrite_object_streams(src, out):
+    import quire
+    with quire.Document(src) as doc:
+        doc.save(out, full=True, object_streams=True)
     return {}
 
 

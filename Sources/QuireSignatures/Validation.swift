@@ -212,12 +212,17 @@ extension Document {
             return report(range: range)
         }
         let signedEnd = start2 + len2
-        // The gap must be exactly the hex string of /Contents.
-        if !Self.gapIsContents(bytes, from: len1, to: start2, contents: contents) {
+        // The gap must be exactly the hex string of /Contents. When it holds more (a signature
+        // wrapping attack, as the corpus's siwa.pdf: other bytes hidden in the hole), the
+        // signature covers less than the file or revision: partial, as pyHanko's UNCLEAR.
+        let gapIsContents = Self.gapIsContents(bytes, from: len1, to: start2, contents: contents)
+        if !gapIsContents {
             problems.append(.byteRange("the bytes it leaves out (\(len1)..<\(start2)) are not exactly the /Contents hex string"))
         }
         let coverage: SignatureCoverage
-        if signedEnd == bytes.count {
+        if !gapIsContents {
+            coverage = .partial
+        } else if signedEnd == bytes.count {
             coverage = .entireFile
         } else if revisions.isRevisionEnd(signedEnd) {
             coverage = .entireRevision

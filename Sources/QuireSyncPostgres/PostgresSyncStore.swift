@@ -177,6 +177,12 @@ public final class PostgresSyncStore: SyncStore {
 
     /// Listens on one connection for as long as the store is open, reconnecting after a
     /// failure; each notification wakes the observers with its ids.
+    ///
+    /// The commits of other processes while no LISTEN was active (before the first one, and
+    /// between a lost connection and the next) sent notifications that nobody here heard:
+    /// once LISTEN is active again, every layer's seq is read and handed to the observers,
+    /// which wake the listeners behind it (a listener at that seq stays asleep). Without it a
+    /// long poll waited out its whole wait, and a live feed until the layer's next change.
     private func listen() async {
         let logger = self.logger
         while !Task.isCancelled && !closed.withLock({ $0 }) {
@@ -184,6 +190,13 @@ public final class PostgresSyncStore: SyncStore {
                 try await migrated()
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
+                        // On another connection: this one's last query stays its LISTEN (what
+                        // an operator, and the tests, find it by in pg_stat_activity).
+                        let rows = try await self.client.query("SELECT document, name, seq FROM quire_layers WHERE seq > 0",
+                                                               logger: logger)
+                        for try await (document, layer, seq) in rows.decode((String, String, Int64).self) {
+                            self.deliver(document, layer, seq)
+                        }
                         for try await notification in notifications {
                             self.deliver(notification.payload)
                         }
@@ -200,7 +213,10 @@ public final class PostgresSyncStore: SyncStore {
     private func deliver(_ payload: String) {
         let parts = payload.split(separator: " ")
         guard parts.count == 3, let seq = Int64(parts[2]) else { return }
-        let (document, layer) = (String(parts[0]), String(parts[1]))
+        deliver(String(parts[0]), String(parts[1]), seq)
+    }
+
+    private func deliver(_ document: String, _ layer: String, _ seq: Int64) {
         for observer in observers.withLock({ $0 }) {
             observer(document, layer, seq)
         }

@@ -218,6 +218,10 @@
     X(quire_annotation_set_measurement, int,                                                       \
       (quire_annotation *, double, const char *, double, const char *, int32_t))                   \
     X(quire_document_annotation_file, int, (char *, size_t, size_t *, quire_document *, int32_t))  \
+    X(quire_document_annotation_record_id, int,                                                    \
+      (char *, size_t, size_t *, quire_document *, const quire_annotation *))                      \
+    X(quire_document_annotation_by_record_id, int,                                                 \
+      (quire_annotation **, quire_document *, const char *))                                       \
     X(quire_annotation_ink_stroke_count, int, (int32_t *, const quire_annotation *))               \
     X(quire_annotation_ink_stroke, int,                                                            \
       (double *, size_t, size_t *, const quire_annotation *, int32_t))                             \

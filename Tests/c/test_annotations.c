@@ -3052,6 +3052,76 @@ static void test_measure_rotate_order(void) {
     free(original);
 }
 
+/* Record ids (quire_document_annotation_record_id, _by_record_id): the export's `id` of each
+ * annotation, each finding its annotation again; a new annotation's is its /NM. */
+static void test_record_ids(void) {
+    quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
+    quire_annotation *a = NULL, *found = NULL, *note = NULL;
+    char rid[256], pattern[300], name[128], small[2];
+    size_t len = 0, json_len = 0;
+    int32_t count = 0, k, number = -1, again = -2;
+    char *json;
+    if (!doc) return;
+    json = export_json(doc, -1, &json_len);
+    CHECK_STATUS(quire_page_annotation_count(&count, doc, 0), QUIRE_OK);
+    CHECK(count > 0);
+    for (k = 0; k < count; k++) {
+        CHECK_STATUS(quire_page_annotation(&a, doc, 0, k), QUIRE_OK);
+        if (!a) continue;
+        CHECK_STATUS(quire_document_annotation_record_id(NULL, 0, &len, doc, a), QUIRE_OK);
+        CHECK(len > 0 && len < sizeof rid);
+        CHECK_STATUS(quire_document_annotation_record_id(rid, sizeof rid, &len, doc, a), QUIRE_OK);
+        CHECK(strlen(rid) == len);
+        /* The export names it so. */
+        snprintf(pattern, sizeof pattern, "\"id\" : \"%s\",", rid); /* pretty-printed */
+        CHECK(json != NULL && strstr(json, pattern) != NULL);
+        CHECK_STATUS(quire_document_annotation_by_record_id(&found, doc, rid), QUIRE_OK);
+        if (found) {
+            if (quire_annotation_id(&number, a) == QUIRE_OK) {
+                CHECK_STATUS(quire_annotation_id(&again, found), QUIRE_OK);
+                CHECK(again == number);
+            }
+            quire_annotation_free(found);
+            found = NULL;
+        }
+        if (k == 0) {
+            CHECK_STATUS(quire_document_annotation_record_id(small, sizeof small, &len, doc, a),
+                         len + 1 > sizeof small ? QUIRE_EBUFS : QUIRE_OK);
+            CHECK_STATUS(quire_document_annotation_record_id(NULL, 0, &len, NULL, a), QUIRE_EINVAL);
+            CHECK_STATUS(quire_document_annotation_record_id(NULL, 0, &len, doc, NULL),
+                         QUIRE_EINVAL);
+            CHECK_STATUS(quire_document_annotation_record_id(NULL, 0, NULL, doc, a), QUIRE_EINVAL);
+        }
+        quire_annotation_free(a);
+        a = NULL;
+    }
+    /* A new annotation: none before it is added; its /NM after. */
+    note = new_annot("Square", 0, 10, 10, 60, 60);
+    if (note) {
+        CHECK_STATUS(quire_document_annotation_record_id(NULL, 0, &len, doc, note),
+                     QUIRE_ENOTFOUND);
+        CHECK_STATUS(quire_document_add_annotation(doc, note), QUIRE_OK);
+        CHECK_STATUS(
+            quire_annotation_string(name, sizeof name, &len, note, QUIRE_ANNOT_UNIQUE_NAME),
+            QUIRE_OK);
+        CHECK_STATUS(quire_document_annotation_record_id(rid, sizeof rid, &len, doc, note),
+                     QUIRE_OK);
+        CHECK_STR(rid, name);
+        CHECK_STATUS(quire_document_annotation_by_record_id(&found, doc, name), QUIRE_OK);
+        quire_annotation_free(found);
+        found = NULL;
+        quire_annotation_free(note);
+    }
+    CHECK_STATUS(quire_document_annotation_by_record_id(&found, doc, "no-such-record"),
+                 QUIRE_ENOTFOUND);
+    CHECK(found == NULL);
+    CHECK_STATUS(quire_document_annotation_by_record_id(&found, doc, ""), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_annotation_by_record_id(&found, doc, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_document_annotation_by_record_id(NULL, doc, "x"), QUIRE_EINVAL);
+    free(json);
+    quire_document_close(doc);
+}
+
 /* ---- the program ----------------------------------------------------------------------------- */
 
 static const struct test_case annotations_tests[] = {
@@ -3072,6 +3142,7 @@ static const struct test_case annotations_tests[] = {
     {"styles_and_kinds", test_styles_and_kinds},
     {"file_attachment", test_file_attachment},
     {"measure_rotate_order", test_measure_rotate_order},
+    {"record_ids", test_record_ids},
     {NULL, NULL}};
 
 const struct test_suite annotations_suite = {"annotations", NULL, NULL, annotations_tests};

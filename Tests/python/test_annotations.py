@@ -519,3 +519,38 @@ def test_review_example(tmp_path: Path, sample_pdf: Path):
     assert "Review (history, oldest first):\n  Ada: Accepted\n  Bob: Rejected\n  Ada: Completed\n" in before
     # Saved incrementally: the source's bytes come first, unchanged.
     assert out.read_bytes().startswith(sample_pdf.read_bytes())
+
+
+def test_record_ids_are_the_exports_and_find_their_annotation(sample_pdf: Path):
+    import json
+
+    with quire.Document(sample_pdf) as d:
+        listed = [a for page in d.pages for a in page.annotations]
+        exported = [r["id"] for r in json.loads(d.export_annotations_json())["annotations"]]
+        # The export's ids, in its order (pages, then /Annots), one per listing.
+        assert [d.annotation_record_id(a) for a in listed] == exported
+        for a, rid in zip(listed, exported):
+            found = d.annotation_by_record_id(rid)
+            assert (found.id, found.page_index) == (a.id, a.page_index)
+        # sample.pdf lists link object 15 on both pages: two records, one per page.
+        assert "15" in exported and "15#1" in exported
+        assert d.annotation_by_record_id("15#1").page_index == 1
+        assert d.annotation_by_record_id("15").page_index == 0
+        # A new annotation's record id is its /NM; one not added yet, or deleted, has none.
+        note = quire.Annotation.new("Square", 1, (100, 100, 200, 200))
+        with pytest.raises(quire.NotFoundError):
+            d.annotation_record_id(note)
+        d.add_annotation(note)
+        assert d.annotation_record_id(note) == note.name
+        assert d.annotation_by_record_id(note.name).id == note.id
+        d.delete_annotation(note)
+        with pytest.raises(quire.NotFoundError):
+            d.annotation_record_id(note)
+        with pytest.raises(quire.NotFoundError):
+            d.annotation_by_record_id(note.name)
+        with pytest.raises(quire.InvalidArgumentError):
+            d.annotation_by_record_id("")
+        with pytest.raises(quire.InvalidArgumentError):
+            d.annotation_by_record_id("a\0b")
+        with pytest.raises(TypeError):
+            d.annotation_record_id(15)  # type: ignore[arg-type]

@@ -260,6 +260,15 @@ class PostgresCluster:
             self.databases.add(name)
         return f"postgres://quire@127.0.0.1:{self.port}/{name}"
 
+    def sql(self, url: str, statement: str) -> str:
+        """Runs `statement` with psql on the database of `url` (from database_url); its
+        output, unaligned and without headers."""
+        argv = [str(self.bindir / "psql"), "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", statement]
+        r = subprocess.run(argv, user=self.user, cwd=str(self.dir), capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise RuntimeError(f"{describe(argv)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
+        return r.stdout
+
     def log(self) -> str:
         try:
             return (self.dir / "server.log").read_text(errors="replace")

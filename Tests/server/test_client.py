@@ -177,6 +177,16 @@ def test_two_clients_converge_after_random_concurrent_edits(server, keys, tmp_pa
         assert records(da) == final == records(db)
         assert "A wins" in json.dumps(final["shared"])
         assert b_events.of(quire.SyncEventType.DOCUMENT_CHANGED)
+        # Each record a DOCUMENT_CHANGED event names is found in b's document by its record
+        # id, which it gives back; one the server no longer has (deleted) is not found.
+        named = {rid for e in b_events.of(quire.SyncEventType.DOCUMENT_CHANGED) for rid in e.record_ids}
+        assert "shared" in named, named
+        for rid in named:
+            if rid in final:
+                assert db.annotation_record_id(db.annotation_by_record_id(rid)) == rid
+            else:
+                with pytest.raises(quire.NotFoundError):
+                    db.annotation_by_record_id(rid)
 
 
 def test_offline_edits_sync_exactly_once(server, keys, tmp_path, start_server, host):

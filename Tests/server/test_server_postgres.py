@@ -60,6 +60,51 @@ def test_a_change_pushed_to_one_process_wakes_a_listener_on_the_other(pair: List
     assert sum(d < 1.0 for d in delays) >= 4 and max(delays) < 5, delays
 
 
+def test_a_change_committed_while_listen_was_down_still_wakes_the_listener(
+        start_server, postgres_cluster: PostgresCluster, tmp_path, keys: Keys) -> None:
+    """The LISTEN connection is cut (pg_terminate_backend, as a restart of PostgreSQL or a
+    network cut would): the notification of a push committed before the process listens
+    again is lost, and the process must still wake its long poll once it listens again,
+    not when the poll's wait runs out."""
+    url = postgres_cluster.database_url(str(tmp_path))
+    a, b = start_server("quire-server", store=url), start_server("quire-server", store=url)
+    doc, layer = unique("pg"), unique("layer")
+    assert upload(a.port, keys, doc).status == 201
+    token = mint(keys.rsa, claims(doc, layer))
+    writer = Client(a.port, doc, layer, token, "writer")
+    listener = Client(b.port, doc, layer, token, "listener")
+    assert writer.push([put(1, note("n1", "first"))]).status == 200
+    assert listener.changes(0).json["seq"] == 1
+    listening = "SELECT count(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%' AND datname = current_database()"
+    deadline = time.monotonic() + 20
+    while int(postgres_cluster.sql(url, listening)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # both processes listen
+    for attempt in range(3):
+        got: Dict[str, Any] = {}
+
+        def listen(since: int) -> None:
+            got["response"] = listener.changes(since, wait=30)
+            got["at"] = time.monotonic()
+
+        since = 1 + attempt
+        t = threading.Thread(target=listen, args=(since,))
+        t.start()
+        time.sleep(0.3)  # the long poll is waiting on b
+        cut = postgres_cluster.sql(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                        "WHERE query ILIKE 'LISTEN%' AND datname = current_database()")
+        assert int(cut) == 2
+        # Pushed at once: both processes listen again only after a second.
+        r = writer.push([put(2 + attempt, note(f"n{2 + attempt}", "while nobody listened"))])
+        acked = time.monotonic()
+        assert r.status == 200 and r.json["results"][0]["seq"] == since + 1, r
+        t.join(40)
+        assert not t.is_alive()
+        assert got["response"].status == 200 and [ch["seq"] for ch in got["response"].json["changes"]] == [since + 1]
+        # Woken when b listens again (a second, and its catch-up read), not after the 30 s wait.
+        assert got["at"] - acked < 10, got["at"] - acked
+        assert "LISTEN failed" in b.log(), b.log()[-2000:]
+
+
 def test_a_retry_through_the_other_process_is_answered_from_the_store(pair: List[ServerProcess], keys: Keys) -> None:
     a, b = pair
     doc, layer = unique("pg"), unique("layer")

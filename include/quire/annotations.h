@@ -186,6 +186,31 @@ QUIRE_API int quire_document_annotation(quire_annotation **out, quire_document *
 QUIRE_API int quire_annotation_id(int32_t *out_number, const quire_annotation *annotation);
 
 /**
+ * The record id of `annotation`, an annotation of `doc` (read from it or stored in it):
+ * the `id` its record has in the annotation JSON (`quire_document_export_annotations_json`)
+ * and on the sync server, which the sync client's events name (`record_id`, `record_ids`
+ * of `quire_sync_event`). The rule is docs/annotation-json.md's: its /QuireID, else its
+ * /NM, else its object number, made unique in page order; so the call reads the
+ * annotations of every page up to the annotation's. Through the length-query pattern.
+ * Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ENOTFOUND (its page does not list it: not added
+ * yet, or deleted since); QUIRE_EBUFS.
+ */
+QUIRE_API int quire_document_annotation_record_id(char *buf, size_t buf_size, size_t *out_len, quire_document *doc,
+                                                  const quire_annotation *annotation);
+
+/**
+ * The annotation of `doc` whose record id (see `quire_document_annotation_record_id`) is
+ * `record_id`: what a sync client's event names, as an annotation to read or change. The
+ * call reads the annotations of every page; to look up many ids, read the annotation
+ * JSON once instead.
+ * out: receives a new annotation owned by the caller.
+ * Returns: QUIRE_OK; QUIRE_EINVAL (NULL arguments, an empty `record_id`); QUIRE_ENOTFOUND
+ * (no annotation has that record id).
+ */
+QUIRE_API int quire_document_annotation_by_record_id(quire_annotation **out, quire_document *doc,
+                                                     const char *record_id);
+
+/**
  * The page of an annotation (0-based).
  * Returns: QUIRE_OK; QUIRE_EINVAL.
  */

@@ -70,7 +70,8 @@ typedef enum quire_sync_event_type {
     QUIRE_SYNC_EVENT_DOWNLOAD_FAILED = 0x2503,    /**< `status` and `message` say why */
     QUIRE_SYNC_EVENT_SYNC_FINISHED = 0x2504,
     QUIRE_SYNC_EVENT_SYNC_FAILED = 0x2505,        /**< `status` and `message`; local changes are kept */
-    /** The server changed the records `record_ids` of the editable document. */
+    /** The server changed the records `record_ids` of the editable document
+     *  (`quire_document_annotation_by_record_id` finds the annotation of each). */
     QUIRE_SYNC_EVENT_DOCUMENT_CHANGED = 0x2506,
     /** The local changes of `record_id` not yet acknowledged were dropped: the server's
      *  record won (`reason` "conflict": another client changed or deleted it first) or

@@ -1148,6 +1148,35 @@ class Document(OwnedHandle):
         """
         return self._new_annotation(_raw.lib.quire_document_annotation, self._annotation_number(number), changes=False)
 
+    def annotation_record_id(self, annotation: Annotation) -> str:
+        """The record id of ``annotation`` (an :class:`Annotation` read from or stored in
+        this document): the ``id`` of its record in :meth:`export_annotations_json` and on
+        the sync server, which :class:`quire.SyncEvent`'s ``record_id`` and ``record_ids``
+        name. Its /QuireID, else its /NM, else its object number, made unique in page order
+        (docs/annotation-json.md), so this reads every page up to the annotation's.
+
+        Raises:
+            NotFoundError: its page does not list it (not added yet, or deleted since).
+        """
+        if not isinstance(annotation, Annotation):
+            raise TypeError("annotation_record_id takes a quire.Annotation, not %s" % type(annotation).__name__)
+        with self._lock, annotation._lock:
+            data = query_bytes(_raw.lib.quire_document_annotation_record_id, self._read_handle(), annotation._live())
+        return text(data)
+
+    def annotation_by_record_id(self, record_id: str) -> Annotation:
+        """The annotation whose record id (:meth:`annotation_record_id`) is ``record_id``: what
+        a sync event names, as an annotation to read or change (a new :class:`Annotation`,
+        independent of the document). Reads every page; to look up many ids, read
+        :meth:`export_annotations_json` once instead.
+
+        Raises:
+            NotFoundError: no annotation has that record id.
+            InvalidArgumentError: ``record_id`` is empty or contains a NUL character.
+        """
+        return self._new_annotation(_raw.lib.quire_document_annotation_by_record_id,
+                                    c_string(record_id, "record_id"), changes=False)
+
     def add_annotation(self, annotation: Annotation) -> Annotation:
         """Adds ``annotation`` (from :meth:`Annotation.new`, or a copy read from any document)
         to its page: a new object with a unique name (/NM), creation and modification dates

@@ -1731,6 +1731,12 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("quire_page_annotation", c_int, (POINTER(quire_annotation_p), quire_document_p, c_int32, c_int32)),
     ("quire_document_annotation", c_int, (POINTER(quire_annotation_p), quire_document_p, c_int32)),
     ("quire_annotation_id", c_int, (POINTER(c_int32), quire_annotation_p)),
+    (
+        "quire_document_annotation_record_id",
+        c_int,
+        (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_document_p, quire_annotation_p),
+    ),
+    ("quire_document_annotation_by_record_id", c_int, (POINTER(quire_annotation_p), quire_document_p, c_char_p)),
     ("quire_annotation_page_index", c_int, (POINTER(c_int32), quire_annotation_p)),
     ("quire_annotation_subtype", c_int, (POINTER(c_char), c_size_t, POINTER(c_size_t), quire_annotation_p)),
     ("quire_annotation_rect", c_int, (POINTER(quire_rect), quire_annotation_p)),
