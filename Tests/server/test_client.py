@@ -867,7 +867,8 @@ def test_a_collected_attachment_is_uploaded_again(host, start_server, keys, tmp_
     """Issue 33: an attachment the server no longer has when the push comes (grace 0, and
     the admin API's collection between the client's upload and its push, as after a long
     offline period) is answered 409 missing_attachment with nothing applied; the client
-    uploads it again from its local store and pushes again. Nothing is lost, and another
+    uploads it again from its local store and pushes again, one mutation a push. Nothing is
+    lost, and another
     client shows the stamp's image. On every host."""
     import hashlib
 
@@ -905,7 +906,9 @@ def test_a_collected_attachment_is_uploaded_again(host, start_server, keys, tmp_
             add_note(ann.document, "beside", "pushed with the stamp")
             ann.sync_now()
             assert collected == [sha]
-            assert len(pushes) == 2 and uploads == [sha, sha], (pushes, uploads)
+            # The refused push, then one push a mutation (the stamp, the note); the image
+            # uploaded before the first push and again after its refusal.
+            assert len(pushes) == 3 and uploads == [sha, sha], (pushes, uploads)
             assert ann.pending_changes == 0
             assert not recorder.of(quire.SyncEventType.CHANGE_DROPPED)
     finally:
