@@ -49,16 +49,18 @@ final class SyncResponseBox {
     }
 }
 
-/// Version 1 ends with `max_upload_bytes`; 2 adds `max_attachment_bytes` and `max_listeners`.
+/// Version 1 ends with `max_upload_bytes`; 2 adds `max_attachment_bytes` and
+/// `max_listeners`; 3 adds `attachment_grace_seconds`.
 let syncConfigVersions = StructVersions<quire_sync_config>(
     name: "config",
     sizes: [MemoryLayout<quire_sync_config>.offset(of: \.max_attachment_bytes) ?? 0,
+            MemoryLayout<quire_sync_config>.offset(of: \.attachment_grace_seconds) ?? 0,
             MemoryLayout<quire_sync_config>.size])
 
 var syncConfigDefaults: quire_sync_config {
     quire_sync_config(version: syncConfigVersions.current, store: nil, public_keys: nil, public_key_count: 0,
                       jwks: nil, admin_token: nil, max_body_bytes: 0, max_upload_bytes: 0,
-                      max_attachment_bytes: 0, max_listeners: 0)
+                      max_attachment_bytes: 0, max_listeners: 0, attachment_grace_seconds: 0)
 }
 
 /// The most `max_attachment_bytes` may be: the largest file a FileAttachment embeds.
@@ -138,6 +140,13 @@ public func quire_sync_service_open(_ out: UnsafeMutablePointer<OpaquePointer?>?
             throw CallError(code: QUIRE_EINVAL, message: "config->max_listeners is \(c.max_listeners), more than \(Int32.max)")
         }
         if c.max_listeners > 0 { configuration.limits.maxListeners = Int(c.max_listeners) }
+        // 0: the default; QUIRE_SYNC_GRACE_NONE (-1): no grace at all.
+        guard c.attachment_grace_seconds >= -1, c.attachment_grace_seconds <= Int64(Int32.max) else {
+            throw CallError(code: QUIRE_EINVAL, message: "config->attachment_grace_seconds is \(c.attachment_grace_seconds): 0 for the default, -1 (QUIRE_SYNC_GRACE_NONE) for none, or 1 to \(Int32.max)")
+        }
+        if c.attachment_grace_seconds != 0 {
+            configuration.limits.attachmentGraceSeconds = c.attachment_grace_seconds < 0 ? 0 : Int(c.attachment_grace_seconds)
+        }
         let service: SyncService
         do {
             service = try SyncService(configuration, storeFactories: factories)

@@ -193,6 +193,7 @@ extension SyncService {
         } catch {
             return .invalid(SyncService.jsonMessage(error))
         }
+        if let why = checkSentGroupAndSize(record) { return .invalid(why) }
         let keys = RecordKeys(record)
         return .valid(record, pageIndex: annotation.pageIndex, inReplyTo: annotation.quire?.inReplyTo,
                       popup: annotation.quire?.popup, hasCreatorName: keys.hasCreatorName)
@@ -211,7 +212,22 @@ extension SyncService {
         } catch {
             return .invalid(SyncService.jsonMessage(error))
         }
+        if let why = checkSentGroupAndSize(record) { return .invalid(why) }
         return .valid(record, pageIndex: -1, inReplyTo: nil, popup: nil, hasCreatorName: true)
+    }
+
+    /// What the core itself refuses of a record as sent, whatever the layer holds: a
+    /// `group` that is not a non-empty string or null, and a record past `max_record_bytes`
+    /// (the record as stored is checked again: the server may add its creator's name).
+    func checkSentGroupAndSize(_ record: InstantJSONValue) -> String? {
+        if let group = record.objectValue?["group"], group != .null, group.stringValue?.isEmpty != false {
+            return "record.group must be a non-empty string (or null: no group)"
+        }
+        let size = record.canonicalBytes.count
+        if size > limits.maxRecordBytes {
+            return "the record is \(size) bytes, more than max_record_bytes (\(limits.maxRecordBytes))"
+        }
+        return nil
     }
 
     /// A PDFError's message without the "annotation JSON: " prefix (the API says where).
@@ -245,6 +261,16 @@ extension SyncService {
             let layerInfo = try await ensureLayer(tx, document, layer)
             var seq = layerInfo.seq
             var digest = try await layerDigest(tx, document, layerInfo)
+            // Bad input refuses the whole push, before anything is applied: a record refused
+            // on its own (422 invalid_record, naming every such mutation), unless that
+            // mutation was answered before (a retry gets its first answer: idempotency).
+            var refused: [RefusedMutation] = []
+            for m in work {
+                guard case .invalid(let message)? = m.put,
+                      try await tx.answer(document, layer, clientID: clientID, clientSeq: m.clientSeq) == nil else { continue }
+                refused.append(RefusedMutation(clientSeq: m.clientSeq, id: m.id, message: message))
+            }
+            if !refused.isEmpty { throw SyncHTTPError.invalidRecords(refused) }
             var results: [JSONOut] = []
             var highest: Int64 = -1
             for m in work {
@@ -406,18 +432,29 @@ extension SyncService {
                 let isImage = key == RecordAttachment.imageKey
                 if let named, current.flatMap({ RecordAttachment.id(ofRecordJSON: $0.json) }) != named {
                     let held = SyncService.isSHA256Hex(named) ? try await tx.attachment(document, sha256: named) : nil
+                    // Refusals of the whole push (thrown: the transaction's writes are undone,
+                    // and no answer is kept): the client uploads the attachment and pushes
+                    // again, or drops a record it cannot fix.
                     guard let held else {
-                        return reject("invalid", "record.\(key): the document has no attachment \"\(named.prefix(80))\"; upload the \(isImage ? "image" : "file") first (PUT /documents/\(document)/attachments/SHA256)")
+                        let message = "record.\(key): the document has no attachment \"\(named.prefix(80))\"; upload the \(isImage ? "image" : "file") first (PUT /documents/\(document)/attachments/SHA256)"
+                        guard SyncService.isSHA256Hex(named) else {
+                            throw SyncHTTPError.invalidRecords([RefusedMutation(clientSeq: m.clientSeq, id: m.id, message: message)])
+                        }
+                        throw SyncHTTPError.missingAttachment(RefusedMutation(clientSeq: m.clientSeq, id: m.id, message: message, attachment: named))
                     }
                     if isImage, !SyncService.imageContentTypes.contains(held.contentType) {
                         do {
                             _ = try ImageAttachment.read(held.bytes, contentType: value.objectValue?["contentType"]?.stringValue ?? "image/png")
                         } catch {
-                            return reject("invalid", "record.\(key): attachment \(named) is not an image the annotation model takes: \(errorMessage(error))")
+                            throw SyncHTTPError.invalidRecords([RefusedMutation(
+                                clientSeq: m.clientSeq, id: m.id,
+                                message: "record.\(key): attachment \(named) is not an image the annotation model takes: \(errorMessage(error))")])
                         }
                     }
                 } else if current == nil, named == nil, isImage {
-                    return reject("invalid", "record.imageAttachmentId: an image annotation is created with its image, an attachment of the document named by its SHA-256")
+                    throw SyncHTTPError.invalidRecords([RefusedMutation(
+                        clientSeq: m.clientSeq, id: m.id,
+                        message: "record.imageAttachmentId: an image annotation is created with its image, an attachment of the document named by its SHA-256")])
                 }
             }
             // Links are ids that outlive their targets: a record may keep a link it already

@@ -395,7 +395,9 @@ public final class SyncService: Sendable {
     }
 
     static func errorResponse(_ e: SyncHTTPError) -> SyncResponse {
-        json(e.status, .object([("error", .object([("code", .string(e.code)), ("message", .string(e.message))]))]), headers: e.headers)
+        var error: [(String, JSONOut)] = [("code", .string(e.code)), ("message", .string(e.message))]
+        if !e.mutations.isEmpty { error.append(("mutations", .array(e.mutations.map(\.json)))) }
+        return json(e.status, .object([("error", .object(error))]), headers: e.headers)
     }
 
     // MARK: Documents' pages

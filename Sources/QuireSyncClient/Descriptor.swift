@@ -792,6 +792,15 @@ public final class SyncDescriptor: @unchecked Sendable {
 
     private func push(_ store: LocalStore) throws {
         let clientID = try clientID()
+        // Attachments uploaded again in this sync because a push found them missing (how
+        // often), and those just uploaded again, which the next push does not upload again.
+        var reuploads: [String: Int] = [:]
+        var fresh: Set<String> = []
+        // After a missing attachment, one mutation a push for the rest of this sync: a
+        // server without a grace period collects, at each upload, the attachments that no
+        // record names yet, so the uploads of one push's new attachments would collect one
+        // another (docs/sync-client.md, "Refused pushes").
+        var oneAtATime = false
         while true {
             // One transaction: the outbox rows, the pending rows they replace and the next
             // client_seq go together (a crash between them once made a later mutation reuse
@@ -800,7 +809,7 @@ public final class SyncDescriptor: @unchecked Sendable {
             let outbox = try store.outbox()
             guard !outbox.isEmpty else { return }
             setState(.sendingChanges)
-            let batch = Array(outbox.prefix(200))
+            let batch = Array(outbox.prefix(oneAtATime ? 1 : 200))
             var mutations: [InstantJSONValue] = []
             for m in batch {
                 var fields: [String: InstantJSONValue] = [
@@ -818,7 +827,8 @@ public final class SyncDescriptor: @unchecked Sendable {
             // The attachments of the puts that may name a new one (a create, a whole
             // record, or a change of the attachment's field), before the push: a put that
             // keeps its attachment is merged onto the server's record, which has it.
-            var uploaded: Set<String> = []
+            var uploaded = fresh
+            fresh = []
             for m in batch where m.op == "put" {
                 guard let record = m.record, let value = try? InstantJSONValue(parsing: record),
                       let (sha, _) = Self.attachment(of: value),
@@ -830,6 +840,14 @@ public final class SyncDescriptor: @unchecked Sendable {
             let body = InstantJSONValue.object(["v": .integer(2), "client_id": .string(clientID),
                                                 "mutations": .array(mutations)]).canonicalBytes
             let r = try call("POST", "/documents/\(documentID)/layers/\(layer)/mutations", body: body)
+            // The whole push refused, nothing applied (docs/sync-client.md, "Refused
+            // pushes"): a missing attachment is uploaded again and the push retried; a
+            // record refused on its own is dropped and reported, and the rest pushed again.
+            if r.status == 409 || r.status == 422, let refused = Self.refusedMutations(r) {
+                fresh = try handleRefusedPush(store, batch, refused, reuploads: &reuploads)
+                if refused.contains(where: { $0.attachment != nil }) { oneAtATime = true }
+                continue
+            }
             guard r.status == 200, let answer = try? InstantJSONValue(parsing: r.body), let results = answer["results"]?.arrayValue,
                   results.count == batch.count else {
                 throw SyncClientError(.protocolError, "the push answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))")
@@ -975,6 +993,81 @@ public final class SyncDescriptor: @unchecked Sendable {
         client.emit(self, .recordsRepaired(differing, message: "the client's records (digest \(local)) differed from the server's (digest \(remote)) at seq \(seq): \(differing.count) record(s) fetched again"))
     }
 
+    /// The mutations a push refused whole names (`"error": {"code": "invalid_record" |
+    /// "missing_attachment", "mutations": [...]}`), or nil for another answer.
+    static func refusedMutations(_ r: SyncResponse) -> [(clientSeq: Int64, message: String, attachment: String?)]? {
+        guard let error = (try? InstantJSONValue(parsing: r.body))?["error"],
+              let code = error["code"]?.stringValue, code == "invalid_record" || code == "missing_attachment",
+              let items = error["mutations"]?.arrayValue, !items.isEmpty else { return nil }
+        var out: [(clientSeq: Int64, message: String, attachment: String?)] = []
+        for item in items {
+            guard let seq = item["client_seq"]?.integerValue else { return nil }
+            out.append((seq, item["message"]?.stringValue ?? code, code == "missing_attachment" ? item["attachment"]?.stringValue : nil))
+        }
+        return out
+    }
+
+    /// A push refused whole: nothing of it was applied and no answer kept, so its other
+    /// mutations go again with the same client_seq. A missing attachment that this client
+    /// holds is uploaded again (at most three times in one sync: more means the server
+    /// collects it before each push, and the sync fails with the change kept pending); a
+    /// record the server refuses on its own, or whose attachment this client cannot
+    /// upload, is dropped: its local changes go, the document shows the server's record,
+    /// and ``SyncEvent/changeDropped(_:)`` reports it with reason "invalid". Each round
+    /// uploads or drops something, so the retries end. Returns the attachments uploaded
+    /// again (the next push does not upload them once more).
+    private func handleRefusedPush(_ store: LocalStore, _ batch: [LocalMutation],
+                                   _ refused: [(clientSeq: Int64, message: String, attachment: String?)],
+                                   reuploads: inout [String: Int]) throws -> Set<String> {
+        var drop: [(mutation: LocalMutation, message: String)] = []
+        var uploaded: Set<String> = []
+        for x in refused {
+            guard let m = batch.first(where: { $0.clientSeq == x.clientSeq }) else {
+                throw SyncClientError(.protocolError, "the push was refused for client_seq \(x.clientSeq), which it did not carry")
+            }
+            guard let sha = x.attachment else {
+                drop.append((m, x.message))
+                continue
+            }
+            let value = m.record.flatMap { try? InstantJSONValue(parsing: $0) }
+            guard let value, let (named, type) = Self.attachment(of: value), named == sha,
+                  let bytes = readFile(attachmentsDirectory + "/" + sha) else {
+                drop.append((m, x.message + "; this client holds no copy of it to upload"))
+                continue
+            }
+            let tries = reuploads[sha, default: 0] + 1
+            reuploads[sha] = tries
+            guard tries <= 3 else {
+                throw SyncClientError(.protocolError, "attachment \(sha) was uploaded again \(tries - 1) times and the push found it missing each time (collected before the push?); the change stays pending")
+            }
+            let r = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
+            if r.status != 200 && r.status != 201 {
+                drop.append((m, x.message + "; the server refused its upload (\(r.status)): \(Self.errorText(r))"))
+            } else {
+                uploaded.insert(sha)
+            }
+        }
+        guard !drop.isEmpty else { return uploaded }
+        var dropped: [(mutation: LocalMutation, message: String, changes: [Int64])] = []
+        try documentLock.withLock {
+            try store.transaction {
+                for d in drop {
+                    // The server's record as last synced stays (nothing was applied); a later
+                    // local change of the record builds on the dropped one and goes too.
+                    let later = try store.dropPending(d.mutation.id)
+                    if let seq = d.mutation.clientSeq { try store.removeFromOutbox(seq) }
+                    dropped.append((d.mutation, d.message, d.mutation.changes + later))
+                }
+            }
+            if document != nil { try reconcileDocument(announce: true) }
+        }
+        for d in dropped {
+            client.emit(self, .changeDropped(SyncDroppedChange(id: d.mutation.id, reason: "invalid", message: d.message,
+                                                               clientSeq: d.mutation.clientSeq ?? 0, changes: d.changes, fields: [])))
+        }
+        return uploaded
+    }
+
     // MARK: Attachments (issue 33)
 
     /// Where the attachments of image and file records are kept, by the SHA-256 of their
@@ -1020,7 +1113,8 @@ public final class SyncDescriptor: @unchecked Sendable {
         guard let (sha, type) = Self.attachment(of: record), let bytes = readFile(attachmentsDirectory + "/" + sha) else {
             return
         }
-        // A refusal (4xx) leaves the put to be refused as invalid, and reported dropped.
+        // A refusal (4xx) is found by the push: it answers missing_attachment, the upload is
+        // tried again and its refusal reported with the dropped change.
         _ = try call("PUT", "/documents/\(documentID)/attachments/\(sha)", body: bytes, contentType: type)
     }
 

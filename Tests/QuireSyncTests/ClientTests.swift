@@ -27,11 +27,15 @@ struct InProcessTransport: SyncTransport {
 final class SwitchableTransport: SyncTransport, @unchecked Sendable {
     let inner: InProcessTransport
     let online = Mutex(true)
+    /// Called with each request before it is sent (and may change it): a test's hand on
+    /// the wire, as the fault proxy's on a real server's.
+    let beforeSend = Mutex<(@Sendable (SyncRequest) -> SyncRequest)?>(nil)
     init(_ service: SyncService) { inner = InProcessTransport(service: service) }
     struct Down: Error {}
     func send(_ request: SyncRequest, timeoutSeconds: Int) throws -> SyncResponse {
         guard online.withLock({ $0 }) else { throw Down() }
-        return try inner.send(request, timeoutSeconds: timeoutSeconds)
+        let hook = beforeSend.withLock { $0 }
+        return try inner.send(hook?(request) ?? request, timeoutSeconds: timeoutSeconds)
     }
 }
 

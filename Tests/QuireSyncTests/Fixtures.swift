@@ -177,6 +177,15 @@ func json(_ r: SyncResponse) throws -> InstantJSONValue { try InstantJSONValue(p
 /// The error code of an error answer.
 func errorCode(_ r: SyncResponse) -> String? { (try? json(r))?["error"]?["code"]?.stringValue }
 
+/// The mutations a push refused whole names (422 `invalid_record`, 409
+/// `missing_attachment`), by client_seq; empty when the answer is another.
+func refusedMutations(_ r: SyncResponse, status: Int = 422, code: String = "invalid_record") -> [Int64: InstantJSONValue] {
+    guard r.status == status, errorCode(r) == code, let items = (try? json(r))?["error"]?["mutations"]?.arrayValue else { return [:] }
+    var out: [Int64: InstantJSONValue] = [:]
+    for item in items { if let seq = item["client_seq"]?.integerValue { out[seq] = item } }
+    return out
+}
+
 /// A put mutation of a note on `page`.
 func putNote(_ seq: Int, id: String, page: Int = 0, base: Int64? = nil, text: String = "hello",
              extra: String = "", fields: [String]? = nil) -> String {

@@ -39,8 +39,9 @@ func formValue(_ name: String, _ value: String?) -> String {
         return try json(r)["results"]?.arrayValue ?? []
     }
 
-    /// The forms model's rules, from the server: each refused value is `invalid` with the
-    /// model's message, and nothing is stored; the accepted ones are as export writes them.
+    /// The forms model's rules, from the server: a refused value refuses the push (422
+    /// `invalid_record` naming each mutation with the model's message), and nothing is
+    /// stored; the accepted ones are as export writes them.
     @Test func formValuesFollowTheFormsModel() async throws {
         let h = try await harness()
         let key = "pspdfkit/form-field-value/"
@@ -52,17 +53,18 @@ func formValue(_ name: String, _ value: String?) -> String {
             ("fruit", "[\"Durian\"]", "\"Durian\" is not an option of field \"fruit\""),
             ("nothing", "\"x\"", "the document has no field \"nothing\""),
         ]
-        let r = try results(
-            await h.push(refused.enumerated().map { i, x in putRecord(i + 1, formValue(x.0, x.1), id: key + x.0) })
+        let r = refusedMutations(
+            try await h.push(refused.enumerated().map { i, x in putRecord(i + 1, formValue(x.0, x.1), id: key + x.0) })
         )
         #expect(r.count == refused.count)
-        for (answer, x) in zip(r, refused) {
-            #expect(
-                answer["status"]?.stringValue == "rejected" && answer["reason"]?.stringValue == "invalid",
-                "\(answer)"
-            )
-            #expect(answer["message"]?.stringValue?.contains(x.2) == true, "\(answer)")
+        for (i, x) in refused.enumerated() {
+            #expect(r[Int64(i + 1)]?["message"]?.stringValue?.contains(x.2) == true, "\(r)")
         }
+        #expect(
+            try await h.layer()["records"]?.arrayValue?.contains {
+                $0["record"]?["id"]?.stringValue?.hasPrefix(key) == true
+            } == false
+        )
         let accepted = try results(
             await h.push([
                 putRecord(10, formValue("name", "\"Ada\""), id: key + "name"),
@@ -76,8 +78,8 @@ func formValue(_ name: String, _ value: String?) -> String {
             "\(accepted)"
         )
         // An annotation may not take a form value's key; a form value's id is its field's.
-        let odd = try results(
-            await h.push([
+        let odd = refusedMutations(
+            try await h.push([
                 putNote(20, id: key + "nothing"),
                 putRecord(
                     21,
@@ -86,7 +88,7 @@ func formValue(_ name: String, _ value: String?) -> String {
                 ),
             ])
         )
-        #expect(odd.allSatisfy { $0["reason"]?.stringValue == "invalid" }, "\(odd)")
+        #expect(odd.keys.sorted() == [20, 21], "\(odd)")
         // The export: the values set through the forms model, with appearances.
         let pdf = await h.admin("GET", "/admin/documents/doc/layers/main/pdf")
         #expect(pdf.status == 200, "\(text(pdf))")
@@ -105,14 +107,14 @@ func formValue(_ name: String, _ value: String?) -> String {
         func mark(_ id: String, _ name: String, page: Int, key: Int, extra: String = "") -> String {
             "{\"v\": 1, \"type\": \"pspdfkit/bookmark\", \"id\": \"\(id)\", \"name\": \"\(name)\", \"sortKey\": \(key), \"action\": {\"type\": \"goTo\", \"pageIndex\": \(page)}\(extra)}"
         }
-        let bad = try results(
-            await h.push([
+        let bad = refusedMutations(
+            try await h.push([
                 putRecord(1, mark("b1", "far", page: 3, key: 0), id: "b1"),
                 putRecord(2, mark("b2", "odd", page: 0, key: 0, extra: ", \"pageIndex\": 0"), id: "b2"),
             ])
         )
-        #expect(bad.allSatisfy { $0["reason"]?.stringValue == "invalid" }, "\(bad)")
-        #expect(bad.first?["message"]?.stringValue?.contains("page 3 does not exist") == true)
+        #expect(bad.keys.sorted() == [1, 2], "\(bad)")
+        #expect(bad[1]?["message"]?.stringValue?.contains("page 3 does not exist") == true)
         let made = try results(
             await h.push([
                 putRecord(3, mark("b1", "One", page: 0, key: 0), id: "b1"),
@@ -268,14 +270,16 @@ struct AttachmentTests {
         func stamp(_ id: String, _ image: String) -> String {
             "{\"v\": 1, \"type\": \"pspdfkit/image\", \"id\": \"\(id)\", \"pageIndex\": 0, \"bbox\": [100, 100, 40, 30], \"imageAttachmentId\": \"\(image)\", \"contentType\": \"image/png\"}"
         }
-        let r =
-            try json(
-                await h.push([
-                    putRecord(1, stamp("s1", sha), id: "s1"),
-                    putRecord(2, stamp("s2", String(repeating: "a", count: 64)), id: "s2"),
-                ])
-            )["results"]?.arrayValue ?? []
-        #expect(r.map { $0["status"]?.stringValue } == ["accepted", "rejected"], "\(r)")
+        let missing = String(repeating: "a", count: 64)
+        let refused = refusedMutations(
+            try await h.push([putRecord(1, stamp("s1", sha), id: "s1"), putRecord(2, stamp("s2", missing), id: "s2")]),
+            status: 409,
+            code: "missing_attachment"
+        )
+        #expect(refused.keys.sorted() == [2] && refused[2]?["attachment"]?.stringValue == missing, "\(refused)")
+        #expect(try await h.layer()["seq"]?.integerValue == 0)  // nothing applied, s1 neither
+        let r = try json(await h.push([putRecord(1, stamp("s1", sha), id: "s1")]))["results"]?.arrayValue ?? []
+        #expect(r.map { $0["status"]?.stringValue } == ["accepted"], "\(r)")
 
         // Between clients: A's stamp, B shows it with the same image.
         let dirA = try TempDir()

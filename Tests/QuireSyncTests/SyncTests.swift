@@ -124,27 +124,36 @@ import Testing
         r = try await h.push([putNote(4, id: "n1"), putNote(5, id: "ghost", base: 3)])
         #expect(try json(r)["results"]?.arrayValue?.map { $0["reason"]?.stringValue } == ["conflict", "conflict"])
         #expect(try json(r)["results"]?[1]?["current"] == .null)
-        // Invalid records: each refused with its reason, and nothing else changes.
-        r = try await h.push([
+        // Records refused on their own: the whole push is refused (422 invalid_record,
+        // naming each), and nothing changes.
+        let refusedAlone: [String] = [
             putNote(6, id: "p9", page: 9),
-            putNote(7, id: "r1", extra: #", "quire": {"inReplyTo": "nobody"}"#),
-            putNote(8, id: "r2", page: 1, extra: #", "quire": {"inReplyTo": "sq-1"}"#),
-            #"{"client_seq": 9, "op": "put", "id": "t1", "base_revision": null, "record": {"v": 1, "type": "pspdfkit/image", "id": "t1", "pageIndex": 0, "bbox": [0,0,1,1]}}"#,
             putNote(10, id: "x1", extra: #", "bbox": [1, 2, -3, 4]"#).replacing(#""bbox": [10, 10, 20, 20], "#, with: ""),
             #"{"client_seq": 11, "op": "put", "id": "other", "base_revision": null, "record": {"v": 1, "type": "pspdfkit/note", "id": "mismatch", "pageIndex": 0, "bbox": [0,0,1,1]}}"#,
-            putNote(12, id: "sq-1", page: 1, base: 0),
-            putNote(13, id: "self", extra: #", "quire": {"inReplyTo": "self"}"#),
             putNote(14, id: "c1", extra: #", "flags": ["sparkly"]"#),
             putNote(15, id: "c2", extra: #", "quire": {"state": "Accepted", "stateModel": "Nonsense", "inReplyTo": "sq-1"}"#),
+        ]
+        r = try await h.push(refusedAlone + [putNote(16, id: "fine")])
+        let named = refusedMutations(r)
+        #expect(named.keys.sorted() == [6, 10, 11, 14, 15], "\(text(r))")
+        #expect(named[6]?["message"]?.stringValue?.contains("page 9") == true)
+        #expect(named.values.allSatisfy { $0["message"]?.stringValue?.isEmpty == false })
+        #expect(try await h.layer()["seq"]?.integerValue == 2)
+        // Records refused because of what the layer holds: each mutation's `invalid`
+        // answer, and nothing else changes.
+        r = try await h.push([
+            putNote(7, id: "r1", extra: #", "quire": {"inReplyTo": "nobody"}"#),
+            putNote(8, id: "r2", page: 1, extra: #", "quire": {"inReplyTo": "sq-1"}"#),
+            putNote(12, id: "sq-1", page: 1, base: 0),
+            putNote(13, id: "self", extra: #", "quire": {"inReplyTo": "self"}"#),
         ])
         #expect(r.status == 200, "\(text(r))")
         let results = try json(r)["results"]?.arrayValue ?? []
-        #expect(results.count == 10)
+        #expect(results.count == 4)
         for result in results {
             #expect(result["status"]?.stringValue == "rejected" && result["reason"]?.stringValue == "invalid", "\(result)")
             #expect(result["message"]?.stringValue?.isEmpty == false)
         }
-        #expect(results[0]["message"]?.stringValue?.contains("page 9") == true)
         #expect(try json(r)["seq"]?.integerValue == 2)
         // A valid reply on the same page; a cycle is refused.
         r = try await h.push([

@@ -1247,6 +1247,10 @@ enum {
     SC_LIMITS_V2,   /* version 2's max_attachment_bytes and max_listeners */
     SC_BIG_ATTACHMENTS, /* max_attachment_bytes past 64 MiB */
     SC_HUGE_LISTENERS,  /* max_listeners past INT32_MAX */
+    SC_V2,              /* version 2 (no grace period): still read */
+    SC_NO_GRACE,        /* attachment_grace_seconds QUIRE_SYNC_GRACE_NONE */
+    SC_BAD_GRACE,       /* attachment_grace_seconds -2 */
+    SC_HUGE_GRACE,      /* attachment_grace_seconds INT64_MAX */
     N_SC
 };
 static const char *const sync_config_names[N_SC] = {
@@ -1255,7 +1259,8 @@ static const char *const sync_config_names[N_SC] = {
     "store <missing directory>", "<a key that is not PEM>", "<1 key, public_keys NULL>",
     "<a NULL key>", "<JWKS not JSON>", "admin token \"\"", "max_body_bytes UINT64_MAX",
     "version 1", "<max_attachment_bytes 1 MiB, max_listeners 3>", "max_attachment_bytes 64 MiB + 1",
-    "max_listeners 2^31"};
+    "max_listeners 2^31", "version 2", "attachment_grace_seconds -1", "attachment_grace_seconds -2",
+    "attachment_grace_seconds INT64_MAX"};
 
 /* The config of `choice` into *c; returns 1 if it must open, 0 if it must not, -1 if the
  * header does not say. Sets *newer for a version newer than the library's. */
@@ -1293,6 +1298,10 @@ static int sync_config_for(quire_sync_config *c, int choice, int *newer) {
     case SC_LIMITS_V2: c->max_attachment_bytes = 1 << 20; c->max_listeners = 3; return 1;
     case SC_BIG_ATTACHMENTS: c->max_attachment_bytes = (64u << 20) + 1; return 0;
     case SC_HUGE_LISTENERS: c->max_listeners = (uint64_t)INT32_MAX + 1; return 0;
+    case SC_V2: c->version = 2; c->attachment_grace_seconds = INT64_MIN; return 1; /* not read */
+    case SC_NO_GRACE: c->attachment_grace_seconds = QUIRE_SYNC_GRACE_NONE; return 1;
+    case SC_BAD_GRACE: c->attachment_grace_seconds = -2; return 0;
+    case SC_HUGE_GRACE: c->attachment_grace_seconds = INT64_MAX; return 0;
     default: return 0; /* SC_NULL: passed as NULL */
     }
 }
@@ -1554,10 +1563,12 @@ static size_t init_struct_size(const char *ctype, uint32_t version, uint32_t *cu
         return version == 1 ? sizeof(quire_bookmark_provider) : 0;
     }
     if (strcmp(ctype, "quire_sync_config *") == 0) {
-        /* Version 1 ends with `max_upload_bytes`; 2 adds the attachment and listener limits. */
+        /* Version 1 ends with `max_upload_bytes`; 2 adds the attachment and listener limits,
+         * 3 the grace period of attachment collection. */
         *current = QUIRE_SYNC_CONFIG_VERSION;
         return version == 1   ? offsetof(quire_sync_config, max_attachment_bytes)
-               : version == 2 ? sizeof(quire_sync_config)
+               : version == 2 ? offsetof(quire_sync_config, attachment_grace_seconds)
+               : version == 3 ? sizeof(quire_sync_config)
                               : 0;
     }
     if (strcmp(ctype, "quire_client_config *") == 0) {

@@ -705,13 +705,16 @@ HEADER_ASSERT(sync_config_max_upload, offsetof(quire_sync_config, max_upload_byt
 /* Version 2 adds the attachment and listener limits after version 1's 64 bytes. */
 HEADER_ASSERT(sync_config_max_attachment, offsetof(quire_sync_config, max_attachment_bytes) == 64);
 HEADER_ASSERT(sync_config_max_listeners, offsetof(quire_sync_config, max_listeners) == 72);
-HEADER_ASSERT(sync_config_size, sizeof(quire_sync_config) == 80);
+/* Version 3 adds the grace period of attachment collection after version 2's 80 bytes. */
+HEADER_ASSERT(sync_config_grace, offsetof(quire_sync_config, attachment_grace_seconds) == 80);
+HEADER_ASSERT(sync_config_size, sizeof(quire_sync_config) == 88);
 #endif
 /* quire_sync_header: two string pointers, on every ABI (arrays of it are passed). */
 HEADER_ASSERT(sync_header_name, offsetof(quire_sync_header, name) == 0);
 HEADER_ASSERT(sync_header_value, offsetof(quire_sync_header, value) == sizeof(const char *));
 HEADER_ASSERT(sync_header_size, sizeof(quire_sync_header) == 2 * sizeof(const char *));
-HEADER_ASSERT(sync_config_version_number, QUIRE_SYNC_CONFIG_VERSION >= 2);
+HEADER_ASSERT(sync_config_version_number, QUIRE_SYNC_CONFIG_VERSION >= 3);
+HEADER_ASSERT(sync_grace_none, QUIRE_SYNC_GRACE_NONE == -1);
 
 /* The 0.3 handles are incomplete types: only pointers to them exist, and they convert to
  * and from `const` pointers as the functions' parameters need. */
@@ -1295,7 +1298,8 @@ int main(void) {
         header_check(config.version == QUIRE_SYNC_CONFIG_VERSION && config.store == NULL &&
                          config.public_keys == NULL && config.public_key_count == 0 &&
                          config.jwks == NULL && config.admin_token == NULL &&
-                         config.max_body_bytes == 0 && config.max_upload_bytes == 0,
+                         config.max_body_bytes == 0 && config.max_upload_bytes == 0 &&
+                         config.attachment_grace_seconds == 0,
                      "QUIRE_SYNC_CONFIG_INIT: the version and the defaults");
         header_check(header_static_sync_config.version == QUIRE_SYNC_CONFIG_VERSION &&
                          header_static_sync_config.store == NULL &&

@@ -18,7 +18,8 @@
  *                                              quire_document_start_checkpoints,
  *                                              quire_document_inspect_checkpoint, _init
  *   quire_checkpoint_info     1: sizeof        quire_document_inspect_checkpoint (written)
- *   quire_sync_config         1: up to `max_attachment_bytes` (offsetof), 2: sizeof
+ *   quire_sync_config         1: up to `max_attachment_bytes` (offsetof), 2: up to
+ *                                `attachment_grace_seconds` (offsetof), 3: sizeof
  *                                              quire_sync_service_open, _init
  *
  * A struct whose version the library does not know is also given as its `version` field
@@ -172,6 +173,7 @@ static void test_init_functions(void) {
     const size_t checkpoint_sizes[] = {offsetof(quire_checkpoint_options, existing),
                                        sizeof(quire_checkpoint_options)};
     const size_t sync_sizes[] = {offsetof(quire_sync_config, max_attachment_bytes),
+                                 offsetof(quire_sync_config, attachment_grace_seconds),
                                  sizeof(quire_sync_config)};
     const size_t encryption_sizes[] = {sizeof(quire_encryption_options)};
     /* One version each, but for the checkpoint options (the header's VERSION macros). */
@@ -181,7 +183,7 @@ static void test_init_functions(void) {
     CHECK_INT(QUIRE_BOOKMARK_PROVIDER_VERSION, 1);
     CHECK_INT(QUIRE_CHECKPOINT_OPTIONS_VERSION, 2);
     CHECK_INT(QUIRE_CHECKPOINT_INFO_VERSION, 1);
-    CHECK_INT(QUIRE_SYNC_CONFIG_VERSION, 2);
+    CHECK_INT(QUIRE_SYNC_CONFIG_VERSION, 3);
     check_init("quire_open_options_init", init_open, open_sizes, QUIRE_OPEN_OPTIONS_VERSION);
     check_init("quire_save_options_init", init_save, save_sizes, QUIRE_SAVE_OPTIONS_VERSION);
     check_init("quire_bookmark_provider_init", init_provider, provider_sizes,
@@ -278,7 +280,8 @@ static void test_init_functions(void) {
             CHECK(c->version == QUIRE_SYNC_CONFIG_VERSION && c->store == NULL &&
                   c->public_keys == NULL && c->public_key_count == 0 && c->jwks == NULL &&
                   c->admin_token == NULL && c->max_body_bytes == 0 && c->max_upload_bytes == 0 &&
-                  c->max_attachment_bytes == 0 && c->max_listeners == 0);
+                  c->max_attachment_bytes == 0 && c->max_listeners == 0 &&
+                  c->attachment_grace_seconds == 0);
             guarded_free(c, sizeof *c);
         }
     }
@@ -1032,6 +1035,46 @@ static void test_sync_config(void) {
     CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
     CHECK(service == sentinel);
     c->max_listeners = 0;
+    /* Version 3's grace period: QUIRE_SYNC_GRACE_NONE and a number of seconds open; below
+     * -1 or past INT32_MAX is refused. */
+    c->attachment_grace_seconds = QUIRE_SYNC_GRACE_NONE;
+    service = NULL;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
+    sync_close(service);
+    c->attachment_grace_seconds = 86400;
+    service = NULL;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_OK);
+    sync_close(service);
+    service = sentinel;
+    c->attachment_grace_seconds = -2;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    c->attachment_grace_seconds = (int64_t)INT32_MAX + 1;
+    CHECK_STATUS(quire_sync_service_open(&service, c), QUIRE_EINVAL);
+    CHECK(service == sentinel);
+    c->attachment_grace_seconds = 0;
+    /* Version 2 at the end of a guarded page: its 80 bytes are read, not the grace period
+     * of version 3 past them (a read there faults). */
+    {
+        const size_t v2 = offsetof(quire_sync_config, attachment_grace_seconds);
+        quire_sync_config *old = guarded_alloc(v2);
+        if (old) {
+            CHECK_STATUS(quire_sync_config_init(old, 2), QUIRE_OK);
+            CHECK_INT(old->version, 2);
+            old->store = "sqlite::memory:";
+            old->max_attachment_bytes = 10;
+            service = NULL;
+            CHECK_STATUS(quire_sync_service_open(&service, old), QUIRE_OK);
+            if (service) {
+                const char *target =
+                    "/documents/v2/attachments/"
+                    "0000000000000000000000000000000000000000000000000000000000000000";
+                CHECK_INT(sync_status(service, "PUT", target, 0, "01234567890", 11), 413);
+            }
+            sync_close(service);
+            service = sentinel;
+            guarded_free(old, v2);
+        }
+    }
     /* Version 1 at the end of a guarded page: its 64 bytes are read, not the limits of
      * version 2 past them (a read there faults). */
     {

@@ -243,3 +243,42 @@ def test_attachment_and_listener_limits(tmp_path: Path, keys: Tuple[Any, str], s
         quire.SyncService("sqlite::memory:", max_attachment_bytes=(64 << 20) + 1)
     with pytest.raises(quire.InvalidArgumentError, match="max_listeners"):
         quire.SyncService("sqlite::memory:", max_listeners=1 << 31)
+
+
+def test_attachment_grace_period(tmp_path: Path, keys: Tuple[Any, str], sample_pdf: Path):
+    """`attachment_grace_seconds` (quire_sync_config version 3): with 0 an attachment that
+    no record names is collected at once (the admin API's collection), so a push naming it
+    is refused whole (409 missing_attachment, nothing applied) until it is uploaded again;
+    with the default hour it stays. Negative or past INT32_MAX is refused at open."""
+    import hashlib
+
+    data = b"a file no record names yet"
+    sha = hashlib.sha256(data).hexdigest()
+    record = {"v": 1, "type": "pspdfkit/file", "id": "f1", "pageIndex": 0, "bbox": [100, 100, 20, 20],
+              "fileAttachmentId": sha, "fileName": "a.txt", "contentType": "text/plain"}
+    push = {"client_id": "a", "mutations": [
+        {"client_seq": 1, "op": "put", "id": "n1", "base_revision": None, "record": note("n1", "beside")},
+        {"client_seq": 2, "op": "put", "id": "f1", "base_revision": None, "record": record}]}
+    for grace, collected in ((0, [sha]), (None, [])):
+        with quire.SyncService("sqlite::memory:", public_keys=[keys[1]], admin_token="admin-secret",
+                               attachment_grace_seconds=grace) as s:
+            status, _, body = s.handle("POST", "/admin/documents?id=doc1", ADMIN + [("Content-Type", "application/pdf")],
+                                       sample_pdf.read_bytes())
+            assert status == 201, body
+            tok = token(keys, ["read", "write"])
+            status, _, body = s.handle("PUT", "/documents/doc1/attachments/" + sha,
+                                       [("Authorization", "Bearer " + tok), ("Content-Type", "text/plain")], data)
+            assert status == 201, body
+            status, _, body = s.handle("POST", "/admin/documents/doc1/attachments/collect", ADMIN)
+            assert status == 200 and json.loads(body)["collected"] == collected, body
+            status, answer = call(s, "POST", "/documents/doc1/layers/main/mutations", tok, push)
+            if grace == 0:
+                assert status == 409 and answer["error"]["code"] == "missing_attachment", answer
+                assert answer["error"]["mutations"][0]["client_seq"] == 2
+                assert answer["error"]["mutations"][0]["attachment"] == sha
+                assert call(s, "GET", "/documents/doc1/layers/main/changes?since=0", tok)[1]["seq"] == 0
+            else:
+                assert status == 200 and [r["status"] for r in answer["results"]] == ["accepted"] * 2, answer
+    for bad in (-1, 1 << 31):
+        with pytest.raises(quire.InvalidArgumentError, match="attachment_grace_seconds"):
+            quire.SyncService("sqlite::memory:", attachment_grace_seconds=bad)

@@ -58,7 +58,7 @@ class HostSettings:
     max_upload_bytes: Optional[int] = None
     max_listeners: Optional[int] = None
     max_attachment_bytes: Optional[int] = None
-    attachment_grace_seconds: Optional[int] = None  # quire-server only
+    attachment_grace_seconds: Optional[int] = None
     extra_env: Dict[str, str] = field(default_factory=dict)
 
 
@@ -211,17 +211,17 @@ HOSTS: Dict[str, Tuple[Callable[[], List[str]], Callable[[], Optional[str]]]] = 
 # cancels_on_disconnect: a long poll whose client went away stops waiting at once (the Go and
 # Node hosts cancel the asynchronous call); the others hold it until its wait ends.
 # Every host takes --max-listeners and --max-attachment-bytes (quire-server; the embedding
-# hosts through quire_sync_config version 2). attachment_grace: the host takes
-# --attachment-grace-seconds (quire-server; the C configuration keeps the default hour).
+# hosts through quire_sync_config version 2) and --attachment-grace-seconds (the embedding
+# hosts through quire_sync_config version 3).
 HOST_FEATURES: Dict[str, Dict[str, bool]] = {
     "quire-server": {"cancels_on_disconnect": False},
     "quire-server+postgres": {"cancels_on_disconnect": False},
-    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False, "attachment_grace": False},
-    "python-handler+postgres": {"framing_errors": False, "cancels_on_disconnect": False, "attachment_grace": False},
-    "go-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
-    "node-handler": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
-    "go-handler+postgres": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
-    "node-handler+postgres": {"framing_errors": False, "nul_in_request_line": False, "attachment_grace": False},
+    "python-handler": {"framing_errors": False, "cancels_on_disconnect": False},
+    "python-handler+postgres": {"framing_errors": False, "cancels_on_disconnect": False},
+    "go-handler": {"framing_errors": False, "nul_in_request_line": False},
+    "node-handler": {"framing_errors": False, "nul_in_request_line": False},
+    "go-handler+postgres": {"framing_errors": False, "nul_in_request_line": False},
+    "node-handler+postgres": {"framing_errors": False, "nul_in_request_line": False},
 }
 
 
@@ -419,6 +419,16 @@ def assert_error(r: Response, status: int, code: Optional[str] = None) -> None:
     assert isinstance(body["error"].get("code"), str) and isinstance(body["error"].get("message"), str), body
     if code is not None:
         assert body["error"]["code"] == code, body
+
+
+def refused_push(r: Response, status: int = 422, code: str = "invalid_record") -> Dict[int, Dict[str, Any]]:
+    """A push refused whole (docs/sync-protocol.md, "Refused pushes"): the error shape, and
+    the mutations it names, by client_seq (each with its id and message)."""
+    assert_error(r, status, code)
+    named = r.json["error"]["mutations"]
+    assert named and all(isinstance(m["id"], str) and m["message"] for m in named), r.json
+    assert "nothing was applied" in r.json["error"]["message"], r.json
+    return {m["client_seq"]: m for m in named}
 
 
 # ---- keys and tokens ---------------------------------------------------------------------------

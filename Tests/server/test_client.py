@@ -798,3 +798,168 @@ def test_listening_uses_the_websocket_when_offered(server, keys, tmp_path, host)
         assert wait_until(lambda: "auto-from-b" in server_records(server, keys, doc))
         b.listen(False)
         assert wait_until(lambda: present() == [])
+
+
+class HookedProxy:
+    """A plain HTTP/1.1 proxy on loopback in front of a server process, the test's hand on
+    the wire: each request is read whole, handed to ``before(method, path, body)`` (which
+    may act on the server, and returns the body to forward), and forwarded; the answer is
+    passed back as it came."""
+
+    def __init__(self, upstream_port: int, before) -> None:
+        import http.client
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        hop = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def forward(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = before(self.command, self.path, self.rfile.read(length) if length else b"")
+                upstream = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=90)
+                try:
+                    headers = {k: v for k, v in self.headers.items() if k.lower() not in hop}
+                    headers["Content-Length"] = str(len(body))
+                    upstream.request(self.command, self.path, body=body, headers=headers)
+                    answer = upstream.getresponse()
+                    data = answer.read()
+                finally:
+                    upstream.close()
+                self.send_response(answer.status)
+                for k, v in answer.getheaders():
+                    if k.lower() not in hop and k.lower() not in ("date", "server"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PUT = do_DELETE = forward
+
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _small_png(rgb: tuple) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\0" + bytes(rgb) * 6 for _ in range(5))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_a_collected_attachment_is_uploaded_again(host, start_server, keys, tmp_path):
+    """Issue 33: an attachment the server no longer has when the push comes (grace 0, and
+    the admin API's collection between the client's upload and its push, as after a long
+    offline period) is answered 409 missing_attachment with nothing applied; the client
+    uploads it again from its local store and pushes again, one mutation a push. Nothing is
+    lost, and another
+    client shows the stamp's image. On every host."""
+    import hashlib
+
+    from sync_support import bearer, request
+
+    s = start_server(host, attachment_grace_seconds=0)
+    doc = fresh_document(s, keys)
+    jwt = token(keys, doc)
+    png = _small_png((30, 160, 60))
+    sha = hashlib.sha256(png).hexdigest()
+    pushes: List[str] = []
+    uploads: List[str] = []
+    collected: List[str] = []
+
+    def before(method: str, path: str, body: bytes) -> bytes:
+        if method == "PUT" and "/attachments/" in path:
+            uploads.append(path.rsplit("/", 1)[1])
+        if method == "POST" and path.endswith("/mutations"):
+            pushes.append(path)
+        if len(pushes) == 1 and method == "POST" and path.endswith("/mutations"):
+            r = request(s.port, "POST", f"/admin/documents/{doc}/attachments/collect", headers=keys.admin)
+            assert r.status == 200, r
+            collected.extend(r.json["collected"])
+        return body
+
+    proxy = HookedProxy(s.port, before)
+    recorder = Recorder()
+    try:
+        with quire.Client(f"http://127.0.0.1:{proxy.port}", tmp_path / "a", on_event=recorder, auto_sync_delay=0) as a_client:
+            ann = downloaded(a_client, jwt)
+            stamp = quire.Annotation.new("Stamp", 1, (100, 100, 160, 150))
+            stamp.name = "approved"
+            stamp.set_image(png, "image/png")
+            ann.document.add_annotation(stamp)
+            add_note(ann.document, "beside", "pushed with the stamp")
+            ann.sync_now()
+            assert collected == [sha]
+            # The refused push, then one push a mutation (the stamp, the note); the image
+            # uploaded before the first push and again after its refusal.
+            assert len(pushes) == 3 and uploads == [sha, sha], (pushes, uploads)
+            assert ann.pending_changes == 0
+            assert not recorder.of(quire.SyncEventType.CHANGE_DROPPED)
+    finally:
+        proxy.close()
+    on_server = server_records(s, keys, doc)
+    assert on_server["approved"]["imageAttachmentId"] == sha and "beside" in on_server
+    got = request(s.port, "GET", f"/documents/{doc}/attachments/{sha}", headers=bearer(jwt))
+    assert got.status == 200 and got.body == png
+    b_client, _ = make_client(s, tmp_path / "b")
+    with b_client:
+        bob = downloaded(b_client, jwt)
+        shown = json.loads(bob.document.export_annotations_json())
+        assert shown["attachments"][sha]["contentType"] == "image/png"
+
+
+def test_a_refused_record_is_dropped_and_the_rest_pushed(server, keys, tmp_path):
+    """Issue 33's bad input through the client: a record the server refuses on its own
+    (here one the wire moved to a page the PDF lacks: the client's model makes none) refuses
+    the push whole (422 invalid_record, nothing applied); the client drops that change
+    alone, reports it (CHANGE_DROPPED, reason "invalid"), shows the server's records, and
+    pushes the user's other changes in the same sync; the refused one is not sent again."""
+    refusals: List[int] = []
+
+    def before(method: str, path: str, body: bytes) -> bytes:
+        if method != "POST" or not path.endswith("/mutations"):
+            return body
+        push = json.loads(body)
+        for m in push["mutations"]:
+            if m["id"] == "bad" and m.get("record"):
+                m["record"]["pageIndex"] = 99
+                refusals.append(m["client_seq"])
+        return json.dumps(push).encode()
+
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    proxy = HookedProxy(server.port, before)
+    recorder = Recorder()
+    try:
+        with quire.Client(f"http://127.0.0.1:{proxy.port}", tmp_path / "a", on_event=recorder, auto_sync_delay=0) as a_client:
+            ann = downloaded(a_client, jwt)
+            add_note(ann.document, "keep", "kept")
+            add_note(ann.document, "bad", "refused")
+            ann.sync_now()
+            ann.sync_now()
+            assert len(refusals) == 1, refusals
+            assert ann.pending_changes == 0
+            [dropped] = recorder.of(quire.SyncEventType.CHANGE_DROPPED)
+            assert dropped.record_id == "bad" and dropped.reason == "invalid", dropped
+            assert "page" in (dropped.message or ""), dropped
+            on_server = server_records(server, keys, doc)
+            assert "keep" in on_server and "bad" not in on_server
+            assert set(records(ann.document)) == set(on_server)
+    finally:
+        proxy.close()

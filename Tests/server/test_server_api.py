@@ -18,7 +18,7 @@ import pytest
 
 from sync_support import (
     HOST_FEATURES, SAMPLE, SAMPLE_ANNOTATIONS, Client, Keys, ServerProcess, assert_error, bearer, claims, delete,
-    mint, note, put, request, request_chunked, unique, upload,
+    mint, note, put, refused_push, request, request_chunked, unique, upload,
 )
 
 ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
@@ -561,14 +561,21 @@ def test_each_mutation_answered_in_order(server: ServerProcess, keys: Keys, docu
         put(5, note(unique("r"), **{"quire": {"inReplyTo": unique("nobody")}})),
         put(6, note(good2)),
     ]
-    r = c.push(muts)
+    # Records refused on their own (an unknown kind, no such page, an id that is not the
+    # mutation's) refuse the whole push: 422 naming each, nothing applied, no answer kept.
+    named = refused_push(c.push(muts))
+    assert sorted(named) == [2, 3, 4] and named[4]["id"] == "mismatch", named
+    assert "record.id must equal" in named[4]["message"]
+    assert c.changes(0).json["seq"] == 0
+    # Without them, every mutation is answered in order; a reply to a record the layer lacks
+    # depends on the layer, and is that mutation's `invalid` answer.
+    r = c.push([muts[0], muts[4], muts[5]])
     assert r.status == 200, r
     results = r.json["results"]
-    assert [x["client_seq"] for x in results] == [1, 2, 3, 4, 5, 6]
-    assert [x["status"] for x in results] == ["accepted", "rejected", "rejected", "rejected", "rejected", "accepted"]
-    for x in results[1:5]:
-        assert x["reason"] == "invalid" and x["message"], x
-    assert [results[0]["seq"], results[5]["seq"]] == [1, 2] and r.json["seq"] == 2
+    assert [x["client_seq"] for x in results] == [1, 5, 6]
+    assert [x["status"] for x in results] == ["accepted", "rejected", "accepted"]
+    assert results[1]["reason"] == "invalid" and "inReplyTo" in results[1]["message"], results[1]
+    assert [results[0]["seq"], results[2]["seq"]] == [1, 2] and r.json["seq"] == 2
     ids = [x["record"]["id"] for x in c.fetch().json["records"]]
     assert good1 in ids and good2 in ids and "u1" not in ids and "mismatch" not in ids
 
@@ -808,7 +815,8 @@ def test_form_field_values_sync_as_records(server: ServerProcess, keys: Keys, do
     """Form values are records of the layer (issue 33): one per field, keyed
     `pspdfkit/form-field-value/NAME`, checked with the forms model's rules against the
     uploaded PDF (the sample's combo box "Combo1": Highlight, Link, Popup, Widget); a refused
-    value is an `invalid` answer naming the field, and nothing of it is applied. The same
+    value refuses the push (422 `invalid_record` naming the mutation and the field), and
+    nothing of it is applied. The same
     field filled concurrently: the first writer wins, the other's answer names the field. The
     layer's PDF export sets the value (read back by pikepdf and PDFium)."""
     c = client(server, keys, document)
@@ -823,11 +831,9 @@ def test_form_field_values_sync_as_records(server: ServerProcess, keys: Keys, do
         form_value("Combo1", ["Link"], optionIndexes=[0]),     # not synced
         {"v": 1, "type": "pspdfkit/form-field/text", "id": "ff-1", "name": "Combo1"},
     ]
-    r = c.push([put(i + 1, record) for i, record in enumerate(bad)])
-    assert r.status == 200, r
-    results = r.json["results"]
-    assert [x["status"] for x in results] == ["rejected"] * len(bad), results
-    assert all(x["reason"] == "invalid" for x in results), results
+    named = refused_push(c.push([put(i + 1, record) for i, record in enumerate(bad)]))
+    assert sorted(named) == list(range(1, len(bad) + 1)), named
+    results = [named[i + 1] for i in range(len(bad))]
     assert '"Durian" is not an option of field "Combo1"' in results[0]["message"]
     assert 'takes this value as ["Link"]' in results[1]["message"]
     assert "combo box" in results[2]["message"]
@@ -865,9 +871,47 @@ def test_form_field_values_sync_as_records(server: ServerProcess, keys: Keys, do
     assert _pdfium_form_values(pdf.body)["Combo1"] == "Widget"
 
 
+def test_bad_input_refuses_the_whole_push(server: ServerProcess, keys: Keys, document: str) -> None:
+    """Issue 33's "done when", bad input: a form value the field refuses and a bookmark of
+    the wrong shape, among good mutations, refuse the push whole (422 `invalid_record`,
+    the documented error naming each mutation and why), and nothing of it is applied; a
+    put naming an attachment the document lacks is 409 `missing_attachment`, nothing
+    applied. Idempotency is unaffected: the refused push kept no answer, so its good
+    mutations go again with the same client_seq; a mutation answered before keeps its
+    answer even when sent again with a bad record."""
+    c = client(server, keys, document)
+    seq0 = c.changes(0).json["seq"]
+    good = put(1, note(unique("good"), "kept once the push is right"))
+    refused_value = put(2, form_value("Combo1", ["Durian"]))
+    refused_mark = put(3, {"v": 1, "type": "pspdfkit/bookmark", "id": "bm-shape", "name": "No action"})
+    later = put(4, bookmark("bm-ok", "Fine", 0, 0))
+    named = refused_push(c.push([good, refused_value, refused_mark, later]))
+    assert sorted(named) == [2, 3], named
+    assert named[2]["id"] == f"{FORM_VALUE}/Combo1" and '"Durian" is not an option of field "Combo1"' in named[2]["message"]
+    assert named[3]["id"] == "bm-shape" and 'missing field "action"' in named[3]["message"]
+    r = c.push([good, refused_value])
+    assert "client_seq 2" in r.json["error"]["message"], r.json
+    assert c.changes(0).json["seq"] == seq0  # nothing applied
+    missing = "ab" * 32
+    image = {"v": 1, "type": "pspdfkit/image", "id": unique("img"), "pageIndex": 0, "bbox": [100, 100, 40, 30],
+             "imageAttachmentId": missing, "contentType": "image/png"}
+    gone = refused_push(c.push([good, put(5, image)]), 409, "missing_attachment")
+    assert list(gone) == [5] and gone[5]["attachment"] == missing, gone
+    assert c.changes(0).json["seq"] == seq0
+    # The same client_seq values, without the bad records: accepted, each once.
+    r = c.push([good, later])
+    assert r.status == 200 and [x["status"] for x in r.json["results"]] == ["accepted", "accepted"], r
+    # A retry of an answered mutation is answered from the store, whatever its body now.
+    bad_retry = dict(good, record=dict(good["record"], pageIndex=99))
+    again = c.push([bad_retry])
+    assert again.status == 200 and again.json["results"][0] == r.json["results"][0], again
+    assert c.changes(0).json["seq"] == seq0 + 2
+
+
 def test_bookmarks_sync_as_records(server: ServerProcess, keys: Keys, document: str) -> None:
     """User bookmarks are records of the layer (`pspdfkit/bookmark`, Instant JSON's shape,
-    with sort keys): a record of the wrong shape is an `invalid` answer and not applied;
+    with sort keys): a record of the wrong shape refuses the push (422 `invalid_record`),
+    and nothing is applied;
     changes of different fields merge; the layer's PDF export writes them as the PDF's user
     bookmarks and into its outline (read back by pikepdf and PDFium), in sort-key order."""
     c = client(server, keys, document)
@@ -880,11 +924,11 @@ def test_bookmarks_sync_as_records(server: ServerProcess, keys: Keys, document: 
     ]
     mismatched = {"client_seq": len(bad) + 1, "op": "put", "id": "bm-x6", "base_revision": None,
                   "record": bookmark("other", "Id", 0)}
-    r = c.push([put(i + 1, record) for i, record in enumerate(bad)] + [mismatched])
+    named = refused_push(c.push([put(i + 1, record) for i, record in enumerate(bad)] + [mismatched]))
     bad.append(mismatched)
-    results = r.json["results"]
-    assert [x["status"] for x in results] == ["rejected"] * len(bad), results
-    assert all(x["reason"] == "invalid" for x in results), results
+    assert sorted(named) == list(range(1, len(bad) + 1)), named
+    results = [named[i + 1] for i in range(len(bad))]
+    assert c.changes(0).json["seq"] == 0
     assert "page 9 does not exist" in results[0]["message"]
     assert "goTo, uri or named" in results[1]["message"]
     assert 'unknown field "color"' in results[2]["message"]
@@ -981,8 +1025,8 @@ def test_image_attachments_upload_fetch_and_export(server: ServerProcess, keys: 
     assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")  # nothing kept
     record = {"v": 1, "type": "pspdfkit/image", "id": unique("img"), "pageIndex": 0, "bbox": [100, 100, 40, 30],
               "imageAttachmentId": sha, "contentType": "image/png"}
-    [early] = c.push([put(1, record)]).json["results"]
-    assert early["status"] == "rejected" and early["reason"] == "invalid" and "imageAttachmentId" in early["message"], early
+    early = refused_push(c.push([put(1, record)]), 409, "missing_attachment")
+    assert early[1]["attachment"] == sha and "imageAttachmentId" in early[1]["message"], early
     r = upload_attachment(path, png)
     assert r.status == 201 and r.json["attachment"] == {"sha256": sha, "content_type": "image/png", "bytes": len(png)}, r
     assert upload_attachment(path, png).status == 200  # once: the second upload keeps nothing new
@@ -1057,8 +1101,8 @@ def test_file_attachments_upload_fetch_and_export(server: ServerProcess, keys: K
         return request(server.port, "PUT", p, body=body, headers=headers)
 
     rid = unique("file")
-    [early] = c.push([put(1, _file_record(rid, sha))]).json["results"]
-    assert early["status"] == "rejected" and early["reason"] == "invalid", early
+    early = refused_push(c.push([put(1, _file_record(rid, sha))]), 409, "missing_attachment")[1]
+    assert early["attachment"] == sha and early["id"] == rid, early
     assert "fileAttachmentId" in early["message"] and "upload the file first" in early["message"], early
     assert_error(upload_file(path, data + b"x"), 400, "bad_request")           # hash mismatch
     assert_error(request(server.port, "GET", path, headers=bearer(c.token)), 404, "not_found")
@@ -1072,8 +1116,8 @@ def test_file_attachments_upload_fetch_and_export(server: ServerProcess, keys: K
     other = b"\x00\x01 binary"
     r = upload_file(f"/documents/{document}/attachments/{hashlib.sha256(other).hexdigest()}", other, None)
     assert r.status == 201 and r.json["attachment"]["content_type"] == "application/octet-stream", r
-    [bad] = c.push([put(2, _file_record(unique("file"), sha, name="../../etc/passwd"))]).json["results"]
-    assert bad["status"] == "rejected" and bad["reason"] == "invalid" and "fileName" in bad["message"], bad
+    bad = refused_push(c.push([put(2, _file_record(unique("file"), sha, name="../../etc/passwd"))]))[2]
+    assert "fileName" in bad["message"], bad
     [made] = c.push([put(3, _file_record(rid, sha))]).json["results"]
     assert made["status"] == "accepted", made
     pdf = admin(server, keys, "GET", f"/admin/documents/{document}/layers/{c.layer}/pdf")
@@ -1089,8 +1133,6 @@ def test_unnamed_attachments_are_collected(host: str, start_server, keys: Keys) 
     """Attachment collection (docs/sync-protocol.md): with a grace period of 0, an
     attachment that no record names is deleted when the admin API asks (and at a layer's
     deletion); one that a record of any layer names stays. On SQLite and PostgreSQL."""
-    if not HOST_FEATURES.get(host, {}).get("attachment_grace", True):
-        pytest.skip(f"{host} keeps the default grace period of an hour (no --attachment-grace-seconds)")
     s = start_server(host, attachment_grace_seconds=0)
     doc = unique("gc")
     assert upload(s.port, keys, doc).status == 201
@@ -1128,8 +1170,8 @@ def test_unnamed_attachments_are_collected(host: str, start_server, keys: Keys) 
     # Nothing more to collect; a record naming a collected file is refused until it is
     # uploaded again.
     assert admin(s, keys, "POST", f"/admin/documents/{doc}/attachments/collect").json == {"collected": []}
-    [late] = c.push([put(4, _file_record("late", shas[2]))]).json["results"]
-    assert late["status"] == "rejected" and late["reason"] == "invalid", late
+    late = refused_push(c.push([put(4, _file_record("late", shas[2]))]), 409, "missing_attachment")
+    assert late[4]["attachment"] == shas[2], late
     # Deleting the other layer collects the file only it named.
     assert admin(s, keys, "DELETE", f"/admin/documents/{doc}/layers/{other.layer}").status == 204
     assert [held(sha) for sha in shas] == [True, False, False, False]

@@ -52,7 +52,7 @@ func lastError(status C.int) error {
 }
 
 // Open opens the service of a store URL ("sqlite://quire.db", ...).
-func Open(store string, keys []string, jwks, adminToken string, maxBody, maxUpload, maxAttachment, maxListeners uint64) (*Service, error) {
+func Open(store string, keys []string, jwks, adminToken string, maxBody, maxUpload, maxAttachment, maxListeners uint64, graceSeconds int64) (*Service, error) {
 	var config C.quire_sync_config
 	if status := C.quire_sync_config_init(&config, C.QUIRE_SYNC_CONFIG_VERSION); status != C.QUIRE_OK {
 		return nil, lastError(status)
@@ -84,6 +84,12 @@ func Open(store string, keys []string, jwks, adminToken string, maxBody, maxUplo
 	config.max_upload_bytes = C.uint64_t(maxUpload)
 	config.max_attachment_bytes = C.uint64_t(maxAttachment)
 	config.max_listeners = C.uint64_t(maxListeners)
+	// -1: the default hour; 0: none (QUIRE_SYNC_GRACE_NONE); more: that many seconds.
+	if graceSeconds == 0 {
+		config.attachment_grace_seconds = C.QUIRE_SYNC_GRACE_NONE
+	} else if graceSeconds > 0 {
+		config.attachment_grace_seconds = C.int64_t(graceSeconds)
+	}
 	s := &Service{}
 	if status := C.quire_sync_service_open(&s.ptr, &config); status != C.QUIRE_OK {
 		return nil, lastError(status)
@@ -191,12 +197,13 @@ func main() {
 	maxUpload := flag.Uint64("max-upload-bytes", 0, "largest PDF upload (0: 256 MiB)")
 	maxAttachment := flag.Uint64("max-attachment-bytes", 0, "largest attachment upload, an image or file of an annotation (0: 8 MiB)")
 	maxListeners := flag.Uint64("max-listeners", 0, "long polls waiting at once (0: 10,000)")
+	grace := flag.Int64("attachment-grace-seconds", -1, "how old an attachment no record names must be to be collected (-1: 3600; 0: at once)")
 	flag.Parse()
 	var pems []string
 	for _, k := range keys {
 		pems = append(pems, readText(k))
 	}
-	service, err := Open(*store, pems, readText(*jwks), strings.TrimSpace(readText(*tokenFile)), *maxBody, *maxUpload, *maxAttachment, *maxListeners)
+	service, err := Open(*store, pems, readText(*jwks), strings.TrimSpace(readText(*tokenFile)), *maxBody, *maxUpload, *maxAttachment, *maxListeners, *grace)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -124,7 +124,7 @@ static napi_value open_service(napi_env env, napi_callback_info info) {
     napi_value argv[1], keys, name;
     quire_sync_config config = QUIRE_SYNC_CONFIG_INIT;
     char *store, *jwks, *admin, **key_texts = NULL;
-    double max_body = 0, max_upload = 0, max_attachment = 0, max_listeners = 0;
+    double max_body = 0, max_upload = 0, max_attachment = 0, max_listeners = 0, grace = -1;
     struct service *svc;
     napi_value external;
     int status;
@@ -148,6 +148,8 @@ static napi_value open_service(napi_env env, napi_callback_info info) {
     napi_get_value_double(env, property(env, argv[0], "maxUploadBytes"), &max_upload);
     napi_get_value_double(env, property(env, argv[0], "maxAttachmentBytes"), &max_attachment);
     napi_get_value_double(env, property(env, argv[0], "maxListeners"), &max_listeners);
+    /* Absent (left at -1): the default hour; 0: none (QUIRE_SYNC_GRACE_NONE). */
+    napi_get_value_double(env, property(env, argv[0], "attachmentGraceSeconds"), &grace);
     config.store = store;
     config.jwks = jwks;
     config.admin_token = admin;
@@ -158,6 +160,10 @@ static napi_value open_service(napi_env env, napi_callback_info info) {
     config.max_attachment_bytes =
         max_attachment > 0 && max_attachment < 1e18 ? (uint64_t)max_attachment : 0;
     config.max_listeners = max_listeners > 0 && max_listeners < 1e18 ? (uint64_t)max_listeners : 0;
+    if (grace == 0)
+        config.attachment_grace_seconds = QUIRE_SYNC_GRACE_NONE;
+    else if (grace > 0)
+        config.attachment_grace_seconds = grace < 1e18 ? (int64_t)grace : INT64_MAX; /* refused */
     svc = calloc(1, sizeof *svc);
     status = svc ? quire_sync_service_open(&svc->sync, &config) : QUIRE_ENOMEM;
     for (i = 0; key_texts && i < key_count; i++) free(key_texts[i]);

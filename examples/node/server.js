@@ -37,6 +37,7 @@ function parseArgs(argv) {
       case '--max-upload-bytes': o.maxUploadBytes = Number(value); break;
       case '--max-attachment-bytes': o.maxAttachmentBytes = Number(value); break;
       case '--max-listeners': o.maxListeners = Number(value); break;
+      case '--attachment-grace-seconds': o.attachmentGraceSeconds = Number(value); break;
       default: throw new Error(`unknown flag ${flag}`);
     }
   }

@@ -103,6 +103,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--max-attachment-bytes", type=int, default=0,
                         help="largest attachment upload, an image or file of an annotation (0: 8 MiB)")
     parser.add_argument("--max-listeners", type=int, default=0, help="long polls waiting at once (0: 10,000)")
+    parser.add_argument("--attachment-grace-seconds", type=int, default=None,
+                        help="how old an attachment no record names must be to be collected (default 3600; 0: at once)")
     parser.add_argument("--threads", type=int, default=64, help="requests served at once, long polls included")
     args = parser.parse_args(argv)
     keys = [Path(p).read_text() for p in args.public_key]
@@ -110,7 +112,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     token = Path(args.admin_token_file).read_text().strip() if args.admin_token_file else os.environ.get("QUIRE_ADMIN_TOKEN")
     service = quire.SyncService(args.store, public_keys=keys, jwks=jwks, admin_token=token,
                                 max_body_bytes=args.max_body_bytes, max_upload_bytes=args.max_upload_bytes,
-                                max_attachment_bytes=args.max_attachment_bytes, max_listeners=args.max_listeners)
+                                max_attachment_bytes=args.max_attachment_bytes, max_listeners=args.max_listeners,
+                                attachment_grace_seconds=args.attachment_grace_seconds)
     read_limit = max(args.max_upload_bytes or DEFAULT_LIMIT, args.max_body_bytes or (8 << 20),
                      args.max_attachment_bytes or (8 << 20))
     # waitress's own body limit is above the application's, so that the library, not the

@@ -80,14 +80,27 @@ typedef struct quire_sync_config {
      *  (10,000). Past it a long poll is answered 503 `busy` with Retry-After; more than
      *  2,147,483,647 is QUIRE_EINVAL at open. */
     uint64_t max_listeners;
+    /** Version 3: the grace period of attachment collection, in seconds: an attachment
+     *  that no record names is deleted once its last upload is at least this old (a client
+     *  uploads an attachment again before each push naming it, so this only has to be
+     *  longer than one push). 0 for the default (3,600); QUIRE_SYNC_GRACE_NONE (-1) collects
+     *  at once, for tests. Below -1 or above 2,147,483,647 is QUIRE_EINVAL at open. */
+    int64_t attachment_grace_seconds;
 } quire_sync_config;
 
+/** `quire_sync_config.attachment_grace_seconds` for no grace period at all: an attachment
+ *  that no record names is collected at once. It is for tests: a client's push may then
+ *  find its attachment gone (409 `missing_attachment`), and libquire's client uploads it
+ *  again. */
+#define QUIRE_SYNC_GRACE_NONE (-1)
+
 /** The current version of `quire_sync_config` (2 added `max_attachment_bytes` and
- *  `max_listeners`; a version 1 struct, 64 bytes on LP64, is read as it is). */
-#define QUIRE_SYNC_CONFIG_VERSION 2
+ *  `max_listeners`, 3 `attachment_grace_seconds`; a version 1 struct, 64 bytes on LP64,
+ *  and a version 2 struct, 80 bytes, are read as they are). */
+#define QUIRE_SYNC_CONFIG_VERSION 3
 /** Initialiser for `quire_sync_config`: no store yet (set `store`), no keys, no admin
  *  API, the default limits. */
-#define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0 }
+#define QUIRE_SYNC_CONFIG_INIT { QUIRE_SYNC_CONFIG_VERSION, NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0, 0 }
 
 /**
  * Fills `config` with the defaults of `version` and sets its version (QUIRE_SYNC_CONFIG_INIT

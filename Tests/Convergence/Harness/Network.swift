@@ -23,6 +23,10 @@ final class ServerBox: @unchecked Sendable {
         // Every change and answer kept: the checks replay the whole feed.
         limits.changeRetention = 1_000_000
         limits.answerRetention = 1_000_000
+        // No grace period: an attachment that no record names is collected at every upload
+        // and at the schedule's collections, so that a push held in flight, delayed or cut
+        // off finds its attachment gone and the client uploads it again (issue 33).
+        limits.attachmentGraceSeconds = 0
         configuration = SyncConfiguration(storeURL: "sqlite://" + path, publicKeys: [publicKey],
                                           adminToken: ServerBox.adminToken, limits: limits)
         let service = try SyncService(configuration)

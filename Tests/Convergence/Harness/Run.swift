@@ -144,11 +144,15 @@ public final class ScheduleRun: @unchecked Sendable {
     func deliver(_ request: SyncRequest) -> SyncResponse {
         let r = server.handle(request)
         answers.record(request, r)
+        if r.status == 409, request.method == "POST" { report.missingAttachments += 1 }
         if options.trace, request.method == "POST", let body = try? InstantJSONValue(parsing: request.body),
            let answer = try? InstantJSONValue(parsing: r.body) {
             let ms = (body["mutations"]?.arrayValue ?? []).map { "\($0["op"]?.stringValue ?? "?") \($0["id"]?.stringValue ?? "?")" }
             let rs = (answer["results"]?.arrayValue ?? []).map { $0["status"]?.stringValue ?? "?" }
             trace("  push \(body["client_id"]?.stringValue ?? "?"): \(zip(ms, rs).map { "\($0.0) \($0.1)" }.joined(separator: ", "))")
+        }
+        if options.trace, r.status >= 400 || request.method == "PUT" {
+            trace("  \(request.method) \(request.path): \(r.status) \(String(decoding: r.body.prefix(400), as: UTF8.self))")
         }
         return r
     }
@@ -183,6 +187,9 @@ public final class ScheduleRun: @unchecked Sendable {
         case 95..<98 where options.faults:
             trace("the server restarts")
             try server.restart()
+        case 98..<100 where options.faults:
+            let r = server.admin("POST", "/admin/documents/doc/attachments/collect")
+            trace("the server collects attachments: \(String(decoding: r.body, as: UTF8.self))")
         default: sync(c)
         }
     }

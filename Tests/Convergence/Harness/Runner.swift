@@ -19,6 +19,7 @@ public struct ConvergenceSummary: Sendable {
     public var bookmarkEdits = 0
     public var imageStamps = 0
     public var fileAttachments = 0
+    public var missingAttachments = 0
     public var repairs: Int64 = 0
     public var divergences = 0
     public var lost = 0
@@ -39,6 +40,7 @@ public struct ConvergenceSummary: Sendable {
         bookmarkEdits += r.bookmarkEdits
         imageStamps += r.imageStamps
         fileAttachments += r.fileAttachments
+        missingAttachments += r.missingAttachments
         repairs += r.repairs
         divergences += r.divergences.count
         lost += r.lost.count
@@ -56,6 +58,7 @@ public struct ConvergenceSummary: Sendable {
               divergences \(divergences), lost \(lost), duplicated \(duplicated), out of order \(disordered), errors \(errors)
               edits \(edits), syncs \(syncs), mutations accepted \(accepted), local changes reported dropped \(droppedChanges), merges \(merges), repairs \(repairs)
               of which form fills \(formFills), bookmark edits \(bookmarkEdits), image stamps \(imageStamps), file attachments \(fileAttachments)
+              pushes refused for an attachment collected before them \(missingAttachments)
               network: \(f)
             """
     }

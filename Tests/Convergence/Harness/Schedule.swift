@@ -56,6 +56,9 @@ public struct ScheduleReport: Sendable {
     public var bookmarkEdits = 0
     public var imageStamps = 0
     public var fileAttachments = 0
+    /// Pushes refused whole because an attachment was gone (409 missing_attachment: the
+    /// server has no grace period), each followed by an upload again.
+    public var missingAttachments = 0
     public var repairs: Int64 = 0
     public var faults: [String: Int] = [:]
     public var divergences: [String] = []

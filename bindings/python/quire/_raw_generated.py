@@ -749,12 +749,17 @@ class quire_sync_config(Structure):
         ("max_upload_bytes", c_uint64),
         ("max_attachment_bytes", c_uint64),
         ("max_listeners", c_uint64),
+        ("attachment_grace_seconds", c_int64),
     ]
 
 
+#: `quire_sync_config.attachment_grace_seconds` for no grace period at all: an attachment that
+#: no record names is collected at once.
+QUIRE_SYNC_GRACE_NONE = -1
 #: The current version of `quire_sync_config` (2 added `max_attachment_bytes` and
-#: `max_listeners`; a version 1 struct, 64 bytes on LP64, is read as it is).
-QUIRE_SYNC_CONFIG_VERSION = 2
+#: `max_listeners`, 3 `attachment_grace_seconds`; a version 1 struct, 64 bytes on LP64, and a
+#: version 2 struct, 80 bytes, are read as they are).
+QUIRE_SYNC_CONFIG_VERSION = 3
 
 
 class quire_sync_header(Structure):
@@ -2469,6 +2474,7 @@ __all__ = [
     "quire_sync_response",
     "quire_sync_response_p",
     "quire_sync_config",
+    "QUIRE_SYNC_GRACE_NONE",
     "QUIRE_SYNC_CONFIG_VERSION",
     "quire_sync_header",
     "quire_sync_call",

@@ -15,7 +15,7 @@ from ctypes import byref, c_char_p, c_int32, c_size_t, c_void_p
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
-from ._errors import check
+from ._errors import InvalidArgumentError, check
 from ._ffi import c_string
 
 #: A response: the HTTP status, the headers as (name, value) pairs, and the body.
@@ -38,6 +38,9 @@ class SyncService:
     The limits (0: the default): ``max_body_bytes`` (8 MiB), ``max_upload_bytes`` (a PDF,
     256 MiB), ``max_attachment_bytes`` (an image or file of an annotation, 8 MiB, at most
     64 MiB) and ``max_listeners`` (long polls waiting at once, 10,000).
+    ``attachment_grace_seconds``: how old the last upload of an attachment that no record
+    names must be before it is collected (``None``: the default hour; ``0``: at once, for
+    tests; at most 2,147,483,647; negative is :class:`quire.InvalidArgumentError`).
     """
 
     def __init__(
@@ -51,7 +54,11 @@ class SyncService:
         max_upload_bytes: int = 0,
         max_attachment_bytes: int = 0,
         max_listeners: int = 0,
+        attachment_grace_seconds: Optional[int] = None,
     ) -> None:
+        if attachment_grace_seconds is not None and attachment_grace_seconds < 0:
+            raise InvalidArgumentError(
+                _raw.QUIRE_EINVAL, f"attachment_grace_seconds is {attachment_grace_seconds}: None for the default, or 0 or more")
         config = _raw.sync_config_init()
         keep: List[object] = []
         config.store = c_string(store, "the store")
@@ -68,6 +75,9 @@ class SyncService:
         config.max_upload_bytes = max_upload_bytes
         config.max_attachment_bytes = max_attachment_bytes
         config.max_listeners = max_listeners
+        # quire_sync_config version 3: 0 is the default, QUIRE_SYNC_GRACE_NONE no grace.
+        if attachment_grace_seconds is not None:
+            config.attachment_grace_seconds = attachment_grace_seconds or _raw.QUIRE_SYNC_GRACE_NONE
         handle = _raw.quire_sync_service_p()
         check(_raw.lib.quire_sync_service_open(byref(handle), byref(config)))
         self._handle: Optional[Any] = handle  # a quire_sync_service_p
