@@ -159,6 +159,10 @@
       (quire_tool_manager *, double, const char *, double, const char *, int32_t))                 \
     X(quire_tool_manager_move_selection, int,                                                      \
       (int32_t *, quire_tool_manager *, quire_annot_order))                                        \
+    X(quire_tool_manager_set_stamp_image, int,                                                     \
+      (quire_tool_manager *, const void *, size_t, const char *))                                  \
+    X(quire_tool_manager_set_attachment, int,                                                      \
+      (quire_tool_manager *, const void *, size_t, const char *, const char *, const char *))      \
     X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *))        \
     X(quire_tool_manager_set_field_value, int, (quire_tool_manager *, const char *))               \
     X(quire_custom_tool_init, int, (quire_custom_tool *, unsigned))                                \

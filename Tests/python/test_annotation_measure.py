@@ -593,3 +593,51 @@ def test_caret_cloud_and_callout_tools() -> None:
         assert kinds == ["Caret", "Polygon", "FreeText"]
     image = render(data, "pdfium")
     assert pixel(image, 50, 250) < 200  # the callout's line reaches the point it points at
+
+
+def test_image_stamp_and_file_attachment_tools(tmp_path: Any) -> None:
+    from PIL import Image
+
+    # A 100 by 40 picture, black: a tap places it at its size centred there; a drag fits it
+    # into the dragged rectangle keeping its proportions (a 50 by 20 box centred in 50 by 50).
+    picture = Image.new("RGB", (100, 40), (0, 0, 0))
+    png = io.BytesIO()
+    picture.save(png, format="PNG")
+    minutes = tmp_path / "minutes.txt"
+    minutes.write_bytes(b"the minutes of the meeting")
+    doc = quire.Document.from_bytes(blank_pdf())
+    with quire.ToolManager(doc) as tools:
+        tools.tool = quire.Tool.IMAGE_STAMP
+        with pytest.raises(quire.StateError):
+            tools.tap(0, (150, 250))
+        tools.set_stamp_image(png.getvalue())
+        tools.tap(0, (150, 250))
+        tapped = doc.annotation(tools.selection)
+        tools.drag(0, (20, 20), (70, 70))
+        dragged = doc.annotation(tools.selection)
+        tools.tool = quire.Tool.FILE_ATTACHMENT
+        with pytest.raises(quire.StateError):
+            tools.tap(0, (200, 150))
+        tools.set_attachment(minutes, content_type="text/plain", description="notes")
+        tools.tap(0, (200, 150))
+        attached = doc.annotation(tools.selection)
+        assert tools.undo_steps[:3] == ["Add File attachment", "Add Stamp", "Add Stamp"]
+    assert tapped.subtype == "Stamp" and tuple(tapped.rect) == (100, 230, 200, 270)
+    assert dragged.subtype == "Stamp" and tuple(dragged.rect) == (20, 35, 70, 55)
+    assert attached.subtype == "FileAttachment" and tuple(attached.rect) == (200, 130, 216, 150)
+    assert attached.file_name == "minutes.txt" and attached.file_content_type == "text/plain"
+    assert doc.annotation_file(attached) == b"the minutes of the meeting"
+    data = doc.save_to_bytes(full=True)
+    with pymupdf.open(stream=data, filetype="pdf") as mu:
+        page = mu[0]
+        annots = list(page.annots())
+        assert [a.type[1] for a in annots] == ["Stamp", "Stamp", "FileAttachment"]
+        assert annots[2].get_file() == b"the minutes of the meeting"
+    for renderer in RENDERERS:
+        image = render(data, renderer)
+        # Each image is drawn black where it was placed, and nothing past it.
+        assert pixel(image, 150, 250) < 60 and pixel(image, 45, 45) < 60, renderer
+        assert pixel(image, 150, 275) > 200 and pixel(image, 45, 60) > 200, renderer
+        # The icon is drawn inside its rectangle.
+        icon = image.crop((200 * SCALE, (PAGE[1] - 150) * SCALE, 216 * SCALE, (PAGE[1] - 130) * SCALE))
+        assert min(icon.getdata()) < 160, renderer

@@ -469,7 +469,7 @@ extension Document {
     /// what it shows) into its /Resources /Font, then the stream.
     func addAppearanceStream(_ appearance: Appearance.Stream) throws -> ObjectID {
         var dict = appearance.dictionary
-        if let text = appearance.text {
+        for text in appearance.texts {
             let fonts = try text.fontResources(self)
             if !fonts.isEmpty {
                 var resources = dict["Resources"]?.dictionary ?? PDFDictionary()
