@@ -466,6 +466,42 @@ def test_z_order_through_the_tool_manager_is_one_undo_step() -> None:
         assert [a.id for a in doc.annotations()] == [gray, black]
 
 
+def test_z_order_and_blend_mode_through_xfdf() -> None:
+    # XFDF lists a page's annotations in its drawing order; an import puts the
+    # annotations it lists in that order (in the places they hold), and carries /BM as
+    # Quire's blend-mode attribute.
+    doc, (black, gray) = squares()
+    for a in doc.annotations():
+        a.name = f"sq{a.id}"
+        a.blend_mode = "Multiply" if a.id == gray else None
+        doc.update_annotation(a)
+    assert doc.move_annotation(black, "to_front")
+    xfdf = doc.export_xfdf()
+    assert xfdf.index(f'name="sq{gray}"') < xfdf.index(f'name="sq{black}"') and 'blend-mode="Multiply"' in xfdf
+    # Into a document with the same two, in the other order: reordered, blend mode set.
+    target, (black2, gray2) = squares()
+    for a, b in zip(target.annotations(), (black, gray)):
+        a.name = f"sq{b}"
+        target.update_annotation(a)
+    assert target.import_xfdf(xfdf) == 2
+    names = [a.name for a in target.annotations()]
+    assert names == [f"sq{gray}", f"sq{black}"]
+    assert [a.blend_mode for a in target.annotations()] == ["Multiply", None]
+    data = target.save_to_bytes(full=True)
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        assert [str(a.NM) for a in pdf.pages[0].Annots] == names
+    for renderer in RENDERERS:
+        assert pixel(render(data, renderer), 150, 150) < 40  # black on top in the overlap
+    # Into an empty document: added in the XFDF's order.
+    fresh = quire.Document.from_bytes(blank_pdf())
+    fresh.import_xfdf(xfdf)
+    assert [a.name for a in fresh.annotations()] == [f"sq{gray}", f"sq{black}"]
+    # An unknown blend mode in XFDF reads as none.
+    bad = quire.Document.from_bytes(blank_pdf())
+    bad.import_xfdf(xfdf.replace('blend-mode="Multiply"', 'blend-mode="Burn"'))
+    assert [a.blend_mode for a in bad.annotations()] == [None, None]
+
+
 # ----------------------------------------------------------------------------------------
 # Blend mode and opacity
 # ----------------------------------------------------------------------------------------

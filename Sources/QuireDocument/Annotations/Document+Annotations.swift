@@ -413,6 +413,33 @@ extension Document {
         return true
     }
 
+    /// Puts annotations `ids` of page `pageIndex` in that order in its /Annots: they take
+    /// the places they already hold, in `ids`' order (the others stay where they are).
+    /// Returns whether /Annots changed (nothing is written when they are in order).
+    @discardableResult
+    func orderAnnotations(_ ids: [ObjectID], onPage pageIndex: Int) throws -> Bool {
+        let page = try self.page(at: pageIndex)
+        var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
+        var wanted: [Int] = []
+        var seen: Set<Int> = []
+        for id in ids where seen.insert(id.number).inserted { wanted.append(id.number) }
+        let listed = Set(wanted)
+        let slots = annots.indices.filter { annots[$0].reference.map { listed.contains($0.number) } ?? false }
+        let entries = Dictionary(slots.map { (annots[$0].reference?.number ?? -1, annots[$0]) }, uniquingKeysWith: { first, _ in first })
+        let ordered = wanted.compactMap { entries[$0] }
+        guard ordered.count == slots.count else { return false }  // listed twice in /Annots: left as it is
+        var changed = false
+        for (slot, entry) in zip(slots, ordered) where annots[slot].reference?.number != entry.reference?.number {
+            annots[slot] = entry
+            changed = true
+        }
+        guard changed else { return false }
+        try checkCertification(allows: .annotations)
+        noteModification(.annotations)
+        try setAnnots(page, annots)
+        return true
+    }
+
     private func appendToAnnots(_ page: Page, _ entry: PDFObject) throws {
         var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
         annots.append(entry)
