@@ -156,6 +156,86 @@ def test_measurement_is_written_and_computed(
     assert again.measurement == scale and again.measured_value == pytest.approx(value, rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    "subtype,field,points,centre,angle",
+    [
+        # a distance: the label centred above the line's middle, along it
+        ("Line", "line", [60, 100, 240, 100], (150, 100), 0.0),
+        # a slanted distance drawn right to left: the label still reads left to right
+        ("Line", "line", [240, 240, 60, 60], (150, 150), 45.0),
+        # a perimeter: the middle of its longest segment
+        ("PolyLine", "vertices", [40, 40, 60, 60, 260, 60], (160, 60), 0.0),
+        # an area: the centroid of the polygon
+        ("Polygon", "vertices", [50, 50, 250, 50, 250, 150, 50, 150], (150, 100), None),
+    ],
+)
+def test_measured_value_is_drawn_with_the_shape(
+    subtype: str, field: str, points: List[float], centre: Tuple[float, float], angle: Any
+) -> None:
+    doc = quire.Document.from_bytes(blank_pdf())
+    a = quire.Annotation.new(subtype, 0, (points[0], points[1], points[0] + 1, points[1] + 1))
+    setattr(a, field, points)
+    a.color = (1, 0, 0)
+    a.measurement = quire.Measurement(1, "in", 1, "in", 2)
+    doc.add_annotation(a)
+    a = doc.annotation(a.id)
+    label = a.contents
+    assert label and label.endswith("in")
+    # Helvetica's widths of the label at 10 points (the standard 14 metrics, from PyMuPDF).
+    width = pymupdf.get_text_length(label, fontname="helv", fontsize=10)
+    # The label's box on the page: centred on `centre`, above the segment (or centred on
+    # the centroid), turned by `angle`; /Rect grew to hold it.
+    if angle is None:
+        local = [(-width / 2, -3.5 - 2.5), (width / 2, -3.5 - 2.5), (width / 2, -3.5 + 10), (-width / 2, -3.5 + 10)]
+        angle = 0.0
+    else:
+        local = [(-width / 2, 2 - 2.5), (width / 2, 2 - 2.5), (width / 2, 12), (-width / 2, 12)]
+    c, s_ = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    corners = [(centre[0] + c * x - s_ * y, centre[1] + s_ * x + c * y) for x, y in local]
+    r = a.rect
+    for x, y in corners:
+        assert r.left - 0.01 <= x <= r.right + 0.01 and r.bottom - 0.01 <= y <= r.top + 0.01, (corners, r)
+    doc.flatten()
+    data = doc.save_to_bytes(full=True)
+    # The text is the measured value, where it should be, for PDFium and MuPDF.
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(data)
+    try:
+        textpage = pdf[0].get_textpage()
+        assert label in textpage.get_text_range()
+    finally:
+        pdf.close()
+    with pymupdf.open(stream=data, filetype="pdf") as mu:
+        page = mu[0]
+        assert label in page.get_text()
+        (hit,) = page.search_for(label)
+        # MuPDF's box (y down) of the label holds the expected centre of the label.
+        mid_x, mid_y = (hit.x0 + hit.x1) / 2, PAGE[1] - (hit.y0 + hit.y1) / 2
+        ex = sum(x for x, _ in corners) / 4
+        ey = sum(y for _, y in corners) / 4
+        assert abs(mid_x - ex) < 4 and abs(mid_y - ey) < 4, (mid_x, mid_y, ex, ey)
+    # Rendered: the label adds red ink (it is drawn in /C) around its middle, against the
+    # same shape without a measurement, for both renderers.
+    plain = quire.Document.from_bytes(blank_pdf())
+    b = quire.Annotation.new(subtype, 0, tuple(r))
+    setattr(b, field, points)
+    b.color = (1, 0, 0)
+    plain.add_annotation(b)
+    bare = plain.save_to_bytes(full=True)
+
+    def red(image: Any) -> int:
+        return sum(
+            1
+            for dx in range(-int(width / 2) + 1, int(width / 2))
+            for dy in (-2, -1, 0, 1, 2)
+            if (lambda p: p[0] > 150 and p[1] < 120)(pixel(image, ex + c * dx - s_ * dy, ey + s_ * dx + c * dy))
+        )
+
+    for renderer in RENDERERS:
+        assert red(render(data, renderer, "RGB")) >= red(render(bare, renderer, "RGB")) + 20, renderer
+
+
 def m_ratio(scale: quire.Measurement) -> str:
     return f"{scale.from_value:g} {scale.from_unit} = {scale.to_value:g} {scale.to_unit}"
 

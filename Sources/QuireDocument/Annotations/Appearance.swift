@@ -190,6 +190,13 @@ enum Appearance {
         default:
             ops.line("\(n(r.left)) \(n(r.bottom)) \(n(r.width)) \(n(r.height)) re S")
         }
+        // A measurement shows its value (/Contents) with its shape.
+        if let label = MeasurementLabel(a) {
+            let t = try AppearanceText(label.text, preferred: standardFont("Helv", "Helvetica"), document: document,
+                                       strict: strict, what: "the measured value of a \(a.subtype) annotation")
+            ops.measurementLabel(label, font: t, color: stroke)
+            text = t
+        }
         if !states.isEmpty { resources["ExtGState"] = .dictionary(states) }
         var dict = PDFDictionary([
             ("Type", .name("XObject")), ("Subtype", .name("Form")),

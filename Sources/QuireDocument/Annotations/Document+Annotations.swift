@@ -164,6 +164,7 @@ extension Document {
         var a = annotation
         if !imported { a.defaultQuadPoints(); a.fitRectToCloud() }
         a.applyMeasurement()
+        if !imported { a.fitRectToMeasurementLabel() }
         if let target = a.inReplyTo, !imported { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
         try a.validate()
@@ -224,6 +225,7 @@ extension Document {
         var a = annotation
         if importedOver == nil { a.defaultQuadPoints(); a.fitRectToCloud() }
         a.applyMeasurement(previous: current)
+        if importedOver == nil { a.fitRectToMeasurementLabel() }
         a.modificationDate = PDFDate.now()
         guard case .dictionary(let original) = try object(id.number) else {
             throw PDFError(.format, "annotation \(id) is not a dictionary")

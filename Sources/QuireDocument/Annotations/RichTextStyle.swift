@@ -86,7 +86,7 @@ extension RichText {
 
         /// The standard 14 font that draws the style (Table 388's generic families: serif
         /// to Times, monospace to Courier, anything else to Helvetica) and its resource name.
-        var standardFont: (resourceName: String, base: String) {
+        public var standardFont: (resourceName: String, base: String) {
             let f = family.lowercased()
             let kind: Int
             if f.contains("courier") || f.contains("mono") {
