@@ -1180,8 +1180,7 @@ static void test_image_stamp_and_attachment(void) {
                  QUIRE_EFORMAT);
     CHECK_STATUS(quire_tool_manager_set_attachment(m, payload, 4, "a/b.txt", NULL, NULL),
                  QUIRE_EINVAL);
-    CHECK_STATUS(quire_tool_manager_set_attachment(m, NULL, 4, "b.txt", NULL, NULL),
-                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_set_attachment(m, NULL, 4, "b.txt", NULL, NULL), QUIRE_EINVAL);
     /* Nothing given: a tap is refused and adds nothing. */
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_IMAGE_STAMP), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 200),

@@ -52,7 +52,8 @@ final class EmbeddedFonts {
                     j += 1
                 }
             }
-            ops.append("1 0 \(n(skew)) 1 \(n(pen + g.xOffset * size / 1000)) \(n(y + g.yOffset * size / 1000)) Tm [\(items)] TJ")
+            let (gx, gy) = (pen + g.xOffset * size / 1000, y + g.yOffset * size / 1000)
+            ops.append("1 0 \(n(skew)) 1 \(n(gx)) \(n(gy)) Tm [\(items)] TJ")
             for m in k..<j { pen += glyphs[m].advance * size / 1000 }
             k = j
         }
