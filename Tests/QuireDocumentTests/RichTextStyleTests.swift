@@ -13,7 +13,8 @@ struct RichTextStyleTests {
             <body xmlns="http://www.w3.org/1999/xhtml" style="font-size:14pt;color:#102030;font-family:Helvetica,sans-serif">\
             <p>a <b>b <i style="color:#F00">c</i></b></p>\
             <p style="text-align:center"><span style="font:italic bold 20px 'Times New Roman', serif;text-decoration:underline line-through">d</span></p>\
-            <p><span style="font-weight:300;font-family:Courier New">e\rf</span></p></body>
+            <p><span style="font-weight:300;font-family:Courier New">e<br/>f\ng</span></p>
+            </body>
             """
         let paragraphs = try RichText.paragraphs(xhtml, base: base)
         #expect(paragraphs.count == 4)
@@ -29,9 +30,16 @@ struct RichTextStyleTests {
         #expect(paragraphs[1].alignment == 1)
         #expect(d.bold && d.italic && d.size == 15 && d.family == "Times New Roman" && d.underline && d.lineThrough)
         #expect(d.standardFont.base == "Times-BoldItalic")
-        // A line break inside a paragraph is a line of its own, with the paragraph's alignment.
-        #expect(paragraphs[2].runs.map(\.text) == ["e"] && paragraphs[3].runs.map(\.text) == ["f"])
+        // A `br` breaks the line; a line end in the text is a space; the body's whitespace
+        // between paragraphs draws nothing.
+        #expect(paragraphs[2].runs.map(\.text) == ["e"] && paragraphs[3].runs.map(\.text) == ["f g"])
         #expect(paragraphs[2].runs[0].style.standardFont.base == "Courier" && !paragraphs[2].runs[0].style.bold)
+    }
+
+    @Test func aPrettyPrintedBodyDrawsNoEmptyLines() throws {
+        let xhtml = "<body>\n  <p>one</p>\n  <p>two</p>\n</body>"
+        let paragraphs = try RichText.paragraphs(xhtml, base: RichText.Style())
+        #expect(paragraphs.map { $0.runs.map(\.text) } == [["one"], ["two"]])
     }
 
     @Test func valuesOutsideTheRulesAreLeftOut() throws {

@@ -144,6 +144,8 @@ public enum RichText {
         /// read so far (``RichText/paragraphs(_:base:)``).
         var styles: [Style]
         var paragraphs: [Paragraph] = [Paragraph()]
+        /// Whether the last paragraph was opened by a `p` or a `br` (the first is not).
+        var paragraphOpened = false
 
         init(base: Style) { styles = [base] }
 
@@ -177,6 +179,11 @@ public enum RichText {
                 stack.append(nil)
                 return
             }
+            if name.lowercased() == "br" {
+                // A line break (not kept by the sanitizer: not an element of §12.7.4.3).
+                paragraphs.append(Paragraph(alignment: paragraphs[paragraphs.count - 1].alignment))
+                paragraphOpened = true
+            }
             if RichText.droppedWithContent.contains(name.lowercased()) {
                 skipFrom = stack.count
                 stack.append(nil)
@@ -200,10 +207,11 @@ public enum RichText {
             }
             let inner = self.style(element, attrs["style"], parent: parent)
             if element == "p" {
-                if sawParagraph || !plain.isEmpty {
-                    plain += "\n"
-                    paragraphs.append(Paragraph())
-                }
+                if sawParagraph || !plain.isEmpty { plain += "\n" }
+                // The text before the first paragraph (none, or the body's whitespace) is
+                // not a line of its own.
+                if paragraphOpened || !paragraphs[paragraphs.count - 1].runs.isEmpty { paragraphs.append(Paragraph()) }
+                paragraphOpened = true
                 sawParagraph = true
                 paragraphs[paragraphs.count - 1].alignment = inner.alignment
             }
@@ -224,19 +232,17 @@ public enum RichText {
             guard problem == nil, skipFrom == nil, !stack.isEmpty else { return }
             out += RichText.escape(s, quote: false)
             plain += s
-            // A line break inside a paragraph (Acrobat writes \r) starts a line of its own.
+            // As XHTML lays text out: whitespace between paragraphs (outside p, span, b and
+            // i: a pretty-printed body's) is not drawn, and a line end is a space; lines
+            // break at paragraphs and at `br`.
+            let inElement = stack.last.flatMap { $0 } != nil
+            if !inElement && s.allSatisfy(\.isWhitespace) { return }
+            let line = String(s.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
             let style = styles.last ?? Style()
-            for (k, line) in s.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).enumerated() {
-                if k > 0 {
-                    let alignment = paragraphs[paragraphs.count - 1].alignment
-                    paragraphs.append(Paragraph(alignment: alignment))
-                }
-                guard !line.isEmpty else { continue }
-                if let last = paragraphs[paragraphs.count - 1].runs.last, last.style == style {
-                    paragraphs[paragraphs.count - 1].runs[paragraphs[paragraphs.count - 1].runs.count - 1].text += line
-                } else {
-                    paragraphs[paragraphs.count - 1].runs.append(Run(text: String(line), style: style))
-                }
+            if let last = paragraphs[paragraphs.count - 1].runs.last, last.style == style {
+                paragraphs[paragraphs.count - 1].runs[paragraphs[paragraphs.count - 1].runs.count - 1].text += line
+            } else {
+                paragraphs[paragraphs.count - 1].runs.append(Run(text: line, style: style))
             }
         }
     }

@@ -123,7 +123,7 @@ extension RichText {
         public var style: Style
     }
 
-    /// A paragraph (`p`, or a line of one) and its `text-align`.
+    /// A paragraph (`p`, or a line of one after a `br`) and its `text-align`.
     public struct Paragraph: Sendable, Equatable {
         public var runs: [Run] = []
         public var alignment: Int? = nil
