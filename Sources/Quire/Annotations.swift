@@ -196,6 +196,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_MEASURE_FROM_UNIT: value = a.measurement?.fromUnit
         case QUIRE_ANNOT_MEASURE_TO_UNIT: value = a.measurement?.toUnit
         case QUIRE_ANNOT_BLEND_MODE: value = a.blendMode
+        case QUIRE_ANNOT_RICH_TEXT: value = a.richText
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -256,6 +257,9 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_BLEND_MODE:
             if let value { try Annotation.validate(blendMode: value) }
             b.annotation.blendMode = value
+        case QUIRE_ANNOT_RICH_TEXT:
+            guard let value else { b.annotation.richText = nil; return }
+            try b.annotation.setRichText(value)
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -413,20 +417,28 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: qu
     }
 }
 
+/// The bytes of a `data`, `length` argument, copied (nil for NULL and 0: "remove"):
+/// QUIRE_EINVAL for NULL data with a length or a size_t past SSIZE_MAX (it arrives
+/// negative: refused, never a copy of that count), QUIRE_ELIMIT past `limit`.
+func bytesArgument(_ data: UnsafeRawPointer?, _ length: Int, limit: Int, what: String) throws -> [UInt8]? {
+    guard data != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but length is \(UInt(bitPattern: length))") }
+    guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length \(UInt(bitPattern: length)) is too large") }
+    guard let data else { return nil }
+    guard length <= limit else { throw CallError(code: QUIRE_ELIMIT, message: "\(what) is \(length) bytes long (at most \(limit))") }
+    return Array(UnsafeRawBufferPointer(start: data, count: length))
+}
+
 @c @implementation
 public func quire_annotation_set_image(_ annotation: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
                                        _ contentType: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_annotation_set_image") {
         let b = try box(annotation)
-        guard data != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but length is \(UInt(bitPattern: length))") }
-        // A size_t past SSIZE_MAX arrives negative: refused, never a copy of that count.
-        guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length \(UInt(bitPattern: length)) is too large") }
-        guard let data else { b.annotation.image = nil; return }
-        guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
-        guard length <= ImageAttachment.maxBytes else {
-            throw CallError(code: QUIRE_ELIMIT, message: "the image is \(length) bytes long (at most \(ImageAttachment.maxBytes))")
+        guard let bytes = try bytesArgument(data, length, limit: ImageAttachment.maxBytes, what: "the image") else {
+            b.annotation.image = nil
+            return
         }
-        b.annotation.image = try Annotation.StampImage(bytes: Array(UnsafeRawBufferPointer(start: data, count: length)), contentType: type)
+        guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
+        b.annotation.image = try Annotation.StampImage(bytes: bytes, contentType: type)
     }
 }
 
@@ -436,16 +448,12 @@ public func quire_annotation_set_file(_ annotation: OpaquePointer?, _ data: Unsa
                                       _ description: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_annotation_set_file") {
         let b = try box(annotation)
-        guard data != nil || length == 0 else { throw CallError(code: QUIRE_EINVAL, message: "data is NULL but length is \(UInt(bitPattern: length))") }
-        // A size_t past SSIZE_MAX arrives negative: refused, never a copy of that count.
-        guard length >= 0 else { throw CallError(code: QUIRE_EINVAL, message: "length \(UInt(bitPattern: length)) is too large") }
-        guard let data else { b.annotation.file = nil; return }
-        guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
-        guard length <= Annotation.AttachedFile.maxBytes else {
-            throw CallError(code: QUIRE_ELIMIT, message: "the file is \(length) bytes long (at most \(Annotation.AttachedFile.maxBytes))")
+        guard let bytes = try bytesArgument(data, length, limit: Annotation.AttachedFile.maxBytes, what: "the file") else {
+            b.annotation.file = nil
+            return
         }
-        b.annotation.file = try Annotation.AttachedFile(bytes: Array(UnsafeRawBufferPointer(start: data, count: length)), name: name,
-                                                         contentType: cText(contentType), description: cText(description))
+        guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
+        b.annotation.file = try Annotation.AttachedFile(bytes: bytes, name: name, contentType: cText(contentType), description: cText(description))
     }
 }
 

@@ -408,6 +408,33 @@ public func quire_tool_manager_set_measurement(_ manager: OpaquePointer?, _ from
 }
 
 @c @implementation
+public func quire_tool_manager_set_stamp_image(_ manager: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
+                                               _ contentType: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_set_stamp_image") {
+        let box = try toolBox(manager)
+        let bytes = try bytesArgument(data, length, limit: ImageAttachment.maxBytes, what: "the image")
+        guard let bytes else { try box.run { try $0.setStampImage(nil) }; return }
+        guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
+        let image = try Annotation.StampImage(bytes: bytes, contentType: type)
+        try box.run { try $0.setStampImage(image) }
+    }
+}
+
+@c @implementation
+public func quire_tool_manager_set_attachment(_ manager: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
+                                              _ fileName: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?,
+                                              _ description: UnsafePointer<CChar>?) -> Int32 {
+    guarded("quire_tool_manager_set_attachment") {
+        let box = try toolBox(manager)
+        let bytes = try bytesArgument(data, length, limit: Annotation.AttachedFile.maxBytes, what: "the file")
+        guard let bytes else { try box.run { $0.attachment = nil }; return }
+        guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
+        let file = try Annotation.AttachedFile(bytes: bytes, name: name, contentType: cText(contentType), description: cText(description))
+        try box.run { $0.attachment = file }
+    }
+}
+
+@c @implementation
 public func quire_tool_manager_set_selection_contents(_ manager: OpaquePointer?, _ text: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_tool_manager_set_selection_contents") {
         let box = try toolBox(manager)

@@ -282,6 +282,8 @@ READ_ONLY = {
     "quire_tool_manager_delete_selection",
     "quire_tool_manager_move_selection",
     "quire_tool_manager_set_measurement",
+    "quire_tool_manager_set_stamp_image",
+    "quire_tool_manager_set_attachment",
     # Issue 31: a review state from the manager (a NULL manager here).
     "quire_tool_manager_set_state",
     # Issue 37: signing what the Signature tool draws (a NULL manager here).
@@ -452,6 +454,13 @@ OPTIONAL = {
     # "`from_unit` NULL removes the scale (the other arguments are then ignored)"
     ("quire_annotation_set_measurement", "from_unit"),
     ("quire_tool_manager_set_measurement", "from_unit"),
+    # "`data` NULL and `length` 0 remove the image / the file"; "NULL for none"
+    ("quire_tool_manager_set_stamp_image", "data"),
+    ("quire_tool_manager_set_stamp_image", "content_type"),
+    ("quire_tool_manager_set_attachment", "data"),
+    ("quire_tool_manager_set_attachment", "file_name"),
+    ("quire_tool_manager_set_attachment", "content_type"),
+    ("quire_tool_manager_set_attachment", "description"),
     # "`*out_moved` (may be NULL)"
     ("quire_document_move_annotation", "out_moved"),
     ("quire_tool_manager_move_selection", "out_moved"),

@@ -159,6 +159,10 @@
       (quire_tool_manager *, double, const char *, double, const char *, int32_t))                 \
     X(quire_tool_manager_move_selection, int,                                                      \
       (int32_t *, quire_tool_manager *, quire_annot_order))                                        \
+    X(quire_tool_manager_set_stamp_image, int,                                                     \
+      (quire_tool_manager *, const void *, size_t, const char *))                                  \
+    X(quire_tool_manager_set_attachment, int,                                                      \
+      (quire_tool_manager *, const void *, size_t, const char *, const char *, const char *))      \
     X(quire_tool_manager_set_selection_contents, int, (quire_tool_manager *, const char *))        \
     X(quire_tool_manager_set_field_value, int, (quire_tool_manager *, const char *))               \
     X(quire_custom_tool_init, int, (quire_custom_tool *, unsigned))                                \
@@ -538,7 +542,8 @@ HEADER_ASSERT(annot_string_fields,
                   QUIRE_ANNOT_FILE_DESCRIPTION == 0x0714 &&
                   QUIRE_ANNOT_FILE_CONTENT_TYPE == 0x0715 &&
                   QUIRE_ANNOT_MEASURE_FROM_UNIT == 0x0716 &&
-                  QUIRE_ANNOT_MEASURE_TO_UNIT == 0x0717 && QUIRE_ANNOT_BLEND_MODE == 0x0718);
+                  QUIRE_ANNOT_MEASURE_TO_UNIT == 0x0717 && QUIRE_ANNOT_BLEND_MODE == 0x0718 &&
+                  QUIRE_ANNOT_RICH_TEXT == 0x0719);
 HEADER_ASSERT(annot_number_fields,
               QUIRE_ANNOT_OPACITY == 0x0800 && QUIRE_ANNOT_BORDER_WIDTH == 0x0801 &&
                   QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803 &&
@@ -1004,7 +1009,8 @@ HEADER_ASSERT(tools, QUIRE_TOOL_PAN == 0x3000 && QUIRE_TOOL_ANNOT_EDIT == 0x3001
                          QUIRE_TOOL_REDACT == 0x3012 && QUIRE_TOOL_CARET == 0x3013 &&
                          QUIRE_TOOL_CLOUD == 0x3014 && QUIRE_TOOL_CALLOUT == 0x3015 &&
                          QUIRE_TOOL_DISTANCE == 0x3016 && QUIRE_TOOL_PERIMETER == 0x3017 &&
-                         QUIRE_TOOL_AREA == 0x3018 && QUIRE_TOOL_CUSTOM == 0x30FF);
+                         QUIRE_TOOL_AREA == 0x3018 && QUIRE_TOOL_IMAGE_STAMP == 0x3019 &&
+                         QUIRE_TOOL_FILE_ATTACHMENT == 0x301A && QUIRE_TOOL_CUSTOM == 0x30FF);
 HEADER_ASSERT(pointer_kinds,
               QUIRE_POINTER_TAP == 0x3100 && QUIRE_POINTER_DOUBLE_TAP == 0x3101 &&
                   QUIRE_POINTER_LONG_PRESS == 0x3102 && QUIRE_POINTER_DRAG_BEGIN == 0x3103 &&

@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_BLEND_MODE + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_RICH_TEXT + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -2655,6 +2655,22 @@ static void test_styles_and_kinds(void) {
         CHECK_STATUS(quire_annotation_set_number(square, QUIRE_ANNOT_CLOUDY_INTENSITY, -1),
                      QUIRE_EINVAL);
         CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_SYMBOL, "Q"), QUIRE_EINVAL);
+        /* Rich text (the header): sanitized, /Contents its plain text; not well-formed is
+         * QUIRE_EFORMAT. */
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_RICH_TEXT, "<p>open"),
+                     QUIRE_EFORMAT);
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_RICH_TEXT,
+                                                 "<p>Insert <b>here</b><script>x</script></p>"),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, caret, QUIRE_ANNOT_CONTENTS),
+                     QUIRE_OK);
+        CHECK_STR(text, "Insert here");
+        CHECK_STATUS(quire_annotation_string(NULL, 0, &len, caret, QUIRE_ANNOT_RICH_TEXT),
+                     QUIRE_OK);
+        CHECK(len > 20);
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_RICH_TEXT, NULL), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_string(NULL, 0, &len, caret, QUIRE_ANNOT_RICH_TEXT),
+                     QUIRE_ENOTFOUND);
         CHECK_STATUS(quire_annotation_set_image(stamp, png, sizeof png, "image/gif"),
                      QUIRE_EFORMAT);
         CHECK_STATUS(quire_annotation_set_image(stamp, png, sizeof png - 20, "image/png"),

@@ -1146,6 +1146,114 @@ static void test_issue31_errors(void) {
     CHECK_STATUS(quire_tool_manager_set_state(&v, NULL, NULL, "Accepted"), QUIRE_EINVAL);
 }
 
+/* The image stamp and file attachment tools (issue 39): each places what the host gave the
+ * manager ("the header": a tap with nothing given is QUIRE_ESTATE; "set above": the 2 by 2
+ * gray PNG of test_annotations.c, placed a pixel a point centred at the tap; the file's
+ * bytes come back from the document). */
+static void test_image_stamp_and_attachment(void) {
+    static const unsigned char png[] = {
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+        0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x00, 0x00, 0x00, 0x00, 0x57,
+        0xdd, 0x52, 0xf8, 0x00, 0x00, 0x00, 0x0e, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60,
+        0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x01, 0x01, 0xff, 0x5d, 0x69, 0x35, 0xd9, 0x00,
+        0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    static const char payload[] = "minutes of the meeting";
+    quire_document *doc = open_corpus(LINKS_PDF, NULL);
+    struct recorder r;
+    quire_tool_manager *m;
+    quire_annotation *a = NULL;
+    quire_rect rect;
+    char text[64];
+    size_t len = 0;
+    int32_t handled = -1, selected = 0;
+    if (!doc) return;
+    memset(&r, 0, sizeof r);
+    m = new_manager(doc, &r);
+    if (!m) {
+        quire_document_close(doc);
+        return;
+    }
+    CHECK_STATUS(quire_tool_manager_set_stamp_image(NULL, png, sizeof png, "image/png"),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, png, sizeof png, NULL), QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, png, sizeof png - 20, "image/png"),
+                 QUIRE_EFORMAT);
+    CHECK_STATUS(quire_tool_manager_set_attachment(m, payload, 4, "a/b.txt", NULL, NULL),
+                 QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_set_attachment(m, NULL, 4, "b.txt", NULL, NULL), QUIRE_EINVAL);
+    /* Nothing given: a tap is refused and adds nothing. */
+    CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_IMAGE_STAMP), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 200),
+                 QUIRE_ESTATE);
+    CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_FILE_ATTACHMENT), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 200),
+                 QUIRE_ESTATE);
+    /* The image stamp: 2 by 2 points centred at the tap, selected. */
+    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, png, sizeof png, "image/png"), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_IMAGE_STAMP), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 200), QUIRE_OK);
+    CHECK_INT(handled, 1);
+    CHECK_STATUS(quire_tool_manager_selection(&selected, m), QUIRE_OK);
+    CHECK(selected > 0);
+    CHECK_STATUS(quire_document_annotation(&a, doc, selected), QUIRE_OK);
+    if (a) {
+        CHECK_STATUS(quire_annotation_subtype(text, sizeof text, &len, a), QUIRE_OK);
+        CHECK_STR(text, "Stamp");
+        CHECK_STATUS(quire_annotation_rect(&rect, a), QUIRE_OK);
+        CHECK(fabs(rect.left - 399) < 1e-9 && fabs(rect.bottom - 199) < 1e-9 &&
+              fabs(rect.right - 401) < 1e-9 && fabs(rect.top - 201) < 1e-9);
+        quire_annotation_free(a);
+        a = NULL;
+    }
+    /* A drag fits it into the rectangle keeping its proportions (square: 40 by 40). */
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_BEGIN, 0, 100, 100),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_DRAG_END, 0, 200, 140),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_selection(&selected, m), QUIRE_OK);
+    CHECK_STATUS(quire_document_annotation(&a, doc, selected), QUIRE_OK);
+    if (a) {
+        CHECK_STATUS(quire_annotation_rect(&rect, a), QUIRE_OK);
+        CHECK(fabs(rect.left - 130) < 1e-9 && fabs(rect.bottom - 100) < 1e-9 &&
+              fabs(rect.right - 170) < 1e-9 && fabs(rect.top - 140) < 1e-9);
+        quire_annotation_free(a);
+        a = NULL;
+    }
+    /* The file attachment: its icon's top-left at the tap, the file embedded. */
+    CHECK_STATUS(quire_tool_manager_set_attachment(m, payload, sizeof payload - 1, "minutes.txt",
+                                                   "text/plain", "the minutes"),
+                 QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_FILE_ATTACHMENT), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 300, 300), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_selection(&selected, m), QUIRE_OK);
+    CHECK_STATUS(quire_document_annotation(&a, doc, selected), QUIRE_OK);
+    if (a) {
+        CHECK_STATUS(quire_annotation_subtype(text, sizeof text, &len, a), QUIRE_OK);
+        CHECK_STR(text, "FileAttachment");
+        CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, a, QUIRE_ANNOT_FILE_NAME),
+                     QUIRE_OK);
+        CHECK_STR(text, "minutes.txt");
+        CHECK_STATUS(quire_annotation_rect(&rect, a), QUIRE_OK);
+        CHECK(fabs(rect.left - 300) < 1e-9 && fabs(rect.top - 300) < 1e-9 &&
+              fabs(rect.right - 316) < 1e-9 && fabs(rect.bottom - 280) < 1e-9);
+        quire_annotation_free(a);
+        a = NULL;
+    }
+    CHECK_STATUS(quire_document_annotation_file(text, sizeof text, &len, doc, selected), QUIRE_OK);
+    CHECK_INT(len, sizeof payload - 1);
+    CHECK(len == sizeof payload - 1 && memcmp(text, payload, len) == 0);
+    /* One undo step each: undoing the attachment removes it. */
+    CHECK_STATUS(quire_tool_manager_undo(&handled, m), QUIRE_OK);
+    CHECK_INT(handled, 1);
+    CHECK_STATUS(quire_document_annotation(&a, doc, selected), QUIRE_ENOTFOUND);
+    /* Removed again: a tap is refused. */
+    CHECK_STATUS(quire_tool_manager_set_attachment(m, NULL, 0, NULL, NULL, NULL), QUIRE_OK);
+    CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 300, 300),
+                 QUIRE_ESTATE);
+    quire_tool_manager_free(m);
+    quire_document_close(doc);
+}
+
 static const struct test_case tools_tests[] = {
     {"coordinates", test_coordinates},
     {"hit_test", test_hit_test},
@@ -1162,6 +1270,7 @@ static const struct test_case tools_tests[] = {
     {"selection_and_previews", test_selection_and_previews},
     {"style_replies_states", test_style_replies_states},
     {"issue31_errors", test_issue31_errors},
+    {"image_stamp_and_attachment", test_image_stamp_and_attachment},
     {NULL, NULL}};
 
 const struct test_suite tools_suite = {"tools", NULL, NULL, tools_tests};

@@ -156,6 +156,86 @@ def test_measurement_is_written_and_computed(
     assert again.measurement == scale and again.measured_value == pytest.approx(value, rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    "subtype,field,points,centre,angle",
+    [
+        # a distance: the label centred above the line's middle, along it
+        ("Line", "line", [60, 100, 240, 100], (150, 100), 0.0),
+        # a slanted distance drawn right to left: the label still reads left to right
+        ("Line", "line", [240, 240, 60, 60], (150, 150), 45.0),
+        # a perimeter: the middle of its longest segment
+        ("PolyLine", "vertices", [40, 40, 60, 60, 260, 60], (160, 60), 0.0),
+        # an area: the centroid of the polygon
+        ("Polygon", "vertices", [50, 50, 250, 50, 250, 150, 50, 150], (150, 100), None),
+    ],
+)
+def test_measured_value_is_drawn_with_the_shape(
+    subtype: str, field: str, points: List[float], centre: Tuple[float, float], angle: Any
+) -> None:
+    doc = quire.Document.from_bytes(blank_pdf())
+    a = quire.Annotation.new(subtype, 0, (points[0], points[1], points[0] + 1, points[1] + 1))
+    setattr(a, field, points)
+    a.color = (1, 0, 0)
+    a.measurement = quire.Measurement(1, "in", 1, "in", 2)
+    doc.add_annotation(a)
+    a = doc.annotation(a.id)
+    label = a.contents
+    assert label and label.endswith("in")
+    # Helvetica's widths of the label at 10 points (the standard 14 metrics, from PyMuPDF).
+    width = pymupdf.get_text_length(label, fontname="helv", fontsize=10)
+    # The label's box on the page: centred on `centre`, above the segment (or centred on
+    # the centroid), turned by `angle`; /Rect grew to hold it.
+    if angle is None:
+        local = [(-width / 2, -3.5 - 2.5), (width / 2, -3.5 - 2.5), (width / 2, -3.5 + 10), (-width / 2, -3.5 + 10)]
+        angle = 0.0
+    else:
+        local = [(-width / 2, 2 - 2.5), (width / 2, 2 - 2.5), (width / 2, 12), (-width / 2, 12)]
+    c, s_ = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    corners = [(centre[0] + c * x - s_ * y, centre[1] + s_ * x + c * y) for x, y in local]
+    r = a.rect
+    for x, y in corners:
+        assert r.left - 0.01 <= x <= r.right + 0.01 and r.bottom - 0.01 <= y <= r.top + 0.01, (corners, r)
+    doc.flatten()
+    data = doc.save_to_bytes(full=True)
+    # The text is the measured value, where it should be, for PDFium and MuPDF.
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(data)
+    try:
+        textpage = pdf[0].get_textpage()
+        assert label in textpage.get_text_range()
+    finally:
+        pdf.close()
+    with pymupdf.open(stream=data, filetype="pdf") as mu:
+        page = mu[0]
+        assert label in page.get_text()
+        (hit,) = page.search_for(label)
+        # MuPDF's box (y down) of the label holds the expected centre of the label.
+        mid_x, mid_y = (hit.x0 + hit.x1) / 2, PAGE[1] - (hit.y0 + hit.y1) / 2
+        ex = sum(x for x, _ in corners) / 4
+        ey = sum(y for _, y in corners) / 4
+        assert abs(mid_x - ex) < 4 and abs(mid_y - ey) < 4, (mid_x, mid_y, ex, ey)
+    # Rendered: the label adds red ink (it is drawn in /C) around its middle, against the
+    # same shape without a measurement, for both renderers.
+    plain = quire.Document.from_bytes(blank_pdf())
+    b = quire.Annotation.new(subtype, 0, tuple(r))
+    setattr(b, field, points)
+    b.color = (1, 0, 0)
+    plain.add_annotation(b)
+    bare = plain.save_to_bytes(full=True)
+
+    def red(image: Any) -> int:
+        return sum(
+            1
+            for dx in range(-int(width / 2) + 1, int(width / 2))
+            for dy in (-2, -1, 0, 1, 2)
+            if (lambda p: p[0] > 150 and p[1] < 120)(pixel(image, ex + c * dx - s_ * dy, ey + s_ * dx + c * dy))
+        )
+
+    for renderer in RENDERERS:
+        assert red(render(data, renderer, "RGB")) >= red(render(bare, renderer, "RGB")) + 20, renderer
+
+
 def m_ratio(scale: quire.Measurement) -> str:
     return f"{scale.from_value:g} {scale.from_unit} = {scale.to_value:g} {scale.to_unit}"
 
@@ -466,6 +546,42 @@ def test_z_order_through_the_tool_manager_is_one_undo_step() -> None:
         assert [a.id for a in doc.annotations()] == [gray, black]
 
 
+def test_z_order_and_blend_mode_through_xfdf() -> None:
+    # XFDF lists a page's annotations in its drawing order; an import puts the
+    # annotations it lists in that order (in the places they hold), and carries /BM as
+    # Quire's blend-mode attribute.
+    doc, (black, gray) = squares()
+    for a in doc.annotations():
+        a.name = f"sq{a.id}"
+        a.blend_mode = "Multiply" if a.id == gray else None
+        doc.update_annotation(a)
+    assert doc.move_annotation(black, "to_front")
+    xfdf = doc.export_xfdf()
+    assert xfdf.index(f'name="sq{gray}"') < xfdf.index(f'name="sq{black}"') and 'blend-mode="Multiply"' in xfdf
+    # Into a document with the same two, in the other order: reordered, blend mode set.
+    target, (black2, gray2) = squares()
+    for a, b in zip(target.annotations(), (black, gray)):
+        a.name = f"sq{b}"
+        target.update_annotation(a)
+    assert target.import_xfdf(xfdf) == 2
+    names = [a.name for a in target.annotations()]
+    assert names == [f"sq{gray}", f"sq{black}"]
+    assert [a.blend_mode for a in target.annotations()] == ["Multiply", None]
+    data = target.save_to_bytes(full=True)
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        assert [str(a.NM) for a in pdf.pages[0].Annots] == names
+    for renderer in RENDERERS:
+        assert pixel(render(data, renderer), 150, 150) < 40  # black on top in the overlap
+    # Into an empty document: added in the XFDF's order.
+    fresh = quire.Document.from_bytes(blank_pdf())
+    fresh.import_xfdf(xfdf)
+    assert [a.name for a in fresh.annotations()] == [f"sq{gray}", f"sq{black}"]
+    # An unknown blend mode in XFDF reads as none.
+    bad = quire.Document.from_bytes(blank_pdf())
+    bad.import_xfdf(xfdf.replace('blend-mode="Multiply"', 'blend-mode="Burn"'))
+    assert [a.blend_mode for a in bad.annotations()] == [None, None]
+
+
 # ----------------------------------------------------------------------------------------
 # Blend mode and opacity
 # ----------------------------------------------------------------------------------------
@@ -593,3 +709,51 @@ def test_caret_cloud_and_callout_tools() -> None:
         assert kinds == ["Caret", "Polygon", "FreeText"]
     image = render(data, "pdfium")
     assert pixel(image, 50, 250) < 200  # the callout's line reaches the point it points at
+
+
+def test_image_stamp_and_file_attachment_tools(tmp_path: Any) -> None:
+    from PIL import Image
+
+    # A 100 by 40 picture, black: a tap places it at its size centred there; a drag fits it
+    # into the dragged rectangle keeping its proportions (a 50 by 20 box centred in 50 by 50).
+    picture = Image.new("RGB", (100, 40), (0, 0, 0))
+    png = io.BytesIO()
+    picture.save(png, format="PNG")
+    minutes = tmp_path / "minutes.txt"
+    minutes.write_bytes(b"the minutes of the meeting")
+    doc = quire.Document.from_bytes(blank_pdf())
+    with quire.ToolManager(doc) as tools:
+        tools.tool = quire.Tool.IMAGE_STAMP
+        with pytest.raises(quire.StateError):
+            tools.tap(0, (150, 250))
+        tools.set_stamp_image(png.getvalue())
+        tools.tap(0, (150, 250))
+        tapped = doc.annotation(tools.selection)
+        tools.drag(0, (20, 20), (70, 70))
+        dragged = doc.annotation(tools.selection)
+        tools.tool = quire.Tool.FILE_ATTACHMENT
+        with pytest.raises(quire.StateError):
+            tools.tap(0, (200, 150))
+        tools.set_attachment(minutes, content_type="text/plain", description="notes")
+        tools.tap(0, (200, 150))
+        attached = doc.annotation(tools.selection)
+        assert tools.undo_steps[:3] == ["Add File attachment", "Add Stamp", "Add Stamp"]
+    assert tapped.subtype == "Stamp" and tuple(tapped.rect) == (100, 230, 200, 270)
+    assert dragged.subtype == "Stamp" and tuple(dragged.rect) == (20, 35, 70, 55)
+    assert attached.subtype == "FileAttachment" and tuple(attached.rect) == (200, 130, 216, 150)
+    assert attached.file_name == "minutes.txt" and attached.file_content_type == "text/plain"
+    assert doc.annotation_file(attached) == b"the minutes of the meeting"
+    data = doc.save_to_bytes(full=True)
+    with pymupdf.open(stream=data, filetype="pdf") as mu:
+        page = mu[0]
+        annots = list(page.annots())
+        assert [a.type[1] for a in annots] == ["Stamp", "Stamp", "FileAttachment"]
+        assert annots[2].get_file() == b"the minutes of the meeting"
+    for renderer in RENDERERS:
+        image = render(data, renderer)
+        # Each image is drawn black where it was placed, and nothing past it.
+        assert pixel(image, 150, 250) < 60 and pixel(image, 45, 45) < 60, renderer
+        assert pixel(image, 150, 275) > 200 and pixel(image, 45, 60) > 200, renderer
+        # The icon is drawn inside its rectangle.
+        icon = image.crop((200 * SCALE, (PAGE[1] - 150) * SCALE, 216 * SCALE, (PAGE[1] - 130) * SCALE))
+        assert min(icon.getdata()) < 160, renderer

@@ -91,7 +91,14 @@ typedef enum quire_annot_string_field {
      *  Screen, Overlay, Darken, Lighten, ColorDodge, ColorBurn, HardLight, SoftLight,
      *  Difference, Exclusion, Hue, Saturation, Color, Luminosity; another name is
      *  QUIRE_EINVAL), drawn through the appearance's graphics state */
-    QUIRE_ANNOT_BLEND_MODE = 0x0718
+    QUIRE_ANNOT_BLEND_MODE = 0x0718,
+    /** /RC, rich text (ISO 32000-2 §12.7.4.3): XHTML with `p`, `b`, `i` and `span` and the
+     *  style properties of Table 388. Setting it sanitizes it (other elements and
+     *  attributes are dropped, docs/annotation-json.md "Comments and rich text") and sets
+     *  QUIRE_ANNOT_CONTENTS to its plain text; not well-formed XHTML is QUIRE_EFORMAT, over
+     *  1 MiB or nested deeper than 64 QUIRE_ELIMIT. A FreeText draws it with its styles
+     *  (bold, italic, colour, size, font family, underline, alignment; docs/annotations.md) */
+    QUIRE_ANNOT_RICH_TEXT = 0x0719
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */

@@ -79,6 +79,11 @@ typedef enum quire_tool {
                                            (`quire_tool_manager_set_measurement`) */
     QUIRE_TOOL_PERIMETER = 0x3017,   /**< a perimeter measurement (a PolyLine) from taps, as the polyline */
     QUIRE_TOOL_AREA = 0x3018,        /**< an area measurement (a Polygon) from taps, as the polygon */
+    QUIRE_TOOL_IMAGE_STAMP = 0x3019, /**< a Stamp with the image of `quire_tool_manager_set_stamp_image`: centred at a tap
+                                           (a pixel a point, the longer side at most 200 points) or fitted into a drag's
+                                           rectangle keeping its proportions (then selected) */
+    QUIRE_TOOL_FILE_ATTACHMENT = 0x301A, /**< a FileAttachment with the file of `quire_tool_manager_set_attachment`: its
+                                               PushPin icon (16 by 20 points) with its top-left at a tap (then selected) */
     QUIRE_TOOL_CUSTOM = 0x30FF       /**< a host's tool (`quire_tool_manager_register_tool`); its name comes with it */
 } quire_tool;
 
@@ -295,6 +300,27 @@ QUIRE_API int quire_tool_manager_move_selection(int32_t *out_moved, quire_tool_m
  *  refuses); QUIRE_ESTATE (called from a callback). */
 QUIRE_API int quire_tool_manager_set_measurement(quire_tool_manager *manager, double from_value, const char *from_unit,
                                                  double to_value, const char *to_unit, int32_t precision);
+
+/** Gives the image stamp tool (QUIRE_TOOL_IMAGE_STAMP) the image it places from now on:
+ *  `length` bytes of a PNG or JPEG, `content_type` "image/png" or "image/jpeg", checked and
+ *  copied now, as `quire_annotation_set_image` takes them. Each stamp the tool places
+ *  stores its own copy in the document. `data` NULL and `length` 0 remove the image (a tap
+ *  with the tool is then QUIRE_ESTATE). Returns: QUIRE_OK; QUIRE_EINVAL (NULL manager, NULL
+ *  data with a length, NULL content_type); QUIRE_EFORMAT; QUIRE_ELIMIT (as
+ *  `quire_annotation_set_image`); QUIRE_ESTATE (called from a callback). */
+QUIRE_API int quire_tool_manager_set_stamp_image(quire_tool_manager *manager, const void *data, size_t length,
+                                                 const char *content_type);
+
+/** Gives the file attachment tool (QUIRE_TOOL_FILE_ATTACHMENT) the file it attaches from
+ *  now on: `length` bytes named `file_name`, with an optional media type and description,
+ *  checked and copied now, as `quire_annotation_set_file` takes them. Each annotation the
+ *  tool places embeds its own copy. `data` NULL and `length` 0 remove the file (a tap with
+ *  the tool is then QUIRE_ESTATE). Returns: QUIRE_OK; QUIRE_EINVAL (NULL manager, NULL data
+ *  with a length, a name or media type `quire_annotation_set_file` refuses); QUIRE_ELIMIT
+ *  (over 64 MiB); QUIRE_ESTATE (called from a callback). */
+QUIRE_API int quire_tool_manager_set_attachment(quire_tool_manager *manager, const void *data, size_t length,
+                                                const char *file_name, const char *content_type,
+                                                const char *description);
 
 /** Sets the selected annotation's /Contents (`text` NULL removes it; one undo step).
  *  Returns: QUIRE_OK; QUIRE_EINVAL; QUIRE_ESTATE (nothing or several selected, contents

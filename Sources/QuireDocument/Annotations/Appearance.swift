@@ -14,8 +14,9 @@ enum Appearance {
     struct Stream {
         var dictionary: PDFDictionary
         var content: [UInt8]
-        /// The text's fonts, written with the stream (``Document/addAppearanceStream(_:)``).
-        var text: AppearanceText? = nil
+        /// The text's fonts, written with the stream (``Document/addAppearanceStream(_:)``):
+        /// one for plain text, one per font of rich text.
+        var texts: [AppearanceText] = []
     }
 
     /// The appearance of `a`. Its text (free text's contents, a stamp's name) is drawn in
@@ -29,6 +30,7 @@ enum Appearance {
         a.rect = turn.box
         a.calloutLine = turn.unturned(a.calloutLine)
         var text: AppearanceText? = nil
+        var richTexts: [AppearanceText] = []
         var ops = ContentBuilder()
         var resources = PDFDictionary()
         var states = PDFDictionary()
@@ -153,11 +155,17 @@ enum Appearance {
                 ops.lineEndings(Array(a.lineEndings.prefix(1)), start: ((cl[0], cl[1]), (cl[2], cl[3])), end: ((0, 0), (0, 0)),
                                 size: endingSize(max(width, 1)), fill: hasFill)
             }
-            let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
-                                       strict: strict, what: "the contents of a FreeText annotation")
-            ops.text(a.contents ?? "", in: box, font: t, size: size, color: textColor(a.defaultAppearance),
-                     alignment: a.alignment ?? 0)
-            text = t
+            // Rich text (/RC) is drawn with its styles; plain /Contents in /DA's size and colour.
+            if let rc = a.richText, let paragraphs = try? RichText.paragraphs(rc, base: RichText.Style(size: size, color: textColor(a.defaultAppearance))),
+               paragraphs.contains(where: { !$0.runs.isEmpty }) {
+                richTexts = try ops.richText(paragraphs, in: box, alignment: a.alignment ?? 0, document: document, strict: strict)
+            } else {
+                let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
+                                           strict: strict, what: "the contents of a FreeText annotation")
+                ops.text(a.contents ?? "", in: box, font: t, size: size, color: textColor(a.defaultAppearance),
+                         alignment: a.alignment ?? 0)
+                text = t
+            }
         case "Redact":
             // The marked state (before it is applied): each region outlined in /C, red by
             // default. Applying it draws ``redacted(for:document:strict:)`` instead.
@@ -182,6 +190,13 @@ enum Appearance {
         default:
             ops.line("\(n(r.left)) \(n(r.bottom)) \(n(r.width)) \(n(r.height)) re S")
         }
+        // A measurement shows its value (/Contents) with its shape.
+        if let label = MeasurementLabel(a) {
+            let t = try AppearanceText(label.text, preferred: standardFont("Helv", "Helvetica"), document: document,
+                                       strict: strict, what: "the measured value of a \(a.subtype) annotation")
+            ops.measurementLabel(label, font: t, color: stroke)
+            text = t
+        }
         if !states.isEmpty { resources["ExtGState"] = .dictionary(states) }
         var dict = PDFDictionary([
             ("Type", .name("XObject")), ("Subtype", .name("Form")),
@@ -189,7 +204,7 @@ enum Appearance {
         ])
         if !resources.isEmpty { dict["Resources"] = .dictionary(resources) }
         if let m = turn.matrix { dict["Matrix"] = .array(m.map(Annotation.number)) }
-        return Stream(dictionary: dict, content: ops.bytes, text: text)
+        return Stream(dictionary: dict, content: ops.bytes, texts: (text.map { [$0] } ?? []) + richTexts)
     }
 
     /// The turn of a FreeText's or Stamp's appearance (/Rotate 90, 180 or 270: counter-
@@ -282,7 +297,7 @@ enum Appearance {
             ("Type", .name("XObject")), ("Subtype", .name("Form")),
             ("BBox", .array([r.left, r.bottom, r.right, r.top].map(Annotation.number))),
         ])
-        return Stream(dictionary: dict, content: ops.bytes, text: text)
+        return Stream(dictionary: dict, content: ops.bytes, texts: text.map { [$0] } ?? [])
     }
 
     /// The `d` operator of a dash array: /BS /D, else 3 on and 3 off (Table 168's default).

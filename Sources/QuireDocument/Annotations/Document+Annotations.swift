@@ -164,6 +164,7 @@ extension Document {
         var a = annotation
         if !imported { a.defaultQuadPoints(); a.fitRectToCloud() }
         a.applyMeasurement()
+        if !imported { a.fitRectToMeasurementLabel() }
         if let target = a.inReplyTo, !imported { try checkReplyTarget(target, from: nil, page: a.pageIndex) }
         try a.validateState()
         try a.validate()
@@ -224,6 +225,7 @@ extension Document {
         var a = annotation
         if importedOver == nil { a.defaultQuadPoints(); a.fitRectToCloud() }
         a.applyMeasurement(previous: current)
+        if importedOver == nil { a.fitRectToMeasurementLabel() }
         a.modificationDate = PDFDate.now()
         guard case .dictionary(let original) = try object(id.number) else {
             throw PDFError(.format, "annotation \(id) is not a dictionary")
@@ -413,6 +415,33 @@ extension Document {
         return true
     }
 
+    /// Puts annotations `ids` of page `pageIndex` in that order in its /Annots: they take
+    /// the places they already hold, in `ids`' order (the others stay where they are).
+    /// Returns whether /Annots changed (nothing is written when they are in order).
+    @discardableResult
+    func orderAnnotations(_ ids: [ObjectID], onPage pageIndex: Int) throws -> Bool {
+        let page = try self.page(at: pageIndex)
+        var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
+        var wanted: [Int] = []
+        var seen: Set<Int> = []
+        for id in ids where seen.insert(id.number).inserted { wanted.append(id.number) }
+        let listed = Set(wanted)
+        let slots = annots.indices.filter { annots[$0].reference.map { listed.contains($0.number) } ?? false }
+        let entries = Dictionary(slots.map { (annots[$0].reference?.number ?? -1, annots[$0]) }, uniquingKeysWith: { first, _ in first })
+        let ordered = wanted.compactMap { entries[$0] }
+        guard ordered.count == slots.count else { return false }  // listed twice in /Annots: left as it is
+        var changed = false
+        for (slot, entry) in zip(slots, ordered) where annots[slot].reference?.number != entry.reference?.number {
+            annots[slot] = entry
+            changed = true
+        }
+        guard changed else { return false }
+        try checkCertification(allows: .annotations)
+        noteModification(.annotations)
+        try setAnnots(page, annots)
+        return true
+    }
+
     private func appendToAnnots(_ page: Page, _ entry: PDFObject) throws {
         var annots = try page.dictionary["Annots"].map(resolve)?.array ?? []
         annots.append(entry)
@@ -469,7 +498,7 @@ extension Document {
     /// what it shows) into its /Resources /Font, then the stream.
     func addAppearanceStream(_ appearance: Appearance.Stream) throws -> ObjectID {
         var dict = appearance.dictionary
-        if let text = appearance.text {
+        for text in appearance.texts {
             let fonts = try text.fontResources(self)
             if !fonts.isEmpty {
                 var resources = dict["Resources"]?.dictionary ?? PDFDictionary()

@@ -35,6 +35,16 @@ public enum RichText {
     /// The sanitized XHTML of `xhtml` and its plain text (the text of its elements, a line
     /// break between paragraphs), which is what /Contents holds.
     public static func sanitized(_ xhtml: String) throws -> (xhtml: String, plainText: String) {
+        let state = try read(xhtml, base: Style())
+        let version = state.apiVersion ?? "Quire:1.0"
+        let spec = state.spec ?? "2.0.2"
+        let xhtml = "\(bodyOpen) xfa:APIVersion=\"\(escape(version, quote: true))\" xfa:spec=\"\(escape(spec, quote: true))\">\(state.out)</body>"
+        return (xhtml, state.plain)
+    }
+
+    /// Reads `xhtml` with Expat into a ``Sanitizer`` (its sanitized text and its styled
+    /// runs, from `base`).
+    static func read(_ xhtml: String, base: Style) throws -> Sanitizer {
         let bytes = Array(xhtml.utf8)
         guard bytes.count <= maxBytes else {
             throw PDFError(.limit, "the rich text is \(bytes.count) bytes long (at most \(maxBytes))")
@@ -50,7 +60,7 @@ public enum RichText {
             body = body[end.upperBound...]
         }
         let wrapped = Array("<quire-rich-text>\(body)</quire-rich-text>".utf8)
-        let state = Sanitizer()
+        let state = Sanitizer(base: base)
         guard let parser = XML_ParserCreate("UTF-8") else {
             throw PDFError(.limit, "the rich text cannot be read: out of memory")
         }
@@ -82,10 +92,7 @@ public enum RichText {
             let line = XML_GetCurrentLineNumber(parser)
             throw PDFError(.format, "the rich text is not well-formed XHTML: \(message) at line \(line)")
         }
-        let version = state.apiVersion ?? "Quire:1.0"
-        let spec = state.spec ?? "2.0.2"
-        let xhtml = "\(bodyOpen) xfa:APIVersion=\"\(escape(version, quote: true))\" xfa:spec=\"\(escape(spec, quote: true))\">\(state.out)</body>"
-        return (xhtml, state.plain)
+        return state
     }
 
     /// The style attribute with the allowed properties of plain values only.
@@ -133,6 +140,24 @@ public enum RichText {
         var apiVersion: String?
         var spec: String?
         var problem: PDFError?
+        /// The style of each open element (``stack``'s), and the paragraphs of styled runs
+        /// read so far (``RichText/paragraphs(_:base:)``).
+        var styles: [Style]
+        var paragraphs: [Paragraph] = [Paragraph()]
+        /// Whether the last paragraph was opened by a `p` or a `br` (the first is not).
+        var paragraphOpened = false
+
+        init(base: Style) { styles = [base] }
+
+        /// The style inside a new element: `parent`, `element`'s own (b, i) and its style
+        /// attribute's.
+        private func style(_ element: String?, _ attribute: String?, parent: Style) -> Style {
+            var style = parent
+            if element == "b" { style.bold = true }
+            if element == "i" { style.italic = true }
+            if let attribute { style.apply(css: RichText.sanitizedStyle(attribute)) }
+            return style
+        }
 
         func start(_ name: String, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
             guard problem == nil else { return }
@@ -144,10 +169,20 @@ public enum RichText {
                     i += 2
                 }
             }
-            defer { if stack.count > RichText.maxDepth + 1 { problem = PDFError(.limit, "the rich text nests elements deeper than \(RichText.maxDepth)") } }
+            let parent = styles.last ?? Style()
+            defer {
+                // Each element pushed on ``stack`` has its style here.
+                while styles.count < stack.count + 1 { styles.append(parent) }
+                if stack.count > RichText.maxDepth + 1 { problem = PDFError(.limit, "the rich text nests elements deeper than \(RichText.maxDepth)") }
+            }
             if skipFrom != nil || (stack.isEmpty && name != "quire-rich-text") {
                 stack.append(nil)
                 return
+            }
+            if name.lowercased() == "br" {
+                // A line break (not kept by the sanitizer: not an element of §12.7.4.3).
+                paragraphs.append(Paragraph(alignment: paragraphs[paragraphs.count - 1].alignment))
+                paragraphOpened = true
             }
             if RichText.droppedWithContent.contains(name.lowercased()) {
                 skipFrom = stack.count
@@ -161,6 +196,8 @@ public enum RichText {
                 }
                 apiVersion = apiVersion ?? safe(attrs["xfa:APIVersion"])
                 spec = spec ?? safe(attrs["xfa:spec"])
+                // The body's style (Acrobat writes the defaults there) is drawn, not kept.
+                styles.append(style(nil, attrs["style"], parent: parent))
                 stack.append(nil)
                 return
             }
@@ -168,10 +205,17 @@ public enum RichText {
                 stack.append(nil)
                 return
             }
+            let inner = self.style(element, attrs["style"], parent: parent)
             if element == "p" {
                 if sawParagraph || !plain.isEmpty { plain += "\n" }
+                // The text before the first paragraph (none, or the body's whitespace) is
+                // not a line of its own.
+                if paragraphOpened || !paragraphs[paragraphs.count - 1].runs.isEmpty { paragraphs.append(Paragraph()) }
+                paragraphOpened = true
                 sawParagraph = true
+                paragraphs[paragraphs.count - 1].alignment = inner.alignment
             }
+            styles.append(inner)
             let style = attrs["style"].map(RichText.sanitizedStyle) ?? ""
             out += style.isEmpty ? "<\(element)>" : "<\(element) style=\"\(RichText.escape(style, quote: true))\">"
             stack.append("</\(element)>")
@@ -179,6 +223,7 @@ public enum RichText {
 
         func end() {
             guard problem == nil, let last = stack.popLast() else { return }
+            if styles.count > 1 { styles.removeLast() }
             if let tag = last, skipFrom == nil { out += tag }
             if let from = skipFrom, stack.count == from { skipFrom = nil }
         }
@@ -187,6 +232,18 @@ public enum RichText {
             guard problem == nil, skipFrom == nil, !stack.isEmpty else { return }
             out += RichText.escape(s, quote: false)
             plain += s
+            // As XHTML lays text out: whitespace between paragraphs (outside p, span, b and
+            // i: a pretty-printed body's) is not drawn, and a line end is a space; lines
+            // break at paragraphs and at `br`.
+            let inElement = stack.last.flatMap { $0 } != nil
+            if !inElement && s.allSatisfy(\.isWhitespace) { return }
+            let line = String(s.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+            let style = styles.last ?? Style()
+            if let last = paragraphs[paragraphs.count - 1].runs.last, last.style == style {
+                paragraphs[paragraphs.count - 1].runs[paragraphs[paragraphs.count - 1].runs.count - 1].text += line
+            } else {
+                paragraphs[paragraphs.count - 1].runs.append(Run(text: line, style: style))
+            }
         }
     }
 }

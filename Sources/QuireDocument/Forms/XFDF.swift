@@ -18,6 +18,11 @@ import QuireSyntax
 /// mimetype="type/subtype">` child, as Acrobat writes it; import also reads
 /// `encoding="base64"` and `filter="FlateDecode"` data, checks `length`, and refuses data
 /// that does not decode, or decodes past ``Annotation/AttachedFile/maxBytes``.
+/// Rich text (/RC) is a `<contents-richtext>` child holding its XHTML `<body>` as
+/// elements (XFDF 3.0), sanitized on both ways (``RichText/sanitized(_:)``); the blend mode
+/// (/BM) is Quire's own `blend-mode` attribute (XFDF has none; other readers ignore it).
+/// Annotations are listed in each page's drawing order (/Annots): an import gives the
+/// annotations it lists, on each page, that order among the places they hold there.
 ///
 /// Import reads the same with Expat: an annotation whose `name` is already on its page is
 /// updated, any other is added; `inreplyto` links replies by name after all are read;
@@ -229,11 +234,14 @@ extension Document {
             if a.repeatsOverlayText { attrs.append(("overlay-text-repeat", "true")) }
             if let icon = a.iconName { attrs.append(("icon", icon)) }
             if a.rotation != 0 { attrs.append(("rotation", "\(a.rotation)")) }
+            if let mode = a.blendMode { attrs.append(("blend-mode", mode)) }
             var data = ""
             if a.subtype == "FileAttachment" { data = try xfdfFileData(a, attrs: &attrs) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
             out += data
             if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
+            // Rich text as XFDF 3.0 carries it: the XHTML body as elements, sanitized.
+            if let rc = a.richText, let clean = try? RichText.sanitized(rc) { out += "<contents-richtext>\(clean.xhtml)</contents-richtext>" }
             if let da = a.defaultAppearance { out += "<defaultappearance>\(XFDF.escape(da))</defaultappearance>" }
             if !a.inkList.isEmpty {
                 out += "<inklist>" + a.inkList.map { stroke in
@@ -320,6 +328,7 @@ extension Document {
             var byName: [String: ObjectID] = [:]
             for a in try allAnnotations() { if let n = a.name, let id = a.id { byName[n] = id } }
             var pendingReplies: [(ObjectID, String, ReplyType?)] = []
+            var importedIDs: [ObjectID?] = []
             for record in reader.annotations {
                 var a = record.annotation
                 let existing = try a.name.flatMap { n in try byName[n].flatMap { try annotation($0) } }
@@ -333,10 +342,11 @@ extension Document {
                     try updateAnnotation(a)
                     id = eid
                 } else {
-                    guard let added = try addAnnotation(a).id else { continue }
+                    guard let added = try addAnnotation(a).id else { importedIDs.append(nil); continue }
                     id = added
                 }
                 if let n = a.name { byName[n] = id }
+                importedIDs.append(id)
                 // A link the annotation already keeps by name to an absent parent stays as it is.
                 if let parent = record.inReplyTo, existing?.inReplyToID != parent {
                     pendingReplies.append((id, parent, record.replyType))
@@ -345,6 +355,11 @@ extension Document {
                 done += 1
                 try progress?(done, steps)
             }
+            // The drawing order: the annotations of each page take, among the places they
+            // hold in its /Annots, the order of the XFDF (which lists them as /Annots does).
+            var order: [Int: [ObjectID]] = [:]
+            for (record, id) in zip(reader.annotations, importedIDs) { if let id { order[record.annotation.pageIndex, default: []].append(id) } }
+            for (page, ids) in order.sorted(by: { $0.key < $1.key }) where ids.count > 1 { try orderAnnotations(ids, onPage: page) }
             for (id, parent, replyType) in pendingReplies {
                 guard let target = byName[parent] else {
                     throw PDFError(.format, "XFDF: an annotation replies to \"\(parent)\", which is not in the document nor the XFDF")
@@ -393,6 +408,8 @@ final class XFDFReader {
     private var gestures: [[Double]] = []
     /// The attributes of the `<data>` element being read.
     private var dataAttributes: [String: String] = [:]
+    /// How deep inside `<contents-richtext>` the element being read is.
+    private var richDepth = 0
 
     static func read(_ bytes: [UInt8]) throws -> XFDFReader {
         guard bytes.count <= XFDF.maxBytes else {
@@ -422,7 +439,10 @@ final class XFDFReader {
             guard let user, let s, length > 0 else { return }
             let buffer = UnsafeRawBufferPointer(start: s, count: Int(length)).bindMemory(to: UInt8.self)
             let r = Unmanaged<XFDFReader>.fromOpaque(user).takeUnretainedValue()
-            if r.capturing != nil && r.text.utf8.count < XFDF.maxBytes { r.text += String(decoding: buffer, as: UTF8.self) }
+            guard r.capturing != nil && r.text.utf8.count < XFDF.maxBytes else { return }
+            let chunk = String(decoding: buffer, as: UTF8.self)
+            // Rich text is kept as XHTML: its characters escaped again.
+            r.text += r.capturing == "contents-richtext" ? RichText.escape(chunk, quote: false) : chunk
         }
         // Fed in pieces, so that a problem found by a handler stops the parse early.
         var status = XML_STATUS_OK
@@ -472,7 +492,17 @@ final class XFDFReader {
             }
         }
         let name = local(qualified)
+        if capturing == "contents-richtext" {
+            // Inside rich text: the element as XHTML, with its style (sanitized at the end).
+            richDepth += 1
+            text += attrs["style"].map { "<\(name) style=\"\(RichText.escape($0, quote: true))\">" } ?? "<\(name)>"
+            return
+        }
         switch name {
+        case "contents-richtext" where current != nil:
+            capturing = name
+            richDepth = 0
+            text = ""
         case "contents", "defaultappearance", "gesture", "vertices", "value":
             capturing = name
             text = ""
@@ -543,6 +573,7 @@ final class XFDFReader {
         if subtype == "Caret", let sy = attrs["symbol"] { a.symbol = sy.lowercased() == "paragraph" || sy == "P" ? "P" : "None" }
         a.iconName = attrs["icon"]
         if let turn = attrs["rotation"].flatMap(Int.init), turn % 90 == 0 { a.rotation = ((turn % 360) + 360) % 360 }
+        if let mode = attrs["blend-mode"], (try? Annotation.validate(blendMode: mode)) != nil { a.blendMode = mode }
         if subtype == "FileAttachment" {
             a.fileInfo = Annotation.FileInfo(name: attrs["file"], description: attrs["desc"])
         }
@@ -559,7 +590,26 @@ final class XFDFReader {
         guard problem == nil else { return }
         defer { depth -= 1 }
         let name = local(qualified)
+        if capturing == "contents-richtext" && richDepth > 0 {
+            richDepth -= 1
+            text += "</\(name)>"
+            return
+        }
         switch name {
+        case "contents-richtext" where capturing == name:
+            capturing = nil
+            guard var a = current?.annotation else { return }
+            do {
+                let clean = try RichText.sanitized(text)
+                a.richText = clean.xhtml
+                if a.contents == nil { a.contents = clean.plainText }
+            } catch let e as PDFError {
+                problem = PDFError(e.kind, "XFDF: the rich text of annotation \"\((a.name ?? "").prefix(60))\": \(e.message)")
+                return
+            } catch {
+                return fail("rich text: \(error)")
+            }
+            current?.annotation = a
         case "contents": current?.annotation.contents = text; capturing = nil
         case "defaultappearance": current?.annotation.defaultAppearance = text; capturing = nil
         case "gesture":

@@ -84,13 +84,14 @@ final class AppearanceText {
         simple.map { "/\($0.resourceName) \(Appearance.n(size)) Tf" }
     }
 
-    /// The operators, inside BT and ET, that show `line` with its left end at (x, y).
-    func show(_ line: String, x: Double, y: Double, size: Double) -> String {
+    /// The operators, inside BT and ET, that show `line` with its left end at (x, y);
+    /// `skew` slants it (the text matrix's c).
+    func show(_ line: String, x: Double, y: Double, size: Double, skew: Double = 0) -> String {
         let n = Appearance.n
         if let simple {
-            return "1 0 0 1 \(n(x)) \(n(y)) Tm \(AppearanceText.stringOperand(simple.encode(line))) Tj"
+            return "1 0 \(n(skew)) 1 \(n(x)) \(n(y)) Tm \(AppearanceText.stringOperand(simple.encode(line))) Tj"
         }
-        return embedded?.show(shape(line), x: x, y: y, size: size) ?? ""
+        return embedded?.show(shape(line), x: x, y: y, size: size, skew: skew) ?? ""
     }
 
     /// The fonts to put in the appearance's /Font: the simple font, or the Unicode fonts

@@ -20,8 +20,9 @@ final class EmbeddedFonts {
     static func resourceName(_ index: Int) -> String { "QuireU\(index)" }
 
     /// The content operators that show `line` with its left end at (x, y), at `size`:
-    /// a `Tf`, `Tm` and `TJ` per stretch of glyphs of one font with no offsets.
-    func show(_ line: ShapedLine, x: Double, y: Double, size: Double) -> String {
+    /// a `Tf`, `Tm` and `TJ` per stretch of glyphs of one font with no offsets. `skew`
+    /// slants the glyphs (the text matrix's c: an italic drawn from an upright font).
+    func show(_ line: ShapedLine, x: Double, y: Double, size: Double, skew: Double = 0) -> String {
         let n = Appearance.n
         var ops: [String] = []
         var pen = x
@@ -51,7 +52,8 @@ final class EmbeddedFonts {
                     j += 1
                 }
             }
-            ops.append("1 0 0 1 \(n(pen + g.xOffset * size / 1000)) \(n(y + g.yOffset * size / 1000)) Tm [\(items)] TJ")
+            let (gx, gy) = (pen + g.xOffset * size / 1000, y + g.yOffset * size / 1000)
+            ops.append("1 0 \(n(skew)) 1 \(n(gx)) \(n(gy)) Tm [\(items)] TJ")
             for m in k..<j { pen += glyphs[m].advance * size / 1000 }
             k = j
         }

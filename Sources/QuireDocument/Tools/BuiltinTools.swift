@@ -429,6 +429,8 @@ final class PolyTool: Tool {
 /// Sticky notes (a tap places a note whose top-left is the point) and free text (a tap
 /// places a box there, a drag places it in the dragged rectangle). The new annotation is
 /// selected, so the host can set its text with ``ToolManager/setSelectionContents(_:)``.
+/// Carets, callouts, image stamps (the manager's ``ToolManager/stampImage``) and file
+/// attachments (its ``ToolManager/attachment``) are placed the same way.
 final class PlaceTool: Tool {
     let id: ToolID
     let kind: ToolKind
@@ -437,6 +439,9 @@ final class PlaceTool: Tool {
     private var page = 0
     static let noteSize = 24.0
     static let caretSize = (width: 12.0, height: 16.0)
+    static let attachmentSize = (width: 16.0, height: 20.0)
+    /// The longer side of an image stamp placed by a tap, at most (points).
+    static let stampSide = 200.0
 
     var preview: ToolPreview? {
         guard let s = start, let e = end else { return nil }
@@ -463,10 +468,37 @@ final class PlaceTool: Tool {
             a.symbol = "None"
             m.select(try m.add(a).id)
             return true
-        case (.callout, .dragBegin):
+        case (.fileAttachment, .tap):
+            guard let file = m.attachment else {
+                throw PDFError(.state, "the file attachment tool has no file: give it one first (quire_tool_manager_set_attachment)")
+            }
+            var a = m.styled("FileAttachment", page: event.pageIndex,
+                             rect: Rect(left: p.x, bottom: p.y - PlaceTool.attachmentSize.height,
+                                        right: p.x + PlaceTool.attachmentSize.width, top: p.y))
+            a.iconName = "PushPin"
+            a.file = file
+            a.flags = Annotation.Flag.print | Annotation.Flag.noZoom | Annotation.Flag.noRotate
+            m.select(try m.add(a).id)
+            return true
+        case (.imageStamp, .tap):
+            let (w, h) = try PlaceTool.stampSize(m)
+            try stamp(Rect(left: p.x - w / 2, bottom: p.y - h / 2, right: p.x + w / 2, top: p.y + h / 2), page: event.pageIndex, m)
+            return true
+        case (.imageStamp, .dragEnd):
+            defer { start = nil; end = nil }
+            guard let s = start, event.pageIndex == page else { return true }
+            let r = Rect(left: s.x, bottom: s.y, right: p.x, top: p.y).normalized
+            guard r.width >= ShapeTool.minSize, r.height >= ShapeTool.minSize else { return true }
+            // The image fitted into the rectangle, centred, keeping its proportions.
+            let (w, h) = try PlaceTool.stampSize(m)
+            let k = Swift.min(r.width / w, r.height / h)
+            let (cx, cy) = ((r.left + r.right) / 2, (r.bottom + r.top) / 2)
+            try stamp(Rect(left: cx - w * k / 2, bottom: cy - h * k / 2, right: cx + w * k / 2, top: cy + h * k / 2), page: page, m)
+            return true
+        case (.callout, .dragBegin), (.imageStamp, .dragBegin):
             start = p; end = p; page = event.pageIndex
             return true
-        case (.callout, .dragMove):
+        case (.callout, .dragMove), (.imageStamp, .dragMove):
             if start != nil, event.pageIndex == page { end = p }
             return true
         case (.callout, .dragEnd):
@@ -519,6 +551,25 @@ final class PlaceTool: Tool {
         a.lineEndings = ["OpenArrow"]
         a.rectDifferences = [box.left - rect.left, box.bottom - rect.bottom, rect.right - box.right, rect.top - box.top]
         a.borderWidth = 1
+        m.select(try m.add(a).id)
+    }
+
+    /// The size of the manager's stamp image placed by a tap: a pixel a point, the longer
+    /// side at most ``stampSide``. Throws `.state` when the manager has no image.
+    static func stampSize(_ m: ToolManager) throws -> (Double, Double) {
+        guard let s = m.stampImage else {
+            throw PDFError(.state, "the image stamp tool has no image: give it one first (quire_tool_manager_set_stamp_image)")
+        }
+        let (w, h) = (Double(s.width), Double(s.height))
+        let k = Swift.min(1, stampSide / Swift.max(w, h))
+        return (w * k, h * k)
+    }
+
+    private func stamp(_ rect: Rect, page: Int, _ m: ToolManager) throws {
+        guard let image = m.stampImage?.image else { return }
+        var a = m.styled("Stamp", page: page, rect: rect)
+        a.image = image
+        a.color = nil
         m.select(try m.add(a).id)
     }
 

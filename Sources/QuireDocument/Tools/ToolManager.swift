@@ -47,6 +47,13 @@ public enum ToolKind: Int, Sendable, CaseIterable {
     case distance
     case perimeter
     case area
+    /// A Stamp with the image of ``ToolManager/stampImage``: centred at a tap at its size
+    /// (a pixel a point, the longer side at most 200 points), or fitted into a drag's
+    /// rectangle keeping its proportions.
+    case imageStamp
+    /// A FileAttachment with the file of ``ToolManager/attachment``: its icon (PushPin, 16
+    /// by 20 points) with its top-left at a tap.
+    case fileAttachment
 }
 
 /// A tool: built in, or one of the host's (registered by name).
@@ -156,6 +163,12 @@ public final class ToolManager {
     /// The scale of the measurement tools (``ToolKind/distance``, ``ToolKind/perimeter``,
     /// ``ToolKind/area``): 1 in = 1 in with 2 decimals until the host sets one.
     public var measurementScale = MeasurementScale()
+    /// The image the image stamp tool (``ToolKind/imageStamp``) places, with its size in
+    /// pixels (``setStampImage(_:)``); nil until the host gives one.
+    public private(set) var stampImage: (image: Annotation.StampImage, width: Int, height: Int)? = nil
+    /// The file the file attachment tool (``ToolKind/fileAttachment``) attaches; nil until
+    /// the host gives one. Each annotation it places embeds its own copy.
+    public var attachment: Annotation.AttachedFile? = nil
     public private(set) var current: Tool
     /// The selected annotations, in the order they were selected.
     public private(set) var selectedAnnotations: [ObjectID] = []
@@ -212,6 +225,15 @@ public final class ToolManager {
         self.style = style
     }
 
+    /// Sets the image the image stamp tool places (nil: none). Throws what
+    /// ``ImageAttachment/read(_:contentType:)`` throws for an image Quire does not read (the
+    /// ``Annotation/StampImage`` was checked when made; its size is read here).
+    public func setStampImage(_ image: Annotation.StampImage?) throws {
+        guard let image else { stampImage = nil; return }
+        let read = try ImageAttachment.read(image.bytes, contentType: image.contentType)
+        stampImage = (image, read.width, read.height)
+    }
+
     // MARK: Tools
 
     /// Registers a tool of the host's under `name` (replacing one of that name): `make`
@@ -244,7 +266,7 @@ public final class ToolManager {
         case .signature: return InkTool(signature: true)
         case .square, .circle, .line, .arrow, .distance: return ShapeTool(kind)
         case .polygon, .polyLine, .cloud, .perimeter, .area: return PolyTool(kind)
-        case .stickyNote, .freeText, .caret, .callout: return PlaceTool(kind)
+        case .stickyNote, .freeText, .caret, .callout, .imageStamp, .fileAttachment: return PlaceTool(kind)
         case .link: return LinkTool()
         case .formFill: return FormFillTool()
         case .highlight, .underline, .strikeOut, .squiggly, .redact: return TextMarkupTool(kind)

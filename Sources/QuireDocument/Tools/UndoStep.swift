@@ -300,6 +300,7 @@ struct UndoStep {
         case "PolyLine": return "Polyline"
         case "StrikeOut": return "Strikeout"
         case "Widget": return "Field"
+        case "FileAttachment": return "File attachment"
         default: return subtype
         }
     }

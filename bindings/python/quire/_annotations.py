@@ -633,6 +633,15 @@ class Annotation(OwnedHandle):
         "``'Saturation'``, ``'Color'`` or ``'Luminosity'`` (``None`` when unset).",
     )
 
+    rich_text = _string_field(
+        _raw.QUIRE_ANNOT_RICH_TEXT,
+        "/RC, rich text: XHTML with ``p``, ``b``, ``i`` and ``span`` and their ``style`` "
+        "(``font-weight``, ``font-style``, ``color``, ``font-size``, ``font-family``, "
+        "``text-decoration``, ``text-align``). Setting it sanitizes it and sets "
+        ":attr:`contents` to its plain text (:class:`quire.FormatError` when it is not "
+        "well-formed); a FreeText draws it with its styles.",
+    )
+
     symbol = _string_field(
         _raw.QUIRE_ANNOT_SYMBOL, "/Sy of a Caret: ``'P'`` (a paragraph symbol follows) or ``'None'``."
     )

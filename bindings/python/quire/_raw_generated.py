@@ -365,6 +365,7 @@ QUIRE_ANNOT_FILE_CONTENT_TYPE = 0x0715
 QUIRE_ANNOT_MEASURE_FROM_UNIT = 0x0716
 QUIRE_ANNOT_MEASURE_TO_UNIT = 0x0717
 QUIRE_ANNOT_BLEND_MODE = 0x0718
+QUIRE_ANNOT_RICH_TEXT = 0x0719
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -1104,6 +1105,8 @@ QUIRE_TOOL_CALLOUT = 0x3015
 QUIRE_TOOL_DISTANCE = 0x3016
 QUIRE_TOOL_PERIMETER = 0x3017
 QUIRE_TOOL_AREA = 0x3018
+QUIRE_TOOL_IMAGE_STAMP = 0x3019
+QUIRE_TOOL_FILE_ATTACHMENT = 0x301A
 QUIRE_TOOL_CUSTOM = 0x30FF
 
 #: ``quire_pointer_kind``: The pointer events a host sends. Passed and stored as a C int.
@@ -2119,6 +2122,12 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
         c_int,
         (quire_tool_manager_p, c_double, c_char_p, c_double, c_char_p, c_int32),
     ),
+    ("quire_tool_manager_set_stamp_image", c_int, (quire_tool_manager_p, c_void_p, c_size_t, c_char_p)),
+    (
+        "quire_tool_manager_set_attachment",
+        c_int,
+        (quire_tool_manager_p, c_void_p, c_size_t, c_char_p, c_char_p, c_char_p),
+    ),
     ("quire_tool_manager_set_selection_contents", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_tool_manager_set_field_value", c_int, (quire_tool_manager_p, c_char_p)),
     ("quire_custom_tool_init", c_int, (POINTER(quire_custom_tool), c_uint)),
@@ -2362,6 +2371,7 @@ __all__ = [
     "QUIRE_ANNOT_MEASURE_FROM_UNIT",
     "QUIRE_ANNOT_MEASURE_TO_UNIT",
     "QUIRE_ANNOT_BLEND_MODE",
+    "QUIRE_ANNOT_RICH_TEXT",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",
@@ -2565,6 +2575,8 @@ __all__ = [
     "QUIRE_TOOL_DISTANCE",
     "QUIRE_TOOL_PERIMETER",
     "QUIRE_TOOL_AREA",
+    "QUIRE_TOOL_IMAGE_STAMP",
+    "QUIRE_TOOL_FILE_ATTACHMENT",
     "QUIRE_TOOL_CUSTOM",
     "quire_pointer_kind",
     "QUIRE_POINTER_TAP",

@@ -26,14 +26,16 @@ in ``on_event`` is raised again by the call once it returns (the change it repor
 from __future__ import annotations
 
 import dataclasses
+import os
 from ctypes import byref, c_double, c_int32
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
 from ._annotations import AnnotationOrder, Measurement
 from ._enums import IntEnum
 from ._errors import InvalidArgumentError, check, text
-from ._ffi import c_string, int32_index, query_bytes, query_doubles
+from ._ffi import c_string, int32_index, optional_c_string, query_bytes, query_doubles
 from ._geometry import Rect
 
 
@@ -79,6 +81,8 @@ class Tool(IntEnum):
     DISTANCE = _raw.QUIRE_TOOL_DISTANCE  #: a distance (Line) from a drag, at :meth:`ToolManager.set_measurement`
     PERIMETER = _raw.QUIRE_TOOL_PERIMETER  #: a perimeter (PolyLine) from taps
     AREA = _raw.QUIRE_TOOL_AREA  #: an area (Polygon) from taps
+    IMAGE_STAMP = _raw.QUIRE_TOOL_IMAGE_STAMP  #: a Stamp with :meth:`ToolManager.set_stamp_image`'s image, at a tap or in a drag
+    FILE_ATTACHMENT = _raw.QUIRE_TOOL_FILE_ATTACHMENT  #: a FileAttachment with :meth:`ToolManager.set_attachment`'s file, at a tap
     CUSTOM = _raw.QUIRE_TOOL_CUSTOM  #: a host's tool (reported only)
 
 
@@ -752,6 +756,60 @@ class ToolManager:
         from_unit, to_unit = c_string(m.from_unit, "from_unit"), c_string(m.to_unit, "to_unit")
         self._call(lambda: _raw.lib.quire_tool_manager_set_measurement(self._handle, float(m.from_value), from_unit,
                                                                        float(m.to_value), to_unit, int(m.precision)),
+                   changes=False)
+
+    def set_stamp_image(self, data: Union[bytes, bytearray, memoryview, "os.PathLike[str]", str, None],
+                        content_type: Optional[str] = None) -> None:
+        """Gives :attr:`Tool.IMAGE_STAMP` the image it places from now on: PNG or JPEG
+        bytes, or the path of such a file (``content_type`` told from the bytes by
+        default), as :meth:`quire.Annotation.set_image` takes them. A tap places it centred
+        there, a pixel a point (the longer side at most 200 points); a drag fits it into
+        the dragged rectangle, keeping its proportions. ``None`` removes it (a tap with the
+        tool then raises :class:`quire.StateError`).
+
+        Raises:
+            FormatError: not a PNG or JPEG that Quire reads.
+            LimitError: past 16 MiB or 40 million pixels.
+        """
+        if data is None:
+            self._call(lambda: _raw.lib.quire_tool_manager_set_stamp_image(self._handle, None, 0, None), changes=False)
+            return
+        if isinstance(data, (str, os.PathLike)):
+            data = Path(data).read_bytes()
+        raw = bytes(data)
+        if content_type is None:
+            content_type = "image/png" if raw[:8] == b"\x89PNG\r\n\x1a\n" else "image/jpeg"
+        kind = c_string(content_type, "content_type")
+        self._call(lambda: _raw.lib.quire_tool_manager_set_stamp_image(self._handle, raw, len(raw), kind), changes=False)
+
+    def set_attachment(self, data: Union[bytes, bytearray, memoryview, "os.PathLike[str]", str, None],
+                       file_name: Optional[str] = None, content_type: Optional[str] = None,
+                       description: Optional[str] = None) -> None:
+        """Gives :attr:`Tool.FILE_ATTACHMENT` the file it attaches from now on: bytes (with
+        ``file_name``) or the path of a file (whose name is the default ``file_name``), as
+        :meth:`quire.Annotation.set_file` takes them. A tap places a FileAttachment (its
+        PushPin icon, 16 by 20 points, with its top-left there) that embeds the file.
+        ``None`` removes it (a tap with the tool then raises :class:`quire.StateError`).
+
+        Raises:
+            InvalidArgumentError: a name with a path separator, a bad media type.
+            LimitError: past 64 MiB.
+        """
+        if data is None:
+            self._call(lambda: _raw.lib.quire_tool_manager_set_attachment(self._handle, None, 0, None, None, None),
+                       changes=False)
+            return
+        if isinstance(data, (str, os.PathLike)):
+            path = Path(data)
+            data = path.read_bytes()
+            file_name = path.name if file_name is None else file_name
+        if file_name is None:
+            raise TypeError("set_attachment needs a file_name with bytes")
+        raw = bytes(data)
+        name = c_string(file_name, "the file name")
+        kind = optional_c_string(content_type, "the content type")
+        about = optional_c_string(description, "the description")
+        self._call(lambda: _raw.lib.quire_tool_manager_set_attachment(self._handle, raw, len(raw), name, kind, about),
                    changes=False)
 
     def move_selection(self, order: Union[AnnotationOrder, str]) -> int:

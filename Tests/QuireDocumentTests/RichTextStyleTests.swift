@@ -1,0 +1,64 @@
+import QuireDocument
+import QuireSyntax
+import Testing
+
+// FreeText rich text (issue 39): the styles of each run, as the appearance draws them,
+// read from the XHTML by the sanitizer's one parser.
+
+@Suite("Rich text styles")
+struct RichTextStyleTests {
+    @Test func stylesInheritAndCombine() throws {
+        let base = RichText.Style(size: 11, color: [0])
+        let xhtml = """
+            <body xmlns="http://www.w3.org/1999/xhtml" style="font-size:14pt;color:#102030;font-family:Helvetica,sans-serif">\
+            <p>a <b>b <i style="color:#F00">c</i></b></p>\
+            <p style="text-align:center"><span style="font:italic bold 20px 'Times New Roman', serif;text-decoration:underline line-through">d</span></p>\
+            <p><span style="font-weight:300;font-family:Courier New">e<br/>f\ng</span></p>
+            </body>
+            """
+        let paragraphs = try RichText.paragraphs(xhtml, base: base)
+        #expect(paragraphs.count == 4)
+        let first = paragraphs[0].runs
+        #expect(first.map(\.text) == ["a ", "b ", "c"])
+        #expect(
+            first[0].style.size == 14 && first[0].style.color == [16.0 / 255, 32.0 / 255, 48.0 / 255]
+                && !first[0].style.bold
+        )
+        #expect(first[1].style.bold && !first[1].style.italic)
+        #expect(first[2].style.bold && first[2].style.italic && first[2].style.color == [1, 0, 0])
+        let d = paragraphs[1].runs[0].style
+        #expect(paragraphs[1].alignment == 1)
+        #expect(d.bold && d.italic && d.size == 15 && d.family == "Times New Roman" && d.underline && d.lineThrough)
+        #expect(d.standardFont.base == "Times-BoldItalic")
+        // A `br` breaks the line; a line end in the text is a space; the body's whitespace
+        // between paragraphs draws nothing.
+        #expect(paragraphs[2].runs.map(\.text) == ["e"] && paragraphs[3].runs.map(\.text) == ["f g"])
+        #expect(paragraphs[2].runs[0].style.standardFont.base == "Courier" && !paragraphs[2].runs[0].style.bold)
+    }
+
+    @Test func aPrettyPrintedBodyDrawsNoEmptyLines() throws {
+        let xhtml = "<body>\n  <p>one</p>\n  <p>two</p>\n</body>"
+        let paragraphs = try RichText.paragraphs(xhtml, base: RichText.Style())
+        #expect(paragraphs.map { $0.runs.map(\.text) } == [["one"], ["two"]])
+    }
+
+    @Test func valuesOutsideTheRulesAreLeftOut() throws {
+        let base = RichText.Style(size: 9, color: [0, 0, 1])
+        let paragraphs = try RichText.paragraphs(
+            #"<p><span style="font-size:-3pt;color:#GGGGGG;font-size:99999pt;font-weight:heavy">x</span></p>"#,
+            base: base
+        )
+        let style = try #require(paragraphs.first?.runs.first?.style)
+        #expect(style.size == 9 && style.color == [0, 0, 1] && !style.bold && style.standardFont.base == "Helvetica")
+        #expect(throws: PDFError.self) { try RichText.paragraphs("<p>open", base: base) }
+    }
+
+    @Test func settingRichTextSanitizesAndSetsContents() throws {
+        var a = Annotation(subtype: "FreeText", pageIndex: 0, rect: Rect(left: 0, bottom: 0, right: 100, top: 50))
+        try a.setRichText("<p>Hi <b>you</b><script>alert(1)</script></p><p>two</p>")
+        #expect(a.contents == "Hi you\ntwo")
+        #expect(a.richText?.contains("script") == false)
+        #expect(throws: PDFError.self) { try a.setRichText("<p>") }
+        #expect(a.contents == "Hi you\ntwo")
+    }
+}
