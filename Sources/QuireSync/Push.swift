@@ -94,7 +94,7 @@ let maxFieldsPerMutation = 256
 
 extension SyncService {
     /// Reads a push body; a malformed one is refused whole, before anything is applied.
-    func parsePush(_ body: [UInt8]) throws -> (clientID: String, mutations: [(Mutation, InstantJSONValue?)]) {
+    func parsePush(_ body: [UInt8]) throws -> (clientID: String, version: Int64, mutations: [(Mutation, InstantJSONValue?)]) {
         let value: InstantJSONValue
         do {
             value = try InstantJSONValue(parsing: body)
@@ -167,7 +167,7 @@ extension SyncService {
             }
             out.append((Mutation(clientSeq: clientSeq, op: op, id: id, baseRevision: base, put: nil, fields: changed), record))
         }
-        return (clientID, out)
+        return (clientID, version, out)
     }
 
     /// The checks of a put that need the document's pages but not the layer: the record
@@ -239,7 +239,7 @@ extension SyncService {
 
     func push(_ document: String, _ layer: String, _ request: SyncRequest, userID: String?,
               rights: CollaborationPermissions? = nil) async throws -> SyncResponse {
-        let (clientID, parsed) = try parsePush(request.body)
+        let (clientID, version, parsed) = try parsePush(request.body)
         guard let info = try await store.read({ tx in try await tx.document(document) }) else {
             throw SyncHTTPError.notFound("no document \(document)")
         }
@@ -264,8 +264,11 @@ extension SyncService {
             // Bad input refuses the whole push, before anything is applied: a record refused
             // on its own (422 invalid_record, naming every such mutation), unless that
             // mutation was answered before (a retry gets its first answer: idempotency).
+            // A version 1 push (a client that predates it, as libquire 0.4's, which would
+            // retry a refused push forever) gets its per-mutation `invalid` answers instead,
+            // its other mutations applied, as before.
             var refused: [RefusedMutation] = []
-            for m in work {
+            for m in work where version >= 2 {
                 guard case .invalid(let message)? = m.put,
                       try await tx.answer(document, layer, clientID: clientID, clientSeq: m.clientSeq) == nil else { continue }
                 refused.append(RefusedMutation(clientSeq: m.clientSeq, id: m.id, message: message))

@@ -159,9 +159,10 @@ final class Harness: Sendable {
         return try json(r)
     }
 
-    /// POST mutations with a full token (or `token`).
+    /// POST mutations with a full token (or `token`), as a push of `version` (2, what
+    /// libquire 0.5's client sends; nil: no `v`, a version 1 push of an older client).
     func push(_ mutations: [String], client: String = "client-a", token: String? = nil, doc: String = "doc",
-              layer: String = "main", version: Int? = nil) async throws -> SyncResponse {
+              layer: String = "main", version: Int? = 2) async throws -> SyncResponse {
         let t: String
         if let token { t = token } else { t = try await sign(claims(doc: doc, layer: layer)) }
         let v = version.map { "\"v\": \($0), " } ?? ""

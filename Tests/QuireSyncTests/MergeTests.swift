@@ -163,10 +163,10 @@ import Testing
         _ = try await h.push([putNote(1, id: "n1")])
         _ = try await h.push([putNote(2, id: "n1", base: 1, text: "second")])
         // Version 1 (an old client): a stale base is a conflict, even for another field.
-        var r = try result(try await h.push([putNote(1, id: "n1", base: 1, extra: ##", "color": "#FF0000""##)], client: "old"))
+        var r = try result(try await h.push([putNote(1, id: "n1", base: 1, extra: ##", "color": "#FF0000""##)], client: "old", version: nil))
         #expect(r["status"]?.stringValue == "rejected" && r["fields"] == nil)
         // Version 1 knows no "fields".
-        let refused = try await h.push([putNote(2, id: "n1", base: 2, fields: ["text"])], client: "old")
+        let refused = try await h.push([putNote(2, id: "n1", base: 2, fields: ["text"])], client: "old", version: nil)
         #expect(refused.status == 400 && errorCode(refused) == "unknown_field")
         // Version 2 without fields: the same whole-record rule.
         r = try result(try await h.push([putNote(1, id: "n1", base: 1, extra: ##", "color": "#FF0000""##)], client: "new", version: 2))

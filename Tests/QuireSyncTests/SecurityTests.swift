@@ -166,7 +166,7 @@ import Testing
         r = await post("{\"client_id\": \"a\", \"mutations\": [\((1...4).map { putNote($0, id: "m\($0)") }.joined(separator: ","))]}")
         #expect(r.status == 413 && errorCode(r) == "too_large")
         // A record larger than max_record_bytes: the push is refused (422 naming it).
-        r = await post("{\"client_id\": \"a\", \"mutations\": [\(putNote(1, id: "big", text: String(repeating: "y", count: 700)))]}")
+        r = await post("{\"v\": 2, \"client_id\": \"a\", \"mutations\": [\(putNote(1, id: "big", text: String(repeating: "y", count: 700)))]}")
         #expect(refusedMutations(r)[1]?["message"]?.stringValue?.contains("max_record_bytes") == true, "\(text(r))")
         // Malformed JSON, in many ways.
         for body in ["", "{", "[1,", "{\"client_id\": \"a\", \"mutations\": [}", "nul", "\u{FF}\u{FE}", "{\"a\":1} x",

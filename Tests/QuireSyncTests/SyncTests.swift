@@ -139,6 +139,15 @@ import Testing
         #expect(named[6]?["message"]?.stringValue?.contains("page 9") == true)
         #expect(named.values.allSatisfy { $0["message"]?.stringValue?.isEmpty == false })
         #expect(try await h.layer()["seq"]?.integerValue == 2)
+        // The same push as version 1 (no `v`: a client that predates it, which would send
+        // a refused push again forever): each such record gets its `invalid` answer inside
+        // a 200, and the good mutation is applied, as before (on a layer of its own).
+        r = try await h.push(refusedAlone + [putNote(16, id: "fine")], client: "old", layer: "v1", version: nil)
+        #expect(r.status == 200, "\(text(r))")
+        let oldResults = try json(r)["results"]?.arrayValue ?? []
+        #expect(oldResults.map { $0["reason"]?.stringValue } == ["invalid", "invalid", "invalid", "invalid", "invalid", nil], "\(text(r))")
+        #expect(oldResults.last?["status"]?.stringValue == "accepted")
+        #expect(try json(r)["seq"]?.integerValue == 1)
         // Records refused because of what the layer holds: each mutation's `invalid`
         // answer, and nothing else changes.
         r = try await h.push([

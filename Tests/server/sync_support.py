@@ -487,8 +487,10 @@ class Client:
         return self.get(self.base + "/changes" + q, timeout=timeout)
 
     def push(self, mutations: List[Dict[str, Any]], client_id: Optional[str] = None,
-             raw: Optional[bytes] = None, timeout: float = 30.0, version: Optional[int] = None) -> Response:
-        """A push; `version` 2 lets a put name its `fields` (field-level merge)."""
+             raw: Optional[bytes] = None, timeout: float = 30.0, version: Optional[int] = 2) -> Response:
+        """A push of `version` 2 (what libquire 0.5's client sends: a put may name its
+        `fields`, a record refused on its own refuses the push); None sends no `v`, a
+        version 1 push as older clients send."""
         top: Dict[str, Any] = {"client_id": client_id or self.client_id, "mutations": mutations}
         if version is not None:
             top["v"] = version

@@ -908,6 +908,27 @@ def test_bad_input_refuses_the_whole_push(server: ServerProcess, keys: Keys, doc
     assert c.changes(0).json["seq"] == seq0 + 2
 
 
+def test_a_version_1_push_keeps_its_per_mutation_answers(server: ServerProcess, keys: Keys, document: str) -> None:
+    """Issue 33: old clients keep working. A push without `v` (libquire 0.4's client, which
+    would send a refused push again forever) is answered as before: a record refused on its
+    own gets its `invalid` answer inside a 200, and the push's good mutations apply."""
+    c = client(server, keys, document)
+    seq0 = c.changes(0).json["seq"]
+    good = put(1, note(unique("old"), "an old client's note"))
+    bad_page = put(2, note(unique("far"), "on no page", page=99))
+    bad_mark = put(3, {"v": 1, "type": "pspdfkit/bookmark", "id": "bm-old", "name": "No action"})
+    r = c.push([good, bad_page, bad_mark], version=None)
+    assert r.status == 200, r
+    results = r.json["results"]
+    assert [x["status"] for x in results] == ["accepted", "rejected", "rejected"], results
+    assert [x.get("reason") for x in results[1:]] == ["invalid", "invalid"], results
+    assert "page" in results[1]["message"] and 'missing field "action"' in results[2]["message"], results
+    assert c.changes(0).json["seq"] == seq0 + 1
+    # The same records as version 2 refuse the push whole.
+    named = refused_push(c.push([put(4, note(unique("new"), "x")), dict(bad_page, client_seq=5)]))
+    assert list(named) == [5], named
+
+
 def test_bookmarks_sync_as_records(server: ServerProcess, keys: Keys, document: str) -> None:
     """User bookmarks are records of the layer (`pspdfkit/bookmark`, Instant JSON's shape,
     with sort keys): a record of the wrong shape refuses the push (422 `invalid_record`),
