@@ -428,17 +428,29 @@ func bytesArgument(_ data: UnsafeRawPointer?, _ length: Int, limit: Int, what: S
     return Array(UnsafeRawBufferPointer(start: data, count: length))
 }
 
+/// A stamp image from a call's arguments (`quire_annotation_set_image`, the tool manager's
+/// stamp image): nil for NULL `data`; else `content_type` is required and the image checked.
+func imageArgument(_ data: UnsafeRawPointer?, _ length: Int, _ contentType: UnsafePointer<CChar>?) throws -> Annotation.StampImage? {
+    guard let bytes = try bytesArgument(data, length, limit: ImageAttachment.maxBytes, what: "the image") else { return nil }
+    guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
+    return try Annotation.StampImage(bytes: bytes, contentType: type)
+}
+
+/// A file to embed from a call's arguments (`quire_annotation_set_file`, the tool manager's
+/// attachment): nil for NULL `data`; else `file_name` is required and the file checked.
+func fileArgument(_ data: UnsafeRawPointer?, _ length: Int, _ fileName: UnsafePointer<CChar>?,
+                  _ contentType: UnsafePointer<CChar>?, _ description: UnsafePointer<CChar>?) throws -> Annotation.AttachedFile? {
+    guard let bytes = try bytesArgument(data, length, limit: Annotation.AttachedFile.maxBytes, what: "the file") else { return nil }
+    guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
+    return try Annotation.AttachedFile(bytes: bytes, name: name, contentType: cText(contentType), description: cText(description))
+}
+
 @c @implementation
 public func quire_annotation_set_image(_ annotation: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int,
                                        _ contentType: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_annotation_set_image") {
         let b = try box(annotation)
-        guard let bytes = try bytesArgument(data, length, limit: ImageAttachment.maxBytes, what: "the image") else {
-            b.annotation.image = nil
-            return
-        }
-        guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
-        b.annotation.image = try Annotation.StampImage(bytes: bytes, contentType: type)
+        b.annotation.image = try imageArgument(data, length, contentType)
     }
 }
 
@@ -448,12 +460,7 @@ public func quire_annotation_set_file(_ annotation: OpaquePointer?, _ data: Unsa
                                       _ description: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_annotation_set_file") {
         let b = try box(annotation)
-        guard let bytes = try bytesArgument(data, length, limit: Annotation.AttachedFile.maxBytes, what: "the file") else {
-            b.annotation.file = nil
-            return
-        }
-        guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
-        b.annotation.file = try Annotation.AttachedFile(bytes: bytes, name: name, contentType: cText(contentType), description: cText(description))
+        b.annotation.file = try fileArgument(data, length, fileName, contentType, description)
     }
 }
 

@@ -412,10 +412,7 @@ public func quire_tool_manager_set_stamp_image(_ manager: OpaquePointer?, _ data
                                                _ contentType: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_tool_manager_set_stamp_image") {
         let box = try toolBox(manager)
-        let bytes = try bytesArgument(data, length, limit: ImageAttachment.maxBytes, what: "the image")
-        guard let bytes else { try box.run { try $0.setStampImage(nil) }; return }
-        guard let type = cText(contentType) else { throw CallError(code: QUIRE_EINVAL, message: "content_type is NULL") }
-        let image = try Annotation.StampImage(bytes: bytes, contentType: type)
+        let image = try imageArgument(data, length, contentType)
         try box.run { try $0.setStampImage(image) }
     }
 }
@@ -426,10 +423,7 @@ public func quire_tool_manager_set_attachment(_ manager: OpaquePointer?, _ data:
                                               _ description: UnsafePointer<CChar>?) -> Int32 {
     guarded("quire_tool_manager_set_attachment") {
         let box = try toolBox(manager)
-        let bytes = try bytesArgument(data, length, limit: Annotation.AttachedFile.maxBytes, what: "the file")
-        guard let bytes else { try box.run { $0.attachment = nil }; return }
-        guard let name = cText(fileName) else { throw CallError(code: QUIRE_EINVAL, message: "file_name is NULL") }
-        let file = try Annotation.AttachedFile(bytes: bytes, name: name, contentType: cText(contentType), description: cText(description))
+        let file = try fileArgument(data, length, fileName, contentType, description)
         try box.run { $0.attachment = file }
     }
 }

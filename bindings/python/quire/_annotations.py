@@ -190,6 +190,34 @@ class AnnotationOrder(IntEnum):
     TO_BACK = _raw.QUIRE_ANNOT_TO_BACK  #: first: under every other
 
 
+def image_argument(data: Union[bytes, bytearray, memoryview, "os.PathLike[str]", str],
+                   content_type: Optional[str]) -> Tuple[bytes, str]:
+    """The bytes of an image argument (bytes, or the path of a file) and its media type:
+    ``content_type``, else told from the bytes (PNG's signature, else JPEG). What
+    :meth:`Annotation.set_image` and the tool manager's stamp image take alike."""
+    if isinstance(data, (str, os.PathLike)):
+        data = Path(data).read_bytes()
+    raw = bytes(data)
+    if content_type is None:
+        content_type = "image/png" if raw[:8] == b"\x89PNG\r\n\x1a\n" else "image/jpeg"
+    return raw, content_type
+
+
+def file_argument(data: Union[bytes, bytearray, memoryview, "os.PathLike[str]", str],
+                  file_name: Optional[str], caller: str) -> Tuple[bytes, str]:
+    """The bytes and name of a file argument: bytes with ``file_name``, or the path of a
+    file, whose name is the default ``file_name``. ``caller`` names the method in the
+    TypeError for bytes without a name. What :meth:`Annotation.set_file` and the tool
+    manager's attachment take alike."""
+    if isinstance(data, (str, os.PathLike)):
+        path = Path(data)
+        data = path.read_bytes()
+        file_name = path.name if file_name is None else file_name
+    if file_name is None:
+        raise TypeError("%s needs a file_name with bytes" % caller)
+    return bytes(data), file_name
+
+
 class Annotation(OwnedHandle):
     """One annotation, as a value owned by Python (``quire_annotation``).
 
@@ -709,11 +737,7 @@ class Annotation(OwnedHandle):
                 self._changed()
                 check(_raw.lib.quire_annotation_set_image(self._live(), None, 0, None))
             return
-        if isinstance(data, (str, os.PathLike)):
-            data = Path(data).read_bytes()
-        raw = bytes(data)
-        if content_type is None:
-            content_type = "image/png" if raw[:8] == b"\x89PNG\r\n\x1a\n" else "image/jpeg"
+        raw, content_type = image_argument(data, content_type)
         with self._lock:
             self._changed()
             check(_raw.lib.quire_annotation_set_image(self._live(), raw, len(raw), content_type.encode("utf-8")))
@@ -737,13 +761,7 @@ class Annotation(OwnedHandle):
                 self._changed()
                 check(_raw.lib.quire_annotation_set_file(self._live(), None, 0, None, None, None))
             return
-        if isinstance(data, (str, os.PathLike)):
-            path = Path(data)
-            data = path.read_bytes()
-            file_name = path.name if file_name is None else file_name
-        if file_name is None:
-            raise TypeError("set_file needs a file_name with bytes")
-        raw = bytes(data)
+        raw, file_name = file_argument(data, file_name, "set_file")
         with self._lock:
             self._changed()
             check(_raw.lib.quire_annotation_set_file(self._live(), raw, len(raw), c_string(file_name, "the file name"),

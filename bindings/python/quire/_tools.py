@@ -28,11 +28,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from ctypes import byref, c_double, c_int32
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _raw
-from ._annotations import AnnotationOrder, Measurement
+from ._annotations import AnnotationOrder, Measurement, file_argument, image_argument
 from ._enums import IntEnum
 from ._errors import InvalidArgumentError, check, text
 from ._ffi import c_string, int32_index, optional_c_string, query_bytes, query_doubles
@@ -774,11 +773,7 @@ class ToolManager:
         if data is None:
             self._call(lambda: _raw.lib.quire_tool_manager_set_stamp_image(self._handle, None, 0, None), changes=False)
             return
-        if isinstance(data, (str, os.PathLike)):
-            data = Path(data).read_bytes()
-        raw = bytes(data)
-        if content_type is None:
-            content_type = "image/png" if raw[:8] == b"\x89PNG\r\n\x1a\n" else "image/jpeg"
+        raw, content_type = image_argument(data, content_type)
         kind = c_string(content_type, "content_type")
         self._call(lambda: _raw.lib.quire_tool_manager_set_stamp_image(self._handle, raw, len(raw), kind), changes=False)
 
@@ -799,13 +794,7 @@ class ToolManager:
             self._call(lambda: _raw.lib.quire_tool_manager_set_attachment(self._handle, None, 0, None, None, None),
                        changes=False)
             return
-        if isinstance(data, (str, os.PathLike)):
-            path = Path(data)
-            data = path.read_bytes()
-            file_name = path.name if file_name is None else file_name
-        if file_name is None:
-            raise TypeError("set_attachment needs a file_name with bytes")
-        raw = bytes(data)
+        raw, file_name = file_argument(data, file_name, "set_attachment")
         name = c_string(file_name, "the file name")
         kind = optional_c_string(content_type, "the content type")
         about = optional_c_string(description, "the description")
