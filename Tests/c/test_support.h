@@ -67,6 +67,9 @@ void run_test_suites(const struct test_suite *const *suites);
 
 extern int g_passed, g_failed;
 
+/* A 2 by 2 gray PNG (71 bytes), the image of the image stamp tests (test_support.c). */
+extern const unsigned char test_gray_png[71];
+
 /* A label for the part of a test that runs next (NULL: none), printed after the test's
  * name with each failure: for a test that checks several files or variants in turn. The
  * runner clears it before each test. */

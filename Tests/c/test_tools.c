@@ -1148,15 +1148,9 @@ static void test_issue31_errors(void) {
 
 /* The image stamp and file attachment tools (issue 39): each places what the host gave the
  * manager ("the header": a tap with nothing given is QUIRE_ESTATE; "set above": the 2 by 2
- * gray PNG of test_annotations.c, placed a pixel a point centred at the tap; the file's
+ * gray PNG of test_support.c (test_gray_png), placed a pixel a point centred at the tap; the file's
  * bytes come back from the document). */
 static void test_image_stamp_and_attachment(void) {
-    static const unsigned char png[] = {
-        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
-        0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x00, 0x00, 0x00, 0x00, 0x57,
-        0xdd, 0x52, 0xf8, 0x00, 0x00, 0x00, 0x0e, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60,
-        0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x01, 0x01, 0xff, 0x5d, 0x69, 0x35, 0xd9, 0x00,
-        0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
     static const char payload[] = "minutes of the meeting";
     quire_document *doc = open_corpus(LINKS_PDF, NULL);
     struct recorder r;
@@ -1173,10 +1167,13 @@ static void test_image_stamp_and_attachment(void) {
         quire_document_close(doc);
         return;
     }
-    CHECK_STATUS(quire_tool_manager_set_stamp_image(NULL, png, sizeof png, "image/png"),
+    CHECK_STATUS(
+        quire_tool_manager_set_stamp_image(NULL, test_gray_png, sizeof test_gray_png, "image/png"),
+        QUIRE_EINVAL);
+    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, test_gray_png, sizeof test_gray_png, NULL),
                  QUIRE_EINVAL);
-    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, png, sizeof png, NULL), QUIRE_EINVAL);
-    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, png, sizeof png - 20, "image/png"),
+    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, test_gray_png, sizeof test_gray_png - 20,
+                                                    "image/png"),
                  QUIRE_EFORMAT);
     CHECK_STATUS(quire_tool_manager_set_attachment(m, payload, 4, "a/b.txt", NULL, NULL),
                  QUIRE_EINVAL);
@@ -1189,7 +1186,9 @@ static void test_image_stamp_and_attachment(void) {
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 200),
                  QUIRE_ESTATE);
     /* The image stamp: 2 by 2 points centred at the tap, selected. */
-    CHECK_STATUS(quire_tool_manager_set_stamp_image(m, png, sizeof png, "image/png"), QUIRE_OK);
+    CHECK_STATUS(
+        quire_tool_manager_set_stamp_image(m, test_gray_png, sizeof test_gray_png, "image/png"),
+        QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_set_tool(m, QUIRE_TOOL_IMAGE_STAMP), QUIRE_OK);
     CHECK_STATUS(quire_tool_manager_send(&handled, m, QUIRE_POINTER_TAP, 0, 400, 200), QUIRE_OK);
     CHECK_INT(handled, 1);
