@@ -494,6 +494,23 @@ def test_rect_removes_a_line_in_three_fonts_and_a_fill_and_overlay():
     assert "REMOVED" in mupdf_text(after, 0)
 
 
+def one_font_page(pdf: "pikepdf.Pdf", font: "pikepdf.Object", content: bytes) -> bytes:
+    """`pdf` with a Letter page of `content` whose one font, /F1, is `font`, saved."""
+    pdf.pages.append(
+        pikepdf.Page(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=[0, 0, 612, 792],
+                Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+                Contents=pdf.make_stream(content),
+            )
+        )
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
 def vertical_pdf(w2: Optional[list] = None) -> bytes:
     """A page with a column of vertical text (Type0, Identity-V, a CID font of Adobe-Japan1
     that is not embedded): eight two-byte codes from (300, 700) down; `w2`: the CID font's
@@ -541,19 +558,7 @@ def vertical_pdf(w2: Optional[list] = None) -> bytes:
     if w2 is not None:
         cid.W2 = w2
     content = b"BT /F1 20 Tf 300 700 Td <00210022002300240025002600270028> Tj ET\n"
-    pdf.pages.append(
-        pikepdf.Page(
-            pikepdf.Dictionary(
-                Type=pikepdf.Name.Page,
-                MediaBox=[0, 0, 612, 792],
-                Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
-                Contents=pdf.make_stream(content),
-            )
-        )
-    )
-    out = io.BytesIO()
-    pdf.save(out)
-    return out.getvalue()
+    return one_font_page(pdf, font, content)
 
 
 def mupdf_chars(data: bytes, index: int) -> List[Tuple[str, Box]]:
@@ -747,19 +752,7 @@ def test_search_matches_ligatures_and_skips_white_space_of_no_width():
         b"BT /F1 12 Tf 1 0 0 1 0 0 Tm 40 660 TD (BUTTO) Tj 0 0 0 1 0 0 Tm 81.3 660 TD ( ) Tj "
         b"1 0 0 1 0 0 Tm 81.3 660 TD (N) Tj ET\n"
     )
-    pdf.pages.append(
-        pikepdf.Page(
-            pikepdf.Dictionary(
-                Type=pikepdf.Name.Page,
-                MediaBox=[0, 0, 612, 792],
-                Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
-                Contents=pdf.make_stream(content),
-            )
-        )
-    )
-    out = io.BytesIO()
-    pdf.save(out)
-    before = out.getvalue()
+    before = one_font_page(pdf, font, content)
     after, regions, result = apply(before, lambda doc: doc.add_redactions("buffer"))
     assert result.redactions == 1 and result.glyphs_removed == 5
     check_page(before, after, 0, [r for _, r in regions], secret="buffer")
