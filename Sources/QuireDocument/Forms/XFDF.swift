@@ -341,6 +341,13 @@ extension Document {
                     a.popupID = existing.popupID
                     try updateAnnotation(a)
                     id = eid
+                } else if Annotation.mediaSubtypes.contains(a.subtype) {
+                    // Read and kept, not created (a `sound` element that matches none).
+                    file.warn("XFDF: the \(a.subtype) annotation \"\(a.name ?? "")\" on page \(a.pageIndex + 1) is not in the document; skipped (\(Annotation.mediaSubtypesReason))")
+                    importedIDs.append(nil)
+                    done += 1
+                    try progress?(done, steps)
+                    continue
                 } else {
                     guard let added = try addAnnotation(a).id else { importedIDs.append(nil); continue }
                     id = added
