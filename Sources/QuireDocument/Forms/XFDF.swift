@@ -339,7 +339,17 @@ extension Document {
                     a.inReplyToID = existing.inReplyToID
                     a.popup = existing.popup
                     a.popupID = existing.popupID
-                    try updateAnnotation(a)
+                    // What XFDF has no element for stays as it is: custom data, the record id
+                    // of a synced layer, an action or destination.
+                    a.customData = existing.customData
+                    a.recordID = existing.recordID
+                    a.action = existing.action
+                    a.destination = existing.destination
+                    // An element that changes nothing leaves the annotation as it is (no new
+                    // /M, so a synced layer pushes nothing for it).
+                    var same = a
+                    same.modificationDate = existing.modificationDate
+                    if same != existing { try updateAnnotation(a) }
                     id = eid
                 } else if Annotation.mediaSubtypes.contains(a.subtype) {
                     // Read and kept, not created (a `sound` element that matches none).
