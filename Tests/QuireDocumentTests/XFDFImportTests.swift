@@ -47,4 +47,45 @@ struct XFDFImportTests {
         #expect(after.recordID == before.recordID)
         #expect(after.modificationDate != before.modificationDate, "an edit is dated")
     }
+
+    /// Annotations as real files have them: a square without /NM in a colour that is not
+    /// exact in 8 bits a channel, a note without /NM and a named reply to it.
+    func unnamed() throws -> Document {
+        try document { b in
+            b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+            b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+            b.object(3, "<< /Type /Page /Parent 2 0 R /Annots [4 0 R 5 0 R 6 0 R] >>")
+            b.object(4, "<< /Type /Annot /Subtype /Square /Rect [50 100 60 120] /C [1 0.90196 0] /F 4 >>")
+            b.object(5, "<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (a note) /F 4 >>")
+            b.object(
+                6,
+                "<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (a reply) /NM (r1) /IRT 5 0 R /F 4 >>"
+            )
+        }
+    }
+
+    @Test func annotationsWithoutNamesAreMatchedByNumber() throws {
+        let doc = try unnamed()
+        let xfdf = try doc.exportXFDF()
+        #expect(
+            xfdf.contains(#"name="4""#) && xfdf.contains(#"name="5""#) && xfdf.contains(#"inreplyto="5""#),
+            "\(xfdf)"
+        )
+        let objects = try (4...6).map { try doc.object($0) }
+        #expect(try doc.importXFDF(Array(xfdf.utf8)) == 3)
+        #expect(try doc.annotations(onPage: 0).count == 3, "an element of an annotation without /NM made a second one")
+        #expect(try (4...6).map { try doc.object($0) } == objects, "the import rewrote an annotation it did not change")
+        // An edit of the unnamed note by its number: the note changes and stays without /NM.
+        _ = try doc.importXFDF(Array(xfdf.replacingOccurrences(of: "a note", with: "edited").utf8))
+        let note = try #require(try doc.annotation(ObjectID(5)))
+        #expect(note.contents == "edited" && note.name == nil)
+        #expect(try doc.annotation(ObjectID(4))?.color == [1, 0.90196, 0], "the colour kept its precision")
+        // Into a copy without them: created, the reply linked to the note.
+        let copy = try blankDocument(pages: 1)
+        _ = try copy.importXFDF(Array(xfdf.utf8))
+        let made = try copy.annotations(onPage: 0)
+        #expect(made.count == 3)
+        let reply = try #require(made.first { $0.name == "r1" })
+        #expect(reply.inReplyTo == made.first { $0.contents == "a note" }?.id)
+    }
 }
