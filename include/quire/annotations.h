@@ -106,9 +106,11 @@ typedef enum quire_annot_number_field {
     QUIRE_ANNOT_FONT_SIZE = 0x0802, /**< the size in /DA of free text (read-only) */
     QUIRE_ANNOT_FLAGS = 0x0803, /**< /F, ISO 32000-2 Table 167 (an integer) */
     /** The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (the standard names 0 to
-     *  2); setting 0 removes the effect. Drawn on Square, Circle and Polygon: scallops
-     *  of radius 4 × intensity + half the border width (a cloudy Polygon's /Rect grows to
-     *  hold them when it is added or updated). */
+     *  2); setting 0 removes the effect. Drawn on Square, Circle and Polygon as Acrobat
+     *  draws it: overlapping curls of radius 4 × intensity + half the border width (4.75 ×
+     *  on a Circle; docs/annotations.md). When a cloudy Square or Circle is added or
+     *  updated its /Rect becomes the cloud's bounds and its /RD the inset to the outline,
+     *  as Acrobat writes them; a cloudy Polygon's /Rect grows to hold the cloud. */
     QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804,
     /** /Q of FreeText and of a Redact annotation's overlay text: 0 left, 1 centred, 2
      *  right (another value is QUIRE_EINVAL) */

@@ -407,18 +407,4 @@ extension Annotation {
         guard ["Highlight", "Underline", "Squiggly", "StrikeOut"].contains(subtype), quadPoints.isEmpty else { return }
         quadPoints = [rect.left, rect.top, rect.right, rect.top, rect.left, rect.bottom, rect.right, rect.bottom]
     }
-
-    /// A cloudy Polygon's scallops bulge out of its vertices by the cloud's radius: its
-    /// rectangle grows to hold them (the appearance is clipped to /Rect), when a program
-    /// adds or updates it. It never shrinks.
-    mutating func fitRectToCloud() {
-        guard subtype == "Polygon", let intensity = cloudyIntensity, intensity > 0, vertices.count >= 6,
-              vertices.allSatisfy(\.isFinite), (borderWidth ?? 1).isFinite else { return }
-        let reach = Appearance.cloudRadius(intensity: intensity, width: borderWidth ?? 1) + (borderWidth ?? 1) / 2
-        let xs = stride(from: 0, to: vertices.count - 1, by: 2).map { vertices[$0] }
-        let ys = stride(from: 1, to: vertices.count, by: 2).map { vertices[$0] }
-        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return }
-        rect = Rect(left: Swift.min(rect.left, minX - reach), bottom: Swift.min(rect.bottom, minY - reach),
-                    right: Swift.max(rect.right, maxX + reach), top: Swift.max(rect.top, maxY + reach))
-    }
 }

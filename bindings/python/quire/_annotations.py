@@ -563,7 +563,9 @@ class Annotation(OwnedHandle):
     cloudy_intensity = _number_field(
         _raw.QUIRE_ANNOT_CLOUDY_INTENSITY,
         "The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (``None`` when the border has "
-        "no effect; assigning 0 removes it). Drawn on Square, Circle and Polygon.",
+        "no effect; assigning 0 removes it). Drawn on Square, Circle and Polygon as Acrobat draws it; "
+        "adding or updating a cloudy Square or Circle sets :attr:`rect` to the cloud's bounds and "
+        ":attr:`rect_differences` to the inset to its outline, as Acrobat writes them.",
     )
     intent = _string_field(
         _raw.QUIRE_ANNOT_INTENT,
