@@ -98,7 +98,11 @@ typedef enum quire_annot_string_field {
      *  QUIRE_ANNOT_CONTENTS to its plain text; not well-formed XHTML is QUIRE_EFORMAT, over
      *  1 MiB or nested deeper than 64 QUIRE_ELIMIT. A FreeText draws it with its styles
      *  (bold, italic, colour, size, font family, underline, alignment; docs/annotations.md) */
-    QUIRE_ANNOT_RICH_TEXT = 0x0719
+    QUIRE_ANNOT_RICH_TEXT = 0x0719,
+    /** /CP of a Line with a caption (QUIRE_ANNOT_CAPTION): "Inline" (centred in the line,
+     *  which is broken around it; the default) or "Top" (on top of the line); another
+     *  value is QUIRE_EINVAL */
+    QUIRE_ANNOT_CAPTION_POSITION = 0x071A
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -132,7 +136,12 @@ typedef enum quire_annot_number_field {
     /** /Rotate of FreeText and Stamp: 0, 90, 180 or 270 degrees counterclockwise (another
      *  value, or another subtype with a turn, is QUIRE_EINVAL when set or added). The
      *  appearance is drawn turned inside /Rect, which the caller sizes to the turned box */
-    QUIRE_ANNOT_ROTATION = 0x080B
+    QUIRE_ANNOT_ROTATION = 0x080B,
+    /** /Cap of a Line (ISO 32000-2 Table 178): 1 draws its /Contents as a caption placed by
+     *  QUIRE_ANNOT_CAPTION_POSITION and QUIRE_ANNOT_CAPTION_OFFSET (a measured distance's
+     *  value then takes that place instead of Quire's own label's), 0 does not (the
+     *  default); another value is QUIRE_EINVAL */
+    QUIRE_ANNOT_CAPTION = 0x080C
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
@@ -150,7 +159,11 @@ typedef enum quire_annot_points_field {
     QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04,
     /** /CL of a FreeText callout: x1 y1 (the point it points at, where QUIRE_ANNOT_LINE_START
      *  is drawn), an optional knee x2 y2, and x3 y3 at the text box: 4 or 6 numbers, or none */
-    QUIRE_ANNOT_CALLOUT_LINE = 0x0A05
+    QUIRE_ANNOT_CALLOUT_LINE = 0x0A05,
+    /** /CO of a Line with a caption: its offset from where it would be, along the line
+     *  (positive to the right, as the caption reads) and across it (positive up): 2 finite
+     *  numbers, or none */
+    QUIRE_ANNOT_CAPTION_OFFSET = 0x0A06
 } quire_annot_points_field;
 
 /**

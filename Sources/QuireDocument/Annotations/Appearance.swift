@@ -76,7 +76,10 @@ enum Appearance {
             if let dash { ops.line(dash) }
             if a.linePoints.count >= 4 {
                 let p = a.linePoints
-                ops.line("\(n(p[0])) \(n(p[1])) m \(n(p[2])) \(n(p[3])) l S")
+                // An inline caption breaks the line around it.
+                let parts = MeasurementLabel(caption: a)?.lineOutside(from: (p[0], p[1]), to: (p[2], p[3]))
+                    ?? [((p[0], p[1]), (p[2], p[3]))]
+                for (s, e) in parts { ops.line("\(n(s.0)) \(n(s.1)) m \(n(e.0)) \(n(e.1)) l S") }
                 if dash != nil { ops.line("[] 0 d") }
                 ops.lineEndings(a.lineEndings, start: ((p[0], p[1]), (p[2], p[3])), end: ((p[2], p[3]), (p[0], p[1])),
                                 size: endingSize(width), fill: hasFill)
@@ -188,10 +191,11 @@ enum Appearance {
         default:
             ops.line("\(n(r.left)) \(n(r.bottom)) \(n(r.width)) \(n(r.height)) re S")
         }
-        // A measurement shows its value (/Contents) with its shape.
-        if let label = MeasurementLabel(a) {
+        // A measurement shows its value (/Contents) with its shape; a Line with /Cap its caption.
+        if let label = MeasurementLabel(a) ?? MeasurementLabel(caption: a) {
+            let what = a.caption && a.subtype == "Line" ? "the caption" : "the measured value"
             let t = try AppearanceText(label.text, preferred: standardFont("Helv", "Helvetica"), document: document,
-                                       strict: strict, what: "the measured value of a \(a.subtype) annotation")
+                                       strict: strict, what: "\(what) of a \(a.subtype) annotation")
             ops.measurementLabel(label, font: t, color: stroke)
             text = t
         }

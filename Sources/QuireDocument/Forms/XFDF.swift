@@ -24,7 +24,9 @@ import QuireSyntax
 /// given); import reads PNG and JPEG (``XFDF/image(_:)``), refuses anything else.
 /// Rich text (/RC) is a `<contents-richtext>` child holding its XHTML `<body>` as
 /// elements (XFDF 3.0), sanitized on both ways (``RichText/sanitized(_:)``); the blend mode
-/// (/BM) is Quire's own `blend-mode` attribute (XFDF has none; other readers ignore it).
+/// (/BM) is Quire's own `blend-mode` attribute (XFDF has none; other readers ignore it); a
+/// line's caption (/Cap, /CP, /CO) is XFDF 3.0's `caption` (yes or no), `caption-style`
+/// (Inline or Top), `caption-offset-h` and `caption-offset-v`.
 /// Annotations are listed in each page's drawing order (/Annots): an import gives the
 /// annotations it lists, on each page, that order among the places they hold there.
 ///
@@ -264,6 +266,15 @@ extension Document {
                 attrs.append(("head", head))
             }
             if let it = a.intent { attrs.append(("intent", it)) }
+            if a.subtype == "Line" {
+                // XFDF 3.0's caption attributes of <line>.
+                if a.caption { attrs.append(("caption", "yes")) }
+                if let style = a.captionPosition { attrs.append(("caption-style", style)) }
+                if a.captionOffset.count == 2 {
+                    attrs.append(("caption-offset-h", XFDF.number(a.captionOffset[0])))
+                    attrs.append(("caption-offset-v", XFDF.number(a.captionOffset[1])))
+                }
+            }
             if !a.calloutLine.isEmpty { attrs.append(("callout", a.calloutLine.map(XFDF.number).joined(separator: ","))) }
             if let q = a.alignment { attrs.append(("justification", ["left", "centered", "right"][Swift.min(Swift.max(q, 0), 2)])) }
             if let overlay = a.overlayText { attrs.append(("overlay-text", overlay)) }
@@ -619,6 +630,15 @@ final class XFDFReader {
         }
         if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] } else if subtype == "FreeText", let h = attrs["head"] { a.lineEndings = [h] }
         a.intent = attrs["intent"]
+        if subtype == "Line" {
+            a.caption = attrs["caption"].map { ["yes", "true", "1"].contains($0.lowercased()) } ?? false
+            // A style other than Inline and Top, or an offset that is not a number, reads as unset.
+            a.captionPosition = attrs["caption-style"].flatMap { ["Inline", "Top"].contains($0) ? $0 : nil }
+            if let h = attrs["caption-offset-h"].flatMap(Double.init), let v = attrs["caption-offset-v"].flatMap(Double.init),
+               h.isFinite, v.isFinite {
+                a.captionOffset = [h, v]
+            }
+        }
         if let cl = attrs["callout"].flatMap(XFDF.numbers), cl.count == 4 || cl.count == 6 { a.calloutLine = cl }
         if let j = attrs["justification"] { a.alignment = ["left", "centered", "right"].firstIndex(of: j.lowercased()) }
         switch attrs["style"] {
