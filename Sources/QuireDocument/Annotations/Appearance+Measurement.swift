@@ -33,7 +33,8 @@ struct MeasurementLabel {
     /// A Line with a caption (/Cap) has its caption instead (``init(caption:)``).
     init?(_ a: Annotation) {
         guard a.measurement != nil, !(a.subtype == "Line" && a.caption), let text = a.contents, !text.isEmpty,
-              text.count <= 200 else { return nil }
+            text.count <= 200
+        else { return nil }
         self.text = text
         width = MeasurementLabel.width(text)
         switch a.subtype {
@@ -85,7 +86,9 @@ struct MeasurementLabel {
     /// (the default; the line is broken around it) or its baseline 2 points above it for
     /// /CP /Top, moved by /CO along the line (to the right as it reads) and across it (up).
     init?(caption a: Annotation) {
-        guard a.subtype == "Line", a.caption, let text = a.contents, !text.isEmpty, text.count <= 200 else { return nil }
+        guard a.subtype == "Line", a.caption, let text = a.contents, !text.isEmpty, text.count <= 200 else {
+            return nil
+        }
         let p = a.linePoints
         guard p.count == 4, p.allSatisfy(\.isFinite) else { return nil }
         let length = hypot(p[2] - p[0], p[3] - p[1])
@@ -98,7 +101,8 @@ struct MeasurementLabel {
         let offset = a.captionOffset.count == 2 && a.captionOffset.allSatisfy(\.isFinite) ? a.captionOffset : [0, 0]
         origin = ((p[0] + p[2]) / 2 + dx * offset[0], (p[1] + p[3]) / 2 + dy * offset[0])
         inline = a.captionPosition != "Top"
-        baseline = (inline ? -0.35 * MeasurementLabel.size : MeasurementLabel.gap + (a.borderWidth ?? 1) / 2) + offset[1]
+        baseline =
+            (inline ? -0.35 * MeasurementLabel.size : MeasurementLabel.gap + (a.borderWidth ?? 1) / 2) + offset[1]
     }
 
     /// The width of `text` in Helvetica at the label's size (an estimate for text Helvetica
@@ -107,14 +111,15 @@ struct MeasurementLabel {
         StandardFontMetrics.width(of: text, font: "Helvetica", size: size) ?? Double(text.count) * size * 0.6
     }
 
-    /// The parts of the line from `start` to `end` outside an inline caption's box (with a
-    /// point of space each side): the whole line for other labels.
+    /// The parts of the line from `start` to `end` outside an inline caption's box (with 2
+    /// points of space each side): the whole line for other labels.
     func lineOutside(from start: (Double, Double), to end: (Double, Double)) -> [((Double, Double), (Double, Double))] {
         guard inline else { return [(start, end)] }
         // Positions along the label's direction, from its origin.
         func along(_ q: (Double, Double)) -> Double { (q.0 - origin.x) * cos + (q.1 - origin.y) * sin }
         func point(_ t: Double) -> (Double, Double) {
-            let ta = along(start), tb = along(end)
+            let ta = along(start)
+            let tb = along(end)
             let f = tb == ta ? 0 : (t - ta) / (tb - ta)
             return (start.0 + (end.0 - start.0) * f, start.1 + (end.1 - start.1) * f)
         }
