@@ -632,8 +632,8 @@ final class XFDFReader {
         a.intent = attrs["intent"]
         if subtype == "Line" {
             a.caption = attrs["caption"].map { ["yes", "true", "1"].contains($0.lowercased()) } ?? false
-            // A style other than Inline and Top, or an offset that is not a number, reads as unset.
-            a.captionPosition = attrs["caption-style"].flatMap { ["Inline", "Top"].contains($0) ? $0 : nil }
+            // A style the model refuses, or an offset that is not a number, reads as unset.
+            a.captionPosition = attrs["caption-style"].flatMap { Annotation.captionPositionProblem($0) == nil ? $0 : nil }
             if let h = attrs["caption-offset-h"].flatMap(Double.init), let v = attrs["caption-offset-v"].flatMap(Double.init),
                h.isFinite, v.isFinite {
                 a.captionOffset = [h, v]
