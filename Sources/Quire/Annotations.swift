@@ -197,6 +197,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_MEASURE_TO_UNIT: value = a.measurement?.toUnit
         case QUIRE_ANNOT_BLEND_MODE: value = a.blendMode
         case QUIRE_ANNOT_RICH_TEXT: value = a.richText
+        case QUIRE_ANNOT_CAPTION_POSITION: value = a.captionPosition
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -260,6 +261,9 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_RICH_TEXT:
             guard let value else { b.annotation.richText = nil; return }
             try b.annotation.setRichText(value)
+        case QUIRE_ANNOT_CAPTION_POSITION:
+            if let value { try Annotation.validate(captionPosition: value) }
+            b.annotation.captionPosition = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }
@@ -285,6 +289,7 @@ public func quire_annotation_number(_ out: UnsafeMutablePointer<Double>?, _ anno
         case QUIRE_ANNOT_MEASURE_PRECISION: value = a.measurement.map { Double($0.precision) }
         case QUIRE_ANNOT_MEASURED_VALUE: value = a.measuredValue
         case QUIRE_ANNOT_ROTATION: value = Double(a.rotation)
+        case QUIRE_ANNOT_CAPTION: value = a.caption ? 1 : 0
         default: throw unknownField(field, "quire_annot_number_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -333,6 +338,9 @@ public func quire_annotation_set_number(_ annotation: OpaquePointer?, _ field: q
             }
             try Annotation.validate(rotation: turn, subtype: b.annotation.subtype)
             b.annotation.rotation = turn
+        case QUIRE_ANNOT_CAPTION:
+            guard value == 0 || value == 1 else { throw CallError(code: QUIRE_EINVAL, message: "caption \(value) is not 0 or 1") }
+            b.annotation.caption = value == 1
         default: throw unknownField(field, "quire_annot_number_field")
         }
     }
@@ -383,6 +391,7 @@ public func quire_annotation_points(_ buf: UnsafeMutablePointer<Double>?, _ capa
         case QUIRE_ANNOT_DASH_PATTERN: try copyOut(numbers: a.dashPattern, buf, capacity, outCount)
         case QUIRE_ANNOT_RECT_DIFFERENCES: try copyOut(numbers: a.rectDifferences, buf, capacity, outCount)
         case QUIRE_ANNOT_CALLOUT_LINE: try copyOut(numbers: a.calloutLine, buf, capacity, outCount)
+        case QUIRE_ANNOT_CAPTION_OFFSET: try copyOut(numbers: a.captionOffset, buf, capacity, outCount)
         default: throw unknownField(kind, "quire_annot_points_field")
         }
     }
@@ -412,6 +421,9 @@ public func quire_annotation_set_points(_ annotation: OpaquePointer?, _ kind: qu
         case QUIRE_ANNOT_CALLOUT_LINE:
             try Annotation.validate(calloutLine: values)
             b.annotation.calloutLine = values
+        case QUIRE_ANNOT_CAPTION_OFFSET:
+            try Annotation.validate(captionOffset: values)
+            b.annotation.captionOffset = values
         default: throw unknownField(kind, "quire_annot_points_field")
         }
     }

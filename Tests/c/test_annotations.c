@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_RICH_TEXT + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_CAPTION_POSITION + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -1936,7 +1936,7 @@ static void test_errors(void) {
             (quire_annot_number_field)4,
             (quire_annot_number_field)INT32_MAX,
             (quire_annot_number_field)0,
-            (quire_annot_number_field)(QUIRE_ANNOT_ROTATION + 1),
+            (quire_annot_number_field)(QUIRE_ANNOT_CAPTION + 1),
             (quire_annot_number_field)QUIRE_ANNOT_CONTENTS,
             (quire_annot_number_field)QUIRE_ANNOT_COLOR,
             (quire_annot_number_field)QUIRE_ANNOT_LINE};
@@ -1954,7 +1954,7 @@ static void test_errors(void) {
             (quire_annot_points_field)3,
             (quire_annot_points_field)INT32_MAX,
             (quire_annot_points_field)0,
-            (quire_annot_points_field)(QUIRE_ANNOT_CALLOUT_LINE + 1),
+            (quire_annot_points_field)(QUIRE_ANNOT_CAPTION_OFFSET + 1),
             (quire_annot_points_field)QUIRE_ANNOT_COLOR,
             (quire_annot_points_field)QUIRE_ANNOT_INTERIOR_COLOR,
             (quire_annot_points_field)QUIRE_ANNOT_BORDER_WIDTH};
@@ -2624,6 +2624,7 @@ static void test_styles_and_kinds(void) {
     char text[64];
     quire_document *doc = NULL;
     quire_annotation *square, *caret, *stamp, *read = NULL;
+    quire_rect box;
     int32_t square_id = -1, caret_id = -1, stamp_id = -1;
     original = read_file(corpus(ANNOTS_PDF), &size);
     CHECK(original != NULL);
@@ -2717,7 +2718,15 @@ static void test_styles_and_kinds(void) {
             quire_annotation_points(numbers, 8, &count, read, QUIRE_ANNOT_RECT_DIFFERENCES),
             QUIRE_OK);
         CHECK_INT(count, 4);
-        CHECK(numbers[0] == 1 && numbers[3] == 4);
+        /* A cloudy Square's /Rect becomes its cloud's bounds and /RD the inset from there
+         * to the rectangle the cloud runs along, as Acrobat writes them: that rectangle,
+         * /Rect (100 100 300 300) less /RD (1 2 3 4), is kept. */
+        CHECK_STATUS(quire_annotation_rect(&box, read), QUIRE_OK);
+        CHECK(fabs(box.left + numbers[0] - 101) < 0.002 &&
+              fabs(box.bottom + numbers[1] - 102) < 0.002);
+        CHECK(fabs(box.right - numbers[2] - 297) < 0.002 &&
+              fabs(box.top - numbers[3] - 296) < 0.002);
+        CHECK(numbers[0] > 9 && box.left < 92); /* the curls (radius 8.5) reach out of it */
         CHECK_STATUS(quire_annotation_number(&value, read, QUIRE_ANNOT_CLOUDY_INTENSITY), QUIRE_OK);
         CHECK(value == 2);
         /* 0 removes the effect. */
@@ -3073,6 +3082,54 @@ static void test_measure_rotate_order(void) {
 
 /* Record ids (quire_document_annotation_record_id, _by_record_id): the export's `id` of each
  * annotation, each finding its annotation again; a new annotation's is its /NM. */
+/* A Line's caption (/Cap, /CP, /CO): set, checked, stored and read back. */
+static void test_line_caption(void) {
+    quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
+    quire_annotation *line = new_annot("Line", 0, 100, 300, 300, 340), *read = NULL;
+    double points[4] = {110, 320, 290, 320}, offset[2] = {5, -1}, value = -1, got[4];
+    char text[32];
+    size_t len = 0, count = 0;
+    int32_t id = -1;
+    if (doc && line) {
+        CHECK_STATUS(quire_annotation_set_points(line, QUIRE_ANNOT_LINE, points, 4), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_string(line, QUIRE_ANNOT_CONTENTS, "12 ft"), QUIRE_OK);
+        /* Unset: no caption, no position, no offset. */
+        CHECK_STATUS(quire_annotation_number(&value, line, QUIRE_ANNOT_CAPTION), QUIRE_OK);
+        CHECK(value == 0);
+        CHECK_STATUS(
+            quire_annotation_string(text, sizeof text, &len, line, QUIRE_ANNOT_CAPTION_POSITION),
+            QUIRE_ENOTFOUND);
+        /* The rules: 0 or 1; Inline or Top; 2 finite numbers or none. */
+        CHECK_STATUS(quire_annotation_set_number(line, QUIRE_ANNOT_CAPTION, 2), QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_string(line, QUIRE_ANNOT_CAPTION_POSITION, "Below"),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_points(line, QUIRE_ANNOT_CAPTION_OFFSET, points, 3),
+                     QUIRE_EINVAL);
+        CHECK_STATUS(quire_annotation_set_number(line, QUIRE_ANNOT_CAPTION, 1), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_string(line, QUIRE_ANNOT_CAPTION_POSITION, "Top"),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_annotation_set_points(line, QUIRE_ANNOT_CAPTION_OFFSET, offset, 2),
+                     QUIRE_OK);
+        CHECK_STATUS(quire_document_add_annotation(doc, line), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_id(&id, line), QUIRE_OK);
+        read = doc_annot(doc, id);
+        if (read) {
+            CHECK_STATUS(quire_annotation_number(&value, read, QUIRE_ANNOT_CAPTION), QUIRE_OK);
+            CHECK(value == 1);
+            CHECK_STATUS(quire_annotation_string(text, sizeof text, &len, read,
+                                                 QUIRE_ANNOT_CAPTION_POSITION),
+                         QUIRE_OK);
+            CHECK_STR(text, "Top");
+            CHECK_STATUS(quire_annotation_points(got, 4, &count, read, QUIRE_ANNOT_CAPTION_OFFSET),
+                         QUIRE_OK);
+            CHECK(count == 2 && got[0] == 5 && got[1] == -1);
+            quire_annotation_free(read);
+        }
+    }
+    quire_annotation_free(line);
+    quire_document_close(doc);
+}
+
 static void test_record_ids(void) {
     quire_document *doc = open_corpus(ANNOTS_PDF, NULL);
     quire_annotation *a = NULL, *found = NULL, *note = NULL;
@@ -3161,6 +3218,7 @@ static const struct test_case annotations_tests[] = {
     {"styles_and_kinds", test_styles_and_kinds},
     {"file_attachment", test_file_attachment},
     {"measure_rotate_order", test_measure_rotate_order},
+    {"line_caption", test_line_caption},
     {"record_ids", test_record_ids},
     {NULL, NULL}};
 

@@ -155,12 +155,15 @@ def test_every_field_round_trips(how: str) -> None:
     assert len(after) == len(before)
     for b, a in zip(before, after):
         assert a == b, (how, b[0], [(k, x, y) for k, (x, y) in enumerate(zip(b, a)) if x != y])
-    # The files come back whole; the stamp's image through JSON (XFDF carries none).
+    # The files come back whole, and the stamp's image (XFDF: an <imagedata> data URL).
     (attachment,) = [a for a in target.annotations() if a.subtype == "FileAttachment"]
     assert target.annotation_file(attachment) == b"notes of the meeting"
-    if how == "json":
-        record = next(r for r in json.loads(payload)["annotations"] if r["type"] == "pspdfkit/image")
-        assert record["imageAttachmentId"] == hashlib.sha256(png()).hexdigest()
+    exported = json.loads(target.export_annotations_json())
+    record = next(r for r in exported["annotations"] if r["type"] == "pspdfkit/image")
+    assert record["imageAttachmentId"] == hashlib.sha256(png()).hexdigest()
+    assert base64.b64decode(exported["attachments"][record["imageAttachmentId"]]["binary"]) == png()
+    if how == "xfdf":
+        assert "<imagedata>data:image/png;base64," + base64.b64encode(png()).decode() + "</imagedata>" in payload
 
 
 def test_nutrient_instant_json_shapes_import() -> None:
@@ -302,3 +305,79 @@ def test_nutrient_instant_json_shapes_import() -> None:
         assert pdf[0].render(scale=1, draw_annots=True).to_pil().convert("L").getextrema()[0] < 100
     finally:
         pdf.close()
+
+
+# ----------------------------------------------------------------------------------------
+# XFDF: a stamp's image (<imagedata>, as Apryse writes it)
+# ----------------------------------------------------------------------------------------
+
+
+def stamp_pixel(doc: quire.Document) -> Tuple[int, int, int]:
+    """The colour PDFium draws at the middle of the page's one stamp (at 1 pixel a point)."""
+    import pypdfium2 as pdfium
+
+    (stamp,) = [a for a in doc.annotations() if a.subtype == "Stamp"]
+    left, bottom, right, top = stamp.rect
+    pdf = pdfium.PdfDocument(doc.save_to_bytes(full=True))
+    try:
+        image = pdf[0].render(scale=1, draw_annots=True).to_pil().convert("RGB")
+        return image.getpixel((int((left + right) / 2), int(PAGE_HEIGHT - (bottom + top) / 2)))
+    finally:
+        pdf.close()
+
+
+def jpeg() -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (16, 16), (200, 30, 30)).save(out, format="JPEG", quality=95)
+    return out.getvalue()
+
+
+APRYSE_STAMP = (
+    '<?xml version="1.0" encoding="UTF-8" ?>\n'
+    '<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve"><annots>'
+    '<stamp page="0" rect="100,100,180,180" flags="print" name="apryse-stamp-1" title="Guest" '
+    'subject="Stamp" date="D:20260101000000Z" creationdate="D:20260101000000Z" icon="Draft">'
+    "<imagedata>%s</imagedata></stamp></annots><pages><defmtx matrix=\"1,0,0,-1,0,300\" /></pages></xfdf>"
+)
+
+
+@pytest.mark.parametrize("kind", ["png", "jpeg", "bare"])
+def test_xfdf_stamp_image_from_apryse_imports(kind: str) -> None:
+    pytest.importorskip("pypdfium2", reason="PDFium draws the stamp")
+    data = jpeg() if kind == "jpeg" else png()
+    url = base64.b64encode(data).decode()
+    if kind != "bare":
+        url = "data:image/%s;base64,%s" % (kind, url)
+    doc = quire.Document.from_bytes(blank_pdf(1))
+    assert doc.import_xfdf(APRYSE_STAMP % url) == 1
+    r, g, b = stamp_pixel(doc)
+    expected = (200, 30, 30) if kind == "jpeg" else (0, 128, 255)
+    assert abs(r - expected[0]) < 24 and abs(g - expected[1]) < 24 and abs(b - expected[2]) < 24, (r, g, b)
+    # The image is kept as given, and exported again.
+    assert base64.b64encode(data).decode() in doc.export_xfdf()
+    # Importing the same XFDF again updates the stamp and stores no second copy.
+    size = len(doc.save_to_bytes(full=True))
+    doc.import_xfdf(APRYSE_STAMP % url)
+    assert len(doc.save_to_bytes(full=True)) < size + len(data)
+
+
+@pytest.mark.parametrize(
+    "payload,error,words",
+    [
+        ("data:image/png;base64,!!!!", quire.FormatError, "not base64"),
+        ("data:image/gif;base64," + base64.b64encode(b"GIF89a....").decode(), quire.FormatError, "image/gif"),
+        ("data:image/png," + "AAAA", quire.FormatError, "not base64"),
+        (base64.b64encode(b"plain text, no image").decode(), quire.FormatError, "neither PNG nor JPEG"),
+        ("data:image/png;base64," + base64.b64encode(b"\x89PNG\r\n\x1a\n broken").decode(), quire.FormatError, "PNG"),
+        ("data:image/png;base64," + "A" * (24 << 20), quire.LimitError, "at most"),
+    ],
+    ids=["not-base64", "gif", "not-base64-url", "not-an-image", "broken-png", "too-long"],
+)
+def test_xfdf_stamp_image_hostile(payload: str, error: type, words: str) -> None:
+    doc = quire.Document.from_bytes(blank_pdf(1))
+    with pytest.raises(error) as caught:
+        doc.import_xfdf(APRYSE_STAMP % payload)
+    assert "imagedata" in str(caught.value) and words in str(caught.value), str(caught.value)
+    assert list(doc.annotations()) == []  # all or nothing

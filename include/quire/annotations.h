@@ -98,7 +98,11 @@ typedef enum quire_annot_string_field {
      *  QUIRE_ANNOT_CONTENTS to its plain text; not well-formed XHTML is QUIRE_EFORMAT, over
      *  1 MiB or nested deeper than 64 QUIRE_ELIMIT. A FreeText draws it with its styles
      *  (bold, italic, colour, size, font family, underline, alignment; docs/annotations.md) */
-    QUIRE_ANNOT_RICH_TEXT = 0x0719
+    QUIRE_ANNOT_RICH_TEXT = 0x0719,
+    /** /CP of a Line with a caption (QUIRE_ANNOT_CAPTION): "Inline" (centred in the line,
+     *  which is broken around it; the default) or "Top" (on top of the line); another
+     *  value is QUIRE_EINVAL */
+    QUIRE_ANNOT_CAPTION_POSITION = 0x071A
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
@@ -106,9 +110,11 @@ typedef enum quire_annot_number_field {
     QUIRE_ANNOT_FONT_SIZE = 0x0802, /**< the size in /DA of free text (read-only) */
     QUIRE_ANNOT_FLAGS = 0x0803, /**< /F, ISO 32000-2 Table 167 (an integer) */
     /** The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (the standard names 0 to
-     *  2); setting 0 removes the effect. Drawn on Square, Circle and Polygon: scallops
-     *  of radius 4 × intensity + half the border width (a cloudy Polygon's /Rect grows to
-     *  hold them when it is added or updated). */
+     *  2); setting 0 removes the effect. Drawn on Square, Circle and Polygon as Acrobat
+     *  draws it: overlapping curls of radius 4 × intensity + half the border width (4.75 ×
+     *  on a Circle; docs/annotations.md). When a cloudy Square or Circle is added or
+     *  updated its /Rect becomes the cloud's bounds and its /RD the inset to the outline,
+     *  as Acrobat writes them; a cloudy Polygon's /Rect grows to hold the cloud. */
     QUIRE_ANNOT_CLOUDY_INTENSITY = 0x0804,
     /** /Q of FreeText and of a Redact annotation's overlay text: 0 left, 1 centred, 2
      *  right (another value is QUIRE_EINVAL) */
@@ -130,7 +136,12 @@ typedef enum quire_annot_number_field {
     /** /Rotate of FreeText and Stamp: 0, 90, 180 or 270 degrees counterclockwise (another
      *  value, or another subtype with a turn, is QUIRE_EINVAL when set or added). The
      *  appearance is drawn turned inside /Rect, which the caller sizes to the turned box */
-    QUIRE_ANNOT_ROTATION = 0x080B
+    QUIRE_ANNOT_ROTATION = 0x080B,
+    /** /Cap of a Line (ISO 32000-2 Table 178): 1 draws its /Contents as a caption placed by
+     *  QUIRE_ANNOT_CAPTION_POSITION and QUIRE_ANNOT_CAPTION_OFFSET (a measured distance's
+     *  value then takes that place instead of Quire's own label's), 0 does not (the
+     *  default); another value is QUIRE_EINVAL */
+    QUIRE_ANNOT_CAPTION = 0x080C
 } quire_annot_number_field;
 typedef enum quire_annot_color_field {
     QUIRE_ANNOT_COLOR = 0x0900, /**< /C */
@@ -148,7 +159,11 @@ typedef enum quire_annot_points_field {
     QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04,
     /** /CL of a FreeText callout: x1 y1 (the point it points at, where QUIRE_ANNOT_LINE_START
      *  is drawn), an optional knee x2 y2, and x3 y3 at the text box: 4 or 6 numbers, or none */
-    QUIRE_ANNOT_CALLOUT_LINE = 0x0A05
+    QUIRE_ANNOT_CALLOUT_LINE = 0x0A05,
+    /** /CO of a Line with a caption: its offset from where it would be, along the line
+     *  (positive to the right, as the caption reads) and across it (positive up): 2 finite
+     *  numbers, or none */
+    QUIRE_ANNOT_CAPTION_OFFSET = 0x0A06
 } quire_annot_points_field;
 
 /**

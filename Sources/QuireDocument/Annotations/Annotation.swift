@@ -120,6 +120,17 @@ public struct Annotation: Sendable, Equatable {
     public var repeatsOverlayText = false
     /// /Sy of a Caret: "P" (a paragraph symbol follows the caret) or "None"; nil when unset.
     public var symbol: String?
+    /// /Cap of a Line (ISO 32000-2 Table 178): its /Contents is drawn as a caption, placed
+    /// by ``captionPosition`` and ``captionOffset`` (a measured distance's value then takes
+    /// that place instead of Quire's own label's). False when unset.
+    public var caption = false
+    /// /CP of a Line with a caption: "Inline" (centred in the line, which is broken around
+    /// it; the default) or "Top" (on top of the line); nil when unset.
+    public var captionPosition: String?
+    /// /CO of a Line with a caption: its offset from where it would be, along the line
+    /// (positive to the right, as the caption reads) and across it (positive up): 2 numbers,
+    /// or none.
+    public var captionOffset: [Double] = []
     /// /Measure of a measurement (a distance on a Line, a perimeter on a PolyLine, an area
     /// on a Polygon): the scale and precision (``MeasurementScale``). When a program adds
     /// or updates one, its /IT becomes the subtype's dimension intent and its /Contents the
@@ -259,13 +270,15 @@ extension Annotation {
              flags, color, interiorColor, opacity, borderStyle, border, popup, inReplyTo, replyType, state,
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
              action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences, symbol,
-             intent, calloutLine, alignment, overlayText, repeatsOverlayText, fileSpec, measure, rotate, blendMode
+             intent, calloutLine, alignment, overlayText, repeatsOverlayText, fileSpec, measure, rotate, blendMode,
+             caption, captionPosition, captionOffset
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
         "BE", "RD", "Sy", "IT", "CL", "Q", "OverlayText", "Repeat", "FS", "Measure", "Rotate", "BM",
+        "Cap", "CP", "CO",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -371,6 +384,11 @@ extension Annotation {
         }
         if let bm = try nameValue(.blendMode), Annotation.blendModes.contains(bm) { blendMode = bm }
         if let cl = try numbers(.calloutLine), cl.count == 4 || cl.count == 6 { calloutLine = cl }
+        if subtype == "Line" {
+            if case .bool(let cap)? = try entry(.caption).map(resolved) { caption = cap }
+            captionPosition = try nameValue(.captionPosition)
+            if let co = try numbers(.captionOffset), co.count == 2 { captionOffset = co }
+        }
         // /Q of FreeText (a widget's /Q is its field's quadding, read by the form).
         if subtype == "FreeText" || subtype == "Redact", let q = try entry(.alignment).map(resolved)?.integer, (0...2).contains(q) {
             alignment = Int(q)
@@ -385,6 +403,8 @@ extension Annotation {
         if Annotation.dashPatternProblem(dashPattern) != nil { dashPattern = [] }
         if let c = cloudyIntensity { cloudyIntensity = Swift.min(Swift.max(c, 0), Annotation.maxCloudyIntensity) }
         if Annotation.rectDifferencesProblem(rectDifferences) != nil { rectDifferences = [] }
+        if Annotation.captionPositionProblem(captionPosition) != nil { captionPosition = nil }
+        if Annotation.captionOffsetProblem(captionOffset) != nil { captionOffset = [] }
         // A reference to a missing or free object is null (§7.3.10), as qpdf and MuPDF read it.
         popup = entry(.popup)?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
         inReplyTo = entry(.inReplyTo)?.reference.flatMap { document.isInUse($0.number) ? $0 : nil }
@@ -495,6 +515,9 @@ extension Annotation {
         if changed(\.rotation) { d["Rotate"] = rotation == 0 ? nil : .integer(Int64(rotation)) }
         if changed(\.blendMode) { d["BM"] = blendMode.map { .name(PDFName($0)) } }
         if changed(\.calloutLine) { numbers("CL", calloutLine) }
+        if changed(\.caption) { d["Cap"] = caption ? .bool(true) : nil }
+        if changed(\.captionPosition) { d["CP"] = captionPosition.map { .name(PDFName($0)) } }
+        if changed(\.captionOffset) { numbers("CO", captionOffset.count == 2 ? captionOffset : nil) }
         if changed(\.alignment) { d["Q"] = alignment.map { .integer(Int64($0)) } }
         if changed(\.overlayText) { text("OverlayText", overlayText) }
         if changed(\.repeatsOverlayText) { d["Repeat"] = repeatsOverlayText ? .bool(true) : nil }

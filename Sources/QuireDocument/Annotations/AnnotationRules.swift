@@ -13,7 +13,7 @@ extension Annotation {
         case subtype, pageIndex, rect, opacity, borderWidth, flags, color, interiorColor
         case quadPoints, linePoints, vertices, inkList, author
         case borderStyle, dashPattern, cloudyIntensity, rectDifferences, symbol, image, file
-        case intent, calloutLine, alignment, measurement, rotation, blendMode
+        case intent, calloutLine, alignment, measurement, rotation, blendMode, captionPosition, captionOffset
 
         /// How messages name the field.
         var label: String {
@@ -44,6 +44,8 @@ extension Annotation {
             case .measurement: return "measurement"
             case .rotation: return "rotation"
             case .blendMode: return "blend mode"
+            case .captionPosition: return "caption position"
+            case .captionOffset: return "caption offset"
             }
         }
     }
@@ -166,6 +168,18 @@ extension Annotation {
         return numbersProblem(line, groups: 2, "")
     }
 
+    static func captionPositionProblem(_ position: String?) -> String? {
+        guard let position, position != "Inline", position != "Top" else { return nil }
+        return "\(position.prefix(40)) is not a caption position (Inline or Top)"
+    }
+
+    static func captionOffsetProblem(_ offset: [Double]) -> String? {
+        guard offset.isEmpty || offset.count == 2 else {
+            return "\(offset.count) numbers (a caption offset is 2: along the line and across it, or none)"
+        }
+        return numbersProblem(offset, groups: 1, "")
+    }
+
     static func alignmentProblem(_ q: Int?) -> String? {
         guard let q, !(0...2).contains(q) else { return nil }
         return "\(q) is not an alignment (0 left, 1 centred, 2 right)"
@@ -234,6 +248,8 @@ extension Annotation {
             case .measurement: problem = check(\.measurement) { Annotation.measurementProblem($0, subtype: subtype) }
             case .rotation: problem = check(\.rotation) { Annotation.rotationProblem($0, subtype: subtype) }
             case .blendMode: problem = check(\.blendMode, Annotation.blendModeProblem)
+            case .captionPosition: problem = check(\.captionPosition, Annotation.captionPositionProblem)
+            case .captionOffset: problem = check(\.captionOffset, Annotation.captionOffsetProblem)
             case .image: problem = image != nil && subtype != "Stamp" ? "only a Stamp has an image, not a \(subtype.prefix(40))" : nil
             case .file:
                 problem = file != nil && subtype != "FileAttachment" ? "only a FileAttachment has a file, not a \(subtype.prefix(40))" : nil
@@ -263,7 +279,8 @@ extension Annotation {
     ///   numbers, or none; ``alignment`` is 0, 1 or 2; only a Line, PolyLine or Polygon
     ///   has a ``measurement``, of values above 0, known units and 0 to 4 decimals; only
     ///   FreeText and Stamp have a ``rotation``, 0, 90, 180 or 270; ``blendMode`` is one of
-    ///   ``blendModes``. (Line endings have no rule: a name
+    ///   ``blendModes``; ``captionPosition`` is Inline or Top and ``captionOffset`` 2 finite
+    ///   numbers or none. (Line endings have no rule: a name
     ///   that is not in Table 179 is drawn as None, as viewers do.)
     ///
     /// With `previous` (the annotation as the document has it), only the fields that differ
@@ -346,6 +363,16 @@ extension Annotation {
         try check(.calloutLine, calloutLineProblem(calloutLine))
     }
 
+    /// Checks a value for ``captionPosition`` (Inline or Top).
+    public static func validate(captionPosition: String) throws {
+        try check(.captionPosition, captionPositionProblem(captionPosition))
+    }
+
+    /// Checks a value for ``captionOffset`` (2 finite numbers, or none).
+    public static func validate(captionOffset: [Double]) throws {
+        try check(.captionOffset, captionOffsetProblem(captionOffset))
+    }
+
     /// Checks a value for ``alignment`` (0, 1 or 2).
     public static func validate(alignment: Int) throws {
         try check(.alignment, alignmentProblem(alignment))
@@ -406,19 +433,5 @@ extension Annotation {
     mutating func defaultQuadPoints() {
         guard ["Highlight", "Underline", "Squiggly", "StrikeOut"].contains(subtype), quadPoints.isEmpty else { return }
         quadPoints = [rect.left, rect.top, rect.right, rect.top, rect.left, rect.bottom, rect.right, rect.bottom]
-    }
-
-    /// A cloudy Polygon's scallops bulge out of its vertices by the cloud's radius: its
-    /// rectangle grows to hold them (the appearance is clipped to /Rect), when a program
-    /// adds or updates it. It never shrinks.
-    mutating func fitRectToCloud() {
-        guard subtype == "Polygon", let intensity = cloudyIntensity, intensity > 0, vertices.count >= 6,
-              vertices.allSatisfy(\.isFinite), (borderWidth ?? 1).isFinite else { return }
-        let reach = Appearance.cloudRadius(intensity: intensity, width: borderWidth ?? 1) + (borderWidth ?? 1) / 2
-        let xs = stride(from: 0, to: vertices.count - 1, by: 2).map { vertices[$0] }
-        let ys = stride(from: 1, to: vertices.count, by: 2).map { vertices[$0] }
-        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return }
-        rect = Rect(left: Swift.min(rect.left, minX - reach), bottom: Swift.min(rect.bottom, minY - reach),
-                    right: Swift.max(rect.right, maxX + reach), top: Swift.max(rect.top, maxY + reach))
     }
 }

@@ -23,17 +23,20 @@ struct MeasurementLabel {
     var baseline: Double
     /// The label's width in Helvetica (an estimate for text Helvetica does not encode).
     var width: Double
+    /// A Line's inline caption (/Cap with /CP /Inline): the line is broken around it.
+    var inline = false
 
     /// The label of `a`, when it is a measurement with a measured text and geometry: a
     /// distance's at the middle of its line, above it and along it; a perimeter's at the
     /// middle of its longest segment, the same way; an area's centred on the centroid of
     /// its polygon.
+    /// A Line with a caption (/Cap) has its caption instead (``init(caption:)``).
     init?(_ a: Annotation) {
-        guard a.measurement != nil, let text = a.contents, !text.isEmpty, text.count <= 200 else { return nil }
+        guard a.measurement != nil, !(a.subtype == "Line" && a.caption), let text = a.contents, !text.isEmpty,
+            text.count <= 200
+        else { return nil }
         self.text = text
-        width =
-            StandardFontMetrics.width(of: text, font: "Helvetica", size: MeasurementLabel.size) ?? Double(text.count)
-            * MeasurementLabel.size * 0.6
+        width = MeasurementLabel.width(text)
         switch a.subtype {
         case "Line", "PolyLine":
             let p = a.subtype == "Line" ? a.linePoints : a.vertices
@@ -78,6 +81,57 @@ struct MeasurementLabel {
         }
     }
 
+    /// The caption of a Line (/Cap true, ISO 32000-2 Table 178): its /Contents at the middle
+    /// of the line, along it (turned to read left to right), centred in it for /CP /Inline
+    /// (the default; the line is broken around it) or its baseline 2 points above it for
+    /// /CP /Top, moved by /CO along the line (to the right as it reads) and across it (up).
+    init?(caption a: Annotation) {
+        guard a.subtype == "Line", a.caption, let text = a.contents, !text.isEmpty, text.count <= 200 else {
+            return nil
+        }
+        let p = a.linePoints
+        guard p.count == 4, p.allSatisfy(\.isFinite) else { return nil }
+        let length = hypot(p[2] - p[0], p[3] - p[1])
+        guard length > 0 else { return nil }
+        self.text = text
+        width = MeasurementLabel.width(text)
+        var (dx, dy) = ((p[2] - p[0]) / length, (p[3] - p[1]) / length)
+        if dx < 0 || (dx == 0 && dy < 0) { (dx, dy) = (-dx, -dy) }  // reads left to right
+        (cos, sin) = (dx, dy)
+        let offset = a.captionOffset.count == 2 && a.captionOffset.allSatisfy(\.isFinite) ? a.captionOffset : [0, 0]
+        origin = ((p[0] + p[2]) / 2 + dx * offset[0], (p[1] + p[3]) / 2 + dy * offset[0])
+        inline = a.captionPosition != "Top"
+        baseline =
+            (inline ? -0.35 * MeasurementLabel.size : MeasurementLabel.gap + (a.borderWidth ?? 1) / 2) + offset[1]
+    }
+
+    /// The width of `text` in Helvetica at the label's size (an estimate for text Helvetica
+    /// does not encode).
+    static func width(_ text: String) -> Double {
+        StandardFontMetrics.width(of: text, font: "Helvetica", size: size) ?? Double(text.count) * size * 0.6
+    }
+
+    /// The parts of the line from `start` to `end` outside an inline caption's box (with 2
+    /// points of space each side): the whole line for other labels.
+    func lineOutside(from start: (Double, Double), to end: (Double, Double)) -> [((Double, Double), (Double, Double))] {
+        guard inline else { return [(start, end)] }
+        // Positions along the label's direction, from its origin.
+        func along(_ q: (Double, Double)) -> Double { (q.0 - origin.x) * cos + (q.1 - origin.y) * sin }
+        func point(_ t: Double) -> (Double, Double) {
+            let ta = along(start)
+            let tb = along(end)
+            let f = tb == ta ? 0 : (t - ta) / (tb - ta)
+            return (start.0 + (end.0 - start.0) * f, start.1 + (end.1 - start.1) * f)
+        }
+        let (a, b) = (along(start), along(end))
+        let (lo, hi) = (Swift.min(a, b), Swift.max(a, b))
+        let (gapLo, gapHi) = (-width / 2 - 2, width / 2 + 2)
+        var parts: [((Double, Double), (Double, Double))] = []
+        if lo < gapLo { parts.append((point(lo), point(Swift.min(hi, gapLo)))) }
+        if hi > gapHi { parts.append((point(Swift.max(lo, gapHi)), point(hi))) }
+        return parts
+    }
+
     /// The corners of the label's box on the page (descent to ascent, with a point of
     /// margin), to fit /Rect to.
     var corners: [(Double, Double)] {
@@ -112,11 +166,11 @@ extension ContentBuilder {
 }
 
 extension Annotation {
-    /// A measurement's label (``MeasurementLabel``) is drawn on its appearance: its
-    /// rectangle grows to hold it (the appearance is clipped to /Rect), when a program adds
+    /// A measurement's label, or a Line's caption (``MeasurementLabel``), is drawn on its
+    /// appearance: its rectangle grows to hold it (the appearance is clipped to /Rect), when a program adds
     /// or updates it. It never shrinks.
     mutating func fitRectToMeasurementLabel() {
-        guard let label = MeasurementLabel(self) else { return }
+        guard let label = MeasurementLabel(self) ?? MeasurementLabel(caption: self) else { return }
         var r = rect.normalized
         for (x, y) in label.corners where x.isFinite && y.isFinite {
             r = Rect(

@@ -48,15 +48,14 @@ enum Appearance {
         let r = a.rect
         // A dashed border (/BS /S /D) dashes every stroked shape; line endings stay solid.
         let dash = a.borderStyle == "D" ? dashOperator(a.dashPattern) : nil
-        let cloud = a.cloudyIntensity.flatMap { $0 > 0 ? cloudRadius(intensity: $0, width: width) : nil }
+        let cloud = a.cloudyIntensity.flatMap { $0 > 0 ? min($0, Annotation.maxCloudyIntensity) : nil }
         switch a.subtype {
         case "Square":
             ops.line("\(n(width)) w")
             if let dash { ops.line(dash) }
             if let cloud {
                 ops.line("1 j")
-                let inner = inset(r, a.rectDifferences, default: cloud + width / 2)
-                ops.cloud(corners(inner), radius: cloud, close: hasFill ? "b" : "s")
+                ops.cloud(cloudPath(a, intensity: cloud, width: width), close: hasFill ? "b" : "s")
             } else {
                 let box = inset(r, a.rectDifferences, default: 0)
                 ops.border(box, width: width, style: a.borderStyle, fill: hasFill)
@@ -66,8 +65,7 @@ enum Appearance {
             if let dash { ops.line(dash) }
             if let cloud {
                 ops.line("1 j")
-                let inner = inset(r, a.rectDifferences, default: cloud + width / 2)
-                ops.cloud(ellipsePoints(inner, step: cloud * 2), radius: cloud, close: hasFill ? "b" : "s")
+                ops.cloud(cloudPath(a, intensity: cloud, width: width), close: hasFill ? "b" : "s")
             } else {
                 let box = inset(r, a.rectDifferences, default: width / 2)
                 ops.ellipse(box)
@@ -78,7 +76,10 @@ enum Appearance {
             if let dash { ops.line(dash) }
             if a.linePoints.count >= 4 {
                 let p = a.linePoints
-                ops.line("\(n(p[0])) \(n(p[1])) m \(n(p[2])) \(n(p[3])) l S")
+                // An inline caption breaks the line around it.
+                let parts = MeasurementLabel(caption: a)?.lineOutside(from: (p[0], p[1]), to: (p[2], p[3]))
+                    ?? [((p[0], p[1]), (p[2], p[3]))]
+                for (s, e) in parts { ops.line("\(n(s.0)) \(n(s.1)) m \(n(e.0)) \(n(e.1)) l S") }
                 if dash != nil { ops.line("[] 0 d") }
                 ops.lineEndings(a.lineEndings, start: ((p[0], p[1]), (p[2], p[3])), end: ((p[2], p[3]), (p[0], p[1])),
                                 size: endingSize(width), fill: hasFill)
@@ -88,7 +89,7 @@ enum Appearance {
             if let dash { ops.line(dash) }
             let v = a.vertices
             if a.subtype == "Polygon", let cloud, v.count >= 6 {
-                ops.cloud(stride(from: 0, to: v.count - 1, by: 2).map { (v[$0], v[$0 + 1]) }, radius: cloud, close: hasFill ? "b" : "s")
+                ops.cloud(cloudPath(a, intensity: cloud, width: width), close: hasFill ? "b" : "s")
             } else if v.count >= 4 {
                 ops.line("\(n(v[0])) \(n(v[1])) m")
                 var i = 2
@@ -190,10 +191,11 @@ enum Appearance {
         default:
             ops.line("\(n(r.left)) \(n(r.bottom)) \(n(r.width)) \(n(r.height)) re S")
         }
-        // A measurement shows its value (/Contents) with its shape.
-        if let label = MeasurementLabel(a) {
+        // A measurement shows its value (/Contents) with its shape; a Line with /Cap its caption.
+        if let label = MeasurementLabel(a) ?? MeasurementLabel(caption: a) {
+            let what = a.caption && a.subtype == "Line" ? "the caption" : "the measured value"
             let t = try AppearanceText(label.text, preferred: standardFont("Helv", "Helvetica"), document: document,
-                                       strict: strict, what: "the measured value of a \(a.subtype) annotation")
+                                       strict: strict, what: "\(what) of a \(a.subtype) annotation")
             ops.measurementLabel(label, font: t, color: stroke)
             text = t
         }
@@ -308,12 +310,6 @@ enum Appearance {
     /// The size of a line ending: 4 times the width, at least 6 points.
     static func endingSize(_ width: Double) -> Double { max(6, width * 4) }
 
-    /// The radius of a cloudy border's scallops: 4 points per unit of intensity, and half
-    /// the line width, at least 2 points.
-    static func cloudRadius(intensity: Double, width: Double) -> Double {
-        max(2, 4 * min(intensity, Annotation.maxCloudyIntensity) + width / 2)
-    }
-
     /// `r` less /RD (left, bottom, right, top), or less `default` on each side without
     /// it; never less than an empty rectangle at its centre.
     static func inset(_ r: Rect, _ rd: [Double], default d: Double) -> Rect {
@@ -321,23 +317,6 @@ enum Appearance {
         let cx = (r.left + r.right) / 2, cy = (r.bottom + r.top) / 2
         return Rect(left: min(r.left + e[0], cx), bottom: min(r.bottom + e[1], cy),
                     right: max(r.right - e[2], cx), top: max(r.top - e[3], cy))
-    }
-
-    /// The corners of `r`, counter-clockwise from the lower left.
-    static func corners(_ r: Rect) -> [(Double, Double)] {
-        [(r.left, r.bottom), (r.right, r.bottom), (r.right, r.top), (r.left, r.top)]
-    }
-
-    /// Points on the ellipse inscribed in `r`, about `step` apart, counter-clockwise.
-    static func ellipsePoints(_ r: Rect, step: Double) -> [(Double, Double)] {
-        let rx = r.width / 2, ry = r.height / 2, cx = (r.left + r.right) / 2, cy = (r.bottom + r.top) / 2
-        // Ramanujan's perimeter; at least 8 and at most 1,000 points.
-        let perimeter = Double.pi * (3 * (rx + ry) - ((3 * rx + ry) * (rx + 3 * ry)).squareRoot())
-        let count = Int(min(1000, max(8, (perimeter / max(step, 1)).rounded())))
-        return (0..<count).map { k in
-            let t = 2 * Double.pi * Double(k) / Double(count)
-            return (cx + rx * cos(t), cy + ry * sin(t))
-        }
     }
 
     /// One of the standard 14 fonts, as the font of generated text (WinAnsiEncoding).
@@ -507,48 +486,6 @@ struct ContentBuilder {
         default:
             line("\(n(outer.left)) \(n(outer.bottom)) \(n(max(outer.width, 0))) \(n(max(outer.height, 0))) re \(fill ? "B" : "S")")
         }
-    }
-
-    /// A cloudy border (/BE /S /C) along the closed polygon `points`: each edge divided
-    /// into chords of about twice `radius`, and on each chord a half-circle bulging outwards
-    /// (away from the polygon's inside), closed and painted with `close` (s or b).
-    mutating func cloud(_ points: [(Double, Double)], radius: Double, close: String) {
-        let n = Appearance.n
-        let pts = points.filter { $0.0.isFinite && $0.1.isFinite }
-        guard pts.count >= 3, radius > 0 else { return }
-        // The shoelace area's sign: counter-clockwise polygons have their outside to the
-        // right of each edge.
-        var area = 0.0
-        for i in pts.indices {
-            let a = pts[i], b = pts[(i + 1) % pts.count]
-            area += a.0 * b.1 - b.0 * a.1
-        }
-        let outward = area >= 0 ? 1.0 : -1.0
-        let k = 0.5523
-        var started = false
-        var arcs = 0
-        for i in pts.indices {
-            let a = pts[i], b = pts[(i + 1) % pts.count]
-            let dx = b.0 - a.0, dy = b.1 - a.1
-            let length = (dx * dx + dy * dy).squareRoot()
-            guard length > 0 else { continue }
-            let count = Int(max(1, min(1000, (length / (2 * radius)).rounded())))
-            let tx = dx / length, ty = dy / length
-            let nx = ty * outward, ny = -tx * outward
-            let chord = length / Double(count)
-            let r = chord / 2
-            for j in 0..<count {
-                guard arcs < 20_000 else { break }
-                arcs += 1
-                let s = (a.0 + tx * chord * Double(j), a.1 + ty * chord * Double(j))
-                let e = (s.0 + tx * chord, s.1 + ty * chord)
-                let top = (s.0 + tx * r + nx * r, s.1 + ty * r + ny * r)
-                if !started { line("\(n(s.0)) \(n(s.1)) m"); started = true }
-                line("\(n(s.0 + nx * r * k)) \(n(s.1 + ny * r * k)) \(n(top.0 - tx * r * k)) \(n(top.1 - ty * r * k)) \(n(top.0)) \(n(top.1)) c")
-                line("\(n(top.0 + tx * r * k)) \(n(top.1 + ty * r * k)) \(n(e.0 + nx * r * k)) \(n(e.1 + ny * r * k)) \(n(e.0)) \(n(e.1)) c")
-            }
-        }
-        if started { line(close) }
     }
 
     /// Text markup on one quadrilateral's box.

@@ -18,9 +18,15 @@ import QuireSyntax
 /// mimetype="type/subtype">` child, as Acrobat writes it; import also reads
 /// `encoding="base64"` and `filter="FlateDecode"` data, checks `length`, and refuses data
 /// that does not decode, or decodes past ``Annotation/AttachedFile/maxBytes``.
+/// An image stamp's image is an `<imagedata>` child holding a data URL
+/// (`data:image/png;base64,...` or `image/jpeg`), as Apryse's WebViewer and SDK write it
+/// (XFDF 3.0 has no element for it): export writes the bytes Quire keeps (the PNG or JPEG
+/// given); import reads PNG and JPEG (``XFDF/image(_:)``), refuses anything else.
 /// Rich text (/RC) is a `<contents-richtext>` child holding its XHTML `<body>` as
 /// elements (XFDF 3.0), sanitized on both ways (``RichText/sanitized(_:)``); the blend mode
-/// (/BM) is Quire's own `blend-mode` attribute (XFDF has none; other readers ignore it).
+/// (/BM) is Quire's own `blend-mode` attribute (XFDF has none; other readers ignore it); a
+/// line's caption (/Cap, /CP, /CO) is XFDF 3.0's `caption` (yes or no), `caption-style`
+/// (Inline or Top), `caption-offset-h` and `caption-offset-v`.
 /// Annotations are listed in each page's drawing order (/Annots): an import gives the
 /// annotations it lists, on each page, that order among the places they hold there.
 ///
@@ -86,6 +92,38 @@ public enum XFDF {
     static func color(_ c: [Double]) -> String? { Annotation.hexColor(c) }
 
     static func parseColor(_ s: String) -> [Double]? { Annotation.color(hex: s, requireHash: false) }
+
+    /// The image of an `<imagedata>` element: a data URL `data:image/png;base64,...` (or
+    /// image/jpeg, image/jpg), or bare base64 of a PNG or JPEG (white space skipped). The
+    /// image is checked as ``Annotation/StampImage`` checks it (it must decode; at most
+    /// ``ImageAttachment/maxBytes``); anything else is a `.format` error.
+    static func image(_ text: String) throws -> Annotation.StampImage {
+        let chars = text.utf8.filter { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        var payload = chars[...]
+        var declared: String? = nil
+        if chars.starts(with: Array("data:".utf8)) {
+            guard let comma = chars.firstIndex(of: UInt8(ascii: ",")) else { throw PDFError(.format, "a data URL without a comma") }
+            let header = String(decoding: chars[5..<comma], as: UTF8.self).lowercased()
+            let parts = header.split(separator: ";").map(String.init)
+            guard parts.last == "base64" else { throw PDFError(.format, "a data URL that is not base64 (\"data:\(header.prefix(40))\")") }
+            declared = parts.count > 1 ? parts[0] : nil
+            payload = chars[(comma + 1)...]
+        }
+        // Base64 is 4 characters for 3 bytes: refuse a longer text before decoding it.
+        guard payload.count / 4 * 3 <= ImageAttachment.maxBytes + 3 else {
+            throw PDFError(.limit, "the image is about \(payload.count / 4 * 3) bytes long (at most \(ImageAttachment.maxBytes))")
+        }
+        guard let data = Data(base64Encoded: Data(payload)) else { throw PDFError(.format, "the image data is not base64") }
+        let bytes = [UInt8](data)
+        let sniffed: String? = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : bytes.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : nil
+        switch declared {
+        case "image/png"?, "image/jpeg"?, "image/jpg"?: break
+        case nil: guard sniffed != nil else { throw PDFError(.format, "the image is neither PNG nor JPEG") }
+        case let other?: throw PDFError(.format, "images of type \"\(other.prefix(40))\" are not supported (image/png or image/jpeg)")
+        }
+        let type = declared == "image/jpg" ? "image/jpeg" : declared ?? sniffed ?? "image/png"
+        return try Annotation.StampImage(bytes: bytes, contentType: type)
+    }
 
     /// The file of a `<data>` element: its text decoded by `encoding` (hex, the default,
     /// or base64; white space skipped), inflated when `filter` is FlateDecode (within
@@ -230,6 +268,15 @@ extension Document {
                 attrs.append(("head", head))
             }
             if let it = a.intent { attrs.append(("intent", it)) }
+            if a.subtype == "Line" {
+                // XFDF 3.0's caption attributes of <line>.
+                if a.caption { attrs.append(("caption", "yes")) }
+                if let style = a.captionPosition { attrs.append(("caption-style", style)) }
+                if a.captionOffset.count == 2 {
+                    attrs.append(("caption-offset-h", XFDF.number(a.captionOffset[0])))
+                    attrs.append(("caption-offset-v", XFDF.number(a.captionOffset[1])))
+                }
+            }
             if !a.calloutLine.isEmpty { attrs.append(("callout", a.calloutLine.map(XFDF.number).joined(separator: ","))) }
             if let q = a.alignment { attrs.append(("justification", ["left", "centered", "right"][Swift.min(Swift.max(q, 0), 2)])) }
             if let overlay = a.overlayText { attrs.append(("overlay-text", overlay)) }
@@ -239,6 +286,7 @@ extension Document {
             if let mode = a.blendMode { attrs.append(("blend-mode", mode)) }
             var data = ""
             if a.subtype == "FileAttachment" { data = try xfdfFileData(a, attrs: &attrs) }
+            if a.subtype == "Stamp" { data = try xfdfImageData(a) }
             out += "<\(element)" + attrs.map { " \($0.0)=\"\(XFDF.escape($0.1))\"" }.joined() + ">"
             out += data
             if let c = a.contents { out += "<contents>\(XFDF.escape(c))</contents>" }
@@ -313,6 +361,26 @@ extension Document {
         return out + ">" + Hex.string(file.bytes, uppercase: true) + "</data>"
     }
 
+    /// An image stamp's `<imagedata>` child: its image's bytes as a data URL. An image
+    /// whose base64 would not fit an XFDF document this import reads (``XFDF/maxBytes``), or
+    /// that cannot be read, is left out with a warning.
+    private func xfdfImageData(_ a: Annotation) throws -> String {
+        guard let id = a.id else { return "" }
+        let image: (bytes: [UInt8], contentType: String)?
+        do {
+            image = try imageAttachment(of: id)
+        } catch {
+            file.warn("XFDF export: the image of stamp \(id.number) cannot be read (\(error)); written without it")
+            return ""
+        }
+        guard let image else { return "" }
+        guard image.bytes.count / 3 * 4 < XFDF.maxBytes - (1 << 20) else {
+            file.warn("XFDF export: the image of stamp \(id.number) is \(image.bytes.count) bytes long, too long for XFDF (\(XFDF.maxBytes) bytes in all); written without it")
+            return ""
+        }
+        return "<imagedata>data:\(XFDF.escape(image.contentType));base64,\(Data(image.bytes).base64EncodedString())</imagedata>"
+    }
+
     // MARK: Import
 
     /// Imports XFDF (see ``XFDF``): returns the number of annotations added or updated and
@@ -359,6 +427,11 @@ extension Document {
                     a.recordID = existing.recordID
                     a.action = existing.action
                     a.destination = existing.destination
+                    // The image it already has is not stored again.
+                    if let image = a.image, let stored = try imageAttachment(of: eid), stored.bytes == image.bytes,
+                       stored.contentType == image.contentType {
+                        a.image = nil
+                    }
                     // An element that changes nothing leaves the annotation as it is (no new
                     // /M, so a synced layer pushes nothing for it).
                     var same = a
@@ -553,6 +626,9 @@ final class XFDFReader {
             capturing = name
             text = ""
             dataAttributes = attrs
+        case "imagedata" where current?.annotation.subtype == "Stamp":
+            capturing = name
+            text = ""
         default:
             if let subtype = XFDF.subtypes[name], current == nil, depth >= 2 {
                 startAnnotation(subtype, attrs)
@@ -585,6 +661,15 @@ final class XFDFReader {
         }
         if let h = attrs["head"], let t = attrs["tail"] { a.lineEndings = [h, t] } else if subtype == "FreeText", let h = attrs["head"] { a.lineEndings = [h] }
         a.intent = attrs["intent"]
+        if subtype == "Line" {
+            a.caption = attrs["caption"].map { ["yes", "true", "1"].contains($0.lowercased()) } ?? false
+            // A style the model refuses, or an offset that is not a number, reads as unset.
+            a.captionPosition = attrs["caption-style"].flatMap { Annotation.captionPositionProblem($0) == nil ? $0 : nil }
+            if let h = attrs["caption-offset-h"].flatMap(Double.init), let v = attrs["caption-offset-v"].flatMap(Double.init),
+               h.isFinite, v.isFinite {
+                a.captionOffset = [h, v]
+            }
+        }
         if let cl = attrs["callout"].flatMap(XFDF.numbers), cl.count == 4 || cl.count == 6 { a.calloutLine = cl }
         if let j = attrs["justification"] { a.alignment = ["left", "centered", "right"].firstIndex(of: j.lowercased()) }
         switch attrs["style"] {
@@ -664,6 +749,18 @@ final class XFDFReader {
                 return
             } catch {
                 return fail("the data of a file attachment: \(error)")
+            }
+            current?.annotation = a
+        case "imagedata" where capturing == "imagedata":
+            capturing = nil
+            guard var a = current?.annotation else { return }
+            do {
+                a.image = try XFDF.image(text)
+            } catch let e as PDFError {
+                problem = PDFError(e.kind, "XFDF: the imagedata of stamp \"\((a.name ?? "").prefix(60))\": \(e.message)")
+                return
+            } catch {
+                return fail("the imagedata of a stamp: \(error)")
             }
             current?.annotation = a
         case "vertices":

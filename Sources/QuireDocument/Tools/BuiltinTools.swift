@@ -416,7 +416,7 @@ final class PolyTool: Tool {
         switch kind {
         case .cloud:
             a.cloudyIntensity = 1
-            a.intent = "PolygonCloud"  // the Polygon grows to hold its scallops when added
+            a.intent = "PolygonCloud"  // the Polygon grows to hold its cloud when added
         case .perimeter, .area:
             a.measurement = m.measurementScale
         default:

@@ -563,7 +563,9 @@ class Annotation(OwnedHandle):
     cloudy_intensity = _number_field(
         _raw.QUIRE_ANNOT_CLOUDY_INTENSITY,
         "The intensity of a cloudy border (/BE /S /C /I), 0 to 10 (``None`` when the border has "
-        "no effect; assigning 0 removes it). Drawn on Square, Circle and Polygon.",
+        "no effect; assigning 0 removes it). Drawn on Square, Circle and Polygon as Acrobat draws it; "
+        "adding or updating a cloudy Square or Circle sets :attr:`rect` to the cloud's bounds and "
+        ":attr:`rect_differences` to the inset to its outline, as Acrobat writes them.",
     )
     intent = _string_field(
         _raw.QUIRE_ANNOT_INTENT,
@@ -652,6 +654,28 @@ class Annotation(OwnedHandle):
     @rotation.setter
     def rotation(self, value: int) -> None:
         self._set_number(_raw.QUIRE_ANNOT_ROTATION, operator.index(value))
+
+    @property
+    def caption(self) -> bool:
+        """/Cap of a Line: its :attr:`contents` drawn as a caption, placed by
+        :attr:`caption_position` and :attr:`caption_offset` (a measured distance's value then
+        takes that place instead of Quire's own label's). ``False`` when unset."""
+        return self._get_number(_raw.QUIRE_ANNOT_CAPTION) == 1
+
+    @caption.setter
+    def caption(self, value: bool) -> None:
+        self._set_number(_raw.QUIRE_ANNOT_CAPTION, 1 if value else 0)
+
+    caption_position = _string_field(
+        _raw.QUIRE_ANNOT_CAPTION_POSITION,
+        "/CP of a Line with a caption: ``'Inline'`` (centred in the line, which is broken around "
+        "it; the default) or ``'Top'`` (on top of the line); ``None`` when unset.",
+    )
+    caption_offset = _points_field(
+        _raw.QUIRE_ANNOT_CAPTION_OFFSET,
+        "/CO of a Line with a caption: ``[along, across]``, its offset along the line (positive "
+        "to the right, as it reads) and across it (positive up); ``[]`` when unset.",
+    )
 
     blend_mode = _string_field(
         _raw.QUIRE_ANNOT_BLEND_MODE,

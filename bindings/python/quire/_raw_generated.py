@@ -366,6 +366,7 @@ QUIRE_ANNOT_MEASURE_FROM_UNIT = 0x0716
 QUIRE_ANNOT_MEASURE_TO_UNIT = 0x0717
 QUIRE_ANNOT_BLEND_MODE = 0x0718
 QUIRE_ANNOT_RICH_TEXT = 0x0719
+QUIRE_ANNOT_CAPTION_POSITION = 0x071A
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -381,6 +382,7 @@ QUIRE_ANNOT_MEASURE_TO_VALUE = 0x0808
 QUIRE_ANNOT_MEASURE_PRECISION = 0x0809
 QUIRE_ANNOT_MEASURED_VALUE = 0x080A
 QUIRE_ANNOT_ROTATION = 0x080B
+QUIRE_ANNOT_CAPTION = 0x080C
 
 #: ``quire_annot_color_field``, passed and stored as a C int.
 quire_annot_color_field = c_int32
@@ -395,6 +397,7 @@ QUIRE_ANNOT_VERTICES = 0x0A02
 QUIRE_ANNOT_DASH_PATTERN = 0x0A03
 QUIRE_ANNOT_RECT_DIFFERENCES = 0x0A04
 QUIRE_ANNOT_CALLOUT_LINE = 0x0A05
+QUIRE_ANNOT_CAPTION_OFFSET = 0x0A06
 
 #: ``quire_annot_order``: Moves in a page's drawing order, for `quire_document_move_annotation`.
 #: Passed and stored as a C int.
@@ -2372,6 +2375,7 @@ __all__ = [
     "QUIRE_ANNOT_MEASURE_TO_UNIT",
     "QUIRE_ANNOT_BLEND_MODE",
     "QUIRE_ANNOT_RICH_TEXT",
+    "QUIRE_ANNOT_CAPTION_POSITION",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",
@@ -2385,6 +2389,7 @@ __all__ = [
     "QUIRE_ANNOT_MEASURE_PRECISION",
     "QUIRE_ANNOT_MEASURED_VALUE",
     "QUIRE_ANNOT_ROTATION",
+    "QUIRE_ANNOT_CAPTION",
     "quire_annot_color_field",
     "QUIRE_ANNOT_COLOR",
     "QUIRE_ANNOT_INTERIOR_COLOR",
@@ -2395,6 +2400,7 @@ __all__ = [
     "QUIRE_ANNOT_DASH_PATTERN",
     "QUIRE_ANNOT_RECT_DIFFERENCES",
     "QUIRE_ANNOT_CALLOUT_LINE",
+    "QUIRE_ANNOT_CAPTION_OFFSET",
     "quire_annot_order",
     "QUIRE_ANNOT_FORWARD",
     "QUIRE_ANNOT_BACKWARD",

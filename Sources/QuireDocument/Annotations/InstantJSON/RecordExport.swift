@@ -132,6 +132,9 @@ extension InstantJSON {
             q.defaultAppearance = a.defaultAppearance
             q.borderStyle = a.borderStyle
             q.symbol = a.symbol
+            q.caption = a.caption ? true : nil
+            q.captionPosition = a.captionPosition
+            q.captionOffset = a.captionOffset.isEmpty ? nil : a.captionOffset
             q.intent = a.intent
             q.calloutLine = a.calloutLine.isEmpty ? nil : a.calloutLine
             q.alignment = a.alignment
@@ -159,6 +162,9 @@ extension InstantJSON {
         if back.defaultAppearance != a.defaultAppearance { q.defaultAppearance = a.defaultAppearance }
         if back.borderStyle != a.borderStyle { q.borderStyle = a.borderStyle }
         if back.symbol != a.symbol { q.symbol = a.symbol }
+        if back.caption != a.caption { q.caption = a.caption }
+        if back.captionPosition != a.captionPosition { q.captionPosition = a.captionPosition }
+        if back.captionOffset != a.captionOffset { q.captionOffset = a.captionOffset }
         if back.intent != a.intent { q.intent = a.intent }
         if back.calloutLine != a.calloutLine { q.calloutLine = a.calloutLine }
         if back.alignment != a.alignment { q.alignment = a.alignment }

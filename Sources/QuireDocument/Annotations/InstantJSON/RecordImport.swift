@@ -79,6 +79,9 @@ extension InstantJSON {
         case nil: a.borderWidth = q.borderWidth
         }
         a.symbol = q.symbol
+        a.caption = q.caption ?? false
+        a.captionPosition = q.captionPosition
+        a.captionOffset = q.captionOffset ?? []
         a.intent = q.intent
         if let m = r.measurementScale {
             var precision = 2
@@ -336,6 +339,8 @@ extension InstantJSON {
         case .author: field = "creatorName"  // widgets are skipped before the rules: not met
         case .borderStyle: field = "quire.borderStyle"
         case .symbol: field = "quire.symbol"
+        case .captionPosition: field = "quire.captionPosition"
+        case .captionOffset: field = "quire.captionOffset"
         case .intent: field = "quire.intent"
         case .calloutLine: field = q.calloutLine != nil ? "quire.calloutLine" : "callout"
         case .alignment: field = "quire.alignment"

@@ -543,6 +543,11 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
     public var defaultAppearance: String?
     /// /Sy of a Caret (P or None).
     public var symbol: String?
+    /// A Line's caption: /Cap (true; absent when false), /CP (Inline or Top) and /CO (2
+    /// numbers). Nutrient's schema has no caption.
+    public var caption: Bool?
+    public var captionPosition: String?
+    public var captionOffset: [Double]?
     /// /IT, when the record's fields do not give it (a callout gives FreeTextCallout).
     public var intent: String?
     /// /CL and /Q exactly, when `callout` and `horizontalAlign` do not hold them.
@@ -602,6 +607,9 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
         defaultAppearance = try o.string("defaultAppearance")
         borderStyle = try o.node("borderStyle")?.pdfName()
         symbol = try o.node("symbol")?.pdfName()
+        caption = try o.node("caption")?.bool()
+        captionPosition = try o.node("captionPosition")?.pdfName()
+        captionOffset = try o.node("captionOffset")?.numbers(maxCount: 2)
         intent = try o.node("intent")?.pdfName()
         calloutLine = try o.node("calloutLine")?.numbers(maxCount: 6)
         alignment = try o.node("alignment")?.integer(in: 0...2)
