@@ -160,8 +160,11 @@ enum Appearance {
                paragraphs.contains(where: { !$0.runs.isEmpty }) {
                 richTexts = try ops.richText(paragraphs, in: box, alignment: a.alignment ?? 0, document: document, strict: strict)
             } else {
-                let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
-                                           strict: strict, what: "the contents of a FreeText annotation")
+                // In /DA's font (``Document/appearanceFace(named:what:)``), as a field's.
+                let face = try document.appearanceFace(named: DefaultAppearance(a.defaultAppearance).fontName,
+                                                       what: "a FreeText annotation")
+                let t = try AppearanceText(a.contents ?? "", face: face, document: document, strict: strict,
+                                           what: "the contents of a FreeText annotation")
                 ops.text(a.contents ?? "", in: box, font: t, size: size, color: textColor(a.defaultAppearance),
                          alignment: a.alignment ?? 0)
                 text = t
@@ -362,9 +365,12 @@ enum Appearance {
         }
     }
 
+    /// A standard 14 font's dictionary: WinAnsiEncoding, but Symbol and ZapfDingbats in
+    /// their built-in encodings (their own).
     static func helvetica(_ base: String) -> PDFObject {
-        .dictionary(PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")),
-                                   ("BaseFont", .name(PDFName(base))), ("Encoding", .name("WinAnsiEncoding"))]))
+        var d = PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")), ("BaseFont", .name(PDFName(base)))])
+        if StandardFontMetrics.font(named: base)?.isSymbolic != true { d["Encoding"] = .name("WinAnsiEncoding") }
+        return .dictionary(d)
     }
 
     /// The fill colour of a default appearance string (`0 g`, `1 0 0 rg`), else black.

@@ -1,0 +1,212 @@
+"""FreeText text in the font its /DA names (issue 39), not always Helvetica: Acrobat's
+names of the standard fonts (/TiRo, /Cour), a simple TrueType font of the form's /DR, and a
+composite (Type0, Identity-H) font of /DR whose CIDFontType2 embeds DejaVu Sans, which the
+test makes with pikepdf and fontTools.
+
+After flattening: PyMuPDF's `page.get_fonts()` names the expected font, PDFium extracts the
+characters, and pdftoppm's rendering matches a reference the test draws with PyMuPDF in the
+same font far better than one drawn in the wrong face (Helvetica, Quire's old fallback).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, List, Tuple
+
+import pytest
+
+import quire
+
+import pdfpeers
+
+pikepdf = pytest.importorskip("pikepdf", reason="pikepdf builds the form's fonts")
+pymupdf = pytest.importorskip("pymupdf", reason="PyMuPDF lists fonts and draws the references")
+pdfium = pytest.importorskip("pypdfium2", reason="PDFium extracts the text")
+pytest.importorskip("PIL.Image", reason="Pillow compares renders")
+ttLib = pytest.importorskip("fontTools.ttLib", reason="fontTools reads the widths of the /DR TrueType font")
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+DEJAVU_SERIF = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+
+pytestmark = pytest.mark.skipif(
+    not (DEJAVU.exists() and DEJAVU_SERIF.exists()),
+    reason="DejaVu is missing: scripts/install-deps.sh installs fonts-dejavu-core",
+)
+
+PAGE = (500, 100)
+RECT = (20.0, 30.0, 480.0, 80.0)
+SIZE = 20
+TEXT = "Hamburgefonstiv Quxz"
+
+# /DA's font, the font PyMuPDF should name (a suffix of the base name), how the reference
+# draws it (PyMuPDF's font name, or a font file)
+CASES: List[Tuple[str, str, str]] = [
+    ("TiRo", "Times-Roman", "tiro"),
+    ("Cour", "Courier", "cour"),
+    ("TT", "DejaVuSerif", str(DEJAVU_SERIF)),
+    ("Comp", "+DejaVuSans", str(DEJAVU)),
+]
+
+
+def winansi_widths(path: Path) -> List[int]:
+    """The advance widths of codes 32 to 255 (WinAnsiEncoding as cp1252) in thousandths of
+    an em."""
+    font = ttLib.TTFont(str(path))
+    cmap, hmtx, upem = font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm
+    widths = []
+    for code in range(32, 256):
+        try:
+            ch = bytes([code]).decode("cp1252")
+        except UnicodeDecodeError:
+            widths.append(0)
+            continue
+        glyph = cmap.get(ord(ch))
+        widths.append(round(hmtx[glyph][0] * 1000 / upem) if glyph else 0)
+    return widths
+
+
+def form_pdf() -> bytes:
+    """Pages of PAGE, and a form whose /DR holds /TT (DejaVu Serif, a simple TrueType font
+    in WinAnsiEncoding with its program) and /Comp (DejaVu Sans as a Type0 font with
+    Identity-H over a CIDFontType2 with /CIDToGIDMap /Identity and its program)."""
+    pdf = pikepdf.new()
+    for _ in CASES:
+        pdf.add_blank_page(page_size=PAGE)
+
+    def descriptor(name: str, path: Path, flags: int) -> Any:
+        program = pdf.make_stream(path.read_bytes())
+        program.Length1 = len(path.read_bytes())
+        return pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.FontDescriptor,
+                FontName=pikepdf.Name("/" + name),
+                Flags=flags,
+                FontBBox=[-1000, -400, 2000, 1200],
+                ItalicAngle=0,
+                Ascent=928,
+                Descent=-236,
+                CapHeight=729,
+                StemV=80,
+                FontFile2=program,
+            )
+        )
+
+    simple = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.TrueType,
+            BaseFont=pikepdf.Name.DejaVuSerif,
+            FirstChar=32,
+            LastChar=255,
+            Widths=winansi_widths(DEJAVU_SERIF),
+            Encoding=pikepdf.Name.WinAnsiEncoding,
+            FontDescriptor=descriptor("DejaVuSerif", DEJAVU_SERIF, 32),
+        )
+    )
+    cid = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.CIDFontType2,
+            BaseFont=pikepdf.Name.DejaVuSans,
+            CIDSystemInfo=pikepdf.Dictionary(
+                Registry=pikepdf.String("Adobe"), Ordering=pikepdf.String("Identity"), Supplement=0
+            ),
+            FontDescriptor=descriptor("DejaVuSans", DEJAVU, 4),
+            CIDToGIDMap=pikepdf.Name.Identity,
+            DW=600,
+        )
+    )
+    composite = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type0,
+            BaseFont=pikepdf.Name.DejaVuSans,
+            Encoding=pikepdf.Name("/Identity-H"),
+            DescendantFonts=[cid],
+        )
+    )
+    pdf.Root.AcroForm = pikepdf.Dictionary(
+        Fields=[],
+        DA=pikepdf.String("/Helv 0 Tf 0 g"),
+        DR=pikepdf.Dictionary(Font=pikepdf.Dictionary(TT=simple, Comp=composite)),
+    )
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def flattened() -> bytes:
+    with quire.Document.from_bytes(form_pdf()) as doc:
+        for page, (name, _, _) in enumerate(CASES):
+            a = quire.Annotation.new("FreeText", page, RECT)
+            a.contents = TEXT
+            a.default_appearance = "/%s %d Tf 0 g" % (name, SIZE)
+            doc.add_annotation(a)
+        doc.flatten()
+        return doc.save_to_bytes(full=True)
+
+
+def reference_pdf(font: str) -> bytes:
+    """TEXT at SIZE in `font` (PyMuPDF's name of a standard font, or a font file)."""
+    with pymupdf.open() as document:
+        page = document.new_page(width=PAGE[0], height=PAGE[1])
+        if font.startswith("/"):
+            page.insert_text((30, 60), TEXT, fontsize=SIZE, fontname="F0", fontfile=font)
+        else:
+            page.insert_text((30, 60), TEXT, fontsize=SIZE, fontname=font)
+        return document.tobytes()
+
+
+def ink(image: Any) -> Any:
+    """The dark pixels of `image` (255), cropped to their bounding box."""
+    mask = image.point(lambda v: 255 if v < 128 else 0)
+    box = mask.getbbox()
+    assert box is not None, "nothing drawn"
+    return mask.crop(box)
+
+
+def overlap(ours: Any, other: Any) -> float:
+    """Intersection over union of two ink masks laid top-left on top-left, at the best of
+    the shifts of up to 2 pixels (sub-pixel placement differs)."""
+    from PIL import Image, ImageChops
+
+    size = (max(ours.size[0], other.size[0]) + 4, max(ours.size[1], other.size[1]) + 4)
+    base = Image.new("L", size, 0)
+    base.paste(ours, (2, 2))
+    best = 0.0
+    for dx in range(5):
+        for dy in range(5):
+            moved = Image.new("L", size, 0)
+            moved.paste(other, (dx, dy))
+            inter = ImageChops.darker(base, moved).histogram()[255]
+            union = ImageChops.lighter(base, moved).histogram()[255]
+            best = max(best, inter / union if union else 0.0)
+    return best
+
+
+@pytest.mark.parametrize("case", range(len(CASES)), ids=[c[0] for c in CASES])
+def test_the_da_font_is_named_extracted_and_drawn(flattened: bytes, case: int) -> None:
+    name, base, reference = CASES[case]
+    with pymupdf.open(stream=flattened) as document:
+        fonts = [f[3] for f in document[case].get_fonts(full=True)]
+    assert any(f.endswith(base) for f in fonts), (name, fonts)
+    assert not any(f == "Helvetica" for f in fonts), (name, fonts)
+    document = pdfium.PdfDocument(flattened)
+    try:
+        text = document[case].get_textpage().get_text_range()
+    finally:
+        document.close()
+    assert text.strip() == TEXT, (name, text)
+    ours = ink(pdfpeers.render_poppler_gray(flattened, case, 150))
+    want = ink(pdfpeers.render_poppler_gray(reference_pdf(reference), 0, 150))
+    wrong = ink(pdfpeers.render_poppler_gray(reference_pdf("helv"), 0, 150))
+    similar, unlike = overlap(ours, want), overlap(ours, wrong)
+    # The same extent as the reference within 2 pixels, and the same glyphs.
+    assert abs(ours.width - want.width) <= 2 and abs(ours.height - want.height) <= 2, (name, ours.size, want.size)
+    assert similar >= 0.8 and unlike < similar - 0.2, "%s: overlap %.2f with its font, %.2f with Helvetica" % (
+        name,
+        similar,
+        unlike,
+    )
