@@ -137,6 +137,88 @@ struct AppearanceFaceTests {
     }
 }
 
+/// Whether fontconfig finds DejaVu Serif with its bold face (fonts-dejavu-core).
+private let haveDejaVuSerif = SystemFonts.face(family: "DejaVu Serif", bold: true, italic: false)?.bold == true
+
+@Suite("Rich text families by name")
+struct FamilyFaceTests {
+    @Test func postScriptNamesGiveFamilyAndStyle() {
+        let a = PostScriptName("ABCDEF+Arial,BoldItalic")
+        #expect(a.name == "Arial,BoldItalic" && a.family == "Arial" && a.bold && a.italic)
+        let b = PostScriptName("DejaVuSerif")
+        #expect(b.family == "DejaVuSerif" && !b.bold && !b.italic)
+        #expect(PostScriptName("TimesNewRomanPS-BoldMT").bold)
+    }
+
+    @Test func standardFamiliesInTheirFaces() throws {
+        let d = try formWithFonts(program: [], base: "NoSuchFont")
+        func base(_ families: [String], _ bold: Bool, _ italic: Bool) throws -> String? {
+            guard case .simple(let f)? = try d.familyFace(families, bold: bold, italic: italic)?.face else {
+                return nil
+            }
+            return f.standard?.name
+        }
+        #expect(try base(["Arial"], false, false) == "Helvetica")
+        #expect(try base(["sans-serif"], true, true) == "Helvetica-BoldOblique")
+        #expect(try base(["'Times New Roman'", "serif"], true, true) == "Times-BoldItalic")
+        #expect(try base(["No Such Family", "monospace"], false, true) == "Courier-Oblique")
+        #expect(try base(["Symbol"], false, false) == "Symbol")
+        #expect(try d.familyFace(["No Such Family", "Nor This"], bold: false, italic: false) == nil)
+    }
+
+    /// A /DR font of the family comes before the standard families' mapping (Georgia is
+    /// Times only when the form has no Georgia).
+    @Test func aFormFontOfTheFamilyFirst() throws {
+        let d = try formWithFonts(program: [], base: "NoSuchFont")
+        let styled = try #require(try d.familyFace(["Georgia"], bold: true, italic: false))
+        guard case .simple(let f) = styled.face else {
+            Issue.record("not the form's font")
+            return
+        }
+        #expect(f.resourceName == "Tr" && styled.syntheticBold && !styled.syntheticItalic)
+    }
+
+    /// A system family in its own bold face (no synthetic bold), through fontconfig.
+    @Test(.enabled(if: haveDejaVuSerif)) func systemFamilyInItsFaces() throws {
+        let d = try formWithFonts(program: [], base: "NoSuchFont")
+        let bold = try #require(try d.familyFace(["No Such Family", "DejaVu Serif"], bold: true, italic: false))
+        #expect(bold.face.program?.postScriptName == "DejaVuSerif-Bold" && !bold.syntheticBold)
+        let regular = try #require(try d.familyFace(["dejavu serif"], bold: false, italic: false))
+        #expect(regular.face.program?.postScriptName == "DejaVuSerif")
+        // A family fontconfig answers with another family's font is not found.
+        #expect(SystemFonts.face(family: "Quire No Such Family", bold: false, italic: false) == nil)
+    }
+
+    /// A composite font of /DR without a program, whose /BaseFont names a system family.
+    @Test(.enabled(if: haveDejaVuSerif)) func compositeFontWithoutProgramBySystemFamily() throws {
+        let d = try formWithFonts(program: [], base: "DejaVuSerif-Bold")
+        #expect(try d.appearanceFace(named: "Comp", what: "a test").program?.postScriptName == "DejaVuSerif-Bold")
+    }
+
+    /// Rich text runs in their families: the appearance's fonts name them.
+    @Test(.enabled(if: haveDejaVuSerif)) func richTextRunsInTheirFamilies() throws {
+        let d = try formWithFonts(program: [], base: "NoSuchFont")
+        var a = Annotation(subtype: "FreeText", pageIndex: 0, rect: Rect(left: 100, bottom: 100, right: 500, top: 200))
+        a.defaultAppearance = "/Helv 12 Tf 0 g"
+        try a.setRichText(
+            #"<p><span style="font-family:'DejaVu Serif',serif">serif</span> <b style="font-family:DejaVu Serif">bold</b> <span style="font-family:Georgia">form</span> <span style="font-family:Nothing,Courier">mono</span></p>"#
+        )
+        let made = try d.addAnnotation(a)
+        let id = try #require(made.id)
+        let dict = try #require(try d.object(id.number).dictionary)
+        let n = try #require(try d.dictionary(dict["AP"])?["N"])
+        guard case .stream(let s) = try d.resolve(n) else { throw PDFError(.format, "no appearance stream") }
+        let fonts = try d.dictionary(try d.dictionary(s.dictionary["Resources"])?["Font"]) ?? PDFDictionary()
+        let bases = Set(
+            try fonts.compactMap { try d.dictionary($0.1)?["BaseFont"]?.name?.value }.map { PostScriptName($0).name }
+        )
+        #expect(bases == ["DejaVuSerif", "DejaVuSerif-Bold", "Georgia", "Courier", "Helvetica"], "\(bases)")
+        // The bold face is DejaVu's own: nothing is stroked.
+        let content = String(decoding: try d.streamData(s, decoded: true), as: UTF8.self)
+        #expect(!content.contains("2 Tr"))
+    }
+}
+
 extension AppearanceFace {
     fileprivate var program: UnicodeFont? {
         if case .program(let p) = self { return p }

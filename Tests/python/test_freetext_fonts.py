@@ -1,7 +1,8 @@
 """FreeText text in the font its /DA names (issue 39), not always Helvetica: Acrobat's
 names of the standard fonts (/TiRo, /Cour), a simple TrueType font of the form's /DR, and a
 composite (Type0, Identity-H) font of /DR whose CIDFontType2 embeds DejaVu Sans, which the
-test makes with pikepdf and fontTools.
+test makes with pikepdf and fontTools; and rich text runs in the system family their
+`font-family` names (DejaVu Sans Mono, regular and bold, found through fontconfig).
 
 After flattening: PyMuPDF's `page.get_fonts()` names the expected font, PDFium extracts the
 characters, and pdftoppm's rendering matches a reference the test draws with PyMuPDF in the
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 import pytest
 
@@ -28,9 +29,11 @@ ttLib = pytest.importorskip("fontTools.ttLib", reason="fontTools reads the width
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 DEJAVU_SERIF = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+MONO = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
+MONO_BOLD = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf")
 
 pytestmark = pytest.mark.skipif(
-    not (DEJAVU.exists() and DEJAVU_SERIF.exists()),
+    not (DEJAVU.exists() and DEJAVU_SERIF.exists() and MONO.exists() and MONO_BOLD.exists()),
     reason="DejaVu is missing: scripts/install-deps.sh installs fonts-dejavu-core",
 )
 
@@ -39,14 +42,33 @@ RECT = (20.0, 30.0, 480.0, 80.0)
 SIZE = 20
 TEXT = "Hamburgefonstiv Quxz"
 
-# /DA's font, the font PyMuPDF should name (a suffix of the base name), how the reference
-# draws it (PyMuPDF's font name, or a font file)
-CASES: List[Tuple[str, str, str]] = [
-    ("TiRo", "Times-Roman", "tiro"),
-    ("Cour", "Courier", "cour"),
-    ("TT", "DejaVuSerif", str(DEJAVU_SERIF)),
-    ("Comp", "+DejaVuSans", str(DEJAVU)),
+# /DA's font, the rich text (None: plain /Contents), the font PyMuPDF should name (a
+# suffix of the base name), how the reference draws it and the wrong face (PyMuPDF's font
+# name, or a font file)
+CASES: List[Tuple[str, Optional[str], str, str, str]] = [
+    ("TiRo", None, "Times-Roman", "tiro", "helv"),
+    ("Cour", None, "Courier", "cour", "helv"),
+    ("TT", None, "DejaVuSerif", str(DEJAVU_SERIF), str(DEJAVU)),
+    ("Comp", None, "+DejaVuSans", str(DEJAVU), "helv"),
+    # A family found through fontconfig (Tests/python/conftest.py pins the DejaVu fonts),
+    # after one that is not; in its own bold face, not the regular one stroked. (DejaVu
+    # Serif would be the form's /TT: a /DR font of the family comes first.)
+    (
+        "Helv",
+        "<p><span style=\"font-family:'No Such Family','DejaVu Sans Mono'\">%s</span></p>",
+        "+DejaVuSansMono",
+        str(MONO),
+        str(DEJAVU),
+    ),
+    (
+        "Helv",
+        "<p><b style=\"font-family:DejaVu Sans Mono\">%s</b></p>",
+        "+DejaVuSansMono-Bold",
+        str(MONO_BOLD),
+        str(MONO),
+    ),
 ]
+IDS = ["TiRo", "Cour", "dr-truetype", "dr-type0", "rich-dejavu-sans-mono", "rich-dejavu-sans-mono-bold"]
 
 
 def winansi_widths(path: Path) -> List[int]:
@@ -139,10 +161,13 @@ def form_pdf() -> bytes:
 @pytest.fixture(scope="module")
 def flattened() -> bytes:
     with quire.Document.from_bytes(form_pdf()) as doc:
-        for page, (name, _, _) in enumerate(CASES):
+        for page, (name, rich, _, _, _) in enumerate(CASES):
             a = quire.Annotation.new("FreeText", page, RECT)
-            a.contents = TEXT
             a.default_appearance = "/%s %d Tf 0 g" % (name, SIZE)
+            if rich:
+                a.rich_text = rich % TEXT
+            else:
+                a.contents = TEXT
             doc.add_annotation(a)
         doc.flatten()
         return doc.save_to_bytes(full=True)
@@ -186,13 +211,13 @@ def overlap(ours: Any, other: Any) -> float:
     return best
 
 
-@pytest.mark.parametrize("case", range(len(CASES)), ids=[c[0] for c in CASES])
-def test_the_da_font_is_named_extracted_and_drawn(flattened: bytes, case: int) -> None:
-    name, base, reference = CASES[case]
+@pytest.mark.parametrize("case", range(len(CASES)), ids=IDS)
+def test_the_font_is_named_extracted_and_drawn(flattened: bytes, case: int) -> None:
+    name, _, base, reference, other = CASES[case]
     with pymupdf.open(stream=flattened) as document:
         fonts = [f[3] for f in document[case].get_fonts(full=True)]
     assert any(f.endswith(base) for f in fonts), (name, fonts)
-    assert not any(f == "Helvetica" for f in fonts), (name, fonts)
+    assert fonts == [f for f in fonts if f.endswith(base)], (name, fonts)
     document = pdfium.PdfDocument(flattened)
     try:
         text = document[case].get_textpage().get_text_range()
@@ -201,11 +226,11 @@ def test_the_da_font_is_named_extracted_and_drawn(flattened: bytes, case: int) -
     assert text.strip() == TEXT, (name, text)
     ours = ink(pdfpeers.render_poppler_gray(flattened, case, 150))
     want = ink(pdfpeers.render_poppler_gray(reference_pdf(reference), 0, 150))
-    wrong = ink(pdfpeers.render_poppler_gray(reference_pdf("helv"), 0, 150))
+    wrong = ink(pdfpeers.render_poppler_gray(reference_pdf(other), 0, 150))
     similar, unlike = overlap(ours, want), overlap(ours, wrong)
     # The same extent as the reference within 2 pixels, and the same glyphs.
     assert abs(ours.width - want.width) <= 2 and abs(ours.height - want.height) <= 2, (name, ours.size, want.size)
-    assert similar >= 0.8 and unlike < similar - 0.2, "%s: overlap %.2f with its font, %.2f with Helvetica" % (
+    assert similar >= 0.8 and unlike < similar - 0.2, "%s: overlap %.2f with its font, %.2f with the wrong one" % (
         name,
         similar,
         unlike,

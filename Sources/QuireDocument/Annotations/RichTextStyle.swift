@@ -5,15 +5,18 @@ import QuireSyntax
 /// font family, decoration and alignment.
 extension RichText {
     /// The style of a run of rich text.
-    public struct Style: Sendable, Equatable {
+    public struct Style: Sendable, Hashable {
         public var bold = false
         public var italic = false
         /// Gray, RGB or CMYK components (the text's fill colour).
         public var color: [Double] = [0]
         /// In points.
         public var size: Double = 12
-        /// The first family of `font-family` (or of `font`), as written.
-        public var family: String = "Helvetica"
+        /// The families of `font-family` (or of `font`), in order, without quotes (at
+        /// most ``RichText/maxFamilies``).
+        public var families: [String] = ["Helvetica"]
+        /// The first family.
+        public var family: String { families.first ?? "Helvetica" }
         public var underline = false
         public var lineThrough = false
         /// `text-align`: 0 left (and justify), 1 centre, 2 right; nil: the annotation's /Q.
@@ -38,7 +41,9 @@ extension RichText {
                 case "color": if let c = RichText.color(value) { color = c }
                 case "font-size": if let s = RichText.size(value) { size = s }
                 case "font-family":
-                    if let f = RichText.family(String(declaration[declaration.index(after: colon)...])) { family = f }
+                    if let f = RichText.families(String(declaration[declaration.index(after: colon)...])) {
+                        families = f
+                    }
                 case "text-decoration":
                     underline = value.contains("underline")
                     lineThrough = value.contains("line-through")
@@ -68,7 +73,7 @@ extension RichText {
                             familyWords.append(word)
                         }
                     }
-                    if let f = RichText.family(familyWords.joined(separator: " ")) { family = f }
+                    if let f = RichText.families(familyWords.joined(separator: " ")) { families = f }
                 default: break
                 }
             }
@@ -84,36 +89,23 @@ extension RichText {
             }
         }
 
-        /// The standard 14 font that draws the style (Table 388's generic families: serif
-        /// to Times, monospace to Courier, anything else to Helvetica) and its resource name.
+        /// The standard 14 font that draws the style when none of its families is found
+        /// (Table 388's generic families: a family naming Times, Georgia or serif to Times,
+        /// Courier or mono to Courier, anything else to Helvetica) and its resource name.
         public var standardFont: (resourceName: String, base: String) {
             let f = family.lowercased()
-            let kind: Int
+            let standard: String
             if f.contains("courier") || f.contains("mono") {
-                kind = 2
+                standard = "Courier"
             } else if f.contains("times") || f.contains("georgia") || f == "serif"
                 || (f.contains("serif") && !f.contains("sans"))
             {
-                kind = 1
+                standard = "Times"
             } else {
-                kind = 0
+                standard = "Helvetica"
             }
-            let names = [
-                [
-                    ("Helv", "Helvetica"), ("HeBo", "Helvetica-Bold"), ("HeOb", "Helvetica-Oblique"),
-                    ("HeBO", "Helvetica-BoldOblique"),
-                ],
-                [
-                    ("TiRo", "Times-Roman"), ("TiBo", "Times-Bold"), ("TiIt", "Times-Italic"),
-                    ("TiBI", "Times-BoldItalic"),
-                ],
-                [
-                    ("Cour", "Courier"), ("CoBo", "Courier-Bold"), ("CoOb", "Courier-Oblique"),
-                    ("CoBO", "Courier-BoldOblique"),
-                ],
-            ]
-            let (name, base) = names[kind][(bold ? 1 : 0) + (italic ? 2 : 0)]
-            return (name, base)
+            let base = Appearance.standardFace(standard, bold: bold, italic: italic)
+            return (Appearance.acrobatName(base), base)
         }
     }
 
@@ -133,7 +125,7 @@ extension RichText {
     /// element's parent and the outermost from `base` (the annotation's /DA): `b` and
     /// `font-weight` bold (600 or more), `i` and `font-style` italic, `color` (#RRGGBB,
     /// #RGB or a basic colour name), `font-size` (pt, px as 0.75 pt, at most 1,000),
-    /// `font-family` (the first family), `font` (its words), `text-decoration` underline
+    /// `font-family` (its families, in order), `font` (its words), `text-decoration` underline
     /// and line-through, `text-align`. Throws what ``sanitized(_:)`` throws.
     public static func paragraphs(_ xhtml: String, base: Style) throws -> [Paragraph] {
         let state = try read(xhtml, base: base)
@@ -177,11 +169,13 @@ extension RichText {
         return size <= 1000 ? size : nil
     }
 
-    /// The first family of a `font-family` list, without quotes.
-    static func family(_ value: String) -> String? {
-        guard let first = value.split(separator: ",").first else { return nil }
-        let f = first.trimmed(" '\"")
-        return f.isEmpty ? nil : f
+    /// The most families of a `font-family` list read.
+    public static let maxFamilies = 16
+
+    /// The families of a `font-family` list, without quotes; nil when it names none.
+    static func families(_ value: String) -> [String]? {
+        let list = value.split(separator: ",").prefix(maxFamilies).map { $0.trimmed(" '\"") }.filter { !$0.isEmpty }
+        return list.isEmpty ? nil : list
     }
 }
 

@@ -10,6 +10,38 @@ enum AppearanceFace {
     case program(UnicodeFont)
 }
 
+/// A face of a family for text of a style, and what Quire draws that the face lacks:
+/// bold by stroking the glyphs' outlines too, italic by slanting them.
+struct StyledFace {
+    var face: AppearanceFace
+    var syntheticBold = false
+    var syntheticItalic = false
+}
+
+/// A PostScript font name read for its family and style: `ABCDEF+Arial,BoldItalic`,
+/// `DejaVuSerif-Bold`, `TimesNewRomanPS-BoldMT`.
+struct PostScriptName {
+    /// The name without its subset prefix.
+    var name: String
+    /// What comes before the first `-` or `,`.
+    var family: String
+    var bold: Bool
+    var italic: Bool
+
+    init(_ raw: String) {
+        var n = Substring(raw)
+        if let plus = n.firstIndex(of: "+"), n.distance(from: n.startIndex, to: plus) == 6 {
+            n = n[n.index(after: plus)...]
+        }
+        name = String(n)
+        let cut = n.firstIndex(where: { $0 == "-" || $0 == "," }) ?? n.endIndex
+        family = String(n[..<cut])
+        let style = n[cut...].lowercased()
+        bold = ["bold", "black", "heavy", "semibold", "demi"].contains { style.contains($0) }
+        italic = style.contains("italic") || style.contains("oblique")
+    }
+}
+
 extension Document {
     /// The font that /DA's font resource `name` stands for (docs/forms.md, "Fonts"):
     ///
@@ -43,10 +75,86 @@ extension Document {
     func compositeFace(_ ref: PDFObject) throws -> AppearanceFace? {
         guard let font = try dictionary(ref), font["Subtype"]?.name?.value == "Type0" else { return nil }
         if let program = try compositeProgram(font) { return .program(program) }
-        guard let base = try resolve(font["BaseFont"] ?? .null).name?.value,
-            let standard = StandardFontMetrics.canonicalName(base)
+        guard let base = try resolve(font["BaseFont"] ?? .null).name?.value else { return nil }
+        if let standard = StandardFontMetrics.canonicalName(base) {
+            return .simple(Appearance.standardFont(Appearance.standardResourceName(standard), standard))
+        }
+        // A system font of the family the name gives ("DejaVuSerif-Bold": DejaVu Serif's bold).
+        let style = PostScriptName(base)
+        return systemFamilyFace(style.family, bold: style.bold, italic: style.italic)?.face
+    }
+
+    /// The face of the first of `families` found, for text `bold` and `italic` (rich
+    /// text's `font-family`; docs/annotations.md, "Rich text"), each family in turn:
+    ///
+    /// 1. a font of the form's /DR whose resource name, /BaseFont (subset prefix dropped)
+    ///    or /BaseFont's family ("Arial" of "Arial,Bold") is the family (blanks, hyphens
+    ///    and case aside), the one whose style is closest;
+    /// 2. a standard 14 family (``Appearance/standardFamily(_:)``) in its bold, italic or
+    ///    bold italic face;
+    /// 3. a system font of the family (``SystemFonts``) in its face closest to the style,
+    ///    when it is TrueType and its licence allows embedding.
+    ///
+    /// A face without the bold or the slant asked for is drawn bold or slanted by Quire
+    /// (``StyledFace``). Nil when no family is found.
+    func familyFace(_ families: [String], bold: Bool, italic: Bool) throws -> StyledFace? {
+        for family in families.prefix(RichText.maxFamilies) {
+            if let f = try formFamilyFace(family, bold: bold, italic: italic) { return f }
+            if let standard = Appearance.standardFamily(family) {
+                let base = Appearance.standardFace(standard, bold: bold, italic: italic)
+                let symbolic = standard == "Symbol" || standard == "ZapfDingbats"
+                return StyledFace(
+                    face: .simple(Appearance.standardFont(Appearance.acrobatName(base), base)),
+                    syntheticBold: symbolic && bold,
+                    syntheticItalic: symbolic && italic
+                )
+            }
+            if let f = systemFamilyFace(family, bold: bold, italic: italic) { return f }
+        }
+        return nil
+    }
+
+    /// The /DR font of `family` (``familyFace(_:bold:italic:)``, 1).
+    private func formFamilyFace(_ family: String, bold: Bool, italic: Bool) throws -> StyledFace? {
+        guard let fonts = try formFontResources() else { return nil }
+        let wanted = SystemFonts.normalized(family)
+        var best: (score: Int, key: String, ref: PDFObject, style: PostScriptName)? = nil
+        for (key, ref) in fonts.prefix(64) {
+            guard let fd = try dictionary(ref) else { continue }
+            let style = PostScriptName(try resolve(fd["BaseFont"] ?? .null).name?.value ?? "")
+            guard
+                SystemFonts.normalized(key.value) == wanted || SystemFonts.normalized(style.name) == wanted
+                    || SystemFonts.normalized(style.family) == wanted
+            else { continue }
+            let score = (style.bold == bold ? 1 : 0) + (style.italic == italic ? 1 : 0)
+            if best.map({ score > $0.score }) ?? true { best = (score, key.value, ref, style) }
+        }
+        guard let best else { return nil }
+        let face: AppearanceFace
+        if let simple = try simpleFormFont(best.key, best.ref) {
+            face = .simple(simple)
+        } else if let composite = try compositeFace(best.ref) {
+            face = composite
+        } else {
+            return nil
+        }
+        return StyledFace(
+            face: face,
+            syntheticBold: bold && !best.style.bold,
+            syntheticItalic: italic && !best.style.italic
+        )
+    }
+
+    /// A system font of `family` (``familyFace(_:bold:italic:)``, 3).
+    func systemFamilyFace(_ family: String, bold: Bool, italic: Bool) -> StyledFace? {
+        guard let found = SystemFonts.face(family: family, bold: bold, italic: italic), found.index == 0,
+            let font = try? AppearanceFonts.font(found.path)
         else { return nil }
-        return .simple(Appearance.standardFont(Appearance.standardResourceName(standard), standard))
+        return StyledFace(
+            face: .program(font),
+            syntheticBold: bold && !found.bold,
+            syntheticItalic: italic && !found.italic
+        )
     }
 
     /// The embedded TrueType program of a composite font's descendant, loaded once per
@@ -127,10 +235,39 @@ extension UnicodeFont {
 }
 
 extension Appearance {
+    /// The standard 14 family (Helvetica, Times, Courier, Symbol, ZapfDingbats) that a CSS
+    /// family stands for: its own name, Arial, Times New Roman, Georgia, Courier New, and
+    /// the generic families sans-serif, serif and monospace; nil for another family.
+    static func standardFamily(_ family: String) -> String? {
+        switch SystemFonts.normalized(family) {
+        case "helvetica", "helv", "arial", "sansserif", "sans": return "Helvetica"
+        case "times", "timesroman", "timesnewroman", "serif", "georgia": return "Times"
+        case "courier", "couriernew", "monospace", "mono": return "Courier"
+        case "symbol": return "Symbol"
+        case "zapfdingbats", "dingbats": return "ZapfDingbats"
+        default: return nil
+        }
+    }
+
+    /// The standard 14 font of a standard family in a style (Symbol and ZapfDingbats have
+    /// one face).
+    static func standardFace(_ family: String, bold: Bool, italic: Bool) -> String {
+        switch family {
+        case "Symbol", "ZapfDingbats": return family
+        case "Times":
+            return ["Times-Roman", "Times-Bold", "Times-Italic", "Times-BoldItalic"][(bold ? 1 : 0) + (italic ? 2 : 0)]
+        default: return family + ["", "-Bold", "-Oblique", "-BoldOblique"][(bold ? 1 : 0) + (italic ? 2 : 0)]
+        }
+    }
+
+    /// Acrobat's resource name of a standard 14 font (`Helv`, `TiBI`), else its own name.
+    static func acrobatName(_ base: String) -> String {
+        StandardFontMetrics.acrobatNames.first { $0.value == base }?.key ?? base
+    }
+
     /// The resource name of a standard 14 font Quire supplies in place of a font it
     /// cannot draw with: `Quire` and Acrobat's name for it (`QuireHelv`, `QuireTiRo`).
     static func standardResourceName(_ base: String) -> String {
-        let acrobat = StandardFontMetrics.acrobatNames.first { $0.value == base }?.key
-        return "Quire" + (acrobat ?? "Helv")
+        "Quire" + acrobatName(base)
     }
 }
