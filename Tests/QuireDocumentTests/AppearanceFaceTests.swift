@@ -167,15 +167,22 @@ struct FamilyFaceTests {
     }
 
     /// A /DR font of the family comes before the standard families' mapping (Georgia is
-    /// Times only when the form has no Georgia).
+    /// Times only when the form has no Georgia), in its style; a style it lacks comes from
+    /// the standard family's face rather than the form's font stroked.
     @Test func aFormFontOfTheFamilyFirst() throws {
         let d = try formWithFonts(program: [], base: "NoSuchFont")
-        let styled = try #require(try d.familyFace(["Georgia"], bold: true, italic: false))
-        guard case .simple(let f) = styled.face else {
+        let regular = try #require(try d.familyFace(["Georgia"], bold: false, italic: false))
+        guard case .simple(let f) = regular.face else {
             Issue.record("not the form's font")
             return
         }
-        #expect(f.resourceName == "Tr" && styled.syntheticBold && !styled.syntheticItalic)
+        #expect(f.resourceName == "Tr" && !regular.syntheticBold && !regular.syntheticItalic)
+        let bold = try #require(try d.familyFace(["Georgia"], bold: true, italic: false))
+        guard case .simple(let b) = bold.face else {
+            Issue.record("not a simple font")
+            return
+        }
+        #expect(b.standard?.name == "Times-Bold" && !bold.syntheticBold)
     }
 
     /// A system family in its own bold face (no synthetic bold), through fontconfig.
@@ -187,6 +194,9 @@ struct FamilyFaceTests {
         #expect(regular.face.program?.postScriptName == "DejaVuSerif")
         // A family fontconfig answers with another family's font is not found.
         #expect(SystemFonts.face(family: "Quire No Such Family", bold: false, italic: false) == nil)
+        // Nor one past the appearance's budget of system lookups.
+        var none = 0
+        #expect(try d.familyFace(["DejaVu Serif"], bold: false, italic: false, systemLookups: &none) == nil)
     }
 
     /// A composite font of /DR without a program, whose /BaseFont names a system family.
@@ -216,6 +226,14 @@ struct FamilyFaceTests {
         // The bold face is DejaVu's own: nothing is stroked.
         let content = String(decoding: try d.streamData(s, decoded: true), as: UTF8.self)
         #expect(!content.contains("2 Tr"))
+    }
+}
+
+extension Document {
+    /// ``familyFace(_:bold:italic:systemLookups:)`` with an appearance's budget.
+    fileprivate func familyFace(_ families: [String], bold: Bool, italic: Bool) throws -> StyledFace? {
+        var lookups = SystemFonts.maxLookupsPerAppearance
+        return try familyFace(families, bold: bold, italic: italic, systemLookups: &lookups)
     }
 }
 

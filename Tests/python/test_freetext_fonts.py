@@ -235,3 +235,127 @@ def test_the_font_is_named_extracted_and_drawn(flattened: bytes, case: int) -> N
         similar,
         unlike,
     )
+
+
+def pdfium_chars(data: bytes, page: int) -> List[Tuple[str, float, float, float]]:
+    """Each character PDFium reads on `page`: its text, origin (x, y) and font size."""
+    import ctypes
+
+    raw = pdfium.raw
+    document = pdfium.PdfDocument(data)
+    try:
+        textpage = document[page].get_textpage()
+        out = []
+        for i in range(raw.FPDFText_CountChars(textpage)):
+            x, y = ctypes.c_double(), ctypes.c_double()
+            raw.FPDFText_GetCharOrigin(textpage, i, ctypes.byref(x), ctypes.byref(y))
+            ch = chr(raw.FPDFText_GetUnicode(textpage, i))
+            out.append((ch, x.value, y.value, raw.FPDFText_GetFontSize(textpage, i)))
+        return out
+    finally:
+        document.close()
+
+
+def test_vertical_align_and_font_stretch_move_and_scale_the_glyphs() -> None:
+    """In Courier (each glyph 0.6 em across): super and sub at 58% of the size, raised by
+    33% or lowered by 14% of it, a length raising by itself; condensed at 75% of the
+    width, expanded at 125%."""
+    rich = (
+        '<p style="font-family:Courier;font-size:20pt">aaa<span style="vertical-align:super">bb</span>'
+        '<span style="font-stretch:condensed">ccc</span><span style="vertical-align:sub">dd</span>'
+        '<span style="font-stretch:expanded;vertical-align:4pt">ee</span>f</p>'
+    )
+    with quire.Document.from_bytes(form_pdf()) as doc:
+        a = quire.Annotation.new("FreeText", 0, RECT)
+        a.default_appearance = "/Helv 20 Tf 0 g"
+        a.rich_text = rich
+        doc.add_annotation(a)
+        doc.flatten()
+        data = doc.save_to_bytes(full=True)
+    chars = [c for c in pdfium_chars(data, 0) if c[0].strip()]
+    assert "".join(c[0] for c in chars) == "aaabbcccddeef"
+    base_y = chars[0][2]
+
+    def step(k: int) -> float:
+        return chars[k + 1][1] - chars[k][1]
+
+    assert abs(step(0) - 12) < 0.05  # a: 0.6 x 20
+    b, c, d, e = chars[3], chars[5], chars[8], chars[10]
+    assert abs(b[3] - 11.6) < 0.05 and abs(d[3] - 11.6) < 0.05, (b, d)
+    assert abs(b[2] - (base_y + 6.6)) < 0.05, (b, base_y)
+    assert abs(step(3) - 0.6 * 11.6) < 0.05  # b to b
+    assert abs(c[2] - base_y) < 0.05 and abs(step(5) - 9) < 0.05  # condensed: 0.75 x 12
+    assert abs(d[2] - (base_y - 2.8)) < 0.05, (d, base_y)
+    assert abs(e[2] - (base_y + 4)) < 0.05 and abs(step(10) - 15) < 0.05  # expanded: 1.25 x 12
+    assert abs(chars[12][2] - base_y) < 0.05  # f, back on the baseline
+
+
+def ds_pdf() -> bytes:
+    """Two FreeText annotations without appearances, styled only by /DS (font, size,
+    colour): one with plain /Contents, one with /RC of no style of its own."""
+    pdf = pikepdf.new()
+    for _ in range(2):
+        pdf.add_blank_page(page_size=PAGE)
+    ds = pikepdf.String("font: 18pt 'DejaVu Sans Mono',monospace; color:#FF0000")
+    for k, page in enumerate(pdf.pages):
+        annot = pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot,
+            Subtype=pikepdf.Name.FreeText,
+            Rect=list(RECT),
+            DA=pikepdf.String("/Helv 10 Tf 0 g"),
+            DS=ds,
+            Contents=pikepdf.String(TEXT),
+        )
+        if k == 1:
+            annot.RC = pikepdf.String('<body xmlns="http://www.w3.org/1999/xhtml"><p>%s</p></body>' % TEXT)
+        page.Annots = pdf.make_indirect([pdf.make_indirect(annot)])
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_a_default_style_string_alone_styles_the_text() -> None:
+    with quire.Document.from_bytes(ds_pdf()) as doc:
+        doc.flatten()
+        data = doc.save_to_bytes(full=True)
+    for page in range(2):
+        chars = [c for c in pdfium_chars(data, page) if c[0].strip()]
+        assert "".join(c[0] for c in chars) == TEXT.replace(" ", ""), (page, chars)
+        assert all(abs(c[3] - 18) < 0.05 for c in chars), (page, chars)
+        with pymupdf.open(stream=data) as document:
+            fonts = [f[3] for f in document[page].get_fonts(full=True)]
+            spans = [s for b in document[page].get_text("dict")["blocks"] for li in b["lines"] for s in li["spans"]]
+        assert fonts and all(f.endswith("+DejaVuSansMono") for f in fonts), (page, fonts)
+        assert spans and all(s["color"] == 0xFF0000 for s in spans), (page, spans)
+
+
+def test_a_default_style_string_travels_through_json_and_xfdf() -> None:
+    import json
+
+    with quire.Document.from_bytes(ds_pdf()) as doc:
+        exported = doc.export_annotations_json()
+        xfdf = doc.export_xfdf()
+    records = json.loads(exported)["annotations"]
+    assert [r["quire"]["defaultStyle"] for r in records] == [
+        "font: 18pt 'DejaVu Sans Mono',monospace; color:#FF0000"
+    ] * 2
+    assert "<defaultstyle>font: 18pt &apos;DejaVu Sans Mono&apos;,monospace; color:#FF0000</defaultstyle>" in xfdf or (
+        "<defaultstyle>font: 18pt 'DejaVu Sans Mono',monospace; color:#FF0000</defaultstyle>" in xfdf
+    ), xfdf
+    blank = pikepdf.new()
+    for _ in range(2):
+        blank.add_blank_page(page_size=PAGE)
+    out = io.BytesIO()
+    blank.save(out)
+    for kind, payload in (("json", exported), ("xfdf", xfdf)):
+        with quire.Document.from_bytes(out.getvalue()) as other:
+            if kind == "json":
+                other.import_annotations_json(payload)
+            else:
+                other.import_xfdf(payload)
+            other.flatten()
+            data = other.save_to_bytes(full=True)
+        with pymupdf.open(stream=data) as document:
+            for page in range(2):
+                fonts = [f[3] for f in document[page].get_fonts(full=True)]
+                assert fonts and all(f.endswith("+DejaVuSansMono") for f in fonts), (kind, page, fonts)

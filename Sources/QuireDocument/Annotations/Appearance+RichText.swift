@@ -14,8 +14,9 @@ extension ContentBuilder {
     /// Unicode fonts (``AppearanceText``). Bold and italic a face lacks (the Unicode
     /// fonts have neither) are drawn by stroking the glyphs' outlines too (text rendering
     /// mode 2) and by slanting them. Underline and line-through are drawn under and
-    /// through each run. Lines are 1.2 times their largest size apart. Returns the fonts
-    /// used, for the appearance's resources.
+    /// through each run; `vertical-align` shifts a run's baseline and `font-stretch`
+    /// scales its glyphs across (the text matrix's a). Lines are 1.2 times their largest
+    /// size apart. Returns the fonts used, for the appearance's resources.
     mutating func richText(
         _ paragraphs: [RichText.Paragraph],
         in r: Rect,
@@ -23,17 +24,34 @@ extension ContentBuilder {
         document: Document,
         strict: Bool
     ) throws -> [AppearanceText] {
-        // The face of each style, found once.
+        // The face of each style, found once for its families, weight and slant; at most
+        // ``SystemFonts/maxLookupsPerAppearance`` families are looked up among the
+        // system's fonts (a hostile /RC may name thousands).
+        struct FaceKey: Hashable {
+            var families: [String]
+            var bold: Bool
+            var italic: Bool
+        }
+        var found: [FaceKey: StyledFace] = [:]
         var faces: [RichText.Style: StyledFace] = [:]
+        var systemLookups = SystemFonts.maxLookupsPerAppearance
         func face(_ style: RichText.Style) throws -> StyledFace {
             if let f = faces[style] { return f }
-            let found =
-                try document.familyFace(style.families, bold: style.bold, italic: style.italic)
+            let key = FaceKey(families: style.families, bold: style.bold, italic: style.italic)
+            let f =
+                try found[key]
+                ?? document.familyFace(
+                    style.families,
+                    bold: style.bold,
+                    italic: style.italic,
+                    systemLookups: &systemLookups
+                )
                 ?? StyledFace(
                     face: .simple(Appearance.standardFont(style.standardFont.resourceName, style.standardFont.base))
                 )
-            faces[style] = found
-            return found
+            found[key] = f
+            faces[style] = f
+            return f
         }
         // The simple fonts by resource name (a name taken by another font gets a suffix),
         // the text each draws, and the programs.
@@ -145,12 +163,13 @@ extension ContentBuilder {
                 }
                 if !current.isEmpty { words.append(current) }
                 for word in words {
-                    let w = f.width(word, size: run.style.size, prefer: drawn.prefer)
-                    let trimmed = f.width(
-                        String(word.reversed().drop(while: { $0 == " " }).reversed()),
-                        size: run.style.size,
-                        prefer: drawn.prefer
-                    )
+                    let w = f.width(word, size: run.style.size, prefer: drawn.prefer) * run.style.stretch
+                    let trimmed =
+                        f.width(
+                            String(word.reversed().drop(while: { $0 == " " }).reversed()),
+                            size: run.style.size,
+                            prefer: drawn.prefer
+                        ) * run.style.stretch
                     if !line.pieces.isEmpty && width + trimmed > available {
                         lines.append(line)
                         line = Line(alignment: line.alignment)
@@ -194,7 +213,8 @@ extension ContentBuilder {
                 let text =
                     k == l.pieces.count - 1
                     ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
-                widths.append(drawn.text.width(text, size: piece.run.style.size, prefer: drawn.prefer))
+                let style = piece.run.style
+                widths.append(drawn.text.width(text, size: style.size, prefer: drawn.prefer) * style.stretch)
             }
             let total = widths.reduce(0, +)
             var x: Double
@@ -224,12 +244,24 @@ extension ContentBuilder {
                 let text =
                     k == l.pieces.count - 1
                     ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
-                line(f.show(text, x: x, y: y, size: style.size, skew: drawn.italic ? 0.21 : 0, prefer: drawn.prefer))
+                // vertical-align shifts the baseline; font-stretch scales the glyphs across.
+                let baseline = y + style.rise
+                line(
+                    f.show(
+                        text,
+                        x: x,
+                        y: baseline,
+                        size: style.size,
+                        skew: drawn.italic ? 0.21 : 0,
+                        stretch: style.stretch,
+                        prefer: drawn.prefer
+                    )
+                )
                 if style.underline {
-                    decorations.append((x, x + widths[k], y - style.size * 0.12, style.size * 0.06, style.color))
+                    decorations.append((x, x + widths[k], baseline - style.size * 0.12, style.size * 0.06, style.color))
                 }
                 if style.lineThrough {
-                    decorations.append((x, x + widths[k], y + style.size * 0.28, style.size * 0.06, style.color))
+                    decorations.append((x, x + widths[k], baseline + style.size * 0.28, style.size * 0.06, style.color))
                 }
                 x += widths[k]
             }

@@ -21,6 +21,10 @@ extension RichText {
         public var lineThrough = false
         /// `text-align`: 0 left (and justify), 1 centre, 2 right; nil: the annotation's /Q.
         public var alignment: Int? = nil
+        /// `vertical-align`: the baseline's shift up from the paragraph's, in points.
+        public var rise: Double = 0
+        /// `font-stretch`: the horizontal scaling of the glyphs (1 normal, 0.75 condensed).
+        public var stretch: Double = 1
 
         public init(size: Double = 12, color: [Double] = [0]) {
             self.size = size
@@ -47,6 +51,29 @@ extension RichText {
                 case "text-decoration":
                     underline = value.contains("underline")
                     lineThrough = value.contains("line-through")
+                case "vertical-align":
+                    // super and sub as word processors draw them (58% of the size, raised
+                    // by 33% or lowered by 14% of it); a length raises (pt, px) or a
+                    // percentage of the line height (1.2 times the size).
+                    switch value.trimmed(" ") {
+                    case "super":
+                        rise += size * 0.33
+                        size *= 0.58
+                    case "sub":
+                        rise -= size * 0.14
+                        size *= 0.58
+                    case "baseline": break
+                    case let v where v.hasSuffix("%"):
+                        if let p = Double(v.dropLast()), p.isFinite, abs(p) <= 1000 { rise += size * 1.2 * p / 100 }
+                    case let v:
+                        if let shift = RichText.length(v) { rise += shift }
+                    }
+                case "font-stretch":
+                    if let s = RichText.stretches[value.trimmed(" ")] {
+                        stretch = s
+                    } else if value.hasSuffix("%"), let p = Double(value.dropLast().trimmed(" ")), p.isFinite {
+                        stretch = Swift.min(Swift.max(p / 100, 0.5), 2)
+                    }
                 case "text-align":
                     switch value {
                     case "center", "centre": alignment = 1
@@ -135,6 +162,21 @@ extension RichText {
         return out
     }
 
+    /// Plain text (a FreeText's /Contents under its /DS) as paragraphs of one run each in
+    /// `base`: a paragraph per line, aligned by `base`'s `text-align`.
+    static func paragraphs(plain: String, base: Style) -> [Paragraph] {
+        var out = plain.split(
+            omittingEmptySubsequences: false,
+            whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        )
+        .prefix(10_000)
+        .map { line in
+            Paragraph(runs: line.isEmpty ? [] : [Run(text: String(line), style: base)], alignment: base.alignment)
+        }
+        while let last = out.last, last.runs.isEmpty { out.removeLast() }
+        return out
+    }
+
     static let colorNames: [String: [Double]] = [
         "black": [0, 0, 0], "white": [1, 1, 1], "red": [1, 0, 0], "green": [0, 0.5, 0], "lime": [0, 1, 0],
         "blue": [0, 0, 1], "yellow": [1, 1, 0], "gray": [0.5, 0.5, 0.5], "grey": [0.5, 0.5, 0.5],
@@ -152,6 +194,21 @@ extension RichText {
             return Annotation.color(hex: doubled)
         }
         return Annotation.color(hex: v)
+    }
+
+    /// The horizontal scaling of each `font-stretch` keyword (CSS Fonts' percentages).
+    static let stretches: [String: Double] = [
+        "ultra-condensed": 0.5, "extra-condensed": 0.625, "condensed": 0.75, "semi-condensed": 0.875, "normal": 1,
+        "semi-expanded": 1.125, "expanded": 1.25, "extra-expanded": 1.5, "ultra-expanded": 2,
+    ]
+
+    /// A length in points, of either sign: "3pt", "-2", "4px" (0.75 pt each); nil beyond
+    /// 1,000 points.
+    static func length(_ value: String) -> Double? {
+        let v = value.trimmed(" ")
+        let negative = v.hasPrefix("-")
+        guard let magnitude = size(negative ? String(v.dropFirst()) : v) else { return v == "0" ? 0 : nil }
+        return negative ? -magnitude : magnitude
     }
 
     /// A font size in points: "12pt", "12.5", "16px" (0.75 pt each); nil outside 0...1000.

@@ -93,23 +93,35 @@ extension Document {
     /// 2. a standard 14 family (``Appearance/standardFamily(_:)``) in its bold, italic or
     ///    bold italic face;
     /// 3. a system font of the family (``SystemFonts``) in its face closest to the style,
-    ///    when it is TrueType and its licence allows embedding.
+    ///    when it is TrueType and its licence allows embedding; while `systemLookups`
+    ///    (counted down by each family looked up there) lasts.
     ///
-    /// A face without the bold or the slant asked for is drawn bold or slanted by Quire
-    /// (``StyledFace``). Nil when no family is found.
-    func familyFace(_ families: [String], bold: Bool, italic: Bool) throws -> StyledFace? {
+    /// A /DR font without the bold or the slant asked for serves only when neither of the
+    /// others has a face of that style (a form's regular Helvetica does not make bold
+    /// runs stroked Helvetica rather than Helvetica-Bold). A face without the bold or the
+    /// slant asked for is drawn bold or slanted by Quire (``StyledFace``). Nil when no
+    /// family is found.
+    func familyFace(_ families: [String], bold: Bool, italic: Bool, systemLookups: inout Int) throws -> StyledFace? {
         for family in families.prefix(RichText.maxFamilies) {
-            if let f = try formFamilyFace(family, bold: bold, italic: italic) { return f }
+            let form = try formFamilyFace(family, bold: bold, italic: italic)
+            if let form, !form.syntheticBold, !form.syntheticItalic { return form }
             if let standard = Appearance.standardFamily(family) {
                 let base = Appearance.standardFace(standard, bold: bold, italic: italic)
                 let symbolic = standard == "Symbol" || standard == "ZapfDingbats"
+                if let form, symbolic { return form }
                 return StyledFace(
                     face: .simple(Appearance.standardFont(Appearance.acrobatName(base), base)),
                     syntheticBold: symbolic && bold,
                     syntheticItalic: symbolic && italic
                 )
             }
-            if let f = systemFamilyFace(family, bold: bold, italic: italic) { return f }
+            var system: StyledFace? = nil
+            if systemLookups > 0 {
+                systemLookups -= 1
+                system = systemFamilyFace(family, bold: bold, italic: italic)
+            }
+            if let system, form == nil || (!system.syntheticBold && !system.syntheticItalic) { return system }
+            if let form { return form }
         }
         return nil
     }
@@ -245,7 +257,10 @@ extension Appearance {
         case "courier", "couriernew", "monospace", "mono": return "Courier"
         case "symbol": return "Symbol"
         case "zapfdingbats", "dingbats": return "ZapfDingbats"
-        default: return nil
+        default:
+            // Acrobat's resource names (TiRo, a /DA's) and the standard names' aliases.
+            guard let canonical = StandardFontMetrics.canonicalName(family) else { return nil }
+            return String(canonical.prefix(while: { $0 != "-" }))
         }
     }
 

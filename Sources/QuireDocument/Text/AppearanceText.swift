@@ -99,13 +99,23 @@ final class AppearanceText {
     }
 
     /// The operators, inside BT and ET, that show `line` with its left end at (x, y);
-    /// `skew` slants it (the text matrix's c).
-    func show(_ line: String, x: Double, y: Double, size: Double, skew: Double = 0, prefer: Int? = nil) -> String {
+    /// `skew` slants it (the text matrix's c), `stretch` scales it across (its a: the line
+    /// is then `stretch` times as wide).
+    func show(
+        _ line: String,
+        x: Double,
+        y: Double,
+        size: Double,
+        skew: Double = 0,
+        stretch: Double = 1,
+        prefer: Int? = nil
+    ) -> String {
         let n = Appearance.n
         if let simple {
-            return "1 0 \(n(skew)) 1 \(n(x)) \(n(y)) Tm \(AppearanceText.stringOperand(simple.encode(line))) Tj"
+            let bytes = AppearanceText.stringOperand(simple.encode(line))
+            return "\(n(stretch)) 0 \(n(skew)) 1 \(n(x)) \(n(y)) Tm \(bytes) Tj"
         }
-        return embedded?.show(shape(line, prefer: prefer), x: x, y: y, size: size, skew: skew) ?? ""
+        return embedded?.show(shape(line, prefer: prefer), x: x, y: y, size: size, skew: skew, stretch: stretch) ?? ""
     }
 
     /// The fonts to put in the appearance's /Font: the simple font, or the Unicode fonts

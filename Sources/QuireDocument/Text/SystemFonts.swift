@@ -24,6 +24,9 @@ enum SystemFonts {
     static let maxFamilies = 512
     /// The longest family name looked up (longer names are no family).
     static let maxNameLength = 128
+    /// The most families one appearance looks up among the system's fonts (rich text
+    /// naming more draws the others as if no system font had them).
+    static let maxLookupsPerAppearance = 32
 
     private struct State: ~Copyable {
         var config: OpaquePointer? = nil
