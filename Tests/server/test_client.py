@@ -46,8 +46,7 @@ class Recorder:
 
 def make_client(server: ServerProcess, directory: Path, **kw) -> "tuple[quire.Client, Recorder]":
     recorder = Recorder()
-    client = quire.Client(f"http://127.0.0.1:{server.port}", directory, on_event=recorder,
-                          auto_sync_delay=0, **kw)
+    client = quire.Client(f"http://127.0.0.1:{server.port}", directory, on_event=recorder, auto_sync_delay=0, **kw)
     return client, recorder
 
 
@@ -87,8 +86,9 @@ def server_records(server: ServerProcess, keys: Keys, doc: str, layer: str = "re
 def feed_ids(server: ServerProcess, keys: Keys, doc: str, layer: str = "review") -> List[str]:
     from sync_support import bearer, request
 
-    r = request(server.port, "GET", f"/documents/{doc}/layers/{layer}/changes?since=0",
-                headers=bearer(token(keys, doc, layer)))
+    r = request(
+        server.port, "GET", f"/documents/{doc}/layers/{layer}/changes?since=0", headers=bearer(token(keys, doc, layer))
+    )
     assert r.status == 200, r
     return [c["id"] for c in r.json["changes"]]
 
@@ -361,8 +361,9 @@ def test_automatic_sync_and_listening(server, keys, tmp_path):
     jwt = token(keys, doc)
     a_client, a_events = make_client(server, tmp_path / "a")
     recorder = Recorder()
-    b_client = quire.Client(f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder,
-                            auto_sync_delay=0.2, listen_wait_seconds=5)
+    b_client = quire.Client(
+        f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder, auto_sync_delay=0.2, listen_wait_seconds=5
+    )
     with a_client, b_client:
         a = downloaded(a_client, jwt)
         b = downloaded(b_client, jwt)
@@ -370,7 +371,9 @@ def test_automatic_sync_and_listening(server, keys, tmp_path):
         # A's note reaches B without B asking: the listener's long poll wakes, a sync runs.
         add_note(a.document, "pushed-by-a", "hello")
         a.sync_now()
-        assert wait_until(lambda: any("pushed-by-a" in e.record_ids for e in recorder.of(quire.SyncEventType.DOCUMENT_CHANGED)))
+        assert wait_until(
+            lambda: any("pushed-by-a" in e.record_ids for e in recorder.of(quire.SyncEventType.DOCUMENT_CHANGED))
+        )
         assert wait_until(lambda: "pushed-by-a" in records(b.document))
         # B's own edit is pushed by the automatic sync (0.2 s after it), no call needed.
         add_note(b.document, "auto-from-b", "automatic")
@@ -483,6 +486,47 @@ def test_the_record_is_the_truth_through_the_binding(server, keys, tmp_path):
         assert dropped and dropped[-1].record_id == reply.name and bobs in dropped[-1].change_ids, dropped
         assert dropped[-1].client_seq > 0
         assert json.loads(bob.records_json())["annotations"]
+
+
+def test_an_xfdf_import_pushes_only_what_it_changes(server, keys, tmp_path):
+    """Issue 39 (XFDF over a synced layer): a user importing their document's own XFDF while
+    another edits the same note pushes nothing, so the other's edit stays; an XFDF that
+    changes the note's text keeps what XFDF cannot carry (its custom data), and every
+    client ends with the server's records."""
+    doc = fresh_document(server, keys)
+    jwt = token(keys, doc)
+    a_client, _ = make_client(server, tmp_path / "a")
+    b_client, _ = make_client(server, tmp_path / "b")
+    with a_client, b_client:
+        ann, bob = downloaded(a_client, jwt), downloaded(b_client, jwt)
+        note = add_note(ann.document, "xfdf-note", "first words")
+        note.custom_data = '{"k": 1}'
+        ann.document.update_annotation(note)
+        ann.sync_now()
+        bob.sync_now()
+        # Bob edits; Ann, not yet synced, imports her own XFDF: nothing to push.
+        note = find(bob.document, "xfdf-note")
+        note.contents = "words by Bob"
+        bob.document.update_annotation(note)
+        bob.sync_now()
+        pending = ann.pending_changes
+        ann.document.import_xfdf(ann.document.export_xfdf())
+        assert ann.pending_changes == pending
+        ann.sync_now()
+        on_server = server_records(server, keys, doc)["xfdf-note"]
+        assert on_server["text"] == "words by Bob" and on_server["customData"] == {"k": 1}, on_server
+        # An XFDF that changes the text: the text changes, the custom data stays.
+        xfdf = ann.document.export_xfdf().replace("words by Bob", "words by Ann")
+        assert "words by Ann" in xfdf
+        ann.document.import_xfdf(xfdf)
+        ann.sync_now()
+        bob.sync_now()
+        on_server = server_records(server, keys, doc)["xfdf-note"]
+        assert on_server["text"] == "words by Ann" and on_server["customData"] == {"k": 1}, on_server
+        for d in (ann, bob):
+            assert d.pending_changes == 0
+            assert _canon(records(d.document)["xfdf-note"]) == _canon(on_server)
+            assert _canon(d.records()["xfdf-note"]) == _canon(on_server)
 
 
 def _canon(record: dict) -> str:
@@ -610,8 +654,12 @@ def test_an_image_stamp_follows_the_user_and_exports(server, keys, tmp_path):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     rows = b"".join(b"\0" + bytes((20, 120, 220)) * 6 for _ in range(5))
-    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
-           + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
     doc = fresh_document(server, keys)
     jwt = token(keys, doc)
     a_client, _ = make_client(server, tmp_path / "a")
@@ -647,7 +695,9 @@ def test_an_image_stamp_follows_the_user_and_exports(server, keys, tmp_path):
             assert [str(item.title) for item in outline.root] == ["the stamp"]
     pdf_doc = pdfium.PdfDocument(pdf.body)
     page = pdf_doc[1]
-    subtypes = [raw.FPDFAnnot_GetSubtype(raw.FPDFPage_GetAnnot(page, i)) for i in range(raw.FPDFPage_GetAnnotCount(page))]
+    subtypes = [
+        raw.FPDFAnnot_GetSubtype(raw.FPDFPage_GetAnnot(page, i)) for i in range(raw.FPDFPage_GetAnnotCount(page))
+    ]
     assert raw.FPDF_ANNOT_STAMP in subtypes
     assert [item.get_title() for item in pdf_doc.get_toc()] == ["the stamp"]
 
@@ -685,7 +735,11 @@ def test_a_file_attachment_follows_the_user_and_exports(server, keys, tmp_path):
         shown = json.loads(bob.document.export_annotations_json())
         [record] = [r for r in shown["annotations"] if r["id"] == "minutes"]
         assert record["type"] == "pspdfkit/file" and record["fileAttachmentId"] == sha, record
-        assert (record["fileName"], record["description"], record["iconName"]) == ("minutes.bin", "the meeting", "Paperclip")
+        assert (record["fileName"], record["description"], record["iconName"]) == (
+            "minutes.bin",
+            "the meeting",
+            "Paperclip",
+        )
         [on_b] = [a for a in bob.document.pages[0].annotations if a.name == "minutes"]
         assert bob.document.annotation_file(on_b) == payload
         # Bob changes the note's text while Ann deletes it: first come wins, both end equal.
@@ -697,8 +751,7 @@ def test_a_file_attachment_follows_the_user_and_exports(server, keys, tmp_path):
         ann.sync_now()
         bob.sync_now()
         for d in (ann, bob):
-            assert {k: _canon(v) for k, v in d.records().items()} == {
-                k: _canon(v) for k, v in bob.records().items()}
+            assert {k: _canon(v) for k, v in d.records().items()} == {k: _canon(v) for k, v in bob.records().items()}
         kept = "minutes" in bob.records()
         assert kept == ("minutes" in ann.records())
         if not kept:
@@ -770,8 +823,9 @@ def test_listening_uses_the_websocket_when_offered(server, keys, tmp_path, host)
     jwt = token(keys, doc, user_id="bea")
     a_client, _ = make_client(server, tmp_path / "a")
     recorder = Recorder()
-    b_client = quire.Client(f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder,
-                            auto_sync_delay=0.2, listen_wait_seconds=5)
+    b_client = quire.Client(
+        f"http://127.0.0.1:{server.port}", tmp_path / "b", on_event=recorder, auto_sync_delay=0.2, listen_wait_seconds=5
+    )
     from sync_support import request
 
     def present():
@@ -786,8 +840,12 @@ def test_listening_uses_the_websocket_when_offered(server, keys, tmp_path, host)
         if host.startswith("quire-server"):
             assert wait_until(lambda: present() == ["bea"])
             # The descriptor hears the presence too (PRESENCE_CHANGED, version 4 events).
-            assert wait_until(lambda: any([m["user_id"] for m in e.presence] == ["bea"]
-                                          for e in recorder.of(quire.SyncEventType.PRESENCE_CHANGED)))
+            assert wait_until(
+                lambda: any(
+                    [m["user_id"] for m in e.presence] == ["bea"]
+                    for e in recorder.of(quire.SyncEventType.PRESENCE_CHANGED)
+                )
+            )
         else:
             time.sleep(1)
             assert present() == [] and not recorder.of(quire.SyncEventType.PRESENCE_CHANGED)
@@ -859,8 +917,12 @@ def _small_png(rgb: tuple) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     rows = b"".join(b"\0" + bytes(rgb) * 6 for _ in range(5))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 6, 5, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_a_collected_attachment_is_uploaded_again(host, start_server, keys, tmp_path):
@@ -897,7 +959,9 @@ def test_a_collected_attachment_is_uploaded_again(host, start_server, keys, tmp_
     proxy = HookedProxy(s.port, before)
     recorder = Recorder()
     try:
-        with quire.Client(f"http://127.0.0.1:{proxy.port}", tmp_path / "a", on_event=recorder, auto_sync_delay=0) as a_client:
+        with quire.Client(
+            f"http://127.0.0.1:{proxy.port}", tmp_path / "a", on_event=recorder, auto_sync_delay=0
+        ) as a_client:
             ann = downloaded(a_client, jwt)
             stamp = quire.Annotation.new("Stamp", 1, (100, 100, 160, 150))
             stamp.name = "approved"
@@ -947,7 +1011,9 @@ def test_a_refused_record_is_dropped_and_the_rest_pushed(server, keys, tmp_path)
     proxy = HookedProxy(server.port, before)
     recorder = Recorder()
     try:
-        with quire.Client(f"http://127.0.0.1:{proxy.port}", tmp_path / "a", on_event=recorder, auto_sync_delay=0) as a_client:
+        with quire.Client(
+            f"http://127.0.0.1:{proxy.port}", tmp_path / "a", on_event=recorder, auto_sync_delay=0
+        ) as a_client:
             ann = downloaded(a_client, jwt)
             add_note(ann.document, "keep", "kept")
             add_note(ann.document, "bad", "refused")

@@ -41,6 +41,13 @@ public enum AnnotationOrder: Sendable, Equatable, CaseIterable {
 /// To change an annotation, change a copy and pass it to ``Document/updateAnnotation(_:)``:
 /// only the entries this type models are rewritten, the others are kept as they were.
 public struct Annotation: Sendable, Equatable {
+    /// The media subtypes, read and kept but never created: their content (a sound, a
+    /// movie, a Screen's rendition, rich media, 3D artwork) is in entries that neither the
+    /// annotation JSON nor XFDF carries, so a record of one that matches no annotation of
+    /// the document is skipped with a warning.
+    public static let mediaSubtypes: Set<String> = ["Sound", "Movie", "Screen", "RichMedia", "3D"]
+    static let mediaSubtypesReason =
+        "Quire reads and keeps sound, movie, screen, rich media and 3D annotations but does not create them: a record cannot carry their media"
     /// The subtypes Quire creates (with a generated appearance).
     public static let creatableSubtypes: Set<String> = [
         "Text", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine",

@@ -169,8 +169,10 @@ extension Document {
             try progress?(index, steps)
             all += try annotations(onPage: index)
         }
+        // An annotation without /NM is named by its object number, as the annotation JSON's
+        // `id` names it, so that importing the export updates it (and replies name it).
         var nameOf: [Int: String] = [:]
-        for a in all { if let id = a.id, let n = a.name { nameOf[id.number] = n } }
+        for a in all { if let id = a.id { nameOf[id.number] = a.name ?? String(id.number) } }
         var lastPage: Int? = nil
         for a in all {
             if a.pageIndex != lastPage {
@@ -181,7 +183,7 @@ extension Document {
             guard XFDF.subtypes[element] != nil else { continue }
             var attrs: [(String, String)] = [("page", "\(a.pageIndex)"),
                                              ("rect", [a.rect.left, a.rect.bottom, a.rect.right, a.rect.top].map(XFDF.number).joined(separator: ","))]
-            if let n = a.name { attrs.append(("name", n)) }
+            if let n = a.name ?? a.id.map({ String($0.number) }) { attrs.append(("name", n)) }
             if let t = a.author { attrs.append(("title", t)) }
             if let s = a.subject { attrs.append(("subject", s)) }
             if let d = a.modificationDate { attrs.append(("date", d.description)) }
@@ -202,12 +204,12 @@ extension Document {
             if let sy = a.symbol { attrs.append(("symbol", sy == "P" ? "paragraph" : "none")) }
             if a.rectDifferences.count == 4 { attrs.append(("fringe", a.rectDifferences.map(XFDF.number).joined(separator: ","))) }
             if let irt = a.inReplyTo {
-                guard let parent = nameOf[irt.number] else {
-                    file.warn("XFDF export: annotation \(a.id.map { "\($0.number)" } ?? "?") replies to one without a name (/NM): written without inreplyto")
-                    continue
+                if let parent = nameOf[irt.number] {
+                    attrs.append(("inreplyto", parent))
+                    if let rt = a.replyType { attrs.append(("replyType", rt == .group ? "group" : "reply")) }
+                } else {
+                    file.warn("XFDF export: annotation \(a.id.map { "\($0.number)" } ?? "?") replies to object \(irt.number), which is no annotation of a page: written without inreplyto")
                 }
-                attrs.append(("inreplyto", parent))
-                if let rt = a.replyType { attrs.append(("replyType", rt == .group ? "group" : "reply")) }
             } else if let parent = a.inReplyToID {
                 // A reply whose parent is gone keeps its link by name (Annotation.inReplyToID).
                 attrs.append(("inreplyto", parent))
@@ -327,21 +329,50 @@ extension Document {
             try progress?(0, steps)
             var count = 0
             var byName: [String: ObjectID] = [:]
-            for a in try allAnnotations() { if let n = a.name, let id = a.id { byName[n] = id } }
+            let present = try allAnnotations()
+            for a in present { if let n = a.name, let id = a.id { byName[n] = id } }
+            // One without /NM by its object number, as the export names it (when no /NM is that).
+            for a in present where a.name == nil {
+                if let id = a.id, byName[String(id.number)] == nil { byName[String(id.number)] = id }
+            }
             var pendingReplies: [(ObjectID, String, ReplyType?)] = []
             var importedIDs: [ObjectID?] = []
             for record in reader.annotations {
                 var a = record.annotation
-                let existing = try a.name.flatMap { n in try byName[n].flatMap { try annotation($0) } }
+                var existing = try a.name.flatMap { n in try byName[n].flatMap { try annotation($0) } }
+                // An annotation without /NM matches by its number only an element of its subtype.
+                if let e = existing, e.name == nil, e.subtype != a.subtype { existing = nil }
                 let id: ObjectID
                 if let existing, let eid = existing.id, existing.pageIndex == a.pageIndex {
                     a.id = eid
+                    if existing.name == nil { a.name = nil }  // it stays without /NM
+                    // XFDF's colours have 8 bits a channel: one that is the annotation's colour
+                    // at that precision keeps the annotation's.
+                    if let c = a.color, let e = existing.color, XFDF.color(c) == XFDF.color(e) { a.color = e }
+                    if let c = a.interiorColor, let e = existing.interiorColor, XFDF.color(c) == XFDF.color(e) { a.interiorColor = e }
                     a.inReplyTo = existing.inReplyTo
                     a.inReplyToID = existing.inReplyToID
                     a.popup = existing.popup
                     a.popupID = existing.popupID
-                    try updateAnnotation(a)
+                    // What XFDF has no element for stays as it is: custom data, the record id
+                    // of a synced layer, an action or destination.
+                    a.customData = existing.customData
+                    a.recordID = existing.recordID
+                    a.action = existing.action
+                    a.destination = existing.destination
+                    // An element that changes nothing leaves the annotation as it is (no new
+                    // /M, so a synced layer pushes nothing for it).
+                    var same = a
+                    same.modificationDate = existing.modificationDate
+                    if same != existing { try updateAnnotation(a) }
                     id = eid
+                } else if Annotation.mediaSubtypes.contains(a.subtype) {
+                    // Read and kept, not created (a `sound` element that matches none).
+                    file.warn("XFDF: the \(a.subtype) annotation \"\(a.name ?? "")\" on page \(a.pageIndex + 1) is not in the document; skipped (\(Annotation.mediaSubtypesReason))")
+                    importedIDs.append(nil)
+                    done += 1
+                    try progress?(done, steps)
+                    continue
                 } else {
                     guard let added = try addAnnotation(a).id else { importedIDs.append(nil); continue }
                     id = added
@@ -365,7 +396,7 @@ extension Document {
                 guard let target = byName[parent] else {
                     throw PDFError(.format, "XFDF: an annotation replies to \"\(parent)\", which is not in the document nor the XFDF")
                 }
-                try setInReplyTo(id, target)
+                if try annotation(id)?.inReplyTo != target { try setInReplyTo(id, target) }  // else nothing to write
                 if let replyType, var a = try annotation(id), a.replyType != replyType {
                     a.replyType = replyType
                     try updateAnnotation(a)

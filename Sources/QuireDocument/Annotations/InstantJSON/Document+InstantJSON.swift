@@ -388,8 +388,24 @@ extension Document {
                 file.warn("annotation JSON: annotations[\(i)] is a form widget that the document does not have; skipped (the annotation JSON does not create form fields)")
             }
         }
+        // Media annotations are read and kept, not created: a record of one updates the
+        // annotation it matches, and one that matches none is skipped with a warning, never
+        // made into an annotation without its media.
+        for i in records.indices where Annotation.mediaSubtypes.contains(wanted[i].subtype) && alias[i] == nil && target[i] == nil {
+            skipped[i] = true
+            file.warn("annotation JSON: annotations[\(i)] is a \(wanted[i].subtype) annotation that the document does not have; skipped (\(Annotation.mediaSubtypesReason))")
+        }
         return ImportMatch(existingByName: existingByName, existingByNumber: existingByNumber, target: target,
                            recordOfObject: recordOfObject, alias: alias, direct: [:], skipped: skipped, recordIDs: byRecordID)
+    }
+
+    /// Whether `recorded`, a record's action, is what the annotation dictionary's own /A
+    /// exports as (none for an action the annotation JSON cannot carry), so that the import
+    /// keeps /A as it is.
+    func recordKeepsAction(of current: PDFDictionary, _ recorded: InstantJSONAction?) throws -> Bool {
+        guard let value = current["A"] else { return recorded == nil }
+        let exported = (try? action(value))?.flatMap { InstantJSON.jsonAction($0, warn: { _ in }) }
+        return exported == recorded
     }
 
     func importAnnotationsUnbatched(_ json: InstantJSONDocument, options: AnnotationImportOptions = AnnotationImportOptions(),
@@ -694,7 +710,10 @@ extension Document {
                 }
                 if let border = d["Border"]?.array, border.count >= 3 { d["Border"] = nil }
             }
-            d["A"] = try a.action.map(actionObject)
+            // /A as the record says, unless the record's action is what the annotation's own
+            // /A exports as: an action the JSON cannot carry (a Screen's rendition, a form
+            // submission) is kept, not erased by a record that could not name it.
+            if try !recordKeepsAction(of: current, records[i].action) { d["A"] = try a.action.map(actionObject) }
             d["Dest"] = try a.destination.map(destinationObject)
             if let image = images[i] {
                 // A new image (or another one): stored, and the appearance drawn from it.

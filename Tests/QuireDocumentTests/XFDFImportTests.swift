@@ -1,0 +1,91 @@
+import Foundation
+import QuireDocument
+import QuireSyntax
+import QuireTestSupport
+import Testing
+
+// An XFDF import updates what XFDF carries and nothing else: importing a document's own
+// XFDF changes nothing (no new /M, so a synced layer pushes nothing), and entries XFDF has
+// no element for (custom data, a synced record's id) stay.
+
+@Suite("XFDF import over existing annotations")
+struct XFDFImportTests {
+    /// A square with custom data and a record id other than its /NM, dated 2020, made by
+    /// an annotation JSON import.
+    func annotated() throws -> (Document, ObjectID) {
+        let doc = try blankDocument(pages: 1)
+        let json =
+            ##"{"format": "https://pspdfkit.com/instant-json/v1", "annotations": [{"type": "pspdfkit/shape/rectangle", "##
+            + ##""v": 1, "id": "record-1", "name": "n1", "pageIndex": 0, "bbox": [10, 742, 40, 40], "strokeColor": "#FF0000", "##
+            + ##""strokeWidth": 1, "note": "a note", "customData": {"k": 1}, "updatedAt": "2020-01-01T00:00:00Z"}]}"##
+        let imported = try doc.importAnnotationsJSON(Array(json.utf8))
+        let id = try #require(imported.first?.id)
+        let a = try #require(try doc.annotation(id))
+        #expect(a.recordID == "record-1" && a.customData != nil && a.modificationDate?.year == 2020)
+        return (doc, id)
+    }
+
+    @Test func itsOwnXFDFChangesNothing() throws {
+        let (doc, id) = try annotated()
+        let before = try #require(try doc.annotation(id))
+        let objectBefore = try doc.object(id.number)
+        #expect(try doc.importXFDF(Array(try doc.exportXFDF().utf8)) == 1)
+        #expect(try doc.object(id.number) == objectBefore, "the object was rewritten")
+        #expect(try doc.annotation(id) == before)
+    }
+
+    @Test func anEditKeepsWhatXFDFDoesNotCarry() throws {
+        let (doc, id) = try annotated()
+        let before = try #require(try doc.annotation(id))
+        #expect(before.customData != nil)
+        let xfdf = try doc.exportXFDF().replacingOccurrences(of: "a note", with: "changed")
+        #expect(xfdf.contains("changed"))
+        #expect(try doc.importXFDF(Array(xfdf.utf8)) == 1)
+        let after = try #require(try doc.annotation(id))
+        #expect(after.contents == "changed")
+        #expect(after.customData == before.customData)
+        #expect(after.recordID == before.recordID)
+        #expect(after.modificationDate != before.modificationDate, "an edit is dated")
+    }
+
+    /// Annotations as real files have them: a square without /NM in a colour that is not
+    /// exact in 8 bits a channel, a note without /NM and a named reply to it.
+    func unnamed() throws -> Document {
+        try document { b in
+            b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+            b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+            b.object(3, "<< /Type /Page /Parent 2 0 R /Annots [4 0 R 5 0 R 6 0 R] >>")
+            b.object(4, "<< /Type /Annot /Subtype /Square /Rect [50 100 60 120] /C [1 0.90196 0] /F 4 >>")
+            b.object(5, "<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (a note) /F 4 >>")
+            b.object(
+                6,
+                "<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (a reply) /NM (r1) /IRT 5 0 R /F 4 >>"
+            )
+        }
+    }
+
+    @Test func annotationsWithoutNamesAreMatchedByNumber() throws {
+        let doc = try unnamed()
+        let xfdf = try doc.exportXFDF()
+        #expect(
+            xfdf.contains(#"name="4""#) && xfdf.contains(#"name="5""#) && xfdf.contains(#"inreplyto="5""#),
+            "\(xfdf)"
+        )
+        let objects = try (4...6).map { try doc.object($0) }
+        #expect(try doc.importXFDF(Array(xfdf.utf8)) == 3)
+        #expect(try doc.annotations(onPage: 0).count == 3, "an element of an annotation without /NM made a second one")
+        #expect(try (4...6).map { try doc.object($0) } == objects, "the import rewrote an annotation it did not change")
+        // An edit of the unnamed note by its number: the note changes and stays without /NM.
+        _ = try doc.importXFDF(Array(xfdf.replacingOccurrences(of: "a note", with: "edited").utf8))
+        let note = try #require(try doc.annotation(ObjectID(5)))
+        #expect(note.contents == "edited" && note.name == nil)
+        #expect(try doc.annotation(ObjectID(4))?.color == [1, 0.90196, 0], "the colour kept its precision")
+        // Into a copy without them: created, the reply linked to the note.
+        let copy = try blankDocument(pages: 1)
+        _ = try copy.importXFDF(Array(xfdf.utf8))
+        let made = try copy.annotations(onPage: 0)
+        #expect(made.count == 3)
+        let reply = try #require(made.first { $0.name == "r1" })
+        #expect(reply.inReplyTo == made.first { $0.contents == "a note" }?.id)
+    }
+}
