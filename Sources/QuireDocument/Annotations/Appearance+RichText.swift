@@ -6,8 +6,8 @@ extension ContentBuilder {
     /// `text-align`, else `alignment` (/Q).
     ///
     /// Each run is drawn in the face of the first of its families found
-    /// (``Document/familyFace(_:bold:italic:)``: a font of the form's /DR, a standard 14
-    /// family, a system font), else in the standard 14 font of its generic family
+    /// (``Document/familyFace(_:bold:italic:systemLookups:)``: a font of the form's /DR, a
+    /// standard 14 family, a system font), else in the standard 14 font of its generic family
     /// (``RichText/Style/standardFont``). A simple font draws a run whose characters its
     /// encoding has; a font program (a system font, a /DR composite font's) draws through
     /// the Unicode fonts, first in their chain; other text is drawn in the document's

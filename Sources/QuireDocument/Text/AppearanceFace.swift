@@ -126,7 +126,7 @@ extension Document {
         return nil
     }
 
-    /// The /DR font of `family` (``familyFace(_:bold:italic:)``, 1).
+    /// The /DR font of `family` (``familyFace(_:bold:italic:systemLookups:)``, 1).
     private func formFamilyFace(_ family: String, bold: Bool, italic: Bool) throws -> StyledFace? {
         guard let fonts = try formFontResources() else { return nil }
         let wanted = SystemFonts.normalized(family)
@@ -157,7 +157,7 @@ extension Document {
         )
     }
 
-    /// A system font of `family` (``familyFace(_:bold:italic:)``, 3).
+    /// A system font of `family` (``familyFace(_:bold:italic:systemLookups:)``, 3).
     func systemFamilyFace(_ family: String, bold: Bool, italic: Bool) -> StyledFace? {
         guard let found = SystemFonts.face(family: family, bold: bold, italic: italic), found.index == 0,
             let font = try? AppearanceFonts.font(found.path)
