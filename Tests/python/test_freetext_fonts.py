@@ -173,6 +173,26 @@ def flattened() -> bytes:
         return doc.save_to_bytes(full=True)
 
 
+def pdfium_font_names(data: bytes, page: int) -> List[str]:
+    """The base font name of each text object PDFium finds on `page` (the flattened
+    appearance's form XObject's included)."""
+    import ctypes
+
+    raw = pdfium.raw
+    document = pdfium.PdfDocument(data)
+    names: List[str] = []
+    try:
+        for obj in document[page].get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT], max_depth=4):
+            font = raw.FPDFTextObj_GetFont(obj.raw)
+            size = raw.FPDFFont_GetBaseFontName(font, None, 0)
+            buffer = ctypes.create_string_buffer(size)
+            raw.FPDFFont_GetBaseFontName(font, buffer, size)
+            names.append(buffer.value.decode("latin-1"))
+    finally:
+        document.close()
+    return names
+
+
 def reference_pdf(font: str) -> bytes:
     """TEXT at SIZE in `font` (PyMuPDF's name of a standard font, or a font file)."""
     with pymupdf.open() as document:
@@ -218,6 +238,9 @@ def test_the_font_is_named_extracted_and_drawn(flattened: bytes, case: int) -> N
         fonts = [f[3] for f in document[case].get_fonts(full=True)]
     assert any(f.endswith(base) for f in fonts), (name, fonts)
     assert fonts == [f for f in fonts if f.endswith(base)], (name, fonts)
+    # PDFium's text objects name it too.
+    names = pdfium_font_names(flattened, case)
+    assert names and all(n.endswith(base) for n in names), (name, names)
     document = pdfium.PdfDocument(flattened)
     try:
         text = document[case].get_textpage().get_text_range()
