@@ -543,7 +543,7 @@ HEADER_ASSERT(annot_string_fields,
                   QUIRE_ANNOT_FILE_CONTENT_TYPE == 0x0715 &&
                   QUIRE_ANNOT_MEASURE_FROM_UNIT == 0x0716 &&
                   QUIRE_ANNOT_MEASURE_TO_UNIT == 0x0717 && QUIRE_ANNOT_BLEND_MODE == 0x0718 &&
-                  QUIRE_ANNOT_RICH_TEXT == 0x0719);
+                  QUIRE_ANNOT_RICH_TEXT == 0x0719 && QUIRE_ANNOT_DEFAULT_STYLE == 0x071A);
 HEADER_ASSERT(annot_number_fields,
               QUIRE_ANNOT_OPACITY == 0x0800 && QUIRE_ANNOT_BORDER_WIDTH == 0x0801 &&
                   QUIRE_ANNOT_FONT_SIZE == 0x0802 && QUIRE_ANNOT_FLAGS == 0x0803 &&

@@ -352,6 +352,23 @@ def test_a_default_style_string_alone_styles_the_text() -> None:
         assert spans and all(s["color"] == 0xFF0000 for s in spans), (page, spans)
 
 
+def test_a_default_style_set_through_the_api() -> None:
+    with quire.Document.from_bytes(form_pdf()) as doc:
+        a = quire.Annotation.new("FreeText", 0, RECT)
+        a.default_appearance = "/Helv 10 Tf 0 g"
+        a.contents = TEXT
+        assert a.default_style is None
+        a.default_style = "font: bold 16pt Courier; color:#0000FF"
+        doc.add_annotation(a)
+        (b,) = list(doc.annotations())
+        assert b.default_style == "font: bold 16pt Courier; color:#0000FF"
+        doc.flatten()
+        data = doc.save_to_bytes(full=True)
+    assert pdfium_font_names(data, 0) == ["Courier-Bold"]
+    chars = [c for c in pdfium_chars(data, 0) if c[0].strip()]
+    assert chars and all(abs(c[3] - 16) < 0.05 for c in chars), chars
+
+
 def test_a_default_style_string_travels_through_json_and_xfdf() -> None:
     import json
 

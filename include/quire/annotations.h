@@ -98,7 +98,12 @@ typedef enum quire_annot_string_field {
      *  QUIRE_ANNOT_CONTENTS to its plain text; not well-formed XHTML is QUIRE_EFORMAT, over
      *  1 MiB or nested deeper than 64 QUIRE_ELIMIT. A FreeText draws it with its styles
      *  (bold, italic, colour, size, font family, underline, alignment; docs/annotations.md) */
-    QUIRE_ANNOT_RICH_TEXT = 0x0719
+    QUIRE_ANNOT_RICH_TEXT = 0x0719,
+    /** /DS, a FreeText's default style string (ISO 32000-2 §12.7.4.3: Table 388's
+     *  properties, as "font: 12pt Helvetica; color:#FF0000"). It is the base style of the
+     *  rich text's runs and, without rich text, the style /Contents is drawn in (font
+     *  family, size, colour, alignment; docs/annotations.md "Default style") */
+    QUIRE_ANNOT_DEFAULT_STYLE = 0x071A
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */
