@@ -56,6 +56,8 @@ let package = Package(
         // The system HarfBuzz (shaping, hb-subset) and FriBidi, to draw text of any script in
         // generated appearances (Sources/QuireDocument/Text/AppearanceText.swift).
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz"),
+        // The system fontconfig, to find a system font by the family name rich text gives.
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig"),
         // include/quire.h, through include/module.modulemap.
         .systemLibrary(name: "CQuire", path: "include"),
         .target(name: "QuireSyntax", dependencies: [
@@ -67,7 +69,7 @@ let package = Package(
         // filter (docs/redaction.md): the codec is libjpeg's, the C file only turns its
         // longjmp errors into a status.
         .target(name: "CQuireJPEG", path: "Sources/CQuireJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat", "CHarfBuzz", "CQuireJPEG"], swiftSettings: modelSettings),
+        .target(name: "QuireDocument", dependencies: ["QuireSyntax", "CExpat", "CHarfBuzz", "CFontconfig", "CQuireJPEG"], swiftSettings: modelSettings),
         // Digital signatures (docs/signatures.md): signing (PAdES B-B/B-T, adbe.pkcs7.detached,
         // certification) and validation (integrity, coverage, chain, DocMDP). Above the
         // document model, which keeps the DocMDP guard of its own APIs and needs no crypto.

@@ -46,6 +46,9 @@ PYTHON="${PYTHON:-python3}"
 #              script with the system HarfBuzz (shaping; hb-subset, from libharfbuzz-subset0,
 #              subsets the fonts they embed) and FriBidi (the bidirectional algorithm),
 #              linked by every build of the package (Sources/CHarfBuzz)
+#   libfontconfig-dev (demo and test): rich text's font-family finds a system font of the
+#              family with the system fontconfig (Sources/CFontconfig), linked by every
+#              build of the package
 #   libjpeg62-turbo-dev (demo and test): redaction re-encodes a JPEG image whose pixels it
 #              blanks as a JPEG, with the system libjpeg (libjpeg-turbo; Sources/CQuireJPEG),
 #              linked by every build of the package
@@ -62,8 +65,8 @@ PYTHON="${PYTHON:-python3}"
 #   chromium, chromium-driver (test): `make test-web` drives the web review page
 #              (examples/web) in a real headless Chromium through Selenium and the system
 #              chromedriver (/usr/bin/chromedriver); nothing is downloaded at test time
-APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev curl libjansson-dev)
-APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libjpeg62-turbo-dev libjansson-dev chromium chromium-driver golang-go nodejs)
+APT_DEMO=(gcc libc6-dev make pkg-config libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libjpeg62-turbo-dev curl libjansson-dev)
+APT_TEST=(gcc g++ libc6-dev make pkg-config binutils libffi-dev zlib1g-dev valgrind qpdf poppler-utils fonts-dejavu-core fonts-droid-fallback libsqlite3-dev libexpat1-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libjpeg62-turbo-dev libjansson-dev chromium chromium-driver golang-go nodejs)
 APT_PACKAGING=(cmake doxygen groff-base)
 APT_BENCH=()
 APT_STYLE=(clang-format)

@@ -198,6 +198,7 @@ public func quire_annotation_string(_ buf: UnsafeMutablePointer<CChar>?, _ bufSi
         case QUIRE_ANNOT_BLEND_MODE: value = a.blendMode
         case QUIRE_ANNOT_RICH_TEXT: value = a.richText
         case QUIRE_ANNOT_CAPTION_POSITION: value = a.captionPosition
+        case QUIRE_ANNOT_DEFAULT_STYLE: value = a.defaultStyle
         default: throw unknownField(field, "quire_annot_string_field")
         }
         guard let value else { throw CallError(code: QUIRE_ENOTFOUND, message: "the field 0x\(String(field.rawValue, radix: 16)) is not set") }
@@ -264,6 +265,7 @@ public func quire_annotation_set_string(_ annotation: OpaquePointer?, _ field: q
         case QUIRE_ANNOT_CAPTION_POSITION:
             if let value { try Annotation.validate(captionPosition: value) }
             b.annotation.captionPosition = value
+        case QUIRE_ANNOT_DEFAULT_STYLE: b.annotation.defaultStyle = value
         default: throw unknownField(field, "quire_annot_string_field")
         }
     }

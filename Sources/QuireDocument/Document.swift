@@ -105,6 +105,10 @@ public final class Document {
     /// The fonts text extraction loaded, by their object (a font program parsed once per
     /// document, not once per page); dropped with the other caches on any change.
     var textFontCache: [ObjectID: TextFont] = [:]
+    /// The embedded font programs of the form's composite fonts that generated appearances
+    /// draw with (``Document/compositeFace(_:)``), by their stream; nil for one that
+    /// cannot serve. Dropped with the other caches.
+    var programFontCache: [ObjectID: UnicodeFont?] = [:]
     /// Whether replies and review states may be created and changed (PSPDFKit's features
     /// switch). Reading annotations and whether they are replies works either way.
     public var repliesEnabled = true
@@ -185,6 +189,7 @@ public final class Document {
         formFieldsCache = nil
         annotationIndex = AnnotationIndex()
         textFontCache = [:]
+        programFontCache = [:]
     }
 
     /// Drops what the model derived from the objects after object `number` became `value`

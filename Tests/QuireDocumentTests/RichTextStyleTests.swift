@@ -1,6 +1,7 @@
-import QuireDocument
 import QuireSyntax
 import Testing
+
+@testable import QuireDocument
 
 // FreeText rich text (issue 39): the styles of each run, as the appearance draws them,
 // read from the XHTML by the sanitizer's one parser.
@@ -51,6 +52,56 @@ struct RichTextStyleTests {
         let style = try #require(paragraphs.first?.runs.first?.style)
         #expect(style.size == 9 && style.color == [0, 0, 1] && !style.bold && style.standardFont.base == "Helvetica")
         #expect(throws: PDFError.self) { try RichText.paragraphs("<p>open", base: base) }
+    }
+
+    /// vertical-align: super and sub at 58% of the size, raised by 33% or lowered by 14%
+    /// of it; lengths and percentages of the line height. font-stretch: keywords and
+    /// percentages as horizontal scaling.
+    @Test func verticalAlignAndFontStretch() throws {
+        let base = RichText.Style(size: 10, color: [0])
+        let xhtml =
+            #"<p>a<span style="vertical-align:super">b<span style="vertical-align:sub">c</span></span>"#
+            + #"<span style="vertical-align:-2pt;font-stretch:condensed">d</span>"#
+            + #"<span style="vertical-align:50%;font-stretch:125%">e</span>"#
+            + #"<span style="font-stretch:ultra-expanded">f</span><span style="font-stretch:30%">g</span></p>"#
+        let runs = try #require(try RichText.paragraphs(xhtml, base: base).first?.runs)
+        #expect(runs.map(\.text) == ["a", "b", "c", "d", "e", "f", "g"])
+        #expect(runs[0].style.rise == 0 && runs[0].style.size == 10 && runs[0].style.stretch == 1)
+        #expect(abs(runs[1].style.rise - 3.3) < 1e-9 && abs(runs[1].style.size - 5.8) < 1e-9)
+        // Nested: sub inside super, from the super's baseline and size.
+        #expect(abs(runs[2].style.rise - (3.3 - 5.8 * 0.14)) < 1e-9 && abs(runs[2].style.size - 5.8 * 0.58) < 1e-9)
+        #expect(runs[3].style.rise == -2 && runs[3].style.stretch == 0.75)
+        #expect(abs(runs[4].style.rise - 6) < 1e-9 && runs[4].style.stretch == 1.25)
+        #expect(runs[5].style.stretch == 2 && runs[6].style.stretch == 0.5)
+    }
+
+    /// /DS is read and written with the annotation, and plain text in it is one run a line.
+    @Test func defaultStyleAsTheBaseOfPlainText() throws {
+        var base = RichText.Style(size: 12, color: [0])
+        base.apply(
+            css: RichText.sanitizedStyle("font: bold 16pt 'DejaVu Serif',serif; color:#FF0000; text-align:center")
+        )
+        #expect(base.bold && base.size == 16 && base.color == [1, 0, 0] && base.alignment == 1)
+        #expect(base.families == ["DejaVu Serif", "serif"])
+        let paragraphs = RichText.paragraphs(plain: "one\ntwo\n\n", base: base)
+        #expect(
+            paragraphs.map { $0.runs.map(\.text) } == [["one"], ["two"]] && paragraphs.allSatisfy { $0.alignment == 1 }
+        )
+        var a = Annotation(subtype: "FreeText", pageIndex: 0, rect: Rect(left: 0, bottom: 0, right: 100, top: 50))
+        a.defaultStyle = "font: 14pt Courier"
+        let written = a.written(into: PDFDictionary(), pageObject: nil)
+        #expect(written["DS"]?.string?.text == "font: 14pt Courier")
+    }
+
+    /// `br` is kept through the sanitizer (empty, as `<br/>`), again unchanged, and is a
+    /// line end of the plain text.
+    @Test func lineBreaksAreKept() throws {
+        let clean = try RichText.sanitized("<p>one<br>two</br><br /></p><p>three</p>")
+        #expect(clean.xhtml.contains("<p>one<br/>two<br/></p><p>three</p>"), "\(clean.xhtml)")
+        #expect(clean.plainText == "one\ntwo\n\nthree")
+        #expect(try RichText.sanitized(clean.xhtml).xhtml == clean.xhtml)
+        let paragraphs = try RichText.paragraphs(clean.xhtml, base: RichText.Style())
+        #expect(paragraphs.map { $0.runs.map(\.text) } == [["one"], ["two"], [], ["three"]])
     }
 
     @Test func settingRichTextSanitizesAndSetsContents() throws {

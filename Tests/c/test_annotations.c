@@ -1926,7 +1926,7 @@ static void test_errors(void) {
             (quire_annot_string_field)INT32_MIN,
             (quire_annot_string_field)INT32_MAX,
             (quire_annot_string_field)0,
-            (quire_annot_string_field)(QUIRE_ANNOT_CAPTION_POSITION + 1),
+            (quire_annot_string_field)(QUIRE_ANNOT_DEFAULT_STYLE + 1),
             (quire_annot_string_field)QUIRE_ANNOT_OPACITY,
             (quire_annot_string_field)QUIRE_ANNOT_COLOR,
             (quire_annot_string_field)QUIRE_ANNOT_QUAD_POINTS,
@@ -2665,6 +2665,17 @@ static void test_styles_and_kinds(void) {
         CHECK(len > 20);
         CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_RICH_TEXT, NULL), QUIRE_OK);
         CHECK_STATUS(quire_annotation_string(NULL, 0, &len, caret, QUIRE_ANNOT_RICH_TEXT),
+                     QUIRE_ENOTFOUND);
+        /* The default style string (/DS) is kept as given, and cleared by NULL. */
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_DEFAULT_STYLE,
+                                                 "font: 14pt Courier; color:#FF0000"),
+                     QUIRE_OK);
+        CHECK_STATUS(
+            quire_annotation_string(text, sizeof text, &len, caret, QUIRE_ANNOT_DEFAULT_STYLE),
+            QUIRE_OK);
+        CHECK_STR(text, "font: 14pt Courier; color:#FF0000");
+        CHECK_STATUS(quire_annotation_set_string(caret, QUIRE_ANNOT_DEFAULT_STYLE, NULL), QUIRE_OK);
+        CHECK_STATUS(quire_annotation_string(NULL, 0, &len, caret, QUIRE_ANNOT_DEFAULT_STYLE),
                      QUIRE_ENOTFOUND);
         CHECK_STATUS(
             quire_annotation_set_image(stamp, test_gray_png, sizeof test_gray_png, "image/gif"),

@@ -279,10 +279,11 @@ assert "Root-Is-Purelib: false" in info, "the wheel says it is pure"
 # The libraries auditwheel may graft in: the system SQLite that the sync service's store
 # links, and HarfBuzz (with hb-subset) and FriBidi, which draw text of any script in
 # generated appearances, with what HarfBuzz links (FreeType, GLib, Graphite, libpng,
-# Brotli, PCRE2), and libjpeg (libjpeg-turbo), which re-encodes a redacted JPEG image:
+# Brotli, PCRE2), fontconfig, which finds rich text's font families among the system's
+# fonts, and libjpeg (libjpeg-turbo), which re-encodes a redacted JPEG image:
 # libquire.so's dependencies beyond libc, libm, libz, libstdc++, libgcc and Expat.
-allowed = ("libsqlite3", "libharfbuzz", "libfribidi", "libfreetype", "libglib-2", "libgraphite2", "libpng16",
-           "libbrotlicommon", "libbrotlidec", "libpcre2-8", "libjpeg")
+allowed = ("libsqlite3", "libharfbuzz", "libfribidi", "libfontconfig", "libfreetype", "libglib-2", "libgraphite2",
+           "libpng16", "libbrotlicommon", "libbrotlidec", "libpcre2-8", "libjpeg")
 grafted = [n for n in names if n.startswith("quire.libs/") and n != "quire.libs/"]
 assert all(n.split("/")[-1].startswith(allowed) for n in grafted), "auditwheel grafted other libraries in: %s" % grafted
 EOF

@@ -242,3 +242,43 @@ def test_rich_text_rules_and_round_trips() -> None:
         image = render(other.save_to_bytes(full=True), "pdfium")
         for _, _, _, rgb, _ in WORDS:
             mask(image, rgb)  # each colour is drawn
+
+
+def test_a_line_break_is_kept_and_drawn() -> None:
+    """`<br/>` inside a paragraph survives the sanitizer, Instant JSON and XFDF, and breaks
+    the line where it stands."""
+    import json
+
+    a = quire.Annotation.new("FreeText", 0, RECT)
+    a.default_appearance = "/Helv 14 Tf 0 g"
+    a.rich_text = "<p>one<br>two</br> three</p><p>four</p>"
+    assert "<p>one<br/>two three</p>" in a.rich_text, a.rich_text
+    assert a.contents == "one\ntwo three\nfour"
+    doc = quire.Document.from_bytes(blank_pdf())
+    doc.add_annotation(a)
+    exported = doc.export_annotations_json()
+    (record,) = json.loads(exported)["annotations"]
+    assert "<br/>" in record["text"]["value"], record["text"]
+    xfdf = doc.export_xfdf()
+    assert "<br" in xfdf
+    for kind, payload in (("json", exported), ("xfdf", xfdf)):
+        other = quire.Document.from_bytes(blank_pdf())
+        if kind == "json":
+            other.import_annotations_json(payload)
+        else:
+            other.import_xfdf(payload)
+        (b,) = list(other.annotations())
+        assert b.rich_text is not None and "one<br/>two three" in b.rich_text, (kind, b.rich_text)
+        assert b.contents == "one\ntwo three\nfour", kind
+        other.flatten()
+        document = pdfium.PdfDocument(other.save_to_bytes(full=True))
+        try:
+            textpage = document[0].get_textpage()
+            # Each word's first character: "two" starts a line of its own, below "one".
+            text = textpage.get_text_range()
+            boxes = {w: textpage.get_charbox(text.index(w)) for w in ("one", "two", "three", "four")}
+        finally:
+            document.close()
+        assert boxes["two"][1] < boxes["one"][1] - 10, (kind, boxes)
+        assert abs(boxes["two"][0] - boxes["one"][0]) < 1, (kind, boxes)
+        assert abs(boxes["three"][1] - boxes["two"][1]) < 1 and boxes["four"][1] < boxes["two"][1] - 10, (kind, boxes)

@@ -102,7 +102,12 @@ typedef enum quire_annot_string_field {
     /** /CP of a Line with a caption (QUIRE_ANNOT_CAPTION): "Inline" (centred in the line,
      *  which is broken around it; the default) or "Top" (on top of the line); another
      *  value is QUIRE_EINVAL */
-    QUIRE_ANNOT_CAPTION_POSITION = 0x071A
+    QUIRE_ANNOT_CAPTION_POSITION = 0x071A,
+    /** /DS, a FreeText's default style string (ISO 32000-2 §12.7.4.3: Table 388's
+     *  properties, as "font: 12pt Helvetica; color:#FF0000"). It is the base style of the
+     *  rich text's runs and, without rich text, the style /Contents is drawn in (font
+     *  family, size, colour, alignment; docs/annotations.md "Default style") */
+    QUIRE_ANNOT_DEFAULT_STYLE = 0x071B
 } quire_annot_string_field;
 typedef enum quire_annot_number_field {
     QUIRE_ANNOT_OPACITY = 0x0800, /**< /CA, 0 to 1 */

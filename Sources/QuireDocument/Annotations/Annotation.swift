@@ -194,6 +194,10 @@ public struct Annotation: Sendable, Equatable {
     public var vertices: [Double] = []
     /// /DA of free text: the default appearance string (`/Helv 12 Tf 0 g`).
     public var defaultAppearance: String?
+    /// /DS of free text: the default style string (§12.7.4.3, Table 388's properties:
+    /// `font: 12pt Helvetica; color:#FF0000`), the base style of its rich text and of
+    /// its plain contents.
+    public var defaultStyle: String?
     /// The font size of free text: the size operand of the `Tf` in /DA (``fontSize(in:)``),
     /// derived from it and nowhere else (issue 32: four places set it by hand, and an
     /// annotation whose /DA said 24 was drawn at 12 when one forgot).
@@ -271,14 +275,14 @@ extension Annotation {
              stateModel, quadPoints, inkList, line, lineEndings, vertices, defaultAppearance, iconName,
              action, destination, customData, inReplyToID, popupID, recordID, borderEffect, rectDifferences, symbol,
              intent, calloutLine, alignment, overlayText, repeatsOverlayText, fileSpec, measure, rotate, blendMode,
-             caption, captionPosition, captionOffset
+             caption, captionPosition, captionOffset, defaultStyle
     }
     private static let readNames: [PDFName] = [
         "Subtype", "Rect", "Contents", "RC", "T", "Subj", "NM", "CreationDate", "M", "F", "C", "IC", "CA",
         "BS", "Border", "Popup", "IRT", "RT", "State", "StateModel", "QuadPoints", "InkList", "L", "LE",
         "Vertices", "DA", "Name", "A", "Dest", customDataKey, inReplyToIDKey, popupIDKey, recordIDKey,
         "BE", "RD", "Sy", "IT", "CL", "Q", "OverlayText", "Repeat", "FS", "Measure", "Rotate", "BM",
-        "Cap", "CP", "CO",
+        "Cap", "CP", "CO", "DS",
     ]
     private static let readSlotsByLength: [[(name: PDFName, slot: Int)]] = {
         var table = [[(name: PDFName, slot: Int)]](repeating: [], count: 16)
@@ -432,6 +436,7 @@ extension Annotation {
         }
         vertices = try numbers(.vertices) ?? []
         defaultAppearance = try text(.defaultAppearance)
+        defaultStyle = try text(.defaultStyle)
         iconName = try nameValue(.iconName)
         if let a = entry(.action) { action = try document.action(a) }
         if let d = entry(.destination) { destination = try document.destination(d) }
@@ -544,6 +549,7 @@ extension Annotation {
         }
         if changed(\.vertices) { numbers("Vertices", vertices) }
         if changed(\.defaultAppearance) { text("DA", defaultAppearance) }
+        if changed(\.defaultStyle) { text("DS", defaultStyle) }
         if changed(\.iconName) { d["Name"] = iconName.map { .name(PDFName($0)) } }
         if changed(\.customData) { text(Annotation.customDataKey, customData) }
         return d

@@ -5,13 +5,18 @@ extension ContentBuilder {
     /// less 2 points each side, from its top; each line aligned by its paragraph's
     /// `text-align`, else `alignment` (/Q).
     ///
-    /// Each run is drawn in the standard 14 font of its family, weight and slant
-    /// (Helvetica, Times or Courier; ``RichText/Style/standardFont``) when WinAnsiEncoding
-    /// has its text; else in the document's Unicode fonts (``AppearanceText``), which have
-    /// no bold or italic faces: bold is drawn by stroking the glyphs' outlines too (text
-    /// rendering mode 2) and italic by slanting them. Underline and line-through are drawn
-    /// under and through each run. Lines are 1.2 times their largest size apart. Returns
-    /// the fonts used, for the appearance's resources.
+    /// Each run is drawn in the face of the first of its families found
+    /// (``Document/familyFace(_:bold:italic:systemLookups:)``: a font of the form's /DR, a
+    /// standard 14 family, a system font), else in the standard 14 font of its generic family
+    /// (``RichText/Style/standardFont``). A simple font draws a run whose characters its
+    /// encoding has; a font program (a system font, a /DR composite font's) draws through
+    /// the Unicode fonts, first in their chain; other text is drawn in the document's
+    /// Unicode fonts (``AppearanceText``). Bold and italic a face lacks (the Unicode
+    /// fonts have neither) are drawn by stroking the glyphs' outlines too (text rendering
+    /// mode 2) and by slanting them. Underline and line-through are drawn under and
+    /// through each run; `vertical-align` shifts a run's baseline and `font-stretch`
+    /// scales its glyphs across (the text matrix's a). Lines are 1.2 times their largest
+    /// size apart. Returns the fonts used, for the appearance's resources.
     mutating func richText(
         _ paragraphs: [RichText.Paragraph],
         in r: Rect,
@@ -19,28 +24,78 @@ extension ContentBuilder {
         document: Document,
         strict: Bool
     ) throws -> [AppearanceText] {
-        typealias Style = RichText.Style
-        // The font of each run: its standard font when that font has its text, else the
-        // Unicode fonts (made once, for all such text, so that a character no font has
-        // fails the call as for plain text).
-        var standard: [String: AppearanceText] = [:]
+        // The face of each style, found once for its families, weight and slant; at most
+        // ``SystemFonts/maxLookupsPerAppearance`` families are looked up among the
+        // system's fonts (a hostile /RC may name thousands).
+        struct FaceKey: Hashable {
+            var families: [String]
+            var bold: Bool
+            var italic: Bool
+        }
+        var found: [FaceKey: StyledFace] = [:]
+        var faces: [RichText.Style: StyledFace] = [:]
+        var systemLookups = SystemFonts.maxLookupsPerAppearance
+        func face(_ style: RichText.Style) throws -> StyledFace {
+            if let f = faces[style] { return f }
+            let key = FaceKey(families: style.families, bold: style.bold, italic: style.italic)
+            let f =
+                try found[key]
+                ?? document.familyFace(
+                    style.families,
+                    bold: style.bold,
+                    italic: style.italic,
+                    systemLookups: &systemLookups
+                )
+                ?? StyledFace(
+                    face: .simple(Appearance.standardFont(style.standardFont.resourceName, style.standardFont.base))
+                )
+            found[key] = f
+            faces[style] = f
+            return f
+        }
+        // The simple fonts by resource name (a name taken by another font gets a suffix),
+        // the text each draws, and the programs.
+        var simpleFonts: [String: FieldFont] = [:]
+        var simpleText: [String: String] = [:]
+        var nameOfSimple: [RichText.Style: String] = [:]
+        var programs: [UnicodeFont] = []
         var unicodeText = ""
         for p in paragraphs {
             for run in p.runs {
-                let (name, base) = run.style.standardFont
-                if Appearance.standardFont(name, base).covers(run.text) {
-                    if standard[name] == nil {
-                        standard[name] = try AppearanceText(
-                            run.text,
-                            preferred: Appearance.standardFont(name, base),
-                            document: document,
-                            strict: strict,
-                            what: "the rich text of a FreeText annotation"
-                        )
+                switch try face(run.style).face {
+                case .simple(let font):
+                    var name = font.resourceName
+                    var k = 1
+                    while let other = simpleFonts[name], other.resource != font.resource {
+                        name = font.resourceName + "_\(k)"
+                        k += 1
                     }
-                } else {
+                    var renamed = font
+                    renamed.resourceName = name
+                    simpleFonts[name] = renamed
+                    nameOfSimple[run.style] = name
+                    if renamed.covers(run.text) {
+                        simpleText[name, default: ""] += run.text + "\n"
+                    } else {
+                        unicodeText += run.text + "\n"
+                    }
+                case .program(let program):
+                    if !programs.contains(where: { $0 === program }) { programs.append(program) }
                     unicodeText += run.text + "\n"
                 }
+            }
+        }
+        let what = "the rich text of a FreeText annotation"
+        var standard: [String: AppearanceText] = [:]
+        for (name, text) in simpleText {
+            if let font = simpleFonts[name] {
+                standard[name] = try AppearanceText(
+                    text,
+                    preferred: font,
+                    document: document,
+                    strict: strict,
+                    what: what
+                )
             }
         }
         let unicode =
@@ -48,15 +103,34 @@ extension ContentBuilder {
             ? nil
             : try AppearanceText(
                 unicodeText,
-                preferred: Appearance.standardFont("Helv", "Helvetica"),
+                preferred: nil,
+                programs: programs,
                 document: document,
                 strict: strict,
-                what: "the rich text of a FreeText annotation"
+                what: what
             )
-        func font(_ run: RichText.Run) -> (AppearanceText, synthetic: Bool)? {
-            let (name, _) = run.style.standardFont
-            if let f = standard[name], f.simple?.covers(run.text) == true { return (f, false) }
-            return unicode.map { ($0, true) }
+        /// How a run is drawn: its font, the program it prefers, and the bold and slant
+        /// drawn by Quire.
+        struct Drawn {
+            var text: AppearanceText
+            var prefer: Int?
+            var bold: Bool
+            var italic: Bool
+        }
+        func font(_ run: RichText.Run) -> Drawn? {
+            guard let styled = faces[run.style] else { return nil }
+            switch styled.face {
+            case .simple:
+                if let name = nameOfSimple[run.style], let f = standard[name], f.simple?.covers(run.text) == true {
+                    return Drawn(text: f, prefer: nil, bold: styled.syntheticBold, italic: styled.syntheticItalic)
+                }
+                return unicode.map { Drawn(text: $0, prefer: nil, bold: run.style.bold, italic: run.style.italic) }
+            case .program(let program):
+                let index = programs.firstIndex { $0 === program }
+                return unicode.map {
+                    Drawn(text: $0, prefer: index, bold: styled.syntheticBold, italic: styled.syntheticItalic)
+                }
+            }
         }
 
         // Words (with the spaces after them) of each paragraph, laid into lines.
@@ -76,7 +150,8 @@ extension ContentBuilder {
             var line = Line(alignment: p.alignment ?? alignment)
             var width = 0.0
             for run in p.runs {
-                guard let (f, _) = font(run) else { continue }
+                guard let drawn = font(run) else { continue }
+                let f = drawn.text
                 var words: [String] = []
                 var current = ""
                 for c in run.text {
@@ -88,11 +163,13 @@ extension ContentBuilder {
                 }
                 if !current.isEmpty { words.append(current) }
                 for word in words {
-                    let w = f.width(word, size: run.style.size)
-                    let trimmed = f.width(
-                        String(word.reversed().drop(while: { $0 == " " }).reversed()),
-                        size: run.style.size
-                    )
+                    let w = f.width(word, size: run.style.size, prefer: drawn.prefer) * run.style.stretch
+                    let trimmed =
+                        f.width(
+                            String(word.reversed().drop(while: { $0 == " " }).reversed()),
+                            size: run.style.size,
+                            prefer: drawn.prefer
+                        ) * run.style.stretch
                     if !line.pieces.isEmpty && width + trimmed > available {
                         lines.append(line)
                         line = Line(alignment: line.alignment)
@@ -129,14 +206,15 @@ extension ContentBuilder {
             // The line's width without the spaces at its end, for the alignment.
             var widths: [Double] = []
             for (k, piece) in l.pieces.enumerated() {
-                guard let (f, _) = font(piece.run) else {
+                guard let drawn = font(piece.run) else {
                     widths.append(0)
                     continue
                 }
                 let text =
                     k == l.pieces.count - 1
                     ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
-                widths.append(f.width(text, size: piece.run.style.size))
+                let style = piece.run.style
+                widths.append(drawn.text.width(text, size: style.size, prefer: drawn.prefer) * style.stretch)
             }
             let total = widths.reduce(0, +)
             var x: Double
@@ -146,9 +224,10 @@ extension ContentBuilder {
             default: x = r.left + 2
             }
             for (k, piece) in l.pieces.enumerated() {
-                guard let (f, synthetic) = font(piece.run) else { continue }
+                guard let drawn = font(piece.run) else { continue }
+                let f = drawn.text
                 let style = piece.run.style
-                let mode = synthetic && style.bold ? "2 Tr \(n(style.size * 0.03)) w" : "0 Tr"
+                let mode = drawn.bold ? "2 Tr \(n(style.size * 0.03)) w" : "0 Tr"
                 if shownColor != style.color || (mode != "0 Tr" && mode != shownMode) {
                     color(style.color, stroking: false)
                     if mode != "0 Tr" { color(style.color, stroking: true) }
@@ -165,12 +244,24 @@ extension ContentBuilder {
                 let text =
                     k == l.pieces.count - 1
                     ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
-                line(f.show(text, x: x, y: y, size: style.size, skew: synthetic && style.italic ? 0.21 : 0))
+                // vertical-align shifts the baseline; font-stretch scales the glyphs across.
+                let baseline = y + style.rise
+                line(
+                    f.show(
+                        text,
+                        x: x,
+                        y: baseline,
+                        size: style.size,
+                        skew: drawn.italic ? 0.21 : 0,
+                        stretch: style.stretch,
+                        prefer: drawn.prefer
+                    )
+                )
                 if style.underline {
-                    decorations.append((x, x + widths[k], y - style.size * 0.12, style.size * 0.06, style.color))
+                    decorations.append((x, x + widths[k], baseline - style.size * 0.12, style.size * 0.06, style.color))
                 }
                 if style.lineThrough {
-                    decorations.append((x, x + widths[k], y + style.size * 0.28, style.size * 0.06, style.color))
+                    decorations.append((x, x + widths[k], baseline + style.size * 0.28, style.size * 0.06, style.color))
                 }
                 x += widths[k]
             }
@@ -181,6 +272,6 @@ extension ContentBuilder {
             line("\(n(d.width)) w \(n(d.x0)) \(n(d.y)) m \(n(d.x1)) \(n(d.y)) l S")
         }
         line("Q")
-        return Array(standard.keys.sorted().compactMap { standard[$0] }) + (unicode.map { [$0] } ?? [])
+        return standard.keys.sorted().compactMap { standard[$0] } + (unicode.map { [$0] } ?? [])
     }
 }

@@ -156,13 +156,26 @@ enum Appearance {
                 ops.lineEndings(Array(a.lineEndings.prefix(1)), start: ((cl[0], cl[1]), (cl[2], cl[3])), end: ((0, 0), (0, 0)),
                                 size: endingSize(max(width, 1)), fill: hasFill)
             }
-            // Rich text (/RC) is drawn with its styles; plain /Contents in /DA's size and colour.
-            if let rc = a.richText, let paragraphs = try? RichText.paragraphs(rc, base: RichText.Style(size: size, color: textColor(a.defaultAppearance))),
-               paragraphs.contains(where: { !$0.runs.isEmpty }) {
+            // Rich text (/RC) is drawn with its styles over the base style: /DA's font, size
+            // and colour, then /DS's properties. Plain /Contents with a /DS is drawn in that
+            // base style the same way; without, in /DA's font, size and colour.
+            let da = DefaultAppearance(a.defaultAppearance)
+            var base = RichText.Style(size: size, color: textColor(a.defaultAppearance))
+            base.families = [da.fontName]
+            if let ds = a.defaultStyle { base.apply(css: RichText.sanitizedStyle(ds)) }
+            var paragraphs: [RichText.Paragraph] = []
+            if let rc = a.richText, let p = try? RichText.paragraphs(rc, base: base), p.contains(where: { !$0.runs.isEmpty }) {
+                paragraphs = p
+            } else if a.defaultStyle != nil {
+                paragraphs = RichText.paragraphs(plain: a.contents ?? "", base: base)
+            }
+            if !paragraphs.isEmpty {
                 richTexts = try ops.richText(paragraphs, in: box, alignment: a.alignment ?? 0, document: document, strict: strict)
             } else {
-                let t = try AppearanceText(a.contents ?? "", preferred: standardFont("Helv", "Helvetica"), document: document,
-                                           strict: strict, what: "the contents of a FreeText annotation")
+                // In /DA's font (``Document/appearanceFace(named:what:)``), as a field's.
+                let face = try document.appearanceFace(named: da.fontName, what: "a FreeText annotation")
+                let t = try AppearanceText(a.contents ?? "", face: face, document: document, strict: strict,
+                                           what: "the contents of a FreeText annotation")
                 ops.text(a.contents ?? "", in: box, font: t, size: size, color: textColor(a.defaultAppearance),
                          alignment: a.alignment ?? 0)
                 text = t
@@ -341,9 +354,12 @@ enum Appearance {
         }
     }
 
+    /// A standard 14 font's dictionary: WinAnsiEncoding, but Symbol and ZapfDingbats in
+    /// their built-in encodings (their own).
     static func helvetica(_ base: String) -> PDFObject {
-        .dictionary(PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")),
-                                   ("BaseFont", .name(PDFName(base))), ("Encoding", .name("WinAnsiEncoding"))]))
+        var d = PDFDictionary([("Type", .name("Font")), ("Subtype", .name("Type1")), ("BaseFont", .name(PDFName(base)))])
+        if StandardFontMetrics.font(named: base)?.isSymbolic != true { d["Encoding"] = .name("WinAnsiEncoding") }
+        return .dictionary(d)
     }
 
     /// The fill colour of a default appearance string (`0 g`, `1 0 0 rg`), else black.

@@ -2,7 +2,8 @@ import CExpat
 import QuireSyntax
 
 /// Rich text (ISO 32000-2 §12.7.4.3, the /RC entry of markup annotations): XHTML limited to
-/// `body`, `p`, `i`, `b` and `span`, with a `style` attribute of a few CSS2 text properties.
+/// `body`, `p`, `i`, `b` and `span` (and the line break `br`, kept empty as `<br/>`), with a
+/// `style` attribute of a few CSS2 text properties.
 ///
 /// ``sanitized(_:)`` reads XHTML (a fragment such as Instant JSON's `"<p>Hi <b>you</b></p>"`
 /// or a whole `<body>` as PDF writers store it) with Expat and keeps only that subset:
@@ -180,9 +181,14 @@ public enum RichText {
                 return
             }
             if name.lowercased() == "br" {
-                // A line break (not kept by the sanitizer: not an element of §12.7.4.3).
+                // A line break, kept as `<br/>` (XHTML's; writers put it in /RC, and
+                // Acrobat reads it) and a line end of the plain text.
                 paragraphs.append(Paragraph(alignment: paragraphs[paragraphs.count - 1].alignment))
                 paragraphOpened = true
+                out += "<br/>"
+                plain += "\n"
+                stack.append(nil)
+                return
             }
             if RichText.droppedWithContent.contains(name.lowercased()) {
                 skipFrom = stack.count

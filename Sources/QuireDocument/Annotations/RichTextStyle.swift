@@ -5,19 +5,26 @@ import QuireSyntax
 /// font family, decoration and alignment.
 extension RichText {
     /// The style of a run of rich text.
-    public struct Style: Sendable, Equatable {
+    public struct Style: Sendable, Hashable {
         public var bold = false
         public var italic = false
         /// Gray, RGB or CMYK components (the text's fill colour).
         public var color: [Double] = [0]
         /// In points.
         public var size: Double = 12
-        /// The first family of `font-family` (or of `font`), as written.
-        public var family: String = "Helvetica"
+        /// The families of `font-family` (or of `font`), in order, without quotes (at
+        /// most ``RichText/maxFamilies``).
+        public var families: [String] = ["Helvetica"]
+        /// The first family.
+        public var family: String { families.first ?? "Helvetica" }
         public var underline = false
         public var lineThrough = false
         /// `text-align`: 0 left (and justify), 1 centre, 2 right; nil: the annotation's /Q.
         public var alignment: Int? = nil
+        /// `vertical-align`: the baseline's shift up from the paragraph's, in points.
+        public var rise: Double = 0
+        /// `font-stretch`: the horizontal scaling of the glyphs (1 normal, 0.75 condensed).
+        public var stretch: Double = 1
 
         public init(size: Double = 12, color: [Double] = [0]) {
             self.size = size
@@ -38,10 +45,35 @@ extension RichText {
                 case "color": if let c = RichText.color(value) { color = c }
                 case "font-size": if let s = RichText.size(value) { size = s }
                 case "font-family":
-                    if let f = RichText.family(String(declaration[declaration.index(after: colon)...])) { family = f }
+                    if let f = RichText.families(String(declaration[declaration.index(after: colon)...])) {
+                        families = f
+                    }
                 case "text-decoration":
                     underline = value.contains("underline")
                     lineThrough = value.contains("line-through")
+                case "vertical-align":
+                    // super and sub as word processors draw them (58% of the size, raised
+                    // by 33% or lowered by 14% of it); a length raises (pt, px) or a
+                    // percentage of the line height (1.2 times the size).
+                    switch value.trimmed(" ") {
+                    case "super":
+                        rise += size * 0.33
+                        size *= 0.58
+                    case "sub":
+                        rise -= size * 0.14
+                        size *= 0.58
+                    case "baseline": break
+                    case let v where v.hasSuffix("%"):
+                        if let p = Double(v.dropLast()), p.isFinite, abs(p) <= 1000 { rise += size * 1.2 * p / 100 }
+                    case let v:
+                        if let shift = RichText.length(v) { rise += shift }
+                    }
+                case "font-stretch":
+                    if let s = RichText.stretches[value.trimmed(" ")] {
+                        stretch = s
+                    } else if value.hasSuffix("%"), let p = Double(value.dropLast().trimmed(" ")), p.isFinite {
+                        stretch = Swift.min(Swift.max(p / 100, 0.5), 2)
+                    }
                 case "text-align":
                     switch value {
                     case "center", "centre": alignment = 1
@@ -68,7 +100,7 @@ extension RichText {
                             familyWords.append(word)
                         }
                     }
-                    if let f = RichText.family(familyWords.joined(separator: " ")) { family = f }
+                    if let f = RichText.families(familyWords.joined(separator: " ")) { families = f }
                 default: break
                 }
             }
@@ -84,36 +116,23 @@ extension RichText {
             }
         }
 
-        /// The standard 14 font that draws the style (Table 388's generic families: serif
-        /// to Times, monospace to Courier, anything else to Helvetica) and its resource name.
+        /// The standard 14 font that draws the style when none of its families is found
+        /// (Table 388's generic families: a family naming Times, Georgia or serif to Times,
+        /// Courier or mono to Courier, anything else to Helvetica) and its resource name.
         public var standardFont: (resourceName: String, base: String) {
             let f = family.lowercased()
-            let kind: Int
+            let standard: String
             if f.contains("courier") || f.contains("mono") {
-                kind = 2
+                standard = "Courier"
             } else if f.contains("times") || f.contains("georgia") || f == "serif"
                 || (f.contains("serif") && !f.contains("sans"))
             {
-                kind = 1
+                standard = "Times"
             } else {
-                kind = 0
+                standard = "Helvetica"
             }
-            let names = [
-                [
-                    ("Helv", "Helvetica"), ("HeBo", "Helvetica-Bold"), ("HeOb", "Helvetica-Oblique"),
-                    ("HeBO", "Helvetica-BoldOblique"),
-                ],
-                [
-                    ("TiRo", "Times-Roman"), ("TiBo", "Times-Bold"), ("TiIt", "Times-Italic"),
-                    ("TiBI", "Times-BoldItalic"),
-                ],
-                [
-                    ("Cour", "Courier"), ("CoBo", "Courier-Bold"), ("CoOb", "Courier-Oblique"),
-                    ("CoBO", "Courier-BoldOblique"),
-                ],
-            ]
-            let (name, base) = names[kind][(bold ? 1 : 0) + (italic ? 2 : 0)]
-            return (name, base)
+            let base = Appearance.standardFace(standard, bold: bold, italic: italic)
+            return (Appearance.acrobatName(base), base)
         }
     }
 
@@ -133,12 +152,27 @@ extension RichText {
     /// element's parent and the outermost from `base` (the annotation's /DA): `b` and
     /// `font-weight` bold (600 or more), `i` and `font-style` italic, `color` (#RRGGBB,
     /// #RGB or a basic colour name), `font-size` (pt, px as 0.75 pt, at most 1,000),
-    /// `font-family` (the first family), `font` (its words), `text-decoration` underline
+    /// `font-family` (its families, in order), `font` (its words), `text-decoration` underline
     /// and line-through, `text-align`. Throws what ``sanitized(_:)`` throws.
     public static func paragraphs(_ xhtml: String, base: Style) throws -> [Paragraph] {
         let state = try read(xhtml, base: base)
         // Paragraphs with nothing in them at the end draw nothing.
         var out = state.paragraphs
+        while let last = out.last, last.runs.isEmpty { out.removeLast() }
+        return out
+    }
+
+    /// Plain text (a FreeText's /Contents under its /DS) as paragraphs of one run each in
+    /// `base`: a paragraph per line, aligned by `base`'s `text-align`.
+    static func paragraphs(plain: String, base: Style) -> [Paragraph] {
+        var out = plain.split(
+            omittingEmptySubsequences: false,
+            whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        )
+        .prefix(10_000)
+        .map { line in
+            Paragraph(runs: line.isEmpty ? [] : [Run(text: String(line), style: base)], alignment: base.alignment)
+        }
         while let last = out.last, last.runs.isEmpty { out.removeLast() }
         return out
     }
@@ -162,6 +196,21 @@ extension RichText {
         return Annotation.color(hex: v)
     }
 
+    /// The horizontal scaling of each `font-stretch` keyword (CSS Fonts' percentages).
+    static let stretches: [String: Double] = [
+        "ultra-condensed": 0.5, "extra-condensed": 0.625, "condensed": 0.75, "semi-condensed": 0.875, "normal": 1,
+        "semi-expanded": 1.125, "expanded": 1.25, "extra-expanded": 1.5, "ultra-expanded": 2,
+    ]
+
+    /// A length in points, of either sign: "3pt", "-2", "4px" (0.75 pt each); nil beyond
+    /// 1,000 points.
+    static func length(_ value: String) -> Double? {
+        let v = value.trimmed(" ")
+        let negative = v.hasPrefix("-")
+        guard let magnitude = size(negative ? String(v.dropFirst()) : v) else { return v == "0" ? 0 : nil }
+        return negative ? -magnitude : magnitude
+    }
+
     /// A font size in points: "12pt", "12.5", "16px" (0.75 pt each); nil outside 0...1000.
     static func size(_ value: String) -> Double? {
         var v = value.trimmed(" ")
@@ -177,11 +226,13 @@ extension RichText {
         return size <= 1000 ? size : nil
     }
 
-    /// The first family of a `font-family` list, without quotes.
-    static func family(_ value: String) -> String? {
-        guard let first = value.split(separator: ",").first else { return nil }
-        let f = first.trimmed(" '\"")
-        return f.isEmpty ? nil : f
+    /// The most families of a `font-family` list read.
+    public static let maxFamilies = 16
+
+    /// The families of a `font-family` list, without quotes; nil when it names none.
+    static func families(_ value: String) -> [String]? {
+        let list = value.split(separator: ",").prefix(maxFamilies).map { $0.trimmed(" '\"") }.filter { !$0.isEmpty }
+        return list.isEmpty ? nil : list
     }
 }
 

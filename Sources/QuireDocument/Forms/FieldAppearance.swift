@@ -3,10 +3,11 @@ import QuireSyntax
 /// Appearance streams of form fields (ISO 32000-2 §12.7.4.3, "variable text"), regenerated
 /// when a value changes so that viewers that only draw appearances show it.
 ///
-/// Text comes from the default appearance string (/DA): its font (looked up in the form's
-/// /DR; a font Quire cannot encode for, such as a composite font, is replaced by
-/// Helvetica), its size (0 or a size that is not positive: auto size, fitted to the
-/// widget) and its colour; then /Q (alignment), the multiline, comb and password flags.
+/// Text comes from the default appearance string (/DA): its font
+/// (``Document/appearanceFace(named:what:)``: the form's /DR font of that name, a
+/// composite font's embedded TrueType program, a standard font by Acrobat's or its own
+/// name, else Helvetica), its size (0 or a size that is not positive: auto size, fitted to
+/// the widget) and its colour; then /Q (alignment), the multiline, comb and password flags.
 /// Missing /DA: "/Helv 0 Tf 0 g" with a warning, written into the field.
 ///
 /// Encoding and widths: a simple font of /DR is written in its own encoding and measured
@@ -149,20 +150,6 @@ func winAnsiBytes(_ text: String) -> [UInt8] {
 }
 
 extension Document {
-    /// The font that /DA names, from the form's /DR, or Helvetica.
-    func fieldFont(_ da: DefaultAppearance, field: FormField) throws -> FieldFont {
-        let fonts = try formFontResources()
-        if let ref = fonts?[PDFName(da.fontName)], let font = try simpleFormFont(da.fontName, ref) {
-            return font
-        }
-        if fonts?[PDFName(da.fontName)] != nil {
-            file.warn("field \"\(field.name)\": font /\(da.fontName) is not a simple font; Helvetica or a Unicode font is used for its appearance")
-        }
-        let name = fonts?[PDFName(da.fontName)] == nil ? da.fontName : "QuireHelv"
-        return FieldFont(resourceName: name, resource: Appearance.helvetica("Helvetica"),
-                         standard: StandardFontMetrics.font(named: "Helvetica"))
-    }
-
     /// The simple fonts of the form's /DR other than `name`, in their order there: a font
     /// of the form that has every character of a value the /DA font does not
     /// (``AppearanceText``). At most 64.
@@ -177,14 +164,14 @@ extension Document {
         return out
     }
 
-    private func formFontResources() throws -> PDFDictionary? {
+    func formFontResources() throws -> PDFDictionary? {
         guard let form = try acroForm(), let dr = try dictionary(form["DR"]) else { return nil }
         return try dictionary(dr["Font"])
     }
 
     /// A simple font of /DR (Type1, TrueType, MMType1) with its encoding and widths; nil
     /// for another kind.
-    private func simpleFormFont(_ resourceName: String, _ ref: PDFObject) throws -> FieldFont? {
+    func simpleFormFont(_ resourceName: String, _ ref: PDFObject) throws -> FieldFont? {
         guard let fd = try dictionary(ref), ["Type1", "TrueType", "MMType1"].contains(fd["Subtype"]?.name?.value ?? "") else {
             return nil
         }
@@ -293,8 +280,9 @@ extension Document {
     /// changed) rather than being left out with a warning.
     func appearanceText(_ text: String, field: FormField, strict: Bool) throws -> (DefaultAppearance, AppearanceText) {
         let da = DefaultAppearance(field.defaultAppearance)
-        let font = try fieldFont(da, field: field)
-        let t = try AppearanceText(text, preferred: font, alternatives: try otherFormFonts(excluding: font.resourceName),
+        let face = try appearanceFace(named: da.fontName, what: "field \"\(field.name)\"")
+        let name: String? = if case .simple(let f) = face { f.resourceName } else { nil }
+        let t = try AppearanceText(text, face: face, alternatives: try otherFormFonts(excluding: name ?? da.fontName),
                                    document: self, strict: strict, what: "the value of field \"\(field.name)\"")
         return (da, t)
     }

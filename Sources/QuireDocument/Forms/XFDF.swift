@@ -293,6 +293,7 @@ extension Document {
             // Rich text as XFDF 3.0 carries it: the XHTML body as elements, sanitized.
             if let rc = a.richText, let clean = try? RichText.sanitized(rc) { out += "<contents-richtext>\(clean.xhtml)</contents-richtext>" }
             if let da = a.defaultAppearance { out += "<defaultappearance>\(XFDF.escape(da))</defaultappearance>" }
+            if let ds = a.defaultStyle { out += "<defaultstyle>\(XFDF.escape(ds))</defaultstyle>" }
             if !a.inkList.isEmpty {
                 out += "<inklist>" + a.inkList.map { stroke in
                     "<gesture>" + stride(from: 0, to: stroke.count - 1, by: 2).map { "\(XFDF.number(stroke[$0])),\(XFDF.number(stroke[$0 + 1]))" }.joined(separator: ";") + "</gesture>"
@@ -607,7 +608,7 @@ final class XFDFReader {
             capturing = name
             richDepth = 0
             text = ""
-        case "contents", "defaultappearance", "gesture", "vertices", "value":
+        case "contents", "defaultappearance", "defaultstyle", "gesture", "vertices", "value":
             capturing = name
             text = ""
         case "field":
@@ -728,6 +729,7 @@ final class XFDFReader {
             current?.annotation = a
         case "contents": current?.annotation.contents = text; capturing = nil
         case "defaultappearance": current?.annotation.defaultAppearance = text; capturing = nil
+        case "defaultstyle": current?.annotation.defaultStyle = text; capturing = nil
         case "gesture":
             capturing = nil
             guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("a gesture that is not x,y pairs") }

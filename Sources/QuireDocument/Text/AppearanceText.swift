@@ -19,29 +19,41 @@ final class AppearanceText {
     let simple: FieldFont?
     /// The Unicode fonts and the glyphs used, when they draw the text.
     let embedded: EmbeddedFonts?
-    private var shaped: [String: ShapedLine] = [:]
+    /// The font of the chain lines are shaped in by default (``FontChain/shape(_:prefer:)``).
+    let preferred: Int?
+    private var shaped: [ShapeKey: ShapedLine] = [:]
+    private struct ShapeKey: Hashable {
+        var line: String
+        var prefer: Int?
+    }
 
     /// Chooses the font for `text` (every line the appearance will draw): `preferred`, else
-    /// one of `alternatives`, else the document's Unicode fonts.
+    /// one of `alternatives`, else the document's Unicode fonts. With `programs` (font
+    /// programs chosen by name: a /DA font's, rich text families'), the Unicode fonts draw
+    /// the text with them first in the chain (``FontChain/leading``), lines shaped in
+    /// `preferredProgram` unless a call says otherwise; `preferred` is not used then.
     init(
         _ text: String,
-        preferred: FieldFont,
+        preferred: FieldFont?,
         alternatives: [FieldFont] = [],
+        programs: [UnicodeFont] = [],
+        preferredProgram: Int? = nil,
         document: Document,
         strict: Bool,
         what: @autoclosure () -> String
     ) throws {
-        if preferred.covers(text) {
+        self.preferred = programs.isEmpty ? nil : preferredProgram
+        if programs.isEmpty, let preferred, preferred.covers(text) {
             simple = preferred
             embedded = nil
             return
         }
-        if let other = alternatives.first(where: { $0.covers(text) }) {
+        if programs.isEmpty, let other = alternatives.first(where: { $0.covers(text) }) {
             simple = other
             embedded = nil
             return
         }
-        let chain = document.appearanceFontChain()
+        let chain = document.appearanceFontChain(leading: programs)
         let missing = chain.uncovered(text)
         if !missing.isEmpty {
             let list = missing.prefix(8).map { s in
@@ -64,18 +76,20 @@ final class AppearanceText {
         embedded = EmbeddedFonts(chain: chain)
     }
 
-    /// `line` shaped (cached).
-    private func shape(_ line: String) -> ShapedLine {
-        if let s = shaped[line] { return s }
-        let s = embedded?.chain.shape(line) ?? ShapedLine()
-        if shaped.count < 4096 { shaped[line] = s }
+    /// `line` shaped (cached), in the chain's font `prefer` where it has the characters
+    /// (nil: ``preferred``).
+    private func shape(_ line: String, prefer: Int?) -> ShapedLine {
+        let key = ShapeKey(line: line, prefer: prefer ?? preferred)
+        if let s = shaped[key] { return s }
+        let s = embedded?.chain.shape(line, prefer: key.prefer) ?? ShapedLine()
+        if shaped.count < 4096 { shaped[key] = s }
         return s
     }
 
-    /// The width of `line` at `size`.
-    func width(_ line: String, size: Double) -> Double {
+    /// The width of `line` at `size`; `prefer`: see ``shape(_:prefer:)``.
+    func width(_ line: String, size: Double, prefer: Int? = nil) -> Double {
         if let simple { return simple.width(of: simple.encode(line), size: size) }
-        return shape(line).width * size / 1000
+        return shape(line, prefer: prefer).width * size / 1000
     }
 
     /// The `Tf` operator that sets the font at `size` before lines are shown, when one
@@ -85,13 +99,23 @@ final class AppearanceText {
     }
 
     /// The operators, inside BT and ET, that show `line` with its left end at (x, y);
-    /// `skew` slants it (the text matrix's c).
-    func show(_ line: String, x: Double, y: Double, size: Double, skew: Double = 0) -> String {
+    /// `skew` slants it (the text matrix's c), `stretch` scales it across (its a: the line
+    /// is then `stretch` times as wide).
+    func show(
+        _ line: String,
+        x: Double,
+        y: Double,
+        size: Double,
+        skew: Double = 0,
+        stretch: Double = 1,
+        prefer: Int? = nil
+    ) -> String {
         let n = Appearance.n
         if let simple {
-            return "1 0 \(n(skew)) 1 \(n(x)) \(n(y)) Tm \(AppearanceText.stringOperand(simple.encode(line))) Tj"
+            let bytes = AppearanceText.stringOperand(simple.encode(line))
+            return "\(n(stretch)) 0 \(n(skew)) 1 \(n(x)) \(n(y)) Tm \(bytes) Tj"
         }
-        return embedded?.show(shape(line), x: x, y: y, size: size, skew: skew) ?? ""
+        return embedded?.show(shape(line, prefer: prefer), x: x, y: y, size: size, skew: skew, stretch: stretch) ?? ""
     }
 
     /// The fonts to put in the appearance's /Font: the simple font, or the Unicode fonts
@@ -132,9 +156,11 @@ extension Document {
         appearanceFontsLoaded.append(font)
     }
 
-    /// The document's font files, then `QUIRE_FONTS`'s and the system's.
-    func appearanceFontChain() -> FontChain {
-        let defaults = AppearanceFonts.defaultFonts().filter { d in !appearanceFontsLoaded.contains { $0 === d } }
-        return FontChain(fonts: appearanceFontsLoaded + defaults)
+    /// `leading` (fonts chosen by name, ``FontChain/leading``), then the document's font
+    /// files, then `QUIRE_FONTS`'s and the system's.
+    func appearanceFontChain(leading: [UnicodeFont] = []) -> FontChain {
+        let given = appearanceFontsLoaded.filter { d in !leading.contains { $0 === d } }
+        let defaults = AppearanceFonts.defaultFonts().filter { d in !(leading + given).contains { $0 === d } }
+        return FontChain(fonts: leading + given + defaults, leading: leading.count)
     }
 }

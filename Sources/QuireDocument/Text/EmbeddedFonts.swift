@@ -21,8 +21,9 @@ final class EmbeddedFonts {
 
     /// The content operators that show `line` with its left end at (x, y), at `size`:
     /// a `Tf`, `Tm` and `TJ` per stretch of glyphs of one font with no offsets. `skew`
-    /// slants the glyphs (the text matrix's c: an italic drawn from an upright font).
-    func show(_ line: ShapedLine, x: Double, y: Double, size: Double, skew: Double = 0) -> String {
+    /// slants the glyphs (the text matrix's c: an italic drawn from an upright font);
+    /// `stretch` scales them and their advances across (its a).
+    func show(_ line: ShapedLine, x: Double, y: Double, size: Double, skew: Double = 0, stretch: Double = 1) -> String {
         let n = Appearance.n
         var ops: [String] = []
         var pen = x
@@ -52,9 +53,9 @@ final class EmbeddedFonts {
                     j += 1
                 }
             }
-            let (gx, gy) = (pen + g.xOffset * size / 1000, y + g.yOffset * size / 1000)
-            ops.append("1 0 \(n(skew)) 1 \(n(gx)) \(n(gy)) Tm [\(items)] TJ")
-            for m in k..<j { pen += glyphs[m].advance * size / 1000 }
+            let (gx, gy) = (pen + g.xOffset * size * stretch / 1000, y + g.yOffset * size / 1000)
+            ops.append("\(n(stretch)) 0 \(n(skew)) 1 \(n(gx)) \(n(gy)) Tm [\(items)] TJ")
+            for m in k..<j { pen += glyphs[m].advance * size * stretch / 1000 }
             k = j
         }
         return ops.joined(separator: "\n")

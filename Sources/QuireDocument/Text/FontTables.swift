@@ -70,7 +70,17 @@ public enum StandardFontMetrics {
     /// The names of the standard 14 fonts.
     public static var names: [String] { Tables.fontOrder }
 
-    /// The canonical standard-14 name for `name`, or nil.
+    /// Acrobat's resource names for the standard 14 fonts in forms' /DR and /DA, and the
+    /// font each stands for.
+    static let acrobatNames: [String: String] = [
+        "Helv": "Helvetica", "HeBo": "Helvetica-Bold", "HeOb": "Helvetica-Oblique", "HeBO": "Helvetica-BoldOblique",
+        "TiRo": "Times-Roman", "TiBo": "Times-Bold", "TiIt": "Times-Italic", "TiBI": "Times-BoldItalic",
+        "Cour": "Courier", "CoBo": "Courier-Bold", "CoOb": "Courier-Oblique", "CoBO": "Courier-BoldOblique",
+        "Symb": "Symbol", "ZaDb": "ZapfDingbats",
+    ]
+
+    /// The canonical standard-14 name for `name` (a standard name, an Acrobat resource
+    /// name such as `TiRo`, or an alias such as `Arial,Bold` or `TimesNewRoman`), or nil.
     static func canonicalName(_ name: String) -> String? {
         var n = Substring(name)
         if let plus = n.firstIndex(of: "+"), n.distance(from: n.startIndex, to: plus) == 6 {
@@ -78,9 +88,11 @@ public enum StandardFontMetrics {
         }
         let s = String(n)
         if Tables.afm[s] != nil { return s }
+        // Acrobat's resource names for the standard fonts (HeBo and HeBO differ by case).
+        if let base = acrobatNames[s] { return base }
         let lower = s.lowercased().replacingAll(" ", with: "")
-        var bold = lower.contains("bold")
-        var italic = lower.contains("italic") || lower.contains("oblique")
+        let bold = lower.contains("bold")
+        let italic = lower.contains("italic") || lower.contains("oblique")
         let family: String
         if lower.hasPrefix("helv") || lower.hasPrefix("arial") {
             family = "Helvetica"
@@ -94,13 +106,6 @@ public enum StandardFontMetrics {
             return "ZapfDingbats"
         } else {
             return nil
-        }
-        // Acrobat's short names for the default form fonts.
-        switch lower {
-        case "hebo": bold = true
-        case "heob": italic = true
-        case "hebi": bold = true; italic = true
-        default: break
         }
         switch (family, bold, italic) {
         case ("Times", false, false): return "Times-Roman"

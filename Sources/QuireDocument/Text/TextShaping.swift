@@ -29,8 +29,19 @@ struct ShapedLine {
 /// line with them: each character in the first font that has it, the Unicode
 /// bidirectional algorithm (FriBidi) for the order of right-to-left runs, HarfBuzz for the
 /// glyphs of each run (Arabic joining, ligatures, marks, kerning).
+///
+/// The first `leading` fonts are chosen fonts (a /DA font's program, a rich text family's
+/// face): a line shaped preferring one of them draws each character in it when it has
+/// it; other characters, and lines shaped with no preference, take the fallback order
+/// after them, and those fonts only when no fallback font has the character.
 struct FontChain {
     let fonts: [UnicodeFont]
+    let leading: Int
+
+    init(fonts: [UnicodeFont], leading: Int = 0) {
+        self.fonts = fonts
+        self.leading = Swift.min(Swift.max(leading, 0), fonts.count)
+    }
 
     /// Scalars that need no glyph: default ignorables (joiners, variation selectors, bidi
     /// controls), which HarfBuzz removes.
@@ -46,11 +57,17 @@ struct FontChain {
         }
     }
 
-    /// The first font that has every scalar of `c` that needs a glyph.
-    func fontIndex(for scalars: ArraySlice<Unicode.Scalar>) -> Int? {
+    /// The font that has every scalar of `scalars` that needs a glyph: `prefer` when it
+    /// has them, else the first of the fallback order, else the first of the leading fonts.
+    func fontIndex(for scalars: ArraySlice<Unicode.Scalar>, prefer: Int? = nil) -> Int? {
         let needed = scalars.filter { !FontChain.isIgnorable($0) }
-        if needed.isEmpty { return fonts.isEmpty ? nil : 0 }
-        return fonts.firstIndex { f in needed.allSatisfy { f.glyph($0) != nil } }
+        if needed.isEmpty {
+            guard !fonts.isEmpty else { return nil }
+            return prefer.flatMap { fonts.indices.contains($0) ? $0 : nil } ?? 0
+        }
+        func has(_ k: Int) -> Bool { needed.allSatisfy { fonts[k].glyph($0) != nil } }
+        if let p = prefer, fonts.indices.contains(p), has(p) { return p }
+        return (leading..<fonts.count).first(where: has) ?? (0..<leading).first(where: has)
     }
 
     /// The characters of `text` that no font of the chain has, in order, once each.
@@ -68,8 +85,9 @@ struct FontChain {
         return out
     }
 
-    /// `line` (no line breaks) shaped; characters no font has are left out and listed.
-    func shape(_ line: String) -> ShapedLine {
+    /// `line` (no line breaks) shaped, in font `prefer` where it has the characters;
+    /// characters no font has are left out and listed.
+    func shape(_ line: String, prefer: Int? = nil) -> ShapedLine {
         var result = ShapedLine()
         // The scalars drawn and, for each, its font: by grapheme cluster, so that a base
         // and its marks share a font. Spaces and punctuation stay in the font of the text
@@ -89,7 +107,7 @@ struct FontChain {
             if neutral, let p = previous, s.allSatisfy({ FontChain.isIgnorable($0) || fonts[p].glyph($0) != nil }) {
                 index = p
             } else {
-                index = fontIndex(for: s[...])
+                index = fontIndex(for: s[...], prefer: prefer)
             }
             guard let index else {
                 for u in s where !FontChain.isIgnorable(u) && !result.uncovered.contains(u) {

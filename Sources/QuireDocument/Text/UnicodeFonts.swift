@@ -13,7 +13,8 @@ import Glibc
 /// HarfBuzz objects are immutable once made (`hb_face_make_immutable`,
 /// `hb_font_make_immutable`), so one instance is shared by every thread and document.
 final class UnicodeFont: @unchecked Sendable {
-    /// The file and the face's index in it (a TrueType collection holds several).
+    /// The file and the face's index in it (a TrueType collection holds several); for a
+    /// program read from a PDF, what names it there.
     let path: String
     let index: UInt32
     /// The PostScript name (name ID 6), letters and digits only, or one made from the file name.
@@ -36,6 +37,28 @@ final class UnicodeFont: @unchecked Sendable {
             throw PDFError(.io, "the font file \(path) cannot be read")
         }
         defer { hb_blob_destroy(blob) }
+        return try load(blob: blob, path: path, index: index)
+    }
+
+    /// Loads a font program held in memory (a PDF's embedded FontFile2, copied), `label`
+    /// naming it in messages; it serves under the same conditions as a file.
+    static func load(bytes: [UInt8], label: String) throws -> UnicodeFont {
+        guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else {
+            throw PDFError(.format, "\(label) is not a font program HarfBuzz reads")
+        }
+        let made = bytes.withUnsafeBufferPointer { b in
+            b.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: b.count) {
+                    hb_blob_create_or_fail($0, UInt32(b.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)
+                }
+            } ?? nil
+        }
+        guard let blob = made else { throw PDFError(.limit, "\(label) cannot be read: out of memory") }
+        defer { hb_blob_destroy(blob) }
+        return try load(blob: blob, path: label, index: 0)
+    }
+
+    private static func load(blob: OpaquePointer, path: String, index: UInt32) throws -> UnicodeFont {
         guard hb_blob_get_length(blob) > 0, index < hb_face_count(blob) else {
             throw PDFError(.format, "\(path) is not a font file HarfBuzz reads (or has no face \(index))")
         }
@@ -118,7 +141,7 @@ final class UnicodeFont: @unchecked Sendable {
         _ = hb_ot_name_get_utf8(
             face,
             hb_ot_name_id_t(HB_OT_NAME_ID_POSTSCRIPT_NAME),
-            hb_language_get_default(),
+            nil,  // HB_LANGUAGE_INVALID: the English name (the default language is the locale's, "c")
             &size,
             &buffer
         )

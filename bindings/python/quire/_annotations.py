@@ -694,6 +694,13 @@ class Annotation(OwnedHandle):
         "well-formed); a FreeText draws it with its styles.",
     )
 
+    default_style = _string_field(
+        _raw.QUIRE_ANNOT_DEFAULT_STYLE,
+        "/DS, a FreeText's default style string (``'font: 12pt Helvetica; color:#FF0000'``): "
+        "the base style of :attr:`rich_text`'s runs and, without rich text, the style "
+        ":attr:`contents` is drawn in (``None`` when unset).",
+    )
+
     symbol = _string_field(
         _raw.QUIRE_ANNOT_SYMBOL, "/Sy of a Caret: ``'P'`` (a paragraph symbol follows) or ``'None'``."
     )

@@ -367,6 +367,7 @@ QUIRE_ANNOT_MEASURE_TO_UNIT = 0x0717
 QUIRE_ANNOT_BLEND_MODE = 0x0718
 QUIRE_ANNOT_RICH_TEXT = 0x0719
 QUIRE_ANNOT_CAPTION_POSITION = 0x071A
+QUIRE_ANNOT_DEFAULT_STYLE = 0x071B
 
 #: ``quire_annot_number_field``, passed and stored as a C int.
 quire_annot_number_field = c_int32
@@ -2376,6 +2377,7 @@ __all__ = [
     "QUIRE_ANNOT_BLEND_MODE",
     "QUIRE_ANNOT_RICH_TEXT",
     "QUIRE_ANNOT_CAPTION_POSITION",
+    "QUIRE_ANNOT_DEFAULT_STYLE",
     "quire_annot_number_field",
     "QUIRE_ANNOT_OPACITY",
     "QUIRE_ANNOT_BORDER_WIDTH",

@@ -130,6 +130,7 @@ extension InstantJSON {
             q.pdfVertices = a.vertices.isEmpty ? nil : a.vertices
             q.lineEndings = a.lineEndings.isEmpty ? nil : a.lineEndings
             q.defaultAppearance = a.defaultAppearance
+            q.defaultStyle = a.defaultStyle
             q.borderStyle = a.borderStyle
             q.symbol = a.symbol
             q.caption = a.caption ? true : nil
@@ -160,6 +161,7 @@ extension InstantJSON {
         if back.vertices != a.vertices { q.pdfVertices = a.vertices }
         if back.lineEndings != a.lineEndings { q.lineEndings = a.lineEndings }
         if back.defaultAppearance != a.defaultAppearance { q.defaultAppearance = a.defaultAppearance }
+        if back.defaultStyle != a.defaultStyle { q.defaultStyle = a.defaultStyle }
         if back.borderStyle != a.borderStyle { q.borderStyle = a.borderStyle }
         if back.symbol != a.symbol { q.symbol = a.symbol }
         if back.caption != a.caption { q.caption = a.caption }

@@ -203,6 +203,7 @@ extension InstantJSON {
         } else {
             a.defaultAppearance = q.defaultAppearance
         }
+        a.defaultStyle = q.defaultStyle
         func checkName(_ s: String, _ field: String) throws -> String {
             try JSONNode(value: .string(s), path: "\(path).\(field)").pdfName()
         }

@@ -541,6 +541,8 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
     public var lineEndings: [String]?
     /// /DA of free text, when `fontSize` and `fontColor` do not rebuild it.
     public var defaultAppearance: String?
+    /// /DS of free text (the default style string), which no Instant JSON field holds.
+    public var defaultStyle: String?
     /// /Sy of a Caret (P or None).
     public var symbol: String?
     /// A Line's caption: /Cap (true; absent when false), /CP (Inline or Top) and /CO (2
@@ -605,6 +607,7 @@ public struct InstantJSONQuireFields: Codable, Sendable, Equatable {
         pdfVertices = try o.node("pdfVertices")?.numbers()
         lineEndings = try o.node("lineEndings")?.array().map { try $0.pdfName() }
         defaultAppearance = try o.string("defaultAppearance")
+        defaultStyle = try o.string("defaultStyle")
         borderStyle = try o.node("borderStyle")?.pdfName()
         symbol = try o.node("symbol")?.pdfName()
         caption = try o.node("caption")?.bool()
