@@ -282,3 +282,37 @@ def test_a_line_break_is_kept_and_drawn() -> None:
         assert boxes["two"][1] < boxes["one"][1] - 10, (kind, boxes)
         assert abs(boxes["two"][0] - boxes["one"][0]) < 1, (kind, boxes)
         assert abs(boxes["three"][1] - boxes["two"][1]) < 1 and boxes["four"][1] < boxes["two"][1] - 10, (kind, boxes)
+
+
+@pytest.mark.parametrize("words", [("שלום", "עולם", "טוב"), ("سلام", "كبير", "جدا")])
+def test_right_to_left_reads_right_to_left_across_styled_runs(words: Tuple[str, str, str]) -> None:
+    """A Hebrew or Arabic sentence whose middle word is bold and red: the words stand right
+    to left on the page (the first word rightmost), and the text extracts in its logical
+    order. Drawn run by run, the first word stood leftmost."""
+    first, middle, last = words
+    rich = (
+        '<body xmlns="http://www.w3.org/1999/xhtml"><p>%s <span style="font-weight:bold;color:#FF0000">%s</span>'
+        " %s 123</p></body>" % (first, middle, last)
+    )
+    doc = quire.Document.from_bytes(blank_pdf())
+    a = quire.Annotation.new("FreeText", 0, (20, 100, 380, 160))
+    a.default_appearance = "/Helv 14 Tf 0 g"
+    a.rich_text = rich
+    doc.add_annotation(a)
+    doc.flatten()
+    data = doc.save_to_bytes(full=True)
+    with pymupdf.open(stream=data, filetype="pdf") as mu:
+        chars = [
+            (c["c"], c["bbox"][0])
+            for block in mu[0].get_text("rawdict")["blocks"]
+            for line in block.get("lines", [])
+            for span in line["spans"]
+            for c in span["chars"]
+        ]
+        logical = mu[0].get_text().split()
+    x = {c: left for c, left in chars}
+    # Each word's first letter: the first word rightmost, then the middle, then the last;
+    # the number (left to right inside the sentence) is left of the last word.
+    assert x[first[0]] > x[middle[0]] > x[last[0]] > x["1"], chars
+    assert x["1"] < x["2"] < x["3"], chars
+    assert set(logical) >= {first, middle, last}, logical

@@ -40,7 +40,7 @@ SCRIPTS: List[Tuple[str, str]] = [
     ("cyrillic", "Привет мир"),
     ("greek", "Καλημέρα κόσμε"),
     ("hebrew", "שלום עולם"),
-    ("arabic", "مرحبا بالعالم"),
+    ("arabic", "مرحبا بالعالم السلام"),  # the last word has a lam-alef ligature
     ("cjk", "你好世界"),
     ("symbols", "★☺→✓€"),
     ("mixed", "Привет 你好 שלום Ünïcödé"),

@@ -203,30 +203,58 @@ extension ContentBuilder {
             y -= l.size
             guard y >= r.bottom - l.size else { break }
             defer { y -= l.size * 0.2 }
-            // The line's width without the spaces at its end, for the alignment.
-            var widths: [Double] = []
-            for (k, piece) in l.pieces.enumerated() {
-                guard let drawn = font(piece.run) else {
-                    widths.append(0)
-                    continue
-                }
-                let text =
-                    k == l.pieces.count - 1
-                    ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
-                let style = piece.run.style
-                widths.append(drawn.text.width(text, size: style.size, prefer: drawn.prefer) * style.stretch)
+            // The line's pieces (the last without the spaces at its end) cut where the
+            // embedding level changes, and put in visual order: FriBidi over the whole line
+            // (its direction from its first strong character) and rule L2, so that a
+            // right-to-left sentence reads right to left across its styled runs. Each
+            // segment is then shaped alone, in its own direction.
+            struct Segment {
+                var piece: Int
+                var text: String
+                var level: Int
+                var width = 0.0
             }
-            let total = widths.reduce(0, +)
+            let texts = l.pieces.enumerated().map { k, piece in
+                k == l.pieces.count - 1
+                    ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
+            }
+            let levels = FontChain.bidiLevels(texts.flatMap { Array($0.unicodeScalars) })
+            var segments: [Segment] = []
+            var offset = 0
+            for (k, text) in texts.enumerated() {
+                var current = String.UnicodeScalarView()
+                var level = 0
+                for s in text.unicodeScalars {
+                    let v = offset < levels.count ? levels[offset] : 0
+                    offset += 1
+                    if v != level, !current.isEmpty {
+                        segments.append(Segment(piece: k, text: String(current), level: level))
+                        current = String.UnicodeScalarView()
+                    }
+                    level = v
+                    current.append(s)
+                }
+                if !current.isEmpty { segments.append(Segment(piece: k, text: String(current), level: level)) }
+            }
+            for i in segments.indices {
+                guard let drawn = font(l.pieces[segments[i].piece].run) else { continue }
+                let style = l.pieces[segments[i].piece].run.style
+                segments[i].width =
+                    drawn.text.width(segments[i].text, size: style.size, prefer: drawn.prefer) * style.stretch
+            }
+            segments = FontChain.visualOrder(segments) { $0.level }
+            let total = segments.reduce(0) { $0 + $1.width }
             var x: Double
             switch l.alignment {
             case 1: x = (r.left + r.right) / 2 - total / 2
             case 2: x = r.right - 2 - total
             default: x = r.left + 2
             }
-            for (k, piece) in l.pieces.enumerated() {
-                guard let drawn = font(piece.run) else { continue }
+            for segment in segments {
+                let run = l.pieces[segment.piece].run
+                guard let drawn = font(run) else { continue }
                 let f = drawn.text
-                let style = piece.run.style
+                let style = run.style
                 let mode = drawn.bold ? "2 Tr \(n(style.size * 0.03)) w" : "0 Tr"
                 if shownColor != style.color || (mode != "0 Tr" && mode != shownMode) {
                     color(style.color, stroking: false)
@@ -241,14 +269,11 @@ extension ContentBuilder {
                 let tf = f.fontOperator(size: style.size)
                 if let tf, tf != shownFont { line(tf) }
                 shownFont = tf
-                let text =
-                    k == l.pieces.count - 1
-                    ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
                 // vertical-align shifts the baseline; font-stretch scales the glyphs across.
                 let baseline = y + style.rise
                 line(
                     f.show(
-                        text,
+                        segment.text,
                         x: x,
                         y: baseline,
                         size: style.size,
@@ -258,12 +283,16 @@ extension ContentBuilder {
                     )
                 )
                 if style.underline {
-                    decorations.append((x, x + widths[k], baseline - style.size * 0.12, style.size * 0.06, style.color))
+                    decorations.append(
+                        (x, x + segment.width, baseline - style.size * 0.12, style.size * 0.06, style.color)
+                    )
                 }
                 if style.lineThrough {
-                    decorations.append((x, x + widths[k], baseline + style.size * 0.28, style.size * 0.06, style.color))
+                    decorations.append(
+                        (x, x + segment.width, baseline + style.size * 0.28, style.size * 0.06, style.color)
+                    )
                 }
-                x += widths[k]
+                x += segment.width
             }
         }
         line("ET")

@@ -129,25 +129,7 @@ struct FontChain {
             runs.append((start, i, fontOf[start], levels[start]))
             start = i
         }
-        // Rule L2 of the bidirectional algorithm: from the highest level to the lowest odd
-        // one, reverse each sequence of runs at that level or higher.
-        let maxLevel = runs.map(\.level).max() ?? 0
-        let minOdd = runs.map(\.level).filter { $0 % 2 == 1 }.min() ?? (maxLevel + 1)
-        if minOdd <= maxLevel {
-            for level in stride(from: maxLevel, through: minOdd, by: -1) {
-                var i = 0
-                while i < runs.count {
-                    guard runs[i].level >= level else {
-                        i += 1
-                        continue
-                    }
-                    var j = i
-                    while j < runs.count && runs[j].level >= level { j += 1 }
-                    runs[i..<j].reverse()
-                    i = j
-                }
-            }
-        }
+        runs = FontChain.visualOrder(runs) { $0.level }
         let codepoints = scalars.map(\.value)
         for run in runs {
             result.glyphs += shapeRun(
@@ -160,6 +142,33 @@ struct FontChain {
             )
         }
         return result
+    }
+
+    /// `items` (runs of one embedding level, in logical order) in visual order: rule L2 of
+    /// the bidirectional algorithm (UAX #9), from the highest level to the lowest odd one,
+    /// reverses each sequence of items at that level or higher.
+    static func visualOrder<T>(_ items: [T], level: (T) -> Int) -> [T] {
+        var items = items
+        let levels = items.map(level)
+        let maxLevel = levels.max() ?? 0
+        let minOdd = levels.filter { $0 % 2 == 1 }.min() ?? (maxLevel + 1)
+        guard minOdd <= maxLevel else { return items }
+        var order = Array(items.indices)
+        for l in stride(from: maxLevel, through: minOdd, by: -1) {
+            var i = 0
+            while i < order.count {
+                guard levels[order[i]] >= l else {
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < order.count && levels[order[j]] >= l { j += 1 }
+                order[i..<j].reverse()
+                i = j
+            }
+        }
+        items = order.map { items[$0] }
+        return items
     }
 
     /// The embedding level of each scalar (FriBidi, the paragraph's direction from its
@@ -229,7 +238,15 @@ struct FontChain {
             let c = Int(infos[i].cluster)
             var text = ""
             if given.insert(c).inserted, c >= start, let e = next[c], e <= scalars.count, c < e {
-                text = String(String.UnicodeScalarView(scalars[c..<e]))
+                var letters = Array(scalars[c..<e])
+                // A ligature of right-to-left letters (lam-alef): its text in visual order.
+                // PDFium and MuPDF read a right-to-left line's characters from its left end
+                // and reverse them, the ligature's text with them: so they give it back in
+                // logical order ("سلام", not "سالم").
+                if rtl, letters.count > 1, letters.allSatisfy({ $0.properties.generalCategory == .otherLetter }) {
+                    letters.reverse()
+                }
+                text = String(String.UnicodeScalarView(letters))
             }
             glyphs[i] = ShapedGlyph(
                 font: index,
