@@ -88,4 +88,25 @@ struct XFDFImportTests {
         let reply = try #require(made.first { $0.name == "r1" })
         #expect(reply.inReplyTo == made.first { $0.contents == "a note" }?.id)
     }
+
+    @Test func aFileItAlreadyHasIsNotStoredAgain() throws {
+        let doc = try blankDocument(pages: 1)
+        var a = Annotation(
+            subtype: "FileAttachment",
+            pageIndex: 0,
+            rect: Rect(left: 10, bottom: 10, right: 30, top: 30)
+        )
+        a.file = try Annotation.AttachedFile(bytes: Array("attached".utf8), name: "a.txt", contentType: "text/plain")
+        let id = try #require(try doc.addAnnotation(a).id)
+        let xfdf = try doc.exportXFDF()
+        #expect(xfdf.contains("<data"))
+        let before = try doc.object(id.number)
+        #expect(try doc.importXFDF(Array(xfdf.utf8)) == 1)
+        #expect(try doc.object(id.number) == before, "the same file was stored again")
+        // Another file is stored.
+        let other = xfdf.replacingOccurrences(of: #"file="a.txt""#, with: #"file="b.txt""#)
+        #expect(other != xfdf)
+        _ = try doc.importXFDF(Array(other.utf8))
+        #expect(try doc.attachedFile(of: id)?.name == "b.txt")
+    }
 }

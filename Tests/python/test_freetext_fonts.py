@@ -20,6 +20,7 @@ import pytest
 import quire
 
 import pdfpeers
+from test_text_scripts import ink
 
 pikepdf = pytest.importorskip("pikepdf", reason="pikepdf builds the form's fonts")
 pymupdf = pytest.importorskip("pymupdf", reason="PyMuPDF lists fonts and draws the references")
@@ -202,14 +203,6 @@ def reference_pdf(font: str) -> bytes:
         else:
             page.insert_text((30, 60), TEXT, fontsize=SIZE, fontname=font)
         return document.tobytes()
-
-
-def ink(image: Any) -> Any:
-    """The dark pixels of `image` (255), cropped to their bounding box."""
-    mask = image.point(lambda v: 255 if v < 128 else 0)
-    box = mask.getbbox()
-    assert box is not None, "nothing drawn"
-    return mask.crop(box)
 
 
 def overlap(ours: Any, other: Any) -> float:

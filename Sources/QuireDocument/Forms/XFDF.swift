@@ -428,10 +428,14 @@ extension Document {
                     a.recordID = existing.recordID
                     a.action = existing.action
                     a.destination = existing.destination
-                    // The image it already has is not stored again.
+                    // The image or file it already has is not stored again.
                     if let image = a.image, let stored = try imageAttachment(of: eid), stored.bytes == image.bytes,
                        stored.contentType == image.contentType {
                         a.image = nil
+                    }
+                    if let file = a.file, (try? attachedFile(of: eid)) == file {
+                        a.file = nil
+                        a.fileInfo = existing.fileInfo
                     }
                     // An element that changes nothing leaves the annotation as it is (no new
                     // /M, so a synced layer pushes nothing for it).
@@ -582,6 +586,21 @@ final class XFDFReader {
         if problem == nil { problem = PDFError(.format, "XFDF: " + message) }
     }
 
+    /// Applies `change` to the annotation being read; an error it throws is the reader's
+    /// problem, naming `what` ("the data of file attachment") and the annotation.
+    private func changeAnnotation(_ what: String, _ change: (inout Annotation) throws -> Void) {
+        guard var a = current?.annotation else { return }
+        do {
+            try change(&a)
+        } catch let e as PDFError {
+            problem = PDFError(e.kind, "XFDF: \(what) \"\((a.name ?? "").prefix(60))\": \(e.message)")
+            return
+        } catch {
+            return fail("\(what) \"\((a.name ?? "").prefix(60))\": \(error)")
+        }
+        current?.annotation = a
+    }
+
     func start(_ qualified: String, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
         guard problem == nil else { return }
         depth += 1
@@ -715,18 +734,11 @@ final class XFDFReader {
         switch name {
         case "contents-richtext" where capturing == name:
             capturing = nil
-            guard var a = current?.annotation else { return }
-            do {
+            changeAnnotation("the rich text of annotation") { a in
                 let clean = try RichText.sanitized(text)
                 a.richText = clean.xhtml
                 if a.contents == nil { a.contents = clean.plainText }
-            } catch let e as PDFError {
-                problem = PDFError(e.kind, "XFDF: the rich text of annotation \"\((a.name ?? "").prefix(60))\": \(e.message)")
-                return
-            } catch {
-                return fail("rich text: \(error)")
             }
-            current?.annotation = a
         case "contents": current?.annotation.contents = text; capturing = nil
         case "defaultappearance": current?.annotation.defaultAppearance = text; capturing = nil
         case "defaultstyle": current?.annotation.defaultStyle = text; capturing = nil
@@ -743,28 +755,12 @@ final class XFDFReader {
             current?.annotation.measurement = scale
         case "data" where capturing == "data":
             capturing = nil
-            guard var a = current?.annotation else { return }
-            do {
+            changeAnnotation("the data of file attachment") { [dataAttributes] a in
                 a.file = try XFDF.file(text, dataAttributes, name: a.fileInfo?.name, description: a.fileInfo?.description)
-            } catch let e as PDFError {
-                problem = PDFError(e.kind, "XFDF: the data of file attachment \"\((a.name ?? "").prefix(60))\": \(e.message)")
-                return
-            } catch {
-                return fail("the data of a file attachment: \(error)")
             }
-            current?.annotation = a
         case "imagedata" where capturing == "imagedata":
             capturing = nil
-            guard var a = current?.annotation else { return }
-            do {
-                a.image = try XFDF.image(text)
-            } catch let e as PDFError {
-                problem = PDFError(e.kind, "XFDF: the imagedata of stamp \"\((a.name ?? "").prefix(60))\": \(e.message)")
-                return
-            } catch {
-                return fail("the imagedata of a stamp: \(error)")
-            }
-            current?.annotation = a
+            changeAnnotation("the imagedata of stamp") { a in a.image = try XFDF.image(text) }
         case "vertices":
             capturing = nil
             guard let points = XFDF.numbers(text), points.count % 2 == 0 else { return fail("vertices that are not x,y pairs") }
