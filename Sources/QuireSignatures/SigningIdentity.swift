@@ -251,11 +251,18 @@ enum PKCS5 {
         let iv = try ASN1OctetString(berASN1Any: ivAny).bytes
         let key = try KDF.Insecure.PBKDF2.deriveKey(from: password, salt: salt, using: hash, outputByteCount: keyLength,
                                                      unsafeUncheckedRounds: iterations)
+        let plain: [UInt8]
         do {
-            return Array(try AES._CBC.decrypt(data, using: key, iv: AES._CBC.IV(ivBytes: iv)))
+            plain = Array(try AES._CBC.decrypt(data, using: key, iv: AES._CBC.IV(ivBytes: iv)))
         } catch {
             throw SignatureError.credentials("the private key cannot be decrypted: wrong password?")
         }
+        // A wrong password passes the padding check about once in 256 tries, and what it
+        // gives is no ASN.1: the same answer then, not "a key Quire does not support".
+        guard (try? BER.parse(plain)) != nil else {
+            throw SignatureError.credentials("the private key cannot be decrypted: wrong password?")
+        }
+        return plain
     }
 }
 

@@ -41,8 +41,10 @@ import X509
         #expect(r.byteRange[0] == 0 && r.byteRange[2] + r.byteRange[3] == signed.count)
     }
 
-    @Test(arguments: [(TestPKI.KeyType.p256, DigestAlgorithm.sha384, SignatureSubFilter.pkcs7),
-                      (.p384, .sha512, .pades), (.rsa2048, .sha512, .pkcs7), (.p256, .sha256, .pades)])
+    @Test(arguments: [
+        (TestPKI.KeyType.p256, DigestAlgorithm.sha384, SignatureSubFilter.pkcs7),
+        (.p384, .sha512, .pades), (.rsa2048, .sha512, .pkcs7), (.p256, .sha256, .pades),
+    ])
     func keysAndDigests(key: TestPKI.KeyType, digest: DigestAlgorithm, subFilter: SignatureSubFilter) throws {
         let doc = try Document(data: onePagePDF())
         var options = SigningOptions(identity: try pki.identity(key: key))
@@ -139,7 +141,9 @@ import X509
         let r0 = try #require(try reports(signed).first)
         // A byte of the page's text, inside the first signed range.
         let text = Array("Signed by Quire".utf8)
-        let at = try #require(signed.indices.first { signed[$0..<Swift.min($0 + text.count, signed.count)].elementsEqual(text) })
+        let at = try #require(
+            signed.indices.first { signed[$0..<Swift.min($0 + text.count, signed.count)].elementsEqual(text) }
+        )
         #expect(at < r0.byteRange[1])
         signed[at] = UInt8(ascii: "Z")
         let r = try #require(try reports(signed).first)
@@ -153,7 +157,9 @@ import X509
         let r0 = try #require(try reports(signed).first)
         // Rewrite /ByteRange (same length) so that its gap starts 10 bytes early.
         let old = Array("[\(r0.byteRange.map(String.init).joined(separator: " "))]".utf8)
-        let at = try #require(signed.indices.first { signed[$0..<Swift.min($0 + old.count, signed.count)].elementsEqual(old) })
+        let at = try #require(
+            signed.indices.first { signed[$0..<Swift.min($0 + old.count, signed.count)].elementsEqual(old) }
+        )
         var changed = Array("[0 \(r0.byteRange[1] - 10) \(r0.byteRange[2]) \(r0.byteRange[3])]".utf8)
         changed += [UInt8](repeating: 0x20, count: old.count - changed.count)
         signed.replaceSubrange(at..<(at + old.count), with: changed)
@@ -196,13 +202,17 @@ import X509
         var forged = try doc.saved(.incremental)
         // Its /ByteRange made to cover the new file but its /Contents.
         let contentsHex = Array("/Contents <".utf8)
-        let lastContents = try #require(stride(from: forged.count - contentsHex.count, through: signed.count, by: -1)
-            .first { forged[$0..<($0 + contentsHex.count)].elementsEqual(contentsHex) })
+        let lastContents = try #require(
+            stride(from: forged.count - contentsHex.count, through: signed.count, by: -1)
+                .first { forged[$0..<($0 + contentsHex.count)].elementsEqual(contentsHex) }
+        )
         let lt = lastContents + contentsHex.count - 1
         let gt = try #require(forged[lt...].firstIndex(of: UInt8(ascii: ">")))
         let oldRange = Array("[\(r0.byteRange.map(String.init).joined(separator: " "))]".utf8)
-        let rangeAt = try #require(stride(from: forged.count - oldRange.count, through: signed.count, by: -1)
-            .first { forged[$0..<($0 + oldRange.count)].elementsEqual(oldRange) })
+        let rangeAt = try #require(
+            stride(from: forged.count - oldRange.count, through: signed.count, by: -1)
+                .first { forged[$0..<($0 + oldRange.count)].elementsEqual(oldRange) }
+        )
         var newRange = Array("[0 \(lt) \(gt + 1) \(forged.count - gt - 1)]".utf8)
         #expect(newRange.count <= oldRange.count + 1)
         if newRange.count > oldRange.count { return }  // lengths grew past the old text: cannot happen for these sizes
@@ -210,7 +220,10 @@ import X509
         forged.replaceSubrange(rangeAt..<(rangeAt + oldRange.count), with: newRange)
         let r = try #require(try reports(forged).first)
         #expect(!r.isValid)
-        #expect(r.problems.contains { if case .notInSignedRevision = $0 { return true } else { return false } }, "\(r.problems)")
+        #expect(
+            r.problems.contains { if case .notInSignedRevision = $0 { return true } else { return false } },
+            "\(r.problems)"
+        )
     }
 
     @Test func timeStampFromALocalAuthorityIsBT() throws {
@@ -233,17 +246,57 @@ import X509
         #expect(try doc.formFields().isEmpty)
     }
 
+    /// A wrong password passes AES-CBC's padding check about once in 256 tries and gives
+    /// bytes that are no key: that is a wrong password too, never "a key Quire does not
+    /// support" (the C test of a wrong password failed so, once in a few hundred runs).
+    @Test func everyWrongPasswordIsAWrongPassword() throws {
+        let dir = try temporaryDirectory()
+        let (keyPEM, cert) = try pki.signer("Dave PKCS8")
+        let plain = dir.appendingPathComponent("k.pem")
+        try keyPEM.write(to: plain, atomically: true, encoding: .utf8)
+        let encrypted = try run(
+            "openssl",
+            [
+                "pkcs8", "-topk8", "-in", plain.path, "-v2", "aes-256-cbc", "-iter", "1",
+                "-passout", "pass:secret",
+            ]
+        )
+        let keyText = String(decoding: encrypted, as: UTF8.self)
+        let certPEM = try cert.serializeAsPEM().pemString
+        _ = try SigningIdentity(pem: keyText + "\n" + certPEM, password: "secret")
+        var other: [String] = []
+        for k in 0..<3000 {
+            do {
+                _ = try SigningIdentity(pem: keyText + "\n" + certPEM, password: "wrong-\(k)")
+                other.append("wrong-\(k) opened the key")
+            } catch SignatureError.credentials {
+            } catch {
+                other.append("wrong-\(k): \(error)")
+            }
+        }
+        #expect(other.isEmpty, "\(other.prefix(3))")
+    }
+
     @Test func pkcs12FromOpenSSL() throws {
         let dir = try temporaryDirectory()
         let (keyPEM, cert) = try pki.signer("Carol PKCS12")
         try keyPEM.write(to: dir.appendingPathComponent("k.pem"), atomically: true, encoding: .utf8)
-        try (try cert.serializeAsPEM().pemString + "\n").write(to: dir.appendingPathComponent("c.pem"), atomically: true, encoding: .utf8)
+        try (try cert.serializeAsPEM().pemString + "\n").write(
+            to: dir.appendingPathComponent("c.pem"),
+            atomically: true,
+            encoding: .utf8
+        )
         try (pki.rootPEM + "\n").write(to: dir.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
         let p12 = dir.appendingPathComponent("id.p12")
-        try run("openssl", ["pkcs12", "-export", "-inkey", dir.appendingPathComponent("k.pem").path,
-                            "-in", dir.appendingPathComponent("c.pem").path, "-certfile", dir.appendingPathComponent("ca.pem").path,
-                            "-keypbe", "AES-256-CBC", "-certpbe", "AES-256-CBC", "-macalg", "sha256",
-                            "-passout", "pass:s3cret", "-out", p12.path])
+        try run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-inkey", dir.appendingPathComponent("k.pem").path,
+                "-in", dir.appendingPathComponent("c.pem").path, "-certfile", dir.appendingPathComponent("ca.pem").path,
+                "-keypbe", "AES-256-CBC", "-certpbe", "AES-256-CBC", "-macalg", "sha256",
+                "-passout", "pass:s3cret", "-out", p12.path,
+            ]
+        )
         let bytes = Array(try Data(contentsOf: p12))
         let identity = try SigningIdentity(pkcs12: bytes, password: "s3cret")
         #expect(identity.certificate == cert)
@@ -268,17 +321,23 @@ import X509
         let signed = try sign(onePagePDF())
         let r0 = try #require(try reports(signed).first)
         var rng = SystemRandomNumberGenerator()
-        let start = r0.byteRange[1] + 1, end = r0.byteRange[2] - 1
+        let start = r0.byteRange[1] + 1
+        let end = r0.byteRange[2] - 1
         for trial in 0..<60 {
             var bytes = signed
             // Random hex, a truncated CMS, or flipped bits inside the real one.
-            for i in stride(from: start, to: end, by: 2) where trial % 3 == 0 || Int.random(in: 0..<40, using: &rng) == 0 {
+            for i in stride(from: start, to: end, by: 2)
+            where trial % 3 == 0 || Int.random(in: 0..<40, using: &rng) == 0 {
                 let v = UInt8.random(in: 0...255, using: &rng)
                 let hex = Array(String(format: "%02X", v).utf8)
                 bytes[i] = hex[0]
                 bytes[i + 1] = hex[1]
             }
-            if trial % 3 == 1 { for i in stride(from: start + Int.random(in: 0..<(end - start), using: &rng) & ~1, to: end, by: 1) { bytes[i] = UInt8(ascii: "0") } }
+            if trial % 3 == 1 {
+                for i in stride(from: start + Int.random(in: 0..<(end - start), using: &rng) & ~1, to: end, by: 1) {
+                    bytes[i] = UInt8(ascii: "0")
+                }
+            }
             let r = try #require(try reports(bytes).first)
             if bytes != signed { #expect(!r.isValid || r.problems.isEmpty) }
         }
@@ -288,5 +347,8 @@ import X509
 /// An RSA key of `bits` bits in PEM, made by OpenSSL (swift-crypto refuses to make one
 /// under 2048 bits, which is what the test needs).
 func _RSAKeyPEM(bits: Int) throws -> String {
-    String(decoding: try run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)"]), as: UTF8.self)
+    String(
+        decoding: try run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)"]),
+        as: UTF8.self
+    )
 }
