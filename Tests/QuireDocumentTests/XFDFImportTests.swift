@@ -109,4 +109,49 @@ struct XFDFImportTests {
         _ = try doc.importXFDF(Array(other.utf8))
         #expect(try doc.attachedFile(of: id)?.name == "b.txt")
     }
+
+    /// What XFDF writes with less precision than the file holds, and names that collide:
+    /// a Square whose /NM is another object's number, that object (a note without /NM), a
+    /// reply to it with /RT /R, a highlight with 4 decimals, a cloud with /BS /S /S and a
+    /// FreeText whose /RC is not sanitized XHTML. Its own XFDF changes none of them.
+    @Test func itsOwnXFDFChangesNothingThatXFDFWritesLossily() throws {
+        let doc = try document { b in
+            b.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+            b.object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+            b.object(3, "<< /Type /Page /Parent 2 0 R /Annots [4 0 R 5 0 R 6 0 R 7 0 R 8 0 R 9 0 R] >>")
+            b.object(4, "<< /Type /Annot /Subtype /Square /Rect [50 100 60 120] /NM (5) /C [1 0 0] >>")
+            b.object(5, "<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (a note) >>")
+            b.object(
+                6,
+                "<< /Type /Annot /Subtype /Text /Rect [72 700 96 724] /Contents (a reply) /NM (r1) /IRT 5 0 R /RT /R >>"
+            )
+            b.object(
+                7,
+                "<< /Type /Annot /Subtype /Highlight /Rect [10.12345 20.5 110.98765 32.25] /NM (h1) /QuadPoints [10.12345 32.25 110.98765 32.25 10.12345 20.5 110.98765 20.5] /C [1 1 0] >>"
+            )
+            b.object(
+                8,
+                "<< /Type /Annot /Subtype /Polygon /Rect [200 200 300 300] /NM (c1) /Vertices [210 210 290 210 250 290] /BE << /S /C /I 1 >> /BS << /S /S /W 1 >> /C [0 0 1] >>"
+            )
+            b.object(
+                9,
+                "<< /Type /Annot /Subtype /FreeText /Rect [300 500 500 560] /NM (f1) /DA (/Helv 12 Tf 0 g) /Contents (hi) /RC (<?xml version=\"1.0\"?><body xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:xfa=\"http://www.xfa.org/schema/xfa-data/1.0/\" xfa:APIVersion=\"Acrobat:11.0.0\" xfa:spec=\"2.0.2\"><p>hi</p></body>) >>"
+            )
+        }
+        let xfdf = try doc.exportXFDF()
+        #expect(xfdf.components(separatedBy: #"name="5""#).count == 2, "two elements named 5: \(xfdf)")
+        let objects = try (4...9).map { try doc.object($0) }
+        _ = try doc.importXFDF(Array(xfdf.utf8))
+        for (k, n) in (4...9).enumerated() {
+            #expect(try doc.object(n) == objects[k], "object \(n) was rewritten")
+        }
+        #expect(try doc.annotation(ObjectID(4))?.subtype == "Square")
+        #expect(try doc.annotation(ObjectID(6))?.inReplyTo == ObjectID(5))
+        // An edit of the highlight's note rounds none of its numbers.
+        _ = try doc.importXFDF(
+            Array(xfdf.replacingOccurrences(of: #"name="h1""#, with: #"name="h1" title="Ann""#).utf8)
+        )
+        let highlight = try #require(try doc.annotation(ObjectID(7)))
+        #expect(highlight.author == "Ann" && highlight.rect.left == 10.12345 && highlight.quadPoints.first == 10.12345)
+    }
 }

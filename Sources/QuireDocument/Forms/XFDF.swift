@@ -93,6 +93,45 @@ public enum XFDF {
 
     static func parseColor(_ s: String) -> [Double]? { Annotation.color(hex: s, requireHash: false) }
 
+    /// `a`, read from an element that matched `existing`, with each value XFDF writes with
+    /// less precision than the PDF holds taken from `existing` where the element says the
+    /// same at that precision: numbers in thousandths, colours in 8 bits a channel, rich
+    /// text sanitized, and a cloud's border style (XFDF's one `style` says "cloudy"). So an
+    /// element that changes nothing compares equal, and one that changes a field rounds no
+    /// other.
+    static func keepingPrecision(_ a: Annotation, of existing: Annotation) -> Annotation {
+        var a = a
+        func same(_ x: [Double], _ y: [Double]) -> Bool { x.map(number) == y.map(number) }
+        func keep(_ path: WritableKeyPath<Annotation, [Double]>) {
+            if same(a[keyPath: path], existing[keyPath: path]) { a[keyPath: path] = existing[keyPath: path] }
+        }
+        func keep(_ path: WritableKeyPath<Annotation, Double?>) {
+            if let x = a[keyPath: path], let y = existing[keyPath: path], number(x) == number(y) { a[keyPath: path] = y }
+        }
+        func corners(_ r: Rect) -> [Double] { [r.left, r.bottom, r.right, r.top] }
+        if same(corners(a.rect), corners(existing.rect)) { a.rect = existing.rect }
+        for path in [\Annotation.quadPoints, \.linePoints, \.vertices, \.rectDifferences, \.calloutLine, \.dashPattern, \.captionOffset] {
+            keep(path)
+        }
+        if a.inkList.count == existing.inkList.count, zip(a.inkList, existing.inkList).allSatisfy({ same($0, $1) }) {
+            a.inkList = existing.inkList
+        }
+        if number(a.opacity) == number(existing.opacity) { a.opacity = existing.opacity }
+        keep(\.borderWidth)
+        keep(\.cloudyIntensity)
+        if let c = a.color, let e = existing.color, color(c) == color(e) { a.color = e }
+        if let c = a.interiorColor, let e = existing.interiorColor, color(c) == color(e) { a.interiorColor = e }
+        // Rich text compares by what its body holds (the reader writes its own
+        // xfa:APIVersion on the body).
+        if let r = a.richText, let e = existing.richText, let mine = try? RichText.sanitized(e).xhtml,
+            mine.drop(while: { $0 != ">" }) == r.drop(while: { $0 != ">" })
+        {
+            a.richText = e
+        }
+        if a.cloudyIntensity != nil, a.borderStyle == nil { a.borderStyle = existing.borderStyle }
+        return a
+    }
+
     /// The image of an `<imagedata>` element: a data URL `data:image/png;base64,...` (or
     /// image/jpeg, image/jpg), or bare base64 of a PNG or JPEG (white space skipped). The
     /// image is checked as ``Annotation/StampImage`` checks it (it must decode; at most
@@ -209,8 +248,13 @@ extension Document {
         }
         // An annotation without /NM is named by its object number, as the annotation JSON's
         // `id` names it, so that importing the export updates it (and replies name it).
+        // Not when another annotation's /NM is that number: that name is the other's.
+        let namesInUse = Set(all.compactMap(\.name))
         var nameOf: [Int: String] = [:]
-        for a in all { if let id = a.id { nameOf[id.number] = a.name ?? String(id.number) } }
+        for a in all {
+            guard let id = a.id else { continue }
+            if let n = a.name ?? (namesInUse.contains(String(id.number)) ? nil : String(id.number)) { nameOf[id.number] = n }
+        }
         var lastPage: Int? = nil
         for a in all {
             if a.pageIndex != lastPage {
@@ -221,7 +265,7 @@ extension Document {
             guard XFDF.subtypes[element] != nil else { continue }
             var attrs: [(String, String)] = [("page", "\(a.pageIndex)"),
                                              ("rect", [a.rect.left, a.rect.bottom, a.rect.right, a.rect.top].map(XFDF.number).joined(separator: ","))]
-            if let n = a.name ?? a.id.map({ String($0.number) }) { attrs.append(("name", n)) }
+            if let n = a.id.flatMap({ nameOf[$0.number] }) ?? a.name { attrs.append(("name", n)) }
             if let t = a.author { attrs.append(("title", t)) }
             if let s = a.subject { attrs.append(("subject", s)) }
             if let d = a.modificationDate { attrs.append(("date", d.description)) }
@@ -414,10 +458,8 @@ extension Document {
                 if let existing, let eid = existing.id, existing.pageIndex == a.pageIndex {
                     a.id = eid
                     if existing.name == nil { a.name = nil }  // it stays without /NM
-                    // XFDF's colours have 8 bits a channel: one that is the annotation's colour
-                    // at that precision keeps the annotation's.
-                    if let c = a.color, let e = existing.color, XFDF.color(c) == XFDF.color(e) { a.color = e }
-                    if let c = a.interiorColor, let e = existing.interiorColor, XFDF.color(c) == XFDF.color(e) { a.interiorColor = e }
+                    a = XFDF.keepingPrecision(a, of: existing)
+                    a.replyType = record.replyType ?? existing.replyType  // the reply loop below sets a new one
                     a.inReplyTo = existing.inReplyTo
                     a.inReplyToID = existing.inReplyToID
                     a.popup = existing.popup
@@ -429,7 +471,7 @@ extension Document {
                     a.action = existing.action
                     a.destination = existing.destination
                     // The image or file it already has is not stored again.
-                    if let image = a.image, let stored = try imageAttachment(of: eid), stored.bytes == image.bytes,
+                    if let image = a.image, let stored = try? imageAttachment(of: eid), stored.bytes == image.bytes,
                        stored.contentType == image.contentType {
                         a.image = nil
                     }
