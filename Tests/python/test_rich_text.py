@@ -316,3 +316,28 @@ def test_right_to_left_reads_right_to_left_across_styled_runs(words: Tuple[str, 
     assert x[first[0]] > x[middle[0]] > x[last[0]] > x["1"], chars
     assert x["1"] < x["2"] < x["3"], chars
     assert set(logical) >= {first, middle, last}, logical
+
+
+def test_a_wrapped_line_takes_its_paragraphs_direction() -> None:
+    """A Hebrew paragraph whose second line starts with a Latin word: the line still runs
+    right to left (UAX #9 sets the direction per paragraph), so "PDF", first in that line,
+    stands right of the Hebrew word after it. A direction per line put it left."""
+    rich = '<body xmlns="http://www.w3.org/1999/xhtml"><p>שלום <b>עולם</b> PDF טוב</p></body>'
+    doc = quire.Document.from_bytes(blank_pdf())
+    a = quire.Annotation.new("FreeText", 0, (20, 100, 100, 200))  # two Hebrew words a line
+    a.default_appearance = "/Helv 14 Tf 0 g"
+    a.rich_text = rich
+    doc.add_annotation(a)
+    doc.flatten()
+    data = doc.save_to_bytes(full=True)
+    with pymupdf.open(stream=data, filetype="pdf") as mu:
+        chars = [
+            (c["c"], c["bbox"][0], round(c["bbox"][1]))
+            for block in mu[0].get_text("rawdict")["blocks"]
+            for line in block.get("lines", [])
+            for span in line["spans"]
+            for c in span["chars"]
+        ]
+    where = {c: (x, y) for c, x, y in chars}
+    assert where["P"][1] == where["ט"][1] != where["ש"][1], chars  # PDF and טוב share the second line
+    assert where["P"][0] > where["ט"][0], chars

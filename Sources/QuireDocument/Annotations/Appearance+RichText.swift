@@ -142,12 +142,15 @@ extension ContentBuilder {
             var pieces: [Piece] = []
             var size = 0.0
             var alignment: Int
+            /// Its paragraph's direction (from the paragraph's first strong character).
+            var rightToLeft = false
         }
         let available = r.width - 4
         var lines: [Line] = []
         var lastSize = paragraphs.first?.runs.first?.style.size ?? 12
         for p in paragraphs {
-            var line = Line(alignment: p.alignment ?? alignment)
+            let rightToLeft = FontChain.isRightToLeft(Array(p.runs.map(\.text).joined().unicodeScalars))
+            var line = Line(alignment: p.alignment ?? alignment, rightToLeft: rightToLeft)
             var width = 0.0
             for run in p.runs {
                 guard let drawn = font(run) else { continue }
@@ -172,7 +175,7 @@ extension ContentBuilder {
                         ) * run.style.stretch
                     if !line.pieces.isEmpty && width + trimmed > available {
                         lines.append(line)
-                        line = Line(alignment: line.alignment)
+                        line = Line(alignment: line.alignment, rightToLeft: line.rightToLeft)
                         width = 0
                     }
                     if let last = line.pieces.last, last.run == run {
@@ -205,7 +208,7 @@ extension ContentBuilder {
             defer { y -= l.size * 0.2 }
             // The line's pieces (the last without the spaces at its end) cut where the
             // embedding level changes, and put in visual order: FriBidi over the whole line
-            // (its direction from its first strong character) and rule L2, so that a
+            // (in its paragraph's direction) and rule L2, so that a
             // right-to-left sentence reads right to left across its styled runs. Each
             // segment is then shaped alone, in its own direction.
             struct Segment {
@@ -218,7 +221,7 @@ extension ContentBuilder {
                 k == l.pieces.count - 1
                     ? String(piece.text.reversed().drop(while: { $0 == " " }).reversed()) : piece.text
             }
-            let levels = FontChain.bidiLevels(texts.flatMap { Array($0.unicodeScalars) })
+            let levels = FontChain.bidiLevels(texts.flatMap { Array($0.unicodeScalars) }, rightToLeft: l.rightToLeft)
             var segments: [Segment] = []
             var offset = 0
             for (k, text) in texts.enumerated() {

@@ -171,15 +171,28 @@ struct FontChain {
         return items
     }
 
-    /// The embedding level of each scalar (FriBidi, the paragraph's direction from its
-    /// first strong character); all 0 if FriBidi fails.
-    static func bidiLevels(_ scalars: [Unicode.Scalar]) -> [Int] {
+    /// Whether a paragraph of `scalars` runs right to left: its first strong character is
+    /// (rules P2 and P3 of UAX #9, by FriBidi).
+    static func isRightToLeft(_ scalars: [Unicode.Scalar]) -> Bool {
+        var direction = quire_fribidi_par_on
+        _ = bidiLevels(scalars, direction: &direction)
+        return direction == quire_fribidi_par_rtl
+    }
+
+    /// The embedding level of each scalar (FriBidi; the paragraph's direction from its
+    /// first strong character, or `rightToLeft` when given: a line of a paragraph takes
+    /// the paragraph's); all 0 if FriBidi fails.
+    static func bidiLevels(_ scalars: [Unicode.Scalar], rightToLeft: Bool? = nil) -> [Int] {
+        var direction = rightToLeft.map { $0 ? quire_fribidi_par_rtl : quire_fribidi_par_ltr } ?? quire_fribidi_par_on
+        return bidiLevels(scalars, direction: &direction)
+    }
+
+    private static func bidiLevels(_ scalars: [Unicode.Scalar], direction: inout FriBidiParType) -> [Int] {
         let count = scalars.count
         var text = scalars.map { FriBidiChar($0.value) }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: count)
         var brackets = [FriBidiBracketType](repeating: 0, count: count)
         var levels = [FriBidiLevel](repeating: 0, count: count)
-        var direction = quire_fribidi_par_on
         let ok = text.withUnsafeMutableBufferPointer { t -> Bool in
             guard let tp = t.baseAddress else { return false }
             guard let n = FriBidiStrIndex(exactly: count) else { return false }
