@@ -27,6 +27,13 @@ FLASH = b"FWS\x0a" + bytes(range(200))
 MEDIA = ("Sound", "Screen", "RichMedia")
 
 
+def embedded_file(name: str, stream: Any) -> Any:
+    """A file specification of `name` whose embedded file is `stream`."""
+    from pikepdf import Dictionary, Name, String
+
+    return Dictionary(Type=Name.Filespec, F=String(name), UF=String(name), EF=Dictionary(F=stream))
+
+
 def media_pdf() -> bytes:
     """One page with a Sound (its samples in /Sound), a Screen (a rendition action playing
     an embedded MP4, and an appearance), a RichMedia annotation (an embedded asset), a
@@ -53,7 +60,7 @@ def media_pdf() -> bytes:
         S=Name.MCD,
         CT=String("video/mp4"),
         N=String("clip"),
-        D=Dictionary(Type=Name.Filespec, F=String("clip.mp4"), UF=String("clip.mp4"), EF=Dictionary(F=movie)),
+        D=embedded_file("clip.mp4", movie),
     )
     appearance = Stream(pdf, b"0 0 1 rg 0 0 200 100 re f", Type=Name.XObject, Subtype=Name.Form, BBox=[0, 0, 200, 100])
     screen = pdf.make_indirect(
@@ -73,12 +80,7 @@ def media_pdf() -> bytes:
         R=Dictionary(Type=Name.Rendition, S=Name.MR, C=clip, N=String("rendition")),
         AN=screen,
     )
-    asset = Dictionary(
-        Type=Name.Filespec,
-        F=String("movie.swf"),
-        UF=String("movie.swf"),
-        EF=Dictionary(F=Stream(pdf, FLASH, Type=Name.EmbeddedFile)),
-    )
+    asset = embedded_file("movie.swf", Stream(pdf, FLASH, Type=Name.EmbeddedFile))
     rich = pdf.make_indirect(
         Dictionary(
             Type=Name.Annot,

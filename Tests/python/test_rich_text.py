@@ -284,47 +284,13 @@ def test_a_line_break_is_kept_and_drawn() -> None:
         assert abs(boxes["three"][1] - boxes["two"][1]) < 1 and boxes["four"][1] < boxes["two"][1] - 10, (kind, boxes)
 
 
-@pytest.mark.parametrize("words", [("שלום", "עולם", "טוב"), ("سلام", "كبير", "جدا")])
-def test_right_to_left_reads_right_to_left_across_styled_runs(words: Tuple[str, str, str]) -> None:
-    """A Hebrew or Arabic sentence whose middle word is bold and red: the words stand right
-    to left on the page (the first word rightmost), and the text extracts in its logical
-    order. Drawn run by run, the first word stood leftmost."""
-    first, middle, last = words
-    rich = (
-        '<body xmlns="http://www.w3.org/1999/xhtml"><p>%s <span style="font-weight:bold;color:#FF0000">%s</span>'
-        " %s 123</p></body>" % (first, middle, last)
-    )
+def flattened_chars(
+    rich: str, rect: Tuple[float, float, float, float]
+) -> Tuple[List[Tuple[str, float, int]], List[str]]:
+    """A FreeText of `rich` in `rect` (/DA Helvetica 14), flattened: each character with its
+    left edge and its rounded top as PyMuPDF reads them, and the page's words."""
     doc = quire.Document.from_bytes(blank_pdf())
-    a = quire.Annotation.new("FreeText", 0, (20, 100, 380, 160))
-    a.default_appearance = "/Helv 14 Tf 0 g"
-    a.rich_text = rich
-    doc.add_annotation(a)
-    doc.flatten()
-    data = doc.save_to_bytes(full=True)
-    with pymupdf.open(stream=data, filetype="pdf") as mu:
-        chars = [
-            (c["c"], c["bbox"][0])
-            for block in mu[0].get_text("rawdict")["blocks"]
-            for line in block.get("lines", [])
-            for span in line["spans"]
-            for c in span["chars"]
-        ]
-        logical = mu[0].get_text().split()
-    x = {c: left for c, left in chars}
-    # Each word's first letter: the first word rightmost, then the middle, then the last;
-    # the number (left to right inside the sentence) is left of the last word.
-    assert x[first[0]] > x[middle[0]] > x[last[0]] > x["1"], chars
-    assert x["1"] < x["2"] < x["3"], chars
-    assert set(logical) >= {first, middle, last}, logical
-
-
-def test_a_wrapped_line_takes_its_paragraphs_direction() -> None:
-    """A Hebrew paragraph whose second line starts with a Latin word: the line still runs
-    right to left (UAX #9 sets the direction per paragraph), so "PDF", first in that line,
-    stands right of the Hebrew word after it. A direction per line put it left."""
-    rich = '<body xmlns="http://www.w3.org/1999/xhtml"><p>שלום <b>עולם</b> PDF טוב</p></body>'
-    doc = quire.Document.from_bytes(blank_pdf())
-    a = quire.Annotation.new("FreeText", 0, (20, 100, 100, 200))  # two Hebrew words a line
+    a = quire.Annotation.new("FreeText", 0, rect)
     a.default_appearance = "/Helv 14 Tf 0 g"
     a.rich_text = rich
     doc.add_annotation(a)
@@ -338,6 +304,34 @@ def test_a_wrapped_line_takes_its_paragraphs_direction() -> None:
             for span in line["spans"]
             for c in span["chars"]
         ]
+        return chars, mu[0].get_text().split()
+
+
+@pytest.mark.parametrize("words", [("שלום", "עולם", "טוב"), ("سلام", "كبير", "جدا")])
+def test_right_to_left_reads_right_to_left_across_styled_runs(words: Tuple[str, str, str]) -> None:
+    """A Hebrew or Arabic sentence whose middle word is bold and red: the words stand right
+    to left on the page (the first word rightmost), and the text extracts in its logical
+    order. Drawn run by run, the first word stood leftmost."""
+    first, middle, last = words
+    rich = (
+        '<body xmlns="http://www.w3.org/1999/xhtml"><p>%s <span style="font-weight:bold;color:#FF0000">%s</span>'
+        " %s 123</p></body>" % (first, middle, last)
+    )
+    chars, logical = flattened_chars(rich, (20, 100, 380, 160))
+    x = {c: left for c, left, _ in chars}
+    # Each word's first letter: the first word rightmost, then the middle, then the last;
+    # the number (left to right inside the sentence) is left of the last word.
+    assert x[first[0]] > x[middle[0]] > x[last[0]] > x["1"], chars
+    assert x["1"] < x["2"] < x["3"], chars
+    assert set(logical) >= {first, middle, last}, logical
+
+
+def test_a_wrapped_line_takes_its_paragraphs_direction() -> None:
+    """A Hebrew paragraph whose second line starts with a Latin word: the line still runs
+    right to left (UAX #9 sets the direction per paragraph), so "PDF", first in that line,
+    stands right of the Hebrew word after it. A direction per line put it left."""
+    rich = '<body xmlns="http://www.w3.org/1999/xhtml"><p>שלום <b>עולם</b> PDF טוב</p></body>'
+    chars, _ = flattened_chars(rich, (20, 100, 100, 200))  # two Hebrew words a line
     where = {c: (x, y) for c, x, y in chars}
     assert where["P"][1] == where["ט"][1] != where["ש"][1], chars  # PDF and טוב share the second line
     assert where["P"][0] > where["ט"][0], chars

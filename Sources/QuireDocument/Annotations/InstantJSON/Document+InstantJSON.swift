@@ -402,7 +402,7 @@ extension Document {
     /// Whether `recorded`, a record's action, is what the annotation dictionary's own /A
     /// exports as (none for an action the annotation JSON cannot carry), so that the import
     /// keeps /A as it is.
-    func recordKeepsAction(of current: PDFDictionary, _ recorded: InstantJSONAction?) throws -> Bool {
+    func recordKeepsAction(of current: PDFDictionary, _ recorded: InstantJSONAction?) -> Bool {
         guard let value = current["A"] else { return recorded == nil }
         let exported = (try? action(value))?.flatMap { InstantJSON.jsonAction($0, warn: { _ in }) }
         return exported == recorded
@@ -713,7 +713,7 @@ extension Document {
             // /A as the record says, unless the record's action is what the annotation's own
             // /A exports as: an action the JSON cannot carry (a Screen's rendition, a form
             // submission) is kept, not erased by a record that could not name it.
-            if try !recordKeepsAction(of: current, records[i].action) { d["A"] = try a.action.map(actionObject) }
+            if !recordKeepsAction(of: current, records[i].action) { d["A"] = try a.action.map(actionObject) }
             d["Dest"] = try a.destination.map(destinationObject)
             if let image = images[i] {
                 // A new image (or another one): stored, and the appearance drawn from it.
